@@ -1,0 +1,678 @@
+//! From a parsed JSON tree to typed values, collecting every problem instead
+//! of stopping at the first (the cargo-deny way): an unknown field, a wrong
+//! type or an unknown enum value each becomes a [`Problem`] with its pointer,
+//! and decoding goes on so the rest of the profile is still audited.
+
+use crate::json::{escape_token, Node, Pos, Value};
+use crate::model::*;
+
+/// What was wrong with one value of the input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProblemKind {
+    /// A key the format does not define; with the closest known key, if any.
+    UnknownField {
+        key: String,
+        suggestion: Option<&'static str>,
+    },
+    /// A value of the wrong JSON type.
+    WrongType {
+        expected: &'static str,
+        found: &'static str,
+    },
+    /// A string outside a closed set.
+    UnknownValue {
+        value: String,
+        accepted: &'static [&'static str],
+    },
+    /// A number that is not a non-negative integer in range.
+    BadInteger { raw: String },
+    /// A required value that is missing or empty.
+    Missing { what: &'static str },
+    /// A `schema` that names another format.
+    WrongSchema { found: String, expected: &'static str },
+}
+
+/// One decoding problem, anchored at a pointer (and its node's position).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub pointer: String,
+    pub pos: Pos,
+    pub kind: ProblemKind,
+}
+
+impl Problem {
+    /// A lowercase one-line description, without the pointer.
+    pub fn describe(&self) -> String {
+        match &self.kind {
+            ProblemKind::UnknownField { key, suggestion } => match suggestion {
+                Some(s) => format!("unknown field `{key}`; did you mean `{s}`?"),
+                None => format!("unknown field `{key}`"),
+            },
+            ProblemKind::WrongType { expected, found } => {
+                format!("expected {expected}, found {found}")
+            }
+            ProblemKind::UnknownValue { value, accepted } => format!(
+                "unknown value `{value}`; accepted values: {}",
+                accepted
+                    .iter()
+                    .map(|a| format!("`{a}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            ProblemKind::BadInteger { raw } => {
+                format!("expected a non-negative whole number up to 2^64-1, found `{raw}`")
+            }
+            ProblemKind::Missing { what } => format!("{what} is required"),
+            ProblemKind::WrongSchema { found, expected } => {
+                format!("schema is `{found}`, expected `{expected}`")
+            }
+        }
+    }
+}
+
+/// Decoding context: the problems found so far.
+#[derive(Default)]
+pub struct Decoder {
+    pub problems: Vec<Problem>,
+}
+
+/// A cursor on one object, checking its keys against a known list.
+pub struct Obj<'a, 'd> {
+    dec: &'d mut Decoder,
+    node: &'a Node,
+    ptr: String,
+}
+
+fn child_ptr(ptr: &str, key: &str) -> String {
+    format!("{ptr}/{}", escape_token(key))
+}
+
+impl Decoder {
+    fn problem(&mut self, pointer: String, pos: Pos, kind: ProblemKind) {
+        self.problems.push(Problem { pointer, pos, kind });
+    }
+
+    /// Open `node` as an object with the given known keys; `None` (and a
+    /// problem) when it is not an object.
+    pub fn object<'a, 'd>(
+        &'d mut self,
+        node: &'a Node,
+        ptr: &str,
+        known: &'static [&'static str],
+    ) -> Option<Obj<'a, 'd>> {
+        let Some(members) = node.members() else {
+            self.wrong_type(node, ptr, "an object");
+            return None;
+        };
+        for m in members {
+            if !known.contains(&m.key.as_str()) {
+                let suggestion = suggest(&m.key, known);
+                self.problem(
+                    child_ptr(ptr, &m.key),
+                    m.key_pos,
+                    ProblemKind::UnknownField {
+                        key: m.key.clone(),
+                        suggestion,
+                    },
+                );
+            }
+        }
+        Some(Obj {
+            dec: self,
+            node,
+            ptr: ptr.to_string(),
+        })
+    }
+
+    fn wrong_type(&mut self, node: &Node, ptr: &str, expected: &'static str) {
+        let found = node.type_name();
+        self.problem(
+            ptr.to_string(),
+            node.pos,
+            ProblemKind::WrongType { expected, found },
+        );
+    }
+
+    pub fn string(&mut self, node: &Node, ptr: &str) -> Option<String> {
+        match &node.value {
+            Value::String(s) => Some(s.clone()),
+            _ => {
+                self.wrong_type(node, ptr, "a string");
+                None
+            }
+        }
+    }
+
+    pub fn boolean(&mut self, node: &Node, ptr: &str) -> Option<bool> {
+        match &node.value {
+            Value::Bool(b) => Some(*b),
+            _ => {
+                self.wrong_type(node, ptr, "`true` or `false`");
+                None
+            }
+        }
+    }
+
+    pub fn uint(&mut self, node: &Node, ptr: &str) -> Option<u64> {
+        match &node.value {
+            Value::Number(n) => match n.as_u64() {
+                Some(v) => Some(v),
+                None => {
+                    self.problem(
+                        ptr.to_string(),
+                        node.pos,
+                        ProblemKind::BadInteger {
+                            raw: n.as_str().to_string(),
+                        },
+                    );
+                    None
+                }
+            },
+            _ => {
+                self.wrong_type(node, ptr, "a whole number");
+                None
+            }
+        }
+    }
+
+    pub fn enumeration<E: StringEnum>(&mut self, node: &Node, ptr: &str) -> Option<E> {
+        let s = self.string(node, ptr)?;
+        match E::parse(&s) {
+            Some(e) => Some(e),
+            None => {
+                self.problem(
+                    ptr.to_string(),
+                    node.pos,
+                    ProblemKind::UnknownValue {
+                        value: s,
+                        accepted: E::VALUES,
+                    },
+                );
+                None
+            }
+        }
+    }
+
+    /// An array whose elements are decoded by `f`; every slot is kept.
+    pub fn array<T>(
+        &mut self,
+        node: &Node,
+        ptr: &str,
+        mut f: impl FnMut(&mut Decoder, &Node, &str) -> T,
+    ) -> Option<Vec<T>> {
+        let Value::Array(items) = &node.value else {
+            self.wrong_type(node, ptr, "an array");
+            return None;
+        };
+        Some(
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| f(self, item, &format!("{ptr}/{i}")))
+                .collect(),
+        )
+    }
+
+    /// An array of strings; a non-string element is a problem and is kept as
+    /// an empty string so indexes stay aligned with the source.
+    pub fn strings(&mut self, node: &Node, ptr: &str) -> Option<Vec<String>> {
+        self.array(node, ptr, |d, n, p| d.string(n, p).unwrap_or_default())
+    }
+}
+
+impl<'a> Obj<'a, '_> {
+    /// The member `key` with its pointer, if present.
+    pub fn field(&self, key: &str) -> Option<(&'a Node, String)> {
+        self.node.get(key).map(|n| (n, child_ptr(&self.ptr, key)))
+    }
+
+    pub fn pointer(&self) -> &str {
+        &self.ptr
+    }
+
+    /// Record a problem found by the caller while reading this object.
+    pub fn push_problem(&mut self, p: Problem) {
+        self.dec.problems.push(p);
+    }
+
+    pub fn string(&mut self, key: &str) -> Option<String> {
+        let (n, p) = self.field(key)?;
+        self.dec.string(n, &p)
+    }
+    pub fn boolean(&mut self, key: &str) -> Option<bool> {
+        let (n, p) = self.field(key)?;
+        self.dec.boolean(n, &p)
+    }
+    pub fn uint(&mut self, key: &str) -> Option<u64> {
+        let (n, p) = self.field(key)?;
+        self.dec.uint(n, &p)
+    }
+    pub fn enumeration<E: StringEnum>(&mut self, key: &str) -> Option<E> {
+        let (n, p) = self.field(key)?;
+        self.dec.enumeration(n, &p)
+    }
+    pub fn strings(&mut self, key: &str) -> Option<Vec<String>> {
+        let (n, p) = self.field(key)?;
+        self.dec.strings(n, &p)
+    }
+    /// Decode a nested value with `f`.
+    pub fn with<T>(
+        &mut self,
+        key: &str,
+        f: impl FnOnce(&mut Decoder, &Node, &str) -> Option<T>,
+    ) -> Option<T> {
+        let (n, p) = self.field(key)?;
+        f(self.dec, n, &p)
+    }
+}
+
+/// The known key closest to `key` by edit distance (case-insensitive, with
+/// `-` and `_` treated alike), when it is close enough to be a likely typo.
+pub fn suggest(key: &str, known: &[&'static str]) -> Option<&'static str> {
+    let norm = |s: &str| s.to_ascii_lowercase().replace('-', "_");
+    let k = norm(key);
+    let mut best: Option<(usize, &'static str)> = None;
+    for &cand in known {
+        let c = norm(cand);
+        let d = if c == k { 0 } else { edit_distance(&k, &c) };
+        let limit = (cand.len().max(key.chars().count()) / 3).max(1);
+        let prefix_hit = k.len() >= 3 && (c.starts_with(&k) || k.starts_with(&c));
+        if (d <= limit || prefix_hit) && best.is_none_or(|(bd, _)| d < bd) {
+            best = Some((d, cand));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+/// Levenshtein distance over chars, bounded in cost by the short key lengths.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().take(256).collect();
+    let b: Vec<char> = b.chars().take(256).collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.iter().enumerate() {
+        cur[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+const PROFILE_KEYS: &[&str] = &[
+    "schema",
+    "name",
+    "route",
+    "purpose",
+    "tenancy",
+    "needs",
+    "boundary",
+    "mounts",
+    "network",
+    "environment",
+    "credentials",
+    "command",
+    "setup",
+    "limits",
+    "concurrency",
+    "dependencies",
+    "artifacts",
+    "cleanup",
+];
+
+/// Decode a profile document. Problems are collected, never fatal.
+pub fn profile(root: &Node) -> (Profile, Vec<Problem>) {
+    let mut d = Decoder::default();
+    let mut p = Profile::default();
+    if let Some(mut o) = d.object(root, "", PROFILE_KEYS) {
+        p.schema = o.string("schema");
+        if let (Some(s), Some((n, ptr))) = (&p.schema, o.field("schema")) {
+            if s != PROFILE_SCHEMA {
+                o.dec.problem(
+                    ptr,
+                    n.pos,
+                    ProblemKind::WrongSchema {
+                        found: s.clone(),
+                        expected: PROFILE_SCHEMA,
+                    },
+                );
+            }
+        }
+        p.name = o.string("name");
+        if p.name.as_deref().is_none_or(|n| n.trim().is_empty()) {
+            let (ptr, pos) = match o.field("name") {
+                Some((n, ptr)) => (ptr, n.pos),
+                None => ("/name".to_string(), root.pos),
+            };
+            if o.field("name").is_none_or(|(n, _)| n.as_str().is_some()) {
+                o.dec.problem(
+                    ptr,
+                    pos,
+                    ProblemKind::Missing {
+                        what: "a non-empty profile `name`",
+                    },
+                );
+            }
+        }
+        p.route = o.string("route");
+        p.purpose = o.string("purpose");
+        p.tenancy = o.enumeration("tenancy");
+        p.needs = o.with("needs", needs);
+        p.boundary = o.with("boundary", boundary);
+        p.mounts = o.with("mounts", |d, n, ptr| d.array(n, ptr, mount));
+        p.network = o.with("network", network);
+        p.environment = o.with("environment", environment);
+        p.credentials = o.with("credentials", |d, n, ptr| d.array(n, ptr, credential));
+        p.command = o.with("command", |d, n, ptr| Some(command(d, n, ptr)));
+        p.setup = o.with("setup", |d, n, ptr| d.array(n, ptr, command));
+        p.limits = o.with("limits", limits);
+        p.concurrency = o.with("concurrency", concurrency);
+        p.dependencies = o.with("dependencies", dependencies);
+        p.artifacts = o.with("artifacts", artifacts);
+        p.cleanup = o.with("cleanup", cleanup);
+    }
+    (p, d.problems)
+}
+
+fn needs(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Needs> {
+    let mut o = d.object(n, ptr, &["inputs", "outputs", "services"])?;
+    Some(Needs {
+        inputs: o.strings("inputs"),
+        outputs: o.strings("outputs"),
+        services: o.strings("services"),
+    })
+}
+
+fn boundary(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Boundary> {
+    let mut o = d.object(
+        n,
+        ptr,
+        &[
+            "kind",
+            "label",
+            "runtime",
+            "privileged",
+            "capabilities",
+            "user",
+            "no_new_privileges",
+            "host_namespaces",
+            "seccomp",
+            "read_only_root",
+        ],
+    )?;
+    Some(Boundary {
+        kind: o.enumeration("kind"),
+        label: o.string("label"),
+        runtime: o.with("runtime", |d, n, ptr| {
+            let mut o = d.object(n, ptr, &["name", "version", "patched_on"])?;
+            Some(Runtime {
+                name: o.string("name"),
+                version: o.string("version"),
+                patched_on: o.string("patched_on"),
+            })
+        }),
+        privileged: o.boolean("privileged"),
+        capabilities: o.with("capabilities", |d, n, ptr| {
+            let mut o = d.object(n, ptr, &["add", "drop"])?;
+            Some(Capabilities {
+                add: o.strings("add"),
+                drop: o.strings("drop"),
+            })
+        }),
+        user: o.with("user", |d, n, ptr| match &n.value {
+            // A numeric uid is common enough to accept as written.
+            Value::Number(num) if num.as_u64().is_some() => Some(num.as_str().to_string()),
+            _ => d.string(n, ptr),
+        }),
+        no_new_privileges: o.boolean("no_new_privileges"),
+        host_namespaces: o.with("host_namespaces", |d, n, ptr| {
+            d.array(n, ptr, |d, n, p| d.enumeration::<Namespace>(n, p))
+        }),
+        seccomp: o.enumeration("seccomp"),
+        read_only_root: o.boolean("read_only_root"),
+    })
+}
+
+fn mount(d: &mut Decoder, n: &Node, ptr: &str) -> Mount {
+    let Some(mut o) = d.object(n, ptr, &["source", "target", "access"]) else {
+        return Mount::default();
+    };
+    Mount {
+        source: o.string("source"),
+        target: o.string("target"),
+        access: o.enumeration("access"),
+    }
+}
+
+fn network(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Network> {
+    let mut o = d.object(
+        n,
+        ptr,
+        &["egress", "enforced_by", "allow", "follow_redirects", "dns"],
+    )?;
+    Some(Network {
+        egress: o.enumeration("egress"),
+        enforced_by: o.enumeration("enforced_by"),
+        allow: o.with("allow", |d, n, ptr| {
+            d.array(n, ptr, |d, n, p| {
+                let Some(mut o) = d.object(n, p, &["host", "port", "protocol"]) else {
+                    return AllowEntry::default();
+                };
+                AllowEntry {
+                    host: o.string("host"),
+                    port: o.uint("port"),
+                    protocol: o.string("protocol"),
+                }
+            })
+        }),
+        follow_redirects: o.boolean("follow_redirects"),
+        dns: o.enumeration("dns"),
+    })
+}
+
+fn environment(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Environment> {
+    let mut o = d.object(n, ptr, &["inherit", "variables"])?;
+    let inherit = o.boolean("inherit");
+    let variables = o.with("variables", |d, n, ptr| {
+        let Some(members) = n.members() else {
+            d.wrong_type(n, ptr, "an object of names to string values");
+            return None;
+        };
+        let mut vars = Vec::with_capacity(members.len());
+        for m in members {
+            let p = child_ptr(ptr, &m.key);
+            let v = match &m.value.value {
+                Value::String(s) => s.clone(),
+                Value::Number(num) => num.as_str().to_string(),
+                Value::Bool(b) => b.to_string(),
+                _ => {
+                    d.wrong_type(&m.value, &p, "a string");
+                    String::new()
+                }
+            };
+            vars.push((m.key.clone(), v));
+        }
+        Some(vars)
+    });
+    Some(Environment { inherit, variables })
+}
+
+fn credential(d: &mut Decoder, n: &Node, ptr: &str) -> Credential {
+    let Some(mut o) = d.object(
+        n,
+        ptr,
+        &["name", "source", "scope", "ttl_seconds", "exposed_to"],
+    ) else {
+        return Credential::default();
+    };
+    Credential {
+        name: o.string("name"),
+        source: o.enumeration("source"),
+        scope: o.enumeration("scope"),
+        ttl_seconds: o.uint("ttl_seconds"),
+        exposed_to: o.enumeration("exposed_to"),
+    }
+}
+
+fn command(d: &mut Decoder, n: &Node, ptr: &str) -> Command {
+    let Some(mut o) = d.object(n, ptr, &["executable", "arguments", "shell"]) else {
+        return Command::default();
+    };
+    Command {
+        executable: o.string("executable"),
+        arguments: o.strings("arguments"),
+        shell: o.string("shell"),
+    }
+}
+
+fn limits(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Limits> {
+    let mut o = d.object(
+        n,
+        ptr,
+        &[
+            "wall_seconds",
+            "cpu_seconds",
+            "memory_bytes",
+            "processes",
+            "output_bytes",
+            "enforced_by",
+            "timeout_kills",
+        ],
+    )?;
+    Some(Limits {
+        wall_seconds: o.uint("wall_seconds"),
+        cpu_seconds: o.uint("cpu_seconds"),
+        memory_bytes: o.uint("memory_bytes"),
+        processes: o.uint("processes"),
+        output_bytes: o.uint("output_bytes"),
+        enforced_by: o.enumeration("enforced_by"),
+        timeout_kills: o.enumeration("timeout_kills"),
+    })
+}
+
+fn concurrency(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Concurrency> {
+    let mut o = d.object(n, ptr, &["max_jobs", "release_after"])?;
+    Some(Concurrency {
+        max_jobs: o.uint("max_jobs"),
+        release_after: o.enumeration("release_after"),
+    })
+}
+
+fn dependencies(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Dependencies> {
+    let mut o = d.object(
+        n,
+        ptr,
+        &[
+            "prepared_in",
+            "image",
+            "fetch_stage",
+            "lockfile",
+            "install_hooks_reviewed",
+            "preserve_inputs",
+        ],
+    )?;
+    Some(Dependencies {
+        prepared_in: o.enumeration("prepared_in"),
+        image: o.string("image"),
+        fetch_stage: o.with("fetch_stage", |d, n, ptr| {
+            let mut o = d.object(n, ptr, &["separate", "network", "credentials", "cache"])?;
+            Some(FetchStage {
+                separate: o.boolean("separate"),
+                network: o.enumeration("network"),
+                credentials: o.string("credentials"),
+                cache: o.string("cache"),
+            })
+        }),
+        lockfile: o.string("lockfile"),
+        install_hooks_reviewed: o.boolean("install_hooks_reviewed"),
+        preserve_inputs: o.boolean("preserve_inputs"),
+    })
+}
+
+fn artifacts(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Artifacts> {
+    let mut o = d.object(
+        n,
+        ptr,
+        &["collect", "max_bytes", "log_max_bytes", "treat_as_untrusted"],
+    )?;
+    Some(Artifacts {
+        collect: o.strings("collect"),
+        max_bytes: o.uint("max_bytes"),
+        log_max_bytes: o.uint("log_max_bytes"),
+        treat_as_untrusted: o.boolean("treat_as_untrusted"),
+    })
+}
+
+fn cleanup(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Cleanup> {
+    let mut o = d.object(
+        n,
+        ptr,
+        &["destroy_worker", "expire_credentials", "on_failure", "retain"],
+    )?;
+    Some(Cleanup {
+        destroy_worker: o.boolean("destroy_worker"),
+        expire_credentials: o.boolean("expire_credentials"),
+        on_failure: o.enumeration("on_failure"),
+        retain: o.strings("retain"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::{parse, Limits};
+
+    fn decode(s: &str) -> (Profile, Vec<Problem>) {
+        let doc = parse(s.as_bytes(), Limits::default()).unwrap();
+        profile(&doc.root)
+    }
+
+    #[test]
+    fn unknown_field_gets_a_suggestion() {
+        let (_, probs) = decode(r#"{"name":"x","boundary":{"priviliged":true}}"#);
+        assert_eq!(probs.len(), 1);
+        assert_eq!(probs[0].pointer, "/boundary/priviliged");
+        assert_eq!(
+            probs[0].describe(),
+            "unknown field `priviliged`; did you mean `privileged`?"
+        );
+    }
+
+    #[test]
+    fn wrong_enum_lists_accepted_values() {
+        let (p, probs) = decode(r#"{"name":"x","network":{"egress":"none"}}"#);
+        assert_eq!(p.network.unwrap().egress, None);
+        assert_eq!(probs[0].pointer, "/network/egress");
+        assert!(probs[0].describe().contains("`deny`, `allow-list`, `allow-all`"));
+    }
+
+    #[test]
+    fn array_slots_are_kept() {
+        let (p, probs) = decode(r#"{"name":"x","mounts":[3, {"source":"/a"}]}"#);
+        let m = p.mounts.unwrap();
+        assert_eq!(m.len(), 2);
+        assert_eq!(m[1].source.as_deref(), Some("/a"));
+        assert_eq!(probs[0].pointer, "/mounts/0");
+    }
+
+    #[test]
+    fn bad_integers_and_missing_name() {
+        let (_, probs) = decode(r#"{"limits":{"memory_bytes":-1,"cpu_seconds":1e400,"processes":1.5}}"#);
+        let mut ptrs: Vec<_> = probs.iter().map(|p| p.pointer.as_str()).collect();
+        ptrs.sort();
+        assert_eq!(
+            ptrs,
+            ["/limits/cpu_seconds", "/limits/memory_bytes", "/limits/processes", "/name"]
+        );
+    }
+
+    #[test]
+    fn suggestions() {
+        assert_eq!(suggest("egres", &["egress", "allow"]), Some("egress"));
+        assert_eq!(suggest("read_only", &["read_only_root", "user"]), Some("read_only_root"));
+        assert_eq!(suggest("zzzzzz", &["egress", "allow"]), None);
+        assert_eq!(suggest("no-new-privileges", &["no_new_privileges"]), Some("no_new_privileges"));
+    }
+}

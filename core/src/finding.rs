@@ -1,0 +1,150 @@
+//! Findings: what a rule reports, and the closed sets that classify it.
+
+use std::collections::BTreeMap;
+
+use crate::model::{string_enum, StringEnum};
+
+string_enum!(
+    /// How bad a finding is. Declared worst first, so `<` means "worse".
+    Severity {
+        Critical = "critical",
+        High = "high",
+        Medium = "medium",
+        Low = "low",
+        Info = "info",
+    }
+);
+
+impl Severity {
+    /// Whether a finding of this severity blocks eligibility.
+    pub fn blocks(self) -> bool {
+        matches!(self, Severity::Critical | Severity::High)
+    }
+    /// Whether this is at least as severe as `min`.
+    pub fn at_least(self, min: Severity) -> bool {
+        self <= min
+    }
+    pub const ALL: [Severity; 5] = [
+        Severity::Critical,
+        Severity::High,
+        Severity::Medium,
+        Severity::Low,
+        Severity::Info,
+    ];
+}
+
+string_enum!(
+    /// Where a finding belongs, in display order.
+    Area {
+        WritableMounts = "writable-mounts",
+        ReadOnlyMounts = "read-only-mounts",
+        Network = "network",
+        Credentials = "credentials",
+        Privileges = "privileges",
+        Isolation = "isolation",
+        Command = "command",
+        Limits = "limits",
+        Dependencies = "dependencies",
+        Artifacts = "artifacts",
+        Cleanup = "cleanup",
+        Profile = "profile",
+    }
+);
+
+impl Area {
+    pub const ALL: [Area; 12] = [
+        Area::WritableMounts,
+        Area::ReadOnlyMounts,
+        Area::Network,
+        Area::Credentials,
+        Area::Privileges,
+        Area::Isolation,
+        Area::Command,
+        Area::Limits,
+        Area::Dependencies,
+        Area::Artifacts,
+        Area::Cleanup,
+        Area::Profile,
+    ];
+    /// A human heading for the area.
+    pub fn title(self) -> &'static str {
+        match self {
+            Area::WritableMounts => "Writable mounts",
+            Area::ReadOnlyMounts => "Read-only mounts",
+            Area::Network => "Network",
+            Area::Credentials => "Credentials",
+            Area::Privileges => "Privileges",
+            Area::Isolation => "Isolation",
+            Area::Command => "Command",
+            Area::Limits => "Limits",
+            Area::Dependencies => "Dependencies",
+            Area::Artifacts => "Artifacts",
+            Area::Cleanup => "Cleanup",
+            Area::Profile => "Profile",
+        }
+    }
+}
+
+string_enum!(
+    /// What a runtime check asks the verifier to observe.
+    CheckKind {
+        ReadDenied = "read-denied",
+        WriteDenied = "write-denied",
+        WriteAllowed = "write-allowed",
+        EgressDenied = "egress-denied",
+        EgressAllowed = "egress-allowed",
+        LimitEnforced = "limit-enforced",
+        TimeoutKillsTree = "timeout-kills-tree",
+        EnvExact = "env-exact",
+        LinkResolution = "link-resolution",
+        CredentialExpired = "credential-expired",
+        WorkerDestroyed = "worker-destroyed",
+    }
+);
+
+/// A value in a finding's evidence.
+pub type Evidence = BTreeMap<String, serde_json::Value>;
+
+/// A reviewer's acceptance of a finding (from an operator-owned waivers file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Waived {
+    pub reason: String,
+    pub owner: String,
+    pub expires: String,
+}
+
+/// One finding, as exported.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Finding {
+    /// The rule id (see [`crate::rules::RULES`]).
+    pub rule: &'static str,
+    pub area: Area,
+    pub severity: Severity,
+    /// RFC 6901 pointer into the profile.
+    pub pointer: String,
+    /// 1-based position of the pointed node, or of its nearest existing
+    /// ancestor when the field is missing.
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+    /// Whether `line`/`column` are those of the pointed node itself.
+    pub exact: bool,
+    pub message: String,
+    pub remediation: String,
+    pub evidence: Evidence,
+    /// Set when an operator waiver accepts this finding.
+    pub waived: Option<Waived>,
+    /// Set when compared with a baseline export: `new` or `existing`.
+    pub baseline: Option<&'static str>,
+}
+
+impl Finding {
+    /// Whether the finding counts toward the verdict.
+    pub fn blocks(&self) -> bool {
+        self.waived.is_none() && self.severity.blocks()
+    }
+    /// Sort key: area order, then pointer, then rule; then message for
+    /// a total order when one rule reports twice at one pointer.
+    pub fn sort_key(&self) -> (Area, &str, &str, &str) {
+        (self.area, &self.pointer, self.rule, &self.message)
+    }
+}

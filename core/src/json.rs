@@ -1,0 +1,792 @@
+//! A small JSON parser that keeps what serde_json throws away: the line and
+//! column of every value and key, and every duplicate key.
+//!
+//! Why our own: the audit must point at the exact line of a setting, must not
+//! let a duplicated key silently keep one of its values, and must refuse
+//! oversized or over-deep input before allocating for it. serde_json gives
+//! none of the positions and silently keeps the last duplicate; the spanned
+//! alternatives (json-spanned-value, jsonc-parser) either hide duplicates or
+//! pull in more than we need. The grammar is RFC 8259, strict: no comments,
+//! no trailing commas, no BOM.
+
+use std::fmt;
+
+/// Size and shape limits applied before and during parsing.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Largest accepted input, in bytes.
+    pub max_bytes: usize,
+    /// Deepest accepted nesting of arrays and objects.
+    pub max_depth: usize,
+    /// Most values (of any kind) in one document.
+    pub max_values: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_bytes: 8 * 1024 * 1024,
+            max_depth: 64,
+            max_values: 2_000_000,
+        }
+    }
+}
+
+/// A 1-based line and column (columns count Unicode scalar values), plus the
+/// byte offset of the same place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Pos {
+    pub line: u32,
+    pub column: u32,
+    pub offset: u32,
+}
+
+/// Why input was refused outright (the CLI exits 2 for these).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InputErrorKind {
+    TooLarge { size: usize, limit: usize },
+    TooDeep { limit: usize },
+    TooManyValues { limit: usize },
+    InvalidUtf8,
+    ByteOrderMark,
+    Syntax(String),
+}
+
+/// A refusal, with the place it happened when there is one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputError {
+    pub kind: InputErrorKind,
+    pub pos: Option<Pos>,
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(p) = self.pos {
+            write!(f, "{}:{}: ", p.line, p.column)?;
+        }
+        match &self.kind {
+            InputErrorKind::TooLarge { size, limit } => write!(
+                f,
+                "input is {size} bytes, over the {limit}-byte limit; refusing to parse it"
+            ),
+            InputErrorKind::TooDeep { limit } => {
+                write!(f, "nesting is deeper than {limit} levels; refusing to parse it")
+            }
+            InputErrorKind::TooManyValues { limit } => {
+                write!(f, "input holds more than {limit} values; refusing to parse it")
+            }
+            InputErrorKind::InvalidUtf8 => write!(f, "input is not valid UTF-8"),
+            InputErrorKind::ByteOrderMark => write!(
+                f,
+                "input starts with a byte-order mark; save it as UTF-8 without BOM"
+            ),
+            InputErrorKind::Syntax(m) => write!(f, "invalid JSON: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for InputError {}
+
+/// A JSON number, kept as written so nothing is rounded before a rule sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Number(pub Box<str>);
+
+impl Number {
+    /// The value as a non-negative integer, when it is one exactly.
+    pub fn as_u64(&self) -> Option<u64> {
+        self.0.parse::<u64>().ok()
+    }
+    /// Whether the number is written with a minus sign.
+    pub fn is_negative(&self) -> bool {
+        self.0.starts_with('-')
+    }
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// One member of an object, in source order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Member {
+    pub key: String,
+    pub key_pos: Pos,
+    pub value: Node,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Null,
+    Bool(bool),
+    Number(Number),
+    String(String),
+    Array(Vec<Node>),
+    /// Members in source order; duplicates are kept (see [`Document::duplicates`]).
+    Object(Vec<Member>),
+}
+
+/// A value with the position where it starts and the byte offset where it ends.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    pub pos: Pos,
+    pub end: u32,
+    pub value: Value,
+}
+
+impl Node {
+    /// A short name of the value's JSON type, for messages.
+    pub fn type_name(&self) -> &'static str {
+        match self.value {
+            Value::Null => "null",
+            Value::Bool(_) => "a boolean",
+            Value::Number(_) => "a number",
+            Value::String(_) => "a string",
+            Value::Array(_) => "an array",
+            Value::Object(_) => "an object",
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.value {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn members(&self) -> Option<&[Member]> {
+        match &self.value {
+            Value::Object(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The last member named `key` (the one most parsers would keep).
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        self.members()?
+            .iter()
+            .rev()
+            .find(|m| m.key == key)
+            .map(|m| &m.value)
+    }
+
+    /// The node an RFC 6901 pointer names, if it exists.
+    pub fn pointer(&self, pointer: &str) -> Option<&Node> {
+        if pointer.is_empty() {
+            return Some(self);
+        }
+        let rest = pointer.strip_prefix('/')?;
+        let mut node = self;
+        for raw in rest.split('/') {
+            let token = unescape_token(raw);
+            node = match &node.value {
+                Value::Object(_) => node.get(&token)?,
+                Value::Array(items) => {
+                    if token.len() > 1 && token.starts_with('0') {
+                        return None;
+                    }
+                    items.get(token.parse::<usize>().ok()?)?
+                }
+                _ => return None,
+            };
+        }
+        Some(node)
+    }
+
+    /// Where a pointer lands: the node itself when it exists, else its nearest
+    /// existing ancestor. The flag says whether the node itself was found.
+    pub fn locate(&self, pointer: &str) -> (Pos, bool) {
+        if let Some(n) = self.pointer(pointer) {
+            return (n.pos, true);
+        }
+        let mut p = pointer;
+        while let Some(i) = p.rfind('/') {
+            p = &p[..i];
+            if let Some(n) = self.pointer(p) {
+                return (n.pos, false);
+            }
+        }
+        (self.pos, false)
+    }
+}
+
+/// Escape one reference token for an RFC 6901 pointer.
+pub fn escape_token(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+fn unescape_token(token: &str) -> String {
+    token.replace("~1", "/").replace("~0", "~")
+}
+
+/// A key that appears more than once in the same object.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Duplicate {
+    /// Pointer of the duplicated member.
+    pub pointer: String,
+    /// Where the key first appears.
+    pub first: Pos,
+    /// Where it appears again.
+    pub again: Pos,
+}
+
+/// A parsed document: its root value and the duplicate keys found on the way.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Document {
+    pub root: Node,
+    pub duplicates: Vec<Duplicate>,
+}
+
+/// Parse bytes as one JSON document under `limits`.
+pub fn parse(bytes: &[u8], limits: Limits) -> Result<Document, InputError> {
+    if bytes.len() > limits.max_bytes {
+        return Err(InputError {
+            kind: InputErrorKind::TooLarge {
+                size: bytes.len(),
+                limit: limits.max_bytes,
+            },
+            pos: None,
+        });
+    }
+    if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        return Err(InputError {
+            kind: InputErrorKind::ByteOrderMark,
+            pos: Some(Pos {
+                line: 1,
+                column: 1,
+                offset: 0,
+            }),
+        });
+    }
+    let text = match std::str::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            let good = e.valid_up_to();
+            let mut cursor = Cursor::new(bytes);
+            let pos = cursor.pos_at(good);
+            return Err(InputError {
+                kind: InputErrorKind::InvalidUtf8,
+                pos: Some(pos),
+            });
+        }
+    };
+    let mut p = Parser {
+        src: text.as_bytes(),
+        i: 0,
+        cursor: Cursor::new(text.as_bytes()),
+        limits,
+        values: 0,
+        duplicates: Vec::new(),
+        path: Vec::new(),
+    };
+    p.skip_ws();
+    let root = p.value(0)?;
+    p.skip_ws();
+    if p.i < p.src.len() {
+        return Err(p.error_here("unexpected content after the end of the document"));
+    }
+    Ok(Document {
+        root,
+        duplicates: p.duplicates,
+    })
+}
+
+/// Turns byte offsets into lines and columns; offsets must be asked for in
+/// increasing order (which the parser does), so the whole walk is linear.
+struct Cursor<'a> {
+    src: &'a [u8],
+    offset: usize,
+    line: u32,
+    column: u32,
+}
+
+impl<'a> Cursor<'a> {
+    fn new(src: &'a [u8]) -> Self {
+        Cursor {
+            src,
+            offset: 0,
+            line: 1,
+            column: 1,
+        }
+    }
+
+    fn pos_at(&mut self, target: usize) -> Pos {
+        let target = target.min(self.src.len());
+        if target < self.offset {
+            // Only reached for error reporting after a backwards step: recount.
+            *self = Cursor::new(self.src);
+        }
+        for &b in self.src.get(self.offset..target).unwrap_or(&[]) {
+            if b == b'\n' {
+                self.line += 1;
+                self.column = 1;
+            } else if b & 0xC0 != 0x80 {
+                self.column += 1;
+            }
+        }
+        self.offset = target;
+        Pos {
+            line: self.line,
+            column: self.column,
+            offset: u32::try_from(target).unwrap_or(u32::MAX),
+        }
+    }
+}
+
+enum PathSeg {
+    Key(String),
+    Index(usize),
+}
+
+struct Parser<'a> {
+    src: &'a [u8],
+    i: usize,
+    cursor: Cursor<'a>,
+    limits: Limits,
+    values: usize,
+    duplicates: Vec<Duplicate>,
+    path: Vec<PathSeg>,
+}
+
+impl Parser<'_> {
+    fn pos(&mut self) -> Pos {
+        self.cursor.pos_at(self.i)
+    }
+
+    fn error_here(&mut self, msg: &str) -> InputError {
+        InputError {
+            kind: InputErrorKind::Syntax(msg.to_string()),
+            pos: Some(self.pos()),
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.src.get(self.i).copied()
+    }
+
+    fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.i += 1;
+        }
+    }
+
+    fn pointer(&self) -> String {
+        let mut s = String::new();
+        for seg in &self.path {
+            s.push('/');
+            match seg {
+                PathSeg::Key(k) => s.push_str(&escape_token(k)),
+                PathSeg::Index(i) => s.push_str(&i.to_string()),
+            }
+        }
+        s
+    }
+
+    fn value(&mut self, depth: usize) -> Result<Node, InputError> {
+        self.values += 1;
+        if self.values > self.limits.max_values {
+            return Err(InputError {
+                kind: InputErrorKind::TooManyValues {
+                    limit: self.limits.max_values,
+                },
+                pos: Some(self.pos()),
+            });
+        }
+        let pos = self.pos();
+        let value = match self.peek() {
+            None => return Err(self.error_here("unexpected end of input, expected a value")),
+            Some(b'{') => self.object(depth + 1)?,
+            Some(b'[') => self.array(depth + 1)?,
+            Some(b'"') => Value::String(self.string()?),
+            Some(b't') => self.literal("true", Value::Bool(true))?,
+            Some(b'f') => self.literal("false", Value::Bool(false))?,
+            Some(b'n') => self.literal("null", Value::Null)?,
+            Some(b'-' | b'0'..=b'9') => Value::Number(self.number()?),
+            Some(b) => {
+                let msg = describe_unexpected(b, "a value");
+                return Err(self.error_here(&msg));
+            }
+        };
+        Ok(Node {
+            pos,
+            end: u32::try_from(self.i).unwrap_or(u32::MAX),
+            value,
+        })
+    }
+
+    fn enter(&mut self, depth: usize) -> Result<(), InputError> {
+        if depth > self.limits.max_depth {
+            return Err(InputError {
+                kind: InputErrorKind::TooDeep {
+                    limit: self.limits.max_depth,
+                },
+                pos: Some(self.pos()),
+            });
+        }
+        Ok(())
+    }
+
+    fn literal(&mut self, word: &str, v: Value) -> Result<Value, InputError> {
+        if self.src.get(self.i..self.i + word.len()) == Some(word.as_bytes()) {
+            self.i += word.len();
+            Ok(v)
+        } else {
+            Err(self.error_here(&format!("invalid literal, expected `{word}`")))
+        }
+    }
+
+    fn number(&mut self) -> Result<Number, InputError> {
+        let start = self.i;
+        if self.peek() == Some(b'-') {
+            self.i += 1;
+        }
+        match self.peek() {
+            Some(b'0') => {
+                self.i += 1;
+                if let Some(b'0'..=b'9') = self.peek() {
+                    return Err(self.error_here("numbers must not have leading zeros"));
+                }
+            }
+            Some(b'1'..=b'9') => self.digits(),
+            _ => return Err(self.error_here("invalid number, expected a digit")),
+        }
+        if self.peek() == Some(b'.') {
+            self.i += 1;
+            if !matches!(self.peek(), Some(b'0'..=b'9')) {
+                return Err(self.error_here("invalid number, expected a digit after `.`"));
+            }
+            self.digits();
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            self.i += 1;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.i += 1;
+            }
+            if !matches!(self.peek(), Some(b'0'..=b'9')) {
+                return Err(self.error_here("invalid number, expected a digit in the exponent"));
+            }
+            self.digits();
+        }
+        let raw = std::str::from_utf8(self.src.get(start..self.i).unwrap_or(&[])).unwrap_or("0");
+        Ok(Number(raw.into()))
+    }
+
+    fn digits(&mut self) {
+        while let Some(b'0'..=b'9') = self.peek() {
+            self.i += 1;
+        }
+    }
+
+    fn string(&mut self) -> Result<String, InputError> {
+        // Caller guarantees the opening quote.
+        self.i += 1;
+        let mut out = String::new();
+        loop {
+            let run_start = self.i;
+            while let Some(b) = self.peek() {
+                if b == b'"' || b == b'\\' || b < 0x20 {
+                    break;
+                }
+                self.i += 1;
+            }
+            // The input is valid UTF-8 and we stopped on an ASCII byte, so the
+            // run is on a character boundary.
+            if let Some(run) = self.src.get(run_start..self.i) {
+                out.push_str(std::str::from_utf8(run).unwrap_or(""));
+            }
+            match self.peek() {
+                None => return Err(self.error_here("unterminated string")),
+                Some(b'"') => {
+                    self.i += 1;
+                    return Ok(out);
+                }
+                Some(b'\\') => {
+                    self.i += 1;
+                    self.escape(&mut out)?;
+                }
+                Some(_) => {
+                    return Err(self.error_here(
+                        "control character inside a string; write it as a \\u escape",
+                    ))
+                }
+            }
+        }
+    }
+
+    fn escape(&mut self, out: &mut String) -> Result<(), InputError> {
+        let c = match self.peek() {
+            Some(b'"') => '"',
+            Some(b'\\') => '\\',
+            Some(b'/') => '/',
+            Some(b'b') => '\u{8}',
+            Some(b'f') => '\u{c}',
+            Some(b'n') => '\n',
+            Some(b'r') => '\r',
+            Some(b't') => '\t',
+            Some(b'u') => {
+                self.i += 1;
+                let hi = self.hex4()?;
+                let c = if (0xD800..0xDC00).contains(&hi) {
+                    if self.src.get(self.i..self.i + 2) != Some(b"\\u") {
+                        return Err(self.error_here(
+                            "lone high surrogate in a \\u escape (not valid Unicode)",
+                        ));
+                    }
+                    self.i += 2;
+                    let lo = self.hex4()?;
+                    if !(0xDC00..0xE000).contains(&lo) {
+                        return Err(self.error_here(
+                            "high surrogate not followed by a low surrogate in a \\u escape",
+                        ));
+                    }
+                    let code = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
+                    char::from_u32(code)
+                } else if (0xDC00..0xE000).contains(&hi) {
+                    return Err(
+                        self.error_here("lone low surrogate in a \\u escape (not valid Unicode)")
+                    );
+                } else {
+                    char::from_u32(hi)
+                };
+                match c {
+                    Some(c) => out.push(c),
+                    None => return Err(self.error_here("invalid \\u escape")),
+                }
+                return Ok(());
+            }
+            _ => return Err(self.error_here("invalid escape sequence")),
+        };
+        self.i += 1;
+        out.push(c);
+        Ok(())
+    }
+
+    fn hex4(&mut self) -> Result<u32, InputError> {
+        let mut v = 0u32;
+        for _ in 0..4 {
+            let d = match self.peek() {
+                Some(b @ b'0'..=b'9') => b - b'0',
+                Some(b @ b'a'..=b'f') => b - b'a' + 10,
+                Some(b @ b'A'..=b'F') => b - b'A' + 10,
+                _ => return Err(self.error_here("expected four hex digits in a \\u escape")),
+            };
+            v = v * 16 + u32::from(d);
+            self.i += 1;
+        }
+        Ok(v)
+    }
+
+    fn array(&mut self, depth: usize) -> Result<Value, InputError> {
+        self.enter(depth)?;
+        self.i += 1;
+        let mut items = Vec::new();
+        self.skip_ws();
+        if self.peek() == Some(b']') {
+            self.i += 1;
+            return Ok(Value::Array(items));
+        }
+        loop {
+            self.skip_ws();
+            self.path.push(PathSeg::Index(items.len()));
+            let v = self.value(depth)?;
+            self.path.pop();
+            items.push(v);
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => {
+                    self.i += 1;
+                    self.skip_ws();
+                    if self.peek() == Some(b']') {
+                        return Err(self.error_here("trailing comma before `]`"));
+                    }
+                }
+                Some(b']') => {
+                    self.i += 1;
+                    return Ok(Value::Array(items));
+                }
+                None => return Err(self.error_here("unexpected end of input inside an array")),
+                Some(b) => {
+                    let msg = describe_unexpected(b, "`,` or `]`");
+                    return Err(self.error_here(&msg));
+                }
+            }
+        }
+    }
+
+    fn object(&mut self, depth: usize) -> Result<Value, InputError> {
+        self.enter(depth)?;
+        self.i += 1;
+        let mut members: Vec<Member> = Vec::new();
+        self.skip_ws();
+        if self.peek() == Some(b'}') {
+            self.i += 1;
+            return Ok(Value::Object(members));
+        }
+        loop {
+            self.skip_ws();
+            if self.peek() != Some(b'"') {
+                let msg = match self.peek() {
+                    None => "unexpected end of input, expected a key".to_string(),
+                    Some(b'}') => "trailing comma before `}`".to_string(),
+                    Some(b) => describe_unexpected(b, "a quoted key"),
+                };
+                return Err(self.error_here(&msg));
+            }
+            let key_pos = self.pos();
+            let key = self.string()?;
+            self.skip_ws();
+            if self.peek() != Some(b':') {
+                return Err(self.error_here("expected `:` after the key"));
+            }
+            self.i += 1;
+            self.skip_ws();
+            if let Some(first) = members.iter().find(|m| m.key == key) {
+                let first = first.key_pos;
+                self.path.push(PathSeg::Key(key.clone()));
+                let pointer = self.pointer();
+                self.path.pop();
+                self.duplicates.push(Duplicate {
+                    pointer,
+                    first,
+                    again: key_pos,
+                });
+            }
+            self.path.push(PathSeg::Key(key.clone()));
+            let value = self.value(depth)?;
+            self.path.pop();
+            members.push(Member {
+                key,
+                key_pos,
+                value,
+            });
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.i += 1,
+                Some(b'}') => {
+                    self.i += 1;
+                    return Ok(Value::Object(members));
+                }
+                None => return Err(self.error_here("unexpected end of input inside an object")),
+                Some(b) => {
+                    let msg = describe_unexpected(b, "`,` or `}`");
+                    return Err(self.error_here(&msg));
+                }
+            }
+        }
+    }
+}
+
+fn describe_unexpected(b: u8, expected: &str) -> String {
+    if b.is_ascii_graphic() {
+        format!("unexpected `{}`, expected {expected}", b as char)
+    } else {
+        format!("unexpected byte 0x{b:02x}, expected {expected}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> Result<Document, InputError> {
+        parse(s.as_bytes(), Limits::default())
+    }
+
+    #[test]
+    fn positions_of_nested_values() {
+        let d = p("{\n  \"a\": [1,\n   {\"b\": \"é\", \"c\": true}]\n}").unwrap();
+        let c = d.root.pointer("/a/1/c").unwrap();
+        assert_eq!((c.pos.line, c.pos.column), (3, 20));
+        let b = d.root.pointer("/a/1/b").unwrap();
+        assert_eq!((b.pos.line, b.pos.column), (3, 10));
+    }
+
+    #[test]
+    fn duplicates_are_reported_with_both_places() {
+        let d = p(r#"{"x": {"k": 1, "k": 2}}"#).unwrap();
+        assert_eq!(d.duplicates.len(), 1);
+        assert_eq!(d.duplicates[0].pointer, "/x/k");
+        assert_eq!(d.duplicates[0].first.column, 8);
+        assert_eq!(d.duplicates[0].again.column, 16);
+    }
+
+    #[test]
+    fn depth_limit_is_enforced_without_recursion_blowup() {
+        let deep = "[".repeat(100_000);
+        let e = p(&deep).unwrap_err();
+        assert_eq!(e.kind, InputErrorKind::TooDeep { limit: 64 });
+        let ok = format!("{}{}", "[".repeat(64), "]".repeat(64));
+        assert!(p(&ok).is_ok());
+        let over = format!("{}{}", "[".repeat(65), "]".repeat(65));
+        assert!(p(&over).is_err());
+    }
+
+    #[test]
+    fn size_limit_is_checked_first() {
+        let big = vec![b' '; 8 * 1024 * 1024 + 1];
+        let e = parse(&big, Limits::default()).unwrap_err();
+        assert!(matches!(e.kind, InputErrorKind::TooLarge { .. }));
+    }
+
+    #[test]
+    fn invalid_utf8_and_bom_are_refused_with_position() {
+        let e = parse(b"{\"a\":\n \"\xff\"}", Limits::default()).unwrap_err();
+        assert_eq!(e.kind, InputErrorKind::InvalidUtf8);
+        assert_eq!(e.pos.map(|p| (p.line, p.column)), Some((2, 3)));
+        let e = parse(b"\xEF\xBB\xBF{}", Limits::default()).unwrap_err();
+        assert_eq!(e.kind, InputErrorKind::ByteOrderMark);
+    }
+
+    #[test]
+    fn surrogates() {
+        assert_eq!(
+            p(r#""\ud83d\ude00""#).unwrap().root.as_str(),
+            Some("\u{1F600}")
+        );
+        assert!(p(r#""\ud83d""#).is_err());
+        assert!(p(r#""\ude00""#).is_err());
+    }
+
+    #[test]
+    fn syntax_errors_have_positions() {
+        let e = p("{\n  \"a\": 1,\n}").unwrap_err();
+        assert_eq!(e.pos.map(|p| (p.line, p.column)), Some((3, 1)));
+        assert!(e.to_string().contains("trailing comma"));
+        for bad in ["", "{", "[1 2]", "01", "1.", "-", "tru", "\"a", "{\"a\" 1}", "{} x", "\"\u{1}\""] {
+            assert!(p(bad).is_err(), "{bad:?} should fail");
+        }
+    }
+
+    #[test]
+    fn numbers_kept_as_written() {
+        let d = p("[1e400, -3, 0.5, 18446744073709551616]").unwrap();
+        let Value::Array(items) = &d.root.value else {
+            panic!()
+        };
+        let nums: Vec<_> = items
+            .iter()
+            .map(|n| match &n.value {
+                Value::Number(n) => n.as_str().to_string(),
+                _ => panic!(),
+            })
+            .collect();
+        assert_eq!(nums, ["1e400", "-3", "0.5", "18446744073709551616"]);
+        assert!(matches!(&items[3].value, Value::Number(n) if n.as_u64().is_none()));
+    }
+
+    #[test]
+    fn locate_falls_back_to_nearest_ancestor() {
+        let d = p("{\n \"limits\": {\n  \"cpu_seconds\": 1}}").unwrap();
+        let (pos, found) = d.root.locate("/limits/memory_bytes");
+        assert!(!found);
+        assert_eq!((pos.line, pos.column), (2, 12));
+        let (pos, found) = d.root.locate("/limits/cpu_seconds");
+        assert!(found);
+        assert_eq!(pos.line, 3);
+    }
+
+    #[test]
+    fn pointer_escaping() {
+        let d = p(r#"{"a/b": {"~x": 1}}"#).unwrap();
+        assert!(d.root.pointer("/a~1b/~0x").is_some());
+        assert_eq!(escape_token("a/b~"), "a~1b~0");
+    }
+}

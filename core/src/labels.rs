@@ -1,0 +1,586 @@
+//! Trusted fixture labels (`isolint.labels/v1`) and the lexical index that
+//! classifies mount sources against them.
+//!
+//! Everything here is lexical: paths are compared as strings of components.
+//! Nothing is resolved on disk, so a symbolic link or a bind mount made at run
+//! time can make the real target differ; that is why every sensitive match
+//! also becomes a runtime check.
+
+use std::collections::HashMap;
+
+use crate::decode::{Decoder, Problem, ProblemKind};
+use crate::json::Node;
+use crate::model::{string_enum, StringEnum};
+
+string_enum!(
+    /// What a labelled host path is.
+    LabelClass {
+        SourceSnapshot = "source-snapshot",
+        Scratch = "scratch",
+        Output = "output",
+        DependencyCache = "dependency-cache",
+        TestService = "test-service",
+        DeveloperHome = "developer-home",
+        CredentialStore = "credential-store",
+        ProductionSocket = "production-socket",
+        ContainerEngineSocket = "container-engine-socket",
+        TrustedConfig = "trusted-config",
+        System = "system",
+    }
+);
+
+impl LabelClass {
+    /// Sensitive whatever the access: reading alone can disclose secrets or
+    /// hand over host authority.
+    pub fn sensitive_to_read(self) -> bool {
+        matches!(
+            self,
+            LabelClass::DeveloperHome
+                | LabelClass::CredentialStore
+                | LabelClass::ProductionSocket
+                | LabelClass::ContainerEngineSocket
+        )
+    }
+    /// Sensitive when the job can write it.
+    pub fn sensitive_to_write(self) -> bool {
+        self.sensitive_to_read() || matches!(self, LabelClass::TrustedConfig | LabelClass::System)
+    }
+    /// Where a job may legitimately write.
+    pub fn writable_by_design(self) -> bool {
+        matches!(self, LabelClass::Scratch | LabelClass::Output)
+    }
+}
+
+/// The schema identifier of a label catalog.
+pub const LABELS_SCHEMA: &str = "isolint.labels/v1";
+
+/// One trusted fixture label as declared in a catalog.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Label {
+    /// The path as written.
+    pub path: String,
+    pub class: LabelClass,
+    /// Pointer of this entry in the catalog file (`/labels/N`).
+    pub pointer: String,
+}
+
+/// A decoded label catalog.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Catalog {
+    pub name: String,
+    pub labels: Vec<Label>,
+}
+
+/// The workshop catalog, embedded as the default.
+pub const WORKSHOP_CATALOG: &str = include_str!("../../fixtures/labels/workshop.json");
+
+impl Catalog {
+    /// Decode a catalog document. Unlike a profile, a catalog is trusted
+    /// configuration: any problem in it (unknown field, duplicate key, bad
+    /// class, relative path) makes it unusable, so all problems are returned.
+    pub fn from_json(root: &Node, duplicates: &[crate::json::Duplicate]) -> Result<Catalog, Vec<Problem>> {
+        let mut d = Decoder::default();
+        for dup in duplicates {
+            d.problems.push(Problem {
+                pointer: dup.pointer.clone(),
+                pos: dup.again,
+                kind: ProblemKind::UnknownValue {
+                    value: "duplicate key".into(),
+                    accepted: &[],
+                },
+            });
+        }
+        let mut name = String::new();
+        let mut labels = Vec::new();
+        if let Some(mut o) = d.object(root, "", &["schema", "name", "labels"]) {
+            if let Some(s) = o.string("schema") {
+                if s != LABELS_SCHEMA {
+                    let (n, ptr) = o.field("schema").map(|(n, p)| (n.pos, p)).unwrap_or_default();
+                    problems_push(
+                        &mut o,
+                        ptr,
+                        n,
+                        ProblemKind::WrongSchema {
+                            found: s,
+                            expected: LABELS_SCHEMA,
+                        },
+                    );
+                }
+            }
+            name = o.string("name").unwrap_or_else(|| "unnamed".into());
+            let entries = o.with("labels", |d, n, ptr| {
+                d.array(n, ptr, |d, n, p| {
+                    let mut o = d.object(n, p, &["path", "label"])?;
+                    let path = o.string("path");
+                    let class = o.enumeration::<LabelClass>("label");
+                    if o.field("label").is_none() {
+                        let pos = n.pos;
+                        problems_push(&mut o, format!("{p}/label"), pos, ProblemKind::Missing { what: "`label`" });
+                    }
+                    match path {
+                        Some(path) if path.starts_with('/') => Some((path, class?, p.to_string())),
+                        Some(_) => {
+                            let (pos, ptr) = o.field("path").map(|(n, pp)| (n.pos, pp)).unwrap_or_default();
+                            problems_push(&mut o, ptr, pos, ProblemKind::Missing { what: "an absolute label `path`" });
+                            None
+                        }
+                        None => {
+                            let pos = n.pos;
+                            problems_push(&mut o, format!("{p}/path"), pos, ProblemKind::Missing { what: "`path`" });
+                            None
+                        }
+                    }
+                })
+            });
+            match entries {
+                Some(entries) => {
+                    for (path, class, pointer) in entries.into_iter().flatten() {
+                        labels.push(Label { path, class, pointer });
+                    }
+                }
+                None => {
+                    if o.field("labels").is_none() {
+                        let pos = root.pos;
+                        problems_push(&mut o, "/labels".into(), pos, ProblemKind::Missing { what: "`labels`" });
+                    }
+                }
+            }
+        }
+        if d.problems.is_empty() {
+            Ok(Catalog { name, labels })
+        } else {
+            Err(d.problems)
+        }
+    }
+}
+
+fn problems_push(o: &mut crate::decode::Obj<'_, '_>, pointer: String, pos: crate::json::Pos, kind: ProblemKind) {
+    o.push_problem(Problem { pointer, pos, kind });
+}
+
+/// A path after lexical normalization, with what normalization had to do.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct NormalizedPath {
+    /// `/`-separated, no empty, `.` or `..` components, no trailing `/`.
+    /// For a relative input, the normalized relative form.
+    pub path: String,
+    /// The input was not absolute (including `~` and Windows drive paths).
+    pub relative: bool,
+    /// The input contained `..` components.
+    pub had_parent_refs: bool,
+    /// A `..` tried to climb above the root and was clamped there.
+    pub escaped_root: bool,
+    /// `//`, `.` or a trailing `/` were collapsed.
+    pub collapsed: bool,
+    /// The input contains a NUL or other control character.
+    pub control_chars: bool,
+}
+
+/// Normalize a declared path lexically (see module docs).
+pub fn normalize(raw: &str) -> NormalizedPath {
+    let relative = !raw.starts_with('/');
+    let mut out = NormalizedPath {
+        relative,
+        control_chars: raw.chars().any(char::is_control),
+        ..Default::default()
+    };
+    let mut parts: Vec<&str> = Vec::new();
+    for c in raw.split('/') {
+        match c {
+            "" => {}
+            "." => out.collapsed = true,
+            ".." => {
+                out.had_parent_refs = true;
+                if parts.pop().is_none() && !relative {
+                    out.escaped_root = true;
+                }
+            }
+            _ => parts.push(c),
+        }
+    }
+    let mut s = String::with_capacity(raw.len());
+    if !relative {
+        s.push('/');
+    }
+    s.push_str(&parts.join("/"));
+    if !out.had_parent_refs && s != raw {
+        out.collapsed = true;
+    }
+    out.path = s;
+    out
+}
+
+/// Whether `outer` contains `inner` component-wise (or equals it). Both must
+/// be normalized absolute paths.
+pub fn contains(outer: &str, inner: &str) -> bool {
+    if outer == "/" {
+        return inner.starts_with('/');
+    }
+    inner == outer || (inner.starts_with(outer) && inner.as_bytes().get(outer.len()) == Some(&b'/'))
+}
+
+/// Where a classification came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// A catalog label (index into [`Catalog::labels`]).
+    Catalog(usize),
+    /// A well-known location core knows without a catalog.
+    BuiltIn(&'static str),
+}
+
+/// The label that classifies a path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Match {
+    pub class: LabelClass,
+    /// The normalized label path that matched.
+    pub path: String,
+    pub origin: Origin,
+}
+
+/// A sensitive location strictly inside a mounted path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Exposure {
+    pub class: LabelClass,
+    pub path: String,
+    pub origin: Origin,
+}
+
+/// A classified mount source.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Classification {
+    pub normalized: NormalizedPath,
+    /// The longest label containing the path; `None` means unlabelled.
+    pub matched: Option<Match>,
+    /// Labels (catalog or built-in) strictly inside the path, sorted by path.
+    pub exposes: Vec<Exposure>,
+}
+
+/// A sorted index over a catalog: classification costs one hash lookup per
+/// path component plus a binary search, so many mounts against many labels
+/// stays near-linear instead of mounts x labels.
+#[derive(Debug, Clone)]
+pub struct LabelIndex {
+    by_path: HashMap<String, usize>,
+    /// (normalized path, label index), sorted by path.
+    sorted: Vec<(String, usize)>,
+    catalog: Catalog,
+}
+
+impl LabelIndex {
+    pub fn new(catalog: Catalog) -> LabelIndex {
+        let mut by_path = HashMap::with_capacity(catalog.labels.len());
+        let mut sorted = Vec::with_capacity(catalog.labels.len());
+        for (i, l) in catalog.labels.iter().enumerate() {
+            let n = normalize(&l.path).path;
+            // On a repeated path the later entry wins, like a later line in a
+            // config file; both stay listed in the catalog.
+            by_path.insert(n.clone(), i);
+            sorted.push((n, i));
+        }
+        sorted.sort();
+        sorted.dedup_by(|a, b| a.0 == b.0);
+        for entry in &mut sorted {
+            if let Some(&i) = by_path.get(&entry.0) {
+                entry.1 = i;
+            }
+        }
+        LabelIndex {
+            by_path,
+            sorted,
+            catalog,
+        }
+    }
+
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+
+    /// Classify a declared source path.
+    pub fn classify(&self, raw: &str) -> Classification {
+        let normalized = normalize(raw);
+        if normalized.relative {
+            return Classification {
+                normalized,
+                matched: None,
+                exposes: Vec::new(),
+            };
+        }
+        let path = normalized.path.as_str();
+        let catalog_match = self.longest_catalog_match(path);
+        let builtin_match = builtin::classify(path);
+        let matched = match (catalog_match, builtin_match) {
+            (Some(c), Some(b)) if b.path.len() > c.path.len() => Some(b),
+            (Some(c), _) => Some(c),
+            (None, b) => b,
+        };
+        let mut exposes = self.catalog_inside(path);
+        for b in builtin::inside(path) {
+            // A catalog label at or above a built-in location speaks for it.
+            let covered = exposes.iter().any(|e| contains(&e.path, &b.path))
+                || matched
+                    .as_ref()
+                    .is_some_and(|m| matches!(m.origin, Origin::Catalog(_)) && contains(&m.path, &b.path) && m.path != path);
+            if !covered {
+                exposes.push(b);
+            }
+        }
+        exposes.sort_by(|a, b| a.path.cmp(&b.path));
+        Classification {
+            normalized,
+            matched,
+            exposes,
+        }
+    }
+
+    fn longest_catalog_match(&self, path: &str) -> Option<Match> {
+        let mut candidate = path;
+        loop {
+            if let Some(&i) = self.by_path.get(candidate) {
+                return self.catalog.labels.get(i).map(|l| Match {
+                    class: l.class,
+                    path: candidate.to_string(),
+                    origin: Origin::Catalog(i),
+                });
+            }
+            if candidate == "/" {
+                return None;
+            }
+            candidate = match candidate.rfind('/') {
+                Some(0) => "/",
+                Some(i) => &candidate[..i],
+                None => return None,
+            };
+        }
+    }
+
+    fn catalog_inside(&self, path: &str) -> Vec<Exposure> {
+        let prefix = if path == "/" { "/".to_string() } else { format!("{path}/") };
+        let start = self.sorted.partition_point(|(p, _)| p.as_str() < prefix.as_str());
+        self.sorted
+            .get(start..)
+            .unwrap_or(&[])
+            .iter()
+            .take_while(|(p, _)| p.starts_with(&prefix))
+            .filter(|(p, _)| p != path)
+            .filter_map(|(p, i)| {
+                self.catalog.labels.get(*i).map(|l| Exposure {
+                    class: l.class,
+                    path: p.clone(),
+                    origin: Origin::Catalog(*i),
+                })
+            })
+            .collect()
+    }
+}
+
+/// Well-known sensitive locations that no catalog should have to list.
+pub mod builtin {
+    use super::{contains, Exposure, LabelClass, Match, Origin};
+
+    /// Socket file names of container engines.
+    const ENGINE_SOCKETS: &[&str] = &[
+        "docker.sock",
+        "containerd.sock",
+        "podman.sock",
+        "crio.sock",
+        "buildkitd.sock",
+        "dockershim.sock",
+    ];
+    /// Directories that belong to container engines.
+    const ENGINE_DIRS: &[&str] = &[
+        "/run/containerd",
+        "/var/run/containerd",
+        "/run/podman",
+        "/var/run/podman",
+        "/run/crio",
+        "/var/run/crio",
+        "/run/buildkit",
+        "/var/run/buildkit",
+        "/var/lib/docker",
+        "/run/docker",
+        "/var/run/docker",
+    ];
+    /// Credential files and stores, relative to a home directory.
+    const HOME_SECRETS: &[&str] = &[
+        ".aws",
+        ".azure",
+        ".config/gcloud",
+        ".docker/config.json",
+        ".git-credentials",
+        ".gnupg",
+        ".kube",
+        ".netrc",
+        ".npmrc",
+        ".pypirc",
+        ".ssh",
+    ];
+    /// Host locations that hand out credentials or agent access.
+    const SYSTEM_SECRETS: &[&str] = &[
+        "/var/run/secrets/kubernetes.io",
+        "/run/secrets/kubernetes.io",
+        "/var/run/secrets/eks.amazonaws.com",
+        "/run/dbus/system_bus_socket",
+        "/var/run/dbus/system_bus_socket",
+    ];
+    /// Host system trees.
+    const SYSTEM_TREES: &[&str] = &["/etc", "/usr", "/bin", "/sbin", "/lib", "/lib64", "/boot", "/proc", "/sys", "/dev"];
+
+    /// The home directory a path lies in (`/root`, `/home/NAME`, `/Users/NAME`).
+    pub fn home_of(path: &str) -> Option<&str> {
+        if contains("/root", path) {
+            return Some("/root");
+        }
+        for base in ["/home/", "/Users/"] {
+            if let Some(rest) = path.strip_prefix(base) {
+                let name_len = rest.find('/').unwrap_or(rest.len());
+                if name_len > 0 {
+                    return path.get(..base.len() + name_len);
+                }
+            }
+        }
+        None
+    }
+
+    fn is_agent_socket(path: &str) -> bool {
+        let name = path.rsplit('/').next().unwrap_or("");
+        (path.contains("/ssh-") && name.starts_with("agent."))
+            || name == "ssh-agent.sock"
+            || name.starts_with("S.gpg-agent")
+            || (path.starts_with("/run/user/") && name == "bus")
+            || name == "keyring"
+    }
+
+    /// The most specific well-known location containing `path`.
+    pub fn classify(path: &str) -> Option<Match> {
+        let hit = |class, p: &str, why| Some(Match { class, path: p.to_string(), origin: Origin::BuiltIn(why) });
+        let name = path.rsplit('/').next().unwrap_or("");
+        if ENGINE_SOCKETS.contains(&name) {
+            return hit(LabelClass::ContainerEngineSocket, path, "container engine socket");
+        }
+        if let Some(dir) = ENGINE_DIRS.iter().find(|d| contains(d, path)) {
+            return hit(LabelClass::ContainerEngineSocket, dir, "container engine state");
+        }
+        if is_agent_socket(path) {
+            return hit(LabelClass::CredentialStore, path, "agent socket");
+        }
+        if let Some(s) = SYSTEM_SECRETS.iter().find(|d| contains(d, path)) {
+            return hit(LabelClass::CredentialStore, s, "service credential mount");
+        }
+        if let Some(home) = home_of(path) {
+            for rel in HOME_SECRETS {
+                let p = format!("{home}/{rel}");
+                if contains(&p, path) {
+                    return hit(LabelClass::CredentialStore, &p, "credential store in a home directory");
+                }
+            }
+            return hit(LabelClass::DeveloperHome, home, "home directory");
+        }
+        if path == "/home" || path == "/Users" {
+            return hit(LabelClass::DeveloperHome, path, "all home directories");
+        }
+        if let Some(t) = SYSTEM_TREES.iter().find(|d| contains(d, path)) {
+            return hit(LabelClass::System, t, "host system tree");
+        }
+        if path == "/" {
+            return hit(LabelClass::System, "/", "host root");
+        }
+        None
+    }
+
+    /// Well-known sensitive locations strictly inside `path`. Homes are
+    /// listed by their credential stores when the path is one home, and as
+    /// `/home` itself when the mount is above all homes.
+    pub fn inside(path: &str) -> Vec<Exposure> {
+        let mut out = Vec::new();
+        let mut add = |class, p: String, why| {
+            if p != path && contains(path, &p) {
+                out.push(Exposure { class, path: p, origin: Origin::BuiltIn(why) });
+            }
+        };
+        if let Some(home) = home_of(path) {
+            if home == path {
+                for rel in HOME_SECRETS {
+                    add(LabelClass::CredentialStore, format!("{home}/{rel}"), "credential store in a home directory");
+                }
+            }
+        } else {
+            for p in ["/home", "/root"] {
+                add(LabelClass::DeveloperHome, p.to_string(), "home directories");
+            }
+            for s in SYSTEM_SECRETS {
+                add(LabelClass::CredentialStore, (*s).to_string(), "service credential mount");
+            }
+            for s in ["/var/run/docker.sock", "/run/containerd/containerd.sock", "/run/podman/podman.sock", "/var/run/crio/crio.sock", "/run/buildkit/buildkitd.sock"] {
+                add(LabelClass::ContainerEngineSocket, s.to_string(), "container engine socket");
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::{parse, Limits};
+
+    fn workshop() -> LabelIndex {
+        let doc = parse(WORKSHOP_CATALOG.as_bytes(), Limits::default()).unwrap();
+        LabelIndex::new(Catalog::from_json(&doc.root, &doc.duplicates).unwrap())
+    }
+
+    #[test]
+    fn normalization() {
+        let n = normalize("/srv//workshop/./scratch/../scratch/");
+        assert_eq!(n.path, "/srv/workshop/scratch");
+        assert!(n.had_parent_refs && n.collapsed && !n.relative);
+        let n = normalize("/../../etc");
+        assert_eq!(n.path, "/etc");
+        assert!(n.escaped_root);
+        assert!(normalize("~/x").relative);
+        assert!(normalize("C:\\Users").relative);
+        assert_eq!(normalize("/").path, "/");
+        assert!(!normalize("/a/b").collapsed);
+    }
+
+    #[test]
+    fn component_wise_containment() {
+        assert!(contains("/home/botie", "/home/botie/.aws"));
+        assert!(!contains("/home/botie", "/home/botie2"));
+        assert!(!contains("/var", "/variable"));
+        assert!(contains("/", "/anything"));
+    }
+
+    #[test]
+    fn longest_match_and_exposure() {
+        let idx = workshop();
+        let c = idx.classify("/home/botie/.aws/credentials");
+        assert_eq!(c.matched.unwrap().class, LabelClass::CredentialStore);
+        let c = idx.classify("/home/botie");
+        assert_eq!(c.matched.as_ref().unwrap().class, LabelClass::DeveloperHome);
+        assert!(c.exposes.iter().any(|e| e.path == "/home/botie/.aws" && matches!(e.origin, Origin::Catalog(_))));
+        // built-in stores under the home are exposed too, except where the catalog already speaks
+        assert!(c.exposes.iter().any(|e| e.path == "/home/botie/.ssh"));
+        assert_eq!(c.exposes.iter().filter(|e| e.path == "/home/botie/.aws").count(), 1);
+        let c = idx.classify("/home/botie2");
+        assert_eq!(c.matched.unwrap().origin, Origin::BuiltIn("home directory"));
+        let c = idx.classify("/srv/elsewhere");
+        assert!(c.matched.is_none());
+        let c = idx.classify("/srv/workshop/scratch/job-1");
+        assert_eq!(c.matched.unwrap().class, LabelClass::Scratch);
+    }
+
+    #[test]
+    fn builtins() {
+        let idx = workshop();
+        assert_eq!(idx.classify("/run/containerd/containerd.sock").matched.unwrap().class, LabelClass::ContainerEngineSocket);
+        assert_eq!(idx.classify("/root/.kube/config").matched.unwrap().class, LabelClass::CredentialStore);
+        assert_eq!(idx.classify("/tmp/ssh-XYZ/agent.123").matched.unwrap().class, LabelClass::CredentialStore);
+        assert_eq!(idx.classify("/var/run/secrets/kubernetes.io/serviceaccount").matched.unwrap().class, LabelClass::CredentialStore);
+        assert_eq!(idx.classify("/etc/passwd").matched.unwrap().class, LabelClass::System);
+        // the catalog's own label wins at equal depth
+        assert_eq!(idx.classify("/etc/runner").matched.unwrap().class, LabelClass::TrustedConfig);
+        let root = idx.classify("/");
+        assert!(root.exposes.iter().any(|e| e.path == "/var/run/docker.sock"));
+        assert!(root.exposes.iter().any(|e| e.path == "/home/botie/.aws"));
+    }
+}

@@ -1,0 +1,44 @@
+//! isolint-core: audits execution profiles against trusted fixture labels.
+//!
+//! ```text
+//! bytes ──json::parse──▶ Node ──decode──▶ Profile ──rules──▶ findings ──▶ Report
+//!                                          labels ──┘                    │
+//!                     render::{json, sarif, text}  ◀── Report ──▶ view (grouping, filters)
+//! ```
+//!
+//! Core performs no I/O: it takes bytes and returns values. The verdict is at
+//! most "eligible for runtime testing": a static comparison proves nothing
+//! about enforcement.
+//!
+//! ```
+//! use isolint_core::{audit, AuditOptions, Labels, Verdict};
+//! let labels = Labels::workshop();
+//! let report = audit(isolint_core::WORKSHOP_PROFILE.as_bytes(), "workshop.json", &labels, &AuditOptions::default()).unwrap();
+//! assert_eq!(report.verdict, Verdict::NotEligible);
+//! ```
+#![forbid(unsafe_code)]
+#![cfg_attr(not(test), warn(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing))]
+
+pub mod date;
+pub mod decode;
+pub mod finding;
+pub mod json;
+pub mod labels;
+pub mod model;
+pub mod plan;
+pub mod redact;
+pub mod render;
+pub mod report;
+pub mod rules;
+pub mod sanitize;
+pub mod schema;
+pub mod view;
+
+pub use date::Date;
+pub use finding::{Area, CheckKind, Finding, Severity};
+pub use report::{audit, AuditOptions, CatalogError, Labels, Report, Verdict, NOTICE};
+
+/// The lesson's parser job as first written, with its mistakes.
+pub const WORKSHOP_PROFILE: &str = include_str!("../../fixtures/profiles/workshop.json");
+/// The same job, fixed until it is eligible for runtime testing.
+pub const WORKSHOP_PROFILE_FIXED: &str = include_str!("../../fixtures/profiles/workshop-fixed.json");

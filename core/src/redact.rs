@@ -1,0 +1,228 @@
+//! Secret detection and redaction. A value that looks like a credential is
+//! never echoed in any output: findings name the variable or field, and the
+//! value is replaced by [`MASK`].
+
+use crate::json::{Node, Value};
+
+/// What replaces a secret value in messages and evidence.
+pub const MASK: &str = "[redacted]";
+
+/// Whether a variable or key name says its value is a secret.
+pub fn is_secret_name(name: &str) -> bool {
+    let n = name.to_ascii_uppercase().replace('-', "_");
+    const WORDS: &[&str] = &[
+        "SECRET", "TOKEN", "PASSWORD", "PASSWD", "PASSPHRASE", "API_KEY", "APIKEY", "PRIVATE_KEY",
+        "ACCESS_KEY", "CREDENTIAL", "AUTH", "SESSION_KEY", "CLIENT_KEY", "SIGNING_KEY", "PWD_",
+        "_PWD", "DSN", "CONNECTION_STRING", "COOKIE",
+    ];
+    WORDS.iter().any(|w| n.contains(w)) && n != "SSH_AUTH_SOCK" && !n.ends_with("_FILE") && !n.ends_with("_PATH")
+}
+
+/// Whether a value itself looks like a credential, whatever its name.
+pub fn looks_like_secret(v: &str) -> bool {
+    let v = v.trim();
+    if v.len() < 8 {
+        return false;
+    }
+    const PREFIXES: &[&str] = &[
+        "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xoxb-", "xoxp-", "xoxa-",
+        "xoxs-", "xapp-", "sk_live_", "rk_live_", "sk-ant-", "sk-proj-", "AIza", "ya29.", "npm_",
+        "pypi-", "hf_", "dop_v1_", "SG.",
+    ];
+    if PREFIXES.iter().any(|p| v.starts_with(p) && v.len() >= p.len() + 8) {
+        return true;
+    }
+    if v.starts_with("sk-") && v.len() >= 20 {
+        return true;
+    }
+    if (v.starts_with("AKIA") || v.starts_with("ASIA")) && v.len() >= 16 && v.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit()) {
+        return true;
+    }
+    if v.contains("-----BEGIN") && v.contains("PRIVATE KEY") {
+        return true;
+    }
+    if v.starts_with("eyJ") && v.matches('.').count() == 2 {
+        return true;
+    }
+    if has_url_password(v) {
+        return true;
+    }
+    high_entropy_token(v)
+}
+
+/// `scheme://user:password@host`.
+fn has_url_password(v: &str) -> bool {
+    let Some(i) = v.find("://") else { return false };
+    let rest = &v[i + 3..];
+    let auth_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let auth = &rest[..auth_end];
+    match auth.rfind('@') {
+        Some(at) => auth[..at].contains(':') && at > auth[..at].find(':').unwrap_or(0) + 1,
+        None => false,
+    }
+}
+
+/// A long run of mixed letters and digits with no spaces: 40-character
+/// AWS secret keys, hex API keys and the like. Paths and words are spared.
+fn high_entropy_token(v: &str) -> bool {
+    if v.len() < 24 || v.contains(' ') || v.starts_with('/') || v.contains("://") {
+        return false;
+    }
+    if v.starts_with("sha256:") || v.contains("@sha256:") {
+        return false;
+    }
+    let ok = v.chars().all(|c| c.is_ascii_alphanumeric() || "+/=_-".contains(c));
+    if !ok {
+        return false;
+    }
+    let upper = v.chars().filter(char::is_ascii_uppercase).count();
+    let lower = v.chars().filter(char::is_ascii_lowercase).count();
+    let digit = v.chars().filter(char::is_ascii_digit).count();
+    let classes = usize::from(upper > 0) + usize::from(lower > 0) + usize::from(digit > 0);
+    let hex = v.len() >= 32 && v.chars().all(|c| c.is_ascii_hexdigit());
+    (classes == 3 && digit >= 1 && upper >= 2 && lower >= 2) || hex
+}
+
+/// The secret values of one document, collected once and scrubbed from
+/// every output string.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Secrets {
+    values: Vec<String>,
+}
+
+impl Secrets {
+    /// Collect secrets from a parsed profile: every string value that looks
+    /// like a credential, and every string under a secret-sounding key.
+    pub fn collect(root: &Node) -> Secrets {
+        let mut values = Vec::new();
+        walk(root, false, &mut values);
+        values.sort_by(|a: &String, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+        values.dedup();
+        Secrets { values }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// Whether `s` is one of the collected secret values.
+    pub fn contains(&self, s: &str) -> bool {
+        self.values.iter().any(|v| v == s)
+    }
+
+    /// Replace every collected secret (longest first) and anything else
+    /// that looks like a credential.
+    pub fn scrub(&self, s: &str) -> String {
+        let mut out = s.to_string();
+        for v in &self.values {
+            if out.contains(v.as_str()) {
+                out = out.replace(v.as_str(), MASK);
+            }
+        }
+        scrub_tokens(&out)
+    }
+
+    /// Mask secrets in source text character by character, so lines and
+    /// columns stay where they were.
+    pub fn mask_source(&self, text: &str) -> String {
+        let mut out = text.to_string();
+        for v in &self.values {
+            // Secrets are matched as they appear in the source; escaped
+            // forms (`\u0041`) are rare and still masked in every message.
+            if out.contains(v.as_str()) {
+                let stars: String = v.chars().map(|_| '*').collect();
+                out = out.replace(v.as_str(), &stars);
+            }
+        }
+        out
+    }
+}
+
+fn walk(n: &Node, secret_key: bool, out: &mut Vec<String>) {
+    match &n.value {
+        Value::String(s) => {
+            if (secret_key && !s.is_empty() && !is_reference(s)) || looks_like_secret(s) {
+                out.push(s.clone());
+            }
+            // A secret embedded in a longer string (a shell line with a token).
+            for tok in s.split(|c: char| c.is_whitespace() || "\"'=;,&|()<>`".contains(c)) {
+                if tok != s && looks_like_secret(tok) {
+                    out.push(tok.to_string());
+                }
+            }
+        }
+        Value::Number(num) if secret_key => out.push(num.as_str().to_string()),
+        Value::Array(items) => items.iter().for_each(|i| walk(i, secret_key, out)),
+        Value::Object(members) => {
+            for m in members {
+                walk(&m.value, is_secret_name(&m.key), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `${VAR}` or `$VAR` references name a secret without holding it.
+fn is_reference(s: &str) -> bool {
+    (s.starts_with("${") && s.ends_with('}')) || (s.starts_with('$') && s[1..].chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+}
+
+/// Mask credential-looking tokens in free text, for text that did not come
+/// from a collected document.
+pub fn scrub_tokens(s: &str) -> String {
+    if !s.split(|c: char| c.is_whitespace() || "\"'`=;,&|()<>[]{}".contains(c)).any(looks_like_secret) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut token = String::new();
+    let flush = |token: &mut String, out: &mut String| {
+        if looks_like_secret(token) {
+            out.push_str(MASK);
+        } else {
+            out.push_str(token);
+        }
+        token.clear();
+    };
+    for c in s.chars() {
+        if c.is_whitespace() || "\"'`=;,&|()<>[]{}".contains(c) {
+            flush(&mut token, &mut out);
+            out.push(c);
+        } else {
+            token.push(c);
+        }
+    }
+    flush(&mut token, &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::{parse, Limits};
+
+    #[test]
+    fn detectors() {
+        assert!(looks_like_secret("AKIAIOSFODNN7EXAMPLE"));
+        assert!(looks_like_secret("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"));
+        assert!(looks_like_secret("ghp_abcdefghijklmnopqrstuvwxyz0123456789"));
+        assert!(looks_like_secret("postgres://app:hunter2@db.internal/app"));
+        assert!(!looks_like_secret("/srv/workshop/scratch/job-17"));
+        assert!(!looks_like_secret("C.UTF-8"));
+        assert!(!looks_like_secret("registry.example/runner@sha256:0123456789abcdef0123456789abcdef"));
+        assert!(is_secret_name("AWS_SECRET_ACCESS_KEY"));
+        assert!(is_secret_name("github-token"));
+        assert!(!is_secret_name("LANG"));
+        assert!(!is_secret_name("SSH_AUTH_SOCK"));
+    }
+
+    #[test]
+    fn collected_and_scrubbed() {
+        let doc = parse(br#"{"environment":{"variables":{"DB_PASSWORD":"hunter2!","LANG":"C"}},"command":{"shell":"curl -H token=ghp_abcdefghijklmnopqrstuvwxyz0123 x"}}"#, Limits::default()).unwrap();
+        let s = Secrets::collect(&doc.root);
+        assert_eq!(s.scrub("value hunter2! here"), "value [redacted] here");
+        let masked = s.mask_source("\"hunter2!\" ghp_abcdefghijklmnopqrstuvwxyz0123");
+        assert!(!masked.contains("hunter2") && !masked.contains("ghp_"));
+        assert_eq!(masked.len(), "\"hunter2!\" ghp_abcdefghijklmnopqrstuvwxyz0123".len());
+        assert_eq!(scrub_tokens("key AKIAIOSFODNN7EXAMPLE end"), "key [redacted] end");
+    }
+}

@@ -1,0 +1,119 @@
+//! The human report: grouped by area (writable mounts first), each finding
+//! with a source snippet and caret, like rustc or cargo-deny. Everything
+//! drawn from the profile is neutralized; secrets are already masked.
+
+use std::fmt::Write;
+
+use crate::finding::Severity;
+use crate::model::StringEnum;
+use crate::report::{Report, Verdict, TOOL_NAME, TOOL_VERSION};
+use crate::sanitize::neutralize_multiline;
+use crate::view::{self, Filter};
+
+/// Widest snippet line shown; longer lines are cut around the column.
+const SNIPPET_WIDTH: usize = 100;
+
+/// Render options.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TextOptions {
+    /// Wrap severities and the verdict in ANSI colours.
+    pub color: bool,
+}
+
+fn paint(on: bool, code: &str, s: &str) -> String {
+    if on { format!("\x1b[{code}m{s}\x1b[0m") } else { s.to_string() }
+}
+
+fn sev_color(s: Severity) -> &'static str {
+    match s {
+        Severity::Critical => "1;31",
+        Severity::High => "31",
+        Severity::Medium => "33",
+        Severity::Low => "36",
+        Severity::Info => "2",
+    }
+}
+
+/// Cut a long line to a window around `col` (1-based chars); returns the
+/// shown text and the caret's column within it.
+fn window(line: &str, col: usize) -> (String, usize) {
+    let chars: Vec<char> = line.chars().collect();
+    if chars.len() <= SNIPPET_WIDTH {
+        return (line.to_string(), col);
+    }
+    let start = col.saturating_sub(SNIPPET_WIDTH / 3).min(chars.len().saturating_sub(SNIPPET_WIDTH));
+    let end = (start + SNIPPET_WIDTH).min(chars.len());
+    let mut s: String = chars.get(start..end).unwrap_or(&[]).iter().collect();
+    let mut caret = col - start;
+    if start > 0 {
+        s = format!("…{s}");
+        caret += 1;
+    }
+    if end < chars.len() {
+        s.push('…');
+    }
+    (s, caret)
+}
+
+/// Render one report.
+pub fn render(report: &Report, opts: TextOptions) -> String {
+    let c = opts.color;
+    let mut out = String::new();
+    let b = view::banner(report);
+    let _ = writeln!(out, "{TOOL_NAME} {TOOL_VERSION} · profile `{}` ({}) · labels `{}` · route {}",
+        report.profile.name, report.profile.source, report.labels_name, report.route);
+    let verdict = match report.verdict {
+        Verdict::EligibleForRuntimeTesting => paint(c, "1;32", &format!("verdict: {}", b.headline)),
+        Verdict::NotEligible => paint(c, "1;31", &format!("verdict: {}", b.headline)),
+    };
+    let _ = writeln!(out, "{verdict}");
+    let _ = writeln!(out, "note: {}", b.notice);
+    let _ = writeln!(out, "{}", b.counts);
+    let grouped = view::group(report, &Filter::default());
+    let gutter = report.source_text.lines().count().to_string().len().max(2);
+    let pad = " ".repeat(gutter);
+    for g in grouped.groups.iter().filter(|g| g.total > 0) {
+        let _ = writeln!(out, "\n{}", paint(c, "1", &format!("── {} ({}) ──", g.title, g.total)));
+        for &i in &g.shown {
+            let Some(f) = report.issues.get(i) else { continue };
+            let sev = paint(c, sev_color(f.severity), &format!("{}[{}]", f.severity.as_str(), f.rule));
+            let waived = if f.waived.is_some() { " (waived)" } else { "" };
+            let _ = writeln!(out, "{sev}{waived}: {}", f.message);
+            let line = f.line.unwrap_or(1);
+            let col = f.column.unwrap_or(1) as usize;
+            let _ = writeln!(out, "{pad}--> {}:{}:{}  {}", report.profile.source, line, col, f.pointer);
+            if let Some(src) = report.source_line(line) {
+                let src = neutralize_multiline(src);
+                let (shown, caret) = window(&src, col);
+                let _ = writeln!(out, "{pad} |");
+                let _ = writeln!(out, "{:>gutter$} | {}", line, shown);
+                let marker = if f.exact { "^ here" } else { "^ missing field belongs in here" };
+                let _ = writeln!(out, "{pad} | {}{}", " ".repeat(caret.saturating_sub(1)), paint(c, sev_color(f.severity), marker));
+            }
+            if let Some(w) = &f.waived {
+                let _ = writeln!(out, "{pad} = waived: {} (owner {}, expires {})", w.reason, w.owner, w.expires);
+            }
+            let _ = writeln!(out, "{pad} = help: {}", f.remediation);
+            if !f.evidence.is_empty() {
+                let ev: Vec<String> = f.evidence.iter().map(|(k, v)| match v {
+                    serde_json::Value::String(s) => format!("{k}={s}"),
+                    other => format!("{k}={other}"),
+                }).collect();
+                let _ = writeln!(out, "{pad} = evidence: {}", ev.join(", "));
+            }
+        }
+    }
+    if report.issues.is_empty() {
+        let _ = writeln!(out, "\nno findings.");
+    }
+    let _ = writeln!(out, "\n{}", paint(c, "1", &format!("── Runtime checks for the verifier ({}) ──", report.runtime_checks.len())));
+    for rc in &report.runtime_checks {
+        let _ = writeln!(out, "{} {:<19} {} → expect {}", rc.id, rc.kind.as_str(), rc.target, rc.expect);
+    }
+    let _ = writeln!(out, "\n{}: {} ({})", report.profile.name, report.verdict.as_str(), if report.verdict == Verdict::EligibleForRuntimeTesting {
+        "only eligible for runtime testing; not proof of enforcement"
+    } else {
+        "blocking findings must be fixed; even then, a static audit is not proof of enforcement"
+    });
+    out
+}

@@ -1,0 +1,435 @@
+//! The audit: bytes in, a [`Report`] out.
+
+use sha2::{Digest, Sha256};
+
+use crate::date::Date;
+use crate::decode;
+use crate::finding::{Area, CheckKind, Finding, Severity};
+use crate::json::{self, InputError, Limits, Node, Value};
+use crate::labels::{Catalog, LabelIndex, Origin};
+use crate::plan;
+use crate::redact::Secrets;
+use crate::rules::{self, Ctx, MountView};
+use crate::sanitize::neutralize;
+
+/// The tool's name and version, as exported.
+pub const TOOL_NAME: &str = "isolint";
+pub const TOOL_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The notice every surface shows next to the verdict.
+pub const NOTICE: &str = "Static comparison of declared settings against trusted fixture labels; not proof of enforcement. \
+Mounts, links, network policy and limits must still be observed in the launched environment by a runtime verifier.";
+
+/// What the runtime checks must be repeated after.
+pub const RECHECK_WHEN: [&str; 4] = ["image", "mounts", "runner version", "orchestration policy"];
+
+/// The only two verdicts isolint gives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Verdict {
+    EligibleForRuntimeTesting,
+    NotEligible,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::EligibleForRuntimeTesting => "eligible-for-runtime-testing",
+            Verdict::NotEligible => "not-eligible",
+        }
+    }
+    /// The wording shown to people.
+    pub fn headline(self) -> &'static str {
+        match self {
+            Verdict::EligibleForRuntimeTesting => {
+                "eligible for runtime testing — not proof of enforcement"
+            }
+            Verdict::NotEligible => "not eligible — fix the blocking findings before runtime testing",
+        }
+    }
+}
+
+/// A loaded, indexed label catalog with the digest of its bytes.
+#[derive(Debug, Clone)]
+pub struct Labels {
+    pub index: LabelIndex,
+    pub sha256: String,
+}
+
+/// Why a catalog could not be used.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CatalogError {
+    Input(InputError),
+    Invalid(Vec<decode::Problem>),
+}
+
+impl std::fmt::Display for CatalogError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CatalogError::Input(e) => write!(f, "{e}"),
+            CatalogError::Invalid(problems) => {
+                for (i, p) in problems.iter().enumerate() {
+                    if i > 0 {
+                        writeln!(f)?;
+                    }
+                    write!(
+                        f,
+                        "{}:{}: {} (at `{}`)",
+                        p.pos.line,
+                        p.pos.column,
+                        neutralize(&p.describe()),
+                        neutralize(&p.pointer)
+                    )?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for CatalogError {}
+
+impl Labels {
+    /// Parse and index a catalog.
+    pub fn load(bytes: &[u8]) -> Result<Labels, CatalogError> {
+        let doc = json::parse(bytes, Limits::default()).map_err(CatalogError::Input)?;
+        let catalog = Catalog::from_json(&doc.root, &doc.duplicates).map_err(CatalogError::Invalid)?;
+        Ok(Labels {
+            index: LabelIndex::new(catalog),
+            sha256: sha256_hex(bytes),
+        })
+    }
+
+    /// The embedded workshop catalog.
+    pub fn workshop() -> Labels {
+        match Labels::load(crate::labels::WORKSHOP_CATALOG.as_bytes()) {
+            Ok(l) => l,
+            // The embedded catalog is checked by a unit test; an empty
+            // catalog is the only sane fallback and cannot be reached.
+            Err(_) => Labels {
+                index: LabelIndex::new(Catalog {
+                    name: "workshop".into(),
+                    labels: Vec::new(),
+                }),
+                sha256: sha256_hex(crate::labels::WORKSHOP_CATALOG.as_bytes()),
+            },
+        }
+    }
+}
+
+/// Options the caller supplies (core has no clock and no environment).
+#[derive(Debug, Clone, Default)]
+pub struct AuditOptions {
+    /// Today's date, for staleness checks. `None` skips them.
+    pub today: Option<Date>,
+}
+
+/// Severity counts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub critical: usize,
+    pub high: usize,
+    pub medium: usize,
+    pub low: usize,
+    pub info: usize,
+}
+
+impl Summary {
+    pub fn count(&self, s: Severity) -> usize {
+        match s {
+            Severity::Critical => self.critical,
+            Severity::High => self.high,
+            Severity::Medium => self.medium,
+            Severity::Low => self.low,
+            Severity::Info => self.info,
+        }
+    }
+    fn add(&mut self, s: Severity) {
+        match s {
+            Severity::Critical => self.critical += 1,
+            Severity::High => self.high += 1,
+            Severity::Medium => self.medium += 1,
+            Severity::Low => self.low += 1,
+            Severity::Info => self.info += 1,
+        }
+    }
+}
+
+/// One step of the runtime verifier's plan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuntimeCheck {
+    pub id: String,
+    pub kind: CheckKind,
+    pub target: String,
+    pub expect: &'static str,
+    pub because: String,
+}
+
+/// A mount compared with the labels, for the mounts-vs-labels table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MountRow {
+    pub pointer: String,
+    pub source: String,
+    pub normalized: String,
+    pub target: String,
+    pub access: String,
+    /// `class` of the longest matching label, or `unlabelled`.
+    pub label: String,
+    /// Path of the matching label and where it came from (`catalog`/`built-in`).
+    pub label_path: Option<String>,
+    pub label_origin: Option<&'static str>,
+    /// `class path` of each label the mount exposes.
+    pub exposes: Vec<String>,
+    pub line: Option<u32>,
+}
+
+/// Identity of the audited profile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProfileMeta {
+    pub name: String,
+    pub source: String,
+    pub sha256: String,
+    pub fingerprint: String,
+}
+
+/// Everything the front ends and renderers need.
+#[derive(Debug, Clone)]
+pub struct Report {
+    pub route: String,
+    pub profile: ProfileMeta,
+    pub labels_name: String,
+    pub labels_sha256: String,
+    pub verdict: Verdict,
+    pub summary: Summary,
+    /// Sorted by area, pointer, rule.
+    pub issues: Vec<Finding>,
+    pub runtime_checks: Vec<RuntimeCheck>,
+    pub mounts: Vec<MountRow>,
+    /// The profile text with secret values masked (same lines and columns).
+    /// Not neutralized: displays call [`crate::sanitize`] on what they show.
+    pub source_text: String,
+    secrets: Secrets,
+}
+
+impl Report {
+    /// Scrub secrets from any text derived from the profile.
+    pub fn redact(&self, s: &str) -> String {
+        self.secrets.scrub(s)
+    }
+
+    /// The lines of the (masked) source, 1-based access.
+    pub fn source_line(&self, line: u32) -> Option<&str> {
+        self.source_text.lines().nth((line as usize).checked_sub(1)?)
+    }
+
+    /// Recompute the verdict and summary after findings changed (waivers).
+    pub fn refresh(&mut self) {
+        self.issues.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        let mut summary = Summary::default();
+        for f in &self.issues {
+            summary.add(f.severity);
+        }
+        self.summary = summary;
+        self.verdict = if self.issues.iter().any(Finding::blocks) {
+            Verdict::NotEligible
+        } else {
+            Verdict::EligibleForRuntimeTesting
+        };
+    }
+}
+
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    let d = Sha256::digest(bytes);
+    let mut s = String::with_capacity(64);
+    for b in d {
+        s.push_str(&format!("{b:02x}"));
+    }
+    s
+}
+
+/// Audit profile bytes against a catalog. `Err` only for input that cannot
+/// be read at all (too large, too deep, not UTF-8, not JSON); every other
+/// problem is a finding.
+pub fn audit(
+    bytes: &[u8],
+    source_name: &str,
+    labels: &Labels,
+    options: &AuditOptions,
+) -> Result<Report, InputError> {
+    let doc = json::parse(bytes, Limits::default())?;
+    let text = std::str::from_utf8(bytes).unwrap_or_default();
+    let (profile, problems) = decode::profile(&doc.root);
+    let secrets = Secrets::collect(&doc.root);
+
+    let views: Vec<MountView<'_>> = profile
+        .mounts()
+        .iter()
+        .enumerate()
+        .map(|(index, mount)| MountView {
+            index,
+            mount,
+            class: mount.source.as_deref().map(|s| labels.index.classify(s)),
+        })
+        .collect();
+    let ctx = Ctx {
+        profile: &profile,
+        root: &doc.root,
+        mounts: &views,
+        index: &labels.index,
+        problems: &problems,
+        duplicates: &doc.duplicates,
+        today: options.today,
+    };
+    let drafts = rules::run(&ctx);
+
+    let clean = |s: &str| neutralize(&secrets.scrub(s)).into_owned();
+    let issues: Vec<Finding> = drafts
+        .into_iter()
+        .map(|d| {
+            let (pos, exact) = doc.root.locate(&d.pointer);
+            Finding {
+                rule: d.rule.id,
+                area: d.area,
+                severity: d.severity,
+                pointer: clean(&d.pointer),
+                line: Some(pos.line),
+                column: Some(pos.column),
+                exact,
+                message: clean(&d.message),
+                remediation: d.rule.remediation.to_string(),
+                evidence: d
+                    .evidence
+                    .into_iter()
+                    .map(|(k, v)| (clean(&k), clean_value(v, &clean)))
+                    .collect(),
+                waived: None,
+                baseline: None,
+            }
+        })
+        .collect();
+
+    let runtime_checks = plan::derive(&ctx)
+        .into_iter()
+        .enumerate()
+        .map(|(i, mut c)| {
+            c.id = format!("rc-{:03}", i + 1);
+            c.target = clean(&c.target);
+            c.because = clean(&c.because);
+            c
+        })
+        .collect();
+
+    let mounts = views
+        .iter()
+        .map(|v| {
+            let m = v.mount;
+            let class = v.class.as_ref();
+            let matched = class.and_then(|c| c.matched.as_ref());
+            MountRow {
+                pointer: v.pointer(),
+                source: clean(m.source.as_deref().unwrap_or("")),
+                normalized: clean(class.map(|c| c.normalized.path.as_str()).unwrap_or("")),
+                target: clean(m.target.as_deref().unwrap_or("")),
+                access: m.access.map(|a| a.to_string()).unwrap_or_else(|| "not declared".into()),
+                label: matched.map_or("unlabelled".into(), |m| m.class.to_string()),
+                label_path: matched.map(|m| clean(&m.path)),
+                label_origin: matched.map(|m| match m.origin {
+                    Origin::Catalog(_) => "catalog",
+                    Origin::BuiltIn(_) => "built-in",
+                }),
+                exposes: class
+                    .map(|c| c.exposes.iter().map(|e| format!("{} {}", e.class, clean(&e.path))).collect())
+                    .unwrap_or_default(),
+                line: doc.root.pointer(&v.pointer()).map(|n| n.pos.line),
+            }
+        })
+        .collect();
+
+    let name = profile.name.clone().filter(|n| !n.trim().is_empty()).unwrap_or_else(|| "unnamed".into());
+    let mut report = Report {
+        route: clean(profile.route()),
+        profile: ProfileMeta {
+            name: clean(&name),
+            source: clean(source_name),
+            sha256: sha256_hex(bytes),
+            fingerprint: fingerprint(&doc.root),
+        },
+        labels_name: clean(&labels.index.catalog().name),
+        labels_sha256: labels.sha256.clone(),
+        verdict: Verdict::NotEligible,
+        summary: Summary::default(),
+        issues,
+        runtime_checks,
+        mounts,
+        source_text: secrets.mask_source(text),
+        secrets,
+    };
+    report.refresh();
+    Ok(report)
+}
+
+fn clean_value(v: serde_json::Value, clean: &dyn Fn(&str) -> String) -> serde_json::Value {
+    use serde_json::Value as J;
+    match v {
+        J::String(s) => J::String(clean(&s)),
+        J::Array(items) => J::Array(items.into_iter().map(|i| clean_value(i, clean)).collect()),
+        J::Object(map) => J::Object(map.into_iter().map(|(k, v)| (clean(&k), clean_value(v, clean))).collect()),
+        other => other,
+    }
+}
+
+/// A stable digest of what, when changed, requires the runtime checks to be
+/// run again: the image, the mounts, the boundary (runtime and its version
+/// included) and the limits. Independent of key order and whitespace.
+pub fn fingerprint(root: &Node) -> String {
+    let mut canon = String::new();
+    for ptr in ["/dependencies/image", "/mounts", "/boundary", "/limits", "/concurrency", "/network"] {
+        canon.push_str(ptr);
+        canon.push('=');
+        match root.pointer(ptr) {
+            Some(n) => canonical(n, &mut canon),
+            None => canon.push('-'),
+        }
+        canon.push('\n');
+    }
+    sha256_hex(canon.as_bytes())
+}
+
+/// Canonical JSON: object keys sorted (duplicates kept in source order),
+/// no whitespace, numbers as written.
+fn canonical(n: &Node, out: &mut String) {
+    match &n.value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(num) => out.push_str(num.as_str()),
+        Value::String(s) => out.push_str(&serde_json::Value::String(s.clone()).to_string()),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, it) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                canonical(it, out);
+            }
+            out.push(']');
+        }
+        Value::Object(members) => {
+            let mut sorted: Vec<_> = members.iter().collect();
+            sorted.sort_by(|a, b| a.key.cmp(&b.key));
+            out.push('{');
+            for (i, m) in sorted.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&serde_json::Value::String(m.key.clone()).to_string());
+                out.push(':');
+                canonical(&m.value, out);
+            }
+            out.push('}');
+        }
+    }
+}
+
+/// Areas that exist, for counting (re-exported for renderers).
+pub fn areas() -> &'static [Area] {
+    &Area::ALL
+}

@@ -1,0 +1,5 @@
+//! Rules of the `cleanup` area.
+
+use super::Rule;
+
+pub const RULES: &[Rule] = &[];

@@ -1,0 +1,5 @@
+//! Rules of the `command` area.
+
+use super::Rule;
+
+pub const RULES: &[Rule] = &[];

@@ -1,0 +1,5 @@
+//! Rules of the `isolation` area.
+
+use super::Rule;
+
+pub const RULES: &[Rule] = &[];

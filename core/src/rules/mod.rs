@@ -1,0 +1,223 @@
+//! The rule registry: one ordered list, the single source of truth for the
+//! audit, `isolint explain`, `isolint rules`, SARIF rule metadata and the
+//! browser page.
+//!
+//! A rule is a [`Rule`] value (metadata plus a check function) declared in
+//! the module of its area. Adding a rule means adding it to that module's
+//! `RULES` list; nothing else needs editing.
+
+use crate::date::Date;
+use crate::decode::Problem;
+use crate::finding::{Area, CheckKind, Evidence, Severity};
+use crate::json::{Duplicate, Node};
+use crate::labels::{Classification, LabelIndex};
+use crate::model::{Access, Mount, Profile};
+
+mod artifacts;
+mod cleanup;
+mod command;
+mod credentials;
+mod dependencies;
+mod isolation;
+mod limits;
+mod mounts;
+mod network;
+mod privileges;
+mod profile;
+
+/// Metadata and check of one rule.
+pub struct Rule {
+    /// Stable id: three capital letters for the area, three digits.
+    pub id: &'static str,
+    /// A kebab-case name, accepted by `explain` as well as the id.
+    pub name: &'static str,
+    /// The area its findings belong to (mount rules may place a finding in
+    /// either mount area, by the mount's access).
+    pub area: Area,
+    pub severity: Severity,
+    /// One line, lowercase start, no final period.
+    pub title: &'static str,
+    /// Why this matters, a short paragraph.
+    pub rationale: &'static str,
+    /// What to change.
+    pub remediation: &'static str,
+    /// The runtime check this rule asks the verifier to run, if any.
+    pub runtime_check: Option<CheckKind>,
+    pub check: fn(&Ctx<'_>, &mut Emitter),
+}
+
+impl std::fmt::Debug for Rule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Rule").field("id", &self.id).finish()
+    }
+}
+
+/// Every rule, in registry order.
+pub fn all() -> impl Iterator<Item = &'static Rule> {
+    [
+        mounts::RULES,
+        network::RULES,
+        credentials::RULES,
+        privileges::RULES,
+        isolation::RULES,
+        command::RULES,
+        limits::RULES,
+        dependencies::RULES,
+        artifacts::RULES,
+        cleanup::RULES,
+        profile::RULES,
+    ]
+    .into_iter()
+    .flatten()
+}
+
+/// Look a rule up by id or name (case-insensitive).
+pub fn find(key: &str) -> Option<&'static Rule> {
+    all().find(|r| r.id.eq_ignore_ascii_case(key) || r.name.eq_ignore_ascii_case(key))
+}
+
+/// One mount with its lexical classification.
+pub struct MountView<'a> {
+    pub index: usize,
+    pub mount: &'a Mount,
+    /// `None` when the mount declares no source.
+    pub class: Option<Classification>,
+}
+
+impl MountView<'_> {
+    /// `/mounts/N`.
+    pub fn pointer(&self) -> String {
+        format!("/mounts/{}", self.index)
+    }
+    /// `/mounts/N/FIELD`.
+    pub fn field(&self, field: &str) -> String {
+        format!("/mounts/{}/{field}", self.index)
+    }
+    /// Writable unless declared read-only: an undeclared access is whatever
+    /// the runner defaults to, usually read-write.
+    pub fn writable(&self) -> bool {
+        self.mount.access != Some(Access::ReadOnly)
+    }
+    /// The area a finding about this mount belongs to.
+    pub fn area(&self) -> Area {
+        if self.writable() {
+            Area::WritableMounts
+        } else {
+            Area::ReadOnlyMounts
+        }
+    }
+}
+
+/// What a rule sees.
+pub struct Ctx<'a> {
+    pub profile: &'a Profile,
+    /// The parsed source, to tell "missing" from "present".
+    pub root: &'a Node,
+    pub mounts: &'a [MountView<'a>],
+    pub index: &'a LabelIndex,
+    pub problems: &'a [Problem],
+    pub duplicates: &'a [Duplicate],
+    /// The caller's date, for staleness checks; `None` skips them.
+    pub today: Option<Date>,
+}
+
+impl Ctx<'_> {
+    /// Whether the pointed field is present in the source.
+    pub fn present(&self, pointer: &str) -> bool {
+        self.root.pointer(pointer).is_some()
+    }
+}
+
+/// A finding being built by a rule.
+#[derive(Debug, Clone)]
+pub struct Draft {
+    pub rule: &'static Rule,
+    pub area: Area,
+    pub severity: Severity,
+    pub pointer: String,
+    pub message: String,
+    pub evidence: Evidence,
+}
+
+impl Draft {
+    /// Attach one evidence value.
+    pub fn evidence(&mut self, key: &str, value: impl Into<serde_json::Value>) -> &mut Self {
+        self.evidence.insert(key.to_string(), value.into());
+        self
+    }
+    /// Override the rule's default severity (e.g. `SYS_ADMIN` is worse than
+    /// other capabilities).
+    pub fn severity(&mut self, s: Severity) -> &mut Self {
+        self.severity = s;
+        self
+    }
+    /// Override the rule's area (mount rules place findings by access).
+    pub fn area(&mut self, a: Area) -> &mut Self {
+        self.area = a;
+        self
+    }
+}
+
+/// Collects the drafts of the rule being run.
+pub struct Emitter {
+    rule: &'static Rule,
+    pub(crate) drafts: Vec<Draft>,
+}
+
+impl Emitter {
+    pub(crate) fn new(rule: &'static Rule) -> Self {
+        Emitter { rule, drafts: Vec::new() }
+    }
+    /// Report a finding at `pointer` with a lowercase, period-free message.
+    pub fn emit(&mut self, pointer: impl Into<String>, message: impl Into<String>) -> &mut Draft {
+        let d = Draft {
+            rule: self.rule,
+            area: self.rule.area,
+            severity: self.rule.severity,
+            pointer: pointer.into(),
+            message: message.into(),
+            evidence: Evidence::new(),
+        };
+        self.drafts.push(d);
+        let last = self.drafts.len() - 1;
+        &mut self.drafts[last]
+    }
+}
+
+/// Run every rule over the context.
+pub fn run(ctx: &Ctx<'_>) -> Vec<Draft> {
+    let mut out = Vec::new();
+    for rule in all() {
+        let mut e = Emitter::new(rule);
+        (rule.check)(ctx, &mut e);
+        out.append(&mut e.drafts);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_unique_and_well_formed() {
+        let mut ids = std::collections::BTreeSet::new();
+        let mut names = std::collections::BTreeSet::new();
+        for r in all() {
+            let b = r.id.as_bytes();
+            assert!(
+                b.len() == 6 && b[..3].iter().all(u8::is_ascii_uppercase) && b[3..].iter().all(u8::is_ascii_digit),
+                "malformed id {}",
+                r.id
+            );
+            assert!(ids.insert(r.id), "duplicate id {}", r.id);
+            assert!(names.insert(r.name), "duplicate name {}", r.name);
+            assert!(r.name.bytes().all(|c| c.is_ascii_lowercase() || c == b'-' || c.is_ascii_digit()), "bad name {}", r.name);
+            assert!(!r.title.is_empty() && !r.title.ends_with('.'), "{}: title", r.id);
+            assert!(r.title.chars().next().is_some_and(|c| !c.is_uppercase()), "{}: title starts lowercase", r.id);
+            assert!(r.rationale.len() > 40, "{}: rationale too short", r.id);
+            assert!(r.remediation.len() > 20, "{}: remediation too short", r.id);
+            assert!(find(r.id).is_some() && find(r.name).is_some());
+        }
+    }
+}

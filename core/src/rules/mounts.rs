@@ -1,0 +1,5 @@
+//! Rules of the `mounts` area.
+
+use super::Rule;
+
+pub const RULES: &[Rule] = &[];

@@ -1,0 +1,108 @@
+//! Rules about the profile document itself: what could not be read as
+//! written must block, because a typo in a security setting would otherwise
+//! pass as "not declared" or, worse, as the value a different parser picked.
+
+use super::{Ctx, Emitter, Rule};
+use crate::decode::ProblemKind;
+use crate::finding::{Area, Severity};
+
+fn problems(ctx: &Ctx<'_>, e: &mut Emitter, pick: fn(&ProblemKind) -> bool) {
+    for p in ctx.problems.iter().filter(|p| pick(&p.kind)) {
+        let d = e.emit(p.pointer.clone(), p.describe());
+        match &p.kind {
+            ProblemKind::UnknownField { key, suggestion } => {
+                d.evidence("field", key.as_str());
+                if let Some(s) = suggestion {
+                    d.evidence("did_you_mean", *s);
+                }
+            }
+            ProblemKind::UnknownValue { value, accepted } => {
+                d.evidence("value", value.as_str());
+                d.evidence("accepted", accepted.to_vec());
+            }
+            ProblemKind::WrongType { expected, found } => {
+                d.evidence("expected", *expected);
+                d.evidence("found", *found);
+            }
+            _ => {}
+        }
+    }
+}
+
+pub const RULES: &[Rule] = &[
+    Rule {
+        id: "PRF001",
+        name: "unknown-field",
+        area: Area::Profile,
+        severity: Severity::High,
+        title: "a field the profile format does not define",
+        rationale: "A misspelled setting is not applied by anything, so the profile would be audited as if the setting were absent while its author believes it is in force. isolint refuses to guess: an unknown field blocks eligibility until it is corrected or removed.",
+        remediation: "Correct the spelling (see the suggestion) or remove the field; `isolint schema profile` lists every accepted field.",
+        runtime_check: None,
+        check: |ctx, e| problems(ctx, e, |k| matches!(k, ProblemKind::UnknownField { .. })),
+    },
+    Rule {
+        id: "PRF002",
+        name: "duplicate-key",
+        area: Area::Profile,
+        severity: Severity::Critical,
+        title: "a key appears twice in the same object",
+        rationale: "JSON parsers disagree on which of two equal keys wins: some keep the first, most keep the last, some refuse. The runner may therefore apply a different value from the one reviewed here. isolint audits the last value and blocks eligibility.",
+        remediation: "Keep exactly one occurrence of the key, with the value you intend.",
+        runtime_check: None,
+        check: |ctx, e| {
+            for d in ctx.duplicates {
+                e.emit(
+                    d.pointer.clone(),
+                    format!(
+                        "key appears again at line {} column {}, after its first use at line {} column {}; parsers disagree on which value wins",
+                        d.again.line, d.again.column, d.first.line, d.first.column
+                    ),
+                )
+                .evidence("first_line", d.first.line)
+                .evidence("again_line", d.again.line);
+            }
+        },
+    },
+    Rule {
+        id: "PRF003",
+        name: "wrong-type",
+        area: Area::Profile,
+        severity: Severity::High,
+        title: "a value has the wrong JSON type",
+        rationale: "A setting written with the wrong type (a string where a boolean is expected, say) cannot be interpreted reliably; runners may coerce it, ignore it or fail. The audit cannot tell what will be enforced.",
+        remediation: "Write the value with the type the format expects; `isolint schema profile` gives each field's type.",
+        runtime_check: None,
+        check: |ctx, e| {
+            problems(ctx, e, |k| {
+                matches!(k, ProblemKind::WrongType { .. } | ProblemKind::BadInteger { .. })
+            })
+        },
+    },
+    Rule {
+        id: "PRF004",
+        name: "unknown-value",
+        area: Area::Profile,
+        severity: Severity::High,
+        title: "a value outside the accepted set",
+        rationale: "Enumerated settings such as egress, seccomp or access have a closed set of meanings. An unlisted value has no defined behaviour, so the audit cannot credit it with any protection.",
+        remediation: "Use one of the accepted values listed in the message.",
+        runtime_check: None,
+        check: |ctx, e| problems(ctx, e, |k| matches!(k, ProblemKind::UnknownValue { .. })),
+    },
+    Rule {
+        id: "PRF005",
+        name: "missing-name-or-schema",
+        area: Area::Profile,
+        severity: Severity::High,
+        title: "the profile has no name or declares another schema",
+        rationale: "Findings, waivers and runtime results are tied to a profile by its name and digest. A nameless profile, or a document of another format, cannot be tracked through review and runtime verification.",
+        remediation: "Give the profile a non-empty `name`, and set `schema` to `isolint.profile/v1` or leave it out.",
+        runtime_check: None,
+        check: |ctx, e| {
+            problems(ctx, e, |k| {
+                matches!(k, ProblemKind::Missing { .. } | ProblemKind::WrongSchema { .. })
+            })
+        },
+    },
+];

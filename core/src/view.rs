@@ -1,0 +1,277 @@
+//! The view model both front ends render: grouping by area, order, counts,
+//! filtering and the detail of one finding. The dashboard and the page never
+//! re-derive these; they draw what this module returns.
+
+use crate::finding::{Area, CheckKind, Finding, Severity};
+use crate::model::StringEnum;
+use crate::report::{Report, RuntimeCheck, Verdict, NOTICE};
+use crate::rules;
+use crate::sanitize::neutralize;
+
+/// What the reader asked to see. Filters change what is shown, never what
+/// is exported.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Filter {
+    /// Hide findings less severe than this.
+    pub min_severity: Severity,
+    /// Case-insensitive text searched in message, rule id, rule name and pointer.
+    pub query: String,
+}
+
+impl Default for Filter {
+    fn default() -> Self {
+        Filter {
+            min_severity: Severity::Info,
+            query: String::new(),
+        }
+    }
+}
+
+impl Filter {
+    /// Whether a finding passes the filter.
+    pub fn matches(&self, f: &Finding) -> bool {
+        if !f.severity.at_least(self.min_severity) {
+            return false;
+        }
+        let q = self.query.trim().to_lowercase();
+        if q.is_empty() {
+            return true;
+        }
+        let name = rules::find(f.rule).map(|r| r.name).unwrap_or("");
+        [f.message.as_str(), f.rule, name, f.pointer.as_str(), f.area.as_str()]
+            .iter()
+            .any(|s| s.to_lowercase().contains(&q))
+    }
+
+    /// The next stricter minimum severity, cycling back to `info`.
+    pub fn cycle_severity(&mut self) {
+        self.min_severity = match self.min_severity {
+            Severity::Info => Severity::Low,
+            Severity::Low => Severity::Medium,
+            Severity::Medium => Severity::High,
+            Severity::High => Severity::Critical,
+            Severity::Critical => Severity::Info,
+        };
+    }
+}
+
+/// One area with its findings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AreaGroup {
+    pub area: Area,
+    pub title: &'static str,
+    /// All findings of the area, whatever the filter.
+    pub total: usize,
+    /// Indexes into `report.issues` of the findings the filter shows, in order.
+    pub shown: Vec<usize>,
+    /// The worst severity in the area (unfiltered).
+    pub worst: Option<Severity>,
+}
+
+/// Findings grouped for display.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Grouped {
+    /// Every area, in display order, including empty ones.
+    pub groups: Vec<AreaGroup>,
+    pub total: usize,
+    pub shown: usize,
+}
+
+impl Grouped {
+    /// Indexes of every shown finding, in display order.
+    pub fn flat(&self) -> Vec<usize> {
+        self.groups.iter().flat_map(|g| g.shown.iter().copied()).collect()
+    }
+}
+
+/// Group a report's findings by area under a filter.
+pub fn group(report: &Report, filter: &Filter) -> Grouped {
+    let mut groups: Vec<AreaGroup> = Area::ALL
+        .iter()
+        .map(|&area| AreaGroup {
+            area,
+            title: area.title(),
+            total: 0,
+            shown: Vec::new(),
+            worst: None,
+        })
+        .collect();
+    let mut shown = 0;
+    for (i, f) in report.issues.iter().enumerate() {
+        let Some(g) = groups.iter_mut().find(|g| g.area == f.area) else { continue };
+        g.total += 1;
+        g.worst = Some(g.worst.map_or(f.severity, |w| w.min(f.severity)));
+        if filter.matches(f) {
+            g.shown.push(i);
+            shown += 1;
+        }
+    }
+    Grouped {
+        groups,
+        total: report.issues.len(),
+        shown,
+    }
+}
+
+/// The verdict as every surface states it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Banner {
+    pub verdict: Verdict,
+    /// `eligible-for-runtime-testing` or `not-eligible`.
+    pub code: &'static str,
+    /// "eligible for runtime testing — not proof of enforcement" / "not eligible — …".
+    pub headline: &'static str,
+    pub notice: &'static str,
+    /// e.g. "2 critical · 3 high · 1 medium · 0 low · 0 info".
+    pub counts: String,
+}
+
+pub fn banner(report: &Report) -> Banner {
+    let s = &report.summary;
+    Banner {
+        verdict: report.verdict,
+        code: report.verdict.as_str(),
+        headline: report.verdict.headline(),
+        notice: NOTICE,
+        counts: format!(
+            "{} critical · {} high · {} medium · {} low · {} info",
+            s.critical, s.high, s.medium, s.low, s.info
+        ),
+    }
+}
+
+/// Everything the detail pane shows for one finding, display-safe.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Detail {
+    pub rule: &'static str,
+    pub rule_name: &'static str,
+    pub title: &'static str,
+    pub rationale: &'static str,
+    pub area: Area,
+    pub severity: Severity,
+    pub pointer: String,
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+    pub message: String,
+    pub remediation: String,
+    /// `key: value` lines.
+    pub evidence: Vec<(String, String)>,
+    pub runtime_check: Option<CheckKind>,
+    /// Plan entries this finding asks for.
+    pub checks: Vec<RuntimeCheck>,
+    pub waived: Option<String>,
+}
+
+/// The detail of `report.issues[index]`.
+pub fn detail(report: &Report, index: usize) -> Option<Detail> {
+    let f = report.issues.get(index)?;
+    let rule = rules::find(f.rule);
+    let kind = rule.and_then(|r| r.runtime_check);
+    let checks = match kind {
+        Some(k) => {
+            let anchor = anchor(&f.pointer);
+            let of_kind: Vec<&RuntimeCheck> = report.runtime_checks.iter().filter(|c| c.kind == k).collect();
+            let specific: Vec<RuntimeCheck> = of_kind
+                .iter()
+                .filter(|c| !anchor.is_empty() && c.because.contains(&format!("{anchor} ")))
+                .map(|c| (*c).clone())
+                .collect();
+            if specific.is_empty() {
+                of_kind.into_iter().take(3).cloned().collect()
+            } else {
+                specific
+            }
+        }
+        None => Vec::new(),
+    };
+    Some(Detail {
+        rule: f.rule,
+        rule_name: rule.map(|r| r.name).unwrap_or(""),
+        title: rule.map(|r| r.title).unwrap_or(""),
+        rationale: rule.map(|r| r.rationale).unwrap_or(""),
+        area: f.area,
+        severity: f.severity,
+        pointer: f.pointer.clone(),
+        line: f.line,
+        column: f.column,
+        message: f.message.clone(),
+        remediation: f.remediation.clone(),
+        evidence: f
+            .evidence
+            .iter()
+            .map(|(k, v)| {
+                let v = match v {
+                    serde_json::Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                (k.clone(), neutralize(&v).into_owned())
+            })
+            .collect(),
+        runtime_check: kind,
+        checks,
+        waived: f.waived.as_ref().map(|w| format!("waived by {} until {}: {}", w.owner, w.expires, w.reason)),
+    })
+}
+
+/// `/mounts/2/source` → `/mounts/2`; `/network/egress` → `/network`.
+fn anchor(pointer: &str) -> String {
+    let parts: Vec<&str> = pointer.split('/').skip(1).collect();
+    match parts.as_slice() {
+        [a, b, ..] if b.chars().all(|c| c.is_ascii_digit()) => format!("/{a}/{b}"),
+        [a, ..] => format!("/{a}"),
+        [] => String::new(),
+    }
+}
+
+/// A window of source lines around `focus` (1-based), display-safe:
+/// `(line number, text)` pairs, at most `height` of them, with `focus`
+/// placed about a third of the way down when the source is long enough.
+pub fn source_window(report: &Report, focus: u32, height: usize) -> Vec<(u32, String)> {
+    let total = report.source_text.lines().count();
+    if height == 0 || total == 0 {
+        return Vec::new();
+    }
+    let focus = (focus.max(1) as usize).min(total);
+    let before = height / 3;
+    let mut start = focus.saturating_sub(before).max(1);
+    if start + height > total + 1 {
+        start = (total + 1).saturating_sub(height).max(1);
+    }
+    report
+        .source_text
+        .lines()
+        .enumerate()
+        .skip(start - 1)
+        .take(height)
+        .map(|(i, l)| (i as u32 + 1, crate::sanitize::neutralize_multiline(l).into_owned()))
+        .collect()
+}
+
+/// One row of the rules table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleRow {
+    pub id: &'static str,
+    pub name: &'static str,
+    pub area: Area,
+    pub severity: Severity,
+    pub title: &'static str,
+    pub rationale: &'static str,
+    pub remediation: &'static str,
+    pub runtime_check: Option<CheckKind>,
+}
+
+/// The registry, for the rules view of both front ends.
+pub fn rule_rows() -> Vec<RuleRow> {
+    rules::all()
+        .map(|r| RuleRow {
+            id: r.id,
+            name: r.name,
+            area: r.area,
+            severity: r.severity,
+            title: r.title,
+            rationale: r.rationale,
+            remediation: r.remediation,
+            runtime_check: r.runtime_check,
+        })
+        .collect()
+}
