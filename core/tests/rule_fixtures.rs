@@ -1,0 +1,79 @@
+//! Every rule has a failing and a passing fixture profile under
+//! `fixtures/rules/<ID>/`: `fail*.json` must raise the rule, `pass*.json`
+//! must not. This is the registry's contract with its documentation.
+
+use std::path::{Path, PathBuf};
+
+use isolint_core::{audit, rules, AuditOptions, Date, Labels};
+
+fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/rules")
+}
+
+fn options() -> AuditOptions {
+    AuditOptions { today: Date::parse("2026-11-29") }
+}
+
+fn labels_for(dir: &Path) -> Labels {
+    // A rule may bring its own catalog (labels.json); else the workshop one.
+    match std::fs::read(dir.join("labels.json")) {
+        Ok(bytes) => Labels::load(&bytes).unwrap_or_else(|e| panic!("{}: {e}", dir.display())),
+        Err(_) => Labels::workshop(),
+    }
+}
+
+fn profiles(dir: &Path, prefix: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| rd.filter_map(Result::ok).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    v.retain(|p| {
+        p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(prefix) && n.ends_with(".json"))
+    });
+    v.sort();
+    v
+}
+
+#[test]
+fn every_rule_has_a_failing_and_a_passing_fixture() {
+    let mut missing = Vec::new();
+    let mut wrong = Vec::new();
+    for rule in rules::all() {
+        let dir = fixtures_dir().join(rule.id);
+        let fails = profiles(&dir, "fail");
+        let passes = profiles(&dir, "pass");
+        if fails.is_empty() || passes.is_empty() {
+            missing.push(rule.id);
+            continue;
+        }
+        let labels = labels_for(&dir);
+        for (path, should_fire) in fails.iter().map(|p| (p, true)).chain(passes.iter().map(|p| (p, false))) {
+            let bytes = std::fs::read(path).unwrap();
+            let report = match audit(&bytes, &path.display().to_string(), &labels, &options()) {
+                Ok(r) => r,
+                Err(e) => {
+                    wrong.push(format!("{}: refused: {e}", path.display()));
+                    continue;
+                }
+            };
+            let fired = report.issues.iter().any(|f| f.rule == rule.id);
+            if fired != should_fire {
+                wrong.push(format!(
+                    "{}: rule {} {}",
+                    path.display(),
+                    rule.id,
+                    if should_fire { "did not fire" } else { "fired but should not" }
+                ));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "rules without both fixtures: {missing:?}");
+    assert!(wrong.is_empty(), "fixture mismatches:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn fixture_directories_name_real_rules() {
+    for entry in std::fs::read_dir(fixtures_dir()).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        assert!(rules::find(&name).is_some(), "fixtures/rules/{name} names no rule");
+    }
+}
