@@ -182,6 +182,22 @@ impl Emitter {
         let last = self.drafts.len() - 1;
         &mut self.drafts[last]
     }
+    /// Report a setting that is not declared, at its would-be `pointer`
+    /// (`/limits/memory_bytes` even when `limits` is absent). `consequence`
+    /// finishes the sentence "`limits.memory_bytes` is not declared, so …".
+    /// A field that is present but could not be decoded (a profile finding
+    /// says why) is just as unapplied, and is worded as such.
+    pub fn undeclared(&mut self, ctx: &Ctx<'_>, pointer: &str, consequence: &str) -> &mut Draft {
+        let field = pointer.trim_start_matches('/').replace('/', ".");
+        let (state, text) = if ctx.present(pointer) {
+            ("unreadable", "could not be read")
+        } else {
+            ("not-declared", "is not declared")
+        };
+        let d = self.emit(pointer, format!("`{field}` {text}, so {consequence}"));
+        d.evidence("field", field).evidence("state", state);
+        d
+    }
 }
 
 /// Run every rule over the context.
