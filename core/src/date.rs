@@ -12,7 +12,7 @@ impl Date {
     /// Parse `YYYY-MM-DD`, checking the day exists.
     pub fn parse(s: &str) -> Option<Date> {
         let b = s.as_bytes();
-        if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        if b.len() != 10 || b.get(4) != Some(&b'-') || b.get(7) != Some(&b'-') {
             return None;
         }
         let year: i32 = s.get(0..4)?.parse().ok()?;
@@ -58,7 +58,10 @@ mod tests {
     #[test]
     fn parse_and_count() {
         assert_eq!(Date::parse("1970-01-01").unwrap().days(), 0);
-        assert_eq!(Date::parse("2026-10-01").unwrap().days() - Date::parse("2026-09-01").unwrap().days(), 30);
+        assert_eq!(
+            Date::parse("2026-10-01").unwrap().days() - Date::parse("2026-09-01").unwrap().days(),
+            30
+        );
         assert!(Date::parse("2026-02-29").is_none());
         assert!(Date::parse("2024-02-29").is_some());
         assert!(Date::parse("2026-13-01").is_none());

@@ -29,7 +29,10 @@ pub enum ProblemKind {
     /// A required value that is missing or empty.
     Missing { what: &'static str },
     /// A `schema` that names another format.
-    WrongSchema { found: String, expected: &'static str },
+    WrongSchema {
+        found: String,
+        expected: &'static str,
+    },
 }
 
 /// One decoding problem, anchored at a pointer (and its node's position).
@@ -286,19 +289,19 @@ pub fn suggest(key: &str, known: &[&'static str]) -> Option<&'static str> {
 
 /// Levenshtein distance over chars, bounded in cost by the short key lengths.
 fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().take(256).collect();
     let b: Vec<char> = b.chars().take(256).collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for (i, ca) in a.iter().enumerate() {
-        cur[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != cb);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+    for (i, ca) in a.chars().take(256).enumerate() {
+        let mut cur = Vec::with_capacity(b.len() + 1);
+        cur.push(i + 1);
+        for ((j, cb), up) in b.iter().enumerate().zip(prev.iter().skip(1)) {
+            let diag = prev.get(j).copied().unwrap_or(usize::MAX - 1);
+            let left = cur.last().copied().unwrap_or(usize::MAX - 1);
+            cur.push((diag + usize::from(ca != *cb)).min(up + 1).min(left + 1));
         }
-        std::mem::swap(&mut prev, &mut cur);
+        prev = cur;
     }
-    prev[b.len()]
+    prev.last().copied().unwrap_or(0)
 }
 
 const PROFILE_KEYS: &[&str] = &[
@@ -595,7 +598,12 @@ fn artifacts(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Artifacts> {
     let mut o = d.object(
         n,
         ptr,
-        &["collect", "max_bytes", "log_max_bytes", "treat_as_untrusted"],
+        &[
+            "collect",
+            "max_bytes",
+            "log_max_bytes",
+            "treat_as_untrusted",
+        ],
     )?;
     Some(Artifacts {
         collect: o.strings("collect"),
@@ -609,7 +617,12 @@ fn cleanup(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Cleanup> {
     let mut o = d.object(
         n,
         ptr,
-        &["destroy_worker", "expire_credentials", "on_failure", "retain"],
+        &[
+            "destroy_worker",
+            "expire_credentials",
+            "on_failure",
+            "retain",
+        ],
     )?;
     Some(Cleanup {
         destroy_worker: o.boolean("destroy_worker"),
@@ -645,7 +658,9 @@ mod tests {
         let (p, probs) = decode(r#"{"name":"x","network":{"egress":"none"}}"#);
         assert_eq!(p.network.unwrap().egress, None);
         assert_eq!(probs[0].pointer, "/network/egress");
-        assert!(probs[0].describe().contains("`deny`, `allow-list`, `allow-all`"));
+        assert!(probs[0]
+            .describe()
+            .contains("`deny`, `allow-list`, `allow-all`"));
     }
 
     #[test]
@@ -659,20 +674,32 @@ mod tests {
 
     #[test]
     fn bad_integers_and_missing_name() {
-        let (_, probs) = decode(r#"{"limits":{"memory_bytes":-1,"cpu_seconds":1e400,"processes":1.5}}"#);
+        let (_, probs) =
+            decode(r#"{"limits":{"memory_bytes":-1,"cpu_seconds":1e400,"processes":1.5}}"#);
         let mut ptrs: Vec<_> = probs.iter().map(|p| p.pointer.as_str()).collect();
         ptrs.sort();
         assert_eq!(
             ptrs,
-            ["/limits/cpu_seconds", "/limits/memory_bytes", "/limits/processes", "/name"]
+            [
+                "/limits/cpu_seconds",
+                "/limits/memory_bytes",
+                "/limits/processes",
+                "/name"
+            ]
         );
     }
 
     #[test]
     fn suggestions() {
         assert_eq!(suggest("egres", &["egress", "allow"]), Some("egress"));
-        assert_eq!(suggest("read_only", &["read_only_root", "user"]), Some("read_only_root"));
+        assert_eq!(
+            suggest("read_only", &["read_only_root", "user"]),
+            Some("read_only_root")
+        );
         assert_eq!(suggest("zzzzzz", &["egress", "allow"]), None);
-        assert_eq!(suggest("no-new-privileges", &["no_new_privileges"]), Some("no_new_privileges"));
+        assert_eq!(
+            suggest("no-new-privileges", &["no_new_privileges"]),
+            Some("no_new_privileges")
+        );
     }
 }

@@ -70,10 +70,16 @@ impl fmt::Display for InputError {
                 "input is {size} bytes, over the {limit}-byte limit; refusing to parse it"
             ),
             InputErrorKind::TooDeep { limit } => {
-                write!(f, "nesting is deeper than {limit} levels; refusing to parse it")
+                write!(
+                    f,
+                    "nesting is deeper than {limit} levels; refusing to parse it"
+                )
             }
             InputErrorKind::TooManyValues { limit } => {
-                write!(f, "input holds more than {limit} values; refusing to parse it")
+                write!(
+                    f,
+                    "input holds more than {limit} values; refusing to parse it"
+                )
             }
             InputErrorKind::InvalidUtf8 => write!(f, "input is not valid UTF-8"),
             InputErrorKind::ByteOrderMark => write!(
@@ -503,9 +509,8 @@ impl Parser<'_> {
                     self.escape(&mut out)?;
                 }
                 Some(_) => {
-                    return Err(self.error_here(
-                        "control character inside a string; write it as a \\u escape",
-                    ))
+                    return Err(self
+                        .error_here("control character inside a string; write it as a \\u escape"))
                 }
             }
         }
@@ -750,7 +755,19 @@ mod tests {
         let e = p("{\n  \"a\": 1,\n}").unwrap_err();
         assert_eq!(e.pos.map(|p| (p.line, p.column)), Some((3, 1)));
         assert!(e.to_string().contains("trailing comma"));
-        for bad in ["", "{", "[1 2]", "01", "1.", "-", "tru", "\"a", "{\"a\" 1}", "{} x", "\"\u{1}\""] {
+        for bad in [
+            "",
+            "{",
+            "[1 2]",
+            "01",
+            "1.",
+            "-",
+            "tru",
+            "\"a",
+            "{\"a\" 1}",
+            "{} x",
+            "\"\u{1}\"",
+        ] {
             assert!(p(bad).is_err(), "{bad:?} should fail");
         }
     }

@@ -78,7 +78,10 @@ impl Catalog {
     /// Decode a catalog document. Unlike a profile, a catalog is trusted
     /// configuration: any problem in it (unknown field, duplicate key, bad
     /// class, relative path) makes it unusable, so all problems are returned.
-    pub fn from_json(root: &Node, duplicates: &[crate::json::Duplicate]) -> Result<Catalog, Vec<Problem>> {
+    pub fn from_json(
+        root: &Node,
+        duplicates: &[crate::json::Duplicate],
+    ) -> Result<Catalog, Vec<Problem>> {
         let mut d = Decoder::default();
         for dup in duplicates {
             d.problems.push(Problem {
@@ -95,7 +98,10 @@ impl Catalog {
         if let Some(mut o) = d.object(root, "", &["schema", "name", "labels"]) {
             if let Some(s) = o.string("schema") {
                 if s != LABELS_SCHEMA {
-                    let (n, ptr) = o.field("schema").map(|(n, p)| (n.pos, p)).unwrap_or_default();
+                    let (n, ptr) = o
+                        .field("schema")
+                        .map(|(n, p)| (n.pos, p))
+                        .unwrap_or_default();
                     problems_push(
                         &mut o,
                         ptr,
@@ -115,18 +121,38 @@ impl Catalog {
                     let class = o.enumeration::<LabelClass>("label");
                     if o.field("label").is_none() {
                         let pos = n.pos;
-                        problems_push(&mut o, format!("{p}/label"), pos, ProblemKind::Missing { what: "`label`" });
+                        problems_push(
+                            &mut o,
+                            format!("{p}/label"),
+                            pos,
+                            ProblemKind::Missing { what: "`label`" },
+                        );
                     }
                     match path {
                         Some(path) if path.starts_with('/') => Some((path, class?, p.to_string())),
                         Some(_) => {
-                            let (pos, ptr) = o.field("path").map(|(n, pp)| (n.pos, pp)).unwrap_or_default();
-                            problems_push(&mut o, ptr, pos, ProblemKind::Missing { what: "an absolute label `path`" });
+                            let (pos, ptr) = o
+                                .field("path")
+                                .map(|(n, pp)| (n.pos, pp))
+                                .unwrap_or_default();
+                            problems_push(
+                                &mut o,
+                                ptr,
+                                pos,
+                                ProblemKind::Missing {
+                                    what: "an absolute label `path`",
+                                },
+                            );
                             None
                         }
                         None => {
                             let pos = n.pos;
-                            problems_push(&mut o, format!("{p}/path"), pos, ProblemKind::Missing { what: "`path`" });
+                            problems_push(
+                                &mut o,
+                                format!("{p}/path"),
+                                pos,
+                                ProblemKind::Missing { what: "`path`" },
+                            );
                             None
                         }
                     }
@@ -135,13 +161,22 @@ impl Catalog {
             match entries {
                 Some(entries) => {
                     for (path, class, pointer) in entries.into_iter().flatten() {
-                        labels.push(Label { path, class, pointer });
+                        labels.push(Label {
+                            path,
+                            class,
+                            pointer,
+                        });
                     }
                 }
                 None => {
                     if o.field("labels").is_none() {
                         let pos = root.pos;
-                        problems_push(&mut o, "/labels".into(), pos, ProblemKind::Missing { what: "`labels`" });
+                        problems_push(
+                            &mut o,
+                            "/labels".into(),
+                            pos,
+                            ProblemKind::Missing { what: "`labels`" },
+                        );
                     }
                 }
             }
@@ -154,7 +189,12 @@ impl Catalog {
     }
 }
 
-fn problems_push(o: &mut crate::decode::Obj<'_, '_>, pointer: String, pos: crate::json::Pos, kind: ProblemKind) {
+fn problems_push(
+    o: &mut crate::decode::Obj<'_, '_>,
+    pointer: String,
+    pos: crate::json::Pos,
+    kind: ProblemKind,
+) {
     o.push_problem(Problem { pointer, pos, kind });
 }
 
@@ -317,9 +357,11 @@ impl LabelIndex {
         for b in builtin::inside(path) {
             // A catalog label at or above a built-in location speaks for it.
             let covered = exposes.iter().any(|e| contains(&e.path, &b.path))
-                || matched
-                    .as_ref()
-                    .is_some_and(|m| matches!(m.origin, Origin::Catalog(_)) && contains(&m.path, &b.path) && m.path != path);
+                || matched.as_ref().is_some_and(|m| {
+                    matches!(m.origin, Origin::Catalog(_))
+                        && contains(&m.path, &b.path)
+                        && m.path != path
+                });
             if !covered {
                 exposes.push(b);
             }
@@ -354,8 +396,14 @@ impl LabelIndex {
     }
 
     fn catalog_inside(&self, path: &str) -> Vec<Exposure> {
-        let prefix = if path == "/" { "/".to_string() } else { format!("{path}/") };
-        let start = self.sorted.partition_point(|(p, _)| p.as_str() < prefix.as_str());
+        let prefix = if path == "/" {
+            "/".to_string()
+        } else {
+            format!("{path}/")
+        };
+        let start = self
+            .sorted
+            .partition_point(|(p, _)| p.as_str() < prefix.as_str());
         self.sorted
             .get(start..)
             .unwrap_or(&[])
@@ -423,7 +471,9 @@ pub mod builtin {
         "/var/run/dbus/system_bus_socket",
     ];
     /// Host system trees.
-    const SYSTEM_TREES: &[&str] = &["/etc", "/usr", "/bin", "/sbin", "/lib", "/lib64", "/boot", "/proc", "/sys", "/dev"];
+    const SYSTEM_TREES: &[&str] = &[
+        "/etc", "/usr", "/bin", "/sbin", "/lib", "/lib64", "/boot", "/proc", "/sys", "/dev",
+    ];
 
     /// The home directory a path lies in (`/root`, `/home/NAME`, `/Users/NAME`).
     pub fn home_of(path: &str) -> Option<&str> {
@@ -452,13 +502,27 @@ pub mod builtin {
 
     /// The most specific well-known location containing `path`.
     pub fn classify(path: &str) -> Option<Match> {
-        let hit = |class, p: &str, why| Some(Match { class, path: p.to_string(), origin: Origin::BuiltIn(why) });
+        let hit = |class, p: &str, why| {
+            Some(Match {
+                class,
+                path: p.to_string(),
+                origin: Origin::BuiltIn(why),
+            })
+        };
         let name = path.rsplit('/').next().unwrap_or("");
         if ENGINE_SOCKETS.contains(&name) {
-            return hit(LabelClass::ContainerEngineSocket, path, "container engine socket");
+            return hit(
+                LabelClass::ContainerEngineSocket,
+                path,
+                "container engine socket",
+            );
         }
         if let Some(dir) = ENGINE_DIRS.iter().find(|d| contains(d, path)) {
-            return hit(LabelClass::ContainerEngineSocket, dir, "container engine state");
+            return hit(
+                LabelClass::ContainerEngineSocket,
+                dir,
+                "container engine state",
+            );
         }
         if is_agent_socket(path) {
             return hit(LabelClass::CredentialStore, path, "agent socket");
@@ -470,7 +534,11 @@ pub mod builtin {
             for rel in HOME_SECRETS {
                 let p = format!("{home}/{rel}");
                 if contains(&p, path) {
-                    return hit(LabelClass::CredentialStore, &p, "credential store in a home directory");
+                    return hit(
+                        LabelClass::CredentialStore,
+                        &p,
+                        "credential store in a home directory",
+                    );
                 }
             }
             return hit(LabelClass::DeveloperHome, home, "home directory");
@@ -494,13 +562,21 @@ pub mod builtin {
         let mut out = Vec::new();
         let mut add = |class, p: String, why| {
             if p != path && contains(path, &p) {
-                out.push(Exposure { class, path: p, origin: Origin::BuiltIn(why) });
+                out.push(Exposure {
+                    class,
+                    path: p,
+                    origin: Origin::BuiltIn(why),
+                });
             }
         };
         if let Some(home) = home_of(path) {
             if home == path {
                 for rel in HOME_SECRETS {
-                    add(LabelClass::CredentialStore, format!("{home}/{rel}"), "credential store in a home directory");
+                    add(
+                        LabelClass::CredentialStore,
+                        format!("{home}/{rel}"),
+                        "credential store in a home directory",
+                    );
                 }
             }
         } else {
@@ -508,10 +584,24 @@ pub mod builtin {
                 add(LabelClass::DeveloperHome, p.to_string(), "home directories");
             }
             for s in SYSTEM_SECRETS {
-                add(LabelClass::CredentialStore, (*s).to_string(), "service credential mount");
+                add(
+                    LabelClass::CredentialStore,
+                    (*s).to_string(),
+                    "service credential mount",
+                );
             }
-            for s in ["/var/run/docker.sock", "/run/containerd/containerd.sock", "/run/podman/podman.sock", "/var/run/crio/crio.sock", "/run/buildkit/buildkitd.sock"] {
-                add(LabelClass::ContainerEngineSocket, s.to_string(), "container engine socket");
+            for s in [
+                "/var/run/docker.sock",
+                "/run/containerd/containerd.sock",
+                "/run/podman/podman.sock",
+                "/var/run/crio/crio.sock",
+                "/run/buildkit/buildkitd.sock",
+            ] {
+                add(
+                    LabelClass::ContainerEngineSocket,
+                    s.to_string(),
+                    "container engine socket",
+                );
             }
         }
         out
@@ -557,10 +647,19 @@ mod tests {
         assert_eq!(c.matched.unwrap().class, LabelClass::CredentialStore);
         let c = idx.classify("/home/botie");
         assert_eq!(c.matched.as_ref().unwrap().class, LabelClass::DeveloperHome);
-        assert!(c.exposes.iter().any(|e| e.path == "/home/botie/.aws" && matches!(e.origin, Origin::Catalog(_))));
+        assert!(c
+            .exposes
+            .iter()
+            .any(|e| e.path == "/home/botie/.aws" && matches!(e.origin, Origin::Catalog(_))));
         // built-in stores under the home are exposed too, except where the catalog already speaks
         assert!(c.exposes.iter().any(|e| e.path == "/home/botie/.ssh"));
-        assert_eq!(c.exposes.iter().filter(|e| e.path == "/home/botie/.aws").count(), 1);
+        assert_eq!(
+            c.exposes
+                .iter()
+                .filter(|e| e.path == "/home/botie/.aws")
+                .count(),
+            1
+        );
         let c = idx.classify("/home/botie2");
         assert_eq!(c.matched.unwrap().origin, Origin::BuiltIn("home directory"));
         let c = idx.classify("/srv/elsewhere");
@@ -572,15 +671,45 @@ mod tests {
     #[test]
     fn builtins() {
         let idx = workshop();
-        assert_eq!(idx.classify("/run/containerd/containerd.sock").matched.unwrap().class, LabelClass::ContainerEngineSocket);
-        assert_eq!(idx.classify("/root/.kube/config").matched.unwrap().class, LabelClass::CredentialStore);
-        assert_eq!(idx.classify("/tmp/ssh-XYZ/agent.123").matched.unwrap().class, LabelClass::CredentialStore);
-        assert_eq!(idx.classify("/var/run/secrets/kubernetes.io/serviceaccount").matched.unwrap().class, LabelClass::CredentialStore);
-        assert_eq!(idx.classify("/etc/passwd").matched.unwrap().class, LabelClass::System);
+        assert_eq!(
+            idx.classify("/run/containerd/containerd.sock")
+                .matched
+                .unwrap()
+                .class,
+            LabelClass::ContainerEngineSocket
+        );
+        assert_eq!(
+            idx.classify("/root/.kube/config").matched.unwrap().class,
+            LabelClass::CredentialStore
+        );
+        assert_eq!(
+            idx.classify("/tmp/ssh-XYZ/agent.123")
+                .matched
+                .unwrap()
+                .class,
+            LabelClass::CredentialStore
+        );
+        assert_eq!(
+            idx.classify("/var/run/secrets/kubernetes.io/serviceaccount")
+                .matched
+                .unwrap()
+                .class,
+            LabelClass::CredentialStore
+        );
+        assert_eq!(
+            idx.classify("/etc/passwd").matched.unwrap().class,
+            LabelClass::System
+        );
         // the catalog's own label wins at equal depth
-        assert_eq!(idx.classify("/etc/runner").matched.unwrap().class, LabelClass::TrustedConfig);
+        assert_eq!(
+            idx.classify("/etc/runner").matched.unwrap().class,
+            LabelClass::TrustedConfig
+        );
         let root = idx.classify("/");
-        assert!(root.exposes.iter().any(|e| e.path == "/var/run/docker.sock"));
+        assert!(root
+            .exposes
+            .iter()
+            .any(|e| e.path == "/var/run/docker.sock"));
         assert!(root.exposes.iter().any(|e| e.path == "/home/botie/.aws"));
     }
 }

@@ -17,7 +17,10 @@
 //! assert_eq!(report.verdict, Verdict::NotEligible);
 //! ```
 #![forbid(unsafe_code)]
-#![cfg_attr(not(test), warn(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing))]
+#![cfg_attr(
+    not(test),
+    warn(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
+)]
 
 pub mod date;
 pub mod decode;
@@ -41,4 +44,5 @@ pub use report::{audit, AuditOptions, CatalogError, Labels, Report, Verdict, NOT
 /// The lesson's parser job as first written, with its mistakes.
 pub const WORKSHOP_PROFILE: &str = include_str!("../../fixtures/profiles/workshop.json");
 /// The same job, fixed until it is eligible for runtime testing.
-pub const WORKSHOP_PROFILE_FIXED: &str = include_str!("../../fixtures/profiles/workshop-fixed.json");
+pub const WORKSHOP_PROFILE_FIXED: &str =
+    include_str!("../../fixtures/profiles/workshop-fixed.json");

@@ -12,7 +12,12 @@ use crate::rules::Ctx;
 /// The cloud metadata address every job is tested against.
 pub const METADATA_ENDPOINT: &str = "169.254.169.254:80";
 
-fn check(kind: CheckKind, target: impl Into<String>, expect: &'static str, because: impl Into<String>) -> RuntimeCheck {
+fn check(
+    kind: CheckKind,
+    target: impl Into<String>,
+    expect: &'static str,
+    because: impl Into<String>,
+) -> RuntimeCheck {
     RuntimeCheck {
         id: String::new(),
         kind,
@@ -27,7 +32,11 @@ fn in_job(source: &str, target: &str, host_path: &str) -> String {
     let rest = host_path.strip_prefix(source).unwrap_or("");
     let t = target.trim_end_matches('/');
     if rest.is_empty() {
-        if t.is_empty() { "/".into() } else { t.into() }
+        if t.is_empty() {
+            "/".into()
+        } else {
+            t.into()
+        }
     } else {
         format!("{t}{rest}")
     }
@@ -41,7 +50,9 @@ pub fn derive(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
 
     // 1. Reads of sensitive paths a mount reaches, at the path the job sees.
     for v in ctx.mounts {
-        let (Some(c), Some(target)) = (&v.class, v.mount.target.as_deref()) else { continue };
+        let (Some(c), Some(target)) = (&v.class, v.mount.target.as_deref()) else {
+            continue;
+        };
         let src = c.normalized.path.as_str();
         if let Some(m) = &c.matched {
             if m.class.sensitive_to_read() {
@@ -56,8 +67,17 @@ pub fn derive(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
             if e.class.sensitive_to_read() {
                 let t = in_job(src, target, &e.path);
                 if seen_read.insert(t.clone()) {
-                    out.push(check(CheckKind::ReadDenied, t, "denied", format!(
-                        "{} exposes {} ({}) from above; a read attempt must be refused", v.pointer(), e.path, e.class)));
+                    out.push(check(
+                        CheckKind::ReadDenied,
+                        t,
+                        "denied",
+                        format!(
+                            "{} exposes {} ({}) from above; a read attempt must be refused",
+                            v.pointer(),
+                            e.path,
+                            e.class
+                        ),
+                    ));
                 }
             }
         }
@@ -66,60 +86,127 @@ pub fn derive(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
     //    reachable from the job by any mount the profile did not declare.
     for l in &ctx.index.catalog().labels {
         if l.class.sensitive_to_read() && seen_read.insert(l.path.clone()) {
-            out.push(check(CheckKind::ReadDenied, l.path.clone(), "denied", format!(
-                "catalog label {} ({}) must not be readable from inside the job", l.path, l.class)));
+            out.push(check(
+                CheckKind::ReadDenied,
+                l.path.clone(),
+                "denied",
+                format!(
+                    "catalog label {} ({}) must not be readable from inside the job",
+                    l.path, l.class
+                ),
+            ));
         }
     }
 
     // 3. Writes: allowed only in scratch/output, denied elsewhere.
     let mut write_targets = Vec::new();
     for v in ctx.mounts {
-        let Some(target) = v.mount.target.as_deref() else { continue };
-        let class = v.class.as_ref().and_then(|c| c.matched.as_ref()).map(|m| m.class);
+        let Some(target) = v.mount.target.as_deref() else {
+            continue;
+        };
+        let class = v
+            .class
+            .as_ref()
+            .and_then(|c| c.matched.as_ref())
+            .map(|m| m.class);
         if v.writable() && class.is_some_and(|c| c.writable_by_design()) {
-            out.push(check(CheckKind::WriteAllowed, target, "allowed", format!(
-                "{} is declared as writable {}; the job's output must land there", v.pointer(), class.map(|c| c.as_str()).unwrap_or("scratch"))));
+            out.push(check(
+                CheckKind::WriteAllowed,
+                target,
+                "allowed",
+                format!(
+                    "{} is declared as writable {}; the job's output must land there",
+                    v.pointer(),
+                    class.map(|c| c.as_str()).unwrap_or("scratch")
+                ),
+            ));
             write_targets.push(target.to_string());
         } else {
-            out.push(check(CheckKind::WriteDenied, target, "denied", format!(
-                "{} is not scratch or output; writing under it must fail", v.pointer())));
+            out.push(check(
+                CheckKind::WriteDenied,
+                target,
+                "denied",
+                format!(
+                    "{} is not scratch or output; writing under it must fail",
+                    v.pointer()
+                ),
+            ));
         }
     }
     let outside = ["/", "/etc", "/usr"];
     for t in outside {
         if !write_targets.iter().any(|w| contains(w, t)) {
-            out.push(check(CheckKind::WriteDenied, t, "denied", "writing outside the declared scratch and output mounts must fail"));
+            out.push(check(
+                CheckKind::WriteDenied,
+                t,
+                "denied",
+                "writing outside the declared scratch and output mounts must fail",
+            ));
         }
     }
     for l in &ctx.index.catalog().labels {
         if l.class == crate::labels::LabelClass::TrustedConfig {
-            out.push(check(CheckKind::WriteDenied, l.path.clone(), "denied", format!(
-                "trusted configuration {} must never be writable by the job", l.path)));
+            out.push(check(
+                CheckKind::WriteDenied,
+                l.path.clone(),
+                "denied",
+                format!(
+                    "trusted configuration {} must never be writable by the job",
+                    l.path
+                ),
+            ));
         }
     }
 
     // 4. Links and races: every mount target must resolve where declared.
     for v in ctx.mounts {
-        let (Some(src), Some(target)) = (v.mount.source.as_deref(), v.mount.target.as_deref()) else { continue };
-        let origin = v.class.as_ref().and_then(|c| c.matched.as_ref()).map(|m| matches!(m.origin, Origin::Catalog(_)));
+        let (Some(src), Some(target)) = (v.mount.source.as_deref(), v.mount.target.as_deref())
+        else {
+            continue;
+        };
+        let origin = v
+            .class
+            .as_ref()
+            .and_then(|c| c.matched.as_ref())
+            .map(|m| matches!(m.origin, Origin::Catalog(_)));
         out.push(check(CheckKind::LinkResolution, target, "resolves-to-declared-source", format!(
             "{} was matched lexically{}; the runtime must open {} without following links or racing a rename",
             v.pointer(), if origin == Some(true) { " against a catalog label" } else { "" }, src)));
     }
 
     // 5. Egress.
-    out.push(check(CheckKind::EgressDenied, METADATA_ENDPOINT, "denied", "the cloud metadata endpoint hands out instance credentials"));
+    out.push(check(
+        CheckKind::EgressDenied,
+        METADATA_ENDPOINT,
+        "denied",
+        "the cloud metadata endpoint hands out instance credentials",
+    ));
     let net = ctx.profile.network.as_ref();
     let egress = net.and_then(|n| n.egress);
     match egress {
         Some(Egress::AllowAll) => {}
         _ => {
-            out.push(check(CheckKind::EgressDenied, "example.com:443", "denied", "a destination outside the allow list must be unreachable at the network layer"));
-            out.push(check(CheckKind::EgressDenied, "10.0.0.1:22", "denied", "private addresses must be unreachable unless listed"));
+            out.push(check(
+                CheckKind::EgressDenied,
+                "example.com:443",
+                "denied",
+                "a destination outside the allow list must be unreachable at the network layer",
+            ));
+            out.push(check(
+                CheckKind::EgressDenied,
+                "10.0.0.1:22",
+                "denied",
+                "private addresses must be unreachable unless listed",
+            ));
         }
     }
     if egress == Some(Egress::AllowList) {
-        for (i, a) in net.and_then(|n| n.allow.as_deref()).unwrap_or(&[]).iter().enumerate() {
+        for (i, a) in net
+            .and_then(|n| n.allow.as_deref())
+            .unwrap_or(&[])
+            .iter()
+            .enumerate()
+        {
             if let Some(h) = &a.host {
                 let port = a.port.map(|p| format!(":{p}")).unwrap_or_default();
                 out.push(check(CheckKind::EgressAllowed, format!("{h}{port}"), "allowed", format!(
@@ -132,7 +219,9 @@ pub fn derive(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
     let limits = ctx.profile.limits.as_ref();
     let enforced = limits.and_then(|l| l.enforced_by);
     let how = match enforced {
-        Some(LimitEnforcement::Request) | Some(LimitEnforcement::None) | None => "nothing is declared to enforce it",
+        Some(LimitEnforcement::Request) | Some(LimitEnforcement::None) | None => {
+            "nothing is declared to enforce it"
+        }
         Some(_) => "the declared enforcer must stop a program that ignores it",
     };
     let limit_fields: [(&str, Option<u64>); 5] = [
@@ -147,11 +236,21 @@ pub fn derive(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
             Some(v) => format!("{name}={v}"),
             None => format!("{name}=undeclared"),
         };
-        out.push(check(CheckKind::LimitEnforced, target, "enforced", format!("exceed {name} with a small probe; {how}")));
+        out.push(check(
+            CheckKind::LimitEnforced,
+            target,
+            "enforced",
+            format!("exceed {name} with a small probe; {how}"),
+        ));
     }
     if let Some(c) = &ctx.profile.concurrency {
         if let Some(m) = c.max_jobs {
-            out.push(check(CheckKind::LimitEnforced, format!("max_jobs={m}"), "enforced", "start one job over the cap; it must wait or be refused"));
+            out.push(check(
+                CheckKind::LimitEnforced,
+                format!("max_jobs={m}"),
+                "enforced",
+                "start one job over the cap; it must wait or be refused",
+            ));
         }
     }
 
@@ -174,8 +273,12 @@ pub fn derive(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
     // 9. Credentials expire; 10. the worker is destroyed.
     for (i, c) in ctx.profile.credentials().iter().enumerate() {
         let name = c.name.clone().unwrap_or_else(|| format!("credentials/{i}"));
-        out.push(check(CheckKind::CredentialExpired, name, "rejected-after-job", format!(
-            "/credentials/{i} must be unusable once the job ends")));
+        out.push(check(
+            CheckKind::CredentialExpired,
+            name,
+            "rejected-after-job",
+            format!("/credentials/{i} must be unusable once the job ends"),
+        ));
     }
     out.push(check(CheckKind::WorkerDestroyed, "worker", "destroyed", "after results are collected the worker must be gone, with nothing kept but the declared metadata"));
     out

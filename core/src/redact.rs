@@ -11,11 +11,30 @@ pub const MASK: &str = "[redacted]";
 pub fn is_secret_name(name: &str) -> bool {
     let n = name.to_ascii_uppercase().replace('-', "_");
     const WORDS: &[&str] = &[
-        "SECRET", "TOKEN", "PASSWORD", "PASSWD", "PASSPHRASE", "API_KEY", "APIKEY", "PRIVATE_KEY",
-        "ACCESS_KEY", "CREDENTIAL", "AUTH", "SESSION_KEY", "CLIENT_KEY", "SIGNING_KEY", "PWD_",
-        "_PWD", "DSN", "CONNECTION_STRING", "COOKIE",
+        "SECRET",
+        "TOKEN",
+        "PASSWORD",
+        "PASSWD",
+        "PASSPHRASE",
+        "API_KEY",
+        "APIKEY",
+        "PRIVATE_KEY",
+        "ACCESS_KEY",
+        "CREDENTIAL",
+        "AUTH",
+        "SESSION_KEY",
+        "CLIENT_KEY",
+        "SIGNING_KEY",
+        "PWD_",
+        "_PWD",
+        "DSN",
+        "CONNECTION_STRING",
+        "COOKIE",
     ];
-    WORDS.iter().any(|w| n.contains(w)) && n != "SSH_AUTH_SOCK" && !n.ends_with("_FILE") && !n.ends_with("_PATH")
+    WORDS.iter().any(|w| n.contains(w))
+        && n != "SSH_AUTH_SOCK"
+        && !n.ends_with("_FILE")
+        && !n.ends_with("_PATH")
 }
 
 /// Whether a value itself looks like a credential, whatever its name.
@@ -25,17 +44,44 @@ pub fn looks_like_secret(v: &str) -> bool {
         return false;
     }
     const PREFIXES: &[&str] = &[
-        "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xoxb-", "xoxp-", "xoxa-",
-        "xoxs-", "xapp-", "sk_live_", "rk_live_", "sk-ant-", "sk-proj-", "AIza", "ya29.", "npm_",
-        "pypi-", "hf_", "dop_v1_", "SG.",
+        "ghp_",
+        "gho_",
+        "ghu_",
+        "ghs_",
+        "ghr_",
+        "github_pat_",
+        "glpat-",
+        "xoxb-",
+        "xoxp-",
+        "xoxa-",
+        "xoxs-",
+        "xapp-",
+        "sk_live_",
+        "rk_live_",
+        "sk-ant-",
+        "sk-proj-",
+        "AIza",
+        "ya29.",
+        "npm_",
+        "pypi-",
+        "hf_",
+        "dop_v1_",
+        "SG.",
     ];
-    if PREFIXES.iter().any(|p| v.starts_with(p) && v.len() >= p.len() + 8) {
+    if PREFIXES
+        .iter()
+        .any(|p| v.starts_with(p) && v.len() >= p.len() + 8)
+    {
         return true;
     }
     if v.starts_with("sk-") && v.len() >= 20 {
         return true;
     }
-    if (v.starts_with("AKIA") || v.starts_with("ASIA")) && v.len() >= 16 && v.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit()) {
+    if (v.starts_with("AKIA") || v.starts_with("ASIA"))
+        && v.len() >= 16
+        && v.chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+    {
         return true;
     }
     if v.contains("-----BEGIN") && v.contains("PRIVATE KEY") {
@@ -71,7 +117,9 @@ fn high_entropy_token(v: &str) -> bool {
     if v.starts_with("sha256:") || v.contains("@sha256:") {
         return false;
     }
-    let ok = v.chars().all(|c| c.is_ascii_alphanumeric() || "+/=_-".contains(c));
+    let ok = v
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "+/=_-".contains(c));
     if !ok {
         return false;
     }
@@ -144,10 +192,12 @@ fn walk(n: &Node, secret_key: bool, out: &mut Vec<String>) {
             if (secret_key && !s.is_empty() && !is_reference(s)) || looks_like_secret(s) {
                 out.push(s.clone());
             }
-            // A secret embedded in a longer string (a shell line with a token).
-            for tok in s.split(|c: char| c.is_whitespace() || "\"'=;,&|()<>`".contains(c)) {
-                if tok != s && looks_like_secret(tok) {
-                    out.push(tok.to_string());
+            // A secret embedded in a longer string (a shell line, a path).
+            for (a, b) in secret_spans(s) {
+                if let Some(tok) = s.get(a..b) {
+                    if tok != s {
+                        out.push(tok.to_string());
+                    }
                 }
             }
         }
@@ -164,34 +214,70 @@ fn walk(n: &Node, secret_key: bool, out: &mut Vec<String>) {
 
 /// `${VAR}` or `$VAR` references name a secret without holding it.
 fn is_reference(s: &str) -> bool {
-    (s.starts_with("${") && s.ends_with('}')) || (s.starts_with('$') && s[1..].chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+    (s.starts_with("${") && s.ends_with('}'))
+        || (s.starts_with('$')
+            && s[1..]
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_'))
+}
+
+const SEPARATORS: &str = "\"'`=;,&|()<>[]{}";
+
+/// Byte ranges of credential-looking tokens in `s`: whole tokens between
+/// separators, or, inside a token that is not a secret as a whole (a path,
+/// a URL), its `/`, `:` and `@`-separated pieces.
+fn secret_spans(s: &str) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    let mut start = None;
+    let check = |a: usize, b: usize, spans: &mut Vec<(usize, usize)>| {
+        let tok = s.get(a..b).unwrap_or("");
+        if looks_like_secret(tok) {
+            spans.push((a, b));
+            return;
+        }
+        let mut piece_start = a;
+        for (i, c) in tok.char_indices() {
+            if matches!(c, '/' | ':' | '@') {
+                if looks_like_secret(s.get(piece_start..a + i).unwrap_or("")) {
+                    spans.push((piece_start, a + i));
+                }
+                piece_start = a + i + c.len_utf8();
+            }
+        }
+        if piece_start > a && looks_like_secret(s.get(piece_start..b).unwrap_or("")) {
+            spans.push((piece_start, b));
+        }
+    };
+    for (i, c) in s.char_indices() {
+        if c.is_whitespace() || SEPARATORS.contains(c) {
+            if let Some(a) = start.take() {
+                check(a, i, &mut spans);
+            }
+        } else if start.is_none() {
+            start = Some(i);
+        }
+    }
+    if let Some(a) = start {
+        check(a, s.len(), &mut spans);
+    }
+    spans
 }
 
 /// Mask credential-looking tokens in free text, for text that did not come
 /// from a collected document.
 pub fn scrub_tokens(s: &str) -> String {
-    if !s.split(|c: char| c.is_whitespace() || "\"'`=;,&|()<>[]{}".contains(c)).any(looks_like_secret) {
+    let spans = secret_spans(s);
+    if spans.is_empty() {
         return s.to_string();
     }
     let mut out = String::with_capacity(s.len());
-    let mut token = String::new();
-    let flush = |token: &mut String, out: &mut String| {
-        if looks_like_secret(token) {
-            out.push_str(MASK);
-        } else {
-            out.push_str(token);
-        }
-        token.clear();
-    };
-    for c in s.chars() {
-        if c.is_whitespace() || "\"'`=;,&|()<>[]{}".contains(c) {
-            flush(&mut token, &mut out);
-            out.push(c);
-        } else {
-            token.push(c);
-        }
+    let mut last = 0;
+    for (a, b) in spans {
+        out.push_str(s.get(last..a).unwrap_or(""));
+        out.push_str(MASK);
+        last = b;
     }
-    flush(&mut token, &mut out);
+    out.push_str(s.get(last..).unwrap_or(""));
     out
 }
 
@@ -203,12 +289,18 @@ mod tests {
     #[test]
     fn detectors() {
         assert!(looks_like_secret("AKIAIOSFODNN7EXAMPLE"));
-        assert!(looks_like_secret("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"));
-        assert!(looks_like_secret("ghp_abcdefghijklmnopqrstuvwxyz0123456789"));
+        assert!(looks_like_secret(
+            "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+        ));
+        assert!(looks_like_secret(
+            "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+        ));
         assert!(looks_like_secret("postgres://app:hunter2@db.internal/app"));
         assert!(!looks_like_secret("/srv/workshop/scratch/job-17"));
         assert!(!looks_like_secret("C.UTF-8"));
-        assert!(!looks_like_secret("registry.example/runner@sha256:0123456789abcdef0123456789abcdef"));
+        assert!(!looks_like_secret(
+            "registry.example/runner@sha256:0123456789abcdef0123456789abcdef"
+        ));
         assert!(is_secret_name("AWS_SECRET_ACCESS_KEY"));
         assert!(is_secret_name("github-token"));
         assert!(!is_secret_name("LANG"));
@@ -222,7 +314,13 @@ mod tests {
         assert_eq!(s.scrub("value hunter2! here"), "value [redacted] here");
         let masked = s.mask_source("\"hunter2!\" ghp_abcdefghijklmnopqrstuvwxyz0123");
         assert!(!masked.contains("hunter2") && !masked.contains("ghp_"));
-        assert_eq!(masked.len(), "\"hunter2!\" ghp_abcdefghijklmnopqrstuvwxyz0123".len());
-        assert_eq!(scrub_tokens("key AKIAIOSFODNN7EXAMPLE end"), "key [redacted] end");
+        assert_eq!(
+            masked.len(),
+            "\"hunter2!\" ghp_abcdefghijklmnopqrstuvwxyz0123".len()
+        );
+        assert_eq!(
+            scrub_tokens("key AKIAIOSFODNN7EXAMPLE end"),
+            "key [redacted] end"
+        );
     }
 }

@@ -43,7 +43,9 @@ impl Verdict {
             Verdict::EligibleForRuntimeTesting => {
                 "eligible for runtime testing — not proof of enforcement"
             }
-            Verdict::NotEligible => "not eligible — fix the blocking findings before runtime testing",
+            Verdict::NotEligible => {
+                "not eligible — fix the blocking findings before runtime testing"
+            }
         }
     }
 }
@@ -92,7 +94,8 @@ impl Labels {
     /// Parse and index a catalog.
     pub fn load(bytes: &[u8]) -> Result<Labels, CatalogError> {
         let doc = json::parse(bytes, Limits::default()).map_err(CatalogError::Input)?;
-        let catalog = Catalog::from_json(&doc.root, &doc.duplicates).map_err(CatalogError::Invalid)?;
+        let catalog =
+            Catalog::from_json(&doc.root, &doc.duplicates).map_err(CatalogError::Invalid)?;
         Ok(Labels {
             index: LabelIndex::new(catalog),
             sha256: sha256_hex(bytes),
@@ -218,7 +221,9 @@ impl Report {
 
     /// The lines of the (masked) source, 1-based access.
     pub fn source_line(&self, line: u32) -> Option<&str> {
-        self.source_text.lines().nth((line as usize).checked_sub(1)?)
+        self.source_text
+            .lines()
+            .nth((line as usize).checked_sub(1)?)
     }
 
     /// Recompute the verdict and summary after findings changed (waivers).
@@ -329,7 +334,10 @@ pub fn audit(
                 source: clean(m.source.as_deref().unwrap_or("")),
                 normalized: clean(class.map(|c| c.normalized.path.as_str()).unwrap_or("")),
                 target: clean(m.target.as_deref().unwrap_or("")),
-                access: m.access.map(|a| a.to_string()).unwrap_or_else(|| "not declared".into()),
+                access: m
+                    .access
+                    .map(|a| a.to_string())
+                    .unwrap_or_else(|| "not declared".into()),
                 label: matched.map_or("unlabelled".into(), |m| m.class.to_string()),
                 label_path: matched.map(|m| clean(&m.path)),
                 label_origin: matched.map(|m| match m.origin {
@@ -337,14 +345,23 @@ pub fn audit(
                     Origin::BuiltIn(_) => "built-in",
                 }),
                 exposes: class
-                    .map(|c| c.exposes.iter().map(|e| format!("{} {}", e.class, clean(&e.path))).collect())
+                    .map(|c| {
+                        c.exposes
+                            .iter()
+                            .map(|e| format!("{} {}", e.class, clean(&e.path)))
+                            .collect()
+                    })
                     .unwrap_or_default(),
                 line: doc.root.pointer(&v.pointer()).map(|n| n.pos.line),
             }
         })
         .collect();
 
-    let name = profile.name.clone().filter(|n| !n.trim().is_empty()).unwrap_or_else(|| "unnamed".into());
+    let name = profile
+        .name
+        .clone()
+        .filter(|n| !n.trim().is_empty())
+        .unwrap_or_else(|| "unnamed".into());
     let mut report = Report {
         route: clean(profile.route()),
         profile: ProfileMeta {
@@ -372,7 +389,11 @@ fn clean_value(v: serde_json::Value, clean: &dyn Fn(&str) -> String) -> serde_js
     match v {
         J::String(s) => J::String(clean(&s)),
         J::Array(items) => J::Array(items.into_iter().map(|i| clean_value(i, clean)).collect()),
-        J::Object(map) => J::Object(map.into_iter().map(|(k, v)| (clean(&k), clean_value(v, clean))).collect()),
+        J::Object(map) => J::Object(
+            map.into_iter()
+                .map(|(k, v)| (clean(&k), clean_value(v, clean)))
+                .collect(),
+        ),
         other => other,
     }
 }
@@ -382,7 +403,14 @@ fn clean_value(v: serde_json::Value, clean: &dyn Fn(&str) -> String) -> serde_js
 /// included) and the limits. Independent of key order and whitespace.
 pub fn fingerprint(root: &Node) -> String {
     let mut canon = String::new();
-    for ptr in ["/dependencies/image", "/mounts", "/boundary", "/limits", "/concurrency", "/network"] {
+    for ptr in [
+        "/dependencies/image",
+        "/mounts",
+        "/boundary",
+        "/limits",
+        "/concurrency",
+        "/network",
+    ] {
         canon.push_str(ptr);
         canon.push('=');
         match root.pointer(ptr) {

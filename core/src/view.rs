@@ -38,9 +38,15 @@ impl Filter {
             return true;
         }
         let name = rules::find(f.rule).map(|r| r.name).unwrap_or("");
-        [f.message.as_str(), f.rule, name, f.pointer.as_str(), f.area.as_str()]
-            .iter()
-            .any(|s| s.to_lowercase().contains(&q))
+        [
+            f.message.as_str(),
+            f.rule,
+            name,
+            f.pointer.as_str(),
+            f.area.as_str(),
+        ]
+        .iter()
+        .any(|s| s.to_lowercase().contains(&q))
     }
 
     /// The next stricter minimum severity, cycling back to `info`.
@@ -80,7 +86,10 @@ pub struct Grouped {
 impl Grouped {
     /// Indexes of every shown finding, in display order.
     pub fn flat(&self) -> Vec<usize> {
-        self.groups.iter().flat_map(|g| g.shown.iter().copied()).collect()
+        self.groups
+            .iter()
+            .flat_map(|g| g.shown.iter().copied())
+            .collect()
     }
 }
 
@@ -98,7 +107,9 @@ pub fn group(report: &Report, filter: &Filter) -> Grouped {
         .collect();
     let mut shown = 0;
     for (i, f) in report.issues.iter().enumerate() {
-        let Some(g) = groups.iter_mut().find(|g| g.area == f.area) else { continue };
+        let Some(g) = groups.iter_mut().find(|g| g.area == f.area) else {
+            continue;
+        };
         g.total += 1;
         g.worst = Some(g.worst.map_or(f.severity, |w| w.min(f.severity)));
         if filter.matches(f) {
@@ -170,7 +181,11 @@ pub fn detail(report: &Report, index: usize) -> Option<Detail> {
     let checks = match kind {
         Some(k) => {
             let anchor = anchor(&f.pointer);
-            let of_kind: Vec<&RuntimeCheck> = report.runtime_checks.iter().filter(|c| c.kind == k).collect();
+            let of_kind: Vec<&RuntimeCheck> = report
+                .runtime_checks
+                .iter()
+                .filter(|c| c.kind == k)
+                .collect();
             let specific: Vec<RuntimeCheck> = of_kind
                 .iter()
                 .filter(|c| !anchor.is_empty() && c.because.contains(&format!("{anchor} ")))
@@ -209,7 +224,10 @@ pub fn detail(report: &Report, index: usize) -> Option<Detail> {
             .collect(),
         runtime_check: kind,
         checks,
-        waived: f.waived.as_ref().map(|w| format!("waived by {} until {}: {}", w.owner, w.expires, w.reason)),
+        waived: f
+            .waived
+            .as_ref()
+            .map(|w| format!("waived by {} until {}: {}", w.owner, w.expires, w.reason)),
     })
 }
 
@@ -243,7 +261,12 @@ pub fn source_window(report: &Report, focus: u32, height: usize) -> Vec<(u32, St
         .enumerate()
         .skip(start - 1)
         .take(height)
-        .map(|(i, l)| (i as u32 + 1, crate::sanitize::neutralize_multiline(l).into_owned()))
+        .map(|(i, l)| {
+            (
+                i as u32 + 1,
+                crate::sanitize::neutralize_multiline(l).into_owned(),
+            )
+        })
         .collect()
 }
 

@@ -1,3 +1,6 @@
+// Tests read fixture files; the I/O ban of core/clippy.toml is for the library itself.
+#![allow(clippy::disallowed_methods, clippy::disallowed_types)]
+
 //! Every rule has a failing and a passing fixture profile under
 //! `fixtures/rules/<ID>/`: `fail*.json` must raise the rule, `pass*.json`
 //! must not. This is the registry's contract with its documentation.
@@ -11,7 +14,9 @@ fn fixtures_dir() -> PathBuf {
 }
 
 fn options() -> AuditOptions {
-    AuditOptions { today: Date::parse("2026-11-29") }
+    AuditOptions {
+        today: Date::parse("2026-11-29"),
+    }
 }
 
 fn labels_for(dir: &Path) -> Labels {
@@ -27,7 +32,9 @@ fn profiles(dir: &Path, prefix: &str) -> Vec<PathBuf> {
         .map(|rd| rd.filter_map(Result::ok).map(|e| e.path()).collect())
         .unwrap_or_default();
     v.retain(|p| {
-        p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(prefix) && n.ends_with(".json"))
+        p.file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with(prefix) && n.ends_with(".json"))
     });
     v.sort();
     v
@@ -46,7 +53,11 @@ fn every_rule_has_a_failing_and_a_passing_fixture() {
             continue;
         }
         let labels = labels_for(&dir);
-        for (path, should_fire) in fails.iter().map(|p| (p, true)).chain(passes.iter().map(|p| (p, false))) {
+        for (path, should_fire) in fails
+            .iter()
+            .map(|p| (p, true))
+            .chain(passes.iter().map(|p| (p, false)))
+        {
             let bytes = std::fs::read(path).unwrap();
             let report = match audit(&bytes, &path.display().to_string(), &labels, &options()) {
                 Ok(r) => r,
@@ -61,19 +72,33 @@ fn every_rule_has_a_failing_and_a_passing_fixture() {
                     "{}: rule {} {}",
                     path.display(),
                     rule.id,
-                    if should_fire { "did not fire" } else { "fired but should not" }
+                    if should_fire {
+                        "did not fire"
+                    } else {
+                        "fired but should not"
+                    }
                 ));
             }
         }
     }
-    assert!(missing.is_empty(), "rules without both fixtures: {missing:?}");
-    assert!(wrong.is_empty(), "fixture mismatches:\n{}", wrong.join("\n"));
+    assert!(
+        missing.is_empty(),
+        "rules without both fixtures: {missing:?}"
+    );
+    assert!(
+        wrong.is_empty(),
+        "fixture mismatches:\n{}",
+        wrong.join("\n")
+    );
 }
 
 #[test]
 fn fixture_directories_name_real_rules() {
     for entry in std::fs::read_dir(fixtures_dir()).unwrap() {
         let name = entry.unwrap().file_name().into_string().unwrap();
-        assert!(rules::find(&name).is_some(), "fixtures/rules/{name} names no rule");
+        assert!(
+            rules::find(&name).is_some(),
+            "fixtures/rules/{name} names no rule"
+        );
     }
 }

@@ -97,7 +97,11 @@ fn issue(f: &Finding) -> IssueOut {
         column: f.column,
         message: f.message.clone(),
         remediation: f.remediation.clone(),
-        evidence: f.evidence.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+        evidence: f
+            .evidence
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
         waived: f.waived.as_ref().map(|w| WaivedOut {
             reason: w.reason.clone(),
             owner: w.owner.clone(),
@@ -166,7 +170,8 @@ pub fn render_many(reports: &[Report]) -> String {
 }
 
 fn render_value<T: Serialize>(v: &T) -> String {
-    let mut s = serde_json::to_string_pretty(v).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
+    let mut s =
+        serde_json::to_string_pretty(v).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
     s.push('\n');
     s
 }

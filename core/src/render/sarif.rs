@@ -44,7 +44,11 @@ fn relative_uri(source: &str) -> String {
             out.push_str(&format!("%{b:02X}"));
         }
     }
-    if out.is_empty() { "profile.json".into() } else { out }
+    if out.is_empty() {
+        "profile.json".into()
+    } else {
+        out
+    }
 }
 
 fn rule_descriptor(r: &rules::Rule) -> Value {

@@ -21,7 +21,11 @@ pub struct TextOptions {
 }
 
 fn paint(on: bool, code: &str, s: &str) -> String {
-    if on { format!("\x1b[{code}m{s}\x1b[0m") } else { s.to_string() }
+    if on {
+        format!("\x1b[{code}m{s}\x1b[0m")
+    } else {
+        s.to_string()
+    }
 }
 
 fn sev_color(s: Severity) -> &'static str {
@@ -41,7 +45,9 @@ fn window(line: &str, col: usize) -> (String, usize) {
     if chars.len() <= SNIPPET_WIDTH {
         return (line.to_string(), col);
     }
-    let start = col.saturating_sub(SNIPPET_WIDTH / 3).min(chars.len().saturating_sub(SNIPPET_WIDTH));
+    let start = col
+        .saturating_sub(SNIPPET_WIDTH / 3)
+        .min(chars.len().saturating_sub(SNIPPET_WIDTH));
     let end = (start + SNIPPET_WIDTH).min(chars.len());
     let mut s: String = chars.get(start..end).unwrap_or(&[]).iter().collect();
     let mut caret = col - start;
@@ -60,8 +66,11 @@ pub fn render(report: &Report, opts: TextOptions) -> String {
     let c = opts.color;
     let mut out = String::new();
     let b = view::banner(report);
-    let _ = writeln!(out, "{TOOL_NAME} {TOOL_VERSION} · profile `{}` ({}) · labels `{}` · route {}",
-        report.profile.name, report.profile.source, report.labels_name, report.route);
+    let _ = writeln!(
+        out,
+        "{TOOL_NAME} {TOOL_VERSION} · profile `{}` ({}) · labels `{}` · route {}",
+        report.profile.name, report.profile.source, report.labels_name, report.route
+    );
     let verdict = match report.verdict {
         Verdict::EligibleForRuntimeTesting => paint(c, "1;32", &format!("verdict: {}", b.headline)),
         Verdict::NotEligible => paint(c, "1;31", &format!("verdict: {}", b.headline)),
@@ -73,32 +82,63 @@ pub fn render(report: &Report, opts: TextOptions) -> String {
     let gutter = report.source_text.lines().count().to_string().len().max(2);
     let pad = " ".repeat(gutter);
     for g in grouped.groups.iter().filter(|g| g.total > 0) {
-        let _ = writeln!(out, "\n{}", paint(c, "1", &format!("── {} ({}) ──", g.title, g.total)));
+        let _ = writeln!(
+            out,
+            "\n{}",
+            paint(c, "1", &format!("── {} ({}) ──", g.title, g.total))
+        );
         for &i in &g.shown {
-            let Some(f) = report.issues.get(i) else { continue };
-            let sev = paint(c, sev_color(f.severity), &format!("{}[{}]", f.severity.as_str(), f.rule));
+            let Some(f) = report.issues.get(i) else {
+                continue;
+            };
+            let sev = paint(
+                c,
+                sev_color(f.severity),
+                &format!("{}[{}]", f.severity.as_str(), f.rule),
+            );
             let waived = if f.waived.is_some() { " (waived)" } else { "" };
             let _ = writeln!(out, "{sev}{waived}: {}", f.message);
             let line = f.line.unwrap_or(1);
             let col = f.column.unwrap_or(1) as usize;
-            let _ = writeln!(out, "{pad}--> {}:{}:{}  {}", report.profile.source, line, col, f.pointer);
+            let _ = writeln!(
+                out,
+                "{pad}--> {}:{}:{}  {}",
+                report.profile.source, line, col, f.pointer
+            );
             if let Some(src) = report.source_line(line) {
                 let src = neutralize_multiline(src);
                 let (shown, caret) = window(&src, col);
                 let _ = writeln!(out, "{pad} |");
                 let _ = writeln!(out, "{:>gutter$} | {}", line, shown);
-                let marker = if f.exact { "^ here" } else { "^ missing field belongs in here" };
-                let _ = writeln!(out, "{pad} | {}{}", " ".repeat(caret.saturating_sub(1)), paint(c, sev_color(f.severity), marker));
+                let marker = if f.exact {
+                    "^ here"
+                } else {
+                    "^ missing field belongs in here"
+                };
+                let _ = writeln!(
+                    out,
+                    "{pad} | {}{}",
+                    " ".repeat(caret.saturating_sub(1)),
+                    paint(c, sev_color(f.severity), marker)
+                );
             }
             if let Some(w) = &f.waived {
-                let _ = writeln!(out, "{pad} = waived: {} (owner {}, expires {})", w.reason, w.owner, w.expires);
+                let _ = writeln!(
+                    out,
+                    "{pad} = waived: {} (owner {}, expires {})",
+                    w.reason, w.owner, w.expires
+                );
             }
             let _ = writeln!(out, "{pad} = help: {}", f.remediation);
             if !f.evidence.is_empty() {
-                let ev: Vec<String> = f.evidence.iter().map(|(k, v)| match v {
-                    serde_json::Value::String(s) => format!("{k}={s}"),
-                    other => format!("{k}={other}"),
-                }).collect();
+                let ev: Vec<String> = f
+                    .evidence
+                    .iter()
+                    .map(|(k, v)| match v {
+                        serde_json::Value::String(s) => format!("{k}={s}"),
+                        other => format!("{k}={other}"),
+                    })
+                    .collect();
                 let _ = writeln!(out, "{pad} = evidence: {}", ev.join(", "));
             }
         }
@@ -106,14 +146,38 @@ pub fn render(report: &Report, opts: TextOptions) -> String {
     if report.issues.is_empty() {
         let _ = writeln!(out, "\nno findings.");
     }
-    let _ = writeln!(out, "\n{}", paint(c, "1", &format!("── Runtime checks for the verifier ({}) ──", report.runtime_checks.len())));
+    let _ = writeln!(
+        out,
+        "\n{}",
+        paint(
+            c,
+            "1",
+            &format!(
+                "── Runtime checks for the verifier ({}) ──",
+                report.runtime_checks.len()
+            )
+        )
+    );
     for rc in &report.runtime_checks {
-        let _ = writeln!(out, "{} {:<19} {} → expect {}", rc.id, rc.kind.as_str(), rc.target, rc.expect);
+        let _ = writeln!(
+            out,
+            "{} {:<19} {} → expect {}",
+            rc.id,
+            rc.kind.as_str(),
+            rc.target,
+            rc.expect
+        );
     }
-    let _ = writeln!(out, "\n{}: {} ({})", report.profile.name, report.verdict.as_str(), if report.verdict == Verdict::EligibleForRuntimeTesting {
-        "only eligible for runtime testing; not proof of enforcement"
-    } else {
-        "blocking findings must be fixed; even then, a static audit is not proof of enforcement"
-    });
+    let _ = writeln!(
+        out,
+        "\n{}: {} ({})",
+        report.profile.name,
+        report.verdict.as_str(),
+        if report.verdict == Verdict::EligibleForRuntimeTesting {
+            "only eligible for runtime testing; not proof of enforcement"
+        } else {
+            "blocking findings must be fixed; even then, a static audit is not proof of enforcement"
+        }
+    );
     out
 }

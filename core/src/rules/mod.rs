@@ -166,7 +166,10 @@ pub struct Emitter {
 
 impl Emitter {
     pub(crate) fn new(rule: &'static Rule) -> Self {
-        Emitter { rule, drafts: Vec::new() }
+        Emitter {
+            rule,
+            drafts: Vec::new(),
+        }
     }
     /// Report a finding at `pointer` with a lowercase, period-free message.
     pub fn emit(&mut self, pointer: impl Into<String>, message: impl Into<String>) -> &mut Draft {
@@ -178,8 +181,10 @@ impl Emitter {
             message: message.into(),
             evidence: Evidence::new(),
         };
+        let last = self.drafts.len();
         self.drafts.push(d);
-        let last = self.drafts.len() - 1;
+        // In bounds: the element was pushed on the line above.
+        #[allow(clippy::indexing_slicing)]
         &mut self.drafts[last]
     }
     /// Report a setting that is not declared, at its would-be `pointer`
@@ -222,15 +227,31 @@ mod tests {
         for r in all() {
             let b = r.id.as_bytes();
             assert!(
-                b.len() == 6 && b[..3].iter().all(u8::is_ascii_uppercase) && b[3..].iter().all(u8::is_ascii_digit),
+                b.len() == 6
+                    && b[..3].iter().all(u8::is_ascii_uppercase)
+                    && b[3..].iter().all(u8::is_ascii_digit),
                 "malformed id {}",
                 r.id
             );
             assert!(ids.insert(r.id), "duplicate id {}", r.id);
             assert!(names.insert(r.name), "duplicate name {}", r.name);
-            assert!(r.name.bytes().all(|c| c.is_ascii_lowercase() || c == b'-' || c.is_ascii_digit()), "bad name {}", r.name);
-            assert!(!r.title.is_empty() && !r.title.ends_with('.'), "{}: title", r.id);
-            assert!(r.title.chars().next().is_some_and(|c| !c.is_uppercase()), "{}: title starts lowercase", r.id);
+            assert!(
+                r.name
+                    .bytes()
+                    .all(|c| c.is_ascii_lowercase() || c == b'-' || c.is_ascii_digit()),
+                "bad name {}",
+                r.name
+            );
+            assert!(
+                !r.title.is_empty() && !r.title.ends_with('.'),
+                "{}: title",
+                r.id
+            );
+            assert!(
+                r.title.chars().next().is_some_and(|c| !c.is_uppercase()),
+                "{}: title starts lowercase",
+                r.id
+            );
             assert!(r.rationale.len() > 40, "{}: rationale too short", r.id);
             assert!(r.remediation.len() > 20, "{}: remediation too short", r.id);
             assert!(find(r.id).is_some() && find(r.name).is_some());
