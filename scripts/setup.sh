@@ -48,4 +48,10 @@ for tool in tmux hyperfine; do
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "$tool" >&2
   fi
 done
+if [ ! -x /usr/bin/time ]; then
+  log "installing GNU time from Debian (peak RSS in bench/run.sh)"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq time >&2
+fi
 log "all tools present"

@@ -35,6 +35,7 @@ pub mod report;
 pub mod rules;
 pub mod sanitize;
 pub mod schema;
+pub mod synth;
 pub mod view;
 
 pub use date::Date;

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Whole-process benchmarks of isolint, printed as one table: figure, value,
+# goal, and ratio to the goal (ratio ≤ 1 meets a "≤" goal; ≥ 1 meets a "≥" goal).
+# Usage: bench/run.sh [--smoke]   (--smoke: tiny sizes, 2 runs; CI uses it to show the script works)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SMOKE=0; [ "${1:-}" = "--smoke" ] && SMOKE=1
+OUT=bench/out; mkdir -p "$OUT"
+unset CARGO_TARGET_DIR
+cargo build --release -q -p isolint -p isolint-core --examples
+BIN=target/release/isolint
+GEN=target/release/examples/gen
+TP=target/release/examples/throughput
+
+if [ $SMOKE = 1 ]; then RUNS=2; BATCH=200; WARM=0; else RUNS=30; BATCH=10000; WARM=3; fi
+
+# Inputs (deterministic generator in core/src/synth.rs).
+[ -d "$OUT/p100" ] || "$GEN" batch 100 "$OUT/p100"
+rm -rf "$OUT/batch"; "$GEN" batch "$BATCH" "$OUT/batch"
+"$GEN" catalog 10000 "$OUT/labels10k.json"
+"$GEN" profile 10000 "$OUT/profile10k.json"
+ONE=fixtures/profiles/workshop-fixed.json
+
+hf() { # median seconds of a command
+  hyperfine -N --style none --warmup "$WARM" --runs "$RUNS" -i --export-json "$OUT/hf.json" "$1" >/dev/null 2>&1
+  python3 -c 'import json;print(json.load(open("'"$OUT"'/hf.json"))["results"][0]["median"])'
+}
+rss_kib() { /usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -n1; }
+
+one=$(hf "$BIN audit --format json $ONE")
+hundred=$(hf "$BIN audit --format json $OUT/p100")
+batch_s=$(hf "$BIN audit --format json --output $OUT/batch.json $OUT/batch")
+big=$(hf "$BIN audit --format json --labels $OUT/labels10k.json --output $OUT/big.json $OUT/profile10k.json")
+rss=$(rss_kib "$BIN" audit --format json "$ONE" || true)
+tp_args=(); [ $SMOKE = 1 ] && tp_args=(--smoke)
+"$TP" "${tp_args[@]}" > "$OUT/throughput.txt"
+val() { awk -v k="$1" '$1==k{print $2}' "$OUT/throughput.txt"; }
+
+wasm_gz=NA
+if [ -d dist ] && ls dist/*.wasm >/dev/null 2>&1; then
+  wasm_gz=$(( ( $(cat dist/*.wasm | gzip -9 | wc -c) + $(cat dist/*.js | gzip -9 | wc -c) ) / 1024 ))
+fi
+
+python3 - "$one" "$hundred" "$BATCH" "$batch_s" "$big" "$rss" "$(val scale_ratio)" "$wasm_gz" "$(val parse_mb_per_s)" "$(val serde_json_mb_per_s)" "$SMOKE" <<'PY'
+import sys
+one, hundred, batch, batch_s, big, rss, scale, wasm, ours, serde, smoke = sys.argv[1:]
+rows = []
+def row(name, value, unit, goal, le=True):
+    try:
+        v = float(value)
+    except ValueError:
+        rows.append((name, "n/a", f"{'≤' if le else '≥'} {goal} {unit}", "n/a")); return
+    ratio = v / goal
+    ok = ratio <= 1 if le else ratio >= 1
+    rows.append((name, f"{v:.2f} {unit}", f"{'≤' if le else '≥'} {goal} {unit}", f"{ratio:.2f}{'' if ok else '  MISSED'}"))
+row("one typical profile, whole process, median", float(one) * 1e3, "ms", 10)
+row("100 profiles, whole process, median", float(hundred) * 1e3, "ms", 40)
+row(f"{batch} profiles, batch", int(batch) / float(batch_s), "profiles/s", 20000, le=False)
+row("10k mounts × 10k labels, one profile", float(big) * 1e3, "ms", 50)
+row("time(100k) / time(10k), in process" if smoke == "0" else "time(10k) / time(1k), in process (smoke)", scale, "", 12)
+row("peak RSS, one profile", (float(rss) / 1024) if rss.strip().isdigit() else "x", "MiB", 10)
+row("wasm + js bundle, gzip", wasm, "KB", 250)
+w = [max(len(r[i]) for r in rows) for i in range(4)]
+hdr = ("figure", "value", "goal", "ratio")
+w = [max(w[i], len(hdr[i])) for i in range(4)]
+print("  ".join(h.ljust(w[i]) for i, h in enumerate(hdr)))
+print("  ".join("-" * w[i] for i in range(4)))
+for r in rows:
+    print("  ".join(r[i].ljust(w[i]) for i in range(4)))
+print(f"\nJSON parse throughput: isolint {ours} MB/s, serde_json {serde} MB/s on the same bytes (ratio {float(ours)/float(serde):.2f})")
+if smoke == "1":
+    print("(smoke run: tiny sizes and 2 runs; numbers are not meaningful)")
+PY
