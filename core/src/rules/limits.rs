@@ -1,5 +1,385 @@
-//! Rules of the `limits` area.
+//! Rules of the `limits` area: a bounded amount of computation per job, and
+//! a bound on how many jobs run at once. A limit only counts when something
+//! outside the program enforces it, and a timeout only counts when it ends
+//! the whole process tree.
 
-use super::Rule;
+use super::{Ctx, Emitter, Rule};
+use crate::finding::{Area, CheckKind, Severity};
+use crate::model::{LimitEnforcement, Limits, ReleaseAfter, StringEnum, TimeoutKills};
 
-pub const RULES: &[Rule] = &[];
+const KIB: u64 = 1024;
+const MIB: u64 = KIB * 1024;
+const GIB: u64 = MIB * 1024;
+const TIB: u64 = GIB * 1024;
+const DAY: u64 = 86_400;
+
+/// How a limit's value is read.
+#[derive(Clone, Copy)]
+enum Unit {
+    Seconds,
+    Bytes,
+    Count,
+}
+
+/// One numeric field of `limits`.
+struct Bound {
+    field: &'static str,
+    unit: Unit,
+    get: fn(&Limits) -> Option<u64>,
+    /// What is left unbounded when the field is missing or `0`.
+    consequence: &'static str,
+    /// Values above this cannot be a deliberate bound for a test job.
+    implausible_above: u64,
+    /// Why such a value bounds nothing.
+    implausible_because: &'static str,
+}
+
+const WALL: Bound = Bound {
+    field: "wall_seconds",
+    unit: Unit::Seconds,
+    get: |l| l.wall_seconds,
+    consequence: "a job that hangs or sleeps keeps its worker and reservation for as long as the runner allows",
+    implausible_above: 7 * DAY,
+    implausible_because: "a test job allowed to run for more than a week is not meaningfully bounded",
+};
+const CPU: Bound = Bound {
+    field: "cpu_seconds",
+    unit: Unit::Seconds,
+    get: |l| l.cpu_seconds,
+    consequence:
+        "a busy loop or a miner can burn processor time until the wall clock, if any, stops it",
+    implausible_above: 7 * DAY,
+    implausible_because: "more than a week of processor time is not a bound for a test job",
+};
+const MEMORY: Bound = Bound {
+    field: "memory_bytes",
+    unit: Unit::Bytes,
+    get: |l| l.memory_bytes,
+    consequence:
+        "the job can take the host's memory and push other workloads into the out-of-memory killer",
+    implausible_above: TIB,
+    implausible_because:
+        "more than 1 TiB exceeds the memory of almost any worker, so it limits nothing",
+};
+const PROCESSES: Bound = Bound {
+    field: "processes",
+    unit: Unit::Count,
+    get: |l| l.processes,
+    consequence: "a fork bomb in a test or an install hook can exhaust the host's process table",
+    implausible_above: 32_768,
+    implausible_because: "above 32768, the kernel's classic `pid_max` default, the cap can let one job fill the host's process table",
+};
+const OUTPUT: Bound = Bound {
+    field: "output_bytes",
+    unit: Unit::Bytes,
+    get: |l| l.output_bytes,
+    consequence: "the job can fill the collector's disk and log store with output",
+    implausible_above: TIB,
+    implausible_because: "more than 1 TiB of output is not a bound on what reaches the collector",
+};
+const BOUNDS: [&Bound; 5] = [&WALL, &CPU, &MEMORY, &PROCESSES, &OUTPUT];
+
+fn bound_pointer(b: &Bound) -> String {
+    format!("/limits/{}", b.field)
+}
+
+fn limits<'a>(ctx: &Ctx<'a>) -> Option<&'a Limits> {
+    ctx.profile.limits.as_ref()
+}
+
+/// A value with its unit, for messages: `300 s`, `512 MiB`, `64`.
+fn human(unit: Unit, v: u64) -> String {
+    match unit {
+        Unit::Seconds if v >= DAY && v.is_multiple_of(DAY) => format!("{} days", v / DAY),
+        Unit::Seconds => format!("{v} s"),
+        Unit::Bytes => {
+            let units = [(TIB, "TiB"), (GIB, "GiB"), (MIB, "MiB"), (KIB, "KiB")];
+            for (size, name) in units {
+                if v >= size && v.is_multiple_of(size) {
+                    return format!("{} {name}", v / size);
+                }
+            }
+            format!("{v} bytes")
+        }
+        Unit::Count => v.to_string(),
+    }
+}
+
+/// The limit is missing, unreadable, or `0` (which container runtimes and
+/// orchestrators commonly read as "no limit"): either way nothing bounds it.
+fn no_effective_limit(ctx: &Ctx<'_>, e: &mut Emitter, b: &Bound) {
+    let pointer = bound_pointer(b);
+    match limits(ctx).and_then(b.get) {
+        None => {
+            e.undeclared(ctx, &pointer, b.consequence);
+        }
+        Some(0) => {
+            e.emit(
+                &pointer,
+                format!(
+                    "`limits.{}` is `0`, which many runners read as no limit at all; {}",
+                    b.field, b.consequence
+                ),
+            )
+            .evidence("field", format!("limits.{}", b.field))
+            .evidence("value", 0);
+        }
+        Some(_) => {}
+    }
+}
+
+fn implausible_limits(ctx: &Ctx<'_>, e: &mut Emitter) {
+    let Some(l) = limits(ctx) else { return };
+    for b in BOUNDS {
+        let Some(v) = (b.get)(l) else { continue };
+        if v > b.implausible_above {
+            e.emit(
+                bound_pointer(b),
+                format!(
+                    "`limits.{}` is {}: {}",
+                    b.field,
+                    human(b.unit, v),
+                    b.implausible_because
+                ),
+            )
+            .evidence("field", format!("limits.{}", b.field))
+            .evidence("value", v)
+            .evidence("plausible_up_to", b.implausible_above);
+        }
+    }
+}
+
+fn not_enforced(ctx: &Ctx<'_>, e: &mut Emitter) {
+    let pointer = "/limits/enforced_by";
+    let consequence = "a program that ignores a request to stop is held to no limit";
+    match limits(ctx).and_then(|l| l.enforced_by) {
+        None => {
+            e.undeclared(ctx, pointer, consequence);
+        }
+        Some(how @ (LimitEnforcement::Request | LimitEnforcement::None)) => {
+            let text = if how == LimitEnforcement::Request {
+                "the limits are only requested from the program, not enforced around it"
+            } else {
+                "nothing is declared to enforce the limits"
+            };
+            e.emit(pointer, format!("{text}; {consequence}"))
+                .evidence("enforced_by", how.as_str());
+        }
+        Some(_) => {}
+    }
+}
+
+fn per_process_only(ctx: &Ctx<'_>, e: &mut Emitter) {
+    if limits(ctx).and_then(|l| l.enforced_by) == Some(LimitEnforcement::Rlimit) {
+        e.emit(
+            "/limits/enforced_by",
+            "`rlimit` bounds each process on its own: memory and processor time add up across a forked tree, and the process cap counts every process of the user, not of the job",
+        )
+        .evidence("enforced_by", "rlimit");
+    }
+}
+
+fn timeout_spares_children(ctx: &Ctx<'_>, e: &mut Emitter) {
+    let pointer = "/limits/timeout_kills";
+    match limits(ctx).and_then(|l| l.timeout_kills) {
+        None => {
+            e.undeclared(
+                ctx,
+                pointer,
+                "a timeout may stop only the first process and leave its children running",
+            );
+        }
+        Some(TimeoutKills::Parent) => {
+            e.emit(
+                pointer,
+                "the timeout kills only the parent process; children and daemons it started keep running",
+            )
+            .evidence("timeout_kills", "parent");
+        }
+        Some(_) => {}
+    }
+}
+
+fn no_concurrency_cap(ctx: &Ctx<'_>, e: &mut Emitter) {
+    let pointer = "/concurrency/max_jobs";
+    let consequence =
+        "many individually bounded jobs can still exhaust the runner and the services it shares";
+    match ctx.profile.concurrency.as_ref().and_then(|c| c.max_jobs) {
+        None => {
+            e.undeclared(ctx, pointer, consequence);
+        }
+        Some(0) => {
+            e.emit(
+                pointer,
+                format!("`concurrency.max_jobs` is `0`, which reads as no cap; {consequence}"),
+            )
+            .evidence("value", 0);
+        }
+        Some(_) => {}
+    }
+}
+
+fn early_release(ctx: &Ctx<'_>, e: &mut Emitter) {
+    let pointer = "/concurrency/release_after";
+    match ctx
+        .profile
+        .concurrency
+        .as_ref()
+        .and_then(|c| c.release_after)
+    {
+        None => {
+            e.undeclared(
+                ctx,
+                pointer,
+                "the job's slot may be handed to the next job while this one's processes and cleanup are still running",
+            );
+        }
+        Some(ReleaseAfter::Signal) => {
+            e.emit(
+                pointer,
+                "the reservation is released when the stop signal is sent, before the work has ended and cleanup has finished",
+            )
+            .evidence("release_after", "signal");
+        }
+        Some(ReleaseAfter::Cleanup) => {}
+    }
+}
+
+pub const RULES: &[Rule] = &[
+    Rule {
+        id: "LIM001",
+        name: "no-wall-time-limit",
+        area: Area::Limits,
+        severity: Severity::High,
+        title: "no wall-clock time limit",
+        rationale: "Without a wall-clock limit a job that hangs, waits on the network or sleeps on purpose holds its worker, its credentials and its slot indefinitely. A value of `0` is no better: many runners treat it as unlimited.",
+        remediation: "Set `limits.wall_seconds` to a little more than the job's normal duration (for a unit test run, minutes, not hours).",
+        runtime_check: Some(CheckKind::LimitEnforced),
+        check: |ctx, e| no_effective_limit(ctx, e, &WALL),
+    },
+    Rule {
+        id: "LIM002",
+        name: "no-cpu-time-limit",
+        area: Area::Limits,
+        severity: Severity::High,
+        title: "no processor time limit",
+        rationale: "Processor time is the resource hostile or runaway code spends first, and the wall clock alone does not bound it across many cores. A value of `0` is commonly read as unlimited.",
+        remediation: "Set `limits.cpu_seconds` to the processor time the job needs, with a modest margin.",
+        runtime_check: Some(CheckKind::LimitEnforced),
+        check: |ctx, e| no_effective_limit(ctx, e, &CPU),
+    },
+    Rule {
+        id: "LIM003",
+        name: "no-memory-limit",
+        area: Area::Limits,
+        severity: Severity::High,
+        title: "no memory limit",
+        rationale: "A job without a memory limit competes with every other workload on the host; one allocation loop can trigger the host's out-of-memory killer against unrelated processes. A value of `0` is commonly read as unlimited.",
+        remediation: "Set `limits.memory_bytes` to the job's measured peak plus a margin (the workshop job uses 512 MiB).",
+        runtime_check: Some(CheckKind::LimitEnforced),
+        check: |ctx, e| no_effective_limit(ctx, e, &MEMORY),
+    },
+    Rule {
+        id: "LIM004",
+        name: "no-process-limit",
+        area: Area::Limits,
+        severity: Severity::High,
+        title: "no limit on the number of processes",
+        rationale: "Tests and install hooks can start child processes freely; without a process cap a fork bomb exhausts the host's process table and takes down other jobs. A value of `0` is commonly read as unlimited.",
+        remediation: "Set `limits.processes` to a small number that covers the test runner and its workers (tens, not thousands).",
+        runtime_check: Some(CheckKind::LimitEnforced),
+        check: |ctx, e| no_effective_limit(ctx, e, &PROCESSES),
+    },
+    Rule {
+        id: "LIM005",
+        name: "no-output-limit",
+        area: Area::Limits,
+        severity: Severity::Medium,
+        title: "no limit on output size",
+        rationale: "Output travels out of the sandbox into logs and collectors that other people read and pay for. Unbounded output can fill disks or bury the lines a reviewer needs.",
+        remediation: "Set `limits.output_bytes` to a bound that fits the job's normal logs (a few MiB for a test run).",
+        runtime_check: Some(CheckKind::LimitEnforced),
+        check: |ctx, e| no_effective_limit(ctx, e, &OUTPUT),
+    },
+    Rule {
+        id: "LIM006",
+        name: "implausible-limit",
+        area: Area::Limits,
+        severity: Severity::Medium,
+        title: "a limit too large to bound anything",
+        rationale: "A limit set far above what any test needs (a week of time, a terabyte of memory or output, tens of thousands of processes) looks like a bound in review but stops nothing in practice, often because a placeholder or a unit mistake slipped in.",
+        remediation: "Replace the value with one derived from the job's measured needs; check the unit (seconds, bytes).",
+        runtime_check: Some(CheckKind::LimitEnforced),
+        check: implausible_limits,
+    },
+    Rule {
+        id: "LIM007",
+        name: "limits-not-enforced",
+        area: Area::Limits,
+        severity: Severity::High,
+        title: "limits requested from the program instead of enforced",
+        rationale: "A limit matters only when the program ignores it. A limit that is merely asked for, or that nothing is declared to enforce, binds only cooperative code, and the code under test is not assumed to cooperate.",
+        remediation: "Enforce the limits outside the job: set `limits.enforced_by` to `cgroup` or `vm` (or `rlimit` where nothing better exists).",
+        runtime_check: Some(CheckKind::LimitEnforced),
+        check: not_enforced,
+    },
+    Rule {
+        id: "LIM008",
+        name: "timeout-kills-parent-only",
+        area: Area::Limits,
+        severity: Severity::High,
+        title: "a timeout that may kill only the parent process",
+        rationale: "Test runners and hooks start children. If the timeout ends only the first process, its children, and anything they daemonized, keep running with the job's access after the job is reported finished.",
+        remediation: "Set `limits.timeout_kills` to `process-group`, `cgroup` or `environment` so the whole execution tree ends with the timeout.",
+        runtime_check: Some(CheckKind::TimeoutKillsTree),
+        check: timeout_spares_children,
+    },
+    Rule {
+        id: "LIM009",
+        name: "no-concurrency-cap",
+        area: Area::Limits,
+        severity: Severity::Medium,
+        title: "no cap on concurrent jobs",
+        rationale: "Bounding each job does not bound their sum: a thousand jobs within their own limits can still exhaust the runner, a package mirror or a test service.",
+        remediation: "Set `concurrency.max_jobs` to the number of jobs the runner and its shared services can absorb at once.",
+        runtime_check: Some(CheckKind::LimitEnforced),
+        check: no_concurrency_cap,
+    },
+    Rule {
+        id: "LIM010",
+        name: "reservation-released-early",
+        area: Area::Limits,
+        severity: Severity::Medium,
+        title: "a job's reservation released before its cleanup finishes",
+        rationale: "When the slot is freed as soon as a stop is requested, a new job starts while the old one may still be running or being torn down, so the real load exceeds the cap and cleanup failures go unnoticed.",
+        remediation: "Set `concurrency.release_after` to `cleanup`, and make cancellation and cleanup observable.",
+        runtime_check: None,
+        check: early_release,
+    },
+    Rule {
+        id: "LIM011",
+        name: "per-process-limits",
+        area: Area::Limits,
+        severity: Severity::Medium,
+        title: "limits enforced per process rather than for the whole job",
+        rationale: "Resource limits set with `setrlimit` apply to each process separately, so a job that forks multiplies its memory and processor allowance, and the process cap is shared with everything else running as the same user.",
+        remediation: "Enforce limits for the job as a whole: `limits.enforced_by` `cgroup` or `vm`.",
+        runtime_check: Some(CheckKind::LimitEnforced),
+        check: per_process_only,
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn human_units() {
+        assert_eq!(human(Unit::Bytes, 512 * MIB), "512 MiB");
+        assert_eq!(human(Unit::Bytes, 2 * TIB), "2 TiB");
+        assert_eq!(human(Unit::Bytes, TIB + 1), format!("{} bytes", TIB + 1));
+        assert_eq!(human(Unit::Seconds, 8 * DAY), "8 days");
+        assert_eq!(human(Unit::Seconds, 300), "300 s");
+        assert_eq!(human(Unit::Count, 40_000), "40000");
+    }
+}
