@@ -113,6 +113,15 @@ pub struct Waived {
     pub expires: String,
 }
 
+/// Where a finding sits in the original file of an imported configuration
+/// (Kubernetes YAML, OCI config, ...), as opposed to the generated profile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+}
+
 /// One finding, as exported.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Finding {
@@ -135,6 +144,8 @@ pub struct Finding {
     pub waived: Option<Waived>,
     /// Set when compared with a baseline export: `new` or `existing`.
     pub baseline: Option<&'static str>,
+    /// The original location when the profile was imported from another format.
+    pub origin: Option<Origin>,
 }
 
 impl Finding {

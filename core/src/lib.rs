@@ -37,6 +37,7 @@ pub mod sanitize;
 pub mod schema;
 pub mod synth;
 pub mod view;
+pub mod waivers;
 
 pub use date::Date;
 pub use finding::{Area, CheckKind, Finding, Severity};

@@ -308,6 +308,7 @@ pub fn audit(
                     .collect(),
                 waived: None,
                 baseline: None,
+                origin: None,
             }
         })
         .collect();

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use isolint_core::{audit, rules, AuditOptions, Date, Labels};
+use isolint_core::{audit, rules, waivers, AuditOptions, Date, Labels};
 
 fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/rules")
@@ -40,6 +40,23 @@ fn profiles(dir: &Path, prefix: &str) -> Vec<PathBuf> {
     v
 }
 
+/// Waiver rules need a waivers file: `waivers.json` beside the fixtures,
+/// where `@profile-sha256` stands for the audited profile's digest and a
+/// `waivers-path.txt` names where the file is pretended to live.
+fn apply_fixture_waivers(dir: &Path, report: &mut isolint_core::Report) {
+    let Ok(text) = std::fs::read_to_string(dir.join("waivers.json")) else {
+        return;
+    };
+    let text = text.replace("@profile-sha256", &report.profile.sha256);
+    let waivers =
+        waivers::parse(text.as_bytes()).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    let path = std::fs::read_to_string(dir.join("waivers-path.txt")).unwrap_or_default();
+    let source = waivers::WaiversSource {
+        path: path.trim().to_string(),
+    };
+    waivers::apply(report, &waivers, options().today, &source);
+}
+
 #[test]
 fn every_rule_has_a_failing_and_a_passing_fixture() {
     let mut missing = Vec::new();
@@ -60,7 +77,10 @@ fn every_rule_has_a_failing_and_a_passing_fixture() {
         {
             let bytes = std::fs::read(path).unwrap();
             let report = match audit(&bytes, &path.display().to_string(), &labels, &options()) {
-                Ok(r) => r,
+                Ok(mut r) => {
+                    apply_fixture_waivers(&dir, &mut r);
+                    r
+                }
                 Err(e) => {
                     wrong.push(format!("{}: refused: {e}", path.display()));
                     continue;

@@ -69,6 +69,16 @@ pub struct IssueOut {
     pub waived: Option<WaivedOut>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub baseline: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub origin: Option<OriginOut>,
+}
+
+/// The original file location of a finding on an imported configuration.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct OriginOut {
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
 }
 
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -108,6 +118,11 @@ fn issue(f: &Finding) -> IssueOut {
             expires: w.expires.clone(),
         }),
         baseline: f.baseline.map(str::to_string),
+        origin: f.origin.as_ref().map(|o| OriginOut {
+            file: o.file.clone(),
+            line: o.line,
+            column: o.column,
+        }),
     }
 }
 
