@@ -22,6 +22,7 @@
     warn(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
 )]
 
+pub mod baseline;
 pub mod date;
 pub mod decode;
 pub mod finding;

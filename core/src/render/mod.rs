@@ -1,5 +1,8 @@
-//! Renderers: the same [`crate::Report`] as JSON, SARIF or text.
+//! Renderers: the same [`crate::Report`] as JSON, SARIF, text, Markdown or
+//! GitHub workflow annotations.
 
+pub mod github;
 pub mod json;
+pub mod markdown;
 pub mod sarif;
 pub mod text;
