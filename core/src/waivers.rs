@@ -125,7 +125,7 @@ fn entry(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Waiver> {
         "profile_sha256",
     ];
     let mut o = d.object(n, ptr, KEYS)?;
-    let mut req = |o: &mut crate::decode::Obj<'_, '_>, key: &'static str, what: &'static str| {
+    let req = |o: &mut crate::decode::Obj<'_, '_>, key: &'static str, what: &'static str| {
         let v = o.string(key).filter(|s| !s.trim().is_empty());
         if v.is_none() && o.field(key).is_none_or(|(n, _)| n.as_str().is_some()) {
             o.push_problem(Problem {
