@@ -54,4 +54,12 @@ if [ ! -x /usr/bin/time ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq time >&2
 fi
+if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
+  if rustup toolchain list | grep -q nightly; then
+    log "installing cargo-fuzz (fuzz smoke)"
+    cargo install cargo-fuzz --locked
+  else
+    log "no nightly toolchain: the fuzz smoke will be skipped (fuzz/smoke.sh says so)"
+  fi
+fi
 log "all tools present"

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Builds each target's seed corpus from fixtures/ (not committed: generated).
+set -euo pipefail
+cd "$(dirname "$0")"
+mkdir -p corpus/profile corpus/catalog corpus/pair corpus/waivers
+find ../fixtures -name '*.json' -not -path '*/expected/*' -size -64k | while read -r f; do
+  h=$(sha1sum "$f" | cut -c1-16)
+  cp "$f" "corpus/profile/$h"
+  case "$f" in *labels*) cp "$f" "corpus/catalog/$h" ;; esac
+  case "$f" in *waivers*) cp "$f" "corpus/waivers/$h" ;; esac
+done
+cp ../fixtures/labels/workshop.json corpus/catalog/workshop
+for f in ../fixtures/profiles/*.json; do
+  h=$(sha1sum "$f" | cut -c1-16)
+  { cat "$f"; printf '\0'; cat ../fixtures/labels/workshop.json; } > "corpus/pair/$h"
+done
+[ -d regressions ] && for t in regressions/*/; do
+  name=$(basename "$t"); [ -d "corpus/$name" ] && cp "$t"* "corpus/$name/" 2>/dev/null || true
+done
+exit 0
