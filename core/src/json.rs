@@ -27,7 +27,7 @@ impl Default for Limits {
         Limits {
             max_bytes: 8 * 1024 * 1024,
             max_depth: 64,
-            max_values: 2_000_000,
+            max_values: 1_000_000,
         }
     }
 }
