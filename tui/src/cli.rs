@@ -1,8 +1,326 @@
-//! Command-line interface (issue 2).
+//! The non-interactive command line: argument parsing (clap derive) and the
+//! dispatch to each subcommand. Exit codes are part of the contract:
+//! 0 every profile eligible, 1 any profile not eligible, 2 usage or input
+//! error. Nothing here may panic on bad input; every failure becomes a
+//! message on stderr and exit code 2.
 
+mod audit;
+mod docs;
+mod input;
+mod output;
+mod today;
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use isolint_core::Date;
+
+/// Exit status: every audited profile is eligible for runtime testing (or
+/// the command was not an audit and succeeded).
+pub const EXIT_OK: u8 = 0;
+/// Exit status: at least one profile is not eligible.
+pub const EXIT_NOT_ELIGIBLE: u8 = 1;
+/// Exit status: usage error, unreadable or invalid input.
+pub const EXIT_ERROR: u8 = 2;
+
+const EXIT_CODES: &str = "\
+Exit status:
+  0  every audited profile is eligible for runtime testing (or the command succeeded)
+  1  at least one profile is not eligible (a critical or high finding)
+  2  usage error, or input that could not be read (too large, too deep, not UTF-8,
+     not JSON, missing file, invalid label catalog)";
+
+const ROOT_AFTER_HELP: &str = "\
+Without a subcommand, isolint opens the dashboard on the embedded workshop profile
+when stdout is a terminal, and prints that profile's text report otherwise.
+
+Examples:
+  isolint audit job.json                       report on one profile
+  isolint audit --format json profiles/        one JSON document per profile, as an array
+  isolint audit --format sarif -o isolint.sarif profiles/
+  isolint tui job.json                         review a profile interactively
+  isolint explain MNT001                       why a rule exists and how to fix it
+  isolint schema profile > profile.schema.json
+
+A verdict is at most \"eligible for runtime testing\": isolint compares declared
+settings with trusted fixture labels and proves nothing about enforcement.
+
+Exit status:
+  0  every audited profile is eligible for runtime testing (or the command succeeded)
+  1  at least one profile is not eligible (a critical or high finding)
+  2  usage error, or input that could not be read";
+
+/// Audit execution profiles of coding-agent sandboxes against trusted
+/// fixture labels.
+#[derive(Debug, Parser)]
+#[command(
+    name = "isolint",
+    version,
+    about = "Audit execution profiles of coding-agent sandboxes against trusted fixture labels",
+    long_about = "Audit execution profiles: the declared sandbox settings under which a coding agent \
+runs tests, installs and builds. isolint compares mounts with a catalog of trusted fixture labels, \
+checks network, credentials, privileges, isolation, command, limits, dependencies, artifacts and \
+cleanup, and plans the runtime checks a verifier must still perform.",
+    after_help = ROOT_AFTER_HELP
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Audit profiles non-interactively, for scripts and CI
+    #[command(
+        long_about = "Audit profiles non-interactively, for scripts and CI.\n\n\
+Each PROFILE is a file, a directory (every *.json file under it is audited, recursively, in \
+path order; hidden entries and symbolic links to directories are skipped) or `-` for standard \
+input. Profiles are audited in parallel; output order is always the argument order, directories \
+expanded in sorted path order. A file that cannot be read is reported on stderr (with its line \
+and column when there is one); the other profiles are still audited and the exit status is 2.",
+        after_help = EXIT_CODES,
+        after_long_help = AUDIT_AFTER_LONG_HELP
+    )]
+    Audit(AuditArgs),
+    /// Open the terminal dashboard on profiles (the embedded workshop profile when none is given)
+    Tui(TuiArgs),
+    /// List every rule in the registry
+    Rules(RulesArgs),
+    /// Explain one rule: what it checks, why it matters, what to change
+    #[command(
+        after_help = "RULE is a rule id (MNT001) or name (developer-home-mounted), in any case.\n\
+`isolint rules` lists them all."
+    )]
+    Explain(ExplainArgs),
+    /// Print the JSON Schema (2020-12) of a format
+    Schema(SchemaArgs),
+}
+
+const AUDIT_AFTER_LONG_HELP: &str = "\
+Formats:
+  text   a report grouped by area (writable mounts first) with source snippets
+  json   isolint.findings/v1: one document for a single file argument, a JSON array of
+         documents for several arguments or a directory (`isolint schema findings`)
+  sarif  one SARIF 2.1.0 log with one run per profile, for code-scanning interfaces
+
+Examples:
+  isolint audit job.json
+  isolint audit --labels site-labels.json --format json --output findings.json job.json
+  isolint audit --format sarif profiles/ > isolint.sarif
+  cat job.json | isolint audit --format json -
+
+Exit status:
+  0  every audited profile is eligible for runtime testing
+  1  at least one profile is not eligible (a critical or high finding)
+  2  usage error, or input that could not be read (too large, too deep, not UTF-8,
+     not JSON, missing file, invalid label catalog); the others are still audited";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    /// Human report grouped by area
+    Text,
+    /// isolint.findings/v1 export
+    Json,
+    /// SARIF 2.1.0 log
+    Sarif,
+}
+
+impl ReportFormat {
+    fn name(self) -> &'static str {
+        match self {
+            ReportFormat::Text => "text report",
+            ReportFormat::Json => "JSON findings",
+            ReportFormat::Sarif => "SARIF log",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// Colour when writing to a terminal and NO_COLOR is unset
+    Auto,
+    /// Always colour the text report
+    Always,
+    /// Never colour
+    Never,
+}
+
+#[derive(Debug, Args)]
+pub struct AuditArgs {
+    /// Label catalog (isolint.labels/v1) replacing the embedded workshop catalog
+    #[arg(long, value_name = "FILE")]
+    labels: Option<PathBuf>,
+    /// Output format
+    #[arg(long, short = 'f', value_enum, default_value_t = ReportFormat::Text)]
+    format: ReportFormat,
+    /// Write the report to FILE (atomically: a complete file or none) instead of stdout
+    #[arg(long, short = 'o', value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// The date staleness checks compare against, YYYY-MM-DD [default: today, UTC]
+    #[arg(long, value_name = "YYYY-MM-DD", value_parser = parse_date)]
+    today: Option<Date>,
+    /// Colour the text report
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    color: ColorChoice,
+    /// Profiles to audit: files, directories (every *.json under them), or `-` for stdin
+    #[arg(value_name = "PROFILE", required = true)]
+    profiles: Vec<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct TuiArgs {
+    /// Label catalog (isolint.labels/v1) replacing the embedded workshop catalog
+    #[arg(long, value_name = "FILE")]
+    labels: Option<PathBuf>,
+    /// Profiles or directories to review; none opens the embedded workshop profile
+    #[arg(value_name = "PROFILE")]
+    profiles: Vec<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DocFormat {
+    /// Aligned table (rules) or prose (explain)
+    Text,
+    /// JSON with every rule field
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct RulesArgs {
+    /// Output format
+    #[arg(long, short = 'f', value_enum, default_value_t = DocFormat::Text)]
+    format: DocFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// Rule id or name, case-insensitive (e.g. PRF001 or unknown-field)
+    #[arg(value_name = "RULE")]
+    rule: String,
+    /// Output format
+    #[arg(long, short = 'f', value_enum, default_value_t = DocFormat::Text)]
+    format: DocFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SchemaName {
+    /// isolint.profile/v1, the audited input
+    Profile,
+    /// isolint.labels/v1, the trusted fixture label catalog
+    Labels,
+    /// isolint.findings/v1, the JSON export
+    Findings,
+}
+
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    /// Which format
+    #[arg(value_enum, value_name = "FORMAT")]
+    name: SchemaName,
+}
+
+fn parse_date(s: &str) -> Result<Date, String> {
+    Date::parse(s).ok_or_else(|| format!("`{s}` is not a calendar date written YYYY-MM-DD"))
+}
+
+/// Parse the arguments and run. Returns the process exit code.
 pub fn main() -> ExitCode {
-    let _ = crate::dashboard::run(Vec::new(), None);
-    ExitCode::from(2)
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // clap prints help and version to stdout with status 0, and
+            // usage errors to stderr with status 2.
+            let _ = e.print();
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(EXIT_ERROR));
+        }
+    };
+    ExitCode::from(run(cli))
+}
+
+fn run(cli: Cli) -> u8 {
+    match cli.command {
+        None => no_arguments(),
+        Some(Command::Audit(args)) => audit::run(&args),
+        Some(Command::Tui(args)) => dashboard(args.profiles, args.labels),
+        Some(Command::Rules(args)) => docs::rules(args.format),
+        Some(Command::Explain(args)) => docs::explain(&args.rule, args.format),
+        Some(Command::Schema(args)) => docs::schema(args.name),
+    }
+}
+
+/// `isolint` alone: the dashboard for a person at a terminal, the text
+/// report of the embedded workshop profile for a pipe.
+fn no_arguments() -> u8 {
+    if std::io::stdout().is_terminal() {
+        dashboard(Vec::new(), None)
+    } else {
+        audit::embedded_workshop()
+    }
+}
+
+fn dashboard(profiles: Vec<PathBuf>, labels: Option<PathBuf>) -> u8 {
+    if !std::io::stdout().is_terminal() {
+        output::error("the dashboard needs a terminal; use `isolint audit` in scripts and pipes");
+        return EXIT_ERROR;
+    }
+    match crate::dashboard::run(profiles, labels) {
+        Ok(()) => EXIT_OK,
+        Err(e) => {
+            output::error(&format!("{e:#}"));
+            EXIT_ERROR
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn audit_requires_a_profile_and_parses_options() {
+        assert!(Cli::try_parse_from(["isolint", "audit"]).is_err());
+        let cli = Cli::try_parse_from([
+            "isolint",
+            "audit",
+            "--format",
+            "sarif",
+            "--today",
+            "2026-11-29",
+            "--color",
+            "never",
+            "a.json",
+            "dir",
+        ])
+        .unwrap();
+        let Some(Command::Audit(a)) = cli.command else {
+            panic!("not audit")
+        };
+        assert_eq!(a.format, ReportFormat::Sarif);
+        assert_eq!(a.today, Date::parse("2026-11-29"));
+        assert_eq!(a.color, ColorChoice::Never);
+        assert_eq!(a.profiles.len(), 2);
+    }
+
+    #[test]
+    fn bad_dates_and_formats_are_usage_errors() {
+        let e = Cli::try_parse_from(["isolint", "audit", "--today", "2026-02-30", "a.json"])
+            .unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        assert!(e.to_string().contains("YYYY-MM-DD"));
+        let e = Cli::try_parse_from(["isolint", "audit", "--format", "xml", "a.json"]).unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+    }
+
+    #[test]
+    fn no_subcommand_is_accepted() {
+        assert!(Cli::try_parse_from(["isolint"]).unwrap().command.is_none());
+    }
 }

@@ -1,0 +1,279 @@
+//! `isolint rules`, `isolint explain` and `isolint schema`: documentation
+//! drawn from the one registry (and the schemas core embeds).
+
+use isolint_core::model::StringEnum;
+use isolint_core::rules;
+use isolint_core::view::{rule_rows, RuleRow};
+use serde_json::Value;
+
+use super::{output, DocFormat, SchemaName, EXIT_ERROR, EXIT_OK};
+
+fn print(text: &str) -> u8 {
+    match output::stdout(text) {
+        Ok(()) => EXIT_OK,
+        Err(e) => {
+            output::error(&format!("cannot write to stdout: {e}"));
+            EXIT_ERROR
+        }
+    }
+}
+
+fn check_name(row: &RuleRow) -> &'static str {
+    row.runtime_check.map_or("-", StringEnum::as_str)
+}
+
+/// One rule as a JSON object, fields in the registry's order.
+fn rule_json(row: &RuleRow, indent: &str) -> String {
+    let s = |v: &str| Value::String(v.to_string()).to_string();
+    let fields = [
+        ("id", s(row.id)),
+        ("name", s(row.name)),
+        ("area", s(row.area.as_str())),
+        ("severity", s(row.severity.as_str())),
+        ("blocks_eligibility", row.severity.blocks().to_string()),
+        ("title", s(row.title)),
+        ("rationale", s(row.rationale)),
+        ("remediation", s(row.remediation)),
+        (
+            "runtime_check",
+            row.runtime_check
+                .map_or("null".to_string(), |k| s(k.as_str())),
+        ),
+    ];
+    let body: Vec<String> = fields
+        .iter()
+        .map(|(k, v)| format!("{indent}  \"{k}\": {v}"))
+        .collect();
+    format!("{indent}{{\n{}\n{indent}}}", body.join(",\n"))
+}
+
+/// The rules table (text) or every rule with all its fields (JSON).
+pub fn rules_output(format: DocFormat) -> String {
+    let rows = rule_rows();
+    match format {
+        DocFormat::Json => {
+            if rows.is_empty() {
+                return "[]\n".into();
+            }
+            let items: Vec<String> = rows.iter().map(|r| rule_json(r, "  ")).collect();
+            format!("[\n{}\n]\n", items.join(",\n"))
+        }
+        DocFormat::Text => {
+            let width = |f: fn(&RuleRow) -> usize, head: &str| {
+                rows.iter().map(f).max().unwrap_or(0).max(head.len())
+            };
+            let wn = width(|r| r.name.len(), "NAME");
+            let wa = width(|r| r.area.as_str().len(), "AREA");
+            let wc = width(|r| check_name(r).len(), "RUNTIME CHECK");
+            let mut out = format!(
+                "{:<6}  {:<wn$}  {:<wa$}  {:<8}  {:<wc$}  TITLE\n",
+                "ID", "NAME", "AREA", "SEVERITY", "RUNTIME CHECK"
+            );
+            for r in &rows {
+                out.push_str(&format!(
+                    "{:<6}  {:<wn$}  {:<wa$}  {:<8}  {:<wc$}  {}\n",
+                    r.id,
+                    r.name,
+                    r.area.as_str(),
+                    r.severity.as_str(),
+                    check_name(r),
+                    r.title
+                ));
+            }
+            let blocking = rows.iter().filter(|r| r.severity.blocks()).count();
+            out.push_str(&format!(
+                "\n{} rules; {blocking} of them critical or high (they block eligibility). `isolint explain ID` shows one in full.\n",
+                rows.len()
+            ));
+            out
+        }
+    }
+}
+
+pub fn rules(format: DocFormat) -> u8 {
+    print(&rules_output(format))
+}
+
+/// Wrap `text` to `width` columns after `indent`.
+fn wrap(text: &str, indent: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty()
+            && indent.len() + line.chars().count() + 1 + word.chars().count() > width
+        {
+            out.push_str(indent);
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        out.push_str(indent);
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// The full documentation of one rule, as prose.
+pub fn explain_text(row: &RuleRow) -> String {
+    let blocks = if row.severity.blocks() {
+        "blocks eligibility"
+    } else {
+        "does not block eligibility"
+    };
+    let mut out = format!("{} {}: {}\n\n", row.id, row.name, row.title);
+    out.push_str(&format!(
+        "  area:      {} ({})\n",
+        row.area.as_str(),
+        row.area.title()
+    ));
+    out.push_str(&format!(
+        "  severity:  {} ({blocks})\n",
+        row.severity.as_str()
+    ));
+    out.push_str(&format!("  runtime check: {}\n", check_name(row)));
+    out.push_str("\nWhy it matters\n");
+    out.push_str(&wrap(row.rationale, "  ", 80));
+    out.push_str("\nWhat to change\n");
+    out.push_str(&wrap(row.remediation, "  ", 80));
+    out.push_str("\nRuntime check\n");
+    let check = match row.runtime_check {
+        Some(k) => format!(
+            "The runtime verifier must confirm `{}` in the launched environment: a static audit \
+only compares declared settings with trusted fixture labels.",
+            k.as_str()
+        ),
+        None => "None: this rule is about the profile as written.".to_string(),
+    };
+    out.push_str(&wrap(&check, "  ", 80));
+    out
+}
+
+/// Levenshtein distance over lowercase chars.
+fn distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.to_lowercase().chars().take(128).collect();
+    let b: Vec<char> = b.to_lowercase().chars().take(128).collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = Vec::with_capacity(b.len() + 1);
+        cur.push(i + 1);
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev.get(j).copied().unwrap_or(0) + usize::from(ca != cb);
+            let del = prev.get(j + 1).copied().unwrap_or(0) + 1;
+            let ins = cur.get(j).copied().unwrap_or(0) + 1;
+            cur.push(sub.min(del).min(ins));
+        }
+        prev = cur;
+    }
+    prev.last().copied().unwrap_or(0)
+}
+
+/// The rule whose id or name is closest to `key`, shown as `ID (name)` or
+/// `name (ID)` depending on which one matched.
+pub fn closest(key: &str) -> Option<String> {
+    rules::all()
+        .flat_map(|r| {
+            [
+                (distance(key, r.id), format!("`{}` ({})", r.id, r.name)),
+                (distance(key, r.name), format!("`{}` ({})", r.name, r.id)),
+            ]
+        })
+        .min_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(&b.1)))
+        .map(|(_, s)| s)
+}
+
+pub fn explain(key: &str, format: DocFormat) -> u8 {
+    let found =
+        rules::find(key.trim()).and_then(|r| rule_rows().into_iter().find(|row| row.id == r.id));
+    let Some(row) = found else {
+        let hint = match closest(key.trim()) {
+            Some(c) => format!("; did you mean {c}?"),
+            None => String::new(),
+        };
+        output::error(&format!(
+            "no rule `{key}`{hint} (`isolint rules` lists every rule)"
+        ));
+        return EXIT_ERROR;
+    };
+    match format {
+        DocFormat::Text => print(&explain_text(&row)),
+        DocFormat::Json => print(&format!("{}\n", rule_json(&row, ""))),
+    }
+}
+
+pub fn schema(name: SchemaName) -> u8 {
+    let key = match name {
+        SchemaName::Profile => "profile",
+        SchemaName::Labels => "labels",
+        SchemaName::Findings => "findings",
+    };
+    match isolint_core::schema::by_name(key) {
+        Some(text) if text.ends_with('\n') => print(text),
+        Some(text) => print(&format!("{text}\n")),
+        None => {
+            output::error(&format!("no schema named `{key}`"));
+            EXIT_ERROR
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rules_json_lists_every_rule_with_every_field() {
+        let v: Value = serde_json::from_str(&rules_output(DocFormat::Json)).unwrap();
+        let arr = v.as_array().unwrap();
+        assert_eq!(arr.len(), rules::all().count());
+        for (item, rule) in arr.iter().zip(rules::all()) {
+            assert_eq!(item["id"], rule.id);
+            assert_eq!(item["name"], rule.name);
+            assert_eq!(item["rationale"], rule.rationale);
+            assert_eq!(item["remediation"], rule.remediation);
+            assert_eq!(item["severity"], rule.severity.as_str());
+        }
+    }
+
+    #[test]
+    fn explain_names_everything_a_reader_needs() {
+        for row in rule_rows() {
+            let t = explain_text(&row);
+            for needle in [row.id, row.name, row.area.as_str(), row.severity.as_str()] {
+                assert!(t.contains(needle), "{}: {needle}", row.id);
+            }
+            let flat = t.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert!(flat.contains(
+                &row.rationale
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ));
+        }
+    }
+
+    #[test]
+    fn closest_suggests_ids_and_names() {
+        assert_eq!(
+            closest("PRF01").as_deref(),
+            Some("`PRF001` (unknown-field)")
+        );
+        assert_eq!(
+            closest("unknwn-field").as_deref(),
+            Some("`unknown-field` (PRF001)")
+        );
+    }
+
+    #[test]
+    fn wrapping_keeps_every_word_under_the_width() {
+        let w = wrap("alpha beta gamma delta epsilon zeta eta theta", "  ", 20);
+        assert!(w.lines().all(|l| l.chars().count() <= 20), "{w}");
+        assert_eq!(w.split_whitespace().count(), 8);
+    }
+}

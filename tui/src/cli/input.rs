@@ -1,0 +1,394 @@
+//! Reading profiles and catalogs: bounded reads, directory walks, and every
+//! failure turned into a message that names the file (and the line and
+//! column when there is one). Nothing here panics on what it reads.
+
+use std::fmt;
+use std::fs::{self, File};
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+use isolint_core::json::{InputError, Limits};
+use isolint_core::sanitize::neutralize;
+use isolint_core::{CatalogError, Labels};
+
+/// Largest accepted profile or catalog, the same limit core's parser applies.
+pub fn max_bytes() -> usize {
+    Limits::default().max_bytes
+}
+
+/// A file that could not be used, with where in it the problem is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    /// The file as the user named it (display-safe).
+    pub path: String,
+    /// 1-based line and column, when the problem has a place.
+    pub pos: Option<(u32, u32)>,
+    pub message: String,
+}
+
+impl Failure {
+    fn new(path: &str, message: impl Into<String>) -> Failure {
+        Failure {
+            path: neutralize(path).into_owned(),
+            pos: None,
+            message: neutralize(&message.into()).into_owned(),
+        }
+    }
+
+    fn io(path: &str, e: &io::Error) -> Failure {
+        Failure::new(path, format!("cannot read: {}", describe_io(e)))
+    }
+
+    /// A parse refusal from core, with its position split out so the line
+    /// reads `file:line:column: message` like a compiler's.
+    fn input(path: &str, e: InputError) -> Failure {
+        let pos = e.pos.map(|p| (p.line, p.column));
+        let message = InputError {
+            kind: e.kind,
+            pos: None,
+        }
+        .to_string();
+        Failure {
+            pos,
+            ..Failure::new(path, message)
+        }
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.pos {
+            Some((line, column)) => write!(f, "{}:{line}:{column}: {}", self.path, self.message),
+            None => write!(f, "{}: {}", self.path, self.message),
+        }
+    }
+}
+
+fn describe_io(e: &io::Error) -> String {
+    match e.kind() {
+        io::ErrorKind::NotFound => "no such file or directory".into(),
+        io::ErrorKind::PermissionDenied => "permission denied".into(),
+        io::ErrorKind::IsADirectory => "is a directory".into(),
+        _ => {
+            // Drop the "(os error N)" suffix and lowercase the start, so the
+            // message reads like the others.
+            let s = e.to_string();
+            let s = s.split(" (os error").next().unwrap_or(&s).to_string();
+            let mut chars = s.chars();
+            match chars.next() {
+                Some(c) => c.to_lowercase().chain(chars).collect(),
+                None => s,
+            }
+        }
+    }
+}
+
+/// Where a profile's bytes come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    Stdin,
+    File(PathBuf),
+}
+
+/// One profile to audit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Input {
+    pub origin: Origin,
+    /// The name reports carry (`source`): the path as given, or `<stdin>`.
+    pub name: String,
+}
+
+/// The profiles named on the command line, in order.
+#[derive(Debug)]
+pub struct Expanded {
+    /// One entry per profile, or per argument that could not be expanded.
+    pub jobs: Vec<Result<Input, Failure>>,
+    /// Whether any argument was a directory (the JSON output is then an
+    /// array even when the directory holds a single profile).
+    pub directory: bool,
+}
+
+/// Turn arguments into profiles: `-` is standard input, a directory is
+/// every `*.json` file under it (sorted by path), anything else a file.
+pub fn expand(args: &[PathBuf]) -> Expanded {
+    let mut jobs = Vec::new();
+    let mut directory = false;
+    for arg in args {
+        if arg.as_os_str() == "-" {
+            jobs.push(Ok(Input {
+                origin: Origin::Stdin,
+                name: "<stdin>".into(),
+            }));
+            continue;
+        }
+        let shown = display(arg);
+        match fs::metadata(arg) {
+            Ok(m) if m.is_dir() => {
+                directory = true;
+                let found = walk(arg);
+                if found.is_empty() {
+                    jobs.push(Err(Failure::new(
+                        &shown,
+                        "directory holds no *.json profile",
+                    )));
+                }
+                for item in found {
+                    jobs.push(item.map(|p| Input {
+                        name: source_name(&p),
+                        origin: Origin::File(p),
+                    }));
+                }
+            }
+            Ok(_) => jobs.push(Ok(Input {
+                origin: Origin::File(arg.clone()),
+                name: source_name(arg),
+            })),
+            Err(e) => jobs.push(Err(Failure::io(&shown, &e))),
+        }
+    }
+    Expanded { jobs, directory }
+}
+
+/// A path for messages: lossy UTF-8, control characters neutralized.
+pub fn display(p: &Path) -> String {
+    neutralize(&p.to_string_lossy()).into_owned()
+}
+
+/// The name a report carries: the path as given, `/`-separated, without a
+/// leading `./` (core neutralizes it for display).
+fn source_name(p: &Path) -> String {
+    let s = p.to_string_lossy().replace(std::path::MAIN_SEPARATOR, "/");
+    match s.strip_prefix("./") {
+        Some(rest) if !rest.is_empty() => rest.to_string(),
+        _ => s,
+    }
+}
+
+fn is_hidden(name: &std::ffi::OsStr) -> bool {
+    name.as_encoded_bytes().first() == Some(&b'.')
+}
+
+fn is_json(p: &Path) -> bool {
+    p.extension().is_some_and(|e| e == "json")
+}
+
+/// Every `*.json` file under `root`, sorted by path (component-wise, so a
+/// directory's files stay together). Hidden entries are skipped; links to
+/// files are followed, links to directories are not (no cycles). A
+/// subdirectory that cannot be listed becomes a failure in its place.
+fn walk(root: &Path) -> Vec<Result<PathBuf, Failure>> {
+    let mut found: Vec<(PathBuf, Option<Failure>)> = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let entries = match fs::read_dir(&dir) {
+            Ok(rd) => rd,
+            Err(e) => {
+                let f = Failure::io(&display(&dir), &e);
+                found.push((dir, Some(f)));
+                continue;
+            }
+        };
+        for entry in entries {
+            let entry = match entry {
+                Ok(e) => e,
+                Err(e) => {
+                    let f = Failure::io(&display(&dir), &e);
+                    found.push((dir.clone(), Some(f)));
+                    continue;
+                }
+            };
+            if is_hidden(&entry.file_name()) {
+                continue;
+            }
+            let path = entry.path();
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_dir() {
+                stack.push(path);
+            } else if is_json(&path) {
+                let is_file = kind.is_file()
+                    || (kind.is_symlink() && fs::metadata(&path).is_ok_and(|m| m.is_file()));
+                if is_file {
+                    found.push((path, None));
+                }
+            }
+        }
+    }
+    found.sort_by(|a, b| a.0.cmp(&b.0));
+    found
+        .into_iter()
+        .map(|(p, failure)| match failure {
+            Some(f) => Err(f),
+            None => Ok(p),
+        })
+        .collect()
+}
+
+/// Read at most `limit` bytes; `Err(())` when there is more.
+fn read_bounded(r: impl Read, limit: usize, hint: usize) -> io::Result<Result<Vec<u8>, ()>> {
+    let mut buf = Vec::with_capacity(hint.min(limit).saturating_add(1));
+    r.take(limit as u64 + 1).read_to_end(&mut buf)?;
+    if buf.len() > limit {
+        Ok(Err(()))
+    } else {
+        Ok(Ok(buf))
+    }
+}
+
+fn too_large(name: &str, size: Option<u64>) -> Failure {
+    let limit = max_bytes();
+    match size {
+        Some(size) => Failure::new(
+            name,
+            format!("input is {size} bytes, over the {limit}-byte limit; refusing to read it"),
+        ),
+        None => Failure::new(
+            name,
+            format!("input is over the {limit}-byte limit; refusing to read it"),
+        ),
+    }
+}
+
+/// The bytes of one profile or catalog, refusing anything over the size
+/// limit before reading it (the file's size is checked first, and the read
+/// itself is bounded in case the file grows or is not a regular file).
+pub fn read(origin: &Origin, name: &str) -> Result<Vec<u8>, Failure> {
+    let limit = max_bytes();
+    let result = match origin {
+        Origin::Stdin => read_bounded(io::stdin().lock(), limit, 64 * 1024),
+        Origin::File(path) => {
+            let file = File::open(path).map_err(|e| Failure::io(name, &e))?;
+            let meta = file.metadata().map_err(|e| Failure::io(name, &e))?;
+            if meta.is_dir() {
+                return Err(Failure::new(name, "is a directory"));
+            }
+            if meta.is_file() && meta.len() > limit as u64 {
+                return Err(too_large(name, Some(meta.len())));
+            }
+            read_bounded(file, limit, usize::try_from(meta.len()).unwrap_or(limit))
+        }
+    };
+    match result {
+        Ok(Ok(bytes)) => Ok(bytes),
+        Ok(Err(())) => Err(too_large(name, None)),
+        Err(e) => Err(Failure::io(name, &e)),
+    }
+}
+
+/// Audit-ready bytes to a report, or the refusal as a failure.
+pub fn audit(
+    input: &Input,
+    labels: &Labels,
+    options: &isolint_core::AuditOptions,
+) -> Result<isolint_core::Report, Failure> {
+    let bytes = read(&input.origin, &display_name(input))?;
+    isolint_core::audit(&bytes, &input.name, labels, options)
+        .map_err(|e| Failure::input(&display_name(input), e))
+}
+
+fn display_name(input: &Input) -> String {
+    match &input.origin {
+        Origin::Stdin => input.name.clone(),
+        Origin::File(p) => display(p),
+    }
+}
+
+/// Load a `--labels` catalog. Every problem in it is returned: a catalog is
+/// trusted configuration, so one bad entry makes the whole file unusable.
+pub fn load_labels(path: &Path) -> Result<Labels, Vec<Failure>> {
+    let name = display(path);
+    let bytes = read(&Origin::File(path.to_path_buf()), &name).map_err(|f| vec![f])?;
+    Labels::load(&bytes).map_err(|e| match e {
+        CatalogError::Input(e) => vec![Failure::input(&name, e)],
+        CatalogError::Invalid(problems) => problems
+            .iter()
+            .map(|p| Failure {
+                pos: Some((p.pos.line, p.pos.column)),
+                ..Failure::new(
+                    &name,
+                    format!(
+                        "invalid label catalog: {} (at `{}`)",
+                        p.describe(),
+                        p.pointer
+                    ),
+                )
+            })
+            .collect(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failure_lines_read_like_a_compiler() {
+        let f = Failure {
+            path: "a.json".into(),
+            pos: Some((3, 7)),
+            message: "invalid JSON: x".into(),
+        };
+        assert_eq!(f.to_string(), "a.json:3:7: invalid JSON: x");
+        let f = Failure::new("b\u{1b}[31m.json", "cannot read: no such file or directory");
+        assert_eq!(
+            f.to_string(),
+            "b\\u{1b}[31m.json: cannot read: no such file or directory"
+        );
+    }
+
+    #[test]
+    fn source_names_drop_a_leading_dot_slash() {
+        assert_eq!(source_name(Path::new("./a/b.json")), "a/b.json");
+        assert_eq!(source_name(Path::new("a/b.json")), "a/b.json");
+        assert_eq!(source_name(Path::new("/abs/b.json")), "/abs/b.json");
+    }
+
+    #[test]
+    fn bounded_reads_stop_one_byte_past_the_limit() {
+        assert_eq!(
+            read_bounded(&b"abcd"[..], 4, 0).unwrap(),
+            Ok(b"abcd".to_vec())
+        );
+        assert_eq!(read_bounded(&b"abcde"[..], 4, 0).unwrap(), Err(()));
+        // An endless reader is cut off, not read to exhaustion.
+        assert_eq!(read_bounded(io::repeat(b'x'), 1024, 0).unwrap(), Err(()));
+    }
+
+    #[test]
+    fn io_errors_are_lowercase_without_os_codes() {
+        let e = io::Error::from(io::ErrorKind::NotFound);
+        assert_eq!(describe_io(&e), "no such file or directory");
+        let e = io::Error::other("Broken thing (os error 99)");
+        assert_eq!(describe_io(&e), "broken thing");
+    }
+
+    #[test]
+    fn walks_sorted_skipping_hidden_and_non_json() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for p in [
+            "b.json",
+            "a/z.json",
+            "a/y.txt",
+            ".hidden/x.json",
+            "a/.h.json",
+            "c.json",
+        ] {
+            let p = root.join(p);
+            fs::create_dir_all(p.parent().unwrap()).unwrap();
+            fs::write(p, "{}").unwrap();
+        }
+        let got: Vec<String> = walk(root)
+            .into_iter()
+            .map(|r| {
+                r.unwrap()
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        assert_eq!(got, ["a/z.json", "b.json", "c.json"]);
+    }
+}

@@ -1,0 +1,127 @@
+//! Where reports go: stdout (a closed pipe is not an error), stderr for
+//! messages, or a file replaced atomically so a reader never sees half a
+//! report.
+
+use std::fs::{self, OpenOptions};
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use isolint_core::sanitize::neutralize;
+
+/// Whether the user asked for no colour (<https://no-color.org>: set and
+/// not empty), or the terminal cannot show it.
+pub fn color_disabled_by_env() -> bool {
+    std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
+        || std::env::var_os("TERM").is_some_and(|t| t == "dumb")
+}
+
+/// Print `error: MESSAGE` on stderr. The message is neutralized: it may
+/// quote file names or input the user does not control.
+pub fn error(message: &str) {
+    let message = neutralize(message);
+    let label = if io::stderr().is_terminal() && !color_disabled_by_env() {
+        "\x1b[1;31merror\x1b[0m"
+    } else {
+        "error"
+    };
+    let _ = writeln!(io::stderr().lock(), "{label}: {message}");
+}
+
+/// Print an informational line on stderr.
+pub fn note(message: &str) {
+    let _ = writeln!(io::stderr().lock(), "isolint: {}", neutralize(message));
+}
+
+/// Write to stdout. A reader that went away (`isolint … | head`) is not an
+/// error worth reporting; anything else is.
+pub fn stdout(text: &str) -> io::Result<()> {
+    let mut out = io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
+}
+
+/// Replace `path` with `bytes` atomically: write a temporary file in the
+/// same directory, flush it to disk, then rename it over the target. On any
+/// failure the temporary file is removed and the target is untouched.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    if path.is_dir() {
+        return Err(io::Error::new(
+            io::ErrorKind::IsADirectory,
+            "is a directory",
+        ));
+    }
+    let file_name = path
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "names no file"))?;
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let existing = fs::metadata(path).ok();
+    let mut attempt = 0u32;
+    let (tmp, mut file) = loop {
+        let mut name = std::ffi::OsString::from(".");
+        name.push(file_name);
+        name.push(format!(".{}.{attempt}.tmp", std::process::id()));
+        let tmp = dir.join(name);
+        match OpenOptions::new().write(true).create_new(true).open(&tmp) {
+            Ok(f) => break (tmp, f),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 1000 => attempt += 1,
+            Err(e) => return Err(e),
+        }
+    };
+    let written = (|| {
+        file.write_all(bytes)?;
+        if let Some(m) = &existing {
+            // Keep the mode of the file being replaced.
+            file.set_permissions(m.permissions())?;
+        }
+        file.sync_all()?;
+        drop(file);
+        fs::rename(&tmp, path)
+    })();
+    if let Err(e) = written {
+        let _ = fs::remove_file(&tmp);
+        return Err(e);
+    }
+    // Make the rename itself durable; not every platform can open a
+    // directory for this, so a failure here is not an error.
+    if let Ok(d) = fs::File::open(&dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_write_replaces_and_leaves_no_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("out.json");
+        fs::write(
+            &target,
+            "an older, much longer content that must disappear entirely",
+        )
+        .unwrap();
+        write_atomically(&target, b"[]\n").unwrap();
+        assert_eq!(fs::read(&target).unwrap(), b"[]\n");
+        let names: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["out.json"]);
+    }
+
+    #[test]
+    fn atomic_write_refuses_a_directory_and_a_missing_parent() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(write_atomically(dir.path(), b"x").is_err());
+        let missing = dir.path().join("no/such/dir/out.json");
+        assert!(write_atomically(&missing, b"x").is_err());
+        assert!(!missing.exists());
+    }
+}
