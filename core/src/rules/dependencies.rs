@@ -20,33 +20,6 @@ fn prepared_in(ctx: &Ctx<'_>) -> Option<PreparedIn> {
     deps(ctx).and_then(|d| d.prepared_in)
 }
 
-/// A boolean that must be declared `true`; missing and `false` are both
-/// reported at the field.
-fn must_be_true(
-    ctx: &Ctx<'_>,
-    e: &mut Emitter,
-    field: &str,
-    value: Option<bool>,
-    when_false: &str,
-    consequence: &str,
-) {
-    let pointer = format!("/dependencies/{field}");
-    match value {
-        Some(true) => {}
-        Some(false) => {
-            e.emit(
-                pointer,
-                format!("`dependencies.{field}` is `false`: {when_false}"),
-            )
-            .evidence("field", format!("dependencies.{field}"))
-            .evidence("value", false);
-        }
-        None => {
-            e.undeclared(ctx, &pointer, consequence);
-        }
-    }
-}
-
 // ---------------------------------------------------------------------------
 // Fetching
 
@@ -306,24 +279,20 @@ fn no_lockfile(ctx: &Ctx<'_>, e: &mut Emitter) {
 }
 
 fn hooks_unreviewed(ctx: &Ctx<'_>, e: &mut Emitter) {
-    must_be_true(
+    e.unless_true(
         ctx,
-        e,
-        "install_hooks_reviewed",
+        "/dependencies/install_hooks_reviewed",
         deps(ctx).and_then(|d| d.install_hooks_reviewed),
-        "install hooks and transitive dependencies run unreviewed, whatever the lockfile pins",
-        "nothing records that install hooks and transitive dependencies were reviewed; a lockfile pins versions, not trust",
+        "nobody vouches for the install hooks and transitive dependencies; a lockfile pins versions, not trust",
     );
 }
 
 fn inputs_not_preserved(ctx: &Ctx<'_>, e: &mut Emitter) {
-    must_be_true(
+    e.unless_true(
         ctx,
-        e,
-        "preserve_inputs",
+        "/dependencies/preserve_inputs",
         deps(ctx).and_then(|d| d.preserve_inputs),
-        "the exact inputs given to the test runner are not kept, so a result cannot be traced to what produced it",
-        "the exact inputs given to the test runner may not be kept, so a result cannot be traced to what produced it",
+        "the exact inputs given to the test runner may be lost, and a result cannot be traced to what produced it",
     );
 }
 

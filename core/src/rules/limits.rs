@@ -108,24 +108,12 @@ fn human(unit: Unit, v: u64) -> String {
 /// The limit is missing, unreadable, or `0` (which container runtimes and
 /// orchestrators commonly read as "no limit"): either way nothing bounds it.
 fn no_effective_limit(ctx: &Ctx<'_>, e: &mut Emitter, b: &Bound) {
-    let pointer = bound_pointer(b);
-    match limits(ctx).and_then(b.get) {
-        None => {
-            e.undeclared(ctx, &pointer, b.consequence);
-        }
-        Some(0) => {
-            e.emit(
-                &pointer,
-                format!(
-                    "`limits.{}` is `0`, which many runners read as no limit at all; {}",
-                    b.field, b.consequence
-                ),
-            )
-            .evidence("field", format!("limits.{}", b.field))
-            .evidence("value", 0);
-        }
-        Some(_) => {}
-    }
+    e.unbounded(
+        ctx,
+        &bound_pointer(b),
+        limits(ctx).and_then(b.get),
+        b.consequence,
+    );
 }
 
 fn implausible_limits(ctx: &Ctx<'_>, e: &mut Emitter) {
@@ -201,22 +189,12 @@ fn timeout_spares_children(ctx: &Ctx<'_>, e: &mut Emitter) {
 }
 
 fn no_concurrency_cap(ctx: &Ctx<'_>, e: &mut Emitter) {
-    let pointer = "/concurrency/max_jobs";
-    let consequence =
-        "many individually bounded jobs can still exhaust the runner and the services it shares";
-    match ctx.profile.concurrency.as_ref().and_then(|c| c.max_jobs) {
-        None => {
-            e.undeclared(ctx, pointer, consequence);
-        }
-        Some(0) => {
-            e.emit(
-                pointer,
-                format!("`concurrency.max_jobs` is `0`, which reads as no cap; {consequence}"),
-            )
-            .evidence("value", 0);
-        }
-        Some(_) => {}
-    }
+    e.unbounded(
+        ctx,
+        "/concurrency/max_jobs",
+        ctx.profile.concurrency.as_ref().and_then(|c| c.max_jobs),
+        "many individually bounded jobs can still exhaust the runner and the services it shares",
+    );
 }
 
 fn early_release(ctx: &Ctx<'_>, e: &mut Emitter) {

@@ -193,7 +193,7 @@ impl Emitter {
     /// A field that is present but could not be decoded (a profile finding
     /// says why) is just as unapplied, and is worded as such.
     pub fn undeclared(&mut self, ctx: &Ctx<'_>, pointer: &str, consequence: &str) -> &mut Draft {
-        let field = pointer.trim_start_matches('/').replace('/', ".");
+        let field = field_name(pointer);
         let (state, text) = if ctx.present(pointer) {
             ("unreadable", "could not be read")
         } else {
@@ -203,6 +203,39 @@ impl Emitter {
         d.evidence("field", field).evidence("state", state);
         d
     }
+    /// Report a numeric bound that is missing, unreadable or `0` (which
+    /// container runtimes and orchestrators commonly read as "unlimited").
+    pub fn unbounded(&mut self, ctx: &Ctx<'_>, pointer: &str, value: Option<u64>, consequence: &str) -> Option<&mut Draft> {
+        match value {
+            None => Some(self.undeclared(ctx, pointer, consequence)),
+            Some(0) => {
+                let field = field_name(pointer);
+                let d = self.emit(pointer, format!("`{field}` is `0`, which many runners read as no limit at all, so {consequence}"));
+                d.evidence("field", field).evidence("value", 0);
+                Some(d)
+            }
+            Some(_) => None,
+        }
+    }
+    /// Report a safeguard flag that is not declared `true` (missing,
+    /// unreadable or `false`), finishing the sentence with `consequence`.
+    pub fn unless_true(&mut self, ctx: &Ctx<'_>, pointer: &str, value: Option<bool>, consequence: &str) -> Option<&mut Draft> {
+        match value {
+            Some(true) => None,
+            None => Some(self.undeclared(ctx, pointer, consequence)),
+            Some(false) => {
+                let field = field_name(pointer);
+                let d = self.emit(pointer, format!("`{field}` is `false`, so {consequence}"));
+                d.evidence("field", field).evidence("value", false);
+                Some(d)
+            }
+        }
+    }
+}
+
+/// `/limits/memory_bytes` as people write it: `limits.memory_bytes`.
+fn field_name(pointer: &str) -> String {
+    pointer.trim_start_matches('/').replace('/', ".")
 }
 
 /// Run every rule over the context.
