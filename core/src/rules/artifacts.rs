@@ -1,5 +1,283 @@
-//! Rules of the `artifacts` area.
+//! Rules of the `artifacts` area: the output channel is a boundary too.
+//! Collect bounded logs and explicitly selected files, keep every path
+//! inside the job's tree, and treat what comes out as untrusted until
+//! checked.
 
-use super::Rule;
+use super::{Ctx, Emitter, Rule};
+use crate::finding::{Area, Severity};
+use crate::model::Artifacts;
 
-pub const RULES: &[Rule] = &[];
+fn artifacts<'a>(ctx: &Ctx<'a>) -> Option<&'a Artifacts> {
+    ctx.profile.artifacts.as_ref()
+}
+
+/// Each collection pattern with its pointer.
+fn patterns<'a>(ctx: &Ctx<'a>) -> impl Iterator<Item = (String, &'a str)> {
+    artifacts(ctx)
+        .and_then(|a| a.collect.as_deref())
+        .unwrap_or(&[])
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (format!("/artifacts/collect/{i}"), p.as_str()))
+}
+
+/// The pattern's components, with Windows separators read as `/`.
+fn components(pattern: &str) -> Vec<&str> {
+    pattern.split(['/', '\\']).collect()
+}
+
+/// Why a pattern can reach outside the job's tree, if it can.
+fn escape(pattern: &str) -> Option<&'static str> {
+    let p = pattern.trim();
+    let bytes = p.as_bytes();
+    let drive = bytes.len() >= 2
+        && bytes.first().is_some_and(u8::is_ascii_alphabetic)
+        && bytes.get(1) == Some(&b':');
+    if p.starts_with(['/', '\\']) || drive {
+        Some("it is absolute, so it names files outside the job's tree")
+    } else if p.starts_with('~') {
+        Some("it starts at a home directory, outside the job's tree")
+    } else if components(p).contains(&"..") {
+        Some("it climbs out of the job's tree with `..`")
+    } else if p.contains('$') || p.contains('%') {
+        Some("it expands a variable, so where it points is decided at run time")
+    } else {
+        None
+    }
+}
+
+/// Whether a pattern selects everything: every component is only wildcards
+/// (`*`, `**`, `*.*`, `.*`) or the current directory.
+fn sweeps(pattern: &str) -> bool {
+    components(pattern.trim())
+        .iter()
+        .filter(|c| !c.is_empty() && **c != ".")
+        .all(|c| c.bytes().all(|b| matches!(b, b'*' | b'?' | b'.')))
+}
+
+/// Extensions of files a viewer may run: markup that carries scripts,
+/// scripts, web archives, HTML applications and plugin content.
+const ACTIVE: [&str; 14] = [
+    "html", "htm", "xhtml", "xht", "shtml", "mht", "mhtml", "svg", "svgz", "js", "mjs", "cjs",
+    "hta", "swf",
+];
+
+/// The active-content extension a pattern selects, if any.
+fn active_extension(pattern: &str) -> Option<String> {
+    let last = components(pattern.trim()).last().copied().unwrap_or("");
+    let (_, ext) = last.rsplit_once('.')?;
+    let ext = ext.to_ascii_lowercase();
+    ACTIVE.contains(&ext.as_str()).then_some(ext)
+}
+
+fn escaping_patterns(ctx: &Ctx<'_>, e: &mut Emitter) {
+    for (pointer, p) in patterns(ctx) {
+        if let Some(why) = escape(p) {
+            e.emit(
+                pointer,
+                format!("collection pattern `{p}` can escape the collection directory: {why}"),
+            )
+            .evidence("pattern", p);
+        }
+    }
+}
+
+fn sweeping_patterns(ctx: &Ctx<'_>, e: &mut Emitter) {
+    for (pointer, p) in patterns(ctx) {
+        if escape(p).is_none() && sweeps(p) {
+            e.emit(
+                pointer,
+                format!("collection pattern `{p}` takes every file the job left behind, including secrets and files planted to be collected"),
+            )
+            .evidence("pattern", p);
+        }
+    }
+}
+
+fn active_content(ctx: &Ctx<'_>, e: &mut Emitter) {
+    for (pointer, p) in patterns(ctx) {
+        if let Some(ext) = active_extension(p) {
+            e.emit(
+                pointer,
+                format!("`{p}` collects `.{ext}` files, which can carry scripts that run when a reviewer opens the report"),
+            )
+            .evidence("pattern", p)
+            .evidence("extension", ext);
+        }
+    }
+}
+
+fn collection_undeclared(ctx: &Ctx<'_>, e: &mut Emitter) {
+    if artifacts(ctx).and_then(|a| a.collect.as_ref()).is_none() {
+        e.undeclared(
+            ctx,
+            "/artifacts/collect",
+            "what leaves the worker is whatever the runner collects by default, often the whole workspace",
+        );
+    }
+}
+
+fn artifacts_unbounded(ctx: &Ctx<'_>, e: &mut Emitter) {
+    e.unbounded(
+        ctx,
+        "/artifacts/max_bytes",
+        artifacts(ctx).and_then(|a| a.max_bytes),
+        "the job decides how much it hands to the collector and its storage",
+    );
+}
+
+fn logs_unbounded(ctx: &Ctx<'_>, e: &mut Emitter) {
+    e.unbounded(
+        ctx,
+        "/artifacts/log_max_bytes",
+        artifacts(ctx).and_then(|a| a.log_max_bytes),
+        "the job's logs can grow until they fill the log store or bury the lines a reviewer needs",
+    );
+}
+
+fn trusted(ctx: &Ctx<'_>, e: &mut Emitter) {
+    e.unless_true(
+        ctx,
+        "/artifacts/treat_as_untrusted",
+        artifacts(ctx).and_then(|a| a.treat_as_untrusted),
+        "files written by the code under test may be opened, unpacked or published as if they were the runner's own",
+    );
+}
+
+pub const RULES: &[Rule] = &[
+    Rule {
+        id: "ART001",
+        name: "artifact-path-escape",
+        area: Area::Artifacts,
+        severity: Severity::High,
+        title: "a collection pattern that reaches outside the job's tree",
+        rationale: "Collection runs on the worker or the collector with more authority than the job. A pattern that is absolute, starts at `~`, contains `..` or expands a variable can pick up host files, and the same names can write outside the extraction directory when the artifacts are unpacked.",
+        remediation: "Write patterns relative to the job's output directory, without `..`, `~`, variables or a leading `/`, and extract with a tool that refuses paths leaving the target directory.",
+        runtime_check: None,
+        check: escaping_patterns,
+    },
+    Rule {
+        id: "ART002",
+        name: "artifact-sweep",
+        area: Area::Artifacts,
+        severity: Severity::Medium,
+        title: "a collection pattern that takes the whole tree",
+        rationale: "Patterns like `**/*`, `*` or `.` collect everything the job left behind: credentials it found, caches, and files shaped to exploit whatever reads the artifacts later. Only explicitly selected outputs should leave the worker.",
+        remediation: "List the files or directories the job is expected to produce (`reports/junit.xml`, `logs/pytest.log`).",
+        runtime_check: None,
+        check: sweeping_patterns,
+    },
+    Rule {
+        id: "ART003",
+        name: "active-content-artifact",
+        area: Area::Artifacts,
+        severity: Severity::Medium,
+        title: "a collected report that can contain active content",
+        rationale: "An HTML, SVG or script file produced by the code under test can run script in the browser of whoever opens it, with that person's session on the CI or review site.",
+        remediation: "Collect data formats (JUnit XML, JSON, plain text) and render them yourself; if an HTML report is needed, serve it from an isolated origin with a restrictive content security policy, or as plain text.",
+        runtime_check: None,
+        check: active_content,
+    },
+    Rule {
+        id: "ART004",
+        name: "artifact-size-unbounded",
+        area: Area::Artifacts,
+        severity: Severity::Medium,
+        title: "no bound on the size of collected artifacts",
+        rationale: "Without a size bound the code under test decides how much lands in artifact storage: enough to fill the collector's disk, or a decompression bomb for whatever unpacks it next. Like the job's output limit, this bounds cost and availability rather than access, so it does not block.",
+        remediation: "Set `artifacts.max_bytes` to a little more than the expected artifacts (the workshop job collects at most 1 MiB).",
+        runtime_check: None,
+        check: artifacts_unbounded,
+    },
+    Rule {
+        id: "ART005",
+        name: "log-size-unbounded",
+        area: Area::Artifacts,
+        severity: Severity::Medium,
+        title: "no bound on the size of collected logs",
+        rationale: "Logs are read by people and parsed by tools. A job that can write unbounded logs can exhaust the log store or hide what matters under noise.",
+        remediation: "Set `artifacts.log_max_bytes` (the workshop job keeps at most 256 KiB) and truncate beyond it, keeping the start and the end.",
+        runtime_check: None,
+        check: logs_unbounded,
+    },
+    Rule {
+        id: "ART006",
+        name: "artifacts-trusted",
+        area: Area::Artifacts,
+        severity: Severity::High,
+        title: "artifacts not treated as untrusted",
+        rationale: "Everything the job produced was written by code nobody reviewed. Artifacts opened, unpacked, deployed or fed to another tool as trusted carry the job's compromise out of the sandbox after the process has stopped.",
+        remediation: "Set `artifacts.treat_as_untrusted` to `true`, and check artifacts (type, size, names, content) before anything acts on them.",
+        runtime_check: None,
+        check: trusted,
+    },
+    Rule {
+        id: "ART007",
+        name: "artifact-collection-undeclared",
+        area: Area::Artifacts,
+        severity: Severity::Medium,
+        title: "which files are collected is not declared",
+        rationale: "When the profile does not say what to collect, the runner's default decides, and defaults often take the whole workspace. Explicit selection is what keeps the output channel narrow. An empty list, collecting nothing, is fine.",
+        remediation: "Declare `artifacts.collect` with the exact outputs the job must return, or `[]` when it returns none.",
+        runtime_check: None,
+        check: collection_undeclared,
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escaping_patterns_are_recognized() {
+        for p in [
+            "/etc/passwd",
+            "/",
+            "\\\\server\\share",
+            "C:\\Users\\x",
+            "~/.ssh/id_rsa",
+            "../secrets",
+            "reports/../../x",
+            "reports\\..\\x",
+            "$HOME/x",
+            "%USERPROFILE%\\x",
+        ] {
+            assert!(escape(p).is_some(), "{p}");
+        }
+        for p in [
+            "reports/junit.xml",
+            "logs/pytest.log",
+            "a..b/c",
+            "reports/**/*.xml",
+            ".hidden/file",
+        ] {
+            assert_eq!(escape(p), None, "{p}");
+        }
+    }
+
+    #[test]
+    fn sweeping_patterns_are_recognized() {
+        for p in [
+            "**", "**/*", "*", ".", "./", "./**", "**/*.*", "**/.*", "*/", "",
+        ] {
+            assert!(sweeps(p), "{p:?}");
+        }
+        for p in ["reports/*", "**/*.xml", "reports/**", "junit.xml", "*.log"] {
+            assert!(!sweeps(p), "{p}");
+        }
+    }
+
+    #[test]
+    fn active_extensions() {
+        assert_eq!(
+            active_extension("reports/coverage.html").as_deref(),
+            Some("html")
+        );
+        assert_eq!(active_extension("out/**/*.SVG").as_deref(), Some("svg"));
+        assert_eq!(active_extension("bundle.mjs").as_deref(), Some("mjs"));
+        assert_eq!(active_extension("legacy.swf").as_deref(), Some("swf"));
+        assert_eq!(active_extension("reports/junit.xml"), None);
+        assert_eq!(active_extension("html/summary.txt"), None);
+        assert_eq!(active_extension("reports/html"), None);
+    }
+}
