@@ -1,10 +1,197 @@
-//! The ratatui dashboard (issue 3). Entry point used by the CLI.
+//! The reviewers' terminal dashboard (ratatui + crossterm), in the Elm
+//! architecture: [`app::App`] is the model, [`app::Msg`] the messages,
+//! [`keymap::handle_key`] turns keys into messages through one table,
+//! [`app::update`] applies them, and [`view::view`] draws the model without
+//! changing it. Terminal setup and teardown live only in [`run`].
+//!
+//! The event loop redraws only after a key, a resize or a change on disk
+//! (ratatui diffs its two buffers, so a redraw sends only changed cells),
+//! and polls the watched files about every 500 ms.
 
+mod app;
+mod keymap;
+mod load;
+mod text;
+mod theme;
+mod view;
+
+#[cfg(test)]
+mod tests;
+
+use std::io::{self, BufWriter, Stdout, Write};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Once};
+use std::time::{Duration, Instant};
+
+use crossterm::event::{self, Event};
+use crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
+use crossterm::{cursor, execute};
+use ratatui::backend::CrosstermBackend;
+use ratatui::Terminal;
+
+use app::{App, Msg};
+use load::{CatalogSource, Source};
+
+/// How often watched files are checked for changes.
+const WATCH_EVERY: Duration = Duration::from_millis(500);
+/// The longest the loop waits for input before looking at signals again.
+const MAX_WAIT: Duration = Duration::from_millis(100);
 
 /// Open the dashboard on `profiles` (files or directories; empty means the
 /// embedded workshop profile), with an optional catalog path.
+///
+/// Input errors in the files (bad JSON, unreadable file, broken catalog)
+/// are shown in the dashboard, never returned; `Err` means the terminal
+/// could not be used, or a directory argument held no profile.
+///
+/// With `ISOLINT_EXIT_AFTER_FIRST_FRAME` set, returns right after the first
+/// frame is drawn and prints the time it took (and the peak memory where
+/// `/proc` tells it) on stderr; used by the measurement script.
 pub fn run(profiles: Vec<PathBuf>, labels: Option<PathBuf>) -> anyhow::Result<()> {
-    let _ = (profiles, labels);
-    anyhow::bail!("the dashboard is not built yet")
+    let started = Instant::now();
+    let sources: Vec<Source> = if profiles.is_empty() {
+        vec![Source::Embedded]
+    } else {
+        load::expand(&profiles)?.into_iter().map(Source::File).collect()
+    };
+    let catalog = labels.map_or(CatalogSource::Embedded, CatalogSource::File);
+    let mut app = App::new(sources, catalog, load::today(), PathBuf::from("."));
+
+    let stop = Arc::new(AtomicBool::new(false));
+    for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT, signal_hook::consts::SIGHUP] {
+        signal_hook::flag::register(sig, Arc::clone(&stop))?;
+    }
+
+    install_panic_hook();
+    let mut terminal = enter()?;
+    let exit_after_first = std::env::var_os("ISOLINT_EXIT_AFTER_FIRST_FRAME").is_some();
+    let result = event_loop(&mut terminal, &mut app, &stop, exit_after_first);
+    leave();
+    if exit_after_first {
+        let findings: usize = app.slots.iter().filter_map(|s| s.outcome.as_ref().ok()).map(|r| r.issues.len()).sum();
+        eprintln!(
+            "first frame after {:.1} ms ({} profiles, {findings} findings); peak RSS {}",
+            started.elapsed().as_secs_f64() * 1000.0,
+            app.slots.len(),
+            peak_rss().unwrap_or_else(|| "unknown".into())
+        );
+    }
+    result
+}
+
+type Term = Terminal<CrosstermBackend<BufWriter<Stdout>>>;
+
+fn event_loop(terminal: &mut Term, app: &mut App, stop: &AtomicBool, exit_after_first: bool) -> anyhow::Result<()> {
+    let size = terminal.size()?;
+    app::update(app, Msg::Resize(size.width, size.height));
+    let mut dirty = true;
+    let mut next_watch = Instant::now() + WATCH_EVERY;
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            return Ok(());
+        }
+        if dirty {
+            terminal.draw(|f| view::view(app, f))?;
+            dirty = false;
+            if exit_after_first {
+                return Ok(());
+            }
+        }
+        let wait = next_watch.saturating_duration_since(Instant::now()).min(MAX_WAIT);
+        let ready = match event::poll(wait) {
+            Ok(r) => r,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => false,
+            Err(e) => return Err(e.into()),
+        };
+        if ready {
+            match event::read() {
+                Ok(Event::Key(key)) => {
+                    if let Some(msg) = keymap::handle_key(app, key) {
+                        app::update(app, msg);
+                        dirty = true;
+                    }
+                }
+                Ok(Event::Resize(w, h)) => {
+                    app::update(app, Msg::Resize(w, h));
+                    dirty = true;
+                }
+                Ok(_) => {}
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
+        if app.quit {
+            return Ok(());
+        }
+        if Instant::now() >= next_watch {
+            next_watch = Instant::now() + WATCH_EVERY;
+            for msg in changes(app) {
+                app::update(app, msg);
+                dirty = true;
+            }
+        }
+    }
+}
+
+/// Messages for watched files whose modification time or size changed.
+fn changes(app: &App) -> Vec<Msg> {
+    if let Some(p) = app::catalog_path(&app.catalog) {
+        if load::stamp(p) != app.labels_stamp {
+            return vec![Msg::CatalogChanged];
+        }
+    }
+    app.slots
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.path().is_some_and(|p| load::stamp(p) != s.stamp))
+        .map(|(i, _)| Msg::FileChanged(i))
+        .collect()
+}
+
+/// Whether the terminal is in raw mode on the alternate screen, so the
+/// panic hook and `leave` restore it exactly once.
+static ACTIVE: AtomicBool = AtomicBool::new(false);
+
+fn enter() -> io::Result<Term> {
+    terminal::enable_raw_mode()?;
+    ACTIVE.store(true, Ordering::SeqCst);
+    let mut out = BufWriter::with_capacity(1 << 16, io::stdout());
+    if let Err(e) = execute!(out, EnterAlternateScreen, cursor::Hide) {
+        leave();
+        return Err(e);
+    }
+    let mut terminal = Terminal::new(CrosstermBackend::new(out)).inspect_err(|_| leave())?;
+    terminal.clear().inspect_err(|_| leave())?;
+    Ok(terminal)
+}
+
+/// Leave the alternate screen, show the cursor and end raw mode.
+fn leave() {
+    if ACTIVE.swap(false, Ordering::SeqCst) {
+        let mut out = io::stdout();
+        let _ = execute!(out, LeaveAlternateScreen, cursor::Show);
+        let _ = out.flush();
+        let _ = terminal::disable_raw_mode();
+    }
+}
+
+/// Restore the terminal before the default hook prints the panic, so the
+/// message is readable and the shell usable.
+fn install_panic_hook() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            leave();
+            previous(info);
+        }));
+    });
+}
+
+/// `VmHWM` from `/proc/self/status`, on Linux.
+fn peak_rss() -> Option<String> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    Some(line.trim_start_matches("VmHWM:").trim().to_string())
 }

@@ -1,0 +1,374 @@
+//! The dashboard's I/O: reading and auditing files, watching them for
+//! changes, and writing the export. Everything here is called from
+//! [`super::app::update`] or the event loop; the view never touches a file.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use isolint_core::json::InputError;
+use isolint_core::redact;
+use isolint_core::sanitize::neutralize;
+use isolint_core::{audit, AuditOptions, Date, Labels, Report};
+
+/// Where a profile comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// The workshop profile compiled into the binary.
+    Embedded,
+    File(PathBuf),
+}
+
+/// Where the catalog comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CatalogSource {
+    Embedded,
+    File(PathBuf),
+}
+
+/// Why a file could not be audited, with the place when there is one.
+/// Every string is display-safe (neutralized, secrets masked).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadError {
+    pub file: String,
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+    pub message: String,
+    /// Source lines around the error, masked and neutralized.
+    pub context: Vec<(u32, String)>,
+}
+
+impl LoadError {
+    /// `file:line:column: message`.
+    pub fn headline(&self) -> String {
+        match (self.line, self.column) {
+            (Some(l), Some(c)) => format!("{}:{l}:{c}: {}", self.file, self.message),
+            (Some(l), None) => format!("{}:{l}: {}", self.file, self.message),
+            _ => format!("{}: {}", self.file, self.message),
+        }
+    }
+}
+
+/// A file's identity for change detection: modification time and size, or
+/// `None` when it cannot be read (deleted mid-save, say).
+pub type Stamp = Option<(SystemTime, u64)>;
+
+pub fn stamp(path: &Path) -> Stamp {
+    let m = fs::metadata(path).ok()?;
+    Some((m.modified().ok()?, m.len()))
+}
+
+/// Display form of a path as the user gave it, safe for the terminal.
+pub fn display_path(path: &Path) -> String {
+    neutralize(&path.to_string_lossy()).into_owned()
+}
+
+/// The files behind the command-line arguments: files as given, directories
+/// replaced by every `*.json` under them (recursively, sorted).
+pub fn expand(args: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for a in args {
+        if a.is_dir() {
+            let mut found = Vec::new();
+            collect_json(a, &mut found)?;
+            found.sort();
+            if found.is_empty() {
+                anyhow::bail!("{}: no *.json profiles in this directory", display_path(a));
+            }
+            out.extend(found);
+        } else {
+            out.push(a.clone());
+        }
+    }
+    Ok(out)
+}
+
+fn collect_json(dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
+    let entries = fs::read_dir(dir).map_err(|e| anyhow::anyhow!("{}: {e}", display_path(dir)))?;
+    for entry in entries {
+        let path = entry?.path();
+        if path.is_dir() {
+            collect_json(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "json") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Load the catalog.
+pub fn load_labels(source: &CatalogSource) -> Result<Labels, LoadError> {
+    match source {
+        CatalogSource::Embedded => Ok(Labels::workshop()),
+        CatalogSource::File(path) => {
+            let file = display_path(path);
+            let bytes = read(path, &file)?;
+            Labels::load(&bytes).map_err(|e| match e {
+                isolint_core::CatalogError::Input(ie) => input_error(&file, &bytes, &ie),
+                other => LoadError {
+                    file: file.clone(),
+                    line: None,
+                    column: None,
+                    message: format!("not a usable label catalog:\n{}", neutralize_lines(&other.to_string())),
+                    context: Vec::new(),
+                },
+            })
+        }
+    }
+}
+
+/// Read and audit one profile.
+pub fn load_profile(source: &Source, labels: &Labels, today: Option<Date>) -> Result<Report, LoadError> {
+    let options = AuditOptions { today };
+    match source {
+        Source::Embedded => audit(isolint_core::WORKSHOP_PROFILE.as_bytes(), "workshop.json", labels, &options)
+            .map_err(|e| input_error("workshop.json", isolint_core::WORKSHOP_PROFILE.as_bytes(), &e)),
+        Source::File(path) => {
+            let file = display_path(path);
+            let bytes = read(path, &file)?;
+            audit(&bytes, &path.to_string_lossy(), labels, &options).map_err(|e| input_error(&file, &bytes, &e))
+        }
+    }
+}
+
+fn read(path: &Path, file: &str) -> Result<Vec<u8>, LoadError> {
+    fs::read(path).map_err(|e| LoadError {
+        file: file.to_string(),
+        line: None,
+        column: None,
+        message: format!("cannot read the file: {}", neutralize(&e.to_string())),
+        context: Vec::new(),
+    })
+}
+
+fn neutralize_lines(s: &str) -> String {
+    s.lines().map(|l| neutralize(l).into_owned()).collect::<Vec<_>>().join("\n")
+}
+
+/// An input error with up to two lines of context on each side. The text
+/// did not parse, so secrets are masked by token shape and by key name.
+fn input_error(file: &str, bytes: &[u8], e: &InputError) -> LoadError {
+    let message = InputError {
+        kind: e.kind.clone(),
+        pos: None,
+    }
+    .to_string();
+    let context = match (e.pos, std::str::from_utf8(bytes)) {
+        (Some(pos), Ok(text)) => {
+            let first = pos.line.saturating_sub(2).max(1);
+            text.lines()
+                .enumerate()
+                .map(|(i, l)| (i as u32 + 1, l))
+                .skip_while(|(n, _)| *n < first)
+                .take_while(|(n, _)| *n <= pos.line + 2)
+                .map(|(n, l)| (n, mask_unparsed_line(l)))
+                .collect()
+        }
+        _ => Vec::new(),
+    };
+    LoadError {
+        file: file.to_string(),
+        line: e.pos.map(|p| p.line),
+        column: e.pos.map(|p| p.column),
+        message: neutralize(&message).into_owned(),
+        context,
+    }
+}
+
+/// Mask what looks like a secret in one line of text that did not parse:
+/// credential-shaped tokens, and the string value after a secret-named key
+/// (`"API_TOKEN": "..."`). Then neutralize control characters.
+pub fn mask_unparsed_line(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    // Walk `"key" : "value"` pairs; mask the value when the key is secret-named.
+    while let Some(start) = rest.find('"') {
+        let (before, after) = rest.split_at(start);
+        out.push_str(before);
+        let Some((key, tail)) = quoted(after) else {
+            out.push_str(after);
+            rest = "";
+            break;
+        };
+        out.push_str(&after[..after.len() - tail.len()]);
+        let trimmed = tail.trim_start();
+        if let Some(colon_rest) = trimmed.strip_prefix(':') {
+            let value_part = colon_rest.trim_start();
+            if value_part.starts_with('"') && redact::is_secret_name(key) {
+                if let Some((_, value_tail)) = quoted(value_part) {
+                    out.push_str(&tail[..tail.len() - value_part.len()]);
+                    out.push('"');
+                    out.push_str(redact::MASK);
+                    out.push('"');
+                    rest = value_tail;
+                    continue;
+                }
+            }
+        }
+        rest = tail;
+    }
+    out.push_str(rest);
+    neutralize(&redact::scrub_tokens(&out)).into_owned()
+}
+
+/// `"abc" tail` → `("abc", " tail")`; `None` when the quote is not closed.
+fn quoted(s: &str) -> Option<(&str, &str)> {
+    let body = s.strip_prefix('"')?;
+    let mut escaped = false;
+    for (i, c) in body.char_indices() {
+        match c {
+            '\\' if !escaped => escaped = true,
+            '"' if !escaped => return Some((&body[..i], &body[i + 1..])),
+            _ => escaped = false,
+        }
+    }
+    None
+}
+
+/// Today's date (UTC) from the system clock, for staleness rules.
+pub fn today() -> Option<Date> {
+    let secs = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).ok()?.as_secs();
+    Some(civil_from_days((secs / 86_400) as i64))
+}
+
+/// Howard Hinnant's `civil_from_days`.
+fn civil_from_days(z: i64) -> Date {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = (yoe + era * 400 + i64::from(month <= 2)) as i32;
+    Date { year, month, day }
+}
+
+/// The export's file name for a profile: `<stem>.findings.json`.
+pub fn export_name(source: &Source) -> String {
+    let stem = match source {
+        Source::Embedded => "workshop".to_string(),
+        Source::File(p) => p
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| "profile".into()),
+    };
+    // Keep the name a plain file name whatever the profile was called.
+    let stem: String = stem
+        .chars()
+        .map(|c| if c.is_control() || c == '/' || c == '\\' { '_' } else { c })
+        .collect();
+    format!("{stem}.findings.json")
+}
+
+/// Write `contents` to `path` atomically: a temporary file in the same
+/// directory, flushed to disk, then renamed over the destination. A reader
+/// (or a crash) sees the old file or the new one, never half of either.
+pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut attempt = 0u32;
+    let (tmp, mut file) = loop {
+        let tmp = dir.join(format!(".{name}.{}.{attempt}.tmp", std::process::id()));
+        match fs::OpenOptions::new().write(true).create_new(true).open(&tmp) {
+            Ok(f) => break (tmp, f),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 100 => attempt += 1,
+            Err(e) => return Err(e),
+        }
+    };
+    let written = file.write_all(contents).and_then(|()| file.sync_all());
+    drop(file);
+    if let Err(e) = written.and_then(|()| fs::rename(&tmp, path)) {
+        let _ = fs::remove_file(&tmp);
+        return Err(e);
+    }
+    // Persist the rename itself; not every platform lets a directory be synced.
+    if let Ok(d) = fs::File::open(&dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn civil_dates() {
+        assert_eq!(civil_from_days(0).to_string(), "1970-01-01");
+        let d = Date::parse("2026-11-29").unwrap();
+        assert_eq!(civil_from_days(d.days()), d);
+        let leap = Date::parse("2024-02-29").unwrap();
+        assert_eq!(civil_from_days(leap.days()), leap);
+    }
+
+    #[test]
+    fn masks_secret_named_values_and_tokens_in_unparsed_text() {
+        let line = r#"  "variables": { "API_TOKEN": "hunter2hunter2", "LANG": "C" , "X": "ghp_abcdefghijklmnopqrstuvwxyz0123456789" "#;
+        let masked = mask_unparsed_line(line);
+        assert!(!masked.contains("hunter2"), "{masked}");
+        assert!(!masked.contains("ghp_abc"), "{masked}");
+        assert!(masked.contains("\"LANG\": \"C\""), "{masked}");
+        assert!(masked.contains("\"API_TOKEN\": \"[redacted]\""), "{masked}");
+        assert_eq!(mask_unparsed_line("a\u{1b}]0;x\u{7}"), "a\\u{1b}]0;x\\u{7}");
+        assert_eq!(mask_unparsed_line(r#""open"#), r#""open"#);
+    }
+
+    #[test]
+    fn bad_json_reports_file_line_and_column_with_context() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("broken.json");
+        fs::write(&path, "{\n  \"name\": \"x\",\n  \"PASSWORD\": \"s3cretvalue\",\n  oops\n}\n").unwrap();
+        let err = load_profile(&Source::File(path.clone()), &Labels::workshop(), None).unwrap_err();
+        assert_eq!(err.line, Some(4));
+        assert!(err.column.is_some());
+        assert!(err.headline().starts_with(&format!("{}:4:", display_path(&path))), "{}", err.headline());
+        assert!(err.context.iter().any(|(n, _)| *n == 4));
+        assert!(err.context.iter().all(|(_, l)| !l.contains("s3cretvalue")), "{:?}", err.context);
+    }
+
+    #[test]
+    fn missing_file_is_an_error_not_a_panic() {
+        let err = load_profile(&Source::File("/nonexistent/x.json".into()), &Labels::workshop(), None).unwrap_err();
+        assert!(err.message.starts_with("cannot read the file"), "{}", err.message);
+        assert_eq!(err.line, None);
+    }
+
+    #[test]
+    fn expands_directories_sorted_and_recursively() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir(dir.path().join("sub")).unwrap();
+        for f in ["b.json", "a.json", "notes.txt", "sub/c.json"] {
+            fs::write(dir.path().join(f), "{}").unwrap();
+        }
+        let got = expand(&[dir.path().to_path_buf()]).unwrap();
+        let names: Vec<_> =
+            got.iter().map(|p| p.strip_prefix(dir.path()).unwrap().to_string_lossy().into_owned()).collect();
+        assert_eq!(names, ["a.json", "b.json", "sub/c.json"]);
+        let empty = tempfile::tempdir().unwrap();
+        assert!(expand(&[empty.path().to_path_buf()]).is_err());
+    }
+
+    #[test]
+    fn atomic_write_replaces_and_leaves_no_temp_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.findings.json");
+        write_atomic(&path, b"old").unwrap();
+        write_atomic(&path, b"new").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"new");
+        let files: Vec<_> = fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(files.len(), 1);
+    }
+
+    #[test]
+    fn export_names() {
+        assert_eq!(export_name(&Source::Embedded), "workshop.findings.json");
+        assert_eq!(export_name(&Source::File("a/b/parser.json".into())), "parser.findings.json");
+    }
+}

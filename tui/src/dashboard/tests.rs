@@ -1,0 +1,227 @@
+//! Whole screens drawn on ratatui's `TestBackend`, snapshot-tested with
+//! insta (text only: no colours, no times, relative paths), plus checks
+//! on what reaches the screen.
+
+use std::path::PathBuf;
+
+use isolint_core::{Area, Date};
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+
+use super::app::{update, App, Msg, Tab};
+use super::load::{CatalogSource, Source};
+use super::view::view;
+
+/// Paths relative to the package root (cargo runs tests there), so no
+/// absolute path reaches a snapshot.
+fn fixture(name: &str) -> Source {
+    Source::File(PathBuf::from("../fixtures/profiles").join(name))
+}
+
+fn testdata(name: &str) -> Source {
+    Source::File(PathBuf::from("src/dashboard/testdata").join(name))
+}
+
+fn app(sources: Vec<Source>) -> App {
+    App::new(sources, CatalogSource::Embedded, Date::parse("2026-11-29"), PathBuf::from("."))
+}
+
+fn draw(app: &App, w: u16, h: u16) -> Terminal<TestBackend> {
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| view(app, f)).unwrap();
+    t
+}
+
+fn screen(app: &App, w: u16, h: u16) -> String {
+    draw(app, w, h).backend().to_string()
+}
+
+fn snapshot(name: &str, app: &App, w: u16, h: u16) {
+    let text = screen(app, w, h);
+    let mut settings = insta::Settings::clone_current();
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_snapshot_path("snapshots");
+    settings.set_omit_expression(true);
+    settings.bind(|| insta::assert_snapshot!(format!("{name}_{w}x{h}"), text));
+}
+
+/// Every cell of a drawn screen, joined.
+fn cells(t: &Terminal<TestBackend>) -> String {
+    t.backend().buffer().content().iter().map(|c| c.symbol()).collect()
+}
+
+#[test]
+fn workshop_findings() {
+    let a = app(vec![fixture("workshop.json")]);
+    snapshot("workshop", &a, 80, 24);
+    snapshot("workshop", &a, 120, 40);
+}
+
+#[test]
+fn workshop_other_tabs() {
+    let mut a = app(vec![fixture("workshop.json")]);
+    update(&mut a, Msg::ShowTab(Tab::Mounts));
+    snapshot("workshop_mounts", &a, 120, 40);
+    snapshot("workshop_mounts", &a, 80, 24);
+    update(&mut a, Msg::ShowTab(Tab::Checks));
+    snapshot("workshop_checks", &a, 120, 40);
+    update(&mut a, Msg::ShowTab(Tab::Rules));
+    snapshot("workshop_rules", &a, 80, 24);
+}
+
+#[test]
+fn clean_profile() {
+    let a = app(vec![fixture("workshop-fixed.json")]);
+    let text = screen(&a, 120, 40);
+    assert!(text.contains("eligible for runtime testing — not proof of enforcement"), "{text}");
+    assert!(!text.to_lowercase().contains("not eligible"));
+    snapshot("clean", &a, 80, 24);
+    snapshot("clean", &a, 120, 40);
+}
+
+#[test]
+fn hostile_strings_are_neutralized_and_secrets_redacted() {
+    let mut a = app(vec![testdata("hostile.json")]);
+    for (w, h) in [(80, 24), (120, 40)] {
+        for tab in Tab::ALL {
+            update(&mut a, Msg::ShowTab(tab));
+            let t = draw(&a, w, h);
+            let all = cells(&t);
+            assert!(
+                !all.chars().any(isolint_core::sanitize::is_dangerous),
+                "a control or bidi character reached the screen in {tab:?} at {w}x{h}"
+            );
+            assert!(!all.contains("ghp_0123456789"), "a secret reached the screen in {tab:?}");
+        }
+    }
+    update(&mut a, Msg::ShowTab(Tab::Findings));
+    let text = screen(&a, 120, 40);
+    assert!(text.contains("\\u{1b}"), "escapes are shown visibly:\n{text}");
+    snapshot("hostile", &a, 80, 24);
+    snapshot("hostile", &a, 120, 40);
+    update(&mut a, Msg::ShowTab(Tab::Mounts));
+    snapshot("hostile_mounts", &a, 120, 40);
+}
+
+#[test]
+fn help_overlay_lists_every_binding_from_the_keymap() {
+    let mut a = app(vec![fixture("workshop.json")]);
+    update(&mut a, Msg::ToggleHelp);
+    snapshot("help", &a, 80, 24);
+    snapshot("help", &a, 120, 40);
+    let text = screen(&a, 120, 40);
+    for b in super::keymap::KEYMAP {
+        assert!(text.contains(b.help), "help misses {:?}:\n{text}", b.help);
+    }
+    // At 80×24 the rest is reached by scrolling.
+    let mut seen = String::new();
+    for _ in 0..40 {
+        seen.push_str(&screen(&a, 80, 24));
+        update(&mut a, Msg::Down);
+    }
+    for b in super::keymap::KEYMAP {
+        assert!(seen.contains(b.help), "help at 80x24 never shows {:?}", b.help);
+    }
+}
+
+#[test]
+fn input_error_panel() {
+    let a = app(vec![testdata("broken.json")]);
+    let text = screen(&a, 80, 24);
+    assert!(text.contains("broken.json:4:"), "{text}");
+    assert!(!text.contains("hunter2hunter2"), "secret-named value masked even unparsed");
+    snapshot("broken", &a, 80, 24);
+}
+
+#[test]
+fn selected_finding_source_line_is_marked() {
+    let mut a = app(vec![fixture("workshop.json")]);
+    let report = a.report().unwrap();
+    // Prefer a writable-mount finding, the first thing a reviewer checks.
+    let target = report
+        .issues
+        .iter()
+        .position(|f| f.area == Area::WritableMounts && f.exact)
+        .or_else(|| report.issues.iter().position(|f| f.exact))
+        .expect("the workshop profile has findings");
+    let line = report.issues[target].line.unwrap();
+    let column = report.issues[target].column.unwrap() as usize;
+    // What is at the finding's column: the pane keeps it in view.
+    let src: String = report.source_line(line).unwrap().chars().skip(column - 1).take(8).collect();
+    update(&mut a, Msg::Top);
+    for _ in 0..report_len(&a) {
+        if a.selected_issue() == Some(target) {
+            break;
+        }
+        update(&mut a, Msg::Down);
+    }
+    assert_eq!(a.selected_issue(), Some(target));
+    for (w, h) in [(80, 24), (120, 40)] {
+        let text = screen(&a, w, h);
+        let rows: Vec<&str> = text.lines().collect();
+        let at = rows
+            .iter()
+            .position(|l| l.contains(&format!("▶ {line} │")) || l.contains(&format!("▶  {line} │")))
+            .unwrap_or_else(|| panic!("no marked line {line} at {w}x{h}:\n{text}"));
+        // The marked line and its wrapped continuation rows.
+        let mut marked = rows[at].to_string();
+        for r in &rows[at + 1..] {
+            if !r.contains(" ┆ ") {
+                break;
+            }
+            marked.push_str(r);
+        }
+        let compact: String = marked.split(['│', '┆']).map(str::trim).collect::<Vec<_>>().join(" ");
+        let needle = src.trim();
+        assert!(compact.contains(needle), "line {line} should show {needle:?}: {compact}");
+    }
+}
+
+fn report_len(a: &App) -> usize {
+    a.report().map_or(0, |r| r.issues.len())
+}
+
+#[test]
+fn resizing_redraws_cleanly() {
+    let a = app(vec![fixture("workshop.json")]);
+    let mut t = draw(&a, 120, 40);
+    for (w, h) in [(80, 24), (100, 30), (120, 40)] {
+        t.backend_mut().resize(w, h);
+        t.resize(ratatui::layout::Rect::new(0, 0, w, h)).unwrap();
+        t.draw(|f| view(&a, f)).unwrap();
+        assert_eq!(t.backend().to_string(), screen(&a, w, h), "stale cells after resizing to {w}x{h}");
+    }
+}
+
+#[test]
+fn tiny_terminals_get_a_message_not_a_panic() {
+    let a = app(vec![fixture("workshop.json")]);
+    for (w, h) in [(1, 1), (10, 3), (39, 11), (40, 12), (41, 30), (300, 12)] {
+        let text = screen(&a, w, h);
+        if w < 40 || h < 12 {
+            assert!(text.contains("isolint") || w < 10, "{w}x{h}: {text}");
+        }
+    }
+}
+
+#[test]
+fn several_profiles_show_which_one_is_open() {
+    let mut a = app(vec![fixture("workshop.json"), fixture("workshop-fixed.json"), testdata("broken.json")]);
+    assert!(screen(&a, 80, 24).contains("profile 1/3"));
+    update(&mut a, Msg::PrevProfile);
+    let text = screen(&a, 80, 24);
+    assert!(text.contains("no verdict"), "{text}");
+    assert!(text.contains("Cannot audit"), "{text}");
+}
+
+#[test]
+fn filter_state_is_visible() {
+    let mut a = app(vec![fixture("workshop.json")]);
+    update(&mut a, Msg::CycleSeverity);
+    update(&mut a, Msg::CycleSeverity);
+    update(&mut a, Msg::StartSearch);
+    update(&mut a, Msg::SearchChar('x'));
+    let text = screen(&a, 120, 40);
+    assert!(text.contains("filter ≥ medium \"x\""), "{text}");
+    assert!(text.contains(" /x"), "the query being typed is on the status line:\n{text}");
+}

@@ -1,0 +1,881 @@
+//! The view: draws borrowed state, changes nothing, touches no file.
+//! Everything that came from a profile passes through `safe` (control
+//! characters neutralized) before it reaches the buffer; secrets were
+//! already masked by core.
+
+use std::borrow::Cow;
+
+use isolint_core::model::StringEnum;
+use isolint_core::report::{MountRow, RuntimeCheck};
+use isolint_core::sanitize::neutralize;
+use isolint_core::view::{self as vm, Grouped};
+use isolint_core::{Area, Report, Severity};
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{
+    Block, Clear, HighlightSpacing, List, ListItem, ListState, Paragraph, Row, StatefulWidget, Table, TableState,
+    Widget,
+};
+use ratatui::Frame;
+
+use super::app::{mount_order, App, Mode, Tab};
+use super::keymap::{self, KEYMAP};
+use super::load::LoadError;
+use super::text::{self, truncate, truncate_left, width, wrap};
+use super::theme;
+
+/// The smallest screen the dashboard draws on.
+pub const MIN_SIZE: (u16, u16) = (40, 12);
+
+/// Draw the whole screen.
+pub fn view(app: &App, frame: &mut Frame) {
+    frame.render_widget(app, frame.area());
+}
+
+fn safe(s: &str) -> Cow<'_, str> {
+    neutralize(s)
+}
+
+impl Widget for &App {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
+            render_too_small(area, buf);
+            return;
+        }
+        let [ident, banner, counts, tabs, body, status] = Layout::vertical([
+            Constraint::Length(1),
+            Constraint::Length(1),
+            Constraint::Length(1),
+            Constraint::Length(1),
+            Constraint::Min(0),
+            Constraint::Length(1),
+        ])
+        .areas(area);
+        render_ident(self, ident, buf);
+        match self.slot().map(|s| &s.outcome) {
+            Some(Ok(report)) => {
+                let grouped = vm::group(report, &self.filter);
+                render_banner(report, banner, buf);
+                render_counts(self, report, &grouped, counts, buf);
+                render_tabs(self, tabs, buf);
+                match self.tab {
+                    Tab::Findings => render_findings_tab(self, report, &grouped, body, buf),
+                    Tab::Mounts => render_mounts_tab(self, report, body, buf),
+                    Tab::Checks => render_checks_tab(self, report, body, buf),
+                    Tab::Rules => render_rules_tab(self, Some(report), body, buf),
+                }
+            }
+            Some(Err(e)) => {
+                line(vec![Span::styled(
+                    pad(" no verdict — this profile could not be audited", banner.width),
+                    theme::input_error(),
+                )])
+                .render(banner, buf);
+                line(vec![Span::styled(truncate(&e.headline(), counts.width as usize), theme::status_error())])
+                    .render(counts, buf);
+                render_tabs(self, tabs, buf);
+                if self.tab == Tab::Rules {
+                    render_rules_tab(self, None, body, buf);
+                } else {
+                    render_error(e, body, buf);
+                }
+            }
+            None => {}
+        }
+        render_status(self, status, buf);
+        if self.mode == Mode::Help {
+            render_help(self, area, buf);
+        }
+    }
+}
+
+fn line(spans: Vec<Span<'_>>) -> Paragraph<'_> {
+    Paragraph::new(Line::from(spans))
+}
+
+fn pad(s: &str, w: u16) -> String {
+    let s = truncate(s, w as usize);
+    let fill = (w as usize).saturating_sub(width(&s));
+    format!("{s}{}", " ".repeat(fill))
+}
+
+fn pane(title: String) -> Block<'static> {
+    Block::bordered().border_style(theme::border()).title(Span::styled(format!(" {title} "), theme::title()))
+}
+
+fn render_too_small(area: Rect, buf: &mut Buffer) {
+    let msg = format!(
+        "isolint needs at least {}×{}; this terminal is {}×{}. Enlarge it or press q.",
+        MIN_SIZE.0, MIN_SIZE.1, area.width, area.height
+    );
+    let lines: Vec<Line> = wrap(&msg, area.width as usize).into_iter().map(Line::from).collect();
+    Paragraph::new(lines).render(area, buf);
+}
+
+/// `isolint · NAME · FILE ... labels: L · profile i/n`
+fn render_ident(app: &App, area: Rect, buf: &mut Buffer) {
+    let Some(slot) = app.slot() else { return };
+    let mut right = String::new();
+    if let Some(r) = app.report() {
+        right.push_str(&format!("labels: {}", safe(&r.labels_name)));
+    }
+    if app.slots.len() > 1 {
+        if !right.is_empty() {
+            right.push_str(" · ");
+        }
+        right.push_str(&format!("profile {}/{} (n/p)", app.current + 1, app.slots.len()));
+    }
+    let right = format!("{right} ");
+    let name = app.report().map(|r| safe(&r.profile.name).into_owned());
+    let left_budget = (area.width as usize).saturating_sub(width(&right) + 1);
+    let mut left = String::from(" isolint · ");
+    if let Some(n) = name {
+        left.push_str(&truncate(&n, 24));
+        left.push_str(" · ");
+    }
+    let file_budget = left_budget.saturating_sub(width(&left));
+    left.push_str(&truncate_left(&safe(&slot.name), file_budget));
+    let gap = (area.width as usize).saturating_sub(width(&left) + width(&right));
+    line(vec![
+        Span::styled(left, theme::title()),
+        Span::raw(" ".repeat(gap)),
+        Span::styled(right, theme::dim()),
+    ])
+    .render(area, buf);
+}
+
+fn render_banner(report: &Report, area: Rect, buf: &mut Buffer) {
+    let b = vm::banner(report);
+    line(vec![Span::styled(pad(&format!(" {}", b.headline), area.width), theme::verdict(b.verdict))]).render(area, buf);
+}
+
+/// Severity counts on the left, what the filter shows on the right.
+fn render_counts(app: &App, report: &Report, g: &Grouped, area: Rect, buf: &mut Buffer) {
+    let b = vm::banner(report);
+    let mut spans = vec![Span::raw(" ")];
+    for (i, (part, sev)) in b.counts.split(" · ").zip(Severity::ALL).enumerate() {
+        if i > 0 {
+            spans.push(Span::styled(" · ", theme::dim()));
+        }
+        let style = if report.summary.count(sev) > 0 { theme::severity(sev) } else { theme::dim() };
+        spans.push(Span::styled(part.to_string(), style));
+    }
+    let used: usize = spans.iter().map(|s| s.width()).sum();
+    let avail = (area.width as usize).saturating_sub(used + 1);
+    let right = if app.filter == vm::Filter::default() {
+        let long = format!("{} findings · {} runtime checks ", g.total, report.runtime_checks.len());
+        if width(&long) <= avail {
+            long
+        } else {
+            format!("{} findings · {} checks ", g.total, report.runtime_checks.len())
+        }
+    } else {
+        let mut parts = Vec::new();
+        if app.filter.min_severity != Severity::Info {
+            parts.push(format!("≥ {}", app.filter.min_severity.as_str()));
+        }
+        if !app.filter.query.is_empty() {
+            parts.push(format!("\"{}\"", truncate(&safe(&app.filter.query), 20)));
+        }
+        format!("filter {} · {} of {} shown ", parts.join(" "), g.shown, g.total)
+    };
+    let right = truncate(&right, avail);
+    spans.push(Span::raw(" ".repeat((area.width as usize).saturating_sub(used + width(&right)))));
+    spans.push(Span::styled(right, theme::label()));
+    line(spans).render(area, buf);
+}
+
+/// `[1 Findings]  2 Mounts vs labels  …` — brackets mark the active tab
+/// for monochrome terminals.
+fn render_tabs(app: &App, area: Rect, buf: &mut Buffer) {
+    let mut spans = vec![Span::raw(" ")];
+    for (i, t) in Tab::ALL.iter().enumerate() {
+        let label = format!("{} {}", i + 1, t.title());
+        if *t == app.tab {
+            spans.push(Span::styled(format!("[{label}]"), theme::tab_active()));
+        } else {
+            spans.push(Span::styled(format!(" {label} "), theme::dim()));
+        }
+        spans.push(Span::raw(" "));
+    }
+    line(spans).render(area, buf);
+}
+
+fn render_status(app: &App, area: Rect, buf: &mut Buffer) {
+    if app.mode == Mode::Search {
+        let hints = hint_spans(Mode::Search);
+        let hints_w: usize = hints.iter().map(|s| s.width()).sum();
+        let budget = (area.width as usize).saturating_sub(hints_w + 4);
+        let q = truncate_left(&safe(&app.filter.query), budget);
+        let mut spans = vec![Span::styled(" /", theme::key()), Span::raw(q), Span::styled("▏", theme::key())];
+        let used: usize = spans.iter().map(|s| s.width()).sum();
+        spans.push(Span::raw(" ".repeat((area.width as usize).saturating_sub(used + hints_w))));
+        spans.extend(hints);
+        line(spans).render(area, buf);
+        return;
+    }
+    if let Some(s) = &app.status {
+        let style = if s.error { theme::status_error() } else { theme::status_info() };
+        line(vec![Span::styled(truncate(&format!(" {}", safe(&s.text)), area.width as usize), style)]).render(area, buf);
+        return;
+    }
+    let mut spans = vec![Span::raw(" ")];
+    spans.extend(hint_spans(app.mode));
+    if app.slots.len() > 1 && app.mode == Mode::Normal {
+        spans.push(Span::styled("n/p", theme::key()));
+        spans.push(Span::raw(" profile  "));
+    }
+    line(spans).render(area, buf);
+}
+
+fn hint_spans(mode: Mode) -> Vec<Span<'static>> {
+    keymap::hints(mode)
+        .into_iter()
+        .flat_map(|(k, label)| [Span::styled(k, theme::key()), Span::raw(format!(" {label}  "))])
+        .collect()
+}
+
+// ───────────────────────────── findings tab ─────────────────────────────
+
+fn render_findings_tab(app: &App, report: &Report, g: &Grouped, area: Rect, buf: &mut Buffer) {
+    let areas_w = areas_width(g);
+    let (areas_r, list_r, detail_r, source_r) = if area.width >= 110 && area.height >= 28 {
+        let [top, bottom] = Layout::vertical([Constraint::Length(14), Constraint::Min(0)]).areas(area);
+        let [a, l] = Layout::horizontal([Constraint::Length(areas_w), Constraint::Min(0)]).areas(top);
+        let [d, s] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(bottom);
+        (a, l, d, s)
+    } else {
+        let [a, right] = Layout::horizontal([Constraint::Length(areas_w), Constraint::Min(0)]).areas(area);
+        let [l, d, s] = Layout::vertical([
+            Constraint::Percentage(28),
+            Constraint::Percentage(42),
+            Constraint::Percentage(30),
+        ])
+        .areas(right);
+        (a, l, d, s)
+    };
+    let nav = app.nav();
+    render_areas(g, nav.area, areas_r, buf);
+    let group = g.groups.get(nav.area);
+    render_finding_list(report, group, nav.cursor, list_r, buf);
+    let selected = group.and_then(|a| a.shown.get(nav.cursor)).copied();
+    match selected.and_then(|i| report.issues.get(i).map(|f| (i, f))) {
+        Some((i, f)) => {
+            render_detail(app, report, i, detail_r, buf);
+            let title = format!(
+                "Source · {}:{}",
+                truncate_left(&safe(&file_name(report)), 30),
+                f.line.map_or(String::new(), |l| l.to_string())
+            );
+            render_source(report, f.line, f.column, title, source_r, buf);
+        }
+        None => {
+            let msg = if g.total == 0 {
+                "No findings: nothing in this profile contradicts the labels or the rules. That makes it \
+                 eligible for runtime testing only — a runtime verifier must still run the checks in tab 3."
+            } else {
+                "Select a finding to see its detail."
+            };
+            Paragraph::new(lines_of(msg, detail_r.width.saturating_sub(2)))
+                .block(pane("Detail".into()))
+                .render(detail_r, buf);
+            render_source(report, None, None, format!("Source · {}", safe(&file_name(report))), source_r, buf);
+        }
+    }
+}
+
+fn file_name(report: &Report) -> String {
+    let s = &report.profile.source;
+    s.rsplit('/').next().unwrap_or(s).to_string()
+}
+
+fn count_label(a: &vm::AreaGroup) -> String {
+    if a.shown.len() == a.total {
+        a.total.to_string()
+    } else {
+        format!("{}/{}", a.shown.len(), a.total)
+    }
+}
+
+fn areas_width(g: &Grouped) -> u16 {
+    let title_w = g.groups.iter().map(|a| width(a.title)).max().unwrap_or(10);
+    let count_w = g.groups.iter().map(|a| width(&count_label(a))).max().unwrap_or(1);
+    // borders + highlight symbol + title + space + count
+    (2 + 2 + title_w + 1 + count_w).min(30) as u16
+}
+
+fn render_areas(g: &Grouped, selected: usize, area: Rect, buf: &mut Buffer) {
+    let inner_w = area.width.saturating_sub(4) as usize;
+    let items: Vec<ListItem> = g
+        .groups
+        .iter()
+        .map(|a| {
+            let count = count_label(a);
+            let title_w = inner_w.saturating_sub(width(&count) + 1);
+            let title = pad(a.title, title_w as u16);
+            let count_style = match a.worst {
+                Some(s) if !a.shown.is_empty() => theme::severity(s),
+                _ => theme::dim(),
+            };
+            let title_style = if a.total == 0 { theme::dim() } else { Style::new() };
+            ListItem::new(Line::from(vec![
+                Span::styled(title, title_style),
+                Span::raw(" "),
+                Span::styled(count, count_style),
+            ]))
+        })
+        .collect();
+    let list = List::new(items)
+        .block(pane("Areas".into()))
+        .highlight_symbol("› ")
+        .highlight_spacing(HighlightSpacing::Always)
+        .highlight_style(theme::selected());
+    let mut state = ListState::default().with_selected(Some(selected));
+    StatefulWidget::render(list, area, buf, &mut state);
+}
+
+fn render_finding_list(report: &Report, group: Option<&vm::AreaGroup>, cursor: usize, area: Rect, buf: &mut Buffer) {
+    let Some(group) = group else { return };
+    let title = if group.shown.len() == group.total {
+        format!("{} · {}", group.title, plural(group.total, "finding"))
+    } else {
+        format!("{} · {} of {} shown", group.title, group.shown.len(), group.total)
+    };
+    let block = pane(title);
+    if group.shown.is_empty() {
+        let msg = if group.total == 0 {
+            "No findings in this area.".to_string()
+        } else {
+            format!("The filter hides all {} here (Esc clears it).", plural(group.total, "finding"))
+        };
+        Paragraph::new(lines_of(&msg, area.width.saturating_sub(2))).block(block).render(area, buf);
+        return;
+    }
+    let inner_w = area.width.saturating_sub(4) as usize;
+    let items: Vec<ListItem> = group
+        .shown
+        .iter()
+        .filter_map(|&i| report.issues.get(i))
+        .map(|f| {
+            let lead = format!("{} {:<6} ", theme::severity_tag(f.severity), f.rule);
+            let msg = truncate(&safe(&f.message), inner_w.saturating_sub(width(&lead)));
+            ListItem::new(Line::from(vec![
+                Span::styled(theme::severity_tag(f.severity), theme::severity(f.severity)),
+                Span::raw(format!(" {:<6} ", f.rule)),
+                Span::raw(msg),
+            ]))
+        })
+        .collect();
+    let list = List::new(items)
+        .block(block)
+        .highlight_symbol("› ")
+        .highlight_spacing(HighlightSpacing::Always)
+        .highlight_style(theme::selected());
+    let mut state = ListState::default().with_selected(Some(cursor));
+    StatefulWidget::render(list, area, buf, &mut state);
+}
+
+fn plural(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+fn lines_of(text: &str, w: u16) -> Vec<Line<'static>> {
+    wrap(text, w as usize).into_iter().map(Line::from).collect()
+}
+
+/// A labelled paragraph: `label: text` wrapped under a hanging indent.
+fn field(out: &mut Vec<Line<'static>>, label: &str, value: &str, w: usize, style: Style) {
+    let indent = width(label) + 2;
+    let wrapped = wrap(value, w.saturating_sub(indent).max(8));
+    for (i, l) in wrapped.into_iter().enumerate() {
+        if i == 0 {
+            out.push(Line::from(vec![Span::styled(format!("{label}: "), theme::label()), Span::styled(l, style)]));
+        } else {
+            out.push(Line::from(vec![Span::raw(" ".repeat(indent)), Span::styled(l, style)]));
+        }
+    }
+}
+
+fn detail_lines(report: &Report, index: usize, w: usize) -> Vec<Line<'static>> {
+    let Some(d) = vm::detail(report, index) else { return Vec::new() };
+    let exact = report.issues.get(index).is_some_and(|f| f.exact);
+    let mut out = Vec::new();
+    out.push(Line::from(vec![
+        Span::styled(format!("{} ", d.severity.as_str().to_uppercase()), theme::severity(d.severity)),
+        Span::styled(format!("{} ", d.rule), theme::title()),
+        Span::raw(d.rule_name.to_string()),
+    ]));
+    if !d.title.is_empty() {
+        for l in wrap(d.title, w) {
+            out.push(Line::styled(l, theme::dim()));
+        }
+    }
+    let place = match (d.line, d.column, exact) {
+        (Some(l), Some(c), true) => format!("{} (line {l}, column {c})", safe(&d.pointer)),
+        (Some(l), _, false) => format!("{} — not declared; nearest field at line {l}", safe(&d.pointer)),
+        _ => safe(&d.pointer).into_owned(),
+    };
+    field(&mut out, "at", &place, w, Style::new());
+    out.push(Line::default());
+    for l in wrap(&safe(&d.message), w) {
+        out.push(Line::styled(l, theme::title()));
+    }
+    out.push(Line::default());
+    field(&mut out, "fix", &safe(&d.remediation), w, Style::new());
+    if !d.evidence.is_empty() {
+        out.push(Line::default());
+        out.push(Line::styled("evidence", theme::label()));
+        for (k, v) in &d.evidence {
+            field(&mut out, &format!("  {}", safe(k)), &safe(v), w, Style::new());
+        }
+    }
+    out.push(Line::default());
+    match d.runtime_check {
+        Some(kind) => {
+            field(&mut out, "runtime check", kind.as_str(), w, Style::new());
+            for c in &d.checks {
+                let s = format!("{} expect {} for {}", safe(&c.id), c.expect, safe(&c.target));
+                for (i, l) in wrap(&s, w.saturating_sub(2)).into_iter().enumerate() {
+                    out.push(Line::raw(format!("{}{l}", if i == 0 { "- " } else { "  " })));
+                }
+            }
+        }
+        None => field(&mut out, "runtime check", "none for this rule", w, theme::dim()),
+    }
+    if let Some(wv) = &d.waived {
+        field(&mut out, "waived", &safe(wv), w, theme::dim());
+    }
+    if !d.rationale.is_empty() {
+        out.push(Line::default());
+        field(&mut out, "why", d.rationale, w, theme::dim());
+    }
+    out
+}
+
+/// A scrollable pane of pre-wrapped lines, with "more" markers.
+fn render_scrolled(title: String, lines: Vec<Line<'static>>, scroll: u16, area: Rect, buf: &mut Buffer) {
+    let h = area.height.saturating_sub(2) as usize;
+    let max_scroll = lines.len().saturating_sub(h);
+    let top = (scroll as usize).min(max_scroll);
+    let mut block = pane(title);
+    if top > 0 {
+        block = block.title_bottom(Line::styled(" ↑ PgUp ", theme::dim()).left_aligned());
+    }
+    if top < max_scroll {
+        block = block.title_bottom(Line::styled(" more ↓ PgDn ", theme::dim()).right_aligned());
+    }
+    let shown: Vec<Line> = lines.into_iter().skip(top).take(h).collect();
+    Paragraph::new(shown).block(block).render(area, buf);
+}
+
+fn render_detail(app: &App, report: &Report, index: usize, area: Rect, buf: &mut Buffer) {
+    let w = area.width.saturating_sub(2) as usize;
+    render_scrolled("Detail".into(), detail_lines(report, index, w), app.detail_scroll, area, buf);
+}
+
+/// The masked profile source around `focus`, the focus line marked and
+/// highlighted, its column emphasized; long lines wrap (indentation kept)
+/// so nothing is hidden off to the side.
+fn render_source(report: &Report, focus: Option<u32>, column: Option<u32>, title: String, area: Rect, buf: &mut Buffer) {
+    let h = area.height.saturating_sub(2) as usize;
+    let window = vm::source_window(report, focus.unwrap_or(1), h);
+    let last = window.last().map_or(1, |(n, _)| *n);
+    let num_w = last.to_string().len();
+    let gutter_w = 2 + num_w + 3; // marker, space, number, " │ "
+    let content_w = (area.width.saturating_sub(2) as usize).saturating_sub(gutter_w).max(1);
+    let mut rows: Vec<Line> = Vec::new();
+    let mut focus_rows = None;
+    for (n, text) in window {
+        let is_focus = Some(n) == focus;
+        let first_row = rows.len();
+        for (i, (offset, part)) in text::wrap_code(&text, content_w).into_iter().enumerate() {
+            let gutter = match (i, is_focus) {
+                (0, true) => format!("▶ {n:>num_w$} │ "),
+                (0, false) => format!("  {n:>num_w$} │ "),
+                _ => format!("  {:>num_w$} ┆ ", ""),
+            };
+            if is_focus {
+                let mut spans = vec![Span::styled(gutter, theme::focus_line())];
+                spans.extend(emphasize_column(&part, offset, column, content_w));
+                rows.push(Line::from(spans));
+            } else {
+                rows.push(Line::from(vec![Span::styled(gutter, theme::dim()), Span::raw(part)]));
+            }
+        }
+        if is_focus {
+            focus_rows = Some((first_row, rows.len()));
+        }
+    }
+    // Wrapping can push the focus line down: drop rows above it until it
+    // shows, keeping about a third of the pane as context.
+    let start = match focus_rows {
+        Some((fs, fe)) if fe > h => fe.saturating_sub(h).max(fs.saturating_sub(h / 3)).min(fs),
+        _ => 0,
+    };
+    let shown: Vec<Line> = rows.into_iter().skip(start).take(h).collect();
+    Paragraph::new(shown).block(pane(title)).render(area, buf);
+}
+
+/// One row of the focus line, padded to the pane, with the character at
+/// `column` (1-based, counted in characters) underlined.
+fn emphasize_column(part: &str, offset: usize, column: Option<u32>, w: usize) -> Vec<Span<'static>> {
+    let fill = " ".repeat(w.saturating_sub(width(part)));
+    let at = column.map(|c| (c as usize).saturating_sub(1)).filter(|c| *c >= offset && *c < offset + part.chars().count());
+    let Some(at) = at else {
+        return vec![Span::styled(format!("{part}{fill}"), theme::focus_line())];
+    };
+    let chars: Vec<char> = part.chars().collect();
+    let split = at - offset;
+    let before: String = chars.iter().take(split).collect();
+    let here: String = chars.iter().skip(split).take(1).collect();
+    let after: String = chars.iter().skip(split + 1).collect();
+    vec![
+        Span::styled(before, theme::focus_line()),
+        Span::styled(here, theme::focus_column()),
+        Span::styled(format!("{after}{fill}"), theme::focus_line()),
+    ]
+}
+
+// ─────────────────────────────── error panel ───────────────────────────────
+
+fn render_error(e: &LoadError, area: Rect, buf: &mut Buffer) {
+    let w = area.width.saturating_sub(2) as usize;
+    let mut out: Vec<Line> = Vec::new();
+    for l in wrap(&e.headline(), w) {
+        out.push(Line::styled(l, theme::status_error()));
+    }
+    if !e.context.is_empty() {
+        out.push(Line::default());
+        let num_w = e.context.last().map_or(1, |(n, _)| n.to_string().len());
+        for (n, text) in &e.context {
+            let is_focus = Some(*n) == e.line;
+            let gutter = format!("{} {n:>num_w$} │ ", if is_focus { "▶" } else { " " });
+            let content_w = w.saturating_sub(width(&gutter));
+            let style = if is_focus { theme::focus_line() } else { Style::new() };
+            out.push(Line::from(vec![Span::styled(gutter.clone(), style), Span::styled(truncate(text, content_w), style)]));
+            if is_focus {
+                if let Some(c) = e.column {
+                    let caret = " ".repeat(width(&gutter) + (c as usize).saturating_sub(1));
+                    out.push(Line::styled(truncate(&format!("{caret}^"), w), theme::status_error()));
+                }
+            }
+        }
+    }
+    out.push(Line::default());
+    for l in wrap(
+        "Nothing was audited. Fix the file and save it: it is watched and re-audited automatically (r reloads by hand). \
+         Other profiles stay available with n/p.",
+        w,
+    ) {
+        out.push(Line::styled(l, theme::dim()));
+    }
+    Paragraph::new(out).block(pane(format!("Cannot audit {}", truncate_left(&e.file, w.saturating_sub(16))))).render(area, buf);
+}
+
+// ─────────────────────────────── mounts tab ───────────────────────────────
+
+fn render_mounts_tab(app: &App, report: &Report, area: Rect, buf: &mut Buffer) {
+    let order = mount_order(report);
+    if order.is_empty() {
+        Paragraph::new(lines_of(
+            "This profile declares no mounts. The runtime verifier still checks that the job cannot read the \
+             sensitive locations in the plan (tab 3).",
+            area.width.saturating_sub(2),
+        ))
+        .block(pane("Mounts vs labels".into()))
+        .render(area, buf);
+        return;
+    }
+    let n_rw = order.iter().filter(|&&i| report.mounts.get(i).is_some_and(|m| m.access != "read-only")).count();
+    let n_ro = order.len() - n_rw;
+    // Rows with a heading before each group; remember where each mount lands.
+    let mut rows = Vec::new();
+    let mut visual = Vec::new();
+    for (pos, &i) in order.iter().enumerate() {
+        if pos == 0 && n_rw > 0 {
+            rows.push(heading_row(&format!("writable ({n_rw}) — reviewed first")));
+        }
+        if pos == n_rw && n_ro > 0 {
+            rows.push(heading_row(&format!("read-only ({n_ro})")));
+        }
+        visual.push(rows.len());
+        if let Some(m) = report.mounts.get(i) {
+            rows.push(mount_row(m, i));
+        }
+    }
+    let selected = visual.get(app.nav().mount).copied();
+    let table_h = (rows.len() as u16 + 3).min(area.height / 2).max(5);
+    let [table_r, bottom] = Layout::vertical([Constraint::Length(table_h), Constraint::Min(0)]).areas(area);
+    let widths = [
+        Constraint::Length(3),
+        Constraint::Length(12),
+        Constraint::Length(18),
+        Constraint::Fill(3),
+        Constraint::Fill(2),
+    ];
+    let table = Table::new(rows, widths)
+        .header(Row::new(["#", "access", "label", "source", "target"]).style(theme::label()))
+        .block(pane(format!("Mounts vs labels · {}", plural(order.len(), "mount"))))
+        .highlight_symbol("› ")
+        .highlight_spacing(HighlightSpacing::Always)
+        .row_highlight_style(theme::selected());
+    let mut state = TableState::default().with_selected(selected);
+    StatefulWidget::render(table, table_r, buf, &mut state);
+
+    let Some(m) = app.selected_mount().and_then(|i| report.mounts.get(i)) else { return };
+    let (detail_r, source_r) = split_bottom(bottom);
+    let w = detail_r.width.saturating_sub(2) as usize;
+    render_scrolled(format!("Mount {}", safe(&m.pointer)), mount_lines(report, m, w), app.detail_scroll, detail_r, buf);
+    let title = format!("Source · {}:{}", safe(&file_name(report)), m.line.map_or(String::new(), |l| l.to_string()));
+    render_source(report, m.line, None, title, source_r, buf);
+}
+
+/// Side by side when wide, stacked otherwise.
+fn split_bottom(area: Rect) -> (Rect, Rect) {
+    if area.width >= 110 {
+        let [a, b] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(area);
+        (a, b)
+    } else {
+        let [a, b] = Layout::vertical([Constraint::Percentage(60), Constraint::Percentage(40)]).areas(area);
+        (a, b)
+    }
+}
+
+fn heading_row(s: &str) -> Row<'static> {
+    Row::new(vec![String::new(), s.to_string()]).style(theme::dim())
+}
+
+fn mount_row(m: &MountRow, index: usize) -> Row<'static> {
+    let style = if m.access == "read-only" { Style::new() } else { theme::writable() };
+    Row::new(vec![
+        index.to_string(),
+        safe(&m.access).into_owned(),
+        safe(&m.label).into_owned(),
+        safe(&m.source).into_owned(),
+        safe(&m.target).into_owned(),
+    ])
+    .style(style)
+}
+
+fn mount_lines(report: &Report, m: &MountRow, w: usize) -> Vec<Line<'static>> {
+    let mut out = Vec::new();
+    field(&mut out, "source", &safe(&m.source), w, Style::new());
+    field(&mut out, "normalized", &safe(&m.normalized), w, Style::new());
+    field(&mut out, "target", &safe(&m.target), w, Style::new());
+    let access_style = if m.access == "read-only" { Style::new() } else { theme::writable() };
+    field(&mut out, "access", &safe(&m.access), w, access_style);
+    let matched = match (&m.label_path, m.label_origin) {
+        (Some(p), Some(o)) => format!("{} — {} ({o})", safe(&m.label), safe(p)),
+        _ => safe(&m.label).into_owned(),
+    };
+    field(&mut out, "label", &matched, w, theme::title());
+    if m.exposes.is_empty() {
+        field(&mut out, "exposes", "no labelled location inside it", w, theme::dim());
+    } else {
+        for (i, e) in m.exposes.iter().enumerate() {
+            field(&mut out, if i == 0 { "exposes" } else { "       " }, &safe(e), w, Style::new());
+        }
+    }
+    let prefix = format!("{}/", m.pointer);
+    let hits: Vec<&str> = report
+        .issues
+        .iter()
+        .filter(|f| f.pointer == m.pointer || f.pointer.starts_with(&prefix))
+        .map(|f| f.rule)
+        .collect();
+    let hits = if hits.is_empty() { "none".to_string() } else { format!("{} ({})", hits.len(), hits.join(", ")) };
+    field(&mut out, "findings", &hits, w, Style::new());
+    out
+}
+
+// ─────────────────────────────── checks tab ───────────────────────────────
+
+fn render_checks_tab(app: &App, report: &Report, area: Rect, buf: &mut Buffer) {
+    let checks = &report.runtime_checks;
+    let [table_r, bottom] = Layout::vertical([Constraint::Percentage(60), Constraint::Min(0)]).areas(area);
+    let rows: Vec<Row> = checks
+        .iter()
+        .map(|c| {
+            Row::new(vec![
+                safe(&c.id).into_owned(),
+                c.kind.as_str().to_string(),
+                c.expect.to_string(),
+                safe(&c.target).into_owned(),
+            ])
+        })
+        .collect();
+    let widths = [Constraint::Length(6), Constraint::Length(18), Constraint::Length(8), Constraint::Fill(1)];
+    let table = Table::new(rows, widths)
+        .header(Row::new(["id", "kind", "expect", "target"]).style(theme::label()))
+        .block(pane(format!("Runtime-check plan · {} for the runtime verifier", plural(checks.len(), "check"))))
+        .highlight_symbol("› ")
+        .highlight_spacing(HighlightSpacing::Always)
+        .row_highlight_style(theme::selected());
+    let mut state = TableState::default().with_selected((!checks.is_empty()).then_some(app.nav().check));
+    StatefulWidget::render(table, table_r, buf, &mut state);
+    let w = bottom.width.saturating_sub(2) as usize;
+    let lines = match checks.get(app.nav().check) {
+        Some(c) => check_lines(c, w),
+        None => lines_of("This plan is empty.", w as u16),
+    };
+    render_scrolled("Why this check".into(), lines, app.detail_scroll, bottom, buf);
+}
+
+fn check_lines(c: &RuntimeCheck, w: usize) -> Vec<Line<'static>> {
+    let mut out = Vec::new();
+    field(&mut out, "check", &format!("{} {}", safe(&c.id), c.kind.as_str()), w, theme::title());
+    field(&mut out, "target", &safe(&c.target), w, Style::new());
+    field(&mut out, "expect", c.expect, w, Style::new());
+    field(&mut out, "because", &safe(&c.because), w, Style::new());
+    out.push(Line::default());
+    for l in wrap(
+        "isolint only compares declared settings; this check is what a runtime verifier must observe in the \
+         launched environment. The plan is exported with the findings (runtime_checks).",
+        w,
+    ) {
+        out.push(Line::styled(l, theme::dim()));
+    }
+    out
+}
+
+// ─────────────────────────────── rules tab ───────────────────────────────
+
+fn render_rules_tab(app: &App, report: Option<&Report>, area: Rect, buf: &mut Buffer) {
+    let hits = |id: &str| report.map_or(0, |r| r.issues.iter().filter(|f| f.rule == id).count());
+    let [table_r, bottom] = Layout::vertical([Constraint::Percentage(55), Constraint::Min(0)]).areas(area);
+    let rows: Vec<Row> = app
+        .rules
+        .iter()
+        .map(|r| {
+            let n = hits(r.id);
+            Row::new(vec![
+                Span::raw(r.id),
+                Span::styled(theme::severity_tag(r.severity), theme::severity(r.severity)),
+                Span::raw(if n > 0 { n.to_string() } else { String::new() }),
+                Span::raw(r.title),
+            ])
+        })
+        .collect();
+    let widths = [Constraint::Length(6), Constraint::Length(4), Constraint::Length(4), Constraint::Fill(1)];
+    let table = Table::new(rows, widths)
+        .header(Row::new(["rule", "sev", "hits", "title"]).style(theme::label()))
+        .block(pane(format!("Rules · {} in the registry", app.rules.len())))
+        .highlight_symbol("› ")
+        .highlight_spacing(HighlightSpacing::Always)
+        .row_highlight_style(theme::selected());
+    let mut state = TableState::default().with_selected((!app.rules.is_empty()).then_some(app.rule));
+    StatefulWidget::render(table, table_r, buf, &mut state);
+    let w = bottom.width.saturating_sub(2) as usize;
+    let mut out = Vec::new();
+    if let Some(r) = app.rules.get(app.rule) {
+        out.push(Line::from(vec![
+            Span::styled(format!("{} ", r.id), theme::title()),
+            Span::raw(format!("{} · ", r.name)),
+            Span::styled(r.severity.as_str(), theme::severity(r.severity)),
+            Span::raw(format!(" · {}", area_title(r.area))),
+        ]));
+        for l in wrap(r.title, w) {
+            out.push(Line::styled(l, theme::dim()));
+        }
+        out.push(Line::default());
+        field(&mut out, "why", r.rationale, w, Style::new());
+        out.push(Line::default());
+        field(&mut out, "fix", r.remediation, w, Style::new());
+        out.push(Line::default());
+        field(&mut out, "runtime check", r.runtime_check.map_or("none", |k| k.as_str()), w, Style::new());
+        field(&mut out, "in this profile", &plural(hits(r.id), "finding"), w, Style::new());
+    }
+    let title = app.rules.get(app.rule).map_or("Rule".to_string(), |r| format!("Rule {}", r.id));
+    render_scrolled(title, out, app.detail_scroll, bottom, buf);
+}
+
+fn area_title(a: Area) -> &'static str {
+    a.title()
+}
+
+// ─────────────────────────────── help overlay ───────────────────────────────
+
+/// The help overlay, generated from the keymap table: one block per
+/// section, laid out in as many columns as fit.
+fn render_help(app: &App, area: Rect, buf: &mut Buffer) {
+    let key_w = KEYMAP.iter().map(|b| width(&b.keys_label())).max().unwrap_or(4);
+    let help_w = KEYMAP.iter().map(|b| width(b.help)).max().unwrap_or(10);
+    let col_w = key_w + 2 + help_w;
+    let mut blocks: Vec<Vec<Line>> = Vec::new();
+    for b in KEYMAP {
+        let new_section = blocks.last().and_then(|blk| blk.first()).map(|l| l.to_string()) != Some(b.section.to_string());
+        if new_section {
+            blocks.push(vec![Line::styled(b.section.to_string(), theme::label())]);
+        }
+        if let Some(blk) = blocks.last_mut() {
+            blk.push(Line::from(vec![
+                Span::styled(format!("{:<key_w$}", b.keys_label()), theme::key()),
+                Span::raw(format!("  {}", b.help)),
+            ]));
+        }
+    }
+    let w = area.width.saturating_sub(4).min((col_w * 2 + 4) as u16 + 2);
+    let inner_w = w.saturating_sub(2) as usize;
+    let cols = if inner_w >= col_w * 2 + 3 { 2 } else { 1 };
+    let total: usize = blocks.iter().map(|b| b.len() + 1).sum();
+    let target = total.div_ceil(cols);
+    let mut columns: Vec<Vec<Line>> = vec![Vec::new()];
+    for blk in blocks {
+        let cur_len = columns.last().map_or(0, |c| c.len());
+        if cur_len > 0 && cur_len + blk.len() > target && columns.len() < cols {
+            columns.push(Vec::new());
+        }
+        if let Some(c) = columns.last_mut() {
+            if !c.is_empty() {
+                c.push(Line::default());
+            }
+            c.extend(blk);
+        }
+    }
+    let intro = wrap(
+        "isolint compares a profile's declared settings with trusted fixture labels. Its verdict is at most \
+         \"eligible for runtime testing\" — not proof of enforcement.",
+        inner_w,
+    );
+    let rows = columns.iter().map(|c| c.len()).max().unwrap_or(0);
+    let h = (intro.len() + 1 + rows + 2) as u16;
+    let h = h.min(area.height.saturating_sub(2));
+    let rect = Rect {
+        x: area.x + (area.width.saturating_sub(w)) / 2,
+        y: area.y + (area.height.saturating_sub(h)) / 2,
+        width: w,
+        height: h,
+    };
+    Clear.render(rect, buf);
+    let mut lines: Vec<Line> = intro.into_iter().map(|l| Line::styled(l, theme::dim())).collect();
+    lines.push(Line::default());
+    for r in 0..rows {
+        let mut spans = Vec::new();
+        for (ci, c) in columns.iter().enumerate() {
+            let cell = c.get(r).cloned().unwrap_or_default();
+            let cw = cell.width();
+            spans.extend(cell.spans);
+            if ci + 1 < columns.len() {
+                spans.push(Span::raw(" ".repeat(col_w.saturating_sub(cw) + 3)));
+            }
+        }
+        lines.push(Line::from(spans));
+    }
+    let inner_h = h.saturating_sub(2) as usize;
+    let max_scroll = lines.len().saturating_sub(inner_h);
+    let top = (app.help_scroll as usize).min(max_scroll);
+    let mut block = Block::bordered()
+        .border_style(theme::title())
+        .title(Span::styled(" Keys — ? or Esc closes ", theme::title()));
+    if top < max_scroll {
+        block = block.title_bottom(Line::styled(" more ↓ j ", theme::dim()).right_aligned());
+    }
+    let shown: Vec<Line> = lines.into_iter().skip(top).collect();
+    Paragraph::new(shown).block(block).render(rect, buf);
+}
