@@ -23,32 +23,44 @@ fn prepared_in(ctx: &Ctx<'_>) -> Option<PreparedIn> {
 // ---------------------------------------------------------------------------
 // Fetching
 
-fn fetch_in_test_stage(ctx: &Ctx<'_>, e: &mut Emitter) {
+/// The test stage's declared egress, if any.
+fn test_egress(ctx: &Ctx<'_>) -> Option<Egress> {
+    ctx.profile.network.as_ref().and_then(|n| n.egress)
+}
+
+fn runtime_fetch_network(ctx: &Ctx<'_>, e: &mut Emitter) {
     if prepared_in(ctx) != Some(PreparedIn::RuntimeFetch) {
         return;
     }
-    let separate = fetch_stage(ctx).and_then(|f| f.separate);
-    if separate == Some(true) {
+    let separate = fetch_stage(ctx).and_then(|f| f.separate) == Some(true);
+    let egress = test_egress(ctx);
+    let message = match egress {
+        None => "dependencies are fetched at run time and the tests' egress is not declared, so the tests may keep the network the fetch needed",
+        Some(Egress::AllowAll) => "dependencies are fetched at run time and the tests may reach any destination: they keep far more network than the fetch needed",
+        // Without a separate stage the allow list must let the fetch
+        // through, so the tests can reach the registries too.
+        Some(Egress::AllowList) if !separate => "dependencies are fetched at run time by the stage that runs the tests, so its allow list opens the package registries to every test",
+        _ => return,
+    };
+    e.emit("/dependencies/prepared_in", message)
+        .evidence("prepared_in", "runtime-fetch")
+        .evidence("egress", egress.map_or("undeclared", |g| g.as_str()))
+        .evidence("separate_fetch_stage", separate);
+}
+
+fn fetch_not_separate(ctx: &Ctx<'_>, e: &mut Emitter) {
+    if prepared_in(ctx) != Some(PreparedIn::RuntimeFetch) {
         return;
     }
-    let egress = ctx.profile.network.as_ref().and_then(|n| n.egress);
-    let egress_text = egress.map_or("undeclared", |g| g.as_str());
     let pointer = "/dependencies/fetch_stage/separate";
-    let d = match separate {
-        None => e.undeclared(
-            ctx,
-            pointer,
-            "dependencies fetched at run time are fetched by the job itself, and every test inherits the network the fetch needs",
-        ),
-        _ => e.emit(
-            pointer,
-            "dependencies are fetched at run time in the stage that runs the tests, so every test inherits the network the fetch needs",
-        ),
+    let d = match fetch_stage(ctx).and_then(|f| f.separate) {
+        Some(true) => return,
+        None => e.undeclared(ctx, pointer, "dependencies fetched at run time are fetched by the job itself, in the stage that runs the tests"),
+        Some(false) => e.emit(pointer, "dependencies are fetched at run time in the stage that runs the tests, with its credentials and its network"),
     };
-    d.evidence("prepared_in", "runtime-fetch")
-        .evidence("egress", egress_text);
-    if egress == Some(Egress::Deny) {
-        // Nothing is inherited if the deny holds; the declaration is
+    d.evidence("prepared_in", "runtime-fetch");
+    if test_egress(ctx) == Some(Egress::Deny) {
+        // If the deny holds nothing is inherited: the declaration is
         // contradictory rather than open.
         d.severity(Severity::Medium);
         d.message
@@ -992,25 +1004,25 @@ fn unlocked_install(ctx: &Ctx<'_>, e: &mut Emitter) {
 pub const RULES: &[Rule] = &[
     Rule {
         id: "DEP001",
-        name: "runtime-fetch-in-test-stage",
+        name: "runtime-fetch-network-inherited",
         area: Area::Dependencies,
         severity: Severity::High,
-        title: "dependencies fetched at run time by the stage that runs the tests",
-        rationale: "When the job downloads its own dependencies, the network that download needs stays open for every test, hook and child process that follows. Fetching in a separate stage keeps the test stage offline. (Reported at medium when egress is denied: then nothing is inherited, but the profile contradicts itself.)",
-        remediation: "Prepare dependencies in a reviewed image or artifact (`dependencies.prepared_in`), or set `dependencies.fetch_stage.separate` to `true` and run the fetch before, and apart from, the tests.",
+        title: "tests inherit the network that a run-time fetch needed",
+        rationale: "A job that downloads dependencies as it runs needs network access, and unless the tests run in a stage with egress denied (or limited to what the tests themselves need), every test, hook and child process keeps that access. An offline test stage is what makes a fetched dependency unable to call home.",
+        remediation: "Prepare dependencies in a reviewed image or artifact (`dependencies.prepared_in`), or fetch in a separate stage and run the tests with `network.egress` `deny`.",
         runtime_check: Some(CheckKind::EgressDenied),
-        check: fetch_in_test_stage,
+        check: runtime_fetch_network,
     },
     Rule {
         id: "DEP002",
-        name: "dependency-source-undeclared",
+        name: "fetch-not-separated",
         area: Area::Dependencies,
-        severity: Severity::Medium,
-        title: "where dependencies come from is not declared",
-        rationale: "A job whose dependencies are neither in a named image or artifact nor fetched by a declared stage usually installs them itself, from the network, as it runs. The review cannot tell what code will be installed, or with which access.",
-        remediation: "Set `dependencies.prepared_in` to `image` or `artifact` (preferred for offline jobs), or to `runtime-fetch` with a separate fetch stage.",
+        severity: Severity::High,
+        title: "the run-time fetch is not separated from test execution",
+        rationale: "Fetching and executing have different needs: the fetch needs a registry and its token, the tests need neither. In one stage, both are available to all the code that runs, including install hooks and the tests. (Reported at medium when egress is denied: the profile then contradicts itself rather than opening anything.)",
+        remediation: "Set `dependencies.fetch_stage.separate` to `true` and run the fetch before, and apart from, the tests, handing over only the fetched files.",
         runtime_check: None,
-        check: preparation_undeclared,
+        check: fetch_not_separate,
     },
     Rule {
         id: "DEP003",
@@ -1110,6 +1122,17 @@ pub const RULES: &[Rule] = &[
         remediation: "Install from a lockfile with hashes (`pip install --require-hashes -r requirements.lock`, `npm ci`, `cargo install --locked`), or better, prepare dependencies in the image.",
         runtime_check: None,
         check: unlocked_install,
+    },
+    Rule {
+        id: "DEP012",
+        name: "dependency-source-undeclared",
+        area: Area::Dependencies,
+        severity: Severity::Medium,
+        title: "where dependencies come from is not declared",
+        rationale: "A job whose dependencies are neither in a named image or artifact nor fetched by a declared stage usually installs them itself, from the network, as it runs. The review cannot tell what code will be installed, or with which access.",
+        remediation: "Set `dependencies.prepared_in` to `image` or `artifact` (preferred for offline jobs), or to `runtime-fetch` with a separate fetch stage.",
+        runtime_check: None,
+        check: preparation_undeclared,
     },
 ];
 
