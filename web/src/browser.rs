@@ -1,0 +1,169 @@
+//! The few things only a browser can do: read the address, read a file the
+//! learner picked, save a download, write the clipboard. Nothing here talks
+//! to a network: downloads are object URLs made from memory.
+
+use isolint_core::Date;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+use crate::share;
+use crate::state::{Start, Status};
+
+fn window() -> Result<web_sys::Window, String> {
+    web_sys::window().ok_or_else(|| "no browser window".to_string())
+}
+
+fn js_error(e: JsValue) -> String {
+    e.as_string()
+        .or_else(|| {
+            js_sys::Error::try_from(e)
+                .ok()
+                .map(|err| String::from(err.message()))
+        })
+        .unwrap_or_else(|| "the browser refused".into())
+}
+
+/// The browser's local calendar date.
+fn local_today() -> Option<Date> {
+    let now = js_sys::Date::new_0();
+    let year = now.get_full_year();
+    Some(Date {
+        year: i32::try_from(year).ok()?,
+        month: now.get_month() + 1,
+        day: now.get_date(),
+    })
+}
+
+/// What the page opens with: the profile of a shared link (fragment) or the
+/// workshop profile, audited on `?today=` or the local date.
+pub fn start() -> Start {
+    let location = web_sys::window().map(|w| w.location());
+    let search = location
+        .as_ref()
+        .and_then(|l| l.search().ok())
+        .unwrap_or_default();
+    let hash = location
+        .as_ref()
+        .and_then(|l| l.hash().ok())
+        .unwrap_or_default();
+    let mut notes: Vec<Status> = Vec::new();
+    let today = match share::today_from_query(&search) {
+        Some(Ok(d)) => Some(d),
+        Some(Err(message)) => {
+            notes.push(Status::error(message));
+            local_today()
+        }
+        None => local_today(),
+    };
+    let mut start = Start::workshop(today);
+    match share::profile_from_fragment(&hash) {
+        Some(Ok(text)) => {
+            start.name = "shared-link.json".into();
+            start.text = text;
+            notes.push(Status::info("opened the profile carried by this link"));
+        }
+        Some(Err(message)) => notes.push(Status::error(format!(
+            "this link's profile could not be read ({message}); showing the workshop profile"
+        ))),
+        None => {}
+    }
+    start.status = notes.into_iter().max_by_key(|s| s.error);
+    start
+}
+
+/// The page's address without query-independent fragment, plus `#fragment`.
+pub fn link_with_fragment(fragment: &str) -> Result<String, String> {
+    let location = window()?.location();
+    let href = location.href().map_err(js_error)?;
+    let base = href.split('#').next().unwrap_or(&href);
+    Ok(format!("{base}#{fragment}"))
+}
+
+/// Read a file the learner picked or dropped.
+pub async fn read_file(file: &web_sys::File) -> Result<Vec<u8>, String> {
+    let limit = isolint_core::json::Limits::default().max_bytes;
+    // Refuse before reading: a huge file would stall the page.
+    if file.size() > limit as f64 {
+        return Err(format!(
+            "{}: the file is {} bytes, over the {limit}-byte limit",
+            isolint_core::sanitize::neutralize(&file.name()),
+            file.size()
+        ));
+    }
+    let buffer = JsFuture::from(file.array_buffer())
+        .await
+        .map_err(js_error)?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+/// Offer `text` as a file download, from memory (Blob + object URL).
+pub fn download(file_name: &str, mime: &str, text: &str) -> Result<(), String> {
+    let document = window()?.document().ok_or("no document")?;
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob =
+        web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).map_err(js_error)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(js_error)?;
+    let anchor: web_sys::HtmlAnchorElement = document
+        .create_element("a")
+        .map_err(js_error)?
+        .dyn_into()
+        .map_err(|_| "could not create a link")?;
+    anchor.set_href(&url);
+    anchor.set_download(file_name);
+    anchor.set_rel("noopener");
+    anchor.click();
+    // Let the browser start the download before the URL goes away.
+    gloo_timers::callback::Timeout::new(10_000, move || {
+        let _ = web_sys::Url::revoke_object_url(&url);
+    })
+    .forget();
+    Ok(())
+}
+
+/// Write `text` to the clipboard.
+pub async fn copy_text(text: &str) -> Result<(), String> {
+    let clipboard = window()?.navigator().clipboard();
+    JsFuture::from(clipboard.write_text(text))
+        .await
+        .map(|_| ())
+        .map_err(js_error)
+}
+
+/// A file name made from the profile name: letters, digits, `-`, `_`, `.`.
+pub fn file_stem(name: &str) -> String {
+    let stem: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '-'
+            }
+        })
+        .take(60)
+        .collect();
+    let stem = stem.trim_matches(['-', '.']);
+    if stem.is_empty() {
+        "profile".into()
+    } else {
+        stem.into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::file_stem;
+
+    #[test]
+    fn download_names_are_plain() {
+        assert_eq!(file_stem("parser-tests"), "parser-tests");
+        assert_eq!(
+            file_stem("../<script>alert(1)</script>"),
+            "script-alert-1---script"
+        );
+        assert_eq!(file_stem("..."), "profile");
+        assert_eq!(file_stem(""), "profile");
+    }
+}

@@ -1,0 +1,121 @@
+use std::rc::Rc;
+
+use gloo_timers::callback::Timeout;
+use isolint_core::view;
+use yew::prelude::*;
+
+use super::editor::Editor;
+use super::exports::ExportTools;
+use super::findings::{FilterBar, FindingList};
+use super::gallery::Gallery;
+use super::tables::{ChecksTable, MountsTable};
+use super::tools::{ProfileTools, StatusLine};
+use super::verdict::VerdictBanner;
+use super::{Dispatch, Shared};
+use crate::browser;
+use crate::state::{Action, State, DEBOUNCE_MS};
+
+/// The root: owns the one state, provides the dispatcher, lays out the page.
+#[function_component(App)]
+pub fn app() -> Html {
+    let state = use_reducer(|| State::new(browser::start()));
+    let dispatch: Dispatch = state.dispatcher();
+
+    // Live audit: each edit bumps the revision; the audit runs once the
+    // learner pauses. A newer edit drops the older timer.
+    {
+        let dispatch = dispatch.clone();
+        use_effect_with(state.revision, move |&revision| {
+            let timer = Timeout::new(DEBOUNCE_MS, move || {
+                dispatch.dispatch(Action::Audit { revision })
+            });
+            move || drop(timer)
+        });
+    }
+
+    let report = state.report.as_ref().map(|r| Shared(Rc::clone(r)));
+    let current = state.current_report().map(|r| Shared(Rc::clone(r)));
+    let grouped = {
+        let report = report.clone();
+        use_memo((report, state.filter.clone()), |(report, filter)| {
+            report.as_ref().map(|r| view::group(r, filter))
+        })
+    };
+    let marks = {
+        let current = current.clone();
+        let st = state.clone();
+        use_memo(current, move |_| st.line_marks())
+    };
+    let error_line = state.input_error.as_ref().and_then(|e| e.line);
+    let verdict = match (&current, &state.input_error) {
+        (_, Some(_)) => "unreadable",
+        (Some(r), None) => r.verdict.as_str(),
+        (None, None) => "pending",
+    };
+    let eligible_now = current
+        .as_ref()
+        .is_some_and(|r| r.verdict == isolint_core::Verdict::EligibleForRuntimeTesting);
+
+    html! {
+        <ContextProvider<Dispatch> context={dispatch}>
+        <div class="app"
+            data-verdict={verdict}
+            data-revision={state.revision.to_string()}
+            data-audited={state.audited.to_string()}
+            data-audit-count={state.timing.count.to_string()}
+            data-audit-ms={format!("{:.3}", state.timing.last_ms)}>
+            <a class="skip-link" href="#results">{ "Skip to the findings" }</a>
+            <header class="masthead">
+                <h1>{ "isolint" }<span class="masthead-sub">{ " · execution profile audit" }</span></h1>
+                <p class="tagline">
+                    { "Compare a job's sandbox settings with the workshop's trusted fixture labels. \
+                       Everything runs in this page: nothing you type or open is uploaded." }
+                </p>
+            </header>
+            <Gallery current={state.lesson} eligible_now={eligible_now} />
+            <main class="workspace">
+                <section class="pane editor-pane" aria-labelledby="editor-title">
+                    <div class="pane-head">
+                        <h2 id="editor-title">{ "Profile" }</h2>
+                        <span class="source-name" title="exported as profile.source">{ state.source_name.to_string() }</span>
+                    </div>
+                    <ProfileTools
+                        catalog={state.catalog.clone()}
+                        catalog_label={state.catalog_label()}
+                        catalog_error={state.catalog_error.clone()} />
+                    <Editor
+                        text={Rc::clone(&state.text)}
+                        cursor_line={state.cursor_line}
+                        jump={state.jump}
+                        marks={marks}
+                        error_line={error_line} />
+                    <StatusLine status={state.status.clone()} />
+                </section>
+                <section class="pane results-pane" id="results" aria-labelledby="results-title" tabindex="-1">
+                    <h2 id="results-title" class="visually-hidden">{ "Audit results" }</h2>
+                    <VerdictBanner
+                        report={report.clone()}
+                        input_error={state.input_error.clone()}
+                        today={state.today.map(|d| d.to_string())}
+                        catalog_label={state.catalog_label()} />
+                    <ExportTools report={current.clone()} />
+                    <FilterBar filter={state.filter.clone()} grouped={grouped.clone()} />
+                    <FindingList
+                        report={report.clone()}
+                        grouped={grouped}
+                        selected={state.selected_index()}
+                        stale={!state.is_current()} />
+                </section>
+            </main>
+            <div class="tables">
+                <MountsTable report={report.clone()} />
+                <ChecksTable report={report} />
+            </div>
+            <footer class="footer">
+                <p>{ isolint_core::NOTICE }</p>
+                <p>{ format!("isolint {} · rules and wording come from the same core library as the command line.", isolint_core::report::TOOL_VERSION) }</p>
+            </footer>
+        </div>
+        </ContextProvider<Dispatch>>
+    }
+}

@@ -1,0 +1,110 @@
+//! Downloads (findings JSON, SARIF) and the shareable link.
+
+use isolint_core::render::{json, sarif};
+use isolint_core::Report;
+use yew::prelude::*;
+
+use super::{use_dispatch, Shared};
+use crate::browser;
+use crate::share;
+use crate::state::{Action, Status};
+
+#[derive(Properties, PartialEq)]
+pub struct ExportToolsProps {
+    /// Only a report of the current text may be exported.
+    pub report: Option<Shared<Report>>,
+}
+
+#[function_component(ExportTools)]
+pub fn export_tools(props: &ExportToolsProps) -> Html {
+    let dispatch = use_dispatch();
+    let link = use_state(|| None::<String>);
+
+    let save = |kind: &'static str| {
+        let dispatch = dispatch.clone();
+        let report = props.report.clone();
+        Callback::from(move |_: MouseEvent| {
+            let Some(report) = &report else { return };
+            let stem = browser::file_stem(&report.profile.name);
+            let (name, mime, text) = match kind {
+                "sarif" => (
+                    format!("{stem}.sarif"),
+                    "application/sarif+json",
+                    sarif::render(report),
+                ),
+                _ => (
+                    format!("{stem}.findings.json"),
+                    "application/json",
+                    json::render(report),
+                ),
+            };
+            let status = match browser::download(&name, mime, &text) {
+                Ok(()) => Status::info(format!("saved {name}")),
+                Err(e) => Status::error(format!("could not save {name}: {e}")),
+            };
+            dispatch.dispatch(Action::Notify(status));
+        })
+    };
+    let copy_link = {
+        let dispatch = dispatch.clone();
+        let report = props.report.clone();
+        let link = link.clone();
+        Callback::from(move |_: MouseEvent| {
+            let Some(report) = &report else { return };
+            // The masked source: secret values become `*` before they reach a URL.
+            let fragment = share::fragment_for(&report.source_text);
+            if fragment.len() > share::MAX_LINK_CHARS {
+                dispatch.dispatch(Action::Notify(Status::error(
+                    "this profile is too large for a link; download it or share the file instead",
+                )));
+                return;
+            }
+            let url = match browser::link_with_fragment(&fragment) {
+                Ok(url) => url,
+                Err(e) => {
+                    dispatch.dispatch(Action::Notify(Status::error(e)));
+                    return;
+                }
+            };
+            link.set(Some(url.clone()));
+            let dispatch = dispatch.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let status = match browser::copy_text(&url).await {
+                    Ok(()) => Status::info(
+                        "link copied: it holds the profile (secret values masked) after the #, which browsers never send to a server",
+                    ),
+                    Err(_) => Status::info("the browser did not allow copying: select the link below and copy it"),
+                };
+                dispatch.dispatch(Action::Notify(status));
+            });
+        })
+    };
+    let disabled = props.report.is_none();
+    let why = disabled.then_some("Fix the profile so it can be read first");
+    let select_all = Callback::from(|e: FocusEvent| {
+        let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+        input.select();
+    });
+
+    html! {
+        <div class="tools export-tools" role="group" aria-label="Export">
+            <div class="tool-row">
+                <button type="button" class="button" id="download-json" onclick={save("json")} {disabled} title={why}>
+                    { "Download findings JSON" }
+                </button>
+                <button type="button" class="button" id="download-sarif" onclick={save("sarif")} {disabled} title={why}>
+                    { "Download SARIF" }
+                </button>
+                <button type="button" class="button" id="copy-link" onclick={copy_link} {disabled} title={why}>
+                    { "Copy shareable link" }
+                </button>
+            </div>
+            if let Some(url) = &*link {
+                <label class="share-link">
+                    <span class="tool-label">{ "Link" }</span>
+                    <input type="text" id="share-link" readonly=true value={url.clone()} onfocus={select_all} />
+                </label>
+            }
+        </div>
+    }
+}

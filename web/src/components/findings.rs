@@ -1,0 +1,238 @@
+//! The filter bar and the findings grouped by area, with their detail.
+
+use std::rc::Rc;
+
+use isolint_core::model::StringEnum;
+use isolint_core::view::{self, Detail, Filter, Grouped};
+use isolint_core::{Report, Severity};
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+use super::{rich, severity_badge, use_dispatch, Shared};
+use crate::state::Action;
+
+#[derive(Properties, PartialEq)]
+pub struct FilterBarProps {
+    pub filter: Filter,
+    pub grouped: Rc<Option<Grouped>>,
+}
+
+#[function_component(FilterBar)]
+pub fn filter_bar(props: &FilterBarProps) -> Html {
+    let dispatch = use_dispatch();
+    let on_severity = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |e: Event| {
+            let select: HtmlSelectElement = e.target_unchecked_into();
+            if let Some(s) = Severity::parse(&select.value()) {
+                dispatch.dispatch(Action::SetMinSeverity(s));
+            }
+        })
+    };
+    let on_query = Callback::from(move |e: InputEvent| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        dispatch.dispatch(Action::SetQuery(input.value()));
+    });
+    let counts = match props.grouped.as_ref() {
+        Some(g) if g.shown == g.total => format!("{} findings", g.total),
+        Some(g) => format!(
+            "showing {} of {} findings (the exports always hold all of them)",
+            g.shown, g.total
+        ),
+        None => String::new(),
+    };
+    html! {
+        <div class="filter-bar" role="search" aria-label="Filter findings">
+            <label class="field">
+                <span class="tool-label">{ "At least" }</span>
+                <select id="min-severity" onchange={on_severity}>
+                    { for Severity::ALL.iter().rev().map(|s| html! {
+                        <option value={s.as_str()} selected={*s == props.filter.min_severity}>{ s.as_str() }</option>
+                    }) }
+                </select>
+            </label>
+            <label class="field field-grow">
+                <span class="tool-label">{ "Search" }</span>
+                <input type="search" id="search" placeholder="rule, message, pointer…"
+                    value={props.filter.query.clone()} oninput={on_query} />
+            </label>
+            <p class="filter-count" id="filter-count" aria-live="polite">{ counts }</p>
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct FindingListProps {
+    pub report: Option<Shared<Report>>,
+    pub grouped: Rc<Option<Grouped>>,
+    pub selected: Option<usize>,
+    /// The report describes an earlier text.
+    pub stale: bool,
+}
+
+#[function_component(FindingList)]
+pub fn finding_list(props: &FindingListProps) -> Html {
+    let (Some(report), Some(grouped)) = (&props.report, props.grouped.as_ref()) else {
+        return html! {};
+    };
+    if grouped.total == 0 {
+        return html! {
+            <p class="empty" id="no-findings">
+                { "No findings: every declared setting matched what the rules look for. \
+                   The runtime checks below still have to be observed in the launched environment." }
+            </p>
+        };
+    }
+    let nav = grouped.groups.iter().map(|g| {
+        let worst = g.worst.map(|s| format!("worst-{}", s.as_str()));
+        let class = classes!("area-chip", worst, (g.total == 0).then_some("area-chip-empty"));
+        let label = format!("{}: {} findings", g.title, g.total);
+        if g.total == 0 {
+            html! { <li><span {class} aria-label={label}>{ g.title }<span class="count">{ 0 }</span></span></li> }
+        } else {
+            html! {
+                <li><a {class} href={format!("#area-{}", g.area.as_str())} aria-label={label}>
+                    { g.title }<span class="count">{ g.total }</span>
+                </a></li>
+            }
+        }
+    });
+    let sections = grouped.groups.iter().filter(|g| !g.shown.is_empty()).map(|g| {
+        let id = format!("area-{}", g.area.as_str());
+        let heading = format!("{id}-title");
+        let shown = if g.shown.len() == g.total {
+            format!("{}", g.total)
+        } else {
+            format!("{} of {}", g.shown.len(), g.total)
+        };
+        html! {
+            <section class="area" id={id} aria-labelledby={heading.clone()} data-area={g.area.as_str()}>
+                <h3 id={heading}>{ g.title }<span class="count">{ shown }</span></h3>
+                <ul class="findings">
+                    { for g.shown.iter().map(|&i| html! {
+                        <FindingItem key={i} report={report.clone()} index={i} open={props.selected == Some(i)} />
+                    }) }
+                </ul>
+            </section>
+        }
+    });
+    html! {
+        <div class={classes!("finding-list", props.stale.then_some("stale"))}>
+            <nav aria-label="Areas"><ul class="area-nav">{ for nav }</ul></nav>
+            if grouped.shown == 0 {
+                <p class="empty">{ "No finding matches the filter." }</p>
+            }
+            { for sections }
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct FindingItemProps {
+    report: Shared<Report>,
+    index: usize,
+    open: bool,
+}
+
+#[function_component(FindingItem)]
+fn finding_item(props: &FindingItemProps) -> Html {
+    let dispatch = use_dispatch();
+    let Some(f) = props.report.issues.get(props.index) else {
+        return html! {};
+    };
+    let index = props.index;
+    let onclick = Callback::from(move |_: MouseEvent| dispatch.dispatch(Action::Select(index)));
+    let detail_id = format!("finding-detail-{index}");
+    let position = match (f.line, f.column) {
+        (Some(l), Some(c)) => format!("line {l}:{c}"),
+        (Some(l), None) => format!("line {l}"),
+        _ => String::new(),
+    };
+    html! {
+        <li class={classes!("finding", format!("finding-{}", f.severity.as_str()), props.open.then_some("open"))}>
+            <button type="button" class="finding-head" {onclick}
+                aria-expanded={props.open.to_string()} aria-controls={detail_id.clone()}
+                data-index={index.to_string()} data-rule={f.rule}
+                data-line={f.line.map(|l| l.to_string())}>
+                { severity_badge(f.severity) }
+                <span class="finding-message">{ rich(&f.message) }</span>
+                <span class="finding-meta">
+                    <span class="rule-id">{ f.rule }</span>
+                    <span>{ position }</span>
+                    <code class="pointer">{ f.pointer.clone() }</code>
+                </span>
+            </button>
+            if props.open {
+                if let Some(d) = view::detail(&props.report, index) {
+                    <FindingDetail id={detail_id} detail={Rc::new(d)} />
+                }
+            }
+        </li>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct FindingDetailProps {
+    id: String,
+    detail: Rc<Detail>,
+}
+
+#[function_component(FindingDetail)]
+fn finding_detail(props: &FindingDetailProps) -> Html {
+    let dispatch = use_dispatch();
+    let d = &props.detail;
+    let goto = d.line.map(|line| {
+        let dispatch = dispatch.clone();
+        let onclick = Callback::from(move |_: MouseEvent| {
+            dispatch.dispatch(Action::RevealLine(line));
+            if let Some(el) = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|doc| doc.get_element_by_id("profile-editor"))
+            {
+                use wasm_bindgen::JsCast;
+                if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
+                    let _ = el.focus();
+                }
+            }
+        });
+        html! { <button type="button" class="button button-small" {onclick}>{ format!("Edit line {line}") }</button> }
+    });
+    html! {
+        <div class="detail" id={props.id.clone()}>
+            <p class="detail-title"><strong>{ rich(d.title) }</strong>{ format!(" · {} · {}", d.rule_name, d.area.title()) }</p>
+            <dl class="detail-fields">
+                <dt>{ "Finding" }</dt><dd>{ rich(&d.message) }</dd>
+                <dt>{ "Why it matters" }</dt><dd>{ rich(d.rationale) }</dd>
+                <dt>{ "How to fix" }</dt><dd>{ rich(&d.remediation) }</dd>
+                <dt>{ "Where" }</dt>
+                <dd><code>{ d.pointer.clone() }</code>{ " " }{ goto }</dd>
+                if !d.evidence.is_empty() {
+                    <dt>{ "Evidence" }</dt>
+                    <dd>
+                        <ul class="evidence">
+                            { for d.evidence.iter().map(|(k, v)| html! {
+                                <li><span class="ev-key">{ k.clone() }</span>{ ": " }<code>{ v.clone() }</code></li>
+                            }) }
+                        </ul>
+                    </dd>
+                }
+                if let Some(kind) = d.runtime_check {
+                    <dt>{ "Runtime check" }</dt>
+                    <dd>
+                        <code>{ kind.as_str() }</code>
+                        if !d.checks.is_empty() {
+                            <ul class="evidence">
+                                { for d.checks.iter().map(|c| html! {
+                                    <li><span class="ev-key">{ c.id.clone() }</span>{ " " }<code>{ c.target.clone() }</code>{ format!(" → {}", c.expect) }</li>
+                                }) }
+                            </ul>
+                        }
+                    </dd>
+                }
+                if let Some(w) = &d.waived {
+                    <dt>{ "Waived" }</dt><dd>{ w.clone() }</dd>
+                }
+            </dl>
+        </div>
+    }
+}

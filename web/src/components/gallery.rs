@@ -1,0 +1,63 @@
+//! The lesson gallery and the explanation of the lesson in the editor.
+
+use yew::prelude::*;
+
+use super::{rich, use_dispatch};
+use crate::gallery::{lesson, LESSONS};
+use crate::state::Action;
+
+#[derive(Properties, PartialEq)]
+pub struct GalleryProps {
+    /// The lesson the editor's text came from.
+    pub current: Option<&'static str>,
+    /// Whether the current text is eligible now.
+    pub eligible_now: bool,
+}
+
+#[function_component(Gallery)]
+pub fn gallery(props: &GalleryProps) -> Html {
+    let dispatch = use_dispatch();
+    let buttons = LESSONS.iter().map(|l| {
+        let dispatch = dispatch.clone();
+        let onclick = Callback::from(move |_: MouseEvent| {
+            dispatch.dispatch(Action::Load {
+                name: l.file.into(),
+                text: l.text.into(),
+                lesson: Some(l.id),
+            })
+        });
+        let pressed = props.current == Some(l.id);
+        html! {
+            <li>
+                <button type="button" class={classes!("lesson", l.eligible.then_some("lesson-goal"))}
+                    aria-pressed={pressed.to_string()} data-lesson={l.id} {onclick}>
+                    { l.title }
+                </button>
+            </li>
+        }
+    });
+    let current = props.current.and_then(lesson).map(|l| {
+        let flipped = !l.eligible && props.eligible_now;
+        html! {
+            <div class={classes!("lesson-card", flipped.then_some("lesson-flipped"))} id="lesson-card" data-lesson={l.id}>
+                <h3>{ l.title }</h3>
+                <p>{ rich(l.explanation) }</p>
+                <p class="lesson-try"><strong>{ "Try: " }</strong>{ rich(l.try_this) }</p>
+                if flipped {
+                    <p class="lesson-done">
+                        { "The verdict flipped. Eligible means the next step may run: the runtime checks must now \
+                           show the launched job really is confined." }
+                    </p>
+                }
+            </div>
+        }
+    });
+    html! {
+        <section class="gallery" aria-labelledby="gallery-title">
+            <h2 id="gallery-title">{ "Lessons" }</h2>
+            <p class="muted gallery-hint">{ "Load a profile that shows one mistake, then edit it until the verdict flips." }</p>
+            <ul class="lesson-list">{ for buttons }</ul>
+            { current }
+        </section>
+    }
+}

@@ -1,0 +1,80 @@
+//! The page's function components. They render what `state` and core's
+//! view model hand them; none of them filters, groups or re-derives.
+
+mod app;
+mod editor;
+mod exports;
+mod findings;
+mod gallery;
+mod tables;
+mod tools;
+mod verdict;
+
+pub use app::App;
+
+use std::ops::Deref;
+use std::rc::Rc;
+
+use isolint_core::model::StringEnum;
+use isolint_core::Severity;
+use yew::prelude::*;
+
+use crate::state::State;
+
+/// How components send actions: provided once by [`App`] through a context.
+pub type Dispatch = UseReducerDispatcher<State>;
+
+/// Fetch the dispatcher; every component sits under [`App`]'s provider.
+#[hook]
+fn use_dispatch() -> Dispatch {
+    match use_context::<Dispatch>() {
+        Some(d) => d,
+        None => unreachable!("components are rendered under App's ContextProvider"),
+    }
+}
+
+/// An `Rc` compared by address, for props: a component holding the report
+/// re-renders only when a new audit replaced it.
+#[derive(Debug)]
+pub struct Shared<T>(pub Rc<T>);
+
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        Shared(Rc::clone(&self.0))
+    }
+}
+
+impl<T> PartialEq for Shared<T> {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl<T> Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+/// Text with `backtick` spans shown as code. Always text nodes: whatever the
+/// profile holds is displayed, never interpreted as markup.
+fn rich(text: &str) -> Html {
+    text.split('`')
+        .enumerate()
+        .map(|(i, part)| {
+            if part.is_empty() {
+                html! {}
+            } else if i % 2 == 1 {
+                html! { <code>{ part.to_string() }</code> }
+            } else {
+                html! { { part.to_string() } }
+            }
+        })
+        .collect()
+}
+
+/// A severity pill.
+fn severity_badge(s: Severity) -> Html {
+    html! { <span class={classes!("sev", format!("sev-{}", s.as_str()))}>{ s.as_str() }</span> }
+}

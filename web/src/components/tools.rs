@@ -1,0 +1,151 @@
+//! Opening profiles and catalogs, and the status line.
+
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+use super::{use_dispatch, Dispatch};
+use crate::browser;
+use crate::state::{Action, CatalogChoice, Status, WORKSHOP_SOURCE};
+
+/// Read the first file of a file input, then hand it to `make`.
+fn on_file_chosen(dispatch: Dispatch, make: fn(String, Vec<u8>) -> Action) -> Callback<Event> {
+    Callback::from(move |e: Event| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            return;
+        };
+        // Clear it so choosing the same file again still fires `change`.
+        input.set_value("");
+        let dispatch = dispatch.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            match browser::read_file(&file).await {
+                Ok(bytes) => dispatch.dispatch(make(file.name(), bytes)),
+                Err(message) => dispatch.dispatch(Action::Notify(Status::error(message))),
+            }
+        });
+    })
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ProfileToolsProps {
+    pub catalog: CatalogChoice,
+    pub catalog_label: String,
+    pub catalog_error: Option<String>,
+}
+
+#[function_component(ProfileTools)]
+pub fn profile_tools(props: &ProfileToolsProps) -> Html {
+    let dispatch = use_dispatch();
+    let open_profile = on_file_chosen(dispatch.clone(), |name, bytes| Action::LoadFile {
+        name,
+        bytes,
+    });
+    let open_catalog = on_file_chosen(dispatch.clone(), |name, bytes| Action::LoadCatalog {
+        name,
+        bytes,
+    });
+    let reset = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: MouseEvent| {
+            dispatch.dispatch(Action::Load {
+                name: WORKSHOP_SOURCE.into(),
+                text: isolint_core::WORKSHOP_PROFILE.into(),
+                lesson: Some("workshop"),
+            })
+        })
+    };
+    let clear = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: MouseEvent| {
+            dispatch.dispatch(Action::Load {
+                name: "pasted.json".into(),
+                text: String::new(),
+                lesson: None,
+            });
+            if let Some(el) = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.get_element_by_id("profile-editor"))
+            {
+                use wasm_bindgen::JsCast;
+                if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
+                    let _ = el.focus();
+                }
+            }
+        })
+    };
+    let choose_catalog = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |e: Event| {
+            let select: HtmlSelectElement = e.target_unchecked_into();
+            if select.value() == "workshop" {
+                dispatch.dispatch(Action::UseWorkshopCatalog);
+            }
+        })
+    };
+    let dismiss_catalog_error = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.dispatch(Action::DismissCatalogError))
+    };
+    let loaded = matches!(props.catalog, CatalogChoice::Loaded { .. });
+
+    html! {
+        <div class="tools" role="group" aria-label="Profile and catalog">
+            <div class="tool-row">
+                <span class="file-button">
+                    <input type="file" id="open-profile" class="visually-hidden"
+                        accept=".json,application/json" onchange={open_profile} />
+                    <label for="open-profile" class="button">{ "Open file…" }</label>
+                </span>
+                <button type="button" class="button" onclick={clear}
+                    title="Empty the editor, then paste a profile">{ "Clear to paste" }</button>
+                <button type="button" class="button" id="reset-workshop" onclick={reset}>{ "Workshop profile" }</button>
+            </div>
+            <div class="tool-row">
+                <label for="catalog-select" class="tool-label">{ "Labels" }</label>
+                <select id="catalog-select" onchange={choose_catalog}>
+                    <option value="workshop" selected={!loaded}>{ "workshop (embedded)" }</option>
+                    if loaded {
+                        <option value="loaded" selected=true>{ props.catalog_label.clone() }</option>
+                    }
+                </select>
+                <span class="file-button">
+                    <input type="file" id="open-catalog" class="visually-hidden"
+                        accept=".json,application/json" onchange={open_catalog} />
+                    <label for="open-catalog" class="button">{ "Load catalog…" }</label>
+                </span>
+            </div>
+            if let Some(error) = &props.catalog_error {
+                <div class="alert alert-error" role="alert" id="catalog-error">
+                    <strong>{ "Catalog refused. " }</strong>
+                    <span class="pre">{ error.clone() }</span>
+                    <button type="button" class="button button-small" onclick={dismiss_catalog_error}>{ "Dismiss" }</button>
+                </div>
+            }
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct StatusLineProps {
+    pub status: Option<Status>,
+}
+
+/// One polite live region for transient messages (file opened, link copied…).
+#[function_component(StatusLine)]
+pub fn status_line(props: &StatusLineProps) -> Html {
+    let dispatch = use_dispatch();
+    let dismiss = Callback::from(move |_: MouseEvent| dispatch.dispatch(Action::DismissStatus));
+    let (class, text) = match &props.status {
+        Some(s) if s.error => ("status status-error", s.text.clone()),
+        Some(s) => ("status", s.text.clone()),
+        None => ("status status-empty", String::new()),
+    };
+    html! {
+        <div class={class} id="status" role="status" aria-live="polite">
+            <span>{ text }</span>
+            if props.status.is_some() {
+                <button type="button" class="button button-small" aria-label="Dismiss message" onclick={dismiss}>{ "×" }</button>
+            }
+        </div>
+    }
+}

@@ -1,0 +1,811 @@
+//! The page's one state type and the actions that change it.
+//!
+//! Everything here is plain Rust: no DOM, no `web-sys`. The audit itself is
+//! pure (core does no I/O), so the reducer runs it and the native unit tests
+//! below exercise the whole learner path — edit, audit, filter, select,
+//! load a lesson, swap the catalog — without a browser.
+
+use std::rc::Rc;
+
+use isolint_core::json::{InputError, Limits};
+use isolint_core::sanitize::neutralize;
+use isolint_core::view::{self, Filter, Grouped};
+use isolint_core::{audit, AuditOptions, Date, Labels, Report, Severity};
+use yew::Reducible;
+
+use crate::clock;
+
+/// How long the page waits after the last keystroke before auditing.
+pub const DEBOUNCE_MS: u32 = 150;
+
+/// The name shown (and exported as `profile.source`) for the starting profile.
+pub const WORKSHOP_SOURCE: &str = "workshop.json";
+
+/// Which label catalog the audit compares against.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CatalogChoice {
+    /// The workshop catalog embedded in core.
+    Workshop,
+    /// A catalog file the learner loaded.
+    Loaded { file: String },
+}
+
+/// Why the editor's text could not be audited at all.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputProblem {
+    /// The refusal, without its position (display-safe).
+    pub message: String,
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+}
+
+impl InputProblem {
+    fn from_error(e: &InputError) -> InputProblem {
+        let bare = InputError {
+            kind: e.kind.clone(),
+            pos: None,
+        };
+        InputProblem {
+            message: neutralize(&bare.to_string()).into_owned(),
+            line: e.pos.map(|p| p.line),
+            column: e.pos.map(|p| p.column),
+        }
+    }
+
+    /// "line 3, column 7: invalid JSON: …" (or just the message).
+    pub fn located(&self) -> String {
+        match (self.line, self.column) {
+            (Some(l), Some(c)) => format!("line {l}, column {c}: {}", self.message),
+            (Some(l), None) => format!("line {l}: {}", self.message),
+            _ => self.message.clone(),
+        }
+    }
+}
+
+/// The finding the learner opened, remembered by identity so it survives
+/// a re-audit as long as the finding still exists.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Selection {
+    pub rule: &'static str,
+    pub pointer: String,
+}
+
+/// A short message for the status line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Status {
+    pub error: bool,
+    pub text: String,
+}
+
+impl Status {
+    pub fn info(text: impl Into<String>) -> Status {
+        Status {
+            error: false,
+            text: text.into(),
+        }
+    }
+    pub fn error(text: impl Into<String>) -> Status {
+        Status {
+            error: true,
+            text: text.into(),
+        }
+    }
+}
+
+/// How long the audits took, for the page's own measurements.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct AuditTiming {
+    /// Milliseconds spent in the last audit.
+    pub last_ms: f64,
+    /// Number of audits run since the page opened.
+    pub count: u64,
+}
+
+/// What the page starts with.
+#[derive(Debug, Clone)]
+pub struct Start {
+    pub name: String,
+    pub text: String,
+    pub lesson: Option<&'static str>,
+    /// The audit date (`?today=` or the browser's local date).
+    pub today: Option<Date>,
+    /// Something to tell the learner at once (e.g. a broken shared link).
+    pub status: Option<Status>,
+}
+
+impl Start {
+    /// The workshop profile, as the page opens by default.
+    pub fn workshop(today: Option<Date>) -> Start {
+        Start {
+            name: WORKSHOP_SOURCE.into(),
+            text: isolint_core::WORKSHOP_PROFILE.into(),
+            lesson: Some("workshop"),
+            today,
+            status: None,
+        }
+    }
+}
+
+/// The whole page state.
+#[derive(Debug, Clone)]
+pub struct State {
+    /// The editor's text, exactly as typed (may hold secrets; never exported).
+    pub text: Rc<str>,
+    /// File name used as `profile.source` in the exports.
+    pub source_name: Rc<str>,
+    /// The gallery lesson the text came from, if any.
+    pub lesson: Option<&'static str>,
+    /// Bumped on every change of `text`.
+    pub revision: u64,
+    /// The revision the current `report`/`input_error` describe.
+    pub audited: u64,
+    pub labels: Rc<Labels>,
+    pub catalog: CatalogChoice,
+    /// Why the last catalog file was refused.
+    pub catalog_error: Option<String>,
+    pub today: Option<Date>,
+    /// The last readable audit. Kept while the text is unreadable, marked stale.
+    pub report: Option<Rc<Report>>,
+    /// Set while the current text cannot be audited.
+    pub input_error: Option<InputProblem>,
+    pub filter: Filter,
+    pub selected: Option<Selection>,
+    /// The line the editor shows highlighted.
+    pub cursor_line: Option<u32>,
+    /// Bumped whenever the editor must scroll to `cursor_line`.
+    pub jump: u64,
+    pub status: Option<Status>,
+    pub timing: AuditTiming,
+}
+
+/// Everything that changes the state.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// The learner typed or pasted: new editor text (audited after a pause).
+    Edit(String),
+    /// The pause after `revision` ended: audit if nothing changed since.
+    Audit {
+        revision: u64,
+    },
+    /// Replace the editor's text (gallery, shared link, reset) and audit now.
+    Load {
+        name: String,
+        text: String,
+        lesson: Option<&'static str>,
+    },
+    /// A profile file was read.
+    LoadFile {
+        name: String,
+        bytes: Vec<u8>,
+    },
+    /// A catalog file was read.
+    LoadCatalog {
+        name: String,
+        bytes: Vec<u8>,
+    },
+    /// Go back to the embedded workshop catalog.
+    UseWorkshopCatalog,
+    /// Hide the message about a refused catalog.
+    DismissCatalogError,
+    SetMinSeverity(Severity),
+    SetQuery(String),
+    /// Open (or close, when already open) `report.issues[index]`.
+    Select(usize),
+    /// Highlight a line of the editor and scroll to it.
+    RevealLine(u32),
+    Notify(Status),
+    DismissStatus,
+}
+
+impl State {
+    /// The starting state, already audited.
+    pub fn new(start: Start) -> State {
+        let mut s = State {
+            text: Rc::from(start.text),
+            source_name: Rc::from(start.name),
+            lesson: start.lesson,
+            revision: 1,
+            audited: 0,
+            labels: Rc::new(Labels::workshop()),
+            catalog: CatalogChoice::Workshop,
+            catalog_error: None,
+            today: start.today,
+            report: None,
+            input_error: None,
+            filter: Filter::default(),
+            selected: None,
+            cursor_line: None,
+            jump: 0,
+            status: start.status,
+            timing: AuditTiming::default(),
+        };
+        s.run_audit();
+        s
+    }
+
+    /// Audit `text` against `labels` now.
+    fn run_audit(&mut self) {
+        let options = AuditOptions { today: self.today };
+        let started = clock::now_ms();
+        let result = audit(
+            self.text.as_bytes(),
+            &self.source_name,
+            &self.labels,
+            &options,
+        );
+        self.timing.last_ms = clock::now_ms() - started;
+        self.timing.count += 1;
+        self.audited = self.revision;
+        match result {
+            Ok(report) => {
+                self.report = Some(Rc::new(report));
+                self.input_error = None;
+                if self.selected_index().is_none() {
+                    self.selected = None;
+                }
+            }
+            Err(e) => {
+                let problem = InputProblem::from_error(&e);
+                if problem.line.is_some() {
+                    self.cursor_line = problem.line;
+                }
+                self.input_error = Some(problem);
+            }
+        }
+    }
+
+    fn replace_text(&mut self, name: String, text: String, lesson: Option<&'static str>) {
+        self.text = Rc::from(text);
+        self.source_name = Rc::from(name);
+        self.lesson = lesson;
+        self.revision += 1;
+        self.selected = None;
+        self.cursor_line = None;
+        self.jump += 1;
+        self.run_audit();
+    }
+
+    /// Whether the shown report describes the editor's current text.
+    pub fn is_current(&self) -> bool {
+        self.input_error.is_none() && self.audited == self.revision
+    }
+
+    /// The report, only when it describes the current text (for exports).
+    pub fn current_report(&self) -> Option<&Rc<Report>> {
+        self.report.as_ref().filter(|_| self.input_error.is_none())
+    }
+
+    /// Findings grouped by area under the filter (core's view model).
+    pub fn grouped(&self) -> Option<Grouped> {
+        self.report.as_ref().map(|r| view::group(r, &self.filter))
+    }
+
+    /// Index in `report.issues` of the open finding.
+    pub fn selected_index(&self) -> Option<usize> {
+        let sel = self.selected.as_ref()?;
+        let report = self.report.as_ref()?;
+        report
+            .issues
+            .iter()
+            .position(|f| f.rule == sel.rule && f.pointer == sel.pointer)
+    }
+
+    /// The worst severity of the findings on each line, for the gutter.
+    pub fn line_marks(&self) -> Vec<(u32, Severity)> {
+        let Some(report) = self.current_report() else {
+            return Vec::new();
+        };
+        let mut marks: Vec<(u32, Severity)> = Vec::new();
+        for f in &report.issues {
+            let Some(line) = f.line else { continue };
+            match marks.iter_mut().find(|(l, _)| *l == line) {
+                Some((_, worst)) => *worst = (*worst).min(f.severity),
+                None => marks.push((line, f.severity)),
+            }
+        }
+        marks.sort_unstable();
+        marks
+    }
+
+    /// The catalog's display name.
+    pub fn catalog_label(&self) -> String {
+        match &self.catalog {
+            CatalogChoice::Workshop => "workshop (embedded)".into(),
+            CatalogChoice::Loaded { file } => {
+                format!("{} (from {})", self.labels.index.catalog().name, file)
+            }
+        }
+    }
+
+    fn load_bytes_as_text(name: &str, bytes: Vec<u8>) -> Result<String, String> {
+        let limit = Limits::default().max_bytes;
+        if bytes.len() > limit {
+            return Err(format!(
+                "{}: the file is {} bytes, over the {limit}-byte limit",
+                neutralize(name),
+                bytes.len()
+            ));
+        }
+        String::from_utf8(bytes).map_err(|e| {
+            format!(
+                "{}: not UTF-8 text (invalid byte at offset {}); save the profile as UTF-8",
+                neutralize(name),
+                e.utf8_error().valid_up_to()
+            )
+        })
+    }
+}
+
+impl Reducible for State {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        match action {
+            Action::Audit { revision } => {
+                if revision != self.revision || self.audited == self.revision {
+                    // Stale timer or already audited: no new state, no re-render.
+                    return self;
+                }
+                let mut s = (*self).clone();
+                s.run_audit();
+                Rc::new(s)
+            }
+            Action::Edit(text) => {
+                if *self.text == *text {
+                    return self;
+                }
+                let mut s = (*self).clone();
+                s.text = Rc::from(text);
+                s.revision += 1;
+                Rc::new(s)
+            }
+            Action::Load { name, text, lesson } => {
+                let mut s = (*self).clone();
+                s.replace_text(name, text, lesson);
+                s.status = None;
+                Rc::new(s)
+            }
+            Action::LoadFile { name, bytes } => {
+                let mut s = (*self).clone();
+                match State::load_bytes_as_text(&name, bytes) {
+                    Ok(text) => {
+                        s.status = Some(Status::info(format!("opened {}", neutralize(&name))));
+                        s.replace_text(name, text, None);
+                    }
+                    Err(message) => s.status = Some(Status::error(message)),
+                }
+                Rc::new(s)
+            }
+            Action::LoadCatalog { name, bytes } => {
+                let mut s = (*self).clone();
+                match Labels::load(&bytes) {
+                    Ok(labels) => {
+                        s.labels = Rc::new(labels);
+                        s.catalog = CatalogChoice::Loaded {
+                            file: neutralize(&name).into_owned(),
+                        };
+                        s.catalog_error = None;
+                        s.run_audit();
+                    }
+                    Err(e) => {
+                        s.catalog_error = Some(format!(
+                            "{} was not loaded; still using {}.\n{}",
+                            neutralize(&name),
+                            s.catalog_label(),
+                            e
+                        ));
+                    }
+                }
+                Rc::new(s)
+            }
+            Action::UseWorkshopCatalog => {
+                if self.catalog == CatalogChoice::Workshop && self.catalog_error.is_none() {
+                    return self;
+                }
+                let mut s = (*self).clone();
+                if s.catalog != CatalogChoice::Workshop {
+                    s.labels = Rc::new(Labels::workshop());
+                    s.catalog = CatalogChoice::Workshop;
+                    s.run_audit();
+                }
+                s.catalog_error = None;
+                Rc::new(s)
+            }
+            Action::DismissCatalogError => {
+                if self.catalog_error.is_none() {
+                    return self;
+                }
+                let mut s = (*self).clone();
+                s.catalog_error = None;
+                Rc::new(s)
+            }
+            Action::SetMinSeverity(min) => {
+                let mut s = (*self).clone();
+                s.filter.min_severity = min;
+                Rc::new(s)
+            }
+            Action::SetQuery(query) => {
+                let mut s = (*self).clone();
+                s.filter.query = query;
+                Rc::new(s)
+            }
+            Action::Select(index) => {
+                let Some(f) = self.report.as_ref().and_then(|r| r.issues.get(index)) else {
+                    return self;
+                };
+                let mut s = (*self).clone();
+                if self.selected_index() == Some(index) {
+                    s.selected = None;
+                } else {
+                    s.selected = Some(Selection {
+                        rule: f.rule,
+                        pointer: f.pointer.clone(),
+                    });
+                    if let Some(line) = f.line {
+                        s.cursor_line = Some(line);
+                        s.jump += 1;
+                    }
+                }
+                Rc::new(s)
+            }
+            Action::RevealLine(line) => {
+                let mut s = (*self).clone();
+                s.cursor_line = Some(line);
+                s.jump += 1;
+                Rc::new(s)
+            }
+            Action::Notify(status) => {
+                let mut s = (*self).clone();
+                s.status = Some(status);
+                Rc::new(s)
+            }
+            Action::DismissStatus => {
+                if self.status.is_none() {
+                    return self;
+                }
+                let mut s = (*self).clone();
+                s.status = None;
+                Rc::new(s)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use isolint_core::{Area, Verdict};
+
+    fn today() -> Option<Date> {
+        Date::parse("2026-11-29")
+    }
+
+    fn start() -> Rc<State> {
+        Rc::new(State::new(Start::workshop(today())))
+    }
+
+    fn step(s: Rc<State>, a: Action) -> Rc<State> {
+        s.reduce(a)
+    }
+
+    /// The debounce timer of the latest edit fires.
+    fn settle(s: Rc<State>) -> Rc<State> {
+        let revision = s.revision;
+        s.reduce(Action::Audit { revision })
+    }
+
+    #[test]
+    fn opens_on_the_workshop_profile_already_audited() {
+        let s = start();
+        assert_eq!(&*s.text, isolint_core::WORKSHOP_PROFILE);
+        assert_eq!(&*s.source_name, WORKSHOP_SOURCE);
+        assert!(s.is_current());
+        let report = s.report.as_ref().expect("workshop profile is readable");
+        assert_eq!(report.verdict, Verdict::NotEligible);
+        assert!(!report.issues.is_empty());
+        assert_eq!(s.timing.count, 1);
+        assert_eq!(s.catalog, CatalogChoice::Workshop);
+    }
+
+    #[test]
+    fn edits_wait_for_the_debounced_audit_and_stale_timers_do_nothing() {
+        let s = start();
+        let s = step(s, Action::Edit(isolint_core::WORKSHOP_PROFILE_FIXED.into()));
+        assert!(
+            !s.is_current(),
+            "an edit is not audited until the pause ends"
+        );
+        assert_eq!(
+            s.report.as_ref().map(|r| r.verdict),
+            Some(Verdict::NotEligible)
+        );
+        let typed = s.revision;
+        let s = step(
+            s,
+            Action::Edit(format!("{} ", isolint_core::WORKSHOP_PROFILE_FIXED)),
+        );
+        // The timer of the earlier keystroke fires: ignored, same state.
+        let before = Rc::clone(&s);
+        let s = step(s, Action::Audit { revision: typed });
+        assert!(Rc::ptr_eq(&before, &s));
+        let s = settle(s);
+        assert!(s.is_current());
+        assert_eq!(
+            s.report.as_ref().map(|r| r.verdict),
+            Some(Verdict::EligibleForRuntimeTesting)
+        );
+        // A second timer for the same revision does not audit again.
+        let count = s.timing.count;
+        let s = settle(s);
+        assert_eq!(s.timing.count, count);
+    }
+
+    #[test]
+    fn unreadable_text_keeps_the_last_report_as_stale_and_locates_the_error() {
+        let s = start();
+        let broken = "{\n  \"name\": \"x\",\n  \"mounts\": [,]\n}\n";
+        let s = step(s, Action::Edit(broken.into()));
+        let s = settle(s);
+        let problem = s.input_error.clone().expect("syntax error reported");
+        assert_eq!(problem.line, Some(3));
+        assert!(problem.column.is_some());
+        assert!(
+            problem.located().starts_with("line 3, column "),
+            "{}",
+            problem.located()
+        );
+        assert!(s.report.is_some(), "last readable report kept");
+        assert!(s.current_report().is_none(), "but never exported");
+        assert!(!s.is_current());
+        assert_eq!(s.cursor_line, Some(3));
+        assert!(s.line_marks().is_empty());
+    }
+
+    #[test]
+    fn filters_use_core_grouping_and_never_drop_findings_from_the_report() {
+        let s = start();
+        let all = s.grouped().expect("grouped").shown;
+        let s = step(s, Action::SetMinSeverity(Severity::Critical));
+        let g = s.grouped().expect("grouped");
+        assert_eq!(g.total, s.report.as_ref().map_or(0, |r| r.issues.len()));
+        assert!(g.shown <= all);
+        let report = s.report.as_ref().expect("report");
+        for i in g.flat() {
+            assert_eq!(report.issues[i].severity, Severity::Critical);
+        }
+        let s = step(s, Action::SetMinSeverity(Severity::Info));
+        let s = step(s, Action::SetQuery("no finding says this 7f3a".into()));
+        assert_eq!(s.grouped().expect("grouped").shown, 0);
+        assert_eq!(s.filter.query, "no finding says this 7f3a");
+        // Writable and read-only mounts are separate groups, in that order.
+        let areas: Vec<Area> = s
+            .grouped()
+            .expect("grouped")
+            .groups
+            .iter()
+            .map(|g| g.area)
+            .collect();
+        assert_eq!(&areas[..2], &[Area::WritableMounts, Area::ReadOnlyMounts]);
+    }
+
+    #[test]
+    fn selecting_a_finding_moves_the_editor_to_its_line_and_toggles() {
+        let s = start();
+        let report = Rc::clone(s.report.as_ref().expect("report"));
+        let (index, finding) = report
+            .issues
+            .iter()
+            .enumerate()
+            .find(|(_, f)| f.line.is_some_and(|l| l > 1))
+            .expect("a finding below line 1");
+        let jump = s.jump;
+        let s = step(s, Action::Select(index));
+        assert_eq!(s.selected_index(), Some(index));
+        assert_eq!(s.cursor_line, finding.line);
+        assert_eq!(s.jump, jump + 1);
+        let s = step(s, Action::Select(index));
+        assert_eq!(s.selected_index(), None, "clicking again closes it");
+        let before = Rc::clone(&s);
+        let s = step(s, Action::Select(10_000));
+        assert!(Rc::ptr_eq(&before, &s), "out-of-range index is ignored");
+    }
+
+    #[test]
+    fn a_selection_survives_a_reaudit_only_while_its_finding_exists() {
+        let s = start();
+        let report = Rc::clone(s.report.as_ref().expect("report"));
+        let s = step(s, Action::Select(0));
+        let sel = s.selected.clone().expect("selected");
+        assert_eq!(sel.rule, report.issues[0].rule);
+        // Whitespace-only edit: same findings, selection kept.
+        let s = step(
+            s,
+            Action::Edit(format!("{}\n", isolint_core::WORKSHOP_PROFILE)),
+        );
+        let s = settle(s);
+        assert_eq!(s.selected.as_ref(), Some(&sel));
+        assert!(s.selected_index().is_some());
+        // The fixed profile has other findings: selection dropped if gone.
+        let s = step(s, Action::Edit(isolint_core::WORKSHOP_PROFILE_FIXED.into()));
+        let s = settle(s);
+        if let Some(i) = s.selected_index() {
+            let f = &s.report.as_ref().expect("report").issues[i];
+            assert_eq!(
+                (f.rule, f.pointer.as_str()),
+                (sel.rule, sel.pointer.as_str())
+            );
+        } else {
+            assert_eq!(s.selected, None);
+        }
+    }
+
+    #[test]
+    fn loading_replaces_text_and_audits_at_once() {
+        let s = start();
+        let s = step(s, Action::Select(0));
+        let s = step(
+            s,
+            Action::Load {
+                name: "fixed.json".into(),
+                text: isolint_core::WORKSHOP_PROFILE_FIXED.into(),
+                lesson: Some("fixed"),
+            },
+        );
+        assert!(s.is_current());
+        assert_eq!(&*s.source_name, "fixed.json");
+        assert_eq!(s.lesson, Some("fixed"));
+        assert_eq!(s.selected, None);
+        assert_eq!(
+            s.report.as_ref().map(|r| r.profile.source.as_str()),
+            Some("fixed.json")
+        );
+    }
+
+    #[test]
+    fn files_must_be_utf8_and_within_the_size_limit() {
+        let s = start();
+        let text_before = Rc::clone(&s.text);
+        let s = step(
+            s,
+            Action::LoadFile {
+                name: "bad.json".into(),
+                bytes: vec![b'{', 0xff, b'}'],
+            },
+        );
+        let status = s.status.clone().expect("status");
+        assert!(status.error);
+        assert!(
+            status.text.contains("bad.json") && status.text.contains("UTF-8"),
+            "{}",
+            status.text
+        );
+        assert_eq!(s.text, text_before, "the editor keeps its text");
+        let s = step(
+            s,
+            Action::LoadFile {
+                name: "huge.json".into(),
+                bytes: vec![b' '; Limits::default().max_bytes + 1],
+            },
+        );
+        assert!(s
+            .status
+            .as_ref()
+            .is_some_and(|st| st.error && st.text.contains("limit")));
+        let s = step(
+            s,
+            Action::LoadFile {
+                name: "mine.json".into(),
+                bytes: isolint_core::WORKSHOP_PROFILE_FIXED.as_bytes().to_vec(),
+            },
+        );
+        assert_eq!(&*s.text, isolint_core::WORKSHOP_PROFILE_FIXED);
+        assert_eq!(&*s.source_name, "mine.json");
+        assert!(s.status.as_ref().is_some_and(|st| !st.error));
+    }
+
+    #[test]
+    fn a_bad_catalog_is_refused_with_its_position_and_the_old_one_kept() {
+        let s = start();
+        let sha = s.labels.sha256.clone();
+        let s = step(
+            s,
+            Action::LoadCatalog {
+                name: "labels.json".into(),
+                bytes: b"{\n  \"schema\": \"isolint.labels/v1\",\n  \"labels\": [ }".to_vec(),
+            },
+        );
+        let err = s.catalog_error.clone().expect("catalog error");
+        assert!(err.contains("labels.json"), "{err}");
+        assert!(err.contains("3:"), "error names line 3: {err}");
+        assert_eq!(s.catalog, CatalogChoice::Workshop);
+        assert_eq!(s.labels.sha256, sha);
+        let s = step(s, Action::DismissCatalogError);
+        assert_eq!(s.catalog_error, None);
+    }
+
+    #[test]
+    fn a_loaded_catalog_changes_the_audit_and_can_be_dropped_again() {
+        let s = start();
+        // A catalog that labels nothing: every mount becomes unlabelled.
+        let catalog = br#"{ "schema": "isolint.labels/v1", "name": "empty-room", "labels": [] }"#;
+        let s = step(
+            s,
+            Action::LoadCatalog {
+                name: "empty.json".into(),
+                bytes: catalog.to_vec(),
+            },
+        );
+        assert_eq!(s.catalog_error, None);
+        assert_eq!(
+            s.catalog,
+            CatalogChoice::Loaded {
+                file: "empty.json".into()
+            }
+        );
+        let report = s.report.as_ref().expect("report");
+        assert_eq!(report.labels_name, "empty-room");
+        assert!(report.mounts.iter().any(|m| m.label == "unlabelled"));
+        assert!(s.catalog_label().contains("empty-room"));
+        let s = step(s, Action::UseWorkshopCatalog);
+        assert_eq!(s.catalog, CatalogChoice::Workshop);
+        assert_eq!(s.report.as_ref().expect("report").labels_name, "workshop");
+    }
+
+    #[test]
+    fn line_marks_keep_the_worst_severity_per_line() {
+        let s = start();
+        let marks = s.line_marks();
+        assert!(!marks.is_empty());
+        let report = s.report.as_ref().expect("report");
+        for (line, worst) in &marks {
+            let on_line: Vec<Severity> = report
+                .issues
+                .iter()
+                .filter(|f| f.line == Some(*line))
+                .map(|f| f.severity)
+                .collect();
+            assert_eq!(on_line.iter().min(), Some(worst));
+        }
+        assert!(
+            marks.windows(2).all(|w| w[0].0 < w[1].0),
+            "one mark per line, sorted"
+        );
+    }
+
+    #[test]
+    fn identical_edits_and_idle_dismissals_do_not_rerender() {
+        let s = start();
+        let before = Rc::clone(&s);
+        let s = step(s, Action::Edit(isolint_core::WORKSHOP_PROFILE.into()));
+        assert!(Rc::ptr_eq(&before, &s));
+        let s = step(s, Action::DismissStatus);
+        assert!(Rc::ptr_eq(&before, &s));
+        let s = step(s, Action::UseWorkshopCatalog);
+        assert!(Rc::ptr_eq(&before, &s));
+        let s = step(s, Action::Notify(Status::info("link copied")));
+        assert_eq!(
+            s.status.as_ref().map(|st| st.text.as_str()),
+            Some("link copied")
+        );
+        let s = step(s, Action::DismissStatus);
+        assert_eq!(s.status, None);
+    }
+
+    #[test]
+    fn the_audit_date_reaches_core() {
+        // Same text, same catalog, same date: same export as core computes.
+        let s = start();
+        let direct = audit(
+            isolint_core::WORKSHOP_PROFILE.as_bytes(),
+            WORKSHOP_SOURCE,
+            &Labels::workshop(),
+            &AuditOptions { today: today() },
+        )
+        .expect("readable");
+        let page = s.current_report().expect("report");
+        assert_eq!(
+            isolint_core::render::json::render(page),
+            isolint_core::render::json::render(&direct)
+        );
+    }
+}
