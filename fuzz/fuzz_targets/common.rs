@@ -6,7 +6,11 @@ use isolint_core::{Report, Verdict};
 
 pub fn check_report(r: &Report) {
     let blocking = r.issues.iter().any(|f| f.blocks());
-    assert_eq!(r.verdict == Verdict::NotEligible, blocking, "verdict disagrees with findings");
+    assert_eq!(
+        r.verdict == Verdict::NotEligible,
+        blocking,
+        "verdict disagrees with findings"
+    );
     let outputs = [
         json::render(r),
         sarif::render(r),
@@ -24,6 +28,13 @@ pub fn check_report(r: &Report) {
         }
     }
     // The export is well-formed JSON (checked with core's own parser).
-    let limits = isolint_core::json::Limits { max_bytes: usize::MAX, max_depth: 256, max_values: usize::MAX };
-    assert!(isolint_core::json::parse(outputs[0].as_bytes(), limits).is_ok(), "export is not valid JSON");
+    let limits = isolint_core::json::Limits {
+        max_bytes: usize::MAX,
+        max_depth: 256,
+        max_values: usize::MAX,
+    };
+    assert!(
+        isolint_core::json::parse(outputs[0].as_bytes(), limits).is_ok(),
+        "export is not valid JSON"
+    );
 }
