@@ -1,5 +1,576 @@
-//! Rules of the `credentials` area.
+//! Rules of the `credentials` area: a minimal environment built for the
+//! job instead of the launcher's, credentials as short-lived task-scoped
+//! identities from a broker, kept out of model context, and no path to a
+//! general credential store.
+//!
+//! No message or evidence ever carries a secret value: findings name the
+//! variable, credential or argument that holds it.
 
-use super::Rule;
+use super::{Ctx, Emitter, Rule};
+use crate::finding::{Area, CheckKind, Severity};
+use crate::json::escape_token;
+use crate::model::{CredentialScope, CredentialSource, Exposure, StringEnum};
+use crate::redact::{is_secret_name, looks_like_secret};
 
-pub const RULES: &[Rule] = &[];
+/// The longest lifetime a task credential should have, in seconds.
+const MAX_TTL_SECONDS: u64 = 3600;
+
+/// Variables that lead to a general credential store, an agent that signs
+/// for its owner, or an endpoint with host authority.
+const STORE_VARIABLES: &[(&str, &str)] = &[
+    (
+        "SSH_AUTH_SOCK",
+        "the SSH agent, which signs with every key loaded in it",
+    ),
+    (
+        "GPG_AGENT_INFO",
+        "the GnuPG agent and the private keys it unlocks",
+    ),
+    ("GNUPGHOME", "a GnuPG home holding private keys"),
+    (
+        "DBUS_SESSION_BUS_ADDRESS",
+        "the session bus, through which the desktop keyring answers",
+    ),
+    (
+        "DOCKER_HOST",
+        "a container engine endpoint, which controls its host",
+    ),
+    (
+        "CONTAINER_HOST",
+        "a container engine endpoint, which controls its host",
+    ),
+    (
+        "DOCKER_CONFIG",
+        "the Docker client's stored registry credentials",
+    ),
+    (
+        "KUBECONFIG",
+        "a Kubernetes client configuration with cluster credentials",
+    ),
+    (
+        "AWS_PROFILE",
+        "a named profile of the shared AWS credentials",
+    ),
+    (
+        "AWS_SHARED_CREDENTIALS_FILE",
+        "the shared AWS credentials file",
+    ),
+    (
+        "AWS_CONFIG_FILE",
+        "the AWS configuration, which can source credentials",
+    ),
+    (
+        "GOOGLE_APPLICATION_CREDENTIALS",
+        "a Google service-account key file",
+    ),
+    (
+        "CLOUDSDK_CONFIG",
+        "the gcloud configuration and its cached tokens",
+    ),
+    ("AZURE_CONFIG_DIR", "the Azure CLI's token cache"),
+    ("NETRC", "a `.netrc` file of host passwords"),
+];
+
+fn store_variable(name: &str) -> Option<&'static str> {
+    STORE_VARIABLES
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, w)| *w)
+}
+
+/// Names that leave no doubt that their value is a secret (unlike `AUTH`
+/// or `COOKIE`, which also name modes and settings).
+fn strong_secret_name(name: &str) -> bool {
+    let n = name.to_ascii_uppercase().replace('-', "_");
+    [
+        "SECRET",
+        "TOKEN",
+        "PASSWORD",
+        "PASSWD",
+        "PASSPHRASE",
+        "API_KEY",
+        "APIKEY",
+        "PRIVATE_KEY",
+        "ACCESS_KEY",
+    ]
+    .iter()
+    .any(|w| n.contains(w))
+}
+
+/// `$NAME` or `${NAME}`: a reference to a variable, not a value.
+fn is_reference(v: &str) -> bool {
+    let inner = v
+        .strip_prefix("${")
+        .and_then(|r| r.strip_suffix('}'))
+        .or_else(|| v.strip_prefix('$'));
+    inner.is_some_and(|i| !i.is_empty() && i.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+}
+
+/// Whether the value under a secret-sounding name is itself a secret:
+/// not empty, not a reference, not a setting such as `none` or `true`,
+/// not a path to a file that holds the secret; and, when the name is only
+/// weakly secret-sounding, shaped like a credential rather than a word.
+fn secret_by_name(name: &str, value: &str) -> bool {
+    let v = value.trim();
+    if !is_secret_name(name) || v.is_empty() || is_reference(v) || v.starts_with('/') {
+        return false;
+    }
+    const SETTINGS: &[&str] = &[
+        "true", "false", "yes", "no", "on", "off", "none", "null", "enabled", "disabled",
+        "required", "optional",
+    ];
+    if SETTINGS.iter().any(|s| v.eq_ignore_ascii_case(s))
+        || (v.len() <= 5 && v.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return false;
+    }
+    strong_secret_name(name)
+        || !v
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c == '-' || c == '_' || c == '.')
+}
+
+/// Why a variable holds a secret: by its value's shape, or by its name.
+fn secret_reason(name: &str, value: &str) -> Option<&'static str> {
+    if looks_like_secret(value) {
+        Some("value")
+    } else if secret_by_name(name, value) {
+        Some("name")
+    } else {
+        None
+    }
+}
+
+fn check_inherited(ctx: &Ctx<'_>, e: &mut Emitter) {
+    let env = ctx.profile.environment.as_ref();
+    let msg = match (env, env.and_then(|e| e.inherit)) {
+        (None, _) if ctx.present("/environment") => return,
+        (None, _) => "no `environment` section is declared, so the job gets the runner's default, usually the launcher's whole environment",
+        (Some(_), None) if ctx.present("/environment/inherit") => return,
+        (Some(_), None) => "`inherit` is not declared, so the launcher's environment may be passed on whole",
+        (Some(_), Some(true)) => "the job inherits the launcher's whole environment: cloud credentials, tokens and agent sockets such as `SSH_AUTH_SOCK` in it reach the code under test",
+        (Some(_), Some(false)) => return,
+    };
+    e.emit("/environment/inherit", msg);
+}
+
+fn variables<'a>(ctx: &'a Ctx<'_>) -> impl Iterator<Item = (String, &'a str, &'a str)> + 'a {
+    ctx.profile
+        .environment
+        .as_ref()
+        .and_then(|e| e.variables.as_deref())
+        .unwrap_or(&[])
+        .iter()
+        .map(|(n, v)| {
+            (
+                format!("/environment/variables/{}", escape_token(n)),
+                n.as_str(),
+                v.as_str(),
+            )
+        })
+}
+
+fn check_secret_variables(ctx: &Ctx<'_>, e: &mut Emitter) {
+    for (ptr, name, value) in variables(ctx) {
+        if store_variable(name).is_some() && !looks_like_secret(value) {
+            continue; // a pointer to a store: CRD007
+        }
+        if let Some(by) = secret_reason(name, value) {
+            let how = if by == "value" {
+                "a value shaped like a credential"
+            } else {
+                "a secret, by its name"
+            };
+            e.emit(ptr, format!("the variable `{name}` holds {how}; a secret written into the profile is visible to every process in the job and to everyone who reads the profile"))
+                .evidence("variable", name)
+                .evidence("detected_by", by);
+        } else if is_secret_name(name) && is_reference(value.trim()) && strong_secret_name(name) {
+            e.emit(ptr, format!("the variable `{name}` passes the launcher's secret `{}` into the job instead of a task credential from a broker", value.trim()))
+                .severity(Severity::High)
+                .evidence("variable", name)
+                .evidence("detected_by", "reference");
+        }
+    }
+}
+
+/// The credential entries that are objects (others are profile findings).
+fn credentials<'a>(
+    ctx: &'a Ctx<'_>,
+) -> impl Iterator<Item = (String, &'a crate::model::Credential)> + 'a {
+    ctx.profile
+        .credentials()
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (format!("/credentials/{i}"), c))
+        .filter(|(p, _)| ctx.root.pointer(p).and_then(|n| n.members()).is_some())
+}
+
+fn label(c: &crate::model::Credential) -> String {
+    c.name.as_deref().map_or_else(
+        || "unnamed credential".to_string(),
+        |n| format!("credential `{n}`"),
+    )
+}
+
+fn check_source(ctx: &Ctx<'_>, e: &mut Emitter) {
+    for (ptr, c) in credentials(ctx) {
+        let f = format!("{ptr}/source");
+        let why = match c.source {
+            Some(CredentialSource::Broker) => continue,
+            Some(CredentialSource::Static) => "is a static secret: it lives until someone rotates it, and every job that used it could have copied it",
+            Some(CredentialSource::File) => "is read from a file, a long-lived secret that outlasts the task",
+            Some(CredentialSource::Env) => "is taken from the launcher's environment, a long-lived secret passed along rather than issued for this task",
+            None if ctx.present(&f) => continue,
+            None => "declares no `source`, so nothing shows it is issued for this task by a broker",
+        };
+        e.emit(f, format!("{} {why}", label(c)))
+            .evidence("source", c.source.map_or("not declared", |s| s.as_str()));
+    }
+}
+
+fn check_scope(ctx: &Ctx<'_>, e: &mut Emitter) {
+    for (ptr, c) in credentials(ctx) {
+        let f = format!("{ptr}/scope");
+        let why = match c.scope {
+            Some(CredentialScope::Task) => continue,
+            Some(CredentialScope::User) => {
+                "is scoped to a user: the job can do whatever that person can"
+            }
+            Some(CredentialScope::Org) => {
+                "is scoped to the organisation: the job can act across every project it covers"
+            }
+            None if ctx.present(&f) => continue,
+            None => "declares no `scope`, so nothing limits it to this task",
+        };
+        e.emit(f, format!("{} {why}", label(c)))
+            .evidence("scope", c.scope.map_or("not declared", |s| s.as_str()));
+    }
+}
+
+fn check_ttl(ctx: &Ctx<'_>, e: &mut Emitter) {
+    for (ptr, c) in credentials(ctx) {
+        let f = format!("{ptr}/ttl_seconds");
+        let why = match c.ttl_seconds {
+            Some(0) => "has a TTL of 0, which many issuers read as never expiring".to_string(),
+            Some(t) if t > MAX_TTL_SECONDS => {
+                format!("lives {t} s, longer than the {MAX_TTL_SECONDS} s a single task needs")
+            }
+            Some(_) => continue,
+            None if ctx.present(&f) => continue,
+            None => "declares no `ttl_seconds`, so nothing shows it expires when the task ends"
+                .to_string(),
+        };
+        let d = e.emit(f, format!("{} {why}", label(c)));
+        d.evidence("max_seconds", MAX_TTL_SECONDS);
+        if let Some(t) = c.ttl_seconds {
+            d.evidence("ttl_seconds", t);
+        }
+    }
+}
+
+fn check_model_context(ctx: &Ctx<'_>, e: &mut Emitter) {
+    for (ptr, c) in credentials(ctx) {
+        if c.exposed_to == Some(Exposure::ModelContext) {
+            e.emit(
+                format!("{ptr}/exposed_to"),
+                format!("{} is placed in the model's context, where prompts, logs and tool output can repeat it", label(c)),
+            )
+            .evidence("exposed_to", Exposure::ModelContext.as_str());
+        }
+    }
+}
+
+fn check_store_variables(ctx: &Ctx<'_>, e: &mut Emitter) {
+    for (ptr, name, _) in variables(ctx) {
+        if let Some(what) = store_variable(name) {
+            e.emit(
+                ptr,
+                format!("the variable `{name}` points the job at {what}"),
+            )
+            .evidence("variable", name.to_ascii_uppercase());
+        }
+    }
+}
+
+/// Where in one command string secrets appear, without the values.
+fn secrets_in_words(words: &[&str]) -> Vec<(usize, &'static str)> {
+    let mut out = Vec::new();
+    let mut expect_value_of: Option<&str> = None;
+    for (i, w) in words.iter().enumerate() {
+        if let Some(opt) = expect_value_of.take() {
+            if !w.starts_with('-') && secret_by_name(opt, w) {
+                out.push((i, "option-value"));
+                continue;
+            }
+        }
+        if w.split(|c: char| "\"'`=;,&|()<>".contains(c))
+            .any(looks_like_secret)
+        {
+            out.push((i, "value"));
+            continue;
+        }
+        let (name, value) = match w.split_once('=') {
+            Some((n, v)) => (
+                n.trim_start_matches('-'),
+                Some(v.trim_matches(|c| c == '"' || c == '\'')),
+            ),
+            None => (w.trim_start_matches('-'), None),
+        };
+        match value {
+            Some(v) if secret_by_name(name, v) => out.push((i, "assignment")),
+            None if w.starts_with('-') && is_secret_name(name) => expect_value_of = Some(name),
+            _ => {}
+        }
+    }
+    out
+}
+
+fn check_secret_in_command(ctx: &Ctx<'_>, e: &mut Emitter) {
+    for (base, cmd) in ctx.profile.commands() {
+        let mut words: Vec<&str> = Vec::new();
+        let mut ptrs: Vec<String> = Vec::new();
+        if let Some(x) = cmd.executable.as_deref() {
+            words.push(x);
+            ptrs.push(format!("{base}/executable"));
+        }
+        for (i, a) in cmd.arguments().iter().enumerate() {
+            words.push(a);
+            ptrs.push(format!("{base}/arguments/{i}"));
+        }
+        let mut hit: Vec<usize> = secrets_in_words(&words)
+            .into_iter()
+            .map(|(i, _)| i)
+            .collect();
+        hit.dedup();
+        for i in hit {
+            if let Some(p) = ptrs.get(i) {
+                let what = if p.ends_with("/executable") {
+                    "the executable".to_string()
+                } else {
+                    format!("argument {}", p.rsplit('/').next().unwrap_or(""))
+                };
+                e.emit(p.clone(), format!("{what} of `{base}` carries a secret; command lines show up in process lists, logs and shell history"))
+                    .evidence("field", p.as_str());
+            }
+        }
+        if let Some(sh) = cmd.shell.as_deref() {
+            let shell_words: Vec<&str> = sh.split_whitespace().collect();
+            let found = secrets_in_words(&shell_words);
+            if !found.is_empty() {
+                let mut kinds: Vec<&str> = found.iter().map(|(_, k)| *k).collect();
+                kinds.sort_unstable();
+                kinds.dedup();
+                e.emit(format!("{base}/shell"), format!("the shell text of `{base}` carries {} secret-looking value(s); command lines show up in process lists, logs and shell history", found.len()))
+                    .evidence("count", found.len())
+                    .evidence("detected_by", kinds);
+            }
+        }
+    }
+}
+
+pub const RULES: &[Rule] = &[
+    Rule {
+        id: "CRD001",
+        name: "inherited-environment",
+        area: Area::Credentials,
+        severity: Severity::High,
+        title: "the job inherits the launcher's environment",
+        rationale: "A developer's or runner's shell environment carries cloud credentials, tokens and agent sockets. A test hook runs with the job's environment, so inheriting it hands all of them to the code under test.",
+        remediation: "Set `environment.inherit` to `false` and list the few variables the job needs under `environment.variables`.",
+        runtime_check: Some(CheckKind::EnvExact),
+        check: check_inherited,
+    },
+    Rule {
+        id: "CRD002",
+        name: "secret-in-environment",
+        area: Area::Credentials,
+        severity: Severity::Critical,
+        title: "an environment variable holds a secret",
+        rationale: "A secret written into the profile is stored, reviewed, exported and shared with it, and every process in the job can read it. isolint never repeats the value; it names the variable. Passing a launcher secret through by reference is reported too, at lower severity.",
+        remediation: "Remove the value from the profile and rotate it. If the job needs a credential, declare it under `credentials` with a broker source and task scope.",
+        runtime_check: Some(CheckKind::EnvExact),
+        check: check_secret_variables,
+    },
+    Rule {
+        id: "CRD003",
+        name: "long-lived-credential-source",
+        area: Area::Credentials,
+        severity: Severity::High,
+        title: "a credential is static, read from a file or taken from the environment",
+        rationale: "Static, file and environment credentials are long-lived: whatever the code under test copies stays usable after the task. A broker can issue a short-lived identity for this task alone.",
+        remediation: "Set the credential's `source` to `broker`, with `scope` `task` and a short `ttl_seconds`.",
+        runtime_check: Some(CheckKind::CredentialExpired),
+        check: check_source,
+    },
+    Rule {
+        id: "CRD004",
+        name: "credential-scope-too-broad",
+        area: Area::Credentials,
+        severity: Severity::High,
+        title: "a credential is not scoped to the task",
+        rationale: "A user or organisation credential lets the job act with everything that user or organisation may do. A task scope limits the damage of a leak to what this job was meant to do.",
+        remediation: "Set `scope` to `task` and have the broker grant only the permissions this job needs.",
+        runtime_check: Some(CheckKind::CredentialExpired),
+        check: check_scope,
+    },
+    Rule {
+        id: "CRD005",
+        name: "credential-ttl",
+        area: Area::Credentials,
+        severity: Severity::Medium,
+        title: "a credential's lifetime is missing or longer than an hour",
+        rationale: "A credential that outlives its task can be replayed by whoever copied it. Declaring a short lifetime lets the runtime verifier confirm it expires.",
+        remediation: "Set `ttl_seconds` to the job's wall time or less, at most 3600.",
+        runtime_check: Some(CheckKind::CredentialExpired),
+        check: check_ttl,
+    },
+    Rule {
+        id: "CRD006",
+        name: "credential-in-model-context",
+        area: Area::Credentials,
+        severity: Severity::Critical,
+        title: "a credential is exposed to model context",
+        rationale: "Text in a model's context can be echoed into answers, logs, commits and tool calls, and is shaped by whatever the repository under test contains. A credential placed there must be considered disclosed.",
+        remediation: "Set `exposed_to` to `job`, and let the runner inject the credential into the job without the model seeing it.",
+        runtime_check: None,
+        check: check_model_context,
+    },
+    Rule {
+        id: "CRD007",
+        name: "credential-store-reachable",
+        area: Area::Credentials,
+        severity: Severity::Critical,
+        title: "a variable points the job at a general credential store or agent",
+        rationale: "Variables such as `SSH_AUTH_SOCK`, `KUBECONFIG`, `AWS_PROFILE`, `GOOGLE_APPLICATION_CREDENTIALS` or `DOCKER_HOST` lead to stores and agents that hold a person's or machine's long-lived authority, far beyond one task.",
+        remediation: "Remove the variable. Give the job a task-scoped credential from a broker instead of a way into a general store.",
+        runtime_check: Some(CheckKind::EnvExact),
+        check: check_store_variables,
+    },
+    Rule {
+        id: "CRD008",
+        name: "secret-in-command",
+        area: Area::Credentials,
+        severity: Severity::Critical,
+        title: "a command or setup step carries a secret",
+        rationale: "Arguments and shell text are visible in process listings, logs, shell history and the profile itself. A secret there is disclosed to every process on the machine and every reader. isolint never repeats it.",
+        remediation: "Remove the secret and rotate it. Pass credentials through a broker-issued task credential, never on the command line.",
+        runtime_check: None,
+        check: check_secret_in_command,
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::date::Date;
+    use crate::report::{audit, AuditOptions, Labels};
+
+    fn fired(profile: &str) -> Vec<(String, String, Severity, String)> {
+        let opts = AuditOptions {
+            today: Date::parse("2026-11-29"),
+        };
+        let r = audit(profile.as_bytes(), "t.json", &Labels::workshop(), &opts).unwrap();
+        r.issues
+            .iter()
+            .filter(|f| f.rule.starts_with("CRD"))
+            .map(|f| {
+                (
+                    f.rule.to_string(),
+                    f.pointer.clone(),
+                    f.severity,
+                    format!("{} {:?}", f.message, f.evidence),
+                )
+            })
+            .collect()
+    }
+
+    fn has(f: &[(String, String, Severity, String)], rule: &str, ptr: &str) -> bool {
+        f.iter().any(|(r, p, _, _)| r == rule && p == ptr)
+    }
+
+    #[test]
+    fn workshop_profiles() {
+        let f = fired(include_str!("../../../fixtures/profiles/workshop.json"));
+        assert!(has(&f, "CRD001", "/environment/inherit"));
+        assert!(has(
+            &f,
+            "CRD002",
+            "/environment/variables/AWS_SECRET_ACCESS_KEY"
+        ));
+        assert!(has(&f, "CRD003", "/credentials/0/source"));
+        assert!(has(&f, "CRD004", "/credentials/0/scope"));
+        assert!(has(&f, "CRD005", "/credentials/0/ttl_seconds"));
+        assert!(
+            !f.iter().any(|x| x.3.contains("wJalr")),
+            "secret echoed: {f:?}"
+        );
+        let f = fired(include_str!(
+            "../../../fixtures/profiles/workshop-fixed.json"
+        ));
+        assert!(f.is_empty(), "{f:?}");
+    }
+
+    #[test]
+    fn secret_names_and_values() {
+        assert!(secret_by_name("DB_PASSWORD", "hunter2"));
+        assert!(secret_by_name("DB_PASSWORD", "secret"));
+        assert!(!secret_by_name("DB_PASSWORD", "${DB_PASSWORD}"));
+        assert!(!secret_by_name("API_TOKEN", "/run/secrets/token"));
+        assert!(!secret_by_name("AUTH_MODE", "none"));
+        assert!(!secret_by_name("AUTH_METHOD", "oauth"));
+        assert!(secret_by_name("AUTH_HEADER", "Basic dXNlcjpwYXNz"));
+        assert!(!secret_by_name("LANG", "C.UTF-8"));
+        assert!(
+            is_reference("$X")
+                && is_reference("${X_1}")
+                && !is_reference("$")
+                && !is_reference("a$b")
+        );
+    }
+
+    #[test]
+    fn store_variables_are_not_double_reported() {
+        let p = r#"{"name":"t","environment":{"inherit":false,"variables":{"GOOGLE_APPLICATION_CREDENTIALS":"/keys/sa.json","SSH_AUTH_SOCK":"/tmp/ssh-x/agent.1","LANG":"C"}}}"#;
+        let f = fired(p);
+        assert!(has(
+            &f,
+            "CRD007",
+            "/environment/variables/GOOGLE_APPLICATION_CREDENTIALS"
+        ));
+        assert!(has(&f, "CRD007", "/environment/variables/SSH_AUTH_SOCK"));
+        assert!(!f.iter().any(|x| x.0 == "CRD002"), "{f:?}");
+    }
+
+    #[test]
+    fn secrets_in_commands_without_echo() {
+        let p = r#"{"name":"t","command":{"executable":"curl","arguments":["--token","Zq8xWm3pLk9v","-H","x","https://u:hunter22@example.com/"]},"setup":[{"shell":"export GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123 && make"},{"executable":"mysql","arguments":["--password=S3cretPass!","--auth-type","basic"]}]}"#;
+        let f = fired(p);
+        assert!(has(&f, "CRD008", "/command/arguments/1"), "{f:?}");
+        assert!(has(&f, "CRD008", "/command/arguments/4"));
+        assert!(!has(&f, "CRD008", "/command/arguments/0"));
+        assert!(has(&f, "CRD008", "/setup/0/shell"));
+        assert!(has(&f, "CRD008", "/setup/1/arguments/0"));
+        assert!(!has(&f, "CRD008", "/setup/1/arguments/2"));
+        for secret in ["Zq8xWm3pLk9v", "hunter22", "ghp_", "S3cretPass"] {
+            assert!(
+                !f.iter().any(|x| x.3.contains(secret)),
+                "{secret} echoed: {f:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn credential_fields() {
+        let p = r#"{"name":"t","environment":{"inherit":false},"credentials":[{"name":"a","source":"broker","scope":"task","ttl_seconds":7200,"exposed_to":"model-context"},{"name":"b","source":"broker","scope":"task","ttl_seconds":0,"exposed_to":"job"},{"name":"c","source":"broker","scope":"task","ttl_seconds":900,"exposed_to":"job"}]}"#;
+        let f = fired(p);
+        assert!(
+            has(&f, "CRD005", "/credentials/0/ttl_seconds")
+                && has(&f, "CRD005", "/credentials/1/ttl_seconds")
+        );
+        assert!(has(&f, "CRD006", "/credentials/0/exposed_to"));
+        assert!(
+            !f.iter().any(|x| x.1.starts_with("/credentials/2")),
+            "{f:?}"
+        );
+    }
+}

@@ -21,7 +21,9 @@ mod dependencies;
 mod isolation;
 mod limits;
 mod mounts;
+mod netaddr;
 mod network;
+mod paths;
 mod privileges;
 mod profile;
 

@@ -1,5 +1,1114 @@
-//! Rules of the `mounts` area.
+//! Rules of the mount areas. Each finding lands in `writable-mounts` or
+//! `read-only-mounts` by the mount's access ([`MountView::area`]), so
+//! writable mounts are always reviewed apart.
+//!
+//! Every comparison is lexical (see [`crate::labels`]): a finding says what
+//! the declared paths mean against the catalog, and the rule's runtime check
+//! asks the verifier to confirm it on the launched environment.
 
-use super::Rule;
+use std::collections::{BTreeSet, HashMap};
 
-pub const RULES: &[Rule] = &[];
+use serde_json::json;
+
+use super::paths::{self, PathSet, Source};
+use super::{Ctx, Emitter, MountView, Rule};
+use crate::finding::{Area, CheckKind, Severity};
+use crate::labels::{builtin, contains, normalize, LabelClass, Match, Origin};
+use crate::model::StringEnum;
+
+/// How a mount's access reads in messages and evidence.
+fn access(v: &MountView<'_>) -> &'static str {
+    match v.mount.access {
+        Some(a) => a.as_str(),
+        None => "not declared",
+    }
+}
+
+/// A note for messages about writability when the access is only implied.
+fn implied(v: &MountView<'_>) -> &'static str {
+    if v.mount.access.is_none() {
+        " (access is not declared, so the runner's default, usually read-write, applies)"
+    } else {
+        ""
+    }
+}
+
+fn origin(m: &Match) -> String {
+    match m.origin {
+        Origin::Catalog(_) => "catalog".into(),
+        Origin::BuiltIn(why) => format!("built-in: {why}"),
+    }
+}
+
+/// The mounts with a source, paired with what that source is.
+fn sources<'a>(ctx: &'a Ctx<'_>) -> impl Iterator<Item = (&'a MountView<'a>, Source)> + 'a {
+    ctx.mounts
+        .iter()
+        .filter_map(|v| paths::source(v).map(|s| (v, s)))
+}
+
+/// A mount whose source is itself a sensitive class: reported whatever the
+/// access, because reading alone discloses secrets or hands over the host.
+fn sensitive_source(
+    ctx: &Ctx<'_>,
+    e: &mut Emitter,
+    class: LabelClass,
+    what: &str,
+    consequence: &str,
+) {
+    for (v, s) in sources(ctx) {
+        let Some(m) = s.matched.as_ref().filter(|m| m.class == class) else {
+            continue;
+        };
+        let covered = if m.path == s.path {
+            String::new()
+        } else {
+            format!(" (inside `{}`)", m.path)
+        };
+        let d = e
+            .emit(
+                v.field("source"),
+                format!(
+                    "`{}` is {what}{covered}; {consequence}, even through a {} mount",
+                    s.path,
+                    access(v)
+                ),
+            )
+            .area(v.area());
+        d.evidence("class", class.as_str())
+            .evidence("label_path", m.path.as_str())
+            .evidence("label_origin", origin(m))
+            .evidence("access", access(v));
+        if let Some(why) = s.guessed_from {
+            d.evidence("guessed_because", why);
+        }
+        if let Some(t) = paths::in_job(&s.path, v.mount.target.as_deref(), &s.path) {
+            d.evidence("job_path", t);
+        }
+    }
+}
+
+/// The label classes the job says it requires; `None` when `needs` is not
+/// declared at all.
+fn needed_classes(ctx: &Ctx<'_>) -> Option<BTreeSet<LabelClass>> {
+    let n = ctx.profile.needs.as_ref()?;
+    Some(
+        [&n.inputs, &n.outputs, &n.services]
+            .into_iter()
+            .flat_map(|l| l.as_deref().unwrap_or(&[]))
+            .filter_map(|s| LabelClass::parse(s))
+            .collect(),
+    )
+}
+
+/// A writable mount of a class that is neither scratch/output nor one of
+/// the classes other rules already report as sensitive.
+fn writable_not_scratch(v: &MountView<'_>, s: &Source) -> Option<LabelClass> {
+    let c = s.class()?;
+    (v.writable() && !c.writable_by_design() && !c.sensitive_to_write()).then_some(c)
+}
+
+/// One way a writable mount meets trusted configuration.
+struct ConfigOverlap {
+    /// `source` or `target`.
+    via: &'static str,
+    /// The mount's path the relation is about.
+    subject: String,
+    relation: &'static str,
+    path: String,
+    class: LabelClass,
+}
+
+fn config_class(c: LabelClass) -> bool {
+    matches!(c, LabelClass::TrustedConfig | LabelClass::System)
+}
+
+/// Where a writable mount meets trusted configuration or a host system
+/// tree: its source is, lies inside or contains one, or its target
+/// overlaps a trusted-config label. (System targets are MNT014's.)
+fn config_overlaps(v: &MountView<'_>, s: Option<&Source>, trusted: &PathSet) -> Vec<ConfigOverlap> {
+    let mut out = Vec::new();
+    if !v.writable() {
+        return out;
+    }
+    if let Some(s) = s.filter(|s| !s.normalized.relative) {
+        match s.matched.as_ref() {
+            Some(m) if config_class(m.class) => {
+                out.push(ConfigOverlap {
+                    via: "source",
+                    subject: s.path.clone(),
+                    relation: "is",
+                    path: m.path.clone(),
+                    class: m.class,
+                });
+            }
+            _ => {
+                for p in trusted.enclosing(&s.path) {
+                    out.push(ConfigOverlap {
+                        via: "source",
+                        subject: s.path.clone(),
+                        relation: "lies inside",
+                        path: p,
+                        class: LabelClass::TrustedConfig,
+                    });
+                }
+                if let Some(b) = builtin::classify(&s.path).filter(|b| config_class(b.class)) {
+                    out.push(ConfigOverlap {
+                        via: "source",
+                        subject: s.path.clone(),
+                        relation: "lies inside",
+                        path: b.path,
+                        class: b.class,
+                    });
+                }
+            }
+        }
+        for x in s.exposes.iter().filter(|x| config_class(x.class)) {
+            out.push(ConfigOverlap {
+                via: "source",
+                subject: s.path.clone(),
+                relation: "contains",
+                path: x.path.clone(),
+                class: x.class,
+            });
+        }
+    }
+    if let Some(t) = v
+        .mount
+        .target
+        .as_deref()
+        .map(normalize)
+        .filter(|t| !t.relative)
+    {
+        for p in trusted
+            .enclosing(&t.path)
+            .into_iter()
+            .chain(trusted.inside(&t.path))
+        {
+            out.push(ConfigOverlap {
+                via: "target",
+                subject: t.path.clone(),
+                relation: "overlaps",
+                path: p,
+                class: LabelClass::TrustedConfig,
+            });
+        }
+    }
+    out
+}
+
+/// Files that something outside the job later executes or trusts, by what
+/// usually holds them.
+const REPO_FILES: &[&str] = &[
+    ".git/hooks/",
+    ".git/config",
+    ".github/workflows/",
+    ".gitlab-ci.yml",
+    ".pre-commit-config.yaml",
+    ".npmrc",
+    ".cargo/config.toml",
+];
+const HOME_FILES: &[&str] = &[
+    ".bashrc",
+    ".bash_profile",
+    ".profile",
+    ".zshrc",
+    ".gitconfig",
+    ".npmrc",
+    ".pypirc",
+    ".config/pip/pip.conf",
+    ".cargo/config.toml",
+];
+const CACHE_FILES: &[&str] = &[
+    "cached packages and wheels",
+    "build scripts and install hooks of cached packages",
+];
+/// Path components that mark such a location wherever it is mounted.
+const MARKERS: &[(&str, &[&str])] = &[
+    (".git", &[".git/hooks/", ".git/config"]),
+    (".github", &[".github/workflows/"]),
+    (".bashrc", &[".bashrc"]),
+    (".bash_profile", &[".bash_profile"]),
+    (".profile", &[".profile"]),
+    (".zshrc", &[".zshrc"]),
+    (".zprofile", &[".zprofile"]),
+    (".gitconfig", &[".gitconfig"]),
+    (".gitlab-ci.yml", &[".gitlab-ci.yml"]),
+    (".npmrc", &[".npmrc"]),
+    (".pypirc", &[".pypirc"]),
+    ("pip.conf", &["pip.conf"]),
+    (".cargo", &[".cargo/config.toml"]),
+    (".pre-commit-config.yaml", &[".pre-commit-config.yaml"]),
+];
+
+/// What a writable mount lets the job plant for later runs, and why.
+fn plantable(v: &MountView<'_>, s: Option<&Source>) -> (Vec<&'static str>, Vec<String>) {
+    let mut files: Vec<&'static str> = Vec::new();
+    let mut why: Vec<String> = Vec::new();
+    if !v.writable() {
+        return (files, why);
+    }
+    if let Some(s) = s {
+        match s.class() {
+            Some(LabelClass::SourceSnapshot) => {
+                files.extend(REPO_FILES);
+                why.push("the source is a repository snapshot".into());
+            }
+            Some(LabelClass::DeveloperHome) => {
+                files.extend(HOME_FILES);
+                why.push("the source is a home directory".into());
+            }
+            Some(LabelClass::DependencyCache) => {
+                files.extend(CACHE_FILES);
+                why.push("the source is a dependency cache".into());
+            }
+            _ => {}
+        }
+        if s.exposes
+            .iter()
+            .any(|x| x.class == LabelClass::DeveloperHome)
+        {
+            files.extend(HOME_FILES);
+            why.push("the source contains home directories".into());
+        }
+    }
+    let target = v
+        .mount
+        .target
+        .as_deref()
+        .map(normalize)
+        .filter(|t| !t.relative);
+    if let Some(t) = &target {
+        if builtin::home_of(&t.path) == Some(t.path.as_str()) {
+            files.extend(HOME_FILES);
+            why.push(format!("the target `{}` is a home directory", t.path));
+        }
+    }
+    let paths = [s.map(|s| s.path.clone()), target.map(|t| t.path)];
+    for p in paths.iter().flatten() {
+        for comp in p.split('/') {
+            if let Some((name, f)) = MARKERS.iter().find(|(n, _)| *n == comp) {
+                files.extend(*f);
+                why.push(format!("`{p}` includes `{name}`"));
+            }
+        }
+    }
+    let mut seen = BTreeSet::new();
+    files.retain(|f| seen.insert(*f));
+    why.dedup();
+    (files, why)
+}
+
+/// Whether the writability of a mount is already reported by a blocking
+/// rule, so an undeclared access need not be reported again.
+fn writability_reported(v: &MountView<'_>, s: Option<&Source>, trusted: &PathSet) -> bool {
+    v.writable()
+        && (s
+            .and_then(Source::class)
+            .is_some_and(LabelClass::sensitive_to_read)
+            || s.and_then(|s| writable_not_scratch(v, s)).is_some()
+            || !config_overlaps(v, s, trusted).is_empty()
+            || !plantable(v, s).0.is_empty())
+}
+
+/// Host system trees a mount target must not land on; the first group can
+/// hide the masks a runtime places over kernel interfaces.
+const KERNEL_TARGETS: &[&str] = &["/proc", "/sys", "/dev"];
+const SYSTEM_TARGETS: &[&str] = &["/etc", "/usr", "/bin", "/sbin", "/lib", "/lib64", "/boot"];
+
+/// One path field of a mount, raw and normalized.
+fn path_fields<'a>(v: &'a MountView<'a>) -> impl Iterator<Item = (&'static str, &'a str)> + 'a {
+    [
+        ("source", v.mount.source.as_deref()),
+        ("target", v.mount.target.as_deref()),
+    ]
+    .into_iter()
+    .filter_map(|(f, p)| p.map(|p| (f, p)))
+}
+
+fn check_home(ctx: &Ctx<'_>, e: &mut Emitter) {
+    sensitive_source(
+        ctx,
+        e,
+        LabelClass::DeveloperHome,
+        "a developer home directory",
+        "the job can read everything in it, including keys, tokens and shell history",
+    );
+}
+
+fn check_credential_store(ctx: &Ctx<'_>, e: &mut Emitter) {
+    sensitive_source(
+        ctx,
+        e,
+        LabelClass::CredentialStore,
+        "a credential file or store",
+        "the job can read the secrets it holds or ask the agent behind it to sign for it",
+    );
+}
+
+fn check_production_socket(ctx: &Ctx<'_>, e: &mut Emitter) {
+    sensitive_source(
+        ctx,
+        e,
+        LabelClass::ProductionSocket,
+        "a production service socket",
+        "the job can connect to the production service behind it",
+    );
+}
+
+fn check_engine_socket(ctx: &Ctx<'_>, e: &mut Emitter) {
+    sensitive_source(
+        ctx,
+        e,
+        LabelClass::ContainerEngineSocket,
+        "the container engine's socket",
+        "whoever can connect to it can start privileged containers and so controls the host",
+    );
+}
+
+fn check_exposure(ctx: &Ctx<'_>, e: &mut Emitter) {
+    for (v, s) in sources(ctx) {
+        let exposed: Vec<_> = s
+            .exposes
+            .iter()
+            .filter(|x| x.class.sensitive_to_read())
+            .collect();
+        let Some(first) = exposed.first() else {
+            continue;
+        };
+        let more = match exposed.len() {
+            1 => String::new(),
+            n => format!(" and {} more", n - 1),
+        };
+        let list: Vec<_> = exposed
+            .iter()
+            .map(|x| {
+                let job = paths::in_job(&s.path, v.mount.target.as_deref(), &x.path);
+                json!({ "path": x.path, "class": x.class.as_str(), "job_path": job })
+            })
+            .collect();
+        e.emit(
+            v.field("source"),
+            format!(
+                "mounting `{}` also exposes `{}` ({}){more}; the job can read what lies beneath a mount, whatever the mount itself is",
+                s.path, first.path, first.class
+            ),
+        )
+        .area(v.area())
+        .evidence("exposed", list)
+        .evidence("count", exposed.len());
+    }
+}
+
+fn check_not_needed(ctx: &Ctx<'_>, e: &mut Emitter) {
+    if ctx.profile.needs.is_none() && ctx.present("/needs") {
+        return; // present but unreadable: a profile-area finding
+    }
+    let needed = needed_classes(ctx);
+    for (v, s) in sources(ctx) {
+        let Some(class) = s.class() else { continue };
+        if class.sensitive_to_read() {
+            continue; // reported on its own whether needed or not
+        }
+        let msg = match &needed {
+            None => format!(
+                "`needs` is not declared, so nothing shows that the job requires `{}` ({class})",
+                s.path
+            ),
+            Some(set) if !set.contains(&class) => {
+                format!("the job's `needs` do not include `{class}`, yet `{}` is mounted: access the job does not require", s.path)
+            }
+            Some(_) => continue,
+        };
+        let d = e.emit(v.field("source"), msg).area(v.area());
+        d.evidence("class", class.as_str());
+        match &needed {
+            Some(set) => d.evidence("needs", set.iter().map(|c| c.as_str()).collect::<Vec<_>>()),
+            None => d.evidence("needs", "not declared"),
+        };
+    }
+}
+
+fn check_writable_not_scratch(ctx: &Ctx<'_>, e: &mut Emitter) {
+    for (v, s) in sources(ctx) {
+        let Some(class) = writable_not_scratch(v, &s) else {
+            continue;
+        };
+        e.emit(
+            v.field("access"),
+            format!(
+                "the job can write `{}`, which is `{class}`, not scratch or output{}",
+                s.path,
+                implied(v)
+            ),
+        )
+        .area(v.area())
+        .evidence("class", class.as_str())
+        .evidence("access", access(v));
+    }
+}
+
+fn check_writable_config(ctx: &Ctx<'_>, e: &mut Emitter) {
+    let trusted = PathSet::of_class(ctx.index, LabelClass::TrustedConfig);
+    for v in ctx.mounts {
+        let s = paths::source(v);
+        let overlaps = config_overlaps(v, s.as_ref(), &trusted);
+        let Some(first) = overlaps.first() else {
+            continue;
+        };
+        let kind = if first.class == LabelClass::System {
+            "a host system tree"
+        } else {
+            "trusted configuration"
+        };
+        let place = if first.via == "target" {
+            "at the target "
+        } else {
+            ""
+        };
+        let which = if first.path == first.subject {
+            String::new()
+        } else {
+            format!(" `{}`", first.path)
+        };
+        e.emit(
+            v.field("access"),
+            format!(
+                "the job can write {place}`{}`, which {} {kind}{which}{}; what it changes there steers later jobs or the runner",
+                first.subject,
+                first.relation,
+                implied(v)
+            ),
+        )
+        .area(v.area())
+        .evidence(
+            "overlaps",
+            overlaps
+                .iter()
+                .map(|o| json!({ "via": o.via, "relation": o.relation, "path": o.path, "class": o.class.as_str() }))
+                .collect::<Vec<_>>(),
+        )
+        .evidence("access", access(v));
+    }
+}
+
+fn check_plantable(ctx: &Ctx<'_>, e: &mut Emitter) {
+    for v in ctx.mounts {
+        let s = paths::source(v);
+        let (files, why) = plantable(v, s.as_ref());
+        if files.is_empty() {
+            continue;
+        }
+        let what = s.as_ref().map_or_else(
+            || v.mount.target.clone().unwrap_or_default(),
+            |s| s.path.clone(),
+        );
+        let shown: Vec<String> = files.iter().take(3).map(|f| format!("`{f}`")).collect();
+        let more = if files.len() > 3 {
+            format!(" and {} more", files.len() - 3)
+        } else {
+            String::new()
+        };
+        e.emit(
+            v.field("access"),
+            format!(
+                "the job can write `{what}`, where it could plant {}{more} that run or are trusted after it ends{}",
+                shown.join(", "),
+                implied(v)
+            ),
+        )
+        .area(v.area())
+        .evidence("could_plant", files)
+        .evidence("because", why)
+        .evidence("access", access(v));
+    }
+}
+
+fn check_unlabelled(ctx: &Ctx<'_>, e: &mut Emitter) {
+    for (v, s) in sources(ctx) {
+        if s.matched.is_some() || s.normalized.relative {
+            continue;
+        }
+        let tail = if v.writable() {
+            ", and the job can write it"
+        } else {
+            ""
+        };
+        e.emit(
+            v.field("source"),
+            format!("no catalog label or well-known location covers `{}`, so the audit cannot vouch for what it holds{tail}", s.path),
+        )
+        .area(v.area())
+        .evidence("normalized", s.path.as_str())
+        .evidence("access", access(v));
+    }
+}
+
+fn check_parent_refs(ctx: &Ctx<'_>, e: &mut Emitter) {
+    for v in ctx.mounts {
+        for (field, raw) in path_fields(v) {
+            let n = normalize(raw);
+            if !n.had_parent_refs {
+                continue;
+            }
+            let climb = if n.escaped_root {
+                ", and it climbs above `/`"
+            } else {
+                ""
+            };
+            let d = e
+                .emit(
+                    v.field(field),
+                    format!(
+                        "the {field} `{raw}` contains `..`{climb}; it was compared as `{}`, but the runtime resolves `..` after following links, so it can land elsewhere",
+                        n.path
+                    ),
+                )
+                .area(v.area());
+            d.evidence("normalized", n.path.as_str())
+                .evidence("escaped_root", n.escaped_root);
+        }
+    }
+}
+
+fn check_relative(ctx: &Ctx<'_>, e: &mut Emitter) {
+    for v in ctx.mounts {
+        for (field, raw) in path_fields(v) {
+            let n = normalize(raw);
+            if !n.relative {
+                continue;
+            }
+            let b = raw.as_bytes();
+            let (kind, why) = if raw.trim().is_empty() {
+                (
+                    "empty",
+                    "an empty path means whatever the runner substitutes",
+                )
+            } else if raw.starts_with('~') || raw.starts_with("$HOME") || raw.starts_with("${HOME}")
+            {
+                (
+                    "home-relative",
+                    "it expands to the home directory of whoever starts the runner",
+                )
+            } else if b.len() >= 2
+                && b.first().is_some_and(u8::is_ascii_alphabetic)
+                && b.get(1) == Some(&b':')
+            {
+                (
+                    "windows-drive",
+                    "it is a Windows drive path, which the catalog's host paths never match",
+                )
+            } else if raw.contains('$') {
+                ("variable", "it depends on a variable the runner expands")
+            } else {
+                ("relative", "it resolves against the runner's working directory, which the profile does not fix")
+            };
+            e.emit(
+                v.field(field),
+                format!("the {field} `{raw}` is not absolute: {why}"),
+            )
+            .area(v.area())
+            .evidence("kind", kind);
+        }
+    }
+}
+
+fn check_control_chars(ctx: &Ctx<'_>, e: &mut Emitter) {
+    for v in ctx.mounts {
+        for (field, raw) in path_fields(v) {
+            let chars = paths::control_chars(raw);
+            if chars.is_empty() {
+                continue;
+            }
+            e.emit(
+                v.field(field),
+                format!(
+                    "the {field} contains control characters ({}); tools truncate at a NUL or show a different name than the one opened",
+                    chars.join(", ")
+                ),
+            )
+            .area(v.area())
+            .evidence("characters", chars);
+        }
+    }
+}
+
+fn check_system_target(ctx: &Ctx<'_>, e: &mut Emitter) {
+    for v in ctx.mounts {
+        let Some(t) = v
+            .mount
+            .target
+            .as_deref()
+            .map(normalize)
+            .filter(|t| !t.relative)
+        else {
+            continue;
+        };
+        let kernel = KERNEL_TARGETS.iter().find(|k| contains(k, &t.path));
+        let system = SYSTEM_TARGETS.iter().find(|k| contains(k, &t.path));
+        let (tree, sev, why) = if t.path == "/" {
+            (
+                "/",
+                Severity::Critical,
+                "the mount replaces the job's whole root file system",
+            )
+        } else if let Some(k) = kernel {
+            (
+                *k,
+                Severity::Critical,
+                "it can cover the masks the runtime places over kernel interfaces",
+            )
+        } else if let Some(s) = system {
+            (
+                *s,
+                Severity::High,
+                "it replaces system files that the job's tools and loader trust",
+            )
+        } else {
+            continue;
+        };
+        let place = if t.path == tree {
+            format!("`{tree}`")
+        } else {
+            format!("`{}` inside `{tree}`", t.path)
+        };
+        e.emit(
+            v.field("target"),
+            format!("the mount lands on {place}; {why}"),
+        )
+        .area(v.area())
+        .severity(sev)
+        .evidence("target", t.path.as_str())
+        .evidence("system_tree", tree);
+    }
+}
+
+fn check_shadowing(ctx: &Ctx<'_>, e: &mut Emitter) {
+    let target = |v: &MountView<'_>| {
+        v.mount
+            .target
+            .as_deref()
+            .map(normalize)
+            .filter(|t| !t.relative)
+            .map(|t| t.path)
+    };
+    let targets: Vec<Option<String>> = ctx.mounts.iter().map(target).collect();
+    let mut first_at: HashMap<&str, usize> = HashMap::new();
+    for (v, t) in ctx.mounts.iter().zip(&targets) {
+        if let Some(t) = t {
+            first_at.entry(t.as_str()).or_insert(v.index);
+        }
+    }
+    for (v, t) in ctx.mounts.iter().zip(&targets) {
+        let Some(t) = t else { continue };
+        if let Some(&j) = first_at.get(t.as_str()).filter(|&&j| j != v.index) {
+            e.emit(v.field("target"), format!("`/mounts/{j}` already targets `{t}`; which of the two the job sees depends on mount order"))
+                .area(v.area())
+                .evidence("other", format!("/mounts/{j}"))
+                .evidence("relation", "same-target");
+        }
+        let mut up = t.as_str();
+        while up != "/" {
+            up = match up.rfind('/') {
+                Some(0) | None => "/",
+                Some(cut) => up.get(..cut).unwrap_or("/"),
+            };
+            if let Some(&j) = first_at.get(up) {
+                e.emit(
+                    v.field("target"),
+                    format!("`{t}` lies inside the target `{up}` of `/mounts/{j}`; one mount hides the other or part of it, depending on order"),
+                )
+                .area(v.area())
+                .evidence("other", format!("/mounts/{j}"))
+                .evidence("relation", "inside");
+                break;
+            }
+        }
+    }
+}
+
+fn check_declaration(ctx: &Ctx<'_>, e: &mut Emitter) {
+    if !ctx.present("/mounts") {
+        e.emit("/mounts", "no mounts are declared, so whatever the runner mounts by default, often the working directory read-write, goes unreviewed")
+            .evidence("mounts", "not declared");
+        return;
+    }
+    let trusted = PathSet::of_class(ctx.index, LabelClass::TrustedConfig);
+    for v in ctx.mounts {
+        if ctx
+            .root
+            .pointer(&v.pointer())
+            .and_then(|n| n.members())
+            .is_none()
+        {
+            continue; // not an object: a profile-area finding
+        }
+        for (field, what) in [
+            ("source", "what is mounted"),
+            ("target", "where the job sees it"),
+        ] {
+            let missing = match field {
+                "source" => v.mount.source.is_none(),
+                _ => v.mount.target.is_none(),
+            };
+            if missing && !ctx.present(&v.field(field)) {
+                e.emit(
+                    v.field(field),
+                    format!("the mount declares no `{field}`, so {what} is up to the runner"),
+                )
+                .area(v.area())
+                .evidence("missing", field);
+            }
+        }
+        if v.mount.access.is_none() && !ctx.present(&v.field("access")) {
+            let s = paths::source(v);
+            if writability_reported(v, s.as_ref(), &trusted) {
+                continue;
+            }
+            e.emit(v.field("access"), "the mount declares no `access`; it is audited as writable, the usual runner default")
+                .area(v.area())
+                .evidence("missing", "access");
+        }
+    }
+}
+
+pub const RULES: &[Rule] = &[
+    Rule {
+        id: "MNT001",
+        name: "developer-home-mounted",
+        area: Area::WritableMounts,
+        severity: Severity::Critical,
+        title: "a developer's home directory is mounted",
+        rationale: "A home directory collects keys, cloud profiles, tokens, shell history and editor state. Code under test runs with the job's access, so a read-only mount still lets a project hook copy all of it; reading is enough to disclose secrets.",
+        remediation: "Remove the mount. Give the job a source snapshot of the files it tests and a scratch directory instead.",
+        runtime_check: Some(CheckKind::ReadDenied),
+        check: check_home,
+    },
+    Rule {
+        id: "MNT002",
+        name: "credential-store-mounted",
+        area: Area::WritableMounts,
+        severity: Severity::Critical,
+        title: "a credential file, credential store or agent socket is mounted",
+        rationale: "Files such as `.aws`, `.kube`, `.netrc` or a service-account token, and sockets of signing agents, hold or wield long-lived credentials. Anything the job runs can read or use them, whatever the mount's access mode.",
+        remediation: "Remove the mount. If the job needs a credential, have a broker issue a short-lived, task-scoped one (see the credentials rules).",
+        runtime_check: Some(CheckKind::ReadDenied),
+        check: check_credential_store,
+    },
+    Rule {
+        id: "MNT003",
+        name: "production-socket-mounted",
+        area: Area::WritableMounts,
+        severity: Severity::Critical,
+        title: "a production service socket is mounted",
+        rationale: "A socket of a production service (a database, a queue) lets the job talk to production directly, with whatever trust the service grants local peers. A test job needs a disposable test service, not production.",
+        remediation: "Remove the mount and give the job a disposable test service, declared under `needs.services`.",
+        runtime_check: Some(CheckKind::ReadDenied),
+        check: check_production_socket,
+    },
+    Rule {
+        id: "MNT004",
+        name: "engine-socket-mounted",
+        area: Area::WritableMounts,
+        severity: Severity::Critical,
+        title: "the container engine's socket is mounted",
+        rationale: "Whoever can connect to the Docker, containerd, Podman, CRI-O or BuildKit socket can start a privileged container with the host's root file system mounted: full control of the host. A read-only mount does not prevent connecting to a socket.",
+        remediation: "Remove the mount. If the job must build images, use a rootless or remote builder that holds no host authority.",
+        runtime_check: Some(CheckKind::ReadDenied),
+        check: check_engine_socket,
+    },
+    Rule {
+        id: "MNT005",
+        name: "sensitive-path-exposed",
+        area: Area::WritableMounts,
+        severity: Severity::Critical,
+        title: "a mount exposes a sensitive location beneath it",
+        rationale: "A mount grants everything below its source. Mounting a directory above a home, a credential store or a socket exposes them as surely as mounting them by name, and the exposure is easy to miss in review.",
+        remediation: "Mount the narrowest directory the job needs, one that contains none of the listed locations.",
+        runtime_check: Some(CheckKind::ReadDenied),
+        check: check_exposure,
+    },
+    Rule {
+        id: "MNT006",
+        name: "mount-not-needed",
+        area: Area::WritableMounts,
+        severity: Severity::High,
+        title: "a mount the job's declared needs do not require",
+        rationale: "A job should get only what it needs: its inputs, a place for output and the services it uses. A mount whose class the job does not list under `needs` widens what the code under test can reach for no reason the profile states.",
+        remediation: "Remove the mount, or, if the job really requires it, add its label class to `needs.inputs`, `needs.outputs` or `needs.services`.",
+        runtime_check: None,
+        check: check_not_needed,
+    },
+    Rule {
+        id: "MNT007",
+        name: "writable-not-scratch",
+        area: Area::WritableMounts,
+        severity: Severity::High,
+        title: "a writable mount that is not scratch or output",
+        rationale: "Only scratch and output locations are meant to receive the job's writes. A writable source snapshot, dependency cache or test service lets the code under test alter inputs that later runs or reviewers take as given.",
+        remediation: "Set `access` to `read-only`, and direct the job's writes to a scratch or output mount.",
+        runtime_check: Some(CheckKind::WriteDenied),
+        check: check_writable_not_scratch,
+    },
+    Rule {
+        id: "MNT008",
+        name: "writable-trusted-config",
+        area: Area::WritableMounts,
+        severity: Severity::Critical,
+        title: "writable storage overlaps trusted configuration or a host system tree",
+        rationale: "Trusted configuration steers the runner and later jobs. A writable mount that is, contains or sits inside it, or whose target overlaps it, lets the job rewrite the rules it will be judged by.",
+        remediation: "Keep writable output separate from configuration: mount configuration read-only and put scratch and output outside every trusted-config and system path.",
+        runtime_check: Some(CheckKind::WriteDenied),
+        check: check_writable_config,
+    },
+    Rule {
+        id: "MNT009",
+        name: "plantable-files-writable",
+        area: Area::WritableMounts,
+        severity: Severity::High,
+        title: "a writable mount holds files that run or are trusted after the job",
+        rationale: "Git hooks and config, shell start-up files, CI definitions and package-manager settings are executed or obeyed by something outside the job: a developer's shell, the next checkout, the next install. A job that can write them can plant code for the next run.",
+        remediation: "Mount repositories, homes and caches read-only, or give the job a disposable copy that nothing reuses after it ends.",
+        runtime_check: Some(CheckKind::WriteDenied),
+        check: check_plantable,
+    },
+    Rule {
+        id: "MNT010",
+        name: "unlabelled-source",
+        area: Area::WritableMounts,
+        severity: Severity::High,
+        title: "a mount source no trusted label covers",
+        rationale: "The audit can only vouch for paths the trusted fixture labels describe. An unlabelled source might hold anything, so it cannot be compared against what the job needs.",
+        remediation: "Mount a labelled location instead, or have the catalog's owner label this path with its class.",
+        runtime_check: None,
+        check: check_unlabelled,
+    },
+    Rule {
+        id: "MNT011",
+        name: "parent-reference-in-path",
+        area: Area::WritableMounts,
+        severity: Severity::High,
+        title: "a mount path contains `..`",
+        rationale: "isolint resolves `..` lexically, but the runtime resolves it after following symbolic links, so `a/link/..` can reach a different directory than the one audited. A path with `..` says one thing to the reviewer and may do another.",
+        remediation: "Write the absolute path without `..` components, and have the runner open mount sources with link-safe primitives.",
+        runtime_check: Some(CheckKind::LinkResolution),
+        check: check_parent_refs,
+    },
+    Rule {
+        id: "MNT012",
+        name: "relative-path",
+        area: Area::WritableMounts,
+        severity: Severity::High,
+        title: "a mount path is not absolute",
+        rationale: "A relative path, `~`, a variable or a Windows drive path means whatever the runner's working directory, user or platform makes of it at launch. The audit cannot match it against the labels, and `~` usually points at a developer's home.",
+        remediation: "Write an absolute POSIX path for both `source` and `target`.",
+        runtime_check: Some(CheckKind::LinkResolution),
+        check: check_relative,
+    },
+    Rule {
+        id: "MNT013",
+        name: "control-character-in-path",
+        area: Area::WritableMounts,
+        severity: Severity::High,
+        title: "a mount path contains a control character",
+        rationale: "A NUL ends the path for C-based tools while the rest stays in the profile; newlines and escape sequences make reviewers and logs show a different name from the one opened.",
+        remediation: "Remove control characters from the path.",
+        runtime_check: Some(CheckKind::LinkResolution),
+        check: check_control_chars,
+    },
+    Rule {
+        id: "MNT014",
+        name: "system-target",
+        area: Area::WritableMounts,
+        severity: Severity::High,
+        title: "a mount lands on `/` or a system directory",
+        rationale: "Mounting over `/`, `/proc`, `/sys` or `/dev` can cover the protections the runtime places there; mounting over `/etc` or `/usr` swaps the configuration and programs the job's own tools trust. Either way the boundary no longer matches what was reviewed.",
+        remediation: "Mount under a dedicated directory such as `/workspace` or `/scratch`, and point tools at it by argument or variable.",
+        runtime_check: None,
+        check: check_system_target,
+    },
+    Rule {
+        id: "MNT015",
+        name: "shadowed-target",
+        area: Area::WritableMounts,
+        severity: Severity::High,
+        title: "two mounts share a target or one lies inside another",
+        rationale: "When targets coincide or nest, mount order decides what the job sees: a read-only mount can be covered by a writable one, or a sensitive file can appear inside an innocent-looking directory.",
+        remediation: "Give every mount its own target, none inside another.",
+        runtime_check: Some(CheckKind::LinkResolution),
+        check: check_shadowing,
+    },
+    Rule {
+        id: "MNT016",
+        name: "mount-undeclared",
+        area: Area::WritableMounts,
+        severity: Severity::Medium,
+        title: "mounts, or a mount's source, target or access, are not declared",
+        rationale: "What is not declared is decided by the runner's defaults, which the audit cannot see. Undeclared mounts often mean the working directory read-write; an undeclared access is audited as writable.",
+        remediation: "Declare `mounts` explicitly (an empty list if the job needs none) and give every mount a `source`, a `target` and an `access`.",
+        runtime_check: Some(CheckKind::WriteDenied),
+        check: check_declaration,
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::date::Date;
+    use crate::report::{audit, AuditOptions, Labels};
+
+    fn fired(profile: &str) -> Vec<(String, String, Severity, Area)> {
+        let opts = AuditOptions {
+            today: Date::parse("2026-11-29"),
+        };
+        let r = audit(profile.as_bytes(), "t.json", &Labels::workshop(), &opts).unwrap();
+        r.issues
+            .iter()
+            .filter(|f| f.rule.starts_with("MNT"))
+            .map(|f| (f.rule.to_string(), f.pointer.clone(), f.severity, f.area))
+            .collect()
+    }
+
+    fn mounts(m: &str) -> String {
+        format!(
+            r#"{{"name":"t","needs":{{"inputs":["source-snapshot"],"outputs":["scratch"],"services":[]}},"mounts":{m}}}"#
+        )
+    }
+
+    fn has(f: &[(String, String, Severity, Area)], rule: &str, ptr: &str) -> bool {
+        f.iter().any(|(r, p, _, _)| r == rule && p == ptr)
+    }
+
+    #[test]
+    fn workshop_profile_mount_findings() {
+        let f = fired(include_str!("../../../fixtures/profiles/workshop.json"));
+        assert!(has(&f, "MNT001", "/mounts/2/source"));
+        assert!(has(&f, "MNT005", "/mounts/2/source"));
+        assert!(has(&f, "MNT004", "/mounts/3/source"));
+        assert!(has(&f, "MNT007", "/mounts/0/access"));
+        assert!(has(&f, "MNT009", "/mounts/0/access"));
+        // the read-only home is reviewed with read-only mounts, the socket with writable ones
+        assert!(f
+            .iter()
+            .any(|(r, _, _, a)| r == "MNT001" && *a == Area::ReadOnlyMounts));
+        assert!(f
+            .iter()
+            .any(|(r, _, _, a)| r == "MNT004" && *a == Area::WritableMounts));
+        // nothing about the scratch mount
+        assert!(!f.iter().any(|(_, p, _, _)| p.starts_with("/mounts/1")));
+        let fixed = fired(include_str!(
+            "../../../fixtures/profiles/workshop-fixed.json"
+        ));
+        assert!(fixed.is_empty(), "{fixed:?}");
+    }
+
+    #[test]
+    fn home_relative_sources_are_guessed() {
+        let f = fired(&mounts(
+            r#"[{"source":"~/.aws","target":"/aws","access":"read-only"}]"#,
+        ));
+        assert!(has(&f, "MNT002", "/mounts/0/source"));
+        assert!(has(&f, "MNT012", "/mounts/0/source"));
+        assert!(!f.iter().any(|(r, _, _, _)| r == "MNT010"));
+        let f = fired(&mounts(
+            r#"[{"source":"$HOME","target":"/h","access":"read-only"}]"#,
+        ));
+        assert!(has(&f, "MNT001", "/mounts/0/source") && has(&f, "MNT005", "/mounts/0/source"));
+    }
+
+    #[test]
+    fn exposure_names_the_job_path() {
+        let opts = AuditOptions { today: None };
+        let p = mounts(r#"[{"source":"/home/botie","target":"/mnt/h","access":"read-only"}]"#);
+        let r = audit(p.as_bytes(), "t", &Labels::workshop(), &opts).unwrap();
+        let f = r.issues.iter().find(|f| f.rule == "MNT005").unwrap();
+        let exposed = f.evidence["exposed"].as_array().unwrap();
+        assert!(exposed.iter().any(|x| x["path"] == "/home/botie/.aws"
+            && x["job_path"] == "/mnt/h/.aws"
+            && x["class"] == "credential-store"));
+    }
+
+    #[test]
+    fn writable_config_in_every_direction() {
+        // is, contains, inside, target overlap
+        for (src, tgt) in [
+            ("/etc/runner", "/cfg"),
+            ("/etc", "/cfg"),
+            ("/etc/runner/conf.d", "/cfg"),
+            ("/srv/workshop/scratch/j", "/etc/runner"),
+        ] {
+            let f = fired(&mounts(&format!(
+                r#"[{{"source":"{src}","target":"{tgt}","access":"read-write"}}]"#
+            )));
+            assert!(
+                has(&f, "MNT008", "/mounts/0/access"),
+                "{src} -> {tgt}: {f:?}"
+            );
+        }
+        let f = fired(&mounts(
+            r#"[{"source":"/etc/runner","target":"/cfg","access":"read-only"}]"#,
+        ));
+        assert!(!has(&f, "MNT008", "/mounts/0/access"));
+    }
+
+    #[test]
+    fn system_targets_and_severity() {
+        let f = fired(&mounts(
+            r#"[{"source":"/srv/workshop/scratch/j","target":"/proc/sys","access":"read-write"},{"source":"/srv/workshop/snapshots/p","target":"/etc/ssl","access":"read-only"},{"source":"/srv/workshop/snapshots/q","target":"/etcetera","access":"read-only"}]"#,
+        ));
+        assert!(f.iter().any(|(r, p, s, _)| r == "MNT014"
+            && p == "/mounts/0/target"
+            && *s == Severity::Critical));
+        assert!(f
+            .iter()
+            .any(|(r, p, s, _)| r == "MNT014" && p == "/mounts/1/target" && *s == Severity::High));
+        assert!(!has(&f, "MNT014", "/mounts/2/target"));
+    }
+
+    #[test]
+    fn shadowing_is_component_wise() {
+        let f = fired(&mounts(
+            r#"[{"source":"/srv/workshop/snapshots/p","target":"/workspace","access":"read-only"},{"source":"/srv/workshop/scratch/j","target":"/workspace/out","access":"read-write"},{"source":"/srv/workshop/scratch/k","target":"/workspace2","access":"read-write"},{"source":"/srv/workshop/scratch/l","target":"/workspace/","access":"read-write"}]"#,
+        ));
+        assert!(has(&f, "MNT015", "/mounts/1/target"));
+        assert!(!has(&f, "MNT015", "/mounts/2/target"));
+        assert!(has(&f, "MNT015", "/mounts/3/target"));
+        assert!(!has(&f, "MNT015", "/mounts/0/target"));
+    }
+
+    #[test]
+    fn undeclared_access_reported_once() {
+        // scratch without access: only the declaration finding
+        let f = fired(&mounts(
+            r#"[{"source":"/srv/workshop/scratch/j","target":"/scratch"}]"#,
+        ));
+        assert_eq!(
+            f.iter().map(|x| x.0.as_str()).collect::<Vec<_>>(),
+            vec!["MNT016"]
+        );
+        // snapshot without access: writable-not-scratch carries it, not the declaration rule
+        let f = fired(&mounts(
+            r#"[{"source":"/srv/workshop/snapshots/p","target":"/workspace"}]"#,
+        ));
+        assert!(has(&f, "MNT007", "/mounts/0/access"));
+        assert!(!has(&f, "MNT016", "/mounts/0/access"));
+        let f = fired(r#"{"name":"t"}"#);
+        assert!(has(&f, "MNT016", "/mounts"));
+    }
+
+    #[test]
+    fn plantable_markers() {
+        let f = fired(&mounts(
+            r#"[{"source":"/srv/workshop/scratch/j/.git","target":"/repo/.git","access":"read-write"}]"#,
+        ));
+        assert!(has(&f, "MNT009", "/mounts/0/access"));
+        let f = fired(&mounts(
+            r#"[{"source":"/srv/workshop/scratch/j","target":"/root","access":"read-write"}]"#,
+        ));
+        assert!(has(&f, "MNT009", "/mounts/0/access"));
+        let f = fired(&mounts(
+            r#"[{"source":"/srv/workshop/scratch/j","target":"/scratch","access":"read-write"}]"#,
+        ));
+        assert!(f.is_empty(), "{f:?}");
+    }
+}

@@ -1,0 +1,325 @@
+//! Lexical path facts shared by the mount rules: what a source is (with a
+//! built-in guess for home-relative sources the index cannot classify),
+//! where a host path appears inside the job, and fast lookups of catalog
+//! labels of one class around a path.
+//!
+//! Nothing here touches a disk: like [`crate::labels`], every answer is a
+//! comparison of path components, which is why the mount rules ask for
+//! runtime checks.
+
+use crate::labels::{
+    builtin, contains, normalize, Exposure, LabelClass, LabelIndex, Match, NormalizedPath,
+};
+
+use super::MountView;
+
+/// A mount source as the rules see it.
+pub(super) struct Source {
+    /// The normalized path, or for a guessed source its display form
+    /// (`~/.aws`, `$HOME`, `C:/Users/botie`).
+    pub path: String,
+    pub normalized: NormalizedPath,
+    pub matched: Option<Match>,
+    pub exposes: Vec<Exposure>,
+    /// Set when the classification is a built-in guess for a relative
+    /// source that names a home directory (`~`, `$HOME`, a Windows profile).
+    pub guessed_from: Option<&'static str>,
+}
+
+impl Source {
+    /// The class of the source, if anything covers it.
+    pub fn class(&self) -> Option<LabelClass> {
+        self.matched.as_ref().map(|m| m.class)
+    }
+}
+
+/// Classify a mount's source. `None` when the mount declares no source.
+pub(super) fn source(v: &MountView<'_>) -> Option<Source> {
+    let c = v.class.as_ref()?;
+    if !c.normalized.relative {
+        return Some(Source {
+            path: c.normalized.path.clone(),
+            normalized: c.normalized.clone(),
+            matched: c.matched.clone(),
+            exposes: c.exposes.clone(),
+            guessed_from: None,
+        });
+    }
+    let raw = v.mount.source.as_deref().unwrap_or("");
+    let (pseudo, display_prefix, pseudo_prefix, why) = match home_relative(raw) {
+        Some(g) => g,
+        None => {
+            return Some(Source {
+                path: c.normalized.path.clone(),
+                normalized: c.normalized.clone(),
+                matched: None,
+                exposes: Vec::new(),
+                guessed_from: None,
+            })
+        }
+    };
+    let back = |p: &str| match p.strip_prefix(pseudo_prefix.as_str()) {
+        Some(rest) => format!("{display_prefix}{rest}"),
+        None => p.to_string(),
+    };
+    let matched = builtin::classify(&pseudo).map(|m| Match {
+        path: back(&m.path),
+        ..m
+    });
+    let exposes = builtin::inside(&pseudo)
+        .into_iter()
+        .map(|e| Exposure {
+            path: back(&e.path),
+            ..e
+        })
+        .collect();
+    Some(Source {
+        path: back(&pseudo),
+        normalized: c.normalized.clone(),
+        matched,
+        exposes,
+        guessed_from: Some(why),
+    })
+}
+
+/// A relative source that still names a home directory: `~`, `~user`,
+/// `$HOME`, `${HOME}`, or a Windows profile (`C:\Users\NAME`). Returns an
+/// equivalent absolute path for the built-in locations, the prefix to show
+/// instead of the pseudo home, that pseudo home, and a reason.
+fn home_relative(raw: &str) -> Option<(String, String, String, &'static str)> {
+    let (home_name, display, rest, why) = if let Some(r) = raw
+        .strip_prefix("${HOME}")
+        .or_else(|| raw.strip_prefix("$HOME"))
+    {
+        (
+            "~",
+            if raw.starts_with("${") {
+                "${HOME}"
+            } else {
+                "$HOME"
+            },
+            r,
+            "`$HOME` is the home of whoever starts the runner",
+        )
+    } else if let Some(r) = raw.strip_prefix('~') {
+        let end = r.find('/').unwrap_or(r.len());
+        let (user, rest) = r.split_at(end);
+        if user.is_empty() {
+            (
+                "~",
+                "~",
+                rest,
+                "`~` is the home of whoever starts the runner",
+            )
+        } else {
+            (user, "", rest, "`~user` is that user's home directory")
+        }
+    } else {
+        let b = raw.as_bytes();
+        let drive = b.len() >= 3
+            && b.first().is_some_and(u8::is_ascii_alphabetic)
+            && b.get(1) == Some(&b':')
+            && matches!(b.get(2), Some(b'\\' | b'/'));
+        if !drive {
+            return None;
+        }
+        let unix = raw.get(2..)?.replace('\\', "/");
+        let n = normalize(&unix).path;
+        builtin::home_of(&n)?;
+        let prefix = raw.get(..2)?.to_string();
+        return Some((
+            n,
+            prefix,
+            String::new(),
+            "a Windows profile directory is a developer home",
+        ));
+    };
+    if !(rest.is_empty() || rest.starts_with('/')) {
+        // `~foo` was handled above; `$HOMEDIR` is another variable.
+        return None;
+    }
+    let pseudo_home = format!("/home/{home_name}");
+    let n = normalize(&format!("{pseudo_home}{rest}")).path;
+    let display = if display.is_empty() {
+        format!("~{home_name}")
+    } else {
+        display.to_string()
+    };
+    if !contains(&pseudo_home, &n) {
+        // `~/..` climbs out of the home: no guess.
+        return None;
+    }
+    Some((n, display, pseudo_home, why))
+}
+
+/// Where a host path inside a mount's source appears in the job.
+pub(super) fn in_job(source: &str, target: Option<&str>, host_path: &str) -> Option<String> {
+    let target = normalize(target?);
+    if target.relative {
+        return None;
+    }
+    let rest = if source == "/" {
+        host_path
+    } else {
+        host_path.strip_prefix(source)?
+    };
+    let t = target.path.trim_end_matches('/');
+    Some(if rest.is_empty() {
+        target.path.clone()
+    } else {
+        format!("{t}{rest}")
+    })
+}
+
+/// A sorted set of normalized paths, answering "which of these enclose this
+/// path" (one binary search per component) and "which lie inside it" (a
+/// range scan): near-linear in mounts + labels.
+pub(super) struct PathSet {
+    sorted: Vec<String>,
+}
+
+impl PathSet {
+    pub fn new(paths: impl IntoIterator<Item = String>) -> PathSet {
+        let mut sorted: Vec<String> = paths.into_iter().collect();
+        sorted.sort();
+        sorted.dedup();
+        PathSet { sorted }
+    }
+
+    /// The catalog's label paths of one class.
+    pub fn of_class(index: &LabelIndex, class: LabelClass) -> PathSet {
+        PathSet::new(
+            index
+                .catalog()
+                .labels
+                .iter()
+                .filter(|l| l.class == class)
+                .map(|l| normalize(&l.path).path),
+        )
+    }
+
+    fn has(&self, p: &str) -> bool {
+        self.sorted.binary_search_by(|s| s.as_str().cmp(p)).is_ok()
+    }
+
+    /// Members equal to `path` or enclosing it, innermost first.
+    pub fn enclosing(&self, path: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut candidate = path;
+        loop {
+            if self.has(candidate) {
+                out.push(candidate.to_string());
+            }
+            if candidate == "/" || candidate.is_empty() {
+                return out;
+            }
+            candidate = match candidate.rfind('/') {
+                Some(0) => "/",
+                Some(i) => candidate.get(..i).unwrap_or("/"),
+                None => return out,
+            };
+        }
+    }
+
+    /// Members strictly inside `path`.
+    pub fn inside(&self, path: &str) -> Vec<String> {
+        let prefix = if path == "/" {
+            "/".to_string()
+        } else {
+            format!("{path}/")
+        };
+        let start = self
+            .sorted
+            .partition_point(|p| p.as_str() < prefix.as_str());
+        self.sorted
+            .get(start..)
+            .unwrap_or(&[])
+            .iter()
+            .take_while(|p| p.starts_with(&prefix))
+            .filter(|p| p.as_str() != path)
+            .cloned()
+            .collect()
+    }
+}
+
+/// Describe a control character for evidence without echoing it.
+pub(super) fn control_chars(s: &str) -> Vec<String> {
+    let mut out: Vec<String> = s
+        .chars()
+        .filter(|c| c.is_control())
+        .map(|c| format!("U+{:04X}", u32::from(c)))
+        .collect();
+    out.dedup();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn home_relative_guesses() {
+        let (p, d, pre, _) = home_relative("~/.aws/credentials").unwrap();
+        assert_eq!(
+            (p.as_str(), d.as_str(), pre.as_str()),
+            ("/home/~/.aws/credentials", "~", "/home/~")
+        );
+        let (p, d, _, _) = home_relative("$HOME").unwrap();
+        assert_eq!((p.as_str(), d.as_str()), ("/home/~", "$HOME"));
+        let (p, d, _, _) = home_relative("~alice/.ssh").unwrap();
+        assert_eq!((p.as_str(), d.as_str()), ("/home/alice/.ssh", "~alice"));
+        let (p, d, _, _) = home_relative("C:\\Users\\botie\\.aws").unwrap();
+        assert_eq!((p.as_str(), d.as_str()), ("/Users/botie/.aws", "C:"));
+        assert!(home_relative("$HOMEDIR/x").is_none());
+        assert!(home_relative("~/../../etc").is_none());
+        assert!(home_relative("src/tests").is_none());
+        assert!(home_relative("D:\\build").is_none());
+    }
+
+    #[test]
+    fn job_paths() {
+        assert_eq!(
+            in_job("/home/botie", Some("/mnt/h/"), "/home/botie/.aws").as_deref(),
+            Some("/mnt/h/.aws")
+        );
+        assert_eq!(
+            in_job("/home/botie", Some("/mnt/h"), "/home/botie").as_deref(),
+            Some("/mnt/h")
+        );
+        assert_eq!(
+            in_job("/", Some("/host"), "/var/run/docker.sock").as_deref(),
+            Some("/host/var/run/docker.sock")
+        );
+        assert_eq!(in_job("/srv", Some("/"), "/srv/x").as_deref(), Some("/x"));
+        assert_eq!(in_job("/srv", Some("rel"), "/srv/x"), None);
+    }
+
+    #[test]
+    fn path_set_lookups() {
+        let s = PathSet::new([
+            "/etc/runner".to_string(),
+            "/srv/a".to_string(),
+            "/srv/a/b".to_string(),
+            "/srv/ab".to_string(),
+        ]);
+        assert_eq!(
+            s.enclosing("/srv/a/b/c"),
+            vec!["/srv/a/b".to_string(), "/srv/a".to_string()]
+        );
+        assert_eq!(s.enclosing("/srv/abc"), Vec::<String>::new());
+        assert_eq!(
+            s.inside("/srv"),
+            vec![
+                "/srv/a".to_string(),
+                "/srv/a/b".to_string(),
+                "/srv/ab".to_string()
+            ]
+        );
+        assert_eq!(s.inside("/srv/a"), vec!["/srv/a/b".to_string()]);
+        assert_eq!(s.inside("/").len(), 4);
+        assert_eq!(
+            control_chars("a\u{0}b\nc"),
+            vec!["U+0000".to_string(), "U+000A".to_string()]
+        );
+    }
+}
