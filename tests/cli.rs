@@ -1,0 +1,846 @@
+//! The `isolint` binary's command-line contract (SPEC §6): exit codes,
+//! output shapes, directory mode, input errors, atomic `--output`, rule
+//! documentation, schemas, determinism, and that no secret or raw control
+//! character ever reaches any output.
+
+use std::fs;
+use std::path::Path;
+
+use isolint_acceptance::{bin, is_raw_control, isolint, isolint_in, root, strings, Run};
+use isolint_core::model::StringEnum;
+use isolint_core::rules;
+use serde_json::Value;
+
+const TODAY: &str = "2026-11-29";
+const WORKSHOP: &str = "fixtures/profiles/workshop.json";
+const FIXED: &str = "fixtures/profiles/workshop-fixed.json";
+
+fn audit(args: &[&str]) -> Run {
+    let mut all = vec!["audit", "--today", TODAY];
+    all.extend_from_slice(args);
+    isolint(all)
+}
+
+/// `error: FILE:LINE:COLUMN: ...` for `file` on stderr.
+fn assert_positioned_error(run: &Run, file: &str) {
+    let re =
+        regex::Regex::new(&format!(r"(?m)^error: {}:\d+:\d+: \S", regex::escape(file))).unwrap();
+    assert!(
+        re.is_match(&run.stderr),
+        "expected `error: {file}:LINE:COLUMN: …` on stderr, got:\n{}",
+        run.stderr
+    );
+}
+
+fn write(dir: &Path, rel: &str, bytes: &[u8]) {
+    let p = dir.join(rel);
+    fs::create_dir_all(p.parent().unwrap()).unwrap();
+    fs::write(p, bytes).unwrap();
+}
+
+// ---- exit codes ---------------------------------------------------------
+
+#[test]
+fn a_profile_with_blocking_findings_exits_1() {
+    let run = audit(&[WORKSHOP]);
+    run.expect_code(1);
+    let out = run.stdout_str();
+    assert!(out.contains("not eligible"), "{out}");
+    assert!(out.contains("not proof of enforcement"), "{out}");
+    assert!(run.stderr.is_empty(), "{}", run.stderr);
+}
+
+#[test]
+fn the_fixed_workshop_profile_is_eligible_and_exits_0() {
+    let run = audit(&["--format", "json", FIXED]);
+    run.expect_code(0);
+    let doc = run.json();
+    assert_eq!(doc["verdict"], "eligible-for-runtime-testing");
+    assert_eq!(doc["summary"]["critical"], 0);
+    assert_eq!(doc["summary"]["high"], 0);
+}
+
+#[test]
+fn one_ineligible_profile_among_several_makes_the_exit_code_1() {
+    audit(&[FIXED, WORKSHOP]).expect_code(1);
+    audit(&[FIXED, FIXED]).expect_code(0);
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        vec!["audit"],
+        vec!["audit", "--format", "xml", WORKSHOP],
+        vec!["audit", "--today", "2026-02-30", WORKSHOP],
+        vec!["audit", "--color", "sometimes", WORKSHOP],
+        vec!["frobnicate"],
+        vec!["schema", "policy"],
+        vec!["explain"],
+    ] {
+        let run = isolint(&args);
+        run.expect_code(2);
+        assert!(
+            run.stdout.is_empty(),
+            "{args:?}: usage errors print nothing on stdout"
+        );
+        assert!(run.stderr.contains("error"), "{args:?}: {}", run.stderr);
+    }
+}
+
+#[test]
+fn no_arguments_without_a_terminal_prints_the_embedded_workshop_report() {
+    let run = isolint(Vec::<&str>::new());
+    run.expect_code(1);
+    let out = run.stdout_str();
+    assert!(out.contains("(workshop.json)"), "{out}");
+    assert!(out.contains("labels `workshop`"), "{out}");
+    assert!(
+        !out.contains('\x1b'),
+        "no colour when stdout is not a terminal"
+    );
+}
+
+#[test]
+fn the_dashboard_refuses_to_start_without_a_terminal() {
+    let run = isolint(["tui", WORKSHOP]);
+    run.expect_code(2);
+    assert!(run.stderr.contains("terminal"), "{}", run.stderr);
+}
+
+// ---- output shapes ------------------------------------------------------
+
+#[test]
+fn json_is_one_document_for_one_file_and_an_array_for_several() {
+    let one = audit(&["--format", "json", WORKSHOP]);
+    one.expect_code(1);
+    let doc = one.json();
+    assert_eq!(doc["schema"], "isolint.findings/v1");
+    assert_eq!(doc["profile"]["source"], WORKSHOP);
+
+    let two = audit(&["--format", "json", WORKSHOP, FIXED]);
+    two.expect_code(1);
+    let arr = two.json();
+    let arr = arr.as_array().expect("an array for two files");
+    let sources: Vec<&str> = arr
+        .iter()
+        .map(|d| d["profile"]["source"].as_str().unwrap())
+        .collect();
+    assert_eq!(sources, [WORKSHOP, FIXED], "argument order is kept");
+}
+
+#[test]
+fn sarif_has_one_run_per_profile() {
+    let run = audit(&["--format", "sarif", WORKSHOP, FIXED]);
+    run.expect_code(1);
+    let log = run.json();
+    assert_eq!(log["version"], "2.1.0");
+    let runs = log["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 2);
+    assert_eq!(runs[0]["artifacts"][0]["location"]["uri"], WORKSHOP);
+    assert_eq!(runs[1]["artifacts"][0]["location"]["uri"], FIXED);
+}
+
+#[test]
+fn text_for_several_profiles_ends_with_a_tally() {
+    let run = audit(&["--color", "never", WORKSHOP, FIXED]);
+    run.expect_code(1);
+    let out = run.stdout_str();
+    assert!(
+        out.contains("(fixtures/profiles/workshop.json)")
+            && out.contains("(fixtures/profiles/workshop-fixed.json)")
+    );
+    assert!(
+        out.trim_end()
+            .ends_with("audited 2 profiles: 1 eligible for runtime testing, 1 not eligible"),
+        "{out}"
+    );
+}
+
+#[test]
+fn colour_follows_the_color_option() {
+    let always = audit(&["--color", "always", WORKSHOP]);
+    assert!(always.stdout.contains(&0x1b), "--color always paints");
+    let never = audit(&["--color", "never", WORKSHOP]);
+    assert!(!never.stdout.contains(&0x1b));
+    let auto = audit(&[WORKSHOP]);
+    assert!(!auto.stdout.contains(&0x1b), "auto: a pipe gets no colour");
+    let json = audit(&["--color", "always", "--format", "json", WORKSHOP]);
+    assert!(
+        !json.stdout.contains(&0x1b),
+        "colour never reaches machine formats"
+    );
+}
+
+#[test]
+fn standard_input_is_read_with_a_dash() {
+    let bytes = fs::read(root().join(WORKSHOP)).unwrap();
+    let run = isolint_in(&root(), ["audit", "--format", "json", "-"], Some(&bytes));
+    run.expect_code(1);
+    assert_eq!(run.json()["profile"]["source"], "<stdin>");
+}
+
+// ---- directory mode -----------------------------------------------------
+
+#[test]
+fn a_directory_is_walked_recursively_in_path_order() {
+    let tmp = tempfile::tempdir().unwrap();
+    let workshop = fs::read(root().join(WORKSHOP)).unwrap();
+    let fixed = fs::read(root().join(FIXED)).unwrap();
+    for rel in [
+        "profiles/b.json",
+        "profiles/sub/deeper/c.json",
+        "profiles/sub/a.json",
+    ] {
+        write(tmp.path(), rel, &fixed);
+    }
+    write(tmp.path(), "profiles/a.json", &workshop);
+    write(tmp.path(), "profiles/.hidden/x.json", b"not json at all");
+    write(tmp.path(), "profiles/.x.json", b"not json at all");
+    write(tmp.path(), "profiles/notes.txt", b"not json at all");
+
+    let run = isolint_in(
+        tmp.path(),
+        ["audit", "--today", TODAY, "--format", "json", "profiles"],
+        None,
+    );
+    run.expect_code(1);
+    let docs = run.json();
+    let sources: Vec<&str> = docs
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["profile"]["source"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        sources,
+        [
+            "profiles/a.json",
+            "profiles/b.json",
+            "profiles/sub/a.json",
+            "profiles/sub/deeper/c.json"
+        ]
+    );
+
+    // Only eligible profiles left: exit 0; a one-profile directory is still an array.
+    fs::remove_file(tmp.path().join("profiles/a.json")).unwrap();
+    let run = isolint_in(
+        tmp.path(),
+        [
+            "audit",
+            "--today",
+            TODAY,
+            "--format",
+            "json",
+            "profiles/sub/deeper",
+        ],
+        None,
+    );
+    run.expect_code(0);
+    assert_eq!(run.json().as_array().map(Vec::len), Some(1));
+}
+
+#[test]
+fn a_directory_without_profiles_is_an_input_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(tmp.path(), "empty/readme.txt", b"nothing here");
+    let run = isolint_in(tmp.path(), ["audit", "empty"], None);
+    run.expect_code(2);
+    assert!(
+        run.stderr
+            .contains("empty: directory holds no *.json profile"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn directory_output_is_deterministic() {
+    let a = audit(&["--format", "json", "fixtures/profiles"]);
+    let b = audit(&["--format", "json", "fixtures/profiles"]);
+    assert_eq!(a.stdout, b.stdout);
+    let a = audit(&["--format", "sarif", "fixtures/profiles"]);
+    let b = audit(&["--format", "sarif", "fixtures/profiles"]);
+    assert_eq!(a.stdout, b.stdout);
+}
+
+// ---- input errors -------------------------------------------------------
+
+/// Each kind of unreadable input, alone and among readable ones.
+#[test]
+fn every_kind_of_bad_input_exits_2_with_the_file_and_position() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let limit = 8 * 1024 * 1024;
+    let mut big = b"{\"name\": \"x\", \"purpose\": \"".to_vec();
+    big.resize(limit - 2, b'a');
+    big.extend_from_slice(b"\"}");
+    big.push(b' ');
+    assert_eq!(big.len(), limit + 1);
+    write(dir, "big.json", &big);
+    write(dir, "deep.json", &"[".repeat(100_000).into_bytes());
+    write(dir, "utf8.json", b"{\n  \"name\": \"caf\xe9\"\n}\n");
+    write(dir, "bom.json", b"\xef\xbb\xbf{\"name\": \"x\"}\n");
+    write(
+        dir,
+        "comma.json",
+        b"{\n  \"name\": \"x\",\n  \"mounts\": [],\n}\n",
+    );
+
+    let positioned = [
+        ("deep.json", "nesting is deeper than 64"),
+        ("utf8.json", "not valid UTF-8"),
+        ("bom.json", "byte-order mark"),
+        ("comma.json", "invalid JSON"),
+    ];
+    for (file, says) in positioned {
+        let run = isolint_in(dir, ["audit", file], None);
+        run.expect_code(2);
+        assert_positioned_error(&run, file);
+        assert!(run.stderr.contains(says), "{file}: {}", run.stderr);
+        assert!(run.stdout.is_empty(), "{file}: nothing on stdout");
+    }
+    // The exact position of the trailing comma: line 4, column 1 (the `}`)
+    // or line 3 (the comma); either way a real place in the file.
+    let run = isolint_in(dir, ["audit", "comma.json"], None);
+    assert!(
+        run.stderr.contains("comma.json:3:") || run.stderr.contains("comma.json:4:"),
+        "{}",
+        run.stderr
+    );
+    let run = isolint_in(dir, ["audit", "bom.json"], None);
+    assert!(run.stderr.contains("bom.json:1:1:"), "{}", run.stderr);
+    let run = isolint_in(dir, ["audit", "utf8.json"], None);
+    assert!(run.stderr.contains("utf8.json:2:"), "{}", run.stderr);
+
+    let run = isolint_in(dir, ["audit", "big.json"], None);
+    run.expect_code(2);
+    assert!(
+        run.stderr
+            .contains("error: big.json: input is 8388609 bytes, over the 8388608-byte limit"),
+        "{}",
+        run.stderr
+    );
+
+    let run = isolint_in(dir, ["audit", "missing.json"], None);
+    run.expect_code(2);
+    assert!(
+        run.stderr
+            .contains("error: missing.json: cannot read: no such file or directory"),
+        "{}",
+        run.stderr
+    );
+
+    // Standard input is bounded too.
+    let run = isolint_in(dir, ["audit", "-"], Some(&big));
+    run.expect_code(2);
+    assert!(
+        run.stderr
+            .contains("<stdin>: input is over the 8388608-byte limit"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn one_bad_file_among_several_is_reported_and_the_others_still_audited() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    write(dir, "p/1-good.json", &fs::read(root().join(FIXED)).unwrap());
+    write(dir, "p/2-bad.json", b"{\"name\": \"x\",}");
+    write(
+        dir,
+        "p/3-good.json",
+        &fs::read(root().join(WORKSHOP)).unwrap(),
+    );
+
+    let run = isolint_in(dir, ["audit", "--format", "json", "p"], None);
+    run.expect_code(2);
+    assert_positioned_error(&run, "p/2-bad.json");
+    let docs = run.json();
+    let sources: Vec<&str> = docs
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["profile"]["source"].as_str().unwrap())
+        .collect();
+    assert_eq!(sources, ["p/1-good.json", "p/3-good.json"]);
+
+    let run = isolint_in(
+        dir,
+        ["audit", "--format", "json", "p/1-good.json", "nowhere.json"],
+        None,
+    );
+    run.expect_code(2);
+    assert!(
+        run.stderr.contains("nowhere.json: cannot read"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.json().as_array().map(Vec::len), Some(1));
+}
+
+#[test]
+fn a_bad_label_catalog_exits_2_naming_its_file_and_position() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    write(
+        dir,
+        "labels.json",
+        b"{\n  \"schema\": \"isolint.labels/v1\",\n  \"name\": \"site\",\n  \"labels\": [\n    { \"path\": \"/srv\", \"label\": \"scratch\", \"lable\": \"x\" }\n  ]\n}\n",
+    );
+    write(dir, "trailing.json", b"{\"labels\": [],}");
+    let profile = root().join(WORKSHOP);
+    for (file, says) in [
+        ("labels.json", "unknown field `lable`"),
+        ("trailing.json", "invalid JSON"),
+    ] {
+        let run = isolint_in(
+            dir,
+            [
+                "audit".as_ref(),
+                "--labels".as_ref(),
+                file.as_ref(),
+                profile.as_os_str(),
+            ],
+            None,
+        );
+        run.expect_code(2);
+        assert_positioned_error(&run, file);
+        assert!(run.stderr.contains(says), "{}", run.stderr);
+        assert!(run.stdout.is_empty());
+    }
+    let run = isolint_in(
+        dir,
+        [
+            "audit".as_ref(),
+            "--labels".as_ref(),
+            "none.json".as_ref(),
+            profile.as_os_str(),
+        ],
+        None,
+    );
+    run.expect_code(2);
+    assert!(
+        run.stderr.contains("none.json: cannot read"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_good_label_catalog_replaces_the_embedded_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(
+        tmp.path(),
+        "site.json",
+        br#"{ "schema": "isolint.labels/v1", "name": "site-catalog", "labels": [ { "path": "/srv", "label": "scratch" } ] }"#,
+    );
+    let labels = tmp.path().join("site.json");
+    let run = isolint([
+        "audit".as_ref(),
+        "--format".as_ref(),
+        "json".as_ref(),
+        "--labels".as_ref(),
+        labels.as_os_str(),
+        WORKSHOP.as_ref(),
+    ]);
+    assert!(matches!(run.code, Some(0 | 1)), "{}", run.stderr);
+    assert_eq!(run.json()["labels"]["name"], "site-catalog");
+}
+
+#[test]
+fn the_adversarial_corpus_never_crashes_the_binary() {
+    let dir = root().join("fixtures/adversarial");
+    let Ok(manifest) = fs::read(dir.join("manifest.json")) else {
+        return;
+    };
+    let manifest: Value = serde_json::from_slice(&manifest).unwrap();
+    for case in manifest["cases"].as_array().unwrap() {
+        let file = case["file"].as_str().unwrap();
+        let rel = format!("fixtures/adversarial/{file}");
+        let expect = case["expect"].as_str().unwrap();
+        for format in ["text", "json", "sarif"] {
+            let run = audit(&["--format", format, &rel]);
+            assert!(
+                matches!(run.code, Some(0..=2)),
+                "{file}: exit {:?}\n{}",
+                run.code,
+                run.stderr
+            );
+            assert!(!run.stderr.contains("panicked"), "{file}: {}", run.stderr);
+            let text = String::from_utf8_lossy(&run.stdout);
+            assert!(
+                !text.chars().any(is_raw_control),
+                "{file} ({format}): raw control character in output"
+            );
+            assert!(
+                !run.stderr.chars().any(is_raw_control),
+                "{file}: raw control character on stderr"
+            );
+            if expect == "error" {
+                assert_eq!(run.code, Some(2), "{file}");
+                assert!(run.stderr.contains(&rel), "{file}: {}", run.stderr);
+                if let Some(says) = case["contains"].as_str() {
+                    assert!(run.stderr.contains(says), "{file}: {}", run.stderr);
+                }
+                continue;
+            }
+            // Whether each case blocks is core's test (core/tests/adversarial.rs);
+            // here: the exit code agrees with the exported verdict.
+            if format == "json" {
+                let doc = run.json();
+                let code = if doc["verdict"] == "not-eligible" {
+                    1
+                } else {
+                    0
+                };
+                assert_eq!(
+                    run.code,
+                    Some(code),
+                    "{file}: exit code and verdict disagree"
+                );
+                if let (Some(rule), "blocking") = (case["rule"].as_str(), expect) {
+                    let issues = doc["issues"].as_array().unwrap();
+                    assert!(
+                        issues.iter().any(|i| i["rule"] == rule),
+                        "{file}: {rule} expected"
+                    );
+                }
+            }
+        }
+    }
+}
+
+// ---- --output -----------------------------------------------------------
+
+#[test]
+fn output_writes_a_complete_file_and_keeps_stdout_quiet() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("findings.json");
+    fs::write(&out, "x".repeat(100_000)).unwrap();
+    let run = isolint([
+        "audit".as_ref(),
+        "--today".as_ref(),
+        TODAY.as_ref(),
+        "--format".as_ref(),
+        "json".as_ref(),
+        "--output".as_ref(),
+        out.as_os_str(),
+        WORKSHOP.as_ref(),
+    ]);
+    run.expect_code(1);
+    assert!(run.stdout.is_empty(), "stdout stays quiet with --output");
+    assert_eq!(
+        run.stderr.lines().count(),
+        1,
+        "one confirmation line: {}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("findings.json"), "{}", run.stderr);
+
+    let written = fs::read(&out).unwrap();
+    let direct = audit(&["--format", "json", WORKSHOP]);
+    assert_eq!(
+        written, direct.stdout,
+        "the file holds exactly what stdout would have"
+    );
+    let names: Vec<_> = fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["findings.json"], "no temporary file is left behind");
+
+    // Text to a file is never coloured unless asked.
+    let txt = tmp.path().join("report.txt");
+    audit(&["--output", txt.to_str().unwrap(), WORKSHOP]).expect_code(1);
+    assert!(!fs::read(&txt).unwrap().contains(&0x1b));
+}
+
+#[test]
+fn output_into_a_missing_directory_fails_without_leaving_anything() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("no/such/dir/findings.json");
+    let run = audit(&[
+        "--format",
+        "json",
+        "--output",
+        out.to_str().unwrap(),
+        WORKSHOP,
+    ]);
+    run.expect_code(2);
+    assert!(run.stderr.contains("cannot write"), "{}", run.stderr);
+    assert!(!out.exists());
+    let run = audit(&[
+        "--format",
+        "json",
+        "--output",
+        tmp.path().to_str().unwrap(),
+        WORKSHOP,
+    ]);
+    run.expect_code(2);
+    assert_eq!(
+        fs::read_dir(tmp.path()).unwrap().count(),
+        0,
+        "nothing was created"
+    );
+}
+
+// ---- rules, explain, schema ---------------------------------------------
+
+#[test]
+fn explain_documents_every_rule_by_id_and_name() {
+    for rule in rules::all() {
+        for key in [
+            rule.id.to_string(),
+            rule.id.to_lowercase(),
+            rule.name.to_uppercase(),
+        ] {
+            let run = isolint(["explain", &key]);
+            run.expect_code(0);
+            let out = run.stdout_str();
+            assert!(
+                out.starts_with(&format!("{} {}: {}", rule.id, rule.name, rule.title)),
+                "{out}"
+            );
+            assert!(
+                out.contains(rule.area.as_str()) && out.contains(rule.severity.as_str()),
+                "{out}"
+            );
+            let flat = out.split_whitespace().collect::<Vec<_>>().join(" ");
+            let remediation = rule
+                .remediation
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            assert!(
+                flat.contains(&remediation),
+                "{}: remediation missing",
+                rule.id
+            );
+        }
+    }
+}
+
+#[test]
+fn explain_json_carries_every_field() {
+    let rule = rules::all().next().expect("a registry with rules");
+    let run = isolint(["explain", "--format", "json", rule.id]);
+    run.expect_code(0);
+    let v = run.json();
+    assert_eq!(v["id"], rule.id);
+    assert_eq!(v["rationale"], rule.rationale);
+    assert_eq!(
+        v["runtime_check"],
+        rule.runtime_check
+            .map_or(Value::Null, |k| k.as_str().into())
+    );
+}
+
+#[test]
+fn explain_of_an_unknown_rule_suggests_the_closest() {
+    let rule = rules::all().next().expect("a registry with rules");
+    let typo = format!("{}9", rule.name);
+    let run = isolint(["explain", &typo]);
+    run.expect_code(2);
+    assert!(run.stderr.contains("did you mean"), "{}", run.stderr);
+    assert!(run.stderr.contains(rule.name), "{}", run.stderr);
+    assert!(run.stdout.is_empty());
+}
+
+#[test]
+fn rules_lists_the_whole_registry() {
+    let run = isolint(["rules", "--format", "json"]);
+    run.expect_code(0);
+    let v = run.json();
+    let ids: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    let expected: Vec<&str> = rules::all().map(|r| r.id).collect();
+    assert_eq!(ids, expected);
+    for (item, rule) in v.as_array().unwrap().iter().zip(rules::all()) {
+        for field in [
+            "name",
+            "area",
+            "severity",
+            "title",
+            "rationale",
+            "remediation",
+            "runtime_check",
+        ] {
+            assert!(item.get(field).is_some(), "{}: {field}", rule.id);
+        }
+    }
+    let text = isolint(["rules"]);
+    text.expect_code(0);
+    let out = text.stdout_str();
+    for rule in rules::all() {
+        assert!(
+            out.lines()
+                .any(|l| l.starts_with(rule.id) && l.contains(rule.name)),
+            "{}",
+            rule.id
+        );
+    }
+}
+
+#[test]
+fn schema_prints_each_format_as_json_schema() {
+    for (name, id) in [
+        ("profile", "isolint.profile/v1"),
+        ("labels", "isolint.labels/v1"),
+        ("findings", "isolint.findings/v1"),
+    ] {
+        let run = isolint(["schema", name]);
+        run.expect_code(0);
+        let v = run.json();
+        assert_eq!(v["$schema"], "https://json-schema.org/draft/2020-12/schema");
+        assert!(v["title"].as_str().unwrap().contains(id), "{name}");
+        assert_eq!(v["additionalProperties"], false);
+    }
+}
+
+#[test]
+fn help_is_available_for_every_subcommand() {
+    let top = isolint(["--help"]);
+    top.expect_code(0);
+    let out = top.stdout_str();
+    for sub in ["audit", "tui", "rules", "explain", "schema", "Exit status"] {
+        assert!(out.contains(sub), "--help mentions {sub}");
+    }
+    for (sub, needles) in [
+        (
+            "audit",
+            &[
+                "--labels",
+                "--format",
+                "--output",
+                "--today",
+                "--color",
+                "directory",
+                "Exit status",
+            ][..],
+        ),
+        ("tui", &["--labels", "PROFILE"][..]),
+        ("rules", &["--format"][..]),
+        ("explain", &["RULE"][..]),
+        ("schema", &["profile", "labels", "findings"][..]),
+    ] {
+        let run = isolint([sub, "--help"]);
+        run.expect_code(0);
+        let out = run.stdout_str();
+        for n in needles {
+            assert!(out.contains(n), "`{sub} --help` mentions {n}:\n{out}");
+        }
+    }
+    let v = isolint(["--version"]);
+    v.expect_code(0);
+    assert!(v.stdout_str().starts_with("isolint "));
+}
+
+#[test]
+fn a_closed_stdout_pipe_is_not_a_crash() {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(bin())
+        .args(["audit", "--format", "sarif", "fixtures/profiles"])
+        .current_dir(root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(matches!(out.status.code(), Some(0..=2)), "{:?}", out.status);
+}
+
+// ---- secrets and control characters, end to end -------------------------
+
+const SECRET: &str = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+const KEY_ID: &str = "AKIAIOSFODNN7EXAMPLE";
+
+fn hostile_profile() -> String {
+    format!(
+        r#"{{
+  "schema": "isolint.profile/v1",
+  "name": "evil\u001b[2J\u001b]0;owned\u0007name",
+  "purpose": "\u009b31mC1 escape\u0085 and \u001b[31mred",
+  "boundary": {{ "kind": "container", "label": "\u001b]8;;http://x.example\u0007hardened\u001b]8;;\u0007" }},
+  "mounts": [
+    {{ "source": "/home/botie/\u001b[8m.aws", "target": "/creds\u0007", "access": "read-only" }}
+  ],
+  "environment": {{
+    "inherit": true,
+    "variables": {{ "AWS_ACCESS_KEY_ID": "{KEY_ID}", "AWS_SECRET_ACCESS_KEY": "{SECRET}", "X\u001b[0m": "y" }}
+  }},
+  "command": {{ "executable": "python", "arguments": ["-c", "print('{SECRET}')", "\u001b[1m"] }}
+}}
+"#
+    )
+}
+
+#[test]
+fn no_secret_and_no_raw_control_character_reaches_any_output() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(tmp.path(), "hostile.json", hostile_profile().as_bytes());
+    for format in ["text", "json", "sarif"] {
+        for color in ["never", "always"] {
+            let run = isolint_in(
+                tmp.path(),
+                [
+                    "audit",
+                    "--today",
+                    TODAY,
+                    "--color",
+                    color,
+                    "--format",
+                    format,
+                    "hostile.json",
+                ],
+                None,
+            );
+            run.expect_code(1);
+            let out = run.stdout_str();
+            for secret in [SECRET, KEY_ID, "wJalrXUtnFEMI"] {
+                assert!(!out.contains(secret), "{format}: secret leaked");
+                assert!(
+                    !run.stderr.contains(secret),
+                    "{format}: secret leaked on stderr"
+                );
+            }
+            // Colour codes are the only ESC allowed, and only in coloured text.
+            let stripped = regex::Regex::new(r"\x1b\[[0-9;]*m")
+                .unwrap()
+                .replace_all(&out, "");
+            let check = if format == "text" && color == "always" {
+                stripped.to_string()
+            } else {
+                out.clone()
+            };
+            let bad: Vec<char> = check.chars().filter(|&c| is_raw_control(c)).collect();
+            assert!(
+                bad.is_empty(),
+                "{format}/{color}: raw control characters {bad:?}"
+            );
+            if format != "text" {
+                // Escaped in JSON (`\u001b`) would still decode to ESC: check
+                // every decoded string too.
+                let mut all = Vec::new();
+                strings(&run.json(), &mut all);
+                for s in &all {
+                    assert!(
+                        !s.contains(SECRET) && !s.contains(KEY_ID),
+                        "{format}: secret in a string"
+                    );
+                    assert!(
+                        !s.chars().any(is_raw_control),
+                        "{format}: control character in {s:?}"
+                    );
+                }
+            }
+        }
+    }
+}
