@@ -151,7 +151,13 @@ fn check_inherited(ctx: &Ctx<'_>, e: &mut Emitter) {
         (Some(_), Some(true)) => "the job inherits the launcher's whole environment: cloud credentials, tokens and agent sockets such as `SSH_AUTH_SOCK` in it reach the code under test",
         (Some(_), Some(false)) => return,
     };
-    e.emit("/environment/inherit", msg);
+    let inherit = match env.and_then(|e| e.inherit) {
+        Some(true) => "true",
+        _ if env.is_none() => "environment not declared",
+        _ => "not declared",
+    };
+    e.emit("/environment/inherit", msg)
+        .evidence("inherit", inherit);
 }
 
 fn variables<'a>(ctx: &'a Ctx<'_>) -> impl Iterator<Item = (String, &'a str, &'a str)> + 'a {
@@ -179,7 +185,7 @@ fn check_secret_variables(ctx: &Ctx<'_>, e: &mut Emitter) {
             let how = if by == "value" {
                 "a value shaped like a credential"
             } else {
-                "a secret, by its name"
+                "a value its name marks as secret"
             };
             e.emit(ptr, format!("the variable `{name}` holds {how}; a secret written into the profile is visible to every process in the job and to everyone who reads the profile"))
                 .evidence("variable", name)
@@ -337,12 +343,9 @@ fn check_secret_in_command(ctx: &Ctx<'_>, e: &mut Emitter) {
             words.push(a);
             ptrs.push(format!("{base}/arguments/{i}"));
         }
-        let mut hit: Vec<usize> = secrets_in_words(&words)
-            .into_iter()
-            .map(|(i, _)| i)
-            .collect();
-        hit.dedup();
-        for i in hit {
+        let mut hits = secrets_in_words(&words);
+        hits.dedup_by_key(|(i, _)| *i);
+        for (i, how) in hits {
             if let Some(p) = ptrs.get(i) {
                 let what = if p.ends_with("/executable") {
                     "the executable".to_string()
@@ -350,7 +353,7 @@ fn check_secret_in_command(ctx: &Ctx<'_>, e: &mut Emitter) {
                     format!("argument {}", p.rsplit('/').next().unwrap_or(""))
                 };
                 e.emit(p.clone(), format!("{what} of `{base}` carries a secret; command lines show up in process lists, logs and shell history"))
-                    .evidence("field", p.as_str());
+                    .evidence("detected_by", how);
             }
         }
         if let Some(sh) = cmd.shell.as_deref() {

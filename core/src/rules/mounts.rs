@@ -60,19 +60,20 @@ fn sensitive_source(
         let Some(m) = s.matched.as_ref().filter(|m| m.class == class) else {
             continue;
         };
-        let covered = if m.path == s.path {
-            String::new()
+        let place = if m.path == s.path {
+            format!("is {what}")
         } else {
-            format!(" (inside `{}`)", m.path)
+            format!("lies inside {what} `{}`", m.path)
+        };
+        let ro = if v.writable() {
+            ""
+        } else {
+            ", even though the mount is read-only"
         };
         let d = e
             .emit(
                 v.field("source"),
-                format!(
-                    "`{}` is {what}{covered}; {consequence}, even through a {} mount",
-                    s.path,
-                    access(v)
-                ),
+                format!("`{}` {place}; {consequence}{ro}", s.path),
             )
             .area(v.area());
         d.evidence("class", class.as_str())
@@ -368,11 +369,13 @@ fn check_engine_socket(ctx: &Ctx<'_>, e: &mut Emitter) {
 
 fn check_exposure(ctx: &Ctx<'_>, e: &mut Emitter) {
     for (v, s) in sources(ctx) {
-        let exposed: Vec<_> = s
+        // Catalog labels first: they are what the reviewer's catalog says.
+        let mut exposed: Vec<_> = s
             .exposes
             .iter()
             .filter(|x| x.class.sensitive_to_read())
             .collect();
+        exposed.sort_by_key(|x| !matches!(x.origin, Origin::Catalog(_)));
         let Some(first) = exposed.first() else {
             continue;
         };
@@ -650,7 +653,7 @@ fn check_system_target(ctx: &Ctx<'_>, e: &mut Emitter) {
             (
                 "/",
                 Severity::Critical,
-                "the mount replaces the job's whole root file system",
+                "it replaces the job's whole root file system",
             )
         } else if let Some(k) = kernel {
             (
