@@ -112,6 +112,9 @@ pub struct Slot {
     pub outcome: Result<Report, LoadError>,
     pub stamp: Stamp,
     pub nav: Nav,
+    /// The selected finding (rule, pointer, message) when the profile last
+    /// audited, so a selection survives an edit that briefly breaks the file.
+    remembered: Option<(&'static str, String, String)>,
 }
 
 impl Slot {
@@ -178,6 +181,7 @@ impl App {
                     outcome,
                     stamp,
                     nav: Nav::default(),
+                    remembered: None,
                 };
                 if let Ok(r) = &slot.outcome {
                     slot.nav.area = first_nonempty(&vm::group(r, &Filter::default())).unwrap_or(0);
@@ -574,7 +578,7 @@ fn reload_catalog(app: &mut App) {
 /// Re-read and re-audit one profile, keeping the selected finding when it
 /// still exists (same rule, pointer and message).
 fn reload_slot(app: &mut App, i: usize) {
-    let key = if i == app.current {
+    let selected = if i == app.current {
         app.selected_issue()
             .and_then(|k| app.report()?.issues.get(k))
             .map(|f| (f.rule, f.pointer.clone(), f.message.clone()))
@@ -583,19 +587,19 @@ fn reload_slot(app: &mut App, i: usize) {
     };
     let today = app.today;
     let Some(slot) = app.slots.get_mut(i) else { return };
+    if selected.is_some() {
+        slot.remembered = selected;
+    }
     slot.stamp = slot.path().and_then(load::stamp);
     slot.outcome = audit_with(&app.labels, &slot.source, today);
-    if i != app.current {
-        let current = app.current;
-        app.current = i;
-        clamp(app, None);
-        app.current = current;
-        return;
-    }
+    let key = slot.remembered.clone();
+    let current = app.current;
+    app.current = i;
     let keep = key.and_then(|(rule, pointer, message)| {
         app.report()?.issues.iter().position(|f| f.rule == rule && f.pointer == pointer && f.message == message)
     });
     clamp(app, keep);
+    app.current = current;
 }
 
 fn export(app: &mut App) {
@@ -935,6 +939,21 @@ mod tests {
         v["aaa_bogus"] = serde_json::json!(0);
         fs::write(dir.path().join("p.json"), serde_json::to_string_pretty(&v).unwrap()).unwrap();
         update(&mut app, Msg::Reload);
+        let now = &app.report().unwrap().issues[app.selected_issue().unwrap()];
+        assert_eq!((now.rule, &now.pointer), (f.rule, &f.pointer));
+    }
+
+    #[test]
+    fn selection_survives_a_save_that_briefly_breaks_the_file() {
+        let (dir, mut app) = app_on(&multi_area_profile());
+        update(&mut app, Msg::Bottom);
+        let f = app.report().unwrap().issues[app.selected_issue().unwrap()].clone();
+        let path = dir.path().join("p.json");
+        fs::write(&path, "{").unwrap();
+        update(&mut app, Msg::FileChanged(0));
+        assert!(app.report().is_none());
+        fs::write(&path, multi_area_profile()).unwrap();
+        update(&mut app, Msg::FileChanged(0));
         let now = &app.report().unwrap().issues[app.selected_issue().unwrap()];
         assert_eq!((now.rule, &now.pointer), (f.rule, &f.pointer));
     }

@@ -73,7 +73,11 @@ impl Widget for &App {
                     theme::input_error(),
                 )])
                 .render(banner, buf);
-                line(vec![Span::styled(truncate(&e.headline(), counts.width as usize), theme::status_error())])
+                let place = match (e.line, e.column) {
+                    (Some(l), Some(c)) => format!(" input error at line {l}, column {c}: no findings until it parses"),
+                    _ => " input error: no findings until the file can be read".to_string(),
+                };
+                line(vec![Span::styled(truncate(&place, counts.width as usize), theme::status_error())])
                     .render(counts, buf);
                 render_tabs(self, tabs, buf);
                 if self.tab == Tab::Rules {
@@ -163,7 +167,7 @@ fn render_counts(app: &App, report: &Report, g: &Grouped, area: Rect, buf: &mut 
         spans.push(Span::styled(part.to_string(), style));
     }
     let used: usize = spans.iter().map(|s| s.width()).sum();
-    let avail = (area.width as usize).saturating_sub(used + 1);
+    let avail = (area.width as usize).saturating_sub(used + 3);
     let right = if app.filter == vm::Filter::default() {
         let long = format!("{} findings · {} runtime checks ", g.total, report.runtime_checks.len());
         if width(&long) <= avail {
@@ -179,7 +183,12 @@ fn render_counts(app: &App, report: &Report, g: &Grouped, area: Rect, buf: &mut 
         if !app.filter.query.is_empty() {
             parts.push(format!("\"{}\"", truncate(&safe(&app.filter.query), 20)));
         }
-        format!("filter {} · {} of {} shown ", parts.join(" "), g.shown, g.total)
+        let long = format!("filter {} · {} of {} shown ", parts.join(" "), g.shown, g.total);
+        if width(&long) <= avail {
+            long
+        } else {
+            format!("{} · {}/{} ", parts.join(" "), g.shown, g.total)
+        }
     };
     let right = truncate(&right, avail);
     spans.push(Span::raw(" ".repeat((area.width as usize).saturating_sub(used + width(&right)))));
@@ -594,31 +603,33 @@ fn render_mounts_tab(app: &App, report: &Report, area: Rect, buf: &mut Buffer) {
     }
     let n_rw = order.iter().filter(|&&i| report.mounts.get(i).is_some_and(|m| m.access != "read-only")).count();
     let n_ro = order.len() - n_rw;
+    let label_w = report.mounts.iter().map(|m| width(&safe(&m.label))).max().unwrap_or(8).clamp(9, 26) as u16;
+    let widths = [
+        Constraint::Length(3),
+        Constraint::Length(12),
+        Constraint::Length(label_w),
+        Constraint::Fill(3),
+        Constraint::Fill(2),
+    ];
+    let table_h = (order.len() as u16 + u16::from(n_rw > 0) + u16::from(n_ro > 0) + 3).min(area.height / 2).max(5);
+    let [table_r, bottom] = Layout::vertical([Constraint::Length(table_h), Constraint::Min(0)]).areas(area);
+    let cols = column_widths(&widths, table_r);
     // Rows with a heading before each group; remember where each mount lands.
     let mut rows = Vec::new();
     let mut visual = Vec::new();
     for (pos, &i) in order.iter().enumerate() {
         if pos == 0 && n_rw > 0 {
-            rows.push(heading_row(&format!("writable ({n_rw}) — reviewed first")));
+            rows.push(heading_row("writable", &plural(n_rw, "mount")));
         }
         if pos == n_rw && n_ro > 0 {
-            rows.push(heading_row(&format!("read-only ({n_ro})")));
+            rows.push(heading_row("read-only", &plural(n_ro, "mount")));
         }
         visual.push(rows.len());
         if let Some(m) = report.mounts.get(i) {
-            rows.push(mount_row(m, i));
+            rows.push(mount_row(m, i, &cols));
         }
     }
     let selected = visual.get(app.nav().mount).copied();
-    let table_h = (rows.len() as u16 + 3).min(area.height / 2).max(5);
-    let [table_r, bottom] = Layout::vertical([Constraint::Length(table_h), Constraint::Min(0)]).areas(area);
-    let widths = [
-        Constraint::Length(3),
-        Constraint::Length(12),
-        Constraint::Length(18),
-        Constraint::Fill(3),
-        Constraint::Fill(2),
-    ];
     let table = Table::new(rows, widths)
         .header(Row::new(["#", "access", "label", "source", "target"]).style(theme::label()))
         .block(pane(format!("Mounts vs labels · {}", plural(order.len(), "mount"))))
@@ -647,19 +658,47 @@ fn split_bottom(area: Rect) -> (Rect, Rect) {
     }
 }
 
-fn heading_row(s: &str) -> Row<'static> {
-    Row::new(vec![String::new(), s.to_string()]).style(theme::dim())
+/// The widths a `Table` with the "› " selection column will give its
+/// columns, so cells can be cut with a visible `…` rather than silently
+/// (a silently cut path reads as a different path).
+fn column_widths(constraints: &[Constraint], table_area: Rect) -> Vec<usize> {
+    let inner = table_area.width.saturating_sub(2 + 2);
+    Layout::horizontal(constraints.to_vec())
+        .flex(ratatui::layout::Flex::Start)
+        .spacing(1)
+        .split(Rect::new(0, 0, inner, 1))
+        .iter()
+        .map(|r| r.width as usize)
+        .collect()
 }
 
-fn mount_row(m: &MountRow, index: usize) -> Row<'static> {
+/// A row whose cells are cut to `widths` with `…`.
+fn fitted_row(cells: Vec<Span<'static>>, widths: &[usize]) -> Row<'static> {
+    Row::new(
+        cells
+            .into_iter()
+            .zip(widths.iter().copied().chain(std::iter::repeat(usize::MAX)))
+            .map(|(c, w)| Span::styled(truncate(&c.content, w), c.style))
+            .collect::<Vec<_>>(),
+    )
+}
+
+fn heading_row(kind: &str, what: &str) -> Row<'static> {
+    Row::new(vec![String::new(), format!("{kind}:"), what.to_string()]).style(theme::label())
+}
+
+fn mount_row(m: &MountRow, index: usize, widths: &[usize]) -> Row<'static> {
     let style = if m.access == "read-only" { Style::new() } else { theme::writable() };
-    Row::new(vec![
-        index.to_string(),
-        safe(&m.access).into_owned(),
-        safe(&m.label).into_owned(),
-        safe(&m.source).into_owned(),
-        safe(&m.target).into_owned(),
-    ])
+    fitted_row(
+        vec![
+            Span::raw(index.to_string()),
+            Span::raw(safe(&m.access).into_owned()),
+            Span::raw(safe(&m.label).into_owned()),
+            Span::raw(safe(&m.source).into_owned()),
+            Span::raw(safe(&m.target).into_owned()),
+        ],
+        widths,
+    )
     .style(style)
 }
 
@@ -699,18 +738,22 @@ fn mount_lines(report: &Report, m: &MountRow, w: usize) -> Vec<Line<'static>> {
 fn render_checks_tab(app: &App, report: &Report, area: Rect, buf: &mut Buffer) {
     let checks = &report.runtime_checks;
     let [table_r, bottom] = Layout::vertical([Constraint::Percentage(60), Constraint::Min(0)]).areas(area);
+    let widths = [Constraint::Length(6), Constraint::Length(18), Constraint::Length(8), Constraint::Fill(1)];
+    let cols = column_widths(&widths, table_r);
     let rows: Vec<Row> = checks
         .iter()
         .map(|c| {
-            Row::new(vec![
-                safe(&c.id).into_owned(),
-                c.kind.as_str().to_string(),
-                c.expect.to_string(),
-                safe(&c.target).into_owned(),
-            ])
+            fitted_row(
+                vec![
+                    Span::raw(safe(&c.id).into_owned()),
+                    Span::raw(c.kind.as_str()),
+                    Span::raw(c.expect),
+                    Span::raw(safe(&c.target).into_owned()),
+                ],
+                &cols,
+            )
         })
         .collect();
-    let widths = [Constraint::Length(6), Constraint::Length(18), Constraint::Length(8), Constraint::Fill(1)];
     let table = Table::new(rows, widths)
         .header(Row::new(["id", "kind", "expect", "target"]).style(theme::label()))
         .block(pane(format!("Runtime-check plan · {} for the runtime verifier", plural(checks.len(), "check"))))
@@ -749,20 +792,24 @@ fn check_lines(c: &RuntimeCheck, w: usize) -> Vec<Line<'static>> {
 fn render_rules_tab(app: &App, report: Option<&Report>, area: Rect, buf: &mut Buffer) {
     let hits = |id: &str| report.map_or(0, |r| r.issues.iter().filter(|f| f.rule == id).count());
     let [table_r, bottom] = Layout::vertical([Constraint::Percentage(55), Constraint::Min(0)]).areas(area);
+    let widths = [Constraint::Length(6), Constraint::Length(4), Constraint::Length(4), Constraint::Fill(1)];
+    let cols = column_widths(&widths, table_r);
     let rows: Vec<Row> = app
         .rules
         .iter()
         .map(|r| {
             let n = hits(r.id);
-            Row::new(vec![
-                Span::raw(r.id),
-                Span::styled(theme::severity_tag(r.severity), theme::severity(r.severity)),
-                Span::raw(if n > 0 { n.to_string() } else { String::new() }),
-                Span::raw(r.title),
-            ])
+            fitted_row(
+                vec![
+                    Span::raw(r.id),
+                    Span::styled(theme::severity_tag(r.severity), theme::severity(r.severity)),
+                    Span::raw(if n > 0 { n.to_string() } else { String::new() }),
+                    Span::raw(r.title),
+                ],
+                &cols,
+            )
         })
         .collect();
-    let widths = [Constraint::Length(6), Constraint::Length(4), Constraint::Length(4), Constraint::Fill(1)];
     let table = Table::new(rows, widths)
         .header(Row::new(["rule", "sev", "hits", "title"]).style(theme::label()))
         .block(pane(format!("Rules · {} in the registry", app.rules.len())))

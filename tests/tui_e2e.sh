@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# End-to-end test of the terminal dashboard in a real terminal (tmux).
+#
+#   tests/tui_e2e.sh [path/to/isolint]      (default: target/release/isolint)
+#
+# Runs the binary on a temporary copy of the workshop profile in a private
+# tmux server and checks what a reviewer sees: a writable-mount finding with
+# its source line, the export (a valid isolint.findings/v1 document written
+# atomically in the working directory), live re-audit after an on-disk edit,
+# an error panel for broken JSON, resizing to 80x24, and that the terminal
+# is restored on quit and on SIGTERM. Fails loudly on the first mismatch.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+BIN=${1:-target/release/isolint}
+case "$BIN" in /*) ;; *) BIN="$PWD/$BIN" ;; esac
+[ -x "$BIN" ] || { echo "tui_e2e: FAIL: no executable at $BIN (build with cargo build --release)" >&2; exit 1; }
+command -v tmux >/dev/null || { echo "tui_e2e: FAIL: tmux is not installed" >&2; exit 1; }
+command -v python3 >/dev/null || { echo "tui_e2e: FAIL: python3 is not installed" >&2; exit 1; }
+
+WORK=$(mktemp -d)
+SOCK="isolint-e2e-$$"
+T() { tmux -L "$SOCK" "$@"; }
+cleanup() {
+  T kill-server 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+cp fixtures/profiles/workshop.json "$WORK/workshop.json"
+PROFILE="$WORK/workshop.json"
+CHECKS=0
+SESSION=""
+
+ok() { CHECKS=$((CHECKS + 1)); printf 'tui_e2e: ok %2d  %s\n' "$CHECKS" "$*"; }
+screen() { T capture-pane -p -t "$SESSION"; }
+fail() {
+  echo "tui_e2e: FAIL: $*" >&2
+  if [ -n "$SESSION" ] && T has-session -t "$SESSION" 2>/dev/null; then
+    echo "---- screen of $SESSION ----" >&2
+    screen >&2 || true
+    echo "----------------------------" >&2
+  fi
+  exit 1
+}
+# wait_for TEXT [SECONDS]: poll the screen until it contains TEXT.
+wait_for() {
+  local deadline=$((SECONDS + ${2:-5}))
+  while [ "$SECONDS" -lt "$deadline" ]; do
+    screen | grep -qF -- "$1" && return 0
+    sleep 0.1
+  done
+  fail "the screen never showed: $1"
+}
+# keys K...: send keys one at a time (an Esc followed at once by a letter
+# reads as Alt+letter, as in any terminal).
+keys() {
+  for k in "$@"; do
+    T send-keys -t "$SESSION" "$k"
+    sleep 0.15
+  done
+}
+pane() { T display-message -p -t "$SESSION" "$1"; }
+
+# The pane runs the dashboard, then records the terminal mode it left behind.
+start() {
+  SESSION=$1
+  local w=$2 h=$3 stty_file=$4
+  T new-session -d -s "$SESSION" -x "$w" -y "$h" -c "$WORK" \
+    "'$BIN' tui workshop.json; stty -a > '$stty_file' 2>&1; echo exited > '$stty_file.done'; sleep 30"
+  T set-option -t "$SESSION" remain-on-exit on >/dev/null
+}
+
+# After the dashboard exited: normal screen, visible cursor, cooked tty.
+check_restored() {
+  local stty_file=$1 why=$2 deadline=$((SECONDS + 5))
+  while [ ! -f "$stty_file.done" ]; do
+    [ "$SECONDS" -lt "$deadline" ] || fail "$why: the dashboard did not exit"
+    sleep 0.1
+  done
+  [ "$(pane '#{alternate_on}')" = 0 ] || fail "$why: still on the alternate screen"
+  [ "$(pane '#{cursor_flag}')" = 1 ] || fail "$why: the cursor is still hidden"
+  grep -qE '(^|[ ;])icanon([ ;]|$)' "$stty_file" || fail "$why: the terminal is left in raw mode (no icanon): $(cat "$stty_file")"
+  grep -qE '(^|[ ;])echo([ ;]|$)' "$stty_file" || fail "$why: echo is left off: $(cat "$stty_file")"
+  ! screen | grep -qF 'Areas' || fail "$why: the dashboard is still drawn on the normal screen"
+}
+
+# ── 1. open, see a writable-mount finding and its source line ──────────────
+start main 120 40 "$WORK/stty.main"
+wait_for "[1 Findings]"
+[ "$(pane '#{alternate_on}')" = 1 ] || fail "the dashboard does not use the alternate screen"
+wait_for "not eligible"
+screen | grep -qiE '\b(safe|secure)\b' && fail "the screen calls a profile safe or secure"
+ok "dashboard opens on the alternate screen with the not-eligible banner"
+
+keys g
+screen | grep -qF '› Writable mounts' || fail "the first finding (g) is not in Writable mounts; expected the workshop profile to have writable-mount findings"
+LINE=$(screen | sed -n 's/.*Source · workshop\.json:\([0-9][0-9]*\).*/\1/p' | head -1)
+[ -n "$LINE" ] || fail "the source pane does not name the finding's line"
+SCREEN=$(screen) python3 - "$PROFILE" "$LINE" <<'PY' || fail "the source pane does not show line $LINE of the profile"
+import os, re, sys
+path, line = sys.argv[1], int(sys.argv[2])
+want = open(path, encoding="utf-8").read().splitlines()[line - 1].strip()
+rows = os.environ["SCREEN"].splitlines()
+at = next(i for i, r in enumerate(rows) if re.search(r"▶ +%d │" % line, r))
+# The marked row plus its wrapped continuation rows, right pane only.
+def right(r):
+    return r.split("││", 1)[-1].rstrip("│ ")
+parts = [right(rows[at]).split("│", 1)[1]]
+for r in rows[at + 1:]:
+    if "┆" not in right(r):
+        break
+    parts.append(right(r).split("┆", 1)[1])
+shown = " ".join(p.strip() for p in parts)
+norm = lambda s: re.sub(r"\s+", " ", s).strip()
+assert norm(want) == norm(shown), (want, shown)
+PY
+ok "writable-mount finding selected; source pane marks line $LINE with the profile's text"
+
+# ── 2. export ───────────────────────────────────────────────────────────────
+TOTAL=$(screen | sed -n 's/.* \([0-9][0-9]*\) findings · .*/\1/p' | head -1)
+[ -n "$TOTAL" ] || fail "the header does not count findings"
+keys s s s s            # raise the floor to critical: the export must ignore it
+keys e
+wait_for "./workshop.findings.json"
+[ -f "$WORK/workshop.findings.json" ] || fail "no export file in the working directory"
+ls -A "$WORK" | grep -q '\.tmp$' && fail "a temporary export file was left behind"
+python3 - "$WORK/workshop.findings.json" "$TOTAL" <<'PY' || fail "the export is not a valid isolint.findings/v1 document"
+import json, sys
+doc = json.load(open(sys.argv[1], encoding="utf-8"))
+assert doc["schema"] == "isolint.findings/v1", doc.get("schema")
+for k in ["route", "tool", "profile", "labels", "verdict", "notice", "summary", "issues", "runtime_checks"]:
+    assert k in doc, k
+assert doc["verdict"] in ("not-eligible", "eligible-for-runtime-testing")
+assert doc["verdict"] == "not-eligible"
+assert len(doc["issues"]) == int(sys.argv[2]), (len(doc["issues"]), sys.argv[2])
+assert sum(doc["summary"].values()) == len(doc["issues"])
+for i in doc["issues"]:
+    for k in ["rule", "area", "severity", "pointer", "message", "remediation", "evidence"]:
+        assert k in i, k
+assert all(c["kind"] and c["expect"] for c in doc["runtime_checks"])
+PY
+ok "export key wrote ./workshop.findings.json: valid isolint.findings/v1 with all $TOTAL findings despite the severity filter"
+keys Escape
+sleep 0.3
+
+# ── 3. on-disk edits are re-audited ─────────────────────────────────────────
+BEFORE=$(screen | sed -n '3p')
+sed -i 's|"/var/run/docker.sock", "target": "/var/run/docker.sock"|"/srv/workshop/cache", "target": "/cache"|' "$PROFILE"
+grep -q '/srv/workshop/cache' "$PROFILE" || fail "the test edit did not apply to the fixture copy"
+wait_for "workshop.json changed on disk: re-audited"
+AFTER=$(screen | sed -n '3p')
+[ "$BEFORE" != "$AFTER" ] || fail "the counts did not change after removing the engine socket mount: $AFTER"
+ok "on-disk edit re-audited automatically (counts: '$(echo "$AFTER" | sed 's/  */ /g')')"
+
+printf '{\n  "schema": "isolint.profile/v1",\n  "name": "x" "y"\n}\n' > "$PROFILE"
+wait_for "input error at line 3, column"
+wait_for "workshop.json:3:"
+ok "broken JSON shows an error panel with file:line:column, no crash"
+cp fixtures/profiles/workshop.json "$PROFILE"
+wait_for "not eligible"
+wait_for "Areas"
+ok "fixing the file brings the findings back"
+
+# ── 4. resize ──────────────────────────────────────────────────────────────
+T resize-window -t "$SESSION" -x 80 -y 24
+sleep 0.5
+WIDEST=$(screen | python3 -c 'import sys; print(max(len(l.rstrip("\n")) for l in sys.stdin))')
+screen | grep -qF "[1 Findings]" || fail "nothing redrawn after resizing to 80x24"
+[ "$(pane '#{pane_width}')" = 80 ] || fail "tmux did not resize the pane"
+[ "$WIDEST" -le 80 ] || fail "a line is wider than 80 columns after resizing"
+ok "resized to 80x24 and redrawn"
+
+# ── 5. help, quit, terminal restored ────────────────────────────────────────
+keys '?'
+wait_for "Keys — ? or Esc closes"
+keys Escape
+sleep 0.3
+screen | grep -qF "Keys — ? or Esc closes" && fail "Esc did not close the help"
+keys q
+check_restored "$WORK/stty.main" "after q"
+ok "q quits: alternate screen off, cursor shown, tty back in canonical mode with echo"
+
+# ── 6. SIGTERM restores the terminal too ───────────────────────────────────
+start term 120 40 "$WORK/stty.term"
+wait_for "[1 Findings]"
+SHELL_PID=$(pane '#{pane_pid}')
+APP_PID=$(pgrep -P "$SHELL_PID" | head -1)
+[ -n "$APP_PID" ] || fail "could not find the dashboard's process"
+kill -TERM "$APP_PID"
+check_restored "$WORK/stty.term" "after SIGTERM"
+ok "SIGTERM: dashboard exits and restores the terminal"
+
+echo "tui_e2e: all $CHECKS checks passed ($BIN)"
