@@ -707,7 +707,15 @@ fn help_is_available_for_every_subcommand() {
     let top = isolint(["--help"]);
     top.expect_code(0);
     let out = top.stdout_str();
-    for sub in ["audit", "tui", "rules", "explain", "schema", "Exit status"] {
+    for sub in [
+        "audit",
+        "tui",
+        "rules",
+        "explain",
+        "schema",
+        "waive",
+        "Exit status",
+    ] {
         assert!(out.contains(sub), "--help mentions {sub}");
     }
     for (sub, needles) in [
@@ -719,6 +727,7 @@ fn help_is_available_for_every_subcommand() {
                 "--output",
                 "--today",
                 "--color",
+                "--waivers",
                 "directory",
                 "Exit status",
             ][..],
@@ -726,6 +735,17 @@ fn help_is_available_for_every_subcommand() {
         ("tui", &["--labels", "PROFILE"][..]),
         ("rules", &["--format"][..]),
         ("explain", &["RULE"][..]),
+        (
+            "waive",
+            &[
+                "--rule",
+                "--pointer",
+                "--reason",
+                "--owner",
+                "--expires",
+                "sha256",
+            ][..],
+        ),
         ("schema", &["profile", "labels", "findings"][..]),
     ] {
         let run = isolint([sub, "--help"]);
@@ -786,6 +806,7 @@ fn hostile_profile() -> String {
 fn no_secret_and_no_raw_control_character_reaches_any_output() {
     let tmp = tempfile::tempdir().unwrap();
     write(tmp.path(), "hostile.json", hostile_profile().as_bytes());
+    let sgr = regex::Regex::new(r"\x1b\[[0-9;]*m").unwrap();
     for format in ["text", "json", "sarif"] {
         for color in ["never", "always"] {
             let run = isolint_in(
@@ -812,9 +833,7 @@ fn no_secret_and_no_raw_control_character_reaches_any_output() {
                 );
             }
             // Colour codes are the only ESC allowed, and only in coloured text.
-            let stripped = regex::Regex::new(r"\x1b\[[0-9;]*m")
-                .unwrap()
-                .replace_all(&out, "");
+            let stripped = sgr.replace_all(&out, "");
             let check = if format == "text" && color == "always" {
                 stripped.to_string()
             } else {
@@ -843,4 +862,168 @@ fn no_secret_and_no_raw_control_character_reaches_any_output() {
             }
         }
     }
+}
+
+// ---- waivers ------------------------------------------------------------
+
+/// `isolint waive` entries for every blocking finding of `profile`.
+fn waive_all_blocking(profile: &str, expires: &str) -> Value {
+    let doc = audit(&["--format", "json", profile]).json();
+    let mut entries = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for issue in doc["issues"].as_array().unwrap() {
+        if !["critical", "high"].contains(&issue["severity"].as_str().unwrap()) {
+            continue;
+        }
+        let (rule, pointer) = (
+            issue["rule"].as_str().unwrap(),
+            issue["pointer"].as_str().unwrap(),
+        );
+        if !seen.insert((rule.to_string(), pointer.to_string())) {
+            continue;
+        }
+        let run = isolint([
+            "waive",
+            "--rule",
+            rule,
+            "--pointer",
+            pointer,
+            "--reason",
+            "accepted for the workshop demo",
+            "--owner",
+            "reviewer@example",
+            "--expires",
+            expires,
+            "--today",
+            TODAY,
+            profile,
+        ]);
+        run.expect_code(0);
+        entries.push(run.json());
+    }
+    serde_json::json!({ "schema": "isolint.waivers/v1", "waivers": entries })
+}
+
+#[test]
+fn waived_findings_stay_in_the_export_and_leave_the_verdict() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("waivers.json");
+    fs::write(
+        &file,
+        waive_all_blocking(WORKSHOP, "2026-12-31").to_string(),
+    )
+    .unwrap();
+    let before = audit(&["--format", "json", WORKSHOP]).json();
+
+    let run = audit(&[
+        "--format",
+        "json",
+        "--waivers",
+        file.to_str().unwrap(),
+        WORKSHOP,
+    ]);
+    run.expect_code(0);
+    let after = run.json();
+    assert_eq!(after["verdict"], "eligible-for-runtime-testing");
+    let issues = after["issues"].as_array().unwrap();
+    assert_eq!(
+        issues.len(),
+        before["issues"].as_array().unwrap().len(),
+        "nothing is dropped"
+    );
+    for i in issues
+        .iter()
+        .filter(|i| ["critical", "high"].contains(&i["severity"].as_str().unwrap()))
+    {
+        assert_eq!(i["waived"]["owner"], "reviewer@example", "{i}");
+    }
+    let text = audit(&[
+        "--color",
+        "never",
+        "--waivers",
+        file.to_str().unwrap(),
+        WORKSHOP,
+    ]);
+    assert!(text.stdout_str().contains("(waived)"));
+
+    // The same waivers after their expiry count again, as findings of their own.
+    let late = isolint([
+        "audit",
+        "--today",
+        "2027-01-15",
+        "--format",
+        "json",
+        "--waivers",
+        file.to_str().unwrap(),
+        WORKSHOP,
+    ]);
+    late.expect_code(1);
+    assert!(late.json()["issues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|i| i["rule"] == "PRF006"));
+}
+
+#[test]
+fn waive_refuses_a_finding_the_profile_does_not_have() {
+    let rule = rules::all().next().expect("a registry with rules");
+    let run = isolint([
+        "waive",
+        "--rule",
+        rule.id,
+        "--pointer",
+        "/nowhere",
+        "--reason",
+        "r",
+        "--owner",
+        "o",
+        "--expires",
+        "2026-12-31",
+        "--today",
+        TODAY,
+        FIXED,
+    ]);
+    run.expect_code(2);
+    assert!(run.stderr.contains("has no"), "{}", run.stderr);
+    assert!(run.stdout.is_empty());
+    let run = isolint([
+        "waive",
+        "--rule",
+        "XYZ999",
+        "--pointer",
+        "/x",
+        "--reason",
+        "r",
+        "--owner",
+        "o",
+        "--expires",
+        "2026-12-31",
+        FIXED,
+    ]);
+    run.expect_code(2);
+}
+
+#[test]
+fn a_bad_waivers_file_exits_2_naming_its_file_and_position() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(
+        tmp.path(),
+        "waivers.json",
+        b"{\n  \"schema\": \"isolint.waivers/v1\",\n  \"waivers\": [ { \"rule\": \"PRF001\", \"pointr\": \"/x\" } ]\n}\n",
+    );
+    let profile = root().join(WORKSHOP);
+    let run = isolint_in(
+        tmp.path(),
+        [
+            "audit".as_ref(),
+            "--waivers".as_ref(),
+            "waivers.json".as_ref(),
+            profile.as_os_str(),
+        ],
+        None,
+    );
+    run.expect_code(2);
+    assert_positioned_error(&run, "waivers.json");
+    assert!(run.stdout.is_empty());
 }

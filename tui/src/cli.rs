@@ -96,6 +96,16 @@ and column when there is one); the other profiles are still audited and the exit
     Explain(ExplainArgs),
     /// Print the JSON Schema (2020-12) of a format
     Schema(SchemaArgs),
+    /// Print a waiver entry accepting one finding, for an operator's waivers file
+    #[command(
+        long_about = "Print a waiver entry (isolint.waivers/v1) accepting one finding of PROFILE, \
+to append to the `waivers` list of an operator-owned file passed to `isolint audit --waivers`. \
+The entry is bound to the profile's current sha256: any change to the profile voids it. \
+Waivers never live in the profile itself, so the code under review cannot waive its own findings.",
+        after_help = "Example:\n  isolint waive --rule NET001 --pointer /network/egress \\\n    \
+--reason \"offline mirror only\" --owner alice --expires 2026-12-31 job.json"
+    )]
+    Waive(WaiveArgs),
 }
 
 const AUDIT_AFTER_LONG_HELP: &str = "\
@@ -164,6 +174,10 @@ pub struct AuditArgs {
     /// Colour the text report
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
     color: ColorChoice,
+    /// Operator-owned waivers (isolint.waivers/v1): a waived finding stays in every output,
+    /// marked waived, and no longer blocks; expired or mismatched waivers become findings
+    #[arg(long, value_name = "FILE")]
+    waivers: Option<PathBuf>,
     /// Profiles to audit: files, directories (every *.json under them), or `-` for stdin
     #[arg(value_name = "PROFILE", required = true)]
     profiles: Vec<PathBuf>,
@@ -221,6 +235,34 @@ pub struct SchemaArgs {
     name: SchemaName,
 }
 
+#[derive(Debug, Args)]
+pub struct WaiveArgs {
+    /// Rule id or name of the finding
+    #[arg(long, value_name = "RULE")]
+    rule: String,
+    /// JSON pointer of the finding, as `isolint audit` reports it (e.g. /network/egress)
+    #[arg(long, value_name = "POINTER")]
+    pointer: String,
+    /// Why the risk is accepted
+    #[arg(long, value_name = "TEXT")]
+    reason: String,
+    /// Who accepts it
+    #[arg(long, value_name = "NAME")]
+    owner: String,
+    /// Last day the waiver applies, YYYY-MM-DD
+    #[arg(long, value_name = "YYYY-MM-DD", value_parser = parse_date)]
+    expires: Date,
+    /// Label catalog the profile is audited against
+    #[arg(long, value_name = "FILE")]
+    labels: Option<PathBuf>,
+    /// The date the expiry is compared with, YYYY-MM-DD [default: today, UTC]
+    #[arg(long, value_name = "YYYY-MM-DD", value_parser = parse_date)]
+    today: Option<Date>,
+    /// The profile holding the finding
+    #[arg(value_name = "PROFILE")]
+    profile: PathBuf,
+}
+
 fn parse_date(s: &str) -> Result<Date, String> {
     Date::parse(s).ok_or_else(|| format!("`{s}` is not a calendar date written YYYY-MM-DD"))
 }
@@ -247,6 +289,7 @@ fn run(cli: Cli) -> u8 {
         Some(Command::Rules(args)) => docs::rules(args.format),
         Some(Command::Explain(args)) => docs::explain(&args.rule, args.format),
         Some(Command::Schema(args)) => docs::schema(args.name),
+        Some(Command::Waive(args)) => audit::waive(&args),
     }
 }
 

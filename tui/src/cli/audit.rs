@@ -2,14 +2,16 @@
 
 use std::io::IsTerminal;
 
+use isolint_core::model::StringEnum;
 use isolint_core::render::text::TextOptions;
 use isolint_core::render::{json, sarif, text};
-use isolint_core::{AuditOptions, Labels, Report, Verdict};
+use isolint_core::{rules, waivers, AuditOptions, Labels, Report, Verdict};
 use rayon::prelude::*;
 
 use super::input::{self, Failure};
 use super::{
-    output, today, AuditArgs, ColorChoice, ReportFormat, EXIT_ERROR, EXIT_NOT_ELIGIBLE, EXIT_OK,
+    output, today, AuditArgs, ColorChoice, ReportFormat, WaiveArgs, EXIT_ERROR, EXIT_NOT_ELIGIBLE,
+    EXIT_OK,
 };
 
 /// The exit status for a set of results: 2 when anything could not be
@@ -81,9 +83,14 @@ pub fn run(args: &AuditArgs) -> u8 {
     let options = AuditOptions {
         today: args.today.or_else(today::utc_today),
     };
-    let labels = match &args.labels {
-        Some(path) => match input::load_labels(path) {
-            Ok(l) => l,
+    let labels = match load_labels(args.labels.as_deref()) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+
+    let waivers = match &args.waivers {
+        Some(path) => match input::load_waivers(path) {
+            Ok(w) => Some(w),
             Err(failures) => {
                 for f in &failures {
                     output::error(&f.to_string());
@@ -91,7 +98,7 @@ pub fn run(args: &AuditArgs) -> u8 {
                 return EXIT_ERROR;
             }
         },
-        None => Labels::workshop(),
+        None => None,
     };
 
     let expanded = input::expand(&args.profiles);
@@ -99,7 +106,13 @@ pub fn run(args: &AuditArgs) -> u8 {
     let results: Vec<Result<Report, Failure>> = expanded
         .jobs
         .into_par_iter()
-        .map(|job| job.and_then(|inp| input::audit(&inp, &labels, &options)))
+        .map(|job| {
+            let mut report = job.and_then(|inp| input::audit(&inp, &labels, &options))?;
+            if let Some((list, source)) = &waivers {
+                waivers::apply(&mut report, list, options.today, source);
+            }
+            Ok(report)
+        })
         .collect();
 
     let mut reports = Vec::with_capacity(results.len());
@@ -170,6 +183,107 @@ pub fn embedded_workshop() -> u8 {
     let rendered = text::render(&report, TextOptions { color: false });
     match output::stdout(&rendered) {
         Ok(()) => exit_code(std::slice::from_ref(&report), false),
+        Err(e) => {
+            output::error(&format!("cannot write to stdout: {e}"));
+            EXIT_ERROR
+        }
+    }
+}
+
+fn load_labels(path: Option<&std::path::Path>) -> Result<Labels, u8> {
+    match path {
+        Some(path) => input::load_labels(path).map_err(|failures| {
+            for f in &failures {
+                output::error(&f.to_string());
+            }
+            EXIT_ERROR
+        }),
+        None => Ok(Labels::workshop()),
+    }
+}
+
+/// `isolint waive`: the waiver entry for one finding that the profile
+/// really has, bound to the profile's current digest.
+pub fn waive(args: &WaiveArgs) -> u8 {
+    let Some(rule) = rules::find(args.rule.trim()) else {
+        output::error(&format!(
+            "no rule `{}` (`isolint rules` lists every rule)",
+            args.rule
+        ));
+        return EXIT_ERROR;
+    };
+    for (what, value) in [("--reason", &args.reason), ("--owner", &args.owner)] {
+        if value.trim().is_empty() {
+            output::error(&format!("{what} must not be empty"));
+            return EXIT_ERROR;
+        }
+    }
+    let today = args.today.or_else(today::utc_today);
+    if today.is_some_and(|t| args.expires < t) {
+        output::error(&format!("--expires {} is already past", args.expires));
+        return EXIT_ERROR;
+    }
+    let labels = match load_labels(args.labels.as_deref()) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let inp = input::Input {
+        origin: input::Origin::File(args.profile.clone()),
+        name: input::display(&args.profile),
+    };
+    let report = match input::audit(&inp, &labels, &AuditOptions { today }) {
+        Ok(r) => r,
+        Err(f) => {
+            output::error(&f.to_string());
+            return EXIT_ERROR;
+        }
+    };
+    if !report
+        .issues
+        .iter()
+        .any(|f| f.rule == rule.id && f.pointer == args.pointer)
+    {
+        let at: Vec<&str> = report
+            .issues
+            .iter()
+            .filter(|f| f.rule == rule.id)
+            .map(|f| f.pointer.as_str())
+            .collect();
+        let hint = if at.is_empty() {
+            format!("it raises no `{}` finding", rule.id)
+        } else {
+            format!(
+                "`{}` is raised at {}",
+                rule.id,
+                at.iter()
+                    .map(|p| format!("`{p}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        output::error(&format!(
+            "{} has no `{}` finding at `{}`; {hint}",
+            inp.name, rule.id, args.pointer
+        ));
+        return EXIT_ERROR;
+    }
+    let entry = waivers::entry_json(
+        rule.id,
+        &args.pointer,
+        &args.reason,
+        &args.owner,
+        args.expires,
+        &report.profile.sha256,
+    );
+    output::note(&format!(
+        "waiver for {} ({}, {}) at `{}`: append it to the `waivers` list of the operator's file",
+        rule.id,
+        rule.name,
+        rule.severity.as_str(),
+        args.pointer
+    ));
+    match output::stdout(&format!("{entry}\n")) {
+        Ok(()) => EXIT_OK,
         Err(e) => {
             output::error(&format!("cannot write to stdout: {e}"));
             EXIT_ERROR

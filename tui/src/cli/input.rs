@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use isolint_core::json::{InputError, Limits};
 use isolint_core::sanitize::neutralize;
+use isolint_core::waivers::{self, Waiver, WaiversError, WaiversSource};
 use isolint_core::{CatalogError, Labels};
 
 /// Largest accepted profile or catalog, the same limit core's parser applies.
@@ -316,6 +317,38 @@ pub fn load_labels(path: &Path) -> Result<Labels, Vec<Failure>> {
             })
             .collect(),
     })
+}
+
+/// Load a `--waivers` file, with where it lives (absolute, links resolved
+/// when possible) so core can refuse a file that a mount puts within the
+/// job's reach. Any problem makes the whole file unusable.
+pub fn load_waivers(path: &Path) -> Result<(Vec<Waiver>, WaiversSource), Vec<Failure>> {
+    let name = display(path);
+    let bytes = read(&Origin::File(path.to_path_buf()), &name).map_err(|f| vec![f])?;
+    let list = waivers::parse(&bytes).map_err(|e| match e {
+        WaiversError::Input(e) => vec![Failure::input(&name, e)],
+        WaiversError::Invalid(problems) => problems
+            .iter()
+            .map(|p| Failure {
+                pos: Some((p.pos.line, p.pos.column)),
+                ..Failure::new(
+                    &name,
+                    format!(
+                        "invalid waivers file: {} (at `{}`)",
+                        p.describe(),
+                        p.pointer
+                    ),
+                )
+            })
+            .collect(),
+    })?;
+    let absolute = fs::canonicalize(path)
+        .or_else(|_| std::path::absolute(path))
+        .unwrap_or_else(|_| path.to_path_buf());
+    let source = WaiversSource {
+        path: absolute.to_string_lossy().into_owned(),
+    };
+    Ok((list, source))
 }
 
 #[cfg(test)]
