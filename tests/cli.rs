@@ -1029,3 +1029,12 @@ fn a_bad_waivers_file_exits_2_naming_its_file_and_position() {
     assert_positioned_error(&run, "waivers.json");
     assert!(run.stdout.is_empty());
 }
+
+#[test]
+fn output_dash_is_stdout() {
+    let run = audit(&["--format", "json", "--output", "-", WORKSHOP]);
+    run.expect_code(1);
+    assert_eq!(run.stdout, audit(&["--format", "json", WORKSHOP]).stdout);
+    assert!(run.stderr.is_empty(), "{}", run.stderr);
+    assert!(!root().join("-").exists());
+}

@@ -165,7 +165,8 @@ pub struct AuditArgs {
     /// Output format
     #[arg(long, short = 'f', value_enum, default_value_t = ReportFormat::Text)]
     format: ReportFormat,
-    /// Write the report to FILE (atomically: a complete file or none) instead of stdout
+    /// Write the report to FILE (atomically: a complete file or none) instead of stdout;
+    /// `-` is stdout
     #[arg(long, short = 'o', value_name = "FILE")]
     output: Option<PathBuf>,
     /// The date staleness checks compare against, YYYY-MM-DD [default: today, UTC]

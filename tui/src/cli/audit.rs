@@ -133,9 +133,11 @@ pub fn run(args: &AuditArgs) -> u8 {
         return EXIT_ERROR;
     }
 
-    let color = use_color(args.color, args.output.is_none());
+    // `--output -` is stdout, as for the inputs.
+    let output = args.output.as_ref().filter(|p| p.as_os_str() != "-");
+    let color = use_color(args.color, output.is_none());
     let rendered = render(&reports, args.format, array, color, failures);
-    match &args.output {
+    match output {
         Some(path) => match output::write_atomically(path, rendered.as_bytes()) {
             Ok(()) => {
                 let n = reports.len();
