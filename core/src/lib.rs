@@ -26,6 +26,7 @@ pub mod baseline;
 pub mod date;
 pub mod decode;
 pub mod finding;
+pub mod import;
 pub mod json;
 pub mod labels;
 pub mod model;

@@ -210,7 +210,28 @@ pub struct Report {
     /// The profile text with secret values masked (same lines and columns).
     /// Not neutralized: displays call [`crate::sanitize`] on what they show.
     pub source_text: String,
+    /// The file the profile was imported from, when it was (see
+    /// [`crate::import::audit_imported`]); findings then carry an `origin`.
+    pub original: Option<OriginalSource>,
     secrets: Secrets,
+}
+
+/// The original file of an imported profile: its name, format, digest and
+/// text (secrets masked, same lines and columns), for snippets and SARIF.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OriginalSource {
+    pub file: String,
+    /// The importer's format name (`kubernetes`, `oci`, ...).
+    pub format: &'static str,
+    pub sha256: String,
+    pub text: String,
+}
+
+impl OriginalSource {
+    /// One line of the (masked) original text, 1-based.
+    pub fn line(&self, line: u32) -> Option<&str> {
+        self.text.lines().nth((line as usize).checked_sub(1)?)
+    }
 }
 
 impl Report {
@@ -379,6 +400,7 @@ pub fn audit(
         runtime_checks,
         mounts,
         source_text: secrets.mask_source(text),
+        original: None,
         secrets,
     };
     report.refresh();

@@ -73,10 +73,16 @@ fn rule_descriptor(r: &rules::Rule) -> Value {
 fn result(report: &Report, f: &Finding, uri: &str) -> Value {
     let rule_index = rules::all().position(|r| r.id == f.rule);
     let mut region = Map::new();
-    if let Some(l) = f.line {
+    // An imported profile's finding is located in the original file; the
+    // generated profile's position is kept in the properties.
+    let (line, column) = match &f.origin {
+        Some(o) => (Some(o.line), Some(o.column)),
+        None => (f.line, f.column),
+    };
+    if let Some(l) = line {
         region.insert("startLine".into(), json!(l));
     }
-    if let Some(c) = f.column {
+    if let Some(c) = column {
         region.insert("startColumn".into(), json!(c));
     }
     let fp = sha256_hex(format!("{}\0{}\0{}", f.rule, f.pointer, report.profile.name).as_bytes());
@@ -99,6 +105,17 @@ fn result(report: &Report, f: &Finding, uri: &str) -> Value {
             "pointer": f.pointer,
         }
     });
+    if let (Some(o), Some(props)) = (
+        &f.origin,
+        r.get_mut("properties").and_then(Value::as_object_mut),
+    ) {
+        props.insert("profile".into(), json!(report.profile.source));
+        if let (Some(l), Some(c)) = (f.line, f.column) {
+            props.insert("profileLine".into(), json!(l));
+            props.insert("profileColumn".into(), json!(c));
+        }
+        props.insert("originFile".into(), json!(o.file));
+    }
     if let (Some(i), Some(obj)) = (rule_index, r.as_object_mut()) {
         obj.insert("ruleIndex".into(), json!(i));
     }
@@ -113,7 +130,16 @@ fn result(report: &Report, f: &Finding, uri: &str) -> Value {
 }
 
 fn run(report: &Report) -> Value {
-    let uri = relative_uri(&report.profile.source);
+    let uri = relative_uri(
+        report
+            .original
+            .as_ref()
+            .map_or(report.profile.source.as_str(), |o| o.file.as_str()),
+    );
+    let sha = report
+        .original
+        .as_ref()
+        .map_or(report.profile.sha256.as_str(), |o| o.sha256.as_str());
     json!({
         "tool": { "driver": {
             "name": TOOL_NAME,
@@ -124,7 +150,7 @@ fn run(report: &Report) -> Value {
         }},
         "originalUriBaseIds": { "SRCROOT": { "description": { "text": "the directory isolint was run from" } } },
         "artifacts": [{ "location": { "uri": uri, "uriBaseId": "SRCROOT" },
-                        "hashes": { "sha-256": report.profile.sha256 } }],
+                        "hashes": { "sha-256": sha } }],
         "results": report.issues.iter().map(|f| result(report, f, &uri)).collect::<Vec<_>>(),
         "properties": {
             "verdict": report.verdict.as_str(),

@@ -79,7 +79,12 @@ pub fn render(report: &Report, opts: TextOptions) -> String {
     let _ = writeln!(out, "note: {}", b.notice);
     let _ = writeln!(out, "{}", b.counts);
     let grouped = view::group(report, &Filter::default());
-    let gutter = report.source_text.lines().count().to_string().len().max(2);
+    let lines = report
+        .original
+        .as_ref()
+        .map_or(0, |o| o.text.lines().count())
+        .max(report.source_text.lines().count());
+    let gutter = lines.to_string().len().max(2);
     let pad = " ".repeat(gutter);
     for g in grouped.groups.iter().filter(|g| g.total > 0) {
         let _ = writeln!(
@@ -100,12 +105,27 @@ pub fn render(report: &Report, opts: TextOptions) -> String {
             let _ = writeln!(out, "{sev}{waived}: {}", f.message);
             let line = f.line.unwrap_or(1);
             let col = f.column.unwrap_or(1) as usize;
-            let _ = writeln!(
-                out,
-                "{pad}--> {}:{}:{}  {}",
-                report.profile.source, line, col, f.pointer
-            );
-            if let Some(src) = report.source_line(line) {
+            // An imported profile points at the original file; the generated
+            // profile's position stays available in the JSON export.
+            let (line, col, snippet) = match (&f.origin, &report.original) {
+                (Some(o), Some(orig)) => {
+                    let _ = writeln!(
+                        out,
+                        "{pad}--> {}:{}:{}  {} (profile {}:{}:{})",
+                        o.file, o.line, o.column, f.pointer, report.profile.source, line, col
+                    );
+                    (o.line, o.column as usize, orig.line(o.line))
+                }
+                _ => {
+                    let _ = writeln!(
+                        out,
+                        "{pad}--> {}:{}:{}  {}",
+                        report.profile.source, line, col, f.pointer
+                    );
+                    (line, col, report.source_line(line))
+                }
+            };
+            if let Some(src) = snippet {
                 let src = neutralize_multiline(src);
                 let (shown, caret) = window(&src, col);
                 let _ = writeln!(out, "{pad} |");

@@ -1,0 +1,387 @@
+//! Building a generated profile field by field, recording for each field
+//! where in the source file it came from, then writing it as JSON with the
+//! profile's own key order (the order of `SPEC.md` §2).
+
+use std::collections::HashMap;
+
+use super::tree::Loc;
+use super::{Mapped, Note, Undeclared};
+use crate::json::escape_token;
+
+/// A JSON value under construction, objects in insertion order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OVal {
+    Bool(bool),
+    Int(u64),
+    Str(String),
+    Arr(Vec<OVal>),
+    Obj(Vec<(String, OVal)>),
+}
+
+impl From<bool> for OVal {
+    fn from(b: bool) -> Self {
+        OVal::Bool(b)
+    }
+}
+impl From<u64> for OVal {
+    fn from(n: u64) -> Self {
+        OVal::Int(n)
+    }
+}
+impl From<&str> for OVal {
+    fn from(s: &str) -> Self {
+        OVal::Str(s.to_string())
+    }
+}
+impl From<String> for OVal {
+    fn from(s: String) -> Self {
+        OVal::Str(s)
+    }
+}
+impl From<Vec<String>> for OVal {
+    fn from(v: Vec<String>) -> Self {
+        OVal::Arr(v.into_iter().map(OVal::Str).collect())
+    }
+}
+
+impl OVal {
+    pub fn obj() -> OVal {
+        OVal::Obj(Vec::new())
+    }
+    pub fn arr() -> OVal {
+        OVal::Arr(Vec::new())
+    }
+    fn child_mut(&mut self, token: &str) -> Option<&mut OVal> {
+        match self {
+            OVal::Obj(members) => {
+                if !members.iter().any(|(k, _)| k == token) {
+                    members.push((token.to_string(), OVal::obj()));
+                }
+                members.iter_mut().find(|(k, _)| k == token).map(|(_, v)| v)
+            }
+            OVal::Arr(items) => items.get_mut(token.parse::<usize>().ok()?),
+            _ => None,
+        }
+    }
+    fn child(&self, token: &str) -> Option<&OVal> {
+        match self {
+            OVal::Obj(members) => members.iter().find(|(k, _)| k == token).map(|(_, v)| v),
+            OVal::Arr(items) => items.get(token.parse::<usize>().ok()?),
+            _ => None,
+        }
+    }
+}
+
+fn tokens(ptr: &str) -> Vec<String> {
+    ptr.split('/')
+        .skip(1)
+        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+        .collect()
+}
+
+/// A profile being generated, with its source map and notes.
+#[derive(Debug)]
+pub struct Draft {
+    root: OVal,
+    map: HashMap<String, Loc>,
+    pub notes: Vec<Note>,
+    pub undeclared: Vec<Undeclared>,
+}
+
+impl Draft {
+    /// A new profile named `name`, the whole of it mapped to `root_loc`.
+    pub fn new(name: &str, purpose: &str, root_loc: Loc) -> Draft {
+        let mut d = Draft {
+            root: OVal::obj(),
+            map: HashMap::new(),
+            notes: Vec::new(),
+            undeclared: Vec::new(),
+        };
+        d.map("", root_loc);
+        d.set_quiet("/schema", crate::model::PROFILE_SCHEMA);
+        d.set_quiet("/name", name);
+        d.set_quiet("/purpose", purpose);
+        d
+    }
+
+    fn slot(&mut self, ptr: &str) -> Option<&mut OVal> {
+        let mut node = &mut self.root;
+        for t in tokens(ptr) {
+            node = node.child_mut(&t)?;
+        }
+        Some(node)
+    }
+
+    /// The value at `ptr`, if set.
+    pub fn get(&self, ptr: &str) -> Option<&OVal> {
+        let mut node = &self.root;
+        for t in tokens(ptr) {
+            node = node.child(&t)?;
+        }
+        Some(node)
+    }
+
+    pub fn has(&self, ptr: &str) -> bool {
+        self.get(ptr).is_some()
+    }
+
+    /// Set the value at `ptr` (creating parent objects) and map it to `at`.
+    pub fn set(&mut self, ptr: &str, v: impl Into<OVal>, at: Loc) {
+        self.set_quiet(ptr, v);
+        self.map(ptr, at);
+    }
+
+    /// Set a value that has no place of its own in the source.
+    pub fn set_quiet(&mut self, ptr: &str, v: impl Into<OVal>) {
+        if let Some(slot) = self.slot(ptr) {
+            *slot = v.into();
+        }
+    }
+
+    /// Append to the array at `array_ptr` (created when missing); returns
+    /// the new element's pointer, mapped to `at`.
+    pub fn push(&mut self, array_ptr: &str, v: impl Into<OVal>, at: Loc) -> String {
+        let index = match self.slot(array_ptr) {
+            Some(slot) => {
+                if !matches!(slot, OVal::Arr(_)) {
+                    *slot = OVal::arr();
+                }
+                match slot {
+                    OVal::Arr(items) => {
+                        items.push(v.into());
+                        items.len() - 1
+                    }
+                    _ => 0,
+                }
+            }
+            None => 0,
+        };
+        let ptr = format!("{array_ptr}/{index}");
+        self.map(&ptr, at);
+        ptr
+    }
+
+    /// Make sure `ptr` holds an (empty) array, mapped to `at`.
+    pub fn ensure_array(&mut self, ptr: &str, at: Loc) {
+        if !matches!(self.get(ptr), Some(OVal::Arr(_))) {
+            self.set(ptr, OVal::arr(), at);
+        }
+    }
+
+    /// Record that the profile field `ptr` comes from `at`.
+    pub fn map(&mut self, ptr: &str, at: Loc) {
+        self.map.insert(ptr.to_string(), at);
+    }
+
+    /// A source setting with no profile equivalent.
+    pub fn note(&mut self, at: Loc, message: impl Into<String>) {
+        self.notes.push(Note {
+            line: at.line,
+            column: at.column,
+            message: message.into(),
+        });
+    }
+
+    /// A profile field the source cannot express: it stays absent.
+    pub fn undeclared(&mut self, ptr: &str, reason: impl Into<String>) {
+        if !self.has(ptr) && !self.undeclared.iter().any(|u| u.pointer == ptr) {
+            self.undeclared.push(Undeclared {
+                pointer: ptr.to_string(),
+                reason: reason.into(),
+            });
+        }
+    }
+
+    /// The pointer of a variable under `/environment/variables`.
+    pub fn variable_ptr(name: &str) -> String {
+        format!("/environment/variables/{}", escape_token(name))
+    }
+
+    /// Finish: the profile as JSON text, the source map sorted by pointer.
+    pub fn finish(self) -> (String, Vec<Mapped>, Vec<Note>, Vec<Undeclared>) {
+        let mut out = String::new();
+        render(&self.root, "", 0, &mut out);
+        out.push('\n');
+        let mut map: Vec<Mapped> = self
+            .map
+            .into_iter()
+            .map(|(pointer, at)| Mapped {
+                pointer,
+                line: at.line,
+                column: at.column,
+            })
+            .collect();
+        map.sort_by(|a, b| a.pointer.cmp(&b.pointer));
+        let mut notes = self.notes;
+        notes.sort_by(|a, b| (a.line, a.column).cmp(&(b.line, b.column)));
+        notes.dedup();
+        (out, map, notes, self.undeclared)
+    }
+}
+
+/// Key order of each object of the profile, by its pointer pattern (array
+/// indexes written as `N`). Objects not listed keep insertion order.
+fn key_order(pattern: &str) -> Option<&'static [&'static str]> {
+    Some(match pattern {
+        "" => &[
+            "schema",
+            "name",
+            "route",
+            "purpose",
+            "tenancy",
+            "needs",
+            "boundary",
+            "mounts",
+            "network",
+            "environment",
+            "credentials",
+            "command",
+            "setup",
+            "limits",
+            "concurrency",
+            "dependencies",
+            "artifacts",
+            "cleanup",
+        ],
+        "/needs" => &["inputs", "outputs", "services"],
+        "/boundary" => &[
+            "kind",
+            "label",
+            "runtime",
+            "privileged",
+            "capabilities",
+            "user",
+            "no_new_privileges",
+            "host_namespaces",
+            "seccomp",
+            "read_only_root",
+        ],
+        "/boundary/runtime" => &["name", "version", "patched_on"],
+        "/boundary/capabilities" => &["add", "drop"],
+        "/mounts/N" => &["source", "target", "access"],
+        "/network" => &["egress", "enforced_by", "allow", "follow_redirects", "dns"],
+        "/network/allow/N" => &["host", "port", "protocol"],
+        "/environment" => &["inherit", "variables"],
+        "/credentials/N" => &["name", "source", "scope", "ttl_seconds", "exposed_to"],
+        "/command" | "/setup/N" => &["executable", "arguments", "shell"],
+        "/limits" => &[
+            "wall_seconds",
+            "cpu_seconds",
+            "memory_bytes",
+            "processes",
+            "output_bytes",
+            "enforced_by",
+            "timeout_kills",
+        ],
+        "/concurrency" => &["max_jobs", "release_after"],
+        "/dependencies" => &[
+            "prepared_in",
+            "image",
+            "fetch_stage",
+            "lockfile",
+            "install_hooks_reviewed",
+            "preserve_inputs",
+        ],
+        "/cleanup" => &[
+            "destroy_worker",
+            "expire_credentials",
+            "on_failure",
+            "retain",
+        ],
+        _ => return None,
+    })
+}
+
+fn scalar(v: &OVal) -> Option<String> {
+    Some(match v {
+        OVal::Bool(b) => b.to_string(),
+        OVal::Int(n) => n.to_string(),
+        OVal::Str(s) => serde_json::Value::String(s.clone()).to_string(),
+        _ => return None,
+    })
+}
+
+fn render(v: &OVal, pattern: &str, indent: usize, out: &mut String) {
+    let pad = "  ".repeat(indent + 1);
+    let close = "  ".repeat(indent);
+    match v {
+        OVal::Arr(items) => {
+            if items.is_empty() {
+                out.push_str("[]");
+                return;
+            }
+            let flat: Option<Vec<String>> = items.iter().map(scalar).collect();
+            if let Some(flat) = flat {
+                let line = flat.join(", ");
+                if line.chars().count() + indent * 2 <= 76 {
+                    out.push('[');
+                    out.push_str(&line);
+                    out.push(']');
+                    return;
+                }
+            }
+            out.push_str("[\n");
+            for (i, it) in items.iter().enumerate() {
+                out.push_str(&pad);
+                render(it, &format!("{pattern}/N"), indent + 1, out);
+                out.push_str(if i + 1 < items.len() { ",\n" } else { "\n" });
+            }
+            out.push_str(&close);
+            out.push(']');
+        }
+        OVal::Obj(members) => {
+            if members.is_empty() {
+                out.push_str("{}");
+                return;
+            }
+            let mut sorted: Vec<&(String, OVal)> = members.iter().collect();
+            if let Some(order) = key_order(pattern) {
+                sorted
+                    .sort_by_key(|(k, _)| order.iter().position(|o| o == k).unwrap_or(usize::MAX));
+            }
+            out.push_str("{\n");
+            for (i, (k, val)) in sorted.iter().enumerate() {
+                out.push_str(&pad);
+                out.push_str(&serde_json::Value::String(k.clone()).to_string());
+                out.push_str(": ");
+                render(val, &format!("{pattern}/{k}"), indent + 1, out);
+                out.push_str(if i + 1 < sorted.len() { ",\n" } else { "\n" });
+            }
+            out.push_str(&close);
+            out.push('}');
+        }
+        other => out.push_str(&scalar(other).unwrap_or_default()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_follow_the_profile_order_and_variables_keep_theirs() {
+        let at = Loc { line: 1, column: 1 };
+        let mut d = Draft::new("x", "test", at);
+        d.set("/limits/memory_bytes", 5u64, at);
+        d.set("/boundary/user", "0", at);
+        d.set("/boundary/kind", "container", at);
+        d.set(&Draft::variable_ptr("Z"), "1", at);
+        d.set(&Draft::variable_ptr("A/B"), "2", at);
+        let m = d.push("/mounts", OVal::obj(), at);
+        d.set(&format!("{m}/access"), "read-only", at);
+        d.set(&format!("{m}/source"), "/x", at);
+        let (json, map, _, _) = d.finish();
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(v["boundary"]["user"], "0");
+        let b = json.find("\"boundary\"").unwrap();
+        assert!(json.find("\"mounts\"").unwrap() > b);
+        assert!(json.find("\"limits\"").unwrap() > json.find("\"environment\"").unwrap());
+        assert!(json.find("\"kind\"").unwrap() < json.find("\"user\"").unwrap());
+        assert!(json.find("\"Z\"").unwrap() < json.find("\"A/B\"").unwrap());
+        assert!(json.find("\"source\"").unwrap() < json.find("\"access\"").unwrap());
+        assert!(map
+            .iter()
+            .any(|m| m.pointer == "/environment/variables/A~1B"));
+        assert!(map.iter().any(|m| m.pointer == "/mounts/0/source"));
+    }
+}

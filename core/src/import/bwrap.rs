@@ -1,0 +1,380 @@
+//! A `bwrap` (bubblewrap) command line, alone or inside a shell script.
+//!
+//! bubblewrap starts from an empty root and a new mount namespace, drops
+//! every capability unless `--cap-add` names one, and always sets
+//! no-new-privileges; everything else is opt-in: a namespace not
+//! `--unshare-*`d is the host's, the environment is inherited unless
+//! `--clearenv`, and no seccomp filter applies without `--seccomp`.
+
+use super::builder::{Draft, OVal};
+use super::read::invalid;
+use super::shell::{self, Word};
+use super::tree::Loc;
+use super::{cap_name, ImportError, ImportErrorKind};
+
+/// Words that may precede the program name on a command line.
+fn is_prefix(w: &str) -> bool {
+    matches!(
+        w,
+        "exec" | "sudo" | "env" | "command" | "nice" | "nohup" | "time" | "setsid"
+    ) || (w.contains('=') && !w.starts_with('-'))
+}
+
+fn is_bwrap(w: &str) -> bool {
+    w.rsplit('/').next() == Some("bwrap")
+}
+
+/// The 1-based line of the first `bwrap` invocation, found cheaply.
+pub fn find_invocation(text: &str) -> Option<usize> {
+    text.lines()
+        .position(|l| {
+            let l = l.trim_start();
+            !l.starts_with('#')
+                && l.split_whitespace()
+                    .find(|w| !is_prefix(w))
+                    .is_some_and(is_bwrap)
+        })
+        .map(|i| i + 1)
+}
+
+/// How many arguments each option takes.
+fn arity(opt: &str) -> Option<usize> {
+    Some(match opt {
+        "--unshare-all"
+        | "--share-net"
+        | "--unshare-user"
+        | "--unshare-user-try"
+        | "--unshare-ipc"
+        | "--unshare-pid"
+        | "--unshare-net"
+        | "--unshare-uts"
+        | "--unshare-cgroup"
+        | "--unshare-cgroup-try"
+        | "--clearenv"
+        | "--new-session"
+        | "--die-with-parent"
+        | "--as-pid-1"
+        | "--disable-userns"
+        | "--assert-userns-disabled"
+        | "--level-prefix" => 0,
+        "--args" | "--argv0" | "--userns" | "--userns2" | "--pidns" | "--uid" | "--gid"
+        | "--hostname" | "--chdir" | "--unsetenv" | "--lock-file" | "--sync-fd"
+        | "--remount-ro" | "--exec-label" | "--file-label" | "--proc" | "--dev" | "--tmpfs"
+        | "--mqueue" | "--dir" | "--seccomp" | "--add-seccomp-fd" | "--block-fd"
+        | "--userns-block-fd" | "--info-fd" | "--json-status-fd" | "--cap-add" | "--cap-drop"
+        | "--perms" | "--size" | "--overlay-src" | "--tmp-overlay" | "--ro-overlay" => 1,
+        "--setenv" | "--bind" | "--bind-try" | "--dev-bind" | "--dev-bind-try" | "--ro-bind"
+        | "--ro-bind-try" | "--file" | "--bind-data" | "--ro-bind-data" | "--symlink"
+        | "--chmod" | "--bind-fd" | "--ro-bind-fd" => 2,
+        "--overlay" => 3,
+        _ => return None,
+    })
+}
+
+pub fn import(text: &str) -> Result<Vec<(String, Draft)>, ImportError> {
+    let words = shell::split(text, Loc { line: 1, column: 1 })?;
+    // Find the first command whose program is bwrap.
+    let mut start = None;
+    let mut at_command_start = true;
+    for (i, w) in words.iter().enumerate() {
+        if w.operator {
+            at_command_start = true;
+            continue;
+        }
+        if at_command_start {
+            if is_prefix(&w.text) {
+                continue;
+            }
+            if is_bwrap(&w.text) {
+                start = Some(i);
+                break;
+            }
+            at_command_start = false;
+        }
+    }
+    let Some(start) = start else {
+        return Err(ImportError::new(ImportErrorKind::Unrecognized(
+            "no `bwrap` command line found".into(),
+        ))
+        .at(Loc { line: 1, column: 1 }));
+    };
+    let bw = words
+        .get(start)
+        .map_or(Loc { line: 1, column: 1 }, |w| w.loc);
+    let args: Vec<&Word> = words
+        .iter()
+        .skip(start + 1)
+        .take_while(|w| !w.operator)
+        .collect();
+    let mut d = Draft::new("bwrap", "imported from a bwrap command line", bw);
+    parse(&mut d, &args, bw)?;
+    Ok(vec![(String::new(), d)])
+}
+
+fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
+    d.set("/boundary/kind", "container", bw);
+    d.set("/boundary/runtime/name", "bubblewrap", bw);
+    d.undeclared(
+        "/boundary/runtime/version",
+        "the command line does not say which bubblewrap version runs it",
+    );
+    d.undeclared(
+        "/boundary/runtime/patched_on",
+        "the command line does not say when bubblewrap was updated",
+    );
+    d.set("/boundary/privileged", false, bw);
+    d.set("/boundary/no_new_privileges", true, bw);
+    d.note(bw, "bubblewrap always sets no-new-privileges and starts from an empty root in a new mount namespace");
+    d.ensure_array("/mounts", bw);
+
+    let mut unshared: Vec<&str> = Vec::new();
+    let mut clearenv: Option<Loc> = None;
+    let mut uid: Option<(String, Loc)> = None;
+    let mut gid: Option<String> = None;
+    let mut caps: Vec<(String, Loc)> = Vec::new();
+    let mut seccomp: Option<Loc> = None;
+    let mut vars: Vec<(String, String, Loc)> = Vec::new();
+    let mut i = 0;
+    let mut command: Vec<&Word> = Vec::new();
+    while let Some(w) = args.get(i) {
+        let opt = w.text.as_str();
+        if opt == "--" {
+            command = args.iter().skip(i + 1).copied().collect();
+            break;
+        }
+        if !opt.starts_with("--") {
+            command = args.iter().skip(i).copied().collect();
+            break;
+        }
+        let n =
+            arity(opt).ok_or_else(|| invalid(w.loc, format!("unknown bwrap option `{opt}`")))?;
+        let params: Vec<&Word> = args.iter().skip(i + 1).take(n).copied().collect();
+        if params.len() < n {
+            return Err(invalid(
+                w.loc,
+                format!(
+                    "`{opt}` needs {n} argument{}",
+                    if n == 1 { "" } else { "s" }
+                ),
+            ));
+        }
+        let p = |k: usize| {
+            params
+                .get(k)
+                .map_or(("", w.loc), |x| (x.text.as_str(), x.loc))
+        };
+        match opt {
+            "--unshare-all" => unshared.extend(["user", "ipc", "pid", "network", "uts", "cgroup"]),
+            "--share-net" => unshared.retain(|n| *n != "network"),
+            "--unshare-user" | "--unshare-user-try" => unshared.push("user"),
+            "--unshare-ipc" => unshared.push("ipc"),
+            "--unshare-pid" => unshared.push("pid"),
+            "--unshare-net" => unshared.push("network"),
+            "--unshare-uts" => unshared.push("uts"),
+            "--unshare-cgroup" | "--unshare-cgroup-try" => unshared.push("cgroup"),
+            "--clearenv" => {
+                clearenv = Some(w.loc);
+                vars.clear();
+            }
+            "--setenv" => vars.push((p(0).0.to_string(), p(1).0.to_string(), p(1).1)),
+            "--unsetenv" => {
+                let name = p(0).0;
+                vars.retain(|(k, _, _)| k != name);
+                d.note(w.loc, format!("`{name}` is removed from the environment"));
+            }
+            "--uid" => uid = Some((p(0).0.to_string(), p(0).1)),
+            "--gid" => gid = Some(p(0).0.to_string()),
+            "--cap-add" => caps.push((cap_name(p(0).0), p(0).1)),
+            "--cap-drop" => {
+                let c = cap_name(p(0).0);
+                caps.retain(|(x, _)| *x != c && c != "ALL");
+            }
+            "--seccomp" | "--add-seccomp-fd" => seccomp = Some(w.loc),
+            "--bind" | "--bind-try" | "--dev-bind" | "--dev-bind-try" | "--ro-bind" | "--ro-bind-try" => {
+                let ro = opt.starts_with("--ro-");
+                let ptr = d.push("/mounts", OVal::obj(), w.loc);
+                let (src, src_at) = p(0);
+                let (dst, dst_at) = p(1);
+                d.set(&format!("{ptr}/source"), src, src_at);
+                d.set(&format!("{ptr}/target"), dst, dst_at);
+                d.set(&format!("{ptr}/access"), if ro { "read-only" } else { "read-write" }, w.loc);
+                if opt.starts_with("--dev-") {
+                    d.note(w.loc, format!("`{opt}` also allows device access under `{dst}`"));
+                }
+                if opt.ends_with("-try") {
+                    d.note(w.loc, format!("`{opt}` is skipped when `{src}` does not exist"));
+                }
+                if params.iter().any(|x| x.expands) {
+                    d.note(w.loc, "a path here is expanded by the shell; it is kept as written");
+                }
+            }
+            "--remount-ro" => {
+                let (dst, _) = p(0);
+                let mut found = None;
+                if let Some(OVal::Arr(items)) = d.get("/mounts") {
+                    found = items.iter().rposition(|m| match m {
+                        OVal::Obj(f) => f.iter().any(|(k, v)| k == "target" && *v == OVal::Str(dst.to_string())),
+                        _ => false,
+                    });
+                }
+                match found {
+                    Some(idx) => d.set(&format!("/mounts/{idx}/access"), "read-only", w.loc),
+                    None => d.note(w.loc, format!("`--remount-ro {dst}` names no bind mount")),
+                }
+            }
+            "--bind-fd" | "--ro-bind-fd" => {
+                d.note(w.loc, format!("`{opt}` binds whatever file descriptor {} refers to at `{}`; its source is not visible", p(0).0, p(1).0));
+            }
+            "--args" => d.note(w.loc, "`--args` reads more options from a file descriptor; they are not visible here"),
+            "--userns" | "--userns2" | "--pidns" => d.note(w.loc, format!("`{opt}` joins an existing namespace, which may be the host's")),
+            "--die-with-parent" => d.note(w.loc, "`--die-with-parent`: the sandbox is killed when the process that started bwrap dies"),
+            "--new-session" => d.note(w.loc, "`--new-session`: the command cannot push input into the calling terminal"),
+            "--disable-userns" => d.note(w.loc, "`--disable-userns`: the command cannot create further user namespaces"),
+            "--proc" | "--dev" | "--tmpfs" | "--mqueue" | "--dir" => {
+                d.note(w.loc, format!("`{opt} {}` is a private filesystem, not a host path", p(0).0))
+            }
+            "--hostname" | "--chdir" | "--as-pid-1" | "--lock-file" | "--sync-fd" | "--block-fd"
+            | "--userns-block-fd" | "--info-fd" | "--json-status-fd" | "--exec-label"
+            | "--file-label" | "--argv0" | "--level-prefix" | "--assert-userns-disabled" => {
+                d.note(w.loc, format!("`{opt}` has no profile equivalent"))
+            }
+            _ => d.note(w.loc, format!("`{opt}` creates a file or overlay that is not a host path")),
+        }
+        i += 1 + n;
+    }
+
+    let ns_at = bw;
+    d.set("/boundary/host_namespaces", OVal::arr(), ns_at);
+    for ns in ["pid", "network", "ipc", "uts", "user"] {
+        if !unshared.contains(&ns) {
+            d.push("/boundary/host_namespaces", ns, ns_at);
+        }
+    }
+    if !unshared.contains(&"cgroup") {
+        d.note(
+            ns_at,
+            "no `--unshare-cgroup`: the host's cgroup namespace is shared (no profile field)",
+        );
+    }
+    if unshared.contains(&"network") {
+        d.set("/network/egress", "deny", ns_at);
+        d.set("/network/enforced_by", "firewall", ns_at);
+        d.set("/network/allow", OVal::arr(), ns_at);
+        d.note(ns_at, "`--unshare-net` leaves only loopback; mapped as egress denied at the kernel (firewall)");
+    } else {
+        d.set("/network/egress", "allow-all", ns_at);
+        d.set("/network/enforced_by", "none", ns_at);
+    }
+
+    match clearenv {
+        Some(at) => d.set("/environment/inherit", false, at),
+        None => d.set("/environment/inherit", true, bw),
+    }
+    d.set(
+        "/environment/variables",
+        OVal::obj(),
+        clearenv.unwrap_or(bw),
+    );
+    for (k, v, at) in vars {
+        d.set(&Draft::variable_ptr(&k), v, at);
+    }
+
+    match uid {
+        Some((u, at)) => d.set(
+            "/boundary/user",
+            match gid {
+                Some(g) => format!("{u}:{g}"),
+                None => u,
+            },
+            at,
+        ),
+        None => d.undeclared(
+            "/boundary/user",
+            "no `--uid`: the command runs with the caller's uid",
+        ),
+    }
+    d.set("/boundary/capabilities/add", OVal::arr(), bw);
+    for (c, at) in caps {
+        d.push("/boundary/capabilities/add", c, at);
+    }
+    d.set("/boundary/capabilities/drop", vec!["ALL".to_string()], bw);
+    match seccomp {
+        Some(at) => d.set("/boundary/seccomp", "custom", at),
+        None => d.set("/boundary/seccomp", "unconfined", bw),
+    }
+    let root_mount = match d.get("/mounts") {
+        Some(OVal::Arr(items)) => items.iter().rev().find_map(|m| match m {
+            OVal::Obj(f)
+                if f.iter()
+                    .any(|(k, v)| k == "target" && *v == OVal::Str("/".into())) =>
+            {
+                f.iter()
+                    .find(|(k, _)| k == "access")
+                    .map(|(_, v)| *v == OVal::Str("read-only".into()))
+            }
+            _ => None,
+        }),
+        _ => None,
+    };
+    match root_mount {
+        Some(ro) => d.set("/boundary/read_only_root", ro, bw),
+        None => {
+            d.set("/boundary/read_only_root", false, bw);
+            d.note(
+                bw,
+                "nothing is bound at `/`: the root is an empty, writable tmpfs discarded at exit",
+            );
+        }
+    }
+
+    let mut it = command.iter();
+    match it.next() {
+        Some(exe) => {
+            d.set("/command/executable", exe.text.as_str(), exe.loc);
+            d.set("/command/arguments", OVal::arr(), exe.loc);
+            d.map("/command", exe.loc);
+            for a in it {
+                d.push("/command/arguments", a.text.as_str(), a.loc);
+            }
+            if command.iter().any(|w| w.expands) {
+                d.note(
+                    exe.loc,
+                    "the command uses shell expansions (`$...`); they are kept as written",
+                );
+            }
+        }
+        None => d.undeclared("/command", "no program follows the bwrap options"),
+    }
+    d.ensure_array("/setup", bw);
+    for (ptr, why) in [
+        (
+            "/tenancy",
+            "a command line does not say who wrote the code it runs",
+        ),
+        (
+            "/needs",
+            "a command line does not list the job's required inputs and outputs",
+        ),
+        (
+            "/credentials",
+            "credentials, if any, arrive through the environment or bound files",
+        ),
+        (
+            "/limits",
+            "bubblewrap sets no time, memory, CPU, process or output limits",
+        ),
+        ("/concurrency", "a command line describes one run"),
+        (
+            "/dependencies",
+            "how dependencies were prepared is not on the command line",
+        ),
+        ("/artifacts", "artifact collection is outside bubblewrap"),
+        (
+            "/cleanup",
+            "bubblewrap's namespaces end with the command; the host is not cleaned",
+        ),
+    ] {
+        d.undeclared(ptr, why);
+    }
+    Ok(())
+}

@@ -1,0 +1,470 @@
+//! Codex CLI `config.toml`: `sandbox_mode`, `[sandbox_workspace_write]`
+//! (`writable_roots`, `network_access`, `exclude_tmpdir_env_var`,
+//! `exclude_slash_tmp`), `[shell_environment_policy]`, `approval_policy`,
+//! `[profiles.NAME]` overrides, and the newer (beta) permission profiles
+//! (`default_permissions` with `[permissions.NAME]`).
+//!
+//! Codex sandboxes an ordinary process (Seatbelt on macOS, Landlock and
+//! seccomp or bubblewrap on Linux): the boundary kind is `process`, reads
+//! are allowed everywhere unless a permission profile narrows them (so the
+//! whole file system is a read-only mount), and the workspace is the
+//! directory Codex starts in (`.`).
+
+use super::builder::{Draft, OVal};
+use super::read::{self, invalid};
+use super::tree::{Loc, SNode};
+use super::{expand_home, ImportError, ImportErrorKind};
+
+pub fn looks_like(root: &SNode) -> bool {
+    [
+        "sandbox_mode",
+        "sandbox_workspace_write",
+        "shell_environment_policy",
+        "approval_policy",
+        "default_permissions",
+        "permissions",
+        "model",
+        "model_provider",
+        "profiles",
+        "mcp_servers",
+    ]
+    .iter()
+    .any(|k| root.entry(k).is_some())
+}
+
+/// Settings looked up in the selected profile first, then the top level.
+struct Layers<'a> {
+    layers: Vec<&'a SNode>,
+}
+
+impl<'a> Layers<'a> {
+    fn get(&self, key: &str) -> Option<&'a SNode> {
+        self.layers.iter().find_map(|l| l.get(key))
+    }
+    fn table(&self, key: &str) -> Result<Option<&'a SNode>, ImportError> {
+        match self.get(key) {
+            Some(t) => read::map(t, key).map(Some),
+            None => Ok(None),
+        }
+    }
+}
+
+pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
+    let root = super::toml::parse(bytes)?;
+    if !looks_like(&root) && !root.entries().is_empty() {
+        return Err(ImportError::new(ImportErrorKind::Unrecognized(
+            "not a Codex config.toml: none of `sandbox_mode`, `sandbox_workspace_write`, `shell_environment_policy`, `approval_policy`, `default_permissions`, `profiles`".into(),
+        ))
+        .at(root.loc));
+    }
+    let profiles = read::opt_map(&root, "profiles")?;
+    let selected = read::opt_str(&root, "profile")?;
+    let mut out = Vec::new();
+    let mut default_layers = Layers { layers: Vec::new() };
+    if let Some((name, at)) = selected {
+        match profiles.and_then(|p| p.get(name)) {
+            Some(p) => default_layers.layers.push(read::map(p, name)?),
+            None => {
+                return Err(invalid(
+                    at,
+                    format!("`profile = \"{name}\"` names no `[profiles.{name}]` table"),
+                ))
+            }
+        }
+    }
+    default_layers.layers.push(&root);
+    out.push((
+        String::new(),
+        build(&root, &default_layers, "config.toml", root.loc)?,
+    ));
+    if let Some(ps) = profiles {
+        for e in ps.entries() {
+            if selected.is_some_and(|(s, _)| s == e.key) {
+                continue;
+            }
+            let layer = read::map(&e.value, &e.key)?;
+            let layers = Layers {
+                layers: vec![layer, &root],
+            };
+            let name = format!("profiles.{}", e.key);
+            out.push((name.clone(), build(&root, &layers, &name, e.key_loc)?));
+        }
+    }
+    Ok(out)
+}
+
+fn build(root: &SNode, l: &Layers<'_>, what: &str, anchor: Loc) -> Result<Draft, ImportError> {
+    let mut d = Draft::new(
+        if what == "config.toml" { "codex" } else { what },
+        &format!("imported from Codex {what}"),
+        anchor,
+    );
+    d.set("/boundary/kind", "process", anchor);
+    d.undeclared(
+        "/boundary/runtime",
+        "the sandbox is the operating system's (Seatbelt, Landlock and seccomp, or bubblewrap), at a version the config does not show",
+    );
+    for (ptr, why) in [
+        (
+            "/boundary/privileged",
+            "commands run as the user who starts Codex",
+        ),
+        (
+            "/boundary/user",
+            "commands run as the user who starts Codex",
+        ),
+        (
+            "/boundary/capabilities",
+            "commands keep the capabilities of the user who starts Codex",
+        ),
+        (
+            "/boundary/no_new_privileges",
+            "whether setuid programs are neutralized depends on the platform's sandbox",
+        ),
+        (
+            "/boundary/seccomp",
+            "seccomp is used on Linux only, to block network calls",
+        ),
+    ] {
+        d.undeclared(ptr, why);
+    }
+
+    let mode = l.get("sandbox_mode");
+    let permissions = l.get("default_permissions");
+    let legacy = mode.is_some() || permissions.is_none();
+    if legacy {
+        legacy_sandbox(&mut d, l, mode, anchor)?;
+    } else if let Some(p) = permissions {
+        permission_profile(&mut d, root, p)?;
+    }
+
+    environment(&mut d, l, anchor)?;
+
+    if let Some(a) = l.get("approval_policy") {
+        let v = read::text(a, "approval_policy")?;
+        let msg = match v {
+            "never" => "`approval_policy = \"never\"`: commands run without asking; the sandbox is the only boundary",
+            "on-failure" => "`approval_policy = \"on-failure\"`: a command that fails in the sandbox can be re-run outside it once approved",
+            "on-request" => "`approval_policy = \"on-request\"`: the model can ask to run a command outside the sandbox",
+            "untrusted" => "`approval_policy = \"untrusted\"`: commands outside a trusted set need approval",
+            _ => "`approval_policy` has no profile equivalent",
+        };
+        d.note(a.loc, msg);
+    }
+    d.undeclared(
+        "/command",
+        "Codex runs whatever commands the model chooses; the config names none",
+    );
+    for (ptr, why) in [
+        (
+            "/tenancy",
+            "the config does not say who wrote the code the commands run",
+        ),
+        (
+            "/needs",
+            "the config does not list the task's required inputs and outputs",
+        ),
+        (
+            "/credentials",
+            "credentials reach commands through the inherited environment, if at all",
+        ),
+        (
+            "/limits",
+            "Codex's config sets no time, memory, CPU, process or output limits for commands",
+        ),
+        (
+            "/concurrency",
+            "the config does not bound concurrent commands",
+        ),
+        (
+            "/dependencies",
+            "the config does not say how dependencies are prepared",
+        ),
+        ("/artifacts", "Codex does not collect artifacts"),
+        (
+            "/cleanup",
+            "commands run on the user's machine; nothing is destroyed afterwards",
+        ),
+    ] {
+        d.undeclared(ptr, why);
+    }
+    Ok(d)
+}
+
+fn mount(d: &mut Draft, source: &str, access: &str, at: Loc) {
+    let p = d.push("/mounts", OVal::obj(), at);
+    d.set(&format!("{p}/source"), source, at);
+    d.set(&format!("{p}/target"), source, at);
+    d.set(&format!("{p}/access"), access, at);
+}
+
+/// Namespaces: with the sandbox off, the commands share all of the host's;
+/// with it on, it depends on the platform (Seatbelt shares them, bubblewrap
+/// may not), so the field stays undeclared.
+fn process_namespaces(d: &mut Draft, sandbox_off: bool, at: Loc) {
+    if sandbox_off {
+        d.set("/boundary/host_namespaces", OVal::arr(), at);
+        for ns in ["pid", "network", "ipc", "uts", "user", "mount"] {
+            d.push("/boundary/host_namespaces", ns, at);
+        }
+    } else {
+        d.undeclared(
+            "/boundary/host_namespaces",
+            "which namespaces the sandbox separates depends on the platform (Seatbelt shares all of them; bubblewrap may not)",
+        );
+    }
+}
+
+fn network(d: &mut Draft, allowed: bool, at: Loc) {
+    if allowed {
+        d.set("/network/egress", "allow-all", at);
+        d.set("/network/enforced_by", "none", at);
+    } else {
+        d.set("/network/egress", "deny", at);
+        d.set("/network/enforced_by", "firewall", at);
+        d.set("/network/allow", OVal::arr(), at);
+        d.note(at, "network calls are blocked by the OS sandbox (seccomp on Linux, Seatbelt on macOS); mapped as a firewall");
+    }
+}
+
+fn legacy_sandbox(
+    d: &mut Draft,
+    l: &Layers<'_>,
+    mode: Option<&SNode>,
+    anchor: Loc,
+) -> Result<(), ImportError> {
+    let (mode, at) = match mode {
+        Some(m) => (read::text(m, "sandbox_mode")?, m.loc),
+        None => {
+            d.note(anchor, "no `sandbox_mode`: Codex's default is `read-only`");
+            ("read-only", anchor)
+        }
+    };
+    d.map("/mounts", at);
+    match mode {
+        "read-only" => {
+            mount(d, "/", "read-only", at);
+            d.set("/boundary/read_only_root", true, at);
+            process_namespaces(d, false, at);
+            network(d, false, at);
+        }
+        "workspace-write" => {
+            mount(d, "/", "read-only", at);
+            d.set("/boundary/read_only_root", true, at);
+            let ww = l.table("sandbox_workspace_write")?;
+            let ww_at = ww.map_or(at, |t| t.loc);
+            mount(d, ".", "read-write", at);
+            d.note(at, "the workspace (`.`) is the directory Codex starts in; `.git` and `.codex` inside writable roots stay read-only");
+            let slash_tmp = match ww {
+                Some(t) => read::opt_bool(t, "exclude_slash_tmp")?,
+                None => None,
+            };
+            if !slash_tmp.is_some_and(|(b, _)| b) {
+                mount(d, "/tmp", "read-write", slash_tmp.map_or(ww_at, |(_, l)| l));
+            }
+            let tmpdir = match ww {
+                Some(t) => read::opt_bool(t, "exclude_tmpdir_env_var")?,
+                None => None,
+            };
+            if !tmpdir.is_some_and(|(b, _)| b) {
+                d.note(tmpdir.map_or(ww_at, |(_, l)| l), "`$TMPDIR` is writable too; its path is not in the config");
+            }
+            if let Some(t) = ww {
+                for (root, rat) in read::opt_strs(t, "writable_roots", false)?.unwrap_or_default() {
+                    let src = match expand_home(&root) {
+                        Some(e) => {
+                            d.note(rat, format!("`{root}` is in the home directory of whoever runs Codex; shown as `{e}`"));
+                            e
+                        }
+                        None => root,
+                    };
+                    mount(d, &src, "read-write", rat);
+                }
+            }
+            let net = match ww {
+                Some(t) => read::opt_bool(t, "network_access")?,
+                None => None,
+            };
+            let allowed = net.is_some_and(|(b, _)| b);
+            process_namespaces(d, false, at);
+            network(d, allowed, net.map_or(ww_at, |(_, l)| l));
+        }
+        "danger-full-access" => {
+            mount(d, "/", "read-write", at);
+            d.set("/boundary/read_only_root", false, at);
+            process_namespaces(d, true, at);
+            network(d, true, at);
+            d.note(at, "`danger-full-access` turns the sandbox off: commands have the user's full access");
+        }
+        other => {
+            return Err(invalid(
+                at,
+                format!("unknown `sandbox_mode` `{other}`; expected read-only, workspace-write or danger-full-access"),
+            ))
+        }
+    }
+    Ok(())
+}
+
+fn permission_profile(d: &mut Draft, root: &SNode, p: &SNode) -> Result<(), ImportError> {
+    let name = read::text(p, "default_permissions")?;
+    d.note(p.loc, "permission profiles are a beta Codex feature; their mapping follows the documentation at the time of writing");
+    let builtin = |d: &mut Draft, b: &str, at: Loc| -> Result<bool, ImportError> {
+        match b {
+            ":read-only" => {
+                mount(d, "/", "read-only", at);
+                d.set("/boundary/read_only_root", true, at);
+                process_namespaces(d, false, at);
+                network(d, false, at);
+            }
+            ":workspace" => {
+                mount(d, "/", "read-only", at);
+                mount(d, ".", "read-write", at);
+                mount(d, "/tmp", "read-write", at);
+                d.set("/boundary/read_only_root", true, at);
+                process_namespaces(d, false, at);
+                network(d, false, at);
+            }
+            ":danger-full-access" | ":danger-no-sandbox" => {
+                mount(d, "/", "read-write", at);
+                d.set("/boundary/read_only_root", false, at);
+                process_namespaces(d, true, at);
+                network(d, true, at);
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    };
+    if builtin(d, name, p.loc)? {
+        return Ok(());
+    }
+    let prof = root
+        .get("permissions")
+        .and_then(|ps| ps.get(name))
+        .ok_or_else(|| invalid(p.loc, format!("`default_permissions` names `{name}`, which has no `[permissions.{name}]` table")))?;
+    let prof = read::map(prof, name)?;
+    let mut network_set = false;
+    if let Some((ext, at)) = read::opt_str(prof, "extends")? {
+        if !builtin(d, ext, at)? {
+            d.note(at, format!("`extends = \"{ext}\"` is not a built-in profile; its rules are not merged here"));
+        } else {
+            network_set = true;
+        }
+    }
+    d.ensure_array("/mounts", prof.loc);
+    if let Some(fs) = read::opt_map(prof, "filesystem")? {
+        for e in fs.entries() {
+            match (&e.value.value, e.key.as_str()) {
+                (super::tree::SValue::Map(_), k) => {
+                    // Rules scoped under a root (`":workspace_roots"`): keys are relative paths.
+                    let base = if k.starts_with(':') {
+                        ".".to_string()
+                    } else {
+                        k.to_string()
+                    };
+                    for sub in e.value.entries() {
+                        let v = read::text(&sub.value, &sub.key)?;
+                        let path = if sub.key == "." {
+                            base.clone()
+                        } else {
+                            format!("{base}/{}", sub.key)
+                        };
+                        fs_rule(d, &path, v, sub.value.loc);
+                    }
+                }
+                (_, k) => {
+                    let v = read::text(&e.value, k)?;
+                    match k {
+                        ":minimal" => d.note(
+                            e.value.loc,
+                            "`:minimal` grants the system paths programs need to start",
+                        ),
+                        ":workspace_roots" | ":project_roots" => fs_rule(d, ".", v, e.value.loc),
+                        ":slash_tmp" => fs_rule(d, "/tmp", v, e.value.loc),
+                        ":tmpdir" => d.note(
+                            e.value.loc,
+                            format!("`$TMPDIR` is `{v}`; its path is not in the config"),
+                        ),
+                        ":root" => fs_rule(d, "/", v, e.value.loc),
+                        "glob_scan_max_depth" => {}
+                        other if other.starts_with(':') => {
+                            d.note(e.key_loc, format!("special path `{other}` is not mapped"))
+                        }
+                        path => fs_rule(d, path, v, e.value.loc),
+                    }
+                }
+            }
+        }
+    }
+    if let Some(net) = read::opt_map(prof, "network")? {
+        let enabled = read::opt_bool(net, "enabled")?;
+        let allowed = enabled.is_some_and(|(b, _)| b);
+        if network_set {
+            d.set_quiet("/network", OVal::obj());
+        }
+        process_namespaces(d, false, net.loc);
+        network(d, allowed, enabled.map_or(net.loc, |(_, l)| l));
+        if allowed {
+            d.note(net.loc, "domain rules only apply when the network proxy is enabled (`features.network_proxy`); otherwise access is open");
+        }
+    } else if !network_set {
+        process_namespaces(d, false, prof.loc);
+        network(d, false, prof.loc);
+    }
+    if !d.has("/boundary/read_only_root") {
+        d.set("/boundary/read_only_root", true, prof.loc);
+    }
+    Ok(())
+}
+
+fn fs_rule(d: &mut Draft, path: &str, access: &str, at: Loc) {
+    let src = expand_home(path).unwrap_or_else(|| path.to_string());
+    match access {
+        "read" => mount(d, &src, "read-only", at),
+        "write" => mount(d, &src, "read-write", at),
+        "none" | "deny" => d.note(
+            at,
+            format!("reads of `{path}` are denied; the profile has no exclusions, so mounts above it still count as exposing it"),
+        ),
+        other => d.note(at, format!("access `{other}` for `{path}` is not mapped")),
+    }
+}
+
+fn environment(d: &mut Draft, l: &Layers<'_>, anchor: Loc) -> Result<(), ImportError> {
+    let Some(pol) = l.table("shell_environment_policy")? else {
+        d.set("/environment/inherit", true, anchor);
+        d.note(anchor, "no `[shell_environment_policy]`: commands inherit the full environment of whoever starts Codex");
+        return Ok(());
+    };
+    match read::opt_str(pol, "inherit")? {
+        Some(("all", at)) => d.set("/environment/inherit", true, at),
+        Some(("core", at)) => {
+            d.set("/environment/inherit", false, at);
+            d.note(
+                at,
+                "`inherit = \"core\"` still passes HOME, PATH, USER and a few other core variables",
+            );
+        }
+        Some(("none", at)) => d.set("/environment/inherit", false, at),
+        Some((other, at)) => {
+            return Err(invalid(
+                at,
+                format!("unknown `inherit` value `{other}`; expected all, core or none"),
+            ))
+        }
+        None => d.set("/environment/inherit", true, pol.loc),
+    }
+    d.set("/environment/variables", OVal::obj(), pol.loc);
+    if let Some(set) = read::opt_map(pol, "set")? {
+        for e in set.entries() {
+            let v = read::text(&e.value, &e.key)?;
+            d.set(&Draft::variable_ptr(&e.key), v, e.value.loc);
+        }
+    }
+    for key in ["exclude", "include_only", "ignore_default_excludes"] {
+        if let Some(e) = pol.entry(key) {
+            d.note(e.key_loc, format!("`{key}` filters inherited variables by name; the profile cannot express a filter"));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,904 @@
+//! Docker Compose files (the Compose Specification: `services:` with
+//! `volumes`, `privileged`, `cap_add`, `network_mode`, `environment`, ...).
+//!
+//! One profile per service, named after the service. Docker's documented
+//! defaults are written out where they hold whatever the daemon's
+//! configuration (privileged off, the default seccomp profile unless
+//! privileged, outbound network on the default bridge); what depends on the
+//! daemon (user-namespace remapping, the runtime's version) stays
+//! undeclared.
+
+use super::builder::{Draft, OVal};
+use super::read::{self, invalid};
+use super::tree::{Loc, SNode, SValue};
+use super::{cap_name, expand_home, shell, yaml, ImportError, ImportErrorKind};
+use crate::decode::suggest;
+use crate::redact::is_secret_name;
+
+pub fn looks_like(doc: &SNode) -> bool {
+    doc.get("services").is_some_and(SNode::is_map) && doc.get("apiVersion").is_none()
+}
+
+const SERVICE_KEYS: &[&str] = &[
+    "image",
+    "build",
+    "command",
+    "entrypoint",
+    "user",
+    "privileged",
+    "cap_add",
+    "cap_drop",
+    "network_mode",
+    "networks",
+    "pid",
+    "ipc",
+    "uts",
+    "userns_mode",
+    "read_only",
+    "security_opt",
+    "mem_limit",
+    "memswap_limit",
+    "mem_reservation",
+    "pids_limit",
+    "cpus",
+    "cpu_shares",
+    "cpu_quota",
+    "cpu_period",
+    "cpuset",
+    "ulimits",
+    "volumes",
+    "volumes_from",
+    "tmpfs",
+    "devices",
+    "environment",
+    "env_file",
+    "secrets",
+    "configs",
+    "runtime",
+    "deploy",
+    "scale",
+    "healthcheck",
+    "extends",
+    "profiles",
+    "container_name",
+    "hostname",
+    "domainname",
+    "ports",
+    "expose",
+    "depends_on",
+    "labels",
+    "logging",
+    "working_dir",
+    "restart",
+    "stop_grace_period",
+    "stop_signal",
+    "init",
+    "cgroup",
+    "cgroup_parent",
+    "oom_kill_disable",
+    "oom_score_adj",
+    "sysctls",
+    "group_add",
+    "extra_hosts",
+    "dns",
+    "dns_search",
+    "dns_opt",
+    "mac_address",
+    "platform",
+    "pull_policy",
+    "stdin_open",
+    "tty",
+    "links",
+    "external_links",
+    "shm_size",
+    "storage_opt",
+    "isolation",
+    "annotations",
+    "attach",
+    "develop",
+    "device_cgroup_rules",
+    "gpus",
+    "post_start",
+    "pre_stop",
+    "models",
+    "provider",
+    "blkio_config",
+    "cpu_count",
+    "cpu_percent",
+    "cpu_rt_runtime",
+    "cpu_rt_period",
+    "credential_spec",
+    "label_file",
+    "mem_swappiness",
+    "use_api_socket",
+];
+
+pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
+    let docs = yaml::parse(bytes)?;
+    let Some(root) = docs.first() else {
+        return Err(ImportError::new(ImportErrorKind::Unrecognized(
+            "the file is empty".into(),
+        )));
+    };
+    read::map(root, "compose file")?;
+    let Some(services) = read::opt_map(root, "services")? else {
+        return Err(ImportError::new(ImportErrorKind::Unrecognized(
+            "not a Compose file: no `services` mapping".into(),
+        ))
+        .at(root.loc));
+    };
+    if services.entries().is_empty() {
+        return Err(invalid(services.loc, "`services` is empty"));
+    }
+    let mut out = Vec::new();
+    for svc in services.entries() {
+        let node = read::map(&svc.value, &svc.key)?;
+        let d = service(root, &svc.key, svc.key_loc, node)?;
+        out.push((svc.key.clone(), d));
+    }
+    if docs.len() > 1 {
+        if let Some((_, d)) = out.first_mut() {
+            d.note(
+                docs.get(1).map_or(root.loc, |x| x.loc),
+                "only the first YAML document of a Compose file is read",
+            );
+        }
+    }
+    Ok(out)
+}
+
+/// The location of the character `offset` characters into a one-line
+/// scalar (quoted scalars start one character later).
+fn inside(node: &SNode, offset: usize) -> Loc {
+    let quoted = matches!(&node.value, SValue::Scalar(s) if s.quoted);
+    Loc {
+        line: node.loc.line,
+        column: node.loc.column + u32::try_from(offset).unwrap_or(0) + u32::from(quoted),
+    }
+}
+
+/// A command as a list of (word, location): a list is taken as is; a string
+/// is split into words the way Compose does (no shell involved).
+fn words(node: &SNode, what: &str) -> Result<Vec<(String, Loc)>, ImportError> {
+    match &node.value {
+        SValue::Seq(items) => items
+            .iter()
+            .map(|i| Ok((read::text(i, what)?.to_string(), i.loc)))
+            .collect(),
+        SValue::Scalar(s) => {
+            let origin = inside(node, 0);
+            Ok(shell::split(&s.text, origin)?
+                .into_iter()
+                .map(|w| (w.text, w.loc))
+                .collect())
+        }
+        SValue::Null => Ok(Vec::new()),
+        SValue::Map(_) => Err(invalid(
+            node.loc,
+            format!("`{what}` must be a string or a list, found a mapping"),
+        )),
+    }
+}
+
+fn service(root: &SNode, name: &str, key_loc: Loc, svc: &SNode) -> Result<Draft, ImportError> {
+    let mut d = Draft::new(
+        name,
+        &format!("imported from Docker Compose service `{name}`"),
+        key_loc,
+    );
+    for (k, at) in read::unknown_keys(svc, SERVICE_KEYS) {
+        if k.starts_with("x-") {
+            continue;
+        }
+        let hint = suggest(k, SERVICE_KEYS)
+            .map(|s| format!("; did you mean `{s}`?"))
+            .unwrap_or_default();
+        d.note(at, format!("unknown service field `{k}` is ignored{hint}"));
+    }
+    if let Some(e) = svc.entry("extends") {
+        d.note(e.key_loc, "`extends` pulls settings from another service or file, which this import does not read");
+    }
+
+    // Boundary.
+    match read::opt_str(svc, "runtime")? {
+        Some((rt, at)) => {
+            let l = rt.to_ascii_lowercase();
+            let kind = if l.contains("runsc") || l.contains("gvisor") {
+                "user-space-kernel"
+            } else if l.contains("kata") || l.contains("firecracker") {
+                "microvm"
+            } else {
+                "container"
+            };
+            d.set("/boundary/kind", kind, at);
+            d.set("/boundary/runtime/name", rt, at);
+            d.undeclared(
+                "/boundary/runtime/version",
+                "the runtime's version is the Docker host's, not in the Compose file",
+            );
+        }
+        None => {
+            d.set("/boundary/kind", "container", key_loc);
+            d.undeclared("/boundary/runtime", "no `runtime`: the Docker daemon's default runtime (usually runc) runs it, at a version the file does not show");
+        }
+    }
+    let privileged = read::opt_bool(svc, "privileged")?;
+    match privileged {
+        Some((p, at)) => d.set("/boundary/privileged", p, at),
+        None => d.set("/boundary/privileged", false, key_loc),
+    }
+    let is_privileged = privileged.is_some_and(|(p, _)| p);
+
+    let cap_add = read::opt_strs(svc, "cap_add", false)?;
+    let cap_drop = read::opt_strs(svc, "cap_drop", false)?;
+    if cap_add.is_none() && cap_drop.is_none() {
+        d.undeclared(
+            "/boundary/capabilities",
+            "no `cap_add` or `cap_drop`: Docker's default capability set applies",
+        );
+    } else {
+        for (set, list, key) in [
+            ("add", &cap_add, "cap_add"),
+            ("drop", &cap_drop, "cap_drop"),
+        ] {
+            let ptr = format!("/boundary/capabilities/{set}");
+            let at = svc
+                .get(key)
+                .or_else(|| svc.get("cap_add"))
+                .or_else(|| svc.get("cap_drop"))
+                .map_or(key_loc, |n| n.loc);
+            d.set(&ptr, OVal::arr(), at);
+            for (c, at) in list.clone().unwrap_or_default() {
+                d.push(&ptr, cap_name(&c), at);
+            }
+        }
+    }
+
+    match read::opt_str(svc, "user")? {
+        Some((u, at)) => d.set("/boundary/user", u, at),
+        None => d.undeclared(
+            "/boundary/user",
+            "no `user`: the image's USER applies (root unless the image says otherwise)",
+        ),
+    }
+
+    let mut nnp: Option<(bool, Loc)> = None;
+    let mut seccomp: Option<(&str, Loc)> = None;
+    for (opt, at) in read::opt_strs(svc, "security_opt", false)?.unwrap_or_default() {
+        let (k, v) = match opt.split_once([':', '=']) {
+            Some((k, v)) => (k.to_string(), v.to_string()),
+            None => (opt.clone(), String::new()),
+        };
+        match k.as_str() {
+            "no-new-privileges" => nnp = Some((v.is_empty() || v == "true", at)),
+            "seccomp" => {
+                seccomp = Some((
+                    if v == "unconfined" {
+                        "unconfined"
+                    } else {
+                        "custom"
+                    },
+                    at,
+                ));
+            }
+            "apparmor" if v == "unconfined" => {
+                d.note(at, "AppArmor is unconfined (no profile equivalent)")
+            }
+            "label" if v == "disable" => {
+                d.note(at, "SELinux labelling is disabled (no profile equivalent)")
+            }
+            "systempaths" if v == "unconfined" => d.note(
+                at,
+                "`systempaths=unconfined` unmasks host kernel files under /proc and /sys",
+            ),
+            _ => d.note(
+                at,
+                format!("security option `{opt}` has no profile equivalent"),
+            ),
+        }
+    }
+    match nnp {
+        Some((b, at)) => d.set("/boundary/no_new_privileges", b, at),
+        None => d.set("/boundary/no_new_privileges", false, key_loc),
+    }
+    match seccomp {
+        Some((s, at)) => d.set("/boundary/seccomp", s, at),
+        None if is_privileged => {
+            let at = privileged.map_or(key_loc, |(_, l)| l);
+            d.set("/boundary/seccomp", "unconfined", at);
+            d.note(
+                at,
+                "privileged containers run without Docker's seccomp profile",
+            );
+        }
+        None => d.set("/boundary/seccomp", "default", key_loc),
+    }
+    match read::opt_bool(svc, "read_only")? {
+        Some((ro, at)) => d.set("/boundary/read_only_root", ro, at),
+        None => d.set("/boundary/read_only_root", false, key_loc),
+    }
+
+    // Namespaces and network.
+    d.set("/boundary/host_namespaces", OVal::arr(), key_loc);
+    let network_mode = read::opt_str(svc, "network_mode")?;
+    if let Some(("host", at)) = network_mode {
+        d.push("/boundary/host_namespaces", "network", at);
+    }
+    for (key, ns) in [
+        ("pid", "pid"),
+        ("ipc", "ipc"),
+        ("uts", "uts"),
+        ("userns_mode", "user"),
+    ] {
+        if let Some((v, at)) = read::opt_str(svc, key)? {
+            if v == "host" {
+                d.push("/boundary/host_namespaces", ns, at);
+            } else if v.starts_with("service:") || v.starts_with("container:") {
+                d.note(
+                    at,
+                    format!("`{key}: {v}` shares another container's namespace"),
+                );
+            }
+        }
+    }
+    if svc.get("userns_mode").is_none() {
+        d.note(key_loc, "the user namespace depends on the Docker daemon's `userns-remap` setting, which the Compose file does not show");
+    }
+    network(&mut d, root, svc, key_loc, network_mode)?;
+
+    mounts(&mut d, root, svc, key_loc)?;
+    environment(&mut d, root, svc, key_loc)?;
+    command(&mut d, svc, key_loc)?;
+    limits(&mut d, svc, key_loc)?;
+
+    match read::opt_str(svc, "image")? {
+        Some((img, at)) => d.set("/dependencies/image", img, at),
+        None => d.undeclared(
+            "/dependencies/image",
+            "no `image`: the service is built from a local context",
+        ),
+    }
+    if let Some(b) = svc.entry("build") {
+        d.note(b.key_loc, "`build` makes the image from a local context at start-up; what it installs is not audited here");
+    }
+    let scale = match read::opt_map(svc, "deploy")? {
+        Some(dep) => read::opt_u64(dep, "replicas")?,
+        None => None,
+    }
+    .or(read::opt_u64(svc, "scale")?);
+    match scale {
+        Some((n, at)) => d.set("/concurrency/max_jobs", n, at),
+        None => d.set("/concurrency/max_jobs", 1u64, key_loc),
+    }
+    for (ptr, why) in [
+        (
+            "/tenancy",
+            "a Compose file does not say who wrote the code it runs",
+        ),
+        (
+            "/needs",
+            "a Compose file does not list the job's required inputs and outputs",
+        ),
+        (
+            "/dependencies/prepared_in",
+            "how dependencies were prepared is not in the Compose file",
+        ),
+        (
+            "/dependencies/lockfile",
+            "the Compose file names no lockfile",
+        ),
+        (
+            "/artifacts",
+            "artifact collection is outside the Compose file",
+        ),
+        (
+            "/cleanup",
+            "whether containers are removed afterwards depends on how `docker compose` is run",
+        ),
+        (
+            "/concurrency/release_after",
+            "the Compose file does not say when a slot is released",
+        ),
+    ] {
+        d.undeclared(ptr, why);
+    }
+    Ok(d)
+}
+
+fn network(
+    d: &mut Draft,
+    root: &SNode,
+    svc: &SNode,
+    key_loc: Loc,
+    mode: Option<(&str, Loc)>,
+) -> Result<(), ImportError> {
+    match mode {
+        Some(("host", at)) => {
+            d.set("/network/egress", "allow-all", at);
+            d.set("/network/enforced_by", "none", at);
+        }
+        Some(("none", at)) => {
+            d.set("/network/egress", "deny", at);
+            d.set("/network/enforced_by", "firewall", at);
+            d.set("/network/allow", OVal::arr(), at);
+            d.note(at, "`network_mode: none` leaves only loopback; mapped as egress denied at the kernel (firewall)");
+        }
+        Some((other, at)) => {
+            d.note(at, format!("`network_mode: {other}` shares another network stack; its egress is not in this service"));
+            d.undeclared(
+                "/network",
+                "the service uses another container's or a custom network stack",
+            );
+        }
+        None => {
+            // Networks the service joins; all `internal: true` means no way out.
+            let names: Vec<(String, Loc)> = match svc.get("networks") {
+                Some(n) if n.is_seq() => n
+                    .items()
+                    .iter()
+                    .filter_map(|i| i.as_str().map(|s| (s.to_string(), i.loc)))
+                    .collect(),
+                Some(n) => n
+                    .entries()
+                    .iter()
+                    .map(|e| (e.key.clone(), e.key_loc))
+                    .collect(),
+                None => vec![("default".to_string(), key_loc)],
+            };
+            let defs = root.get("networks");
+            let internal = |n: &str| {
+                defs.and_then(|d| d.get(n))
+                    .and_then(|d| d.get("internal"))
+                    .and_then(SNode::as_bool)
+                    .unwrap_or(false)
+            };
+            let at = names.first().map_or(key_loc, |(_, l)| *l);
+            if !names.is_empty() && names.iter().all(|(n, _)| internal(n)) {
+                d.set("/network/egress", "deny", at);
+                d.set("/network/enforced_by", "firewall", at);
+                d.set("/network/allow", OVal::arr(), at);
+                d.note(at, "only `internal` networks: no route out, but containers on the same network stay reachable");
+            } else {
+                d.set("/network/egress", "allow-all", at);
+                d.set("/network/enforced_by", "none", at);
+                d.note(
+                    at,
+                    "Docker networks allow outbound traffic to anywhere unless marked `internal`",
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether a short-syntax volume source is a host path (not a named volume).
+fn is_host_path(src: &str) -> bool {
+    src.starts_with('/')
+        || src.starts_with('.')
+        || src.starts_with('~')
+        || src.starts_with('$')
+        || (src.len() > 2
+            && src.as_bytes().get(1) == Some(&b':')
+            && src.as_bytes().first().is_some_and(u8::is_ascii_alphabetic))
+}
+
+fn host_source(d: &mut Draft, raw: &str, at: Loc) -> String {
+    if let Some(expanded) = expand_home(raw) {
+        d.note(
+            at,
+            format!(
+                "`{raw}` is in the home directory of whoever runs Compose; shown as `{expanded}`"
+            ),
+        );
+        return expanded;
+    }
+    if raw.starts_with('.') {
+        d.note(at, format!("`{raw}` is relative to the Compose file's directory, which the import cannot resolve"));
+    }
+    if raw.contains('$') {
+        d.note(
+            at,
+            format!("`{raw}` is interpolated from the environment when Compose runs"),
+        );
+    }
+    raw.to_string()
+}
+
+fn add_mount(
+    d: &mut Draft,
+    anchor: Loc,
+    source: (String, Loc),
+    target: (&str, Loc),
+    access: (&str, Loc),
+) {
+    let p = d.push("/mounts", OVal::obj(), anchor);
+    d.set(&format!("{p}/source"), source.0, source.1);
+    d.set(&format!("{p}/target"), target.0, target.1);
+    d.set(&format!("{p}/access"), access.0, access.1);
+}
+
+/// A named volume bound to a host directory through the local driver.
+fn named_volume_device<'a>(root: &'a SNode, name: &str) -> Option<(&'a str, Loc)> {
+    let def = root.get("volumes")?.get(name)?;
+    let opts = def.get("driver_opts")?;
+    let o = opts.get("o").and_then(SNode::as_str).unwrap_or("");
+    if !o.split(',').any(|x| x == "bind" || x == "rbind") {
+        return None;
+    }
+    let dev = opts.get("device")?;
+    Some((dev.as_str()?, dev.loc))
+}
+
+fn mounts(d: &mut Draft, root: &SNode, svc: &SNode, key_loc: Loc) -> Result<(), ImportError> {
+    d.ensure_array("/mounts", svc.get("volumes").map_or(key_loc, |v| v.loc));
+    for v in read::opt_seq(svc, "volumes")?.unwrap_or_default() {
+        match &v.value {
+            SValue::Scalar(s) => {
+                let text = s.text.as_str();
+                // SRC:DST[:MODE], with a Windows drive letter kept whole.
+                let mut parts: Vec<&str> = text.split(':').collect();
+                if parts.len() >= 3
+                    && parts.first().is_some_and(|p| p.len() == 1)
+                    && parts.get(1).is_some_and(|p| p.starts_with(['\\', '/']))
+                {
+                    let drive = parts.remove(0);
+                    if let Some(first) = parts.first_mut() {
+                        let joined_len = drive.len() + 1 + first.len();
+                        *first = text.get(..joined_len).unwrap_or(first);
+                    }
+                }
+                let (src, dst, mode) = match parts.as_slice() {
+                    [dst] => {
+                        d.note(
+                            v.loc,
+                            format!(
+                                "anonymous volume at `{dst}` is managed by Docker, not a host path"
+                            ),
+                        );
+                        continue;
+                    }
+                    [src, dst] => (*src, *dst, ""),
+                    [src, dst, mode, ..] => (*src, *dst, *mode),
+                    [] => continue,
+                };
+                let src_at = inside(v, 0);
+                let dst_at = inside(v, src.chars().count() + 1);
+                let mode_at = inside(v, src.chars().count() + dst.chars().count() + 2);
+                let ro = mode.split(',').any(|m| m == "ro");
+                let access = if ro {
+                    ("read-only", mode_at)
+                } else {
+                    ("read-write", if mode.is_empty() { v.loc } else { mode_at })
+                };
+                if is_host_path(src) {
+                    let source = host_source(d, src, src_at);
+                    add_mount(d, v.loc, (source, src_at), (dst, dst_at), access);
+                } else if let Some((dev, dev_at)) = named_volume_device(root, src) {
+                    d.note(
+                        src_at,
+                        format!("named volume `{src}` binds host directory `{dev}`"),
+                    );
+                    let source = host_source(d, dev, dev_at);
+                    add_mount(d, v.loc, (source, dev_at), (dst, dst_at), access);
+                } else {
+                    d.note(
+                        src_at,
+                        format!(
+                            "named volume `{src}` at `{dst}` is managed by Docker, not a host path"
+                        ),
+                    );
+                }
+            }
+            SValue::Map(_) => {
+                let kind = read::opt_str(v, "type")?
+                    .map(|(t, _)| t)
+                    .unwrap_or("volume");
+                let (dst, dst_at) = read::opt_str(v, "target")?
+                    .ok_or_else(|| invalid(v.loc, "a volume needs a `target`"))?;
+                let src = read::opt_str(v, "source")?;
+                let access = match read::opt_bool(v, "read_only")? {
+                    Some((true, at)) => ("read-only", at),
+                    Some((false, at)) => ("read-write", at),
+                    None => ("read-write", v.loc),
+                };
+                match (kind, src) {
+                    ("bind", Some((s, s_at))) => {
+                        let source = host_source(d, s, s_at);
+                        add_mount(d, v.loc, (source, s_at), (dst, dst_at), access);
+                    }
+                    ("bind", None) => return Err(invalid(v.loc, "a bind mount needs a `source`")),
+                    ("volume", Some((s, s_at))) => match named_volume_device(root, s) {
+                        Some((dev, dev_at)) => {
+                            let source = host_source(d, dev, dev_at);
+                            add_mount(d, v.loc, (source, dev_at), (dst, dst_at), access);
+                        }
+                        None => d.note(s_at, format!("named volume `{s}` at `{dst}` is managed by Docker, not a host path")),
+                    },
+                    (k, _) => d.note(v.loc, format!("`{k}` mount at `{dst}` is not a host path")),
+                }
+            }
+            _ => return Err(invalid(v.loc, "a volume must be a string or a mapping")),
+        }
+    }
+    if let Some(e) = svc.entry("volumes_from") {
+        d.note(
+            e.key_loc,
+            "`volumes_from` mounts every volume of another container, which this import cannot see",
+        );
+    }
+    if let Some(e) = svc.entry("devices") {
+        d.note(
+            e.key_loc,
+            "`devices` gives direct access to host devices (no profile equivalent)",
+        );
+    }
+    if let Some(e) = svc.entry("tmpfs") {
+        d.note(
+            e.key_loc,
+            "tmpfs mounts are private scratch, not host paths",
+        );
+    }
+    if let Some((true, at)) = read::opt_bool(svc, "use_api_socket")? {
+        add_mount(
+            d,
+            at,
+            ("/var/run/docker.sock".to_string(), at),
+            ("/var/run/docker.sock", at),
+            ("read-write", at),
+        );
+    }
+    Ok(())
+}
+
+fn credential(d: &mut Draft, name: &str, source: &str, at: Loc) {
+    let p = d.push("/credentials", OVal::obj(), at);
+    d.set(&format!("{p}/name"), name, at);
+    d.set(&format!("{p}/source"), source, at);
+    d.set(&format!("{p}/exposed_to"), "job", at);
+}
+
+fn environment(d: &mut Draft, root: &SNode, svc: &SNode, key_loc: Loc) -> Result<(), ImportError> {
+    let env_loc = svc.get("environment").map_or(key_loc, |e| e.loc);
+    d.set("/environment/inherit", false, env_loc);
+    d.set("/environment/variables", OVal::obj(), env_loc);
+    let mut pairs: Vec<(String, Option<String>, Loc)> = Vec::new();
+    match svc.get("environment") {
+        None => {}
+        Some(e) if e.is_seq() => {
+            for item in e.items() {
+                let t = read::text(item, "environment")?;
+                match t.split_once('=') {
+                    Some((k, v)) => pairs.push((k.to_string(), Some(v.to_string()), item.loc)),
+                    None => pairs.push((t.to_string(), None, item.loc)),
+                }
+            }
+        }
+        Some(e) if e.is_map() => {
+            for entry in e.entries() {
+                let v = match &entry.value.value {
+                    SValue::Null => None,
+                    _ => Some(read::text(&entry.value, &entry.key)?.to_string()),
+                };
+                let at = if v.is_some() {
+                    entry.value.loc
+                } else {
+                    entry.key_loc
+                };
+                pairs.push((entry.key.clone(), v, at));
+            }
+        }
+        Some(e) => return Err(invalid(e.loc, "`environment` must be a list or a mapping")),
+    }
+    let mut interpolated = false;
+    for (k, v, at) in pairs {
+        match v {
+            Some(v) => {
+                interpolated |= v.contains('$');
+                d.set(&Draft::variable_ptr(&k), v, at);
+            }
+            None => {
+                d.set(&Draft::variable_ptr(&k), format!("${{{k}}}"), at);
+                d.note(
+                    at,
+                    format!(
+                        "`{k}` is passed through from the environment `docker compose` runs in"
+                    ),
+                );
+                if is_secret_name(&k) {
+                    credential(d, &k, "env", at);
+                }
+            }
+        }
+    }
+    if interpolated {
+        d.note(
+            env_loc,
+            "`${...}` values are filled in from the shell and `.env` when Compose runs",
+        );
+    }
+    if let Some(e) = svc.entry("env_file") {
+        d.note(
+            e.key_loc,
+            "variables from `env_file` are not in this file, so they are not audited",
+        );
+    }
+    for s in read::opt_seq(svc, "secrets")?.unwrap_or_default() {
+        let (name, at) = match &s.value {
+            SValue::Scalar(x) => (x.text.clone(), s.loc),
+            SValue::Map(_) => match read::opt_str(s, "source")? {
+                Some((n, at)) => (n.to_string(), at),
+                None => return Err(invalid(s.loc, "a secret needs a `source`")),
+            },
+            _ => return Err(invalid(s.loc, "a secret must be a name or a mapping")),
+        };
+        let def = root.get("secrets").and_then(|x| x.get(&name));
+        let kind = if def.is_some_and(|x| x.get("environment").is_some()) {
+            "env"
+        } else if def.is_some_and(|x| x.get("external").is_some()) {
+            "static"
+        } else {
+            "file"
+        };
+        credential(d, &name, kind, at);
+        d.note(
+            at,
+            format!("secret `{name}` is mounted at `/run/secrets/{name}`"),
+        );
+    }
+    Ok(())
+}
+
+fn command(d: &mut Draft, svc: &SNode, key_loc: Loc) -> Result<(), ImportError> {
+    let entry = svc
+        .get("entrypoint")
+        .map(|n| words(n, "entrypoint"))
+        .transpose()?;
+    let cmd = svc
+        .get("command")
+        .map(|n| words(n, "command"))
+        .transpose()?;
+    d.ensure_array("/setup", key_loc);
+    match (&entry, &cmd) {
+        (None, None) => d.undeclared(
+            "/command",
+            "no `command` or `entrypoint`: the image's ENTRYPOINT and CMD run, and the file does not show them",
+        ),
+        _ => {
+            let anchor = svc.get("entrypoint").or_else(|| svc.get("command")).map_or(key_loc, |n| n.loc);
+            d.map("/command", anchor);
+            let mut all = entry.clone().unwrap_or_default().into_iter().chain(cmd.clone().unwrap_or_default());
+            if let Some((exe, at)) = all.next() {
+                d.set("/command/executable", exe, at);
+            }
+            d.set("/command/arguments", OVal::arr(), anchor);
+            for (a, at) in all {
+                d.push("/command/arguments", a, at);
+            }
+            if entry.is_none() {
+                d.note(anchor, "if the image defines an ENTRYPOINT, `command` becomes its arguments");
+            }
+        }
+    }
+    if let Some(hc) = read::opt_map(svc, "healthcheck")? {
+        if let Some(test) = hc.get("test") {
+            let w = words(test, "test")?;
+            let mut it = w.into_iter();
+            match it.next() {
+                Some((k, _)) if k == "NONE" => {}
+                Some((k, at)) if k == "CMD-SHELL" => {
+                    let text: Vec<String> = it.map(|(t, _)| t).collect();
+                    let p = d.push("/setup", OVal::obj(), test.loc);
+                    d.set(&format!("{p}/shell"), text.join(" "), at);
+                    d.note(test.loc, "the healthcheck runs shell text in the container; it is audited as a setup step");
+                }
+                Some((k, at)) => {
+                    let (exe, exe_at, rest): (String, Loc, Vec<(String, Loc)>) = if k == "CMD" {
+                        match it.next() {
+                            Some((e, l)) => (e, l, it.collect()),
+                            None => return Ok(()),
+                        }
+                    } else {
+                        (k, at, it.collect())
+                    };
+                    let p = d.push("/setup", OVal::obj(), test.loc);
+                    d.set(&format!("{p}/executable"), exe, exe_at);
+                    d.set(&format!("{p}/arguments"), OVal::arr(), test.loc);
+                    for (a, l) in rest {
+                        d.push(&format!("{p}/arguments"), a, l);
+                    }
+                    d.note(test.loc, "the healthcheck runs a command in the container; it is audited as a setup step");
+                }
+                None => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+fn limits(d: &mut Draft, svc: &SNode, _key_loc: Loc) -> Result<(), ImportError> {
+    let deploy_limits = match read::opt_map(svc, "deploy")? {
+        Some(dep) => match read::opt_map(dep, "resources")? {
+            Some(r) => read::opt_map(r, "limits")?,
+            None => None,
+        },
+        None => None,
+    };
+    let mem = deploy_limits
+        .and_then(|l| l.get("memory"))
+        .or_else(|| svc.get("mem_limit"));
+    let mut cgroup = None;
+    match mem {
+        Some(m) => {
+            let t = read::text(m, "mem_limit")?;
+            let b = super::read::docker_bytes(t)
+                .ok_or_else(|| invalid(m.loc, format!("`{t}` is not a byte size")))?;
+            d.set("/limits/memory_bytes", b, m.loc);
+            cgroup = Some(m.loc);
+        }
+        None => d.undeclared(
+            "/limits/memory_bytes",
+            "no `mem_limit` or `deploy.resources.limits.memory`",
+        ),
+    }
+    let pids = deploy_limits
+        .and_then(|l| l.get("pids"))
+        .or_else(|| svc.get("pids_limit"));
+    match pids {
+        Some(p) => match p.as_i64() {
+            Some(n) if n > 0 => {
+                d.set("/limits/processes", n as u64, p.loc);
+                cgroup = cgroup.or(Some(p.loc));
+            }
+            Some(_) => d.note(p.loc, "a pids limit of 0 or -1 means no limit"),
+            None => return Err(invalid(p.loc, "`pids_limit` must be a whole number")),
+        },
+        None => d.undeclared("/limits/processes", "no `pids_limit`"),
+    }
+    if let Some(c) = deploy_limits
+        .and_then(|l| l.entry("cpus"))
+        .or_else(|| svc.entry("cpus"))
+    {
+        d.note(
+            c.key_loc,
+            "`cpus` limits a rate (cores), not a total of CPU seconds",
+        );
+    }
+    let mut rlimit = None;
+    if let Some(u) = read::opt_map(svc, "ulimits")? {
+        for e in u.entries() {
+            let hard = match &e.value.value {
+                SValue::Map(_) => e.value.get("hard").and_then(SNode::as_u64),
+                _ => e.value.as_u64(),
+            };
+            match (e.key.as_str(), hard) {
+                ("cpu", Some(h)) => {
+                    d.set("/limits/cpu_seconds", h, e.value.loc);
+                    rlimit = Some(e.key_loc);
+                }
+                ("nproc", Some(_)) => d.note(e.key_loc, "`ulimits.nproc` counts every process of the uid on the host; `pids_limit` is the per-container bound"),
+                (k, _) => d.note(e.key_loc, format!("`ulimits.{k}` has no profile equivalent")),
+            }
+        }
+    }
+    if !d.has("/limits/cpu_seconds") {
+        d.undeclared(
+            "/limits/cpu_seconds",
+            "no `ulimits.cpu`: CPU time is not bounded",
+        );
+    }
+    match (cgroup, rlimit) {
+        (Some(at), _) => d.set("/limits/enforced_by", "cgroup", at),
+        (None, Some(at)) => d.set("/limits/enforced_by", "rlimit", at),
+        (None, None) => {}
+    }
+    if let Some(e) = svc.entry("stop_grace_period") {
+        d.note(e.key_loc, "`stop_grace_period` is how long `docker stop` waits before killing, not a run-time limit");
+    }
+    d.undeclared(
+        "/limits/wall_seconds",
+        "Compose has no run-time limit for a service",
+    );
+    d.undeclared("/limits/output_bytes", "Compose has no output-size limit");
+    d.undeclared("/limits/timeout_kills", "Compose has no timeout");
+    Ok(())
+}

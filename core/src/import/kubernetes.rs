@@ -1,0 +1,900 @@
+//! Kubernetes workloads: Pod, Job, CronJob, Deployment, StatefulSet,
+//! DaemonSet, ReplicaSet, ReplicationController, PodTemplate and `List`s of
+//! them, in YAML or JSON, several documents per file.
+//!
+//! One profile per container (init and ephemeral containers included):
+//! mounts, capabilities, user, command and limits differ per container,
+//! while the pod-level settings (host namespaces, service-account token,
+//! runtime class, deadlines) apply to each of them.
+
+use super::builder::{Draft, OVal};
+use super::read::{self, invalid};
+use super::tree::{Loc, SNode};
+use super::{cap_name, yaml, ImportError, ImportErrorKind};
+use crate::decode::suggest;
+
+pub fn looks_like(doc: &SNode) -> bool {
+    doc.get("apiVersion").and_then(SNode::as_str).is_some()
+        && doc.get("kind").and_then(SNode::as_str).is_some()
+}
+
+const TOKEN_PATH: &str = "/var/run/secrets/kubernetes.io/serviceaccount";
+
+/// Where a workload keeps its pod template, and the controller settings
+/// that bound its pods.
+struct Workload<'a> {
+    kind: &'a str,
+    name: String,
+    pod: &'a SNode,
+    /// The Job spec (Job, or CronJob's job template).
+    job: Option<&'a SNode>,
+    /// `replicas` of a Deployment-like controller.
+    replicas: Option<(u64, Loc)>,
+    /// The `spec:` key of the pod template: where pod-level settings that
+    /// are not written would go.
+    pod_at: Loc,
+}
+
+fn workloads<'a>(
+    doc: &'a SNode,
+    out: &mut Vec<Workload<'a>>,
+    others: &mut Vec<(String, Loc)>,
+) -> Result<(), ImportError> {
+    read::map(doc, "document")?;
+    let Some((kind, _)) = read::opt_str(doc, "kind")? else {
+        others.push(("a document without `kind`".into(), doc.loc));
+        return Ok(());
+    };
+    let name = doc
+        .get("metadata")
+        .and_then(|m| m.get("name").or_else(|| m.get("generateName")))
+        .and_then(SNode::as_str)
+        .unwrap_or("unnamed")
+        .to_string();
+    let spec = read::opt_map(doc, "spec")?;
+    let template_spec = |s: &'a SNode| -> Result<Option<(&'a SNode, Loc)>, ImportError> {
+        match read::opt_map(s, "template")? {
+            Some(t) => Ok(read::opt_map(t, "spec")?.map(|p| (p, spec_key(t)))),
+            None => Ok(None),
+        }
+    };
+    let w = match (kind, spec) {
+        ("List", _) => {
+            for item in read::opt_seq(doc, "items")?.unwrap_or_default() {
+                workloads(item, out, others)?;
+            }
+            return Ok(());
+        }
+        ("PodTemplate", _) => match read::opt_map(doc, "template")? {
+            Some(t) => read::opt_map(t, "spec")?.map(|pod| (pod, None, None, spec_key(t))),
+            None => None,
+        },
+        ("Pod", Some(s)) => Some((s, None, None, spec_key(doc))),
+        ("Job", Some(s)) => template_spec(s)?.map(|(pod, at)| (pod, Some(s), None, at)),
+        ("CronJob", Some(s)) => match read::opt_map(s, "jobTemplate")? {
+            Some(jt) => match read::opt_map(jt, "spec")? {
+                Some(js) => template_spec(js)?.map(|(pod, at)| (pod, Some(js), None, at)),
+                None => None,
+            },
+            None => None,
+        },
+        (
+            "Deployment" | "StatefulSet" | "DaemonSet" | "ReplicaSet" | "ReplicationController",
+            Some(s),
+        ) => {
+            let replicas = if kind == "DaemonSet" {
+                None
+            } else {
+                // `replicas` defaults to 1 in every controller that has it.
+                Some(read::opt_u64(s, "replicas")?.unwrap_or((1, s.loc)))
+            };
+            template_spec(s)?.map(|(pod, at)| (pod, None, replicas, at))
+        }
+        _ => None,
+    };
+    match w {
+        Some((pod, job, replicas, pod_at)) => out.push(Workload {
+            kind,
+            name,
+            pod,
+            job,
+            replicas,
+            pod_at,
+        }),
+        None => others.push((format!("{kind}/{name}"), doc.loc)),
+    }
+    Ok(())
+}
+
+/// Where the `spec` key of `parent` is written.
+fn spec_key(parent: &SNode) -> Loc {
+    parent.entry("spec").map_or(parent.loc, |e| e.key_loc)
+}
+
+pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
+    let docs = yaml::parse(bytes)?;
+    let mut found = Vec::new();
+    let mut others = Vec::new();
+    for doc in &docs {
+        workloads(doc, &mut found, &mut others)?;
+    }
+    if found.is_empty() {
+        let seen: Vec<String> = others.iter().map(|(k, _)| format!("`{k}`")).collect();
+        return Err(ImportError::new(ImportErrorKind::Unrecognized(format!(
+            "no Pod, Job, CronJob, Deployment, StatefulSet, DaemonSet or ReplicaSet with a pod template found{}",
+            if seen.is_empty() { String::new() } else { format!(" (found {})", seen.join(", ")) }
+        )))
+        .at(docs.first().map_or(Loc { line: 1, column: 1 }, |d| d.loc)));
+    }
+    let mut out = Vec::new();
+    for w in &found {
+        let pod = read::map(w.pod, "spec")?;
+        let mut any = false;
+        for (group, init) in [
+            ("initContainers", true),
+            ("containers", false),
+            ("ephemeralContainers", false),
+        ] {
+            for c in read::opt_seq(pod, group)?.unwrap_or_default() {
+                let c = read::map(c, group)?;
+                let (cname, _) = read::opt_str(c, "name")?.ok_or_else(|| {
+                    invalid(c.loc, format!("a container in `{group}` needs a `name`"))
+                })?;
+                let name = format!("{}/{}/{}", w.kind, w.name, cname);
+                let mut d = container(w, pod, c, &name, group, init)?;
+                for (k, at) in &others {
+                    if k.starts_with("NetworkPolicy/") {
+                        d.note(*at, format!("`{k}` is not matched to pods by label here; egress stays not declared"));
+                    }
+                }
+                out.push((name, d));
+                any = true;
+            }
+        }
+        if !any {
+            return Err(invalid(
+                pod.loc,
+                format!("`{}/{}` has no containers", w.kind, w.name),
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// A security-context value: the container's, else the pod's.
+fn sc_value<'a>(c_sc: Option<&'a SNode>, p_sc: Option<&'a SNode>, key: &str) -> Option<&'a SNode> {
+    c_sc.and_then(|s| s.get(key))
+        .or_else(|| p_sc.and_then(|s| s.get(key)))
+}
+
+fn container(
+    w: &Workload<'_>,
+    pod: &SNode,
+    c: &SNode,
+    name: &str,
+    group: &str,
+    init: bool,
+) -> Result<Draft, ImportError> {
+    let cname = c.get("name").and_then(SNode::as_str).unwrap_or("");
+    let purpose = format!(
+        "imported from Kubernetes {} `{}`, {} `{cname}`",
+        w.kind,
+        w.name,
+        if init {
+            "init container"
+        } else if group == "ephemeralContainers" {
+            "ephemeral container"
+        } else {
+            "container"
+        }
+    );
+    let mut d = Draft::new(name, &purpose, c.loc);
+    let p_sc = read::opt_map(pod, "securityContext")?;
+    let c_sc = read::opt_map(c, "securityContext")?;
+    let sc_loc = c_sc.map_or(c.loc, |s| s.loc);
+    d.map("/boundary", sc_loc);
+
+    boundary(&mut d, pod, w.pod_at, c, p_sc, c_sc)?;
+    mounts(&mut d, pod, w.pod_at, c)?;
+    environment(&mut d, c)?;
+    command(&mut d, c)?;
+    limits(&mut d, w, pod, c)?;
+
+    if let Some((image, at)) = read::opt_str(c, "image")? {
+        d.set("/dependencies/image", image, at);
+        d.map("/dependencies", at);
+    } else {
+        d.undeclared("/dependencies/image", "the container names no image");
+    }
+    if let Some(job) = w.job {
+        if let Some((_, at)) = read::opt_u64(job, "ttlSecondsAfterFinished")? {
+            d.set("/cleanup/destroy_worker", true, at);
+            d.note(
+                at,
+                "`ttlSecondsAfterFinished` deletes the finished Job and its pods",
+            );
+        }
+    }
+    if !w.kind.is_empty() {
+        let parallel = match w.job {
+            Some(job) => Some(read::opt_u64(job, "parallelism")?.unwrap_or((1, job.loc))),
+            None => w.replicas,
+        };
+        match parallel {
+            Some((n, at)) => d.set("/concurrency/max_jobs", n, at),
+            None => d.undeclared(
+                "/concurrency/max_jobs",
+                "a bare Pod or DaemonSet does not bound how many copies run at once",
+            ),
+        }
+    }
+    for (ptr, why) in [
+        (
+            "/tenancy",
+            "a manifest does not say who wrote the code it runs",
+        ),
+        (
+            "/needs",
+            "a manifest does not list the job's required inputs and outputs",
+        ),
+        (
+            "/dependencies/prepared_in",
+            "how dependencies were prepared is not in the manifest",
+        ),
+        (
+            "/dependencies/lockfile",
+            "the manifest does not name a lockfile",
+        ),
+        ("/artifacts", "artifact collection is outside the pod spec"),
+        (
+            "/cleanup/expire_credentials",
+            "secret and token expiry are cluster policy, not in the manifest",
+        ),
+        (
+            "/concurrency/release_after",
+            "Kubernetes frees quota when pods terminate; the manifest does not say more",
+        ),
+    ] {
+        d.undeclared(ptr, why);
+    }
+    Ok(d)
+}
+
+fn boundary(
+    d: &mut Draft,
+    pod: &SNode,
+    pod_at: Loc,
+    c: &SNode,
+    p_sc: Option<&SNode>,
+    c_sc: Option<&SNode>,
+) -> Result<(), ImportError> {
+    let sc_loc = c_sc.map_or(c.loc, |s| s.loc);
+    match read::opt_str(pod, "runtimeClassName")? {
+        Some((rc, at)) => {
+            let l = rc.to_ascii_lowercase();
+            let (kind, runtime) = if l.contains("gvisor") || l.contains("runsc") {
+                ("user-space-kernel", "gvisor")
+            } else if l.contains("kata") {
+                ("microvm", "kata")
+            } else if l.contains("firecracker") || l == "fc" {
+                ("microvm", "firecracker")
+            } else {
+                d.note(
+                    at,
+                    format!("RuntimeClass `{rc}` is defined by the cluster; its handler is not in the manifest, so a shared-kernel container is assumed"),
+                );
+                ("container", rc)
+            };
+            d.set("/boundary/kind", kind, at);
+            d.set("/boundary/runtime/name", runtime, at);
+            d.undeclared(
+                "/boundary/runtime/version",
+                "the runtime version is set by the node, not the manifest",
+            );
+            d.undeclared(
+                "/boundary/runtime/patched_on",
+                "the runtime's patch date is set by the node, not the manifest",
+            );
+        }
+        None => {
+            d.set("/boundary/kind", "container", pod_at);
+            d.undeclared(
+                "/boundary/runtime",
+                "no `runtimeClassName`: the node's default runtime runs the pod, and the manifest does not say which",
+            );
+        }
+    }
+
+    let privileged = match c_sc {
+        Some(s) => read::opt_bool(s, "privileged")?,
+        None => None,
+    };
+    match privileged {
+        Some((p, at)) => d.set("/boundary/privileged", p, at),
+        None => d.set("/boundary/privileged", false, sc_loc),
+    }
+
+    match c_sc.map(|s| read::opt_map(s, "capabilities")).transpose()?.flatten() {
+        Some(caps) => {
+            d.map("/boundary/capabilities", caps.loc);
+            for set in ["add", "drop"] {
+                let ptr = format!("/boundary/capabilities/{set}");
+                d.set(&ptr, OVal::arr(), caps.get(set).map_or(caps.loc, |n| n.loc));
+                for (cap, at) in read::opt_strs(caps, set, false)?.unwrap_or_default() {
+                    d.push(&ptr, cap_name(&cap), at);
+                }
+            }
+        }
+        None => d.undeclared(
+            "/boundary/capabilities",
+            "no `securityContext.capabilities`: the container runtime's default capability set applies",
+        ),
+    }
+
+    let user = sc_value(c_sc, p_sc, "runAsUser");
+    let group = sc_value(c_sc, p_sc, "runAsGroup");
+    match user {
+        Some(u) => {
+            let uid = u
+                .as_u64()
+                .ok_or_else(|| invalid(u.loc, "`runAsUser` must be a whole number"))?;
+            let text = match group.and_then(SNode::as_u64) {
+                Some(g) => format!("{uid}:{g}"),
+                None => uid.to_string(),
+            };
+            d.set("/boundary/user", text, u.loc);
+        }
+        None => {
+            if let Some(n) =
+                sc_value(c_sc, p_sc, "runAsNonRoot").filter(|n| n.as_bool() == Some(true))
+            {
+                d.note(n.loc, "`runAsNonRoot: true` makes the kubelet refuse uid 0, but the uid itself comes from the image");
+            }
+            d.undeclared(
+                "/boundary/user",
+                "no `runAsUser`: the image's USER applies (root unless the image says otherwise)",
+            );
+        }
+    }
+
+    match c_sc
+        .map(|s| read::opt_bool(s, "allowPrivilegeEscalation"))
+        .transpose()?
+        .flatten()
+    {
+        Some((allow, at)) => d.set("/boundary/no_new_privileges", !allow, at),
+        // Kubernetes' documented default: escalation is allowed.
+        None => d.set("/boundary/no_new_privileges", false, sc_loc),
+    }
+
+    let mut shared: Vec<(&str, Loc)> = Vec::new();
+    let host_network = read::opt_bool(pod, "hostNetwork")?;
+    for (key, ns) in [
+        ("hostNetwork", "network"),
+        ("hostPID", "pid"),
+        ("hostIPC", "ipc"),
+    ] {
+        if let Some((true, at)) = read::opt_bool(pod, key)? {
+            shared.push((ns, at));
+            if key == "hostNetwork" {
+                shared.push(("uts", at));
+            }
+        }
+    }
+    match read::opt_bool(pod, "hostUsers")? {
+        Some((false, _)) => {}
+        Some((true, at)) => shared.push(("user", at)),
+        None => {
+            shared.push(("user", pod_at));
+            d.note(pod_at, "no `hostUsers: false`: the pod runs in the host's user namespace (Kubernetes' default)");
+        }
+    }
+    d.set("/boundary/host_namespaces", OVal::arr(), pod_at);
+    for (ns, at) in shared {
+        d.push("/boundary/host_namespaces", ns, at);
+    }
+    if let Some((true, at)) = read::opt_bool(pod, "shareProcessNamespace")? {
+        d.note(at, "`shareProcessNamespace` lets the pod's containers see and signal each other's processes");
+    }
+
+    match sc_value(c_sc, p_sc, "seccompProfile") {
+        Some(s) => {
+            let s = read::map(s, "seccompProfile")?;
+            let (t, at) = read::opt_str(s, "type")?
+                .ok_or_else(|| invalid(s.loc, "`seccompProfile` needs a `type`"))?;
+            let v = match t {
+                "RuntimeDefault" => "default",
+                "Localhost" => "custom",
+                "Unconfined" => "unconfined",
+                other => {
+                    return Err(invalid(
+                        at,
+                        format!("unknown seccompProfile type `{other}`; expected RuntimeDefault, Localhost or Unconfined"),
+                    ))
+                }
+            };
+            d.set("/boundary/seccomp", v, at);
+        }
+        None => d.undeclared(
+            "/boundary/seccomp",
+            "no `seccompProfile`: containers run unconfined unless the kubelet's `seccompDefault` is on, which the manifest does not show",
+        ),
+    }
+
+    match c_sc
+        .map(|s| read::opt_bool(s, "readOnlyRootFilesystem"))
+        .transpose()?
+        .flatten()
+    {
+        Some((ro, at)) => d.set("/boundary/read_only_root", ro, at),
+        None => d.set("/boundary/read_only_root", false, sc_loc),
+    }
+
+    if host_network.is_some_and(|(h, _)| h) {
+        let at = host_network.map_or(pod_at, |(_, l)| l);
+        d.set("/network/egress", "allow-all", at);
+        d.set("/network/enforced_by", "none", at);
+        d.note(
+            at,
+            "NetworkPolicy does not apply to pods on the host network",
+        );
+    } else {
+        d.undeclared(
+            "/network",
+            "egress is governed by NetworkPolicy objects and the CNI plugin, which the pod spec does not contain",
+        );
+    }
+
+    if let Some(s) = c_sc {
+        for (k, at) in read::unknown_keys(
+            s,
+            &[
+                "privileged",
+                "capabilities",
+                "runAsUser",
+                "runAsGroup",
+                "runAsNonRoot",
+                "allowPrivilegeEscalation",
+                "seccompProfile",
+                "readOnlyRootFilesystem",
+                "procMount",
+                "seLinuxOptions",
+                "windowsOptions",
+                "appArmorProfile",
+            ],
+        ) {
+            unknown(d, "securityContext", k, at, CONTAINER_SC_KEYS);
+        }
+        if let Some((p, at)) = read::opt_str(s, "procMount")? {
+            if p == "Unmasked" {
+                d.note(
+                    at,
+                    "`procMount: Unmasked` exposes host kernel files under /proc",
+                );
+            }
+        }
+        if let Some(a) = s.get("appArmorProfile").and_then(|a| a.get("type")) {
+            if a.as_str() == Some("Unconfined") {
+                d.note(a.loc, "AppArmor is unconfined (no profile equivalent)");
+            }
+        }
+    }
+    if let Some(s) = p_sc {
+        if let Some(e) = s.entry("sysctls") {
+            d.note(
+                e.key_loc,
+                "pod sysctls change kernel settings for the pod; they have no profile equivalent",
+            );
+        }
+    }
+    Ok(())
+}
+
+const CONTAINER_SC_KEYS: &[&str] = &[
+    "privileged",
+    "capabilities",
+    "runAsUser",
+    "runAsGroup",
+    "runAsNonRoot",
+    "allowPrivilegeEscalation",
+    "seccompProfile",
+    "readOnlyRootFilesystem",
+    "procMount",
+    "seLinuxOptions",
+    "windowsOptions",
+    "appArmorProfile",
+];
+
+fn unknown(d: &mut Draft, within: &str, key: &str, at: Loc, known: &'static [&'static str]) {
+    let hint = suggest(key, known)
+        .map(|s| format!("; did you mean `{s}`?"))
+        .unwrap_or_default();
+    d.note(
+        at,
+        format!("unknown field `{key}` in `{within}` is ignored by this import (and rejected or ignored by Kubernetes){hint}"),
+    );
+}
+
+const MOUNT_KEYS: &[&str] = &[
+    "name",
+    "mountPath",
+    "readOnly",
+    "subPath",
+    "subPathExpr",
+    "mountPropagation",
+    "recursiveReadOnly",
+];
+
+fn mounts(d: &mut Draft, pod: &SNode, pod_at: Loc, c: &SNode) -> Result<(), ImportError> {
+    let volumes = read::opt_seq(pod, "volumes")?.unwrap_or_default();
+    let vm_loc = c.get("volumeMounts").map_or(c.loc, |v| v.loc);
+    d.ensure_array("/mounts", vm_loc);
+    let mut token_mounted = false;
+    for vm in read::opt_seq(c, "volumeMounts")?.unwrap_or_default() {
+        let vm = read::map(vm, "volumeMounts")?;
+        for (k, at) in read::unknown_keys(vm, MOUNT_KEYS) {
+            unknown(d, "volumeMounts", k, at, MOUNT_KEYS);
+        }
+        let (vname, vname_at) = read::opt_str(vm, "name")?
+            .ok_or_else(|| invalid(vm.loc, "a volume mount needs a `name`"))?;
+        let (path, path_at) = read::opt_str(vm, "mountPath")?
+            .ok_or_else(|| invalid(vm.loc, "a volume mount needs a `mountPath`"))?;
+        if path.trim_end_matches('/') == TOKEN_PATH {
+            token_mounted = true;
+        }
+        let read_only = read::opt_bool(vm, "readOnly")?;
+        let sub = read::opt_str(vm, "subPath")?;
+        let Some(vol) = volumes
+            .iter()
+            .find(|v| v.get("name").and_then(SNode::as_str) == Some(vname))
+        else {
+            d.note(
+                vname_at,
+                format!("volume `{vname}` is not defined in the pod's `volumes`"),
+            );
+            continue;
+        };
+        if let Some(hp) = read::opt_map(vol, "hostPath")? {
+            let (src, src_at) = read::opt_str(hp, "path")?
+                .ok_or_else(|| invalid(hp.loc, "`hostPath` needs a `path`"))?;
+            let source = match sub {
+                Some((s, _)) if !s.is_empty() => format!("{}/{}", src.trim_end_matches('/'), s),
+                _ => src.to_string(),
+            };
+            let p = d.push("/mounts", OVal::obj(), vm.loc);
+            // What is mounted is decided at the hostPath (with the subPath
+            // appended, which a note points at).
+            d.set(&format!("{p}/source"), source, src_at);
+            if let Some((s, at)) = sub.filter(|(s, _)| !s.is_empty()) {
+                d.note(
+                    at,
+                    format!(
+                        "`subPath: {s}` narrows hostPath `{src}` to `{}`",
+                        format!("{}/{s}", src.trim_end_matches('/'))
+                    ),
+                );
+            }
+            d.set(&format!("{p}/target"), path, path_at);
+            match read_only {
+                Some((ro, at)) => d.set(
+                    &format!("{p}/access"),
+                    if ro { "read-only" } else { "read-write" },
+                    at,
+                ),
+                None => d.set(&format!("{p}/access"), "read-write", vm.loc),
+            }
+            if let Some((t, at)) = read::opt_str(hp, "type")? {
+                if matches!(t, "Socket" | "CharDevice" | "BlockDevice") {
+                    d.note(
+                        at,
+                        format!(
+                            "hostPath type `{t}` gives direct access to a host {}",
+                            t.to_ascii_lowercase()
+                        ),
+                    );
+                }
+            }
+            if let Some((mp, at)) = read::opt_str(vm, "mountPropagation")? {
+                if mp == "Bidirectional" {
+                    d.note(at, "`mountPropagation: Bidirectional` lets mounts made in the container reach the host");
+                }
+            }
+            continue;
+        }
+        if let Some(sec) = read::opt_map(vol, "secret")? {
+            let (sname, at) = read::opt_str(sec, "secretName")?.unwrap_or(("unnamed", sec.loc));
+            credential(d, sname, "file", at);
+            d.note(
+                vname_at,
+                format!("Secret `{sname}` is mounted as files at `{path}`"),
+            );
+            continue;
+        }
+        if let Some(proj) = read::opt_map(vol, "projected")? {
+            for src in read::opt_seq(proj, "sources")?.unwrap_or_default() {
+                if let Some(sec) = read::opt_map(src, "secret")? {
+                    let (sname, at) = read::opt_str(sec, "name")?.unwrap_or(("unnamed", sec.loc));
+                    credential(d, sname, "file", at);
+                }
+                if let Some(tok) = read::opt_map(src, "serviceAccountToken")? {
+                    let ttl = read::opt_u64(tok, "expirationSeconds")?;
+                    let p = credential(d, "service-account-token", "file", tok.loc);
+                    match ttl {
+                        Some((t, at)) => d.set(&format!("{p}/ttl_seconds"), t, at),
+                        // The API server's default lifetime for projected tokens.
+                        None => d.set(&format!("{p}/ttl_seconds"), 3600u64, tok.loc),
+                    }
+                }
+            }
+            d.note(vname_at, format!("projected volume `{vname}` at `{path}`"));
+            continue;
+        }
+        let kind = vol
+            .entries()
+            .iter()
+            .find(|e| e.key != "name")
+            .map_or("unknown", |e| e.key.as_str());
+        let rw = if read_only.is_some_and(|(r, _)| r) {
+            "read-only"
+        } else {
+            "writable"
+        };
+        d.note(
+            vname_at,
+            format!("`{kind}` volume `{vname}` at `{path}` ({rw}) is not a host path; it is not represented as a mount"),
+        );
+    }
+
+    match read::opt_bool(pod, "automountServiceAccountToken")? {
+        Some((false, _)) => {}
+        auto if !token_mounted => {
+            let at = auto.map_or(pod_at, |(_, l)| l);
+            let p = d.push("/mounts", OVal::obj(), at);
+            d.set(&format!("{p}/source"), TOKEN_PATH, at);
+            d.set(&format!("{p}/target"), TOKEN_PATH, at);
+            d.set(&format!("{p}/access"), "read-only", at);
+            d.note(
+                at,
+                "the service-account token is mounted (`automountServiceAccountToken` is not false; the ServiceAccount may also decide)",
+            );
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Add a credential; returns its pointer.
+fn credential(d: &mut Draft, name: &str, source: &str, at: Loc) -> String {
+    let p = d.push("/credentials", OVal::obj(), at);
+    d.set(&format!("{p}/name"), name, at);
+    d.set(&format!("{p}/source"), source, at);
+    d.set(&format!("{p}/exposed_to"), "job", at);
+    p
+}
+
+fn environment(d: &mut Draft, c: &SNode) -> Result<(), ImportError> {
+    let env_loc = c.get("env").map_or(c.loc, |e| e.loc);
+    d.set("/environment/inherit", false, env_loc);
+    d.set("/environment/variables", OVal::obj(), env_loc);
+    let mut seen: Vec<String> = Vec::new();
+    for e in read::opt_seq(c, "env")?.unwrap_or_default() {
+        let e = read::map(e, "env")?;
+        let (name, name_at) = read::opt_str(e, "name")?
+            .ok_or_else(|| invalid(e.loc, "an `env` entry needs a `name`"))?;
+        if seen.iter().any(|s| s == name) {
+            d.note(
+                name_at,
+                format!("`{name}` is set twice; Kubernetes keeps the last value"),
+            );
+        }
+        seen.push(name.to_string());
+        let ptr = Draft::variable_ptr(name);
+        if let Some(vf) = read::opt_map(e, "valueFrom")? {
+            if let Some(sk) = read::opt_map(vf, "secretKeyRef")? {
+                let secret = sk.get("name").and_then(SNode::as_str).unwrap_or("?");
+                credential(d, name, "env", e.loc);
+                d.note(
+                    name_at,
+                    format!("`{name}` comes from Secret `{secret}` as an environment variable"),
+                );
+                continue;
+            }
+            let reference = if let Some(r) = vf.get("configMapKeyRef") {
+                format!(
+                    "${{configMapKeyRef:{}:{}}}",
+                    r.get("name").and_then(SNode::as_str).unwrap_or("?"),
+                    r.get("key").and_then(SNode::as_str).unwrap_or("?")
+                )
+            } else if let Some(r) = vf.get("fieldRef") {
+                format!(
+                    "${{fieldRef:{}}}",
+                    r.get("fieldPath").and_then(SNode::as_str).unwrap_or("?")
+                )
+            } else if let Some(r) = vf.get("resourceFieldRef") {
+                format!(
+                    "${{resourceFieldRef:{}}}",
+                    r.get("resource").and_then(SNode::as_str).unwrap_or("?")
+                )
+            } else {
+                "${valueFrom}".to_string()
+            };
+            d.set(&ptr, reference, vf.loc);
+            continue;
+        }
+        let value = match e.get("value") {
+            Some(v) => read::text(v, "value")?.to_string(),
+            None => String::new(),
+        };
+        d.set(&ptr, value, e.get("value").map_or(e.loc, |v| v.loc));
+    }
+    for ef in read::opt_seq(c, "envFrom")?.unwrap_or_default() {
+        if let Some(sr) = read::opt_map(ef, "secretRef")? {
+            let sname = sr.get("name").and_then(SNode::as_str).unwrap_or("?");
+            credential(d, sname, "env", ef.loc);
+            d.note(
+                ef.loc,
+                format!("every key of Secret `{sname}` becomes an environment variable"),
+            );
+        } else if let Some(cr) = read::opt_map(ef, "configMapRef")? {
+            let cname = cr.get("name").and_then(SNode::as_str).unwrap_or("?");
+            d.note(ef.loc, format!("every key of ConfigMap `{cname}` becomes an environment variable; their values are not in the manifest"));
+        }
+    }
+    Ok(())
+}
+
+fn exec_step(d: &mut Draft, node: &SNode, what: &str) -> Result<(), ImportError> {
+    let Some(exec) = read::opt_map(node, "exec")? else {
+        return Ok(());
+    };
+    let cmd = read::opt_strs(exec, "command", false)?.unwrap_or_default();
+    let mut it = cmd.into_iter();
+    let Some((exe, exe_at)) = it.next() else {
+        return Ok(());
+    };
+    let p = d.push("/setup", OVal::obj(), exec.loc);
+    d.set(&format!("{p}/executable"), exe, exe_at);
+    d.set(&format!("{p}/arguments"), OVal::arr(), exec.loc);
+    for (a, at) in it {
+        d.push(&format!("{p}/arguments"), a, at);
+    }
+    d.note(
+        exec.loc,
+        format!("the {what} runs a command in the container; it is audited as a setup step"),
+    );
+    Ok(())
+}
+
+fn command(d: &mut Draft, c: &SNode) -> Result<(), ImportError> {
+    let cmd = read::opt_strs(c, "command", false)?;
+    let args = read::opt_strs(c, "args", false)?;
+    let anchor = c
+        .get("command")
+        .or_else(|| c.get("args"))
+        .map_or(c.loc, |n| n.loc);
+    match (&cmd, &args) {
+        (None, None) => d.undeclared(
+            "/command",
+            "no `command` or `args`: the image's ENTRYPOINT and CMD run, and the manifest does not show them",
+        ),
+        _ => {
+            d.map("/command", anchor);
+            let mut all = cmd.clone().unwrap_or_default().into_iter();
+            match cmd.as_ref().and_then(|c| c.first()) {
+                Some(_) => {
+                    if let Some((exe, at)) = all.next() {
+                        d.set("/command/executable", exe, at);
+                    }
+                }
+                None => d.undeclared(
+                    "/command/executable",
+                    "only `args` is set: the executable is the image's ENTRYPOINT",
+                ),
+            }
+            d.set("/command/arguments", OVal::arr(), anchor);
+            for (a, at) in all.chain(args.clone().unwrap_or_default()) {
+                d.push("/command/arguments", a, at);
+            }
+        }
+    }
+    d.ensure_array("/setup", c.loc);
+    if let Some(lc) = read::opt_map(c, "lifecycle")? {
+        for hook in ["postStart", "preStop"] {
+            if let Some(h) = read::opt_map(lc, hook)? {
+                exec_step(d, h, &format!("`{hook}` hook"))?;
+            }
+        }
+    }
+    for probe in ["startupProbe", "livenessProbe", "readinessProbe"] {
+        if let Some(p) = read::opt_map(c, probe)? {
+            exec_step(d, p, &format!("`{probe}`"))?;
+        }
+    }
+    Ok(())
+}
+
+fn limits(d: &mut Draft, w: &Workload<'_>, pod: &SNode, c: &SNode) -> Result<(), ImportError> {
+    let res = read::opt_map(c, "resources")?;
+    let lim = match res {
+        Some(r) => read::opt_map(r, "limits")?,
+        None => None,
+    };
+    let req = match res {
+        Some(r) => read::opt_map(r, "requests")?,
+        None => None,
+    };
+    if let Some(r) = res {
+        d.map("/limits", r.loc);
+    }
+    match lim.and_then(|l| l.get("memory")) {
+        Some(m) => {
+            let q = read::text(m, "memory")?;
+            let bytes = super::read::k8s_bytes(q).ok_or_else(|| {
+                invalid(m.loc, format!("`{q}` is not a Kubernetes memory quantity"))
+            })?;
+            d.set("/limits/memory_bytes", bytes, m.loc);
+        }
+        None => d.undeclared("/limits/memory_bytes", "no `resources.limits.memory`"),
+    }
+    if let Some(l) = lim {
+        d.set("/limits/enforced_by", "cgroup", l.loc);
+        if let Some(e) = l.entry("cpu") {
+            d.note(
+                e.key_loc,
+                "a CPU limit is a rate (cores), not a total of CPU seconds",
+            );
+        }
+        if let Some(e) = l.entry("ephemeral-storage") {
+            d.note(e.key_loc, "the ephemeral-storage limit evicts the pod when its disk use grows; it is not an output-size limit");
+        }
+    } else if let Some(r) = req {
+        d.set("/limits/enforced_by", "request", r.loc);
+        d.note(
+            r.loc,
+            "only `requests` are set: they place the pod on a node but limit nothing",
+        );
+    }
+    d.undeclared(
+        "/limits/cpu_seconds",
+        "Kubernetes limits CPU as a rate, not as total CPU seconds",
+    );
+    d.undeclared(
+        "/limits/processes",
+        "the pod's process limit is the kubelet's `podPidsLimit`, not in the manifest",
+    );
+    d.undeclared(
+        "/limits/output_bytes",
+        "Kubernetes has no output-size limit for a container",
+    );
+
+    let pod_deadline = read::opt_u64(pod, "activeDeadlineSeconds")?;
+    let job_deadline = match w.job {
+        Some(j) => read::opt_u64(j, "activeDeadlineSeconds")?,
+        None => None,
+    };
+    let deadline = match (pod_deadline, job_deadline) {
+        (Some(a), Some(b)) => Some(if a.0 <= b.0 { a } else { b }),
+        (a, b) => a.or(b),
+    };
+    match deadline {
+        Some((secs, at)) => {
+            d.set("/limits/wall_seconds", secs, at);
+            d.set("/limits/timeout_kills", "environment", at);
+            d.note(
+                at,
+                "`activeDeadlineSeconds` terminates the whole pod, not only its first process",
+            );
+        }
+        None => {
+            d.undeclared(
+                "/limits/wall_seconds",
+                "no `activeDeadlineSeconds` on the pod or Job",
+            );
+            d.undeclared(
+                "/limits/timeout_kills",
+                "without a deadline nothing is killed on time",
+            );
+        }
+    }
+    Ok(())
+}

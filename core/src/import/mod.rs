@@ -1,0 +1,486 @@
+//! Importers: the sandbox configurations people already have, turned into
+//! equivalent `isolint.profile/v1` documents so the same rules audit them,
+//! with a source map so every finding points back to the original file.
+//!
+//! ```text
+//! bytes ──detect──▶ Format ──import──▶ [Imported { profile_json, source_map, notes, undeclared }]
+//!                                          └──audit_imported──▶ Report (findings carry `origin`)
+//! ```
+//!
+//! Each source format has its own module. An importer never guesses in the
+//! safe direction:
+//! - a setting with no profile equivalent becomes a [`Note`] at its line;
+//! - a profile field the format cannot express stays absent (so the rules
+//!   audit it as "not declared") and is listed in [`Imported::undeclared`];
+//! - where the format documents a default (a missing OCI namespace is the
+//!   host's, Kubernetes mounts the service-account token unless told not
+//!   to), the default is written out and mapped to the place where the
+//!   setting would go.
+//!
+//! Bad input of every format is an [`ImportError`] naming the line and
+//! column, with the same limits as JSON profiles (8 MiB, 64 levels, no
+//! duplicate keys).
+//!
+//! ```
+//! use isolint_core::import::{self, Format};
+//! let pod = b"apiVersion: v1\nkind: Pod\nmetadata: {name: t}\nspec:\n  containers:\n  - name: c\n    image: python:3.12\n";
+//! assert_eq!(import::detect(pod, Some("pod.yaml")), Some(Format::Kubernetes));
+//! let imported = import::import(pod, Format::Kubernetes).unwrap();
+//! assert_eq!(imported[0].name, "Pod/t/c");
+//! assert_eq!(imported[0].origin_of("/dependencies/image").map(|l| l.line), Some(7));
+//! ```
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+
+use crate::finding::Origin;
+use crate::json::InputError;
+use crate::report::{audit, sha256_hex, AuditOptions, Labels, OriginalSource, Report};
+use crate::sanitize::neutralize;
+
+mod builder;
+mod bwrap;
+mod codex;
+mod compose;
+mod kubernetes;
+mod oci;
+mod read;
+mod sandbox;
+mod shell;
+pub mod toml;
+pub mod tree;
+pub mod yaml;
+
+pub use tree::Loc;
+
+/// A source format isolint can import.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Format {
+    /// OCI runtime `config.json` (runc, crun).
+    Oci,
+    /// Kubernetes Pod, Job, CronJob, Deployment (and other pod templates).
+    Kubernetes,
+    /// Docker Compose services.
+    Compose,
+    /// Codex CLI `config.toml`.
+    Codex,
+    /// sandbox-runtime (`srt`) or Claude Code sandbox settings JSON.
+    SandboxSettings,
+    /// A `bwrap` (bubblewrap) command line or script.
+    Bwrap,
+}
+
+impl Format {
+    pub const ALL: [Format; 6] = [
+        Format::Oci,
+        Format::Kubernetes,
+        Format::Compose,
+        Format::Codex,
+        Format::SandboxSettings,
+        Format::Bwrap,
+    ];
+
+    /// The name `--from` accepts.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Oci => "oci",
+            Format::Kubernetes => "kubernetes",
+            Format::Compose => "compose",
+            Format::Codex => "codex",
+            Format::SandboxSettings => "sandbox-settings",
+            Format::Bwrap => "bwrap",
+        }
+    }
+
+    /// A human name.
+    pub fn title(self) -> &'static str {
+        match self {
+            Format::Oci => "OCI runtime config.json",
+            Format::Kubernetes => "Kubernetes manifest",
+            Format::Compose => "Docker Compose file",
+            Format::Codex => "Codex config.toml",
+            Format::SandboxSettings => "sandbox-runtime / Claude Code sandbox settings",
+            Format::Bwrap => "bwrap command line",
+        }
+    }
+
+    /// Parse a `--from` value (names and common aliases, any case).
+    pub fn parse(s: &str) -> Option<Format> {
+        Some(match s.to_ascii_lowercase().as_str() {
+            "oci" | "runc" | "crun" | "oci-config" => Format::Oci,
+            "kubernetes" | "k8s" | "kube" => Format::Kubernetes,
+            "compose" | "docker-compose" => Format::Compose,
+            "codex" | "codex-config" => Format::Codex,
+            "sandbox-settings" | "sandbox" | "srt" | "sandbox-runtime" | "claude"
+            | "claude-code" => Format::SandboxSettings,
+            "bwrap" | "bubblewrap" => Format::Bwrap,
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A source setting with no profile equivalent, at its place in the source.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Note {
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
+}
+
+impl fmt::Display for Note {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.line, self.column, self.message)
+    }
+}
+
+/// A profile field the source format cannot express. It stays absent from
+/// the generated profile, so it is audited as "not declared".
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Undeclared {
+    /// RFC 6901 pointer of the profile field.
+    pub pointer: String,
+    pub reason: String,
+}
+
+/// One entry of the source map: a profile pointer and where it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mapped {
+    pub pointer: String,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// One profile generated from a source file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Imported {
+    pub format: Format,
+    /// Which part of the file this profile describes (`Job/tests/runner`,
+    /// a Compose service name); empty when the file holds one profile.
+    pub name: String,
+    /// The generated `isolint.profile/v1` document.
+    pub profile_json: String,
+    /// Source settings with no profile equivalent, in source order.
+    pub notes: Vec<Note>,
+    /// Profile fields the format cannot express.
+    pub undeclared: Vec<Undeclared>,
+    /// Profile pointers and the source positions they came from, sorted by
+    /// pointer. The root pointer `""` is always present.
+    pub source_map: Vec<Mapped>,
+    /// The original text (shared by every profile of one file).
+    pub source_text: Arc<str>,
+}
+
+impl Imported {
+    /// The source position of a profile pointer: the pointer itself when
+    /// mapped, else its longest mapped ancestor (the root at worst).
+    pub fn origin_of(&self, pointer: &str) -> Option<Loc> {
+        let find = |p: &str| {
+            self.source_map
+                .binary_search_by(|m| m.pointer.as_str().cmp(p))
+                .ok()
+                .and_then(|i| self.source_map.get(i))
+                .map(|m| Loc {
+                    line: m.line,
+                    column: m.column,
+                })
+        };
+        let mut p = pointer;
+        loop {
+            if let Some(l) = find(p) {
+                return Some(l);
+            }
+            match p.rfind('/') {
+                Some(i) => p = p.get(..i).unwrap_or(""),
+                None => return find(""),
+            }
+        }
+    }
+
+    /// `file#name`, or `file` when the file holds one unnamed profile.
+    pub fn display_name(&self, file: &str) -> String {
+        if self.name.is_empty() {
+            file.to_string()
+        } else {
+            format!("{file}#{}", self.name)
+        }
+    }
+}
+
+/// Why a file could not be imported.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ImportErrorKind {
+    TooLarge {
+        size: usize,
+        limit: usize,
+    },
+    TooDeep {
+        limit: usize,
+    },
+    TooManyValues {
+        limit: usize,
+    },
+    InvalidUtf8,
+    /// The file is not valid in its syntax (YAML, TOML, JSON, shell words).
+    Syntax(String),
+    /// A key written twice in one mapping.
+    DuplicateKey {
+        key: String,
+        first: Loc,
+    },
+    /// Valid syntax, but a setting the importer maps has an unusable value.
+    Invalid(String),
+    /// Nothing in the file is a configuration of the format.
+    Unrecognized(String),
+}
+
+/// An import failure, with the place it happened when there is one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportError {
+    pub kind: ImportErrorKind,
+    pub loc: Option<Loc>,
+}
+
+impl ImportError {
+    pub fn new(kind: ImportErrorKind) -> ImportError {
+        ImportError { kind, loc: None }
+    }
+    pub fn at(mut self, loc: Loc) -> ImportError {
+        self.loc = Some(loc);
+        self
+    }
+    pub fn from_json(e: InputError) -> ImportError {
+        use crate::json::InputErrorKind as J;
+        let kind = match e.kind {
+            J::TooLarge { size, limit } => ImportErrorKind::TooLarge { size, limit },
+            J::TooDeep { limit } => ImportErrorKind::TooDeep { limit },
+            J::TooManyValues { limit } => ImportErrorKind::TooManyValues { limit },
+            J::InvalidUtf8 => ImportErrorKind::InvalidUtf8,
+            J::ByteOrderMark => {
+                ImportErrorKind::Syntax("a JSON file must not start with a byte-order mark".into())
+            }
+            J::Syntax(m) => ImportErrorKind::Syntax(format!("invalid JSON: {m}")),
+        };
+        ImportError {
+            kind,
+            loc: e.pos.map(|p| Loc {
+                line: p.line,
+                column: p.column,
+            }),
+        }
+    }
+}
+
+impl fmt::Display for ImportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(l) = self.loc {
+            write!(f, "{}:{}: ", l.line, l.column)?;
+        }
+        let text = match &self.kind {
+            ImportErrorKind::TooLarge { size, limit } => {
+                format!("input is {size} bytes, over the {limit}-byte limit; refusing to parse it")
+            }
+            ImportErrorKind::TooDeep { limit } => {
+                format!("nesting is deeper than {limit} levels; refusing to parse it")
+            }
+            ImportErrorKind::TooManyValues { limit } => {
+                format!(
+                    "input holds more than {limit} values (aliases included); refusing to parse it"
+                )
+            }
+            ImportErrorKind::InvalidUtf8 => "input is not valid UTF-8".into(),
+            ImportErrorKind::Syntax(m)
+            | ImportErrorKind::Invalid(m)
+            | ImportErrorKind::Unrecognized(m) => m.clone(),
+            ImportErrorKind::DuplicateKey { key, first } => format!(
+                "duplicate key `{key}` (first at {}:{}); parsers disagree on which value wins",
+                first.line, first.column
+            ),
+        };
+        f.write_str(&neutralize(&text))
+    }
+}
+
+impl std::error::Error for ImportError {}
+
+/// Guess the format of `bytes` from its content; `file_name` only breaks
+/// ties. `None` means "not an importable format" (an `isolint.profile/v1`
+/// document, or something unknown): audit it as a profile.
+pub fn detect(bytes: &[u8], file_name: Option<&str>) -> Option<Format> {
+    let bytes = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes);
+    let text = std::str::from_utf8(bytes.get(..bytes.len().min(8 << 20))?).ok()?;
+    let base = file_name
+        .map(|f| {
+            f.rsplit(['/', '\\'])
+                .next()
+                .unwrap_or(f)
+                .to_ascii_lowercase()
+        })
+        .unwrap_or_default();
+    let trimmed = text.trim_start();
+    if trimmed.starts_with('{') {
+        return detect_json(bytes, &base);
+    }
+    if bwrap::find_invocation(text).is_some() {
+        return Some(Format::Bwrap);
+    }
+    if base.ends_with(".toml") || looks_like_codex(text) {
+        if self::toml::parse(bytes).is_ok_and(|t| codex::looks_like(&t)) {
+            return Some(Format::Codex);
+        }
+        if base.ends_with(".toml") {
+            return Some(Format::Codex);
+        }
+    }
+    if let Ok(docs) = yaml::parse(bytes) {
+        if docs.iter().any(kubernetes::looks_like) {
+            return Some(Format::Kubernetes);
+        }
+        if docs.iter().any(compose::looks_like) {
+            return Some(Format::Compose);
+        }
+    }
+    by_name(&base)
+}
+
+fn detect_json(bytes: &[u8], base: &str) -> Option<Format> {
+    let Ok(root) = tree::from_json(bytes) else {
+        return by_name(base).filter(|f| matches!(f, Format::Oci | Format::SandboxSettings));
+    };
+    if root.get("schema").and_then(|s| s.as_str()) == Some(crate::model::PROFILE_SCHEMA) {
+        return None;
+    }
+    if oci::looks_like(&root) {
+        return Some(Format::Oci);
+    }
+    if kubernetes::looks_like(&root) {
+        return Some(Format::Kubernetes);
+    }
+    if compose::looks_like(&root) {
+        return Some(Format::Compose);
+    }
+    if sandbox::looks_like(&root) {
+        return Some(Format::SandboxSettings);
+    }
+    None
+}
+
+fn looks_like_codex(text: &str) -> bool {
+    text.lines().any(|l| {
+        let l = l.trim_start();
+        l.starts_with("sandbox_mode")
+            || l.starts_with("[sandbox_workspace_write]")
+            || l.starts_with("[shell_environment_policy]")
+            || l.starts_with("approval_policy")
+            || l.starts_with("default_permissions")
+    })
+}
+
+fn by_name(base: &str) -> Option<Format> {
+    if base.ends_with(".toml") {
+        Some(Format::Codex)
+    } else if base.starts_with("docker-compose") || base.starts_with("compose.") {
+        Some(Format::Compose)
+    } else if base == "config.json" {
+        Some(Format::Oci)
+    } else if base.ends_with("settings.json") || base.ends_with("settings.local.json") {
+        Some(Format::SandboxSettings)
+    } else if base.ends_with(".sh") || base.starts_with("bwrap") {
+        Some(Format::Bwrap)
+    } else {
+        None
+    }
+}
+
+/// Import `bytes` as `format`: one profile per unit the format describes
+/// (one per Kubernetes container, one per Compose service, one for the
+/// other formats, plus one for commands a sandbox lets run outside it).
+pub fn import(bytes: &[u8], format: Format) -> Result<Vec<Imported>, ImportError> {
+    let text: Arc<str> = Arc::from(tree::checked_text(bytes, &tree::TreeLimits::default())?);
+    let drafts = match format {
+        Format::Oci => oci::import(bytes)?,
+        Format::Kubernetes => kubernetes::import(bytes)?,
+        Format::Compose => compose::import(bytes)?,
+        Format::Codex => codex::import(bytes)?,
+        Format::SandboxSettings => sandbox::import(bytes)?,
+        Format::Bwrap => bwrap::import(&text)?,
+    };
+    Ok(drafts
+        .into_iter()
+        .map(|(name, draft)| {
+            let (profile_json, source_map, notes, undeclared) = draft.finish();
+            Imported {
+                format,
+                name,
+                profile_json,
+                notes,
+                undeclared,
+                source_map,
+                source_text: Arc::clone(&text),
+            }
+        })
+        .collect())
+}
+
+/// Audit one imported profile. Every finding keeps its profile pointer and
+/// gains an `origin` in `original_name` (the pointer's own source position,
+/// else its longest mapped ancestor's). The report's source is
+/// `original_name#name`, and it carries the original text (secrets masked)
+/// for snippets.
+pub fn audit_imported(
+    imported: &Imported,
+    original_name: &str,
+    labels: &Labels,
+    options: &AuditOptions,
+) -> Result<Report, InputError> {
+    let source = imported.display_name(original_name);
+    let mut report = audit(imported.profile_json.as_bytes(), &source, labels, options)?;
+    let file = neutralize(original_name).into_owned();
+    let mut cache: HashMap<String, Option<Loc>> = HashMap::new();
+    for f in &mut report.issues {
+        let loc = *cache
+            .entry(f.pointer.clone())
+            .or_insert_with(|| imported.origin_of(&f.pointer));
+        f.origin = loc.map(|l| Origin {
+            file: file.clone(),
+            line: l.line,
+            column: l.column,
+        });
+    }
+    let secrets = crate::json::parse(imported.profile_json.as_bytes(), Default::default())
+        .map(|d| crate::redact::Secrets::collect(&d.root))
+        .unwrap_or_default();
+    report.original = Some(OriginalSource {
+        file,
+        format: imported.format.name(),
+        sha256: sha256_hex(imported.source_text.as_bytes()),
+        text: secrets.mask_source(&imported.source_text),
+    });
+    Ok(report)
+}
+
+/// Where `~` points in imported paths: a home directory of an unknown user,
+/// so the home-directory and credential-store checks still apply.
+pub const HOME_PLACEHOLDER: &str = "/home/<user>";
+
+/// Expand a leading `~` to [`HOME_PLACEHOLDER`].
+pub(crate) fn expand_home(path: &str) -> Option<String> {
+    if path == "~" {
+        Some(HOME_PLACEHOLDER.to_string())
+    } else {
+        path.strip_prefix("~/")
+            .map(|rest| format!("{HOME_PLACEHOLDER}/{rest}"))
+    }
+}
+
+/// Strip `CAP_` and upper-case a capability name.
+pub(crate) fn cap_name(raw: &str) -> String {
+    let up = raw.trim().to_ascii_uppercase();
+    up.strip_prefix("CAP_").map(str::to_string).unwrap_or(up)
+}

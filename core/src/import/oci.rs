@@ -1,0 +1,594 @@
+//! OCI runtime `config.json` (runc, crun): the bundle configuration a
+//! container runtime starts a process from.
+//!
+//! The OCI format lists what the process gets, not what changes from a
+//! default, so the mapping is literal: the capabilities it lists are all
+//! the capabilities it holds, a namespace it does not list is the host's,
+//! a seccomp section it lacks means no filter, and hooks are programs the
+//! runtime runs (most of them on the host).
+
+use std::collections::BTreeSet;
+
+use super::builder::{Draft, OVal};
+use super::read::{self, invalid};
+use super::tree::{self, Loc, SNode};
+use super::{cap_name, ImportError, ImportErrorKind};
+
+pub fn looks_like(root: &SNode) -> bool {
+    root.get("ociVersion").is_some()
+        || (root.get("process").is_some_and(SNode::is_map)
+            && (root.get("root").is_some() || root.get("linux").is_some()))
+}
+
+const PROFILE_NAMESPACES: [(&str, &str); 6] = [
+    ("pid", "pid"),
+    ("network", "network"),
+    ("ipc", "ipc"),
+    ("uts", "uts"),
+    ("user", "user"),
+    ("mount", "mount"),
+];
+
+pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
+    let root = tree::from_json(bytes)?;
+    read::map(&root, "config.json")?;
+    if !looks_like(&root) {
+        return Err(ImportError::new(ImportErrorKind::Unrecognized(
+            "not an OCI runtime config: no `ociVersion` and no `process` with `root` or `linux`"
+                .into(),
+        ))
+        .at(root.loc));
+    }
+    let name = read::opt_str(&root, "hostname")?
+        .map(|(h, _)| h.to_string())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "oci-config".into());
+    let mut d = Draft::new(&name, "imported from an OCI runtime config.json", root.loc);
+    d.set("/boundary/kind", "container", root.loc);
+    d.undeclared(
+        "/boundary/runtime",
+        "the config does not say which runtime (runc, crun, runsc, kata) starts it, nor its version",
+    );
+    d.undeclared(
+        "/boundary/privileged",
+        "OCI has no privileged switch; its parts (capabilities, seccomp, devices) are mapped one by one",
+    );
+
+    if let Some(process) = read::opt_map(&root, "process")? {
+        process_section(&mut d, process)?;
+    } else {
+        d.undeclared("/command", "the config has no `process` section");
+    }
+
+    match read::opt_map(&root, "root")? {
+        Some(r) => {
+            match read::opt_bool(r, "readonly")? {
+                Some((ro, at)) => d.set("/boundary/read_only_root", ro, at),
+                // The specification's default: a writable root.
+                None => d.set("/boundary/read_only_root", false, r.loc),
+            }
+            if let Some((p, at)) = read::opt_str(r, "path")? {
+                d.note(
+                    at,
+                    format!("root filesystem `{p}` (the image contents are not audited)"),
+                );
+            }
+        }
+        None => d.set("/boundary/read_only_root", false, root.loc),
+    }
+
+    if let Some(mounts) = read::opt_seq(&root, "mounts")? {
+        for m in mounts {
+            mount(&mut d, m)?;
+        }
+    }
+    d.ensure_array("/mounts", root.get("mounts").map_or(root.loc, |m| m.loc));
+
+    if let Some(hooks) = read::opt_map(&root, "hooks")? {
+        hooks_section(&mut d, hooks)?;
+    }
+    d.ensure_array("/setup", root.loc);
+
+    let linux = read::opt_map(&root, "linux")?;
+    linux_section(&mut d, linux, &root)?;
+
+    for key in ["hostname", "domainname"] {
+        if let Some((v, at)) = read::opt_str(&root, key)? {
+            d.note(at, format!("`{key}` `{v}` has no profile equivalent"));
+        }
+    }
+    if let Some(a) = root.entry("annotations") {
+        d.note(
+            a.key_loc,
+            format!(
+                "{} annotation(s) are passed to the runtime; runtime-specific annotations can change isolation and are not audited",
+                a.value.entries().len()
+            ),
+        );
+    }
+    for (key, at) in read::unknown_keys(
+        &root,
+        &[
+            "ociVersion",
+            "process",
+            "root",
+            "hostname",
+            "domainname",
+            "mounts",
+            "hooks",
+            "annotations",
+            "linux",
+        ],
+    ) {
+        d.note(
+            at,
+            format!("`{key}` is not a Linux OCI setting isolint maps"),
+        );
+    }
+
+    for (ptr, why) in [
+        (
+            "/tenancy",
+            "an OCI config does not say who wrote the code it runs",
+        ),
+        (
+            "/needs",
+            "an OCI config does not list the job's required inputs and outputs",
+        ),
+        (
+            "/credentials",
+            "credentials, if any, arrive through the environment or mounts",
+        ),
+        (
+            "/limits/wall_seconds",
+            "OCI has no run-time limit; the caller must enforce one",
+        ),
+        ("/limits/output_bytes", "OCI has no output-size limit"),
+        (
+            "/limits/timeout_kills",
+            "the caller decides what a timeout kills",
+        ),
+        (
+            "/concurrency",
+            "an OCI config describes one container, not how many run at once",
+        ),
+        (
+            "/dependencies",
+            "the image and how dependencies were prepared are not in config.json",
+        ),
+        (
+            "/artifacts",
+            "artifact collection is outside the OCI config",
+        ),
+        ("/cleanup", "cleanup is done by whatever starts the runtime"),
+    ] {
+        d.undeclared(ptr, why);
+    }
+    Ok(vec![(String::new(), d)])
+}
+
+fn process_section(d: &mut Draft, process: &SNode) -> Result<(), ImportError> {
+    match read::opt_strs(process, "args", false)? {
+        Some(args) if !args.is_empty() => {
+            let mut it = args.into_iter();
+            if let Some((exe, at)) = it.next() {
+                d.set("/command/executable", exe, at);
+            }
+            let at = process.get("args").map_or(process.loc, |a| a.loc);
+            d.set("/command/arguments", OVal::arr(), at);
+            for (a, at) in it {
+                d.push("/command/arguments", a, at);
+            }
+            d.map("/command", at);
+        }
+        _ => {
+            if let Some(c) = process.entry("commandLine") {
+                d.note(
+                    c.key_loc,
+                    "`commandLine` is for Windows containers; it is not mapped",
+                );
+            }
+            d.undeclared("/command", "`process.args` is empty or missing");
+        }
+    }
+
+    // The runtime passes exactly `process.env`: nothing is inherited.
+    let env_loc = process.get("env").map_or(process.loc, |e| e.loc);
+    d.set("/environment/inherit", false, env_loc);
+    d.set("/environment/variables", OVal::obj(), env_loc);
+    if let Some(env) = read::opt_strs(process, "env", false)? {
+        for (kv, at) in env {
+            match kv.split_once('=') {
+                Some((k, v)) if !k.is_empty() => d.set(&Draft::variable_ptr(k), v, at),
+                _ => d.note(
+                    at,
+                    format!("environment entry `{kv}` has no `=`; runtimes reject or ignore it"),
+                ),
+            }
+        }
+    }
+
+    if let Some(user) = read::opt_map(process, "user")? {
+        let uid = read::opt_u64(user, "uid")?;
+        let gid = read::opt_u64(user, "gid")?;
+        match (uid, gid) {
+            (Some((u, at)), Some((g, _))) => d.set("/boundary/user", format!("{u}:{g}"), at),
+            (Some((u, at)), None) => d.set("/boundary/user", u.to_string(), at),
+            _ => {
+                if let Some((name, at)) = read::opt_str(user, "username")? {
+                    d.note(
+                        at,
+                        format!(
+                            "`username` `{name}` is for Windows; the Linux uid is not declared"
+                        ),
+                    );
+                }
+                d.undeclared("/boundary/user", "`process.user.uid` is missing");
+            }
+        }
+        if let Some(g) = user.entry("additionalGids") {
+            d.note(
+                g.key_loc,
+                "additional group ids are not represented in the profile",
+            );
+        }
+    } else {
+        d.undeclared("/boundary/user", "`process.user` is missing");
+    }
+
+    match read::opt_map(process, "capabilities")? {
+        Some(caps) => {
+            let mut held: BTreeSet<String> = BTreeSet::new();
+            let mut first_at: Vec<(String, Loc)> = Vec::new();
+            for set in [
+                "bounding",
+                "effective",
+                "permitted",
+                "inheritable",
+                "ambient",
+            ] {
+                for (c, at) in read::opt_strs(caps, set, false)?.unwrap_or_default() {
+                    let c = cap_name(&c);
+                    if held.insert(c.clone()) {
+                        first_at.push((c, at));
+                    }
+                }
+            }
+            first_at.sort();
+            d.set("/boundary/capabilities/add", OVal::arr(), caps.loc);
+            for (c, at) in first_at {
+                d.push("/boundary/capabilities/add", c, at);
+            }
+            d.set(
+                "/boundary/capabilities/drop",
+                vec!["ALL".to_string()],
+                caps.loc,
+            );
+            d.map("/boundary/capabilities", caps.loc);
+        }
+        None => d.undeclared(
+            "/boundary/capabilities",
+            "`process.capabilities` is missing; the process keeps whatever the runtime runs with",
+        ),
+    }
+
+    match read::opt_bool(process, "noNewPrivileges")? {
+        Some((b, at)) => d.set("/boundary/no_new_privileges", b, at),
+        // The specification's default.
+        None => d.set("/boundary/no_new_privileges", false, process.loc),
+    }
+
+    if let Some(rlimits) = read::opt_seq(process, "rlimits")? {
+        for r in rlimits {
+            let r = read::map(r, "rlimits")?;
+            let (kind, kind_at) = read::opt_str(r, "type")?
+                .ok_or_else(|| invalid(r.loc, "an rlimit needs a `type`"))?;
+            let hard = read::opt_u64(r, "hard")?;
+            let Some((hard, hard_at)) = hard else {
+                d.note(kind_at, format!("`{kind}` has no hard limit"));
+                continue;
+            };
+            let field = match kind {
+                "RLIMIT_NPROC" => Some("/limits/processes"),
+                "RLIMIT_CPU" => Some("/limits/cpu_seconds"),
+                "RLIMIT_AS" => Some("/limits/memory_bytes"),
+                _ => None,
+            };
+            match field {
+                Some(f) => {
+                    d.set(f, hard, hard_at);
+                    if !d.has("/limits/enforced_by") {
+                        d.set("/limits/enforced_by", "rlimit", kind_at);
+                    }
+                    if kind == "RLIMIT_NPROC" {
+                        d.note(kind_at, "RLIMIT_NPROC counts every process of the uid on the host, not only this container's");
+                    }
+                }
+                None => d.note(
+                    kind_at,
+                    format!("`{kind}` (hard {hard}) has no profile equivalent"),
+                ),
+            }
+        }
+    }
+
+    for key in [
+        "apparmorProfile",
+        "selinuxLabel",
+        "oomScoreAdj",
+        "terminal",
+        "cwd",
+        "consoleSize",
+        "ioPriority",
+        "scheduler",
+        "execCPUAffinity",
+    ] {
+        if let Some(e) = process.entry(key) {
+            let v = e
+                .value
+                .as_str()
+                .map(|s| format!(" `{s}`"))
+                .unwrap_or_default();
+            d.note(
+                e.key_loc,
+                format!("`process.{key}`{v} has no profile equivalent"),
+            );
+        }
+    }
+    Ok(())
+}
+
+fn mount(d: &mut Draft, m: &SNode) -> Result<(), ImportError> {
+    let m = read::map(m, "mounts")?;
+    let (dest, dest_at) = read::opt_str(m, "destination")?
+        .ok_or_else(|| invalid(m.loc, "a mount needs a `destination`"))?;
+    let kind = read::opt_str(m, "type")?.map(|(t, _)| t).unwrap_or("");
+    let options = read::opt_strs(m, "options", false)?.unwrap_or_default();
+    let is_bind = kind == "bind" || options.iter().any(|(o, _)| o == "bind" || o == "rbind");
+    if !is_bind {
+        let ro = options.iter().any(|(o, _)| o == "ro");
+        let what = if kind.is_empty() {
+            "a mount without a type"
+        } else {
+            kind
+        };
+        if matches!(kind, "sysfs" | "cgroup" | "cgroup2") && !ro {
+            d.note(m.loc, format!("`{dest}` is a writable `{what}` mount: the container can change host kernel settings through it"));
+        } else {
+            d.note(m.loc, format!("`{dest}` is a `{what}` filesystem, not a host path; it is not represented as a mount"));
+        }
+        return Ok(());
+    }
+    let (source, source_at) = read::opt_str(m, "source")?
+        .ok_or_else(|| invalid(m.loc, "a bind mount needs a `source`"))?;
+    let p = d.push("/mounts", OVal::obj(), m.loc);
+    d.set(&format!("{p}/source"), source, source_at);
+    d.set(&format!("{p}/target"), dest, dest_at);
+    // The last of `ro`/`rw` wins, as in mount(8); bind mounts default to rw.
+    let access = options.iter().rev().find(|(o, _)| o == "ro" || o == "rw");
+    match access {
+        Some((o, at)) => d.set(
+            &format!("{p}/access"),
+            if o == "ro" { "read-only" } else { "read-write" },
+            *at,
+        ),
+        None => d.set(
+            &format!("{p}/access"),
+            "read-write",
+            m.get("options").map_or(m.loc, |o| o.loc),
+        ),
+    }
+    if let Some((o, at)) = options.iter().find(|(o, _)| o.ends_with("shared")) {
+        d.note(
+            *at,
+            format!("mount propagation `{o}` lets mounts made inside reach the host"),
+        );
+    }
+    Ok(())
+}
+
+fn hooks_section(d: &mut Draft, hooks: &SNode) -> Result<(), ImportError> {
+    for entry in hooks.entries() {
+        let stage = entry.key.as_str();
+        let on_host = matches!(
+            stage,
+            "prestart" | "createRuntime" | "poststart" | "poststop"
+        );
+        let Some(list) = read::opt_seq(hooks, stage)? else {
+            continue;
+        };
+        for h in list {
+            let h = read::map(h, stage)?;
+            let (path, path_at) =
+                read::opt_str(h, "path")?.ok_or_else(|| invalid(h.loc, "a hook needs a `path`"))?;
+            let p = d.push("/setup", OVal::obj(), h.loc);
+            d.set(&format!("{p}/executable"), path, path_at);
+            d.set(
+                &format!("{p}/arguments"),
+                OVal::arr(),
+                h.get("args").map_or(h.loc, |a| a.loc),
+            );
+            // args[0] is the program's own name, as in execve(2).
+            for (a, at) in read::opt_strs(h, "args", false)?
+                .unwrap_or_default()
+                .into_iter()
+                .skip(1)
+            {
+                d.push(&format!("{p}/arguments"), a, at);
+            }
+            d.note(
+                entry.key_loc,
+                format!(
+                    "`{stage}` hook `{path}` is executable code the runtime runs {}; it is audited as a setup step",
+                    if on_host { "on the host, in the runtime's namespaces" } else { "inside the container" }
+                ),
+            );
+        }
+    }
+    Ok(())
+}
+
+fn linux_section(d: &mut Draft, linux: Option<&SNode>, root: &SNode) -> Result<(), ImportError> {
+    let anchor = linux.map_or(root.loc, |l| l.loc);
+    let namespaces = match linux {
+        Some(l) => read::opt_seq(l, "namespaces")?,
+        None => None,
+    };
+    let ns_at = linux
+        .and_then(|l| l.get("namespaces"))
+        .map_or(anchor, |n| n.loc);
+    let mut own: Vec<String> = Vec::new();
+    let mut joined: Vec<(String, String, Loc)> = Vec::new();
+    for n in namespaces.unwrap_or_default() {
+        let n = read::map(n, "namespaces")?;
+        let (t, at) = read::opt_str(n, "type")?
+            .ok_or_else(|| invalid(n.loc, "a namespace needs a `type`"))?;
+        match read::opt_str(n, "path")? {
+            Some((path, _)) => joined.push((t.to_string(), path.to_string(), at)),
+            None => own.push(t.to_string()),
+        }
+    }
+    d.set("/boundary/host_namespaces", OVal::arr(), ns_at);
+    for (oci, profile) in PROFILE_NAMESPACES {
+        if own.iter().any(|t| t == oci) {
+            continue;
+        }
+        if let Some((_, path, at)) = joined.iter().find(|(t, _, _)| t == oci) {
+            d.push("/boundary/host_namespaces", profile, *at);
+            d.note(*at, format!("the `{oci}` namespace joins `{path}`, which may be the host's; counted as shared"));
+        } else {
+            d.push("/boundary/host_namespaces", profile, ns_at);
+        }
+    }
+    for extra in ["cgroup", "time"] {
+        if !own.iter().any(|t| t == extra) {
+            d.note(ns_at, format!("no `{extra}` namespace: the host's is shared (the profile has no field for it)"));
+        }
+    }
+    let net_shared = !own.iter().any(|t| t == "network");
+    if net_shared {
+        d.set("/network/egress", "allow-all", ns_at);
+        d.set("/network/enforced_by", "none", ns_at);
+    } else {
+        d.undeclared(
+            "/network",
+            "a network namespace of its own has whatever interfaces the caller (CNI, slirp) adds; the config does not say",
+        );
+    }
+
+    let Some(linux) = linux else {
+        d.set("/boundary/seccomp", "unconfined", root.loc);
+        d.undeclared(
+            "/limits/memory_bytes",
+            "there is no `linux.resources` section",
+        );
+        return Ok(());
+    };
+
+    match read::opt_map(linux, "seccomp")? {
+        None => d.set("/boundary/seccomp", "unconfined", linux.loc),
+        Some(s) => {
+            let default = read::opt_str(s, "defaultAction")?;
+            let rules = s.get("syscalls").map_or(0, |x| x.items().len());
+            match default {
+                Some(("SCMP_ACT_ALLOW", at)) if rules == 0 => {
+                    d.set("/boundary/seccomp", "unconfined", at);
+                    d.note(at, "the seccomp filter allows every system call");
+                }
+                Some(("SCMP_ACT_ALLOW", at)) => {
+                    d.set("/boundary/seccomp", "custom", at);
+                    d.note(
+                        at,
+                        "the seccomp filter allows by default and blocks only the listed calls",
+                    );
+                }
+                Some((_, at)) => d.set("/boundary/seccomp", "custom", at),
+                None => d.set("/boundary/seccomp", "custom", s.loc),
+            }
+        }
+    }
+
+    let mut cgroup_limit = false;
+    if let Some(res) = read::opt_map(linux, "resources")? {
+        if let Some(mem) = read::opt_map(res, "memory")? {
+            match mem.get("limit") {
+                Some(l) => match l.as_i64() {
+                    Some(v) if v > 0 => {
+                        d.set("/limits/memory_bytes", v as u64, l.loc);
+                        cgroup_limit = true;
+                    }
+                    Some(_) => d.note(l.loc, "memory limit `-1` or `0` means no limit"),
+                    None => return Err(invalid(l.loc, "`memory.limit` must be a whole number")),
+                },
+                None => d.undeclared(
+                    "/limits/memory_bytes",
+                    "`linux.resources.memory.limit` is missing",
+                ),
+            }
+            if let Some(e) = mem.entry("swap") {
+                d.note(e.key_loc, "the swap limit has no profile equivalent");
+            }
+        }
+        if let Some(pids) = read::opt_map(res, "pids")? {
+            if let Some(l) = pids.get("limit") {
+                match l.as_i64() {
+                    Some(v) if v > 0 => {
+                        d.set("/limits/processes", v as u64, l.loc);
+                        cgroup_limit = true;
+                    }
+                    Some(_) => d.note(l.loc, "pids limit `-1` or `0` means no limit"),
+                    None => return Err(invalid(l.loc, "`pids.limit` must be a whole number")),
+                }
+            }
+        }
+        if let Some(cpu) = res.entry("cpu") {
+            d.note(
+                cpu.key_loc,
+                "CPU quota, period and shares limit a rate, not a total; `limits.cpu_seconds` stays as declared elsewhere",
+            );
+        }
+        if let Some(devs) = read::opt_seq(res, "devices")? {
+            for dev in devs {
+                let allow = read::opt_bool(dev, "allow")?.is_some_and(|(a, _)| a);
+                let any = dev
+                    .get("type")
+                    .and_then(|t| t.as_str())
+                    .is_none_or(|t| t == "a")
+                    && dev.get("major").is_none();
+                if allow && any {
+                    d.note(dev.loc, "the device cgroup allows every device");
+                }
+            }
+        }
+    }
+    if cgroup_limit {
+        let at = linux.get("resources").map_or(linux.loc, |r| r.loc);
+        d.set("/limits/enforced_by", "cgroup", at);
+    }
+
+    if linux.get("maskedPaths").is_none() {
+        d.note(
+            linux.loc,
+            "no `maskedPaths`: host kernel files under /proc and /sys stay readable",
+        );
+    }
+    for key in [
+        "uidMappings",
+        "gidMappings",
+        "devices",
+        "sysctl",
+        "rootfsPropagation",
+        "cgroupsPath",
+        "intelRdt",
+        "personality",
+        "mountLabel",
+    ] {
+        if let Some(e) = linux.entry(key) {
+            d.note(
+                e.key_loc,
+                format!("`linux.{key}` has no profile equivalent"),
+            );
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,423 @@
+//! sandbox-runtime (`srt`, `~/.srt-settings.json`) settings and Claude
+//! Code settings (`settings.json` with a `sandbox` section and permission
+//! rules).
+//!
+//! Both sandbox an ordinary process: reads are allowed everywhere except
+//! the paths denied (so the whole file system is a read-only mount, and a
+//! denied path is a note: the profile has no exclusions), writes only
+//! where allowed, network only to allowed domains through a proxy.
+//! Commands that run outside the sandbox (Claude Code's
+//! `excludedCommands`, and the `dangerouslyDisableSandbox` escape hatch
+//! unless `allowUnsandboxedCommands` is false) get a second profile,
+//! `outside-sandbox`, with no boundary at all.
+
+use super::builder::{Draft, OVal};
+use super::read;
+use super::tree::{self, Loc, SNode};
+use super::{expand_home, shell, ImportError, ImportErrorKind};
+
+const SRT_FS: &[&str] = &["denyRead", "allowRead", "allowWrite", "denyWrite"];
+const SRT_NET: &[&str] = &[
+    "allowedDomains",
+    "deniedDomains",
+    "allowUnixSockets",
+    "allowAllUnixSockets",
+    "allowLocalBinding",
+];
+
+pub fn looks_like(root: &SNode) -> bool {
+    let has_any = |n: Option<&SNode>, keys: &[&str]| {
+        n.is_some_and(|n| keys.iter().any(|k| n.entry(k).is_some()))
+    };
+    root.get("sandbox").is_some_and(SNode::is_map)
+        || has_any(
+            root.get("permissions"),
+            &[
+                "allow",
+                "deny",
+                "ask",
+                "additionalDirectories",
+                "defaultMode",
+            ],
+        )
+        || has_any(root.get("filesystem"), SRT_FS)
+        || has_any(root.get("network"), SRT_NET)
+}
+
+/// Which tool the file configures.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Tool {
+    Srt,
+    Claude,
+}
+
+pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
+    let root = tree::from_json(bytes)?;
+    read::map(&root, "settings")?;
+    if !looks_like(&root) {
+        return Err(ImportError::new(ImportErrorKind::Unrecognized(
+            "not sandbox settings: no `sandbox`, `permissions`, `filesystem` or `network` section with sandbox keys".into(),
+        ))
+        .at(root.loc));
+    }
+    let claude = root.get("sandbox").is_some() || root.get("permissions").is_some();
+    let tool = if claude { Tool::Claude } else { Tool::Srt };
+    let cfg = match tool {
+        Tool::Claude => read::opt_map(&root, "sandbox")?,
+        Tool::Srt => Some(&root),
+    };
+    let enabled = match (tool, cfg) {
+        (Tool::Srt, _) => Some((true, root.loc)),
+        (Tool::Claude, Some(c)) => read::opt_bool(c, "enabled")?,
+        (Tool::Claude, None) => None,
+    };
+    let mut out = Vec::new();
+    if enabled.is_some_and(|(e, _)| e) {
+        out.push((String::new(), sandboxed(&root, cfg, tool)?));
+    } else {
+        let at = enabled.map_or(cfg.map_or(root.loc, |c| c.loc), |(_, l)| l);
+        let mut d = unsandboxed(
+            "claude-code",
+            "imported from Claude Code settings (sandbox off)",
+            at,
+        );
+        d.note(at, "`sandbox.enabled` is not true: bash commands run without the sandbox (Claude Code's default)");
+        environment(&mut d, &root, at)?;
+        out.push((String::new(), d));
+        return Ok(out);
+    }
+    if tool == Tool::Claude {
+        if let Some(d) = outside(&root, cfg)? {
+            out.push(("outside-sandbox".to_string(), d));
+        }
+    }
+    Ok(out)
+}
+
+fn common_undeclared(d: &mut Draft) {
+    for (ptr, why) in [
+        ("/tenancy", "the settings do not say who wrote the code the commands run"),
+        ("/needs", "the settings do not list the task's required inputs and outputs"),
+        ("/credentials", "credentials reach commands through the inherited environment or readable files, if at all"),
+        ("/limits", "the settings set no time, memory, CPU, process or output limits"),
+        ("/concurrency", "the settings do not bound concurrent commands"),
+        ("/dependencies", "the settings do not say how dependencies are prepared"),
+        ("/artifacts", "the sandbox does not collect artifacts"),
+        ("/cleanup", "commands run on the user's machine; nothing is destroyed afterwards"),
+        ("/boundary/user", "commands run as the user who starts the tool"),
+        ("/boundary/capabilities", "commands keep the capabilities of the user who starts the tool"),
+        ("/boundary/privileged", "commands run as the user who starts the tool"),
+        ("/boundary/seccomp", "seccomp is used on Linux only, for unix sockets"),
+        ("/boundary/no_new_privileges", "whether setuid programs are neutralized depends on the platform"),
+    ] {
+        d.undeclared(ptr, why);
+    }
+}
+
+fn mount(d: &mut Draft, source: &str, access: &str, at: Loc) {
+    let p = d.push("/mounts", OVal::obj(), at);
+    d.set(&format!("{p}/source"), source, at);
+    d.set(&format!("{p}/target"), source, at);
+    d.set(&format!("{p}/access"), access, at);
+}
+
+/// A path as written in the settings, with `~` shown as a home directory.
+fn path(d: &mut Draft, raw: &str, at: Loc) -> String {
+    let raw = raw
+        .strip_prefix("//")
+        .map(|p| format!("/{p}"))
+        .unwrap_or_else(|| raw.to_string());
+    let trimmed = raw
+        .strip_suffix("/**")
+        .or_else(|| raw.strip_suffix("/*"))
+        .unwrap_or(&raw)
+        .to_string();
+    if trimmed.contains(['*', '?', '[']) {
+        d.note(at, format!("`{raw}` is a glob; it is kept as written"));
+    }
+    match expand_home(&trimmed) {
+        Some(e) => e,
+        None => trimmed,
+    }
+}
+
+/// A profile for commands that run with no sandbox at all.
+fn unsandboxed(name: &str, purpose: &str, at: Loc) -> Draft {
+    let mut d = Draft::new(name, purpose, at);
+    d.set("/boundary/kind", "process", at);
+    d.set("/boundary/host_namespaces", OVal::arr(), at);
+    for ns in ["pid", "network", "ipc", "uts", "user", "mount"] {
+        d.push("/boundary/host_namespaces", ns, at);
+    }
+    d.set("/boundary/read_only_root", false, at);
+    d.undeclared("/boundary/runtime", "no sandbox runtime is involved");
+    mount(&mut d, "/", "read-write", at);
+    d.set("/network/egress", "allow-all", at);
+    d.set("/network/enforced_by", "none", at);
+    d.set("/environment/inherit", true, at);
+    common_undeclared(&mut d);
+    d
+}
+
+fn environment(d: &mut Draft, root: &SNode, at: Loc) -> Result<(), ImportError> {
+    d.set("/environment/inherit", true, at);
+    if let Some(env) = read::opt_map(root, "env")? {
+        d.set("/environment/variables", OVal::obj(), env.loc);
+        for e in env.entries() {
+            let v = read::text(&e.value, &e.key)?;
+            d.set(&Draft::variable_ptr(&e.key), v, e.value.loc);
+        }
+    }
+    Ok(())
+}
+
+/// `Tool(argument)` permission rules of one kind from `permissions.<list>`.
+fn rules<'a>(root: &'a SNode, list: &str, tool: &str) -> Result<Vec<(String, Loc)>, ImportError> {
+    let Some(perms) = read::opt_map(root, "permissions")? else {
+        return Ok(Vec::new());
+    };
+    Ok(read::opt_strs(perms, list, false)?
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|(r, at)| {
+            let inner = r.strip_prefix(tool)?.strip_prefix('(')?.strip_suffix(')')?;
+            Some((inner.to_string(), at))
+        })
+        .collect())
+}
+
+fn sandboxed(root: &SNode, cfg: Option<&SNode>, tool: Tool) -> Result<Draft, ImportError> {
+    let anchor = cfg.map_or(root.loc, |c| c.loc);
+    let (name, purpose) = match tool {
+        Tool::Srt => (
+            "sandbox-runtime",
+            "imported from sandbox-runtime (srt) settings",
+        ),
+        Tool::Claude => (
+            "claude-code-sandbox",
+            "imported from Claude Code sandbox settings",
+        ),
+    };
+    let mut d = Draft::new(name, purpose, anchor);
+    d.set("/boundary/kind", "process", anchor);
+    d.set("/boundary/runtime/name", "sandbox-runtime", anchor);
+    d.undeclared(
+        "/boundary/runtime/version",
+        "the settings do not pin the sandbox-runtime version",
+    );
+    d.undeclared(
+        "/boundary/runtime/patched_on",
+        "the settings do not say when the sandbox was last updated",
+    );
+    d.undeclared(
+        "/boundary/host_namespaces",
+        "which namespaces the sandbox separates depends on the platform (bubblewrap on Linux, Seatbelt on macOS)",
+    );
+    common_undeclared(&mut d);
+
+    let fs = match cfg {
+        Some(c) => read::opt_map(c, "filesystem")?,
+        None => None,
+    };
+    let fs_at = fs.map_or(anchor, |f| f.loc);
+    mount(&mut d, "/", "read-only", fs_at);
+    d.set("/boundary/read_only_root", true, fs_at);
+    d.note(fs_at, "reads are allowed everywhere except denied paths: the whole file system is a read-only mount");
+    if tool == Tool::Claude {
+        mount(&mut d, ".", "read-write", anchor);
+        d.note(anchor, "the working directory (`.`) is writable by default");
+    }
+    if let Some(fs) = fs {
+        for (p, at) in read::opt_strs(fs, "allowWrite", false)?.unwrap_or_default() {
+            let src = path(&mut d, &p, at);
+            mount(&mut d, &src, "read-write", at);
+        }
+        for (p, at) in read::opt_strs(fs, "denyRead", false)?.unwrap_or_default() {
+            d.note(at, format!("reads of `{p}` are denied; the profile has no exclusions, so the `/` mount still counts as exposing it"));
+        }
+        for (p, at) in read::opt_strs(fs, "denyWrite", false)?.unwrap_or_default() {
+            d.note(
+                at,
+                format!(
+                    "writes to `{p}` are denied inside the writable paths (no profile equivalent)"
+                ),
+            );
+        }
+        for (p, at) in read::opt_strs(fs, "allowRead", false)?.unwrap_or_default() {
+            d.note(at, format!("`{p}` is readable again inside a denied path"));
+        }
+    }
+    if tool == Tool::Claude {
+        for (p, at) in rules(root, "allow", "Edit")? {
+            let src = path(&mut d, &p, at);
+            mount(&mut d, &src, "read-write", at);
+        }
+        for (p, at) in rules(root, "deny", "Read")? {
+            d.note(at, format!("`Read({p})` is denied; the profile has no exclusions, so the `/` mount still counts as exposing it"));
+        }
+        if let Some(perms) = read::opt_map(root, "permissions")? {
+            for (p, at) in
+                read::opt_strs(perms, "additionalDirectories", false)?.unwrap_or_default()
+            {
+                let src = path(&mut d, &p, at);
+                mount(&mut d, &src, "read-write", at);
+            }
+            if let Some((mode, at)) = read::opt_str(perms, "defaultMode")? {
+                if mode == "bypassPermissions" {
+                    d.note(at, "`bypassPermissions`: nothing asks for approval, including commands outside the sandbox");
+                }
+            }
+        }
+    }
+
+    let net = match cfg {
+        Some(c) => read::opt_map(c, "network")?,
+        None => None,
+    };
+    let net_at = net.map_or(anchor, |n| n.loc);
+    let mut domains: Vec<(String, Loc)> = match net {
+        Some(n) => read::opt_strs(n, "allowedDomains", false)?.unwrap_or_default(),
+        None => Vec::new(),
+    };
+    if tool == Tool::Claude {
+        for (r, at) in rules(root, "allow", "WebFetch")? {
+            if let Some(dom) = r.strip_prefix("domain:") {
+                domains.push((dom.to_string(), at));
+            }
+        }
+    }
+    d.set("/network/enforced_by", "firewall", net_at);
+    d.set("/network/allow", OVal::arr(), net_at);
+    if domains.is_empty() {
+        d.set("/network/egress", "deny", net_at);
+        if tool == Tool::Claude {
+            d.note(net_at, "no allowed domains: a new domain prompts for approval, and an approved one becomes reachable");
+        }
+    } else {
+        d.set("/network/egress", "allow-list", net_at);
+        for (dom, at) in domains {
+            let p = d.push("/network/allow", OVal::obj(), at);
+            d.set(&format!("{p}/host"), dom, at);
+        }
+        d.set("/network/dns", "system", net_at);
+        d.note(
+            net_at,
+            "allowed domains are checked by name at the sandbox's proxy, and direct connections are blocked by the OS sandbox (mapped as a firewall); names resolve through the host's DNS",
+        );
+    }
+    if let Some(n) = net {
+        for (dom, at) in read::opt_strs(n, "deniedDomains", false)?.unwrap_or_default() {
+            d.note(
+                at,
+                format!("`{dom}` is denied even if an allowed pattern covers it"),
+            );
+        }
+        for (sock, at) in read::opt_strs(n, "allowUnixSockets", false)?.unwrap_or_default() {
+            let src = path(&mut d, &sock, at);
+            mount(&mut d, &src, "read-write", at);
+            d.note(at, format!("unix socket `{sock}` is reachable from the sandbox (macOS; on Linux the path list is not enforced)"));
+        }
+        if let Some((true, at)) = read::opt_bool(n, "allowAllUnixSockets")? {
+            mount(&mut d, "/var/run", "read-write", at);
+            mount(&mut d, "/run", "read-write", at);
+            d.note(at, "`allowAllUnixSockets`: every unix socket is reachable; shown as writable /run and /var/run, where sockets live");
+        }
+        if let Some((true, at)) = read::opt_bool(n, "allowLocalBinding")? {
+            d.note(
+                at,
+                "`allowLocalBinding`: commands can listen on local ports",
+            );
+        }
+        for key in ["httpProxyPort", "socksProxyPort"] {
+            if let Some(e) = n.entry(key) {
+                d.note(e.key_loc, format!("`{key}`: a proxy you run decides which domains are reachable; it is not audited here"));
+            }
+        }
+    }
+    if let Some(c) = cfg {
+        if let Some((true, at)) = read::opt_bool(c, "enableWeakerNestedSandbox")? {
+            d.note(
+                at,
+                "`enableWeakerNestedSandbox` weakens isolation (meant for running inside Docker)",
+            );
+        }
+    }
+    environment(&mut d, root, anchor)?;
+    if d.get("/environment/variables").is_none() {
+        d.set("/environment/variables", OVal::obj(), anchor);
+    }
+    d.note(
+        anchor,
+        "sandboxed commands inherit the environment of the process that starts them",
+    );
+    d.undeclared(
+        "/command",
+        "the model chooses the commands; the settings name none",
+    );
+    Ok(d)
+}
+
+/// The profile of commands Claude Code runs outside the sandbox, if any can.
+fn outside(root: &SNode, cfg: Option<&SNode>) -> Result<Option<Draft>, ImportError> {
+    let Some(cfg) = cfg else { return Ok(None) };
+    let excluded = read::opt_strs(cfg, "excludedCommands", false)?.unwrap_or_default();
+    let hatch = read::opt_bool(cfg, "allowUnsandboxedCommands")?;
+    let hatch_open = hatch.is_none_or(|(b, _)| b);
+    if excluded.is_empty() && !hatch_open {
+        return Ok(None);
+    }
+    let at = cfg.get("excludedCommands").map_or(cfg.loc, |n| n.loc);
+    let mut d = unsandboxed(
+        "claude-code-outside-sandbox",
+        "commands Claude Code runs outside its sandbox",
+        at,
+    );
+    environment(&mut d, root, at)?;
+    let mut steps: Vec<(Vec<(String, Loc)>, Option<String>, Loc)> = Vec::new();
+    for (cmd, cat) in &excluded {
+        let words: Vec<(String, Loc)> = shell::split(cmd, *cat)?
+            .into_iter()
+            .filter(|w| !w.operator && w.text != "*" && w.text != ":*")
+            .map(|w| (w.text, *cat))
+            .collect();
+        if !words.is_empty() {
+            steps.push((words, None, *cat));
+        }
+        d.note(*cat, format!("`{cmd}` always runs outside the sandbox"));
+    }
+    if hatch_open {
+        let hat = hatch.map_or(cfg.loc, |(_, l)| l);
+        steps.push((
+            Vec::new(),
+            Some("any command the model asks to run with dangerouslyDisableSandbox".to_string()),
+            hat,
+        ));
+        d.note(
+            hat,
+            "`allowUnsandboxedCommands` is not false: the model can ask to run any command outside the sandbox (Claude Code's default)",
+        );
+    }
+    d.ensure_array("/setup", at);
+    for (i, (words, shell_text, sat)) in steps.into_iter().enumerate() {
+        let base = if i == 0 {
+            "/command".to_string()
+        } else {
+            d.push("/setup", OVal::obj(), sat)
+        };
+        d.map(&base, sat);
+        match shell_text {
+            Some(t) => d.set(&format!("{base}/shell"), t, sat),
+            None => {
+                let mut it = words.into_iter();
+                if let Some((exe, eat)) = it.next() {
+                    d.set(&format!("{base}/executable"), exe, eat);
+                }
+                d.set(&format!("{base}/arguments"), OVal::arr(), sat);
+                for (a, aat) in it {
+                    d.push(&format!("{base}/arguments"), a, aat);
+                }
+            }
+        }
+    }
+    Ok(Some(d))
+}

@@ -1,0 +1,365 @@
+//! One spanned tree for every source syntax (JSON, YAML, TOML), so each
+//! format importer reads its settings the same way and every value keeps
+//! the line and column it was written at.
+//!
+//! Scalars stay text: YAML does not say whether `yes` or `0755` is a string
+//! until a field gives it a type, and Kubernetes (YAML 1.1) and Compose
+//! (YAML 1.2) disagree. Each importer asks for the type the field has
+//! ([`SNode::as_bool`], [`SNode::as_u64`], [`SNode::as_str`]).
+
+use std::fmt;
+
+use super::{ImportError, ImportErrorKind};
+
+/// A 1-based line and column (columns count Unicode scalar values).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Loc {
+    pub line: u32,
+    pub column: u32,
+}
+
+impl fmt::Display for Loc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.column)
+    }
+}
+
+/// A scalar as written: its text, and whether it was quoted (a quoted
+/// scalar is always a string, never a boolean or a number).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scalar {
+    pub text: String,
+    pub quoted: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SValue {
+    Null,
+    Scalar(Scalar),
+    Seq(Vec<SNode>),
+    /// Entries in source order. Parsers refuse duplicate keys, so every key
+    /// is unique.
+    Map(Vec<SEntry>),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SEntry {
+    pub key: String,
+    pub key_loc: Loc,
+    pub value: SNode,
+}
+
+/// A value and where it starts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SNode {
+    pub loc: Loc,
+    pub value: SValue,
+}
+
+impl SNode {
+    pub fn new(loc: Loc, value: SValue) -> SNode {
+        SNode { loc, value }
+    }
+
+    /// A short description of the value's kind, for messages.
+    pub fn kind(&self) -> &'static str {
+        match &self.value {
+            SValue::Null => "nothing",
+            SValue::Scalar(s) if s.quoted => "a string",
+            SValue::Scalar(_) => "a scalar",
+            SValue::Seq(_) => "a list",
+            SValue::Map(_) => "a mapping",
+        }
+    }
+
+    pub fn is_null(&self) -> bool {
+        matches!(self.value, SValue::Null)
+    }
+
+    pub fn entries(&self) -> &[SEntry] {
+        match &self.value {
+            SValue::Map(e) => e,
+            _ => &[],
+        }
+    }
+
+    pub fn items(&self) -> &[SNode] {
+        match &self.value {
+            SValue::Seq(i) => i,
+            _ => &[],
+        }
+    }
+
+    pub fn is_map(&self) -> bool {
+        matches!(self.value, SValue::Map(_))
+    }
+
+    pub fn is_seq(&self) -> bool {
+        matches!(self.value, SValue::Seq(_))
+    }
+
+    /// The entry named `key`.
+    pub fn entry(&self, key: &str) -> Option<&SEntry> {
+        self.entries().iter().find(|e| e.key == key)
+    }
+
+    /// The value named `key`; an explicit null counts as absent.
+    pub fn get(&self, key: &str) -> Option<&SNode> {
+        self.entry(key).map(|e| &e.value).filter(|v| !v.is_null())
+    }
+
+    /// The text of a scalar (quoted or not).
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.value {
+            SValue::Scalar(s) => Some(&s.text),
+            _ => None,
+        }
+    }
+
+    /// A boolean: an unquoted `true`/`false`, or a YAML 1.1 spelling
+    /// (`yes`, `no`, `on`, `off`), which Kubernetes and Compose both still
+    /// accept for boolean fields.
+    pub fn as_bool(&self) -> Option<bool> {
+        let SValue::Scalar(s) = &self.value else {
+            return None;
+        };
+        if s.quoted {
+            return None;
+        }
+        match s.text.as_str() {
+            "true" | "True" | "TRUE" | "yes" | "Yes" | "YES" | "y" | "Y" | "on" | "On" | "ON" => {
+                Some(true)
+            }
+            "false" | "False" | "FALSE" | "no" | "No" | "NO" | "n" | "N" | "off" | "Off"
+            | "OFF" => Some(false),
+            _ => None,
+        }
+    }
+
+    /// A non-negative whole number written in decimal (an unquoted scalar).
+    pub fn as_u64(&self) -> Option<u64> {
+        match &self.value {
+            SValue::Scalar(s) if !s.quoted => {
+                let t = s.text.strip_prefix('+').unwrap_or(&s.text);
+                let t = t.replace('_', "");
+                t.parse::<u64>().ok()
+            }
+            _ => None,
+        }
+    }
+
+    /// A whole number, possibly negative.
+    pub fn as_i64(&self) -> Option<i64> {
+        match &self.value {
+            SValue::Scalar(s) if !s.quoted => s.text.replace('_', "").parse::<i64>().ok(),
+            _ => None,
+        }
+    }
+
+    /// The number of nodes in this subtree (for alias-expansion budgets).
+    pub fn size(&self) -> usize {
+        match &self.value {
+            SValue::Null | SValue::Scalar(_) => 1,
+            SValue::Seq(items) => 1 + items.iter().map(SNode::size).sum::<usize>(),
+            SValue::Map(entries) => 1 + entries.iter().map(|e| 1 + e.value.size()).sum::<usize>(),
+        }
+    }
+}
+
+/// Size and shape limits, the same as for JSON profiles.
+#[derive(Debug, Clone, Copy)]
+pub struct TreeLimits {
+    pub max_bytes: usize,
+    pub max_depth: usize,
+    pub max_values: usize,
+}
+
+impl Default for TreeLimits {
+    fn default() -> Self {
+        let j = crate::json::Limits::default();
+        TreeLimits {
+            max_bytes: j.max_bytes,
+            max_depth: j.max_depth,
+            max_values: j.max_values,
+        }
+    }
+}
+
+/// Refuse input that is too large or not UTF-8 before any parser sees it.
+/// A UTF-8 byte-order mark is dropped (YAML and TOML allow one).
+pub fn checked_text<'a>(bytes: &'a [u8], limits: &TreeLimits) -> Result<&'a str, ImportError> {
+    if bytes.len() > limits.max_bytes {
+        return Err(ImportError::new(ImportErrorKind::TooLarge {
+            size: bytes.len(),
+            limit: limits.max_bytes,
+        }));
+    }
+    let bytes = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes);
+    match std::str::from_utf8(bytes) {
+        Ok(t) => Ok(t),
+        Err(e) => {
+            let good = bytes.get(..e.valid_up_to()).unwrap_or(&[]);
+            let text = std::str::from_utf8(good).unwrap_or("");
+            Err(ImportError::new(ImportErrorKind::InvalidUtf8).at(end_loc(text)))
+        }
+    }
+}
+
+/// The location just after `text`.
+fn end_loc(text: &str) -> Loc {
+    let mut loc = Loc { line: 1, column: 1 };
+    for c in text.chars() {
+        if c == '\n' {
+            loc.line += 1;
+            loc.column = 1;
+        } else {
+            loc.column += 1;
+        }
+    }
+    loc
+}
+
+/// Byte offsets to lines and columns, for parsers that report offsets.
+pub struct LineIndex<'a> {
+    text: &'a str,
+    /// Byte offset where each line starts.
+    starts: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    pub fn new(text: &'a str) -> LineIndex<'a> {
+        let mut starts = vec![0];
+        for (i, b) in text.bytes().enumerate() {
+            if b == b'\n' {
+                starts.push(i + 1);
+            }
+        }
+        LineIndex { text, starts }
+    }
+
+    pub fn loc(&self, offset: usize) -> Loc {
+        let offset = offset.min(self.text.len());
+        let line = self.starts.partition_point(|&s| s <= offset).max(1);
+        let start = self.starts.get(line - 1).copied().unwrap_or(0);
+        let column = self
+            .text
+            .get(start..offset)
+            .map(|s| s.chars().count())
+            .unwrap_or_else(|| {
+                // Not on a character boundary: count the bytes that start characters.
+                self.text
+                    .as_bytes()
+                    .get(start..offset)
+                    .unwrap_or(&[])
+                    .iter()
+                    .filter(|b| (**b & 0xC0) != 0x80)
+                    .count()
+            });
+        Loc {
+            line: u32::try_from(line).unwrap_or(u32::MAX),
+            column: u32::try_from(column + 1).unwrap_or(u32::MAX),
+        }
+    }
+}
+
+/// Convert a parsed JSON document (from [`crate::json`]) into a tree.
+/// Duplicate keys are refused: a source file whose runtime would pick one
+/// of two values silently must not be imported as if it were clear.
+pub fn from_json(bytes: &[u8]) -> Result<SNode, ImportError> {
+    let doc = crate::json::parse(bytes, crate::json::Limits::default())
+        .map_err(ImportError::from_json)?;
+    if let Some(d) = doc.duplicates.first() {
+        let key = d.pointer.rsplit('/').next().unwrap_or("");
+        return Err(ImportError::new(ImportErrorKind::DuplicateKey {
+            key: key.replace("~1", "/").replace("~0", "~"),
+            first: Loc {
+                line: d.first.line,
+                column: d.first.column,
+            },
+        })
+        .at(Loc {
+            line: d.again.line,
+            column: d.again.column,
+        }));
+    }
+    Ok(json_node(&doc.root))
+}
+
+fn json_node(n: &crate::json::Node) -> SNode {
+    use crate::json::Value;
+    let loc = Loc {
+        line: n.pos.line,
+        column: n.pos.column,
+    };
+    let plain = |t: &str| {
+        SValue::Scalar(Scalar {
+            text: t.to_string(),
+            quoted: false,
+        })
+    };
+    let value = match &n.value {
+        Value::Null => SValue::Null,
+        Value::Bool(b) => plain(if *b { "true" } else { "false" }),
+        Value::Number(num) => plain(num.as_str()),
+        Value::String(s) => SValue::Scalar(Scalar {
+            text: s.clone(),
+            quoted: true,
+        }),
+        Value::Array(items) => SValue::Seq(items.iter().map(json_node).collect()),
+        Value::Object(members) => SValue::Map(
+            members
+                .iter()
+                .map(|m| SEntry {
+                    key: m.key.clone(),
+                    key_loc: Loc {
+                        line: m.key_pos.line,
+                        column: m.key_pos.column,
+                    },
+                    value: json_node(&m.value),
+                })
+                .collect(),
+        ),
+    };
+    SNode { loc, value }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_index_counts_characters() {
+        let t = "ab\néx = 1\n";
+        let idx = LineIndex::new(t);
+        assert_eq!(idx.loc(0), Loc { line: 1, column: 1 });
+        assert_eq!(idx.loc(3), Loc { line: 2, column: 1 });
+        // `x` is after the two-byte `é`.
+        assert_eq!(idx.loc(5), Loc { line: 2, column: 2 });
+    }
+
+    #[test]
+    fn json_duplicates_are_refused_with_both_places() {
+        let e = from_json(b"{\"a\": 1,\n \"a\": 2}").unwrap_err();
+        assert!(matches!(e.kind, ImportErrorKind::DuplicateKey { .. }));
+        assert_eq!(e.loc, Some(Loc { line: 2, column: 2 }));
+        assert!(e.to_string().contains("first at 1:2"), "{e}");
+    }
+
+    #[test]
+    fn booleans_follow_yaml_1_1_only_unquoted() {
+        let n = |t: &str, q: bool| {
+            SNode::new(
+                Loc::default(),
+                SValue::Scalar(Scalar {
+                    text: t.into(),
+                    quoted: q,
+                }),
+            )
+        };
+        assert_eq!(n("yes", false).as_bool(), Some(true));
+        assert_eq!(n("Off", false).as_bool(), Some(false));
+        assert_eq!(n("true", true).as_bool(), None);
+        assert_eq!(n("1_000", false).as_u64(), Some(1000));
+        assert_eq!(n("-1", false).as_u64(), None);
+    }
+}

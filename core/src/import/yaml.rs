@@ -1,0 +1,359 @@
+//! YAML to a spanned tree, on top of `saphyr-parser`'s event stream.
+//!
+//! Why an event parser: `saphyr-parser` (the maintained successor of
+//! yaml-rust/yaml-rust2, pure Rust, builds for wasm32) hands out every
+//! event with its line and column and lets us build the tree ourselves, so
+//! we can refuse what a loader would silently accept: a duplicate key
+//! (YAML loaders disagree on which value wins), nesting deeper than 64,
+//! and alias bombs (every alias expansion counts toward the value budget).
+//! `serde_yaml` is unmaintained and drops positions; `marked-yaml` keeps
+//! spans but decides duplicates and merges for us.
+//!
+//! Merge keys (`<<: *defaults`, common in Compose files) are applied the
+//! way YAML 1.1 loaders apply them: explicit keys win, then earlier merged
+//! mappings win over later ones.
+
+use std::collections::HashMap;
+
+use saphyr_parser::{Event, Parser, ScalarStyle, Span};
+
+use super::tree::{checked_text, Loc, SEntry, SNode, SValue, Scalar, TreeLimits};
+use super::{ImportError, ImportErrorKind};
+
+/// Parse every document of a YAML stream. Empty documents are skipped.
+pub fn parse(bytes: &[u8]) -> Result<Vec<SNode>, ImportError> {
+    parse_with(bytes, TreeLimits::default())
+}
+
+/// [`parse`] with explicit limits.
+pub fn parse_with(bytes: &[u8], limits: TreeLimits) -> Result<Vec<SNode>, ImportError> {
+    let text = checked_text(bytes, &limits)?;
+    let mut b = Builder {
+        limits,
+        stack: Vec::new(),
+        anchors: HashMap::new(),
+        docs: Vec::new(),
+        values: 0,
+    };
+    let mut parser = Parser::new_from_str(text);
+    while let Some(ev) = parser.next_event() {
+        let (ev, span) = ev.map_err(|e| {
+            ImportError::new(ImportErrorKind::Syntax(format!(
+                "invalid YAML: {}",
+                e.info()
+            )))
+            .at(Loc {
+                line: u32::try_from(e.marker().line()).unwrap_or(u32::MAX),
+                column: u32::try_from(e.marker().col() + 1).unwrap_or(u32::MAX),
+            })
+        })?;
+        if b.event(ev, span)? {
+            break;
+        }
+    }
+    Ok(b.docs)
+}
+
+fn loc(span: &Span) -> Loc {
+    Loc {
+        line: u32::try_from(span.start.line()).unwrap_or(u32::MAX),
+        column: u32::try_from(span.start.col() + 1).unwrap_or(u32::MAX),
+    }
+}
+
+enum Frame {
+    Seq {
+        loc: Loc,
+        anchor: usize,
+        items: Vec<SNode>,
+    },
+    Map {
+        loc: Loc,
+        anchor: usize,
+        entries: Vec<SEntry>,
+        /// Mappings merged in with `<<`, in priority order.
+        merges: Vec<SNode>,
+        key: Option<(String, Loc)>,
+    },
+}
+
+struct Builder {
+    limits: TreeLimits,
+    stack: Vec<Frame>,
+    /// Anchored nodes by anchor id.
+    anchors: HashMap<usize, SNode>,
+    docs: Vec<SNode>,
+    values: usize,
+}
+
+impl Builder {
+    fn count(&mut self, n: usize, at: Loc) -> Result<(), ImportError> {
+        self.values = self.values.saturating_add(n);
+        if self.values > self.limits.max_values {
+            return Err(ImportError::new(ImportErrorKind::TooManyValues {
+                limit: self.limits.max_values,
+            })
+            .at(at));
+        }
+        Ok(())
+    }
+
+    /// Handle one event; `true` when the stream has ended.
+    fn event(&mut self, ev: Event<'_>, span: Span) -> Result<bool, ImportError> {
+        let at = loc(&span);
+        match ev {
+            Event::StreamEnd => return Ok(true),
+            Event::Nothing | Event::StreamStart | Event::DocumentStart(_) | Event::DocumentEnd => {}
+            Event::Alias(id) => {
+                let node = self.anchors.get(&id).cloned().ok_or_else(|| {
+                    ImportError::new(ImportErrorKind::Syntax(
+                        "alias refers to an unknown anchor".into(),
+                    ))
+                    .at(at)
+                })?;
+                self.count(node.size(), at)?;
+                self.complete(node)?;
+            }
+            Event::Scalar(text, style, anchor, _tag) => {
+                self.count(1, at)?;
+                let plain = style == ScalarStyle::Plain;
+                let value = if plain && matches!(text.as_ref(), "" | "~" | "null" | "Null" | "NULL")
+                {
+                    SValue::Null
+                } else {
+                    SValue::Scalar(Scalar {
+                        text: text.into_owned(),
+                        quoted: !plain,
+                    })
+                };
+                let node = SNode::new(at, value);
+                if anchor > 0 {
+                    self.anchors.insert(anchor, node.clone());
+                }
+                self.complete(node)?;
+            }
+            Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
+                self.count(1, at)?;
+                if self.stack.len() >= self.limits.max_depth {
+                    return Err(ImportError::new(ImportErrorKind::TooDeep {
+                        limit: self.limits.max_depth,
+                    })
+                    .at(at));
+                }
+                let frame = if matches!(ev, Event::SequenceStart(..)) {
+                    Frame::Seq {
+                        loc: at,
+                        anchor,
+                        items: Vec::new(),
+                    }
+                } else {
+                    Frame::Map {
+                        loc: at,
+                        anchor,
+                        entries: Vec::new(),
+                        merges: Vec::new(),
+                        key: None,
+                    }
+                };
+                self.stack.push(frame);
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                let Some(frame) = self.stack.pop() else {
+                    return Err(ImportError::new(ImportErrorKind::Syntax(
+                        "unbalanced YAML collection".into(),
+                    ))
+                    .at(at));
+                };
+                let (node, anchor) = match frame {
+                    Frame::Seq { loc, anchor, items } => {
+                        (SNode::new(loc, SValue::Seq(items)), anchor)
+                    }
+                    Frame::Map {
+                        loc,
+                        anchor,
+                        mut entries,
+                        merges,
+                        ..
+                    } => {
+                        for m in merges {
+                            for e in m.entries() {
+                                if !entries.iter().any(|x| x.key == e.key) {
+                                    entries.push(e.clone());
+                                }
+                            }
+                        }
+                        (SNode::new(loc, SValue::Map(entries)), anchor)
+                    }
+                };
+                if anchor > 0 {
+                    self.anchors.insert(anchor, node.clone());
+                }
+                self.complete(node)?;
+            }
+        }
+        Ok(false)
+    }
+
+    /// A node is finished: it is a document, an item, a key or a value.
+    fn complete(&mut self, node: SNode) -> Result<(), ImportError> {
+        match self.stack.last_mut() {
+            None => {
+                if !node.is_null() {
+                    self.docs.push(node);
+                }
+            }
+            Some(Frame::Seq { items, .. }) => items.push(node),
+            Some(Frame::Map {
+                entries,
+                merges,
+                key,
+                ..
+            }) => match key.take() {
+                None => {
+                    let text = match &node.value {
+                        SValue::Scalar(s) => s.text.clone(),
+                        SValue::Null => String::new(),
+                        _ => {
+                            return Err(ImportError::new(ImportErrorKind::Syntax(
+                                "a mapping or list used as a key is not supported".into(),
+                            ))
+                            .at(node.loc))
+                        }
+                    };
+                    let is_merge =
+                        matches!(&node.value, SValue::Scalar(s) if !s.quoted && s.text == "<<");
+                    if !is_merge {
+                        if let Some(first) = entries.iter().find(|e| e.key == text) {
+                            return Err(ImportError::new(ImportErrorKind::DuplicateKey {
+                                key: text,
+                                first: first.key_loc,
+                            })
+                            .at(node.loc));
+                        }
+                    }
+                    *key = Some((if is_merge { "<<".into() } else { text }, node.loc));
+                }
+                Some((k, key_loc)) if k == "<<" => match &node.value {
+                    SValue::Map(_) => merges.push(node),
+                    SValue::Seq(items) if items.iter().all(SNode::is_map) => {
+                        merges.extend(items.iter().cloned())
+                    }
+                    _ => {
+                        return Err(ImportError::new(ImportErrorKind::Syntax(
+                            "a merge key `<<` must name a mapping or a list of mappings".into(),
+                        ))
+                        .at(key_loc))
+                    }
+                },
+                Some((k, key_loc)) => entries.push(SEntry {
+                    key: k,
+                    key_loc,
+                    value: node,
+                }),
+            },
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(s: &str) -> SNode {
+        let mut d = parse(s.as_bytes()).unwrap();
+        assert_eq!(d.len(), 1);
+        d.remove(0)
+    }
+
+    #[test]
+    fn positions_are_one_based() {
+        let n = one("a:\n  b: [x, \"y\"]\n");
+        let b = n.get("a").unwrap().get("b").unwrap();
+        assert_eq!(
+            b.items()[1].loc,
+            Loc {
+                line: 2,
+                column: 10
+            }
+        );
+        assert_eq!(
+            n.get("a").unwrap().entry("b").unwrap().key_loc,
+            Loc { line: 2, column: 3 }
+        );
+    }
+
+    #[test]
+    fn duplicate_keys_are_refused() {
+        let e = parse(b"a: 1\nb: 2\na: 3\n").unwrap_err();
+        assert!(matches!(e.kind, ImportErrorKind::DuplicateKey { .. }));
+        assert_eq!(e.loc, Some(Loc { line: 3, column: 1 }));
+        assert!(e.to_string().contains("first at 1:1"));
+    }
+
+    #[test]
+    fn merge_keys_apply_with_explicit_keys_winning() {
+        let n = one("base: &b {x: 1, y: 2}\nuse:\n  <<: *b\n  y: 3\n");
+        let u = n.get("use").unwrap();
+        assert_eq!(u.get("x").unwrap().as_str(), Some("1"));
+        assert_eq!(u.get("y").unwrap().as_str(), Some("3"));
+        assert_eq!(u.entries().len(), 2);
+    }
+
+    #[test]
+    fn alias_bombs_hit_the_value_budget() {
+        let mut s = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..12 {
+            let p = i - 1;
+            s.push_str(&format!(
+                "a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"
+            ));
+        }
+        let e = parse(s.as_bytes()).unwrap_err();
+        assert!(
+            matches!(e.kind, ImportErrorKind::TooManyValues { .. }),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn depth_and_size_limits() {
+        let deep = "- ".repeat(100) + "x\n";
+        let e = parse(deep.as_bytes()).unwrap_err();
+        assert!(matches!(e.kind, ImportErrorKind::TooDeep { limit: 64 }));
+        let deep_flow = "[".repeat(10_000);
+        assert!(parse(deep_flow.as_bytes()).is_err());
+        let big = vec![b'#'; 8 * 1024 * 1024 + 1];
+        assert!(matches!(
+            parse(&big).unwrap_err().kind,
+            ImportErrorKind::TooLarge { .. }
+        ));
+    }
+
+    #[test]
+    fn syntax_errors_name_line_and_column() {
+        let e = parse(b"a: 1\nb: [1, 2\n").unwrap_err();
+        assert!(e.loc.is_some());
+        assert!(
+            e.to_string().starts_with("3:") || e.to_string().starts_with("2:"),
+            "{e}"
+        );
+        for bad in [
+            "a: b: c",
+            "- a\nb: c",
+            "a: \"unterminated",
+            "key: *nope",
+            "? [a]\n: b",
+        ] {
+            assert!(parse(bad.as_bytes()).is_err(), "{bad:?} should fail");
+        }
+    }
+
+    #[test]
+    fn multiple_documents_and_nulls() {
+        let d = parse(b"---\na: ~\n---\n---\nb: 1\n").unwrap();
+        assert_eq!(d.len(), 2);
+        assert!(d[0].get("a").is_none());
+        assert!(d[0].entry("a").is_some());
+    }
+}
