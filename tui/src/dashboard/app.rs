@@ -37,7 +37,11 @@ impl Tab {
 
     fn step(self, forward: bool) -> Tab {
         let n = Tab::ALL.len();
-        let i = if forward { self.index() + 1 } else { self.index() + n - 1 };
+        let i = if forward {
+            self.index() + 1
+        } else {
+            self.index() + n - 1
+        };
         Tab::ALL[i % n]
     }
 }
@@ -164,8 +168,13 @@ pub struct App {
 impl App {
     /// Load the catalog and every profile. Input errors become error panels,
     /// never failures.
-    pub fn new(sources: Vec<Source>, catalog: CatalogSource, today: Option<Date>, export_dir: PathBuf) -> App {
-        let labels_stamp = catalog_path(&catalog).and_then(|p| load::stamp(p));
+    pub fn new(
+        sources: Vec<Source>,
+        catalog: CatalogSource,
+        today: Option<Date>,
+        export_dir: PathBuf,
+    ) -> App {
+        let labels_stamp = catalog_path(&catalog).and_then(load::stamp);
         let labels = load::load_labels(&catalog);
         let slots = sources
             .into_iter()
@@ -242,7 +251,10 @@ impl App {
 
     /// The selected area.
     pub fn selected_area(&self) -> Area {
-        Area::ALL.get(self.nav().area).copied().unwrap_or(Area::WritableMounts)
+        Area::ALL
+            .get(self.nav().area)
+            .copied()
+            .unwrap_or(Area::WritableMounts)
     }
 
     /// The selected mount, as an index into `report.mounts`.
@@ -260,8 +272,12 @@ impl App {
 /// Mount rows in display order: writable mounts first, then read-only
 /// ones (the spec keeps them apart), each in profile order.
 pub fn mount_order(report: &Report) -> Vec<usize> {
-    let (ro, rw): (Vec<usize>, Vec<usize>) =
-        (0..report.mounts.len()).partition(|&i| report.mounts.get(i).is_some_and(|m| m.access == "read-only"));
+    let (ro, rw): (Vec<usize>, Vec<usize>) = (0..report.mounts.len()).partition(|&i| {
+        report
+            .mounts
+            .get(i)
+            .is_some_and(|m| m.access == "read-only")
+    });
     rw.into_iter().chain(ro).collect()
 }
 
@@ -272,11 +288,18 @@ pub fn catalog_path(c: &CatalogSource) -> Option<&Path> {
     }
 }
 
-fn audit_with(labels: &Result<Labels, LoadError>, source: &Source, today: Option<Date>) -> Result<Report, LoadError> {
+fn audit_with(
+    labels: &Result<Labels, LoadError>,
+    source: &Source,
+    today: Option<Date>,
+) -> Result<Report, LoadError> {
     match labels {
         Ok(l) => load::load_profile(source, l, today),
         Err(e) => Err(LoadError {
-            message: format!("the label catalog could not be loaded, so nothing was audited: {}", e.message),
+            message: format!(
+                "the label catalog could not be loaded, so nothing was audited: {}",
+                e.message
+            ),
             ..e.clone()
         }),
     }
@@ -288,7 +311,10 @@ fn first_nonempty(g: &Grouped) -> Option<usize> {
 
 fn display_export_path(dir: &Path, path: &Path) -> String {
     if dir == Path::new(".") {
-        format!("./{}", load::display_path(path.strip_prefix(".").unwrap_or(path)))
+        format!(
+            "./{}",
+            load::display_path(path.strip_prefix(".").unwrap_or(path))
+        )
     } else {
         load::display_path(path)
     }
@@ -296,7 +322,10 @@ fn display_export_path(dir: &Path, path: &Path) -> String {
 
 /// Apply a message.
 pub fn update(app: &mut App, msg: Msg) {
-    if !matches!(msg, Msg::FileChanged(_) | Msg::CatalogChanged | Msg::Resize(..)) {
+    if !matches!(
+        msg,
+        Msg::FileChanged(_) | Msg::CatalogChanged | Msg::Resize(..)
+    ) {
         app.status = None;
     }
     if app.mode == Mode::Help {
@@ -311,7 +340,10 @@ pub fn update(app: &mut App, msg: Msg) {
             Msg::Quit | Msg::FileChanged(_) | Msg::CatalogChanged | Msg::Resize(..) => {}
             _ => {}
         }
-        if !matches!(msg, Msg::Quit | Msg::FileChanged(_) | Msg::CatalogChanged | Msg::Resize(..)) {
+        if !matches!(
+            msg,
+            Msg::Quit | Msg::FileChanged(_) | Msg::CatalogChanged | Msg::Resize(..)
+        ) {
             return;
         }
     }
@@ -325,7 +357,11 @@ pub fn update(app: &mut App, msg: Msg) {
             if app.tab == Tab::Findings {
                 let forward = msg == Msg::NextArea;
                 if let Some(nav) = app.nav_mut() {
-                    nav.area = if forward { (nav.area + 1).min(Area::ALL.len() - 1) } else { nav.area.saturating_sub(1) };
+                    nav.area = if forward {
+                        (nav.area + 1).min(Area::ALL.len() - 1)
+                    } else {
+                        nav.area.saturating_sub(1)
+                    };
                     nav.cursor = 0;
                 }
                 app.detail_scroll = 0;
@@ -371,7 +407,11 @@ pub fn update(app: &mut App, msg: Msg) {
         Msg::NextProfile | Msg::PrevProfile => {
             let n = app.slots.len();
             if n > 1 {
-                app.current = if msg == Msg::NextProfile { (app.current + 1) % n } else { (app.current + n - 1) % n };
+                app.current = if msg == Msg::NextProfile {
+                    (app.current + 1) % n
+                } else {
+                    (app.current + n - 1) % n
+                };
                 app.detail_scroll = 0;
                 clamp(app, None);
             }
@@ -385,7 +425,10 @@ pub fn update(app: &mut App, msg: Msg) {
             let failed = app.slots.iter().filter(|s| s.outcome.is_err()).count();
             app.status = Some(match failed {
                 0 => Status {
-                    text: format!("reloaded and re-audited {} from disk", profiles(app.slots.len())),
+                    text: format!(
+                        "reloaded and re-audited {} from disk",
+                        profiles(app.slots.len())
+                    ),
                     error: false,
                 },
                 _ => Status {
@@ -404,7 +447,11 @@ pub fn update(app: &mut App, msg: Msg) {
                         error: false,
                     },
                     Err(e) => Status {
-                        text: format!("{} changed on disk and cannot be audited: {}", slot.name, e.headline()),
+                        text: format!(
+                            "{} changed on disk and cannot be audited: {}",
+                            slot.name,
+                            e.headline()
+                        ),
                         error: true,
                     },
                 });
@@ -421,7 +468,10 @@ pub fn update(app: &mut App, msg: Msg) {
                     error: false,
                 },
                 Err(e) => Status {
-                    text: format!("label catalog changed on disk and cannot be used: {}", e.headline()),
+                    text: format!(
+                        "label catalog changed on disk and cannot be used: {}",
+                        e.headline()
+                    ),
                     error: true,
                 },
             });
@@ -468,7 +518,10 @@ fn clamp(app: &mut App, keep: Option<usize>) {
     nav.mount = nav.mount.min(n_mounts.saturating_sub(1));
     nav.check = nav.check.min(n_checks.saturating_sub(1));
     if let Some((area, cursor)) = keep.and_then(|k| {
-        g.groups.iter().enumerate().find_map(|(a, grp)| grp.shown.iter().position(|&i| i == k).map(|c| (a, c)))
+        g.groups
+            .iter()
+            .enumerate()
+            .find_map(|(a, grp)| grp.shown.iter().position(|&i| i == k).map(|c| (a, c)))
     }) {
         nav.area = area;
         nav.cursor = cursor;
@@ -499,16 +552,26 @@ fn step_row(app: &mut App, forward: bool) {
             if forward {
                 if nav.cursor + 1 < len {
                     nav.cursor += 1;
-                } else if let Some(next) =
-                    g.groups.iter().enumerate().skip(nav.area + 1).find(|(_, a)| !a.shown.is_empty()).map(|(i, _)| i)
+                } else if let Some(next) = g
+                    .groups
+                    .iter()
+                    .enumerate()
+                    .skip(nav.area + 1)
+                    .find(|(_, a)| !a.shown.is_empty())
+                    .map(|(i, _)| i)
                 {
                     nav.area = next;
                     nav.cursor = 0;
                 }
             } else if nav.cursor > 0 {
                 nav.cursor = (nav.cursor - 1).min(len.saturating_sub(1));
-            } else if let Some((prev, a)) =
-                g.groups.iter().enumerate().take(nav.area).rev().find(|(_, a)| !a.shown.is_empty())
+            } else if let Some((prev, a)) = g
+                .groups
+                .iter()
+                .enumerate()
+                .take(nav.area)
+                .rev()
+                .find(|(_, a)| !a.shown.is_empty())
             {
                 nav.area = prev;
                 nav.cursor = a.shown.len() - 1;
@@ -545,9 +608,16 @@ fn jump_row(app: &mut App, last: bool) {
             let Some(g) = app.grouped() else { return };
             let Some(nav) = app.nav_mut() else { return };
             let pick = if last {
-                g.groups.iter().enumerate().rev().find(|(_, a)| !a.shown.is_empty())
+                g.groups
+                    .iter()
+                    .enumerate()
+                    .rev()
+                    .find(|(_, a)| !a.shown.is_empty())
             } else {
-                g.groups.iter().enumerate().find(|(_, a)| !a.shown.is_empty())
+                g.groups
+                    .iter()
+                    .enumerate()
+                    .find(|(_, a)| !a.shown.is_empty())
             };
             if let Some((i, a)) = pick {
                 nav.area = i;
@@ -566,7 +636,13 @@ fn jump_row(app: &mut App, last: bool) {
                 nav.check = if last { n.saturating_sub(1) } else { 0 };
             }
         }
-        Tab::Rules => app.rule = if last { app.rules.len().saturating_sub(1) } else { 0 },
+        Tab::Rules => {
+            app.rule = if last {
+                app.rules.len().saturating_sub(1)
+            } else {
+                0
+            }
+        }
     }
 }
 
@@ -586,7 +662,9 @@ fn reload_slot(app: &mut App, i: usize) {
         None
     };
     let today = app.today;
-    let Some(slot) = app.slots.get_mut(i) else { return };
+    let Some(slot) = app.slots.get_mut(i) else {
+        return;
+    };
     if selected.is_some() {
         slot.remembered = selected;
     }
@@ -596,14 +674,19 @@ fn reload_slot(app: &mut App, i: usize) {
     let current = app.current;
     app.current = i;
     let keep = key.and_then(|(rule, pointer, message)| {
-        app.report()?.issues.iter().position(|f| f.rule == rule && f.pointer == pointer && f.message == message)
+        app.report()?
+            .issues
+            .iter()
+            .position(|f| f.rule == rule && f.pointer == pointer && f.message == message)
     });
     clamp(app, keep);
     app.current = current;
 }
 
 fn export(app: &mut App) {
-    let (Some(slot), Some(path)) = (app.slot(), app.export_path()) else { return };
+    let (Some(slot), Some(path)) = (app.slot(), app.export_path()) else {
+        return;
+    };
     let shown = display_export_path(&app.export_dir, &path);
     app.status = Some(match &slot.outcome {
         Err(e) => Status {
@@ -620,7 +703,10 @@ fn export(app: &mut App) {
                 error: false,
             },
             Err(e) => Status {
-                text: format!("export to {shown} failed: {}", isolint_core::sanitize::neutralize(&e.to_string())),
+                text: format!(
+                    "export to {shown} failed: {}",
+                    isolint_core::sanitize::neutralize(&e.to_string())
+                ),
                 error: true,
             },
         },
@@ -633,7 +719,10 @@ mod tests {
     use std::fs;
 
     pub(crate) fn fixture(name: &str) -> PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("fixtures/profiles").join(name)
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("..")
+            .join("fixtures/profiles")
+            .join(name)
     }
 
     fn today() -> Option<Date> {
@@ -645,14 +734,20 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("p.json");
         fs::write(&path, text).unwrap();
-        let app = App::new(vec![Source::File(path)], CatalogSource::Embedded, today(), dir.path().to_path_buf());
+        let app = App::new(
+            vec![Source::File(path)],
+            CatalogSource::Embedded,
+            today(),
+            dir.path().to_path_buf(),
+        );
         (dir, app)
     }
 
     /// Unknown fields in three places give PRF findings at known pointers
     /// whatever other rules exist; the rest of the profile is the clean one.
     fn multi_area_profile() -> String {
-        let mut v: serde_json::Value = serde_json::from_str(isolint_core::WORKSHOP_PROFILE_FIXED).unwrap();
+        let mut v: serde_json::Value =
+            serde_json::from_str(isolint_core::WORKSHOP_PROFILE_FIXED).unwrap();
         v["bogus_a"] = serde_json::json!(1);
         v["bogus_b"] = serde_json::json!(2);
         v["network"]["bogus_net"] = serde_json::json!(true);
@@ -661,7 +756,10 @@ mod tests {
 
     fn workshop() -> App {
         App::new(
-            vec![Source::File(fixture("workshop.json")), Source::File(fixture("workshop-fixed.json"))],
+            vec![
+                Source::File(fixture("workshop.json")),
+                Source::File(fixture("workshop-fixed.json")),
+            ],
             CatalogSource::Embedded,
             today(),
             PathBuf::from("."),
@@ -690,7 +788,10 @@ mod tests {
                 seen.push(s);
             }
         }
-        assert_eq!(seen, flat, "down visits each finding once, in order, then stays on the last");
+        assert_eq!(
+            seen, flat,
+            "down visits each finding once, in order, then stays on the last"
+        );
         for _ in 0..flat.len() + 3 {
             update(&mut app, Msg::Up);
         }
@@ -708,12 +809,25 @@ mod tests {
         let empty = g.groups.iter().position(|a| a.shown.is_empty()).unwrap();
         while app.nav().area != empty {
             let before = app.nav().area;
-            update(&mut app, if before < empty { Msg::NextArea } else { Msg::PrevArea });
+            update(
+                &mut app,
+                if before < empty {
+                    Msg::NextArea
+                } else {
+                    Msg::PrevArea
+                },
+            );
         }
         assert_eq!(app.selected_issue(), None);
         // Down from an empty area lands on the next area that has findings, if any.
         update(&mut app, Msg::Down);
-        if let Some(next) = g.groups.iter().enumerate().skip(empty + 1).find(|(_, a)| !a.shown.is_empty()) {
+        if let Some(next) = g
+            .groups
+            .iter()
+            .enumerate()
+            .skip(empty + 1)
+            .find(|(_, a)| !a.shown.is_empty())
+        {
             assert_eq!(app.nav().area, next.0);
             assert_eq!(app.selected_issue(), Some(next.1.shown[0]));
         }
@@ -745,7 +859,11 @@ mod tests {
         update(&mut app, Msg::SearchCancel);
         assert_eq!(app.filter.query, "");
         assert_eq!(app.mode, Mode::Normal);
-        assert_eq!(app.selected_issue(), Some(last), "cancelling restores the selection");
+        assert_eq!(
+            app.selected_issue(),
+            Some(last),
+            "cancelling restores the selection"
+        );
         // Searching for a finding that is shown keeps it selected.
         update(&mut app, Msg::StartSearch);
         for c in last_rule.chars() {
@@ -753,7 +871,11 @@ mod tests {
         }
         update(&mut app, Msg::SearchAccept);
         assert_eq!(app.filter.query, last_rule);
-        assert_eq!(app.selected_issue(), Some(last), "still shown, so still selected");
+        assert_eq!(
+            app.selected_issue(),
+            Some(last),
+            "still shown, so still selected"
+        );
         // Raising the severity floor to critical hides non-critical findings; the cursor stays valid.
         while app.filter.min_severity != isolint_core::Severity::Critical {
             update(&mut app, Msg::CycleSeverity);
@@ -787,7 +909,9 @@ mod tests {
         let g = app.grouped().unwrap();
         assert_eq!(g.groups[profile_area].shown.len(), 1);
         assert_eq!(app.nav().cursor, 0);
-        assert!(app.report().unwrap().issues[app.selected_issue().unwrap()].pointer.contains("bogus_a"));
+        assert!(app.report().unwrap().issues[app.selected_issue().unwrap()]
+            .pointer
+            .contains("bogus_a"));
     }
 
     #[test]
@@ -814,7 +938,10 @@ mod tests {
         assert_eq!(app.nav().mount, 0);
         update(&mut app, Msg::ShowTab(Tab::Checks));
         update(&mut app, Msg::Bottom);
-        assert_eq!(app.nav().check, app.report().unwrap().runtime_checks.len().saturating_sub(1));
+        assert_eq!(
+            app.nav().check,
+            app.report().unwrap().runtime_checks.len().saturating_sub(1)
+        );
         // Search always returns to the findings tab.
         update(&mut app, Msg::StartSearch);
         assert_eq!(app.tab, Tab::Findings);
@@ -827,9 +954,16 @@ mod tests {
         let r = app.report().unwrap();
         let order = mount_order(r);
         assert_eq!(order.len(), r.mounts.len());
-        let first_ro = order.iter().position(|&i| r.mounts[i].access == "read-only").unwrap();
-        assert!(order[first_ro..].iter().all(|&i| r.mounts[i].access == "read-only"));
-        assert!(order[..first_ro].iter().all(|&i| r.mounts[i].access != "read-only"));
+        let first_ro = order
+            .iter()
+            .position(|&i| r.mounts[i].access == "read-only")
+            .unwrap();
+        assert!(order[first_ro..]
+            .iter()
+            .all(|&i| r.mounts[i].access == "read-only"));
+        assert!(order[..first_ro]
+            .iter()
+            .all(|&i| r.mounts[i].access != "read-only"));
     }
 
     #[test]
@@ -839,7 +973,10 @@ mod tests {
         let nav0 = app.nav();
         update(&mut app, Msg::NextProfile);
         assert_eq!(app.current, 1);
-        assert_eq!(app.slot().unwrap().name, load::display_path(&fixture("workshop-fixed.json")));
+        assert_eq!(
+            app.slot().unwrap().name,
+            load::display_path(&fixture("workshop-fixed.json"))
+        );
         update(&mut app, Msg::NextProfile);
         assert_eq!(app.current, 0);
         assert_eq!(app.nav(), nav0);
@@ -891,11 +1028,18 @@ mod tests {
         let status = app.status.clone().unwrap();
         assert!(!status.error, "{}", status.text);
         let path = dir.path().join("p.findings.json");
-        assert!(status.text.contains(&load::display_path(&path)), "{}", status.text);
+        assert!(
+            status.text.contains(&load::display_path(&path)),
+            "{}",
+            status.text
+        );
         let v: serde_json::Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
         assert_eq!(v["schema"], "isolint.findings/v1");
         assert_eq!(v["issues"].as_array().unwrap().len(), total);
-        assert_eq!(fs::read_to_string(&path).unwrap(), json::render(app.report().unwrap()));
+        assert_eq!(
+            fs::read_to_string(&path).unwrap(),
+            json::render(app.report().unwrap())
+        );
     }
 
     #[test]
@@ -904,7 +1048,11 @@ mod tests {
         update(&mut app, Msg::Export);
         let status = app.status.clone().unwrap();
         assert!(status.error);
-        assert!(status.text.starts_with("nothing exported:"), "{}", status.text);
+        assert!(
+            status.text.starts_with("nothing exported:"),
+            "{}",
+            status.text
+        );
         assert!(!dir.path().join("p.findings.json").exists());
     }
 
@@ -919,7 +1067,14 @@ mod tests {
         assert_eq!((err.line, err.column.is_some()), (Some(3), true));
         assert!(app.status.as_ref().unwrap().error);
         // Navigation on an error panel does nothing and does not panic.
-        for m in [Msg::Down, Msg::Up, Msg::NextArea, Msg::Bottom, Msg::CycleSeverity, Msg::Export] {
+        for m in [
+            Msg::Down,
+            Msg::Up,
+            Msg::NextArea,
+            Msg::Bottom,
+            Msg::CycleSeverity,
+            Msg::Export,
+        ] {
             update(&mut app, m);
         }
         fs::write(&path, multi_area_profile()).unwrap();
@@ -937,7 +1092,11 @@ mod tests {
         // Add a finding that sorts before it: the index changes, the selection follows.
         let mut v: serde_json::Value = serde_json::from_str(&multi_area_profile()).unwrap();
         v["aaa_bogus"] = serde_json::json!(0);
-        fs::write(dir.path().join("p.json"), serde_json::to_string_pretty(&v).unwrap()).unwrap();
+        fs::write(
+            dir.path().join("p.json"),
+            serde_json::to_string_pretty(&v).unwrap(),
+        )
+        .unwrap();
         update(&mut app, Msg::Reload);
         let now = &app.report().unwrap().issues[app.selected_issue().unwrap()];
         assert_eq!((now.rule, &now.pointer), (f.rule, &f.pointer));

@@ -82,7 +82,11 @@ pub struct Binding {
 impl Binding {
     /// `↓ j` style label of every key of the binding.
     pub fn keys_label(&self) -> String {
-        self.keys.iter().map(|k| k.label()).collect::<Vec<_>>().join(" ")
+        self.keys
+            .iter()
+            .map(|k| k.label())
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 }
 
@@ -116,38 +120,255 @@ const IN_HELP: &str = "In this help";
 
 /// The keymap. Order is the order of the help overlay.
 pub const KEYMAP: &[Binding] = &[
-    bind(Normal, MOVE, &[code(KeyCode::Down), ch('j')], Msg::Down, "next finding (next row in other tabs)", None),
-    bind(Normal, MOVE, &[code(KeyCode::Up), ch('k')], Msg::Up, "previous finding (previous row)", None),
-    bind(Normal, MOVE, &[code(KeyCode::Right), ch('l')], Msg::NextArea, "next area", None),
-    bind(Normal, MOVE, &[code(KeyCode::Left), ch('h')], Msg::PrevArea, "previous area", None),
-    bind(Normal, MOVE, &[code(KeyCode::Home), ch('g')], Msg::Top, "first finding (first row)", None),
-    bind(Normal, MOVE, &[code(KeyCode::End), ch('G')], Msg::Bottom, "last finding (last row)", None),
-    bind(Normal, MOVE, &[code(KeyCode::PageDown), ctrl('d')], Msg::DetailDown, "scroll the detail down", None),
-    bind(Normal, MOVE, &[code(KeyCode::PageUp), ctrl('u')], Msg::DetailUp, "scroll the detail up", None),
-    bind(Normal, VIEW, &[code(KeyCode::Tab)], Msg::NextTab, "next tab", Some("tab")),
-    bind(Normal, VIEW, &[code(KeyCode::BackTab)], Msg::PrevTab, "previous tab", None),
-    bind(Normal, VIEW, &[ch('1')], Msg::ShowTab(Tab::Findings), "findings by area", None),
-    bind(Normal, VIEW, &[ch('2')], Msg::ShowTab(Tab::Mounts), "mounts compared with labels", None),
-    bind(Normal, VIEW, &[ch('3')], Msg::ShowTab(Tab::Checks), "runtime-check plan", None),
-    bind(Normal, VIEW, &[ch('4')], Msg::ShowTab(Tab::Rules), "rules and what they mean", None),
-    bind(Normal, FILTER, &[ch('s')], Msg::CycleSeverity, "raise the minimum severity (cycles)", Some("severity")),
-    bind(Normal, FILTER, &[ch('/')], Msg::StartSearch, "search messages, rules, pointers", Some("search")),
-    bind(Normal, FILTER, &[code(KeyCode::Esc)], Msg::ClearFilter, "clear severity and search filters", None),
-    bind(Normal, FILES, &[ch('n')], Msg::NextProfile, "next profile", None),
-    bind(Normal, FILES, &[ch('p')], Msg::PrevProfile, "previous profile", None),
-    bind(Normal, FILES, &[ch('e')], Msg::Export, "export every finding as JSON", Some("export")),
-    bind(Normal, FILES, &[ch('r')], Msg::Reload, "reload and re-audit from disk", Some("reload")),
-    bind(Normal, GENERAL, &[ch('?')], Msg::ToggleHelp, "this help", Some("help")),
-    bind(Normal, GENERAL, &[ch('q'), ctrl('c')], Msg::Quit, "quit", Some("quit")),
-    bind(Search, SEARCHING, &[code(KeyCode::Enter)], Msg::SearchAccept, "keep the search", Some("keep")),
-    bind(Search, SEARCHING, &[code(KeyCode::Esc)], Msg::SearchCancel, "cancel the search", Some("cancel")),
-    bind(Search, SEARCHING, &[code(KeyCode::Backspace)], Msg::SearchBackspace, "delete a character", None),
-    bind(Search, SEARCHING, &[code(KeyCode::Down)], Msg::Down, "next matching finding", None),
-    bind(Search, SEARCHING, &[code(KeyCode::Up)], Msg::Up, "previous matching finding", None),
+    bind(
+        Normal,
+        MOVE,
+        &[code(KeyCode::Down), ch('j')],
+        Msg::Down,
+        "next finding (next row in other tabs)",
+        None,
+    ),
+    bind(
+        Normal,
+        MOVE,
+        &[code(KeyCode::Up), ch('k')],
+        Msg::Up,
+        "previous finding (previous row)",
+        None,
+    ),
+    bind(
+        Normal,
+        MOVE,
+        &[code(KeyCode::Right), ch('l')],
+        Msg::NextArea,
+        "next area",
+        None,
+    ),
+    bind(
+        Normal,
+        MOVE,
+        &[code(KeyCode::Left), ch('h')],
+        Msg::PrevArea,
+        "previous area",
+        None,
+    ),
+    bind(
+        Normal,
+        MOVE,
+        &[code(KeyCode::Home), ch('g')],
+        Msg::Top,
+        "first finding (first row)",
+        None,
+    ),
+    bind(
+        Normal,
+        MOVE,
+        &[code(KeyCode::End), ch('G')],
+        Msg::Bottom,
+        "last finding (last row)",
+        None,
+    ),
+    bind(
+        Normal,
+        MOVE,
+        &[code(KeyCode::PageDown), ctrl('d')],
+        Msg::DetailDown,
+        "scroll the detail down",
+        None,
+    ),
+    bind(
+        Normal,
+        MOVE,
+        &[code(KeyCode::PageUp), ctrl('u')],
+        Msg::DetailUp,
+        "scroll the detail up",
+        None,
+    ),
+    bind(
+        Normal,
+        VIEW,
+        &[code(KeyCode::Tab)],
+        Msg::NextTab,
+        "next tab",
+        Some("tab"),
+    ),
+    bind(
+        Normal,
+        VIEW,
+        &[code(KeyCode::BackTab)],
+        Msg::PrevTab,
+        "previous tab",
+        None,
+    ),
+    bind(
+        Normal,
+        VIEW,
+        &[ch('1')],
+        Msg::ShowTab(Tab::Findings),
+        "findings by area",
+        None,
+    ),
+    bind(
+        Normal,
+        VIEW,
+        &[ch('2')],
+        Msg::ShowTab(Tab::Mounts),
+        "mounts compared with labels",
+        None,
+    ),
+    bind(
+        Normal,
+        VIEW,
+        &[ch('3')],
+        Msg::ShowTab(Tab::Checks),
+        "runtime-check plan",
+        None,
+    ),
+    bind(
+        Normal,
+        VIEW,
+        &[ch('4')],
+        Msg::ShowTab(Tab::Rules),
+        "rules and what they mean",
+        None,
+    ),
+    bind(
+        Normal,
+        FILTER,
+        &[ch('s')],
+        Msg::CycleSeverity,
+        "raise the minimum severity (cycles)",
+        Some("severity"),
+    ),
+    bind(
+        Normal,
+        FILTER,
+        &[ch('/')],
+        Msg::StartSearch,
+        "search messages, rules, pointers",
+        Some("search"),
+    ),
+    bind(
+        Normal,
+        FILTER,
+        &[code(KeyCode::Esc)],
+        Msg::ClearFilter,
+        "clear severity and search filters",
+        None,
+    ),
+    bind(
+        Normal,
+        FILES,
+        &[ch('n')],
+        Msg::NextProfile,
+        "next profile",
+        None,
+    ),
+    bind(
+        Normal,
+        FILES,
+        &[ch('p')],
+        Msg::PrevProfile,
+        "previous profile",
+        None,
+    ),
+    bind(
+        Normal,
+        FILES,
+        &[ch('e')],
+        Msg::Export,
+        "export every finding as JSON",
+        Some("export"),
+    ),
+    bind(
+        Normal,
+        FILES,
+        &[ch('r')],
+        Msg::Reload,
+        "reload and re-audit from disk",
+        Some("reload"),
+    ),
+    bind(
+        Normal,
+        GENERAL,
+        &[ch('?')],
+        Msg::ToggleHelp,
+        "this help",
+        Some("help"),
+    ),
+    bind(
+        Normal,
+        GENERAL,
+        &[ch('q'), ctrl('c')],
+        Msg::Quit,
+        "quit",
+        Some("quit"),
+    ),
+    bind(
+        Search,
+        SEARCHING,
+        &[code(KeyCode::Enter)],
+        Msg::SearchAccept,
+        "keep the search",
+        Some("keep"),
+    ),
+    bind(
+        Search,
+        SEARCHING,
+        &[code(KeyCode::Esc)],
+        Msg::SearchCancel,
+        "cancel the search",
+        Some("cancel"),
+    ),
+    bind(
+        Search,
+        SEARCHING,
+        &[code(KeyCode::Backspace)],
+        Msg::SearchBackspace,
+        "delete a character",
+        None,
+    ),
+    bind(
+        Search,
+        SEARCHING,
+        &[code(KeyCode::Down)],
+        Msg::Down,
+        "next matching finding",
+        None,
+    ),
+    bind(
+        Search,
+        SEARCHING,
+        &[code(KeyCode::Up)],
+        Msg::Up,
+        "previous matching finding",
+        None,
+    ),
     bind(Search, SEARCHING, &[ctrl('c')], Msg::Quit, "quit", None),
-    bind(Help, IN_HELP, &[code(KeyCode::Esc), ch('?'), ch('q')], Msg::ToggleHelp, "close", Some("close")),
-    bind(Help, IN_HELP, &[code(KeyCode::Down), ch('j')], Msg::Down, "scroll down", None),
-    bind(Help, IN_HELP, &[code(KeyCode::Up), ch('k')], Msg::Up, "scroll up", None),
+    bind(
+        Help,
+        IN_HELP,
+        &[code(KeyCode::Esc), ch('?'), ch('q')],
+        Msg::ToggleHelp,
+        "close",
+        Some("close"),
+    ),
+    bind(
+        Help,
+        IN_HELP,
+        &[code(KeyCode::Down), ch('j')],
+        Msg::Down,
+        "scroll down",
+        None,
+    ),
+    bind(
+        Help,
+        IN_HELP,
+        &[code(KeyCode::Up), ch('k')],
+        Msg::Up,
+        "scroll up",
+        None,
+    ),
     bind(Help, IN_HELP, &[ctrl('c')], Msg::Quit, "quit", None),
 ];
 
@@ -156,12 +377,18 @@ pub fn handle_key(app: &App, key: KeyEvent) -> Option<Msg> {
     if key.kind != KeyEventKind::Press {
         return None;
     }
-    if let Some(b) = KEYMAP.iter().find(|b| b.mode == app.mode && b.keys.iter().any(|k| k.matches(&key))) {
+    if let Some(b) = KEYMAP
+        .iter()
+        .find(|b| b.mode == app.mode && b.keys.iter().any(|k| k.matches(&key)))
+    {
         return Some(b.msg);
     }
     match (app.mode, key.code) {
         (Mode::Search, KeyCode::Char(c))
-            if !key.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) && !c.is_control() =>
+            if !key
+                .modifiers
+                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+                && !c.is_control() =>
         {
             Some(Msg::SearchChar(c))
         }
@@ -184,7 +411,12 @@ mod tests {
     use crate::dashboard::load::{CatalogSource, Source};
 
     fn app() -> App {
-        App::new(vec![Source::Embedded], CatalogSource::Embedded, None, ".".into())
+        App::new(
+            vec![Source::Embedded],
+            CatalogSource::Embedded,
+            None,
+            ".".into(),
+        )
     }
 
     fn press(c: KeyCode) -> KeyEvent {
@@ -196,15 +428,24 @@ mod tests {
         let a = app();
         let cases = [
             (press(KeyCode::Char('q')), Some(Msg::Quit)),
-            (KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL), Some(Msg::Quit)),
+            (
+                KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL),
+                Some(Msg::Quit),
+            ),
             (press(KeyCode::Down), Some(Msg::Down)),
             (press(KeyCode::Char('j')), Some(Msg::Down)),
             (press(KeyCode::Char('k')), Some(Msg::Up)),
             (press(KeyCode::Right), Some(Msg::NextArea)),
             (press(KeyCode::Char('h')), Some(Msg::PrevArea)),
-            (KeyEvent::new(KeyCode::Char('G'), KeyModifiers::SHIFT), Some(Msg::Bottom)),
+            (
+                KeyEvent::new(KeyCode::Char('G'), KeyModifiers::SHIFT),
+                Some(Msg::Bottom),
+            ),
             (press(KeyCode::Tab), Some(Msg::NextTab)),
-            (KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT), Some(Msg::PrevTab)),
+            (
+                KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT),
+                Some(Msg::PrevTab),
+            ),
             (press(KeyCode::Char('3')), Some(Msg::ShowTab(Tab::Checks))),
             (press(KeyCode::Char('s')), Some(Msg::CycleSeverity)),
             (press(KeyCode::Char('/')), Some(Msg::StartSearch)),
@@ -215,7 +456,10 @@ mod tests {
             (press(KeyCode::Esc), Some(Msg::ClearFilter)),
             (press(KeyCode::Char('x')), None),
             // Ctrl and Alt change a letter's meaning: ^j is not j, Alt-q is not q.
-            (KeyEvent::new(KeyCode::Char('j'), KeyModifiers::CONTROL), None),
+            (
+                KeyEvent::new(KeyCode::Char('j'), KeyModifiers::CONTROL),
+                None,
+            ),
             (KeyEvent::new(KeyCode::Char('q'), KeyModifiers::ALT), None),
         ];
         for (key, want) in cases {
@@ -235,17 +479,32 @@ mod tests {
     fn search_mode_types_text_instead_of_commands() {
         let mut a = app();
         a.mode = Mode::Search;
-        assert_eq!(handle_key(&a, press(KeyCode::Char('q'))), Some(Msg::SearchChar('q')));
-        assert_eq!(handle_key(&a, press(KeyCode::Char('/'))), Some(Msg::SearchChar('/')));
+        assert_eq!(
+            handle_key(&a, press(KeyCode::Char('q'))),
+            Some(Msg::SearchChar('q'))
+        );
+        assert_eq!(
+            handle_key(&a, press(KeyCode::Char('/'))),
+            Some(Msg::SearchChar('/'))
+        );
         assert_eq!(
             handle_key(&a, KeyEvent::new(KeyCode::Char('M'), KeyModifiers::SHIFT)),
             Some(Msg::SearchChar('M'))
         );
-        assert_eq!(handle_key(&a, press(KeyCode::Enter)), Some(Msg::SearchAccept));
+        assert_eq!(
+            handle_key(&a, press(KeyCode::Enter)),
+            Some(Msg::SearchAccept)
+        );
         assert_eq!(handle_key(&a, press(KeyCode::Esc)), Some(Msg::SearchCancel));
-        assert_eq!(handle_key(&a, press(KeyCode::Backspace)), Some(Msg::SearchBackspace));
+        assert_eq!(
+            handle_key(&a, press(KeyCode::Backspace)),
+            Some(Msg::SearchBackspace)
+        );
         assert_eq!(handle_key(&a, press(KeyCode::Down)), Some(Msg::Down));
-        assert_eq!(handle_key(&a, KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)), Some(Msg::Quit));
+        assert_eq!(
+            handle_key(&a, KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)),
+            Some(Msg::Quit)
+        );
     }
 
     #[test]
@@ -264,7 +523,13 @@ mod tests {
             for b in &KEYMAP[i + 1..] {
                 if a.mode == b.mode {
                     for k in a.keys {
-                        assert!(!b.keys.contains(k), "{} bound to {:?} and {:?}", k.label(), a.msg, b.msg);
+                        assert!(
+                            !b.keys.contains(k),
+                            "{} bound to {:?} and {:?}",
+                            k.label(),
+                            a.msg,
+                            b.msg
+                        );
                     }
                 }
             }
@@ -276,11 +541,23 @@ mod tests {
         let a = app();
         for b in KEYMAP {
             assert!(!b.help.is_empty() && !b.keys.is_empty());
-            let mut probe = App { mode: b.mode, ..app() };
+            let mut probe = App {
+                mode: b.mode,
+                ..app()
+            };
             probe.mode = b.mode;
             for k in b.keys {
-                let mods = if k.ctrl { KeyModifiers::CONTROL } else { KeyModifiers::NONE };
-                assert_eq!(handle_key(&probe, KeyEvent::new(k.code, mods)), Some(b.msg), "{}", k.label());
+                let mods = if k.ctrl {
+                    KeyModifiers::CONTROL
+                } else {
+                    KeyModifiers::NONE
+                };
+                assert_eq!(
+                    handle_key(&probe, KeyEvent::new(k.code, mods)),
+                    Some(b.msg),
+                    "{}",
+                    k.label()
+                );
             }
         }
         let _ = a;

@@ -110,7 +110,10 @@ pub fn load_labels(source: &CatalogSource) -> Result<Labels, LoadError> {
                     file: file.clone(),
                     line: None,
                     column: None,
-                    message: format!("not a usable label catalog:\n{}", neutralize_lines(&other.to_string())),
+                    message: format!(
+                        "not a usable label catalog:\n{}",
+                        neutralize_lines(&other.to_string())
+                    ),
                     context: Vec::new(),
                 },
             })
@@ -119,15 +122,31 @@ pub fn load_labels(source: &CatalogSource) -> Result<Labels, LoadError> {
 }
 
 /// Read and audit one profile.
-pub fn load_profile(source: &Source, labels: &Labels, today: Option<Date>) -> Result<Report, LoadError> {
+pub fn load_profile(
+    source: &Source,
+    labels: &Labels,
+    today: Option<Date>,
+) -> Result<Report, LoadError> {
     let options = AuditOptions { today };
     match source {
-        Source::Embedded => audit(isolint_core::WORKSHOP_PROFILE.as_bytes(), "workshop.json", labels, &options)
-            .map_err(|e| input_error("workshop.json", isolint_core::WORKSHOP_PROFILE.as_bytes(), &e)),
+        Source::Embedded => audit(
+            isolint_core::WORKSHOP_PROFILE.as_bytes(),
+            "workshop.json",
+            labels,
+            &options,
+        )
+        .map_err(|e| {
+            input_error(
+                "workshop.json",
+                isolint_core::WORKSHOP_PROFILE.as_bytes(),
+                &e,
+            )
+        }),
         Source::File(path) => {
             let file = display_path(path);
             let bytes = read(path, &file)?;
-            audit(&bytes, &path.to_string_lossy(), labels, &options).map_err(|e| input_error(&file, &bytes, &e))
+            audit(&bytes, &path.to_string_lossy(), labels, &options)
+                .map_err(|e| input_error(&file, &bytes, &e))
         }
     }
 }
@@ -143,7 +162,10 @@ fn read(path: &Path, file: &str) -> Result<Vec<u8>, LoadError> {
 }
 
 fn neutralize_lines(s: &str) -> String {
-    s.lines().map(|l| neutralize(l).into_owned()).collect::<Vec<_>>().join("\n")
+    s.lines()
+        .map(|l| neutralize(l).into_owned())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// An input error with up to two lines of context on each side. The text
@@ -228,7 +250,10 @@ fn quoted(s: &str) -> Option<(&str, &str)> {
 
 /// Today's date (UTC) from the system clock, for staleness rules.
 pub fn today() -> Option<Date> {
-    let secs = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).ok()?.as_secs();
+    let secs = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .ok()?
+        .as_secs();
     Some(civil_from_days((secs / 86_400) as i64))
 }
 
@@ -259,7 +284,13 @@ pub fn export_name(source: &Source) -> String {
     // Keep the name a plain file name whatever the profile was called.
     let stem: String = stem
         .chars()
-        .map(|c| if c.is_control() || c == '/' || c == '\\' { '_' } else { c })
+        .map(|c| {
+            if c.is_control() || c == '/' || c == '\\' {
+                '_'
+            } else {
+                c
+            }
+        })
         .collect();
     format!("{stem}.findings.json")
 }
@@ -272,13 +303,22 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let mut attempt = 0u32;
     let (tmp, mut file) = loop {
         let tmp = dir.join(format!(".{name}.{}.{attempt}.tmp", std::process::id()));
-        match fs::OpenOptions::new().write(true).create_new(true).open(&tmp) {
+        match fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+        {
             Ok(f) => break (tmp, f),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 100 => attempt += 1,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 100 => {
+                attempt += 1
+            }
             Err(e) => return Err(e),
         }
     };
@@ -324,19 +364,41 @@ mod tests {
     fn bad_json_reports_file_line_and_column_with_context() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("broken.json");
-        fs::write(&path, "{\n  \"name\": \"x\",\n  \"PASSWORD\": \"s3cretvalue\",\n  oops\n}\n").unwrap();
+        fs::write(
+            &path,
+            "{\n  \"name\": \"x\",\n  \"PASSWORD\": \"s3cretvalue\",\n  oops\n}\n",
+        )
+        .unwrap();
         let err = load_profile(&Source::File(path.clone()), &Labels::workshop(), None).unwrap_err();
         assert_eq!(err.line, Some(4));
         assert!(err.column.is_some());
-        assert!(err.headline().starts_with(&format!("{}:4:", display_path(&path))), "{}", err.headline());
+        assert!(
+            err.headline()
+                .starts_with(&format!("{}:4:", display_path(&path))),
+            "{}",
+            err.headline()
+        );
         assert!(err.context.iter().any(|(n, _)| *n == 4));
-        assert!(err.context.iter().all(|(_, l)| !l.contains("s3cretvalue")), "{:?}", err.context);
+        assert!(
+            err.context.iter().all(|(_, l)| !l.contains("s3cretvalue")),
+            "{:?}",
+            err.context
+        );
     }
 
     #[test]
     fn missing_file_is_an_error_not_a_panic() {
-        let err = load_profile(&Source::File("/nonexistent/x.json".into()), &Labels::workshop(), None).unwrap_err();
-        assert!(err.message.starts_with("cannot read the file"), "{}", err.message);
+        let err = load_profile(
+            &Source::File("/nonexistent/x.json".into()),
+            &Labels::workshop(),
+            None,
+        )
+        .unwrap_err();
+        assert!(
+            err.message.starts_with("cannot read the file"),
+            "{}",
+            err.message
+        );
         assert_eq!(err.line, None);
     }
 
@@ -348,8 +410,15 @@ mod tests {
             fs::write(dir.path().join(f), "{}").unwrap();
         }
         let got = expand(&[dir.path().to_path_buf()]).unwrap();
-        let names: Vec<_> =
-            got.iter().map(|p| p.strip_prefix(dir.path()).unwrap().to_string_lossy().into_owned()).collect();
+        let names: Vec<_> = got
+            .iter()
+            .map(|p| {
+                p.strip_prefix(dir.path())
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
         assert_eq!(names, ["a.json", "b.json", "sub/c.json"]);
         let empty = tempfile::tempdir().unwrap();
         assert!(expand(&[empty.path().to_path_buf()]).is_err());
@@ -369,6 +438,9 @@ mod tests {
     #[test]
     fn export_names() {
         assert_eq!(export_name(&Source::Embedded), "workshop.findings.json");
-        assert_eq!(export_name(&Source::File("a/b/parser.json".into())), "parser.findings.json");
+        assert_eq!(
+            export_name(&Source::File("a/b/parser.json".into())),
+            "parser.findings.json"
+        );
     }
 }

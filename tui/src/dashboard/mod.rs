@@ -53,13 +53,20 @@ pub fn run(profiles: Vec<PathBuf>, labels: Option<PathBuf>) -> anyhow::Result<()
     let sources: Vec<Source> = if profiles.is_empty() {
         vec![Source::Embedded]
     } else {
-        load::expand(&profiles)?.into_iter().map(Source::File).collect()
+        load::expand(&profiles)?
+            .into_iter()
+            .map(Source::File)
+            .collect()
     };
     let catalog = labels.map_or(CatalogSource::Embedded, CatalogSource::File);
     let mut app = App::new(sources, catalog, load::today(), PathBuf::from("."));
 
     let stop = Arc::new(AtomicBool::new(false));
-    for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT, signal_hook::consts::SIGHUP] {
+    for sig in [
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGHUP,
+    ] {
         signal_hook::flag::register(sig, Arc::clone(&stop))?;
     }
 
@@ -69,7 +76,12 @@ pub fn run(profiles: Vec<PathBuf>, labels: Option<PathBuf>) -> anyhow::Result<()
     let result = event_loop(&mut terminal, &mut app, &stop, exit_after_first);
     leave();
     if exit_after_first {
-        let findings: usize = app.slots.iter().filter_map(|s| s.outcome.as_ref().ok()).map(|r| r.issues.len()).sum();
+        let findings: usize = app
+            .slots
+            .iter()
+            .filter_map(|s| s.outcome.as_ref().ok())
+            .map(|r| r.issues.len())
+            .sum();
         eprintln!(
             "first frame after {:.1} ms ({} profiles, {findings} findings); peak RSS {}",
             started.elapsed().as_secs_f64() * 1000.0,
@@ -82,7 +94,12 @@ pub fn run(profiles: Vec<PathBuf>, labels: Option<PathBuf>) -> anyhow::Result<()
 
 type Term = Terminal<CrosstermBackend<BufWriter<Stdout>>>;
 
-fn event_loop(terminal: &mut Term, app: &mut App, stop: &AtomicBool, exit_after_first: bool) -> anyhow::Result<()> {
+fn event_loop(
+    terminal: &mut Term,
+    app: &mut App,
+    stop: &AtomicBool,
+    exit_after_first: bool,
+) -> anyhow::Result<()> {
     let size = terminal.size()?;
     app::update(app, Msg::Resize(size.width, size.height));
     let mut dirty = true;
@@ -98,7 +115,9 @@ fn event_loop(terminal: &mut Term, app: &mut App, stop: &AtomicBool, exit_after_
                 return Ok(());
             }
         }
-        let wait = next_watch.saturating_duration_since(Instant::now()).min(MAX_WAIT);
+        let wait = next_watch
+            .saturating_duration_since(Instant::now())
+            .min(MAX_WAIT);
         let ready = match event::poll(wait) {
             Ok(r) => r,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => false,

@@ -23,7 +23,12 @@ fn testdata(name: &str) -> Source {
 }
 
 fn app(sources: Vec<Source>) -> App {
-    App::new(sources, CatalogSource::Embedded, Date::parse("2026-11-29"), PathBuf::from("."))
+    App::new(
+        sources,
+        CatalogSource::Embedded,
+        Date::parse("2026-11-29"),
+        PathBuf::from("."),
+    )
 }
 
 fn draw(app: &App, w: u16, h: u16) -> Terminal<TestBackend> {
@@ -47,7 +52,12 @@ fn snapshot(name: &str, app: &App, w: u16, h: u16) {
 
 /// Every cell of a drawn screen, joined.
 fn cells(t: &Terminal<TestBackend>) -> String {
-    t.backend().buffer().content().iter().map(|c| c.symbol()).collect()
+    t.backend()
+        .buffer()
+        .content()
+        .iter()
+        .map(|c| c.symbol())
+        .collect()
 }
 
 #[test]
@@ -73,7 +83,10 @@ fn workshop_other_tabs() {
 fn clean_profile() {
     let a = app(vec![fixture("workshop-fixed.json")]);
     let text = screen(&a, 120, 40);
-    assert!(text.contains("eligible for runtime testing — not proof of enforcement"), "{text}");
+    assert!(
+        text.contains("eligible for runtime testing — not proof of enforcement"),
+        "{text}"
+    );
     assert!(!text.to_lowercase().contains("not eligible"));
     snapshot("clean", &a, 80, 24);
     snapshot("clean", &a, 120, 40);
@@ -91,12 +104,18 @@ fn hostile_strings_are_neutralized_and_secrets_redacted() {
                 !all.chars().any(isolint_core::sanitize::is_dangerous),
                 "a control or bidi character reached the screen in {tab:?} at {w}x{h}"
             );
-            assert!(!all.contains("ghp_0123456789"), "a secret reached the screen in {tab:?}");
+            assert!(
+                !all.contains("ghp_0123456789"),
+                "a secret reached the screen in {tab:?}"
+            );
         }
     }
     update(&mut a, Msg::ShowTab(Tab::Findings));
     let text = screen(&a, 120, 40);
-    assert!(text.contains("\\u{1b}"), "escapes are shown visibly:\n{text}");
+    assert!(
+        text.contains("\\u{1b}"),
+        "escapes are shown visibly:\n{text}"
+    );
     snapshot("hostile", &a, 80, 24);
     snapshot("hostile", &a, 120, 40);
     update(&mut a, Msg::ShowTab(Tab::Mounts));
@@ -120,7 +139,11 @@ fn help_overlay_lists_every_binding_from_the_keymap() {
         update(&mut a, Msg::Down);
     }
     for b in super::keymap::KEYMAP {
-        assert!(seen.contains(b.help), "help at 80x24 never shows {:?}", b.help);
+        assert!(
+            seen.contains(b.help),
+            "help at 80x24 never shows {:?}",
+            b.help
+        );
     }
 }
 
@@ -129,7 +152,10 @@ fn input_error_panel() {
     let a = app(vec![testdata("broken.json")]);
     let text = screen(&a, 80, 24);
     assert!(text.contains("broken.json:4:"), "{text}");
-    assert!(!text.contains("hunter2hunter2"), "secret-named value masked even unparsed");
+    assert!(
+        !text.contains("hunter2hunter2"),
+        "secret-named value masked even unparsed"
+    );
     snapshot("broken", &a, 80, 24);
 }
 
@@ -147,7 +173,13 @@ fn selected_finding_source_line_is_marked() {
     let line = report.issues[target].line.unwrap();
     let column = report.issues[target].column.unwrap() as usize;
     // What is at the finding's column: the pane keeps it in view.
-    let src: String = report.source_line(line).unwrap().chars().skip(column - 1).take(8).collect();
+    let src: String = report
+        .source_line(line)
+        .unwrap()
+        .chars()
+        .skip(column - 1)
+        .take(8)
+        .collect();
     update(&mut a, Msg::Top);
     for _ in 0..report_len(&a) {
         if a.selected_issue() == Some(target) {
@@ -171,9 +203,16 @@ fn selected_finding_source_line_is_marked() {
             }
             marked.push_str(r);
         }
-        let compact: String = marked.split(['│', '┆']).map(str::trim).collect::<Vec<_>>().join(" ");
+        let compact: String = marked
+            .split(['│', '┆'])
+            .map(str::trim)
+            .collect::<Vec<_>>()
+            .join(" ");
         let needle = src.trim();
-        assert!(compact.contains(needle), "line {line} should show {needle:?}: {compact}");
+        assert!(
+            compact.contains(needle),
+            "line {line} should show {needle:?}: {compact}"
+        );
     }
 }
 
@@ -189,7 +228,11 @@ fn resizing_redraws_cleanly() {
         t.backend_mut().resize(w, h);
         t.resize(ratatui::layout::Rect::new(0, 0, w, h)).unwrap();
         t.draw(|f| view(&a, f)).unwrap();
-        assert_eq!(t.backend().to_string(), screen(&a, w, h), "stale cells after resizing to {w}x{h}");
+        assert_eq!(
+            t.backend().to_string(),
+            screen(&a, w, h),
+            "stale cells after resizing to {w}x{h}"
+        );
     }
 }
 
@@ -206,7 +249,11 @@ fn tiny_terminals_get_a_message_not_a_panic() {
 
 #[test]
 fn several_profiles_show_which_one_is_open() {
-    let mut a = app(vec![fixture("workshop.json"), fixture("workshop-fixed.json"), testdata("broken.json")]);
+    let mut a = app(vec![
+        fixture("workshop.json"),
+        fixture("workshop-fixed.json"),
+        testdata("broken.json"),
+    ]);
     assert!(screen(&a, 80, 24).contains("profile 1/3"));
     update(&mut a, Msg::PrevProfile);
     let text = screen(&a, 80, 24);
@@ -223,5 +270,8 @@ fn filter_state_is_visible() {
     update(&mut a, Msg::SearchChar('x'));
     let text = screen(&a, 120, 40);
     assert!(text.contains("filter ≥ medium \"x\""), "{text}");
-    assert!(text.contains(" /x"), "the query being typed is on the status line:\n{text}");
+    assert!(
+        text.contains(" /x"),
+        "the query being typed is on the status line:\n{text}"
+    );
 }

@@ -118,7 +118,13 @@ pub fn wrap_code(line: &str, max: usize) -> Vec<(usize, String)> {
                 end = b;
             }
         }
-        rows.push((start, chars.get(start..end).map(|c| c.iter().collect()).unwrap_or_default()));
+        rows.push((
+            start,
+            chars
+                .get(start..end)
+                .map(|c| c.iter().collect())
+                .unwrap_or_default(),
+        ));
         start = end;
     }
     if rows.is_empty() {

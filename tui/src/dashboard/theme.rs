@@ -7,7 +7,9 @@ use ratatui::style::{Color, Modifier, Style};
 
 pub fn severity(s: Severity) -> Style {
     match s {
-        Severity::Critical => Style::new().fg(Color::LightRed).add_modifier(Modifier::BOLD),
+        Severity::Critical => Style::new()
+            .fg(Color::LightRed)
+            .add_modifier(Modifier::BOLD),
         Severity::High => Style::new().fg(Color::Red),
         Severity::Medium => Style::new().fg(Color::Yellow),
         Severity::Low => Style::new().fg(Color::Cyan),
@@ -28,15 +30,22 @@ pub fn severity_tag(s: Severity) -> &'static str {
 
 pub fn verdict(v: Verdict) -> Style {
     match v {
-        Verdict::NotEligible => Style::new().fg(Color::White).bg(Color::Red).add_modifier(Modifier::BOLD),
-        Verdict::EligibleForRuntimeTesting => {
-            Style::new().fg(Color::Black).bg(Color::Green).add_modifier(Modifier::BOLD)
-        }
+        Verdict::NotEligible => Style::new()
+            .fg(Color::White)
+            .bg(Color::Red)
+            .add_modifier(Modifier::BOLD),
+        Verdict::EligibleForRuntimeTesting => Style::new()
+            .fg(Color::Black)
+            .bg(Color::Green)
+            .add_modifier(Modifier::BOLD),
     }
 }
 
 pub fn input_error() -> Style {
-    Style::new().fg(Color::White).bg(Color::Magenta).add_modifier(Modifier::BOLD)
+    Style::new()
+        .fg(Color::White)
+        .bg(Color::Magenta)
+        .add_modifier(Modifier::BOLD)
 }
 
 pub fn selected() -> Style {
@@ -81,7 +90,9 @@ pub fn status_info() -> Style {
 }
 
 pub fn status_error() -> Style {
-    Style::new().fg(Color::LightRed).add_modifier(Modifier::BOLD)
+    Style::new()
+        .fg(Color::LightRed)
+        .add_modifier(Modifier::BOLD)
 }
 
 pub fn writable() -> Style {

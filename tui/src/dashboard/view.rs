@@ -15,8 +15,8 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{
-    Block, Clear, HighlightSpacing, List, ListItem, ListState, Paragraph, Row, StatefulWidget, Table, TableState,
-    Widget,
+    Block, Clear, HighlightSpacing, List, ListItem, ListState, Paragraph, Row, StatefulWidget,
+    Table, TableState, Widget,
 };
 use ratatui::Frame;
 
@@ -69,16 +69,24 @@ impl Widget for &App {
             }
             Some(Err(e)) => {
                 line(vec![Span::styled(
-                    pad(" no verdict — this profile could not be audited", banner.width),
+                    pad(
+                        " no verdict — this profile could not be audited",
+                        banner.width,
+                    ),
                     theme::input_error(),
                 )])
                 .render(banner, buf);
                 let place = match (e.line, e.column) {
-                    (Some(l), Some(c)) => format!(" input error at line {l}, column {c}: no findings until it parses"),
+                    (Some(l), Some(c)) => {
+                        format!(" input error at line {l}, column {c}: no findings until it parses")
+                    }
                     _ => " input error: no findings until the file can be read".to_string(),
                 };
-                line(vec![Span::styled(truncate(&place, counts.width as usize), theme::status_error())])
-                    .render(counts, buf);
+                line(vec![Span::styled(
+                    truncate(&place, counts.width as usize),
+                    theme::status_error(),
+                )])
+                .render(counts, buf);
                 render_tabs(self, tabs, buf);
                 if self.tab == Tab::Rules {
                     render_rules_tab(self, None, body, buf);
@@ -106,7 +114,9 @@ fn pad(s: &str, w: u16) -> String {
 }
 
 fn pane(title: String) -> Block<'static> {
-    Block::bordered().border_style(theme::border()).title(Span::styled(format!(" {title} "), theme::title()))
+    Block::bordered()
+        .border_style(theme::border())
+        .title(Span::styled(format!(" {title} "), theme::title()))
 }
 
 fn render_too_small(area: Rect, buf: &mut Buffer) {
@@ -114,7 +124,10 @@ fn render_too_small(area: Rect, buf: &mut Buffer) {
         "isolint needs at least {}×{}; this terminal is {}×{}. Enlarge it or press q.",
         MIN_SIZE.0, MIN_SIZE.1, area.width, area.height
     );
-    let lines: Vec<Line> = wrap(&msg, area.width as usize).into_iter().map(Line::from).collect();
+    let lines: Vec<Line> = wrap(&msg, area.width as usize)
+        .into_iter()
+        .map(Line::from)
+        .collect();
     Paragraph::new(lines).render(area, buf);
 }
 
@@ -129,7 +142,11 @@ fn render_ident(app: &App, area: Rect, buf: &mut Buffer) {
         if !right.is_empty() {
             right.push_str(" · ");
         }
-        right.push_str(&format!("profile {}/{} (n/p)", app.current + 1, app.slots.len()));
+        right.push_str(&format!(
+            "profile {}/{} (n/p)",
+            app.current + 1,
+            app.slots.len()
+        ));
     }
     let right = format!("{right} ");
     let name = app.report().map(|r| safe(&r.profile.name).into_owned());
@@ -152,7 +169,11 @@ fn render_ident(app: &App, area: Rect, buf: &mut Buffer) {
 
 fn render_banner(report: &Report, area: Rect, buf: &mut Buffer) {
     let b = vm::banner(report);
-    line(vec![Span::styled(pad(&format!(" {}", b.headline), area.width), theme::verdict(b.verdict))]).render(area, buf);
+    line(vec![Span::styled(
+        pad(&format!(" {}", b.headline), area.width),
+        theme::verdict(b.verdict),
+    )])
+    .render(area, buf);
 }
 
 /// Severity counts on the left, what the filter shows on the right.
@@ -163,17 +184,29 @@ fn render_counts(app: &App, report: &Report, g: &Grouped, area: Rect, buf: &mut 
         if i > 0 {
             spans.push(Span::styled(" · ", theme::dim()));
         }
-        let style = if report.summary.count(sev) > 0 { theme::severity(sev) } else { theme::dim() };
+        let style = if report.summary.count(sev) > 0 {
+            theme::severity(sev)
+        } else {
+            theme::dim()
+        };
         spans.push(Span::styled(part.to_string(), style));
     }
     let used: usize = spans.iter().map(|s| s.width()).sum();
     let avail = (area.width as usize).saturating_sub(used + 3);
     let right = if app.filter == vm::Filter::default() {
-        let long = format!("{} findings · {} runtime checks ", g.total, report.runtime_checks.len());
+        let long = format!(
+            "{} findings · {} runtime checks ",
+            g.total,
+            report.runtime_checks.len()
+        );
         if width(&long) <= avail {
             long
         } else {
-            format!("{} findings · {} checks ", g.total, report.runtime_checks.len())
+            format!(
+                "{} findings · {} checks ",
+                g.total,
+                report.runtime_checks.len()
+            )
         }
     } else {
         let mut parts = Vec::new();
@@ -183,7 +216,12 @@ fn render_counts(app: &App, report: &Report, g: &Grouped, area: Rect, buf: &mut 
         if !app.filter.query.is_empty() {
             parts.push(format!("\"{}\"", truncate(&safe(&app.filter.query), 20)));
         }
-        let long = format!("filter {} · {} of {} shown ", parts.join(" "), g.shown, g.total);
+        let long = format!(
+            "filter {} · {} of {} shown ",
+            parts.join(" "),
+            g.shown,
+            g.total
+        );
         if width(&long) <= avail {
             long
         } else {
@@ -191,7 +229,9 @@ fn render_counts(app: &App, report: &Report, g: &Grouped, area: Rect, buf: &mut 
         }
     };
     let right = truncate(&right, avail);
-    spans.push(Span::raw(" ".repeat((area.width as usize).saturating_sub(used + width(&right)))));
+    spans.push(Span::raw(" ".repeat(
+        (area.width as usize).saturating_sub(used + width(&right)),
+    )));
     spans.push(Span::styled(right, theme::label()));
     line(spans).render(area, buf);
 }
@@ -218,16 +258,30 @@ fn render_status(app: &App, area: Rect, buf: &mut Buffer) {
         let hints_w: usize = hints.iter().map(|s| s.width()).sum();
         let budget = (area.width as usize).saturating_sub(hints_w + 4);
         let q = truncate_left(&safe(&app.filter.query), budget);
-        let mut spans = vec![Span::styled(" /", theme::key()), Span::raw(q), Span::styled("▏", theme::key())];
+        let mut spans = vec![
+            Span::styled(" /", theme::key()),
+            Span::raw(q),
+            Span::styled("▏", theme::key()),
+        ];
         let used: usize = spans.iter().map(|s| s.width()).sum();
-        spans.push(Span::raw(" ".repeat((area.width as usize).saturating_sub(used + hints_w))));
+        spans.push(Span::raw(
+            " ".repeat((area.width as usize).saturating_sub(used + hints_w)),
+        ));
         spans.extend(hints);
         line(spans).render(area, buf);
         return;
     }
     if let Some(s) = &app.status {
-        let style = if s.error { theme::status_error() } else { theme::status_info() };
-        line(vec![Span::styled(truncate(&format!(" {}", safe(&s.text)), area.width as usize), style)]).render(area, buf);
+        let style = if s.error {
+            theme::status_error()
+        } else {
+            theme::status_info()
+        };
+        line(vec![Span::styled(
+            truncate(&format!(" {}", safe(&s.text)), area.width as usize),
+            style,
+        )])
+        .render(area, buf);
         return;
     }
     let mut spans = vec![Span::raw(" ")];
@@ -242,7 +296,12 @@ fn render_status(app: &App, area: Rect, buf: &mut Buffer) {
 fn hint_spans(mode: Mode) -> Vec<Span<'static>> {
     keymap::hints(mode)
         .into_iter()
-        .flat_map(|(k, label)| [Span::styled(k, theme::key()), Span::raw(format!(" {label}  "))])
+        .flat_map(|(k, label)| {
+            [
+                Span::styled(k, theme::key()),
+                Span::raw(format!(" {label}  ")),
+            ]
+        })
         .collect()
 }
 
@@ -251,12 +310,16 @@ fn hint_spans(mode: Mode) -> Vec<Span<'static>> {
 fn render_findings_tab(app: &App, report: &Report, g: &Grouped, area: Rect, buf: &mut Buffer) {
     let areas_w = areas_width(g);
     let (areas_r, list_r, detail_r, source_r) = if area.width >= 110 && area.height >= 28 {
-        let [top, bottom] = Layout::vertical([Constraint::Length(14), Constraint::Min(0)]).areas(area);
-        let [a, l] = Layout::horizontal([Constraint::Length(areas_w), Constraint::Min(0)]).areas(top);
-        let [d, s] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(bottom);
+        let [top, bottom] =
+            Layout::vertical([Constraint::Length(14), Constraint::Min(0)]).areas(area);
+        let [a, l] =
+            Layout::horizontal([Constraint::Length(areas_w), Constraint::Min(0)]).areas(top);
+        let [d, s] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
+            .areas(bottom);
         (a, l, d, s)
     } else {
-        let [a, right] = Layout::horizontal([Constraint::Length(areas_w), Constraint::Min(0)]).areas(area);
+        let [a, right] =
+            Layout::horizontal([Constraint::Length(areas_w), Constraint::Min(0)]).areas(area);
         let [l, d, s] = Layout::vertical([
             Constraint::Percentage(28),
             Constraint::Percentage(42),
@@ -290,7 +353,14 @@ fn render_findings_tab(app: &App, report: &Report, g: &Grouped, area: Rect, buf:
             Paragraph::new(lines_of(msg, detail_r.width.saturating_sub(2)))
                 .block(pane("Detail".into()))
                 .render(detail_r, buf);
-            render_source(report, None, None, format!("Source · {}", safe(&file_name(report))), source_r, buf);
+            render_source(
+                report,
+                None,
+                None,
+                format!("Source · {}", safe(&file_name(report))),
+                source_r,
+                buf,
+            );
         }
     }
 }
@@ -310,7 +380,12 @@ fn count_label(a: &vm::AreaGroup) -> String {
 
 fn areas_width(g: &Grouped) -> u16 {
     let title_w = g.groups.iter().map(|a| width(a.title)).max().unwrap_or(10);
-    let count_w = g.groups.iter().map(|a| width(&count_label(a))).max().unwrap_or(1);
+    let count_w = g
+        .groups
+        .iter()
+        .map(|a| width(&count_label(a)))
+        .max()
+        .unwrap_or(1);
     // borders + highlight symbol + title + space + count
     (2 + 2 + title_w + 1 + count_w).min(30) as u16
 }
@@ -328,7 +403,11 @@ fn render_areas(g: &Grouped, selected: usize, area: Rect, buf: &mut Buffer) {
                 Some(s) if !a.shown.is_empty() => theme::severity(s),
                 _ => theme::dim(),
             };
-            let title_style = if a.total == 0 { theme::dim() } else { Style::new() };
+            let title_style = if a.total == 0 {
+                theme::dim()
+            } else {
+                Style::new()
+            };
             ListItem::new(Line::from(vec![
                 Span::styled(title, title_style),
                 Span::raw(" "),
@@ -345,21 +424,37 @@ fn render_areas(g: &Grouped, selected: usize, area: Rect, buf: &mut Buffer) {
     StatefulWidget::render(list, area, buf, &mut state);
 }
 
-fn render_finding_list(report: &Report, group: Option<&vm::AreaGroup>, cursor: usize, area: Rect, buf: &mut Buffer) {
+fn render_finding_list(
+    report: &Report,
+    group: Option<&vm::AreaGroup>,
+    cursor: usize,
+    area: Rect,
+    buf: &mut Buffer,
+) {
     let Some(group) = group else { return };
     let title = if group.shown.len() == group.total {
         format!("{} · {}", group.title, plural(group.total, "finding"))
     } else {
-        format!("{} · {} of {} shown", group.title, group.shown.len(), group.total)
+        format!(
+            "{} · {} of {} shown",
+            group.title,
+            group.shown.len(),
+            group.total
+        )
     };
     let block = pane(title);
     if group.shown.is_empty() {
         let msg = if group.total == 0 {
             "No findings in this area.".to_string()
         } else {
-            format!("The filter hides all {} here (Esc clears it).", plural(group.total, "finding"))
+            format!(
+                "The filter hides all {} here (Esc clears it).",
+                plural(group.total, "finding")
+            )
         };
-        Paragraph::new(lines_of(&msg, area.width.saturating_sub(2))).block(block).render(area, buf);
+        Paragraph::new(lines_of(&msg, area.width.saturating_sub(2)))
+            .block(block)
+            .render(area, buf);
         return;
     }
     let inner_w = area.width.saturating_sub(4) as usize;
@@ -404,19 +499,30 @@ fn field(out: &mut Vec<Line<'static>>, label: &str, value: &str, w: usize, style
     let wrapped = wrap(value, w.saturating_sub(indent).max(8));
     for (i, l) in wrapped.into_iter().enumerate() {
         if i == 0 {
-            out.push(Line::from(vec![Span::styled(format!("{label}: "), theme::label()), Span::styled(l, style)]));
+            out.push(Line::from(vec![
+                Span::styled(format!("{label}: "), theme::label()),
+                Span::styled(l, style),
+            ]));
         } else {
-            out.push(Line::from(vec![Span::raw(" ".repeat(indent)), Span::styled(l, style)]));
+            out.push(Line::from(vec![
+                Span::raw(" ".repeat(indent)),
+                Span::styled(l, style),
+            ]));
         }
     }
 }
 
 fn detail_lines(report: &Report, index: usize, w: usize) -> Vec<Line<'static>> {
-    let Some(d) = vm::detail(report, index) else { return Vec::new() };
+    let Some(d) = vm::detail(report, index) else {
+        return Vec::new();
+    };
     let exact = report.issues.get(index).is_some_and(|f| f.exact);
     let mut out = Vec::new();
     out.push(Line::from(vec![
-        Span::styled(format!("{} ", d.severity.as_str().to_uppercase()), theme::severity(d.severity)),
+        Span::styled(
+            format!("{} ", d.severity.as_str().to_uppercase()),
+            theme::severity(d.severity),
+        ),
         Span::styled(format!("{} ", d.rule), theme::title()),
         Span::raw(d.rule_name.to_string()),
     ]));
@@ -427,7 +533,10 @@ fn detail_lines(report: &Report, index: usize, w: usize) -> Vec<Line<'static>> {
     }
     let place = match (d.line, d.column, exact) {
         (Some(l), Some(c), true) => format!("{} (line {l}, column {c})", safe(&d.pointer)),
-        (Some(l), _, false) => format!("{} — not declared; nearest field at line {l}", safe(&d.pointer)),
+        (Some(l), _, false) => format!(
+            "{} — not declared; nearest field at line {l}",
+            safe(&d.pointer)
+        ),
         _ => safe(&d.pointer).into_owned(),
     };
     field(&mut out, "at", &place, w, Style::new());
@@ -441,7 +550,13 @@ fn detail_lines(report: &Report, index: usize, w: usize) -> Vec<Line<'static>> {
         out.push(Line::default());
         out.push(Line::styled("evidence", theme::label()));
         for (k, v) in &d.evidence {
-            field(&mut out, &format!("  {}", safe(k)), &safe(v), w, Style::new());
+            field(
+                &mut out,
+                &format!("  {}", safe(k)),
+                &safe(v),
+                w,
+                Style::new(),
+            );
         }
     }
     out.push(Line::default());
@@ -449,13 +564,27 @@ fn detail_lines(report: &Report, index: usize, w: usize) -> Vec<Line<'static>> {
         Some(kind) => {
             field(&mut out, "runtime check", kind.as_str(), w, Style::new());
             for c in &d.checks {
-                let s = format!("{} expect {} for {}", safe(&c.id), c.expect, safe(&c.target));
+                let s = format!(
+                    "{} expect {} for {}",
+                    safe(&c.id),
+                    c.expect,
+                    safe(&c.target)
+                );
                 for (i, l) in wrap(&s, w.saturating_sub(2)).into_iter().enumerate() {
-                    out.push(Line::raw(format!("{}{l}", if i == 0 { "- " } else { "  " })));
+                    out.push(Line::raw(format!(
+                        "{}{l}",
+                        if i == 0 { "- " } else { "  " }
+                    )));
                 }
             }
         }
-        None => field(&mut out, "runtime check", "none for this rule", w, theme::dim()),
+        None => field(
+            &mut out,
+            "runtime check",
+            "none for this rule",
+            w,
+            theme::dim(),
+        ),
     }
     if let Some(wv) = &d.waived {
         field(&mut out, "waived", &safe(wv), w, theme::dim());
@@ -468,7 +597,13 @@ fn detail_lines(report: &Report, index: usize, w: usize) -> Vec<Line<'static>> {
 }
 
 /// A scrollable pane of pre-wrapped lines, with "more" markers.
-fn render_scrolled(title: String, lines: Vec<Line<'static>>, scroll: u16, area: Rect, buf: &mut Buffer) {
+fn render_scrolled(
+    title: String,
+    lines: Vec<Line<'static>>,
+    scroll: u16,
+    area: Rect,
+    buf: &mut Buffer,
+) {
     let h = area.height.saturating_sub(2) as usize;
     let max_scroll = lines.len().saturating_sub(h);
     let top = (scroll as usize).min(max_scroll);
@@ -485,19 +620,34 @@ fn render_scrolled(title: String, lines: Vec<Line<'static>>, scroll: u16, area: 
 
 fn render_detail(app: &App, report: &Report, index: usize, area: Rect, buf: &mut Buffer) {
     let w = area.width.saturating_sub(2) as usize;
-    render_scrolled("Detail".into(), detail_lines(report, index, w), app.detail_scroll, area, buf);
+    render_scrolled(
+        "Detail".into(),
+        detail_lines(report, index, w),
+        app.detail_scroll,
+        area,
+        buf,
+    );
 }
 
 /// The masked profile source around `focus`, the focus line marked and
 /// highlighted, its column emphasized; long lines wrap (indentation kept)
 /// so nothing is hidden off to the side.
-fn render_source(report: &Report, focus: Option<u32>, column: Option<u32>, title: String, area: Rect, buf: &mut Buffer) {
+fn render_source(
+    report: &Report,
+    focus: Option<u32>,
+    column: Option<u32>,
+    title: String,
+    area: Rect,
+    buf: &mut Buffer,
+) {
     let h = area.height.saturating_sub(2) as usize;
     let window = vm::source_window(report, focus.unwrap_or(1), h);
     let last = window.last().map_or(1, |(n, _)| *n);
     let num_w = last.to_string().len();
     let gutter_w = 2 + num_w + 3; // marker, space, number, " │ "
-    let content_w = (area.width.saturating_sub(2) as usize).saturating_sub(gutter_w).max(1);
+    let content_w = (area.width.saturating_sub(2) as usize)
+        .saturating_sub(gutter_w)
+        .max(1);
     let mut rows: Vec<Line> = Vec::new();
     let mut focus_rows = None;
     for (n, text) in window {
@@ -514,7 +664,10 @@ fn render_source(report: &Report, focus: Option<u32>, column: Option<u32>, title
                 spans.extend(emphasize_column(&part, offset, column, content_w));
                 rows.push(Line::from(spans));
             } else {
-                rows.push(Line::from(vec![Span::styled(gutter, theme::dim()), Span::raw(part)]));
+                rows.push(Line::from(vec![
+                    Span::styled(gutter, theme::dim()),
+                    Span::raw(part),
+                ]));
             }
         }
         if is_focus {
@@ -533,9 +686,16 @@ fn render_source(report: &Report, focus: Option<u32>, column: Option<u32>, title
 
 /// One row of the focus line, padded to the pane, with the character at
 /// `column` (1-based, counted in characters) underlined.
-fn emphasize_column(part: &str, offset: usize, column: Option<u32>, w: usize) -> Vec<Span<'static>> {
+fn emphasize_column(
+    part: &str,
+    offset: usize,
+    column: Option<u32>,
+    w: usize,
+) -> Vec<Span<'static>> {
     let fill = " ".repeat(w.saturating_sub(width(part)));
-    let at = column.map(|c| (c as usize).saturating_sub(1)).filter(|c| *c >= offset && *c < offset + part.chars().count());
+    let at = column
+        .map(|c| (c as usize).saturating_sub(1))
+        .filter(|c| *c >= offset && *c < offset + part.chars().count());
     let Some(at) = at else {
         return vec![Span::styled(format!("{part}{fill}"), theme::focus_line())];
     };
@@ -566,12 +726,22 @@ fn render_error(e: &LoadError, area: Rect, buf: &mut Buffer) {
             let is_focus = Some(*n) == e.line;
             let gutter = format!("{} {n:>num_w$} │ ", if is_focus { "▶" } else { " " });
             let content_w = w.saturating_sub(width(&gutter));
-            let style = if is_focus { theme::focus_line() } else { Style::new() };
-            out.push(Line::from(vec![Span::styled(gutter.clone(), style), Span::styled(truncate(text, content_w), style)]));
+            let style = if is_focus {
+                theme::focus_line()
+            } else {
+                Style::new()
+            };
+            out.push(Line::from(vec![
+                Span::styled(gutter.clone(), style),
+                Span::styled(truncate(text, content_w), style),
+            ]));
             if is_focus {
                 if let Some(c) = e.column {
                     let caret = " ".repeat(width(&gutter) + (c as usize).saturating_sub(1));
-                    out.push(Line::styled(truncate(&format!("{caret}^"), w), theme::status_error()));
+                    out.push(Line::styled(
+                        truncate(&format!("{caret}^"), w),
+                        theme::status_error(),
+                    ));
                 }
             }
         }
@@ -584,7 +754,12 @@ fn render_error(e: &LoadError, area: Rect, buf: &mut Buffer) {
     ) {
         out.push(Line::styled(l, theme::dim()));
     }
-    Paragraph::new(out).block(pane(format!("Cannot audit {}", truncate_left(&e.file, w.saturating_sub(16))))).render(area, buf);
+    Paragraph::new(out)
+        .block(pane(format!(
+            "Cannot audit {}",
+            truncate_left(&e.file, w.saturating_sub(16))
+        )))
+        .render(area, buf);
 }
 
 // ─────────────────────────────── mounts tab ───────────────────────────────
@@ -601,9 +776,23 @@ fn render_mounts_tab(app: &App, report: &Report, area: Rect, buf: &mut Buffer) {
         .render(area, buf);
         return;
     }
-    let n_rw = order.iter().filter(|&&i| report.mounts.get(i).is_some_and(|m| m.access != "read-only")).count();
+    let n_rw = order
+        .iter()
+        .filter(|&&i| {
+            report
+                .mounts
+                .get(i)
+                .is_some_and(|m| m.access != "read-only")
+        })
+        .count();
     let n_ro = order.len() - n_rw;
-    let label_w = report.mounts.iter().map(|m| width(&safe(&m.label))).max().unwrap_or(8).clamp(9, 26) as u16;
+    let label_w = report
+        .mounts
+        .iter()
+        .map(|m| width(&safe(&m.label)))
+        .max()
+        .unwrap_or(8)
+        .clamp(9, 26) as u16;
     let widths = [
         Constraint::Length(3),
         Constraint::Length(12),
@@ -611,8 +800,11 @@ fn render_mounts_tab(app: &App, report: &Report, area: Rect, buf: &mut Buffer) {
         Constraint::Fill(3),
         Constraint::Fill(2),
     ];
-    let table_h = (order.len() as u16 + u16::from(n_rw > 0) + u16::from(n_ro > 0) + 3).min(area.height / 2).max(5);
-    let [table_r, bottom] = Layout::vertical([Constraint::Length(table_h), Constraint::Min(0)]).areas(area);
+    let table_h = (order.len() as u16 + u16::from(n_rw > 0) + u16::from(n_ro > 0) + 3)
+        .min(area.height / 2)
+        .max(5);
+    let [table_r, bottom] =
+        Layout::vertical([Constraint::Length(table_h), Constraint::Min(0)]).areas(area);
     let cols = column_widths(&widths, table_r);
     // Rows with a heading before each group; remember where each mount lands.
     let mut rows = Vec::new();
@@ -632,28 +824,45 @@ fn render_mounts_tab(app: &App, report: &Report, area: Rect, buf: &mut Buffer) {
     let selected = visual.get(app.nav().mount).copied();
     let table = Table::new(rows, widths)
         .header(Row::new(["#", "access", "label", "source", "target"]).style(theme::label()))
-        .block(pane(format!("Mounts vs labels · {}", plural(order.len(), "mount"))))
+        .block(pane(format!(
+            "Mounts vs labels · {}",
+            plural(order.len(), "mount")
+        )))
         .highlight_symbol("› ")
         .highlight_spacing(HighlightSpacing::Always)
         .row_highlight_style(theme::selected());
     let mut state = TableState::default().with_selected(selected);
     StatefulWidget::render(table, table_r, buf, &mut state);
 
-    let Some(m) = app.selected_mount().and_then(|i| report.mounts.get(i)) else { return };
+    let Some(m) = app.selected_mount().and_then(|i| report.mounts.get(i)) else {
+        return;
+    };
     let (detail_r, source_r) = split_bottom(bottom);
     let w = detail_r.width.saturating_sub(2) as usize;
-    render_scrolled(format!("Mount {}", safe(&m.pointer)), mount_lines(report, m, w), app.detail_scroll, detail_r, buf);
-    let title = format!("Source · {}:{}", safe(&file_name(report)), m.line.map_or(String::new(), |l| l.to_string()));
+    render_scrolled(
+        format!("Mount {}", safe(&m.pointer)),
+        mount_lines(report, m, w),
+        app.detail_scroll,
+        detail_r,
+        buf,
+    );
+    let title = format!(
+        "Source · {}:{}",
+        safe(&file_name(report)),
+        m.line.map_or(String::new(), |l| l.to_string())
+    );
     render_source(report, m.line, None, title, source_r, buf);
 }
 
 /// Side by side when wide, stacked otherwise.
 fn split_bottom(area: Rect) -> (Rect, Rect) {
     if area.width >= 110 {
-        let [a, b] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(area);
+        let [a, b] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
+            .areas(area);
         (a, b)
     } else {
-        let [a, b] = Layout::vertical([Constraint::Percentage(60), Constraint::Percentage(40)]).areas(area);
+        let [a, b] =
+            Layout::vertical([Constraint::Percentage(60), Constraint::Percentage(40)]).areas(area);
         (a, b)
     }
 }
@@ -688,7 +897,11 @@ fn heading_row(kind: &str, what: &str) -> Row<'static> {
 }
 
 fn mount_row(m: &MountRow, index: usize, widths: &[usize]) -> Row<'static> {
-    let style = if m.access == "read-only" { Style::new() } else { theme::writable() };
+    let style = if m.access == "read-only" {
+        Style::new()
+    } else {
+        theme::writable()
+    };
     fitted_row(
         vec![
             Span::raw(index.to_string()),
@@ -705,9 +918,19 @@ fn mount_row(m: &MountRow, index: usize, widths: &[usize]) -> Row<'static> {
 fn mount_lines(report: &Report, m: &MountRow, w: usize) -> Vec<Line<'static>> {
     let mut out = Vec::new();
     field(&mut out, "source", &safe(&m.source), w, Style::new());
-    field(&mut out, "normalized", &safe(&m.normalized), w, Style::new());
+    field(
+        &mut out,
+        "normalized",
+        &safe(&m.normalized),
+        w,
+        Style::new(),
+    );
     field(&mut out, "target", &safe(&m.target), w, Style::new());
-    let access_style = if m.access == "read-only" { Style::new() } else { theme::writable() };
+    let access_style = if m.access == "read-only" {
+        Style::new()
+    } else {
+        theme::writable()
+    };
     field(&mut out, "access", &safe(&m.access), w, access_style);
     let matched = match (&m.label_path, m.label_origin) {
         (Some(p), Some(o)) => format!("{} — {} ({o})", safe(&m.label), safe(p)),
@@ -715,10 +938,22 @@ fn mount_lines(report: &Report, m: &MountRow, w: usize) -> Vec<Line<'static>> {
     };
     field(&mut out, "label", &matched, w, theme::title());
     if m.exposes.is_empty() {
-        field(&mut out, "exposes", "no labelled location inside it", w, theme::dim());
+        field(
+            &mut out,
+            "exposes",
+            "no labelled location inside it",
+            w,
+            theme::dim(),
+        );
     } else {
         for (i, e) in m.exposes.iter().enumerate() {
-            field(&mut out, if i == 0 { "exposes" } else { "       " }, &safe(e), w, Style::new());
+            field(
+                &mut out,
+                if i == 0 { "exposes" } else { "       " },
+                &safe(e),
+                w,
+                Style::new(),
+            );
         }
     }
     let prefix = format!("{}/", m.pointer);
@@ -728,7 +963,11 @@ fn mount_lines(report: &Report, m: &MountRow, w: usize) -> Vec<Line<'static>> {
         .filter(|f| f.pointer == m.pointer || f.pointer.starts_with(&prefix))
         .map(|f| f.rule)
         .collect();
-    let hits = if hits.is_empty() { "none".to_string() } else { format!("{} ({})", hits.len(), hits.join(", ")) };
+    let hits = if hits.is_empty() {
+        "none".to_string()
+    } else {
+        format!("{} ({})", hits.len(), hits.join(", "))
+    };
     field(&mut out, "findings", &hits, w, Style::new());
     out
 }
@@ -737,8 +976,14 @@ fn mount_lines(report: &Report, m: &MountRow, w: usize) -> Vec<Line<'static>> {
 
 fn render_checks_tab(app: &App, report: &Report, area: Rect, buf: &mut Buffer) {
     let checks = &report.runtime_checks;
-    let [table_r, bottom] = Layout::vertical([Constraint::Percentage(60), Constraint::Min(0)]).areas(area);
-    let widths = [Constraint::Length(6), Constraint::Length(18), Constraint::Length(8), Constraint::Fill(1)];
+    let [table_r, bottom] =
+        Layout::vertical([Constraint::Percentage(60), Constraint::Min(0)]).areas(area);
+    let widths = [
+        Constraint::Length(6),
+        Constraint::Length(18),
+        Constraint::Length(8),
+        Constraint::Fill(1),
+    ];
     let cols = column_widths(&widths, table_r);
     let rows: Vec<Row> = checks
         .iter()
@@ -756,23 +1001,39 @@ fn render_checks_tab(app: &App, report: &Report, area: Rect, buf: &mut Buffer) {
         .collect();
     let table = Table::new(rows, widths)
         .header(Row::new(["id", "kind", "expect", "target"]).style(theme::label()))
-        .block(pane(format!("Runtime-check plan · {} for the runtime verifier", plural(checks.len(), "check"))))
+        .block(pane(format!(
+            "Runtime-check plan · {} for the runtime verifier",
+            plural(checks.len(), "check")
+        )))
         .highlight_symbol("› ")
         .highlight_spacing(HighlightSpacing::Always)
         .row_highlight_style(theme::selected());
-    let mut state = TableState::default().with_selected((!checks.is_empty()).then_some(app.nav().check));
+    let mut state =
+        TableState::default().with_selected((!checks.is_empty()).then_some(app.nav().check));
     StatefulWidget::render(table, table_r, buf, &mut state);
     let w = bottom.width.saturating_sub(2) as usize;
     let lines = match checks.get(app.nav().check) {
         Some(c) => check_lines(c, w),
         None => lines_of("This plan is empty.", w as u16),
     };
-    render_scrolled("Why this check".into(), lines, app.detail_scroll, bottom, buf);
+    render_scrolled(
+        "Why this check".into(),
+        lines,
+        app.detail_scroll,
+        bottom,
+        buf,
+    );
 }
 
 fn check_lines(c: &RuntimeCheck, w: usize) -> Vec<Line<'static>> {
     let mut out = Vec::new();
-    field(&mut out, "check", &format!("{} {}", safe(&c.id), c.kind.as_str()), w, theme::title());
+    field(
+        &mut out,
+        "check",
+        &format!("{} {}", safe(&c.id), c.kind.as_str()),
+        w,
+        theme::title(),
+    );
     field(&mut out, "target", &safe(&c.target), w, Style::new());
     field(&mut out, "expect", c.expect, w, Style::new());
     field(&mut out, "because", &safe(&c.because), w, Style::new());
@@ -791,8 +1052,14 @@ fn check_lines(c: &RuntimeCheck, w: usize) -> Vec<Line<'static>> {
 
 fn render_rules_tab(app: &App, report: Option<&Report>, area: Rect, buf: &mut Buffer) {
     let hits = |id: &str| report.map_or(0, |r| r.issues.iter().filter(|f| f.rule == id).count());
-    let [table_r, bottom] = Layout::vertical([Constraint::Percentage(55), Constraint::Min(0)]).areas(area);
-    let widths = [Constraint::Length(6), Constraint::Length(4), Constraint::Length(4), Constraint::Fill(1)];
+    let [table_r, bottom] =
+        Layout::vertical([Constraint::Percentage(55), Constraint::Min(0)]).areas(area);
+    let widths = [
+        Constraint::Length(6),
+        Constraint::Length(4),
+        Constraint::Length(4),
+        Constraint::Fill(1),
+    ];
     let cols = column_widths(&widths, table_r);
     let rows: Vec<Row> = app
         .rules
@@ -816,7 +1083,8 @@ fn render_rules_tab(app: &App, report: Option<&Report>, area: Rect, buf: &mut Bu
         .highlight_symbol("› ")
         .highlight_spacing(HighlightSpacing::Always)
         .row_highlight_style(theme::selected());
-    let mut state = TableState::default().with_selected((!app.rules.is_empty()).then_some(app.rule));
+    let mut state =
+        TableState::default().with_selected((!app.rules.is_empty()).then_some(app.rule));
     StatefulWidget::render(table, table_r, buf, &mut state);
     let w = bottom.width.saturating_sub(2) as usize;
     let mut out = Vec::new();
@@ -835,10 +1103,25 @@ fn render_rules_tab(app: &App, report: Option<&Report>, area: Rect, buf: &mut Bu
         out.push(Line::default());
         field(&mut out, "fix", r.remediation, w, Style::new());
         out.push(Line::default());
-        field(&mut out, "runtime check", r.runtime_check.map_or("none", |k| k.as_str()), w, Style::new());
-        field(&mut out, "in this profile", &plural(hits(r.id), "finding"), w, Style::new());
+        field(
+            &mut out,
+            "runtime check",
+            r.runtime_check.map_or("none", |k| k.as_str()),
+            w,
+            Style::new(),
+        );
+        field(
+            &mut out,
+            "in this profile",
+            &plural(hits(r.id), "finding"),
+            w,
+            Style::new(),
+        );
     }
-    let title = app.rules.get(app.rule).map_or("Rule".to_string(), |r| format!("Rule {}", r.id));
+    let title = app
+        .rules
+        .get(app.rule)
+        .map_or("Rule".to_string(), |r| format!("Rule {}", r.id));
     render_scrolled(title, out, app.detail_scroll, bottom, buf);
 }
 
@@ -851,12 +1134,20 @@ fn area_title(a: Area) -> &'static str {
 /// The help overlay, generated from the keymap table: one block per
 /// section, laid out in as many columns as fit.
 fn render_help(app: &App, area: Rect, buf: &mut Buffer) {
-    let key_w = KEYMAP.iter().map(|b| width(&b.keys_label())).max().unwrap_or(4);
+    let key_w = KEYMAP
+        .iter()
+        .map(|b| width(&b.keys_label()))
+        .max()
+        .unwrap_or(4);
     let help_w = KEYMAP.iter().map(|b| width(b.help)).max().unwrap_or(10);
     let col_w = key_w + 2 + help_w;
     let mut blocks: Vec<Vec<Line>> = Vec::new();
     for b in KEYMAP {
-        let new_section = blocks.last().and_then(|blk| blk.first()).map(|l| l.to_string()) != Some(b.section.to_string());
+        let new_section = blocks
+            .last()
+            .and_then(|blk| blk.first())
+            .map(|l| l.to_string())
+            != Some(b.section.to_string());
         if new_section {
             blocks.push(vec![Line::styled(b.section.to_string(), theme::label())]);
         }
@@ -900,7 +1191,10 @@ fn render_help(app: &App, area: Rect, buf: &mut Buffer) {
         height: h,
     };
     Clear.render(rect, buf);
-    let mut lines: Vec<Line> = intro.into_iter().map(|l| Line::styled(l, theme::dim())).collect();
+    let mut lines: Vec<Line> = intro
+        .into_iter()
+        .map(|l| Line::styled(l, theme::dim()))
+        .collect();
     lines.push(Line::default());
     for r in 0..rows {
         let mut spans = Vec::new();
