@@ -136,6 +136,9 @@ fn high_entropy_token(v: &str) -> bool {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Secrets {
     values: Vec<String>,
+    /// The first four bytes of every value at least that long, sorted: most
+    /// strings contain none of them, which rules every substring search out.
+    prefixes: Vec<[u8; 4]>,
 }
 
 impl Secrets {
@@ -146,7 +149,24 @@ impl Secrets {
         walk(root, false, &mut values);
         values.sort_by(|a: &String, b| b.len().cmp(&a.len()).then(a.cmp(b)));
         values.dedup();
-        Secrets { values }
+        let mut prefixes: Vec<[u8; 4]> = values
+            .iter()
+            .filter_map(|v| v.as_bytes().get(..4)?.try_into().ok())
+            .collect();
+        prefixes.sort_unstable();
+        prefixes.dedup();
+        Secrets { values, prefixes }
+    }
+
+    /// Whether some value might occur in `s`. False only when none can.
+    fn may_occur_in(&self, s: &str) -> bool {
+        // Values are sorted longest first.
+        self.values.last().is_some_and(|v| v.len() < 4)
+            || s.as_bytes().windows(4).any(|w| {
+                self.prefixes
+                    .binary_search_by(|p| p.as_slice().cmp(w))
+                    .is_ok()
+            })
     }
 
     pub fn is_empty(&self) -> bool {
@@ -162,6 +182,9 @@ impl Secrets {
     /// that looks like a credential.
     pub fn scrub(&self, s: &str) -> String {
         let mut out = s.to_string();
+        if !self.may_occur_in(&out) {
+            return scrub_tokens(&out);
+        }
         for v in &self.values {
             if out.contains(v.as_str()) {
                 out = out.replace(v.as_str(), MASK);
