@@ -6,15 +6,18 @@
 //! the declared paths mean against the catalog, and the rule's runtime check
 //! asks the verifier to confirm it on the launched environment.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 use serde_json::json;
 
-use super::paths::{self, PathSet, Source};
+use super::paths::{self, Nesting, PathSet, Source};
 use super::{Ctx, Emitter, MountView, Rule};
 use crate::finding::{Area, CheckKind, Severity};
 use crate::labels::{builtin, contains, normalize, LabelClass, Match, Origin};
 use crate::model::StringEnum;
+
+/// Evidence lists stay small; their full length is given beside them.
+const EVIDENCE_LIST_MAX: usize = 20;
 
 /// How a mount's access reads in messages and evidence.
 fn access(v: &MountView<'_>) -> &'static str {
@@ -383,8 +386,10 @@ fn check_exposure(ctx: &Ctx<'_>, e: &mut Emitter) {
             1 => String::new(),
             n => format!(" and {} more", n - 1),
         };
+        let count = exposed.len();
         let list: Vec<_> = exposed
             .iter()
+            .take(EVIDENCE_LIST_MAX)
             .map(|x| {
                 let job = paths::in_job(&s.path, v.mount.target.as_deref(), &x.path);
                 json!({ "path": x.path, "class": x.class.as_str(), "job_path": job })
@@ -399,7 +404,7 @@ fn check_exposure(ctx: &Ctx<'_>, e: &mut Emitter) {
         )
         .area(v.area())
         .evidence("exposed", list)
-        .evidence("count", exposed.len());
+        .evidence("count", count);
     }
 }
 
@@ -488,9 +493,11 @@ fn check_writable_config(ctx: &Ctx<'_>, e: &mut Emitter) {
             "overlaps",
             overlaps
                 .iter()
+                .take(EVIDENCE_LIST_MAX)
                 .map(|o| json!({ "via": o.via, "relation": o.relation, "path": o.path, "class": o.class.as_str() }))
                 .collect::<Vec<_>>(),
         )
+        .evidence("count", overlaps.len())
         .evidence("access", access(v));
     }
 }
@@ -687,46 +694,40 @@ fn check_system_target(ctx: &Ctx<'_>, e: &mut Emitter) {
 }
 
 fn check_shadowing(ctx: &Ctx<'_>, e: &mut Emitter) {
-    let target = |v: &MountView<'_>| {
-        v.mount
-            .target
-            .as_deref()
-            .map(normalize)
-            .filter(|t| !t.relative)
-            .map(|t| t.path)
-    };
-    let targets: Vec<Option<String>> = ctx.mounts.iter().map(target).collect();
-    let mut first_at: HashMap<&str, usize> = HashMap::new();
-    for (v, t) in ctx.mounts.iter().zip(&targets) {
-        if let Some(t) = t {
-            first_at.entry(t.as_str()).or_insert(v.index);
-        }
-    }
-    for (v, t) in ctx.mounts.iter().zip(&targets) {
-        let Some(t) = t else { continue };
-        if let Some(&j) = first_at.get(t.as_str()).filter(|&&j| j != v.index) {
-            e.emit(v.field("target"), format!("`/mounts/{j}` already targets `{t}`; which of the two the job sees depends on mount order"))
-                .area(v.area())
-                .evidence("other", format!("/mounts/{j}"))
-                .evidence("relation", "same-target");
-        }
-        let mut up = t.as_str();
-        while up != "/" {
-            up = match up.rfind('/') {
-                Some(0) | None => "/",
-                Some(cut) => up.get(..cut).unwrap_or("/"),
-            };
-            if let Some(&j) = first_at.get(up) {
-                e.emit(
-                    v.field("target"),
-                    format!("`{t}` lies inside the target `{up}` of `/mounts/{j}`; one mount hides the other or part of it, depending on order"),
-                )
-                .area(v.area())
-                .evidence("other", format!("/mounts/{j}"))
-                .evidence("relation", "inside");
-                break;
-            }
-        }
+    // Indexed like `ctx.mounts`: the normalized absolute target, if any.
+    let targets: Vec<Option<String>> = ctx
+        .mounts
+        .iter()
+        .map(|v| {
+            let t = normalize(v.mount.target.as_deref()?);
+            (!t.relative).then_some(t.path)
+        })
+        .collect();
+    let entries: Vec<(usize, &str)> = targets
+        .iter()
+        .enumerate()
+        .filter_map(|(i, t)| Some((i, t.as_deref()?)))
+        .collect();
+    for (i, how, j) in paths::nesting(&entries) {
+        let (Some(v), Some(other)) = (ctx.mounts.get(i), ctx.mounts.get(j)) else {
+            continue;
+        };
+        let t = targets.get(i).and_then(|t| t.as_deref()).unwrap_or("");
+        let up = targets.get(j).and_then(|t| t.as_deref()).unwrap_or("");
+        let (msg, relation) = match how {
+            Nesting::Same => (
+                format!("`{}` already targets `{t}`; which of the two the job sees depends on mount order", other.pointer()),
+                "same-target",
+            ),
+            Nesting::Inside => (
+                format!("`{t}` lies inside the target `{up}` of `{}`; one mount hides the other or part of it, depending on order", other.pointer()),
+                "inside",
+            ),
+        };
+        e.emit(v.field("target"), msg)
+            .area(v.area())
+            .evidence("other", other.pointer())
+            .evidence("relation", relation);
     }
 }
 

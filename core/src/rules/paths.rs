@@ -176,6 +176,10 @@ pub(super) fn in_job(source: &str, target: Option<&str>, host_path: &str) -> Opt
 /// range scan): near-linear in mounts + labels.
 pub(super) struct PathSet {
     sorted: Vec<String>,
+    /// The members' lengths, sorted: an ancestor of another length cannot
+    /// be a member, so a very deep path costs one comparison per member
+    /// length instead of one per component.
+    lengths: Vec<usize>,
 }
 
 impl PathSet {
@@ -183,7 +187,10 @@ impl PathSet {
         let mut sorted: Vec<String> = paths.into_iter().collect();
         sorted.sort();
         sorted.dedup();
-        PathSet { sorted }
+        let mut lengths: Vec<usize> = sorted.iter().map(String::len).collect();
+        lengths.sort_unstable();
+        lengths.dedup();
+        PathSet { sorted, lengths }
     }
 
     /// The catalog's label paths of one class.
@@ -199,7 +206,8 @@ impl PathSet {
     }
 
     fn has(&self, p: &str) -> bool {
-        self.sorted.binary_search_by(|s| s.as_str().cmp(p)).is_ok()
+        self.lengths.binary_search(&p.len()).is_ok()
+            && self.sorted.binary_search_by(|s| s.as_str().cmp(p)).is_ok()
     }
 
     /// Members equal to `path` or enclosing it, innermost first.
@@ -240,6 +248,45 @@ impl PathSet {
             .cloned()
             .collect()
     }
+}
+
+/// How a mount target relates to an earlier-listed or enclosing one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Nesting {
+    /// The same path as the first mount listed with it.
+    Same,
+    /// Strictly inside the nearest enclosing path.
+    Inside,
+}
+
+/// For each `(index, normalized absolute path)`, the mount it coincides
+/// with (the first one listed) or the nearest one enclosing it. Sorting by
+/// components and walking with a stack keeps this near-linear however many
+/// mounts there are and however deep their paths.
+pub(super) fn nesting(entries: &[(usize, &str)]) -> Vec<(usize, Nesting, usize)> {
+    let mut sorted: Vec<(Vec<&str>, usize, &str)> = entries
+        .iter()
+        .map(|(i, p)| (p.split('/').filter(|c| !c.is_empty()).collect(), *i, *p))
+        .collect();
+    sorted.sort();
+    let mut out = Vec::new();
+    // (path, index of the first mount at that path)
+    let mut stack: Vec<(&str, usize)> = Vec::new();
+    for (_, i, p) in sorted {
+        while stack.last().is_some_and(|(top, _)| !contains(top, p)) {
+            stack.pop();
+        }
+        match stack.last() {
+            Some(&(top, first)) if top == p => out.push((i, Nesting::Same, first)),
+            Some(&(_, outer)) => {
+                out.push((i, Nesting::Inside, outer));
+                stack.push((p, i));
+            }
+            None => stack.push((p, i)),
+        }
+    }
+    out.sort_by_key(|x| x.0);
+    out
 }
 
 /// Describe a control character for evidence without echoing it.
@@ -292,6 +339,40 @@ mod tests {
         );
         assert_eq!(in_job("/srv", Some("/"), "/srv/x").as_deref(), Some("/x"));
         assert_eq!(in_job("/srv", Some("rel"), "/srv/x"), None);
+    }
+
+    #[test]
+    fn nesting_of_targets() {
+        let n = nesting(&[
+            (0, "/workspace"),
+            (1, "/workspace/out"),
+            (2, "/workspace2"),
+            (3, "/workspace"),
+            (4, "/workspace/out/deep"),
+            (5, "/a-b"),
+            (6, "/a/c"),
+            (7, "/a"),
+        ]);
+        assert_eq!(
+            n,
+            vec![
+                (1, Nesting::Inside, 0),
+                (3, Nesting::Same, 0),
+                (4, Nesting::Inside, 1),
+                (6, Nesting::Inside, 7)
+            ]
+        );
+        let root = nesting(&[(0, "/scratch"), (1, "/")]);
+        assert_eq!(root, vec![(0, Nesting::Inside, 1)]);
+        // deep paths stay cheap
+        let deep = "/d".repeat(200_000);
+        let inner = format!("{deep}/x");
+        assert_eq!(
+            nesting(&[(0, &deep), (1, &inner)]),
+            vec![(1, Nesting::Inside, 0)]
+        );
+        let set = PathSet::new([deep.clone()]);
+        assert_eq!(set.enclosing(&inner), vec![deep.clone()]);
     }
 
     #[test]
