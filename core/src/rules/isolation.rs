@@ -1,5 +1,617 @@
-//! Rules of the `isolation` area.
+//! Rules of the `isolation` area: whether the kind of boundary suits who
+//! wrote the code, and whether the runtime that provides it is known,
+//! patched and free of known escapes. A label is never evidence: only the
+//! settings are.
 
-use super::Rule;
+use super::privileges::{capability_name, drops_all, engine_access, user_kind, UserKind};
+use super::{Ctx, Emitter, Rule};
+use crate::date::Date;
+use crate::finding::{Area, Severity};
+use crate::model::{Boundary, BoundaryKind, Runtime, Seccomp, StringEnum, Tenancy};
 
-pub const RULES: &[Rule] = &[];
+/// Days after which a runtime patch date is stale (medium).
+const STALE_DAYS: i64 = 180;
+/// Days after which a stale runtime blocks eligibility on a shared kernel.
+const VERY_STALE_DAYS: i64 = 365;
+
+fn kind(ctx: &Ctx<'_>) -> Option<BoundaryKind> {
+    ctx.profile.boundary.as_ref().and_then(|b| b.kind)
+}
+
+/// Whether the job shares the host kernel; an undeclared kind is assumed to.
+fn shared_kernel(ctx: &Ctx<'_>) -> bool {
+    kind(ctx).is_none_or(BoundaryKind::shares_kernel)
+}
+
+fn runtime<'a>(ctx: &'a Ctx<'_>) -> Option<&'a Runtime> {
+    ctx.profile
+        .boundary
+        .as_ref()
+        .and_then(|b| b.runtime.as_ref())
+}
+
+/// A declared, non-blank string.
+fn declared(s: Option<&String>) -> Option<&str> {
+    s.map(|s| s.trim()).filter(|s| !s.is_empty())
+}
+
+fn kind_text(ctx: &Ctx<'_>) -> String {
+    kind(ctx).map_or_else(|| "undeclared".to_string(), |k| k.as_str().to_string())
+}
+
+// ------------------------------------------------------------ versions
+
+/// A pre-release sorts before its release: `1.0.0-rc92` < `1.0.0`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Pre {
+    Rc(u64),
+    Release,
+}
+
+/// A runtime version, compared numerically.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Version {
+    nums: [u64; 3],
+    pre: Pre,
+}
+
+const fn v(a: u64, b: u64, c: u64) -> Version {
+    Version {
+        nums: [a, b, c],
+        pre: Pre::Release,
+    }
+}
+
+const fn rc(a: u64, b: u64, c: u64, n: u64) -> Version {
+    Version {
+        nums: [a, b, c],
+        pre: Pre::Rc(n),
+    }
+}
+
+/// Parse `1.2.3`, `v1.1.12`, `1.0-rc6`, `1.0.0-rc.92`, `1.4.0~rc3`. A
+/// distribution suffix (`+ds1`, `-0ubuntu1`) is not a pre-release and is
+/// ignored, which can only make a backported fix look missing (see
+/// [`ISO006`](RULES)'s backport allowance).
+fn parse_version(raw: &str) -> Option<Version> {
+    let s = raw.trim();
+    let s = s.strip_prefix(['v', 'V']).unwrap_or(s);
+    let end = s
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(s.len());
+    let (numeric, rest) = s.split_at(end);
+    let numeric = numeric.trim_end_matches('.');
+    if numeric.is_empty() {
+        return None;
+    }
+    let mut nums = [0u64; 3];
+    for (slot, part) in nums.iter_mut().zip(numeric.split('.')) {
+        *slot = part.parse().ok()?;
+    }
+    let tag = rest
+        .trim_start_matches(['-', '~', '.', '_'])
+        .to_ascii_lowercase();
+    let pre = ["rc", "beta", "alpha", "pre"]
+        .iter()
+        .find_map(|p| tag.strip_prefix(p).map(|n| (*p, n)));
+    let pre = match pre {
+        Some((kind, n)) => {
+            let digits: String = n
+                .trim_start_matches('.')
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            // alpha and beta come before any release candidate.
+            if kind == "rc" {
+                Pre::Rc(digits.parse().unwrap_or(0))
+            } else {
+                Pre::Rc(0)
+            }
+        }
+        None => Pre::Release,
+    };
+    Some(Version { nums, pre })
+}
+
+/// A published runtime vulnerability that lets code inside the boundary
+/// reach the host.
+struct Advisory {
+    runtime: &'static str,
+    ids: &'static [&'static str],
+    /// The day the fix was published: a patch date before it cannot carry it.
+    published: &'static str,
+    /// Affected half-open ranges `[from, to)`.
+    affected: &'static [(Version, Version)],
+    what: &'static str,
+}
+
+const ADVISORIES: &[Advisory] = &[
+    Advisory {
+        runtime: "runc",
+        ids: &["CVE-2019-5736"],
+        published: "2019-02-11",
+        affected: &[(v(0, 0, 0), rc(1, 0, 0, 7))],
+        what: "a container can overwrite the host's runc binary",
+    },
+    Advisory {
+        runtime: "runc",
+        ids: &["CVE-2024-21626"],
+        published: "2024-01-31",
+        affected: &[(v(0, 0, 0), v(1, 1, 12))],
+        what: "a leaked host directory descriptor gives a container the host's filesystem",
+    },
+    Advisory {
+        runtime: "runc",
+        ids: &["CVE-2025-31133", "CVE-2025-52565", "CVE-2025-52881"],
+        published: "2025-11-05",
+        affected: &[
+            (v(0, 0, 0), v(1, 2, 8)),
+            (rc(1, 3, 0, 0), v(1, 3, 3)),
+            (rc(1, 4, 0, 0), rc(1, 4, 0, 3)),
+        ],
+        what: "mount races let a container write host procfs files and escape",
+    },
+];
+
+fn advisories_for(name: &str, version: Version) -> impl Iterator<Item = &'static Advisory> {
+    let name = name.trim().to_ascii_lowercase();
+    ADVISORIES
+        .iter()
+        .filter(move |a| a.runtime == name)
+        .filter(move |a| {
+            a.affected
+                .iter()
+                .any(|(from, to)| *from <= version && version < *to)
+        })
+}
+
+// --------------------------------------------------------------- labels
+
+/// Words with which a label claims protection.
+const REASSURING: &[&str] = &[
+    "hardened",
+    "harden",
+    "hardening",
+    "secure",
+    "secured",
+    "sandbox",
+    "sandboxed",
+    "isolated",
+    "isolation",
+    "lockdown",
+    "safe",
+    "trusted",
+    "restricted",
+    "confined",
+    "jailed",
+    "rootless",
+    "unprivileged",
+    "nonroot",
+    "shielded",
+    "protected",
+    "locked",
+];
+
+/// The reassuring words of a label (`locked-down`, `non-root` included).
+fn reassuring_words(label: &str) -> Vec<String> {
+    let words: Vec<String> = label
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let mut out: Vec<String> = words
+        .iter()
+        .filter(|w| REASSURING.contains(&w.as_str()))
+        .cloned()
+        .collect();
+    if words
+        .windows(2)
+        .any(|p| matches!(p, [a, b] if a == "non" && b == "root"))
+    {
+        out.push("non-root".into());
+    }
+    out.dedup();
+    out
+}
+
+/// Explicit settings that contradict a claim of protection: (pointer, what).
+fn contradictions(ctx: &Ctx<'_>, b: &Boundary) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    if b.kind == Some(BoundaryKind::Process) {
+        out.push((
+            "/boundary/kind".into(),
+            "no boundary beyond a plain process".into(),
+        ));
+    }
+    if b.privileged == Some(true) {
+        out.push(("/boundary/privileged".into(), "privileged mode".into()));
+    }
+    let added: Vec<String> = b
+        .capabilities
+        .as_ref()
+        .and_then(|c| c.add.as_deref())
+        .unwrap_or(&[])
+        .iter()
+        .map(|c| capability_name(c))
+        .collect();
+    if !added.is_empty() {
+        out.push((
+            "/boundary/capabilities/add".into(),
+            format!("added capabilities ({})", added.join(", ")),
+        ));
+    }
+    if b.capabilities.as_ref().is_some_and(|c| c.drop.is_some())
+        && !drops_all(b.capabilities.as_ref())
+    {
+        out.push((
+            "/boundary/capabilities/drop".into(),
+            "default capabilities kept".into(),
+        ));
+    }
+    if b.user.as_deref().and_then(user_kind) == Some(UserKind::Root) {
+        out.push(("/boundary/user".into(), "root user".into()));
+    }
+    if b.no_new_privileges == Some(false) {
+        out.push((
+            "/boundary/no_new_privileges".into(),
+            "privilege gain allowed".into(),
+        ));
+    }
+    let shared: Vec<&str> = b
+        .host_namespaces
+        .as_deref()
+        .unwrap_or(&[])
+        .iter()
+        .flatten()
+        .map(|n| n.as_str())
+        .collect();
+    if !shared.is_empty() {
+        out.push((
+            "/boundary/host_namespaces".into(),
+            format!("host namespaces ({})", shared.join(", ")),
+        ));
+    }
+    if b.seccomp == Some(Seccomp::Unconfined) {
+        out.push(("/boundary/seccomp".into(), "no syscall filter".into()));
+    }
+    if b.read_only_root == Some(false) {
+        out.push((
+            "/boundary/read_only_root".into(),
+            "writable root filesystem".into(),
+        ));
+    }
+    for a in engine_access(ctx) {
+        out.push((a.pointer, "container-engine access".into()));
+    }
+    out
+}
+
+// ---------------------------------------------------------------- checks
+
+fn check_runtime_declared(ctx: &Ctx<'_>, e: &mut Emitter) {
+    let Some(rt) = runtime(ctx) else {
+        e.emit("/boundary/runtime", "the runtime that provides the boundary is not declared: its known vulnerabilities cannot be checked")
+            .evidence("missing", vec!["name", "version"]);
+        return;
+    };
+    if declared(rt.name.as_ref()).is_none() {
+        e.emit(
+            "/boundary/runtime/name",
+            "the runtime's name is not declared",
+        )
+        .evidence("missing", vec!["name"]);
+    }
+    if declared(rt.version.as_ref()).is_none() {
+        e.emit(
+            "/boundary/runtime/version",
+            "the runtime's version is not declared: known vulnerable releases cannot be ruled out",
+        )
+        .evidence("missing", vec!["version"]);
+    } else if let Some(ver) = declared(rt.version.as_ref()).filter(|s| parse_version(s).is_none()) {
+        e.emit(
+            "/boundary/runtime/version",
+            format!("runtime version `{ver}` is not a version number that can be compared"),
+        )
+        .severity(Severity::Low)
+        .evidence("version", ver);
+    }
+}
+
+fn check_patch_date(ctx: &Ctx<'_>, e: &mut Emitter) {
+    let shared = shared_kernel(ctx);
+    let missing_sev = if shared {
+        Severity::High
+    } else {
+        Severity::Medium
+    };
+    let ptr = "/boundary/runtime/patched_on";
+    let Some(raw) = declared(runtime(ctx).and_then(|r| r.patched_on.as_ref())) else {
+        e.emit(ptr, "the runtime's patch date is not declared: nothing shows that fixes for known escapes are installed")
+            .severity(missing_sev)
+            .evidence("kind", kind_text(ctx));
+        return;
+    };
+    let Some(date) = Date::parse(raw) else {
+        e.emit(ptr, format!("`{raw}` is not a `YYYY-MM-DD` date"))
+            .severity(missing_sev)
+            .evidence("patched_on", raw);
+        return;
+    };
+    let Some(today) = ctx.today else { return };
+    let age = today.days() - date.days();
+    if age < 0 {
+        e.emit(ptr, format!("the patch date `{date}` is in the future (today is {today}): it cannot describe the installed runtime"))
+            .evidence("patched_on", date.to_string())
+            .evidence("today", today.to_string());
+        return;
+    }
+    if age > STALE_DAYS {
+        let sev = if age > VERY_STALE_DAYS && shared {
+            Severity::High
+        } else {
+            Severity::Medium
+        };
+        e.emit(ptr, format!("the runtime was last patched {age} days ago (`{date}`): fixes published since are missing"))
+            .severity(sev)
+            .evidence("patched_on", date.to_string())
+            .evidence("age_days", age)
+            .evidence("kind", kind_text(ctx));
+    }
+}
+
+fn check_known_vulnerable(ctx: &Ctx<'_>, e: &mut Emitter) {
+    let Some(rt) = runtime(ctx) else { return };
+    let (Some(name), Some(raw)) = (declared(rt.name.as_ref()), declared(rt.version.as_ref()))
+    else {
+        return;
+    };
+    let Some(version) = parse_version(raw) else {
+        return;
+    };
+    let patched = declared(rt.patched_on.as_ref()).and_then(Date::parse);
+    let found: Vec<&Advisory> = advisories_for(name, version).collect();
+    if found.is_empty() {
+        return;
+    }
+    // A patch date after an advisory allows for a distribution backport of
+    // its fix under the old version number: that needs confirming, not
+    // blocking. Without such a date the release is simply vulnerable.
+    let unpatched: Vec<&&Advisory> = found
+        .iter()
+        .filter(|a| {
+            patched.is_none_or(|p| Date::parse(a.published).is_none_or(|published| p < published))
+        })
+        .collect();
+    let ids: Vec<&str> = found.iter().flat_map(|a| a.ids.iter().copied()).collect();
+    let described: Vec<String> = unpatched
+        .iter()
+        .map(|a| format!("{} ({})", a.ids.join(", "), a.what))
+        .collect();
+    let d = if unpatched.is_empty() {
+        e.emit(
+            "/boundary/runtime/version",
+            format!(
+                "{name} `{raw}` predates the fixes for {}; the patch date allows for a backport, so confirm the build carries them",
+                ids.join(", ")
+            ),
+        )
+        .severity(Severity::Medium)
+    } else {
+        e.emit(
+            "/boundary/runtime/version",
+            format!(
+                "{name} `{raw}` has published escapes: {}",
+                described.join("; ")
+            ),
+        )
+    };
+    d.evidence("runtime", name)
+        .evidence("version", raw)
+        .evidence("advisories", ids);
+}
+
+fn check_label(ctx: &Ctx<'_>, e: &mut Emitter) {
+    let Some(b) = ctx.profile.boundary.as_ref() else {
+        return;
+    };
+    let Some(label) = declared(b.label.as_ref()) else {
+        return;
+    };
+    let words = reassuring_words(label);
+    if words.is_empty() {
+        return;
+    }
+    let found = contradictions(ctx, b);
+    if found.is_empty() {
+        return;
+    }
+    let what: Vec<&str> = found.iter().map(|(_, w)| w.as_str()).collect();
+    e.emit(
+        "/boundary/label",
+        format!(
+            "the label `{label}` promises protection that the settings do not give: {}",
+            what.join("; ")
+        ),
+    )
+    .evidence("label", label)
+    .evidence("claims", words)
+    .evidence(
+        "contradicted_by",
+        found.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>(),
+    );
+}
+
+pub const RULES: &[Rule] = &[
+    Rule {
+        id: "ISO001",
+        name: "untrusted-code-shared-kernel",
+        area: Area::Isolation,
+        severity: Severity::Critical,
+        title: "untrusted code runs on a kernel shared with the host",
+        rationale: "Containers and plain processes share the host kernel, so one kernel or runtime bug is enough for hostile code to reach the host and every other tenant on it. Code from untrusted authors needs a boundary with its own kernel: a virtual machine, a microVM or a dedicated execution service.",
+        remediation: "Run untrusted jobs in a `microvm`, `vm` or `execution-service` boundary (a `user-space-kernel` such as gVisor narrows the exposure), or keep this profile for internal code only.",
+        runtime_check: None,
+        check: |ctx, e| {
+            if ctx.profile.tenancy != Some(Tenancy::Untrusted) || !shared_kernel(ctx) {
+                return;
+            }
+            let message = match kind(ctx) {
+                Some(BoundaryKind::Process) => "untrusted code runs as a plain `process`: only the host kernel's user separation stands between it and the host".to_string(),
+                Some(k) => format!("untrusted code runs in a `{k}`, which shares the host kernel with the host and other tenants"),
+                None => "untrusted code runs in an undeclared boundary, which has to be assumed to share the host kernel".to_string(),
+            };
+            e.emit("/boundary/kind", message).evidence("tenancy", "untrusted").evidence("kind", kind_text(ctx));
+        },
+    },
+    Rule {
+        id: "ISO002",
+        name: "no-isolation-boundary",
+        area: Area::Isolation,
+        severity: Severity::High,
+        title: "the job has no isolation boundary, or none is declared",
+        rationale: "A plain process sees the host's files, processes and network with its user's rights; only a declared boundary gives the other settings (capabilities, namespaces, mounts) something to apply to. An undeclared kind is whatever the runner does by default.",
+        remediation: "Declare `boundary.kind`: at least `container` for internal code, a VM-backed kind for untrusted code.",
+        runtime_check: None,
+        check: |ctx, e| {
+            // Untrusted code on a shared kernel is the worse fact, reported by ISO001.
+            if ctx.profile.tenancy == Some(Tenancy::Untrusted) {
+                return;
+            }
+            match (ctx.profile.boundary.as_ref(), kind(ctx)) {
+                (_, Some(BoundaryKind::Process)) => {
+                    e.emit("/boundary/kind", "the job runs as a plain `process`, with no isolation boundary around it").evidence("kind", "process");
+                }
+                (_, Some(_)) => {}
+                (None, None) => {
+                    e.emit("/boundary/kind", "no boundary is declared: nothing says what isolates the job").evidence("declared", false);
+                }
+                (Some(_), None) => {
+                    e.emit("/boundary/kind", "the boundary's kind is not declared: the runner's default decides what isolates the job")
+                        .evidence("declared", false);
+                }
+            }
+        },
+    },
+    Rule {
+        id: "ISO003",
+        name: "tenancy-not-declared",
+        area: Area::Isolation,
+        severity: Severity::Medium,
+        title: "the profile does not say who wrote the code it runs",
+        rationale: "Which boundary is adequate depends on who wrote the code: a hardened container may do for internal code, untrusted multi-tenant code needs its own kernel. Without `tenancy` the audit cannot tell which standard applies.",
+        remediation: "Set `tenancy` to `internal` or `untrusted`; code written by an agent from an untrusted prompt or repository is `untrusted`.",
+        runtime_check: None,
+        check: |ctx, e| {
+            if ctx.profile.tenancy.is_none() && !ctx.present("/tenancy") {
+                e.emit("/tenancy", "tenancy is not declared: the audit cannot tell whether this boundary suits the code's authors").evidence("declared", false);
+            }
+        },
+    },
+    Rule {
+        id: "ISO004",
+        name: "runtime-not-declared",
+        area: Area::Isolation,
+        severity: Severity::Medium,
+        title: "the runtime's name or version is not declared",
+        rationale: "Escapes are usually bugs of a particular runtime release. Without the runtime's name and version a reviewer cannot check them against published vulnerabilities, and the runtime verifier cannot tell when a re-run is due.",
+        remediation: "Declare `boundary.runtime.name` and `boundary.runtime.version` as the runner reports them (for example `runc` and `1.3.3`).",
+        runtime_check: None,
+        check: check_runtime_declared,
+    },
+    Rule {
+        id: "ISO005",
+        name: "runtime-patch-date",
+        area: Area::Isolation,
+        severity: Severity::High,
+        title: "the runtime's patch date is missing, invalid, in the future or stale",
+        rationale: "A boundary is only as strong as its last patch. On a shared kernel (`process`, `container`, or an undeclared kind) an unknown patch level blocks eligibility, as does a patch older than a year; on VM-backed kinds these are medium. Patches older than 180 days are reported as stale everywhere; a date in the future cannot describe the installed runtime.",
+        remediation: "Declare `boundary.runtime.patched_on` as the `YYYY-MM-DD` date the runtime and host kernel were last updated, and keep it within 180 days.",
+        runtime_check: None,
+        check: check_patch_date,
+    },
+    Rule {
+        id: "ISO006",
+        name: "known-vulnerable-runtime",
+        area: Area::Isolation,
+        severity: Severity::High,
+        title: "the runtime's version has a published escape",
+        rationale: "Some runtime releases have published container escapes: runc before 1.1.12 (CVE-2024-21626) and before 1.2.8 / 1.3.3 (CVE-2025-31133, CVE-2025-52565, CVE-2025-52881), among others. Hostile test code can use them to reach the host. Distributions sometimes backport fixes under the old version number, so a patch date after the advisory lowers the finding to medium: confirm the build carries the fix.",
+        remediation: "Upgrade the runtime to a fixed release (runc 1.2.8, 1.3.3 or later) and update `boundary.runtime.version` and `patched_on`.",
+        runtime_check: None,
+        check: check_known_vulnerable,
+    },
+    Rule {
+        id: "ISO007",
+        name: "label-contradicted",
+        area: Area::Isolation,
+        severity: Severity::High,
+        title: "a reassuring label is contradicted by the settings",
+        rationale: "A label such as `hardened` or `sandboxed` describes how an image was packaged, not how the boundary is configured. When the settings grant what the label suggests is withheld (root, capabilities, privilege gain, host namespaces, a writable root, engine access), a reader who trusts the label is misled. Only explicitly declared settings count as contradictions.",
+        remediation: "Fix the contradicting settings listed in the evidence, or change the label so it no longer promises protection the settings do not give.",
+        runtime_check: None,
+        check: check_label,
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_compare_numerically_with_prereleases_first() {
+        let p = |s| parse_version(s).unwrap();
+        assert!(p("1.1.0") < p("1.1.12"));
+        assert!(p("1.1.9") < p("1.1.12"));
+        assert!(p("v1.2.4") < v(1, 2, 8));
+        assert!(p("1.0.0-rc92") < p("1.0.0"));
+        assert!(p("1.0.0-rc6") < p("1.0.0-rc7"));
+        assert!(p("1.0-rc6") < rc(1, 0, 0, 7));
+        assert!(p("1.4.0-rc.2") < rc(1, 4, 0, 3));
+        assert_eq!(p("1.1.12-0ubuntu3"), v(1, 1, 12));
+        assert_eq!(p("1.1.5+ds1"), v(1, 1, 5));
+        assert_eq!(p("2"), v(2, 0, 0));
+        assert!(parse_version("latest").is_none());
+        assert!(parse_version("").is_none());
+    }
+
+    #[test]
+    fn runc_advisories_by_version() {
+        let ids = |ver: &str| -> Vec<&str> {
+            advisories_for("runc", parse_version(ver).unwrap())
+                .flat_map(|a| a.ids.iter().copied())
+                .collect()
+        };
+        assert_eq!(
+            ids("1.1.0"),
+            [
+                "CVE-2024-21626",
+                "CVE-2025-31133",
+                "CVE-2025-52565",
+                "CVE-2025-52881"
+            ]
+        );
+        assert_eq!(
+            ids("1.1.12"),
+            ["CVE-2025-31133", "CVE-2025-52565", "CVE-2025-52881"]
+        );
+        assert_eq!(ids("1.0.0-rc6").first(), Some(&"CVE-2019-5736"));
+        assert!(ids("1.2.8").is_empty());
+        assert_eq!(ids("1.3.2").len(), 3);
+        assert!(ids("1.3.3").is_empty());
+        assert_eq!(ids("1.4.0-rc.2").len(), 3);
+        assert!(ids("1.4.0").is_empty());
+        assert!(advisories_for("crun", v(1, 0, 0)).next().is_none());
+        assert_eq!(advisories_for(" RUNC ", v(1, 1, 0)).count(), 2);
+    }
+
+    #[test]
+    fn reassuring_words_are_whole_words() {
+        assert_eq!(reassuring_words("hardened"), ["hardened"]);
+        assert_eq!(reassuring_words("Locked-Down python"), ["locked"]);
+        assert_eq!(reassuring_words("non-root image"), ["non-root"]);
+        assert_eq!(reassuring_words("secure_sandbox v2"), ["secure", "sandbox"]);
+        assert!(reassuring_words("unsafe debug image").is_empty());
+        assert!(reassuring_words("untrusted").is_empty());
+        assert!(reassuring_words("python 3.12 slim").is_empty());
+    }
+}
