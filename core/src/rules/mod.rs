@@ -26,6 +26,7 @@ mod network;
 mod paths;
 mod privileges;
 mod profile;
+mod shell;
 
 /// Metadata and check of one rule.
 pub struct Rule {
