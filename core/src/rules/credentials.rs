@@ -40,6 +40,18 @@ const STORE_VARIABLES: &[(&str, &str)] = &[
         "a container engine endpoint, which controls its host",
     ),
     (
+        "CONTAINERD_ADDRESS",
+        "a container engine endpoint, which controls its host",
+    ),
+    (
+        "BUILDKIT_HOST",
+        "an image builder endpoint, which runs with its host's authority",
+    ),
+    (
+        "DOCKER_CERT_PATH",
+        "the client keys that authenticate to a Docker engine",
+    ),
+    (
         "DOCKER_CONFIG",
         "the Docker client's stored registry credentials",
     ),
