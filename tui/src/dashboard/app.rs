@@ -9,6 +9,7 @@ use isolint_core::view::{self as vm, Filter, Grouped, RuleRow};
 use isolint_core::{Area, Date, Labels, Report};
 
 use super::load::{self, CatalogSource, LoadError, Source, Stamp};
+use super::view;
 
 /// The dashboard's tabs, in display order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -330,7 +331,7 @@ pub fn update(app: &mut App, msg: Msg) {
     }
     if app.mode == Mode::Help {
         match msg {
-            Msg::Down => app.help_scroll = app.help_scroll.saturating_add(1),
+            Msg::Down => app.help_scroll = (app.help_scroll + 1).min(view::max_help_scroll(app)),
             Msg::Up => app.help_scroll = app.help_scroll.saturating_sub(1),
             Msg::ToggleHelp => {
                 app.mode = Mode::Normal;
@@ -367,7 +368,12 @@ pub fn update(app: &mut App, msg: Msg) {
                 app.detail_scroll = 0;
             }
         }
-        Msg::DetailDown => app.detail_scroll = app.detail_scroll.saturating_add(3),
+        Msg::DetailDown => {
+            app.detail_scroll = app
+                .detail_scroll
+                .saturating_add(3)
+                .min(view::max_detail_scroll(app))
+        }
         Msg::DetailUp => app.detail_scroll = app.detail_scroll.saturating_sub(3),
         Msg::NextTab => set_tab(app, app.tab.step(true)),
         Msg::PrevTab => set_tab(app, app.tab.step(false)),
@@ -480,7 +486,11 @@ pub fn update(app: &mut App, msg: Msg) {
             app.mode = Mode::Help;
             app.help_scroll = 0;
         }
-        Msg::Resize(w, h) => app.size = (w, h),
+        Msg::Resize(w, h) => {
+            app.size = (w, h);
+            app.detail_scroll = app.detail_scroll.min(view::max_detail_scroll(app));
+            app.help_scroll = app.help_scroll.min(view::max_help_scroll(app));
+        }
     }
 }
 
@@ -1000,6 +1010,29 @@ mod tests {
         assert!(!app.quit);
         update(&mut app, Msg::Quit);
         assert!(app.quit);
+    }
+
+    #[test]
+    fn detail_and_help_scrolling_stop_at_the_end() {
+        let mut app = workshop();
+        update(&mut app, Msg::Resize(80, 24));
+        for _ in 0..100 {
+            update(&mut app, Msg::DetailDown);
+        }
+        let max = view::max_detail_scroll(&app);
+        assert!(max > 0, "the first workshop finding's detail overflows at 80x24");
+        assert_eq!(app.detail_scroll, max);
+        update(&mut app, Msg::DetailUp);
+        assert_eq!(app.detail_scroll, max.saturating_sub(3), "one PgUp is enough to move back");
+        update(&mut app, Msg::Resize(200, 80));
+        assert!(app.detail_scroll <= view::max_detail_scroll(&app));
+        update(&mut app, Msg::Resize(80, 24));
+        update(&mut app, Msg::ToggleHelp);
+        for _ in 0..100 {
+            update(&mut app, Msg::Down);
+        }
+        assert_eq!(app.help_scroll, view::max_help_scroll(&app));
+        assert!(app.help_scroll > 0, "the help overflows at 80x24");
     }
 
     #[test]

@@ -44,15 +44,7 @@ impl Widget for &App {
             render_too_small(area, buf);
             return;
         }
-        let [ident, banner, counts, tabs, body, status] = Layout::vertical([
-            Constraint::Length(1),
-            Constraint::Length(1),
-            Constraint::Length(1),
-            Constraint::Length(1),
-            Constraint::Min(0),
-            Constraint::Length(1),
-        ])
-        .areas(area);
+        let [ident, banner, counts, tabs, body, status] = screen_layout(area);
         render_ident(self, ident, buf);
         match self.slot().map(|s| &s.outcome) {
             Some(Ok(report)) => {
@@ -103,6 +95,79 @@ impl Widget for &App {
     }
 }
 
+/// Identity, banner, counts, tabs, body, status.
+fn screen_layout(area: Rect) -> [Rect; 6] {
+    Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(1),
+        Constraint::Length(1),
+        Constraint::Length(1),
+        Constraint::Min(0),
+        Constraint::Length(1),
+    ])
+    .areas(area)
+}
+
+/// How far the detail pane of the current tab can scroll at the current
+/// size (so scrolling stops at the end instead of running on unseen).
+pub fn max_detail_scroll(app: &App) -> u16 {
+    let area = Rect::new(0, 0, app.size.0, app.size.1);
+    if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
+        return 0;
+    }
+    let [_, _, _, _, body, _] = screen_layout(area);
+    let Some(report) = app.report() else {
+        return 0;
+    };
+    let (pane, lines) = match app.tab {
+        Tab::Findings => {
+            let g = vm::group(report, &app.filter);
+            let (_, _, d, _) = findings_layout(&g, body);
+            let lines = app.selected_issue().map_or(0, |i| {
+                detail_lines(report, i, d.width.saturating_sub(2) as usize).len()
+            });
+            (d, lines)
+        }
+        Tab::Mounts => match (
+            mounts_layout(report, body),
+            app.selected_mount().and_then(|i| report.mounts.get(i)),
+        ) {
+            (Some((_, d, _)), Some(m)) => (
+                d,
+                mount_lines(report, m, d.width.saturating_sub(2) as usize).len(),
+            ),
+            _ => return 0,
+        },
+        Tab::Checks => {
+            let (_, d) = checks_layout(body);
+            let lines = report.runtime_checks.get(app.nav().check).map_or(0, |c| {
+                check_lines(c, d.width.saturating_sub(2) as usize).len()
+            });
+            (d, lines)
+        }
+        Tab::Rules => {
+            let (_, d) = rules_layout(body);
+            (
+                d,
+                rule_lines(app, Some(report), d.width.saturating_sub(2) as usize).len(),
+            )
+        }
+    };
+    lines
+        .saturating_sub(pane.height.saturating_sub(2) as usize)
+        .min(u16::MAX as usize) as u16
+}
+
+/// How far the help overlay can scroll at the current size.
+pub fn max_help_scroll(app: &App) -> u16 {
+    let area = Rect::new(0, 0, app.size.0, app.size.1);
+    let (rect, lines) = help_content(area);
+    lines
+        .len()
+        .saturating_sub(rect.height.saturating_sub(2) as usize)
+        .min(u16::MAX as usize) as u16
+}
+
 fn line(spans: Vec<Span<'_>>) -> Paragraph<'_> {
     Paragraph::new(Line::from(spans))
 }
@@ -134,31 +199,59 @@ fn render_too_small(area: Rect, buf: &mut Buffer) {
 /// `isolint · NAME · FILE ... labels: L · profile i/n`
 fn render_ident(app: &App, area: Rect, buf: &mut Buffer) {
     let Some(slot) = app.slot() else { return };
-    let mut right = String::new();
-    if let Some(r) = app.report() {
-        right.push_str(&format!("labels: {}", safe(&r.labels_name)));
-    }
-    if app.slots.len() > 1 {
-        if !right.is_empty() {
-            right.push_str(" · ");
+    let total = area.width as usize;
+    let file = safe(&slot.name).into_owned();
+    let name = app.report().map(|r| truncate(&safe(&r.profile.name), 24));
+    let labels = app
+        .report()
+        .map(|r| format!("labels: {}", safe(&r.labels_name)));
+    let (i, n) = (app.current + 1, app.slots.len());
+    let counter = |long: bool| match (n > 1, long) {
+        (false, _) => None,
+        (true, true) => Some(format!("profile {i}/{n} (n/p)")),
+        (true, false) => Some(format!("{i}/{n}")),
+    };
+    // From the most to the least complete; the file name matters most, so
+    // the first variant where it fits whole wins.
+    let variants = [
+        (true, name.clone(), labels.clone(), counter(true)),
+        (true, name.clone(), None, counter(true)),
+        (false, name.clone(), None, counter(false)),
+        (false, None, None, counter(false)),
+    ];
+    let compose = |(brand, name, labels, counter): &(
+        bool,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+    )| {
+        let mut left = String::from(" ");
+        if *brand {
+            left.push_str("isolint · ");
         }
-        right.push_str(&format!(
-            "profile {}/{} (n/p)",
-            app.current + 1,
-            app.slots.len()
-        ));
-    }
-    let right = format!("{right} ");
-    let name = app.report().map(|r| safe(&r.profile.name).into_owned());
-    let left_budget = (area.width as usize).saturating_sub(width(&right) + 1);
-    let mut left = String::from(" isolint · ");
-    if let Some(n) = name {
-        left.push_str(&truncate(&n, 24));
-        left.push_str(" · ");
-    }
-    let file_budget = left_budget.saturating_sub(width(&left));
-    left.push_str(&truncate_left(&safe(&slot.name), file_budget));
-    let gap = (area.width as usize).saturating_sub(width(&left) + width(&right));
+        if let Some(nm) = name {
+            left.push_str(nm);
+            left.push_str(" · ");
+        }
+        let right: Vec<&str> = [labels.as_deref(), counter.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect();
+        let right = if right.is_empty() {
+            String::new()
+        } else {
+            format!("{} ", right.join(" · "))
+        };
+        (left, right)
+    };
+    let (left, right) = variants
+        .iter()
+        .map(compose)
+        .find(|(l, r)| width(l) + width(&file) + 1 + width(r) <= total)
+        .unwrap_or_else(|| compose(&variants[3]));
+    let file_budget = total.saturating_sub(width(&left) + width(&right) + 1);
+    let left = format!("{left}{}", truncate_left(&file, file_budget));
+    let gap = total.saturating_sub(width(&left) + width(&right));
     line(vec![
         Span::styled(left, theme::title()),
         Span::raw(" ".repeat(gap)),
@@ -308,26 +401,7 @@ fn hint_spans(mode: Mode) -> Vec<Span<'static>> {
 // ───────────────────────────── findings tab ─────────────────────────────
 
 fn render_findings_tab(app: &App, report: &Report, g: &Grouped, area: Rect, buf: &mut Buffer) {
-    let areas_w = areas_width(g);
-    let (areas_r, list_r, detail_r, source_r) = if area.width >= 110 && area.height >= 28 {
-        let [top, bottom] =
-            Layout::vertical([Constraint::Length(14), Constraint::Min(0)]).areas(area);
-        let [a, l] =
-            Layout::horizontal([Constraint::Length(areas_w), Constraint::Min(0)]).areas(top);
-        let [d, s] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
-            .areas(bottom);
-        (a, l, d, s)
-    } else {
-        let [a, right] =
-            Layout::horizontal([Constraint::Length(areas_w), Constraint::Min(0)]).areas(area);
-        let [l, d, s] = Layout::vertical([
-            Constraint::Percentage(28),
-            Constraint::Percentage(42),
-            Constraint::Percentage(30),
-        ])
-        .areas(right);
-        (a, l, d, s)
-    };
+    let (areas_r, list_r, detail_r, source_r) = findings_layout(g, area);
     let nav = app.nav();
     render_areas(g, nav.area, areas_r, buf);
     let group = g.groups.get(nav.area);
@@ -362,6 +436,31 @@ fn render_findings_tab(app: &App, report: &Report, g: &Grouped, area: Rect, buf:
                 buf,
             );
         }
+    }
+}
+
+/// Areas, findings list, detail, source: side by side on wide screens,
+/// stacked to the right of the areas otherwise.
+fn findings_layout(g: &Grouped, area: Rect) -> (Rect, Rect, Rect, Rect) {
+    let areas_w = areas_width(g);
+    if area.width >= 110 && area.height >= 28 {
+        let [top, bottom] =
+            Layout::vertical([Constraint::Length(14), Constraint::Min(0)]).areas(area);
+        let [a, l] =
+            Layout::horizontal([Constraint::Length(areas_w), Constraint::Min(0)]).areas(top);
+        let [d, s] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
+            .areas(bottom);
+        (a, l, d, s)
+    } else {
+        let [a, right] =
+            Layout::horizontal([Constraint::Length(areas_w), Constraint::Min(0)]).areas(area);
+        let [l, d, s] = Layout::vertical([
+            Constraint::Percentage(28),
+            Constraint::Percentage(42),
+            Constraint::Percentage(30),
+        ])
+        .areas(right);
+        (a, l, d, s)
     }
 }
 
@@ -800,11 +899,9 @@ fn render_mounts_tab(app: &App, report: &Report, area: Rect, buf: &mut Buffer) {
         Constraint::Fill(3),
         Constraint::Fill(2),
     ];
-    let table_h = (order.len() as u16 + u16::from(n_rw > 0) + u16::from(n_ro > 0) + 3)
-        .min(area.height / 2)
-        .max(5);
-    let [table_r, bottom] =
-        Layout::vertical([Constraint::Length(table_h), Constraint::Min(0)]).areas(area);
+    let Some((table_r, detail_r, source_r)) = mounts_layout(report, area) else {
+        return;
+    };
     let cols = column_widths(&widths, table_r);
     // Rows with a heading before each group; remember where each mount lands.
     let mut rows = Vec::new();
@@ -837,7 +934,6 @@ fn render_mounts_tab(app: &App, report: &Report, area: Rect, buf: &mut Buffer) {
     let Some(m) = app.selected_mount().and_then(|i| report.mounts.get(i)) else {
         return;
     };
-    let (detail_r, source_r) = split_bottom(bottom);
     let w = detail_r.width.saturating_sub(2) as usize;
     render_scrolled(
         format!("Mount {}", safe(&m.pointer)),
@@ -852,6 +948,27 @@ fn render_mounts_tab(app: &App, report: &Report, area: Rect, buf: &mut Buffer) {
         m.line.map_or(String::new(), |l| l.to_string())
     );
     render_source(report, m.line, None, title, source_r, buf);
+}
+
+/// The mounts table (sized to its rows, at most half the body), then the
+/// selected mount's detail and its source line. `None` without mounts.
+fn mounts_layout(report: &Report, area: Rect) -> Option<(Rect, Rect, Rect)> {
+    if report.mounts.is_empty() {
+        return None;
+    }
+    let n_ro = report
+        .mounts
+        .iter()
+        .filter(|m| m.access == "read-only")
+        .count();
+    let n_rw = report.mounts.len() - n_ro;
+    let table_h = (report.mounts.len() as u16 + u16::from(n_rw > 0) + u16::from(n_ro > 0) + 3)
+        .min(area.height / 2)
+        .max(5);
+    let [table_r, bottom] =
+        Layout::vertical([Constraint::Length(table_h), Constraint::Min(0)]).areas(area);
+    let (d, s) = split_bottom(bottom);
+    Some((table_r, d, s))
 }
 
 /// Side by side when wide, stacked otherwise.
@@ -976,8 +1093,7 @@ fn mount_lines(report: &Report, m: &MountRow, w: usize) -> Vec<Line<'static>> {
 
 fn render_checks_tab(app: &App, report: &Report, area: Rect, buf: &mut Buffer) {
     let checks = &report.runtime_checks;
-    let [table_r, bottom] =
-        Layout::vertical([Constraint::Percentage(60), Constraint::Min(0)]).areas(area);
+    let (table_r, bottom) = checks_layout(area);
     let widths = [
         Constraint::Length(6),
         Constraint::Length(18),
@@ -1025,6 +1141,11 @@ fn render_checks_tab(app: &App, report: &Report, area: Rect, buf: &mut Buffer) {
     );
 }
 
+fn checks_layout(area: Rect) -> (Rect, Rect) {
+    let [a, b] = Layout::vertical([Constraint::Percentage(60), Constraint::Min(0)]).areas(area);
+    (a, b)
+}
+
 fn check_lines(c: &RuntimeCheck, w: usize) -> Vec<Line<'static>> {
     let mut out = Vec::new();
     field(
@@ -1052,8 +1173,7 @@ fn check_lines(c: &RuntimeCheck, w: usize) -> Vec<Line<'static>> {
 
 fn render_rules_tab(app: &App, report: Option<&Report>, area: Rect, buf: &mut Buffer) {
     let hits = |id: &str| report.map_or(0, |r| r.issues.iter().filter(|f| f.rule == id).count());
-    let [table_r, bottom] =
-        Layout::vertical([Constraint::Percentage(55), Constraint::Min(0)]).areas(area);
+    let (table_r, bottom) = rules_layout(area);
     let widths = [
         Constraint::Length(6),
         Constraint::Length(4),
@@ -1087,6 +1207,21 @@ fn render_rules_tab(app: &App, report: Option<&Report>, area: Rect, buf: &mut Bu
         TableState::default().with_selected((!app.rules.is_empty()).then_some(app.rule));
     StatefulWidget::render(table, table_r, buf, &mut state);
     let w = bottom.width.saturating_sub(2) as usize;
+    let out = rule_lines(app, report, w);
+    let title = app
+        .rules
+        .get(app.rule)
+        .map_or("Rule".to_string(), |r| format!("Rule {}", r.id));
+    render_scrolled(title, out, app.detail_scroll, bottom, buf);
+}
+
+fn rules_layout(area: Rect) -> (Rect, Rect) {
+    let [a, b] = Layout::vertical([Constraint::Percentage(55), Constraint::Min(0)]).areas(area);
+    (a, b)
+}
+
+fn rule_lines(app: &App, report: Option<&Report>, w: usize) -> Vec<Line<'static>> {
+    let hits = |id: &str| report.map_or(0, |r| r.issues.iter().filter(|f| f.rule == id).count());
     let mut out = Vec::new();
     if let Some(r) = app.rules.get(app.rule) {
         out.push(Line::from(vec![
@@ -1118,15 +1253,16 @@ fn render_rules_tab(app: &App, report: Option<&Report>, area: Rect, buf: &mut Bu
             Style::new(),
         );
     }
-    let title = app
-        .rules
-        .get(app.rule)
-        .map_or("Rule".to_string(), |r| format!("Rule {}", r.id));
-    render_scrolled(title, out, app.detail_scroll, bottom, buf);
+    out
 }
 
+/// Mount rules file a finding under either mount area by the mount's
+/// access, so the registry's area says only "mounts" for them.
 fn area_title(a: Area) -> &'static str {
-    a.title()
+    match a {
+        Area::WritableMounts | Area::ReadOnlyMounts => "Mounts",
+        other => other.title(),
+    }
 }
 
 // ─────────────────────────────── help overlay ───────────────────────────────
@@ -1134,6 +1270,26 @@ fn area_title(a: Area) -> &'static str {
 /// The help overlay, generated from the keymap table: one block per
 /// section, laid out in as many columns as fit.
 fn render_help(app: &App, area: Rect, buf: &mut Buffer) {
+    let (rect, lines) = help_content(area);
+    Clear.render(rect, buf);
+    let inner_h = rect.height.saturating_sub(2) as usize;
+    let max_scroll = lines.len().saturating_sub(inner_h);
+    let top = (app.help_scroll as usize).min(max_scroll);
+    let mut block = Block::bordered()
+        .border_style(theme::title())
+        .title(Span::styled(" Keys — ? or Esc closes ", theme::title()));
+    if top > 0 {
+        block = block.title_bottom(Line::styled(" ↑ k ", theme::dim()).left_aligned());
+    }
+    if top < max_scroll {
+        block = block.title_bottom(Line::styled(" more ↓ j ", theme::dim()).right_aligned());
+    }
+    let shown: Vec<Line> = lines.into_iter().skip(top).collect();
+    Paragraph::new(shown).block(block).render(rect, buf);
+}
+
+/// Where the help overlay goes on a screen of `area`, and its lines.
+fn help_content(area: Rect) -> (Rect, Vec<Line<'static>>) {
     let key_w = KEYMAP
         .iter()
         .map(|b| width(&b.keys_label()))
@@ -1190,7 +1346,6 @@ fn render_help(app: &App, area: Rect, buf: &mut Buffer) {
         width: w,
         height: h,
     };
-    Clear.render(rect, buf);
     let mut lines: Vec<Line> = intro
         .into_iter()
         .map(|l| Line::styled(l, theme::dim()))
@@ -1208,15 +1363,5 @@ fn render_help(app: &App, area: Rect, buf: &mut Buffer) {
         }
         lines.push(Line::from(spans));
     }
-    let inner_h = h.saturating_sub(2) as usize;
-    let max_scroll = lines.len().saturating_sub(inner_h);
-    let top = (app.help_scroll as usize).min(max_scroll);
-    let mut block = Block::bordered()
-        .border_style(theme::title())
-        .title(Span::styled(" Keys — ? or Esc closes ", theme::title()));
-    if top < max_scroll {
-        block = block.title_bottom(Line::styled(" more ↓ j ", theme::dim()).right_aligned());
-    }
-    let shown: Vec<Line> = lines.into_iter().skip(top).collect();
-    Paragraph::new(shown).block(block).render(rect, buf);
+    (rect, lines)
 }
