@@ -131,6 +131,28 @@ pub async fn copy_text(text: &str) -> Result<(), String> {
         .map_err(js_error)
 }
 
+/// Read text from the clipboard (the browser may ask the learner first).
+pub async fn paste_text() -> Result<String, String> {
+    let clipboard = window()?.navigator().clipboard();
+    let value = JsFuture::from(clipboard.read_text())
+        .await
+        .map_err(js_error)?;
+    value
+        .as_string()
+        .ok_or_else(|| "the clipboard holds no text".into())
+}
+
+/// Move keyboard focus to the element with `id`.
+pub fn focus(id: &str) {
+    let el = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+        .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(el) = el {
+        let _ = el.focus();
+    }
+}
+
 /// A file name made from the profile name: letters, digits, `-`, `_`, `.`.
 pub fn file_stem(name: &str) -> String {
     let stem: String = name

@@ -10,7 +10,7 @@ use std::rc::Rc;
 use isolint_core::json::{InputError, Limits};
 use isolint_core::sanitize::neutralize;
 use isolint_core::view::{self, Filter, Grouped};
-use isolint_core::{audit, AuditOptions, Date, Labels, Report, Severity};
+use isolint_core::{audit, AuditOptions, CatalogError, Date, Labels, Report, Severity};
 use yew::Reducible;
 
 use crate::clock;
@@ -59,6 +59,27 @@ impl InputProblem {
             (Some(l), None) => format!("line {l}: {}", self.message),
             _ => self.message.clone(),
         }
+    }
+}
+
+/// Why a catalog file was refused, one problem per line, each located as
+/// "line L, column C: …".
+pub fn describe_catalog_error(e: &CatalogError) -> String {
+    match e {
+        CatalogError::Input(input) => InputProblem::from_error(input).located(),
+        CatalogError::Invalid(problems) => problems
+            .iter()
+            .map(|p| {
+                format!(
+                    "line {}, column {}: {} (at `{}`)",
+                    p.pos.line,
+                    p.pos.column,
+                    neutralize(&p.describe()),
+                    neutralize(&p.pointer)
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
     }
 }
 
@@ -392,7 +413,7 @@ impl Reducible for State {
                             "{} was not loaded; still using {}.\n{}",
                             neutralize(&name),
                             s.catalog_label(),
-                            e
+                            describe_catalog_error(&e)
                         ));
                     }
                 }
@@ -716,11 +737,27 @@ mod tests {
         );
         let err = s.catalog_error.clone().expect("catalog error");
         assert!(err.contains("labels.json"), "{err}");
-        assert!(err.contains("3:"), "error names line 3: {err}");
+        assert!(err.contains("line 3, column "), "error names line 3: {err}");
         assert_eq!(s.catalog, CatalogChoice::Workshop);
         assert_eq!(s.labels.sha256, sha);
         let s = step(s, Action::DismissCatalogError);
         assert_eq!(s.catalog_error, None);
+    }
+
+    #[test]
+    fn catalog_problems_are_each_located() {
+        let s = start();
+        let bytes = b"{\n  \"schema\": \"isolint.labels/v1\",\n  \"name\": \"x\",\n  \"labels\": [ { \"path\": \"/a\", \"lable\": \"scratch\" } ]\n}";
+        let s = step(
+            s,
+            Action::LoadCatalog {
+                name: "typo.json".into(),
+                bytes: bytes.to_vec(),
+            },
+        );
+        let err = s.catalog_error.clone().expect("refused");
+        assert!(err.contains("line 4, column "), "{err}");
+        assert!(err.contains("lable"), "names the bad field: {err}");
     }
 
     #[test]

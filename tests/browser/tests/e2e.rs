@@ -517,7 +517,7 @@ async fn files_and_catalogs_open_from_disk_and_bad_catalogs_are_explained() {
         .await
         .expect("text");
     assert!(
-        error.contains("broken-labels.json") && error.contains("4:"),
+        error.contains("broken-labels.json") && error.contains("line 4, column "),
         "{error}"
     );
     page.screenshot("catalog-error").await;
@@ -580,13 +580,34 @@ async fn hostile_strings_render_as_inert_text() {
     let scripts_before = page.js("return document.scripts.length;", vec![]).await;
     page.paste(hostile).await;
     assert_eq!(page.verdict().await, "not-eligible");
-    // Open every finding so details and evidence are rendered too.
-    page.js(
-        "document.querySelectorAll('.finding-head').forEach(b => b.click()); return null;",
-        vec![],
-    )
-    .await;
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    // Open every finding in turn, so each detail and its evidence is drawn.
+    let opened = page
+        .client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             const heads = [...document.querySelectorAll('.finding-head')];
+             const injected = () => document.querySelectorAll(
+               '#results img, #results svg, #results iframe, #results b, [onerror], [onload], a[href^=\"javascript:\"]').length;
+             (async () => {
+               let opened = 0, worst = 0;
+               for (const b of heads) {
+                 b.click();
+                 await new Promise(r => setTimeout(r, 30));
+                 if (document.getElementById(b.getAttribute('aria-controls'))) opened++;
+                 worst = Math.max(worst, injected());
+               }
+               done({ opened, total: heads.length, worst });
+             })();",
+            vec![],
+        )
+        .await
+        .expect("open each finding");
+    assert!(opened["total"].as_u64().unwrap_or(0) > 5, "{opened}");
+    assert_eq!(opened["opened"], opened["total"], "every detail was drawn");
+    assert_eq!(
+        opened["worst"], 0,
+        "no markup from the profile became elements in any detail"
+    );
     let probe = page
         .js(
             "return {
@@ -719,6 +740,9 @@ async fn filters_narrow_the_list_but_not_the_counts_and_the_page_fits_a_phone() 
         overflow.as_i64().unwrap_or(99) <= 0,
         "page wider than the phone by {overflow}px"
     );
-    page.screenshot("phone").await;
+    page.js("window.scrollTo(0, 0); return null;", vec![]).await;
+    page.screenshot("phone-top").await;
+    page.js("document.getElementById('results').scrollIntoView(); return null;", vec![]).await;
+    page.screenshot("phone-results").await;
     page.close().await;
 }

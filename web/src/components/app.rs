@@ -7,7 +7,7 @@ use yew::prelude::*;
 use super::editor::Editor;
 use super::exports::ExportTools;
 use super::findings::{FilterBar, FindingList};
-use super::gallery::Gallery;
+use super::gallery::{Gallery, LessonCard};
 use super::tables::{ChecksTable, MountsTable};
 use super::tools::{ProfileTools, StatusLine};
 use super::verdict::VerdictBanner;
@@ -72,7 +72,7 @@ pub fn app() -> Html {
                        Everything runs in this page: nothing you type or open is uploaded." }
                 </p>
             </header>
-            <Gallery current={state.lesson} eligible_now={eligible_now} />
+            <Gallery current={state.lesson} />
             <main class="workspace">
                 <section class="pane editor-pane" aria-labelledby="editor-title">
                     <div class="pane-head">
@@ -93,6 +93,7 @@ pub fn app() -> Html {
                 </section>
                 <section class="pane results-pane" id="results" aria-labelledby="results-title" tabindex="-1">
                     <h2 id="results-title" class="visually-hidden">{ "Audit results" }</h2>
+                    <LessonCard current={state.lesson} eligible_now={eligible_now} />
                     <VerdictBanner
                         report={report.clone()}
                         input_error={state.input_error.clone()}

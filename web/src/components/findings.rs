@@ -185,15 +185,7 @@ fn finding_detail(props: &FindingDetailProps) -> Html {
         let dispatch = dispatch.clone();
         let onclick = Callback::from(move |_: MouseEvent| {
             dispatch.dispatch(Action::RevealLine(line));
-            if let Some(el) = web_sys::window()
-                .and_then(|w| w.document())
-                .and_then(|doc| doc.get_element_by_id("profile-editor"))
-            {
-                use wasm_bindgen::JsCast;
-                if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
-                    let _ = el.focus();
-                }
-            }
+            crate::browser::focus("profile-editor");
         });
         html! { <button type="button" class="button button-small" {onclick}>{ format!("Edit line {line}") }</button> }
     });

@@ -10,10 +10,9 @@ use crate::state::Action;
 pub struct GalleryProps {
     /// The lesson the editor's text came from.
     pub current: Option<&'static str>,
-    /// Whether the current text is eligible now.
-    pub eligible_now: bool,
 }
 
+/// One button per lesson.
 #[function_component(Gallery)]
 pub fn gallery(props: &GalleryProps) -> Html {
     let dispatch = use_dispatch();
@@ -36,28 +35,40 @@ pub fn gallery(props: &GalleryProps) -> Html {
             </li>
         }
     });
-    let current = props.current.and_then(lesson).map(|l| {
-        let flipped = !l.eligible && props.eligible_now;
-        html! {
-            <div class={classes!("lesson-card", flipped.then_some("lesson-flipped"))} id="lesson-card" data-lesson={l.id}>
-                <h3>{ l.title }</h3>
-                <p>{ rich(l.explanation) }</p>
-                <p class="lesson-try"><strong>{ "Try: " }</strong>{ rich(l.try_this) }</p>
-                if flipped {
-                    <p class="lesson-done">
-                        { "The verdict flipped. Eligible means the next step may run: the runtime checks must now \
-                           show the launched job really is confined." }
-                    </p>
-                }
-            </div>
-        }
-    });
     html! {
         <section class="gallery" aria-labelledby="gallery-title">
             <h2 id="gallery-title">{ "Lessons" }</h2>
-            <p class="muted gallery-hint">{ "Load a profile that shows one mistake, then edit it until the verdict flips." }</p>
+            <p class="muted gallery-hint">{ "Each loads a profile with one mistake; edit it until the verdict flips." }</p>
             <ul class="lesson-list">{ for buttons }</ul>
-            { current }
         </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LessonCardProps {
+    pub current: Option<&'static str>,
+    /// Whether the current text is eligible now.
+    pub eligible_now: bool,
+}
+
+/// What the loaded lesson is about, and what to try.
+#[function_component(LessonCard)]
+pub fn lesson_card(props: &LessonCardProps) -> Html {
+    let Some(l) = props.current.and_then(lesson) else {
+        return html! {};
+    };
+    let flipped = !l.eligible && props.eligible_now;
+    html! {
+        <div class={classes!("lesson-card", flipped.then_some("lesson-flipped"))} id="lesson-card" data-lesson={l.id}>
+            <h3>{ "Lesson: " }{ l.title }</h3>
+            <p>{ rich(l.explanation) }</p>
+            <p class="lesson-try"><strong>{ "Try: " }</strong>{ rich(l.try_this) }</p>
+            if flipped {
+                <p class="lesson-done">
+                    { "The verdict flipped. Eligible only lets the next step run: the runtime checks must now \
+                       show that the launched job really is confined." }
+                </p>
+            }
+        </div>
     }
 }

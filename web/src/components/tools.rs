@@ -54,23 +54,32 @@ pub fn profile_tools(props: &ProfileToolsProps) -> Html {
             })
         })
     };
-    let clear = {
+    let paste = {
         let dispatch = dispatch.clone();
         Callback::from(move |_: MouseEvent| {
-            dispatch.dispatch(Action::Load {
-                name: "pasted.json".into(),
-                text: String::new(),
-                lesson: None,
-            });
-            if let Some(el) = web_sys::window()
-                .and_then(|w| w.document())
-                .and_then(|d| d.get_element_by_id("profile-editor"))
-            {
-                use wasm_bindgen::JsCast;
-                if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
-                    let _ = el.focus();
+            let dispatch = dispatch.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                match browser::paste_text().await {
+                    Ok(text) => dispatch.dispatch(Action::Load {
+                        name: "pasted.json".into(),
+                        text,
+                        lesson: None,
+                    }),
+                    // No clipboard access: empty the editor and let the
+                    // learner paste with the keyboard.
+                    Err(_) => {
+                        dispatch.dispatch(Action::Load {
+                            name: "pasted.json".into(),
+                            text: String::new(),
+                            lesson: None,
+                        });
+                        dispatch.dispatch(Action::Notify(Status::info(
+                            "the editor is empty: paste your profile with Ctrl+V (⌘V on a Mac)",
+                        )));
+                        browser::focus("profile-editor");
+                    }
                 }
-            }
+            });
         })
     };
     let choose_catalog = {
@@ -96,8 +105,8 @@ pub fn profile_tools(props: &ProfileToolsProps) -> Html {
                         accept=".json,application/json" onchange={open_profile} />
                     <label for="open-profile" class="button">{ "Open file…" }</label>
                 </span>
-                <button type="button" class="button" onclick={clear}
-                    title="Empty the editor, then paste a profile">{ "Clear to paste" }</button>
+                <button type="button" class="button" id="paste-profile" onclick={paste}
+                    title="Replace the editor's text with the clipboard's">{ "Paste" }</button>
                 <button type="button" class="button" id="reset-workshop" onclick={reset}>{ "Workshop profile" }</button>
             </div>
             <div class="tool-row">
