@@ -1020,10 +1020,17 @@ mod tests {
             update(&mut app, Msg::DetailDown);
         }
         let max = view::max_detail_scroll(&app);
-        assert!(max > 0, "the first workshop finding's detail overflows at 80x24");
+        assert!(
+            max > 0,
+            "the first workshop finding's detail overflows at 80x24"
+        );
         assert_eq!(app.detail_scroll, max);
         update(&mut app, Msg::DetailUp);
-        assert_eq!(app.detail_scroll, max.saturating_sub(3), "one PgUp is enough to move back");
+        assert_eq!(
+            app.detail_scroll,
+            max.saturating_sub(3),
+            "one PgUp is enough to move back"
+        );
         update(&mut app, Msg::Resize(200, 80));
         assert!(app.detail_scroll <= view::max_detail_scroll(&app));
         update(&mut app, Msg::Resize(80, 24));

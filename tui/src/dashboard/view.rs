@@ -452,14 +452,15 @@ fn findings_layout(g: &Grouped, area: Rect) -> (Rect, Rect, Rect, Rect) {
             .areas(bottom);
         (a, l, d, s)
     } else {
+        // Areas beside the list and detail; the source spans the full
+        // width below, where long JSON lines wrap least.
+        let top_h = (area.height * 3 / 5).max(14);
+        let [top, s] =
+            Layout::vertical([Constraint::Length(top_h), Constraint::Min(0)]).areas(area);
         let [a, right] =
-            Layout::horizontal([Constraint::Length(areas_w), Constraint::Min(0)]).areas(area);
-        let [l, d, s] = Layout::vertical([
-            Constraint::Percentage(28),
-            Constraint::Percentage(42),
-            Constraint::Percentage(30),
-        ])
-        .areas(right);
+            Layout::horizontal([Constraint::Length(areas_w), Constraint::Min(0)]).areas(top);
+        let [l, d] =
+            Layout::vertical([Constraint::Percentage(35), Constraint::Percentage(65)]).areas(right);
         (a, l, d, s)
     }
 }
@@ -748,10 +749,12 @@ fn render_source(
         .saturating_sub(gutter_w)
         .max(1);
     let mut rows: Vec<Line> = Vec::new();
+    let mut heads = Vec::new(); // rows that start a source line
     let mut focus_rows = None;
     for (n, text) in window {
         let is_focus = Some(n) == focus;
         let first_row = rows.len();
+        heads.push(first_row);
         for (i, (offset, part)) in text::wrap_code(&text, content_w).into_iter().enumerate() {
             let gutter = match (i, is_focus) {
                 (0, true) => format!("▶ {n:>num_w$} │ "),
@@ -775,8 +778,16 @@ fn render_source(
     }
     // Wrapping can push the focus line down: drop rows above it until it
     // shows, keeping about a third of the pane as context.
+    // Start on a whole line rather than half of a wrapped one.
     let start = match focus_rows {
-        Some((fs, fe)) if fe > h => fe.saturating_sub(h).max(fs.saturating_sub(h / 3)).min(fs),
+        Some((fs, fe)) if fe > h => {
+            let at_least = fe.saturating_sub(h).max(fs.saturating_sub(h / 3)).min(fs);
+            heads
+                .into_iter()
+                .find(|&r| r >= at_least)
+                .unwrap_or(fs)
+                .min(fs)
+        }
         _ => 0,
     };
     let shown: Vec<Line> = rows.into_iter().skip(start).take(h).collect();
@@ -1032,45 +1043,30 @@ fn mount_row(m: &MountRow, index: usize, widths: &[usize]) -> Row<'static> {
     .style(style)
 }
 
+/// What the table cannot show: the label comparison first, then the full
+/// values.
 fn mount_lines(report: &Report, m: &MountRow, w: usize) -> Vec<Line<'static>> {
     let mut out = Vec::new();
-    field(&mut out, "source", &safe(&m.source), w, Style::new());
-    field(
-        &mut out,
-        "normalized",
-        &safe(&m.normalized),
-        w,
-        Style::new(),
-    );
-    field(&mut out, "target", &safe(&m.target), w, Style::new());
-    let access_style = if m.access == "read-only" {
-        Style::new()
-    } else {
-        theme::writable()
-    };
-    field(&mut out, "access", &safe(&m.access), w, access_style);
     let matched = match (&m.label_path, m.label_origin) {
         (Some(p), Some(o)) => format!("{} — {} ({o})", safe(&m.label), safe(p)),
         _ => safe(&m.label).into_owned(),
     };
     field(&mut out, "label", &matched, w, theme::title());
-    if m.exposes.is_empty() {
-        field(
+    match m.exposes.split_first() {
+        None => field(
             &mut out,
             "exposes",
             "no labelled location inside it",
             w,
             theme::dim(),
-        );
-    } else {
-        for (i, e) in m.exposes.iter().enumerate() {
-            field(
-                &mut out,
-                if i == 0 { "exposes" } else { "       " },
-                &safe(e),
-                w,
-                Style::new(),
-            );
+        ),
+        Some((first, rest)) => {
+            field(&mut out, "exposes", &safe(first), w, Style::new());
+            for e in rest {
+                for l in wrap(&safe(e), w.saturating_sub(9)) {
+                    out.push(Line::raw(format!("{:9}{l}", "")));
+                }
+            }
         }
     }
     let prefix = format!("{}/", m.pointer);
@@ -1086,6 +1082,21 @@ fn mount_lines(report: &Report, m: &MountRow, w: usize) -> Vec<Line<'static>> {
         format!("{} ({})", hits.len(), hits.join(", "))
     };
     field(&mut out, "findings", &hits, w, Style::new());
+    field(&mut out, "source", &safe(&m.source), w, Style::new());
+    field(
+        &mut out,
+        "normalized",
+        &safe(&m.normalized),
+        w,
+        Style::new(),
+    );
+    field(&mut out, "target", &safe(&m.target), w, Style::new());
+    let access_style = if m.access == "read-only" {
+        Style::new()
+    } else {
+        theme::writable()
+    };
+    field(&mut out, "access", &safe(&m.access), w, access_style);
     out
 }
 
