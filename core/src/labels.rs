@@ -303,6 +303,8 @@ pub struct LabelIndex {
     by_path: HashMap<String, usize>,
     /// (normalized path, label index), sorted by path.
     sorted: Vec<(String, usize)>,
+    /// Byte lengths of the label paths, to skip impossible ancestors.
+    lengths: std::collections::HashSet<usize>,
     catalog: Catalog,
 }
 
@@ -324,9 +326,11 @@ impl LabelIndex {
                 entry.1 = i;
             }
         }
+        let lengths = by_path.keys().map(String::len).collect();
         LabelIndex {
             by_path,
             sorted,
+            lengths,
             catalog,
         }
     }
@@ -375,8 +379,23 @@ impl LabelIndex {
     }
 
     fn longest_catalog_match(&self, path: &str) -> Option<Match> {
-        let mut candidate = path;
-        loop {
+        // Ancestors from the longest down; only lengths some label has are
+        // hashed, so a path of many components costs one scan, not one
+        // hash per component.
+        let ends = path
+            .char_indices()
+            .filter(|&(i, c)| c == '/' && i > 0)
+            .map(|(i, _)| i)
+            .chain(std::iter::once(path.len()))
+            .collect::<Vec<_>>();
+        let candidates = ends.iter().rev().copied().chain(std::iter::once(1));
+        for end in candidates {
+            if !self.lengths.contains(&end) {
+                continue;
+            }
+            let Some(candidate) = path.get(..end) else {
+                continue;
+            };
             if let Some(&i) = self.by_path.get(candidate) {
                 return self.catalog.labels.get(i).map(|l| Match {
                     class: l.class,
@@ -384,15 +403,8 @@ impl LabelIndex {
                     origin: Origin::Catalog(i),
                 });
             }
-            if candidate == "/" {
-                return None;
-            }
-            candidate = match candidate.rfind('/') {
-                Some(0) => "/",
-                Some(i) => &candidate[..i],
-                None => return None,
-            };
         }
+        None
     }
 
     fn catalog_inside(&self, path: &str) -> Vec<Exposure> {

@@ -271,18 +271,49 @@ fn secret_spans(s: &str) -> Vec<(usize, usize)> {
             spans.push((piece_start, b));
         }
     };
+    // Tokens with their spans, to also catch the value that follows a
+    // secret-named flag or key: `--password=hunter2`, `TOKEN: abc`.
+    let mut tokens: Vec<(usize, usize)> = Vec::new();
     for (i, c) in s.char_indices() {
         if c.is_whitespace() || SEPARATORS.contains(c) {
             if let Some(a) = start.take() {
-                check(a, i, &mut spans);
+                tokens.push((a, i));
             }
         } else if start.is_none() {
             start = Some(i);
         }
     }
     if let Some(a) = start {
-        check(a, s.len(), &mut spans);
+        tokens.push((a, s.len()));
     }
+    for &(a, b) in &tokens {
+        check(a, b, &mut spans);
+    }
+    for pair in tokens.windows(2) {
+        let (&[(a0, b0), (a1, b1)]) = pair else {
+            continue;
+        };
+        let key = s.get(a0..b0).unwrap_or("");
+        let between = s.get(b0..a1).unwrap_or("");
+        let value = s.get(a1..b1).unwrap_or("");
+        let key_like = key.trim_start_matches('-').trim_end_matches(':');
+        let joined = between
+            .chars()
+            .all(|c| c == '=' || c == ':' || c == ' ' || c == '"' || c == '\'');
+        if joined
+            && !between.is_empty()
+            && is_secret_name(key_like)
+            && value.len() >= 4
+            && !value.starts_with('-')
+            && !value.starts_with('$')
+            && !value.starts_with('/')
+            && !spans.iter().any(|&(x, y)| x <= a1 && b1 <= y)
+        {
+            spans.push((a1, b1));
+        }
+    }
+    spans.sort_unstable();
+    spans.dedup();
     spans
 }
 
