@@ -290,7 +290,7 @@ fn secret_spans(s: &str) -> Vec<(usize, usize)> {
         check(a, b, &mut spans);
     }
     for pair in tokens.windows(2) {
-        let (&[(a0, b0), (a1, b1)]) = pair else {
+        let &[(a0, b0), (a1, b1)] = pair else {
             continue;
         };
         let key = s.get(a0..b0).unwrap_or("");
