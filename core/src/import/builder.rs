@@ -213,7 +213,7 @@ impl Draft {
             .collect();
         map.sort_by(|a, b| a.pointer.cmp(&b.pointer));
         let mut notes = self.notes;
-        notes.sort_by(|a, b| (a.line, a.column).cmp(&(b.line, b.column)));
+        notes.sort_by_key(|n| (n.line, n.column));
         notes.dedup();
         (out, map, notes, self.undeclared)
     }

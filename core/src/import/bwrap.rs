@@ -195,7 +195,13 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
                 let ptr = d.push("/mounts", OVal::obj(), w.loc);
                 let (src, src_at) = p(0);
                 let (dst, dst_at) = p(1);
-                d.set(&format!("{ptr}/source"), src, src_at);
+                match super::expand_home(src) {
+                    Some(e) => {
+                        d.note(src_at, format!("`{src}` is the caller's home directory; shown as `{e}`"));
+                        d.set(&format!("{ptr}/source"), e, src_at);
+                    }
+                    None => d.set(&format!("{ptr}/source"), src, src_at),
+                }
                 d.set(&format!("{ptr}/target"), dst, dst_at);
                 d.set(&format!("{ptr}/access"), if ro { "read-only" } else { "read-write" }, w.loc);
                 if opt.starts_with("--dev-") {
@@ -204,7 +210,7 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
                 if opt.ends_with("-try") {
                     d.note(w.loc, format!("`{opt}` is skipped when `{src}` does not exist"));
                 }
-                if params.iter().any(|x| x.expands) {
+                if params.iter().any(|x| x.expands && super::expand_home(&x.text).is_none()) {
                     d.note(w.loc, "a path here is expanded by the shell; it is kept as written");
                 }
             }

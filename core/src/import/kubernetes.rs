@@ -30,6 +30,9 @@ struct Workload<'a> {
     job: Option<&'a SNode>,
     /// `replicas` of a Deployment-like controller.
     replicas: Option<(u64, Loc)>,
+    /// A CronJob whose runs may overlap (`concurrencyPolicy: Allow`, the
+    /// default), and where that is (not) said.
+    overlap: Option<Loc>,
     /// The `spec:` key of the pod template: where pod-level settings that
     /// are not written would go.
     pod_at: Loc,
@@ -93,17 +96,33 @@ fn workloads<'a>(
         _ => None,
     };
     match w {
-        Some((pod, job, replicas, pod_at)) => out.push(Workload {
-            kind,
-            name,
-            pod,
-            job,
-            replicas,
-            pod_at,
-        }),
+        Some((pod, job, replicas, pod_at)) => {
+            let overlap = match (kind, spec) {
+                ("CronJob", Some(s)) => match read::opt_str(s, "concurrencyPolicy")? {
+                    Some(("Forbid" | "Replace", _)) => None,
+                    Some((_, at)) => Some(at),
+                    None => Some(s.loc),
+                },
+                _ => None,
+            };
+            out.push(Workload {
+                kind,
+                name,
+                pod,
+                job,
+                replicas,
+                pod_at,
+                overlap,
+            })
+        }
         None => others.push((format!("{kind}/{name}"), doc.loc)),
     }
     Ok(())
+}
+
+/// Where `key` is written in `node` (the node itself when it is absent).
+fn key_at(node: &SNode, key: &str) -> Loc {
+    node.entry(key).map_or(node.loc, |e| e.key_loc)
 }
 
 /// Where the `spec` key of `parent` is written.
@@ -191,7 +210,7 @@ fn container(
     let mut d = Draft::new(name, &purpose, c.loc);
     let p_sc = read::opt_map(pod, "securityContext")?;
     let c_sc = read::opt_map(c, "securityContext")?;
-    let sc_loc = c_sc.map_or(c.loc, |s| s.loc);
+    let sc_loc = key_at(c, "securityContext");
     d.map("/boundary", sc_loc);
 
     boundary(&mut d, pod, w.pod_at, c, p_sc, c_sc)?;
@@ -215,12 +234,20 @@ fn container(
             );
         }
     }
-    if !w.kind.is_empty() {
+    {
         let parallel = match w.job {
             Some(job) => Some(read::opt_u64(job, "parallelism")?.unwrap_or((1, job.loc))),
             None => w.replicas,
         };
         match parallel {
+            Some(_) if w.overlap.is_some() => {
+                let at = w.overlap.unwrap_or(c.loc);
+                d.note(at, "`concurrencyPolicy` allows a new run to start while the previous one is still running");
+                d.undeclared(
+                    "/concurrency/max_jobs",
+                    "overlapping CronJob runs are not bounded",
+                );
+            }
             Some((n, at)) => d.set("/concurrency/max_jobs", n, at),
             None => d.undeclared(
                 "/concurrency/max_jobs",
@@ -268,7 +295,7 @@ fn boundary(
     p_sc: Option<&SNode>,
     c_sc: Option<&SNode>,
 ) -> Result<(), ImportError> {
-    let sc_loc = c_sc.map_or(c.loc, |s| s.loc);
+    let sc_loc = key_at(c, "securityContext");
     match read::opt_str(pod, "runtimeClassName")? {
         Some((rc, at)) => {
             let l = rc.to_ascii_lowercase();
@@ -287,6 +314,7 @@ fn boundary(
             };
             d.set("/boundary/kind", kind, at);
             d.set("/boundary/runtime/name", runtime, at);
+            d.map("/boundary/runtime", at);
             d.undeclared(
                 "/boundary/runtime/version",
                 "the runtime version is set by the node, not the manifest",
@@ -298,6 +326,7 @@ fn boundary(
         }
         None => {
             d.set("/boundary/kind", "container", pod_at);
+            d.map("/boundary/runtime", pod_at);
             d.undeclared(
                 "/boundary/runtime",
                 "no `runtimeClassName`: the node's default runtime runs the pod, and the manifest does not say which",
@@ -527,7 +556,7 @@ const MOUNT_KEYS: &[&str] = &[
 
 fn mounts(d: &mut Draft, pod: &SNode, pod_at: Loc, c: &SNode) -> Result<(), ImportError> {
     let volumes = read::opt_seq(pod, "volumes")?.unwrap_or_default();
-    let vm_loc = c.get("volumeMounts").map_or(c.loc, |v| v.loc);
+    let vm_loc = key_at(c, "volumeMounts");
     d.ensure_array("/mounts", vm_loc);
     let mut token_mounted = false;
     for vm in read::opt_seq(c, "volumeMounts")?.unwrap_or_default() {
@@ -569,8 +598,8 @@ fn mounts(d: &mut Draft, pod: &SNode, pod_at: Loc, c: &SNode) -> Result<(), Impo
                 d.note(
                     at,
                     format!(
-                        "`subPath: {s}` narrows hostPath `{src}` to `{}`",
-                        format!("{}/{s}", src.trim_end_matches('/'))
+                        "`subPath: {s}` narrows hostPath `{src}` to `{}/{s}`",
+                        src.trim_end_matches('/')
                     ),
                 );
             }
@@ -673,7 +702,7 @@ fn credential(d: &mut Draft, name: &str, source: &str, at: Loc) -> String {
 }
 
 fn environment(d: &mut Draft, c: &SNode) -> Result<(), ImportError> {
-    let env_loc = c.get("env").map_or(c.loc, |e| e.loc);
+    let env_loc = key_at(c, "env");
     d.set("/environment/inherit", false, env_loc);
     d.set("/environment/variables", OVal::obj(), env_loc);
     let mut seen: Vec<String> = Vec::new();
@@ -823,8 +852,8 @@ fn limits(d: &mut Draft, w: &Workload<'_>, pod: &SNode, c: &SNode) -> Result<(),
         Some(r) => read::opt_map(r, "requests")?,
         None => None,
     };
-    if let Some(r) = res {
-        d.map("/limits", r.loc);
+    if res.is_some() {
+        d.map("/limits", key_at(c, "resources"));
     }
     match lim.and_then(|l| l.get("memory")) {
         Some(m) => {

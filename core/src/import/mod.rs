@@ -379,6 +379,11 @@ fn looks_like_codex(text: &str) -> bool {
             || l.starts_with("[shell_environment_policy]")
             || l.starts_with("approval_policy")
             || l.starts_with("default_permissions")
+            || l.starts_with("model =")
+            || l.starts_with("model_provider")
+            || l.starts_with("[profiles.")
+            || l.starts_with("[mcp_servers.")
+            || l.starts_with("[permissions.")
     })
 }
 
@@ -469,14 +474,17 @@ pub fn audit_imported(
 /// so the home-directory and credential-store checks still apply.
 pub const HOME_PLACEHOLDER: &str = "/home/<user>";
 
-/// Expand a leading `~` to [`HOME_PLACEHOLDER`].
+/// Expand a leading `~`, `$HOME` or `${HOME}` to [`HOME_PLACEHOLDER`].
 pub(crate) fn expand_home(path: &str) -> Option<String> {
-    if path == "~" {
-        Some(HOME_PLACEHOLDER.to_string())
-    } else {
-        path.strip_prefix("~/")
-            .map(|rest| format!("{HOME_PLACEHOLDER}/{rest}"))
+    for home in ["~", "$HOME", "${HOME}"] {
+        if path == home {
+            return Some(HOME_PLACEHOLDER.to_string());
+        }
+        if let Some(rest) = path.strip_prefix(home).and_then(|r| r.strip_prefix('/')) {
+            return Some(format!("{HOME_PLACEHOLDER}/{rest}"));
+        }
     }
+    None
 }
 
 /// Strip `CAP_` and upper-case a capability name.

@@ -470,6 +470,7 @@ fn linux_section(d: &mut Draft, linux: Option<&SNode>, root: &SNode) -> Result<(
         d.set("/network/egress", "allow-all", ns_at);
         d.set("/network/enforced_by", "none", ns_at);
     } else {
+        d.map("/network", ns_at);
         d.undeclared(
             "/network",
             "a network namespace of its own has whatever interfaces the caller (CNI, slirp) adds; the config does not say",
@@ -560,6 +561,24 @@ fn linux_section(d: &mut Draft, linux: Option<&SNode>, root: &SNode) -> Result<(
                 }
             }
         }
+    }
+    if !d.has("/limits/memory_bytes") {
+        d.undeclared(
+            "/limits/memory_bytes",
+            "no positive `linux.resources.memory.limit`",
+        );
+    }
+    if !d.has("/limits/processes") {
+        d.undeclared(
+            "/limits/processes",
+            "no positive `linux.resources.pids.limit`",
+        );
+    }
+    if !d.has("/limits/cpu_seconds") {
+        d.undeclared(
+            "/limits/cpu_seconds",
+            "no `RLIMIT_CPU`: CPU time is not bounded",
+        );
     }
     if cgroup_limit {
         let at = linux.get("resources").map_or(linux.loc, |r| r.loc);

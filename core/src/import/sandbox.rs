@@ -172,7 +172,7 @@ fn environment(d: &mut Draft, root: &SNode, at: Loc) -> Result<(), ImportError> 
 }
 
 /// `Tool(argument)` permission rules of one kind from `permissions.<list>`.
-fn rules<'a>(root: &'a SNode, list: &str, tool: &str) -> Result<Vec<(String, Loc)>, ImportError> {
+fn rules(root: &SNode, list: &str, tool: &str) -> Result<Vec<(String, Loc)>, ImportError> {
     let Some(perms) = read::opt_map(root, "permissions")? else {
         return Ok(Vec::new());
     };
@@ -357,6 +357,9 @@ fn sandboxed(root: &SNode, cfg: Option<&SNode>, tool: Tool) -> Result<Draft, Imp
     Ok(d)
 }
 
+/// A command run outside the sandbox: its words, or shell text, and where.
+type Step = (Vec<(String, Loc)>, Option<String>, Loc);
+
 /// The profile of commands Claude Code runs outside the sandbox, if any can.
 fn outside(root: &SNode, cfg: Option<&SNode>) -> Result<Option<Draft>, ImportError> {
     let Some(cfg) = cfg else { return Ok(None) };
@@ -373,7 +376,7 @@ fn outside(root: &SNode, cfg: Option<&SNode>) -> Result<Option<Draft>, ImportErr
         at,
     );
     environment(&mut d, root, at)?;
-    let mut steps: Vec<(Vec<(String, Loc)>, Option<String>, Loc)> = Vec::new();
+    let mut steps: Vec<Step> = Vec::new();
     for (cmd, cat) in &excluded {
         let words: Vec<(String, Loc)> = shell::split(cmd, *cat)?
             .into_iter()

@@ -35,7 +35,7 @@ pub fn split(text: &str, origin: Loc) -> Result<Vec<Word>, ImportError> {
             loc.column += 1;
         }
     }
-    fn start<'w>(cur: &'w mut Option<Word>, loc: Loc) -> &'w mut Word {
+    fn start(cur: &mut Option<Word>, loc: Loc) -> &mut Word {
         cur.get_or_insert_with(|| Word {
             text: String::new(),
             loc,
@@ -125,7 +125,15 @@ pub fn split(text: &str, origin: Loc) -> Result<Vec<Word>, ImportError> {
             }
             '\n' | ';' | '|' | '&' | '<' | '>' | '(' | ')' => {
                 if let Some(w) = cur.take() {
-                    out.push(w);
+                    // `2>file`, `10<file`: the digits name a file descriptor
+                    // of the redirection, not an argument.
+                    let fd = matches!(c, '<' | '>')
+                        && !w.text.is_empty()
+                        && w.text.bytes().all(|b| b.is_ascii_digit())
+                        && w.loc.column + u32::try_from(w.text.len()).unwrap_or(0) == here.column;
+                    if !fd {
+                        out.push(w);
+                    }
                 }
                 let mut op = c.to_string();
                 if matches!(c, '|' | '&' | ';' | '>' | '<') {
@@ -192,6 +200,10 @@ mod tests {
             ]
         );
         assert_eq!(words("a && b # c d\ne"), ["a", "&&", "b", "\n", "e"]);
+        assert_eq!(
+            words("run x 10<f 2>&1"),
+            ["run", "x", "<", "f", ">", "&", "1"]
+        );
         assert_eq!(words("'a b'c d"), ["a bc", "d"]);
     }
 
