@@ -730,6 +730,7 @@ fn help_is_available_for_every_subcommand() {
                 "--today",
                 "--color",
                 "--waivers",
+                "--from",
                 "directory",
                 "Exit status",
             ][..],
@@ -1037,4 +1038,113 @@ fn output_dash_is_stdout() {
     assert_eq!(run.stdout, audit(&["--format", "json", WORKSHOP]).stdout);
     assert!(run.stderr.is_empty(), "{}", run.stderr);
     assert!(!root().join("-").exists());
+}
+
+// ---- other sandbox formats ----------------------------------------------
+
+const POD: &str = "apiVersion: v1
+kind: Pod
+metadata:
+  name: tests
+spec:
+  containers:
+  - name: runner
+    image: python:3.12
+    securityContext:
+      privileged: true
+  - name: helper
+    image: busybox
+";
+
+#[test]
+fn other_sandbox_formats_are_imported_and_point_at_the_original_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(tmp.path(), "k8s/pod.yaml", POD.as_bytes());
+    let run = isolint_in(
+        tmp.path(),
+        [
+            "audit",
+            "--today",
+            TODAY,
+            "--format",
+            "json",
+            "k8s/pod.yaml",
+        ],
+        None,
+    );
+    run.expect_code(1);
+    let docs = run.json();
+    let docs = docs
+        .as_array()
+        .expect("two containers, two profiles: an array");
+    assert_eq!(docs.len(), 2);
+    for d in docs {
+        assert!(
+            d["profile"]["source"]
+                .as_str()
+                .unwrap()
+                .starts_with("k8s/pod.yaml#"),
+            "{}",
+            d["profile"]
+        );
+        for i in d["issues"].as_array().unwrap() {
+            assert_eq!(i["origin"]["file"], "k8s/pod.yaml", "{i}");
+            assert!(i["origin"]["line"].as_u64().unwrap() >= 1);
+        }
+    }
+    let sarif = isolint_in(
+        tmp.path(),
+        [
+            "audit",
+            "--today",
+            TODAY,
+            "--format",
+            "sarif",
+            "k8s/pod.yaml",
+        ],
+        None,
+    );
+    let log = sarif.json();
+    for run in log["runs"].as_array().unwrap() {
+        assert_eq!(run["artifacts"][0]["location"]["uri"], "k8s/pod.yaml");
+    }
+    // A directory walk for a named format collects its extensions.
+    let dir = isolint_in(
+        tmp.path(),
+        [
+            "audit", "--today", TODAY, "--from", "k8s", "--format", "json", "k8s",
+        ],
+        None,
+    );
+    dir.expect_code(1);
+    assert_eq!(dir.json().as_array().map(Vec::len), Some(2));
+    // Read as a profile, YAML is not JSON.
+    let strict = isolint_in(
+        tmp.path(),
+        ["audit", "--from", "profile", "k8s/pod.yaml"],
+        None,
+    );
+    strict.expect_code(2);
+    assert_positioned_error(&strict, "k8s/pod.yaml");
+}
+
+#[test]
+fn a_broken_import_exits_2_with_its_position() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(
+        tmp.path(),
+        "pod.yaml",
+        b"apiVersion: v1\nkind: Pod\nspec:\n  containers: [\n",
+    );
+    let run = isolint_in(
+        tmp.path(),
+        ["audit", "--from", "kubernetes", "pod.yaml"],
+        None,
+    );
+    run.expect_code(2);
+    assert_positioned_error(&run, "pod.yaml");
+    assert!(run.stdout.is_empty());
+    let run = isolint_in(tmp.path(), ["audit", "--from", "helm", "pod.yaml"], None);
+    run.expect_code(2);
+    assert!(run.stderr.contains("kubernetes"), "{}", run.stderr);
 }

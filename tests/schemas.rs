@@ -13,7 +13,7 @@ use isolint_core::finding::{Area, CheckKind, Severity, Waived};
 use isolint_core::labels::LabelClass;
 use isolint_core::model::*;
 use isolint_core::render::{json as export, sarif};
-use isolint_core::{audit, schema, AuditOptions, Date, Labels};
+use isolint_core::{audit, import, schema, AuditOptions, Date, Labels};
 use serde_json::{json, Value};
 
 fn load(name: &str) -> Value {
@@ -454,6 +454,13 @@ fn real_exports_validate_against_the_findings_schema() {
         }
     }
     assert!(reports.len() > 10);
+    // An imported configuration: findings carry their `origin` in the original file.
+    let pod = b"apiVersion: v1\nkind: Pod\nmetadata: {name: t}\nspec:\n  containers:\n  - name: c\n    image: python:3.12\n";
+    for unit in import::import(pod, import::Format::Kubernetes).unwrap() {
+        let r = import::audit_imported(&unit, "pod.yaml", &Labels::workshop(), &options()).unwrap();
+        assert!(r.issues.iter().all(|f| f.origin.is_some()));
+        reports.push(r);
+    }
     // Optional fields too: a waived finding compared with a baseline.
     if let Some(r) = reports.iter_mut().find(|r| !r.issues.is_empty()) {
         let f = &mut r.issues[0];

@@ -175,6 +175,12 @@ pub struct AuditArgs {
     /// Colour the text report
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
     color: ColorChoice,
+    /// How to read each PROFILE: `auto` detects OCI config.json, Kubernetes, Compose, Codex
+    /// config.toml, sandbox settings and bwrap scripts and imports them; `profile` reads
+    /// isolint.profile/v1 only; or name one format (oci, kubernetes, compose, codex,
+    /// sandbox-settings, bwrap)
+    #[arg(long, value_name = "FORMAT", default_value = "auto", value_parser = input::Reading::parse)]
+    from: input::Reading,
     /// Operator-owned waivers (isolint.waivers/v1): a waived finding stays in every output,
     /// marked waived, and no longer blocks; expired or mismatched waivers become findings
     #[arg(long, value_name = "FILE")]

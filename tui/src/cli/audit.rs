@@ -101,17 +101,19 @@ pub fn run(args: &AuditArgs) -> u8 {
         None => None,
     };
 
-    let expanded = input::expand(&args.profiles);
-    let array = expanded.directory || args.profiles.len() > 1;
-    let results: Vec<Result<Report, Failure>> = expanded
+    let expanded = input::expand(&args.profiles, args.from.extensions());
+    let results: Vec<Result<input::Audited, Failure>> = expanded
         .jobs
         .into_par_iter()
         .map(|job| {
-            let mut report = job.and_then(|inp| input::audit(&inp, &labels, &options))?;
+            let mut audited =
+                job.and_then(|inp| input::audit(&inp, &labels, &options, args.from))?;
             if let Some((list, source)) = &waivers {
-                waivers::apply(&mut report, list, options.today, source);
+                for report in &mut audited.reports {
+                    waivers::apply(report, list, options.today, source);
+                }
             }
-            Ok(report)
+            Ok(audited)
         })
         .collect();
 
@@ -119,13 +121,22 @@ pub fn run(args: &AuditArgs) -> u8 {
     let mut failures = 0;
     for r in results {
         match r {
-            Ok(report) => reports.push(report),
+            Ok(audited) => {
+                for n in &audited.notes {
+                    output::remark(n);
+                }
+                reports.extend(audited.reports);
+            }
             Err(f) => {
                 failures += 1;
                 output::error(&f.to_string());
             }
         }
     }
+    // One document for one profile; an array whenever the invocation can
+    // yield several (several arguments, a directory, a file describing
+    // several containers or services), so its shape is predictable.
+    let array = expanded.directory || args.profiles.len() > 1 || reports.len() > 1;
     let code = exit_code(&reports, failures > 0);
     if reports.is_empty() {
         // Nothing could be read: no output rather than an empty report that
@@ -233,8 +244,19 @@ pub fn waive(args: &WaiveArgs) -> u8 {
         origin: input::Origin::File(args.profile.clone()),
         name: input::display(&args.profile),
     };
-    let report = match input::audit(&inp, &labels, &AuditOptions { today }) {
-        Ok(r) => r,
+    let report = match input::audit(
+        &inp,
+        &labels,
+        &AuditOptions { today },
+        input::Reading::Profile,
+    ) {
+        Ok(mut a) if a.reports.len() == 1 => a.reports.remove(0),
+        Ok(_) => {
+            output::error(
+                "waive works on isolint profiles; audit the imported file to see its findings",
+            );
+            return EXIT_ERROR;
+        }
         Err(f) => {
             output::error(&f.to_string());
             return EXIT_ERROR;

@@ -7,6 +7,7 @@ use std::fs::{self, File};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
+use isolint_core::import::{self, Format, ImportError};
 use isolint_core::json::{InputError, Limits};
 use isolint_core::sanitize::neutralize;
 use isolint_core::waivers::{self, Waiver, WaiversError, WaiversSource};
@@ -111,7 +112,7 @@ pub struct Expanded {
 
 /// Turn arguments into profiles: `-` is standard input, a directory is
 /// every `*.json` file under it (sorted by path), anything else a file.
-pub fn expand(args: &[PathBuf]) -> Expanded {
+pub fn expand(args: &[PathBuf], extensions: &[&str]) -> Expanded {
     let mut jobs = Vec::new();
     let mut directory = false;
     for arg in args {
@@ -126,11 +127,11 @@ pub fn expand(args: &[PathBuf]) -> Expanded {
         match fs::metadata(arg) {
             Ok(m) if m.is_dir() => {
                 directory = true;
-                let found = walk(arg);
+                let found = walk(arg, extensions);
                 if found.is_empty() {
                     jobs.push(Err(Failure::new(
                         &shown,
-                        "directory holds no *.json profile",
+                        format!("directory holds no {} profile", patterns(extensions)),
                     )));
                 }
                 for item in found {
@@ -169,15 +170,26 @@ fn is_hidden(name: &std::ffi::OsStr) -> bool {
     name.as_encoded_bytes().first() == Some(&b'.')
 }
 
-fn is_json(p: &Path) -> bool {
-    p.extension().is_some_and(|e| e == "json")
+fn has_extension(p: &Path, extensions: &[&str]) -> bool {
+    p.extension()
+        .is_some_and(|e| extensions.iter().any(|x| e == *x))
 }
 
-/// Every `*.json` file under `root`, sorted by path (component-wise, so a
+/// `*.json`, `*.yaml or *.yml`, … for messages.
+fn patterns(extensions: &[&str]) -> String {
+    let globs: Vec<String> = extensions.iter().map(|e| format!("*.{e}")).collect();
+    match globs.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        Some((last, _)) => last.clone(),
+        None => "*".into(),
+    }
+}
+
+/// Every file with one of `extensions` under `root`, sorted by path (component-wise, so a
 /// directory's files stay together). Hidden entries are skipped; links to
 /// files are followed, links to directories are not (no cycles). A
 /// subdirectory that cannot be listed becomes a failure in its place.
-fn walk(root: &Path) -> Vec<Result<PathBuf, Failure>> {
+fn walk(root: &Path, extensions: &[&str]) -> Vec<Result<PathBuf, Failure>> {
     let mut found: Vec<(PathBuf, Option<Failure>)> = Vec::new();
     let mut stack = vec![root.to_path_buf()];
     while let Some(dir) = stack.pop() {
@@ -207,7 +219,7 @@ fn walk(root: &Path) -> Vec<Result<PathBuf, Failure>> {
             };
             if kind.is_dir() {
                 stack.push(path);
-            } else if is_json(&path) {
+            } else if has_extension(&path, extensions) {
                 let is_file = kind.is_file()
                     || (kind.is_symlink() && fs::metadata(&path).is_ok_and(|m| m.is_file()));
                 if is_file {
@@ -277,15 +289,115 @@ pub fn read(origin: &Origin, name: &str) -> Result<Vec<u8>, Failure> {
     }
 }
 
-/// Audit-ready bytes to a report, or the refusal as a failure.
+/// How to read an input: as a profile, as one sandbox format, or whatever
+/// its content says (`auto`, the default).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reading {
+    Auto,
+    Profile,
+    Import(Format),
+}
+
+impl Reading {
+    /// Parse a `--from` value: `auto`, `profile`, or a format name or alias.
+    pub fn parse(s: &str) -> Result<Reading, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "auto" => Ok(Reading::Auto),
+            "profile" | "isolint" => Ok(Reading::Profile),
+            other => Format::parse(other).map(Reading::Import).ok_or_else(|| {
+                let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+                format!(
+                    "`{s}` is not a format; use auto, profile, {}",
+                    names.join(", ")
+                )
+            }),
+        }
+    }
+
+    /// File extensions a directory walk collects.
+    pub fn extensions(self) -> &'static [&'static str] {
+        match self {
+            Reading::Auto | Reading::Profile => &["json"],
+            Reading::Import(Format::Kubernetes | Format::Compose) => &["yaml", "yml", "json"],
+            Reading::Import(Format::Oci | Format::SandboxSettings) => &["json"],
+            Reading::Import(Format::Codex) => &["toml"],
+            Reading::Import(Format::Bwrap) => &["sh"],
+        }
+    }
+}
+
+/// The reports of one input (an imported file can describe several
+/// profiles) and the importer's notes on settings with no equivalent.
+#[derive(Debug)]
+pub struct Audited {
+    pub reports: Vec<isolint_core::Report>,
+    pub notes: Vec<String>,
+}
+
+/// Read and audit one input: a profile directly, any other sandbox
+/// configuration through its importer (findings then point at the
+/// original file too).
 pub fn audit(
     input: &Input,
     labels: &Labels,
     options: &isolint_core::AuditOptions,
-) -> Result<isolint_core::Report, Failure> {
-    let bytes = read(&input.origin, &display_name(input))?;
-    isolint_core::audit(&bytes, &input.name, labels, options)
-        .map_err(|e| Failure::input(&display_name(input), e))
+    reading: Reading,
+) -> Result<Audited, Failure> {
+    let shown = display_name(input);
+    let bytes = read(&input.origin, &shown)?;
+    let format = match reading {
+        Reading::Profile => None,
+        Reading::Import(f) => Some(f),
+        Reading::Auto => import::detect(&bytes, Some(&input.name)),
+    };
+    let Some(format) = format else {
+        let report = isolint_core::audit(&bytes, &input.name, labels, options)
+            .map_err(|e| Failure::input(&shown, e))?;
+        return Ok(Audited {
+            reports: vec![report],
+            notes: Vec::new(),
+        });
+    };
+    let imported = import::import(&bytes, format).map_err(|e| {
+        let pos = e.loc.map(|l| (l.line, l.column));
+        let message = ImportError {
+            kind: e.kind,
+            loc: None,
+        }
+        .to_string();
+        Failure {
+            pos,
+            ..Failure::new(&shown, format!("{message} (read as {})", format.title()))
+        }
+    })?;
+    if imported.is_empty() {
+        return Err(Failure::new(
+            &shown,
+            format!("no profile found in this {}", format.title()),
+        ));
+    }
+    let mut audited = Audited {
+        reports: Vec::with_capacity(imported.len()),
+        notes: Vec::new(),
+    };
+    for unit in &imported {
+        let of_unit = if unit.name.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", unit.name)
+        };
+        for n in &unit.notes {
+            let note = format!("{shown}:{}:{}: {}{of_unit}", n.line, n.column, n.message);
+            let note = neutralize(&note).into_owned();
+            if !audited.notes.contains(&note) {
+                audited.notes.push(note);
+            }
+        }
+        let report = import::audit_imported(unit, &input.name, labels, options)
+            .map_err(|e| Failure::input(&unit.display_name(&shown), e))?;
+        audited.reports.push(report);
+    }
+    Ok(audited)
 }
 
 fn display_name(input: &Input) -> String {
@@ -378,6 +490,26 @@ mod tests {
     }
 
     #[test]
+    fn glob_lists_read_naturally() {
+        assert_eq!(patterns(&["json"]), "*.json");
+        assert_eq!(
+            patterns(&["yaml", "yml", "json"]),
+            "*.yaml, *.yml or *.json"
+        );
+    }
+
+    #[test]
+    fn from_accepts_names_aliases_and_auto() {
+        assert_eq!(Reading::parse("auto"), Ok(Reading::Auto));
+        assert_eq!(Reading::parse("profile"), Ok(Reading::Profile));
+        assert_eq!(
+            Reading::parse("K8s"),
+            Ok(Reading::Import(Format::Kubernetes))
+        );
+        assert!(Reading::parse("helm").unwrap_err().contains("kubernetes"));
+    }
+
+    #[test]
     fn bounded_reads_stop_one_byte_past_the_limit() {
         assert_eq!(
             read_bounded(&b"abcd"[..], 4, 0).unwrap(),
@@ -412,7 +544,7 @@ mod tests {
             fs::create_dir_all(p.parent().unwrap()).unwrap();
             fs::write(p, "{}").unwrap();
         }
-        let got: Vec<String> = walk(root)
+        let got: Vec<String> = walk(root, &["json"])
             .into_iter()
             .map(|r| {
                 r.unwrap()

@@ -27,6 +27,12 @@ pub fn error(message: &str) {
     let _ = writeln!(io::stderr().lock(), "{label}: {message}");
 }
 
+/// Print `note: MESSAGE` on stderr (a remark about the input, like a
+/// compiler's).
+pub fn remark(message: &str) {
+    let _ = writeln!(io::stderr().lock(), "note: {}", neutralize(message));
+}
+
 /// Print an informational line on stderr.
 pub fn note(message: &str) {
     let _ = writeln!(io::stderr().lock(), "isolint: {}", neutralize(message));
