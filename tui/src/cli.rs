@@ -40,6 +40,7 @@ Examples:
   isolint audit job.json                       report on one profile
   isolint audit --format json profiles/        one JSON document per profile, as an array
   isolint audit --format sarif -o isolint.sarif profiles/
+  isolint audit k8s/test-job.yaml              a Kubernetes manifest (also OCI, Compose, Codex, bwrap)
   isolint tui job.json                         review a profile interactively
   isolint explain MNT001                       why a rule exists and how to fix it
   isolint schema profile > profile.schema.json
@@ -77,7 +78,12 @@ enum Command {
         long_about = "Audit profiles non-interactively, for scripts and CI.\n\n\
 Each PROFILE is a file, a directory (every *.json file under it is audited, recursively, in \
 path order; hidden entries and symbolic links to directories are skipped) or `-` for standard \
-input. Profiles are audited in parallel; output order is always the argument order, directories \
+input. Besides isolint.profile/v1 documents, isolint reads the sandbox configurations people \
+already have (OCI config.json, Kubernetes manifests, Docker Compose files, Codex config.toml, \
+sandbox-runtime or Claude Code settings, bwrap scripts): it recognizes them by content, imports \
+each container or service as a profile, and points every finding at the original file as well. \
+A directory walk collects *.json files, or the files of the format named by --from.\n\n\
+Profiles are audited in parallel; output order is always the argument order, directories \
 expanded in sorted path order. A file that cannot be read is reported on stderr (with its line \
 and column when there is one); the other profiles are still audited and the exit status is 2.",
         after_help = EXIT_CODES,
@@ -111,8 +117,9 @@ Waivers never live in the profile itself, so the code under review cannot waive 
 const AUDIT_AFTER_LONG_HELP: &str = "\
 Formats:
   text   a report grouped by area (writable mounts first) with source snippets
-  json   isolint.findings/v1: one document for a single file argument, a JSON array of
-         documents for several arguments or a directory (`isolint schema findings`)
+  json   isolint.findings/v1: one document for a single profile, a JSON array of documents
+         for several arguments, a directory, or a file holding several containers or
+         services (`isolint schema findings`)
   sarif  one SARIF 2.1.0 log with one run per profile, for code-scanning interfaces
 
 Examples:
@@ -120,6 +127,7 @@ Examples:
   isolint audit --labels site-labels.json --format json --output findings.json job.json
   isolint audit --format sarif profiles/ > isolint.sarif
   cat job.json | isolint audit --format json -
+  isolint audit --from compose docker-compose.yml
 
 Exit status:
   0  every audited profile is eligible for runtime testing
