@@ -18,14 +18,14 @@ mod view;
 #[cfg(test)]
 mod tests;
 
-use std::io::{self, BufWriter, Stdout, Write};
+use std::io::{self, BufWriter, Stdout};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Once};
 use std::time::{Duration, Instant};
 
 use crossterm::event::{self, Event};
-use crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
+use crossterm::terminal::{self, EnterAlternateScreen};
 use crossterm::{cursor, execute};
 use ratatui::backend::CrosstermBackend;
 use ratatui::Terminal;
@@ -188,10 +188,16 @@ fn enter() -> io::Result<Term> {
 /// Leave the alternate screen, show the cursor and end raw mode.
 fn leave() {
     if ACTIVE.swap(false, Ordering::SeqCst) {
-        let mut out = io::stdout();
-        let _ = execute!(out, LeaveAlternateScreen, cursor::Show);
-        let _ = out.flush();
-        let _ = terminal::disable_raw_mode();
+        // Unit tests only check that the hook gets here; they must not
+        // write escape sequences into the test runner's output.
+        #[cfg(not(test))]
+        {
+            use std::io::Write;
+            let mut out = io::stdout();
+            let _ = execute!(out, terminal::LeaveAlternateScreen, cursor::Show);
+            let _ = out.flush();
+            let _ = terminal::disable_raw_mode();
+        }
     }
 }
 
@@ -213,4 +219,23 @@ fn peak_rss() -> Option<String> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     Some(line.trim_start_matches("VmHWM:").trim().to_string())
+}
+
+#[cfg(test)]
+mod hook_tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_restores_the_terminal() {
+        install_panic_hook();
+        ACTIVE.store(true, Ordering::SeqCst);
+        let outcome = std::thread::spawn(|| panic!("deliberate panic to test the hook")).join();
+        assert!(outcome.is_err());
+        assert!(
+            !ACTIVE.load(Ordering::SeqCst),
+            "the panic hook did not restore the terminal"
+        );
+        // Restoring twice is harmless: the second call does nothing.
+        leave();
+    }
 }
