@@ -19,8 +19,8 @@ command -v tmux >/dev/null || { echo "tui_e2e: FAIL: tmux is not installed" >&2;
 command -v python3 >/dev/null || { echo "tui_e2e: FAIL: python3 is not installed" >&2; exit 1; }
 
 WORK=$(mktemp -d)
-SOCK="isolint-e2e-$$"
-T() { tmux -L "$SOCK" "$@"; }
+# A private tmux server whose socket lives (and dies) with the temp dir.
+T() { tmux -S "$WORK/tmux.sock" "$@"; }
 cleanup() {
   T kill-server 2>/dev/null || true
   rm -rf "$WORK"
