@@ -176,13 +176,18 @@ fn enter() -> io::Result<Term> {
     terminal::enable_raw_mode()?;
     ACTIVE.store(true, Ordering::SeqCst);
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout());
-    if let Err(e) = execute!(out, EnterAlternateScreen, cursor::Hide) {
+    // Clearing here rather than with `Terminal::clear` avoids a cursor
+    // position query, a round trip to the terminal before the first frame.
+    if let Err(e) = execute!(
+        out,
+        EnterAlternateScreen,
+        cursor::Hide,
+        terminal::Clear(terminal::ClearType::All)
+    ) {
         leave();
         return Err(e);
     }
-    let mut terminal = Terminal::new(CrosstermBackend::new(out)).inspect_err(|_| leave())?;
-    terminal.clear().inspect_err(|_| leave())?;
-    Ok(terminal)
+    Terminal::new(CrosstermBackend::new(out)).inspect_err(|_| leave())
 }
 
 /// Leave the alternate screen, show the cursor and end raw mode.
