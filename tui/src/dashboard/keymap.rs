@@ -190,7 +190,7 @@ pub const KEYMAP: &[Binding] = &[
         &[code(KeyCode::Tab)],
         Msg::NextTab,
         "next tab",
-        Some("tab"),
+        Some("tabs"),
     ),
     bind(
         Normal,

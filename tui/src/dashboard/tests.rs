@@ -275,3 +275,51 @@ fn filter_state_is_visible() {
         "the query being typed is on the status line:\n{text}"
     );
 }
+
+#[test]
+fn minified_profile_shows_the_part_of_the_line_holding_the_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let v: serde_json::Value = serde_json::from_str(isolint_core::WORKSHOP_PROFILE).unwrap();
+    let text = serde_json::to_string(&v).unwrap();
+    let path = dir.path().join("min.json");
+    std::fs::write(&path, &text).unwrap();
+    let mut a = app(vec![Source::File(path)]);
+    update(&mut a, Msg::Bottom);
+    let f = a.report().unwrap().issues[a.selected_issue().unwrap()].clone();
+    assert_eq!(f.line, Some(1));
+    let col = f.column.unwrap() as usize;
+    assert!(
+        col > 300,
+        "the last finding sits far into the single line (column {col})"
+    );
+    let at: String = text.chars().skip(col - 1).take(6).collect();
+    let screen = screen(&a, 80, 24);
+    let source: String = screen
+        .lines()
+        .filter(|l| l.contains(" │ ") || l.contains(" ┆ "))
+        .map(|l| {
+            l.split(['│', '┆'])
+                .nth(2)
+                .unwrap_or("")
+                .trim_end()
+                .to_string()
+        })
+        .collect();
+    assert!(source.contains(&at), "{at:?} not shown:\n{screen}");
+}
+
+#[test]
+fn a_profile_without_mounts_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut v: serde_json::Value =
+        serde_json::from_str(isolint_core::WORKSHOP_PROFILE_FIXED).unwrap();
+    v["mounts"] = serde_json::json!([]);
+    let path = dir.path().join("nomounts.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    let mut a = app(vec![Source::File(path)]);
+    update(&mut a, Msg::ShowTab(Tab::Mounts));
+    for m in [Msg::Down, Msg::Bottom, Msg::DetailDown] {
+        update(&mut a, m);
+    }
+    assert!(screen(&a, 80, 24).contains("declares no mounts"));
+}

@@ -751,6 +751,7 @@ fn render_source(
     let mut rows: Vec<Line> = Vec::new();
     let mut heads = Vec::new(); // rows that start a source line
     let mut focus_rows = None;
+    let mut column_row = None;
     for (n, text) in window {
         let is_focus = Some(n) == focus;
         let first_row = rows.len();
@@ -762,6 +763,12 @@ fn render_source(
                 _ => format!("  {:>num_w$} ┆ ", ""),
             };
             if is_focus {
+                let len = part.chars().count();
+                if column.is_some_and(|c| {
+                    (offset..offset + len.max(1)).contains(&(c as usize).saturating_sub(1))
+                }) {
+                    column_row = Some(rows.len());
+                }
                 let mut spans = vec![Span::styled(gutter, theme::focus_line())];
                 spans.extend(emphasize_column(&part, offset, column, content_w));
                 rows.push(Line::from(spans));
@@ -780,6 +787,9 @@ fn render_source(
     // shows, keeping about a third of the pane as context.
     // Start on a whole line rather than half of a wrapped one.
     let start = match focus_rows {
+        // A focus line taller than the pane (minified JSON): show the part
+        // holding the column.
+        Some((fs, fe)) if fe - fs > h => column_row.map_or(fs, |r| r.saturating_sub(h / 3).max(fs)),
         Some((fs, fe)) if fe > h => {
             let at_least = fe.saturating_sub(h).max(fs.saturating_sub(h / 3)).min(fs);
             heads
