@@ -299,6 +299,13 @@ fn malformed_files_fail_cleanly_with_a_position() {
         let want = std::fs::read_to_string(dir.join(format!("{}.error", stem(&input))))
             .unwrap_or_else(|_| panic!("{name}: missing .error file"));
         let bytes = std::fs::read(&input).unwrap();
+        // Broken files are still recognized, so the user gets the
+        // importer's precise error rather than a profile parse error.
+        assert_eq!(
+            import::detect(&bytes, Some("x")),
+            Some(format),
+            "{name}: detected"
+        );
         let err = import::import(&bytes, format).expect_err(&name);
         let got = err.to_string();
         assert!(err.loc.is_some(), "{name}: error without a position: {got}");

@@ -87,7 +87,7 @@ pub async fn read_file(file: &web_sys::File) -> Result<Vec<u8>, String> {
         return Err(format!(
             "{}: the file is {} bytes, over the {limit}-byte limit",
             isolint_core::sanitize::neutralize(&file.name()),
-            file.size()
+            file.size() as u64
         ));
     }
     let buffer = JsFuture::from(file.array_buffer())

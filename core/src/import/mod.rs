@@ -331,26 +331,62 @@ pub fn detect(bytes: &[u8], file_name: Option<&str>) -> Option<Format> {
         return Some(Format::Bwrap);
     }
     if base.ends_with(".toml") || looks_like_codex(text) {
-        if self::toml::parse(bytes).is_ok_and(|t| codex::looks_like(&t)) {
-            return Some(Format::Codex);
-        }
-        if base.ends_with(".toml") {
-            return Some(Format::Codex);
+        match self::toml::parse(bytes) {
+            Ok(t) if codex::looks_like(&t) => return Some(Format::Codex),
+            // Broken TOML with Codex keys: the importer names the problem.
+            Err(_) => return Some(Format::Codex),
+            Ok(_) if base.ends_with(".toml") => return Some(Format::Codex),
+            Ok(_) => {}
         }
     }
-    if let Ok(docs) = yaml::parse(bytes) {
-        if docs.iter().any(kubernetes::looks_like) {
-            return Some(Format::Kubernetes);
+    match yaml::parse(bytes) {
+        Ok(docs) => {
+            if docs.iter().any(kubernetes::looks_like) {
+                return Some(Format::Kubernetes);
+            }
+            if docs.iter().any(compose::looks_like) {
+                return Some(Format::Compose);
+            }
         }
-        if docs.iter().any(compose::looks_like) {
-            return Some(Format::Compose);
+        // Broken YAML still says what it meant to be; the importer then
+        // reports the exact problem instead of a JSON error.
+        Err(_) => {
+            let top = |key: &str| text.lines().any(|l| l.starts_with(key));
+            if top("apiVersion:") && top("kind:") {
+                return Some(Format::Kubernetes);
+            }
+            if top("services:") {
+                return Some(Format::Compose);
+            }
         }
     }
     by_name(&base)
 }
 
 fn detect_json(bytes: &[u8], base: &str) -> Option<Format> {
-    let Ok(root) = tree::from_json(bytes) else {
+    let Some(root) = tree::json_sniff(bytes) else {
+        // Broken JSON: recognize it by its keys so the importer can say
+        // exactly what is wrong.
+        let text = String::from_utf8_lossy(bytes);
+        let has = |k: &str| text.contains(&format!("\"{k}\""));
+        if has("ociVersion") {
+            return Some(Format::Oci);
+        }
+        if has("apiVersion") && has("kind") {
+            return Some(Format::Kubernetes);
+        }
+        if [
+            "sandbox",
+            "allowedDomains",
+            "denyRead",
+            "allowWrite",
+            "allowUnixSockets",
+        ]
+        .iter()
+        .any(|k| has(k))
+        {
+            return Some(Format::SandboxSettings);
+        }
         return by_name(base).filter(|f| matches!(f, Format::Oci | Format::SandboxSettings));
     };
     if root.get("schema").and_then(|s| s.as_str()) == Some(crate::model::PROFILE_SCHEMA) {

@@ -285,6 +285,14 @@ pub fn from_json(bytes: &[u8]) -> Result<SNode, ImportError> {
     Ok(json_node(&doc.root))
 }
 
+/// A JSON document as a tree, duplicates kept (last one wins on lookup):
+/// enough to recognize a format, never to import one.
+pub fn json_sniff(bytes: &[u8]) -> Option<SNode> {
+    crate::json::parse(bytes, crate::json::Limits::default())
+        .ok()
+        .map(|d| json_node(&d.root))
+}
+
 fn json_node(n: &crate::json::Node) -> SNode {
     use crate::json::Value;
     let loc = Loc {

@@ -56,12 +56,33 @@ fn located_hits(ctx: &Ctx<'_>) -> Vec<(String, &'static str, Hit)> {
     out
 }
 
-/// Report every hit of one kind.
+/// Report every hit of one kind. Identical hits at one pointer (the same
+/// option of the same program, several times in one shell text) are one
+/// finding with an `occurrences` count.
 fn report_hits(ctx: &Ctx<'_>, e: &mut Emitter, kind: HitKind, phrase: fn(&Hit) -> String) {
+    let mut groups: Vec<(String, &'static str, Hit, usize)> = Vec::new();
+    type Key = (String, String, String, &'static str, Option<String>);
+    let mut seen: std::collections::HashMap<Key, usize> = std::collections::HashMap::new();
     for (ptr, form, h) in located_hits(ctx)
         .into_iter()
         .filter(|(_, _, h)| h.kind == kind)
     {
+        let key = (
+            ptr.clone(),
+            h.program.clone(),
+            h.option.clone(),
+            h.why,
+            h.detail.clone(),
+        );
+        match seen.get(&key).and_then(|&i| groups.get_mut(i)) {
+            Some(g) => g.3 += 1,
+            None => {
+                seen.insert(key, groups.len());
+                groups.push((ptr, form, h, 1));
+            }
+        }
+    }
+    for (ptr, form, h, count) in groups {
         let mut message = phrase(&h);
         if form == "shell text" {
             message.push_str(" (inside the shell text)");
@@ -75,6 +96,9 @@ fn report_hits(ctx: &Ctx<'_>, e: &mut Emitter, kind: HitKind, phrase: fn(&Hit) -
         }
         if let Some(detail) = &h.detail {
             d.evidence("detail", detail.as_str());
+        }
+        if count > 1 {
+            d.evidence("occurrences", count);
         }
     }
 }
@@ -115,7 +139,7 @@ fn check_shell_text(ctx: &Ctx<'_>, e: &mut Emitter) {
             continue;
         };
         let script = shell::parse(text);
-        let operators: Vec<&str> = script.operators.iter().copied().collect();
+        let operators = script.operators();
         let mut message = if script.commands.len() > 1 {
             format!(
                 "runs shell text of {} commands instead of one executable with an argument list",

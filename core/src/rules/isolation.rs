@@ -604,6 +604,129 @@ mod tests {
         assert_eq!(advisories_for(" RUNC ", v(1, 1, 0)).count(), 2);
     }
 
+    /// (rule, severity, pointer) of this area's findings.
+    fn findings(profile: &str, today: Option<&str>) -> Vec<(&'static str, Severity, String)> {
+        let options = crate::AuditOptions {
+            today: today.and_then(Date::parse),
+        };
+        let r = crate::audit(
+            profile.as_bytes(),
+            "t.json",
+            &crate::Labels::workshop(),
+            &options,
+        )
+        .unwrap();
+        r.issues
+            .iter()
+            .filter(|f| f.area == Area::Isolation)
+            .map(|f| (f.rule, f.severity, f.pointer.clone()))
+            .collect()
+    }
+
+    const TODAY: Option<&str> = Some("2026-11-29");
+
+    fn fixed_with(from: &str, to: &str) -> String {
+        assert!(crate::WORKSHOP_PROFILE_FIXED.contains(from), "{from}");
+        crate::WORKSHOP_PROFILE_FIXED.replace(from, to)
+    }
+
+    #[test]
+    fn workshop_profiles() {
+        let s = |r: &'static str, sev, p: &str| (r, sev, p.to_string());
+        assert_eq!(
+            findings(crate::WORKSHOP_PROFILE, TODAY),
+            [
+                s("ISO007", Severity::High, "/boundary/label"),
+                s("ISO005", Severity::High, "/boundary/runtime/patched_on"),
+                s("ISO006", Severity::High, "/boundary/runtime/version"),
+            ]
+        );
+        // runc 1.2.4 patched after the 2025 advisories: a backport to confirm.
+        assert_eq!(
+            findings(crate::WORKSHOP_PROFILE_FIXED, TODAY),
+            [s("ISO006", Severity::Medium, "/boundary/runtime/version")]
+        );
+    }
+
+    #[test]
+    fn patch_dates_by_age_and_kind() {
+        let at = |date: &str, kind: &str| {
+            let p = fixed_with(
+                r#""patched_on": "2026-10-01""#,
+                &format!(r#""patched_on": "{date}""#),
+            )
+            .replace(r#""version": "1.2.4""#, r#""version": "1.3.3""#)
+            .replace(r#""kind": "container""#, &format!(r#""kind": "{kind}""#));
+            findings(&p, TODAY)
+                .into_iter()
+                .filter(|f| f.0 == "ISO005")
+                .map(|f| f.1)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(at("2026-06-02", "container"), []); // 180 days
+        assert_eq!(at("2026-06-01", "container"), [Severity::Medium]);
+        assert_eq!(at("2025-11-28", "container"), [Severity::High]); // 366 days
+        assert_eq!(at("2025-11-28", "microvm"), [Severity::Medium]);
+        assert_eq!(at("2026-11-30", "microvm"), [Severity::High]); // in the future
+        assert_eq!(at("2026-02-30", "container"), [Severity::High]); // no such day
+                                                                     // Without a date to compare with, only presence and form are checked.
+        let p = fixed_with(
+            r#""patched_on": "2026-10-01""#,
+            r#""patched_on": "2020-01-01""#,
+        );
+        assert!(findings(&p, None).iter().all(|f| f.0 != "ISO005"));
+    }
+
+    #[test]
+    fn untrusted_code_needs_its_own_kernel() {
+        let untrusted = fixed_with(r#""tenancy": "internal""#, r#""tenancy": "untrusted""#);
+        let f = findings(&untrusted, TODAY);
+        assert!(f.contains(&("ISO001", Severity::Critical, "/boundary/kind".to_string())));
+        let process = untrusted.replace(r#""kind": "container""#, r#""kind": "process""#);
+        let rules: Vec<&str> = findings(&process, TODAY).iter().map(|f| f.0).collect();
+        assert!(
+            rules.contains(&"ISO001") && !rules.contains(&"ISO002"),
+            "one fact, one rule: {rules:?}"
+        );
+        let internal_process = fixed_with(r#""kind": "container""#, r#""kind": "process""#);
+        let f = findings(&internal_process, TODAY);
+        assert!(f.contains(&("ISO002", Severity::High, "/boundary/kind".to_string())));
+        assert!(
+            f.contains(&("ISO007", Severity::High, "/boundary/label".to_string())),
+            "a hardened plain process"
+        );
+        let vm = untrusted.replace(r#""kind": "container""#, r#""kind": "vm""#);
+        assert!(findings(&vm, TODAY).iter().all(|f| f.0 != "ISO001"));
+    }
+
+    #[test]
+    fn runtime_identity() {
+        let f = findings(
+            &fixed_with(r#""name": "runc", "version": "1.2.4", "#, ""),
+            TODAY,
+        );
+        let got: Vec<(&str, &str)> = f.iter().map(|(r, _, p)| (*r, p.as_str())).collect();
+        assert_eq!(
+            got,
+            [
+                ("ISO004", "/boundary/runtime/name"),
+                ("ISO004", "/boundary/runtime/version")
+            ]
+        );
+        let f = findings(
+            &fixed_with(r#""version": "1.2.4""#, r#""version": "latest""#),
+            TODAY,
+        );
+        assert_eq!(
+            f,
+            [(
+                "ISO004",
+                Severity::Low,
+                "/boundary/runtime/version".to_string()
+            )]
+        );
+    }
+
     #[test]
     fn reassuring_words_are_whole_words() {
         assert_eq!(reassuring_words("hardened"), ["hardened"]);

@@ -208,7 +208,13 @@ impl Emitter {
     }
     /// Report a numeric bound that is missing, unreadable or `0` (which
     /// container runtimes and orchestrators commonly read as "unlimited").
-    pub fn unbounded(&mut self, ctx: &Ctx<'_>, pointer: &str, value: Option<u64>, consequence: &str) -> Option<&mut Draft> {
+    pub fn unbounded(
+        &mut self,
+        ctx: &Ctx<'_>,
+        pointer: &str,
+        value: Option<u64>,
+        consequence: &str,
+    ) -> Option<&mut Draft> {
         match value {
             None => Some(self.undeclared(ctx, pointer, consequence)),
             Some(0) => {
@@ -222,7 +228,13 @@ impl Emitter {
     }
     /// Report a safeguard flag that is not declared `true` (missing,
     /// unreadable or `false`), finishing the sentence with `consequence`.
-    pub fn unless_true(&mut self, ctx: &Ctx<'_>, pointer: &str, value: Option<bool>, consequence: &str) -> Option<&mut Draft> {
+    pub fn unless_true(
+        &mut self,
+        ctx: &Ctx<'_>,
+        pointer: &str,
+        value: Option<bool>,
+        consequence: &str,
+    ) -> Option<&mut Draft> {
         match value {
             Some(true) => None,
             None => Some(self.undeclared(ctx, pointer, consequence)),

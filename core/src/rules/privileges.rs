@@ -468,6 +468,123 @@ mod tests {
         assert_eq!(user_kind(":1000"), None);
     }
 
+    /// (rule, severity, pointer) of this area's findings.
+    fn findings(profile: &str) -> Vec<(&'static str, Severity, String)> {
+        let options = crate::AuditOptions {
+            today: crate::Date::parse("2026-11-29"),
+        };
+        let r = crate::audit(
+            profile.as_bytes(),
+            "t.json",
+            &crate::Labels::workshop(),
+            &options,
+        )
+        .unwrap();
+        r.issues
+            .iter()
+            .filter(|f| f.area == Area::Privileges)
+            .map(|f| (f.rule, f.severity, f.pointer.clone()))
+            .collect()
+    }
+
+    fn boundary_of(fields: &str) -> String {
+        let fixed = crate::WORKSHOP_PROFILE_FIXED;
+        let start = fixed.find("\"boundary\"").unwrap();
+        let end = start + fixed[start..].find("\n  },").unwrap() + 4;
+        format!(
+            "{}\"boundary\": {{ {fields} }}{}",
+            &fixed[..start],
+            &fixed[end..]
+        )
+    }
+
+    #[test]
+    fn workshop_profiles() {
+        let s = |r: &'static str, sev, p: &str| (r, sev, p.to_string());
+        assert_eq!(
+            findings(crate::WORKSHOP_PROFILE),
+            [
+                s("PRV002", Severity::High, "/boundary/capabilities/add/0"),
+                s("PRV003", Severity::High, "/boundary/capabilities/drop"),
+                s("PRV005", Severity::High, "/boundary/no_new_privileges"),
+                s("PRV008", Severity::Medium, "/boundary/read_only_root"),
+                s("PRV004", Severity::High, "/boundary/user"),
+                s("PRV009", Severity::Critical, "/mounts/3/source"),
+            ]
+        );
+        assert_eq!(findings(crate::WORKSHOP_PROFILE_FIXED), []);
+    }
+
+    #[test]
+    fn an_undeclared_boundary_is_reported_field_by_field() {
+        let f = findings(&boundary_of(r#""kind": "container""#));
+        let got: Vec<(&str, Severity)> = f.iter().map(|(r, s, _)| (*r, *s)).collect();
+        assert_eq!(
+            got,
+            [
+                ("PRV003", Severity::High),
+                ("PRV005", Severity::High),
+                ("PRV001", Severity::Medium),
+                ("PRV008", Severity::Medium),
+                ("PRV007", Severity::Medium),
+                ("PRV004", Severity::High),
+            ]
+        );
+    }
+
+    #[test]
+    fn worst_capabilities_and_namespaces_are_critical() {
+        let f = findings(&boundary_of(
+            r#""kind": "container", "privileged": false, "capabilities": {"add": ["SYS_ADMIN", "chown", "Cap_Sys_Ptrace"], "drop": ["ALL"]},
+               "user": "1000", "no_new_privileges": true, "seccomp": "default", "read_only_root": true,
+               "host_namespaces": ["network", "ipc", "uts"]"#,
+        ));
+        let got: Vec<(&str, Severity, &str)> =
+            f.iter().map(|(r, s, p)| (*r, *s, p.as_str())).collect();
+        assert_eq!(
+            got,
+            [
+                ("PRV002", Severity::Critical, "/boundary/capabilities/add/0"),
+                ("PRV002", Severity::High, "/boundary/capabilities/add/1"),
+                ("PRV002", Severity::Critical, "/boundary/capabilities/add/2"),
+                ("PRV006", Severity::Critical, "/boundary/host_namespaces/0"),
+                ("PRV006", Severity::High, "/boundary/host_namespaces/1"),
+                ("PRV006", Severity::Medium, "/boundary/host_namespaces/2"),
+            ]
+        );
+    }
+
+    #[test]
+    fn engine_routes_are_one_finding() {
+        let p = crate::WORKSHOP_PROFILE_FIXED
+            .replace(r#""variables": { "LANG": "C.UTF-8" }"#, r#""variables": { "LANG": "C.UTF-8", "DOCKER_HOST": "tcp://user@build.example:2376" }"#)
+            .replace(
+                r#""access": "read-write" }"#,
+                r#""access": "read-write" }, { "source": "/run", "target": "/host-run", "access": "read-only" }"#,
+            );
+        let f = findings(&p);
+        assert_eq!(
+            f,
+            [("PRV009", Severity::Critical, "/mounts/2/source".to_string())]
+        );
+        let options = crate::AuditOptions::default();
+        let r = crate::audit(p.as_bytes(), "t.json", &crate::Labels::workshop(), &options).unwrap();
+        let issue = r.issues.iter().find(|i| i.rule == "PRV009").unwrap();
+        assert_eq!(
+            issue.evidence["routes"],
+            serde_json::json!(["/mounts/2", "DOCKER_HOST"])
+        );
+        assert!(
+            !issue.message.contains("user@"),
+            "a remote engine address is not echoed: {}",
+            issue.message
+        );
+        assert!(!issue
+            .evidence
+            .values()
+            .any(|v| v.to_string().contains("user@")));
+    }
+
     #[test]
     fn drop_all_is_found_in_any_spelling() {
         let caps = |d: &[&str]| Capabilities {

@@ -34,19 +34,42 @@ pub(super) struct Simple {
     pub piped: bool,
 }
 
+/// Operators [`parse`] reports, as written (`newline` for a line break);
+/// [`Script::operators`] lists them in this order.
+const OPERATORS: &[&str] = &[
+    "newline", ";", ";;", "&", "&&", "||", "|", "|&", "(", ")", "<", "<<", "<<-", "<<<", "<&",
+    "<>", ">", ">>", ">&", ">|", "&>", "&>>", "$(", "`", "<(", ">(",
+];
+
 /// What [`parse`] found in a shell text.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(super) struct Script {
     pub commands: Vec<Simple>,
-    /// Control and redirection operators, as written (`newline` for a line
-    /// break).
-    pub operators: BTreeSet<&'static str>,
+    /// Bit `i` set: `OPERATORS[i]` occurs.
+    operator_bits: u32,
     /// Bodies of `$(..)`, backquotes and `<(..)`.
     pub substitutions: Vec<String>,
     /// Whether the text expands variables (`$NAME`, `${..}`).
     pub expansions: bool,
     /// A quote or substitution was left open.
     pub unterminated: bool,
+}
+
+impl Script {
+    /// Control and redirection operators found, in a fixed order.
+    pub(super) fn operators(&self) -> Vec<&'static str> {
+        OPERATORS
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.operator_bits & (1 << i) != 0)
+            .map(|(_, o)| *o)
+            .collect()
+    }
+    fn note(&mut self, op: &'static str) {
+        if let Some(i) = OPERATORS.iter().position(|o| *o == op) {
+            self.operator_bits |= 1 << i;
+        }
+    }
 }
 
 /// Words that start or end a compound command; they are not programs.
@@ -56,11 +79,13 @@ const KEYWORDS: &[&str] = &[
 /// Compound commands whose header words are not a command line.
 const SKIP_HEADERS: &[&str] = &["for", "case", "select", "function"];
 
-struct Parser {
-    chars: Vec<char>,
+/// The tokenizer works on bytes: every byte it acts on is ASCII, and the
+/// bytes of other characters are copied through whole, so words stay UTF-8.
+struct Parser<'t> {
+    bytes: &'t [u8],
     i: usize,
     script: Script,
-    word: Option<String>,
+    word: Option<Vec<u8>>,
     cur: Simple,
     /// The next finished word is a redirection target.
     target_next: bool,
@@ -72,7 +97,7 @@ struct Parser {
 /// Tokenize shell text into simple commands (see module docs).
 pub(super) fn parse(text: &str) -> Script {
     let mut p = Parser {
-        chars: text.chars().collect(),
+        bytes: text.as_bytes(),
         i: 0,
         script: Script::default(),
         word: None,
@@ -85,72 +110,70 @@ pub(super) fn parse(text: &str) -> Script {
     p.script
 }
 
-impl Parser {
-    fn peek(&self, ahead: usize) -> Option<char> {
-        self.chars.get(self.i + ahead).copied()
+/// Bytes back to text; the split points are ASCII, so this is lossless for
+/// UTF-8 input.
+fn text_of(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+impl Parser<'_> {
+    fn peek(&self, ahead: usize) -> Option<u8> {
+        self.bytes.get(self.i + ahead).copied()
     }
 
-    fn push(&mut self, c: char) {
-        self.word.get_or_insert_with(String::new).push(c);
+    fn push(&mut self, b: u8) {
+        self.word.get_or_insert_with(Vec::new).push(b);
     }
 
-    fn push_str(&mut self, s: &str) {
-        self.word.get_or_insert_with(String::new).push_str(s);
+    fn push_all(&mut self, s: &[u8]) {
+        self.word.get_or_insert_with(Vec::new).extend_from_slice(s);
     }
 
     fn run(&mut self) {
         while let Some(c) = self.peek(0) {
             match c {
-                ' ' | '\t' | '\r' => {
+                b' ' | b'\t' | b'\r' => {
                     self.end_word();
                     self.i += 1;
                 }
-                '\n' => {
+                b'\n' => {
                     self.i += 1;
                     self.control("newline", false);
                 }
-                '#' if self.word.is_none() => {
-                    while self.peek(0).is_some_and(|c| c != '\n') {
+                b'#' if self.word.is_none() => {
+                    while self.peek(0).is_some_and(|c| c != b'\n') {
                         self.i += 1;
                     }
                 }
-                '\'' => {
+                b'\'' => {
                     self.i += 1;
-                    self.word.get_or_insert_with(String::new);
-                    loop {
-                        match self.peek(0) {
-                            None => {
-                                self.script.unterminated = true;
-                                break;
-                            }
-                            Some('\'') => {
-                                self.i += 1;
-                                break;
-                            }
-                            Some(c) => {
-                                self.push(c);
-                                self.i += 1;
-                            }
-                        }
+                    let rest = self.bytes.get(self.i..).unwrap_or(&[]);
+                    let len = rest.iter().position(|&b| b == b'\'');
+                    let body = rest.get(..len.unwrap_or(rest.len())).unwrap_or(&[]);
+                    self.push_all(body);
+                    self.i += body.len();
+                    match len {
+                        Some(_) => self.i += 1,
+                        None => self.script.unterminated = true,
                     }
                 }
-                '"' => {
+                b'"' => {
                     self.i += 1;
-                    self.word.get_or_insert_with(String::new);
+                    self.word.get_or_insert_with(Vec::new);
                     self.double_quoted();
                 }
-                '\\' => {
+                b'\\' => {
                     match self.peek(1) {
-                        Some('\n') => {}
+                        Some(b'\n') => {}
                         Some(n) => self.push(n),
-                        None => self.push('\\'),
+                        None => self.push(b'\\'),
                     }
                     self.i += 2;
                 }
-                '$' => self.dollar(),
-                '`' => self.backquote(),
-                ';' => {
-                    if self.peek(1) == Some(';') {
+                b'$' => self.dollar(),
+                b'`' => self.backquote(),
+                b';' => {
+                    if self.peek(1) == Some(b';') {
                         self.i += 2;
                         self.control(";;", false);
                     } else {
@@ -158,13 +181,13 @@ impl Parser {
                         self.control(";", false);
                     }
                 }
-                '&' => match self.peek(1) {
-                    Some('&') => {
+                b'&' => match self.peek(1) {
+                    Some(b'&') => {
                         self.i += 2;
                         self.control("&&", false);
                     }
-                    Some('>') => {
-                        let append = self.peek(2) == Some('>');
+                    Some(b'>') => {
+                        let append = self.peek(2) == Some(b'>');
                         self.i += if append { 3 } else { 2 };
                         self.redirect(if append { "&>>" } else { "&>" });
                     }
@@ -173,12 +196,12 @@ impl Parser {
                         self.control("&", false);
                     }
                 },
-                '|' => match self.peek(1) {
-                    Some('|') => {
+                b'|' => match self.peek(1) {
+                    Some(b'|') => {
                         self.i += 2;
                         self.control("||", false);
                     }
-                    Some('&') => {
+                    Some(b'&') => {
                         self.i += 2;
                         self.control("|&", true);
                     }
@@ -187,44 +210,49 @@ impl Parser {
                         self.control("|", true);
                     }
                 },
-                '>' | '<' if self.peek(1) == Some('(') => {
+                b'>' | b'<' if self.peek(1) == Some(b'(') => {
                     self.i += 1;
                     let body = self.balanced();
                     self.script.substitutions.push(body);
-                    self.script
-                        .operators
-                        .insert(if c == '>' { ">(" } else { "<(" });
-                    self.push_str("<substitution>");
+                    self.script.note(if c == b'>' { ">(" } else { "<(" });
+                    self.push_all(b"<substitution>");
                 }
-                '>' => {
+                b'>' => {
                     let op = match self.peek(1) {
-                        Some('>') => ">>",
-                        Some('&') => ">&",
-                        Some('|') => ">|",
+                        Some(b'>') => ">>",
+                        Some(b'&') => ">&",
+                        Some(b'|') => ">|",
                         _ => ">",
                     };
                     self.i += op.len();
                     self.redirect(op);
                 }
-                '<' => {
+                b'<' => {
                     let op = match (self.peek(1), self.peek(2)) {
-                        (Some('<'), Some('<')) => "<<<",
-                        (Some('<'), Some('-')) => "<<-",
-                        (Some('<'), _) => "<<",
-                        (Some('&'), _) => "<&",
-                        (Some('>'), _) => "<>",
+                        (Some(b'<'), Some(b'<')) => "<<<",
+                        (Some(b'<'), Some(b'-')) => "<<-",
+                        (Some(b'<'), _) => "<<",
+                        (Some(b'&'), _) => "<&",
+                        (Some(b'>'), _) => "<>",
                         _ => "<",
                     };
                     self.i += op.len();
                     self.redirect(op);
                 }
-                '(' | ')' => {
+                b'(' | b')' => {
                     self.i += 1;
-                    self.control(if c == '(' { "(" } else { ")" }, false);
+                    self.control(if c == b'(' { "(" } else { ")" }, false);
                 }
                 _ => {
-                    self.push(c);
-                    self.i += 1;
+                    // Copy a run of ordinary bytes at once.
+                    let rest = self.bytes.get(self.i..).unwrap_or(&[]);
+                    let n = rest
+                        .iter()
+                        .position(|b| SPECIAL.contains(b))
+                        .unwrap_or(rest.len())
+                        .max(1);
+                    self.push_all(rest.get(..n).unwrap_or(&[]));
+                    self.i += n;
                 }
             }
         }
@@ -239,24 +267,24 @@ impl Parser {
                     self.script.unterminated = true;
                     return;
                 }
-                Some('"') => {
+                Some(b'"') => {
                     self.i += 1;
                     return;
                 }
-                Some('\\') => {
+                Some(b'\\') => {
                     match self.peek(1) {
-                        Some(n @ ('$' | '`' | '"' | '\\')) => self.push(n),
-                        Some('\n') => {}
+                        Some(n @ (b'$' | b'`' | b'"' | b'\\')) => self.push(n),
+                        Some(b'\n') => {}
                         Some(n) => {
-                            self.push('\\');
+                            self.push(b'\\');
                             self.push(n);
                         }
-                        None => self.push('\\'),
+                        None => self.push(b'\\'),
                     }
                     self.i += 2;
                 }
-                Some('$') => self.dollar(),
-                Some('`') => self.backquote(),
+                Some(b'$') => self.dollar(),
+                Some(b'`') => self.backquote(),
                 Some(c) => {
                     self.push(c);
                     self.i += 1;
@@ -268,42 +296,37 @@ impl Parser {
     /// At `$`: a substitution, an expansion or a literal dollar.
     fn dollar(&mut self) {
         match self.peek(1) {
-            Some('(') => {
-                let arithmetic = self.peek(2) == Some('(');
+            Some(b'(') => {
+                let arithmetic = self.peek(2) == Some(b'(');
                 self.i += 1;
                 let body = self.balanced();
+                self.push_all(b"$(");
+                self.push_all(body.as_bytes());
+                self.push(b')');
                 if !arithmetic {
-                    self.script.substitutions.push(body.clone());
-                    self.script.operators.insert("$(");
+                    self.script.substitutions.push(body);
+                    self.script.note("$(");
                 }
-                self.push_str("$(");
-                self.push_str(&body);
-                self.push(')');
             }
-            Some('{') => {
+            Some(b'{') => {
                 self.script.expansions = true;
                 let start = self.i;
                 while let Some(c) = self.peek(0) {
                     self.i += 1;
-                    if c == '}' {
+                    if c == b'}' {
                         break;
                     }
                 }
-                let raw: String = self
-                    .chars
-                    .get(start..self.i)
-                    .unwrap_or(&[])
-                    .iter()
-                    .collect();
-                self.push_str(&raw);
+                let raw = self.bytes.get(start..self.i).unwrap_or(&[]);
+                self.push_all(raw);
             }
-            Some(c) if c.is_ascii_alphanumeric() || "_@*#?$!-".contains(c) => {
+            Some(c) if c.is_ascii_alphanumeric() || b"_@*#?$!-".contains(&c) => {
                 self.script.expansions = true;
-                self.push('$');
+                self.push(b'$');
                 self.i += 1;
             }
             _ => {
-                self.push('$');
+                self.push(b'$');
                 self.i += 1;
             }
         }
@@ -311,18 +334,18 @@ impl Parser {
 
     fn backquote(&mut self) {
         self.i += 1;
-        let mut body = String::new();
+        let mut body = Vec::new();
         loop {
             match self.peek(0) {
                 None => {
                     self.script.unterminated = true;
                     break;
                 }
-                Some('`') => {
+                Some(b'`') => {
                     self.i += 1;
                     break;
                 }
-                Some('\\') => {
+                Some(b'\\') => {
                     if let Some(n) = self.peek(1) {
                         body.push(n);
                     }
@@ -334,65 +357,59 @@ impl Parser {
                 }
             }
         }
-        self.script.operators.insert("`");
-        self.push('`');
-        self.push_str(&body);
-        self.push('`');
-        self.script.substitutions.push(body);
+        self.script.note("`");
+        self.push(b'`');
+        self.push_all(&body);
+        self.push(b'`');
+        self.script.substitutions.push(text_of(body));
     }
 
     /// At `(`: the text up to the matching `)`, which is consumed.
     fn balanced(&mut self) -> String {
         self.i += 1;
+        let start = self.i;
         let mut depth = 1u32;
-        let mut quote: Option<char> = None;
-        let mut body = String::new();
+        let mut quote: Option<u8> = None;
         while let Some(c) = self.peek(0) {
             self.i += 1;
             match (quote, c) {
                 (Some(q), c) if c == q => quote = None,
-                (Some(_), '\\') | (None, '\\') => {
-                    body.push(c);
-                    if let Some(n) = self.peek(0) {
-                        body.push(n);
-                        self.i += 1;
-                    }
-                    continue;
-                }
+                (_, b'\\') => self.i += 1,
                 (Some(_), _) => {}
-                (None, '\'' | '"') => quote = Some(c),
-                (None, '(') => depth += 1,
-                (None, ')') => {
+                (None, b'\'' | b'"') => quote = Some(c),
+                (None, b'(') => depth += 1,
+                (None, b')') => {
                     depth -= 1;
                     if depth == 0 {
-                        return body;
+                        let body = self.bytes.get(start..self.i - 1).unwrap_or(&[]);
+                        return text_of(body.to_vec());
                     }
                 }
                 _ => {}
             }
-            body.push(c);
         }
+        self.i = self.i.min(self.bytes.len());
         self.script.unterminated = true;
-        body
+        text_of(self.bytes.get(start..).unwrap_or(&[]).to_vec())
     }
 
     fn redirect(&mut self, op: &'static str) {
         // `2>` and `{fd}>`: the digits name a descriptor, not an argument.
         if let Some(w) = &self.word {
-            let fd = (!w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()))
-                || (w.starts_with('{') && w.ends_with('}'));
+            let fd = (!w.is_empty() && w.iter().all(u8::is_ascii_digit))
+                || (w.first() == Some(&b'{') && w.last() == Some(&b'}'));
             if fd {
                 self.word = None;
             }
         }
         self.end_word();
-        self.script.operators.insert(op);
+        self.script.note(op);
         self.target_next = true;
     }
 
     fn control(&mut self, op: &'static str, pipe: bool) {
         self.end_word();
-        self.script.operators.insert(op);
+        self.script.note(op);
         self.finish_command();
         self.skipping = false;
         self.next_piped = pipe;
@@ -407,6 +424,7 @@ impl Parser {
         if self.skipping {
             return;
         }
+        let w = text_of(w);
         if self.cur.words.is_empty() {
             if is_assignment(&w) {
                 self.cur.assignments.push(w);
@@ -432,6 +450,9 @@ impl Parser {
         self.next_piped = false;
     }
 }
+
+/// Bytes the tokenizer acts on outside quotes.
+const SPECIAL: &[u8] = b" \t\r\n#'\"\\$`;&|<>()";
 
 /// `NAME=value` with a shell variable name.
 pub(super) fn is_assignment(word: &str) -> bool {
@@ -2082,12 +2103,12 @@ mod tests {
             s.commands[1].words,
             ["python", "-m", "pytest", "tests/test_date.py"]
         );
-        assert!(s.operators.contains("&&"));
+        assert_eq!(s.operators(), ["&&"]);
 
         let s = parse(r#"echo 'a && b' "c;d" e\;f"#);
         assert_eq!(s.commands.len(), 1);
         assert_eq!(s.commands[0].words, ["echo", "a && b", "c;d", "e;f"]);
-        assert!(s.operators.is_empty());
+        assert!(s.operators().is_empty());
     }
 
     #[test]
@@ -2097,7 +2118,7 @@ mod tests {
         assert_eq!(s.commands[0].words, ["cat", "x"]);
         assert_eq!(s.commands[1].words, ["sh"]);
         assert!(s.commands[1].piped && !s.commands[0].piped);
-        assert!(s.operators.contains("|") && s.operators.contains(">"));
+        assert_eq!(s.operators(), ["|", ">"]);
     }
 
     #[test]
@@ -2108,7 +2129,7 @@ mod tests {
         assert!(s.substitutions.iter().any(|b| b == "python -c 'print(1)'"));
         assert!(s.substitutions.iter().any(|b| b == "id"));
         assert_eq!(s.commands[0].words, ["test", "-f", "x"]);
-        assert!(s.operators.contains("newline"));
+        assert!(s.operators().contains(&"newline"));
         assert!(!s.commands.iter().any(|c| c
             .words
             .first()

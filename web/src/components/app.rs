@@ -63,7 +63,7 @@ pub fn app() -> Html {
             data-revision={state.revision.to_string()}
             data-audited={state.audited.to_string()}
             data-audit-count={state.timing.count.to_string()}
-            data-audit-ms={format!("{:.3}", state.timing.last_ms)}>
+            data-audit-ms={state.timing.last_ms_text()}>
             <a class="skip-link" href="#results">{ "Skip to the findings" }</a>
             <header class="masthead">
                 <h1>{ "isolint" }<span class="masthead-sub">{ " · execution profile audit" }</span></h1>
