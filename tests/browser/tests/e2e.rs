@@ -742,7 +742,11 @@ async fn filters_narrow_the_list_but_not_the_counts_and_the_page_fits_a_phone() 
     );
     page.js("window.scrollTo(0, 0); return null;", vec![]).await;
     page.screenshot("phone-top").await;
-    page.js("document.getElementById('results').scrollIntoView(); return null;", vec![]).await;
+    page.js(
+        "document.getElementById('results').scrollIntoView(); return null;",
+        vec![],
+    )
+    .await;
     page.screenshot("phone-results").await;
     page.close().await;
 }
