@@ -2,7 +2,7 @@
 # Builds each target's seed corpus from fixtures/ (not committed: generated).
 set -euo pipefail
 cd "$(dirname "$0")"
-mkdir -p corpus/profile corpus/catalog corpus/pair corpus/waivers
+mkdir -p corpus/profile corpus/catalog corpus/pair corpus/waivers corpus/import
 find ../fixtures -name '*.json' -not -path '*/expected/*' -size -64k | while read -r f; do
   h=$(sha1sum "$f" | cut -c1-16)
   cp "$f" "corpus/profile/$h"
@@ -13,6 +13,12 @@ cp ../fixtures/labels/workshop.json corpus/catalog/workshop
 for f in ../fixtures/profiles/*.json; do
   h=$(sha1sum "$f" | cut -c1-16)
   { cat "$f"; printf '\0'; cat ../fixtures/labels/workshop.json; } > "corpus/pair/$h"
+done
+# Importer seeds: a leading byte 6 means "detect the format".
+i=0
+find ../fixtures/import -type f -size -64k | sort | while read -r f; do
+  i=$((i + 1))
+  { printf '\006'; cat "$f"; } > "corpus/import/seed$i"
 done
 [ -d regressions ] && for t in regressions/*/; do
   name=$(basename "$t"); [ -d "corpus/$name" ] && cp "$t"* "corpus/$name/" 2>/dev/null || true
