@@ -304,7 +304,8 @@ fn edit_distance(a: &str, b: &str) -> usize {
     prev.last().copied().unwrap_or(0)
 }
 
-const PROFILE_KEYS: &[&str] = &[
+/// Top-level profile keys, in the order the schema lists them.
+pub(crate) const PROFILE_KEYS: &[&str] = &[
     "schema",
     "name",
     "route",
@@ -324,6 +325,28 @@ const PROFILE_KEYS: &[&str] = &[
     "artifacts",
     "cleanup",
 ];
+
+/// Write problems one per line as `line:column: message (at `pointer`)`,
+/// neutralized for a terminal.
+pub(crate) fn write_problems(
+    f: &mut std::fmt::Formatter<'_>,
+    problems: &[Problem],
+) -> std::fmt::Result {
+    for (i, p) in problems.iter().enumerate() {
+        if i > 0 {
+            writeln!(f)?;
+        }
+        write!(
+            f,
+            "{}:{}: {} (at `{}`)",
+            p.pos.line,
+            p.pos.column,
+            crate::sanitize::neutralize(&p.describe()),
+            crate::sanitize::neutralize(&p.pointer)
+        )?;
+    }
+    Ok(())
+}
 
 /// Decode a profile document. Problems are collected, never fatal.
 pub fn profile(root: &Node) -> (Profile, Vec<Problem>) {

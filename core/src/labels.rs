@@ -408,11 +408,7 @@ impl LabelIndex {
     }
 
     fn catalog_inside(&self, path: &str) -> Vec<Exposure> {
-        let prefix = if path == "/" {
-            "/".to_string()
-        } else {
-            format!("{path}/")
-        };
+        let prefix = descendant_prefix(path);
         let start = self
             .sorted
             .partition_point(|(p, _)| p.as_str() < prefix.as_str());
@@ -617,6 +613,15 @@ pub mod builtin {
             }
         }
         out
+    }
+}
+
+/// The prefix every path strictly inside the normalized `path` starts with.
+pub(crate) fn descendant_prefix(path: &str) -> String {
+    if path == "/" {
+        "/".to_string()
+    } else {
+        format!("{path}/")
     }
 }
 

@@ -7,34 +7,51 @@ use crate::json::{Node, Value};
 /// What replaces a secret value in messages and evidence.
 pub const MASK: &str = "[redacted]";
 
+/// Name parts that leave no doubt that a value is a secret.
+const STRONG_SECRET_WORDS: &[&str] = &[
+    "SECRET",
+    "TOKEN",
+    "PASSWORD",
+    "PASSWD",
+    "PASSPHRASE",
+    "API_KEY",
+    "APIKEY",
+    "PRIVATE_KEY",
+    "ACCESS_KEY",
+];
+
+/// Name parts that usually mark a secret but also name modes and settings.
+const WEAK_SECRET_WORDS: &[&str] = &[
+    "CREDENTIAL",
+    "AUTH",
+    "SESSION_KEY",
+    "CLIENT_KEY",
+    "SIGNING_KEY",
+    "PWD_",
+    "_PWD",
+    "DSN",
+    "CONNECTION_STRING",
+    "COOKIE",
+];
+
+fn name_has(name: &str, words: &[&str]) -> bool {
+    let n = name.to_ascii_uppercase().replace('-', "_");
+    words.iter().any(|w| n.contains(w))
+}
+
 /// Whether a variable or key name says its value is a secret.
 pub fn is_secret_name(name: &str) -> bool {
     let n = name.to_ascii_uppercase().replace('-', "_");
-    const WORDS: &[&str] = &[
-        "SECRET",
-        "TOKEN",
-        "PASSWORD",
-        "PASSWD",
-        "PASSPHRASE",
-        "API_KEY",
-        "APIKEY",
-        "PRIVATE_KEY",
-        "ACCESS_KEY",
-        "CREDENTIAL",
-        "AUTH",
-        "SESSION_KEY",
-        "CLIENT_KEY",
-        "SIGNING_KEY",
-        "PWD_",
-        "_PWD",
-        "DSN",
-        "CONNECTION_STRING",
-        "COOKIE",
-    ];
-    WORDS.iter().any(|w| n.contains(w))
+    (name_has(&n, STRONG_SECRET_WORDS) || name_has(&n, WEAK_SECRET_WORDS))
         && n != "SSH_AUTH_SOCK"
         && !n.ends_with("_FILE")
         && !n.ends_with("_PATH")
+}
+
+/// Whether a name leaves no doubt that its value is a secret (unlike `AUTH`
+/// or `COOKIE`, which also name modes and settings).
+pub fn is_strong_secret_name(name: &str) -> bool {
+    name_has(name, STRONG_SECRET_WORDS)
 }
 
 /// Whether a value itself looks like a credential, whatever its name.

@@ -68,22 +68,7 @@ impl std::fmt::Display for CatalogError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             CatalogError::Input(e) => write!(f, "{e}"),
-            CatalogError::Invalid(problems) => {
-                for (i, p) in problems.iter().enumerate() {
-                    if i > 0 {
-                        writeln!(f)?;
-                    }
-                    write!(
-                        f,
-                        "{}:{}: {} (at `{}`)",
-                        p.pos.line,
-                        p.pos.column,
-                        neutralize(&p.describe()),
-                        neutralize(&p.pointer)
-                    )?;
-                }
-                Ok(())
-            }
+            CatalogError::Invalid(problems) => crate::decode::write_problems(f, problems),
         }
     }
 }

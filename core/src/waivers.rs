@@ -42,22 +42,7 @@ impl std::fmt::Display for WaiversError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             WaiversError::Input(e) => write!(f, "{e}"),
-            WaiversError::Invalid(ps) => {
-                for (i, p) in ps.iter().enumerate() {
-                    if i > 0 {
-                        writeln!(f)?;
-                    }
-                    write!(
-                        f,
-                        "{}:{}: {} (at `{}`)",
-                        p.pos.line,
-                        p.pos.column,
-                        crate::sanitize::neutralize(&p.describe()),
-                        crate::sanitize::neutralize(&p.pointer)
-                    )?;
-                }
-                Ok(())
-            }
+            WaiversError::Invalid(ps) => crate::decode::write_problems(f, ps),
         }
     }
 }

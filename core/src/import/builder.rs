@@ -223,26 +223,7 @@ impl Draft {
 /// indexes written as `N`). Objects not listed keep insertion order.
 fn key_order(pattern: &str) -> Option<&'static [&'static str]> {
     Some(match pattern {
-        "" => &[
-            "schema",
-            "name",
-            "route",
-            "purpose",
-            "tenancy",
-            "needs",
-            "boundary",
-            "mounts",
-            "network",
-            "environment",
-            "credentials",
-            "command",
-            "setup",
-            "limits",
-            "concurrency",
-            "dependencies",
-            "artifacts",
-            "cleanup",
-        ],
+        "" => crate::decode::PROFILE_KEYS,
         "/needs" => &["inputs", "outputs", "services"],
         "/boundary" => &[
             "kind",

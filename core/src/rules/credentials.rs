@@ -90,25 +90,6 @@ fn store_variable(name: &str) -> Option<&'static str> {
         .map(|(_, w)| *w)
 }
 
-/// Names that leave no doubt that their value is a secret (unlike `AUTH`
-/// or `COOKIE`, which also name modes and settings).
-fn strong_secret_name(name: &str) -> bool {
-    let n = name.to_ascii_uppercase().replace('-', "_");
-    [
-        "SECRET",
-        "TOKEN",
-        "PASSWORD",
-        "PASSWD",
-        "PASSPHRASE",
-        "API_KEY",
-        "APIKEY",
-        "PRIVATE_KEY",
-        "ACCESS_KEY",
-    ]
-    .iter()
-    .any(|w| n.contains(w))
-}
-
 /// `$NAME` or `${NAME}`: a reference to a variable, not a value.
 fn is_reference(v: &str) -> bool {
     let inner = v
@@ -136,7 +117,7 @@ fn secret_by_name(name: &str, value: &str) -> bool {
     {
         return false;
     }
-    strong_secret_name(name)
+    crate::redact::is_strong_secret_name(name)
         || !v
             .chars()
             .all(|c| c.is_ascii_lowercase() || c == '-' || c == '_' || c == '.')
@@ -202,7 +183,10 @@ fn check_secret_variables(ctx: &Ctx<'_>, e: &mut Emitter) {
             e.emit(ptr, format!("the variable `{name}` holds {how}; a secret written into the profile is visible to every process in the job and to everyone who reads the profile"))
                 .evidence("variable", name)
                 .evidence("detected_by", by);
-        } else if is_secret_name(name) && is_reference(value.trim()) && strong_secret_name(name) {
+        } else if is_secret_name(name)
+            && is_reference(value.trim())
+            && crate::redact::is_strong_secret_name(name)
+        {
             e.emit(ptr, format!("the variable `{name}` passes the launcher's secret `{}` into the job instead of a task credential from a broker", value.trim()))
                 .severity(Severity::High)
                 .evidence("variable", name)

@@ -231,11 +231,7 @@ impl PathSet {
 
     /// Members strictly inside `path`.
     pub fn inside(&self, path: &str) -> Vec<String> {
-        let prefix = if path == "/" {
-            "/".to_string()
-        } else {
-            format!("{path}/")
-        };
+        let prefix = crate::labels::descendant_prefix(path);
         let start = self
             .sorted
             .partition_point(|p| p.as_str() < prefix.as_str());
