@@ -132,9 +132,7 @@ fn a_million_element_array_is_refused_fast() {
     s.push_str(&vec!["0"; 1_000_000].join(","));
     s.push_str("]}");
     let start = Instant::now();
-    let e = audit(s.as_bytes(), "array.json", &Labels::workshop(), &opts())
-        .err()
-        .expect("refused");
+    let e = audit(s.as_bytes(), "array.json", &Labels::workshop(), &opts()).expect_err("refused");
     assert!(
         matches!(e.kind, InputErrorKind::TooManyValues { .. }),
         "{e}"
