@@ -11,6 +11,11 @@ use isolint_core::render::{github, json, markdown, sarif, text};
 use isolint_core::sanitize::is_dangerous;
 use isolint_core::{audit, AuditOptions, Date, Labels, Report, Verdict};
 
+/// A guard against hangs and quadratic blow-ups, not a benchmark: an
+/// unoptimized build on a loaded 2-core machine stays far below it, and the
+/// speed itself is measured by `cargo bench` and bench/run.sh.
+const HANG_GUARD: Duration = Duration::from_secs(5);
+
 fn opts() -> AuditOptions {
     AuditOptions {
         today: Date::parse("2026-11-29"),
@@ -50,7 +55,7 @@ fn manifest_cases_have_their_expected_outcome() {
         let start = Instant::now();
         let result = audit(&bytes, file, &labels, &opts());
         assert!(
-            start.elapsed() < Duration::from_secs(1),
+            start.elapsed() < HANG_GUARD,
             "{file}: took {:?}",
             start.elapsed()
         );
@@ -112,7 +117,7 @@ fn generated_giants_are_refused_fast() {
             .err()
             .unwrap_or_else(|| panic!("{name}: accepted"));
         assert!(
-            start.elapsed() < Duration::from_secs(1),
+            start.elapsed() < HANG_GUARD,
             "{name}: {:?}",
             start.elapsed()
         );
@@ -137,9 +142,5 @@ fn a_million_element_array_is_refused_fast() {
         matches!(e.kind, InputErrorKind::TooManyValues { .. }),
         "{e}"
     );
-    assert!(
-        start.elapsed() < Duration::from_secs(2),
-        "{:?}",
-        start.elapsed()
-    );
+    assert!(start.elapsed() < HANG_GUARD, "{:?}", start.elapsed());
 }
