@@ -6,6 +6,7 @@
 
 mod audit;
 mod docs;
+mod import;
 mod input;
 mod output;
 mod today;
@@ -20,17 +21,31 @@ use isolint_core::Date;
 /// Exit status: every audited profile is eligible for runtime testing (or
 /// the command was not an audit and succeeded).
 pub const EXIT_OK: u8 = 0;
-/// Exit status: at least one profile is not eligible.
+/// Exit status: at least one profile is not eligible (or, with
+/// `--fail-on`, a finding at or above the threshold).
 pub const EXIT_NOT_ELIGIBLE: u8 = 1;
 /// Exit status: usage error, unreadable or invalid input.
 pub const EXIT_ERROR: u8 = 2;
 
 const EXIT_CODES: &str = "\
 Exit status:
-  0  every audited profile is eligible for runtime testing (or the command succeeded)
-  1  at least one profile is not eligible (a critical or high finding)
+  0  every audited profile is eligible for runtime testing; with --fail-on, no
+     non-waived finding at or above the threshold (only new ones with --baseline)
+  1  at least one profile is not eligible (a non-waived critical or high finding);
+     with --fail-on, a non-waived finding at or above the threshold (new with --baseline)
   2  usage error, or input that could not be read (too large, too deep, not UTF-8,
-     not JSON, missing file, invalid label catalog)";
+     not JSON, missing file, invalid label catalog, waivers or baseline)";
+
+const IMPORT_EXIT_CODES: &str = "\
+Exit status:
+  0  the file was imported (notes on stderr do not change this)
+  2  usage error, or a file that could not be read or imported; the message names
+     the file, line and column";
+
+const SIMPLE_EXIT_CODES: &str = "\
+Exit status:
+  0  success
+  2  usage error, or input that could not be read";
 
 const ROOT_AFTER_HELP: &str = "\
 Without a subcommand, isolint opens the dashboard on the embedded workshop profile
@@ -41,6 +56,9 @@ Examples:
   isolint audit --format json profiles/        one JSON document per profile, as an array
   isolint audit --format sarif -o isolint.sarif profiles/
   isolint audit k8s/test-job.yaml              a Kubernetes manifest (also OCI, Compose, Codex, bwrap)
+  isolint audit --baseline old.json --fail-on high job.json   fail CI on new findings only
+  isolint import docker-compose.yml -o profiles/   convert to isolint.profile/v1, one file per service
+  isolint completions bash > /etc/bash_completion.d/isolint
   isolint tui job.json                         review a profile interactively
   isolint explain MNT001                       why a rule exists and how to fix it
   isolint schema profile > profile.schema.json
@@ -50,7 +68,8 @@ settings with trusted fixture labels and proves nothing about enforcement.
 
 Exit status:
   0  every audited profile is eligible for runtime testing (or the command succeeded)
-  1  at least one profile is not eligible (a critical or high finding)
+  1  at least one profile is not eligible (a critical or high finding), or with
+     `audit --fail-on LEVEL` a finding at or above LEVEL
   2  usage error, or input that could not be read";
 
 /// Audit execution profiles of coding-agent sandboxes against trusted
@@ -90,17 +109,44 @@ and column when there is one); the other profiles are still audited and the exit
         after_long_help = AUDIT_AFTER_LONG_HELP
     )]
     Audit(AuditArgs),
+    /// Convert a sandbox configuration (OCI, Kubernetes, Compose, Codex, sandbox settings,
+    /// bwrap) into an isolint.profile/v1 document
+    #[command(
+        long_about = "Convert a sandbox configuration into isolint.profile/v1.\n\n\
+FILE (or `-` for standard input) is an OCI runtime config.json, a Kubernetes manifest, a Docker \
+Compose file, a Codex config.toml, sandbox-runtime or Claude Code settings, or a script running \
+bwrap; the format is detected from the content unless --from names it. The profile goes to \
+stdout (or --output): one document, or a JSON array when the file describes several profiles \
+(one per Kubernetes container, one per Compose service). With --output DIR/ (a path ending in \
+`/`, or an existing directory) each profile gets its own file, DIR/<stem>.<name>.json.\n\n\
+On stderr, one `note:` line (file:line:column) per source setting with no profile equivalent, \
+and one `not declared:` line per profile field the format cannot express: those stay absent \
+and `isolint audit` reports them as not declared.",
+        after_help = IMPORT_EXIT_CODES
+    )]
+    Import(ImportArgs),
     /// Open the terminal dashboard on profiles (the embedded workshop profile when none is given)
+    #[command(
+        long_about = "Open the terminal dashboard on profiles: isolint.profile/v1 documents or \
+any configuration `isolint import` reads (a file describing several profiles shows the first \
+one that is not eligible, else the first). Directories open every *.json file under them. With \
+no PROFILE, the embedded workshop profile.",
+        after_help = "Exit status:\n  0  the dashboard was closed normally\n  2  no terminal, or \
+a catalog that could not be read (unreadable profiles are shown as error panels)"
+    )]
     Tui(TuiArgs),
     /// List every rule in the registry
+    #[command(after_help = SIMPLE_EXIT_CODES)]
     Rules(RulesArgs),
     /// Explain one rule: what it checks, why it matters, what to change
     #[command(
         after_help = "RULE is a rule id (MNT001) or name (developer-home-mounted), in any case.\n\
-`isolint rules` lists them all."
+`isolint rules` lists them all.\n\n\
+Exit status:\n  0  the rule was found\n  2  no such rule (the closest names are suggested)"
     )]
     Explain(ExplainArgs),
     /// Print the JSON Schema (2020-12) of a format
+    #[command(after_help = SIMPLE_EXIT_CODES)]
     Schema(SchemaArgs),
     /// Print a waiver entry accepting one finding, for an operator's waivers file
     #[command(
@@ -109,18 +155,39 @@ to append to the `waivers` list of an operator-owned file passed to `isolint aud
 The entry is bound to the profile's current sha256: any change to the profile voids it. \
 Waivers never live in the profile itself, so the code under review cannot waive its own findings.",
         after_help = "Example:\n  isolint waive --rule NET001 --pointer /network/egress \\\n    \
---reason \"offline mirror only\" --owner alice --expires 2026-12-31 job.json"
+--reason \"offline mirror only\" --owner alice --expires 2026-12-31 job.json\n\n\
+Exit status:\n  0  the entry was printed\n  2  usage error, an unreadable profile, or a finding \
+the profile does not have"
     )]
     Waive(WaiveArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
+    #[command(
+        long_about = "Print a completion script for SHELL on stdout.\n\n\
+Examples:\n  isolint completions bash > ~/.local/share/bash-completion/completions/isolint\n  \
+isolint completions zsh > \"${fpath[1]}/_isolint\"\n  \
+isolint completions fish > ~/.config/fish/completions/isolint.fish",
+        after_help = SIMPLE_EXIT_CODES
+    )]
+    Completions(CompletionsArgs),
 }
 
 const AUDIT_AFTER_LONG_HELP: &str = "\
 Formats:
-  text   a report grouped by area (writable mounts first) with source snippets
-  json   isolint.findings/v1: one document for a single profile, a JSON array of documents
-         for several arguments, a directory, or a file holding several containers or
-         services (`isolint schema findings`)
-  sarif  one SARIF 2.1.0 log with one run per profile, for code-scanning interfaces
+  text      a report grouped by area (writable mounts first) with source snippets
+  json      isolint.findings/v1: one document for a single profile, a JSON array of documents
+            for several arguments, a directory, or a file holding several containers or
+            services (`isolint schema findings`)
+  sarif     one SARIF 2.1.0 log with one run per profile, for code-scanning interfaces
+  markdown  a Markdown report per profile, for pull-request comments
+  github    GitHub Actions workflow commands: one annotation per finding at its file, line
+            and column, and a notice with each verdict
+
+Failing CI on new findings only:
+  isolint audit --format json -o baseline.json job.json        once, on the main branch
+  isolint audit --baseline baseline.json --fail-on high job.json
+With --baseline every finding is marked `new` or `existing` (matched by profile name, rule
+and pointer); the export still lists them all. --fail-on then counts only new, non-waived
+findings; without --fail-on the exit status follows the verdicts as usual.
 
 Examples:
   isolint audit job.json
@@ -128,12 +195,18 @@ Examples:
   isolint audit --format sarif profiles/ > isolint.sarif
   cat job.json | isolint audit --format json -
   isolint audit --from compose docker-compose.yml
+  isolint audit --format github --fail-on medium profiles/
+  isolint audit --format markdown --waivers ops/waivers.json job.json > comment.md
 
 Exit status:
-  0  every audited profile is eligible for runtime testing
-  1  at least one profile is not eligible (a critical or high finding)
+  0  every audited profile is eligible for runtime testing; with --fail-on LEVEL, no
+     non-waived finding at or above LEVEL (counting only `new` ones with --baseline)
+  1  at least one profile is not eligible (a non-waived critical or high finding); with
+     --fail-on LEVEL, a non-waived finding at or above LEVEL (a new one with --baseline),
+     whatever the verdict
   2  usage error, or input that could not be read (too large, too deep, not UTF-8,
-     not JSON, missing file, invalid label catalog); the others are still audited";
+     not JSON, missing file, invalid label catalog, waivers or baseline file); the other
+     profiles are still audited";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ReportFormat {
@@ -143,6 +216,10 @@ pub enum ReportFormat {
     Json,
     /// SARIF 2.1.0 log
     Sarif,
+    /// Markdown report, for pull-request comments
+    Markdown,
+    /// GitHub Actions workflow commands (annotations)
+    Github,
 }
 
 impl ReportFormat {
@@ -151,6 +228,36 @@ impl ReportFormat {
             ReportFormat::Text => "text report",
             ReportFormat::Json => "JSON findings",
             ReportFormat::Sarif => "SARIF log",
+            ReportFormat::Markdown => "Markdown report",
+            ReportFormat::Github => "GitHub annotations",
+        }
+    }
+}
+
+/// The `--fail-on` threshold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    /// Fail on a critical finding
+    Critical,
+    /// Fail on a high or critical finding
+    High,
+    /// Fail on a medium finding or worse
+    Medium,
+    /// Fail on a low finding or worse
+    Low,
+    /// Fail on any finding
+    Info,
+}
+
+impl FailOn {
+    pub fn severity(self) -> isolint_core::finding::Severity {
+        use isolint_core::finding::Severity;
+        match self {
+            FailOn::Critical => Severity::Critical,
+            FailOn::High => Severity::High,
+            FailOn::Medium => Severity::Medium,
+            FailOn::Low => Severity::Low,
+            FailOn::Info => Severity::Info,
         }
     }
 }
@@ -193,9 +300,40 @@ pub struct AuditArgs {
     /// marked waived, and no longer blocks; expired or mismatched waivers become findings
     #[arg(long, value_name = "FILE")]
     waivers: Option<PathBuf>,
+    /// Exit 1 if any non-waived finding is at LEVEL or worse, else 0, whatever the verdict
+    /// (with --baseline, only findings marked `new` count) [default: follow the verdict]
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    fail_on: Option<FailOn>,
+    /// An earlier isolint.findings/v1 export (one document or an array, as `--format json`
+    /// writes): each finding is marked `new` or `existing` against it, all are still listed,
+    /// and --fail-on counts only the new ones
+    #[arg(long, value_name = "OLD.json")]
+    baseline: Option<PathBuf>,
     /// Profiles to audit: files, directories (every *.json under them), or `-` for stdin
     #[arg(value_name = "PROFILE", required = true)]
     profiles: Vec<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// The configuration to convert, or `-` for standard input
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    /// Its format: `auto` (detect from the content), oci, kubernetes, compose, codex,
+    /// sandbox-settings or bwrap
+    #[arg(long, value_name = "FORMAT", default_value = "auto", value_parser = input::Reading::parse)]
+    from: input::Reading,
+    /// Write the profile to FILE (atomically) instead of stdout; a path ending in `/` (or an
+    /// existing directory) gets one file per profile, <stem>.<name>.json
+    #[arg(long, short = 'o', value_name = "FILE|DIR/")]
+    output: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for
+    #[arg(value_enum, value_name = "SHELL")]
+    shell: clap_complete::Shell,
 }
 
 #[derive(Debug, Args)]
@@ -300,11 +438,27 @@ fn run(cli: Cli) -> u8 {
     match cli.command {
         None => no_arguments(),
         Some(Command::Audit(args)) => audit::run(&args),
+        Some(Command::Import(args)) => import::run(&args),
         Some(Command::Tui(args)) => dashboard(args.profiles, args.labels),
         Some(Command::Rules(args)) => docs::rules(args.format),
         Some(Command::Explain(args)) => docs::explain(&args.rule, args.format),
         Some(Command::Schema(args)) => docs::schema(args.name),
         Some(Command::Waive(args)) => audit::waive(&args),
+        Some(Command::Completions(args)) => completions(args.shell),
+    }
+}
+
+/// `isolint completions SHELL`: the completion script on stdout.
+fn completions(shell: clap_complete::Shell) -> u8 {
+    use clap::CommandFactory;
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "isolint", &mut script);
+    match output::stdout(&String::from_utf8_lossy(&script)) {
+        Ok(()) => EXIT_OK,
+        Err(e) => {
+            output::error(&format!("cannot write to stdout: {e}"));
+            EXIT_ERROR
+        }
     }
 }
 

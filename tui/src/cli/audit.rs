@@ -4,8 +4,8 @@ use std::io::IsTerminal;
 
 use isolint_core::model::StringEnum;
 use isolint_core::render::text::TextOptions;
-use isolint_core::render::{json, sarif, text};
-use isolint_core::{rules, waivers, AuditOptions, Labels, Report, Verdict};
+use isolint_core::render::{github, json, markdown, sarif, text};
+use isolint_core::{baseline, rules, waivers, AuditOptions, Labels, Report, Severity, Verdict};
 use rayon::prelude::*;
 
 use super::input::{self, Failure};
@@ -17,9 +17,24 @@ use super::{
 /// The exit status for a set of results: 2 when anything could not be
 /// read, else 1 when any profile is not eligible, else 0.
 pub fn exit_code(reports: &[Report], failed: bool) -> u8 {
-    if failed {
-        EXIT_ERROR
-    } else if reports.iter().any(|r| r.verdict == Verdict::NotEligible) {
+    gate(reports, failed, None, false)
+}
+
+/// The exit status with an optional `--fail-on` threshold: 2 when anything
+/// could not be read; else, with a threshold, 1 when any non-waived finding
+/// is at or above it (only findings marked `new` when `new_only`, i.e. with
+/// `--baseline`), whatever the verdict; without one, the verdicts decide.
+pub fn gate(reports: &[Report], failed: bool, fail_on: Option<Severity>, new_only: bool) -> u8 {
+    let failing = match fail_on {
+        _ if failed => return EXIT_ERROR,
+        Some(min) => reports.iter().flat_map(|r| &r.issues).any(|f| {
+            f.waived.is_none()
+                && f.severity.at_least(min)
+                && (!new_only || f.baseline == Some("new"))
+        }),
+        None => reports.iter().any(|r| r.verdict == Verdict::NotEligible),
+    };
+    if failing {
         EXIT_NOT_ELIGIBLE
     } else {
         EXIT_OK
@@ -49,6 +64,8 @@ pub fn render(
         ReportFormat::Json if array => json::render_many(reports),
         ReportFormat::Json => reports.first().map(json::render).unwrap_or_default(),
         ReportFormat::Sarif => sarif::render_many(reports),
+        ReportFormat::Markdown => markdown::render_many(reports),
+        ReportFormat::Github => github::render_many(reports),
         ReportFormat::Text => {
             let opts = TextOptions { color };
             let mut out = String::new();
@@ -101,6 +118,17 @@ pub fn run(args: &AuditArgs) -> u8 {
         None => None,
     };
 
+    let baseline = match &args.baseline {
+        Some(path) => match input::load_baseline(path) {
+            Ok(b) => Some(b),
+            Err(f) => {
+                output::error(&f.to_string());
+                return EXIT_ERROR;
+            }
+        },
+        None => None,
+    };
+
     let expanded = input::expand(&args.profiles, args.from.extensions());
     let results: Vec<Result<input::Audited, Failure>> = expanded
         .jobs
@@ -111,6 +139,11 @@ pub fn run(args: &AuditArgs) -> u8 {
             if let Some((list, source)) = &waivers {
                 for report in &mut audited.reports {
                     waivers::apply(report, list, options.today, source);
+                }
+            }
+            if let Some(old) = &baseline {
+                for report in &mut audited.reports {
+                    baseline::apply(report, old);
                 }
             }
             Ok(audited)
@@ -137,7 +170,12 @@ pub fn run(args: &AuditArgs) -> u8 {
     // yield several (several arguments, a directory, a file describing
     // several containers or services), so its shape is predictable.
     let array = expanded.directory || args.profiles.len() > 1 || reports.len() > 1;
-    let code = exit_code(&reports, failures > 0);
+    let code = gate(
+        &reports,
+        failures > 0,
+        args.fail_on.map(|f| f.severity()),
+        baseline.is_some(),
+    );
     if reports.is_empty() {
         // Nothing could be read: no output rather than an empty report that
         // could be mistaken for a clean one.
@@ -339,6 +377,57 @@ mod tests {
         assert_eq!(exit_code(&[], true), EXIT_ERROR);
         assert_eq!(exit_code(&[bad], true), EXIT_ERROR);
         assert_eq!(exit_code(&[], false), EXIT_OK);
+    }
+
+    #[test]
+    fn fail_on_counts_non_waived_findings_at_or_above_the_threshold() {
+        let bad = report(isolint_core::WORKSHOP_PROFILE);
+        let one = std::slice::from_ref(&bad);
+        assert_eq!(
+            gate(one, false, Some(Severity::Info), false),
+            EXIT_NOT_ELIGIBLE
+        );
+        assert_eq!(gate(one, true, Some(Severity::Info), false), EXIT_ERROR);
+        let mut quiet = bad.clone();
+        for f in &mut quiet.issues {
+            f.baseline = Some("existing");
+        }
+        // With a baseline, only new findings count.
+        assert_eq!(
+            gate(
+                std::slice::from_ref(&quiet),
+                false,
+                Some(Severity::Info),
+                true
+            ),
+            EXIT_OK
+        );
+        // Without --fail-on the verdict decides, baseline or not.
+        assert_eq!(
+            gate(std::slice::from_ref(&quiet), false, None, true),
+            EXIT_NOT_ELIGIBLE
+        );
+        let worst = bad.issues.iter().map(|f| f.severity).min().unwrap();
+        let only_low: Vec<_> = bad
+            .issues
+            .iter()
+            .filter(|f| f.severity == Severity::Info)
+            .cloned()
+            .collect();
+        let mut info = bad.clone();
+        info.issues = only_low;
+        if !info.issues.is_empty() {
+            assert_eq!(
+                gate(
+                    std::slice::from_ref(&info),
+                    false,
+                    Some(Severity::Low),
+                    false
+                ),
+                EXIT_OK
+            );
+        }
+        assert_eq!(gate(one, false, Some(worst), false), EXIT_NOT_ELIGIBLE);
     }
 
     #[test]

@@ -7,8 +7,10 @@ use std::fs::{self, File};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
+use isolint_core::baseline;
 use isolint_core::import::{self, Format, ImportError};
 use isolint_core::json::{InputError, Limits};
+use isolint_core::render::json::{Export, FINDINGS_SCHEMA};
 use isolint_core::sanitize::neutralize;
 use isolint_core::waivers::{self, Waiver, WaiversError, WaiversSource};
 use isolint_core::{CatalogError, Labels};
@@ -158,7 +160,7 @@ pub fn display(p: &Path) -> String {
 
 /// The name a report carries: the path as given, `/`-separated, without a
 /// leading `./` (core neutralizes it for display).
-fn source_name(p: &Path) -> String {
+pub fn source_name(p: &Path) -> String {
     let s = p.to_string_lossy().replace(std::path::MAIN_SEPARATOR, "/");
     match s.strip_prefix("./") {
         Some(rest) if !rest.is_empty() => rest.to_string(),
@@ -461,6 +463,78 @@ pub fn load_waivers(path: &Path) -> Result<(Vec<Waiver>, WaiversSource), Vec<Fai
         path: absolute.to_string_lossy().into_owned(),
     };
     Ok((list, source))
+}
+
+/// Load a `--baseline` export: an earlier `isolint.findings/v1` document
+/// or array of them. A file that is not one is refused with the place of
+/// the problem, so a typo cannot silently turn every finding `new`.
+pub fn load_baseline(path: &Path) -> Result<Vec<Export>, Failure> {
+    let name = display(path);
+    let bytes = read(&Origin::File(path.to_path_buf()), &name)?;
+    let doc = isolint_core::json::parse(&bytes, Limits::default())
+        .map_err(|e| Failure::input(&name, e))?;
+    let invalid = |node: &isolint_core::json::Node, what: String| Failure {
+        pos: Some((node.pos.line, node.pos.column)),
+        ..Failure::new(&name, format!("not an isolint.findings/v1 export: {what}"))
+    };
+    let documents: Vec<(String, &isolint_core::json::Node)> = match &doc.root.value {
+        isolint_core::json::Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (format!("/{i}"), n))
+            .collect(),
+        _ => vec![(String::new(), &doc.root)],
+    };
+    for (at, node) in &documents {
+        if node.members().is_none() {
+            return Err(invalid(
+                node,
+                format!("`{at}` is {}, not a findings document", node.type_name()),
+            ));
+        }
+        match node.get("schema") {
+            Some(s) if s.as_str() == Some(FINDINGS_SCHEMA) => {}
+            Some(s) => {
+                return Err(invalid(
+                    s,
+                    format!("`{at}/schema` is not \"{FINDINGS_SCHEMA}\""),
+                ))
+            }
+            None => {
+                return Err(invalid(
+                    node,
+                    format!("`{at}` has no `schema` (\"{FINDINGS_SCHEMA}\")"),
+                ))
+            }
+        }
+    }
+    baseline::parse(&bytes).map_err(|e| {
+        // Point at the place serde stopped, in the shape the file has.
+        let pos = match &doc.root.value {
+            isolint_core::json::Value::Array(_) => {
+                serde_json::from_slice::<Vec<Export>>(&bytes).err()
+            }
+            _ => serde_json::from_slice::<Export>(&bytes).err(),
+        }
+        .map(|se| {
+            let text = se.to_string();
+            let message = match text.rfind(" at line ") {
+                Some(i) => text[..i].to_string(),
+                None => text,
+            };
+            ((se.line() as u32, se.column() as u32), message)
+        });
+        match pos {
+            Some((pos, message)) => Failure {
+                pos: Some(pos),
+                ..Failure::new(
+                    &name,
+                    format!("not an isolint.findings/v1 export: {message}"),
+                )
+            },
+            None => Failure::new(&name, e.to_string()),
+        }
+    })
 }
 
 #[cfg(test)]

@@ -33,6 +33,12 @@ pub fn remark(message: &str) {
     let _ = writeln!(io::stderr().lock(), "note: {}", neutralize(message));
 }
 
+/// Print `not declared: MESSAGE` on stderr: a profile field an imported
+/// format cannot express.
+pub fn not_declared(message: &str) {
+    let _ = writeln!(io::stderr().lock(), "not declared: {}", neutralize(message));
+}
+
 /// Print an informational line on stderr.
 pub fn note(message: &str) {
     let _ = writeln!(io::stderr().lock(), "isolint: {}", neutralize(message));

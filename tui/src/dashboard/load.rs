@@ -7,10 +7,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+use isolint_core::import::{self, Format, ImportError};
 use isolint_core::json::InputError;
 use isolint_core::redact;
 use isolint_core::sanitize::neutralize;
-use isolint_core::{audit, AuditOptions, Date, Labels, Report};
+use isolint_core::{audit, AuditOptions, Date, Labels, Report, Verdict};
 
 /// Where a profile comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -145,10 +146,71 @@ pub fn load_profile(
         Source::File(path) => {
             let file = display_path(path);
             let bytes = read(path, &file)?;
-            audit(&bytes, &path.to_string_lossy(), labels, &options)
-                .map_err(|e| input_error(&file, &bytes, &e))
+            let name = path.to_string_lossy();
+            match import::detect(&bytes, Some(&name)) {
+                None => audit(&bytes, &name, labels, &options)
+                    .map_err(|e| input_error(&file, &bytes, &e)),
+                Some(format) => audit_import(&bytes, &name, &file, format, labels, &options),
+            }
         }
     }
+}
+
+/// The report a slot shows for a file of several profiles: the first that
+/// is not eligible, else the first.
+fn pick(mut reports: Vec<Report>) -> Option<Report> {
+    let i = reports
+        .iter()
+        .position(|r| r.verdict == Verdict::NotEligible)
+        .unwrap_or(0);
+    (i < reports.len()).then(|| reports.swap_remove(i))
+}
+
+/// Audit a configuration of another format (Kubernetes, Compose, OCI, …)
+/// through its importer; findings point at the original file too.
+///
+/// The dashboard keeps one slot per file (that is what it watches and
+/// reloads), so a file describing several profiles (several containers or
+/// Compose services) shows one of them: the first that is not eligible,
+/// else the first. A reviewer thus never sees a reassuring verdict for a
+/// file that holds a blocking profile; the report's source names the
+/// profile (`file#name`), and `isolint audit` lists every one.
+fn audit_import(
+    bytes: &[u8],
+    name: &str,
+    file: &str,
+    format: Format,
+    labels: &Labels,
+    options: &AuditOptions,
+) -> Result<Report, LoadError> {
+    let imported = import::import(bytes, format).map_err(|e| {
+        let message = ImportError {
+            kind: e.kind.clone(),
+            loc: None,
+        }
+        .to_string();
+        let pos = e.loc.map(|l| (l.line, l.column));
+        LoadError {
+            message: format!("{} (read as {})", neutralize(&message), format.title()),
+            ..positioned(file, bytes, pos, String::new())
+        }
+    })?;
+    let reports = imported
+        .iter()
+        .map(|unit| {
+            import::audit_imported(unit, name, labels, options).map_err(|e| {
+                input_error(&unit.display_name(file), unit.profile_json.as_bytes(), &e)
+            })
+        })
+        .collect::<Result<Vec<Report>, LoadError>>()?;
+    let chosen = pick(reports);
+    chosen.ok_or_else(|| LoadError {
+        file: file.to_string(),
+        line: None,
+        column: None,
+        message: format!("no profile found in this {}", format.title()),
+        context: Vec::new(),
+    })
 }
 
 fn read(path: &Path, file: &str) -> Result<Vec<u8>, LoadError> {
@@ -176,14 +238,25 @@ fn input_error(file: &str, bytes: &[u8], e: &InputError) -> LoadError {
         pos: None,
     }
     .to_string();
-    let context = match (e.pos, std::str::from_utf8(bytes)) {
-        (Some(pos), Ok(text)) => {
-            let first = pos.line.saturating_sub(2).max(1);
+    positioned(
+        file,
+        bytes,
+        e.pos.map(|p| (p.line, p.column)),
+        neutralize(&message).into_owned(),
+    )
+}
+
+/// A load error at `pos` of `bytes`, with up to two lines of context on
+/// each side (masked: the text did not parse).
+fn positioned(file: &str, bytes: &[u8], pos: Option<(u32, u32)>, message: String) -> LoadError {
+    let context = match (pos, std::str::from_utf8(bytes)) {
+        (Some((line, _)), Ok(text)) => {
+            let first = line.saturating_sub(2).max(1);
             text.lines()
                 .enumerate()
                 .map(|(i, l)| (i as u32 + 1, l))
                 .skip_while(|(n, _)| *n < first)
-                .take_while(|(n, _)| *n <= pos.line + 2)
+                .take_while(|(n, _)| *n <= line + 2)
                 .map(|(n, l)| (n, mask_unparsed_line(l)))
                 .collect()
         }
@@ -191,9 +264,9 @@ fn input_error(file: &str, bytes: &[u8], e: &InputError) -> LoadError {
     };
     LoadError {
         file: file.to_string(),
-        line: e.pos.map(|p| p.line),
-        column: e.pos.map(|p| p.column),
-        message: neutralize(&message).into_owned(),
+        line: pos.map(|p| p.0),
+        column: pos.map(|p| p.1),
+        message,
         context,
     }
 }
@@ -384,6 +457,71 @@ mod tests {
             "{:?}",
             err.context
         );
+    }
+
+    fn import_fixture(rel: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../fixtures/import")
+            .join(rel)
+    }
+
+    #[test]
+    fn imported_configurations_are_audited_with_original_positions() {
+        let pod = import_fixture("kubernetes/pod-home.yaml");
+        let r = load_profile(&Source::File(pod), &Labels::workshop(), None).unwrap();
+        let f = r
+            .issues
+            .iter()
+            .find(|f| f.pointer == "/mounts/0/source")
+            .unwrap();
+        let o = f.origin.as_ref().unwrap();
+        assert_eq!((o.line, o.column), (20, 15));
+        assert!(r.original.is_some());
+    }
+
+    #[test]
+    fn a_file_with_several_profiles_shows_a_blocking_one_first() {
+        let audit_text = |text: &str, name: &str| {
+            audit(
+                text.as_bytes(),
+                name,
+                &Labels::workshop(),
+                &AuditOptions::default(),
+            )
+            .unwrap()
+        };
+        let fixed = audit_text(isolint_core::WORKSHOP_PROFILE_FIXED, "fixed.json");
+        let bad = audit_text(isolint_core::WORKSHOP_PROFILE, "bad.json");
+        assert_eq!(fixed.verdict, Verdict::EligibleForRuntimeTesting);
+        let shown = pick(vec![fixed.clone(), bad.clone(), fixed.clone()]).unwrap();
+        assert_eq!(shown.profile.source, "bad.json");
+        let shown = pick(vec![fixed.clone(), fixed]).unwrap();
+        assert_eq!(shown.profile.source, "fixed.json");
+        assert!(pick(Vec::new()).is_none());
+
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("docker-compose.yml");
+        fs::write(
+            &path,
+            "services:\n  calm:\n    image: busybox\n  risky:\n    image: python:3.12\n    privileged: true\n",
+        )
+        .unwrap();
+        let r = load_profile(&Source::File(path), &Labels::workshop(), None).unwrap();
+        assert_eq!(r.verdict, Verdict::NotEligible);
+        assert!(
+            r.profile.source.contains("docker-compose.yml#"),
+            "{}",
+            r.profile.source
+        );
+    }
+
+    #[test]
+    fn a_broken_import_has_its_position() {
+        let bad = import_fixture("malformed/compose-unterminated.yaml");
+        let err = load_profile(&Source::File(bad), &Labels::workshop(), None).unwrap_err();
+        assert!(err.line.is_some() && err.column.is_some(), "{err:?}");
+        assert!(err.message.contains("read as"), "{}", err.message);
+        assert!(!err.context.is_empty());
     }
 
     #[test]

@@ -1,0 +1,328 @@
+//! `isolint import FILE [--from FORMAT] [--output FILE|DIR/]`: convert a
+//! sandbox configuration (OCI `config.json`, Kubernetes manifest, Compose
+//! file, Codex `config.toml`, sandbox-runtime or Claude Code settings,
+//! `bwrap` command line) into `isolint.profile/v1`, and say what did not
+//! carry over.
+//!
+//! - stdout (or `--output`): the generated profile; a JSON array of them
+//!   when the file describes several (one per Kubernetes container, one per
+//!   Compose service); with `--output DIR/` one file per profile instead;
+//! - stderr: one `note:` line per source setting with no profile
+//!   equivalent and one `not declared:` line per profile field the format
+//!   cannot express (those stay absent and are audited as not declared).
+//!
+//! Exit status: 0 when the file was imported, 2 on usage or input errors
+//! (the message names the file, line and column).
+
+use std::path::Path;
+
+use isolint_core::import::{self, Format, ImportError, Imported};
+
+use super::input::{self, Failure, Origin, Reading};
+use super::{output, ImportArgs, EXIT_ERROR, EXIT_OK};
+
+/// Run `isolint import`; returns the exit status.
+pub fn run(args: &ImportArgs) -> u8 {
+    let stdin = args.file.as_os_str() == "-";
+    let (origin, name) = if stdin {
+        (Origin::Stdin, "<stdin>".to_string())
+    } else {
+        (
+            Origin::File(args.file.clone()),
+            input::source_name(&args.file),
+        )
+    };
+    let shown = if stdin {
+        name.clone()
+    } else {
+        input::display(&args.file)
+    };
+    let bytes = match input::read(&origin, &shown) {
+        Ok(b) => b,
+        Err(f) => {
+            output::error(&f.to_string());
+            return EXIT_ERROR;
+        }
+    };
+    let format = match args.from {
+        Reading::Import(f) => f,
+        Reading::Profile => {
+            output::error(&format!(
+                "{shown}: --from profile reads isolint.profile/v1, which needs no import; \
+                 audit it directly"
+            ));
+            return EXIT_ERROR;
+        }
+        Reading::Auto => match import::detect(&bytes, Some(&name)) {
+            Some(f) => f,
+            None => {
+                output::error(&format!("{shown}: {}", undetected(&bytes)));
+                return EXIT_ERROR;
+            }
+        },
+    };
+    let imported = match import::import(&bytes, format) {
+        Ok(i) if i.is_empty() => {
+            output::error(&format!(
+                "{shown}: no profile found in this {}",
+                format.title()
+            ));
+            return EXIT_ERROR;
+        }
+        Ok(i) => i,
+        Err(e) => {
+            output::error(&describe(&shown, format, &e).to_string());
+            return EXIT_ERROR;
+        }
+    };
+    report_notes(&shown, format, &imported);
+    match write_profiles(args.output.as_deref(), &name, &imported) {
+        Ok(()) => EXIT_OK,
+        Err(msg) => {
+            output::error(&msg);
+            EXIT_ERROR
+        }
+    }
+}
+
+/// Why auto-detection found nothing to import.
+fn undetected(bytes: &[u8]) -> String {
+    if is_profile(bytes) {
+        "is already an isolint.profile/v1 document; audit it directly".to_string()
+    } else {
+        let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+        format!(
+            "cannot tell which format this is; name it with --from ({})",
+            names.join(", ")
+        )
+    }
+}
+
+fn is_profile(bytes: &[u8]) -> bool {
+    isolint_core::json::parse(bytes, Default::default()).is_ok_and(|d| {
+        d.root.get("schema").and_then(|s| s.as_str()) == Some(isolint_core::model::PROFILE_SCHEMA)
+            || d.root.get("boundary").is_some()
+            || d.root.get("mounts").is_some()
+    })
+}
+
+/// `file:line:column: message (read as FORMAT)`.
+fn describe(shown: &str, format: Format, e: &ImportError) -> Failure {
+    let message = ImportError {
+        kind: e.kind.clone(),
+        loc: None,
+    }
+    .to_string();
+    Failure {
+        path: shown.to_string(),
+        pos: e.loc.map(|l| (l.line, l.column)),
+        message: format!("{message} (read as {})", format.title()),
+    }
+}
+
+/// `[name]` after a message when the file holds several profiles.
+fn of_unit(i: &Imported) -> String {
+    if i.name.is_empty() {
+        String::new()
+    } else {
+        format!(" [{}]", i.name)
+    }
+}
+
+fn report_notes(shown: &str, format: Format, imported: &[Imported]) {
+    output::note(&format!(
+        "{shown}: imported as {}: {} profile{}",
+        format.title(),
+        imported.len(),
+        if imported.len() == 1 { "" } else { "s" }
+    ));
+    for i in imported {
+        let of = of_unit(i);
+        for n in &i.notes {
+            output::remark(&format!(
+                "{shown}:{}:{}: {}{of}",
+                n.line, n.column, n.message
+            ));
+        }
+        for u in &i.undeclared {
+            output::not_declared(&format!("{}{of}: {}", u.pointer, u.reason));
+        }
+    }
+}
+
+/// A file name for one profile: `<stem>.<name>.json`, name made safe.
+fn profile_file_name(stem: &str, name: &str) -> String {
+    let safe: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let safe = safe.trim_start_matches('.');
+    if safe.is_empty() {
+        format!("{stem}.json")
+    } else {
+        format!("{stem}.{safe}.json")
+    }
+}
+
+/// One document: the profile itself, or an array of them.
+fn one_document(imported: &[Imported]) -> String {
+    if let [only] = imported {
+        return only.profile_json.clone();
+    }
+    let mut s = String::from("[\n");
+    for (k, i) in imported.iter().enumerate() {
+        for line in i.profile_json.trim_end().lines() {
+            s.push_str("  ");
+            s.push_str(line);
+            s.push('\n');
+        }
+        if k + 1 < imported.len() {
+            s.pop();
+            s.push_str(",\n");
+        }
+    }
+    s.push_str("]\n");
+    s
+}
+
+fn write_profiles(output: Option<&Path>, name: &str, imported: &[Imported]) -> Result<(), String> {
+    let Some(out) = output.filter(|p| p.as_os_str() != "-") else {
+        return output::stdout(&one_document(imported))
+            .map_err(|e| format!("cannot write to stdout: {e}"));
+    };
+    let as_dir = out.as_os_str().to_string_lossy().ends_with(['/', '\\']) || out.is_dir();
+    if !as_dir {
+        output::write_atomically(out, one_document(imported).as_bytes())
+            .map_err(|e| format!("{}: cannot write: {e}", input::display(out)))?;
+        output::note(&format!("wrote {}", input::display(out)));
+        return Ok(());
+    }
+    std::fs::create_dir_all(out)
+        .map_err(|e| format!("{}: cannot create: {e}", input::display(out)))?;
+    let stem = Path::new(name)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .filter(|s| s != "<stdin>" && !s.is_empty())
+        .unwrap_or_else(|| "profile".into());
+    let stem = profile_file_name(&stem, "")
+        .trim_end_matches(".json")
+        .to_string();
+    for i in imported {
+        let path = out.join(profile_file_name(&stem, &i.name));
+        output::write_atomically(&path, i.profile_json.as_bytes())
+            .map_err(|e| format!("{}: cannot write: {e}", input::display(&path)))?;
+        output::note(&format!("wrote {}", input::display(&path)));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use isolint_core::{AuditOptions, Labels};
+    use std::path::PathBuf;
+
+    fn fixture(rel: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../fixtures/import")
+            .join(rel)
+    }
+
+    #[test]
+    fn from_accepts_auto_names_and_aliases() {
+        assert_eq!(Reading::parse("auto").unwrap(), Reading::Auto);
+        assert_eq!(
+            Reading::parse("k8s").unwrap(),
+            Reading::Import(Format::Kubernetes)
+        );
+        assert_eq!(
+            Reading::parse("bubblewrap").unwrap(),
+            Reading::Import(Format::Bwrap)
+        );
+        let e = Reading::parse("helm").unwrap_err();
+        assert!(
+            e.contains("kubernetes") && e.contains("sandbox-settings"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn detection_tells_profiles_from_configurations() {
+        let pod = fixture("kubernetes/pod-home.yaml");
+        let bytes = std::fs::read(&pod).unwrap();
+        assert_eq!(
+            import::detect(&bytes, Some("pod-home.yaml")),
+            Some(Format::Kubernetes)
+        );
+        let profile = isolint_core::WORKSHOP_PROFILE.as_bytes();
+        assert_eq!(import::detect(profile, Some("workshop.json")), None);
+        assert!(undetected(profile).contains("already an isolint.profile/v1"));
+        assert!(undetected(b"hello").contains("--from"));
+        // A forced format that does not fit is an error naming the place.
+        let e = import::import(&bytes, Format::Codex).unwrap_err();
+        let f = describe("pod-home.yaml", Format::Codex, &e).to_string();
+        assert!(
+            f.starts_with("pod-home.yaml:") && f.contains("read as Codex"),
+            "{f}"
+        );
+    }
+
+    #[test]
+    fn imported_findings_keep_original_positions() {
+        let pod = fixture("kubernetes/pod-home.yaml");
+        let inp = input::Input {
+            origin: Origin::File(pod.clone()),
+            name: input::source_name(&pod),
+        };
+        let audited = input::audit(
+            &inp,
+            &Labels::workshop(),
+            &AuditOptions::default(),
+            Reading::Auto,
+        )
+        .unwrap();
+        let f = audited.reports[0]
+            .issues
+            .iter()
+            .find(|f| f.pointer == "/mounts/0/source")
+            .unwrap();
+        let o = f.origin.as_ref().unwrap();
+        assert_eq!((o.line, o.column), (20, 15));
+    }
+
+    #[test]
+    fn several_profiles_are_written_one_per_file_into_a_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let compose = fixture("compose/hardened.yaml");
+        let bytes = std::fs::read(&compose).unwrap();
+        let imported = import::import(&bytes, Format::Compose).unwrap();
+        let out = dir.path().join("profiles/");
+        write_profiles(Some(&out), "compose/hardened.yaml", &imported).unwrap();
+        for name in ["hardened.tests.json", "hardened.lint.json"] {
+            let text = std::fs::read_to_string(out.join(name)).unwrap();
+            assert!(isolint_core::json::parse(text.as_bytes(), Default::default()).is_ok());
+        }
+        let array = dir.path().join("all.json");
+        write_profiles(Some(&array), "compose/hardened.yaml", &imported).unwrap();
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&array).unwrap()).unwrap();
+        assert_eq!(v.as_array().map(Vec::len), Some(2));
+        assert_eq!(v[1]["name"], "lint");
+    }
+
+    #[test]
+    fn profile_file_names_stay_plain_file_names() {
+        assert_eq!(profile_file_name("pod", ""), "pod.json");
+        assert_eq!(
+            profile_file_name("pod", "Job/tests/runner"),
+            "pod.Job_tests_runner.json"
+        );
+        assert_eq!(profile_file_name("pod", "../x"), "pod._x.json");
+    }
+}
