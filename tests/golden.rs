@@ -1,6 +1,7 @@
 //! Golden reports: every profile in `fixtures/profiles/` rendered as text
-//! (no colour), JSON and SARIF by the real binary, compared byte for byte
-//! with `fixtures/expected/<name>.{txt,json,sarif}`.
+//! (no colour), JSON, SARIF, Markdown and GitHub annotations by the real
+//! binary, compared byte for byte with
+//! `fixtures/expected/<name>.{txt,json,sarif,md,github}`.
 //!
 //! After an intended change, rewrite them with
 //! `ISOLINT_BLESS=1 cargo test -p isolint-acceptance --test golden`
@@ -15,7 +16,13 @@ use isolint_core::rules;
 use serde_json::Value;
 
 const TODAY: &str = "2026-11-29";
-const FORMATS: [(&str, &str); 3] = [("text", "txt"), ("json", "json"), ("sarif", "sarif")];
+const FORMATS: [(&str, &str); 5] = [
+    ("text", "txt"),
+    ("json", "json"),
+    ("sarif", "sarif"),
+    ("markdown", "md"),
+    ("github", "github"),
+];
 
 fn blessing() -> bool {
     std::env::var_os("ISOLINT_BLESS").is_some_and(|v| v == "1")
@@ -291,4 +298,56 @@ fn a_clean_report_exports_empty_issues_and_results() {
         !report.runtime_checks.is_empty(),
         "the plan exists even for a clean profile"
     );
+}
+
+#[test]
+fn markdown_and_github_outputs_follow_the_export() {
+    for profile in fixture_profiles() {
+        let rel = relative(&profile);
+        let doc = export(&rel);
+        let issues = doc["issues"].as_array().unwrap();
+
+        let md = String::from_utf8(render(&rel, "markdown")).unwrap();
+        assert!(md.starts_with("## isolint: "), "{rel}: {md}");
+        let verdict_word = if doc["verdict"] == "not-eligible" {
+            "🔴"
+        } else {
+            "🟢"
+        };
+        assert!(md.lines().next().unwrap().contains(verdict_word), "{rel}");
+        let rows = md
+            .lines()
+            .filter(|l| l.starts_with("| ") && !l.starts_with("| severity"))
+            .count();
+        assert_eq!(rows, issues.len(), "{rel}: one table row per finding");
+
+        let gh = String::from_utf8(render(&rel, "github")).unwrap();
+        let lines: Vec<&str> = gh.lines().collect();
+        assert_eq!(
+            lines.len(),
+            issues.len() + 1,
+            "{rel}: one annotation per finding and a verdict"
+        );
+        for (line, issue) in lines.iter().zip(issues) {
+            let level = match issue["severity"].as_str().unwrap() {
+                "critical" | "high" => "::error ",
+                "medium" => "::warning ",
+                _ => "::notice ",
+            };
+            assert!(line.starts_with(level), "{rel}: {line}");
+            assert!(line.contains(&format!("file={rel},")), "{rel}: {line}");
+            assert!(
+                line.contains(&format!("line={},", issue["line"])),
+                "{rel}: {line}"
+            );
+        }
+        assert!(
+            lines.last().unwrap().starts_with("::notice ")
+                && lines
+                    .last()
+                    .unwrap()
+                    .contains(doc["verdict"].as_str().unwrap()),
+            "{rel}: {gh}"
+        );
+    }
 }
