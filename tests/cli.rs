@@ -716,6 +716,8 @@ fn help_is_available_for_every_subcommand() {
         "explain",
         "schema",
         "waive",
+        "import",
+        "completions",
         "Exit status",
     ] {
         assert!(out.contains(sub), "--help mentions {sub}");
@@ -731,13 +733,30 @@ fn help_is_available_for_every_subcommand() {
                 "--color",
                 "--waivers",
                 "--from",
+                "--fail-on",
+                "--baseline",
+                "markdown",
+                "github",
+                "new",
                 "directory",
                 "Exit status",
             ][..],
         ),
-        ("tui", &["--labels", "PROFILE"][..]),
-        ("rules", &["--format"][..]),
-        ("explain", &["RULE"][..]),
+        ("tui", &["--labels", "PROFILE", "Exit status"][..]),
+        (
+            "import",
+            &[
+                "--from",
+                "--output",
+                "DIR/",
+                "note:",
+                "not declared:",
+                "Exit status",
+            ][..],
+        ),
+        ("completions", &["bash", "zsh", "fish", "Exit status"][..]),
+        ("rules", &["--format", "Exit status"][..]),
+        ("explain", &["RULE", "Exit status"][..]),
         (
             "waive",
             &[
@@ -747,9 +766,13 @@ fn help_is_available_for_every_subcommand() {
                 "--owner",
                 "--expires",
                 "sha256",
+                "Exit status",
             ][..],
         ),
-        ("schema", &["profile", "labels", "findings"][..]),
+        (
+            "schema",
+            &["profile", "labels", "findings", "Exit status"][..],
+        ),
     ] {
         let run = isolint([sub, "--help"]);
         run.expect_code(0);
@@ -1147,4 +1170,597 @@ fn a_broken_import_exits_2_with_its_position() {
     let run = isolint_in(tmp.path(), ["audit", "--from", "helm", "pod.yaml"], None);
     run.expect_code(2);
     assert!(run.stderr.contains("kubernetes"), "{}", run.stderr);
+}
+
+// ---- --fail-on ----------------------------------------------------------
+
+const LEVELS: [&str; 5] = ["critical", "high", "medium", "low", "info"];
+
+/// Whether `doc` (one findings document) holds a non-waived finding at or
+/// above `level`, counting only `new` ones when `new_only`.
+fn has_finding_at_or_above(doc: &Value, level: &str, new_only: bool) -> bool {
+    let rank = |s: &str| LEVELS.iter().position(|l| *l == s).unwrap();
+    doc["issues"].as_array().unwrap().iter().any(|i| {
+        i["waived"].is_null()
+            && rank(i["severity"].as_str().unwrap()) <= rank(level)
+            && (!new_only || i["baseline"] == "new")
+    })
+}
+
+#[test]
+fn fail_on_sets_the_exit_code_at_each_level_whatever_the_verdict() {
+    for profile in [WORKSHOP, FIXED] {
+        let doc = audit(&["--format", "json", profile]).json();
+        let mut seen = Vec::new();
+        for level in LEVELS {
+            let want = i32::from(has_finding_at_or_above(&doc, level, false));
+            seen.push(want);
+            let run = audit(&["--fail-on", level, "--format", "json", profile]);
+            run.expect_code(want);
+            // The gate changes the exit code only, never the report.
+            assert_eq!(run.json(), doc, "{profile} --fail-on {level}");
+        }
+        // Lower thresholds can only fail more.
+        assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{profile}: {seen:?}");
+    }
+    // The workshop profile has critical findings: every level fails.
+    for level in LEVELS {
+        audit(&["--fail-on", level, WORKSHOP]).expect_code(1);
+    }
+    // The fixed profile is eligible (exit 0 by default) but holds a medium
+    // finding: --fail-on medium fails it, --fail-on high does not.
+    audit(&[FIXED]).expect_code(0);
+    audit(&["--fail-on", "high", FIXED]).expect_code(0);
+    audit(&["--fail-on", "critical", FIXED]).expect_code(0);
+    audit(&["--fail-on", "medium", FIXED]).expect_code(1);
+    audit(&["--fail-on", "info", FIXED]).expect_code(1);
+    // Input errors still win.
+    audit(&["--fail-on", "critical", FIXED, "no/such/file.json"]).expect_code(2);
+    let bad = audit(&["--fail-on", "severe", FIXED]);
+    bad.expect_code(2);
+    assert!(bad.stderr.contains("critical"), "{}", bad.stderr);
+}
+
+#[test]
+fn fail_on_ignores_waived_findings() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("waivers.json");
+    fs::write(
+        &file,
+        waive_all_blocking(WORKSHOP, "2026-12-31").to_string(),
+    )
+    .unwrap();
+    let w = file.to_str().unwrap();
+    let doc = audit(&["--format", "json", "--waivers", w, WORKSHOP]).json();
+    assert_eq!(doc["verdict"], "eligible-for-runtime-testing");
+    for level in LEVELS {
+        let want = i32::from(has_finding_at_or_above(&doc, level, false));
+        audit(&["--fail-on", level, "--waivers", w, WORKSHOP]).expect_code(want);
+    }
+    audit(&["--fail-on", "high", "--waivers", w, WORKSHOP]).expect_code(0);
+    audit(&["--fail-on", "medium", "--waivers", w, WORKSHOP]).expect_code(1);
+}
+
+// ---- --baseline ---------------------------------------------------------
+
+#[test]
+fn a_baseline_marks_findings_new_or_existing_and_keeps_them_all() {
+    let tmp = tempfile::tempdir().unwrap();
+    let old = tmp.path().join("baseline.json");
+    let run = audit(&["--format", "json", "--output", old.to_str().unwrap(), FIXED]);
+    run.expect_code(0);
+    let base = serde_json::from_slice::<Value>(&fs::read(&old).unwrap()).unwrap();
+    let known: std::collections::BTreeSet<(String, String)> = base["issues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            (
+                i["rule"].as_str().unwrap().to_string(),
+                i["pointer"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert!(
+        !known.is_empty(),
+        "the fixed profile has a finding to carry over"
+    );
+
+    let plain = audit(&["--format", "json", WORKSHOP]).json();
+    let run = audit(&[
+        "--format",
+        "json",
+        "--baseline",
+        old.to_str().unwrap(),
+        WORKSHOP,
+    ]);
+    run.expect_code(1);
+    let marked = run.json();
+    let issues = marked["issues"].as_array().unwrap();
+    assert_eq!(issues.len(), plain["issues"].as_array().unwrap().len());
+    assert_eq!(marked["verdict"], plain["verdict"]);
+    let (mut new, mut existing) = (0, 0);
+    for i in issues {
+        let key = (
+            i["rule"].as_str().unwrap().to_string(),
+            i["pointer"].as_str().unwrap().to_string(),
+        );
+        let want = if known.contains(&key) {
+            existing += 1;
+            "existing"
+        } else {
+            new += 1;
+            "new"
+        };
+        assert_eq!(i["baseline"], want, "{i}");
+    }
+    assert!(new > 0 && existing > 0, "new {new}, existing {existing}");
+    // Without --baseline nothing is marked.
+    assert!(plain["issues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|i| i.get("baseline").is_none_or(Value::is_null)));
+    // The text and Markdown reports still show every finding.
+    let text = audit(&[
+        "--color",
+        "never",
+        "--baseline",
+        old.to_str().unwrap(),
+        WORKSHOP,
+    ]);
+    text.expect_code(1);
+}
+
+#[test]
+fn with_a_baseline_fail_on_counts_only_new_findings() {
+    let tmp = tempfile::tempdir().unwrap();
+    let same = tmp.path().join("same.json");
+    fs::write(&same, audit(&["--format", "json", WORKSHOP]).stdout).unwrap();
+    let same = same.to_str().unwrap();
+    // Nothing is new: every level passes, although the profile is not eligible.
+    for level in LEVELS {
+        audit(&["--baseline", same, "--fail-on", level, WORKSHOP]).expect_code(0);
+    }
+    // Without --fail-on the verdict still decides.
+    audit(&["--baseline", same, WORKSHOP]).expect_code(1);
+
+    // Against the fixed profile, the workshop profile's new findings count.
+    let fixed = tmp.path().join("fixed.json");
+    fs::write(&fixed, audit(&["--format", "json", FIXED]).stdout).unwrap();
+    let fixed = fixed.to_str().unwrap();
+    let doc = audit(&["--format", "json", "--baseline", fixed, WORKSHOP]).json();
+    for level in LEVELS {
+        let want = i32::from(has_finding_at_or_above(&doc, level, true));
+        audit(&["--baseline", fixed, "--fail-on", level, WORKSHOP]).expect_code(want);
+    }
+    audit(&["--baseline", fixed, "--fail-on", "critical", WORKSHOP]).expect_code(1);
+
+    // The fixed profile against itself: its medium finding is existing.
+    audit(&["--baseline", fixed, "--fail-on", "info", FIXED]).expect_code(0);
+    audit(&["--fail-on", "info", FIXED]).expect_code(1);
+}
+
+#[test]
+fn a_baseline_array_from_a_directory_run_is_accepted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let all = tmp.path().join("all.json");
+    let run = audit(&["--format", "json", "fixtures/profiles"]);
+    run.expect_code(1);
+    assert!(run.json().is_array());
+    fs::write(&all, &run.stdout).unwrap();
+    let run = audit(&[
+        "--format",
+        "json",
+        "--baseline",
+        all.to_str().unwrap(),
+        "--fail-on",
+        "info",
+        "fixtures/profiles",
+    ]);
+    // Both profiles are named parser-tests, so every finding of either is known.
+    run.expect_code(0);
+    for doc in run.json().as_array().unwrap() {
+        for i in doc["issues"].as_array().unwrap() {
+            assert_eq!(i["baseline"], "existing", "{i}");
+        }
+    }
+}
+
+#[test]
+fn a_bad_baseline_exits_2_naming_its_file_and_position() {
+    for file in [
+        "fixtures/cli/baseline-trailing-comma.json",
+        "fixtures/cli/baseline-wrong-schema.json",
+        "fixtures/cli/baseline-incomplete.json",
+    ] {
+        let run = audit(&["--baseline", file, WORKSHOP]);
+        run.expect_code(2);
+        assert_positioned_error(&run, file);
+        assert!(
+            run.stdout.is_empty(),
+            "{file}: no report with a bad baseline"
+        );
+    }
+    let run = audit(&[
+        "--baseline",
+        "fixtures/cli/baseline-wrong-schema.json",
+        WORKSHOP,
+    ]);
+    assert!(run.stderr.contains("isolint.findings/v1"), "{}", run.stderr);
+    let run = audit(&["--baseline", "no/such/baseline.json", WORKSHOP]);
+    run.expect_code(2);
+    assert!(
+        run.stderr
+            .contains("no/such/baseline.json: cannot read: no such file or directory"),
+        "{}",
+        run.stderr
+    );
+    // A profile is not a baseline.
+    let run = audit(&["--baseline", FIXED, WORKSHOP]);
+    run.expect_code(2);
+    assert_positioned_error(&run, FIXED);
+}
+
+// ---- more waivers: hash mismatch, planted in a writable mount ------------
+
+#[test]
+fn a_waiver_for_another_version_of_the_profile_waives_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("waivers.json");
+    fs::write(
+        &file,
+        waive_all_blocking(WORKSHOP, "2026-12-31").to_string(),
+    )
+    .unwrap();
+    // The same profile with one byte more: another sha256.
+    let mut edited = fs::read(root().join(WORKSHOP)).unwrap();
+    edited.push(b'\n');
+    let profile = tmp.path().join("workshop.json");
+    fs::write(&profile, &edited).unwrap();
+
+    let run = audit(&[
+        "--format",
+        "json",
+        "--waivers",
+        file.to_str().unwrap(),
+        profile.to_str().unwrap(),
+    ]);
+    run.expect_code(1);
+    let doc = run.json();
+    assert_eq!(doc["verdict"], "not-eligible");
+    let issues = doc["issues"].as_array().unwrap();
+    assert!(
+        issues.iter().all(|i| i["waived"].is_null()),
+        "nothing is waived"
+    );
+    assert!(
+        issues.iter().any(|i| i["rule"] == "PRF007"),
+        "the mismatched waivers are findings of their own"
+    );
+    audit(&[
+        "--fail-on",
+        "critical",
+        "--waivers",
+        file.to_str().unwrap(),
+        profile.to_str().unwrap(),
+    ])
+    .expect_code(1);
+}
+
+#[test]
+fn an_expired_waiver_waives_nothing_and_is_a_finding() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("waivers.json");
+    fs::write(
+        &file,
+        waive_all_blocking(WORKSHOP, "2026-12-31").to_string(),
+    )
+    .unwrap();
+    let late = |extra: &[&str]| {
+        let mut args = vec![
+            "audit",
+            "--today",
+            "2027-01-01",
+            "--waivers",
+            file.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        args.push(WORKSHOP);
+        isolint(args)
+    };
+    let run = late(&["--format", "json"]);
+    run.expect_code(1);
+    let doc = run.json();
+    assert_eq!(doc["verdict"], "not-eligible");
+    let issues = doc["issues"].as_array().unwrap();
+    assert!(issues.iter().all(|i| i["waived"].is_null()));
+    assert!(issues.iter().any(|i| i["rule"] == "PRF006"));
+    late(&["--fail-on", "high"]).expect_code(1);
+    // The last valid day still waives.
+    let run = isolint([
+        "audit",
+        "--today",
+        "2026-12-31",
+        "--fail-on",
+        "high",
+        "--waivers",
+        file.to_str().unwrap(),
+        WORKSHOP,
+    ]);
+    run.expect_code(0);
+}
+
+#[test]
+fn a_waivers_file_inside_a_writable_mount_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let shared = fs::canonicalize(tmp.path()).unwrap().join("shared");
+    fs::create_dir_all(shared.join("ops")).unwrap();
+    // The workshop profile, its scratch mount pointed at a real directory.
+    let text = fs::read_to_string(root().join(FIXED)).unwrap();
+    let scratch = "/srv/workshop/scratch/job-17";
+    assert!(text.contains(scratch));
+    let text = text.replace(scratch, shared.to_str().unwrap());
+    let profile = tmp.path().join("job.json");
+    fs::write(&profile, &text).unwrap();
+    let profile = profile.to_str().unwrap();
+
+    let blocking = |doc: &Value| {
+        doc["issues"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|i| ["critical", "high"].contains(&i["severity"].as_str().unwrap()))
+            .count()
+    };
+    // A medium finding to waive, so there is something at stake.
+    let doc = audit(&["--format", "json", profile]).json();
+    let target = doc["issues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["severity"] == "medium")
+        .expect("a medium finding")
+        .clone();
+    let entry = isolint([
+        "waive",
+        "--rule",
+        target["rule"].as_str().unwrap(),
+        "--pointer",
+        target["pointer"].as_str().unwrap(),
+        "--reason",
+        "accepted",
+        "--owner",
+        "ops",
+        "--expires",
+        "2026-12-31",
+        "--today",
+        TODAY,
+        profile,
+    ]);
+    entry.expect_code(0);
+    let waivers = serde_json::json!({ "schema": "isolint.waivers/v1", "waivers": [entry.json()] });
+
+    // Outside every mount: applied.
+    let outside = tmp.path().join("ops-waivers.json");
+    fs::write(&outside, waivers.to_string()).unwrap();
+    let run = audit(&[
+        "--format",
+        "json",
+        "--waivers",
+        outside.to_str().unwrap(),
+        profile,
+    ]);
+    let ok = run.json();
+    assert!(ok["issues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|i| i["rule"] == target["rule"] && !i["waived"].is_null()));
+    assert_eq!(blocking(&ok), blocking(&doc));
+
+    // Planted inside the job's writable scratch mount: refused, a finding.
+    let planted = shared.join("ops/waivers.json");
+    fs::write(&planted, waivers.to_string()).unwrap();
+    let run = audit(&[
+        "--format",
+        "json",
+        "--waivers",
+        planted.to_str().unwrap(),
+        profile,
+    ]);
+    run.expect_code(1);
+    let doc = run.json();
+    assert_eq!(doc["verdict"], "not-eligible");
+    let issues = doc["issues"].as_array().unwrap();
+    assert!(
+        issues.iter().all(|i| i["waived"].is_null()),
+        "no waiver applies"
+    );
+    let prf008 = issues
+        .iter()
+        .find(|i| i["rule"] == "PRF008")
+        .expect("a finding for the planted waivers file");
+    assert!(prf008["pointer"].as_str().unwrap().starts_with("/mounts/"));
+    audit(&[
+        "--fail-on",
+        "high",
+        "--waivers",
+        planted.to_str().unwrap(),
+        profile,
+    ])
+    .expect_code(1);
+}
+
+// ---- Markdown and GitHub formats, completions ----------------------------
+
+#[test]
+fn markdown_and_github_formats_cover_every_profile_argument() {
+    let md = audit(&["--format", "markdown", WORKSHOP, FIXED]);
+    md.expect_code(1);
+    assert_eq!(md.stdout_str().matches("## isolint: ").count(), 2);
+    let gh = audit(&["--format", "github", "--fail-on", "critical", FIXED]);
+    gh.expect_code(0);
+    assert!(gh.stdout_str().lines().all(|l| l.starts_with("::")));
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("comment.md");
+    audit(&["--format", "markdown", "-o", out.to_str().unwrap(), FIXED]).expect_code(0);
+    assert!(fs::read_to_string(&out)
+        .unwrap()
+        .starts_with("## isolint: "));
+}
+
+#[test]
+fn completions_are_printed_for_every_shell() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let run = isolint(["completions", shell]);
+        run.expect_code(0);
+        let out = run.stdout_str();
+        assert!(out.contains("isolint"), "{shell}");
+        for sub in ["audit", "import", "--fail-on", "--baseline"] {
+            assert!(out.contains(sub), "{shell} completes {sub}");
+        }
+    }
+    isolint(["completions", "tcsh"]).expect_code(2);
+    isolint(["completions"]).expect_code(2);
+}
+
+// ---- isolint import -----------------------------------------------------
+
+const TWO_SERVICES: &str = "fixtures/cli/compose-two-services.yaml";
+
+#[test]
+fn import_prints_the_profile_and_explains_what_did_not_carry_over() {
+    let run = isolint(["import", "fixtures/import/kubernetes/pod-home.yaml"]);
+    run.expect_code(0);
+    let profile = run.json();
+    assert_eq!(profile["schema"], "isolint.profile/v1");
+    let note =
+        regex::Regex::new(r"(?m)^note: fixtures/import/kubernetes/pod-home\.yaml:\d+:\d+: \S")
+            .unwrap();
+    assert!(note.is_match(&run.stderr), "{}", run.stderr);
+    let undeclared = regex::Regex::new(r"(?m)^not declared: /\S+( \[[^]]+\])?: \S").unwrap();
+    assert!(undeclared.is_match(&run.stderr), "{}", run.stderr);
+    assert!(!run.stderr.contains("error"), "{}", run.stderr);
+
+    // The generated profile audits to the same findings as the original.
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("pod.json");
+    let written = isolint([
+        "import",
+        "fixtures/import/kubernetes/pod-home.yaml",
+        "--output",
+        out.to_str().unwrap(),
+    ]);
+    written.expect_code(0);
+    assert!(written.stdout.is_empty());
+    assert_eq!(
+        serde_json::from_slice::<Value>(&fs::read(&out).unwrap()).unwrap(),
+        profile
+    );
+    let rules_of = |doc: &Value| -> Vec<(String, String)> {
+        doc["issues"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| {
+                (
+                    i["rule"].as_str().unwrap().into(),
+                    i["pointer"].as_str().unwrap().into(),
+                )
+            })
+            .collect()
+    };
+    let direct = audit(&[
+        "--format",
+        "json",
+        "fixtures/import/kubernetes/pod-home.yaml",
+    ])
+    .json();
+    let via = audit(&["--format", "json", out.to_str().unwrap()]).json();
+    assert_eq!(rules_of(&direct), rules_of(&via));
+}
+
+#[test]
+fn import_of_several_profiles_gives_an_array_or_one_file_each() {
+    let run = isolint(["import", TWO_SERVICES]);
+    run.expect_code(0);
+    let all = run.json();
+    let names: Vec<&str> = all
+        .as_array()
+        .expect("two services, an array")
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["tests", "lint"]);
+    assert!(
+        run.stderr.contains("[tests]") && run.stderr.contains("[lint]"),
+        "{}",
+        run.stderr
+    );
+
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = format!("{}/profiles/", tmp.path().display());
+    let run = isolint(["import", TWO_SERVICES, "-o", &dir]);
+    run.expect_code(0);
+    assert!(run.stdout.is_empty());
+    let mut files: Vec<String> = fs::read_dir(tmp.path().join("profiles"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert_eq!(
+        files,
+        [
+            "compose-two-services.lint.json",
+            "compose-two-services.tests.json"
+        ]
+    );
+    // Each written profile is audited on its own.
+    let run = audit(&[
+        "--format",
+        "json",
+        tmp.path().join("profiles").to_str().unwrap(),
+    ]);
+    run.expect_code(1);
+    assert_eq!(run.json().as_array().map(Vec::len), Some(2));
+}
+
+#[test]
+fn import_reads_stdin_with_a_named_format() {
+    let pod = fs::read(root().join("fixtures/import/kubernetes/pod-home.yaml")).unwrap();
+    let run = isolint_in(&root(), ["import", "--from", "k8s", "-"], Some(&pod));
+    run.expect_code(0);
+    assert_eq!(run.json()["schema"], "isolint.profile/v1");
+    assert!(run.stderr.contains("note: <stdin>:"), "{}", run.stderr);
+}
+
+#[test]
+fn import_errors_exit_2_with_the_position() {
+    let bad = "fixtures/import/malformed/compose-unterminated.yaml";
+    let run = isolint(["import", bad]);
+    run.expect_code(2);
+    assert_positioned_error(&run, bad);
+    assert!(run.stdout.is_empty());
+    // A format that does not fit the content.
+    let run = isolint(["import", "--from", "codex", TWO_SERVICES]);
+    run.expect_code(2);
+    assert_positioned_error(&run, TWO_SERVICES);
+    // A profile needs no import; an unknown format is a usage error.
+    let run = isolint(["import", WORKSHOP]);
+    run.expect_code(2);
+    assert!(run.stderr.contains("audit it directly"), "{}", run.stderr);
+    isolint(["import", "--from", "helm", TWO_SERVICES]).expect_code(2);
+    let run = isolint(["import", "no/such.yaml"]);
+    run.expect_code(2);
+    assert!(
+        run.stderr.contains("no/such.yaml: cannot read"),
+        "{}",
+        run.stderr
+    );
+    // An output that cannot be written leaves nothing behind.
+    let tmp = tempfile::tempdir().unwrap();
+    let missing = tmp.path().join("no/dir/p.json");
+    isolint(["import", TWO_SERVICES, "-o", missing.to_str().unwrap()]).expect_code(2);
+    assert!(!missing.exists());
 }
