@@ -1301,7 +1301,7 @@ fn a_baseline_marks_findings_new_or_existing_and_keeps_them_all() {
         .unwrap()
         .iter()
         .all(|i| i.get("baseline").is_none_or(Value::is_null)));
-    // The text and Markdown reports still show every finding.
+    // The text report takes a baseline too.
     let text = audit(&[
         "--color",
         "never",
