@@ -9,6 +9,7 @@
 //! pull in more than we need. The grammar is RFC 8259, strict: no comments,
 //! no trailing commas, no BOM.
 
+use std::collections::HashMap;
 use std::fmt;
 
 /// Size and shape limits applied before and during parsing.
@@ -211,6 +212,80 @@ impl Node {
             }
         }
         (self.pos, false)
+    }
+}
+
+/// Objects with more members than this get a hash map in a [`Locator`].
+const INDEXED_MEMBERS: usize = 32;
+
+/// Resolves many pointers into one document without rescanning large
+/// objects: the first lookup in an object of more than
+/// `INDEXED_MEMBERS` members builds a map of its keys (the last duplicate
+/// wins, as with [`Node::get`]). Small objects are scanned as before.
+#[derive(Debug)]
+pub struct Locator<'a> {
+    root: &'a Node,
+    maps: std::cell::RefCell<HashMap<usize, HashMap<&'a str, &'a Node>>>,
+}
+
+impl<'a> Locator<'a> {
+    pub fn new(root: &'a Node) -> Locator<'a> {
+        Locator {
+            root,
+            maps: Default::default(),
+        }
+    }
+
+    fn member(&self, node: &'a Node, key: &str) -> Option<&'a Node> {
+        let members = node.members()?;
+        if members.len() <= INDEXED_MEMBERS {
+            return node.get(key);
+        }
+        // The node's address names it for as long as `'a` lasts.
+        let id = std::ptr::from_ref(node) as usize;
+        let mut maps = self.maps.borrow_mut();
+        let map = maps
+            .entry(id)
+            .or_insert_with(|| members.iter().map(|m| (m.key.as_str(), &m.value)).collect());
+        map.get(key).copied()
+    }
+
+    /// [`Node::pointer`] from the root.
+    pub fn pointer(&self, pointer: &str) -> Option<&'a Node> {
+        if pointer.is_empty() {
+            return Some(self.root);
+        }
+        let rest = pointer.strip_prefix('/')?;
+        let mut node = self.root;
+        for raw in rest.split('/') {
+            let token = unescape_token(raw);
+            node = match &node.value {
+                Value::Object(_) => self.member(node, &token)?,
+                Value::Array(items) => {
+                    if token.len() > 1 && token.starts_with('0') {
+                        return None;
+                    }
+                    items.get(token.parse::<usize>().ok()?)?
+                }
+                _ => return None,
+            };
+        }
+        Some(node)
+    }
+
+    /// [`Node::locate`] from the root.
+    pub fn locate(&self, pointer: &str) -> (Pos, bool) {
+        if let Some(n) = self.pointer(pointer) {
+            return (n.pos, true);
+        }
+        let mut p = pointer;
+        while let Some(i) = p.rfind('/') {
+            p = p.get(..i).unwrap_or_default();
+            if let Some(n) = self.pointer(p) {
+                return (n.pos, false);
+            }
+        }
+        (self.root.pos, false)
     }
 }
 
@@ -620,6 +695,7 @@ impl Parser<'_> {
         self.enter(depth)?;
         self.i += 1;
         let mut members: Vec<Member> = Vec::new();
+        let mut seen: Option<HashMap<String, usize>> = None;
         self.skip_ws();
         if self.peek() == Some(b'}') {
             self.i += 1;
@@ -643,7 +719,11 @@ impl Parser<'_> {
             }
             self.i += 1;
             self.skip_ws();
-            if let Some(first) = members.iter().find(|m| m.key == key) {
+            let earlier = match &seen {
+                Some(seen) => seen.get(&key).and_then(|&i| members.get(i)),
+                None => members.iter().find(|m| m.key == key),
+            };
+            if let Some(first) = earlier {
                 let first = first.key_pos;
                 self.path.push(PathSeg::Key(key.clone()));
                 let pointer = self.pointer();
@@ -657,6 +737,20 @@ impl Parser<'_> {
             self.path.push(PathSeg::Key(key.clone()));
             let value = self.value(depth)?;
             self.path.pop();
+            // Large objects look keys up in a map: a linear scan per key
+            // would make duplicate detection quadratic.
+            if seen.is_none() && members.len() >= INDEXED_MEMBERS {
+                seen = Some(
+                    members
+                        .iter()
+                        .enumerate()
+                        .map(|(i, m)| (m.key.clone(), i))
+                        .collect(),
+                );
+            }
+            if let Some(seen) = &mut seen {
+                seen.entry(key.clone()).or_insert(members.len());
+            }
             members.push(Member {
                 key,
                 key_pos,

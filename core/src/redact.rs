@@ -2,6 +2,8 @@
 //! never echoed in any output: findings name the variable or field, and the
 //! value is replaced by [`MASK`].
 
+use std::collections::{BTreeMap, HashSet};
+
 use crate::json::{Node, Value};
 
 /// What replaces a secret value in messages and evidence.
@@ -150,12 +152,21 @@ fn high_entropy_token(v: &str) -> bool {
 
 /// The secret values of one document, collected once and scrubbed from
 /// every output string.
+///
+/// Matching costs one pass over the text whatever the number of secrets:
+/// values are kept in one hash set per length, and a position is only
+/// looked at when its first four bytes begin some value (values shorter
+/// than four bytes are looked up at every position). Every occurrence of
+/// every value is masked, overlapping ones included, so no part of a secret
+/// survives next to another.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Secrets {
-    values: Vec<String>,
-    /// The first four bytes of every value at least that long, sorted: most
-    /// strings contain none of them, which rules every substring search out.
-    prefixes: Vec<[u8; 4]>,
+    /// Values by length, longest first.
+    by_len: Vec<(usize, HashSet<Vec<u8>>)>,
+    /// The first four bytes of every value at least that long.
+    prefixes: HashSet<[u8; 4]>,
+    /// Whether some value is shorter than four bytes.
+    has_short: bool,
 }
 
 impl Secrets {
@@ -164,64 +175,97 @@ impl Secrets {
     pub fn collect(root: &Node) -> Secrets {
         let mut values = Vec::new();
         walk(root, false, &mut values);
-        values.sort_by(|a: &String, b| b.len().cmp(&a.len()).then(a.cmp(b)));
-        values.dedup();
-        let mut prefixes: Vec<[u8; 4]> = values
-            .iter()
-            .filter_map(|v| v.as_bytes().get(..4)?.try_into().ok())
-            .collect();
-        prefixes.sort_unstable();
-        prefixes.dedup();
-        Secrets { values, prefixes }
-    }
-
-    /// Whether some value might occur in `s`. False only when none can.
-    fn may_occur_in(&self, s: &str) -> bool {
-        // Values are sorted longest first.
-        self.values.last().is_some_and(|v| v.len() < 4)
-            || s.as_bytes().windows(4).any(|w| {
-                self.prefixes
-                    .binary_search_by(|p| p.as_slice().cmp(w))
-                    .is_ok()
-            })
+        let mut by_len: BTreeMap<usize, HashSet<Vec<u8>>> = BTreeMap::new();
+        let mut prefixes = HashSet::new();
+        let mut has_short = false;
+        for v in values.into_iter().filter(|v| !v.is_empty()) {
+            let bytes = v.into_bytes();
+            match bytes.get(..4).and_then(|p| <[u8; 4]>::try_from(p).ok()) {
+                Some(p) => {
+                    prefixes.insert(p);
+                }
+                None => has_short = true,
+            }
+            by_len.entry(bytes.len()).or_default().insert(bytes);
+        }
+        Secrets {
+            by_len: by_len.into_iter().rev().collect(),
+            prefixes,
+            has_short,
+        }
     }
 
     pub fn is_empty(&self) -> bool {
-        self.values.is_empty()
+        self.by_len.is_empty()
     }
 
     /// Whether `s` is one of the collected secret values.
     pub fn contains(&self, s: &str) -> bool {
-        self.values.iter().any(|v| v == s)
+        self.by_len
+            .iter()
+            .find(|(len, _)| *len == s.len())
+            .is_some_and(|(_, set)| set.contains(s.as_bytes()))
     }
 
-    /// Replace every collected secret (longest first) and anything else
-    /// that looks like a credential.
-    pub fn scrub(&self, s: &str) -> String {
-        let mut out = s.to_string();
-        if !self.may_occur_in(&out) {
-            return scrub_tokens(&out);
+    /// The byte ranges of `text` covered by some secret, merged and in
+    /// order. Ranges start and end on character boundaries: a value is
+    /// valid UTF-8, so it can only match where a character starts.
+    fn covered(&self, text: &str) -> Vec<(usize, usize)> {
+        let bytes = text.as_bytes();
+        let mut out: Vec<(usize, usize)> = Vec::new();
+        if self.by_len.is_empty() {
+            return out;
         }
-        for v in &self.values {
-            if out.contains(v.as_str()) {
-                out = out.replace(v.as_str(), MASK);
+        for i in 0..bytes.len() {
+            let long_here = bytes
+                .get(i..i + 4)
+                .and_then(|w| <[u8; 4]>::try_from(w).ok())
+                .is_some_and(|w| self.prefixes.contains(&w));
+            if !long_here && !self.has_short {
+                continue;
+            }
+            let hit = self.by_len.iter().find(|(len, set)| {
+                (long_here || *len < 4) && bytes.get(i..i + len).is_some_and(|w| set.contains(w))
+            });
+            if let Some((len, _)) = hit {
+                let end = i + len;
+                match out.last_mut() {
+                    Some(last) if i <= last.1 => last.1 = last.1.max(end),
+                    _ => out.push((i, end)),
+                }
             }
         }
+        out
+    }
+
+    /// Replace every collected secret and anything else that looks like a
+    /// credential; each run of secret text becomes one [`MASK`].
+    pub fn scrub(&self, s: &str) -> String {
+        let mut out = String::with_capacity(s.len());
+        let mut at = 0;
+        for (a, b) in self.covered(s) {
+            out.push_str(s.get(at..a).unwrap_or_default());
+            out.push_str(MASK);
+            at = b;
+        }
+        out.push_str(s.get(at..).unwrap_or_default());
         scrub_tokens(&out)
     }
 
     /// Mask secrets in source text character by character, so lines and
-    /// columns stay where they were.
+    /// columns stay where they were. Secrets are matched as they appear in
+    /// the source; escaped forms (`\u0041`) are rare and still masked in
+    /// every message.
     pub fn mask_source(&self, text: &str) -> String {
-        let mut out = text.to_string();
-        for v in &self.values {
-            // Secrets are matched as they appear in the source; escaped
-            // forms (`\u0041`) are rare and still masked in every message.
-            if out.contains(v.as_str()) {
-                let stars: String = v.chars().map(|_| '*').collect();
-                out = out.replace(v.as_str(), &stars);
-            }
+        let mut out = String::with_capacity(text.len());
+        let mut at = 0;
+        for (a, b) in self.covered(text) {
+            out.push_str(text.get(at..a).unwrap_or_default());
+            let run = text.get(a..b).unwrap_or_default();
+            out.extend(run.chars().map(|c| if c == '\n' { c } else { '*' }));
+            at = b;
         }
+        out.push_str(text.get(at..).unwrap_or_default());
         out
     }
 }
@@ -393,5 +437,35 @@ mod tests {
             scrub_tokens("key AKIAIOSFODNN7EXAMPLE end"),
             "key [redacted] end"
         );
+    }
+
+    #[test]
+    fn overlapping_short_and_many_secrets_are_all_masked() {
+        let doc = parse(
+            r#"{"environment":{"variables":{"A_TOKEN":"abc","B_TOKEN":"bcdef","C_TOKEN":"xy","D_TOKEN":"été-secret"}}}"#.as_bytes(),
+            Limits::default(),
+        )
+        .unwrap();
+        let s = Secrets::collect(&doc.root);
+        // "abc" and "bcdef" overlap: neither leaves a piece behind.
+        assert_eq!(s.scrub("<abcdef>"), "<[redacted]>");
+        assert_eq!(s.scrub("a xy b"), "a [redacted] b");
+        assert_eq!(s.scrub("été-secret!"), "[redacted]!");
+        assert_eq!(s.mask_source("«abcdef» été-secret"), "«******» **********");
+        assert!(s.contains("bcdef") && !s.contains("bcde"));
+
+        // Thousands of distinct secrets sharing a prefix: one pass each.
+        let vars: Vec<String> = (0..5000)
+            .map(|i| format!("\"T{i}_TOKEN\":\"ghp_{i:036}\""))
+            .collect();
+        let text = format!(
+            r#"{{"environment":{{"variables":{{{}}}}}}}"#,
+            vars.join(",")
+        );
+        let doc = parse(text.as_bytes(), Limits::default()).unwrap();
+        let s = Secrets::collect(&doc.root);
+        let masked = s.mask_source(&text);
+        assert!(!masked.contains("ghp_"), "every value masked");
+        assert_eq!(masked.chars().count(), text.chars().count());
     }
 }

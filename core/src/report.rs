@@ -281,9 +281,11 @@ pub fn audit(
             class: mount.source.as_deref().map(|s| labels.index.classify(s)),
         })
         .collect();
+    let locator = crate::json::Locator::new(&doc.root);
     let ctx = Ctx {
         profile: &profile,
         root: &doc.root,
+        locator: &locator,
         mounts: &views,
         index: &labels.index,
         problems: &problems,
@@ -296,7 +298,7 @@ pub fn audit(
     let issues: Vec<Finding> = drafts
         .into_iter()
         .map(|d| {
-            let (pos, exact) = doc.root.locate(&d.pointer);
+            let (pos, exact) = locator.locate(&d.pointer);
             Finding {
                 rule: d.rule.id,
                 area: d.area,
@@ -359,7 +361,7 @@ pub fn audit(
                             .collect()
                     })
                     .unwrap_or_default(),
-                line: doc.root.pointer(&v.pointer()).map(|n| n.pos.line),
+                line: locator.pointer(&v.pointer()).map(|n| n.pos.line),
             }
         })
         .collect();

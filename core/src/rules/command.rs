@@ -34,7 +34,9 @@ fn argv(c: &Command) -> Option<Vec<&str>> {
 /// Whether the command at `ptr` is a JSON object (a command of another type
 /// is reported by the profile rules, not here).
 fn is_object(ctx: &Ctx<'_>, ptr: &str) -> bool {
-    ctx.root.pointer(ptr).is_some_and(|n| n.members().is_some())
+    ctx.locator
+        .pointer(ptr)
+        .is_some_and(|n| n.members().is_some())
 }
 
 /// Every hit of the shared analysis over every command, with its pointer

@@ -196,15 +196,14 @@ fn check_secret_variables(ctx: &Ctx<'_>, e: &mut Emitter) {
 }
 
 /// The credential entries that are objects (others are profile findings).
-fn credentials<'a>(
-    ctx: &'a Ctx<'_>,
-) -> impl Iterator<Item = (String, &'a crate::model::Credential)> + 'a {
+fn credentials<'a>(ctx: &Ctx<'a>) -> Vec<(String, &'a crate::model::Credential)> {
     ctx.profile
         .credentials()
         .iter()
         .enumerate()
         .map(|(i, c)| (format!("/credentials/{i}"), c))
-        .filter(|(p, _)| ctx.root.pointer(p).and_then(|n| n.members()).is_some())
+        .filter(|(p, _)| ctx.locator.pointer(p).and_then(|n| n.members()).is_some())
+        .collect()
 }
 
 fn label(c: &crate::model::Credential) -> String {

@@ -116,6 +116,8 @@ pub struct Ctx<'a> {
     pub profile: &'a Profile,
     /// The parsed source, to tell "missing" from "present".
     pub root: &'a Node,
+    /// Pointer lookups into `root` that stay fast in large objects.
+    pub locator: &'a crate::json::Locator<'a>,
     pub mounts: &'a [MountView<'a>],
     pub index: &'a LabelIndex,
     pub problems: &'a [Problem],
@@ -127,7 +129,7 @@ pub struct Ctx<'a> {
 impl Ctx<'_> {
     /// Whether the pointed field is present in the source.
     pub fn present(&self, pointer: &str) -> bool {
-        self.root.pointer(pointer).is_some()
+        self.locator.pointer(pointer).is_some()
     }
 }
 
