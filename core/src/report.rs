@@ -167,6 +167,8 @@ pub struct MountRow {
     pub label_origin: Option<&'static str>,
     /// `class path` of each label the mount exposes.
     pub exposes: Vec<String>,
+    /// Line of the mount in the shown source (`view::shown_source`): the
+    /// profile, or the original file of an imported profile.
     pub line: Option<u32>,
 }
 

@@ -171,6 +171,8 @@ pub struct Detail {
     /// Plan entries this finding asks for.
     pub checks: Vec<RuntimeCheck>,
     pub waived: Option<String>,
+    /// For an imported profile: the place in the original file.
+    pub origin: Option<crate::finding::Origin>,
 }
 
 /// The detail of `report.issues[index]`.
@@ -228,7 +230,28 @@ pub fn detail(report: &Report, index: usize) -> Option<Detail> {
             .waived
             .as_ref()
             .map(|w| format!("waived by {} until {}: {}", w.owner, w.expires, w.reason)),
+        origin: f.origin.clone(),
     })
+}
+
+/// The text the front ends show beside findings, and its file name: the
+/// original file (secrets masked) for an imported profile, else the
+/// profile itself.
+pub fn shown_source(report: &Report) -> (&str, &str) {
+    match &report.original {
+        Some(o) => (o.file.as_str(), o.text.as_str()),
+        None => (report.profile.source.as_str(), report.source_text.as_str()),
+    }
+}
+
+/// Where a finding sits in [`shown_source`]: its origin in the original file
+/// for an imported profile, else its line and column in the profile.
+pub fn shown_position(report: &Report, f: &Finding) -> (Option<u32>, Option<u32>) {
+    match (&report.original, &f.origin) {
+        (Some(_), Some(o)) => (Some(o.line), Some(o.column)),
+        (Some(_), None) => (None, None),
+        (None, _) => (f.line, f.column),
+    }
 }
 
 /// `/mounts/2/source` → `/mounts/2`; `/network/egress` → `/network`.
@@ -241,11 +264,12 @@ fn anchor(pointer: &str) -> String {
     }
 }
 
-/// A window of source lines around `focus` (1-based), display-safe:
+/// A window of [`shown_source`] lines around `focus` (1-based), display-safe:
 /// `(line number, text)` pairs, at most `height` of them, with `focus`
 /// placed about a third of the way down when the source is long enough.
 pub fn source_window(report: &Report, focus: u32, height: usize) -> Vec<(u32, String)> {
-    let total = report.source_text.lines().count();
+    let (_, text) = shown_source(report);
+    let total = text.lines().count();
     if height == 0 || total == 0 {
         return Vec::new();
     }
@@ -255,9 +279,7 @@ pub fn source_window(report: &Report, focus: u32, height: usize) -> Vec<(u32, St
     if start + height > total + 1 {
         start = (total + 1).saturating_sub(height).max(1);
     }
-    report
-        .source_text
-        .lines()
+    text.lines()
         .enumerate()
         .skip(start - 1)
         .take(height)

@@ -145,27 +145,34 @@ fn a_million_element_array_is_refused_fast() {
     assert!(start.elapsed() < HANG_GUARD, "{:?}", start.elapsed());
 }
 
-/// Ten thousand distinct secrets in one object once took seconds
-/// (a pointer lookup and a substring search per secret per finding);
-/// redaction and lookups are now a pass over the text each.
+/// Thousands of distinct secrets in one object: every value is masked in
+/// every output. (This input once took seconds: a pointer lookup and a
+/// substring search per secret per finding. The time is tracked by
+/// bench/run.sh and BENCHMARKS.md, not asserted here.)
 #[test]
-fn many_distinct_secrets_stay_linear() {
-    let vars: Vec<String> = (0..10_000)
+fn many_distinct_secrets_are_all_redacted() {
+    let vars: Vec<String> = (0..5_000)
         .map(|i| format!("\"T{i}_TOKEN\": \"ghp_{i:036}\""))
         .collect();
     let fixed = isolint_core::WORKSHOP_PROFILE_FIXED;
     let lang = r#""variables": { "LANG": "C.UTF-8" }"#;
     assert!(fixed.contains(lang));
     let profile = fixed.replace(lang, &format!(r#""variables": {{ {} }}"#, vars.join(",")));
-    let start = Instant::now();
     let r = audit(
         profile.as_bytes(),
         "secrets.json",
         &Labels::workshop(),
         &opts(),
-    );
-    assert!(start.elapsed() < HANG_GUARD, "{:?}", start.elapsed());
-    let r = r.expect("audited");
-    let export = json::render(&r);
-    assert!(!export.contains("ghp_0000"), "a secret value leaked");
+    )
+    .expect("audited");
+    for out in [
+        json::render(&r),
+        sarif::render(&r),
+        text::render(&r, text::TextOptions { color: false }),
+        markdown::render(&r),
+        github::render(&r),
+        r.source_text.clone(),
+    ] {
+        assert!(!out.contains("ghp_0000"), "a secret value leaked");
+    }
 }

@@ -494,6 +494,12 @@ pub fn audit_imported(
             column: l.column,
         });
     }
+    // Front ends show the original file: mount rows point into it too.
+    for m in &mut report.mounts {
+        m.line = imported
+            .origin_of(&format!("{}/source", m.pointer))
+            .map(|l| l.line);
+    }
     let secrets = crate::json::parse(imported.profile_json.as_bytes(), Default::default())
         .map(|d| crate::redact::Secrets::collect(&d.root))
         .unwrap_or_default();

@@ -410,12 +410,13 @@ fn render_findings_tab(app: &App, report: &Report, g: &Grouped, area: Rect, buf:
     match selected.and_then(|i| report.issues.get(i).map(|f| (i, f))) {
         Some((i, f)) => {
             render_detail(app, report, i, detail_r, buf);
+            let (line, column) = vm::shown_position(report, f);
             let title = format!(
                 "Source · {}:{}",
                 truncate_left(&safe(&file_name(report)), 30),
-                f.line.map_or(String::new(), |l| l.to_string())
+                line.map_or(String::new(), |l| l.to_string())
             );
-            render_source(report, f.line, f.column, title, source_r, buf);
+            render_source(report, line, column, title, source_r, buf);
         }
         None => {
             let msg = if g.total == 0 {
@@ -465,8 +466,10 @@ fn findings_layout(g: &Grouped, area: Rect) -> (Rect, Rect, Rect, Rect) {
     }
 }
 
+/// The base name of the shown source: the original file of an imported
+/// profile, else the profile.
 fn file_name(report: &Report) -> String {
-    let s = &report.profile.source;
+    let (s, _) = vm::shown_source(report);
     s.rsplit('/').next().unwrap_or(s).to_string()
 }
 
@@ -631,15 +634,25 @@ fn detail_lines(report: &Report, index: usize, w: usize) -> Vec<Line<'static>> {
             out.push(Line::styled(l, theme::dim()));
         }
     }
-    let place = match (d.line, d.column, exact) {
-        (Some(l), Some(c), true) => format!("{} (line {l}, column {c})", safe(&d.pointer)),
-        (Some(l), _, false) => format!(
+    // An imported profile's own lines are not shown; its place in the
+    // original file follows on the `from` line.
+    let place = match (d.origin.is_some(), d.line, d.column, exact) {
+        (true, _, _, true) => safe(&d.pointer).into_owned(),
+        (true, _, _, false) => format!("{} — not declared", safe(&d.pointer)),
+        (false, Some(l), Some(c), true) => {
+            format!("{} (line {l}, column {c})", safe(&d.pointer))
+        }
+        (false, Some(l), _, false) => format!(
             "{} — not declared; nearest field at line {l}",
             safe(&d.pointer)
         ),
         _ => safe(&d.pointer).into_owned(),
     };
     field(&mut out, "at", &place, w, Style::new());
+    if let Some(o) = &d.origin {
+        let from = format!("{}:{}:{}", safe(&o.file), o.line, o.column);
+        field(&mut out, "from", &from, w, Style::new());
+    }
     out.push(Line::default());
     for l in wrap(&safe(&d.message), w) {
         out.push(Line::styled(l, theme::title()));
