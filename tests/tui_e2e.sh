@@ -191,4 +191,26 @@ kill -TERM "$APP_PID"
 check_restored "$WORK/stty.term" "after SIGTERM"
 ok "SIGTERM: dashboard exits and restores the terminal"
 
+# ── 7. A terminal that disappears ends the dashboard ───────────────────────
+# Killing the tmux server closes the pty under the dashboard. crossterm then
+# reads end-of-file forever without returning (crossterm-rs/crossterm#793);
+# the dashboard's watchdog must end the process instead of leaving it
+# spinning on a core.
+start gone 100 30 "$WORK/stty.gone"
+wait_for "[1 Findings]"
+SHELL_PID=$(pane '#{pane_pid}')
+APP_PID=$(pgrep -P "$SHELL_PID" | head -1)
+[ -n "$APP_PID" ] || fail "could not find the dashboard's process"
+SESSION=""
+T kill-server
+for _ in $(seq 1 30); do
+  kill -0 "$APP_PID" 2>/dev/null || break
+  sleep 0.1
+done
+if kill -0 "$APP_PID" 2>/dev/null; then
+  kill -9 "$APP_PID" 2>/dev/null || true
+  fail "the dashboard kept running 3 s after its terminal went away"
+fi
+ok "a vanished terminal ends the dashboard (no orphan left spinning)"
+
 echo "tui_e2e: all $CHECKS checks passed ($BIN)"

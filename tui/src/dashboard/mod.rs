@@ -72,6 +72,7 @@ pub fn run(profiles: Vec<PathBuf>, labels: Option<PathBuf>) -> anyhow::Result<()
 
     install_panic_hook();
     let mut terminal = enter()?;
+    spawn_watchdog(Arc::clone(&stop));
     let exit_after_first = std::env::var_os("ISOLINT_EXIT_AFTER_FIRST_FRAME").is_some();
     let result = event_loop(&mut terminal, &mut app, &stop, exit_after_first);
     leave();
@@ -151,6 +152,40 @@ fn event_loop(
             }
         }
     }
+}
+
+/// How often the watchdog looks at the terminal and the stop flag.
+const WATCHDOG_EVERY: Duration = Duration::from_millis(250);
+
+/// Ends the process when the main loop cannot: crossterm's `event::poll`
+/// never returns once the terminal is gone (its pty closed, reading gives
+/// end-of-file forever: crossterm-rs/crossterm#793), so neither the loop's
+/// timeout nor the stop flag a signal sets is ever looked at again, and the
+/// process would spin on a core indefinitely. The watchdog exits when the
+/// terminal no longer answers a size query (nothing is left to restore), or
+/// when a signal asked to stop and the loop has not done so within a second.
+fn spawn_watchdog(stop: Arc<AtomicBool>) {
+    let _ = std::thread::Builder::new()
+        .name("terminal-watchdog".into())
+        .spawn(move || {
+            let mut stop_seen: Option<Instant> = None;
+            loop {
+                std::thread::sleep(WATCHDOG_EVERY);
+                if !ACTIVE.load(Ordering::SeqCst) {
+                    return;
+                }
+                if terminal::size().is_err() {
+                    std::process::exit(129); // as if ended by SIGHUP
+                }
+                if stop.load(Ordering::Relaxed) {
+                    let since = *stop_seen.get_or_insert_with(Instant::now);
+                    if since.elapsed() > Duration::from_secs(1) {
+                        leave();
+                        std::process::exit(143); // as if ended by SIGTERM
+                    }
+                }
+            }
+        });
 }
 
 /// Messages for watched files whose modification time or size changed.
