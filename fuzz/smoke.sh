@@ -8,7 +8,7 @@ RUNS="${FUZZ_SMOKE_RUNS:-20000}"
 ./seed.sh
 for t in $(cargo +nightly fuzz list); do
   [ -d "corpus/$t" ] || mkdir -p "corpus/$t"
-  out=$(cargo +nightly fuzz run "$t" "corpus/$t" -- -runs="$RUNS" -max_len=65536 -timeout=5 -rss_limit_mb=2048 2>&1) || {
+  out=$(cargo +nightly fuzz run -s none "$t" "corpus/$t" -- -runs="$RUNS" -max_len=65536 -timeout=5 -rss_limit_mb=2048 2>&1) || {
     echo "$out" | tail -n 40; echo "fuzz smoke: target $t FAILED"; exit 1; }
   execs=$(echo "$out" | grep -oE 'Done [0-9]+ runs' | grep -oE '[0-9]+' || echo "?")
   echo "fuzz smoke: $t ok ($execs runs)"
