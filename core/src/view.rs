@@ -173,6 +173,9 @@ pub struct Detail {
     pub waived: Option<String>,
     /// For an imported profile: the place in the original file.
     pub origin: Option<crate::finding::Origin>,
+    /// Line and column in [`shown_source`] (see [`shown_position`]).
+    pub shown_line: Option<u32>,
+    pub shown_column: Option<u32>,
 }
 
 /// The detail of `report.issues[index]`.
@@ -231,6 +234,8 @@ pub fn detail(report: &Report, index: usize) -> Option<Detail> {
             .as_ref()
             .map(|w| format!("waived by {} until {}: {}", w.owner, w.expires, w.reason)),
         origin: f.origin.clone(),
+        shown_line: shown_position(report, f).0,
+        shown_column: shown_position(report, f).1,
     })
 }
 

@@ -7,10 +7,11 @@
 
 use std::rc::Rc;
 
+use isolint_core::import::{self, ImportError};
 use isolint_core::json::{InputError, Limits};
 use isolint_core::sanitize::neutralize;
 use isolint_core::view::{self, Filter, Grouped};
-use isolint_core::{audit, AuditOptions, CatalogError, Date, Labels, Report, Severity};
+use isolint_core::{audit, AuditOptions, CatalogError, Date, Labels, Report, Severity, Verdict};
 use yew::Reducible;
 
 use crate::clock;
@@ -60,6 +61,63 @@ impl InputProblem {
             _ => self.message.clone(),
         }
     }
+}
+
+/// Audit the editor's text: an `isolint.profile/v1` document directly, any
+/// other sandbox configuration core can import (Kubernetes, Compose, OCI,
+/// Codex, sandbox settings, bwrap) through its importer. A file describing
+/// several profiles shows the first that is not eligible, else the first,
+/// as the dashboard does; findings then point into the editor's text.
+fn audit_text(
+    bytes: &[u8],
+    name: &str,
+    labels: &Labels,
+    options: &AuditOptions,
+) -> Result<Report, InputProblem> {
+    let Some(format) = import::detect(bytes, Some(name)) else {
+        return audit(bytes, name, labels, options).map_err(|e| InputProblem::from_error(&e));
+    };
+    let units = import::import(bytes, format).map_err(|e| InputProblem {
+        message: format!(
+            "{} (read as {})",
+            neutralize(
+                &ImportError {
+                    kind: e.kind.clone(),
+                    loc: None
+                }
+                .to_string()
+            ),
+            format.title()
+        ),
+        line: e.loc.map(|l| l.line),
+        column: e.loc.map(|l| l.column),
+    })?;
+    let mut reports = Vec::with_capacity(units.len());
+    for unit in &units {
+        reports.push(
+            import::audit_imported(unit, name, labels, options)
+                .map_err(|e| InputProblem::from_error(&e))?,
+        );
+    }
+    let pick = reports
+        .iter()
+        .position(|r| r.verdict == Verdict::NotEligible)
+        .unwrap_or(0);
+    if pick < reports.len() {
+        Ok(reports.swap_remove(pick))
+    } else {
+        Err(InputProblem {
+            message: format!("no profile found in this {}", format.title()),
+            line: None,
+            column: None,
+        })
+    }
+}
+
+/// The editor line of `report.issues[index]`.
+fn report_line(state: &State, index: usize) -> Option<u32> {
+    let report = state.report.as_ref()?;
+    view::shown_position(report, report.issues.get(index)?).0
 }
 
 /// Why a catalog file was refused, one problem per line, each located as
@@ -261,7 +319,7 @@ impl State {
     fn run_audit(&mut self) {
         let options = AuditOptions { today: self.today };
         let started = clock::now_ms();
-        let result = audit(
+        let result = audit_text(
             self.text.as_bytes(),
             &self.source_name,
             &self.labels,
@@ -278,8 +336,7 @@ impl State {
                     self.selected = None;
                 }
             }
-            Err(e) => {
-                let problem = InputProblem::from_error(&e);
+            Err(problem) => {
                 if problem.line.is_some() {
                     self.cursor_line = problem.line;
                 }
@@ -331,7 +388,9 @@ impl State {
         };
         let mut marks: Vec<(u32, Severity)> = Vec::new();
         for f in &report.issues {
-            let Some(line) = f.line else { continue };
+            let Some(line) = view::shown_position(report, f).0 else {
+                continue;
+            };
             match marks.iter_mut().find(|(l, _)| *l == line) {
                 Some((_, worst)) => *worst = (*worst).min(f.severity),
                 None => marks.push((line, f.severity)),
@@ -475,7 +534,7 @@ impl Reducible for State {
                         rule: f.rule,
                         pointer: f.pointer.clone(),
                     });
-                    if let Some(line) = f.line {
+                    if let Some(line) = report_line(&self, index) {
                         s.cursor_line = Some(line);
                         s.jump += 1;
                     }
@@ -642,6 +701,33 @@ mod tests {
         let before = Rc::clone(&s);
         let s = step(s, Action::Select(10_000));
         assert!(Rc::ptr_eq(&before, &s), "out-of-range index is ignored");
+    }
+
+    #[test]
+    fn a_pasted_kubernetes_manifest_is_imported_and_findings_point_into_it() {
+        let yaml = include_str!("../../fixtures/import/kubernetes/pod-home.yaml");
+        let s = settle(step(start(), Action::Edit(yaml.into())));
+        assert_eq!(s.input_error, None);
+        let report = Rc::clone(s.report.as_ref().expect("report"));
+        assert!(report.original.is_some(), "audited through the importer");
+        let (index, f) = report
+            .issues
+            .iter()
+            .enumerate()
+            .find(|(_, f)| f.pointer == "/mounts/0/source")
+            .expect("the home mount is a finding");
+        let origin = f.origin.clone().expect("origin in the manifest");
+        assert_eq!((origin.line, origin.column), (20, 15));
+        // Selecting it moves the editor to the manifest's line, not the
+        // generated profile's, and the gutter marks that line.
+        let s = step(s, Action::Select(index));
+        assert_eq!(s.cursor_line, Some(20));
+        assert!(s.line_marks().iter().any(|(l, _)| *l == 20));
+        // Broken YAML is located in the editor's text.
+        let broken = yaml.replacen("  containers:", "  containers: [", 1);
+        let s = settle(step(s, Action::Edit(broken)));
+        let problem = s.input_error.clone().expect("refused");
+        assert!(problem.line.is_some(), "{problem:?}");
     }
 
     #[test]

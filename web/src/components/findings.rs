@@ -143,7 +143,8 @@ fn finding_item(props: &FindingItemProps) -> Html {
     let index = props.index;
     let onclick = Callback::from(move |_: MouseEvent| dispatch.dispatch(Action::Select(index)));
     let detail_id = format!("finding-detail-{index}");
-    let position = match (f.line, f.column) {
+    let (line, column) = view::shown_position(&props.report, f);
+    let position = match (line, column) {
         (Some(l), Some(c)) => format!("line {l}:{c}"),
         (Some(l), None) => format!("line {l}"),
         _ => String::new(),
@@ -153,7 +154,7 @@ fn finding_item(props: &FindingItemProps) -> Html {
             <button type="button" class="finding-head" {onclick}
                 aria-expanded={props.open.to_string()} aria-controls={detail_id.clone()}
                 data-index={index.to_string()} data-rule={f.rule}
-                data-line={f.line.map(|l| l.to_string())}>
+                data-line={line.map(|l| l.to_string())}>
                 { severity_badge(f.severity) }
                 <span class="finding-message">{ rich(&f.message) }</span>
                 <span class="finding-meta">
@@ -181,7 +182,7 @@ struct FindingDetailProps {
 fn finding_detail(props: &FindingDetailProps) -> Html {
     let dispatch = use_dispatch();
     let d = &props.detail;
-    let goto = d.line.map(|line| {
+    let goto = d.shown_line.map(|line| {
         let dispatch = dispatch.clone();
         let onclick = Callback::from(move |_: MouseEvent| {
             dispatch.dispatch(Action::RevealLine(line));

@@ -102,7 +102,7 @@ pub fn profile_tools(props: &ProfileToolsProps) -> Html {
             <div class="tool-row">
                 <span class="file-button">
                     <input type="file" id="open-profile" class="visually-hidden"
-                        accept=".json,application/json" onchange={open_profile} />
+                        accept=".json,.yaml,.yml,.toml,.sh,application/json" onchange={open_profile} />
                     <label for="open-profile" class="button">{ "Open file…" }</label>
                 </span>
                 <button type="button" class="button" id="paste-profile" onclick={paste}
