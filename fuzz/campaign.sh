@@ -14,7 +14,7 @@ for t in $(cargo +nightly fuzz list); do
   mkdir -p "corpus/$t" "artifacts/$t"
   log="artifacts/$t.log"
   cargo +nightly fuzz run -s none "$t" "corpus/$t" -- -max_total_time="$SECS" -max_len=65536 -timeout=5 -rss_limit_mb=2048 >"$log" 2>&1 || true
-  execs=$(grep -oE '#[0-9]+' "$log" | tail -n1 | tr -d '#'); execs=${execs:-0}
+  execs=$(grep -aoE 'Done [0-9]+ runs' "$log" | grep -oE '[0-9]+' | tail -n1); execs=${execs:-0}
   crashes=$(find "artifacts/$t" -type f \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
   total=$((total + execs))
   printf '%-10s %12s %8s\n' "$t" "$execs" "$crashes"

@@ -36,18 +36,34 @@ const WEAK_SECRET_WORDS: &[&str] = &[
     "COOKIE",
 ];
 
+/// Whether `name`, compared without case and with `-` read as `_`,
+/// contains one of `words` (written in upper case). No allocation: this
+/// runs for every token pair of every output string.
 fn name_has(name: &str, words: &[&str]) -> bool {
-    let n = name.to_ascii_uppercase().replace('-', "_");
-    words.iter().any(|w| n.contains(w))
+    let norm = |b: u8| {
+        if b == b'-' {
+            b'_'
+        } else {
+            b.to_ascii_uppercase()
+        }
+    };
+    let hay = name.as_bytes();
+    words.iter().any(|w| {
+        let w = w.as_bytes();
+        w.len() <= hay.len()
+            && hay
+                .windows(w.len())
+                .any(|win| win.iter().zip(w).all(|(&a, &b)| norm(a) == b))
+    })
 }
 
 /// Whether a variable or key name says its value is a secret.
 pub fn is_secret_name(name: &str) -> bool {
+    if !name_has(name, STRONG_SECRET_WORDS) && !name_has(name, WEAK_SECRET_WORDS) {
+        return false;
+    }
     let n = name.to_ascii_uppercase().replace('-', "_");
-    (name_has(&n, STRONG_SECRET_WORDS) || name_has(&n, WEAK_SECRET_WORDS))
-        && n != "SSH_AUTH_SOCK"
-        && !n.ends_with("_FILE")
-        && !n.ends_with("_PATH")
+    n != "SSH_AUTH_SOCK" && !n.ends_with("_FILE") && !n.ends_with("_PATH")
 }
 
 /// Whether a name leaves no doubt that its value is a secret (unlike `AUTH`
@@ -167,6 +183,10 @@ pub struct Secrets {
     prefixes: HashSet<[u8; 4]>,
     /// Whether some value is shorter than four bytes.
     has_short: bool,
+    /// Bit `a * 256 + b` set: some value starts with the bytes `a b` (a
+    /// one-byte value sets every `a *`). Most positions fail this test,
+    /// which costs no hashing.
+    starts: Vec<u64>,
 }
 
 impl Secrets {
@@ -178,8 +198,19 @@ impl Secrets {
         let mut by_len: BTreeMap<usize, HashSet<Vec<u8>>> = BTreeMap::new();
         let mut prefixes = HashSet::new();
         let mut has_short = false;
+        let mut starts = vec![0u64; 65536 / 64];
+        let mut set_start = |pair: usize| {
+            if let Some(word) = starts.get_mut(pair / 64) {
+                *word |= 1 << (pair % 64);
+            }
+        };
         for v in values.into_iter().filter(|v| !v.is_empty()) {
             let bytes = v.into_bytes();
+            match bytes.as_slice() {
+                [a] => (0..256).for_each(|b| set_start(usize::from(*a) * 256 + b)),
+                [a, b, ..] => set_start(usize::from(*a) * 256 + usize::from(*b)),
+                [] => {}
+            }
             match bytes.get(..4).and_then(|p| <[u8; 4]>::try_from(p).ok()) {
                 Some(p) => {
                     prefixes.insert(p);
@@ -192,6 +223,7 @@ impl Secrets {
             by_len: by_len.into_iter().rev().collect(),
             prefixes,
             has_short,
+            starts,
         }
     }
 
@@ -217,6 +249,18 @@ impl Secrets {
             return out;
         }
         for i in 0..bytes.len() {
+            let a = usize::from(bytes.get(i).copied().unwrap_or(0));
+            // The byte after the text counts as 0 here; a one-byte value
+            // set every pair starting with its byte, so it still passes.
+            let b = usize::from(bytes.get(i + 1).copied().unwrap_or(0));
+            let pair = a * 256 + b;
+            if self
+                .starts
+                .get(pair / 64)
+                .is_none_or(|w| w & (1 << (pair % 64)) == 0)
+            {
+                continue;
+            }
             let long_here = bytes
                 .get(i..i + 4)
                 .and_then(|w| <[u8; 4]>::try_from(w).ok())
@@ -363,11 +407,11 @@ fn secret_spans(s: &str) -> Vec<(usize, usize)> {
             .all(|c| c == '=' || c == ':' || c == ' ' || c == '"' || c == '\'');
         if joined
             && !between.is_empty()
-            && is_secret_name(key_like)
             && value.len() >= 4
             && !value.starts_with('-')
             && !value.starts_with('$')
             && !value.starts_with('/')
+            && is_secret_name(key_like)
             && !spans.iter().any(|&(x, y)| x <= a1 && b1 <= y)
         {
             spans.push((a1, b1));

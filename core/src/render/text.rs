@@ -2,6 +2,7 @@
 //! with a source snippet and caret, like rustc or cargo-deny. Everything
 //! drawn from the profile is neutralized; secrets are already masked.
 
+use std::collections::HashMap;
 use std::fmt::Write;
 
 use crate::finding::Severity;
@@ -38,27 +39,56 @@ fn sev_color(s: Severity) -> &'static str {
     }
 }
 
-/// Cut a long line to a window around `col` (1-based chars); returns the
-/// shown text and the caret's column within it.
-fn window(line: &str, col: usize) -> (String, usize) {
-    let chars: Vec<char> = line.chars().collect();
-    if chars.len() <= SNIPPET_WIDTH {
-        return (line.to_string(), col);
+/// The lines of one source text, and for long lines the byte offset of
+/// every character, each computed once per report: a minified profile is a
+/// single long line, and walking it again for every finding would make the
+/// report quadratic in its size.
+struct Snippets<'a> {
+    lines: Vec<&'a str>,
+    offsets: HashMap<usize, Vec<usize>>,
+}
+
+impl<'a> Snippets<'a> {
+    fn new(text: &'a str) -> Snippets<'a> {
+        Snippets {
+            lines: text.lines().collect(),
+            offsets: HashMap::new(),
+        }
     }
-    let start = col
-        .saturating_sub(SNIPPET_WIDTH / 3)
-        .min(chars.len().saturating_sub(SNIPPET_WIDTH));
-    let end = (start + SNIPPET_WIDTH).min(chars.len());
-    let mut s: String = chars.get(start..end).unwrap_or(&[]).iter().collect();
-    let mut caret = col - start;
-    if start > 0 {
-        s = format!("…{s}");
-        caret += 1;
+
+    /// Line `line` (1-based) cut to a window around `col` (1-based chars),
+    /// neutralized: the shown text and the caret's column within it.
+    fn window(&mut self, line: u32, col: usize) -> Option<(String, usize)> {
+        let index = (line as usize).checked_sub(1)?;
+        let text = *self.lines.get(index)?;
+        let offsets = self.offsets.entry(index).or_insert_with(|| {
+            text.char_indices()
+                .map(|(i, _)| i)
+                .chain([text.len()])
+                .collect()
+        });
+        let chars = offsets.len().saturating_sub(1);
+        let (start, end) = if chars <= SNIPPET_WIDTH {
+            (0, chars)
+        } else {
+            let start = col
+                .saturating_sub(SNIPPET_WIDTH / 3)
+                .min(chars.saturating_sub(SNIPPET_WIDTH));
+            (start, (start + SNIPPET_WIDTH).min(chars))
+        };
+        let from = offsets.get(start).copied().unwrap_or(0);
+        let to = offsets.get(end).copied().unwrap_or(text.len());
+        let mut shown = neutralize_multiline(text.get(from..to).unwrap_or("")).into_owned();
+        let mut caret = col.saturating_sub(start).max(1);
+        if start > 0 {
+            shown.insert(0, '…');
+            caret += 1;
+        }
+        if end < chars {
+            shown.push('…');
+        }
+        Some((shown, caret))
     }
-    if end < chars.len() {
-        s.push('…');
-    }
-    (s, caret)
 }
 
 /// Render one report.
@@ -86,6 +116,8 @@ pub fn render(report: &Report, opts: TextOptions) -> String {
         .max(report.source_text.lines().count());
     let gutter = lines.to_string().len().max(2);
     let pad = " ".repeat(gutter);
+    let mut profile = Snippets::new(&report.source_text);
+    let mut original: Option<Snippets<'_>> = None;
     for g in grouped.groups.iter().filter(|g| g.total > 0) {
         let _ = writeln!(
             out,
@@ -107,14 +139,16 @@ pub fn render(report: &Report, opts: TextOptions) -> String {
             let col = f.column.unwrap_or(1) as usize;
             // An imported profile points at the original file; the generated
             // profile's position stays available in the JSON export.
-            let (line, col, snippet) = match (&f.origin, &report.original) {
-                (Some(o), Some(orig)) => {
+            let (line, snippet) = match (&f.origin, &report.original) {
+                (Some(o), Some(_)) => {
                     let _ = writeln!(
                         out,
                         "{pad}--> {}:{}:{}  {} (profile {}:{}:{})",
                         o.file, o.line, o.column, f.pointer, report.profile.source, line, col
                     );
-                    (o.line, o.column as usize, orig.line(o.line))
+                    let original =
+                        original.get_or_insert_with(|| Snippets::new(view::shown_source(report).1));
+                    (o.line, original.window(o.line, o.column as usize))
                 }
                 _ => {
                     let _ = writeln!(
@@ -122,12 +156,10 @@ pub fn render(report: &Report, opts: TextOptions) -> String {
                         "{pad}--> {}:{}:{}  {}",
                         report.profile.source, line, col, f.pointer
                     );
-                    (line, col, report.source_line(line))
+                    (line, profile.window(line, col))
                 }
             };
-            if let Some(src) = snippet {
-                let src = neutralize_multiline(src);
-                let (shown, caret) = window(&src, col);
+            if let Some((shown, caret)) = snippet {
                 let _ = writeln!(out, "{pad} |");
                 let _ = writeln!(out, "{:>gutter$} | {}", line, shown);
                 let marker = if f.exact {
