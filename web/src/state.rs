@@ -7,11 +7,14 @@
 
 use std::rc::Rc;
 
+#[cfg(feature = "import")]
 use isolint_core::import::{self, ImportError};
 use isolint_core::json::{InputError, Limits};
 use isolint_core::sanitize::neutralize;
 use isolint_core::view::{self, Filter, Grouped};
-use isolint_core::{audit, AuditOptions, CatalogError, Date, Labels, Report, Severity, Verdict};
+#[cfg(feature = "import")]
+use isolint_core::Verdict;
+use isolint_core::{audit, AuditOptions, CatalogError, Date, Labels, Report, Severity};
 use yew::Reducible;
 
 use crate::clock;
@@ -63,11 +66,24 @@ impl InputProblem {
     }
 }
 
+/// Audit the editor's text as an `isolint.profile/v1` document (the page
+/// without the `import` feature).
+#[cfg(not(feature = "import"))]
+fn audit_text(
+    bytes: &[u8],
+    name: &str,
+    labels: &Labels,
+    options: &AuditOptions,
+) -> Result<Report, InputProblem> {
+    audit(bytes, name, labels, options).map_err(|e| InputProblem::from_error(&e))
+}
+
 /// Audit the editor's text: an `isolint.profile/v1` document directly, any
 /// other sandbox configuration core can import (Kubernetes, Compose, OCI,
 /// Codex, sandbox settings, bwrap) through its importer. A file describing
 /// several profiles shows the first that is not eligible, else the first,
 /// as the dashboard does; findings then point into the editor's text.
+#[cfg(feature = "import")]
 fn audit_text(
     bytes: &[u8],
     name: &str,
@@ -703,6 +719,7 @@ mod tests {
         assert!(Rc::ptr_eq(&before, &s), "out-of-range index is ignored");
     }
 
+    #[cfg(feature = "import")]
     #[test]
     fn a_pasted_kubernetes_manifest_is_imported_and_findings_point_into_it() {
         let yaml = include_str!("../../fixtures/import/kubernetes/pod-home.yaml");

@@ -7,6 +7,13 @@ use super::{use_dispatch, Dispatch};
 use crate::browser;
 use crate::state::{Action, CatalogChoice, Status, WORKSHOP_SOURCE};
 
+/// Files the profile picker offers: other formats only when the page can
+/// import them.
+#[cfg(feature = "import")]
+const PROFILE_TYPES: &str = ".json,.yaml,.yml,.toml,.sh,application/json";
+#[cfg(not(feature = "import"))]
+const PROFILE_TYPES: &str = ".json,application/json";
+
 /// Read the first file of a file input, then hand it to `make`.
 fn on_file_chosen(dispatch: Dispatch, make: fn(String, Vec<u8>) -> Action) -> Callback<Event> {
     Callback::from(move |e: Event| {
@@ -102,7 +109,7 @@ pub fn profile_tools(props: &ProfileToolsProps) -> Html {
             <div class="tool-row">
                 <span class="file-button">
                     <input type="file" id="open-profile" class="visually-hidden"
-                        accept=".json,.yaml,.yml,.toml,.sh,application/json" onchange={open_profile} />
+                        accept={PROFILE_TYPES} onchange={open_profile} />
                     <label for="open-profile" class="button">{ "Open file…" }</label>
                 </span>
                 <button type="button" class="button" id="paste-profile" onclick={paste}
