@@ -268,7 +268,20 @@ pub fn audit(
     labels: &Labels,
     options: &AuditOptions,
 ) -> Result<Report, InputError> {
-    let doc = json::parse(bytes, Limits::default())?;
+    audit_with_limits(bytes, source_name, labels, options, Limits::default())
+}
+
+/// [`audit`] with other input limits than the defaults (8 MiB, depth 64,
+/// 1,000,000 values): for callers that audit larger trusted inputs, such as
+/// the scale benchmarks.
+pub fn audit_with_limits(
+    bytes: &[u8],
+    source_name: &str,
+    labels: &Labels,
+    options: &AuditOptions,
+    limits: Limits,
+) -> Result<Report, InputError> {
+    let doc = json::parse(bytes, limits)?;
     let text = std::str::from_utf8(bytes).unwrap_or_default();
     let (profile, problems) = decode::profile(&doc.root);
     let secrets = Secrets::collect(&doc.root);

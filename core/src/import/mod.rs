@@ -309,6 +309,27 @@ impl fmt::Display for ImportError {
 
 impl std::error::Error for ImportError {}
 
+/// Whether the JSON text has `"schema": "isolint.profile/v1"` (any spacing).
+fn declares_profile_schema(bytes: &[u8]) -> bool {
+    let key = b"\"schema\"";
+    let want = format!("\"{}\"", crate::model::PROFILE_SCHEMA);
+    let mut at = 0;
+    while let Some(i) = bytes
+        .get(at..)
+        .and_then(|rest| rest.windows(key.len()).position(|w| w == key))
+    {
+        let after = bytes.get(at + i + key.len()..).unwrap_or_default();
+        let after = after.trim_ascii_start();
+        if let Some(value) = after.strip_prefix(b":") {
+            if value.trim_ascii_start().starts_with(want.as_bytes()) {
+                return true;
+            }
+        }
+        at += i + key.len();
+    }
+    false
+}
+
 /// Guess the format of `bytes` from its content; `file_name` only breaks
 /// ties. `None` means "not an importable format" (an `isolint.profile/v1`
 /// document, or something unknown): audit it as a profile.
@@ -364,6 +385,11 @@ pub fn detect(bytes: &[u8], file_name: Option<&str>) -> Option<Format> {
 }
 
 fn detect_json(bytes: &[u8], base: &str) -> Option<Format> {
+    // A profile names its schema: say so without building a tree of the
+    // whole document (it was a tenth of the time of a large audit).
+    if declares_profile_schema(bytes) {
+        return None;
+    }
     let Some(root) = tree::json_sniff(bytes) else {
         // Broken JSON: recognize it by its keys so the importer can say
         // exactly what is wrong.
