@@ -177,41 +177,13 @@ impl Node {
 
     /// The node an RFC 6901 pointer names, if it exists.
     pub fn pointer(&self, pointer: &str) -> Option<&Node> {
-        if pointer.is_empty() {
-            return Some(self);
-        }
-        let rest = pointer.strip_prefix('/')?;
-        let mut node = self;
-        for raw in rest.split('/') {
-            let token = unescape_token(raw);
-            node = match &node.value {
-                Value::Object(_) => node.get(&token)?,
-                Value::Array(items) => {
-                    if token.len() > 1 && token.starts_with('0') {
-                        return None;
-                    }
-                    items.get(token.parse::<usize>().ok()?)?
-                }
-                _ => return None,
-            };
-        }
-        Some(node)
+        resolve(self, pointer, |n, key| n.get(key))
     }
 
     /// Where a pointer lands: the node itself when it exists, else its nearest
     /// existing ancestor. The flag says whether the node itself was found.
     pub fn locate(&self, pointer: &str) -> (Pos, bool) {
-        if let Some(n) = self.pointer(pointer) {
-            return (n.pos, true);
-        }
-        let mut p = pointer;
-        while let Some(i) = p.rfind('/') {
-            p = &p[..i];
-            if let Some(n) = self.pointer(p) {
-                return (n.pos, false);
-            }
-        }
-        (self.pos, false)
+        nearest(self, pointer, |p| self.pointer(p))
     }
 }
 
@@ -252,41 +224,60 @@ impl<'a> Locator<'a> {
 
     /// [`Node::pointer`] from the root.
     pub fn pointer(&self, pointer: &str) -> Option<&'a Node> {
-        if pointer.is_empty() {
-            return Some(self.root);
-        }
-        let rest = pointer.strip_prefix('/')?;
-        let mut node = self.root;
-        for raw in rest.split('/') {
-            let token = unescape_token(raw);
-            node = match &node.value {
-                Value::Object(_) => self.member(node, &token)?,
-                Value::Array(items) => {
-                    if token.len() > 1 && token.starts_with('0') {
-                        return None;
-                    }
-                    items.get(token.parse::<usize>().ok()?)?
-                }
-                _ => return None,
-            };
-        }
-        Some(node)
+        resolve(self.root, pointer, |n, key| self.member(n, key))
     }
 
     /// [`Node::locate`] from the root.
     pub fn locate(&self, pointer: &str) -> (Pos, bool) {
-        if let Some(n) = self.pointer(pointer) {
-            return (n.pos, true);
-        }
-        let mut p = pointer;
-        while let Some(i) = p.rfind('/') {
-            p = p.get(..i).unwrap_or_default();
-            if let Some(n) = self.pointer(p) {
-                return (n.pos, false);
-            }
-        }
-        (self.root.pos, false)
+        nearest(self.root, pointer, |p| self.pointer(p))
     }
+}
+
+/// Follow an RFC 6901 pointer from `root`, looking keys up with `member`.
+fn resolve<'a>(
+    root: &'a Node,
+    pointer: &str,
+    member: impl Fn(&'a Node, &str) -> Option<&'a Node>,
+) -> Option<&'a Node> {
+    if pointer.is_empty() {
+        return Some(root);
+    }
+    let rest = pointer.strip_prefix('/')?;
+    let mut node = root;
+    for raw in rest.split('/') {
+        let token = unescape_token(raw);
+        node = match &node.value {
+            Value::Object(_) => member(node, &token)?,
+            Value::Array(items) => {
+                if token.len() > 1 && token.starts_with('0') {
+                    return None;
+                }
+                items.get(token.parse::<usize>().ok()?)?
+            }
+            _ => return None,
+        };
+    }
+    Some(node)
+}
+
+/// The position of `pointer`, else of its nearest existing ancestor; the
+/// flag says whether the node itself was found.
+fn nearest<'a>(
+    root: &'a Node,
+    pointer: &str,
+    lookup: impl Fn(&str) -> Option<&'a Node>,
+) -> (Pos, bool) {
+    if let Some(n) = lookup(pointer) {
+        return (n.pos, true);
+    }
+    let mut p = pointer;
+    while let Some(i) = p.rfind('/') {
+        p = p.get(..i).unwrap_or_default();
+        if let Some(n) = lookup(p) {
+            return (n.pos, false);
+        }
+    }
+    (root.pos, false)
 }
 
 /// Escape one reference token for an RFC 6901 pointer.

@@ -606,21 +606,7 @@ mod tests {
 
     /// (rule, severity, pointer) of this area's findings.
     fn findings(profile: &str, today: Option<&str>) -> Vec<(&'static str, Severity, String)> {
-        let options = crate::AuditOptions {
-            today: today.and_then(Date::parse),
-        };
-        let r = crate::audit(
-            profile.as_bytes(),
-            "t.json",
-            &crate::Labels::workshop(),
-            &options,
-        )
-        .unwrap();
-        r.issues
-            .iter()
-            .filter(|f| f.area == Area::Isolation)
-            .map(|f| (f.rule, f.severity, f.pointer.clone()))
-            .collect()
+        super::super::area_findings(profile, Area::Isolation, today)
     }
 
     const TODAY: Option<&str> = Some("2026-11-29");

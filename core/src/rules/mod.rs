@@ -266,6 +266,31 @@ pub fn run(ctx: &Ctx<'_>) -> Vec<Draft> {
     out
 }
 
+/// (rule, severity, pointer) of the findings of one area, for the area
+/// modules' tests.
+#[cfg(test)]
+pub(crate) fn area_findings(
+    profile: &str,
+    area: Area,
+    today: Option<&str>,
+) -> Vec<(&'static str, crate::finding::Severity, String)> {
+    let options = crate::AuditOptions {
+        today: today.and_then(crate::Date::parse),
+    };
+    let r = crate::audit(
+        profile.as_bytes(),
+        "t.json",
+        &crate::Labels::workshop(),
+        &options,
+    )
+    .unwrap();
+    r.issues
+        .iter()
+        .filter(|f| f.area == area)
+        .map(|f| (f.rule, f.severity, f.pointer.clone()))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

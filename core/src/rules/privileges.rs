@@ -470,21 +470,7 @@ mod tests {
 
     /// (rule, severity, pointer) of this area's findings.
     fn findings(profile: &str) -> Vec<(&'static str, Severity, String)> {
-        let options = crate::AuditOptions {
-            today: crate::Date::parse("2026-11-29"),
-        };
-        let r = crate::audit(
-            profile.as_bytes(),
-            "t.json",
-            &crate::Labels::workshop(),
-            &options,
-        )
-        .unwrap();
-        r.issues
-            .iter()
-            .filter(|f| f.area == Area::Privileges)
-            .map(|f| (f.rule, f.severity, f.pointer.clone()))
-            .collect()
+        super::super::area_findings(profile, Area::Privileges, Some("2026-11-29"))
     }
 
     fn boundary_of(fields: &str) -> String {
