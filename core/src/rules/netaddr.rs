@@ -8,7 +8,7 @@
 //! are recognised, because HTTP clients resolve them that way and they are
 //! the classic way around a metadata deny list.
 
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+use core::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 /// What an allow entry's `host` denotes.
 #[derive(Debug, Clone, PartialEq, Eq)]
