@@ -12,8 +12,6 @@ use isolint_core::import::{self, ImportError};
 use isolint_core::json::{InputError, Limits};
 use isolint_core::sanitize::neutralize;
 use isolint_core::view::{self, Filter, Grouped};
-#[cfg(feature = "import")]
-use isolint_core::Verdict;
 use isolint_core::{audit, AuditOptions, CatalogError, Date, Labels, Report, Severity};
 use yew::Reducible;
 
@@ -115,19 +113,11 @@ fn audit_text(
                 .map_err(|e| InputProblem::from_error(&e))?,
         );
     }
-    let pick = reports
-        .iter()
-        .position(|r| r.verdict == Verdict::NotEligible)
-        .unwrap_or(0);
-    if pick < reports.len() {
-        Ok(reports.swap_remove(pick))
-    } else {
-        Err(InputProblem {
-            message: format!("no profile found in this {}", format.title()),
-            line: None,
-            column: None,
-        })
-    }
+    import::representative(reports).ok_or_else(|| InputProblem {
+        message: format!("no profile found in this {}", format.title()),
+        line: None,
+        column: None,
+    })
 }
 
 /// The editor line of `report.issues[index]`.

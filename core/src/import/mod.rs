@@ -538,6 +538,18 @@ pub fn audit_imported(
     Ok(report)
 }
 
+/// The report a single-profile view (the dashboard's slot, the page's
+/// editor) shows for a file describing several profiles: the first that is
+/// not eligible, else the first, so a file holding a blocking profile never
+/// looks eligible. `None` for no reports.
+pub fn representative(mut reports: Vec<Report>) -> Option<Report> {
+    let i = reports
+        .iter()
+        .position(|r| r.verdict == crate::Verdict::NotEligible)
+        .unwrap_or(0);
+    (i < reports.len()).then(|| reports.swap_remove(i))
+}
+
 /// Where `~` points in imported paths: a home directory of an unknown user,
 /// so the home-directory and credential-store checks still apply.
 pub const HOME_PLACEHOLDER: &str = "/home/<user>";

@@ -11,7 +11,7 @@ use isolint_core::import::{self, Format, ImportError};
 use isolint_core::json::InputError;
 use isolint_core::redact;
 use isolint_core::sanitize::neutralize;
-use isolint_core::{audit, AuditOptions, Date, Labels, Report, Verdict};
+use isolint_core::{audit, AuditOptions, Date, Labels, Report};
 
 /// Where a profile comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -156,14 +156,9 @@ pub fn load_profile(
     }
 }
 
-/// The report a slot shows for a file of several profiles: the first that
-/// is not eligible, else the first.
-fn pick(mut reports: Vec<Report>) -> Option<Report> {
-    let i = reports
-        .iter()
-        .position(|r| r.verdict == Verdict::NotEligible)
-        .unwrap_or(0);
-    (i < reports.len()).then(|| reports.swap_remove(i))
+/// The report a slot shows for a file of several profiles (core decides).
+fn pick(reports: Vec<Report>) -> Option<Report> {
+    import::representative(reports)
 }
 
 /// Audit a configuration of another format (Kubernetes, Compose, OCI, …)
@@ -411,6 +406,7 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use isolint_core::Verdict;
 
     #[test]
     fn civil_dates() {
