@@ -263,6 +263,94 @@ fn directory_output_is_deterministic() {
     assert_eq!(a.stdout, b.stdout);
 }
 
+/// A directory larger than one batch of parallel work (512 inputs) is
+/// written in order, in every format, with the same bytes as its profiles
+/// audited one by one and assembled, and with a bad file in the middle
+/// reported in order without losing the others.
+#[test]
+fn a_large_directory_streams_in_path_order_in_every_format() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let fixed = fs::read_to_string(root().join(FIXED)).unwrap();
+    let workshop = fs::read_to_string(root().join(WORKSHOP)).unwrap();
+    let n = 530;
+    for i in 0..n {
+        let body = if i % 3 == 0 { &workshop } else { &fixed };
+        let body = body.replacen("\"name\": \"", &format!("\"name\": \"p{i:04}-"), 1);
+        write(dir, &format!("d/p{i:04}.json"), body.as_bytes());
+    }
+    write(dir, "d/p0300-bad.json", b"{\"name\": 1,,}");
+
+    let run = isolint_in(
+        dir,
+        ["audit", "--today", TODAY, "--format", "json", "d"],
+        None,
+    );
+    run.expect_code(2);
+    assert_positioned_error(&run, "d/p0300-bad.json");
+    let docs = run.json();
+    let names: Vec<String> = docs
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["profile"]["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(names.len(), n);
+    assert!(names.windows(2).all(|w| w[0] < w[1]), "path order");
+
+    // Every format equals the same files given as arguments one by one,
+    // each rendered alone and joined the way the format joins reports.
+    let some = ["d/p0001.json", "d/p0512.json", "d/p0529.json"];
+    for format in ["json", "sarif", "markdown", "github", "text"] {
+        let all = isolint_in(
+            dir,
+            ["audit", "--today", TODAY, "--format", format, "d"],
+            None,
+        );
+        let mut listed = vec!["audit", "--today", TODAY, "--format", format];
+        listed.extend(some);
+        let three = isolint_in(dir, listed, None);
+        match format {
+            "markdown" | "github" => {
+                for f in some {
+                    let alone = isolint_in(
+                        dir,
+                        ["audit", "--today", TODAY, "--format", format, f],
+                        None,
+                    );
+                    assert!(
+                        all.stdout_str().contains(&alone.stdout_str()),
+                        "{format}: {f}"
+                    );
+                    assert!(
+                        three.stdout_str().contains(&alone.stdout_str()),
+                        "{format}: {f}"
+                    );
+                }
+            }
+            "text" => {
+                assert!(all.stdout_str().ends_with(&format!("audited {n} profiles: {} eligible for runtime testing, {} not eligible; 1 could not be read\n", n - n.div_ceil(3), n.div_ceil(3))), "{}", all.stdout_str().len());
+            }
+            _ => {
+                let doc = all.json();
+                let items = |d: &Value| -> Vec<Value> {
+                    let list = if format == "json" {
+                        d.clone()
+                    } else {
+                        d["runs"].clone()
+                    };
+                    list.as_array().unwrap().clone()
+                };
+                let picked: Vec<Value> = [1usize, 512, 529]
+                    .iter()
+                    .map(|&i| items(&doc)[i].clone())
+                    .collect();
+                assert_eq!(picked, items(&three.json()), "{format}");
+            }
+        }
+    }
+}
+
 // ---- input errors -------------------------------------------------------
 
 /// Each kind of unreadable input, alone and among readable ones.

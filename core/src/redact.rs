@@ -2,6 +2,7 @@
 //! never echoed in any output: findings name the variable or field, and the
 //! value is replaced by [`MASK`].
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashSet};
 
 use crate::json::{Node, Value};
@@ -10,7 +11,7 @@ use crate::json::{Node, Value};
 pub const MASK: &str = "[redacted]";
 
 /// Name parts that leave no doubt that a value is a secret.
-const STRONG_SECRET_WORDS: &[&str] = &[
+const STRONG_SECRET_WORDS: [&str; 9] = [
     "SECRET",
     "TOKEN",
     "PASSWORD",
@@ -23,7 +24,7 @@ const STRONG_SECRET_WORDS: &[&str] = &[
 ];
 
 /// Name parts that usually mark a secret but also name modes and settings.
-const WEAK_SECRET_WORDS: &[&str] = &[
+const WEAK_SECRET_WORDS: [&str; 10] = [
     "CREDENTIAL",
     "AUTH",
     "SESSION_KEY",
@@ -36,10 +37,41 @@ const WEAK_SECRET_WORDS: &[&str] = &[
     "COOKIE",
 ];
 
+/// The letters (and `_`) a name holds, one bit each: a word can only be
+/// inside a name whose set includes the word's.
+const fn letters(mut bytes: &[u8]) -> u32 {
+    let mut set = 0u32;
+    while let [b, rest @ ..] = bytes {
+        set |= match *b {
+            b @ b'a'..=b'z' => 1 << (b - b'a'),
+            b @ b'A'..=b'Z' => 1 << (b - b'A'),
+            b'_' | b'-' => 1 << 26,
+            _ => 1 << 27,
+        };
+        bytes = rest;
+    }
+    set
+}
+
+// Evaluated at compile time: an index out of range fails the build.
+#[allow(clippy::indexing_slicing)]
+const fn letter_sets<const N: usize>(words: &[&str; N]) -> [u32; N] {
+    let mut out = [0u32; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = letters(words[i].as_bytes());
+        i += 1;
+    }
+    out
+}
+
+const STRONG_LETTERS: [u32; STRONG_SECRET_WORDS.len()] = letter_sets(&STRONG_SECRET_WORDS);
+const WEAK_LETTERS: [u32; WEAK_SECRET_WORDS.len()] = letter_sets(&WEAK_SECRET_WORDS);
 /// Whether `name`, compared without case and with `-` read as `_`,
-/// contains one of `words` (written in upper case). No allocation: this
-/// runs for every token pair of every output string.
-fn name_has(name: &str, words: &[&str]) -> bool {
+/// contains one of `words` (written in upper case). No allocation, and
+/// words whose letters the name lacks are never scanned for: this runs for
+/// every key of every document and every token pair of every output string.
+fn name_has(name: &str, words: &[&str], sets: &[u32]) -> bool {
     let norm = |b: u8| {
         if b == b'-' {
             b'_'
@@ -48,9 +80,11 @@ fn name_has(name: &str, words: &[&str]) -> bool {
         }
     };
     let hay = name.as_bytes();
-    words.iter().any(|w| {
+    let have = letters(hay);
+    words.iter().zip(sets).any(|(w, &set)| {
         let w = w.as_bytes();
-        w.len() <= hay.len()
+        set & have == set
+            && w.len() <= hay.len()
             && hay
                 .windows(w.len())
                 .any(|win| win.iter().zip(w).all(|(&a, &b)| norm(a) == b))
@@ -59,7 +93,9 @@ fn name_has(name: &str, words: &[&str]) -> bool {
 
 /// Whether a variable or key name says its value is a secret.
 pub fn is_secret_name(name: &str) -> bool {
-    if !name_has(name, STRONG_SECRET_WORDS) && !name_has(name, WEAK_SECRET_WORDS) {
+    if !name_has(name, &STRONG_SECRET_WORDS, &STRONG_LETTERS)
+        && !name_has(name, &WEAK_SECRET_WORDS, &WEAK_LETTERS)
+    {
         return false;
     }
     let n = name.to_ascii_uppercase().replace('-', "_");
@@ -69,7 +105,7 @@ pub fn is_secret_name(name: &str) -> bool {
 /// Whether a name leaves no doubt that its value is a secret (unlike `AUTH`
 /// or `COOKIE`, which also name modes and settings).
 pub fn is_strong_secret_name(name: &str) -> bool {
-    name_has(name, STRONG_SECRET_WORDS)
+    name_has(name, &STRONG_SECRET_WORDS, &STRONG_LETTERS)
 }
 
 /// Whether a value itself looks like a credential, whatever its name.
@@ -285,15 +321,24 @@ impl Secrets {
     /// Replace every collected secret and anything else that looks like a
     /// credential; each run of secret text becomes one [`MASK`].
     pub fn scrub(&self, s: &str) -> String {
+        self.scrub_cow(s).into_owned()
+    }
+
+    /// [`Secrets::scrub`] without a copy when nothing needs masking.
+    pub fn scrub_cow<'a>(&self, s: &'a str) -> Cow<'a, str> {
+        let covered = self.covered(s);
+        if covered.is_empty() {
+            return scrub_tokens_cow(s);
+        }
         let mut out = String::with_capacity(s.len());
         let mut at = 0;
-        for (a, b) in self.covered(s) {
+        for (a, b) in covered {
             out.push_str(s.get(at..a).unwrap_or_default());
             out.push_str(MASK);
             at = b;
         }
         out.push_str(s.get(at..).unwrap_or_default());
-        scrub_tokens(&out)
+        Cow::Owned(scrub_tokens_cow(&out).into_owned())
     }
 
     /// Mask secrets in source text character by character, so lines and
@@ -351,83 +396,164 @@ fn is_reference(s: &str) -> bool {
 
 const SEPARATORS: &str = "\"'`=;,&|()<>[]{}";
 
+/// Byte classes for the token scan: bit 0 ends a token (ASCII whitespace or
+/// a separator), bit 1 splits a token into pieces (`/`, `:`, `@`).
+const BREAK: u8 = 1;
+const PIECE: u8 = 2;
+// Evaluated at compile time: an index out of range fails the build.
+#[allow(clippy::indexing_slicing)]
+const CLASS: [u8; 128] = {
+    let mut t = [0u8; 128];
+    let ws = b"\t\n\x0b\x0c\r ";
+    let mut i = 0;
+    while i < ws.len() {
+        t[ws[i] as usize] = BREAK;
+        i += 1;
+    }
+    let sep = SEPARATORS.as_bytes();
+    let mut i = 0;
+    while i < sep.len() {
+        t[sep[i] as usize] = BREAK;
+        i += 1;
+    }
+    t[b'/' as usize] = PIECE;
+    t[b':' as usize] = PIECE;
+    t[b'@' as usize] = PIECE;
+    t
+};
+
+/// The [`CLASS`] of an ASCII byte; other bytes have none.
+fn class(b: u8) -> u8 {
+    CLASS.get(usize::from(b)).copied().unwrap_or(0)
+}
+
+/// Whether the character starting at byte `i` of `s` ends a token, and its
+/// length in bytes.
+fn breaks_at(s: &str, i: usize) -> (bool, usize) {
+    let b = s.as_bytes().get(i).copied().unwrap_or(0);
+    if b < 0x80 {
+        return (class(b) & BREAK != 0, 1);
+    }
+    match s.get(i..).and_then(|rest| rest.chars().next()) {
+        Some(c) => (c.is_whitespace(), c.len_utf8()),
+        None => (false, 1),
+    }
+}
+
+/// The shortest text [`looks_like_secret`] can accept.
+const MIN_SECRET: usize = 8;
+
 /// Byte ranges of credential-looking tokens in `s`: whole tokens between
 /// separators, or, inside a token that is not a secret as a whole (a path,
-/// a URL), its `/`, `:` and `@`-separated pieces.
+/// a URL), its `/`, `:` and `@`-separated pieces; and the value that
+/// follows a secret-named flag or key (`--password=hunter2`, `TOKEN: abc`).
+///
+/// One pass over the bytes; tokens and pieces shorter than any secret are
+/// never examined. Runs for every output string, so it allocates only when
+/// it finds something.
 fn secret_spans(s: &str) -> Vec<(usize, usize)> {
     let mut spans = Vec::new();
-    let mut start = None;
-    let check = |a: usize, b: usize, spans: &mut Vec<(usize, usize)>| {
-        let tok = s.get(a..b).unwrap_or("");
-        if looks_like_secret(tok) {
-            spans.push((a, b));
-            return;
-        }
-        let mut piece_start = a;
-        for (i, c) in tok.char_indices() {
-            if matches!(c, '/' | ':' | '@') {
-                if looks_like_secret(s.get(piece_start..a + i).unwrap_or("")) {
-                    spans.push((piece_start, a + i));
-                }
-                piece_start = a + i + c.len_utf8();
-            }
-        }
-        if piece_start > a && looks_like_secret(s.get(piece_start..b).unwrap_or("")) {
-            spans.push((piece_start, b));
-        }
-    };
-    // Tokens with their spans, to also catch the value that follows a
-    // secret-named flag or key: `--password=hunter2`, `TOKEN: abc`.
-    let mut tokens: Vec<(usize, usize)> = Vec::new();
-    for (i, c) in s.char_indices() {
-        if c.is_whitespace() || SEPARATORS.contains(c) {
-            if let Some(a) = start.take() {
-                tokens.push((a, i));
-            }
-        } else if start.is_none() {
-            start = Some(i);
-        }
-    }
-    if let Some(a) = start {
-        tokens.push((a, s.len()));
-    }
-    for &(a, b) in &tokens {
-        check(a, b, &mut spans);
-    }
-    for pair in tokens.windows(2) {
-        let &[(a0, b0), (a1, b1)] = pair else {
+    let bytes = s.as_bytes();
+    let mut prev: Option<(usize, usize)> = None;
+    let mut i = 0;
+    while i < bytes.len() {
+        let (brk, len) = breaks_at(s, i);
+        if brk {
+            i += len;
             continue;
-        };
-        let key = s.get(a0..b0).unwrap_or("");
-        let between = s.get(b0..a1).unwrap_or("");
-        let value = s.get(a1..b1).unwrap_or("");
-        let key_like = key.trim_start_matches('-').trim_end_matches(':');
-        let joined = between
-            .chars()
-            .all(|c| c == '=' || c == ':' || c == ' ' || c == '"' || c == '\'');
-        if joined
-            && !between.is_empty()
-            && value.len() >= 4
-            && !value.starts_with('-')
-            && !value.starts_with('$')
-            && !value.starts_with('/')
-            && is_secret_name(key_like)
-            && !spans.iter().any(|&(x, y)| x <= a1 && b1 <= y)
-        {
-            spans.push((a1, b1));
         }
+        // A token starts at `i`; find its end.
+        let a = i;
+        while i < bytes.len() {
+            let (brk, len) = breaks_at(s, i);
+            if brk {
+                break;
+            }
+            i += len;
+        }
+        let b = i;
+        check_token(s, a, b, &mut spans);
+        if let Some((a0, b0)) = prev {
+            check_pair(s, (a0, b0), (a, b), &mut spans);
+        }
+        prev = Some((a, b));
     }
     spans.sort_unstable();
     spans.dedup();
     spans
 }
 
+/// A whole token that looks like a secret, or else its pieces that do.
+fn check_token(s: &str, a: usize, b: usize, spans: &mut Vec<(usize, usize)>) {
+    if b - a < MIN_SECRET {
+        return;
+    }
+    let tok = s.get(a..b).unwrap_or("");
+    if looks_like_secret(tok) {
+        spans.push((a, b));
+        return;
+    }
+    let bytes = tok.as_bytes();
+    let mut piece_start = 0;
+    for (i, &c) in bytes.iter().enumerate() {
+        if class(c) & PIECE != 0 {
+            if i - piece_start >= MIN_SECRET
+                && looks_like_secret(tok.get(piece_start..i).unwrap_or(""))
+            {
+                spans.push((a + piece_start, a + i));
+            }
+            piece_start = i + 1;
+        }
+    }
+    if piece_start > 0
+        && bytes.len() - piece_start >= MIN_SECRET
+        && looks_like_secret(tok.get(piece_start..).unwrap_or(""))
+    {
+        spans.push((a + piece_start, b));
+    }
+}
+
+/// The value token after a secret-named key token, when only `=`, `:`,
+/// spaces or quotes join them.
+fn check_pair(
+    s: &str,
+    (a0, b0): (usize, usize),
+    (a1, b1): (usize, usize),
+    spans: &mut Vec<(usize, usize)>,
+) {
+    if b1 - a1 < 4 {
+        return;
+    }
+    let between = s.as_bytes().get(b0..a1).unwrap_or_default();
+    let joined = !between.is_empty()
+        && between
+            .iter()
+            .all(|c| matches!(c, b'=' | b':' | b' ' | b'"' | b'\''));
+    if !joined {
+        return;
+    }
+    let value = s.as_bytes().get(a1..b1).unwrap_or_default();
+    if matches!(value.first(), Some(b'-' | b'$' | b'/')) {
+        return;
+    }
+    let key = s.get(a0..b0).unwrap_or("");
+    let key_like = key.trim_start_matches('-').trim_end_matches(':');
+    if is_secret_name(key_like) && !spans.iter().any(|&(x, y)| x <= a1 && b1 <= y) {
+        spans.push((a1, b1));
+    }
+}
+
 /// Mask credential-looking tokens in free text, for text that did not come
 /// from a collected document.
 pub fn scrub_tokens(s: &str) -> String {
+    scrub_tokens_cow(s).into_owned()
+}
+
+/// [`scrub_tokens`] without a copy when nothing needs masking.
+pub fn scrub_tokens_cow(s: &str) -> Cow<'_, str> {
     let spans = secret_spans(s);
     if spans.is_empty() {
-        return s.to_string();
+        return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len());
     let mut last = 0;
@@ -437,13 +563,107 @@ pub fn scrub_tokens(s: &str) -> String {
         last = b;
     }
     out.push_str(s.get(last..).unwrap_or(""));
-    out
+    Cow::Owned(out)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::json::{parse, Limits};
+    use proptest::prelude::*;
+
+    /// The straightforward char-by-char scan the fast one replaced; kept as
+    /// the oracle the property below compares against.
+    ///
+    /// Byte ranges of credential-looking tokens in `s`: whole tokens between
+    /// separators, or, inside a token that is not a secret as a whole (a path,
+    /// a URL), its `/`, `:` and `@`-separated pieces.
+    fn secret_spans_reference(s: &str) -> Vec<(usize, usize)> {
+        let mut spans = Vec::new();
+        let mut start = None;
+        let check = |a: usize, b: usize, spans: &mut Vec<(usize, usize)>| {
+            let tok = s.get(a..b).unwrap_or("");
+            if looks_like_secret(tok) {
+                spans.push((a, b));
+                return;
+            }
+            let mut piece_start = a;
+            for (i, c) in tok.char_indices() {
+                if matches!(c, '/' | ':' | '@') {
+                    if looks_like_secret(s.get(piece_start..a + i).unwrap_or("")) {
+                        spans.push((piece_start, a + i));
+                    }
+                    piece_start = a + i + c.len_utf8();
+                }
+            }
+            if piece_start > a && looks_like_secret(s.get(piece_start..b).unwrap_or("")) {
+                spans.push((piece_start, b));
+            }
+        };
+        // Tokens with their spans, to also catch the value that follows a
+        // secret-named flag or key: `--password=hunter2`, `TOKEN: abc`.
+        let mut tokens: Vec<(usize, usize)> = Vec::new();
+        for (i, c) in s.char_indices() {
+            if c.is_whitespace() || SEPARATORS.contains(c) {
+                if let Some(a) = start.take() {
+                    tokens.push((a, i));
+                }
+            } else if start.is_none() {
+                start = Some(i);
+            }
+        }
+        if let Some(a) = start {
+            tokens.push((a, s.len()));
+        }
+        for &(a, b) in &tokens {
+            check(a, b, &mut spans);
+        }
+        for pair in tokens.windows(2) {
+            let &[(a0, b0), (a1, b1)] = pair else {
+                continue;
+            };
+            let key = s.get(a0..b0).unwrap_or("");
+            let between = s.get(b0..a1).unwrap_or("");
+            let value = s.get(a1..b1).unwrap_or("");
+            let key_like = key.trim_start_matches('-').trim_end_matches(':');
+            let joined = between
+                .chars()
+                .all(|c| c == '=' || c == ':' || c == ' ' || c == '"' || c == '\'');
+            if joined
+                && !between.is_empty()
+                && value.len() >= 4
+                && !value.starts_with('-')
+                && !value.starts_with('$')
+                && !value.starts_with('/')
+                && is_secret_name(key_like)
+                && !spans.iter().any(|&(x, y)| x <= a1 && b1 <= y)
+            {
+                spans.push((a1, b1));
+            }
+        }
+        spans.sort_unstable();
+        spans.dedup();
+        spans
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+        #[test]
+        fn fast_spans_equal_the_reference(
+            parts in proptest::collection::vec(prop_oneof![
+                Just("TOKEN".to_string()), Just("--password".to_string()), Just("=".to_string()),
+                Just(": ".to_string()), Just(" ".to_string()), Just("/".to_string()), Just("@".to_string()),
+                Just("ghp_abcdefghijklmnop0123".to_string()), Just("AKIAIOSFODNN7EXAMPLE".to_string()),
+                Just("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY".to_string()), Just("https://u:pw@h/x".to_string()),
+                Just("\u{a0}".to_string()), Just("\u{2003}".to_string()), Just("é".to_string()), Just("\"".to_string()),
+                Just("\t".to_string()), Just("\u{b}".to_string()), Just("\u{85}".to_string()), Just("\u{1c}".to_string()),
+                Just("$X".to_string()), Just("-".to_string()), Just("hunter22".to_string()), "[ -~]{0,12}", "\\PC{0,6}",
+            ], 0..24)
+        ) {
+            let s: String = parts.concat();
+            prop_assert_eq!(secret_spans(&s), secret_spans_reference(&s), "{:?}", s);
+        }
+    }
 
     #[test]
     fn detectors() {

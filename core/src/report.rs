@@ -309,7 +309,7 @@ pub fn audit_with_limits(
     };
     let drafts = rules::run(&ctx);
 
-    let clean = |s: &str| neutralize(&secrets.scrub(s)).into_owned();
+    let clean = |s: &str| neutralize(&secrets.scrub_cow(s)).into_owned();
     let issues: Vec<Finding> = drafts
         .into_iter()
         .map(|d| {

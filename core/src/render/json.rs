@@ -180,8 +180,12 @@ pub fn render(r: &Report) -> String {
 
 /// Several reports as one JSON array (directory mode, several files).
 pub fn render_many(reports: &[Report]) -> String {
-    let all: Vec<Export> = reports.iter().map(export).collect();
-    render_value(&all)
+    super::frame::JSON_ARRAY.assemble(reports.iter().map(element))
+}
+
+/// One report as an element of [`super::frame::JSON_ARRAY`].
+pub fn element(r: &Report) -> String {
+    super::frame::pretty_at(&export(r), 1).unwrap_or_else(|e| format!("  {{\"error\":\"{e}\"}}"))
 }
 
 fn render_value<T: Serialize>(v: &T) -> String {

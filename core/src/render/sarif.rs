@@ -163,14 +163,12 @@ fn run(report: &Report) -> Value {
 
 /// One SARIF log with one run per report.
 pub fn render_many(reports: &[Report]) -> String {
-    let log = json!({
-        "$schema": SARIF_SCHEMA,
-        "version": "2.1.0",
-        "runs": reports.iter().map(run).collect::<Vec<_>>(),
-    });
-    let mut s = serde_json::to_string_pretty(&log).unwrap_or_default();
-    s.push('\n');
-    s
+    super::frame::SARIF_LOG.assemble(reports.iter().map(element))
+}
+
+/// One report as a run of [`super::frame::SARIF_LOG`].
+pub fn element(r: &Report) -> String {
+    super::frame::pretty_at(&run(r), 2).unwrap_or_default()
 }
 
 /// A SARIF log for one report.

@@ -1,8 +1,10 @@
 //! `isolint audit`: read, audit in parallel, render in argument order.
 
-use std::io::IsTerminal;
+use std::io::{self, IsTerminal, Write};
+use std::path::Path;
 
 use isolint_core::model::StringEnum;
+use isolint_core::render::frame::{self, Frame};
 use isolint_core::render::text::TextOptions;
 use isolint_core::render::{github, json, markdown, sarif, text};
 use isolint_core::{baseline, rules, waivers, AuditOptions, Labels, Report, Severity, Verdict};
@@ -25,19 +27,40 @@ pub fn exit_code(reports: &[Report], failed: bool) -> u8 {
 /// is at or above it (only findings marked `new` when `new_only`, i.e. with
 /// `--baseline`), whatever the verdict; without one, the verdicts decide.
 pub fn gate(reports: &[Report], failed: bool, fail_on: Option<Severity>, new_only: bool) -> u8 {
-    let failing = match fail_on {
-        _ if failed => return EXIT_ERROR,
-        Some(min) => reports.iter().flat_map(|r| &r.issues).any(|f| {
-            f.waived.is_none()
-                && f.severity.at_least(min)
-                && (!new_only || f.baseline == Some("new"))
-        }),
-        None => reports.iter().any(|r| r.verdict == Verdict::NotEligible),
-    };
-    if failing {
-        EXIT_NOT_ELIGIBLE
-    } else {
-        EXIT_OK
+    let mut gate = Gate::new(fail_on, new_only);
+    reports.iter().for_each(|r| gate.add(r));
+    match () {
+        _ if failed => EXIT_ERROR,
+        _ if gate.failing => EXIT_NOT_ELIGIBLE,
+        _ => EXIT_OK,
+    }
+}
+
+/// [`gate`] one report at a time.
+struct Gate {
+    fail_on: Option<Severity>,
+    new_only: bool,
+    failing: bool,
+}
+
+impl Gate {
+    fn new(fail_on: Option<Severity>, new_only: bool) -> Gate {
+        Gate {
+            fail_on,
+            new_only,
+            failing: false,
+        }
+    }
+
+    fn add(&mut self, r: &Report) {
+        self.failing |= match self.fail_on {
+            Some(min) => r.issues.iter().any(|f| {
+                f.waived.is_none()
+                    && f.severity.at_least(min)
+                    && (!self.new_only || f.baseline == Some("new"))
+            }),
+            None => r.verdict == Verdict::NotEligible,
+        };
     }
 }
 
@@ -51,47 +74,147 @@ fn use_color(choice: ColorChoice, to_stdout: bool) -> bool {
     }
 }
 
-/// Render the reports. `array` chooses the JSON shape: a single document
-/// for one file argument, an array otherwise.
-pub fn render(
+/// How a format lays out several reports: the frame around the pieces and
+/// how one report becomes a piece. `array` chooses the JSON shape: a single
+/// document for one profile, an array otherwise.
+#[derive(Debug, Clone, Copy)]
+struct Layout {
+    format: ReportFormat,
+    array: bool,
+    color: bool,
+}
+
+/// Text reports are separated by a blank line; the tally comes after.
+const TEXT: Frame = Frame {
+    open: "",
+    sep: "\n",
+    close: "",
+    empty: "",
+};
+
+impl Layout {
+    fn frame(self) -> Frame {
+        match self.format {
+            ReportFormat::Json if self.array => frame::JSON_ARRAY,
+            ReportFormat::Json | ReportFormat::Markdown | ReportFormat::Github => frame::CONCAT,
+            ReportFormat::Sarif => frame::SARIF_LOG,
+            ReportFormat::Text => TEXT,
+        }
+    }
+
+    fn piece(self, r: &Report) -> String {
+        match self.format {
+            ReportFormat::Json if self.array => json::element(r),
+            ReportFormat::Json => json::render(r),
+            ReportFormat::Sarif => sarif::element(r),
+            ReportFormat::Markdown => markdown::render(r),
+            ReportFormat::Github => github::render(r),
+            ReportFormat::Text => text::render(r, TextOptions { color: self.color }),
+        }
+    }
+
+    /// What follows the frame: the text format's tally of several results.
+    fn tally(self, reports: usize, eligible: usize, failures: usize) -> String {
+        if !matches!(self.format, ReportFormat::Text) || reports + failures <= 1 {
+            return String::new();
+        }
+        let mut out = format!(
+            "\naudited {reports} profiles: {eligible} eligible for runtime testing, {} not eligible",
+            reports - eligible
+        );
+        if failures > 0 {
+            out.push_str(&format!("; {failures} could not be read"));
+        }
+        out.push('\n');
+        out
+    }
+}
+
+/// Render the reports as one document, exactly as `isolint audit` writes
+/// them piece by piece.
+#[cfg(test)]
+fn render(
     reports: &[Report],
     format: ReportFormat,
     array: bool,
     color: bool,
     failures: usize,
 ) -> String {
-    match format {
-        ReportFormat::Json if array => json::render_many(reports),
-        ReportFormat::Json => reports.first().map(json::render).unwrap_or_default(),
-        ReportFormat::Sarif => sarif::render_many(reports),
-        ReportFormat::Markdown => markdown::render_many(reports),
-        ReportFormat::Github => github::render_many(reports),
-        ReportFormat::Text => {
-            let opts = TextOptions { color };
-            let mut out = String::new();
-            for (i, r) in reports.iter().enumerate() {
-                if i > 0 {
-                    out.push('\n');
-                }
-                out.push_str(&text::render(r, opts));
+    let layout = Layout {
+        format,
+        array,
+        color,
+    };
+    let eligible = reports
+        .iter()
+        .filter(|r| r.verdict == Verdict::EligibleForRuntimeTesting)
+        .count();
+    let mut out = layout
+        .frame()
+        .assemble(reports.iter().map(|r| layout.piece(r)));
+    out.push_str(&layout.tally(reports.len(), eligible, failures));
+    out
+}
+
+/// How many inputs are audited at once before their output is written:
+/// memory stays bounded on large directories, and output keeps argument
+/// order.
+const CHUNK: usize = 512;
+
+/// One input, audited and rendered by a worker.
+struct Done {
+    /// How the pieces were rendered; the first one fixes the frame.
+    layout: Layout,
+    pieces: Vec<String>,
+    notes: Vec<String>,
+    eligible: usize,
+    failing: bool,
+}
+
+/// Where the document goes, opened when its first piece is ready so that
+/// nothing is written when no input could be read.
+enum Sink {
+    Stdout(io::BufWriter<io::Stdout>),
+    /// The reader of stdout went away (`isolint … | head`): not an error.
+    Closed,
+    File(Box<output::AtomicFile>),
+}
+
+impl Sink {
+    fn open(path: Option<&Path>) -> io::Result<Sink> {
+        Ok(match path {
+            Some(p) => Sink::File(Box::new(output::AtomicFile::create(p)?)),
+            None => Sink::Stdout(io::BufWriter::with_capacity(1 << 16, io::stdout())),
+        })
+    }
+
+    fn write(&mut self, text: &str) -> io::Result<()> {
+        let result = match self {
+            Sink::Stdout(w) => w.write_all(text.as_bytes()),
+            Sink::Closed => Ok(()),
+            Sink::File(f) => f.write_all(text.as_bytes()),
+        };
+        self.pipe_closed(result)
+    }
+
+    fn finish(self) -> io::Result<()> {
+        match self {
+            Sink::Stdout(mut w) => {
+                let flushed = w.flush();
+                Sink::Closed.pipe_closed(flushed)
             }
-            if reports.len() + failures > 1 {
-                let eligible = reports
-                    .iter()
-                    .filter(|r| r.verdict == Verdict::EligibleForRuntimeTesting)
-                    .count();
-                out.push_str(&format!(
-                    "\naudited {} profiles: {} eligible for runtime testing, {} not eligible",
-                    reports.len(),
-                    eligible,
-                    reports.len() - eligible
-                ));
-                if failures > 0 {
-                    out.push_str(&format!("; {failures} could not be read"));
-                }
-                out.push('\n');
+            Sink::Closed => Ok(()),
+            Sink::File(f) => f.commit(),
+        }
+    }
+
+    fn pipe_closed(&mut self, result: io::Result<()>) -> io::Result<()> {
+        match result {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe && !matches!(self, Sink::File(_)) => {
+                *self = Sink::Closed;
+                Ok(())
             }
-            out
+            other => other,
         }
     }
 }
@@ -129,87 +252,132 @@ pub fn run(args: &AuditArgs) -> u8 {
         None => None,
     };
 
+    // `--output -` is stdout, as for the inputs.
+    let output = args.output.as_deref().filter(|p| p.as_os_str() != "-");
+    let color = use_color(args.color, output.is_none());
+    let fail_on = args.fail_on.map(|f| f.severity());
     let expanded = input::expand(&args.profiles, args.from.extensions());
-    let results: Vec<Result<input::Audited, Failure>> = expanded
-        .jobs
-        .into_par_iter()
-        .map(|job| {
-            let mut audited =
-                job.and_then(|inp| input::audit(&inp, &labels, &options, args.from))?;
-            if let Some((list, source)) = &waivers {
-                for report in &mut audited.reports {
-                    waivers::apply(report, list, options.today, source);
-                }
-            }
-            if let Some(old) = &baseline {
-                for report in &mut audited.reports {
-                    baseline::apply(report, old);
-                }
-            }
-            Ok(audited)
-        })
-        .collect();
-
-    let mut reports = Vec::with_capacity(results.len());
-    let mut failures = 0;
-    for r in results {
-        match r {
-            Ok(audited) => {
-                for n in &audited.notes {
-                    output::remark(n);
-                }
-                reports.extend(audited.reports);
-            }
-            Err(f) => {
-                failures += 1;
-                output::error(&f.to_string());
-            }
-        }
-    }
     // One document for one profile; an array whenever the invocation can
     // yield several (several arguments, a directory, a file describing
-    // several containers or services), so its shape is predictable.
-    let array = expanded.directory || args.profiles.len() > 1 || reports.len() > 1;
-    let code = gate(
-        &reports,
-        failures > 0,
-        args.fail_on.map(|f| f.severity()),
-        baseline.is_some(),
-    );
-    if reports.is_empty() {
-        // Nothing could be read: no output rather than an empty report that
-        // could be mistaken for a clean one.
-        return EXIT_ERROR;
-    }
+    // several containers or services), so its shape is predictable. With
+    // a single input there is a single job, so its own count decides.
+    let many_inputs = expanded.directory || args.profiles.len() > 1;
 
-    // `--output -` is stdout, as for the inputs.
-    let output = args.output.as_ref().filter(|p| p.as_os_str() != "-");
-    let color = use_color(args.color, output.is_none());
-    let rendered = render(&reports, args.format, array, color, failures);
-    match output {
-        Some(path) => match output::write_atomically(path, rendered.as_bytes()) {
-            Ok(()) => {
-                let n = reports.len();
-                output::note(&format!(
-                    "wrote {} for {n} profile{} to {}",
-                    args.format.name(),
-                    if n == 1 { "" } else { "s" },
-                    input::display(path)
-                ));
-                code
+    let audit_one = |job: Result<input::Input, Failure>| -> Result<Done, Failure> {
+        let mut audited = job.and_then(|inp| input::audit(&inp, &labels, &options, args.from))?;
+        for report in &mut audited.reports {
+            if let Some((list, source)) = &waivers {
+                waivers::apply(report, list, options.today, source);
             }
-            Err(e) => {
-                output::error(&format!("{}: cannot write: {e}", input::display(path)));
-                EXIT_ERROR
+            if let Some(old) = &baseline {
+                baseline::apply(report, old);
             }
-        },
-        None => match output::stdout(&rendered) {
-            Ok(()) => code,
-            Err(e) => {
-                output::error(&format!("cannot write to stdout: {e}"));
-                EXIT_ERROR
+        }
+        let layout = Layout {
+            format: args.format,
+            array: many_inputs || audited.reports.len() > 1,
+            color,
+        };
+        let mut gate = Gate::new(fail_on, baseline.is_some());
+        audited.reports.iter().for_each(|r| gate.add(r));
+        Ok(Done {
+            layout,
+            pieces: audited.reports.iter().map(|r| layout.piece(r)).collect(),
+            notes: audited.notes,
+            eligible: audited
+                .reports
+                .iter()
+                .filter(|r| r.verdict == Verdict::EligibleForRuntimeTesting)
+                .count(),
+            failing: gate.failing,
+        })
+    };
+
+    let mut sink: Option<Sink> = None;
+    let mut frame = frame::CONCAT;
+    let (mut reports, mut eligible, mut failures, mut failing) = (0usize, 0usize, 0usize, false);
+    let mut jobs = expanded.jobs.into_iter().peekable();
+    let mut write_all = || -> io::Result<()> {
+        while jobs.peek().is_some() {
+            let chunk: Vec<_> = jobs.by_ref().take(CHUNK).collect();
+            let results: Vec<Result<Done, Failure>> =
+                chunk.into_par_iter().map(&audit_one).collect();
+            for result in results {
+                let done = match result {
+                    Ok(done) => done,
+                    Err(f) => {
+                        failures += 1;
+                        output::error(&f.to_string());
+                        continue;
+                    }
+                };
+                for n in &done.notes {
+                    output::remark(n);
+                }
+                failing |= done.failing;
+                eligible += done.eligible;
+                for piece in &done.pieces {
+                    match &mut sink {
+                        Some(out) => out.write(frame.sep)?,
+                        None => {
+                            // The first piece fixes the document's shape.
+                            frame = done.layout.frame();
+                            sink.insert(Sink::open(output)?).write(frame.open)?;
+                        }
+                    }
+                    if let Some(out) = &mut sink {
+                        out.write(piece)?;
+                    }
+                    reports += 1;
+                }
             }
-        },
+        }
+        if let Some(out) = &mut sink {
+            out.write(frame.close)?;
+            out.write(
+                &Layout {
+                    format: args.format,
+                    array: true,
+                    color,
+                }
+                .tally(reports, eligible, failures),
+            )?;
+        }
+        Ok(())
+    };
+    let written = write_all();
+
+    let code = match () {
+        _ if failures > 0 => EXIT_ERROR,
+        _ if failing => EXIT_NOT_ELIGIBLE,
+        _ => EXIT_OK,
+    };
+    let finished = match (written, sink) {
+        // Nothing could be read: no output rather than an empty report that
+        // could be mistaken for a clean one (an unfinished file is removed).
+        (Ok(()), None) => return EXIT_ERROR,
+        (Ok(()), Some(out)) => out.finish(),
+        (Err(e), _) => Err(e),
+    };
+    match (finished, output) {
+        (Ok(()), Some(path)) => {
+            output::note(&format!(
+                "wrote {} for {reports} profile{} to {}",
+                args.format.name(),
+                if reports == 1 { "" } else { "s" },
+                input::display(path)
+            ));
+            code
+        }
+        (Ok(()), None) => code,
+        (Err(e), Some(path)) => {
+            output::error(&format!("{}: cannot write: {e}", input::display(path)));
+            EXIT_ERROR
+        }
+        (Err(e), None) => {
+            output::error(&format!("cannot write to stdout: {e}"));
+            EXIT_ERROR
+        }
     }
 }
 

@@ -58,52 +58,112 @@ pub fn stdout(text: &str) -> io::Result<()> {
 /// same directory, flush it to disk, then rename it over the target. On any
 /// failure the temporary file is removed and the target is untouched.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    if path.is_dir() {
-        return Err(io::Error::new(
-            io::ErrorKind::IsADirectory,
-            "is a directory",
-        ));
-    }
-    let file_name = path
-        .file_name()
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "names no file"))?;
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let existing = fs::metadata(path).ok();
-    let mut attempt = 0u32;
-    let (tmp, mut file) = loop {
-        let mut name = std::ffi::OsString::from(".");
-        name.push(file_name);
-        name.push(format!(".{}.{attempt}.tmp", std::process::id()));
-        let tmp = dir.join(name);
-        match OpenOptions::new().write(true).create_new(true).open(&tmp) {
-            Ok(f) => break (tmp, f),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 1000 => attempt += 1,
-            Err(e) => return Err(e),
+    let mut file = AtomicFile::create(path)?;
+    file.write_all(bytes)?;
+    file.commit()
+}
+
+/// A file written in pieces that replaces its target only on
+/// [`AtomicFile::commit`]; dropped uncommitted, it leaves no trace.
+pub struct AtomicFile {
+    path: PathBuf,
+    dir: PathBuf,
+    tmp: PathBuf,
+    file: Option<io::BufWriter<fs::File>>,
+    existing: Option<fs::Metadata>,
+}
+
+impl AtomicFile {
+    /// Open a temporary file next to `path`.
+    pub fn create(path: &Path) -> io::Result<AtomicFile> {
+        if path.is_dir() {
+            return Err(io::Error::new(
+                io::ErrorKind::IsADirectory,
+                "is a directory",
+            ));
         }
-    };
-    let written = (|| {
-        file.write_all(bytes)?;
-        if let Some(m) = &existing {
-            // Keep the mode of the file being replaced.
-            file.set_permissions(m.permissions())?;
+        let file_name = path
+            .file_name()
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "names no file"))?;
+        let dir = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let existing = fs::metadata(path).ok();
+        let mut attempt = 0u32;
+        loop {
+            let mut name = std::ffi::OsString::from(".");
+            name.push(file_name);
+            name.push(format!(".{}.{attempt}.tmp", std::process::id()));
+            let tmp = dir.join(name);
+            match OpenOptions::new().write(true).create_new(true).open(&tmp) {
+                Ok(f) => {
+                    return Ok(AtomicFile {
+                        path: path.to_path_buf(),
+                        dir,
+                        tmp,
+                        file: Some(io::BufWriter::with_capacity(1 << 20, f)),
+                        existing,
+                    })
+                }
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 1000 => {
+                    attempt += 1
+                }
+                Err(e) => return Err(e),
+            }
         }
-        file.sync_all()?;
-        drop(file);
-        fs::rename(&tmp, path)
-    })();
-    if let Err(e) = written {
-        let _ = fs::remove_file(&tmp);
-        return Err(e);
     }
-    // Make the rename itself durable; not every platform can open a
-    // directory for this, so a failure here is not an error.
-    if let Ok(d) = fs::File::open(&dir) {
-        let _ = d.sync_all();
+
+    /// Flush to disk and rename over the target.
+    pub fn commit(mut self) -> io::Result<()> {
+        let Some(writer) = self.file.take() else {
+            return Err(io::Error::other("already committed"));
+        };
+        let done = (|| {
+            let file = writer.into_inner().map_err(|e| e.into_error())?;
+            if let Some(m) = &self.existing {
+                // Keep the mode of the file being replaced.
+                file.set_permissions(m.permissions())?;
+            }
+            file.sync_all()?;
+            drop(file);
+            fs::rename(&self.tmp, &self.path)
+        })();
+        if let Err(e) = done {
+            let _ = fs::remove_file(&self.tmp);
+            return Err(e);
+        }
+        // Make the rename itself durable; not every platform can open a
+        // directory for this, so a failure here is not an error.
+        if let Ok(d) = fs::File::open(&self.dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
     }
-    Ok(())
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match &mut self.file {
+            Some(f) => f.write(buf),
+            None => Err(io::Error::other("already committed")),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match &mut self.file {
+            Some(f) => f.flush(),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if self.file.take().is_some() {
+            let _ = fs::remove_file(&self.tmp);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -135,5 +195,24 @@ mod tests {
         let missing = dir.path().join("no/such/dir/out.json");
         assert!(write_atomically(&missing, b"x").is_err());
         assert!(!missing.exists());
+    }
+
+    #[test]
+    fn an_uncommitted_file_leaves_the_target_and_no_trace() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("out.json");
+        fs::write(&target, "old").unwrap();
+        {
+            let mut f = AtomicFile::create(&target).unwrap();
+            f.write_all(b"half a rep").unwrap();
+        }
+        assert_eq!(fs::read_to_string(&target).unwrap(), "old");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+        let mut f = AtomicFile::create(&target).unwrap();
+        f.write_all(b"new ").unwrap();
+        f.write_all(b"content").unwrap();
+        f.commit().unwrap();
+        assert_eq!(fs::read_to_string(&target).unwrap(), "new content");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 }
