@@ -300,8 +300,12 @@ pub fn run(args: &AuditArgs) -> u8 {
     let mut write_all = || -> io::Result<()> {
         while jobs.peek().is_some() {
             let chunk: Vec<_> = jobs.by_ref().take(CHUNK).collect();
-            let results: Vec<Result<Done, Failure>> =
-                chunk.into_par_iter().map(&audit_one).collect();
+            // One input needs no thread pool (nor the memory of one).
+            let results: Vec<Result<Done, Failure>> = if chunk.len() == 1 {
+                chunk.into_iter().map(&audit_one).collect()
+            } else {
+                chunk.into_par_iter().map(&audit_one).collect()
+            };
             for result in results {
                 let done = match result {
                     Ok(done) => done,
