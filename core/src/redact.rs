@@ -71,7 +71,7 @@ const WEAK_LETTERS: [u32; WEAK_SECRET_WORDS.len()] = letter_sets(&WEAK_SECRET_WO
 /// contains one of `words` (written in upper case). No allocation, and
 /// words whose letters the name lacks are never scanned for: this runs for
 /// every key of every document and every token pair of every output string.
-fn name_has(name: &str, words: &[&str], sets: &[u32]) -> bool {
+fn name_has(name: &str, have: u32, words: &[&str], sets: &[u32]) -> bool {
     let norm = |b: u8| {
         if b == b'-' {
             b'_'
@@ -80,7 +80,6 @@ fn name_has(name: &str, words: &[&str], sets: &[u32]) -> bool {
         }
     };
     let hay = name.as_bytes();
-    let have = letters(hay);
     words.iter().zip(sets).any(|(w, &set)| {
         let w = w.as_bytes();
         set & have == set
@@ -93,8 +92,9 @@ fn name_has(name: &str, words: &[&str], sets: &[u32]) -> bool {
 
 /// Whether a variable or key name says its value is a secret.
 pub fn is_secret_name(name: &str) -> bool {
-    if !name_has(name, &STRONG_SECRET_WORDS, &STRONG_LETTERS)
-        && !name_has(name, &WEAK_SECRET_WORDS, &WEAK_LETTERS)
+    let have = letters(name.as_bytes());
+    if !name_has(name, have, &STRONG_SECRET_WORDS, &STRONG_LETTERS)
+        && !name_has(name, have, &WEAK_SECRET_WORDS, &WEAK_LETTERS)
     {
         return false;
     }
@@ -105,60 +105,79 @@ pub fn is_secret_name(name: &str) -> bool {
 /// Whether a name leaves no doubt that its value is a secret (unlike `AUTH`
 /// or `COOKIE`, which also name modes and settings).
 pub fn is_strong_secret_name(name: &str) -> bool {
-    name_has(name, &STRONG_SECRET_WORDS, &STRONG_LETTERS)
+    name_has(
+        name,
+        letters(name.as_bytes()),
+        &STRONG_SECRET_WORDS,
+        &STRONG_LETTERS,
+    )
+}
+
+/// Vendor prefixes of credential formats; the value must go on for at
+/// least eight more bytes.
+const PREFIXES: &[&str] = &[
+    "ghp_",
+    "gho_",
+    "ghu_",
+    "ghs_",
+    "ghr_",
+    "github_pat_",
+    "glpat-",
+    "xoxb-",
+    "xoxp-",
+    "xoxa-",
+    "xoxs-",
+    "xapp-",
+    "sk_live_",
+    "rk_live_",
+    "sk-ant-",
+    "sk-proj-",
+    "AIza",
+    "ya29.",
+    "npm_",
+    "pypi-",
+    "hf_",
+    "dop_v1_",
+    "SG.",
+];
+
+/// Whether `hay` contains `needle`, for the short strings this module
+/// looks at (a substring searcher costs more to set up than to run here).
+fn has(hay: &[u8], needle: &[u8]) -> bool {
+    needle.len() <= hay.len() && hay.windows(needle.len()).any(|w| w == needle)
 }
 
 /// Whether a value itself looks like a credential, whatever its name.
 pub fn looks_like_secret(v: &str) -> bool {
     let v = v.trim();
-    if v.len() < 8 {
+    let b = v.as_bytes();
+    let Some(&first) = b.first() else {
+        return false;
+    };
+    if b.len() < 8 {
         return false;
     }
-    const PREFIXES: &[&str] = &[
-        "ghp_",
-        "gho_",
-        "ghu_",
-        "ghs_",
-        "ghr_",
-        "github_pat_",
-        "glpat-",
-        "xoxb-",
-        "xoxp-",
-        "xoxa-",
-        "xoxs-",
-        "xapp-",
-        "sk_live_",
-        "rk_live_",
-        "sk-ant-",
-        "sk-proj-",
-        "AIza",
-        "ya29.",
-        "npm_",
-        "pypi-",
-        "hf_",
-        "dop_v1_",
-        "SG.",
-    ];
-    if PREFIXES
-        .iter()
-        .any(|p| v.starts_with(p) && v.len() >= p.len() + 8)
-    {
+    if PREFIXES.iter().any(|p| {
+        p.as_bytes().first() == Some(&first)
+            && b.starts_with(p.as_bytes())
+            && b.len() >= p.len() + 8
+    }) {
         return true;
     }
-    if v.starts_with("sk-") && v.len() >= 20 {
+    if b.starts_with(b"sk-") && b.len() >= 20 {
         return true;
     }
-    if (v.starts_with("AKIA") || v.starts_with("ASIA"))
-        && v.len() >= 16
-        && v.chars()
+    if (b.starts_with(b"AKIA") || b.starts_with(b"ASIA"))
+        && b.len() >= 16
+        && b.iter()
             .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
     {
         return true;
     }
-    if v.contains("-----BEGIN") && v.contains("PRIVATE KEY") {
+    if has(b, b"-----BEGIN") && has(b, b"PRIVATE KEY") {
         return true;
     }
-    if v.starts_with("eyJ") && v.matches('.').count() == 2 {
+    if b.starts_with(b"eyJ") && b.iter().filter(|&&c| c == b'.').count() == 2 {
         return true;
     }
     if has_url_password(v) {
@@ -169,12 +188,21 @@ pub fn looks_like_secret(v: &str) -> bool {
 
 /// `scheme://user:password@host`.
 fn has_url_password(v: &str) -> bool {
-    let Some(i) = v.find("://") else { return false };
-    let rest = &v[i + 3..];
-    let auth_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    let auth = &rest[..auth_end];
-    match auth.rfind('@') {
-        Some(at) => auth[..at].contains(':') && at > auth[..at].find(':').unwrap_or(0) + 1,
+    let b = v.as_bytes();
+    let Some(i) = b.windows(3).position(|w| w == b"://") else {
+        return false;
+    };
+    let rest = b.get(i + 3..).unwrap_or_default();
+    let auth_end = rest
+        .iter()
+        .position(|c| matches!(c, b'/' | b'?' | b'#'))
+        .unwrap_or(rest.len());
+    let auth = rest.get(..auth_end).unwrap_or_default();
+    match auth.iter().rposition(|&c| c == b'@') {
+        Some(at) => {
+            let user = auth.get(..at).unwrap_or_default();
+            user.contains(&b':') && at > user.iter().position(|&c| c == b':').unwrap_or(0) + 1
+        }
         None => false,
     }
 }
@@ -182,23 +210,24 @@ fn has_url_password(v: &str) -> bool {
 /// A long run of mixed letters and digits with no spaces: 40-character
 /// AWS secret keys, hex API keys and the like. Paths and words are spared.
 fn high_entropy_token(v: &str) -> bool {
-    if v.len() < 24 || v.contains(' ') || v.starts_with('/') || v.contains("://") {
+    let b = v.as_bytes();
+    if b.len() < 24 || b.contains(&b' ') || b.first() == Some(&b'/') || has(b, b"://") {
         return false;
     }
-    if v.starts_with("sha256:") || v.contains("@sha256:") {
+    if b.starts_with(b"sha256:") || has(b, b"@sha256:") {
         return false;
     }
-    let ok = v
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || "+/=_-".contains(c));
+    let ok = b
+        .iter()
+        .all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'=' | b'_' | b'-'));
     if !ok {
         return false;
     }
-    let upper = v.chars().filter(char::is_ascii_uppercase).count();
-    let lower = v.chars().filter(char::is_ascii_lowercase).count();
-    let digit = v.chars().filter(char::is_ascii_digit).count();
+    let upper = b.iter().filter(|c| c.is_ascii_uppercase()).count();
+    let lower = b.iter().filter(|c| c.is_ascii_lowercase()).count();
+    let digit = b.iter().filter(|c| c.is_ascii_digit()).count();
     let classes = usize::from(upper > 0) + usize::from(lower > 0) + usize::from(digit > 0);
-    let hex = v.len() >= 32 && v.chars().all(|c| c.is_ascii_hexdigit());
+    let hex = b.len() >= 32 && b.iter().all(u8::is_ascii_hexdigit);
     (classes == 3 && digit >= 1 && upper >= 2 && lower >= 2) || hex
 }
 
@@ -571,6 +600,119 @@ mod tests {
     use super::*;
     use crate::json::{parse, Limits};
     use proptest::prelude::*;
+
+    /// The detector before its byte-level rewrite; the oracle of
+    /// `fast_detector_equals_the_reference`.
+    /// Whether a value itself looks like a credential, whatever its name.
+    fn looks_like_secret_reference(v: &str) -> bool {
+        let v = v.trim();
+        if v.len() < 8 {
+            return false;
+        }
+        const PREFIXES: &[&str] = &[
+            "ghp_",
+            "gho_",
+            "ghu_",
+            "ghs_",
+            "ghr_",
+            "github_pat_",
+            "glpat-",
+            "xoxb-",
+            "xoxp-",
+            "xoxa-",
+            "xoxs-",
+            "xapp-",
+            "sk_live_",
+            "rk_live_",
+            "sk-ant-",
+            "sk-proj-",
+            "AIza",
+            "ya29.",
+            "npm_",
+            "pypi-",
+            "hf_",
+            "dop_v1_",
+            "SG.",
+        ];
+        if PREFIXES
+            .iter()
+            .any(|p| v.starts_with(p) && v.len() >= p.len() + 8)
+        {
+            return true;
+        }
+        if v.starts_with("sk-") && v.len() >= 20 {
+            return true;
+        }
+        if (v.starts_with("AKIA") || v.starts_with("ASIA"))
+            && v.len() >= 16
+            && v.chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+        {
+            return true;
+        }
+        if v.contains("-----BEGIN") && v.contains("PRIVATE KEY") {
+            return true;
+        }
+        if v.starts_with("eyJ") && v.matches('.').count() == 2 {
+            return true;
+        }
+        if has_url_password_reference(v) {
+            return true;
+        }
+        high_entropy_token_reference(v)
+    }
+
+    /// `scheme://user:password@host`.
+    fn has_url_password_reference(v: &str) -> bool {
+        let Some(i) = v.find("://") else { return false };
+        let rest = &v[i + 3..];
+        let auth_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+        let auth = &rest[..auth_end];
+        match auth.rfind('@') {
+            Some(at) => auth[..at].contains(':') && at > auth[..at].find(':').unwrap_or(0) + 1,
+            None => false,
+        }
+    }
+
+    /// A long run of mixed letters and digits with no spaces: 40-character
+    /// AWS secret keys, hex API keys and the like. Paths and words are spared.
+    fn high_entropy_token_reference(v: &str) -> bool {
+        if v.len() < 24 || v.contains(' ') || v.starts_with('/') || v.contains("://") {
+            return false;
+        }
+        if v.starts_with("sha256:") || v.contains("@sha256:") {
+            return false;
+        }
+        let ok = v
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "+/=_-".contains(c));
+        if !ok {
+            return false;
+        }
+        let upper = v.chars().filter(char::is_ascii_uppercase).count();
+        let lower = v.chars().filter(char::is_ascii_lowercase).count();
+        let digit = v.chars().filter(char::is_ascii_digit).count();
+        let classes = usize::from(upper > 0) + usize::from(lower > 0) + usize::from(digit > 0);
+        let hex = v.len() >= 32 && v.chars().all(|c| c.is_ascii_hexdigit());
+        (classes == 3 && digit >= 1 && upper >= 2 && lower >= 2) || hex
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(5000))]
+        #[test]
+        fn fast_detector_equals_the_reference(
+            parts in proptest::collection::vec(prop_oneof![
+                Just("ghp_".to_string()), Just("sk-".to_string()), Just("AKIA".to_string()), Just("eyJ".to_string()),
+                Just("://".to_string()), Just("@".to_string()), Just(":".to_string()), Just("/".to_string()),
+                Just("-----BEGIN".to_string()), Just("PRIVATE KEY".to_string()), Just("sha256:".to_string()),
+                Just(".".to_string()), Just(" ".to_string()), Just("\u{a0}".to_string()), Just("é".to_string()),
+                "[A-Z0-9]{0,12}", "[a-f0-9]{0,34}", "[A-Za-z0-9+/=_-]{0,30}", "[ -~]{0,10}", "\\PC{0,4}",
+            ], 0..8)
+        ) {
+            let s: String = parts.concat();
+            prop_assert_eq!(looks_like_secret(&s), looks_like_secret_reference(&s), "{:?}", s);
+        }
+    }
 
     /// The straightforward char-by-char scan the fast one replaced; kept as
     /// the oracle the property below compares against.
