@@ -147,8 +147,9 @@ impl serde_json::ser::Formatter for Nested {
 pub fn pretty_at<T: serde::Serialize + ?Sized>(
     value: &T,
     depth: usize,
+    capacity: usize,
 ) -> serde_json::Result<String> {
-    let mut out = Vec::with_capacity(4096);
+    let mut out = Vec::with_capacity(capacity);
     for _ in 0..depth {
         out.extend_from_slice(b"  ");
     }
@@ -210,8 +211,8 @@ mod tests {
                     .unwrap()
                     .replace('\n', &format!("\n{pad}"))
             );
-            assert_eq!(pretty_at(&v, depth).unwrap(), moved);
+            assert_eq!(pretty_at(&v, depth, 0).unwrap(), moved);
         }
-        assert_eq!(pretty_at(&serde_json::json!([]), 2).unwrap(), "    []");
+        assert_eq!(pretty_at(&serde_json::json!([]), 2, 0).unwrap(), "    []");
     }
 }

@@ -175,7 +175,10 @@ pub fn export(r: &Report) -> Export {
 /// Pretty JSON with a final newline. Deterministic: field order is fixed by
 /// the types, evidence keys are sorted, findings are sorted.
 pub fn render(r: &Report) -> String {
-    render_value(&export(r))
+    let mut s = super::frame::pretty_at(&export(r), 0, size_hint(r))
+        .unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
+    s.push('\n');
+    s
 }
 
 /// Several reports as one JSON array (directory mode, several files).
@@ -185,12 +188,22 @@ pub fn render_many(reports: &[Report]) -> String {
 
 /// One report as an element of [`super::frame::JSON_ARRAY`].
 pub fn element(r: &Report) -> String {
-    super::frame::pretty_at(&export(r), 1).unwrap_or_else(|e| format!("  {{\"error\":\"{e}\"}}"))
+    super::frame::pretty_at(&export(r), 1, size_hint(r))
+        .unwrap_or_else(|e| format!("  {{\"error\":\"{e}\"}}"))
 }
 
-fn render_value<T: Serialize>(v: &T) -> String {
-    let mut s =
-        serde_json::to_string_pretty(v).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
-    s.push('\n');
-    s
+/// About the size of a report's export, so a large one is not copied
+/// again and again while its buffer grows.
+fn size_hint(r: &Report) -> usize {
+    let issues: usize = r
+        .issues
+        .iter()
+        .map(|f| 300 + f.message.len() + f.remediation.len() + f.pointer.len())
+        .sum();
+    let checks: usize = r
+        .runtime_checks
+        .iter()
+        .map(|c| 130 + c.target.len() + c.because.len())
+        .sum();
+    2048 + issues + checks
 }

@@ -168,7 +168,7 @@ pub fn render_many(reports: &[Report]) -> String {
 
 /// One report as a run of [`super::frame::SARIF_LOG`].
 pub fn element(r: &Report) -> String {
-    super::frame::pretty_at(&run(r), 2).unwrap_or_default()
+    super::frame::pretty_at(&run(r), 2, 4096).unwrap_or_default()
 }
 
 /// A SARIF log for one report.
