@@ -3,7 +3,7 @@
 //! type or an unknown enum value each becomes a [`Problem`] with its pointer,
 //! and decoding goes on so the rest of the profile is still audited.
 
-use crate::json::{escape_token, Node, Pos, Value};
+use crate::json::{Node, Pos, Value};
 use crate::model::*;
 
 /// What was wrong with one value of the input.
@@ -87,7 +87,11 @@ pub struct Obj<'a, 'd> {
 }
 
 fn child_ptr(ptr: &str, key: &str) -> String {
-    format!("{ptr}/{}", escape_token(key))
+    let mut out = String::with_capacity(ptr.len() + key.len() + 1);
+    out.push_str(ptr);
+    out.push('/');
+    crate::json::push_escaped_token(&mut out, key);
+    out
 }
 
 impl Decoder {

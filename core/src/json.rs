@@ -282,7 +282,24 @@ fn nearest<'a>(
 
 /// Escape one reference token for an RFC 6901 pointer.
 pub fn escape_token(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
+    let mut out = String::with_capacity(token.len());
+    push_escaped_token(&mut out, token);
+    out
+}
+
+/// Append one reference token, escaped, to a pointer being built.
+pub fn push_escaped_token(out: &mut String, token: &str) {
+    if !token.contains(['~', '/']) {
+        out.push_str(token);
+        return;
+    }
+    for c in token.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
 }
 
 fn unescape_token(token: &str) -> String {

@@ -427,7 +427,7 @@ fn clean_value(v: serde_json::Value, clean: &dyn Fn(&str) -> String) -> serde_js
 /// run again: the image, the mounts, the boundary (runtime and its version
 /// included) and the limits. Independent of key order and whitespace.
 pub fn fingerprint(root: &Node) -> String {
-    let mut canon = String::new();
+    let mut canon = Vec::with_capacity(1024);
     for ptr in [
         "/dependencies/image",
         "/mounts",
@@ -436,48 +436,53 @@ pub fn fingerprint(root: &Node) -> String {
         "/concurrency",
         "/network",
     ] {
-        canon.push_str(ptr);
-        canon.push('=');
+        canon.extend_from_slice(ptr.as_bytes());
+        canon.push(b'=');
         match root.pointer(ptr) {
             Some(n) => canonical(n, &mut canon),
-            None => canon.push('-'),
+            None => canon.push(b'-'),
         }
-        canon.push('\n');
+        canon.push(b'\n');
     }
-    sha256_hex(canon.as_bytes())
+    sha256_hex(&canon)
 }
 
 /// Canonical JSON: object keys sorted (duplicates kept in source order),
 /// no whitespace, numbers as written.
-fn canonical(n: &Node, out: &mut String) {
+fn canonical(n: &Node, out: &mut Vec<u8>) {
+    // A string as serde_json writes it (compact, same escapes); writing
+    // into a Vec cannot fail.
+    let string = |s: &str, out: &mut Vec<u8>| {
+        let _ = serde_json::to_writer(&mut *out, s);
+    };
     match &n.value {
-        Value::Null => out.push_str("null"),
-        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Number(num) => out.push_str(num.as_str()),
-        Value::String(s) => out.push_str(&serde_json::Value::String(s.clone()).to_string()),
+        Value::Null => out.extend_from_slice(b"null"),
+        Value::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
+        Value::Number(num) => out.extend_from_slice(num.as_str().as_bytes()),
+        Value::String(s) => string(s, out),
         Value::Array(items) => {
-            out.push('[');
+            out.push(b'[');
             for (i, it) in items.iter().enumerate() {
                 if i > 0 {
-                    out.push(',');
+                    out.push(b',');
                 }
                 canonical(it, out);
             }
-            out.push(']');
+            out.push(b']');
         }
         Value::Object(members) => {
             let mut sorted: Vec<_> = members.iter().collect();
             sorted.sort_by(|a, b| a.key.cmp(&b.key));
-            out.push('{');
+            out.push(b'{');
             for (i, m) in sorted.iter().enumerate() {
                 if i > 0 {
-                    out.push(',');
+                    out.push(b',');
                 }
-                out.push_str(&serde_json::Value::String(m.key.clone()).to_string());
-                out.push(':');
+                string(&m.key, out);
+                out.push(b':');
                 canonical(&m.value, out);
             }
-            out.push('}');
+            out.push(b'}');
         }
     }
 }

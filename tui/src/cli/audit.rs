@@ -219,6 +219,67 @@ impl Sink {
     }
 }
 
+/// The document being written, and the tallies of what went into it.
+struct Document<'p> {
+    output: Option<&'p Path>,
+    sink: Option<Sink>,
+    frame: Frame,
+    reports: usize,
+    eligible: usize,
+    failures: usize,
+    failing: bool,
+}
+
+impl Document<'_> {
+    /// Write a chunk's results in order: messages on stderr, pieces into
+    /// the document (opened with the first piece, which fixes its shape).
+    fn write(&mut self, results: Vec<Result<Done, Failure>>) -> io::Result<()> {
+        for result in results {
+            let done = match result {
+                Ok(done) => done,
+                Err(f) => {
+                    self.failures += 1;
+                    output::error(&f.to_string());
+                    continue;
+                }
+            };
+            for n in &done.notes {
+                output::remark(n);
+            }
+            self.failing |= done.failing;
+            self.eligible += done.eligible;
+            for piece in &done.pieces {
+                let out = match &mut self.sink {
+                    Some(out) => {
+                        out.write(self.frame.sep)?;
+                        out
+                    }
+                    None => {
+                        self.frame = done.layout.frame();
+                        let out = self.sink.insert(Sink::open(self.output)?);
+                        out.write(self.frame.open)?;
+                        out
+                    }
+                };
+                out.write(piece)?;
+                self.reports += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// End the document (when anything was written) with `tail`.
+    fn close(&mut self, tail: &str) -> io::Result<()> {
+        match &mut self.sink {
+            Some(out) => {
+                out.write(self.frame.close)?;
+                out.write(tail)
+            }
+            None => Ok(()),
+        }
+    }
+}
+
 pub fn run(args: &AuditArgs) -> u8 {
     let options = AuditOptions {
         today: args.today.or_else(today::utc_today),
@@ -293,63 +354,59 @@ pub fn run(args: &AuditArgs) -> u8 {
         })
     };
 
-    let mut sink: Option<Sink> = None;
-    let mut frame = frame::CONCAT;
-    let (mut reports, mut eligible, mut failures, mut failing) = (0usize, 0usize, 0usize, false);
-    let mut jobs = expanded.jobs.into_iter().peekable();
-    let mut write_all = || -> io::Result<()> {
-        while jobs.peek().is_some() {
-            let chunk: Vec<_> = jobs.by_ref().take(CHUNK).collect();
-            // One input needs no thread pool (nor the memory of one).
-            let results: Vec<Result<Done, Failure>> = if chunk.len() == 1 {
-                chunk.into_iter().map(&audit_one).collect()
-            } else {
-                chunk.into_par_iter().map(&audit_one).collect()
-            };
-            for result in results {
-                let done = match result {
-                    Ok(done) => done,
-                    Err(f) => {
-                        failures += 1;
-                        output::error(&f.to_string());
-                        continue;
-                    }
-                };
-                for n in &done.notes {
-                    output::remark(n);
-                }
-                failing |= done.failing;
-                eligible += done.eligible;
-                for piece in &done.pieces {
-                    match &mut sink {
-                        Some(out) => out.write(frame.sep)?,
-                        None => {
-                            // The first piece fixes the document's shape.
-                            frame = done.layout.frame();
-                            sink.insert(Sink::open(output)?).write(frame.open)?;
-                        }
-                    }
-                    if let Some(out) = &mut sink {
-                        out.write(piece)?;
-                    }
-                    reports += 1;
-                }
-            }
-        }
-        if let Some(out) = &mut sink {
-            out.write(frame.close)?;
-            out.write(
-                &Layout {
-                    format: args.format,
-                    array: true,
-                    color,
-                }
-                .tally(reports, eligible, failures),
-            )?;
-        }
-        Ok(())
+    let mut doc = Document {
+        output,
+        sink: None,
+        frame: frame::CONCAT,
+        reports: 0,
+        eligible: 0,
+        failures: 0,
+        failing: false,
     };
-    let written = write_all();
+    let audit_chunk = |chunk: Vec<_>| -> Vec<Result<Done, Failure>> {
+        // One input needs no thread pool (nor the memory of one).
+        if chunk.len() == 1 {
+            chunk.into_iter().map(&audit_one).collect()
+        } else {
+            chunk.into_par_iter().map(&audit_one).collect()
+        }
+    };
+    let mut jobs = expanded.jobs.into_iter();
+    let mut write_all = || -> io::Result<()> {
+        // Chunk k is written while chunk k + 1 is audited: the writing
+        // thread takes part in the audit once it is done.
+        let mut pending = Vec::new();
+        loop {
+            let chunk: Vec<_> = jobs.by_ref().take(CHUNK).collect();
+            if chunk.is_empty() {
+                return doc.write(pending);
+            }
+            pending = if pending.is_empty() {
+                audit_chunk(chunk)
+            } else {
+                let ready = std::mem::take(&mut pending);
+                let (written, next) = rayon::join(|| doc.write(ready), || audit_chunk(chunk));
+                written?;
+                next
+            };
+        }
+    };
+    let written = write_all().and_then(|()| {
+        let tally = Layout {
+            format: args.format,
+            array: true,
+            color,
+        }
+        .tally(doc.reports, doc.eligible, doc.failures);
+        doc.close(&tally)
+    });
+    let Document {
+        sink,
+        reports,
+        failures,
+        failing,
+        ..
+    } = doc;
 
     let code = match () {
         _ if failures > 0 => EXIT_ERROR,
