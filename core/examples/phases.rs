@@ -1,7 +1,8 @@
 //! Where one batch profile's time goes, in process: parse alone, parse +
 //! decode + rules + plan + redaction (the whole `audit`), and the JSON
 //! export on top. Prints microseconds per profile over the batch
-//! generator's profiles. Usage: `phases [COUNT]`.
+//! generator's profiles, and allocations per profile (the system
+//! allocator, counted). Usage: `phases [COUNT]`.
 #![allow(
     clippy::disallowed_methods,
     clippy::disallowed_types,
@@ -11,7 +12,32 @@
 use isolint_core::json::{parse, Limits};
 use isolint_core::render::json;
 use isolint_core::{audit, synth, AuditOptions, Date, Labels};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
+
+/// The system allocator, counting allocations.
+struct Counting;
+static ALLOCS: AtomicUsize = AtomicUsize::new(0);
+// SAFETY: forwards to the system allocator unchanged.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(l) }
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(p, l) }
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(p, l, n) }
+    }
+}
+#[global_allocator]
+static GLOBAL: Counting = Counting;
 
 fn main() {
     let count: usize = std::env::args()
@@ -24,13 +50,16 @@ fn main() {
         today: Date::parse("2026-11-29"),
     };
     let per = |f: &dyn Fn(&str)| {
+        let before = ALLOCS.load(Ordering::Relaxed);
         let start = Instant::now();
         for _ in 0..3 {
             for p in &profiles {
                 f(p);
             }
         }
-        start.elapsed().as_secs_f64() * 1e6 / (3 * count) as f64
+        let us = start.elapsed().as_secs_f64() * 1e6 / (3 * count) as f64;
+        let allocs = (ALLOCS.load(Ordering::Relaxed) - before) / (3 * count);
+        (us, allocs)
     };
     let parse_us = per(&|p| {
         std::hint::black_box(parse(p.as_bytes(), Limits::default()).unwrap());
@@ -42,7 +71,11 @@ fn main() {
         let r = audit(p.as_bytes(), "p.json", &labels, &opts).unwrap();
         std::hint::black_box(json::element(&r));
     });
-    println!("parse         {parse_us:7.1} us/profile");
-    println!("audit         {audit_us:7.1} us/profile (parse included)");
-    println!("audit+export  {render_us:7.1} us/profile");
+    for (name, (us, allocs)) in [
+        ("parse", parse_us),
+        ("audit (parse included)", audit_us),
+        ("audit + JSON export", render_us),
+    ] {
+        println!("{name:24} {us:7.1} us/profile {allocs:6} allocations/profile");
+    }
 }

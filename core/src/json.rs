@@ -702,13 +702,13 @@ impl Parser<'_> {
     fn object(&mut self, depth: usize) -> Result<Value, InputError> {
         self.enter(depth)?;
         self.i += 1;
-        let mut members: Vec<Member> = Vec::new();
-        let mut seen: Option<HashMap<String, usize>> = None;
         self.skip_ws();
         if self.peek() == Some(b'}') {
             self.i += 1;
-            return Ok(Value::Object(members));
+            return Ok(Value::Object(Vec::new()));
         }
+        let mut members: Vec<Member> = Vec::with_capacity(8);
+        let mut seen: Option<HashMap<String, usize>> = None;
         loop {
             self.skip_ws();
             if self.peek() != Some(b'"') {
@@ -742,9 +742,14 @@ impl Parser<'_> {
                     again: key_pos,
                 });
             }
-            self.path.push(PathSeg::Key(key.clone()));
+            // The key lives in the path while its value is parsed (error
+            // pointers name it), then moves into the member: no copy.
+            self.path.push(PathSeg::Key(key));
             let value = self.value(depth)?;
-            self.path.pop();
+            let key = match self.path.pop() {
+                Some(PathSeg::Key(key)) => key,
+                _ => String::new(),
+            };
             // Large objects look keys up in a map: a linear scan per key
             // would make duplicate detection quadratic.
             if seen.is_none() && members.len() >= INDEXED_MEMBERS {

@@ -224,7 +224,7 @@ pub fn normalize(raw: &str) -> NormalizedPath {
         control_chars: raw.chars().any(char::is_control),
         ..Default::default()
     };
-    let mut parts: Vec<&str> = Vec::new();
+    let mut parts: Vec<&str> = Vec::with_capacity(16);
     for c in raw.split('/') {
         match c {
             "" => {}
@@ -238,11 +238,16 @@ pub fn normalize(raw: &str) -> NormalizedPath {
             _ => parts.push(c),
         }
     }
-    let mut s = String::with_capacity(raw.len());
+    let mut s = String::with_capacity(raw.len() + 1);
     if !relative {
         s.push('/');
     }
-    s.push_str(&parts.join("/"));
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
+            s.push('/');
+        }
+        s.push_str(part);
+    }
     if !out.had_parent_refs && s != raw {
         out.collapsed = true;
     }

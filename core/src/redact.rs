@@ -527,6 +527,7 @@ fn check_token(s: &str, a: usize, b: usize, spans: &mut Vec<(usize, usize)>) {
     for (i, &c) in bytes.iter().enumerate() {
         if class(c) & PIECE != 0 {
             if i - piece_start >= MIN_SECRET
+                && !is_digest(s, a + piece_start, a + i)
                 && looks_like_secret(tok.get(piece_start..i).unwrap_or(""))
             {
                 spans.push((a + piece_start, a + i));
@@ -536,10 +537,22 @@ fn check_token(s: &str, a: usize, b: usize, spans: &mut Vec<(usize, usize)>) {
     }
     if piece_start > 0
         && bytes.len() - piece_start >= MIN_SECRET
+        && !is_digest(s, a + piece_start, b)
         && looks_like_secret(tok.get(piece_start..).unwrap_or(""))
     {
         spans.push((a + piece_start, b));
     }
+}
+
+/// Whether `s[a..b]` is the hex of a `sha256:` content digest (an image
+/// reference's `@sha256:…`): public, and not a credential however random
+/// it looks. [`looks_like_secret`] spares whole digests the same way.
+fn is_digest(s: &str, a: usize, b: usize) -> bool {
+    let bytes = s.as_bytes();
+    b - a == 64
+        && a >= 7
+        && bytes.get(a - 7..a) == Some(b"sha256:".as_slice())
+        && bytes.get(a..b).is_some_and(|d| d.iter().all(u8::is_ascii_hexdigit))
 }
 
 /// The value token after a secret-named key token, when only `=`, `:`,
@@ -732,13 +745,18 @@ mod tests {
             let mut piece_start = a;
             for (i, c) in tok.char_indices() {
                 if matches!(c, '/' | ':' | '@') {
-                    if looks_like_secret(s.get(piece_start..a + i).unwrap_or("")) {
+                    if !is_digest(s, piece_start, a + i)
+                    && looks_like_secret(s.get(piece_start..a + i).unwrap_or(""))
+                {
                         spans.push((piece_start, a + i));
                     }
                     piece_start = a + i + c.len_utf8();
                 }
             }
-            if piece_start > a && looks_like_secret(s.get(piece_start..b).unwrap_or("")) {
+            if piece_start > a
+                && !is_digest(s, piece_start, b)
+                && looks_like_secret(s.get(piece_start..b).unwrap_or(""))
+            {
                 spans.push((piece_start, b));
             }
         };
@@ -799,7 +817,8 @@ mod tests {
                 Just("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY".to_string()), Just("https://u:pw@h/x".to_string()),
                 Just("\u{a0}".to_string()), Just("\u{2003}".to_string()), Just("é".to_string()), Just("\"".to_string()),
                 Just("\t".to_string()), Just("\u{b}".to_string()), Just("\u{85}".to_string()), Just("\u{1c}".to_string()),
-                Just("$X".to_string()), Just("-".to_string()), Just("hunter22".to_string()), "[ -~]{0,12}", "\\PC{0,6}",
+                Just("$X".to_string()), Just("-".to_string()), Just("@sha256:".to_string()),
+                Just("0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef".to_string()), Just("hunter22".to_string()), "[ -~]{0,12}", "\\PC{0,6}",
             ], 0..24)
         ) {
             let s: String = parts.concat();
@@ -826,6 +845,23 @@ mod tests {
         assert!(is_secret_name("github-token"));
         assert!(!is_secret_name("LANG"));
         assert!(!is_secret_name("SSH_AUTH_SOCK"));
+    }
+
+    #[test]
+    fn image_digests_are_not_secrets_but_hex_keys_elsewhere_are() {
+        let digest = "4f9c2a1b0d3e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9f0a";
+        let image = format!("registry.example/runner@sha256:{digest}");
+        let doc = parse(
+            format!(r#"{{"dependencies":{{"image":"{image}"}}}}"#).as_bytes(),
+            Limits::default(),
+        )
+        .unwrap();
+        let s = Secrets::collect(&doc.root);
+        assert!(s.is_empty(), "{s:?}");
+        assert_eq!(s.scrub(&format!("image {image}")), format!("image {image}"));
+        // The same hex anywhere but after `sha256:` is still masked.
+        assert_eq!(scrub_tokens(&format!("key/{digest}")), "key/[redacted]");
+        assert_eq!(scrub_tokens(&format!("md5:{digest}")), "md5:[redacted]");
     }
 
     #[test]
