@@ -40,6 +40,9 @@ unsafe impl GlobalAlloc for Counting {
 static GLOBAL: Counting = Counting;
 
 fn main() {
+    if std::env::args().nth(1).as_deref() == Some("big") {
+        return big();
+    }
     let count: usize = std::env::args()
         .nth(1)
         .and_then(|s| s.parse().ok())
@@ -78,4 +81,42 @@ fn main() {
     ] {
         println!("{name:24} {us:7.1} us/profile {allocs:6} allocations/profile");
     }
+}
+
+/// The 10k mounts x 10k labels case, stage by stage (milliseconds).
+fn big() {
+    let catalog = synth::catalog(10_000);
+    let profile = synth::profile(10_000, 0);
+    let opts = AuditOptions {
+        today: Date::parse("2026-11-29"),
+    };
+    let time = |f: &mut dyn FnMut()| {
+        let mut t: Vec<f64> = (0..9)
+            .map(|_| {
+                let s = Instant::now();
+                f();
+                s.elapsed().as_secs_f64() * 1e3
+            })
+            .collect();
+        t.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        t[t.len() / 2]
+    };
+    let labels = Labels::load(catalog.as_bytes()).unwrap();
+    let load = time(&mut || {
+        std::hint::black_box(Labels::load(catalog.as_bytes()).unwrap());
+    });
+    let parse_ms = time(&mut || {
+        std::hint::black_box(parse(profile.as_bytes(), Limits::default()).unwrap());
+    });
+    let audit_ms = time(&mut || {
+        std::hint::black_box(audit(profile.as_bytes(), "p.json", &labels, &opts).unwrap());
+    });
+    let report = audit(profile.as_bytes(), "p.json", &labels, &opts).unwrap();
+    let export_ms = time(&mut || {
+        std::hint::black_box(json::render(&report));
+    });
+    println!("catalog load       {load:7.1} ms");
+    println!("profile parse      {parse_ms:7.1} ms");
+    println!("audit (parse incl) {audit_ms:7.1} ms");
+    println!("JSON export        {export_ms:7.1} ms");
 }

@@ -174,7 +174,8 @@ pub fn looks_like_secret(v: &str) -> bool {
     {
         return true;
     }
-    if has(b, b"-----BEGIN") && has(b, b"PRIVATE KEY") {
+    // A PEM block has spaces, so a token between separators never is one.
+    if b.contains(&b' ') && has(b, b"-----BEGIN") && has(b, b"PRIVATE KEY") {
         return true;
     }
     if b.starts_with(b"eyJ") && b.iter().filter(|&&c| c == b'.').count() == 2 {
@@ -552,7 +553,9 @@ fn is_digest(s: &str, a: usize, b: usize) -> bool {
     b - a == 64
         && a >= 7
         && bytes.get(a - 7..a) == Some(b"sha256:".as_slice())
-        && bytes.get(a..b).is_some_and(|d| d.iter().all(u8::is_ascii_hexdigit))
+        && bytes
+            .get(a..b)
+            .is_some_and(|d| d.iter().all(u8::is_ascii_hexdigit))
 }
 
 /// The value token after a secret-named key token, when only `=`, `:`,
@@ -746,8 +749,8 @@ mod tests {
             for (i, c) in tok.char_indices() {
                 if matches!(c, '/' | ':' | '@') {
                     if !is_digest(s, piece_start, a + i)
-                    && looks_like_secret(s.get(piece_start..a + i).unwrap_or(""))
-                {
+                        && looks_like_secret(s.get(piece_start..a + i).unwrap_or(""))
+                    {
                         spans.push((piece_start, a + i));
                     }
                     piece_start = a + i + c.len_utf8();

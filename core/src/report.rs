@@ -1,5 +1,7 @@
 //! The audit: bytes in, a [`Report`] out.
 
+use std::borrow::Cow;
+
 use sha2::{Digest, Sha256};
 
 use crate::date::Date;
@@ -310,6 +312,17 @@ pub fn audit_with_limits(
     let drafts = rules::run(&ctx);
 
     let clean = |s: &str| neutralize(&secrets.scrub_cow(s)).into_owned();
+    // The same for a string the report can own: kept as it is, without a
+    // copy, when there is nothing to mask or escape (the common case).
+    let clean_owned = |s: String| -> String {
+        match secrets.scrub_cow(&s) {
+            Cow::Borrowed(_) => match neutralize(&s) {
+                Cow::Borrowed(_) => s,
+                Cow::Owned(n) => n,
+            },
+            Cow::Owned(scrubbed) => neutralize(&scrubbed).into_owned(),
+        }
+    };
     let issues: Vec<Finding> = drafts
         .into_iter()
         .map(|d| {
@@ -318,16 +331,16 @@ pub fn audit_with_limits(
                 rule: d.rule.id,
                 area: d.area,
                 severity: d.severity,
-                pointer: clean(&d.pointer),
+                pointer: clean_owned(d.pointer),
                 line: Some(pos.line),
                 column: Some(pos.column),
                 exact,
-                message: clean(&d.message),
+                message: clean_owned(d.message),
                 remediation: d.rule.remediation.to_string(),
                 evidence: d
                     .evidence
                     .into_iter()
-                    .map(|(k, v)| (clean(&k), clean_value(v, &clean)))
+                    .map(|(k, v)| (clean_owned(k), clean_value(v, &clean_owned)))
                     .collect(),
                 waived: None,
                 baseline: None,
@@ -341,8 +354,8 @@ pub fn audit_with_limits(
         .enumerate()
         .map(|(i, mut c)| {
             c.id = format!("rc-{:03}", i + 1);
-            c.target = clean(&c.target);
-            c.because = clean(&c.because);
+            c.target = clean_owned(c.target);
+            c.because = clean_owned(c.because);
             c
         })
         .collect();
@@ -409,14 +422,14 @@ pub fn audit_with_limits(
     Ok(report)
 }
 
-fn clean_value(v: serde_json::Value, clean: &dyn Fn(&str) -> String) -> serde_json::Value {
+fn clean_value(v: serde_json::Value, clean: &dyn Fn(String) -> String) -> serde_json::Value {
     use serde_json::Value as J;
     match v {
-        J::String(s) => J::String(clean(&s)),
+        J::String(s) => J::String(clean(s)),
         J::Array(items) => J::Array(items.into_iter().map(|i| clean_value(i, clean)).collect()),
         J::Object(map) => J::Object(
             map.into_iter()
-                .map(|(k, v)| (clean(&k), clean_value(v, clean)))
+                .map(|(k, v)| (clean(k), clean_value(v, clean)))
                 .collect(),
         ),
         other => other,
