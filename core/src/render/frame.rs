@@ -189,7 +189,7 @@ mod tests {
         let all = reports();
         for n in 0..=3 {
             let rs: Vec<Report> = all.iter().cycle().take(n).cloned().collect();
-            let exports: Vec<json::Export> = rs.iter().map(json::export).collect();
+            let exports: Vec<json::ExportRef<'_>> = rs.iter().map(json::export).collect();
             assert_eq!(json::render_many(&rs), pretty(&exports), "{n} reports");
             let log = serde_json::json!({
                 "$schema": sarif::SARIF_SCHEMA,

@@ -2,45 +2,52 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::finding::Finding;
+use crate::finding::{Evidence, Finding};
 use crate::report::{Report, NOTICE, RECHECK_WHEN, TOOL_NAME, TOOL_VERSION};
 
 /// The schema identifier of the export.
 pub const FINDINGS_SCHEMA: &str = "isolint.findings/v1";
 
+/// The export. `S` is the string type: `String` when read back (a
+/// baseline), `&str` borrowed from the report when written, so rendering
+/// copies nothing. `E` is the evidence map, likewise.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
-pub struct Export {
-    pub schema: String,
-    pub route: String,
-    pub tool: Tool,
-    pub profile: ProfileOut,
-    pub labels: LabelsOut,
-    pub verdict: String,
-    pub notice: String,
+#[serde(bound(deserialize = "S: Deserialize<'de>, E: Deserialize<'de>"))]
+pub struct Export<S = String, E = Evidence> {
+    pub schema: S,
+    pub route: S,
+    pub tool: Tool<S>,
+    pub profile: ProfileOut<S>,
+    pub labels: LabelsOut<S>,
+    pub verdict: S,
+    pub notice: S,
     pub summary: SummaryOut,
-    pub issues: Vec<IssueOut>,
-    pub runtime_checks: Vec<CheckOut>,
+    pub issues: Vec<IssueOut<S, E>>,
+    pub runtime_checks: Vec<CheckOut<S>>,
+}
+
+/// The export as written: borrowed from a [`Report`].
+pub type ExportRef<'a> = Export<&'a str, &'a Evidence>;
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct Tool<S = String> {
+    pub name: S,
+    pub version: S,
 }
 
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
-pub struct Tool {
-    pub name: String,
-    pub version: String,
+pub struct ProfileOut<S = String> {
+    pub name: S,
+    pub source: S,
+    pub sha256: S,
+    pub fingerprint: S,
+    pub recheck_when: Vec<S>,
 }
 
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
-pub struct ProfileOut {
-    pub name: String,
-    pub source: String,
-    pub sha256: String,
-    pub fingerprint: String,
-    pub recheck_when: Vec<String>,
-}
-
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
-pub struct LabelsOut {
-    pub name: String,
-    pub sha256: String,
+pub struct LabelsOut<S = String> {
+    pub name: S,
+    pub sha256: S,
 }
 
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Default)]
@@ -53,73 +60,70 @@ pub struct SummaryOut {
 }
 
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
-pub struct IssueOut {
-    pub rule: String,
-    pub area: String,
-    pub severity: String,
-    pub pointer: String,
+#[serde(bound(deserialize = "S: Deserialize<'de>, E: Deserialize<'de>"))]
+pub struct IssueOut<S = String, E = Evidence> {
+    pub rule: S,
+    pub area: S,
+    pub severity: S,
+    pub pointer: S,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub line: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub column: Option<u32>,
-    pub message: String,
-    pub remediation: String,
-    pub evidence: serde_json::Map<String, serde_json::Value>,
+    pub message: S,
+    pub remediation: S,
+    pub evidence: E,
     #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub waived: Option<WaivedOut>,
+    pub waived: Option<WaivedOut<S>>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub baseline: Option<String>,
+    pub baseline: Option<S>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub origin: Option<OriginOut>,
+    pub origin: Option<OriginOut<S>>,
 }
 
 /// The original file location of a finding on an imported configuration.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
-pub struct OriginOut {
-    pub file: String,
+pub struct OriginOut<S = String> {
+    pub file: S,
     pub line: u32,
     pub column: u32,
 }
 
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
-pub struct WaivedOut {
-    pub reason: String,
-    pub owner: String,
-    pub expires: String,
+pub struct WaivedOut<S = String> {
+    pub reason: S,
+    pub owner: S,
+    pub expires: S,
 }
 
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
-pub struct CheckOut {
-    pub id: String,
-    pub kind: String,
-    pub target: String,
-    pub expect: String,
-    pub because: String,
+pub struct CheckOut<S = String> {
+    pub id: S,
+    pub kind: S,
+    pub target: S,
+    pub expect: S,
+    pub because: S,
 }
 
-fn issue(f: &Finding) -> IssueOut {
+fn issue(f: &Finding) -> IssueOut<&str, &Evidence> {
     IssueOut {
-        rule: f.rule.to_string(),
-        area: f.area.as_str().to_string(),
-        severity: f.severity.as_str().to_string(),
-        pointer: f.pointer.clone(),
+        rule: f.rule,
+        area: f.area.as_str(),
+        severity: f.severity.as_str(),
+        pointer: &f.pointer,
         line: f.line,
         column: f.column,
-        message: f.message.clone(),
-        remediation: f.remediation.clone(),
-        evidence: f
-            .evidence
-            .iter()
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect(),
+        message: &f.message,
+        remediation: &f.remediation,
+        evidence: &f.evidence,
         waived: f.waived.as_ref().map(|w| WaivedOut {
-            reason: w.reason.clone(),
-            owner: w.owner.clone(),
-            expires: w.expires.clone(),
+            reason: w.reason.as_str(),
+            owner: w.owner.as_str(),
+            expires: w.expires.as_str(),
         }),
-        baseline: f.baseline.map(str::to_string),
+        baseline: f.baseline,
         origin: f.origin.as_ref().map(|o| OriginOut {
-            file: o.file.clone(),
+            file: o.file.as_str(),
             line: o.line,
             column: o.column,
         }),
@@ -128,28 +132,28 @@ fn issue(f: &Finding) -> IssueOut {
 
 use crate::model::StringEnum;
 
-/// The export as typed values.
-pub fn export(r: &Report) -> Export {
+/// The export as typed values, borrowed from the report.
+pub fn export(r: &Report) -> ExportRef<'_> {
     Export {
-        schema: FINDINGS_SCHEMA.into(),
-        route: r.route.clone(),
+        schema: FINDINGS_SCHEMA,
+        route: &r.route,
         tool: Tool {
-            name: TOOL_NAME.into(),
-            version: TOOL_VERSION.into(),
+            name: TOOL_NAME,
+            version: TOOL_VERSION,
         },
         profile: ProfileOut {
-            name: r.profile.name.clone(),
-            source: r.profile.source.clone(),
-            sha256: r.profile.sha256.clone(),
-            fingerprint: r.profile.fingerprint.clone(),
-            recheck_when: RECHECK_WHEN.iter().map(|s| s.to_string()).collect(),
+            name: &r.profile.name,
+            source: &r.profile.source,
+            sha256: &r.profile.sha256,
+            fingerprint: &r.profile.fingerprint,
+            recheck_when: RECHECK_WHEN.to_vec(),
         },
         labels: LabelsOut {
-            name: r.labels_name.clone(),
-            sha256: r.labels_sha256.clone(),
+            name: &r.labels_name,
+            sha256: &r.labels_sha256,
         },
-        verdict: r.verdict.as_str().into(),
-        notice: NOTICE.into(),
+        verdict: r.verdict.as_str(),
+        notice: NOTICE,
         summary: SummaryOut {
             critical: r.summary.critical,
             high: r.summary.high,
@@ -162,11 +166,11 @@ pub fn export(r: &Report) -> Export {
             .runtime_checks
             .iter()
             .map(|c| CheckOut {
-                id: c.id.clone(),
-                kind: c.kind.as_str().into(),
-                target: c.target.clone(),
-                expect: c.expect.into(),
-                because: c.because.clone(),
+                id: c.id.as_str(),
+                kind: c.kind.as_str(),
+                target: c.target.as_str(),
+                expect: c.expect,
+                because: c.because.as_str(),
             })
             .collect(),
     }
