@@ -324,7 +324,7 @@ impl LabelIndex {
             by_path.insert(n.clone(), i);
             sorted.push((n, i));
         }
-        sorted.sort();
+        crate::sort::sort(&mut sorted);
         sorted.dedup_by(|a, b| a.0 == b.0);
         for entry in &mut sorted {
             if let Some(&i) = by_path.get(&entry.0) {
@@ -375,7 +375,7 @@ impl LabelIndex {
                 exposes.push(b);
             }
         }
-        exposes.sort_by(|a, b| a.path.cmp(&b.path));
+        crate::sort::sort_by(&mut exposes, |a, b| a.path.cmp(&b.path));
         Classification {
             normalized,
             matched,

@@ -37,6 +37,7 @@ pub mod report;
 pub mod rules;
 pub mod sanitize;
 pub mod schema;
+pub mod sort;
 pub mod synth;
 pub mod view;
 pub mod waivers;

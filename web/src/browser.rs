@@ -16,7 +16,7 @@ fn window() -> Result<web_sys::Window, String> {
 fn js_error(e: JsValue) -> String {
     e.as_string()
         .or_else(|| {
-            js_sys::Error::try_from(e)
+            e.dyn_into::<js_sys::Error>()
                 .ok()
                 .map(|err| String::from(err.message()))
         })

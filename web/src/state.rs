@@ -402,7 +402,7 @@ impl State {
                 None => marks.push((line, f.severity)),
             }
         }
-        marks.sort_unstable();
+        isolint_core::sort::sort(&mut marks);
         marks
     }
 

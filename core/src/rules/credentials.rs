@@ -356,7 +356,7 @@ fn check_secret_in_command(ctx: &Ctx<'_>, e: &mut Emitter) {
             let found = secrets_in_words(&shell_words);
             if !found.is_empty() {
                 let mut kinds: Vec<&str> = found.iter().map(|(_, k)| *k).collect();
-                kinds.sort_unstable();
+                crate::sort::sort(&mut kinds);
                 kinds.dedup();
                 e.emit(format!("{base}/shell"), format!("the shell text of `{base}` carries {} secret-looking value(s); command lines show up in process lists, logs and shell history", found.len()))
                     .evidence("count", found.len())

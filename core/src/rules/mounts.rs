@@ -96,13 +96,17 @@ fn sensitive_source(
 /// declared at all.
 fn needed_classes(ctx: &Ctx<'_>) -> Option<BTreeSet<LabelClass>> {
     let n = ctx.profile.needs.as_ref()?;
-    Some(
-        [&n.inputs, &n.outputs, &n.services]
-            .into_iter()
-            .flat_map(|l| l.as_deref().unwrap_or(&[]))
-            .filter_map(|s| LabelClass::parse(s))
-            .collect(),
-    )
+    // Inserted one by one: `collect` would sort first, which costs the
+    // browser page's wasm a sort for this type.
+    let mut classes = BTreeSet::new();
+    for class in [&n.inputs, &n.outputs, &n.services]
+        .into_iter()
+        .flat_map(|l| l.as_deref().unwrap_or(&[]))
+        .filter_map(|s| LabelClass::parse(s))
+    {
+        classes.insert(class);
+    }
+    Some(classes)
 }
 
 /// A writable mount of a class that is neither scratch/output nor one of
@@ -378,7 +382,7 @@ fn check_exposure(ctx: &Ctx<'_>, e: &mut Emitter) {
             .iter()
             .filter(|x| x.class.sensitive_to_read())
             .collect();
-        exposed.sort_by_key(|x| !matches!(x.origin, Origin::Catalog(_)));
+        crate::sort::sort_by_key(&mut exposed, |x| !matches!(x.origin, Origin::Catalog(_)));
         let Some(first) = exposed.first() else {
             continue;
         };

@@ -337,7 +337,7 @@ pub(super) fn specials(d: &Dest) -> Vec<Special> {
             prefix,
         } => special_v6(*a, *prefix),
     };
-    out.sort();
+    crate::sort::sort(&mut out);
     out.dedup();
     out
 }

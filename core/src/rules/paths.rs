@@ -185,10 +185,10 @@ pub(super) struct PathSet {
 impl PathSet {
     pub fn new(paths: impl IntoIterator<Item = String>) -> PathSet {
         let mut sorted: Vec<String> = paths.into_iter().collect();
-        sorted.sort();
+        crate::sort::sort(&mut sorted);
         sorted.dedup();
         let mut lengths: Vec<usize> = sorted.iter().map(String::len).collect();
-        lengths.sort_unstable();
+        crate::sort::sort(&mut lengths);
         lengths.dedup();
         PathSet { sorted, lengths }
     }
@@ -264,7 +264,7 @@ pub(super) fn nesting(entries: &[(usize, &str)]) -> Vec<(usize, Nesting, usize)>
         .iter()
         .map(|(i, p)| (p.split('/').filter(|c| !c.is_empty()).collect(), *i, *p))
         .collect();
-    sorted.sort();
+    crate::sort::sort(&mut sorted);
     let mut out = Vec::new();
     // (path, index of the first mount at that path)
     let mut stack: Vec<(&str, usize)> = Vec::new();
@@ -281,7 +281,7 @@ pub(super) fn nesting(entries: &[(usize, &str)]) -> Vec<(usize, Nesting, usize)>
             None => stack.push((p, i)),
         }
     }
-    out.sort_by_key(|x| x.0);
+    crate::sort::sort_by_key(&mut out, |x| x.0);
     out
 }
 
