@@ -508,7 +508,7 @@ fn secret_spans(s: &str) -> Vec<(usize, usize)> {
         }
         prev = Some((a, b));
     }
-    spans.sort_unstable();
+    crate::sort::sort(&mut spans);
     spans.dedup();
     spans
 }

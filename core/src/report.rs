@@ -238,7 +238,7 @@ impl Report {
 
     /// Recompute the verdict and summary after findings changed (waivers).
     pub fn refresh(&mut self) {
-        self.issues.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        crate::sort::sort_by(&mut self.issues, |a, b| a.sort_key().cmp(&b.sort_key()));
         let mut summary = Summary::default();
         for f in &self.issues {
             summary.add(f.severity);
@@ -427,11 +427,15 @@ fn clean_value(v: serde_json::Value, clean: &dyn Fn(String) -> String) -> serde_
     match v {
         J::String(s) => J::String(clean(s)),
         J::Array(items) => J::Array(items.into_iter().map(|i| clean_value(i, clean)).collect()),
-        J::Object(map) => J::Object(
-            map.into_iter()
-                .map(|(k, v)| (clean(k), clean_value(v, clean)))
-                .collect(),
-        ),
+        J::Object(map) => {
+            // Inserted one by one: collecting sorts, which costs the page
+            // one more sort instantiation.
+            let mut out = serde_json::Map::new();
+            for (k, v) in map {
+                out.insert(clean(k), clean_value(v, clean));
+            }
+            J::Object(out)
+        }
         other => other,
     }
 }
@@ -485,7 +489,7 @@ fn canonical(n: &Node, out: &mut Vec<u8>) {
         }
         Value::Object(members) => {
             let mut sorted: Vec<_> = members.iter().collect();
-            sorted.sort_by(|a, b| a.key.cmp(&b.key));
+            crate::sort::sort_by(&mut sorted, |a, b| a.key.cmp(&b.key));
             out.push(b'{');
             for (i, m) in sorted.iter().enumerate() {
                 if i > 0 {
