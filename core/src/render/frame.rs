@@ -67,6 +67,31 @@ struct Nested {
 }
 
 impl Nested {
+    /// `[` or `{`: one level deeper, nothing written inside yet.
+    fn open<W: ?Sized + io::Write>(&mut self, w: &mut W, bracket: &[u8]) -> io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        w.write_all(bracket)
+    }
+
+    /// `]` or `}`, on a line of its own unless the container is empty.
+    fn close<W: ?Sized + io::Write>(&mut self, w: &mut W, bracket: &[u8]) -> io::Result<()> {
+        self.depth -= 1;
+        if self.has_value {
+            self.newline_indent(w)?;
+        }
+        w.write_all(bracket)
+    }
+
+    /// Before an element or a key: a comma after the previous one, then a
+    /// new line at the current depth.
+    fn item<W: ?Sized + io::Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+        if !first {
+            w.write_all(b",")?;
+        }
+        self.newline_indent(w)
+    }
+
     fn newline_indent<W: ?Sized + io::Write>(&self, w: &mut W) -> io::Result<()> {
         w.write_all(b"\n")?;
         for _ in 0..self.depth {
@@ -78,17 +103,11 @@ impl Nested {
 
 impl serde_json::ser::Formatter for Nested {
     fn begin_array<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.depth += 1;
-        self.has_value = false;
-        w.write_all(b"[")
+        self.open(w, b"[")
     }
 
     fn end_array<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.depth -= 1;
-        if self.has_value {
-            self.newline_indent(w)?;
-        }
-        w.write_all(b"]")
+        self.close(w, b"]")
     }
 
     fn begin_array_value<W: ?Sized + io::Write>(
@@ -96,10 +115,7 @@ impl serde_json::ser::Formatter for Nested {
         w: &mut W,
         first: bool,
     ) -> io::Result<()> {
-        if !first {
-            w.write_all(b",")?;
-        }
-        self.newline_indent(w)
+        self.item(w, first)
     }
 
     fn end_array_value<W: ?Sized + io::Write>(&mut self, _: &mut W) -> io::Result<()> {
@@ -108,17 +124,11 @@ impl serde_json::ser::Formatter for Nested {
     }
 
     fn begin_object<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.depth += 1;
-        self.has_value = false;
-        w.write_all(b"{")
+        self.open(w, b"{")
     }
 
     fn end_object<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.depth -= 1;
-        if self.has_value {
-            self.newline_indent(w)?;
-        }
-        w.write_all(b"}")
+        self.close(w, b"}")
     }
 
     fn begin_object_key<W: ?Sized + io::Write>(
@@ -126,10 +136,7 @@ impl serde_json::ser::Formatter for Nested {
         w: &mut W,
         first: bool,
     ) -> io::Result<()> {
-        if !first {
-            w.write_all(b",")?;
-        }
-        self.newline_indent(w)
+        self.item(w, first)
     }
 
     fn begin_object_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
