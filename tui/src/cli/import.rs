@@ -229,9 +229,7 @@ mod tests {
     use std::path::PathBuf;
 
     fn fixture(rel: &str) -> PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../fixtures/import")
-            .join(rel)
+        crate::fixtures::path(&format!("import/{rel}"))
     }
 
     #[test]

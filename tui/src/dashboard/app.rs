@@ -729,10 +729,7 @@ mod tests {
     use std::fs;
 
     pub(crate) fn fixture(name: &str) -> PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("..")
-            .join("fixtures/profiles")
-            .join(name)
+        crate::fixtures::path(&format!("profiles/{name}"))
     }
 
     fn today() -> Option<Date> {

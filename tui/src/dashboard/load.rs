@@ -456,9 +456,7 @@ mod tests {
     }
 
     fn import_fixture(rel: &str) -> PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../fixtures/import")
-            .join(rel)
+        crate::fixtures::path(&format!("import/{rel}"))
     }
 
     #[test]
