@@ -90,9 +90,56 @@ fn name_has(name: &str, have: u32, words: &[&str], sets: &[u32]) -> bool {
     })
 }
 
+/// [`letters`] of each byte, for names at run time.
+// Evaluated at compile time: an index out of range fails the build.
+#[allow(clippy::indexing_slicing)]
+const LETTER: [u32; 256] = {
+    let mut t = [0u32; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = letters(&[b as u8]);
+        b += 1;
+    }
+    t
+};
+
+/// The letter sets of every secret word, strong and weak.
+// Evaluated at compile time: an index out of range fails the build.
+#[allow(clippy::indexing_slicing)]
+const ALL_LETTERS: [u32; STRONG_LETTERS.len() + WEAK_LETTERS.len()] = {
+    let mut out = [0u32; STRONG_LETTERS.len() + WEAK_LETTERS.len()];
+    let mut i = 0;
+    while i < STRONG_LETTERS.len() {
+        out[i] = STRONG_LETTERS[i];
+        i += 1;
+    }
+    while i < out.len() {
+        out[i] = WEAK_LETTERS[i - STRONG_LETTERS.len()];
+        i += 1;
+    }
+    out
+};
+
+/// Whether a name with letter set `have` holds every letter of some secret
+/// word (a necessary condition for holding the word).
+fn holds_a_word_set(have: u32) -> bool {
+    ALL_LETTERS.iter().any(|&set| have | set == have)
+}
+
 /// Whether a variable or key name says its value is a secret.
 pub fn is_secret_name(name: &str) -> bool {
-    let have = letters(name.as_bytes());
+    if name.len() < 3 {
+        // The shortest word (`DSN`) has three letters.
+        return false;
+    }
+    let have = name.as_bytes().iter().fold(0u32, |acc, &b| {
+        acc | LETTER.get(usize::from(b)).copied().unwrap_or(0)
+    });
+    // Most names (and the words of output text) lack the letters of every
+    // word; only the rest are scanned.
+    if !holds_a_word_set(have) {
+        return false;
+    }
     if !name_has(name, have, &STRONG_SECRET_WORDS, &STRONG_LETTERS)
         && !name_has(name, have, &WEAK_SECRET_WORDS, &WEAK_LETTERS)
     {
@@ -147,9 +194,76 @@ fn has(hay: &[u8], needle: &[u8]) -> bool {
     needle.len() <= hay.len() && hay.windows(needle.len()).any(|w| w == needle)
 }
 
+/// Byte kinds for [`looks_like_secret`]'s one pass: a token's kinds are
+/// OR-ed together, and most tokens are ruled out by their kinds alone.
+const K_HEX_LOWER: u16 = 1; // a-f
+const K_LOWER: u16 = 1 << 1; // g-z
+const K_HEX_UPPER: u16 = 1 << 2; // A-F
+const K_UPPER: u16 = 1 << 3; // G-Z
+const K_DIGIT: u16 = 1 << 4;
+const K_SYMBOL: u16 = 1 << 5; // + / = _ -
+const K_SPACE: u16 = 1 << 6; // ' ' only
+const K_COLON: u16 = 1 << 7;
+const K_AT: u16 = 1 << 8;
+const K_OTHER: u16 = 1 << 9;
+const K_ANY_LOWER: u16 = K_HEX_LOWER | K_LOWER;
+const K_ANY_UPPER: u16 = K_HEX_UPPER | K_UPPER;
+const K_HEX: u16 = K_HEX_LOWER | K_HEX_UPPER | K_DIGIT;
+const K_TOKEN: u16 = K_ANY_LOWER | K_ANY_UPPER | K_DIGIT | K_SYMBOL;
+// Evaluated at compile time: an index out of range fails the build.
+#[allow(clippy::indexing_slicing)]
+const KIND: [u16; 256] = {
+    let mut t = [K_OTHER; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = match c {
+            b'a'..=b'f' => K_HEX_LOWER,
+            b'g'..=b'z' => K_LOWER,
+            b'A'..=b'F' => K_HEX_UPPER,
+            b'G'..=b'Z' => K_UPPER,
+            b'0'..=b'9' => K_DIGIT,
+            b'+' | b'/' | b'=' | b'_' | b'-' => K_SYMBOL,
+            b' ' => K_SPACE,
+            b':' => K_COLON,
+            b'@' => K_AT,
+            _ => K_OTHER,
+        };
+        b += 1;
+    }
+    t
+};
+/// Entry `b` set: some vendor prefix starts with byte `b`.
+// Evaluated at compile time: an index out of range fails the build.
+#[allow(clippy::indexing_slicing)]
+const PREFIX_FIRST: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < PREFIXES.len() {
+        t[PREFIXES[i].as_bytes()[0] as usize] = true;
+        i += 1;
+    }
+    t
+};
+
+fn kind(b: u8) -> u16 {
+    KIND.get(usize::from(b)).copied().unwrap_or(K_OTHER)
+}
+
 /// Whether a value itself looks like a credential, whatever its name.
+///
+/// One pass collects the kinds of bytes the value holds; the costlier
+/// checks (vendor prefixes, URL passwords, PEM markers, per-class counts)
+/// run only when those kinds allow them to succeed.
 pub fn looks_like_secret(v: &str) -> bool {
     let v = v.trim();
+    let kinds = v.as_bytes().iter().fold(0u16, |acc, &c| acc | kind(c));
+    secret_shaped(v, kinds)
+}
+
+/// [`looks_like_secret`] of a value without surrounding whitespace whose
+/// byte kinds (the OR of [`kind`] over its bytes) are already known.
+fn secret_shaped(v: &str, kinds: u16) -> bool {
     let b = v.as_bytes();
     let Some(&first) = b.first() else {
         return false;
@@ -157,11 +271,13 @@ pub fn looks_like_secret(v: &str) -> bool {
     if b.len() < 8 {
         return false;
     }
-    if PREFIXES.iter().any(|p| {
-        p.as_bytes().first() == Some(&first)
-            && b.starts_with(p.as_bytes())
-            && b.len() >= p.len() + 8
-    }) {
+    if PREFIX_FIRST.get(usize::from(first)) == Some(&true)
+        && PREFIXES.iter().any(|p| {
+            p.as_bytes().first() == Some(&first)
+                && b.starts_with(p.as_bytes())
+                && b.len() >= p.len() + 8
+        })
+    {
         return true;
     }
     if b.starts_with(b"sk-") && b.len() >= 20 {
@@ -169,22 +285,21 @@ pub fn looks_like_secret(v: &str) -> bool {
     }
     if (b.starts_with(b"AKIA") || b.starts_with(b"ASIA"))
         && b.len() >= 16
-        && b.iter()
-            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+        && kinds & !(K_ANY_UPPER | K_DIGIT) == 0
     {
         return true;
     }
     // A PEM block has spaces, so a token between separators never is one.
-    if b.contains(&b' ') && has(b, b"-----BEGIN") && has(b, b"PRIVATE KEY") {
+    if kinds & K_SPACE != 0 && has(b, b"-----BEGIN") && has(b, b"PRIVATE KEY") {
         return true;
     }
     if b.starts_with(b"eyJ") && b.iter().filter(|&&c| c == b'.').count() == 2 {
         return true;
     }
-    if has_url_password(v) {
+    if kinds & K_COLON != 0 && kinds & K_AT != 0 && has_url_password(v) {
         return true;
     }
-    high_entropy_token(v)
+    high_entropy_token(b, kinds)
 }
 
 /// `scheme://user:password@host`.
@@ -210,26 +325,21 @@ fn has_url_password(v: &str) -> bool {
 
 /// A long run of mixed letters and digits with no spaces: 40-character
 /// AWS secret keys, hex API keys and the like. Paths and words are spared.
-fn high_entropy_token(v: &str) -> bool {
-    let b = v.as_bytes();
-    if b.len() < 24 || b.contains(&b' ') || b.first() == Some(&b'/') || has(b, b"://") {
+/// `kinds` are the value's byte kinds: only letters, digits and `+/=_-`
+/// qualify, so a `://`, a space or an `@sha256:` digest never does.
+fn high_entropy_token(b: &[u8], kinds: u16) -> bool {
+    if b.len() < 24 || b.first() == Some(&b'/') || kinds & !K_TOKEN != 0 {
         return false;
     }
-    if b.starts_with(b"sha256:") || has(b, b"@sha256:") {
-        return false;
+    if b.len() >= 32 && kinds & !K_HEX == 0 {
+        return true;
     }
-    let ok = b
-        .iter()
-        .all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'=' | b'_' | b'-'));
-    if !ok {
+    if kinds & K_ANY_UPPER == 0 || kinds & K_ANY_LOWER == 0 || kinds & K_DIGIT == 0 {
         return false;
     }
     let upper = b.iter().filter(|c| c.is_ascii_uppercase()).count();
     let lower = b.iter().filter(|c| c.is_ascii_lowercase()).count();
-    let digit = b.iter().filter(|c| c.is_ascii_digit()).count();
-    let classes = usize::from(upper > 0) + usize::from(lower > 0) + usize::from(digit > 0);
-    let hex = b.len() >= 32 && b.iter().all(u8::is_ascii_hexdigit);
-    (classes == 3 && digit >= 1 && upper >= 2 && lower >= 2) || hex
+    upper >= 2 && lower >= 2
 }
 
 /// The secret values of one document, collected once and scrubbed from
@@ -473,18 +583,44 @@ fn breaks_at(s: &str, i: usize) -> (bool, usize) {
 /// The shortest text [`looks_like_secret`] can accept.
 const MIN_SECRET: usize = 8;
 
+/// What the scan needs to know of an ASCII byte, in one table entry: its
+/// [`CLASS`] (bits 0-7), its [`KIND`] (bits 8-23) and its [`LETTER`] bit
+/// (bits 32-63).
+// Evaluated at compile time: an index out of range fails the build.
+#[allow(clippy::indexing_slicing)]
+const SCAN: [u64; 128] = {
+    let mut t = [0u64; 128];
+    let mut b = 0;
+    while b < 128 {
+        t[b] = CLASS[b] as u64 | (KIND[b] as u64) << 8 | (LETTER[b] as u64) << 32;
+        b += 1;
+    }
+    t
+};
+
+/// A token of the scan: its byte range, the kinds of its bytes and the
+/// letters it holds.
+#[derive(Clone, Copy)]
+struct Token {
+    a: usize,
+    b: usize,
+    kinds: u16,
+    letters: u32,
+}
+
 /// Byte ranges of credential-looking tokens in `s`: whole tokens between
 /// separators, or, inside a token that is not a secret as a whole (a path,
 /// a URL), its `/`, `:` and `@`-separated pieces; and the value that
 /// follows a secret-named flag or key (`--password=hunter2`, `TOKEN: abc`).
 ///
-/// One pass over the bytes; tokens and pieces shorter than any secret are
-/// never examined. Runs for every output string, so it allocates only when
-/// it finds something.
+/// One pass over the bytes, which also gathers each token's byte kinds and
+/// letters, so most tokens are ruled out without looking at them again;
+/// tokens and pieces shorter than any secret are never examined. Runs for
+/// every output string, so it allocates only when it finds something.
 fn secret_spans(s: &str) -> Vec<(usize, usize)> {
     let mut spans = Vec::new();
     let bytes = s.as_bytes();
-    let mut prev: Option<(usize, usize)> = None;
+    let mut prev: Option<Token> = None;
     let mut i = 0;
     while i < bytes.len() {
         let (brk, len) = breaks_at(s, i);
@@ -494,19 +630,37 @@ fn secret_spans(s: &str) -> Vec<(usize, usize)> {
         }
         // A token starts at `i`; find its end.
         let a = i;
-        while i < bytes.len() {
-            let (brk, len) = breaks_at(s, i);
-            if brk {
-                break;
+        let mut kinds = 0u16;
+        let mut letters = 0u32;
+        while let Some(&c) = bytes.get(i) {
+            if let Some(&e) = SCAN.get(usize::from(c)) {
+                if e as u8 & BREAK != 0 {
+                    break;
+                }
+                kinds |= (e >> 8) as u16;
+                letters |= (e >> 32) as u32;
+                i += 1;
+            } else {
+                let (brk, len) = breaks_at(s, i);
+                if brk {
+                    break;
+                }
+                kinds |= K_OTHER;
+                letters |= 1 << 27;
+                i += len;
             }
-            i += len;
         }
-        let b = i;
-        check_token(s, a, b, &mut spans);
-        if let Some((a0, b0)) = prev {
-            check_pair(s, (a0, b0), (a, b), &mut spans);
+        let token = Token {
+            a,
+            b: i,
+            kinds,
+            letters,
+        };
+        check_token(s, token, &mut spans);
+        if let Some(key) = prev {
+            check_pair(s, key, token, &mut spans);
         }
-        prev = Some((a, b));
+        prev = Some(token);
     }
     crate::sort::sort(&mut spans);
     spans.dedup();
@@ -514,32 +668,41 @@ fn secret_spans(s: &str) -> Vec<(usize, usize)> {
 }
 
 /// A whole token that looks like a secret, or else its pieces that do.
-fn check_token(s: &str, a: usize, b: usize, spans: &mut Vec<(usize, usize)>) {
+fn check_token(s: &str, t: Token, spans: &mut Vec<(usize, usize)>) {
+    let Token { a, b, kinds, .. } = t;
     if b - a < MIN_SECRET {
         return;
     }
     let tok = s.get(a..b).unwrap_or("");
-    if looks_like_secret(tok) {
+    if secret_shaped(tok, kinds) {
         spans.push((a, b));
+        return;
+    }
+    if kinds & (K_SYMBOL | K_COLON | K_AT) == 0 {
+        // No `/`, `:` or `@`: no pieces.
         return;
     }
     let bytes = tok.as_bytes();
     let mut piece_start = 0;
+    let mut piece_kinds = 0u16;
     for (i, &c) in bytes.iter().enumerate() {
         if class(c) & PIECE != 0 {
             if i - piece_start >= MIN_SECRET
                 && !is_digest(s, a + piece_start, a + i)
-                && looks_like_secret(tok.get(piece_start..i).unwrap_or(""))
+                && secret_shaped(tok.get(piece_start..i).unwrap_or(""), piece_kinds)
             {
                 spans.push((a + piece_start, a + i));
             }
             piece_start = i + 1;
+            piece_kinds = 0;
+        } else {
+            piece_kinds |= kind(c);
         }
     }
     if piece_start > 0
         && bytes.len() - piece_start >= MIN_SECRET
         && !is_digest(s, a + piece_start, b)
-        && looks_like_secret(tok.get(piece_start..).unwrap_or(""))
+        && secret_shaped(tok.get(piece_start..).unwrap_or(""), piece_kinds)
     {
         spans.push((a + piece_start, b));
     }
@@ -560,13 +723,14 @@ fn is_digest(s: &str, a: usize, b: usize) -> bool {
 
 /// The value token after a secret-named key token, when only `=`, `:`,
 /// spaces or quotes join them.
-fn check_pair(
-    s: &str,
-    (a0, b0): (usize, usize),
-    (a1, b1): (usize, usize),
-    spans: &mut Vec<(usize, usize)>,
-) {
+fn check_pair(s: &str, key: Token, value: Token, spans: &mut Vec<(usize, usize)>) {
+    let (a0, b0, a1, b1) = (key.a, key.b, value.a, value.b);
     if b1 - a1 < 4 {
+        return;
+    }
+    // The key's letters include those of its trimmed form below, so a key
+    // lacking every secret word's letters is ruled out here.
+    if !holds_a_word_set(key.letters) {
         return;
     }
     let between = s.as_bytes().get(b0..a1).unwrap_or_default();
@@ -581,8 +745,13 @@ fn check_pair(
     if matches!(value.first(), Some(b'-' | b'$' | b'/')) {
         return;
     }
-    let key = s.get(a0..b0).unwrap_or("");
-    let key_like = key.trim_start_matches('-').trim_end_matches(':');
+    let key = s.as_bytes().get(a0..b0).unwrap_or_default();
+    let dashes = key.iter().take_while(|&&c| c == b'-').count();
+    let colons = key.iter().rev().take_while(|&&c| c == b':').count();
+    // Both trims stop at ASCII bytes, so the rest is still a `str`.
+    let key_like = s
+        .get(a0 + dashes..b0.saturating_sub(colons).max(a0 + dashes))
+        .unwrap_or("");
     if is_secret_name(key_like) && !spans.iter().any(|&(x, y)| x <= a1 && b1 <= y) {
         spans.push((a1, b1));
     }
@@ -826,6 +995,32 @@ mod tests {
         ) {
             let s: String = parts.concat();
             prop_assert_eq!(secret_spans(&s), secret_spans_reference(&s), "{:?}", s);
+        }
+    }
+
+    /// The plain reading of the secret-name rule, for the property below.
+    fn is_secret_name_reference(name: &str) -> bool {
+        let n = name.to_ascii_uppercase().replace('-', "_");
+        let any = STRONG_SECRET_WORDS
+            .iter()
+            .chain(WEAK_SECRET_WORDS.iter())
+            .any(|w| n.contains(w));
+        any && n != "SSH_AUTH_SOCK" && !n.ends_with("_FILE") && !n.ends_with("_PATH")
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+        #[test]
+        fn secret_names_match_the_reference(
+            parts in proptest::collection::vec(prop_oneof![
+                Just("token".to_string()), Just("Pass".to_string()), Just("word".to_string()),
+                Just("-".to_string()), Just("_".to_string()), Just("dsn".to_string()), Just("_file".to_string()),
+                Just("SSH_AUTH_SOCK".to_string()), Just("é".to_string()), Just("api".to_string()), Just("key".to_string()),
+                "[A-Za-z_-]{0,6}", "\\PC{0,3}",
+            ], 0..6)
+        ) {
+            let s: String = parts.concat();
+            prop_assert_eq!(is_secret_name(&s), is_secret_name_reference(&s), "{:?}", s);
         }
     }
 

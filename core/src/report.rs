@@ -292,11 +292,7 @@ pub fn audit_with_limits(
         .mounts()
         .iter()
         .enumerate()
-        .map(|(index, mount)| MountView {
-            index,
-            mount,
-            class: mount.source.as_deref().map(|s| labels.index.classify(s)),
-        })
+        .map(|(index, mount)| MountView::new(index, mount, &labels.index))
         .collect();
     let locator = crate::json::Locator::new(&doc.root);
     let ctx = Ctx {

@@ -79,12 +79,33 @@ pub fn find(key: &str) -> Option<&'static Rule> {
     all().find(|r| r.id.eq_ignore_ascii_case(key) || r.name.eq_ignore_ascii_case(key))
 }
 
-/// One mount with its lexical classification.
+/// One mount with its lexical classification, and the path facts every
+/// mount rule asks about, worked out once.
 pub struct MountView<'a> {
     pub index: usize,
     pub mount: &'a Mount,
     /// `None` when the mount declares no source.
     pub class: Option<Classification>,
+    /// The source as the rules see it (with a built-in guess for a
+    /// home-relative source); `None` when no source is declared.
+    pub(crate) source: Option<paths::Source>,
+    /// The normalized target; `None` when no target is declared.
+    pub(crate) target: Option<crate::labels::NormalizedPath>,
+}
+
+impl<'a> MountView<'a> {
+    /// Classify mount `index` against `labels`.
+    pub fn new(index: usize, mount: &'a Mount, labels: &LabelIndex) -> MountView<'a> {
+        let class = mount.source.as_deref().map(|s| labels.classify(s));
+        let source = paths::source(class.as_ref(), mount.source.as_deref());
+        MountView {
+            index,
+            mount,
+            class,
+            source,
+            target: mount.target.as_deref().map(crate::labels::normalize),
+        }
+    }
 }
 
 impl MountView<'_> {

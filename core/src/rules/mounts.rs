@@ -13,7 +13,7 @@ use serde_json::json;
 use super::paths::{self, Nesting, PathSet, Source};
 use super::{Ctx, Emitter, MountView, Rule};
 use crate::finding::{Area, CheckKind, Severity};
-use crate::labels::{builtin, contains, normalize, LabelClass, Match, Origin};
+use crate::labels::{builtin, contains, normalize, LabelClass, Match, NormalizedPath, Origin};
 use crate::model::StringEnum;
 
 /// Evidence lists stay small; their full length is given beside them.
@@ -44,10 +44,10 @@ fn origin(m: &Match) -> String {
 }
 
 /// The mounts with a source, paired with what that source is.
-fn sources<'a>(ctx: &'a Ctx<'_>) -> impl Iterator<Item = (&'a MountView<'a>, Source)> + 'a {
+fn sources<'a>(ctx: &'a Ctx<'_>) -> impl Iterator<Item = (&'a MountView<'a>, &'a Source)> + 'a {
     ctx.mounts
         .iter()
-        .filter_map(|v| paths::source(v).map(|s| (v, s)))
+        .filter_map(|v| v.source.as_ref().map(|s| (v, s)))
 }
 
 /// A mount whose source is itself a sensitive class: reported whatever the
@@ -86,7 +86,7 @@ fn sensitive_source(
         if let Some(why) = s.guessed_from {
             d.evidence("guessed_because", why);
         }
-        if let Some(t) = paths::in_job(&s.path, v.mount.target.as_deref(), &s.path) {
+        if let Some(t) = paths::in_job(&s.path, v.target.as_ref(), &s.path) {
             d.evidence("job_path", t);
         }
     }
@@ -325,13 +325,21 @@ const KERNEL_TARGETS: &[&str] = &["/proc", "/sys", "/dev"];
 const SYSTEM_TARGETS: &[&str] = &["/etc", "/usr", "/bin", "/sbin", "/lib", "/lib64", "/boot"];
 
 /// One path field of a mount, raw and normalized.
-fn path_fields<'a>(v: &'a MountView<'a>) -> impl Iterator<Item = (&'static str, &'a str)> + 'a {
+/// The declared source and target of a mount, each with its normalized
+/// form.
+fn path_fields<'a>(
+    v: &'a MountView<'a>,
+) -> impl Iterator<Item = (&'static str, &'a str, &'a NormalizedPath)> + 'a {
     [
-        ("source", v.mount.source.as_deref()),
-        ("target", v.mount.target.as_deref()),
+        (
+            "source",
+            v.mount.source.as_deref(),
+            v.class.as_ref().map(|c| &c.normalized),
+        ),
+        ("target", v.mount.target.as_deref(), v.target.as_ref()),
     ]
     .into_iter()
-    .filter_map(|(f, p)| p.map(|p| (f, p)))
+    .filter_map(|(f, p, n)| Some((f, p?, n?)))
 }
 
 fn check_home(ctx: &Ctx<'_>, e: &mut Emitter) {
@@ -395,7 +403,7 @@ fn check_exposure(ctx: &Ctx<'_>, e: &mut Emitter) {
             .iter()
             .take(EVIDENCE_LIST_MAX)
             .map(|x| {
-                let job = paths::in_job(&s.path, v.mount.target.as_deref(), &x.path);
+                let job = paths::in_job(&s.path, v.target.as_ref(), &x.path);
                 json!({ "path": x.path, "class": x.class.as_str(), "job_path": job })
             })
             .collect();
@@ -443,7 +451,7 @@ fn check_not_needed(ctx: &Ctx<'_>, e: &mut Emitter) {
 
 fn check_writable_not_scratch(ctx: &Ctx<'_>, e: &mut Emitter) {
     for (v, s) in sources(ctx) {
-        let Some(class) = writable_not_scratch(v, &s) else {
+        let Some(class) = writable_not_scratch(v, s) else {
             continue;
         };
         e.emit(
@@ -463,8 +471,7 @@ fn check_writable_not_scratch(ctx: &Ctx<'_>, e: &mut Emitter) {
 fn check_writable_config(ctx: &Ctx<'_>, e: &mut Emitter) {
     let trusted = PathSet::of_class(ctx.index, LabelClass::TrustedConfig);
     for v in ctx.mounts {
-        let s = paths::source(v);
-        let overlaps = config_overlaps(v, s.as_ref(), &trusted);
+        let overlaps = config_overlaps(v, v.source.as_ref(), &trusted);
         let Some(first) = overlaps.first() else {
             continue;
         };
@@ -508,12 +515,12 @@ fn check_writable_config(ctx: &Ctx<'_>, e: &mut Emitter) {
 
 fn check_plantable(ctx: &Ctx<'_>, e: &mut Emitter) {
     for v in ctx.mounts {
-        let s = paths::source(v);
-        let (files, why) = plantable(v, s.as_ref());
+        let s = v.source.as_ref();
+        let (files, why) = plantable(v, s);
         if files.is_empty() {
             continue;
         }
-        let what = s.as_ref().map_or_else(
+        let what = s.map_or_else(
             || v.mount.target.clone().unwrap_or_default(),
             |s| s.path.clone(),
         );
@@ -560,8 +567,7 @@ fn check_unlabelled(ctx: &Ctx<'_>, e: &mut Emitter) {
 
 fn check_parent_refs(ctx: &Ctx<'_>, e: &mut Emitter) {
     for v in ctx.mounts {
-        for (field, raw) in path_fields(v) {
-            let n = normalize(raw);
+        for (field, raw, n) in path_fields(v) {
             if !n.had_parent_refs {
                 continue;
             }
@@ -587,8 +593,7 @@ fn check_parent_refs(ctx: &Ctx<'_>, e: &mut Emitter) {
 
 fn check_relative(ctx: &Ctx<'_>, e: &mut Emitter) {
     for v in ctx.mounts {
-        for (field, raw) in path_fields(v) {
-            let n = normalize(raw);
+        for (field, raw, n) in path_fields(v) {
             if !n.relative {
                 continue;
             }
@@ -629,7 +634,7 @@ fn check_relative(ctx: &Ctx<'_>, e: &mut Emitter) {
 
 fn check_control_chars(ctx: &Ctx<'_>, e: &mut Emitter) {
     for v in ctx.mounts {
-        for (field, raw) in path_fields(v) {
+        for (field, raw, _) in path_fields(v) {
             let chars = paths::control_chars(raw);
             if chars.is_empty() {
                 continue;
@@ -649,13 +654,7 @@ fn check_control_chars(ctx: &Ctx<'_>, e: &mut Emitter) {
 
 fn check_system_target(ctx: &Ctx<'_>, e: &mut Emitter) {
     for v in ctx.mounts {
-        let Some(t) = v
-            .mount
-            .target
-            .as_deref()
-            .map(normalize)
-            .filter(|t| !t.relative)
-        else {
+        let Some(t) = v.target.as_ref().filter(|t| !t.relative) else {
             continue;
         };
         let kernel = KERNEL_TARGETS.iter().find(|k| contains(k, &t.path));
@@ -703,8 +702,8 @@ fn check_shadowing(ctx: &Ctx<'_>, e: &mut Emitter) {
         .mounts
         .iter()
         .map(|v| {
-            let t = normalize(v.mount.target.as_deref()?);
-            (!t.relative).then_some(t.path)
+            let t = v.target.as_ref()?;
+            (!t.relative).then(|| t.path.clone())
         })
         .collect();
     let entries: Vec<(usize, &str)> = targets
@@ -769,8 +768,7 @@ fn check_declaration(ctx: &Ctx<'_>, e: &mut Emitter) {
             }
         }
         if v.mount.access.is_none() && !ctx.present(&v.field("access")) {
-            let s = paths::source(v);
-            if writability_reported(v, s.as_ref(), &trusted) {
+            if writability_reported(v, v.source.as_ref(), &trusted) {
                 continue;
             }
             e.emit(v.field("access"), "the mount declares no `access`; it is audited as writable, the usual runner default")

@@ -8,13 +8,13 @@
 //! runtime checks.
 
 use crate::labels::{
-    builtin, contains, normalize, Exposure, LabelClass, LabelIndex, Match, NormalizedPath,
+    builtin, contains, normalize, Classification, Exposure, LabelClass, LabelIndex, Match,
+    NormalizedPath,
 };
 
-use super::MountView;
-
 /// A mount source as the rules see it.
-pub(super) struct Source {
+#[derive(Debug)]
+pub(crate) struct Source {
     /// The normalized path, or for a guessed source its display form
     /// (`~/.aws`, `$HOME`, `C:/Users/botie`).
     pub path: String,
@@ -34,8 +34,9 @@ impl Source {
 }
 
 /// Classify a mount's source. `None` when the mount declares no source.
-pub(super) fn source(v: &MountView<'_>) -> Option<Source> {
-    let c = v.class.as_ref()?;
+/// `class` is the index's classification of the declared source `raw`.
+pub(crate) fn source(class: Option<&Classification>, raw: Option<&str>) -> Option<Source> {
+    let c = class?;
     if !c.normalized.relative {
         return Some(Source {
             path: c.normalized.path.clone(),
@@ -45,7 +46,7 @@ pub(super) fn source(v: &MountView<'_>) -> Option<Source> {
             guessed_from: None,
         });
     }
-    let raw = v.mount.source.as_deref().unwrap_or("");
+    let raw = raw.unwrap_or("");
     let (pseudo, display_prefix, pseudo_prefix, why) = match home_relative(raw) {
         Some(g) => g,
         None => {
@@ -153,8 +154,13 @@ fn home_relative(raw: &str) -> Option<(String, String, String, &'static str)> {
 }
 
 /// Where a host path inside a mount's source appears in the job.
-pub(super) fn in_job(source: &str, target: Option<&str>, host_path: &str) -> Option<String> {
-    let target = normalize(target?);
+/// `target` is the mount's normalized target.
+pub(super) fn in_job(
+    source: &str,
+    target: Option<&NormalizedPath>,
+    host_path: &str,
+) -> Option<String> {
+    let target = target?;
     if target.relative {
         return None;
     }
@@ -322,19 +328,27 @@ mod tests {
     #[test]
     fn job_paths() {
         assert_eq!(
-            in_job("/home/botie", Some("/mnt/h/"), "/home/botie/.aws").as_deref(),
+            in_job(
+                "/home/botie",
+                Some(&normalize("/mnt/h/")),
+                "/home/botie/.aws"
+            )
+            .as_deref(),
             Some("/mnt/h/.aws")
         );
         assert_eq!(
-            in_job("/home/botie", Some("/mnt/h"), "/home/botie").as_deref(),
+            in_job("/home/botie", Some(&normalize("/mnt/h")), "/home/botie").as_deref(),
             Some("/mnt/h")
         );
         assert_eq!(
-            in_job("/", Some("/host"), "/var/run/docker.sock").as_deref(),
+            in_job("/", Some(&normalize("/host")), "/var/run/docker.sock").as_deref(),
             Some("/host/var/run/docker.sock")
         );
-        assert_eq!(in_job("/srv", Some("/"), "/srv/x").as_deref(), Some("/x"));
-        assert_eq!(in_job("/srv", Some("rel"), "/srv/x"), None);
+        assert_eq!(
+            in_job("/srv", Some(&normalize("/")), "/srv/x").as_deref(),
+            Some("/x")
+        );
+        assert_eq!(in_job("/srv", Some(&normalize("rel")), "/srv/x"), None);
     }
 
     #[test]
