@@ -30,6 +30,7 @@ pub mod import;
 pub mod json;
 pub mod labels;
 pub mod model;
+mod par;
 pub mod plan;
 pub mod redact;
 pub mod render;

@@ -9,6 +9,7 @@ use crate::decode;
 use crate::finding::{Area, CheckKind, Finding, Severity};
 use crate::json::{self, InputError, Limits, Node, Value};
 use crate::labels::{Catalog, LabelIndex, Origin};
+use crate::par;
 use crate::plan;
 use crate::redact::Secrets;
 use crate::rules::{self, Ctx, MountView};
@@ -276,6 +277,12 @@ pub fn audit(
 /// [`audit`] with other input limits than the defaults (8 MiB, depth 64,
 /// 1,000,000 values): for callers that audit larger trusted inputs, such as
 /// the scale benchmarks.
+/// Documents at least this large audit their independent stages in
+/// parallel (with the `parallel` feature): below it, handing work to other
+/// threads costs more than it saves, and a directory of small profiles is
+/// already spread over the pool one file per task.
+const PARALLEL_BYTES: usize = 256 * 1024;
+
 pub fn audit_with_limits(
     bytes: &[u8],
     source_name: &str,
@@ -283,29 +290,72 @@ pub fn audit_with_limits(
     options: &AuditOptions,
     limits: Limits,
 ) -> Result<Report, InputError> {
+    // A large document's independent stages run side by side (with the
+    // `parallel` feature); the result is the same either way.
+    let wide = bytes.len() >= PARALLEL_BYTES;
+    audit_scheduled(bytes, source_name, labels, options, limits, wide)
+}
+
+/// [`audit_with_limits`] with the schedule chosen by the caller: `wide`
+/// lets independent stages run in parallel.
+fn audit_scheduled(
+    bytes: &[u8],
+    source_name: &str,
+    labels: &Labels,
+    options: &AuditOptions,
+    limits: Limits,
+    wide: bool,
+) -> Result<Report, InputError> {
     let doc = json::parse(bytes, limits)?;
     let text = std::str::from_utf8(bytes).unwrap_or_default();
     let (profile, problems) = decode::profile(&doc.root);
-    let secrets = Secrets::collect(&doc.root);
 
-    let views: Vec<MountView<'_>> = profile
-        .mounts()
-        .iter()
-        .enumerate()
-        .map(|(index, mount)| MountView::new(index, mount, &labels.index))
-        .collect();
+    // Secrets, digests and the source with its secrets masked, beside the
+    // classification, the rules and the plan.
+    let ((secrets, sha256, fingerprint), (views, drafts, checks)) = par::join(
+        wide,
+        || {
+            let (secrets, (sha256, fingerprint)) = par::join(
+                wide,
+                || Secrets::collect(&doc.root),
+                || (sha256_hex(bytes), fingerprint(&doc.root)),
+            );
+            (secrets, sha256, fingerprint)
+        },
+        || {
+            let views: Vec<MountView<'_>> = par::map_ref(
+                wide,
+                &profile.mounts().iter().enumerate().collect::<Vec<_>>(),
+                |&(index, mount)| MountView::new(index, mount, &labels.index),
+            );
+            let locator = crate::json::Locator::new(&doc.root);
+            let ctx = Ctx {
+                profile: &profile,
+                root: &doc.root,
+                locator: &locator,
+                mounts: &views,
+                index: &labels.index,
+                problems: &problems,
+                duplicates: &doc.duplicates,
+                today: options.today,
+            };
+            let drafts = rules::run(&ctx);
+            let checks = plan::derive(&ctx);
+            (views, drafts, checks)
+        },
+    );
     let locator = crate::json::Locator::new(&doc.root);
-    let ctx = Ctx {
-        profile: &profile,
-        root: &doc.root,
-        locator: &locator,
-        mounts: &views,
-        index: &labels.index,
-        problems: &problems,
-        duplicates: &doc.duplicates,
-        today: options.today,
-    };
-    let drafts = rules::run(&ctx);
+    let located: Vec<(rules::Draft, (json::Pos, bool))> = drafts
+        .into_iter()
+        .map(|d| {
+            let at = locator.locate(&d.pointer);
+            (d, at)
+        })
+        .collect();
+    let lines: Vec<Option<u32>> = views
+        .iter()
+        .map(|v| locator.pointer(&v.pointer()).map(|n| n.pos.line))
+        .collect();
 
     let clean = |s: &str| neutralize(&secrets.scrub_cow(s)).into_owned();
     // The same for a string the report can own: kept as it is, without a
@@ -319,76 +369,78 @@ pub fn audit_with_limits(
             Cow::Owned(scrubbed) => neutralize(&scrubbed).into_owned(),
         }
     };
-    let issues: Vec<Finding> = drafts
-        .into_iter()
-        .map(|d| {
-            let (pos, exact) = locator.locate(&d.pointer);
-            Finding {
-                rule: d.rule.id,
-                area: d.area,
-                severity: d.severity,
-                pointer: clean_owned(d.pointer),
-                line: Some(pos.line),
-                column: Some(pos.column),
-                exact,
-                message: clean_owned(d.message),
-                remediation: d.rule.remediation.to_string(),
-                evidence: d
-                    .evidence
-                    .into_iter()
-                    .map(|(k, v)| (clean_owned(k), clean_value(v, &clean_owned)))
-                    .collect(),
-                waived: None,
-                baseline: None,
-                origin: None,
-            }
-        })
-        .collect();
-
-    let runtime_checks = plan::derive(&ctx)
-        .into_iter()
-        .enumerate()
-        .map(|(i, mut c)| {
-            c.id = format!("rc-{:03}", i + 1);
-            c.target = clean_owned(c.target);
-            c.because = clean_owned(c.because);
-            c
-        })
-        .collect();
-
-    let mounts = views
-        .iter()
-        .map(|v| {
-            let m = v.mount;
-            let class = v.class.as_ref();
-            let matched = class.and_then(|c| c.matched.as_ref());
-            MountRow {
-                pointer: v.pointer(),
-                source: clean(m.source.as_deref().unwrap_or("")),
-                normalized: clean(class.map(|c| c.normalized.path.as_str()).unwrap_or("")),
-                target: clean(m.target.as_deref().unwrap_or("")),
-                access: m
-                    .access
-                    .map(|a| a.to_string())
-                    .unwrap_or_else(|| "not declared".into()),
-                label: matched.map_or("unlabelled".into(), |m| m.class.to_string()),
-                label_path: matched.map(|m| clean(&m.path)),
-                label_origin: matched.map(|m| match m.origin {
-                    Origin::Catalog(_) => "catalog",
-                    Origin::BuiltIn(_) => "built-in",
-                }),
-                exposes: class
-                    .map(|c| {
-                        c.exposes
-                            .iter()
-                            .map(|e| format!("{} {}", e.class, clean(&e.path)))
-                            .collect()
+    let ((issues, runtime_checks), (mounts, source_text)) = par::join(
+        wide,
+        || {
+            par::join(
+                wide,
+                || {
+                    par::map(wide, located, |(d, (pos, exact))| Finding {
+                        rule: d.rule.id,
+                        area: d.area,
+                        severity: d.severity,
+                        pointer: clean_owned(d.pointer),
+                        line: Some(pos.line),
+                        column: Some(pos.column),
+                        exact,
+                        message: clean_owned(d.message),
+                        remediation: d.rule.remediation.to_string(),
+                        evidence: d
+                            .evidence
+                            .into_iter()
+                            .map(|(k, v)| (clean_owned(k), clean_value(v, &clean_owned)))
+                            .collect(),
+                        waived: None,
+                        baseline: None,
+                        origin: None,
                     })
-                    .unwrap_or_default(),
-                line: locator.pointer(&v.pointer()).map(|n| n.pos.line),
-            }
-        })
-        .collect();
+                },
+                || {
+                    let numbered: Vec<_> = checks.into_iter().enumerate().collect();
+                    par::map(wide, numbered, |(i, mut c)| {
+                        c.id = format!("rc-{:03}", i + 1);
+                        c.target = clean_owned(c.target);
+                        c.because = clean_owned(c.because);
+                        c
+                    })
+                },
+            )
+        },
+        || {
+            let rows: Vec<_> = views.iter().zip(lines).collect();
+            let mounts = par::map(wide, rows, |(v, line)| {
+                let m = v.mount;
+                let class = v.class.as_ref();
+                let matched = class.and_then(|c| c.matched.as_ref());
+                MountRow {
+                    pointer: v.pointer(),
+                    source: clean(m.source.as_deref().unwrap_or("")),
+                    normalized: clean(class.map(|c| c.normalized.path.as_str()).unwrap_or("")),
+                    target: clean(m.target.as_deref().unwrap_or("")),
+                    access: m
+                        .access
+                        .map(|a| a.to_string())
+                        .unwrap_or_else(|| "not declared".into()),
+                    label: matched.map_or("unlabelled".into(), |m| m.class.to_string()),
+                    label_path: matched.map(|m| clean(&m.path)),
+                    label_origin: matched.map(|m| match m.origin {
+                        Origin::Catalog(_) => "catalog",
+                        Origin::BuiltIn(_) => "built-in",
+                    }),
+                    exposes: class
+                        .map(|c| {
+                            c.exposes
+                                .iter()
+                                .map(|e| format!("{} {}", e.class, clean(&e.path)))
+                                .collect()
+                        })
+                        .unwrap_or_default(),
+                    line,
+                }
+            });
+            (mounts, secrets.mask_source(text))
+        },
+    );
 
     let name = profile
         .name
@@ -400,8 +452,8 @@ pub fn audit_with_limits(
         profile: ProfileMeta {
             name: clean(&name),
             source: clean(source_name),
-            sha256: sha256_hex(bytes),
-            fingerprint: fingerprint(&doc.root),
+            sha256,
+            fingerprint,
         },
         labels_name: clean(&labels.index.catalog().name),
         labels_sha256: labels.sha256.clone(),
@@ -410,7 +462,7 @@ pub fn audit_with_limits(
         issues,
         runtime_checks,
         mounts,
-        source_text: secrets.mask_source(text),
+        source_text,
         original: None,
         secrets,
     };
@@ -503,4 +555,45 @@ fn canonical(n: &Node, out: &mut Vec<u8>) {
 /// Areas that exist, for counting (re-exported for renderers).
 pub fn areas() -> &'static [Area] {
     &Area::ALL
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The parallel schedule (with the `parallel` feature) gives the very
+    /// bytes the sequential one gives, for a profile and a catalog large
+    /// enough to take it, with a secret to mask along the way.
+    #[test]
+    fn the_schedule_does_not_change_the_report() {
+        let labels = Labels::load(crate::synth::catalog(3000).as_bytes()).unwrap();
+        let profile = crate::synth::profile(3000, 7).replacen(
+            "\"mounts\"",
+            "\"environment\": {\"variables\": {\"API_TOKEN\": \"ghp_abcdefghijklmnopqrstuvwxyz0123\"}}, \"mounts\"",
+            1,
+        );
+        assert!(profile.len() >= PARALLEL_BYTES, "{}", profile.len());
+        let options = AuditOptions {
+            today: Date::parse("2026-11-29"),
+        };
+        let run = |wide| {
+            let r = audit_scheduled(
+                profile.as_bytes(),
+                "big.json",
+                &labels,
+                &options,
+                Limits::default(),
+                wide,
+            )
+            .unwrap();
+            crate::render::json::render(&r)
+        };
+        let (wide, narrow) = (run(true), run(false));
+        assert!(!wide.contains("ghp_abcdef"), "the secret is masked");
+        assert!(
+            wide.contains("\"rc-3000\""),
+            "one runtime check per mount at least"
+        );
+        assert_eq!(wide, narrow);
+    }
 }

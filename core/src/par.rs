@@ -1,0 +1,56 @@
+//! Optional data parallelism for large documents.
+//!
+//! With the `parallel` feature (the CLI turns it on) a large profile's
+//! independent stages run on rayon's pool; without it (the browser page)
+//! everything runs in order on the caller's thread. Either way the results
+//! are the same values in the same order: only the schedule differs.
+
+/// Run `a` and `b`, in parallel when `wide` and the feature allow it.
+pub(crate) fn join<A, B, RA, RB>(wide: bool, a: A, b: B) -> (RA, RB)
+where
+    A: FnOnce() -> RA + Send,
+    B: FnOnce() -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    #[cfg(feature = "parallel")]
+    if wide {
+        return rayon::join(a, b);
+    }
+    let _ = wide;
+    (a(), b())
+}
+
+/// `items` mapped by `f`, in order; in parallel when `wide` and the
+/// feature allow it.
+pub(crate) fn map<T, U, F>(wide: bool, items: Vec<T>, f: F) -> Vec<U>
+where
+    T: Send,
+    U: Send,
+    F: Fn(T) -> U + Sync + Send,
+{
+    #[cfg(feature = "parallel")]
+    if wide {
+        use rayon::prelude::*;
+        return items.into_par_iter().map(f).collect();
+    }
+    let _ = wide;
+    items.into_iter().map(f).collect()
+}
+
+/// `items` mapped by `f` by reference, in order; in parallel when `wide`
+/// and the feature allow it.
+pub(crate) fn map_ref<T, U, F>(wide: bool, items: &[T], f: F) -> Vec<U>
+where
+    T: Sync,
+    U: Send,
+    F: Fn(&T) -> U + Sync + Send,
+{
+    #[cfg(feature = "parallel")]
+    if wide {
+        use rayon::prelude::*;
+        return items.par_iter().map(f).collect();
+    }
+    let _ = wide;
+    items.iter().map(f).collect()
+}
