@@ -197,7 +197,12 @@ const INDEXED_MEMBERS: usize = 32;
 #[derive(Debug)]
 pub struct Locator<'a> {
     root: &'a Node,
-    maps: std::cell::RefCell<HashMap<usize, HashMap<&'a str, &'a Node>>>,
+    /// Behind a lock so that threads auditing one large document can share
+    /// it (the page runs on one thread, where it is never contended).
+    /// Member positions by key, for each indexed object (by address). No
+    /// references inside, so a `Locator<'a>` can stand in for a shorter
+    /// lifetime.
+    maps: std::sync::Mutex<HashMap<usize, HashMap<Box<str>, usize>>>,
 }
 
 impl<'a> Locator<'a> {
@@ -215,11 +220,21 @@ impl<'a> Locator<'a> {
         }
         // The node's address names it for as long as `'a` lasts.
         let id = std::ptr::from_ref(node) as usize;
-        let mut maps = self.maps.borrow_mut();
-        let map = maps
-            .entry(id)
-            .or_insert_with(|| members.iter().map(|m| (m.key.as_str(), &m.value)).collect());
-        map.get(key).copied()
+        // A panic while the lock was held cannot leave a map half-built in
+        // a way that matters: an entry is inserted whole or not at all.
+        let mut maps = self
+            .maps
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let map = maps.entry(id).or_insert_with(|| {
+            members
+                .iter()
+                .enumerate()
+                .map(|(i, m)| (Box::from(m.key.as_str()), i))
+                .collect()
+        });
+        let i = *map.get(key)?;
+        members.get(i).map(|m| &m.value)
     }
 
     /// [`Node::pointer`] from the root.

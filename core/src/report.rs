@@ -312,7 +312,7 @@ fn audit_scheduled(
 
     // Secrets, digests and the source with its secrets masked, beside the
     // classification, the rules and the plan.
-    let ((secrets, sha256, fingerprint), (views, drafts, checks)) = par::join(
+    let ((secrets, sha256, fingerprint), (views, drafts, checks, locator)) = par::join(
         wide,
         || {
             let (secrets, (sha256, fingerprint)) = par::join(
@@ -339,23 +339,14 @@ fn audit_scheduled(
                 duplicates: &doc.duplicates,
                 today: options.today,
             };
-            let drafts = rules::run(&ctx);
-            let checks = plan::derive(&ctx);
-            (views, drafts, checks)
+            let (drafts, checks) = par::join(
+                wide,
+                || rules::run_scheduled(&ctx, wide),
+                || plan::derive(&ctx),
+            );
+            (views, drafts, checks, locator)
         },
     );
-    let locator = crate::json::Locator::new(&doc.root);
-    let located: Vec<(rules::Draft, (json::Pos, bool))> = drafts
-        .into_iter()
-        .map(|d| {
-            let at = locator.locate(&d.pointer);
-            (d, at)
-        })
-        .collect();
-    let lines: Vec<Option<u32>> = views
-        .iter()
-        .map(|v| locator.pointer(&v.pointer()).map(|n| n.pos.line))
-        .collect();
 
     let clean = |s: &str| neutralize(&secrets.scrub_cow(s)).into_owned();
     // The same for a string the report can own: kept as it is, without a
@@ -375,24 +366,27 @@ fn audit_scheduled(
             par::join(
                 wide,
                 || {
-                    par::map(wide, located, |(d, (pos, exact))| Finding {
-                        rule: d.rule.id,
-                        area: d.area,
-                        severity: d.severity,
-                        pointer: clean_owned(d.pointer),
-                        line: Some(pos.line),
-                        column: Some(pos.column),
-                        exact,
-                        message: clean_owned(d.message),
-                        remediation: d.rule.remediation.to_string(),
-                        evidence: d
-                            .evidence
-                            .into_iter()
-                            .map(|(k, v)| (clean_owned(k), clean_value(v, &clean_owned)))
-                            .collect(),
-                        waived: None,
-                        baseline: None,
-                        origin: None,
+                    par::map(wide, drafts, |d| {
+                        let (pos, exact) = locator.locate(&d.pointer);
+                        Finding {
+                            rule: d.rule.id,
+                            area: d.area,
+                            severity: d.severity,
+                            pointer: clean_owned(d.pointer),
+                            line: Some(pos.line),
+                            column: Some(pos.column),
+                            exact,
+                            message: clean_owned(d.message),
+                            remediation: d.rule.remediation.to_string(),
+                            evidence: d
+                                .evidence
+                                .into_iter()
+                                .map(|(k, v)| (clean_owned(k), clean_value(v, &clean_owned)))
+                                .collect(),
+                            waived: None,
+                            baseline: None,
+                            origin: None,
+                        }
                     })
                 },
                 || {
@@ -407,8 +401,7 @@ fn audit_scheduled(
             )
         },
         || {
-            let rows: Vec<_> = views.iter().zip(lines).collect();
-            let mounts = par::map(wide, rows, |(v, line)| {
+            let mounts = par::map_ref(wide, &views, |v| {
                 let m = v.mount;
                 let class = v.class.as_ref();
                 let matched = class.and_then(|c| c.matched.as_ref());
@@ -435,7 +428,7 @@ fn audit_scheduled(
                                 .collect()
                         })
                         .unwrap_or_default(),
-                    line,
+                    line: locator.pointer(&v.pointer()).map(|n| n.pos.line),
                 }
             });
             (mounts, secrets.mask_source(text))

@@ -278,13 +278,19 @@ fn field_name(pointer: &str) -> String {
 
 /// Run every rule over the context.
 pub fn run(ctx: &Ctx<'_>) -> Vec<Draft> {
-    let mut out = Vec::new();
-    for rule in all() {
+    run_scheduled(ctx, false)
+}
+
+/// [`run`], with the rules of a large profile run side by side when `wide`
+/// (and the `parallel` feature) allow it; drafts stay in registry order.
+pub fn run_scheduled(ctx: &Ctx<'_>, wide: bool) -> Vec<Draft> {
+    let rules: Vec<&'static Rule> = all().collect();
+    let per_rule = crate::par::map_ref(wide, &rules, |&rule| {
         let mut e = Emitter::new(rule);
         (rule.check)(ctx, &mut e);
-        out.append(&mut e.drafts);
-    }
-    out
+        e.drafts
+    });
+    per_rule.into_iter().flatten().collect()
 }
 
 /// (rule, severity, pointer) of the findings of one area, for the area
