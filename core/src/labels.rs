@@ -317,8 +317,10 @@ impl LabelIndex {
     pub fn new(catalog: Catalog) -> LabelIndex {
         let mut by_path = HashMap::with_capacity(catalog.labels.len());
         let mut sorted = Vec::with_capacity(catalog.labels.len());
-        for (i, l) in catalog.labels.iter().enumerate() {
-            let n = normalize(&l.path).path;
+        let normalized = crate::par::map_ref(catalog.labels.len() >= 4096, &catalog.labels, |l| {
+            normalize(&l.path).path
+        });
+        for (i, n) in normalized.into_iter().enumerate() {
             // On a repeated path the later entry wins, like a later line in a
             // config file; both stay listed in the catalog.
             by_path.insert(n.clone(), i);

@@ -81,12 +81,20 @@ impl std::error::Error for CatalogError {}
 impl Labels {
     /// Parse and index a catalog.
     pub fn load(bytes: &[u8]) -> Result<Labels, CatalogError> {
-        let doc = json::parse(bytes, Limits::default()).map_err(CatalogError::Input)?;
-        let catalog =
-            Catalog::from_json(&doc.root, &doc.duplicates).map_err(CatalogError::Invalid)?;
+        let wide = bytes.len() >= PARALLEL_BYTES;
+        let (index, sha256) = par::join(
+            wide,
+            || {
+                let doc = json::parse(bytes, Limits::default()).map_err(CatalogError::Input)?;
+                let catalog = Catalog::from_json(&doc.root, &doc.duplicates)
+                    .map_err(CatalogError::Invalid)?;
+                Ok(LabelIndex::new(catalog))
+            },
+            || sha256_hex(bytes),
+        );
         Ok(Labels {
-            index: LabelIndex::new(catalog),
-            sha256: sha256_hex(bytes),
+            index: index?,
+            sha256,
         })
     }
 
