@@ -619,6 +619,11 @@ struct Token {
 /// every output string, so it allocates only when it finds something.
 fn secret_spans(s: &str) -> Vec<(usize, usize)> {
     let mut spans = Vec::new();
+    if s.len() < MIN_SECRET {
+        // No token that short is a secret, and a key (three bytes at
+        // least), a joint and a value (four at least) do not fit either.
+        return spans;
+    }
     let bytes = s.as_bytes();
     let mut prev: Option<Token> = None;
     let mut i = 0;
