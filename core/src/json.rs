@@ -187,6 +187,38 @@ impl Node {
     }
 }
 
+/// Where the run of plain string bytes starting at `i` ends: at the first
+/// `"`, `\\` or control byte (or the end). Eight bytes are tested at a
+/// time while none of them is one of those.
+fn plain_run_end(src: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    let zero_in = |v: u64| v.wrapping_sub(ONES) & !v & HIGH != 0;
+    while let Some(chunk) = src.get(i..i + 8) {
+        let Ok(bytes) = <[u8; 8]>::try_from(chunk) else {
+            break;
+        };
+        let x = u64::from_ne_bytes(bytes);
+        // A byte below 0x20 (high bit clear, so bytes >= 0x80 never count),
+        // or equal to `"` or `\\`.
+        let control = x.wrapping_sub(ONES * 0x20) & !x & HIGH != 0;
+        if control
+            || zero_in(x ^ (ONES * u64::from(b'"')))
+            || zero_in(x ^ (ONES * u64::from(b'\\')))
+        {
+            break;
+        }
+        i += 8;
+    }
+    while let Some(&b) = src.get(i) {
+        if b == b'"' || b == b'\\' || b < 0x20 {
+            break;
+        }
+        i += 1;
+    }
+    i
+}
+
 /// Objects with more members than this get a hash map in a [`Locator`].
 const INDEXED_MEMBERS: usize = 32;
 
@@ -374,6 +406,7 @@ pub fn parse(bytes: &[u8], limits: Limits) -> Result<Document, InputError> {
     };
     let mut p = Parser {
         src: text.as_bytes(),
+        text,
         i: 0,
         cursor: Cursor::new(text.as_bytes()),
         limits,
@@ -442,6 +475,9 @@ enum PathSeg {
 
 struct Parser<'a> {
     src: &'a [u8],
+    /// `src` as the `str` it was checked to be, so string runs are sliced
+    /// out of it without checking their UTF-8 again.
+    text: &'a str,
     i: usize,
     cursor: Cursor<'a>,
     limits: Limits,
@@ -585,16 +621,11 @@ impl Parser<'_> {
         let mut out = String::new();
         loop {
             let run_start = self.i;
-            while let Some(b) = self.peek() {
-                if b == b'"' || b == b'\\' || b < 0x20 {
-                    break;
-                }
-                self.i += 1;
-            }
+            self.i = plain_run_end(self.src, self.i);
             // The input is valid UTF-8 and we stopped on an ASCII byte, so the
             // run is on a character boundary.
-            if let Some(run) = self.src.get(run_start..self.i) {
-                out.push_str(std::str::from_utf8(run).unwrap_or(""));
+            if let Some(run) = self.text.get(run_start..self.i) {
+                out.push_str(run);
             }
             match self.peek() {
                 None => return Err(self.error_here("unterminated string")),
@@ -812,6 +843,27 @@ fn describe_unexpected(b: u8, expected: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// The word-at-a-time scan stops where the byte-at-a-time one does.
+        #[test]
+        fn plain_runs_end_where_the_bytewise_scan_ends(
+            bytes in proptest::collection::vec(proptest::prop_oneof![
+                proptest::strategy::Just(b'"'), proptest::strategy::Just(b'\\'),
+                0u8..0x20, 0x20u8..0x80, 0x80u8..=0xff,
+            ], 0..40),
+            start in 0usize..40,
+        ) {
+            let start = start.min(bytes.len());
+            let naive = bytes
+                .get(start..)
+                .unwrap()
+                .iter()
+                .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+                .map_or(bytes.len(), |k| start + k);
+            proptest::prop_assert_eq!(plain_run_end(&bytes, start), naive);
+        }
+    }
 
     fn p(s: &str) -> Result<Document, InputError> {
         parse(s.as_bytes(), Limits::default())
