@@ -349,8 +349,12 @@ pub fn push_escaped_token(out: &mut String, token: &str) {
     }
 }
 
-fn unescape_token(token: &str) -> String {
-    token.replace("~1", "/").replace("~0", "~")
+fn unescape_token(token: &str) -> std::borrow::Cow<'_, str> {
+    if token.contains('~') {
+        std::borrow::Cow::Owned(token.replace("~1", "/").replace("~0", "~"))
+    } else {
+        std::borrow::Cow::Borrowed(token)
+    }
 }
 
 /// A key that appears more than once in the same object.
@@ -451,14 +455,24 @@ impl<'a> Cursor<'a> {
             // Only reached for error reporting after a backwards step: recount.
             *self = Cursor::new(self.src);
         }
-        for &b in self.src.get(self.offset..target).unwrap_or(&[]) {
-            if b == b'\n' {
-                self.line += 1;
+        let span = self.src.get(self.offset..target).unwrap_or(&[]);
+        // Lines are counted by their ends; the column is the number of
+        // characters (UTF-8 lead bytes) after the last one.
+        let tail = match span.iter().rposition(|&b| b == b'\n') {
+            Some(last) => {
+                let lines = span.iter().filter(|&&b| b == b'\n').count();
+                self.line = self
+                    .line
+                    .saturating_add(u32::try_from(lines).unwrap_or(u32::MAX));
                 self.column = 1;
-            } else if b & 0xC0 != 0x80 {
-                self.column += 1;
+                span.get(last + 1..).unwrap_or(&[])
             }
-        }
+            None => span,
+        };
+        let chars = tail.iter().filter(|&&b| b & 0xC0 != 0x80).count();
+        self.column = self
+            .column
+            .saturating_add(u32::try_from(chars).unwrap_or(u32::MAX));
         self.offset = target;
         Pos {
             line: self.line,
