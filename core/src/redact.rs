@@ -371,6 +371,10 @@ impl Secrets {
     pub fn collect(root: &Node) -> Secrets {
         let mut values = Vec::new();
         walk(root, false, &mut values);
+        if values.iter().all(String::is_empty) {
+            // Most profiles hold no secret: no tables to build.
+            return Secrets::default();
+        }
         let mut by_len: BTreeMap<usize, HashSet<Vec<u8>>> = BTreeMap::new();
         let mut prefixes = HashSet::new();
         let mut has_short = false;
