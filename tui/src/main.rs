@@ -24,8 +24,8 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// Transparent huge pages, per run. mimalloc asks for them on its arenas;
 /// they are refused for ordinary runs, where 2 MiB pages would double the
-/// resident memory of a one-profile audit (5 → 11 MiB), and allowed when
-/// an input file is large: a 10,000-mount profile against 10,000 labels
+/// resident memory of a one-profile audit (5 → 11 MiB), and allowed once
+/// the inputs are large: a 10,000-mount profile against 10,000 labels
 /// touches about 55 MB, which costs 13,800 page faults in 4 KiB pages and
 /// about 200 in huge pages (measured in BENCHMARKS.md).
 pub mod pages {
