@@ -285,18 +285,7 @@ impl Document<'_> {
     }
 }
 
-/// Inputs this large (or a directory of them) run with huge pages.
-const LARGE_INPUT: u64 = 256 * 1024;
-
 pub fn run(args: &AuditArgs) -> u8 {
-    let large = args
-        .labels
-        .iter()
-        .chain(&args.profiles)
-        .any(|p| std::fs::metadata(p).is_ok_and(|m| m.is_dir() || m.len() >= LARGE_INPUT));
-    if large {
-        crate::pages::huge(true);
-    }
     let options = AuditOptions {
         today: args.today.or_else(today::utc_today),
     };
