@@ -222,7 +222,7 @@ pub fn detail(report: &Report, index: usize) -> Option<Detail> {
             .map(|(k, v)| {
                 let v = match v {
                     serde_json::Value::String(s) => s.clone(),
-                    other => other.to_string(),
+                    other => crate::render::pretty::compact(other),
                 };
                 (k.clone(), neutralize(&v).into_owned())
             })
