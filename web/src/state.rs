@@ -374,7 +374,9 @@ impl State {
 
     /// Findings grouped by area under the filter (core's view model).
     pub fn grouped(&self) -> Option<Grouped> {
-        self.report.as_ref().map(|r| view::group(r, &self.filter))
+        self.report
+            .as_ref()
+            .map(|r| view::group_with(r, &self.filter, crate::browser::lowercase))
     }
 
     /// Index in `report.issues` of the open finding.

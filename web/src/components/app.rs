@@ -38,7 +38,9 @@ pub fn app() -> Html {
     let grouped = {
         let report = report.clone();
         use_memo((report, state.filter.clone()), |(report, filter)| {
-            report.as_ref().map(|r| view::group(r, filter))
+            report
+                .as_ref()
+                .map(|r| view::group_with(r, filter, browser::lowercase))
         })
     };
     let marks = {
