@@ -105,6 +105,21 @@ string_enum!(
 /// A value in a finding's evidence.
 pub type Evidence = BTreeMap<String, serde_json::Value>;
 
+/// An object inside evidence, from its fields (keys end up sorted, as in
+/// every JSON object core writes). Unlike `serde_json::json!`, whose values
+/// go through `serde_json::to_value(..).unwrap()`, nothing here pulls in
+/// serde's value serializer and the `Debug` formatting of its error, which
+/// cost the browser page about 5 KB.
+pub fn evidence_object<const N: usize>(
+    fields: [(&str, serde_json::Value); N],
+) -> serde_json::Value {
+    let mut map = serde_json::Map::new();
+    for (key, value) in fields {
+        map.insert(key.to_string(), value);
+    }
+    serde_json::Value::Object(map)
+}
+
 /// A reviewer's acceptance of a finding (from an operator-owned waivers file).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Waived {
