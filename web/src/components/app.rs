@@ -6,11 +6,11 @@ use yew::prelude::*;
 
 use super::editor::Editor;
 use super::exports::ExportTools;
-use super::findings::{FilterBar, FindingList};
-use super::gallery::{Gallery, LessonCard};
+use super::findings::{filter_bar, FindingList};
+use super::gallery::{gallery, lesson_card};
 use super::tables::{ChecksTable, MountsTable};
-use super::tools::{ProfileTools, StatusLine};
-use super::verdict::VerdictBanner;
+use super::tools::{profile_tools, status_line};
+use super::verdict::verdict_banner;
 use super::{Dispatch, Shared};
 use crate::browser;
 use crate::state::{Action, State, DEBOUNCE_MS};
@@ -59,7 +59,7 @@ pub fn app() -> Html {
         .is_some_and(|r| r.verdict == isolint_core::Verdict::EligibleForRuntimeTesting);
 
     html! {
-        <ContextProvider<Dispatch> context={dispatch}>
+        <ContextProvider<Dispatch> context={dispatch.clone()}>
         <div class="app"
             data-verdict={verdict}
             data-revision={state.revision.to_string()}
@@ -74,35 +74,33 @@ pub fn app() -> Html {
                        Everything runs in this page: nothing you type or open is uploaded." }
                 </p>
             </header>
-            <Gallery current={state.lesson} />
+            { gallery(&dispatch, state.lesson) }
             <main class="workspace">
                 <section class="pane editor-pane" aria-labelledby="editor-title">
                     <div class="pane-head">
                         <h2 id="editor-title">{ "Profile" }</h2>
                         <span class="source-name" title="exported as profile.source">{ state.source_name.to_string() }</span>
                     </div>
-                    <ProfileTools
-                        catalog={state.catalog.clone()}
-                        catalog_label={state.catalog_label()}
-                        catalog_error={state.catalog_error.clone()} />
+                    { profile_tools(&dispatch, &state.catalog, &state.catalog_label(), state.catalog_error.as_deref()) }
                     <Editor
                         text={Rc::clone(&state.text)}
                         cursor_line={state.cursor_line}
                         jump={state.jump}
                         marks={marks}
                         error_line={error_line} />
-                    <StatusLine status={state.status.clone()} />
+                    { status_line(&dispatch, state.status.as_ref()) }
                 </section>
                 <section class="pane results-pane" id="results" aria-labelledby="results-title" tabindex="-1">
                     <h2 id="results-title" class="visually-hidden">{ "Audit results" }</h2>
-                    <LessonCard current={state.lesson} eligible_now={eligible_now} />
-                    <VerdictBanner
-                        report={report.clone()}
-                        input_error={state.input_error.clone()}
-                        today={state.today.map(|d| d.to_string())}
-                        catalog_label={state.catalog_label()} />
+                    { lesson_card(state.lesson, eligible_now) }
+                    { verdict_banner(
+                        report.as_deref(),
+                        state.input_error.as_ref(),
+                        state.today.map(|d| d.to_string()),
+                        &state.catalog_label(),
+                    ) }
                     <ExportTools report={current.clone()} />
-                    <FilterBar filter={state.filter.clone()} grouped={grouped.clone()} />
+                    { filter_bar(&dispatch, &state.filter, grouped.as_ref().as_ref()) }
                     <FindingList
                         report={report.clone()}
                         grouped={grouped}

@@ -8,18 +8,12 @@ use isolint_core::{Report, Severity};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use super::{rich, severity_badge, use_dispatch, Shared};
+use super::{rich, severity_badge, use_dispatch, Dispatch, Shared};
 use crate::state::Action;
 
-#[derive(Properties, PartialEq)]
-pub struct FilterBarProps {
-    pub filter: Filter,
-    pub grouped: Rc<Option<Grouped>>,
-}
-
-#[function_component(FilterBar)]
-pub fn filter_bar(props: &FilterBarProps) -> Html {
-    let dispatch = use_dispatch();
+/// Minimum severity and search. A plain function, not a component: it keeps
+/// no state (each component costs the page's wasm its own lifecycle code).
+pub fn filter_bar(dispatch: &Dispatch, filter: &Filter, grouped: Option<&Grouped>) -> Html {
     let on_severity = {
         let dispatch = dispatch.clone();
         Callback::from(move |e: Event| {
@@ -29,11 +23,12 @@ pub fn filter_bar(props: &FilterBarProps) -> Html {
             }
         })
     };
+    let dispatch = dispatch.clone();
     let on_query = Callback::from(move |e: InputEvent| {
         let input: HtmlInputElement = e.target_unchecked_into();
         dispatch.dispatch(Action::SetQuery(input.value()));
     });
-    let counts = match props.grouped.as_ref() {
+    let counts = match grouped {
         Some(g) if g.shown == g.total => format!("{} findings", g.total),
         Some(g) => format!(
             "showing {} of {} findings (the exports always hold all of them)",
@@ -47,14 +42,14 @@ pub fn filter_bar(props: &FilterBarProps) -> Html {
                 <span class="tool-label">{ "At least" }</span>
                 <select id="min-severity" onchange={on_severity}>
                     { for Severity::ALL.iter().rev().map(|s| html! {
-                        <option value={s.as_str()} selected={*s == props.filter.min_severity}>{ s.as_str() }</option>
+                        <option value={s.as_str()} selected={*s == filter.min_severity}>{ s.as_str() }</option>
                     }) }
                 </select>
             </label>
             <label class="field field-grow">
                 <span class="tool-label">{ "Search" }</span>
                 <input type="search" id="search" placeholder="rule, message, pointer…"
-                    value={props.filter.query.clone()} oninput={on_query} />
+                    value={filter.query.clone()} oninput={on_query} />
             </label>
             <p class="filter-count" id="filter-count" aria-live="polite">{ counts }</p>
         </div>
@@ -141,7 +136,10 @@ fn finding_item(props: &FindingItemProps) -> Html {
         return html! {};
     };
     let index = props.index;
-    let onclick = Callback::from(move |_: MouseEvent| dispatch.dispatch(Action::Select(index)));
+    let onclick = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.dispatch(Action::Select(index)))
+    };
     let detail_id = format!("finding-detail-{index}");
     let (line, column) = view::shown_position(&props.report, f);
     let position = match (line, column) {
@@ -165,23 +163,15 @@ fn finding_item(props: &FindingItemProps) -> Html {
             </button>
             if props.open {
                 if let Some(d) = view::detail(&props.report, index) {
-                    <FindingDetail id={detail_id} detail={Rc::new(d)} />
+                    { finding_detail(&dispatch, detail_id, &d) }
                 }
             }
         </li>
     }
 }
 
-#[derive(Properties, PartialEq)]
-struct FindingDetailProps {
-    id: String,
-    detail: Rc<Detail>,
-}
-
-#[function_component(FindingDetail)]
-fn finding_detail(props: &FindingDetailProps) -> Html {
-    let dispatch = use_dispatch();
-    let d = &props.detail;
+/// The open finding's detail, rendered by its item.
+fn finding_detail(dispatch: &Dispatch, id: String, d: &Detail) -> Html {
     let goto = d.shown_line.map(|line| {
         let dispatch = dispatch.clone();
         let onclick = Callback::from(move |_: MouseEvent| {
@@ -191,7 +181,7 @@ fn finding_detail(props: &FindingDetailProps) -> Html {
         html! { <button type="button" class="button button-small" {onclick}>{ format!("Edit line {line}") }</button> }
     });
     html! {
-        <div class="detail" id={props.id.clone()}>
+        <div class="detail" id={id}>
             <p class="detail-title"><strong>{ rich(d.title) }</strong>{ format!(" · {} · {}", d.rule_name, d.area.title()) }</p>
             <dl class="detail-fields">
                 <dt>{ "Finding" }</dt><dd>{ rich(&d.message) }</dd>
