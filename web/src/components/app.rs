@@ -8,7 +8,7 @@ use super::editor::Editor;
 use super::exports::ExportTools;
 use super::findings::{filter_bar, FindingList};
 use super::gallery::{gallery, lesson_card};
-use super::tables::{ChecksTable, MountsTable};
+use super::tables::Tables;
 use super::tools::{profile_tools, status_line};
 use super::verdict::verdict_banner;
 use super::{Dispatch, Shared};
@@ -59,7 +59,6 @@ pub fn app() -> Html {
         .is_some_and(|r| r.verdict == isolint_core::Verdict::EligibleForRuntimeTesting);
 
     html! {
-        <ContextProvider<Dispatch> context={dispatch.clone()}>
         <div class="app"
             data-verdict={verdict}
             data-revision={state.revision.to_string()}
@@ -83,6 +82,7 @@ pub fn app() -> Html {
                     </div>
                     { profile_tools(&dispatch, &state.catalog, &state.catalog_label(), state.catalog_error.as_deref()) }
                     <Editor
+                        dispatch={dispatch.clone()}
                         text={Rc::clone(&state.text)}
                         cursor_line={state.cursor_line}
                         jump={state.jump}
@@ -99,24 +99,21 @@ pub fn app() -> Html {
                         state.today.map(|d| d.to_string()),
                         &state.catalog_label(),
                     ) }
-                    <ExportTools report={current.clone()} />
+                    <ExportTools dispatch={dispatch.clone()} report={current.clone()} />
                     { filter_bar(&dispatch, &state.filter, grouped.as_ref().as_ref()) }
                     <FindingList
+                        dispatch={dispatch.clone()}
                         report={report.clone()}
                         grouped={grouped}
                         selected={state.selected_index()}
                         stale={!state.is_current()} />
                 </section>
             </main>
-            <div class="tables">
-                <MountsTable report={report.clone()} />
-                <ChecksTable report={report} />
-            </div>
+            <Tables dispatch={dispatch.clone()} report={report} />
             <footer class="footer">
                 <p>{ isolint_core::NOTICE }</p>
                 <p>{ format!("isolint {} · rules and wording come from the same core library as the command line.", isolint_core::report::TOOL_VERSION) }</p>
             </footer>
         </div>
-        </ContextProvider<Dispatch>>
     }
 }

@@ -4,20 +4,21 @@ use isolint_core::render::{json, sarif};
 use isolint_core::Report;
 use yew::prelude::*;
 
-use super::{use_dispatch, Shared};
+use super::{Dispatch, Shared};
 use crate::browser;
 use crate::share;
 use crate::state::{Action, Status};
 
 #[derive(Properties, PartialEq)]
 pub struct ExportToolsProps {
+    pub dispatch: Dispatch,
     /// Only a report of the current text may be exported.
     pub report: Option<Shared<Report>>,
 }
 
 #[function_component(ExportTools)]
 pub fn export_tools(props: &ExportToolsProps) -> Html {
-    let dispatch = use_dispatch();
+    let dispatch = props.dispatch.clone();
     let link = use_state(|| None::<String>);
 
     let save = |kind: &'static str| {

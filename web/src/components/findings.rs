@@ -8,7 +8,7 @@ use isolint_core::{Report, Severity};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use super::{rich, severity_badge, use_dispatch, Dispatch, Shared};
+use super::{rich, severity_badge, Dispatch, Shared};
 use crate::state::Action;
 
 /// Minimum severity and search. A plain function, not a component: it keeps
@@ -58,6 +58,7 @@ pub fn filter_bar(dispatch: &Dispatch, filter: &Filter, grouped: Option<&Grouped
 
 #[derive(Properties, PartialEq)]
 pub struct FindingListProps {
+    pub dispatch: Dispatch,
     pub report: Option<Shared<Report>>,
     pub grouped: Rc<Option<Grouped>>,
     pub selected: Option<usize>,
@@ -104,9 +105,7 @@ pub fn finding_list(props: &FindingListProps) -> Html {
             <section class="area" id={id} aria-labelledby={heading.clone()} data-area={g.area.as_str()}>
                 <h3 id={heading}>{ g.title }<span class="count">{ shown }</span></h3>
                 <ul class="findings">
-                    { for g.shown.iter().map(|&i| html! {
-                        <FindingItem key={i} report={report.clone()} index={i} open={props.selected == Some(i)} />
-                    }) }
+                    { for g.shown.iter().map(|&i| finding_item(&props.dispatch, report, i, props.selected == Some(i))) }
                 </ul>
             </section>
         }
@@ -122,35 +121,26 @@ pub fn finding_list(props: &FindingListProps) -> Html {
     }
 }
 
-#[derive(Properties, PartialEq)]
-struct FindingItemProps {
-    report: Shared<Report>,
-    index: usize,
-    open: bool,
-}
-
-#[function_component(FindingItem)]
-fn finding_item(props: &FindingItemProps) -> Html {
-    let dispatch = use_dispatch();
-    let Some(f) = props.report.issues.get(props.index) else {
+/// One finding, keyed by its index; `open` shows its detail.
+fn finding_item(dispatch: &Dispatch, report: &Report, index: usize, open: bool) -> Html {
+    let Some(f) = report.issues.get(index) else {
         return html! {};
     };
-    let index = props.index;
     let onclick = {
         let dispatch = dispatch.clone();
         Callback::from(move |_: MouseEvent| dispatch.dispatch(Action::Select(index)))
     };
     let detail_id = format!("finding-detail-{index}");
-    let (line, column) = view::shown_position(&props.report, f);
+    let (line, column) = view::shown_position(report, f);
     let position = match (line, column) {
         (Some(l), Some(c)) => format!("line {l}:{c}"),
         (Some(l), None) => format!("line {l}"),
         _ => String::new(),
     };
     html! {
-        <li class={classes!("finding", format!("finding-{}", f.severity.as_str()), props.open.then_some("open"))}>
+        <li key={index} class={classes!("finding", format!("finding-{}", f.severity.as_str()), open.then_some("open"))}>
             <button type="button" class="finding-head" {onclick}
-                aria-expanded={props.open.to_string()} aria-controls={detail_id.clone()}
+                aria-expanded={open.to_string()} aria-controls={detail_id.clone()}
                 data-index={index.to_string()} data-rule={f.rule}
                 data-line={line.map(|l| l.to_string())}>
                 { severity_badge(f.severity) }
@@ -161,9 +151,9 @@ fn finding_item(props: &FindingItemProps) -> Html {
                     <code class="pointer">{ f.pointer.clone() }</code>
                 </span>
             </button>
-            if props.open {
-                if let Some(d) = view::detail(&props.report, index) {
-                    { finding_detail(&dispatch, detail_id, &d) }
+            if open {
+                if let Some(d) = view::detail(report, index) {
+                    { finding_detail(dispatch, detail_id, &d) }
                 }
             }
         </li>
