@@ -5,7 +5,7 @@ use isolint_core::view;
 use yew::prelude::*;
 
 use super::editor::Editor;
-use super::exports::ExportTools;
+use super::exports::export_tools;
 use super::findings::{filter_bar, FindingList};
 use super::gallery::{gallery, lesson_card};
 use super::tables::Tables;
@@ -99,7 +99,7 @@ pub fn app() -> Html {
                         state.today.map(|d| d.to_string()),
                         &state.catalog_label(),
                     ) }
-                    <ExportTools dispatch={dispatch.clone()} report={current.clone()} />
+                    { export_tools(&dispatch, current.as_ref(), state.share_link.as_deref()) }
                     { filter_bar(&dispatch, &state.filter, grouped.as_ref().as_ref()) }
                     <FindingList
                         dispatch={dispatch.clone()}
