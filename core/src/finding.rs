@@ -1,6 +1,6 @@
 //! Findings: what a rule reports, and the closed sets that classify it.
 
-use std::collections::BTreeMap;
+use serde_json::Value;
 
 use crate::model::{string_enum, StringEnum};
 
@@ -102,8 +102,141 @@ string_enum!(
     }
 );
 
-/// A value in a finding's evidence.
-pub type Evidence = BTreeMap<String, serde_json::Value>;
+/// A finding's evidence: values by key, keys unique and in sorted order,
+/// like a `BTreeMap` (and written the same). A sorted `Vec` because
+/// evidence holds a handful of entries, and the browser page is spared a
+/// map type and a sort for them.
+#[derive(Clone, PartialEq, Default)]
+pub struct Evidence(Vec<(String, Value)>);
+
+impl Evidence {
+    pub fn new() -> Evidence {
+        Evidence(Vec::new())
+    }
+
+    /// Set `key` to `value`; the previous value of `key`, if any.
+    pub fn insert(&mut self, key: String, value: Value) -> Option<Value> {
+        match self.0.binary_search_by(|(k, _)| k.as_str().cmp(&key)) {
+            Ok(i) => self
+                .0
+                .get_mut(i)
+                .map(|e| std::mem::replace(&mut e.1, value)),
+            Err(i) => {
+                self.0.insert(i, (key, value));
+                None
+            }
+        }
+    }
+
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.0
+            .binary_search_by(|(k, _)| k.as_str().cmp(key))
+            .ok()
+            .and_then(|i| self.0.get(i))
+            .map(|(_, v)| v)
+    }
+
+    /// The entries in key order.
+    pub fn iter(&self) -> EvidenceIter<'_> {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+
+    pub fn keys(&self) -> impl Iterator<Item = &String> {
+        self.0.iter().map(|(k, _)| k)
+    }
+
+    pub fn values(&self) -> impl Iterator<Item = &Value> {
+        self.0.iter().map(|(_, v)| v)
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// The entries of an [`Evidence`], in key order.
+pub type EvidenceIter<'a> = std::iter::Map<
+    std::slice::Iter<'a, (String, Value)>,
+    fn(&'a (String, Value)) -> (&'a String, &'a Value),
+>;
+
+impl<'a> IntoIterator for &'a Evidence {
+    type Item = (&'a String, &'a Value);
+    type IntoIter = EvidenceIter<'a>;
+    fn into_iter(self) -> EvidenceIter<'a> {
+        self.iter()
+    }
+}
+
+impl IntoIterator for Evidence {
+    type Item = (String, Value);
+    type IntoIter = std::vec::IntoIter<(String, Value)>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
+/// Inserted one by one: a later value for the same key wins, as in a
+/// `BTreeMap`.
+impl FromIterator<(String, Value)> for Evidence {
+    fn from_iter<I: IntoIterator<Item = (String, Value)>>(entries: I) -> Evidence {
+        let mut out = Evidence::new();
+        for (k, v) in entries {
+            out.insert(k, v);
+        }
+        out
+    }
+}
+
+impl std::ops::Index<&str> for Evidence {
+    type Output = Value;
+    /// Panics when `key` is absent, like a `BTreeMap`'s index.
+    fn index(&self, key: &str) -> &Value {
+        match self.get(key) {
+            Some(v) => v,
+            None => panic!("no evidence named `{key}`"),
+        }
+    }
+}
+
+/// As a map, like a `BTreeMap`'s.
+impl std::fmt::Debug for Evidence {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+impl serde::Serialize for Evidence {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.iter())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Evidence {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Evidence, D::Error> {
+        let map = serde_json::Map::deserialize(d)?;
+        Ok(map.into_iter().collect())
+    }
+}
+
+/// An object inside evidence, from its fields (keys end up sorted, as in
+/// every JSON object core writes). Unlike `serde_json::json!`, whose values
+/// go through `serde_json::to_value(..).unwrap()`, nothing here pulls in
+/// serde's value serializer and the `Debug` formatting of its error, which
+/// cost the browser page about 5 KB.
+pub fn evidence_object<const N: usize>(
+    fields: [(&str, serde_json::Value); N],
+) -> serde_json::Value {
+    let mut map = serde_json::Map::new();
+    for (key, value) in fields {
+        map.insert(key.to_string(), value);
+    }
+    serde_json::Value::Object(map)
+}
 
 /// A reviewer's acceptance of a finding (from an operator-owned waivers file).
 #[derive(Debug, Clone, PartialEq, Eq)]

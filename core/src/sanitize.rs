@@ -60,6 +60,22 @@ pub fn neutralize_multiline(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Lowercase `s` for comparison with ASCII words: the result equals an
+/// ASCII word exactly when `s.to_lowercase()` does (and is then the same
+/// string), without the standard library's Unicode case tables, which cost
+/// the browser page about 9 KB. ASCII letters are lowercased and the Kelvin
+/// sign, the one non-ASCII character whose lowercase is ASCII, becomes `k`;
+/// every other character is kept, so a word holding one matches no ASCII
+/// word either way.
+pub fn lowercase_for_ascii_words(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            '\u{212A}' => 'k',
+            c => c.to_ascii_lowercase(),
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -70,5 +86,36 @@ mod tests {
         assert_eq!(neutralize("\u{202e}gnp.exe"), "\\u{202e}gnp.exe");
         assert_eq!(neutralize("plain/path"), "plain/path");
         assert_eq!(neutralize_multiline("a\n\u{1b}b\r\n"), "a\n\\u{1b}b\n");
+    }
+
+    #[test]
+    fn ascii_word_lowercase_agrees_with_unicode_lowercase() {
+        // Every character whose Unicode lowercase holds ASCII, checked
+        // exhaustively: only ASCII itself, the Kelvin sign, and `İ`
+        // (whose lowercase also holds a combining dot, so it never equals
+        // an ASCII word).
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            let unicode: String = c.to_lowercase().collect();
+            let ours = lowercase_for_ascii_words(c.encode_utf8(&mut [0; 4]));
+            if unicode.is_ascii() || ours.is_ascii() {
+                assert_eq!(ours, unicode, "{c:?}");
+            }
+        }
+        for w in [
+            "Hardened",
+            "LOCKED",
+            "non",
+            "\u{212A}ernel",
+            "Σecure",
+            "İsolated",
+            "straße",
+        ] {
+            let unicode = w.to_lowercase();
+            let ours = lowercase_for_ascii_words(w);
+            assert_eq!(ours.is_ascii(), unicode.is_ascii(), "{w}");
+            if unicode.is_ascii() {
+                assert_eq!(ours, unicode, "{w}");
+            }
+        }
     }
 }

@@ -27,13 +27,23 @@ impl Default for Filter {
     }
 }
 
+/// Lowercasing for the case-insensitive search. The browser page passes
+/// the browser's own: the standard library's Unicode case tables would add
+/// about 9 KB to its wasm. Everything else uses [`str::to_lowercase`].
+pub type Lowercase = fn(&str) -> String;
+
 impl Filter {
     /// Whether a finding passes the filter.
     pub fn matches(&self, f: &Finding) -> bool {
+        self.matches_with(f, str::to_lowercase)
+    }
+
+    /// [`Filter::matches`], lowercasing with `lower`.
+    pub fn matches_with(&self, f: &Finding, lower: Lowercase) -> bool {
         if !f.severity.at_least(self.min_severity) {
             return false;
         }
-        let q = self.query.trim().to_lowercase();
+        let q = lower(self.query.trim());
         if q.is_empty() {
             return true;
         }
@@ -46,7 +56,7 @@ impl Filter {
             f.area.as_str(),
         ]
         .iter()
-        .any(|s| s.to_lowercase().contains(&q))
+        .any(|s| lower(s).contains(&q))
     }
 
     /// The next stricter minimum severity, cycling back to `info`.
@@ -95,6 +105,11 @@ impl Grouped {
 
 /// Group a report's findings by area under a filter.
 pub fn group(report: &Report, filter: &Filter) -> Grouped {
+    group_with(report, filter, str::to_lowercase)
+}
+
+/// [`group`], lowercasing the search with `lower` (see [`Lowercase`]).
+pub fn group_with(report: &Report, filter: &Filter, lower: Lowercase) -> Grouped {
     let mut groups: Vec<AreaGroup> = Area::ALL
         .iter()
         .map(|&area| AreaGroup {
@@ -112,7 +127,7 @@ pub fn group(report: &Report, filter: &Filter) -> Grouped {
         };
         g.total += 1;
         g.worst = Some(g.worst.map_or(f.severity, |w| w.min(f.severity)));
-        if filter.matches(f) {
+        if filter.matches_with(f, lower) {
             g.shown.push(i);
             shown += 1;
         }
@@ -222,7 +237,7 @@ pub fn detail(report: &Report, index: usize) -> Option<Detail> {
             .map(|(k, v)| {
                 let v = match v {
                     serde_json::Value::String(s) => s.clone(),
-                    other => other.to_string(),
+                    other => crate::render::pretty::compact(other),
                 };
                 (k.clone(), neutralize(&v).into_owned())
             })

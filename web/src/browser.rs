@@ -23,6 +23,24 @@ fn js_error(e: JsValue) -> String {
         .unwrap_or_else(|| "the browser refused".into())
 }
 
+/// Lowercase for the findings search (core's `view::Lowercase`) with the
+/// browser's `toLowerCase`: the standard library's Unicode case tables
+/// would cost the page about 9 KB. ASCII text, the common case, never
+/// leaves the wasm. Natively (unit tests) it is `str::to_lowercase`.
+pub fn lowercase(s: &str) -> String {
+    if s.is_ascii() {
+        return s.to_ascii_lowercase();
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        js_sys::JsString::from(s).to_lower_case().into()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        s.to_lowercase()
+    }
+}
+
 /// The browser's local calendar date.
 fn local_today() -> Option<Date> {
     let now = js_sys::Date::new_0();

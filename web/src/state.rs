@@ -253,6 +253,8 @@ pub struct State {
     /// Bumped whenever the editor must scroll to `cursor_line`.
     pub jump: u64,
     pub status: Option<Status>,
+    /// The last shareable link made, shown so it can be copied by hand.
+    pub share_link: Option<String>,
     pub timing: AuditTiming,
 }
 
@@ -293,6 +295,8 @@ pub enum Action {
     RevealLine(u32),
     Notify(Status),
     DismissStatus,
+    /// Show a shareable link that was just made.
+    ShowLink(String),
 }
 
 impl State {
@@ -315,6 +319,7 @@ impl State {
             cursor_line: None,
             jump: 0,
             status: start.status,
+            share_link: None,
             timing: AuditTiming::default(),
         };
         s.run_audit();
@@ -374,7 +379,9 @@ impl State {
 
     /// Findings grouped by area under the filter (core's view model).
     pub fn grouped(&self) -> Option<Grouped> {
-        self.report.as_ref().map(|r| view::group(r, &self.filter))
+        self.report
+            .as_ref()
+            .map(|r| view::group_with(r, &self.filter, crate::browser::lowercase))
     }
 
     /// Index in `report.issues` of the open finding.
@@ -564,6 +571,11 @@ impl Reducible for State {
                 }
                 let mut s = (*self).clone();
                 s.status = None;
+                Rc::new(s)
+            }
+            Action::ShowLink(url) => {
+                let mut s = (*self).clone();
+                s.share_link = Some(url);
                 Rc::new(s)
             }
         }
@@ -913,6 +925,15 @@ mod tests {
             marks.windows(2).all(|w| w[0].0 < w[1].0),
             "one mark per line, sorted"
         );
+    }
+
+    #[test]
+    fn a_made_link_stays_shown_across_edits() {
+        let s = start();
+        assert_eq!(s.share_link, None);
+        let s = step(s, Action::ShowLink("http://x/#profile=abc".into()));
+        let s = step(s, Action::Edit("{}".into()));
+        assert_eq!(s.share_link.as_deref(), Some("http://x/#profile=abc"));
     }
 
     #[test]

@@ -2,8 +2,6 @@
 //! in parallel and written as they come, with the same bytes as rendering
 //! them all at once.
 
-use std::io;
-
 /// What goes around and between the pieces of a document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Frame {
@@ -58,123 +56,8 @@ pub const CONCAT: Frame = Frame {
     empty: "",
 };
 
-/// serde_json's pretty layout (two-space indent), starting `depth` levels
-/// deep, so an element renders in place inside its frame without a second
-/// pass over its text.
-struct Nested {
-    depth: usize,
-    has_value: bool,
-}
-
-impl Nested {
-    /// `[` or `{`: one level deeper, nothing written inside yet.
-    fn open<W: ?Sized + io::Write>(&mut self, w: &mut W, bracket: &[u8]) -> io::Result<()> {
-        self.depth += 1;
-        self.has_value = false;
-        w.write_all(bracket)
-    }
-
-    /// `]` or `}`, on a line of its own unless the container is empty.
-    fn close<W: ?Sized + io::Write>(&mut self, w: &mut W, bracket: &[u8]) -> io::Result<()> {
-        self.depth -= 1;
-        if self.has_value {
-            self.newline_indent(w)?;
-        }
-        w.write_all(bracket)
-    }
-
-    /// Before an element or a key: a comma after the previous one, then a
-    /// new line at the current depth.
-    fn item<W: ?Sized + io::Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
-        if !first {
-            w.write_all(b",")?;
-        }
-        self.newline_indent(w)
-    }
-
-    fn newline_indent<W: ?Sized + io::Write>(&self, w: &mut W) -> io::Result<()> {
-        w.write_all(b"\n")?;
-        for _ in 0..self.depth {
-            w.write_all(b"  ")?;
-        }
-        Ok(())
-    }
-}
-
-impl serde_json::ser::Formatter for Nested {
-    fn begin_array<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.open(w, b"[")
-    }
-
-    fn end_array<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.close(w, b"]")
-    }
-
-    fn begin_array_value<W: ?Sized + io::Write>(
-        &mut self,
-        w: &mut W,
-        first: bool,
-    ) -> io::Result<()> {
-        self.item(w, first)
-    }
-
-    fn end_array_value<W: ?Sized + io::Write>(&mut self, _: &mut W) -> io::Result<()> {
-        self.has_value = true;
-        Ok(())
-    }
-
-    fn begin_object<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.open(w, b"{")
-    }
-
-    fn end_object<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.close(w, b"}")
-    }
-
-    fn begin_object_key<W: ?Sized + io::Write>(
-        &mut self,
-        w: &mut W,
-        first: bool,
-    ) -> io::Result<()> {
-        self.item(w, first)
-    }
-
-    fn begin_object_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
-        w.write_all(b": ")
-    }
-
-    fn end_object_value<W: ?Sized + io::Write>(&mut self, _: &mut W) -> io::Result<()> {
-        self.has_value = true;
-        Ok(())
-    }
-}
-
-/// `value` as serde_json's pretty JSON, placed `depth` levels (two spaces
-/// each) deep: the first line is indented, inner lines follow.
-pub fn pretty_at<T: serde::Serialize + ?Sized>(
-    value: &T,
-    depth: usize,
-    capacity: usize,
-) -> serde_json::Result<String> {
-    let mut out = Vec::with_capacity(capacity);
-    for _ in 0..depth {
-        out.extend_from_slice(b"  ");
-    }
-    let mut ser = serde_json::Serializer::with_formatter(
-        &mut out,
-        Nested {
-            depth,
-            has_value: false,
-        },
-    );
-    value.serialize(&mut ser)?;
-    // serde_json writes UTF-8 only.
-    Ok(String::from_utf8(out).unwrap_or_default())
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::render::{json, sarif};
     use crate::{audit, AuditOptions, Labels, Report};
 
@@ -205,21 +88,5 @@ mod tests {
             });
             assert_eq!(sarif::render_many(&rs), pretty(&log), "{n} runs");
         }
-    }
-
-    #[test]
-    fn nested_layout_is_the_pretty_layout_moved_right() {
-        let v = serde_json::json!({"a": "x\ny", "b": [], "c": {}, "d": [1, {"e": [true, null]}], "f": 1.5});
-        for depth in 0..4 {
-            let pad = "  ".repeat(depth);
-            let moved = format!(
-                "{pad}{}",
-                serde_json::to_string_pretty(&v)
-                    .unwrap()
-                    .replace('\n', &format!("\n{pad}"))
-            );
-            assert_eq!(pretty_at(&v, depth, 0).unwrap(), moved);
-        }
-        assert_eq!(pretty_at(&serde_json::json!([]), 2, 0).unwrap(), "    []");
     }
 }

@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::pretty::Pretty;
 use crate::finding::{Evidence, Finding};
 use crate::report::{Report, NOTICE, RECHECK_WHEN, TOOL_NAME, TOOL_VERSION};
 
@@ -179,8 +180,7 @@ pub fn export(r: &Report) -> ExportRef<'_> {
 /// Pretty JSON with a final newline. Deterministic: field order is fixed by
 /// the types, evidence keys are sorted, findings are sorted.
 pub fn render(r: &Report) -> String {
-    let mut s = super::frame::pretty_at(&export(r), 0, size_hint(r))
-        .unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
+    let mut s = written(r, 0);
     s.push('\n');
     s
 }
@@ -192,8 +192,97 @@ pub fn render_many(reports: &[Report]) -> String {
 
 /// One report as an element of [`super::frame::JSON_ARRAY`].
 pub fn element(r: &Report) -> String {
-    super::frame::pretty_at(&export(r), 1, size_hint(r))
-        .unwrap_or_else(|e| format!("  {{\"error\":\"{e}\"}}"))
+    written(r, 1)
+}
+
+/// [`export`] as serde_json would write it, written directly: the same
+/// fields in the same order (the unit tests hold the two together).
+fn written(r: &Report, depth: usize) -> String {
+    let mut w = Pretty::at(depth, size_hint(r));
+    w.object()
+        .field("schema", FINDINGS_SCHEMA)
+        .field("route", &r.route);
+    w.key("tool")
+        .object()
+        .field("name", TOOL_NAME)
+        .field("version", TOOL_VERSION)
+        .end_object();
+    w.key("profile")
+        .object()
+        .field("name", &r.profile.name)
+        .field("source", &r.profile.source)
+        .field("sha256", &r.profile.sha256)
+        .field("fingerprint", &r.profile.fingerprint)
+        .field_strs("recheck_when", RECHECK_WHEN.iter().copied())
+        .end_object();
+    w.key("labels")
+        .object()
+        .field("name", &r.labels_name)
+        .field("sha256", &r.labels_sha256)
+        .end_object();
+    w.field("verdict", r.verdict.as_str())
+        .field("notice", NOTICE);
+    let s = &r.summary;
+    w.key("summary")
+        .object()
+        .field_num("critical", s.critical as u64)
+        .field_num("high", s.high as u64)
+        .field_num("medium", s.medium as u64)
+        .field_num("low", s.low as u64)
+        .field_num("info", s.info as u64)
+        .end_object();
+    w.key("issues").array();
+    for f in &r.issues {
+        w.item()
+            .object()
+            .field("rule", f.rule)
+            .field("area", f.area.as_str())
+            .field("severity", f.severity.as_str())
+            .field("pointer", &f.pointer);
+        if let Some(l) = f.line {
+            w.field_num("line", l.into());
+        }
+        if let Some(c) = f.column {
+            w.field_num("column", c.into());
+        }
+        w.field("message", &f.message)
+            .field("remediation", &f.remediation);
+        w.key("evidence").map(&f.evidence);
+        if let Some(wv) = &f.waived {
+            w.key("waived")
+                .object()
+                .field("reason", &wv.reason)
+                .field("owner", &wv.owner)
+                .field("expires", &wv.expires)
+                .end_object();
+        }
+        if let Some(b) = f.baseline {
+            w.field("baseline", b);
+        }
+        if let Some(o) = &f.origin {
+            w.key("origin")
+                .object()
+                .field("file", &o.file)
+                .field_num("line", o.line.into())
+                .field_num("column", o.column.into())
+                .end_object();
+        }
+        w.end_object();
+    }
+    w.end_array();
+    w.key("runtime_checks").array();
+    for c in &r.runtime_checks {
+        w.item()
+            .object()
+            .field("id", &c.id)
+            .field("kind", c.kind.as_str())
+            .field("target", &c.target)
+            .field("expect", c.expect)
+            .field("because", &c.because)
+            .end_object();
+    }
+    w.end_array().end_object();
+    w.finish()
 }
 
 /// About the size of a report's export, so a large one is not copied
@@ -210,4 +299,48 @@ fn size_hint(r: &Report) -> usize {
         .map(|c| 130 + c.target.len() + c.because.len())
         .sum();
     2048 + issues + checks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{audit, AuditOptions, Labels};
+
+    #[test]
+    fn same_bytes_as_serde_json_of_the_typed_export() {
+        let labels = Labels::workshop();
+        let options = AuditOptions::default();
+        let mut reports: Vec<Report> = [crate::WORKSHOP_PROFILE, crate::WORKSHOP_PROFILE_FIXED]
+            .iter()
+            .map(|p| audit(p.as_bytes(), "p.json", &labels, &options).unwrap())
+            .collect();
+        // Every optional field: waived, baseline, origin, no position.
+        let mut r = reports[0].clone();
+        for (i, f) in r.issues.iter_mut().enumerate() {
+            if i % 2 == 0 {
+                f.waived = Some(crate::finding::Waived {
+                    reason: "accepted \"risk\"\n".into(),
+                    owner: "ops".into(),
+                    expires: "2027-01-01".into(),
+                });
+                f.baseline = Some("new");
+            }
+            if i % 3 == 0 {
+                f.origin = Some(crate::finding::Origin {
+                    file: "k8s/pod.yaml".into(),
+                    line: 7,
+                    column: 3,
+                });
+            }
+            if i % 5 == 1 {
+                f.line = None;
+                f.column = None;
+            }
+        }
+        reports.push(r);
+        for r in &reports {
+            let want = serde_json::to_string_pretty(&export(r)).unwrap() + "\n";
+            assert_eq!(render(r), want);
+        }
+    }
 }

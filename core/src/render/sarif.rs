@@ -1,8 +1,7 @@
 //! SARIF 2.1.0, for code-scanning interfaces. Rule metadata comes from the
 //! same registry as `isolint explain`.
 
-use serde_json::{json, Map, Value};
-
+use super::pretty::Pretty;
 use crate::finding::{Finding, Severity};
 use crate::model::StringEnum;
 use crate::report::{sha256_hex, Report, NOTICE, TOOL_NAME, TOOL_VERSION};
@@ -51,85 +50,121 @@ fn relative_uri(source: &str) -> String {
     }
 }
 
-fn rule_descriptor(r: &rules::Rule) -> Value {
-    json!({
-        "id": r.id,
-        "name": r.name,
-        "shortDescription": { "text": r.title },
-        "fullDescription": { "text": r.rationale },
-        "help": {
-            "text": format!("{}\n\nRemediation: {}", r.rationale, r.remediation),
-            "markdown": format!("**{}**\n\n{}\n\n**Remediation:** {}", r.title, r.rationale, r.remediation),
-        },
-        "defaultConfiguration": { "level": level(r.severity) },
-        "properties": {
-            "security-severity": security_severity(r.severity),
-            "tags": ["security", r.area.as_str()],
-            "area": r.area.as_str(),
-        }
-    })
+// serde_json's maps are sorted, and the SARIF log used to be built from
+// them: keys are written here in byte order to keep its bytes (the tests
+// compare with that `serde_json::Value` construction).
+
+fn rule_descriptor(w: &mut Pretty, r: &rules::Rule) {
+    w.object()
+        .key("defaultConfiguration")
+        .object()
+        .field("level", level(r.severity))
+        .end_object()
+        .field_in("fullDescription", "text", r.rationale);
+    w.key("help")
+        .object()
+        .field(
+            "markdown",
+            &format!(
+                "**{}**\n\n{}\n\n**Remediation:** {}",
+                r.title, r.rationale, r.remediation
+            ),
+        )
+        .field(
+            "text",
+            &format!("{}\n\nRemediation: {}", r.rationale, r.remediation),
+        )
+        .end_object();
+    w.field("id", r.id).field("name", r.name);
+    w.key("properties")
+        .object()
+        .field("area", r.area.as_str())
+        .field("security-severity", security_severity(r.severity))
+        .field_strs("tags", ["security", r.area.as_str()])
+        .end_object();
+    w.field_in("shortDescription", "text", r.title).end_object();
 }
 
-fn result(report: &Report, f: &Finding, uri: &str) -> Value {
+fn artifact_location(w: &mut Pretty, uri: &str) {
+    w.key("artifactLocation")
+        .object()
+        .field("uri", uri)
+        .field("uriBaseId", "SRCROOT")
+        .end_object();
+}
+
+fn result(w: &mut Pretty, report: &Report, f: &Finding, uri: &str) {
     let rule_index = rules::all().position(|r| r.id == f.rule);
-    let mut region = Map::new();
     // An imported profile's finding is located in the original file; the
     // generated profile's position is kept in the properties.
     let (line, column) = match &f.origin {
         Some(o) => (Some(o.line), Some(o.column)),
         None => (f.line, f.column),
     };
-    if let Some(l) = line {
-        region.insert("startLine".into(), json!(l));
-    }
-    if let Some(c) = column {
-        region.insert("startColumn".into(), json!(c));
-    }
     let fp = sha256_hex(format!("{}\0{}\0{}", f.rule, f.pointer, report.profile.name).as_bytes());
-    let mut r = json!({
-        "ruleId": f.rule,
-        "level": level(f.severity),
-        "message": { "text": format!("{} (at {})", f.message, f.pointer) },
-        "locations": [{
-            "physicalLocation": {
-                "artifactLocation": { "uri": uri, "uriBaseId": "SRCROOT" },
-                "region": Value::Object(region),
-            },
-            "logicalLocations": [{ "name": f.pointer, "kind": "member" }]
-        }],
-        "partialFingerprints": { "isolintFinding/v1": fp },
-        "properties": {
-            "security-severity": security_severity(f.severity),
-            "severity": f.severity.as_str(),
-            "area": f.area.as_str(),
-            "pointer": f.pointer,
-        }
-    });
-    if let (Some(o), Some(props)) = (
-        &f.origin,
-        r.get_mut("properties").and_then(Value::as_object_mut),
-    ) {
-        props.insert("profile".into(), json!(report.profile.source));
+    w.object().field("level", level(f.severity));
+    w.key("locations").array().item().object();
+    w.key("logicalLocations")
+        .array()
+        .item()
+        .object()
+        .field("kind", "member")
+        .field("name", &f.pointer)
+        .end_object()
+        .end_array();
+    w.key("physicalLocation").object();
+    artifact_location(w, uri);
+    w.key("region").object();
+    if let Some(c) = column {
+        w.field_num("startColumn", c.into());
+    }
+    if let Some(l) = line {
+        w.field_num("startLine", l.into());
+    }
+    w.end_object().end_object().end_object().end_array();
+    w.field_in(
+        "message",
+        "text",
+        &format!("{} (at {})", f.message, f.pointer),
+    );
+    w.field_in("partialFingerprints", "isolintFinding/v1", &fp);
+    w.key("properties").object().field("area", f.area.as_str());
+    if let Some(o) = &f.origin {
+        w.field("originFile", &o.file);
+    }
+    w.field("pointer", &f.pointer);
+    if f.origin.is_some() {
+        w.field("profile", &report.profile.source);
         if let (Some(l), Some(c)) = (f.line, f.column) {
-            props.insert("profileLine".into(), json!(l));
-            props.insert("profileColumn".into(), json!(c));
+            w.field_num("profileColumn", c.into())
+                .field_num("profileLine", l.into());
         }
-        props.insert("originFile".into(), json!(o.file));
     }
-    if let (Some(i), Some(obj)) = (rule_index, r.as_object_mut()) {
-        obj.insert("ruleIndex".into(), json!(i));
+    w.field("security-severity", security_severity(f.severity))
+        .field("severity", f.severity.as_str())
+        .end_object();
+    w.field("ruleId", f.rule);
+    if let Some(i) = rule_index {
+        w.field_num("ruleIndex", i as u64);
     }
-    if let (Some(w), Some(obj)) = (&f.waived, r.as_object_mut()) {
-        obj.insert(
-            "suppressions".into(),
-            json!([{ "kind": "external", "status": "accepted",
-                     "justification": format!("{} (owner {}, expires {})", w.reason, w.owner, w.expires) }]),
-        );
+    if let Some(wv) = &f.waived {
+        w.key("suppressions")
+            .array()
+            .item()
+            .object()
+            .field(
+                "justification",
+                &format!("{} (owner {}, expires {})", wv.reason, wv.owner, wv.expires),
+            )
+            .field("kind", "external")
+            .field("status", "accepted")
+            .end_object()
+            .end_array();
     }
-    r
+    w.end_object();
 }
 
-fn run(report: &Report) -> Value {
+fn run(w: &mut Pretty, report: &Report) {
     let uri = relative_uri(
         report
             .original
@@ -140,25 +175,52 @@ fn run(report: &Report) -> Value {
         .original
         .as_ref()
         .map_or(report.profile.sha256.as_str(), |o| o.sha256.as_str());
-    json!({
-        "tool": { "driver": {
-            "name": TOOL_NAME,
-            "version": TOOL_VERSION,
-            "semanticVersion": TOOL_VERSION,
-            "informationUri": "https://example.invalid/isolint",
-            "rules": rules::all().map(rule_descriptor).collect::<Vec<_>>(),
-        }},
-        "originalUriBaseIds": { "SRCROOT": { "description": { "text": "the directory isolint was run from" } } },
-        "artifacts": [{ "location": { "uri": uri, "uriBaseId": "SRCROOT" },
-                        "hashes": { "sha-256": sha } }],
-        "results": report.issues.iter().map(|f| result(report, f, &uri)).collect::<Vec<_>>(),
-        "properties": {
-            "verdict": report.verdict.as_str(),
-            "notice": NOTICE,
-            "profile": report.profile.name,
-            "fingerprint": report.profile.fingerprint,
-        }
-    })
+    w.object().key("artifacts").array().item().object();
+    w.field_in("hashes", "sha-256", sha);
+    w.key("location")
+        .object()
+        .field("uri", &uri)
+        .field("uriBaseId", "SRCROOT")
+        .end_object()
+        .end_object()
+        .end_array();
+    w.key("originalUriBaseIds")
+        .object()
+        .key("SRCROOT")
+        .object()
+        .field_in("description", "text", "the directory isolint was run from")
+        .end_object()
+        .end_object();
+    w.key("properties")
+        .object()
+        .field("fingerprint", &report.profile.fingerprint)
+        .field("notice", NOTICE)
+        .field("profile", &report.profile.name)
+        .field("verdict", report.verdict.as_str())
+        .end_object();
+    w.key("results").array();
+    for f in &report.issues {
+        w.item();
+        result(w, report, f, &uri);
+    }
+    w.end_array();
+    w.key("tool")
+        .object()
+        .key("driver")
+        .object()
+        .field("informationUri", "https://example.invalid/isolint")
+        .field("name", TOOL_NAME);
+    w.key("rules").array();
+    for r in rules::all() {
+        w.item();
+        rule_descriptor(w, r);
+    }
+    w.end_array()
+        .field("semanticVersion", TOOL_VERSION)
+        .field("version", TOOL_VERSION)
+        .end_object()
+        .end_object()
+        .end_object();
 }
 
 /// One SARIF log with one run per report.
@@ -168,10 +230,183 @@ pub fn render_many(reports: &[Report]) -> String {
 
 /// One report as a run of [`super::frame::SARIF_LOG`].
 pub fn element(r: &Report) -> String {
-    super::frame::pretty_at(&run(r), 2, 4096).unwrap_or_default()
+    let mut w = Pretty::at(2, 4096);
+    run(&mut w, r);
+    w.finish()
 }
 
 /// A SARIF log for one report.
 pub fn render(report: &Report) -> String {
     render_many(std::slice::from_ref(report))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{audit, AuditOptions, Labels};
+
+    /// The SARIF run as it was built before: `serde_json` values, whose
+    /// maps sort their keys.
+    mod oracle {
+        use super::super::{level, relative_uri, security_severity};
+        use crate::finding::Finding;
+        use crate::model::StringEnum;
+        use crate::report::{sha256_hex, Report, NOTICE, TOOL_NAME, TOOL_VERSION};
+        use crate::rules;
+        use serde_json::{json, Map, Value};
+
+        pub(super) fn rule_descriptor(r: &rules::Rule) -> Value {
+            json!({
+                "id": r.id,
+                "name": r.name,
+                "shortDescription": { "text": r.title },
+                "fullDescription": { "text": r.rationale },
+                "help": {
+                    "text": format!("{}\n\nRemediation: {}", r.rationale, r.remediation),
+                    "markdown": format!("**{}**\n\n{}\n\n**Remediation:** {}", r.title, r.rationale, r.remediation),
+                },
+                "defaultConfiguration": { "level": level(r.severity) },
+                "properties": {
+                    "security-severity": security_severity(r.severity),
+                    "tags": ["security", r.area.as_str()],
+                    "area": r.area.as_str(),
+                }
+            })
+        }
+
+        pub(super) fn result(report: &Report, f: &Finding, uri: &str) -> Value {
+            let rule_index = rules::all().position(|r| r.id == f.rule);
+            let mut region = Map::new();
+            // An imported profile's finding is located in the original file; the
+            // generated profile's position is kept in the properties.
+            let (line, column) = match &f.origin {
+                Some(o) => (Some(o.line), Some(o.column)),
+                None => (f.line, f.column),
+            };
+            if let Some(l) = line {
+                region.insert("startLine".into(), json!(l));
+            }
+            if let Some(c) = column {
+                region.insert("startColumn".into(), json!(c));
+            }
+            let fp = sha256_hex(
+                format!("{}\0{}\0{}", f.rule, f.pointer, report.profile.name).as_bytes(),
+            );
+            let mut r = json!({
+                "ruleId": f.rule,
+                "level": level(f.severity),
+                "message": { "text": format!("{} (at {})", f.message, f.pointer) },
+                "locations": [{
+                    "physicalLocation": {
+                        "artifactLocation": { "uri": uri, "uriBaseId": "SRCROOT" },
+                        "region": Value::Object(region),
+                    },
+                    "logicalLocations": [{ "name": f.pointer, "kind": "member" }]
+                }],
+                "partialFingerprints": { "isolintFinding/v1": fp },
+                "properties": {
+                    "security-severity": security_severity(f.severity),
+                    "severity": f.severity.as_str(),
+                    "area": f.area.as_str(),
+                    "pointer": f.pointer,
+                }
+            });
+            if let (Some(o), Some(props)) = (
+                &f.origin,
+                r.get_mut("properties").and_then(Value::as_object_mut),
+            ) {
+                props.insert("profile".into(), json!(report.profile.source));
+                if let (Some(l), Some(c)) = (f.line, f.column) {
+                    props.insert("profileLine".into(), json!(l));
+                    props.insert("profileColumn".into(), json!(c));
+                }
+                props.insert("originFile".into(), json!(o.file));
+            }
+            if let (Some(i), Some(obj)) = (rule_index, r.as_object_mut()) {
+                obj.insert("ruleIndex".into(), json!(i));
+            }
+            if let (Some(w), Some(obj)) = (&f.waived, r.as_object_mut()) {
+                obj.insert(
+                    "suppressions".into(),
+                    json!([{ "kind": "external", "status": "accepted",
+                             "justification": format!("{} (owner {}, expires {})", w.reason, w.owner, w.expires) }]),
+                );
+            }
+            r
+        }
+
+        pub(super) fn run(report: &Report) -> Value {
+            let uri = relative_uri(
+                report
+                    .original
+                    .as_ref()
+                    .map_or(report.profile.source.as_str(), |o| o.file.as_str()),
+            );
+            let sha = report
+                .original
+                .as_ref()
+                .map_or(report.profile.sha256.as_str(), |o| o.sha256.as_str());
+            json!({
+                "tool": { "driver": {
+                    "name": TOOL_NAME,
+                    "version": TOOL_VERSION,
+                    "semanticVersion": TOOL_VERSION,
+                    "informationUri": "https://example.invalid/isolint",
+                    "rules": rules::all().map(rule_descriptor).collect::<Vec<_>>(),
+                }},
+                "originalUriBaseIds": { "SRCROOT": { "description": { "text": "the directory isolint was run from" } } },
+                "artifacts": [{ "location": { "uri": uri, "uriBaseId": "SRCROOT" },
+                                "hashes": { "sha-256": sha } }],
+                "results": report.issues.iter().map(|f| result(report, f, &uri)).collect::<Vec<_>>(),
+                "properties": {
+                    "verdict": report.verdict.as_str(),
+                    "notice": NOTICE,
+                    "profile": report.profile.name,
+                    "fingerprint": report.profile.fingerprint,
+                }
+            })
+        }
+    }
+
+    fn reports() -> Vec<Report> {
+        let labels = Labels::workshop();
+        let options = AuditOptions::default();
+        let mut out: Vec<Report> = [crate::WORKSHOP_PROFILE, crate::WORKSHOP_PROFILE_FIXED]
+            .iter()
+            .map(|p| audit(p.as_bytes(), "dir/p q.json", &labels, &options).unwrap())
+            .collect();
+        // Every optional part: a waiver, an origin, a finding without a position.
+        let mut r = out[0].clone();
+        for (i, f) in r.issues.iter_mut().enumerate() {
+            if i % 2 == 0 {
+                f.waived = Some(crate::finding::Waived {
+                    reason: "accepted \"risk\"".into(),
+                    owner: "ops".into(),
+                    expires: "2027-01-01".into(),
+                });
+            }
+            if i % 3 == 0 {
+                f.origin = Some(crate::finding::Origin {
+                    file: "k8s/pod.yaml".into(),
+                    line: 7,
+                    column: 3,
+                });
+            }
+            if i % 5 == 1 {
+                f.line = None;
+                f.column = None;
+            }
+        }
+        out.push(r);
+        out
+    }
+
+    #[test]
+    fn same_bytes_as_the_serde_json_values() {
+        for r in reports() {
+            let pretty = serde_json::to_string_pretty(&oracle::run(&r)).unwrap();
+            let want = format!("    {}", pretty.replace('\n', "\n    "));
+            assert_eq!(element(&r), want);
+        }
+    }
 }

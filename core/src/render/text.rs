@@ -188,7 +188,7 @@ pub fn render(report: &Report, opts: TextOptions) -> String {
                     .iter()
                     .map(|(k, v)| match v {
                         serde_json::Value::String(s) => format!("{k}={s}"),
-                        other => format!("{k}={other}"),
+                        other => format!("{k}={}", super::pretty::compact(other)),
                     })
                     .collect();
                 let _ = writeln!(out, "{pad} = evidence: {}", ev.join(", "));

@@ -197,7 +197,7 @@ fn reassuring_words(label: &str) -> Vec<String> {
     let words: Vec<String> = label
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
+        .map(crate::sanitize::lowercase_for_ascii_words)
         .collect();
     let mut out: Vec<String> = words
         .iter()

@@ -8,11 +8,9 @@
 
 use std::collections::BTreeSet;
 
-use serde_json::json;
-
 use super::paths::{self, Nesting, PathSet, Source};
 use super::{Ctx, Emitter, MountView, Rule};
-use crate::finding::{Area, CheckKind, Severity};
+use crate::finding::{evidence_object, Area, CheckKind, Severity};
 use crate::labels::{builtin, contains, normalize, LabelClass, Match, NormalizedPath, Origin};
 use crate::model::StringEnum;
 
@@ -404,7 +402,11 @@ fn check_exposure(ctx: &Ctx<'_>, e: &mut Emitter) {
             .take(EVIDENCE_LIST_MAX)
             .map(|x| {
                 let job = paths::in_job(&s.path, v.target.as_ref(), &x.path);
-                json!({ "path": x.path, "class": x.class.as_str(), "job_path": job })
+                evidence_object([
+                    ("path", x.path.as_str().into()),
+                    ("class", x.class.as_str().into()),
+                    ("job_path", job.into()),
+                ])
             })
             .collect();
         e.emit(
@@ -505,7 +507,14 @@ fn check_writable_config(ctx: &Ctx<'_>, e: &mut Emitter) {
             overlaps
                 .iter()
                 .take(EVIDENCE_LIST_MAX)
-                .map(|o| json!({ "via": o.via, "relation": o.relation, "path": o.path, "class": o.class.as_str() }))
+                .map(|o| {
+                    evidence_object([
+                        ("via", o.via.into()),
+                        ("relation", o.relation.into()),
+                        ("path", o.path.as_str().into()),
+                        ("class", o.class.as_str().into()),
+                    ])
+                })
                 .collect::<Vec<_>>(),
         )
         .evidence("count", overlaps.len())

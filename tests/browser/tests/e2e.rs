@@ -727,6 +727,38 @@ async fn filters_narrow_the_list_but_not_the_counts_and_the_page_fits_a_phone() 
         .expect("text");
     assert!(count.contains(&format!("of {all}")), "{count}");
 
+    // The search ignores case beyond ASCII as well (the page lowercases
+    // with the browser's own Unicode tables): the same findings as core's
+    // filter with the standard library's lowercase.
+    severity.select_by_value("info").await.expect("choose info");
+    let text = isolint_core::WORKSHOP_PROFILE.replace("/home/botie", "/home/Zoë");
+    page.paste(&text).await;
+    let search = page
+        .client
+        .find(Locator::Id("search"))
+        .await
+        .expect("search box");
+    search.send_keys("ZOË").await.expect("type");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let report = audit(
+        text.as_bytes(),
+        "workshop.json",
+        &Labels::workshop(),
+        &today(),
+    )
+    .expect("readable");
+    let filter = isolint_core::view::Filter {
+        query: "ZOË".into(),
+        ..Default::default()
+    };
+    let expected: Vec<String> = isolint_core::view::group(&report, &filter)
+        .flat()
+        .iter()
+        .map(|&i| report.issues[i].rule.to_string())
+        .collect();
+    assert!(!expected.is_empty());
+    assert_eq!(shown_rules(&page).await, expected);
+
     // Phone width: no horizontal scrolling of the page itself.
     page.client.set_window_size(390, 844).await.expect("resize");
     tokio::time::sleep(Duration::from_millis(200)).await;

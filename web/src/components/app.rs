@@ -5,12 +5,12 @@ use isolint_core::view;
 use yew::prelude::*;
 
 use super::editor::Editor;
-use super::exports::ExportTools;
-use super::findings::{FilterBar, FindingList};
-use super::gallery::{Gallery, LessonCard};
-use super::tables::{ChecksTable, MountsTable};
-use super::tools::{ProfileTools, StatusLine};
-use super::verdict::VerdictBanner;
+use super::exports::export_tools;
+use super::findings::{filter_bar, FindingList};
+use super::gallery::{gallery, lesson_card};
+use super::tables::Tables;
+use super::tools::{profile_tools, status_line};
+use super::verdict::verdict_banner;
 use super::{Dispatch, Shared};
 use crate::browser;
 use crate::state::{Action, State, DEBOUNCE_MS};
@@ -38,7 +38,9 @@ pub fn app() -> Html {
     let grouped = {
         let report = report.clone();
         use_memo((report, state.filter.clone()), |(report, filter)| {
-            report.as_ref().map(|r| view::group(r, filter))
+            report
+                .as_ref()
+                .map(|r| view::group_with(r, filter, browser::lowercase))
         })
     };
     let marks = {
@@ -57,7 +59,6 @@ pub fn app() -> Html {
         .is_some_and(|r| r.verdict == isolint_core::Verdict::EligibleForRuntimeTesting);
 
     html! {
-        <ContextProvider<Dispatch> context={dispatch}>
         <div class="app"
             data-verdict={verdict}
             data-revision={state.revision.to_string()}
@@ -72,51 +73,47 @@ pub fn app() -> Html {
                        Everything runs in this page: nothing you type or open is uploaded." }
                 </p>
             </header>
-            <Gallery current={state.lesson} />
+            { gallery(&dispatch, state.lesson) }
             <main class="workspace">
                 <section class="pane editor-pane" aria-labelledby="editor-title">
                     <div class="pane-head">
                         <h2 id="editor-title">{ "Profile" }</h2>
                         <span class="source-name" title="exported as profile.source">{ state.source_name.to_string() }</span>
                     </div>
-                    <ProfileTools
-                        catalog={state.catalog.clone()}
-                        catalog_label={state.catalog_label()}
-                        catalog_error={state.catalog_error.clone()} />
+                    { profile_tools(&dispatch, &state.catalog, &state.catalog_label(), state.catalog_error.as_deref()) }
                     <Editor
+                        dispatch={dispatch.clone()}
                         text={Rc::clone(&state.text)}
                         cursor_line={state.cursor_line}
                         jump={state.jump}
                         marks={marks}
                         error_line={error_line} />
-                    <StatusLine status={state.status.clone()} />
+                    { status_line(&dispatch, state.status.as_ref()) }
                 </section>
                 <section class="pane results-pane" id="results" aria-labelledby="results-title" tabindex="-1">
                     <h2 id="results-title" class="visually-hidden">{ "Audit results" }</h2>
-                    <LessonCard current={state.lesson} eligible_now={eligible_now} />
-                    <VerdictBanner
-                        report={report.clone()}
-                        input_error={state.input_error.clone()}
-                        today={state.today.map(|d| d.to_string())}
-                        catalog_label={state.catalog_label()} />
-                    <ExportTools report={current.clone()} />
-                    <FilterBar filter={state.filter.clone()} grouped={grouped.clone()} />
+                    { lesson_card(state.lesson, eligible_now) }
+                    { verdict_banner(
+                        report.as_deref(),
+                        state.input_error.as_ref(),
+                        state.today.map(|d| d.to_string()),
+                        &state.catalog_label(),
+                    ) }
+                    { export_tools(&dispatch, current.as_ref(), state.share_link.as_deref()) }
+                    { filter_bar(&dispatch, &state.filter, grouped.as_ref().as_ref()) }
                     <FindingList
+                        dispatch={dispatch.clone()}
                         report={report.clone()}
                         grouped={grouped}
                         selected={state.selected_index()}
                         stale={!state.is_current()} />
                 </section>
             </main>
-            <div class="tables">
-                <MountsTable report={report.clone()} />
-                <ChecksTable report={report} />
-            </div>
+            <Tables dispatch={dispatch.clone()} report={report} />
             <footer class="footer">
                 <p>{ isolint_core::NOTICE }</p>
                 <p>{ format!("isolint {} · rules and wording come from the same core library as the command line.", isolint_core::report::TOOL_VERSION) }</p>
             </footer>
         </div>
-        </ContextProvider<Dispatch>>
     }
 }

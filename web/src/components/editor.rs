@@ -14,7 +14,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{HtmlElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
-use super::use_dispatch;
+use super::Dispatch;
 use crate::browser;
 use crate::lines::{line_count, utf16_span};
 use crate::state::Action;
@@ -27,6 +27,7 @@ const MARKED_GUTTER_MAX: u32 = 5_000;
 
 #[derive(Properties, PartialEq)]
 pub struct EditorProps {
+    pub dispatch: Dispatch,
     pub text: Rc<str>,
     pub cursor_line: Option<u32>,
     /// Bumped when the editor must scroll to `cursor_line`.
@@ -44,7 +45,7 @@ fn set_var(node: &NodeRef, name: &str, value: &str) {
 
 #[function_component(Editor)]
 pub fn editor(props: &EditorProps) -> Html {
-    let dispatch = use_dispatch();
+    let dispatch = props.dispatch.clone();
     let root = use_node_ref();
     let area = use_node_ref();
     let dragging = use_state(|| false);

@@ -4,25 +4,22 @@ use isolint_core::render::{json, sarif};
 use isolint_core::Report;
 use yew::prelude::*;
 
-use super::{use_dispatch, Shared};
+use super::{Dispatch, Shared};
 use crate::browser;
 use crate::share;
 use crate::state::{Action, Status};
 
-#[derive(Properties, PartialEq)]
-pub struct ExportToolsProps {
-    /// Only a report of the current text may be exported.
-    pub report: Option<Shared<Report>>,
-}
-
-#[function_component(ExportTools)]
-pub fn export_tools(props: &ExportToolsProps) -> Html {
-    let dispatch = use_dispatch();
-    let link = use_state(|| None::<String>);
-
+/// The export buttons, and the last shareable link (`link`). Only a report
+/// of the current text may be exported. A plain function, not a component:
+/// the link lives in the page's state.
+pub fn export_tools(
+    dispatch: &Dispatch,
+    report: Option<&Shared<Report>>,
+    link: Option<&str>,
+) -> Html {
     let save = |kind: &'static str| {
         let dispatch = dispatch.clone();
-        let report = props.report.clone();
+        let report = report.cloned();
         Callback::from(move |_: MouseEvent| {
             let Some(report) = &report else { return };
             let stem = browser::file_stem(&report.profile.name);
@@ -47,8 +44,7 @@ pub fn export_tools(props: &ExportToolsProps) -> Html {
     };
     let copy_link = {
         let dispatch = dispatch.clone();
-        let report = props.report.clone();
-        let link = link.clone();
+        let report = report.cloned();
         Callback::from(move |_: MouseEvent| {
             let Some(report) = &report else { return };
             // The masked source: secret values become `*` before they reach a URL.
@@ -66,7 +62,7 @@ pub fn export_tools(props: &ExportToolsProps) -> Html {
                     return;
                 }
             };
-            link.set(Some(url.clone()));
+            dispatch.dispatch(Action::ShowLink(url.clone()));
             let dispatch = dispatch.clone();
             wasm_bindgen_futures::spawn_local(async move {
                 let status = match browser::copy_text(&url).await {
@@ -79,7 +75,7 @@ pub fn export_tools(props: &ExportToolsProps) -> Html {
             });
         })
     };
-    let disabled = props.report.is_none();
+    let disabled = report.is_none();
     let why = disabled.then_some("Fix the profile so it can be read first");
     let select_all = Callback::from(|e: FocusEvent| {
         let input: web_sys::HtmlInputElement = e.target_unchecked_into();
@@ -99,10 +95,10 @@ pub fn export_tools(props: &ExportToolsProps) -> Html {
                     { "Copy shareable link" }
                 </button>
             </div>
-            if let Some(url) = &*link {
+            if let Some(url) = link {
                 <label class="share-link">
                     <span class="tool-label">{ "Link" }</span>
-                    <input type="text" id="share-link" readonly=true value={url.clone()} onfocus={select_all} />
+                    <input type="text" id="share-link" readonly=true value={url.to_string()} onfocus={select_all} />
                 </label>
             }
         </div>

@@ -8,18 +8,12 @@ use isolint_core::{Report, Severity};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use super::{rich, severity_badge, use_dispatch, Shared};
+use super::{rich, severity_badge, Dispatch, Shared};
 use crate::state::Action;
 
-#[derive(Properties, PartialEq)]
-pub struct FilterBarProps {
-    pub filter: Filter,
-    pub grouped: Rc<Option<Grouped>>,
-}
-
-#[function_component(FilterBar)]
-pub fn filter_bar(props: &FilterBarProps) -> Html {
-    let dispatch = use_dispatch();
+/// Minimum severity and search. A plain function, not a component: it keeps
+/// no state (each component costs the page's wasm its own lifecycle code).
+pub fn filter_bar(dispatch: &Dispatch, filter: &Filter, grouped: Option<&Grouped>) -> Html {
     let on_severity = {
         let dispatch = dispatch.clone();
         Callback::from(move |e: Event| {
@@ -29,11 +23,12 @@ pub fn filter_bar(props: &FilterBarProps) -> Html {
             }
         })
     };
+    let dispatch = dispatch.clone();
     let on_query = Callback::from(move |e: InputEvent| {
         let input: HtmlInputElement = e.target_unchecked_into();
         dispatch.dispatch(Action::SetQuery(input.value()));
     });
-    let counts = match props.grouped.as_ref() {
+    let counts = match grouped {
         Some(g) if g.shown == g.total => format!("{} findings", g.total),
         Some(g) => format!(
             "showing {} of {} findings (the exports always hold all of them)",
@@ -47,14 +42,14 @@ pub fn filter_bar(props: &FilterBarProps) -> Html {
                 <span class="tool-label">{ "At least" }</span>
                 <select id="min-severity" onchange={on_severity}>
                     { for Severity::ALL.iter().rev().map(|s| html! {
-                        <option value={s.as_str()} selected={*s == props.filter.min_severity}>{ s.as_str() }</option>
+                        <option value={s.as_str()} selected={*s == filter.min_severity}>{ s.as_str() }</option>
                     }) }
                 </select>
             </label>
             <label class="field field-grow">
                 <span class="tool-label">{ "Search" }</span>
                 <input type="search" id="search" placeholder="rule, message, pointer…"
-                    value={props.filter.query.clone()} oninput={on_query} />
+                    value={filter.query.clone()} oninput={on_query} />
             </label>
             <p class="filter-count" id="filter-count" aria-live="polite">{ counts }</p>
         </div>
@@ -63,6 +58,7 @@ pub fn filter_bar(props: &FilterBarProps) -> Html {
 
 #[derive(Properties, PartialEq)]
 pub struct FindingListProps {
+    pub dispatch: Dispatch,
     pub report: Option<Shared<Report>>,
     pub grouped: Rc<Option<Grouped>>,
     pub selected: Option<usize>,
@@ -109,9 +105,7 @@ pub fn finding_list(props: &FindingListProps) -> Html {
             <section class="area" id={id} aria-labelledby={heading.clone()} data-area={g.area.as_str()}>
                 <h3 id={heading}>{ g.title }<span class="count">{ shown }</span></h3>
                 <ul class="findings">
-                    { for g.shown.iter().map(|&i| html! {
-                        <FindingItem key={i} report={report.clone()} index={i} open={props.selected == Some(i)} />
-                    }) }
+                    { for g.shown.iter().map(|&i| finding_item(&props.dispatch, report, i, props.selected == Some(i))) }
                 </ul>
             </section>
         }
@@ -127,32 +121,26 @@ pub fn finding_list(props: &FindingListProps) -> Html {
     }
 }
 
-#[derive(Properties, PartialEq)]
-struct FindingItemProps {
-    report: Shared<Report>,
-    index: usize,
-    open: bool,
-}
-
-#[function_component(FindingItem)]
-fn finding_item(props: &FindingItemProps) -> Html {
-    let dispatch = use_dispatch();
-    let Some(f) = props.report.issues.get(props.index) else {
+/// One finding, keyed by its index; `open` shows its detail.
+fn finding_item(dispatch: &Dispatch, report: &Report, index: usize, open: bool) -> Html {
+    let Some(f) = report.issues.get(index) else {
         return html! {};
     };
-    let index = props.index;
-    let onclick = Callback::from(move |_: MouseEvent| dispatch.dispatch(Action::Select(index)));
+    let onclick = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.dispatch(Action::Select(index)))
+    };
     let detail_id = format!("finding-detail-{index}");
-    let (line, column) = view::shown_position(&props.report, f);
+    let (line, column) = view::shown_position(report, f);
     let position = match (line, column) {
         (Some(l), Some(c)) => format!("line {l}:{c}"),
         (Some(l), None) => format!("line {l}"),
         _ => String::new(),
     };
     html! {
-        <li class={classes!("finding", format!("finding-{}", f.severity.as_str()), props.open.then_some("open"))}>
+        <li key={index} class={classes!("finding", format!("finding-{}", f.severity.as_str()), open.then_some("open"))}>
             <button type="button" class="finding-head" {onclick}
-                aria-expanded={props.open.to_string()} aria-controls={detail_id.clone()}
+                aria-expanded={open.to_string()} aria-controls={detail_id.clone()}
                 data-index={index.to_string()} data-rule={f.rule}
                 data-line={line.map(|l| l.to_string())}>
                 { severity_badge(f.severity) }
@@ -163,25 +151,17 @@ fn finding_item(props: &FindingItemProps) -> Html {
                     <code class="pointer">{ f.pointer.clone() }</code>
                 </span>
             </button>
-            if props.open {
-                if let Some(d) = view::detail(&props.report, index) {
-                    <FindingDetail id={detail_id} detail={Rc::new(d)} />
+            if open {
+                if let Some(d) = view::detail(report, index) {
+                    { finding_detail(dispatch, detail_id, &d) }
                 }
             }
         </li>
     }
 }
 
-#[derive(Properties, PartialEq)]
-struct FindingDetailProps {
-    id: String,
-    detail: Rc<Detail>,
-}
-
-#[function_component(FindingDetail)]
-fn finding_detail(props: &FindingDetailProps) -> Html {
-    let dispatch = use_dispatch();
-    let d = &props.detail;
+/// The open finding's detail, rendered by its item.
+fn finding_detail(dispatch: &Dispatch, id: String, d: &Detail) -> Html {
     let goto = d.shown_line.map(|line| {
         let dispatch = dispatch.clone();
         let onclick = Callback::from(move |_: MouseEvent| {
@@ -191,7 +171,7 @@ fn finding_detail(props: &FindingDetailProps) -> Html {
         html! { <button type="button" class="button button-small" {onclick}>{ format!("Edit line {line}") }</button> }
     });
     html! {
-        <div class="detail" id={props.id.clone()}>
+        <div class="detail" id={id}>
             <p class="detail-title"><strong>{ rich(d.title) }</strong>{ format!(" · {} · {}", d.rule_name, d.area.title()) }</p>
             <dl class="detail-fields">
                 <dt>{ "Finding" }</dt><dd>{ rich(&d.message) }</dd>

@@ -2,20 +2,13 @@
 
 use yew::prelude::*;
 
-use super::{rich, use_dispatch};
+use super::{rich, Dispatch};
 use crate::gallery::{lesson, LESSONS};
 use crate::state::Action;
 
-#[derive(Properties, PartialEq)]
-pub struct GalleryProps {
-    /// The lesson the editor's text came from.
-    pub current: Option<&'static str>,
-}
-
-/// One button per lesson.
-#[function_component(Gallery)]
-pub fn gallery(props: &GalleryProps) -> Html {
-    let dispatch = use_dispatch();
+/// One button per lesson; `current` is the lesson the editor's text came
+/// from. Plain functions here, not components: they keep no state.
+pub fn gallery(dispatch: &Dispatch, current: Option<&'static str>) -> Html {
     let buttons = LESSONS.iter().map(|l| {
         let dispatch = dispatch.clone();
         let onclick = Callback::from(move |_: MouseEvent| {
@@ -25,7 +18,7 @@ pub fn gallery(props: &GalleryProps) -> Html {
                 lesson: Some(l.id),
             })
         });
-        let pressed = props.current == Some(l.id);
+        let pressed = current == Some(l.id);
         html! {
             <li>
                 <button type="button" class={classes!("lesson", l.eligible.then_some("lesson-goal"))}
@@ -44,20 +37,13 @@ pub fn gallery(props: &GalleryProps) -> Html {
     }
 }
 
-#[derive(Properties, PartialEq)]
-pub struct LessonCardProps {
-    pub current: Option<&'static str>,
-    /// Whether the current text is eligible now.
-    pub eligible_now: bool,
-}
-
-/// What the loaded lesson is about, and what to try.
-#[function_component(LessonCard)]
-pub fn lesson_card(props: &LessonCardProps) -> Html {
-    let Some(l) = props.current.and_then(lesson) else {
+/// What the loaded lesson is about, and what to try; `eligible_now` says
+/// whether the current text is eligible.
+pub fn lesson_card(current: Option<&'static str>, eligible_now: bool) -> Html {
+    let Some(l) = current.and_then(lesson) else {
         return html! {};
     };
-    let flipped = !l.eligible && props.eligible_now;
+    let flipped = !l.eligible && eligible_now;
     html! {
         <div class={classes!("lesson-card", flipped.then_some("lesson-flipped"))} id="lesson-card" data-lesson={l.id}>
             <h3>{ "Lesson: " }{ l.title }</h3>

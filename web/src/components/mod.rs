@@ -21,17 +21,10 @@ use yew::prelude::*;
 
 use crate::state::State;
 
-/// How components send actions: provided once by [`App`] through a context.
+/// How components send actions: [`App`]'s dispatcher, handed down as a
+/// prop or argument (a context would cost the page's wasm a provider
+/// component and a hook).
 pub type Dispatch = UseReducerDispatcher<State>;
-
-/// Fetch the dispatcher; every component sits under [`App`]'s provider.
-#[hook]
-fn use_dispatch() -> Dispatch {
-    match use_context::<Dispatch>() {
-        Some(d) => d,
-        None => unreachable!("components are rendered under App's ContextProvider"),
-    }
-}
 
 /// An `Rc` compared by address, for props: a component holding the report
 /// re-renders only when a new audit replaced it.

@@ -5,20 +5,31 @@ use isolint_core::model::StringEnum;
 use isolint_core::Report;
 use yew::prelude::*;
 
-use super::{use_dispatch, Shared};
+use super::{Dispatch, Shared};
 use crate::state::Action;
 
 #[derive(Properties, PartialEq)]
-pub struct TableProps {
+pub struct TablesProps {
+    pub dispatch: Dispatch,
     pub report: Option<Shared<Report>>,
 }
 
-#[function_component(MountsTable)]
-pub fn mounts_table(props: &TableProps) -> Html {
-    let dispatch = use_dispatch();
+/// Both tables, as one component: they grow with the profile, so they are
+/// redrawn only when a new report replaces the old one.
+#[function_component(Tables)]
+pub fn tables(props: &TablesProps) -> Html {
     let Some(report) = &props.report else {
-        return html! {};
+        return html! { <div class="tables"></div> };
     };
+    html! {
+        <div class="tables">
+            { mounts_table(&props.dispatch, report) }
+            { checks_table(report) }
+        </div>
+    }
+}
+
+fn mounts_table(dispatch: &Dispatch, report: &Report) -> Html {
     let rows = report.mounts.iter().map(|m| {
         let goto = m.line.map(|line| {
             let dispatch = dispatch.clone();
@@ -80,11 +91,7 @@ pub fn mounts_table(props: &TableProps) -> Html {
     }
 }
 
-#[function_component(ChecksTable)]
-pub fn checks_table(props: &TableProps) -> Html {
-    let Some(report) = &props.report else {
-        return html! {};
-    };
+fn checks_table(report: &Report) -> Html {
     let rows = report.runtime_checks.iter().map(|c| {
         html! {
             <tr>

@@ -3,7 +3,7 @@
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use super::{use_dispatch, Dispatch};
+use super::Dispatch;
 use crate::browser;
 use crate::state::{Action, CatalogChoice, Status, WORKSHOP_SOURCE};
 
@@ -33,16 +33,14 @@ fn on_file_chosen(dispatch: Dispatch, make: fn(String, Vec<u8>) -> Action) -> Ca
     })
 }
 
-#[derive(Properties, PartialEq)]
-pub struct ProfileToolsProps {
-    pub catalog: CatalogChoice,
-    pub catalog_label: String,
-    pub catalog_error: Option<String>,
-}
-
-#[function_component(ProfileTools)]
-pub fn profile_tools(props: &ProfileToolsProps) -> Html {
-    let dispatch = use_dispatch();
+/// Open, paste or reset the profile; choose the catalog. A plain function,
+/// not a component: it keeps no state.
+pub fn profile_tools(
+    dispatch: &Dispatch,
+    catalog: &CatalogChoice,
+    catalog_label: &str,
+    catalog_error: Option<&str>,
+) -> Html {
     let open_profile = on_file_chosen(dispatch.clone(), |name, bytes| Action::LoadFile {
         name,
         bytes,
@@ -102,7 +100,7 @@ pub fn profile_tools(props: &ProfileToolsProps) -> Html {
         let dispatch = dispatch.clone();
         Callback::from(move |_: MouseEvent| dispatch.dispatch(Action::DismissCatalogError))
     };
-    let loaded = matches!(props.catalog, CatalogChoice::Loaded { .. });
+    let loaded = matches!(catalog, CatalogChoice::Loaded { .. });
 
     html! {
         <div class="tools" role="group" aria-label="Profile and catalog">
@@ -121,7 +119,7 @@ pub fn profile_tools(props: &ProfileToolsProps) -> Html {
                 <select id="catalog-select" onchange={choose_catalog}>
                     <option value="workshop" selected={!loaded}>{ "workshop (embedded)" }</option>
                     if loaded {
-                        <option value="loaded" selected=true>{ props.catalog_label.clone() }</option>
+                        <option value="loaded" selected=true>{ catalog_label.to_string() }</option>
                     }
                 </select>
                 <span class="file-button">
@@ -130,10 +128,10 @@ pub fn profile_tools(props: &ProfileToolsProps) -> Html {
                     <label for="open-catalog" class="button">{ "Load catalog…" }</label>
                 </span>
             </div>
-            if let Some(error) = &props.catalog_error {
+            if let Some(error) = catalog_error {
                 <div class="alert alert-error" role="alert" id="catalog-error">
                     <strong>{ "Catalog refused. " }</strong>
-                    <span class="pre">{ error.clone() }</span>
+                    <span class="pre">{ error.to_string() }</span>
                     <button type="button" class="button button-small" onclick={dismiss_catalog_error}>{ "Dismiss" }</button>
                 </div>
             }
@@ -141,17 +139,11 @@ pub fn profile_tools(props: &ProfileToolsProps) -> Html {
     }
 }
 
-#[derive(Properties, PartialEq)]
-pub struct StatusLineProps {
-    pub status: Option<Status>,
-}
-
 /// One polite live region for transient messages (file opened, link copied…).
-#[function_component(StatusLine)]
-pub fn status_line(props: &StatusLineProps) -> Html {
-    let dispatch = use_dispatch();
+pub fn status_line(dispatch: &Dispatch, status: Option<&Status>) -> Html {
+    let dispatch = dispatch.clone();
     let dismiss = Callback::from(move |_: MouseEvent| dispatch.dispatch(Action::DismissStatus));
-    let (class, text) = match &props.status {
+    let (class, text) = match status {
         Some(s) if s.error => ("status status-error", s.text.clone()),
         Some(s) => ("status", s.text.clone()),
         None => ("status status-empty", String::new()),
@@ -159,7 +151,7 @@ pub fn status_line(props: &StatusLineProps) -> Html {
     html! {
         <div class={class} id="status" role="status" aria-live="polite">
             <span>{ text }</span>
-            if props.status.is_some() {
+            if status.is_some() {
                 <button type="button" class="button button-small" aria-label="Dismiss message" onclick={dismiss}>{ "×" }</button>
             }
         </div>

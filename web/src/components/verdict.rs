@@ -4,31 +4,28 @@ use isolint_core::view;
 use isolint_core::{Report, Verdict};
 use yew::prelude::*;
 
-use super::Shared;
 use crate::state::InputProblem;
 
-#[derive(Properties, PartialEq)]
-pub struct VerdictBannerProps {
-    pub report: Option<Shared<Report>>,
-    pub input_error: Option<InputProblem>,
-    pub today: Option<String>,
-    pub catalog_label: String,
-}
-
-#[function_component(VerdictBanner)]
-pub fn verdict_banner(props: &VerdictBannerProps) -> Html {
-    let problem = props.input_error.as_ref().map(|p| {
+/// The banner: a plain function rather than a component, since it keeps no
+/// state (each component costs the page's wasm its own lifecycle code).
+pub fn verdict_banner(
+    report: Option<&Report>,
+    input_error: Option<&InputProblem>,
+    today: Option<String>,
+    catalog_label: &str,
+) -> Html {
+    let problem = input_error.map(|p| {
         html! {
             <div class="alert alert-error input-error" role="alert" id="input-error">
                 <strong>{ "The profile cannot be read. " }</strong>
                 <span class="pre">{ p.located() }</span>
-                if props.report.is_some() {
+                if report.is_some() {
                     <p class="muted">{ "The results below are from the last readable version and are not exported." }</p>
                 }
             </div>
         }
     });
-    let Some(report) = &props.report else {
+    let Some(report) = report else {
         return html! { <div class="verdict-wrap">{ problem }</div> };
     };
     let b = view::banner(report);
@@ -38,7 +35,7 @@ pub fn verdict_banner(props: &VerdictBannerProps) -> Html {
             Verdict::EligibleForRuntimeTesting => "banner-eligible",
             Verdict::NotEligible => "banner-blocked",
         },
-        props.input_error.is_some().then_some("banner-stale")
+        input_error.is_some().then_some("banner-stale")
     );
     html! {
         <div class="verdict-wrap">
@@ -51,8 +48,8 @@ pub fn verdict_banner(props: &VerdictBannerProps) -> Html {
                 <p class="banner-meta">
                     { format!("profile {} · labels {} · audited as of {}",
                         report.profile.name,
-                        props.catalog_label,
-                        props.today.clone().unwrap_or_else(|| "an unknown date (staleness not checked)".into())) }
+                        catalog_label,
+                        today.unwrap_or_else(|| "an unknown date (staleness not checked)".into())) }
                 </p>
             </div>
         </div>

@@ -1,0 +1,344 @@
+//! A small JSON writer with serde_json's pretty layout (two-space indent,
+//! `": "` after keys, `[]`/`{}` when empty) and serde_json's string
+//! escapes, so the exports keep their bytes without serde's serializer:
+//! in the browser page that serializer and the derived `Serialize` code
+//! were about a tenth of the wasm.
+//!
+//! The caller writes keys in the order the document has them (a struct's
+//! field order; sorted for the maps serde_json sorts).
+
+use serde_json::Value;
+
+/// Pretty JSON being written into a `String`.
+pub struct Pretty {
+    out: String,
+    depth: usize,
+    /// Nothing written yet inside the innermost open container.
+    first: bool,
+}
+
+impl Pretty {
+    /// A writer whose first value sits `depth` levels (two spaces each)
+    /// deep: that line is indented, inner lines follow.
+    pub fn at(depth: usize, capacity: usize) -> Pretty {
+        let mut out = String::with_capacity(capacity);
+        for _ in 0..depth {
+            out.push_str("  ");
+        }
+        Pretty {
+            out,
+            depth,
+            first: true,
+        }
+    }
+
+    /// The text written.
+    pub fn finish(self) -> String {
+        self.out
+    }
+
+    fn newline_indent(&mut self) {
+        self.out.push('\n');
+        for _ in 0..self.depth {
+            self.out.push_str("  ");
+        }
+    }
+
+    fn open(&mut self, bracket: char) -> &mut Self {
+        self.out.push(bracket);
+        self.depth += 1;
+        self.first = true;
+        self
+    }
+
+    fn close(&mut self, bracket: char) -> &mut Self {
+        self.depth = self.depth.saturating_sub(1);
+        if !self.first {
+            self.newline_indent();
+        }
+        self.out.push(bracket);
+        self.first = false;
+        self
+    }
+
+    /// `{`
+    pub fn object(&mut self) -> &mut Self {
+        self.open('{')
+    }
+
+    /// `}`
+    pub fn end_object(&mut self) -> &mut Self {
+        self.close('}')
+    }
+
+    /// `[`
+    pub fn array(&mut self) -> &mut Self {
+        self.open('[')
+    }
+
+    /// `]`
+    pub fn end_array(&mut self) -> &mut Self {
+        self.close(']')
+    }
+
+    /// Before an array element: a comma after the previous one, a new line.
+    pub fn item(&mut self) -> &mut Self {
+        if !self.first {
+            self.out.push(',');
+        }
+        self.first = false;
+        self.newline_indent();
+        self
+    }
+
+    /// An object key; its value follows.
+    pub fn key(&mut self, k: &str) -> &mut Self {
+        self.item();
+        string(&mut self.out, k);
+        self.out.push_str(": ");
+        self
+    }
+
+    /// A string value.
+    pub fn str(&mut self, s: &str) -> &mut Self {
+        string(&mut self.out, s);
+        self
+    }
+
+    /// An unsigned number.
+    pub fn num(&mut self, n: u64) -> &mut Self {
+        number(&mut self.out, n);
+        self
+    }
+
+    /// `"k": "v"`
+    pub fn field(&mut self, k: &str, v: &str) -> &mut Self {
+        self.key(k).str(v)
+    }
+
+    /// `"k": n`
+    pub fn field_num(&mut self, k: &str, n: u64) -> &mut Self {
+        self.key(k).num(n)
+    }
+
+    /// `"k": ["a", "b"]`
+    pub fn field_strs<'a>(
+        &mut self,
+        k: &str,
+        items: impl IntoIterator<Item = &'a str>,
+    ) -> &mut Self {
+        self.key(k).array();
+        for s in items {
+            self.item().str(s);
+        }
+        self.end_array()
+    }
+
+    /// `"k": {"k2": "v"}`, the shape SARIF uses for texts.
+    pub fn field_in(&mut self, k: &str, k2: &str, v: &str) -> &mut Self {
+        self.key(k).object().field(k2, v).end_object()
+    }
+
+    /// A `serde_json` value (object keys in the map's order).
+    pub fn value(&mut self, v: &Value) -> &mut Self {
+        match v {
+            Value::Array(items) => {
+                self.array();
+                for i in items {
+                    self.item().value(i);
+                }
+                self.end_array();
+            }
+            Value::Object(map) => {
+                self.object();
+                for (k, v) in map {
+                    self.key(k).value(v);
+                }
+                self.end_object();
+            }
+            scalar => scalar_into(&mut self.out, scalar),
+        }
+        self
+    }
+
+    /// A map of string keys to values, in its order.
+    pub fn map<'a>(
+        &mut self,
+        entries: impl IntoIterator<Item = (&'a String, &'a Value)>,
+    ) -> &mut Self {
+        self.object();
+        for (k, v) in entries {
+            self.key(k).value(v);
+        }
+        self.end_object()
+    }
+}
+
+/// `v` as compact JSON, as `Value`'s `Display` writes it.
+pub fn compact(v: &Value) -> String {
+    let mut out = String::new();
+    compact_into(&mut out, v);
+    out
+}
+
+fn compact_into(out: &mut String, v: &Value) {
+    match v {
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                compact_into(out, item);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            out.push('{');
+            for (i, (k, v)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                string(out, k);
+                out.push(':');
+                compact_into(out, v);
+            }
+            out.push('}');
+        }
+        scalar => scalar_into(out, scalar),
+    }
+}
+
+fn scalar_into(out: &mut String, v: &Value) {
+    match v {
+        Value::Null => out.push_str("null"),
+        Value::Bool(true) => out.push_str("true"),
+        Value::Bool(false) => out.push_str("false"),
+        Value::String(s) => string(out, s),
+        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => number(out, u),
+            (None, Some(i)) => {
+                out.push('-');
+                number(out, i.unsigned_abs());
+            }
+            // Floats as serde_json writes them (shortest round trip).
+            _ => out.push_str(&n.to_string()),
+        },
+        Value::Array(_) | Value::Object(_) => compact_into(out, v),
+    }
+}
+
+fn number(out: &mut String, n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut n = n;
+    loop {
+        at -= 1;
+        if let Some(d) = digits.get_mut(at) {
+            *d = b'0' + (n % 10) as u8;
+        }
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in digits.get(at..).unwrap_or_default() {
+        out.push(char::from(d));
+    }
+}
+
+/// A JSON string with serde_json's escapes: `\"`, `\\`, `\b`, `\f`, `\n`,
+/// `\r`, `\t`, other control characters as `\u00xx`; everything else as is.
+fn string(out: &mut String, s: &str) {
+    out.push('"');
+    let mut start = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let esc = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0..=0x1f => "",
+            _ => continue,
+        };
+        // The escaped byte is ASCII, so these are character boundaries.
+        out.push_str(s.get(start..i).unwrap_or_default());
+        start = i + 1;
+        if esc.is_empty() {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push_str("\\u00");
+            for nibble in [b >> 4, b & 0xf] {
+                out.push(char::from(
+                    HEX.get(usize::from(nibble)).copied().unwrap_or(b'0'),
+                ));
+            }
+        } else {
+            out.push_str(esc);
+        }
+    }
+    out.push_str(s.get(start..).unwrap_or_default());
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    fn pretty(v: &Value, depth: usize) -> String {
+        let mut w = Pretty::at(depth, 0);
+        w.value(v);
+        w.finish()
+    }
+
+    fn moved(v: &Value, depth: usize) -> String {
+        let pad = "  ".repeat(depth);
+        format!(
+            "{pad}{}",
+            serde_json::to_string_pretty(v)
+                .unwrap()
+                .replace('\n', &format!("\n{pad}"))
+        )
+    }
+
+    #[test]
+    fn layout_is_serde_jsons_pretty_layout_moved_right() {
+        let v = json!({"a": "x\ny", "b": [], "c": {}, "d": [1, {"e": [true, null, -3]}], "f": 1.5, "g": [[]], "h": u64::MAX, "i": i64::MIN, "j": 1e300});
+        for depth in 0..4 {
+            assert_eq!(pretty(&v, depth), moved(&v, depth));
+        }
+        assert_eq!(pretty(&json!([]), 2), "    []");
+        assert_eq!(compact(&v), v.to_string());
+    }
+
+    fn arb_value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            any::<u64>().prop_map(Value::from),
+            any::<f64>().prop_map(Value::from),
+            any::<String>().prop_map(Value::String),
+            "[\\x00-\\x7f\u{2028}\u{fffd}]{0,8}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(4, 40, 6, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+                proptest::collection::btree_map("[a-z\\n\"]{0,3}", inner, 0..5)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn same_bytes_as_serde_json(v in arb_value(), depth in 0usize..3) {
+            prop_assert_eq!(pretty(&v, depth), moved(&v, depth));
+            prop_assert_eq!(compact(&v), v.to_string());
+        }
+    }
+}
