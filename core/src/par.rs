@@ -54,3 +54,20 @@ where
     let _ = wide;
     items.iter().map(f).collect()
 }
+
+/// `items` mapped by `f` with their index, in order; in parallel when
+/// `wide` and the feature allow it.
+pub(crate) fn map_indexed<'a, T, U, F>(wide: bool, items: &'a [T], f: F) -> Vec<U>
+where
+    T: Sync,
+    U: Send,
+    F: Fn(usize, &'a T) -> U + Sync + Send,
+{
+    #[cfg(feature = "parallel")]
+    if wide {
+        use rayon::prelude::*;
+        return items.par_iter().enumerate().map(|(i, x)| f(i, x)).collect();
+    }
+    let _ = wide;
+    items.iter().enumerate().map(|(i, x)| f(i, x)).collect()
+}

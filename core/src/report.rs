@@ -331,11 +331,10 @@ fn audit_scheduled(
             (secrets, sha256, fingerprint)
         },
         || {
-            let views: Vec<MountView<'_>> = par::map_ref(
-                wide,
-                &profile.mounts().iter().enumerate().collect::<Vec<_>>(),
-                |&(index, mount)| MountView::new(index, mount, &labels.index),
-            );
+            let views: Vec<MountView<'_>> =
+                par::map_indexed(wide, profile.mounts(), |index, mount| {
+                    MountView::new(index, mount, &labels.index)
+                });
             let locator = crate::json::Locator::new(&doc.root);
             let ctx = Ctx {
                 profile: &profile,

@@ -168,7 +168,12 @@ pub struct Draft {
 impl Draft {
     /// Attach one evidence value.
     pub fn evidence(&mut self, key: &str, value: impl Into<serde_json::Value>) -> &mut Self {
-        self.evidence.insert(key.to_string(), value.into());
+        self.evidence_value(key, value.into())
+    }
+    /// [`Draft::evidence`] past the conversion: one copy of the insertion
+    /// for every value type (the page's wasm had one per type).
+    fn evidence_value(&mut self, key: &str, value: serde_json::Value) -> &mut Self {
+        self.evidence.insert(key.to_string(), value);
         self
     }
     /// Override the rule's default severity (e.g. `SYS_ADMIN` is worse than
@@ -284,13 +289,23 @@ pub fn run(ctx: &Ctx<'_>) -> Vec<Draft> {
 /// [`run`], with the rules of a large profile run side by side when `wide`
 /// (and the `parallel` feature) allow it; drafts stay in registry order.
 pub fn run_scheduled(ctx: &Ctx<'_>, wide: bool) -> Vec<Draft> {
-    let rules: Vec<&'static Rule> = all().collect();
-    let per_rule = crate::par::map_ref(wide, &rules, |&rule| {
+    let check = |rule: &'static Rule| {
         let mut e = Emitter::new(rule);
         (rule.check)(ctx, &mut e);
         e.drafts
-    });
-    per_rule.into_iter().flatten().collect()
+    };
+    #[cfg(feature = "parallel")]
+    if wide {
+        let rules: Vec<&'static Rule> = all().collect();
+        let per_rule = crate::par::map_ref(wide, &rules, |&rule| check(rule));
+        return per_rule.into_iter().flatten().collect();
+    }
+    let _ = wide;
+    let mut out = Vec::new();
+    for rule in all() {
+        out.append(&mut check(rule));
+    }
+    out
 }
 
 /// (rule, severity, pointer) of the findings of one area, for the area
