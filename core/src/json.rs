@@ -190,7 +190,7 @@ impl Node {
 /// Where the run of plain string bytes starting at `i` ends: at the first
 /// `"`, `\\` or control byte (or the end). Eight bytes are tested at a
 /// time while none of them is one of those.
-fn plain_run_end(src: &[u8], mut i: usize) -> usize {
+pub(crate) fn plain_run_end(src: &[u8], mut i: usize) -> usize {
     const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
     const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
     let zero_in = |v: u64| v.wrapping_sub(ONES) & !v & HIGH != 0;
