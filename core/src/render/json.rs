@@ -304,40 +304,10 @@ fn size_hint(r: &Report) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{audit, AuditOptions, Labels};
 
     #[test]
     fn same_bytes_as_serde_json_of_the_typed_export() {
-        let labels = Labels::workshop();
-        let options = AuditOptions::default();
-        let mut reports: Vec<Report> = [crate::WORKSHOP_PROFILE, crate::WORKSHOP_PROFILE_FIXED]
-            .iter()
-            .map(|p| audit(p.as_bytes(), "p.json", &labels, &options).unwrap())
-            .collect();
-        // Every optional field: waived, baseline, origin, no position.
-        let mut r = reports[0].clone();
-        for (i, f) in r.issues.iter_mut().enumerate() {
-            if i % 2 == 0 {
-                f.waived = Some(crate::finding::Waived {
-                    reason: "accepted \"risk\"\n".into(),
-                    owner: "ops".into(),
-                    expires: "2027-01-01".into(),
-                });
-                f.baseline = Some("new");
-            }
-            if i % 3 == 0 {
-                f.origin = Some(crate::finding::Origin {
-                    file: "k8s/pod.yaml".into(),
-                    line: 7,
-                    column: 3,
-                });
-            }
-            if i % 5 == 1 {
-                f.line = None;
-                f.column = None;
-            }
-        }
-        reports.push(r);
+        let reports = super::super::sample_reports("p.json");
         for r in &reports {
             let want = serde_json::to_string_pretty(&export(r)).unwrap() + "\n";
             assert_eq!(render(r), want);

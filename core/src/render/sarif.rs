@@ -164,17 +164,20 @@ fn result(w: &mut Pretty, report: &Report, f: &Finding, uri: &str) {
     w.end_object();
 }
 
+/// The file a report's results point at (the imported original, if any)
+/// as a relative URI, and its SHA-256.
+fn artifact(report: &Report) -> (String, &str) {
+    match &report.original {
+        Some(o) => (relative_uri(&o.file), o.sha256.as_str()),
+        None => (
+            relative_uri(&report.profile.source),
+            report.profile.sha256.as_str(),
+        ),
+    }
+}
+
 fn run(w: &mut Pretty, report: &Report) {
-    let uri = relative_uri(
-        report
-            .original
-            .as_ref()
-            .map_or(report.profile.source.as_str(), |o| o.file.as_str()),
-    );
-    let sha = report
-        .original
-        .as_ref()
-        .map_or(report.profile.sha256.as_str(), |o| o.sha256.as_str());
+    let (uri, sha) = artifact(report);
     w.object().key("artifacts").array().item().object();
     w.field_in("hashes", "sha-256", sha);
     w.key("location")
@@ -243,12 +246,11 @@ pub fn render(report: &Report) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{audit, AuditOptions, Labels};
 
     /// The SARIF run as it was built before: `serde_json` values, whose
     /// maps sort their keys.
     mod oracle {
-        use super::super::{level, relative_uri, security_severity};
+        use super::super::{artifact, level, security_severity};
         use crate::finding::Finding;
         use crate::model::StringEnum;
         use crate::report::{sha256_hex, Report, NOTICE, TOOL_NAME, TOOL_VERSION};
@@ -336,16 +338,7 @@ mod tests {
         }
 
         pub(super) fn run(report: &Report) -> Value {
-            let uri = relative_uri(
-                report
-                    .original
-                    .as_ref()
-                    .map_or(report.profile.source.as_str(), |o| o.file.as_str()),
-            );
-            let sha = report
-                .original
-                .as_ref()
-                .map_or(report.profile.sha256.as_str(), |o| o.sha256.as_str());
+            let (uri, sha) = artifact(report);
             json!({
                 "tool": { "driver": {
                     "name": TOOL_NAME,
@@ -369,36 +362,7 @@ mod tests {
     }
 
     fn reports() -> Vec<Report> {
-        let labels = Labels::workshop();
-        let options = AuditOptions::default();
-        let mut out: Vec<Report> = [crate::WORKSHOP_PROFILE, crate::WORKSHOP_PROFILE_FIXED]
-            .iter()
-            .map(|p| audit(p.as_bytes(), "dir/p q.json", &labels, &options).unwrap())
-            .collect();
-        // Every optional part: a waiver, an origin, a finding without a position.
-        let mut r = out[0].clone();
-        for (i, f) in r.issues.iter_mut().enumerate() {
-            if i % 2 == 0 {
-                f.waived = Some(crate::finding::Waived {
-                    reason: "accepted \"risk\"".into(),
-                    owner: "ops".into(),
-                    expires: "2027-01-01".into(),
-                });
-            }
-            if i % 3 == 0 {
-                f.origin = Some(crate::finding::Origin {
-                    file: "k8s/pod.yaml".into(),
-                    line: 7,
-                    column: 3,
-                });
-            }
-            if i % 5 == 1 {
-                f.line = None;
-                f.column = None;
-            }
-        }
-        out.push(r);
-        out
+        super::super::sample_reports("dir/p q.json")
     }
 
     #[test]
