@@ -174,7 +174,10 @@ fn spawn_watchdog(stop: Arc<AtomicBool>) {
                 if !ACTIVE.load(Ordering::SeqCst) {
                     return;
                 }
-                if terminal::size().is_err() {
+                // `window_size`, not `size`: on failure `size` falls back to
+                // running `tput`, which answers from terminfo even when the
+                // terminal is gone, so the process lived on (flaky e2e check).
+                if terminal::window_size().is_err() {
                     std::process::exit(129); // as if ended by SIGHUP
                 }
                 if stop.load(Ordering::Relaxed) {
