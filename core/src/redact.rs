@@ -587,13 +587,15 @@ fn breaks_at(s: &str, i: usize) -> (bool, usize) {
 /// The shortest text [`looks_like_secret`] can accept.
 const MIN_SECRET: usize = 8;
 
-/// What the scan needs to know of an ASCII byte, in one table entry: its
+/// What the scan needs to know of a byte, in one table entry: its
 /// [`CLASS`] (bits 0-7), its [`KIND`] (bits 8-23) and its [`LETTER`] bit
-/// (bits 32-63).
+/// (bits 32-63), so a token's kinds and letters are one OR per byte. A
+/// byte outside ASCII has only [`NON_ASCII`]: the character it starts
+/// decides whether it ends a token.
 // Evaluated at compile time: an index out of range fails the build.
 #[allow(clippy::indexing_slicing)]
-const SCAN: [u64; 128] = {
-    let mut t = [0u64; 128];
+const SCAN: [u64; 256] = {
+    let mut t = [NON_ASCII; 256];
     let mut b = 0;
     while b < 128 {
         t[b] = CLASS[b] as u64 | (KIND[b] as u64) << 8 | (LETTER[b] as u64) << 32;
@@ -601,6 +603,8 @@ const SCAN: [u64; 128] = {
     }
     t
 };
+/// [`SCAN`]'s mark of a byte outside ASCII (a class bit no ASCII byte has).
+const NON_ASCII: u64 = 0x80;
 
 /// A token of the scan: its byte range, the kinds of its bytes and the
 /// letters it holds.
@@ -639,31 +643,30 @@ fn secret_spans(s: &str) -> Vec<(usize, usize)> {
         }
         // A token starts at `i`; find its end.
         let a = i;
-        let mut kinds = 0u16;
-        let mut letters = 0u32;
+        // The OR of the token's SCAN entries: kinds and letters at once.
+        let mut acc = 0u64;
         while let Some(&c) = bytes.get(i) {
-            if let Some(&e) = SCAN.get(usize::from(c)) {
-                if e as u8 & BREAK != 0 {
-                    break;
-                }
-                kinds |= (e >> 8) as u16;
-                letters |= (e >> 32) as u32;
+            let e = SCAN.get(usize::from(c)).copied().unwrap_or(NON_ASCII);
+            if e & (u64::from(BREAK) | NON_ASCII) == 0 {
+                acc |= e;
                 i += 1;
-            } else {
-                let (brk, len) = breaks_at(s, i);
-                if brk {
-                    break;
-                }
-                kinds |= K_OTHER;
-                letters |= 1 << 27;
-                i += len;
+                continue;
             }
+            if e & u64::from(BREAK) != 0 {
+                break;
+            }
+            let (brk, len) = breaks_at(s, i);
+            if brk {
+                break;
+            }
+            acc |= u64::from(K_OTHER) << 8 | 1 << (32 + 27);
+            i += len;
         }
         let token = Token {
             a,
             b: i,
-            kinds,
-            letters,
+            kinds: (acc >> 8) as u16,
+            letters: (acc >> 32) as u32,
         };
         check_token(s, token, &mut spans);
         if let Some(key) = prev {
