@@ -262,10 +262,15 @@ impl Report {
 }
 
 pub fn sha256_hex(bytes: &[u8]) -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
     let d = Sha256::digest(bytes);
     let mut s = String::with_capacity(64);
     for b in d {
-        s.push_str(&format!("{b:02x}"));
+        for nibble in [b >> 4, b & 0xf] {
+            s.push(char::from(
+                HEX.get(usize::from(nibble)).copied().unwrap_or(b'0'),
+            ));
+        }
     }
     s
 }
@@ -492,7 +497,7 @@ fn clean_value(v: serde_json::Value, clean: &dyn Fn(String) -> String) -> serde_
 /// run again: the image, the mounts, the boundary (runtime and its version
 /// included) and the limits. Independent of key order and whitespace.
 pub fn fingerprint(root: &Node) -> String {
-    let mut canon = Vec::with_capacity(1024);
+    let mut canon = String::with_capacity(1024);
     for ptr in [
         "/dependencies/image",
         "/mounts",
@@ -501,53 +506,52 @@ pub fn fingerprint(root: &Node) -> String {
         "/concurrency",
         "/network",
     ] {
-        canon.extend_from_slice(ptr.as_bytes());
-        canon.push(b'=');
+        canon.push_str(ptr);
+        canon.push('=');
         match root.pointer(ptr) {
             Some(n) => canonical(n, &mut canon),
-            None => canon.push(b'-'),
+            None => canon.push('-'),
         }
-        canon.push(b'\n');
+        canon.push('\n');
     }
-    sha256_hex(&canon)
+    sha256_hex(canon.as_bytes())
 }
 
 /// Canonical JSON: object keys sorted (duplicates kept in source order),
 /// no whitespace, numbers as written.
-fn canonical(n: &Node, out: &mut Vec<u8>) {
-    // A string as serde_json writes it (compact, same escapes); writing
-    // into a Vec cannot fail.
-    let string = |s: &str, out: &mut Vec<u8>| {
-        let _ = serde_json::to_writer(&mut *out, s);
-    };
+fn canonical(n: &Node, out: &mut String) {
+    // Strings as serde_json writes them (compact, same escapes).
+    let string = crate::render::pretty::string;
     match &n.value {
-        Value::Null => out.extend_from_slice(b"null"),
-        Value::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
-        Value::Number(num) => out.extend_from_slice(num.as_str().as_bytes()),
-        Value::String(s) => string(s, out),
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(num) => out.push_str(num.as_str()),
+        Value::String(s) => string(out, s),
         Value::Array(items) => {
-            out.push(b'[');
+            out.push('[');
             for (i, it) in items.iter().enumerate() {
                 if i > 0 {
-                    out.push(b',');
+                    out.push(',');
                 }
                 canonical(it, out);
             }
-            out.push(b']');
+            out.push(']');
         }
         Value::Object(members) => {
             let mut sorted: Vec<_> = members.iter().collect();
-            crate::sort::sort_by(&mut sorted, |a, b| a.key.cmp(&b.key));
-            out.push(b'{');
+            if !sorted.is_sorted_by(|a, b| a.key <= b.key) {
+                crate::sort::sort_by(&mut sorted, |a, b| a.key.cmp(&b.key));
+            }
+            out.push('{');
             for (i, m) in sorted.iter().enumerate() {
                 if i > 0 {
-                    out.push(b',');
+                    out.push(',');
                 }
-                string(&m.key, out);
-                out.push(b':');
+                string(out, &m.key);
+                out.push(':');
                 canonical(&m.value, out);
             }
-            out.push(b'}');
+            out.push('}');
         }
     }
 }

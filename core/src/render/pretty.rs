@@ -249,7 +249,7 @@ fn number(out: &mut String, n: u64) {
 
 /// A JSON string with serde_json's escapes: `\"`, `\\`, `\b`, `\f`, `\n`,
 /// `\r`, `\t`, other control characters as `\u00xx`; everything else as is.
-fn string(out: &mut String, s: &str) {
+pub(crate) fn string(out: &mut String, s: &str) {
     out.push('"');
     let bytes = s.as_bytes();
     let mut start = 0;
