@@ -13,7 +13,6 @@ mod today;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use isolint_core::Date;
@@ -421,17 +420,17 @@ fn parse_date(s: &str) -> Result<Date, String> {
 }
 
 /// Parse the arguments and run. Returns the process exit code.
-pub fn main() -> ExitCode {
+pub fn main() -> u8 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
             // clap prints help and version to stdout with status 0, and
             // usage errors to stderr with status 2.
             let _ = e.print();
-            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(EXIT_ERROR));
+            return u8::try_from(e.exit_code()).unwrap_or(EXIT_ERROR);
         }
     };
-    ExitCode::from(run(cli))
+    run(cli)
 }
 
 fn run(cli: Cli) -> u8 {

@@ -23,5 +23,28 @@ mod fixtures {
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
-    cli::main()
+    let code = cli::main();
+    exit_now(code)
+}
+
+/// End the process without the allocator's clean-up: at exit mimalloc
+/// hands every page it holds back to the kernel, one `madvise` per
+/// segment (about 20 ms after a 10,000-mount audit, for memory the
+/// kernel reclaims anyway). Everything the CLI writes goes through
+/// `std::io::stdout`, flushed here, or unbuffered stderr, and files are
+/// closed (and synced) before `cli::main` returns.
+#[cfg(target_os = "linux")]
+fn exit_now(code: u8) -> std::process::ExitCode {
+    use std::io::Write;
+    if std::io::stdout().flush().is_err() {
+        return std::process::ExitCode::from(code);
+    }
+    // SAFETY: `_exit` ends the process; no Rust code runs after it, and
+    // nothing is left buffered (stdout was just flushed).
+    unsafe { libc::_exit(i32::from(code)) }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn exit_now(code: u8) -> std::process::ExitCode {
+    std::process::ExitCode::from(code)
 }
