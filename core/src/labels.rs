@@ -218,6 +218,42 @@ pub struct NormalizedPath {
 
 /// Normalize a declared path lexically (see module docs).
 pub fn normalize(raw: &str) -> NormalizedPath {
+    if already_normal(raw.as_bytes()) {
+        // The common case: nothing to collapse, so the path is its own
+        // normal form (one pass, one copy).
+        return NormalizedPath {
+            path: raw.to_owned(),
+            relative: !raw.starts_with('/'),
+            ..Default::default()
+        };
+    }
+    normalize_slow(raw)
+}
+
+/// Whether a path is sure to come out of [`normalize_slow`] unchanged and
+/// with no flag set: not empty, no control character (nor a byte that may
+/// start a C1 one), no empty component (`//`, a trailing `/`) and no
+/// component starting with `.` (so no `.` or `..`). Anything else takes
+/// the slow path, which decides exactly.
+fn already_normal(b: &[u8]) -> bool {
+    let Some((&first, _)) = b.split_first() else {
+        return false;
+    };
+    if first == b'.' || (b.len() > 1 && b.last() == Some(&b'/')) {
+        return false;
+    }
+    let mut prev = 0u8;
+    for &c in b {
+        if c < 0x20 || c == 0x7f || c == 0xc2 || (prev == b'/' && (c == b'/' || c == b'.')) {
+            return false;
+        }
+        prev = c;
+    }
+    true
+}
+
+/// [`normalize`] component by component.
+fn normalize_slow(raw: &str) -> NormalizedPath {
     let relative = !raw.starts_with('/');
     let mut out = NormalizedPath {
         relative,
@@ -654,6 +690,26 @@ mod tests {
         assert!(normalize("C:\\Users").relative);
         assert_eq!(normalize("/").path, "/");
         assert!(!normalize("/a/b").collapsed);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+        /// The shortcut for paths already in normal form answers exactly
+        /// what the component-by-component walk does.
+        #[test]
+        fn the_shortcut_agrees_with_the_walk(
+            parts in proptest::collection::vec(proptest::prop_oneof![
+                proptest::strategy::Just("/"), proptest::strategy::Just("."),
+                proptest::strategy::Just(".."), proptest::strategy::Just("a"),
+                proptest::strategy::Just("srv"), proptest::strategy::Just("~"),
+                proptest::strategy::Just("\u{85}"), proptest::strategy::Just("\u{a0}"),
+                proptest::strategy::Just("\0"), proptest::strategy::Just("\u{7f}"),
+                proptest::strategy::Just(".x"), proptest::strategy::Just("x."),
+            ], 0..10)
+        ) {
+            let raw: String = parts.concat();
+            proptest::prop_assert_eq!(normalize(&raw), normalize_slow(&raw), "{:?}", raw);
+        }
     }
 
     #[test]
