@@ -38,9 +38,17 @@ impl Pretty {
     }
 
     fn newline_indent(&mut self) {
-        self.out.push('\n');
-        for _ in 0..self.depth {
-            self.out.push_str("  ");
+        // A new line and the indent in one copy (deeper than the exports
+        // ever go, two spaces at a time).
+        const LINE: &str = "\n                                ";
+        match LINE.get(..1 + 2 * self.depth) {
+            Some(line) => self.out.push_str(line),
+            None => {
+                self.out.push('\n');
+                for _ in 0..self.depth {
+                    self.out.push_str("  ");
+                }
+            }
         }
     }
 
