@@ -536,6 +536,54 @@ fn a_good_label_catalog_replaces_the_embedded_one() {
     assert_eq!(run.json()["labels"]["name"], "site-catalog");
 }
 
+/// With `--labels` and one profile file, the profile is read and parsed
+/// while the catalog loads: the report is the one a profile read after the
+/// catalog (from stdin) gets, and a broken catalog still stops the run
+/// before anything is said about the profile.
+#[test]
+fn a_profile_parsed_while_the_catalog_loads_gets_the_same_report() {
+    let labels = root().join("fixtures/labels/workshop.json");
+    let args = |profile: &str| {
+        vec![
+            "audit".to_string(),
+            "--today".into(),
+            TODAY.into(),
+            "--format".into(),
+            "json".into(),
+            "--labels".into(),
+            labels.display().to_string(),
+            profile.into(),
+        ]
+    };
+    let early = isolint_in(&root(), args(WORKSHOP), None);
+    let late = isolint_in(
+        &root(),
+        args("-"),
+        Some(&fs::read(root().join(WORKSHOP)).unwrap()),
+    );
+    early.expect_code(1);
+    late.expect_code(1);
+    let (early, late) = (early.json(), late.json());
+    for key in ["issues", "runtime_checks", "verdict", "summary", "labels"] {
+        assert_eq!(early[key], late[key], "{key}");
+    }
+    assert!(!early["issues"].as_array().unwrap().is_empty());
+    assert_eq!(early["profile"]["sha256"], late["profile"]["sha256"]);
+
+    let tmp = tempfile::tempdir().unwrap();
+    write(tmp.path(), "labels.json", b"{\"labels\": [");
+    write(tmp.path(), "profile.json", b"{\"schema\": ");
+    let run = isolint_in(
+        tmp.path(),
+        ["audit", "--labels", "labels.json", "profile.json"],
+        None,
+    );
+    run.expect_code(2);
+    assert_positioned_error(&run, "labels.json");
+    assert!(!run.stderr.contains("profile.json"), "{}", run.stderr);
+    assert!(run.stdout.is_empty());
+}
+
 #[test]
 fn the_adversarial_corpus_never_crashes_the_binary() {
     let dir = root().join("fixtures/adversarial");

@@ -45,7 +45,9 @@ pub mod waivers;
 
 pub use date::Date;
 pub use finding::{Area, CheckKind, Finding, Severity};
-pub use report::{audit, AuditOptions, CatalogError, Labels, Report, Verdict, NOTICE};
+pub use report::{
+    audit, audit_document, AuditOptions, CatalogError, Labels, Report, Verdict, NOTICE,
+};
 
 /// The lesson's parser job as first written, with its mistakes.
 pub const WORKSHOP_PROFILE: &str = include_str!("../../fixtures/profiles/workshop.json");

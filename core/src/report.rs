@@ -287,15 +287,15 @@ pub fn audit(
     audit_with_limits(bytes, source_name, labels, options, Limits::default())
 }
 
-/// [`audit`] with other input limits than the defaults (8 MiB, depth 64,
-/// 1,000,000 values): for callers that audit larger trusted inputs, such as
-/// the scale benchmarks.
 /// Documents at least this large audit their independent stages in
 /// parallel (with the `parallel` feature): below it, handing work to other
 /// threads costs more than it saves, and a directory of small profiles is
 /// already spread over the pool one file per task.
 const PARALLEL_BYTES: usize = 256 * 1024;
 
+/// [`audit`] with other input limits than the defaults (8 MiB, depth 64,
+/// 1,000,000 values): for callers that audit larger trusted inputs, such as
+/// the scale benchmarks.
 pub fn audit_with_limits(
     bytes: &[u8],
     source_name: &str,
@@ -303,23 +303,36 @@ pub fn audit_with_limits(
     options: &AuditOptions,
     limits: Limits,
 ) -> Result<Report, InputError> {
-    // A large document's independent stages run side by side (with the
-    // `parallel` feature); the result is the same either way.
-    let wide = bytes.len() >= PARALLEL_BYTES;
-    audit_scheduled(bytes, source_name, labels, options, limits, wide)
+    let doc = json::parse(bytes, limits)?;
+    Ok(audit_document(bytes, doc, source_name, labels, options))
 }
 
-/// [`audit_with_limits`] with the schedule chosen by the caller: `wide`
-/// lets independent stages run in parallel.
-fn audit_scheduled(
+/// [`audit`] of a profile the caller has already parsed: `doc` must be
+/// [`json::parse`] of `bytes`. A caller can so parse a large profile while
+/// its catalog is still loading; the report is the one [`audit`] gives.
+pub fn audit_document(
     bytes: &[u8],
+    doc: json::Document,
     source_name: &str,
     labels: &Labels,
     options: &AuditOptions,
-    limits: Limits,
+) -> Report {
+    // A large document's independent stages run side by side (with the
+    // `parallel` feature); the result is the same either way.
+    let wide = bytes.len() >= PARALLEL_BYTES;
+    audit_scheduled(bytes, doc, source_name, labels, options, wide)
+}
+
+/// [`audit_document`] with the schedule chosen by the caller: `wide` lets
+/// independent stages run in parallel.
+fn audit_scheduled(
+    bytes: &[u8],
+    doc: json::Document,
+    source_name: &str,
+    labels: &Labels,
+    options: &AuditOptions,
     wide: bool,
-) -> Result<Report, InputError> {
-    let doc = json::parse(bytes, limits)?;
+) -> Report {
     let text = std::str::from_utf8(bytes).unwrap_or_default();
     let (profile, problems) = decode::profile(&doc.root);
 
@@ -472,7 +485,7 @@ fn audit_scheduled(
         secrets,
     };
     report.refresh();
-    Ok(report)
+    report
 }
 
 fn clean_value(v: serde_json::Value, clean: &dyn Fn(String) -> String) -> serde_json::Value {
@@ -581,15 +594,8 @@ mod tests {
             today: Date::parse("2026-11-29"),
         };
         let run = |wide| {
-            let r = audit_scheduled(
-                profile.as_bytes(),
-                "big.json",
-                &labels,
-                &options,
-                Limits::default(),
-                wide,
-            )
-            .unwrap();
+            let doc = json::parse(profile.as_bytes(), Limits::default()).unwrap();
+            let r = audit_scheduled(profile.as_bytes(), doc, "big.json", &labels, &options, wide);
             crate::render::json::render(&r)
         };
         let (wide, narrow) = (run(true), run(false));

@@ -289,7 +289,32 @@ pub fn run(args: &AuditArgs) -> u8 {
     let options = AuditOptions {
         today: args.today.or_else(today::utc_today),
     };
-    let labels = match load_labels(args.labels.as_deref()) {
+    let expanded = input::expand(&args.profiles, args.from.extensions());
+    // One profile file with a catalog of its own: the profile is read and
+    // parsed while the catalog loads (each is a third of a large audit).
+    // Only a file: a read of stdin could wait on a terminal while the
+    // catalog's error is ready to be said.
+    let mut early = None;
+    let labels = match (&expanded.jobs[..], args.labels.as_deref()) {
+        (
+            [Ok(
+                job @ input::Input {
+                    origin: input::Origin::File(_),
+                    ..
+                },
+            )],
+            Some(path),
+        ) => {
+            let (labels, read) = rayon::join(
+                || load_labels(Some(path)),
+                || input::read_input(job, args.from, true),
+            );
+            early = Some(read);
+            labels
+        }
+        _ => load_labels(args.labels.as_deref()),
+    };
+    let labels = match labels {
         Ok(l) => l,
         Err(code) => return code,
     };
@@ -322,15 +347,19 @@ pub fn run(args: &AuditArgs) -> u8 {
     let output = args.output.as_deref().filter(|p| p.as_os_str() != "-");
     let color = use_color(args.color, output.is_none());
     let fail_on = args.fail_on.map(|f| f.severity());
-    let expanded = input::expand(&args.profiles, args.from.extensions());
     // One document for one profile; an array whenever the invocation can
     // yield several (several arguments, a directory, a file describing
     // several containers or services), so its shape is predictable. With
     // a single input there is a single job, so its own count decides.
     let many_inputs = expanded.directory || args.profiles.len() > 1;
 
+    let early = std::sync::Mutex::new(early);
     let audit_one = |job: Result<input::Input, Failure>| -> Result<Done, Failure> {
-        let mut audited = job.and_then(|inp| input::audit(&inp, &labels, &options, args.from))?;
+        let read = early.lock().ok().and_then(|mut e| e.take());
+        let mut audited = job.and_then(|inp| match read {
+            Some(read) => input::audit_read(&inp, read?, &labels, &options),
+            None => input::audit(&inp, &labels, &options, args.from),
+        })?;
         for report in &mut audited.reports {
             if let Some((list, source)) = &waivers {
                 waivers::apply(report, list, options.today, source);

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use isolint_core::baseline;
 use isolint_core::import::{self, Format, ImportError};
-use isolint_core::json::{InputError, Limits};
+use isolint_core::json::{self, Document, InputError, Limits};
 use isolint_core::render::json::{Export, FINDINGS_SCHEMA};
 use isolint_core::sanitize::neutralize;
 use isolint_core::waivers::{self, Waiver, WaiversError, WaiversSource};
@@ -336,6 +336,34 @@ pub struct Audited {
     pub notes: Vec<String>,
 }
 
+/// An input read and its format decided; a profile also parsed. All of
+/// it can happen before the catalog is loaded.
+#[derive(Debug)]
+pub struct ReadInput {
+    bytes: Vec<u8>,
+    /// The importer's format, or `None` for a profile.
+    format: Option<Format>,
+    /// A profile's parse, when it was parsed ahead of its audit.
+    parsed: Option<Result<Document, InputError>>,
+}
+
+/// Read one input and decide how to read it (`parse`: also parse it when
+/// it is a profile).
+pub fn read_input(input: &Input, reading: Reading, parse: bool) -> Result<ReadInput, Failure> {
+    let bytes = read(&input.origin, &display_name(input))?;
+    let format = match reading {
+        Reading::Profile => None,
+        Reading::Import(f) => Some(f),
+        Reading::Auto => import::detect(&bytes, Some(&input.name)),
+    };
+    let parsed = (parse && format.is_none()).then(|| json::parse(&bytes, Limits::default()));
+    Ok(ReadInput {
+        bytes,
+        format,
+        parsed,
+    })
+}
+
 /// Read and audit one input: a profile directly, any other sandbox
 /// configuration through its importer (findings then point at the
 /// original file too).
@@ -345,16 +373,29 @@ pub fn audit(
     options: &isolint_core::AuditOptions,
     reading: Reading,
 ) -> Result<Audited, Failure> {
+    audit_read(input, read_input(input, reading, false)?, labels, options)
+}
+
+/// [`audit`] of an input already read.
+pub fn audit_read(
+    input: &Input,
+    read: ReadInput,
+    labels: &Labels,
+    options: &isolint_core::AuditOptions,
+) -> Result<Audited, Failure> {
     let shown = display_name(input);
-    let bytes = read(&input.origin, &shown)?;
-    let format = match reading {
-        Reading::Profile => None,
-        Reading::Import(f) => Some(f),
-        Reading::Auto => import::detect(&bytes, Some(&input.name)),
-    };
+    let ReadInput {
+        bytes,
+        format,
+        parsed,
+    } = read;
     let Some(format) = format else {
-        let report = isolint_core::audit(&bytes, &input.name, labels, options)
-            .map_err(|e| Failure::input(&shown, e))?;
+        let doc = match parsed {
+            Some(parsed) => parsed,
+            None => json::parse(&bytes, Limits::default()),
+        }
+        .map_err(|e| Failure::input(&shown, e))?;
+        let report = isolint_core::audit_document(&bytes, doc, &input.name, labels, options);
         return Ok(Audited {
             reports: vec![report],
             notes: Vec::new(),
