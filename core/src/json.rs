@@ -191,22 +191,24 @@ impl Node {
 /// `"`, `\\` or control byte (or the end). Eight bytes are tested at a
 /// time while none of them is one of those.
 pub(crate) fn plain_run_end(src: &[u8], mut i: usize) -> usize {
-    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
-    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
-    let zero_in = |v: u64| v.wrapping_sub(ONES) & !v & HIGH != 0;
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+    // The high bit of each zero byte of `v`. Bits above the lowest one may
+    // be false alarms (a borrow runs on), the lowest one never is.
+    let zeros = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
     while let Some(chunk) = src.get(i..i + 8) {
         let Ok(bytes) = <[u8; 8]>::try_from(chunk) else {
             break;
         };
-        let x = u64::from_ne_bytes(bytes);
+        let x = u64::from_le_bytes(bytes);
         // A byte below 0x20 (high bit clear, so bytes >= 0x80 never count),
-        // or equal to `"` or `\\`.
-        let control = x.wrapping_sub(ONES * 0x20) & !x & HIGH != 0;
-        if control
-            || zero_in(x ^ (ONES * u64::from(b'"')))
-            || zero_in(x ^ (ONES * u64::from(b'\\')))
-        {
-            break;
+        // or equal to `"` or `\\`; little-endian, so the lowest marked
+        // byte is the first one in the text.
+        let stops = x.wrapping_sub(ONES * 0x20) & !x & HIGH
+            | zeros(x ^ (ONES * u64::from(b'"')))
+            | zeros(x ^ (ONES * u64::from(b'\\')));
+        if stops != 0 {
+            return i + (stops.trailing_zeros() / 8) as usize;
         }
         i += 8;
     }
