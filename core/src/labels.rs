@@ -611,11 +611,12 @@ pub mod builtin {
     /// `/home` itself when the mount is above all homes.
     pub fn inside(path: &str) -> Vec<Exposure> {
         let mut out = Vec::new();
-        let mut add = |class, p: String, why| {
-            if p != path && contains(path, &p) {
+        // Only the locations inside `path` are copied.
+        let mut add = |class, p: &str, why| {
+            if p != path && contains(path, p) {
                 out.push(Exposure {
                     class,
-                    path: p,
+                    path: p.to_string(),
                     origin: Origin::BuiltIn(why),
                 });
             }
@@ -625,21 +626,17 @@ pub mod builtin {
                 for rel in HOME_SECRETS {
                     add(
                         LabelClass::CredentialStore,
-                        format!("{home}/{rel}"),
+                        &format!("{home}/{rel}"),
                         "credential store in a home directory",
                     );
                 }
             }
         } else {
             for p in ["/home", "/root"] {
-                add(LabelClass::DeveloperHome, p.to_string(), "home directories");
+                add(LabelClass::DeveloperHome, p, "home directories");
             }
             for s in SYSTEM_SECRETS {
-                add(
-                    LabelClass::CredentialStore,
-                    (*s).to_string(),
-                    "service credential mount",
-                );
+                add(LabelClass::CredentialStore, s, "service credential mount");
             }
             for s in [
                 "/var/run/docker.sock",
@@ -650,7 +647,7 @@ pub mod builtin {
             ] {
                 add(
                     LabelClass::ContainerEngineSocket,
-                    s.to_string(),
+                    s,
                     "container engine socket",
                 );
             }
