@@ -232,9 +232,8 @@ fn written(r: &Report, depth: usize) -> String {
         .field_num("info", s.info as u64)
         .end_object();
     w.key("issues").array();
-    for f in &r.issues {
-        w.item()
-            .object()
+    w.items(&r.issues, |w, f| {
+        w.object()
             .field("rule", f.rule)
             .field("area", f.area.as_str())
             .field("severity", f.severity.as_str())
@@ -268,19 +267,18 @@ fn written(r: &Report, depth: usize) -> String {
                 .end_object();
         }
         w.end_object();
-    }
+    });
     w.end_array();
     w.key("runtime_checks").array();
-    for c in &r.runtime_checks {
-        w.item()
-            .object()
+    w.items(&r.runtime_checks, |w, c| {
+        w.object()
             .field("id", &c.id)
             .field("kind", c.kind.as_str())
             .field("target", &c.target)
             .field("expect", c.expect)
             .field("because", &c.because)
             .end_object();
-    }
+    });
     w.end_array().end_object();
     w.finish()
 }
@@ -312,5 +310,30 @@ mod tests {
             let want = serde_json::to_string_pretty(&export(r)).unwrap() + "\n";
             assert_eq!(render(r), want);
         }
+    }
+
+    /// Long lists are written in pieces (in parallel with the `parallel`
+    /// feature): still serde_json's bytes, in order, commas and all.
+    #[test]
+    fn long_lists_keep_their_bytes() {
+        let mut reports = super::super::sample_reports("p.json");
+        let r = reports
+            .iter_mut()
+            .find(|r| !r.issues.is_empty() && !r.runtime_checks.is_empty())
+            .unwrap();
+        let (issues, checks) = (r.issues.clone(), r.runtime_checks.clone());
+        while r.runtime_checks.len() < 9000 {
+            r.issues.extend(issues.iter().cloned());
+            r.runtime_checks.extend(checks.iter().cloned());
+        }
+        let want = serde_json::to_string_pretty(&export(r)).unwrap() + "\n";
+        assert_eq!(render(r), want);
+        assert_eq!(
+            written(r, 1),
+            serde_json::to_string_pretty(&[export(r)])
+                .unwrap()
+                .trim_start_matches("[\n")
+                .trim_end_matches("\n]")
+        );
     }
 }
