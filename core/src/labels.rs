@@ -486,7 +486,7 @@ pub mod builtin {
         "dockershim.sock",
     ];
     /// Directories that belong to container engines.
-    const ENGINE_DIRS: &[&str] = &[
+    pub(super) const ENGINE_DIRS: &[&str] = &[
         "/run/containerd",
         "/var/run/containerd",
         "/run/podman",
@@ -514,7 +514,7 @@ pub mod builtin {
         ".ssh",
     ];
     /// Host locations that hand out credentials or agent access.
-    const SYSTEM_SECRETS: &[&str] = &[
+    pub(super) const SYSTEM_SECRETS: &[&str] = &[
         "/var/run/secrets/kubernetes.io",
         "/run/secrets/kubernetes.io",
         "/var/run/secrets/eks.amazonaws.com",
@@ -522,9 +522,23 @@ pub mod builtin {
         "/var/run/dbus/system_bus_socket",
     ];
     /// Host system trees.
-    const SYSTEM_TREES: &[&str] = &[
+    pub(super) const SYSTEM_TREES: &[&str] = &[
         "/etc", "/usr", "/bin", "/sbin", "/lib", "/lib64", "/boot", "/proc", "/sys", "/dev",
     ];
+
+    /// The first component of every location the lists above name, and of
+    /// the homes (`/root`, `/home`, `/Users`): a path under any other one
+    /// is in none of them (a unit test holds the lists to it).
+    pub(super) const TOPS: &[&str] = &[
+        "run", "var", "etc", "usr", "bin", "sbin", "lib", "lib64", "boot", "proc", "sys", "dev",
+        "root", "home", "Users",
+    ];
+
+    /// A path's first component (`srv` for `/srv/x`).
+    pub(super) fn top(path: &str) -> &str {
+        let rest = path.strip_prefix('/').unwrap_or(path);
+        rest.split('/').next().unwrap_or("")
+    }
 
     /// The home directory a path lies in (`/root`, `/home/NAME`, `/Users/NAME`).
     pub fn home_of(path: &str) -> Option<&str> {
@@ -568,7 +582,9 @@ pub mod builtin {
                 "container engine socket",
             );
         }
-        if let Some(dir) = ENGINE_DIRS.iter().find(|d| contains(d, path)) {
+        // Below any other first component, only the name checks apply.
+        let listed = TOPS.contains(&top(path));
+        if let Some(dir) = ENGINE_DIRS.iter().find(|d| listed && contains(d, path)) {
             return hit(
                 LabelClass::ContainerEngineSocket,
                 dir,
@@ -577,6 +593,9 @@ pub mod builtin {
         }
         if is_agent_socket(path) {
             return hit(LabelClass::CredentialStore, path, "agent socket");
+        }
+        if !listed {
+            return (path == "/").then(|| hit(LabelClass::System, "/", "host root"))?;
         }
         if let Some(s) = SYSTEM_SECRETS.iter().find(|d| contains(d, path)) {
             return hit(LabelClass::CredentialStore, s, "service credential mount");
@@ -707,6 +726,26 @@ mod tests {
             let raw: String = parts.concat();
             proptest::prop_assert_eq!(normalize(&raw), normalize_slow(&raw), "{:?}", raw);
         }
+    }
+
+    #[test]
+    fn every_listed_location_is_under_a_known_first_component() {
+        let lists = [
+            builtin::ENGINE_DIRS,
+            builtin::SYSTEM_SECRETS,
+            builtin::SYSTEM_TREES,
+            &["/root", "/home/x", "/Users/x"][..],
+        ];
+        for p in lists.iter().flat_map(|l| l.iter()) {
+            assert!(builtin::TOPS.contains(&builtin::top(p)), "{p}");
+        }
+        assert_eq!(builtin::top("/srv/x"), "srv");
+        assert_eq!(builtin::top("/"), "");
+        // Outside those, only the names decide.
+        assert!(builtin::classify("/srv/x").is_none());
+        assert!(builtin::classify("/srv/docker.sock").is_some());
+        assert!(builtin::classify("/tmp/ssh-abc/agent.123").is_some());
+        assert!(builtin::classify("/").is_some());
     }
 
     #[test]
