@@ -419,6 +419,8 @@ pub fn parse(bytes: &[u8], limits: Limits) -> Result<Document, InputError> {
         values: 0,
         duplicates: Vec::new(),
         path: Vec::new(),
+        items: Vec::new(),
+        members: Vec::new(),
     };
     p.skip_ws();
     let root = p.value(0)?;
@@ -500,6 +502,13 @@ struct Parser<'a> {
     values: usize,
     duplicates: Vec<Duplicate>,
     path: Vec<PathSeg>,
+    /// The elements of the arrays being parsed, innermost last: each array
+    /// takes its own off the top when it closes, in a vector of exactly
+    /// their number (growing one vector per array would leave most of its
+    /// capacity unused, and copy it as it grows).
+    items: Vec<Node>,
+    /// The same for the members of the objects being parsed.
+    members: Vec<Member>,
 }
 
 impl Parser<'_> {
@@ -727,18 +736,18 @@ impl Parser<'_> {
     fn array(&mut self, depth: usize) -> Result<Value, InputError> {
         self.enter(depth)?;
         self.i += 1;
-        let mut items = Vec::new();
         self.skip_ws();
         if self.peek() == Some(b']') {
             self.i += 1;
-            return Ok(Value::Array(items));
+            return Ok(Value::Array(Vec::new()));
         }
+        let base = self.items.len();
         loop {
             self.skip_ws();
-            self.path.push(PathSeg::Index(items.len()));
+            self.path.push(PathSeg::Index(self.items.len() - base));
             let v = self.value(depth)?;
             self.path.pop();
-            items.push(v);
+            self.items.push(v);
             self.skip_ws();
             match self.peek() {
                 Some(b',') => {
@@ -750,7 +759,7 @@ impl Parser<'_> {
                 }
                 Some(b']') => {
                     self.i += 1;
-                    return Ok(Value::Array(items));
+                    return Ok(Value::Array(self.items.drain(base..).collect()));
                 }
                 None => return Err(self.error_here("unexpected end of input inside an array")),
                 Some(b) => {
@@ -769,7 +778,8 @@ impl Parser<'_> {
             self.i += 1;
             return Ok(Value::Object(Vec::new()));
         }
-        let mut members: Vec<Member> = Vec::with_capacity(8);
+        // This object's members are `self.members[base..]` until it closes.
+        let base = self.members.len();
         let mut seen: Option<HashMap<String, usize>> = None;
         loop {
             self.skip_ws();
@@ -789,6 +799,7 @@ impl Parser<'_> {
             }
             self.i += 1;
             self.skip_ws();
+            let members = self.members.get(base..).unwrap_or_default();
             let earlier = match &seen {
                 Some(seen) => seen.get(&key).and_then(|&i| members.get(i)),
                 None => members.iter().find(|m| m.key == key),
@@ -814,6 +825,7 @@ impl Parser<'_> {
             };
             // Large objects look keys up in a map: a linear scan per key
             // would make duplicate detection quadratic.
+            let members = self.members.get(base..).unwrap_or_default();
             if seen.is_none() && members.len() >= INDEXED_MEMBERS {
                 seen = Some(
                     members
@@ -826,7 +838,7 @@ impl Parser<'_> {
             if let Some(seen) = &mut seen {
                 seen.entry(key.clone()).or_insert(members.len());
             }
-            members.push(Member {
+            self.members.push(Member {
                 key,
                 key_pos,
                 value,
@@ -836,7 +848,7 @@ impl Parser<'_> {
                 Some(b',') => self.i += 1,
                 Some(b'}') => {
                     self.i += 1;
-                    return Ok(Value::Object(members));
+                    return Ok(Value::Object(self.members.drain(base..).collect()));
                 }
                 None => return Err(self.error_here("unexpected end of input inside an object")),
                 Some(b) => {
