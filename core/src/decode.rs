@@ -242,25 +242,56 @@ impl<'a> Obj<'a, '_> {
         self.dec.problems.push(p);
     }
 
+    // The member's pointer is only needed to report a problem, so the
+    // accessors below build it only then: a well-formed value is read
+    // without it.
+
     pub fn string(&mut self, key: &str) -> Option<String> {
-        let (n, p) = self.field(key)?;
-        self.dec.string(n, &p)
+        let n = self.node.get(key)?;
+        match &n.value {
+            Value::String(s) => Some(s.clone()),
+            _ => self.dec.string(n, &child_ptr(&self.ptr, key)),
+        }
     }
     pub fn boolean(&mut self, key: &str) -> Option<bool> {
-        let (n, p) = self.field(key)?;
-        self.dec.boolean(n, &p)
+        let n = self.node.get(key)?;
+        match &n.value {
+            Value::Bool(b) => Some(*b),
+            _ => self.dec.boolean(n, &child_ptr(&self.ptr, key)),
+        }
     }
     pub fn uint(&mut self, key: &str) -> Option<u64> {
-        let (n, p) = self.field(key)?;
-        self.dec.uint(n, &p)
+        let n = self.node.get(key)?;
+        match &n.value {
+            Value::Number(num) if num.as_u64().is_some() => num.as_u64(),
+            _ => self.dec.uint(n, &child_ptr(&self.ptr, key)),
+        }
     }
     pub fn enumeration<E: StringEnum>(&mut self, key: &str) -> Option<E> {
-        let (n, p) = self.field(key)?;
-        self.dec.enumeration(n, &p)
+        let n = self.node.get(key)?;
+        match &n.value {
+            Value::String(s) if E::parse(s).is_some() => E::parse(s),
+            _ => self.dec.enumeration(n, &child_ptr(&self.ptr, key)),
+        }
     }
     pub fn strings(&mut self, key: &str) -> Option<Vec<String>> {
-        let (n, p) = self.field(key)?;
-        self.dec.strings(n, &p)
+        let n = self.node.get(key)?;
+        match &n.value {
+            Value::Array(items) => {
+                let all: Option<Vec<String>> = items
+                    .iter()
+                    .map(|i| match &i.value {
+                        Value::String(s) => Some(s.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                match all {
+                    Some(all) => Some(all),
+                    None => self.dec.strings(n, &child_ptr(&self.ptr, key)),
+                }
+            }
+            _ => self.dec.strings(n, &child_ptr(&self.ptr, key)),
+        }
     }
     /// Decode a nested value with `f`.
     pub fn with<T>(
