@@ -204,8 +204,11 @@ pub struct Report {
     /// Sorted by area, pointer, rule.
     pub issues: Vec<Finding>,
     pub runtime_checks: Vec<RuntimeCheck>,
+    /// One row per declared mount (empty when audited for
+    /// [`Detail::Findings`]).
     pub mounts: Vec<MountRow>,
-    /// The profile text with secret values masked (same lines and columns).
+    /// The profile text with secret values masked (same lines and columns;
+    /// empty when audited for [`Detail::Findings`]).
     /// Not neutralized: displays call [`crate::sanitize`] on what they show.
     pub source_text: String,
     /// The file the profile was imported from, when it was (see
@@ -304,23 +307,45 @@ pub fn audit_with_limits(
     limits: Limits,
 ) -> Result<Report, InputError> {
     let doc = json::parse(bytes, limits)?;
-    Ok(audit_document(bytes, doc, source_name, labels, options))
+    Ok(audit_document(
+        bytes,
+        doc,
+        source_name,
+        labels,
+        options,
+        Detail::Full,
+    ))
+}
+
+/// What a report carries besides its findings and runtime checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detail {
+    /// Also the mount table and the masked source, which the dashboard,
+    /// the page, the text report and waivers use.
+    Full,
+    /// Findings, runtime checks and digests only: all that the JSON,
+    /// SARIF, Markdown and GitHub exports hold. The mount table and the
+    /// masked source are left empty (for a 10,000-mount profile they are a
+    /// tenth of the audit).
+    Findings,
 }
 
 /// [`audit`] of a profile the caller has already parsed: `doc` must be
 /// [`json::parse`] of `bytes`. A caller can so parse a large profile while
-/// its catalog is still loading; the report is the one [`audit`] gives.
+/// its catalog is still loading; with [`Detail::Full`] the report is the
+/// one [`audit`] gives.
 pub fn audit_document(
     bytes: &[u8],
     doc: json::Document,
     source_name: &str,
     labels: &Labels,
     options: &AuditOptions,
+    detail: Detail,
 ) -> Report {
     // A large document's independent stages run side by side (with the
     // `parallel` feature); the result is the same either way.
     let wide = bytes.len() >= PARALLEL_BYTES;
-    audit_scheduled(bytes, doc, source_name, labels, options, wide)
+    audit_scheduled(bytes, doc, source_name, labels, options, detail, wide)
 }
 
 /// [`audit_document`] with the schedule chosen by the caller: `wide` lets
@@ -331,6 +356,7 @@ fn audit_scheduled(
     source_name: &str,
     labels: &Labels,
     options: &AuditOptions,
+    detail: Detail,
     wide: bool,
 ) -> Report {
     let text = std::str::from_utf8(bytes).unwrap_or_default();
@@ -426,6 +452,9 @@ fn audit_scheduled(
             )
         },
         || {
+            if detail == Detail::Findings {
+                return (Vec::new(), String::new());
+            }
             let mounts = par::map_ref(wide, &views, |v| {
                 let m = v.mount;
                 let class = v.class.as_ref();
@@ -578,6 +607,31 @@ pub fn areas() -> &'static [Area] {
 mod tests {
     use super::*;
 
+    /// A report audited for its findings alone exports the same bytes in
+    /// every format that does not quote the source; only the mount table
+    /// and the masked source are left out.
+    #[test]
+    fn findings_detail_exports_the_same_bytes() {
+        let labels = Labels::workshop();
+        let options = AuditOptions {
+            today: Date::parse("2026-11-29"),
+        };
+        for profile in [crate::WORKSHOP_PROFILE, crate::synth::profile(40, 3).as_str()] {
+            let run = |detail| {
+                let doc = json::parse(profile.as_bytes(), Limits::default()).unwrap();
+                audit_document(profile.as_bytes(), doc, "p.json", &labels, &options, detail)
+            };
+            let (full, lean) = (run(Detail::Full), run(Detail::Findings));
+            assert!(!full.mounts.is_empty() && !full.source_text.is_empty());
+            assert!(lean.mounts.is_empty() && lean.source_text.is_empty());
+            use crate::render::{github, json as export, markdown, sarif};
+            assert_eq!(export::render(&full), export::render(&lean));
+            assert_eq!(sarif::render(&full), sarif::render(&lean));
+            assert_eq!(markdown::render(&full), markdown::render(&lean));
+            assert_eq!(github::render(&full), github::render(&lean));
+        }
+    }
+
     /// The parallel schedule (with the `parallel` feature) gives the very
     /// bytes the sequential one gives, for a profile and a catalog large
     /// enough to take it, with a secret to mask along the way.
@@ -595,7 +649,15 @@ mod tests {
         };
         let run = |wide| {
             let doc = json::parse(profile.as_bytes(), Limits::default()).unwrap();
-            let r = audit_scheduled(profile.as_bytes(), doc, "big.json", &labels, &options, wide);
+            let r = audit_scheduled(
+                profile.as_bytes(),
+                doc,
+                "big.json",
+                &labels,
+                &options,
+                Detail::Full,
+                wide,
+            );
             crate::render::json::render(&r)
         };
         let (wide, narrow) = (run(true), run(false));

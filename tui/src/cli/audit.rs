@@ -7,7 +7,9 @@ use isolint_core::model::StringEnum;
 use isolint_core::render::frame::{self, Frame};
 use isolint_core::render::text::TextOptions;
 use isolint_core::render::{github, json, markdown, sarif, text};
-use isolint_core::{baseline, rules, waivers, AuditOptions, Labels, Report, Severity, Verdict};
+use isolint_core::{
+    baseline, rules, waivers, AuditOptions, Detail, Labels, Report, Severity, Verdict,
+};
 use rayon::prelude::*;
 
 use super::input::{self, Failure};
@@ -353,12 +355,22 @@ pub fn run(args: &AuditArgs) -> u8 {
     // a single input there is a single job, so its own count decides.
     let many_inputs = expanded.directory || args.profiles.len() > 1;
 
+    // The exports hold findings, checks and digests only; the text report
+    // quotes the (masked) source, and waivers look at the mount table.
+    let detail = match args.format {
+        ReportFormat::Text => Detail::Full,
+        _ if waivers.is_some() => Detail::Full,
+        _ => Detail::Findings,
+    };
     let early = std::sync::Mutex::new(early);
     let audit_one = |job: Result<input::Input, Failure>| -> Result<Done, Failure> {
         let read = early.lock().ok().and_then(|mut e| e.take());
-        let mut audited = job.and_then(|inp| match read {
-            Some(read) => input::audit_read(&inp, read?, &labels, &options),
-            None => input::audit(&inp, &labels, &options, args.from),
+        let mut audited = job.and_then(|inp| {
+            let read = match read {
+                Some(read) => read?,
+                None => input::read_input(&inp, args.from, false)?,
+            };
+            input::audit_read(&inp, read, &labels, &options, detail)
         })?;
         for report in &mut audited.reports {
             if let Some((list, source)) = &waivers {

@@ -373,15 +373,18 @@ pub fn audit(
     options: &isolint_core::AuditOptions,
     reading: Reading,
 ) -> Result<Audited, Failure> {
-    audit_read(input, read_input(input, reading, false)?, labels, options)
+    let read = read_input(input, reading, false)?;
+    audit_read(input, read, labels, options, isolint_core::Detail::Full)
 }
 
-/// [`audit`] of an input already read.
+/// [`audit`] of an input already read; `detail` says what a profile's
+/// report carries besides its findings (imported files always get it all).
 pub fn audit_read(
     input: &Input,
     read: ReadInput,
     labels: &Labels,
     options: &isolint_core::AuditOptions,
+    detail: isolint_core::Detail,
 ) -> Result<Audited, Failure> {
     let shown = display_name(input);
     let ReadInput {
@@ -395,7 +398,8 @@ pub fn audit_read(
             None => json::parse(&bytes, Limits::default()),
         }
         .map_err(|e| Failure::input(&shown, e))?;
-        let report = isolint_core::audit_document(&bytes, doc, &input.name, labels, options);
+        let report =
+            isolint_core::audit_document(&bytes, doc, &input.name, labels, options, detail);
         return Ok(Audited {
             reports: vec![report],
             notes: Vec::new(),
