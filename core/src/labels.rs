@@ -425,13 +425,9 @@ impl LabelIndex {
         // Ancestors from the longest down; only lengths some label has are
         // hashed, so a path of many components costs one scan, not one
         // hash per component.
-        let ends = path
-            .char_indices()
-            .filter(|&(i, c)| c == '/' && i > 0)
-            .map(|(i, _)| i)
-            .chain(std::iter::once(path.len()))
-            .collect::<Vec<_>>();
-        let candidates = ends.iter().rev().copied().chain(std::iter::once(1));
+        let candidates = std::iter::once(path.len())
+            .chain(path.rmatch_indices('/').map(|(i, _)| i).filter(|&i| i > 0))
+            .chain(std::iter::once(1));
         for end in candidates {
             if !self.lengths.contains(&end) {
                 continue;
