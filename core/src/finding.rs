@@ -271,7 +271,8 @@ pub struct Finding {
     /// Whether `line`/`column` are those of the pointed node itself.
     pub exact: bool,
     pub message: String,
-    pub remediation: String,
+    /// The rule's remediation (rule text, never built from the profile).
+    pub remediation: &'static str,
     pub evidence: Evidence,
     /// Set when an operator waiver accepts this finding.
     pub waived: Option<Waived>,

@@ -428,7 +428,7 @@ fn audit_scheduled(
                             column: Some(pos.column),
                             exact,
                             message: clean_owned(d.message),
-                            remediation: d.rule.remediation.to_string(),
+                            remediation: d.rule.remediation,
                             evidence: d
                                 .evidence
                                 .into_iter()
@@ -616,7 +616,10 @@ mod tests {
         let options = AuditOptions {
             today: Date::parse("2026-11-29"),
         };
-        for profile in [crate::WORKSHOP_PROFILE, crate::synth::profile(40, 3).as_str()] {
+        for profile in [
+            crate::WORKSHOP_PROFILE,
+            crate::synth::profile(40, 3).as_str(),
+        ] {
             let run = |detail| {
                 let doc = json::parse(profile.as_bytes(), Limits::default()).unwrap();
                 audit_document(profile.as_bytes(), doc, "p.json", &labels, &options, detail)

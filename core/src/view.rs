@@ -230,7 +230,7 @@ pub fn detail(report: &Report, index: usize) -> Option<Detail> {
         line: f.line,
         column: f.column,
         message: f.message.clone(),
-        remediation: f.remediation.clone(),
+        remediation: f.remediation.to_string(),
         evidence: f
             .evidence
             .iter()

@@ -227,7 +227,7 @@ fn waiver_finding(
         },
         exact: line.is_some(),
         message: report.redact(&crate::sanitize::neutralize(&message)),
-        remediation: rule.map(|r| r.remediation.to_string()).unwrap_or_default(),
+        remediation: rule.map(|r| r.remediation).unwrap_or_default(),
         evidence: Default::default(),
         waived: None,
         baseline: None,

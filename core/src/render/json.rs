@@ -115,7 +115,7 @@ fn issue(f: &Finding) -> IssueOut<&str, &Evidence> {
         line: f.line,
         column: f.column,
         message: &f.message,
-        remediation: &f.remediation,
+        remediation: f.remediation,
         evidence: &f.evidence,
         waived: f.waived.as_ref().map(|w| WaivedOut {
             reason: w.reason.as_str(),
@@ -245,7 +245,7 @@ fn written(r: &Report, depth: usize) -> String {
             w.field_num("column", c.into());
         }
         w.field("message", &f.message)
-            .field("remediation", &f.remediation);
+            .field("remediation", f.remediation);
         w.key("evidence").map(&f.evidence);
         if let Some(wv) = &f.waived {
             w.key("waived")

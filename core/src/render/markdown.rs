@@ -81,7 +81,7 @@ fn render_into(r: &Report, out: &mut String) {
                 f.line.unwrap_or(1),
                 md(&f.pointer),
                 md(&f.message),
-                md(&f.remediation)
+                md(f.remediation)
             );
         }
         let _ = writeln!(out);
