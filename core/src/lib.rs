@@ -46,7 +46,8 @@ pub mod waivers;
 pub use date::Date;
 pub use finding::{Area, CheckKind, Finding, Severity};
 pub use report::{
-    audit, audit_document, AuditOptions, CatalogError, Detail, Labels, Report, Verdict, NOTICE,
+    audit, audit_parsed, AuditOptions, CatalogError, Detail, Labels, Parsed, Report, Verdict,
+    NOTICE,
 };
 
 /// The lesson's parser job as first written, with its mistakes.

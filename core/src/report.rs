@@ -306,15 +306,38 @@ pub fn audit_with_limits(
     options: &AuditOptions,
     limits: Limits,
 ) -> Result<Report, InputError> {
-    let doc = json::parse(bytes, limits)?;
-    Ok(audit_document(
+    let parsed = Parsed::new(bytes, limits)?;
+    Ok(audit_parsed(
         bytes,
-        doc,
+        parsed,
         source_name,
         labels,
         options,
         Detail::Full,
     ))
+}
+
+/// A profile parsed and decoded: everything of its audit that needs no
+/// catalog, so a caller can do it while the catalog is still loading.
+#[derive(Debug)]
+pub struct Parsed {
+    doc: json::Document,
+    profile: crate::model::Profile,
+    problems: Vec<decode::Problem>,
+}
+
+impl Parsed {
+    /// Parse and decode profile bytes under `limits`. `Err` only for input
+    /// that cannot be read at all, as for [`audit`].
+    pub fn new(bytes: &[u8], limits: Limits) -> Result<Parsed, InputError> {
+        let doc = json::parse(bytes, limits)?;
+        let (profile, problems) = decode::profile(&doc.root);
+        Ok(Parsed {
+            doc,
+            profile,
+            problems,
+        })
+    }
 }
 
 /// What a report carries besides its findings and runtime checks.
@@ -330,13 +353,13 @@ pub enum Detail {
     Findings,
 }
 
-/// [`audit`] of a profile the caller has already parsed: `doc` must be
-/// [`json::parse`] of `bytes`. A caller can so parse a large profile while
+/// [`audit`] of a profile the caller has already parsed: `parsed` must be
+/// [`Parsed::new`] of `bytes`. A caller can so parse a large profile while
 /// its catalog is still loading; with [`Detail::Full`] the report is the
 /// one [`audit`] gives.
-pub fn audit_document(
+pub fn audit_parsed(
     bytes: &[u8],
-    doc: json::Document,
+    parsed: Parsed,
     source_name: &str,
     labels: &Labels,
     options: &AuditOptions,
@@ -345,14 +368,14 @@ pub fn audit_document(
     // A large document's independent stages run side by side (with the
     // `parallel` feature); the result is the same either way.
     let wide = bytes.len() >= PARALLEL_BYTES;
-    audit_scheduled(bytes, doc, source_name, labels, options, detail, wide)
+    audit_scheduled(bytes, parsed, source_name, labels, options, detail, wide)
 }
 
-/// [`audit_document`] with the schedule chosen by the caller: `wide` lets
+/// [`audit_parsed`] with the schedule chosen by the caller: `wide` lets
 /// independent stages run in parallel.
 fn audit_scheduled(
     bytes: &[u8],
-    doc: json::Document,
+    parsed: Parsed,
     source_name: &str,
     labels: &Labels,
     options: &AuditOptions,
@@ -360,7 +383,11 @@ fn audit_scheduled(
     wide: bool,
 ) -> Report {
     let text = std::str::from_utf8(bytes).unwrap_or_default();
-    let (profile, problems) = decode::profile(&doc.root);
+    let Parsed {
+        doc,
+        profile,
+        problems,
+    } = parsed;
 
     // Secrets, digests and the source with its secrets masked, beside the
     // classification, the rules and the plan.
@@ -621,8 +648,15 @@ mod tests {
             crate::synth::profile(40, 3).as_str(),
         ] {
             let run = |detail| {
-                let doc = json::parse(profile.as_bytes(), Limits::default()).unwrap();
-                audit_document(profile.as_bytes(), doc, "p.json", &labels, &options, detail)
+                let parsed = Parsed::new(profile.as_bytes(), Limits::default()).unwrap();
+                audit_parsed(
+                    profile.as_bytes(),
+                    parsed,
+                    "p.json",
+                    &labels,
+                    &options,
+                    detail,
+                )
             };
             let (full, lean) = (run(Detail::Full), run(Detail::Findings));
             assert!(!full.mounts.is_empty() && !full.source_text.is_empty());
@@ -651,10 +685,10 @@ mod tests {
             today: Date::parse("2026-11-29"),
         };
         let run = |wide| {
-            let doc = json::parse(profile.as_bytes(), Limits::default()).unwrap();
+            let parsed = Parsed::new(profile.as_bytes(), Limits::default()).unwrap();
             let r = audit_scheduled(
                 profile.as_bytes(),
-                doc,
+                parsed,
                 "big.json",
                 &labels,
                 &options,

@@ -292,8 +292,9 @@ pub fn run(args: &AuditArgs) -> u8 {
         today: args.today.or_else(today::utc_today),
     };
     let expanded = input::expand(&args.profiles, args.from.extensions());
-    // One profile file with a catalog of its own: the profile is read and
-    // parsed while the catalog loads (each is a third of a large audit).
+    // One profile file with a catalog of its own: the profile is read,
+    // parsed and decoded while the catalog loads (each is a third of a
+    // large audit).
     // Only a file: a read of stdin could wait on a terminal while the
     // catalog's error is ready to be said.
     let mut early = None;

@@ -9,11 +9,11 @@ use std::path::{Path, PathBuf};
 
 use isolint_core::baseline;
 use isolint_core::import::{self, Format, ImportError};
-use isolint_core::json::{self, Document, InputError, Limits};
+use isolint_core::json::{InputError, Limits};
 use isolint_core::render::json::{Export, FINDINGS_SCHEMA};
 use isolint_core::sanitize::neutralize;
 use isolint_core::waivers::{self, Waiver, WaiversError, WaiversSource};
-use isolint_core::{CatalogError, Labels};
+use isolint_core::{CatalogError, Labels, Parsed};
 
 /// Largest accepted profile or catalog, the same limit core's parser applies.
 pub fn max_bytes() -> usize {
@@ -343,8 +343,8 @@ pub struct ReadInput {
     bytes: Vec<u8>,
     /// The importer's format, or `None` for a profile.
     format: Option<Format>,
-    /// A profile's parse, when it was parsed ahead of its audit.
-    parsed: Option<Result<Document, InputError>>,
+    /// A profile's parse (and decode), when it was done ahead of its audit.
+    parsed: Option<Result<Parsed, InputError>>,
 }
 
 /// Read one input and decide how to read it (`parse`: also parse it when
@@ -356,7 +356,7 @@ pub fn read_input(input: &Input, reading: Reading, parse: bool) -> Result<ReadIn
         Reading::Import(f) => Some(f),
         Reading::Auto => import::detect(&bytes, Some(&input.name)),
     };
-    let parsed = (parse && format.is_none()).then(|| json::parse(&bytes, Limits::default()));
+    let parsed = (parse && format.is_none()).then(|| Parsed::new(&bytes, Limits::default()));
     Ok(ReadInput {
         bytes,
         format,
@@ -393,13 +393,13 @@ pub fn audit_read(
         parsed,
     } = read;
     let Some(format) = format else {
-        let doc = match parsed {
+        let parsed = match parsed {
             Some(parsed) => parsed,
-            None => json::parse(&bytes, Limits::default()),
+            None => Parsed::new(&bytes, Limits::default()),
         }
         .map_err(|e| Failure::input(&shown, e))?;
         let report =
-            isolint_core::audit_document(&bytes, doc, &input.name, labels, options, detail);
+            isolint_core::audit_parsed(&bytes, parsed, &input.name, labels, options, detail);
         return Ok(Audited {
             reports: vec![report],
             notes: Vec::new(),
