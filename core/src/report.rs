@@ -308,7 +308,6 @@ pub fn audit_with_limits(
 ) -> Result<Report, InputError> {
     let parsed = Parsed::new(bytes, limits)?;
     Ok(audit_parsed(
-        bytes,
         parsed,
         source_name,
         labels,
@@ -318,21 +317,27 @@ pub fn audit_with_limits(
 }
 
 /// A profile parsed and decoded: everything of its audit that needs no
-/// catalog, so a caller can do it while the catalog is still loading.
+/// catalog, so a caller can do it while the catalog is still loading. It
+/// keeps the bytes it was read from (borrowed, or owned by a caller that
+/// reads them itself), so the digests and the masked source are always of
+/// the document audited.
 #[derive(Debug)]
-pub struct Parsed {
+pub struct Parsed<'a> {
+    bytes: Cow<'a, [u8]>,
     doc: json::Document,
     profile: crate::model::Profile,
     problems: Vec<decode::Problem>,
 }
 
-impl Parsed {
+impl<'a> Parsed<'a> {
     /// Parse and decode profile bytes under `limits`. `Err` only for input
     /// that cannot be read at all, as for [`audit`].
-    pub fn new(bytes: &[u8], limits: Limits) -> Result<Parsed, InputError> {
-        let doc = json::parse(bytes, limits)?;
+    pub fn new(bytes: impl Into<Cow<'a, [u8]>>, limits: Limits) -> Result<Parsed<'a>, InputError> {
+        let bytes = bytes.into();
+        let doc = json::parse(&bytes, limits)?;
         let (profile, problems) = decode::profile(&doc.root);
         Ok(Parsed {
+            bytes,
             doc,
             profile,
             problems,
@@ -353,13 +358,11 @@ pub enum Detail {
     Findings,
 }
 
-/// [`audit`] of a profile the caller has already parsed: `parsed` must be
-/// [`Parsed::new`] of `bytes`. A caller can so parse a large profile while
-/// its catalog is still loading; with [`Detail::Full`] the report is the
-/// one [`audit`] gives.
+/// [`audit`] of a profile the caller has already parsed. A caller can so
+/// parse a large profile while its catalog is still loading; with
+/// [`Detail::Full`] the report is the one [`audit`] gives.
 pub fn audit_parsed(
-    bytes: &[u8],
-    parsed: Parsed,
+    parsed: Parsed<'_>,
     source_name: &str,
     labels: &Labels,
     options: &AuditOptions,
@@ -367,27 +370,28 @@ pub fn audit_parsed(
 ) -> Report {
     // A large document's independent stages run side by side (with the
     // `parallel` feature); the result is the same either way.
-    let wide = bytes.len() >= PARALLEL_BYTES;
-    audit_scheduled(bytes, parsed, source_name, labels, options, detail, wide)
+    let wide = parsed.bytes.len() >= PARALLEL_BYTES;
+    audit_scheduled(parsed, source_name, labels, options, detail, wide)
 }
 
 /// [`audit_parsed`] with the schedule chosen by the caller: `wide` lets
 /// independent stages run in parallel.
 fn audit_scheduled(
-    bytes: &[u8],
-    parsed: Parsed,
+    parsed: Parsed<'_>,
     source_name: &str,
     labels: &Labels,
     options: &AuditOptions,
     detail: Detail,
     wide: bool,
 ) -> Report {
-    let text = std::str::from_utf8(bytes).unwrap_or_default();
     let Parsed {
+        bytes,
         doc,
         profile,
         problems,
     } = parsed;
+    let bytes: &[u8] = &bytes;
+    let text = std::str::from_utf8(bytes).unwrap_or_default();
 
     // Secrets, digests and the source with its secrets masked, beside the
     // classification, the rules and the plan.
@@ -649,14 +653,7 @@ mod tests {
         ] {
             let run = |detail| {
                 let parsed = Parsed::new(profile.as_bytes(), Limits::default()).unwrap();
-                audit_parsed(
-                    profile.as_bytes(),
-                    parsed,
-                    "p.json",
-                    &labels,
-                    &options,
-                    detail,
-                )
+                audit_parsed(parsed, "p.json", &labels, &options, detail)
             };
             let (full, lean) = (run(Detail::Full), run(Detail::Findings));
             assert!(!full.mounts.is_empty() && !full.source_text.is_empty());
@@ -686,15 +683,7 @@ mod tests {
         };
         let run = |wide| {
             let parsed = Parsed::new(profile.as_bytes(), Limits::default()).unwrap();
-            let r = audit_scheduled(
-                profile.as_bytes(),
-                parsed,
-                "big.json",
-                &labels,
-                &options,
-                Detail::Full,
-                wide,
-            );
+            let r = audit_scheduled(parsed, "big.json", &labels, &options, Detail::Full, wide);
             crate::render::json::render(&r)
         };
         let (wide, narrow) = (run(true), run(false));

@@ -339,12 +339,13 @@ pub struct Audited {
 /// An input read and its format decided; a profile also parsed. All of
 /// it can happen before the catalog is loaded.
 #[derive(Debug)]
-pub struct ReadInput {
-    bytes: Vec<u8>,
-    /// The importer's format, or `None` for a profile.
-    format: Option<Format>,
-    /// A profile's parse (and decode), when it was done ahead of its audit.
-    parsed: Option<Result<Parsed, InputError>>,
+pub enum ReadInput {
+    /// A profile, parsed and decoded ahead of its audit (or why it could
+    /// not be parsed).
+    Parsed(Box<Result<Parsed<'static>, InputError>>),
+    /// A profile to parse when it is audited (`None`), or a file for the
+    /// importer of that format.
+    Bytes(Vec<u8>, Option<Format>),
 }
 
 /// Read one input and decide how to read it (`parse`: also parse it when
@@ -356,11 +357,9 @@ pub fn read_input(input: &Input, reading: Reading, parse: bool) -> Result<ReadIn
         Reading::Import(f) => Some(f),
         Reading::Auto => import::detect(&bytes, Some(&input.name)),
     };
-    let parsed = (parse && format.is_none()).then(|| Parsed::new(&bytes, Limits::default()));
-    Ok(ReadInput {
-        bytes,
-        format,
-        parsed,
+    Ok(match format {
+        None if parse => ReadInput::Parsed(Box::new(Parsed::new(bytes, Limits::default()))),
+        _ => ReadInput::Bytes(bytes, format),
     })
 }
 
@@ -387,25 +386,31 @@ pub fn audit_read(
     detail: isolint_core::Detail,
 ) -> Result<Audited, Failure> {
     let shown = display_name(input);
-    let ReadInput {
-        bytes,
-        format,
-        parsed,
-    } = read;
-    let Some(format) = format else {
-        let parsed = match parsed {
-            Some(parsed) => parsed,
-            None => Parsed::new(&bytes, Limits::default()),
+    let parsed = match read {
+        ReadInput::Parsed(parsed) => *parsed,
+        ReadInput::Bytes(bytes, None) => Parsed::new(bytes, Limits::default()),
+        ReadInput::Bytes(bytes, Some(format)) => {
+            return audit_imported(input, &shown, &bytes, format, labels, options)
         }
-        .map_err(|e| Failure::input(&shown, e))?;
-        let report =
-            isolint_core::audit_parsed(&bytes, parsed, &input.name, labels, options, detail);
-        return Ok(Audited {
-            reports: vec![report],
-            notes: Vec::new(),
-        });
-    };
-    let imported = import::import(&bytes, format).map_err(|e| {
+    }
+    .map_err(|e| Failure::input(&shown, e))?;
+    let report = isolint_core::audit_parsed(parsed, &input.name, labels, options, detail);
+    Ok(Audited {
+        reports: vec![report],
+        notes: Vec::new(),
+    })
+}
+
+/// [`audit_read`] of a file in another sandbox format, through its importer.
+fn audit_imported(
+    input: &Input,
+    shown: &str,
+    bytes: &[u8],
+    format: Format,
+    labels: &Labels,
+    options: &isolint_core::AuditOptions,
+) -> Result<Audited, Failure> {
+    let imported = import::import(bytes, format).map_err(|e| {
         let pos = e.loc.map(|l| (l.line, l.column));
         let message = ImportError {
             kind: e.kind,
@@ -414,12 +419,12 @@ pub fn audit_read(
         .to_string();
         Failure {
             pos,
-            ..Failure::new(&shown, format!("{message} (read as {})", format.title()))
+            ..Failure::new(shown, format!("{message} (read as {})", format.title()))
         }
     })?;
     if imported.is_empty() {
         return Err(Failure::new(
-            &shown,
+            shown,
             format!("no profile found in this {}", format.title()),
         ));
     }
@@ -441,7 +446,7 @@ pub fn audit_read(
             }
         }
         let report = import::audit_imported(unit, &input.name, labels, options)
-            .map_err(|e| Failure::input(&unit.display_name(&shown), e))?;
+            .map_err(|e| Failure::input(&unit.display_name(shown), e))?;
         audited.reports.push(report);
     }
     Ok(audited)
