@@ -249,9 +249,31 @@ const PREFIX_FIRST: [u32; 128] = {
     t
 };
 
+/// Every vendor prefix holds a byte other than a lower-case letter, which
+/// [`secret_shaped`]'s first test relies on; a prefix of lower-case letters
+/// alone fails the build here.
+// Evaluated at compile time: an index out of range fails the build.
+#[allow(clippy::indexing_slicing)]
+const PREFIXES_LEAVE_LOWER_CASE: () = {
+    let mut i = 0;
+    while i < PREFIXES.len() {
+        let p = PREFIXES[i].as_bytes();
+        let mut j = 0;
+        let mut other = false;
+        while j < p.len() {
+            other |= !p[j].is_ascii_lowercase();
+            j += 1;
+        }
+        assert!(other, "a vendor prefix of lower-case letters alone");
+        i += 1;
+    }
+};
+
 /// Whether `b` starts with a vendor prefix and goes on for at least eight
 /// more bytes.
 fn vendor_prefixed(b: &[u8], first: u8) -> bool {
+    #[allow(clippy::let_unit_value)]
+    let () = PREFIXES_LEAVE_LOWER_CASE;
     let mut set = PREFIX_FIRST.get(usize::from(first)).copied().unwrap_or(0);
     while set != 0 {
         let i = set.trailing_zeros() as usize;
@@ -288,6 +310,12 @@ fn secret_shaped(v: &str, kinds: u16) -> bool {
         return false;
     };
     if b.len() < 8 {
+        return false;
+    }
+    if kinds & !K_ANY_LOWER == 0 && kinds & K_LOWER != 0 {
+        // Lower-case letters alone, not all of them hex: every shape below
+        // needs some other byte (each vendor prefix has one, checked at
+        // compile time by `PREFIXES_LEAVE_LOWER_CASE`), or only hex.
         return false;
     }
     if vendor_prefixed(b, first) {
@@ -584,19 +612,6 @@ fn class(b: u8) -> u8 {
     CLASS.get(usize::from(b)).copied().unwrap_or(0)
 }
 
-/// Whether the character starting at byte `i` of `s` ends a token, and its
-/// length in bytes.
-fn breaks_at(s: &str, i: usize) -> (bool, usize) {
-    let b = s.as_bytes().get(i).copied().unwrap_or(0);
-    if b < 0x80 {
-        return (class(b) & BREAK != 0, 1);
-    }
-    match s.get(i..).and_then(|rest| rest.chars().next()) {
-        Some(c) => (c.is_whitespace(), c.len_utf8()),
-        None => (false, 1),
-    }
-}
-
 /// The shortest text [`looks_like_secret`] can accept.
 const MIN_SECRET: usize = 8;
 
@@ -619,14 +634,14 @@ const SCAN: [u64; 256] = {
 /// [`SCAN`]'s mark of a byte outside ASCII (a class bit no ASCII byte has).
 const NON_ASCII: u64 = 0x80;
 
-/// A token of the scan: its byte range, the kinds of its bytes and the
-/// letters it holds.
+/// A token of the scan: its byte range and the kinds of its bytes.
 #[derive(Clone, Copy)]
 struct Token {
     a: usize,
     b: usize,
     kinds: u16,
-    letters: u32,
+    /// It holds a `/`, `:` or `@`, so it splits into pieces.
+    pieces: bool,
 }
 
 /// Byte ranges of credential-looking tokens in `s`: whole tokens between
@@ -646,64 +661,101 @@ fn secret_spans(s: &str) -> Vec<(usize, usize)> {
         return spans;
     }
     let bytes = s.as_bytes();
-    let mut prev: Option<Token> = None;
-    let mut i = 0;
-    while i < bytes.len() {
-        let (brk, len) = breaks_at(s, i);
-        if brk {
-            i += len;
+    // The previous token and its letters, when it could be a
+    // secret-named key: three bytes at least (the shortest word, `DSN`).
+    let mut key: Option<(usize, usize, u32)> = None;
+    // The current token starts at `a` (it is empty while `a` is the
+    // position looked at); `acc` is the OR of its bytes' SCAN entries.
+    let mut a = 0;
+    let mut acc = 0u64;
+    for (i, &c) in bytes.iter().enumerate() {
+        let e = SCAN.get(usize::from(c)).copied().unwrap_or(NON_ASCII);
+        if e & (u64::from(BREAK) | NON_ASCII) == 0 {
+            acc |= e;
             continue;
         }
-        // A token starts at `i`; find its end.
-        let a = i;
-        // The OR of the token's SCAN entries: kinds and letters at once.
-        let mut acc = 0u64;
-        while let Some(&c) = bytes.get(i) {
-            let e = SCAN.get(usize::from(c)).copied().unwrap_or(NON_ASCII);
-            if e & (u64::from(BREAK) | NON_ASCII) == 0 {
-                acc |= e;
-                i += 1;
+        if e & NON_ASCII != 0 {
+            if i < a {
+                // Inside a white-space character already passed.
                 continue;
             }
-            if e & u64::from(BREAK) != 0 {
-                break;
+            // A character's first byte decides: white space ends the
+            // token; anything else is part of it (as its other bytes are).
+            let space = (c >= 0xc0)
+                .then(|| s.get(i..).and_then(|rest| rest.chars().next()))
+                .flatten()
+                .filter(|ch| ch.is_whitespace());
+            match space {
+                Some(ch) => {
+                    if i > a {
+                        end_token(s, (a, i), acc, &mut key, &mut spans);
+                    }
+                    a = i + ch.len_utf8();
+                    acc = 0;
+                }
+                None => acc |= u64::from(K_OTHER) << 8 | 1 << (32 + 27),
             }
-            let (brk, len) = breaks_at(s, i);
-            if brk {
-                break;
-            }
-            acc |= u64::from(K_OTHER) << 8 | 1 << (32 + 27);
-            i += len;
+            continue;
         }
-        let token = Token {
-            a,
-            b: i,
-            kinds: (acc >> 8) as u16,
-            letters: (acc >> 32) as u32,
-        };
-        check_token(s, token, &mut spans);
-        if let Some(key) = prev {
-            check_pair(s, key, token, &mut spans);
+        if i > a {
+            end_token(s, (a, i), acc, &mut key, &mut spans);
         }
-        prev = Some(token);
+        a = i + 1;
+        acc = 0;
+    }
+    if bytes.len() > a {
+        end_token(s, (a, bytes.len()), acc, &mut key, &mut spans);
     }
     crate::sort::sort(&mut spans);
     spans.dedup();
     spans
 }
 
-/// A whole token that looks like a secret, or else its pieces that do.
-fn check_token(s: &str, t: Token, spans: &mut Vec<(usize, usize)>) {
-    let Token { a, b, kinds, .. } = t;
-    if b - a < MIN_SECRET {
-        return;
+/// What [`secret_spans`] does at the end of each token `(a, b)` whose
+/// SCAN entries OR to `acc`: the token itself, and the pair it ends when
+/// `key`, the token before it, has the letters of some secret word.
+// Inlined natively: a call per token was a fifth of the scan.
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+fn end_token(
+    s: &str,
+    (a, b): (usize, usize),
+    acc: u64,
+    key: &mut Option<(usize, usize, u32)>,
+    spans: &mut Vec<(usize, usize)>,
+) {
+    let len = b - a;
+    if len >= MIN_SECRET {
+        let token = Token {
+            a,
+            b,
+            kinds: (acc >> 8) as u16,
+            pieces: acc & u64::from(PIECE) != 0,
+        };
+        check_token(s, token, spans);
     }
+    if let Some((ka, kb, letters)) = *key {
+        if len >= 4 && holds_a_word_set(letters) {
+            check_pair(s, (ka, kb), (a, b), spans);
+        }
+    }
+    *key = (len >= 3).then_some((a, b, (acc >> 32) as u32));
+}
+
+/// A whole token (of [`MIN_SECRET`] bytes at least) that looks like a
+/// secret, or else its pieces that do.
+fn check_token(s: &str, t: Token, spans: &mut Vec<(usize, usize)>) {
+    let Token {
+        a,
+        b,
+        kinds,
+        pieces,
+    } = t;
     let tok = s.get(a..b).unwrap_or("");
     if secret_shaped(tok, kinds) {
         spans.push((a, b));
         return;
     }
-    if kinds & (K_SYMBOL | K_COLON | K_AT) == 0 {
+    if !pieces {
         // No `/`, `:` or `@`: no pieces.
         return;
     }
@@ -747,17 +799,16 @@ fn is_digest(s: &str, a: usize, b: usize) -> bool {
 }
 
 /// The value token after a secret-named key token, when only `=`, `:`,
-/// spaces or quotes join them.
-fn check_pair(s: &str, key: Token, value: Token, spans: &mut Vec<(usize, usize)>) {
-    let (a0, b0, a1, b1) = (key.a, key.b, value.a, value.b);
-    if b1 - a1 < 4 {
-        return;
-    }
-    // The key's letters include those of its trimmed form below, so a key
-    // lacking every secret word's letters is ruled out here.
-    if !holds_a_word_set(key.letters) {
-        return;
-    }
+/// spaces or quotes join them. The caller has ruled out values shorter than
+/// four bytes and keys lacking the letters of every secret word (the key's
+/// letters include those of its trimmed form below).
+fn check_pair(
+    s: &str,
+    key: (usize, usize),
+    value: (usize, usize),
+    spans: &mut Vec<(usize, usize)>,
+) {
+    let ((a0, b0), (a1, b1)) = (key, value);
     let between = s.as_bytes().get(b0..a1).unwrap_or_default();
     let joined = !between.is_empty()
         && between
@@ -894,7 +945,7 @@ mod tests {
                 Just("://".to_string()), Just("@".to_string()), Just(":".to_string()), Just("/".to_string()),
                 Just("-----BEGIN".to_string()), Just("PRIVATE KEY".to_string()), Just("sha256:".to_string()),
                 Just(".".to_string()), Just(" ".to_string()), Just("\u{a0}".to_string()), Just("é".to_string()),
-                "[A-Z0-9]{0,12}", "[a-f0-9]{0,34}", "[A-Za-z0-9+/=_-]{0,30}", "[ -~]{0,10}", "\\PC{0,4}",
+                "[A-Z0-9]{0,12}", "[a-f0-9]{0,34}", "[a-z]{6,40}", "[a-f]{28,40}", "[A-Za-z0-9+/=_-]{0,30}", "[ -~]{0,10}", "\\PC{0,4}",
             ], 0..8)
         ) {
             let s: String = parts.concat();
@@ -993,7 +1044,7 @@ mod tests {
                 Just("\u{a0}".to_string()), Just("\u{2003}".to_string()), Just("é".to_string()), Just("\"".to_string()),
                 Just("\t".to_string()), Just("\u{b}".to_string()), Just("\u{85}".to_string()), Just("\u{1c}".to_string()),
                 Just("$X".to_string()), Just("-".to_string()), Just("@sha256:".to_string()),
-                Just("0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef".to_string()), Just("hunter22".to_string()), "[ -~]{0,12}", "\\PC{0,6}",
+                Just("0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef".to_string()), Just("hunter22".to_string()), "[a-z]{6,40}", "[a-f]{30,34}", "[ -~]{0,12}", "\\PC{0,6}",
             ], 0..24)
         ) {
             let s: String = parts.concat();
