@@ -215,11 +215,18 @@ impl Decoder {
             self.wrong_type(node, ptr, "an array");
             return None;
         };
+        // One pointer buffer for all the elements, its index rewritten.
+        let mut p = crate::text::cat!(ptr, "/");
+        let base = p.len();
         Some(
             items
                 .iter()
                 .enumerate()
-                .map(|(i, item)| f(self, item, &format!("{ptr}/{i}")))
+                .map(|(i, item)| {
+                    p.truncate(base);
+                    p.push_str(crate::text::Num::new(i as u64).as_ref());
+                    f(self, item, &p)
+                })
                 .collect(),
         )
     }

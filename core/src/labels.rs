@@ -598,7 +598,7 @@ pub mod builtin {
         }
         if let Some(home) = home_of(path) {
             for rel in HOME_SECRETS {
-                let p = format!("{home}/{rel}");
+                let p = crate::text::cat!(home, "/", rel);
                 if contains(&p, path) {
                     return hit(
                         LabelClass::CredentialStore,
@@ -641,7 +641,7 @@ pub mod builtin {
                 for rel in HOME_SECRETS {
                     add(
                         LabelClass::CredentialStore,
-                        &format!("{home}/{rel}"),
+                        &crate::text::cat!(home, "/", rel),
                         "credential store in a home directory",
                     );
                 }
@@ -676,7 +676,7 @@ pub(crate) fn descendant_prefix(path: &str) -> String {
     if path == "/" {
         "/".to_string()
     } else {
-        format!("{path}/")
+        crate::text::cat!(path, "/")
     }
 }
 

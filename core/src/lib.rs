@@ -40,6 +40,7 @@ pub mod sanitize;
 pub mod schema;
 pub mod sort;
 pub mod synth;
+mod text;
 pub mod view;
 pub mod waivers;
 

@@ -8,6 +8,7 @@ use crate::labels::{contains, Origin};
 use crate::model::{Egress, LimitEnforcement, StringEnum};
 use crate::report::RuntimeCheck;
 use crate::rules::Ctx;
+use crate::text::{cat, Num};
 
 /// The cloud metadata address every job is tested against.
 pub const METADATA_ENDPOINT: &str = "169.254.169.254:80";
@@ -38,7 +39,7 @@ fn in_job(source: &str, target: &str, host_path: &str) -> String {
             t.into()
         }
     } else {
-        format!("{t}{rest}")
+        cat!(t, rest)
     }
 }
 
@@ -58,8 +59,19 @@ pub fn derive(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
             if m.class.sensitive_to_read() {
                 let t = in_job(src, target, src);
                 if seen_read.insert(t.clone()) {
-                    out.push(check(CheckKind::ReadDenied, t, "denied", format!(
-                        "{} is mounted from {} ({}); reading it, not only writing it, must fail", v.pointer(), src, m.class)));
+                    out.push(check(
+                        CheckKind::ReadDenied,
+                        t,
+                        "denied",
+                        cat!(
+                            v.pointer(),
+                            " is mounted from ",
+                            src,
+                            " (",
+                            m.class.as_str(),
+                            "); reading it, not only writing it, must fail"
+                        ),
+                    ));
                 }
             }
         }
@@ -71,11 +83,13 @@ pub fn derive(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
                         CheckKind::ReadDenied,
                         t,
                         "denied",
-                        format!(
-                            "{} exposes {} ({}) from above; a read attempt must be refused",
+                        cat!(
                             v.pointer(),
+                            " exposes ",
                             e.path,
-                            e.class
+                            " (",
+                            e.class.as_str(),
+                            ") from above; a read attempt must be refused"
                         ),
                     ));
                 }
@@ -90,9 +104,12 @@ pub fn derive(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
                 CheckKind::ReadDenied,
                 l.path.clone(),
                 "denied",
-                format!(
-                    "catalog label {} ({}) must not be readable from inside the job",
-                    l.path, l.class
+                cat!(
+                    "catalog label ",
+                    l.path,
+                    " (",
+                    l.class.as_str(),
+                    ") must not be readable from inside the job"
                 ),
             ));
         }
@@ -114,10 +131,11 @@ pub fn derive(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
                 CheckKind::WriteAllowed,
                 target,
                 "allowed",
-                format!(
-                    "{} is declared as writable {}; the job's output must land there",
+                cat!(
                     v.pointer(),
-                    class.map(|c| c.as_str()).unwrap_or("scratch")
+                    " is declared as writable ",
+                    class.map(|c| c.as_str()).unwrap_or("scratch"),
+                    "; the job's output must land there"
                 ),
             ));
             write_targets.push(target.to_string());
@@ -126,9 +144,9 @@ pub fn derive(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
                 CheckKind::WriteDenied,
                 target,
                 "denied",
-                format!(
-                    "{} is not scratch or output; writing under it must fail",
-                    v.pointer()
+                cat!(
+                    v.pointer(),
+                    " is not scratch or output; writing under it must fail"
                 ),
             ));
         }
@@ -150,9 +168,10 @@ pub fn derive(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
                 CheckKind::WriteDenied,
                 l.path.clone(),
                 "denied",
-                format!(
-                    "trusted configuration {} must never be writable by the job",
-                    l.path
+                cat!(
+                    "trusted configuration ",
+                    l.path,
+                    " must never be writable by the job"
                 ),
             ));
         }
@@ -169,9 +188,23 @@ pub fn derive(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
             .as_ref()
             .and_then(|c| c.matched.as_ref())
             .map(|m| matches!(m.origin, Origin::Catalog(_)));
-        out.push(check(CheckKind::LinkResolution, target, "resolves-to-declared-source", format!(
-            "{} was matched lexically{}; the runtime must open {} without following links or racing a rename",
-            v.pointer(), if origin == Some(true) { " against a catalog label" } else { "" }, src)));
+        out.push(check(
+            CheckKind::LinkResolution,
+            target,
+            "resolves-to-declared-source",
+            cat!(
+                v.pointer(),
+                " was matched lexically",
+                if origin == Some(true) {
+                    " against a catalog label"
+                } else {
+                    ""
+                },
+                "; the runtime must open ",
+                src,
+                " without following links or racing a rename"
+            ),
+        ));
     }
 
     // 5. Egress.
@@ -233,14 +266,14 @@ pub fn derive(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
     ];
     for (name, value) in limit_fields {
         let target = match value {
-            Some(v) => format!("{name}={v}"),
-            None => format!("{name}=undeclared"),
+            Some(v) => cat!(name, "=", Num::new(v)),
+            None => cat!(name, "=undeclared"),
         };
         out.push(check(
             CheckKind::LimitEnforced,
             target,
             "enforced",
-            format!("exceed {name} with a small probe; {how}"),
+            cat!("exceed ", name, " with a small probe; ", how),
         ));
     }
     if let Some(c) = &ctx.profile.concurrency {

@@ -474,7 +474,7 @@ fn audit_scheduled(
                 || {
                     let numbered: Vec<_> = checks.into_iter().enumerate().collect();
                     par::map(wide, numbered, |(i, mut c)| {
-                        c.id = format!("rc-{:03}", i + 1);
+                        c.id = check_id(i + 1);
                         c.target = clean_owned(c.target);
                         c.because = clean_owned(c.because);
                         c
@@ -546,6 +546,14 @@ fn audit_scheduled(
     };
     report.refresh();
     report
+}
+
+/// `rc-` and the check's number in three digits at least (`rc-007`,
+/// `rc-1234`).
+fn check_id(n: usize) -> String {
+    let n = crate::text::Num::new(n as u64);
+    let zeros = "00".get(n.as_ref().len().saturating_sub(1)..).unwrap_or("");
+    crate::text::cat!("rc-", zeros, n)
 }
 
 fn clean_value(v: serde_json::Value, clean: &dyn Fn(String) -> String) -> serde_json::Value {
@@ -637,6 +645,13 @@ pub fn areas() -> &'static [Area] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn check_ids_have_three_digits_at_least() {
+        for n in [0, 1, 9, 10, 99, 100, 999, 1000, 12345] {
+            assert_eq!(check_id(n), format!("rc-{n:03}"));
+        }
+    }
 
     /// A report audited for its findings alone exports the same bytes in
     /// every format that does not quote the source; only the mount table

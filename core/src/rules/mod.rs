@@ -111,11 +111,16 @@ impl<'a> MountView<'a> {
 impl MountView<'_> {
     /// `/mounts/N`.
     pub fn pointer(&self) -> String {
-        format!("/mounts/{}", self.index)
+        crate::text::cat!("/mounts/", crate::text::Num::new(self.index as u64))
     }
     /// `/mounts/N/FIELD`.
     pub fn field(&self, field: &str) -> String {
-        format!("/mounts/{}/{field}", self.index)
+        crate::text::cat!(
+            "/mounts/",
+            crate::text::Num::new(self.index as u64),
+            "/",
+            field
+        )
     }
     /// Writable unless declared read-only: an undeclared access is whatever
     /// the runner defaults to, usually read-write.
@@ -230,7 +235,10 @@ impl Emitter {
         } else {
             ("not-declared", "is not declared")
         };
-        let d = self.emit(pointer, format!("`{field}` {text}, so {consequence}"));
+        let d = self.emit(
+            pointer,
+            crate::text::cat!("`", field, "` ", text, ", so ", consequence),
+        );
         d.evidence("field", field).evidence("state", state);
         d
     }
@@ -247,7 +255,15 @@ impl Emitter {
             None => Some(self.undeclared(ctx, pointer, consequence)),
             Some(0) => {
                 let field = field_name(pointer);
-                let d = self.emit(pointer, format!("`{field}` is `0`, which many runners read as no limit at all, so {consequence}"));
+                let d = self.emit(
+                    pointer,
+                    crate::text::cat!(
+                        "`",
+                        field,
+                        "` is `0`, which many runners read as no limit at all, so ",
+                        consequence
+                    ),
+                );
                 d.evidence("field", field).evidence("value", 0);
                 Some(d)
             }
@@ -268,7 +284,10 @@ impl Emitter {
             None => Some(self.undeclared(ctx, pointer, consequence)),
             Some(false) => {
                 let field = field_name(pointer);
-                let d = self.emit(pointer, format!("`{field}` is `false`, so {consequence}"));
+                let d = self.emit(
+                    pointer,
+                    crate::text::cat!("`", field, "` is `false`, so ", consequence),
+                );
                 d.evidence("field", field).evidence("value", false);
                 Some(d)
             }

@@ -6,6 +6,7 @@
 //! the declared paths mean against the catalog, and the rule's runtime check
 //! asks the verifier to confirm it on the launched environment.
 
+use crate::text::cat;
 use std::collections::BTreeSet;
 
 use super::paths::{self, Nesting, PathSet, Source};
@@ -62,9 +63,9 @@ fn sensitive_source(
             continue;
         };
         let place = if m.path == s.path {
-            format!("is {what}")
+            cat!("is ", what)
         } else {
-            format!("lies inside {what} `{}`", m.path)
+            cat!("lies inside ", what, " `", m.path, "`")
         };
         let ro = if v.writable() {
             ""
@@ -74,7 +75,7 @@ fn sensitive_source(
         let d = e
             .emit(
                 v.field("source"),
-                format!("`{}` {place}; {consequence}{ro}", s.path),
+                cat!("`", s.path, "` ", place, "; ", consequence, ro),
             )
             .area(v.area());
         d.evidence("class", class.as_str())
@@ -566,7 +567,12 @@ fn check_unlabelled(ctx: &Ctx<'_>, e: &mut Emitter) {
         };
         e.emit(
             v.field("source"),
-            format!("no catalog label or well-known location covers `{}`, so the audit cannot vouch for what it holds{tail}", s.path),
+            cat!(
+                "no catalog label or well-known location covers `",
+                s.path,
+                "`, so the audit cannot vouch for what it holds",
+                tail
+            ),
         )
         .area(v.area())
         .evidence("normalized", s.path.as_str())

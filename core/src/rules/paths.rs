@@ -60,7 +60,7 @@ pub(crate) fn source(class: Option<&Classification>, raw: Option<&str>) -> Optio
         }
     };
     let back = |p: &str| match p.strip_prefix(pseudo_prefix.as_str()) {
-        Some(rest) => format!("{display_prefix}{rest}"),
+        Some(rest) => crate::text::cat!(display_prefix, rest),
         None => p.to_string(),
     };
     let matched = builtin::classify(&pseudo).map(|m| Match {
@@ -173,7 +173,7 @@ pub(super) fn in_job(
     Some(if rest.is_empty() {
         target.path.clone()
     } else {
-        format!("{t}{rest}")
+        crate::text::cat!(t, rest)
     })
 }
 
