@@ -98,6 +98,30 @@ fn child_ptr(ptr: &str, key: &str) -> String {
     out
 }
 
+/// The pointers of an array's elements, written into one buffer whose
+/// index is rewritten for each element (not one `format!` per element).
+#[cfg(not(target_arch = "wasm32"))]
+struct ElementPointer {
+    buf: String,
+    base: usize,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl ElementPointer {
+    fn new(array: &str) -> ElementPointer {
+        let buf = crate::text::cat!(array, "/");
+        let base = buf.len();
+        ElementPointer { buf, base }
+    }
+
+    /// `ARRAY/i`.
+    fn at(&mut self, i: usize) -> &str {
+        self.buf.truncate(self.base);
+        self.buf.push_str(crate::text::Num::new(i as u64).as_ref());
+        &self.buf
+    }
+}
+
 impl Decoder {
     fn problem(&mut self, pointer: String, pos: Pos, kind: ProblemKind) {
         self.problems.push(Problem { pointer, pos, kind });
@@ -215,20 +239,27 @@ impl Decoder {
             self.wrong_type(node, ptr, "an array");
             return None;
         };
-        // One pointer buffer for all the elements, its index rewritten.
-        let mut p = crate::text::cat!(ptr, "/");
-        let base = p.len();
-        Some(
+        // The page keeps `format!`: profiles typed by hand are short, and
+        // its bytes are counted (the buffer cost it 0.2 KB).
+        #[cfg(target_arch = "wasm32")]
+        return Some(
             items
                 .iter()
                 .enumerate()
-                .map(|(i, item)| {
-                    p.truncate(base);
-                    p.push_str(crate::text::Num::new(i as u64).as_ref());
-                    f(self, item, &p)
-                })
+                .map(|(i, item)| f(self, item, &format!("{ptr}/{i}")))
                 .collect(),
-        )
+        );
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let mut p = ElementPointer::new(ptr);
+            Some(
+                items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, item)| f(self, item, p.at(i)))
+                    .collect(),
+            )
+        }
     }
 
     /// An array of strings; a non-string element is a problem and is kept as

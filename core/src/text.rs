@@ -34,6 +34,9 @@ pub(crate) struct Num {
 }
 
 impl Num {
+    // Not inlined: the page is measured in bytes, and a call costs little
+    // next to the divisions.
+    #[inline(never)]
     pub(crate) fn new(n: impl Into<u64>) -> Num {
         let mut n: u64 = n.into();
         let mut digits = [b'0'; 20];
