@@ -71,3 +71,15 @@ where
     let _ = wide;
     items.iter().enumerate().map(|(i, x)| f(i, x)).collect()
 }
+
+/// Drop `value`, off the caller's path when `wide` and the feature allow
+/// it: a large document's tree is hundreds of thousands of allocations,
+/// and the caller has a report to write meanwhile.
+#[cfg(feature = "parallel")]
+pub(crate) fn drop_later<T: Send + 'static>(wide: bool, value: T) {
+    if wide {
+        rayon::spawn(move || drop(value));
+    } else {
+        drop(value);
+    }
+}

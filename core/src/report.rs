@@ -545,6 +545,18 @@ fn audit_scheduled(
         secrets,
     };
     report.refresh();
+    // (Compiled out of the page, which frees on its own thread anyway.)
+    #[cfg(feature = "parallel")]
+    if wide {
+        // A large document is freed beside the caller's export (the mount
+        // views borrow the profile: their owned parts are taken first).
+        let owned: Vec<_> = views
+            .into_iter()
+            .map(|v| (v.class, v.source, v.target))
+            .collect();
+        drop(locator);
+        par::drop_later(wide, (owned, doc, profile, problems));
+    }
     report
 }
 
