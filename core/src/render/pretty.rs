@@ -42,12 +42,20 @@ impl Pretty {
     }
 
     fn newline_indent(&mut self) {
-        // A new line and the indent in one copy (deeper than the exports
-        // ever go, two spaces at a time).
-        const LINE: &str = "\n                                ";
-        match LINE.get(..1 + 2 * self.depth) {
+        self.line(false);
+    }
+
+    /// A new line and the indent, after a comma when `comma`, in one copy
+    /// (deeper than the exports ever go, two spaces at a time).
+    fn line(&mut self, comma: bool) {
+        const LINE: &str = ",\n                                ";
+        let from = usize::from(!comma);
+        match LINE.get(from..2 + 2 * self.depth) {
             Some(line) => self.out.push_str(line),
             None => {
+                if comma {
+                    self.out.push(',');
+                }
                 self.out.push('\n');
                 for _ in 0..self.depth {
                     self.out.push_str("  ");
@@ -95,11 +103,9 @@ impl Pretty {
 
     /// Before an array element: a comma after the previous one, a new line.
     pub fn item(&mut self) -> &mut Self {
-        if !self.first {
-            self.out.push(',');
-        }
+        let comma = !self.first;
         self.first = false;
-        self.newline_indent();
+        self.line(comma);
         self
     }
 
@@ -139,8 +145,24 @@ impl Pretty {
         self
     }
 
-    /// An object key; its value follows.
-    pub fn key(&mut self, k: &str) -> &mut Self {
+    /// An object key of the export's own (a plain name, which needs no
+    /// escape: debug builds check); its value follows.
+    pub fn key(&mut self, k: &'static str) -> &mut Self {
+        debug_assert_eq!(
+            crate::json::plain_run_end(k.as_bytes(), 0),
+            k.len(),
+            "{k:?} needs escaping"
+        );
+        self.item();
+        self.out.push('"');
+        self.out.push_str(k);
+        self.out.push_str("\": ");
+        self
+    }
+
+    /// An object key from data (an evidence name), escaped; its value
+    /// follows.
+    fn data_key(&mut self, k: &str) -> &mut Self {
         self.item();
         string(&mut self.out, k);
         self.out.push_str(": ");
@@ -160,19 +182,19 @@ impl Pretty {
     }
 
     /// `"k": "v"`
-    pub fn field(&mut self, k: &str, v: &str) -> &mut Self {
+    pub fn field(&mut self, k: &'static str, v: &str) -> &mut Self {
         self.key(k).str(v)
     }
 
     /// `"k": n`
-    pub fn field_num(&mut self, k: &str, n: u64) -> &mut Self {
+    pub fn field_num(&mut self, k: &'static str, n: u64) -> &mut Self {
         self.key(k).num(n)
     }
 
     /// `"k": ["a", "b"]`
     pub fn field_strs<'a>(
         &mut self,
-        k: &str,
+        k: &'static str,
         items: impl IntoIterator<Item = &'a str>,
     ) -> &mut Self {
         self.key(k).array();
@@ -183,7 +205,7 @@ impl Pretty {
     }
 
     /// `"k": {"k2": "v"}`, the shape SARIF uses for texts.
-    pub fn field_in(&mut self, k: &str, k2: &str, v: &str) -> &mut Self {
+    pub fn field_in(&mut self, k: &'static str, k2: &'static str, v: &str) -> &mut Self {
         self.key(k).object().field(k2, v).end_object()
     }
 
@@ -200,7 +222,7 @@ impl Pretty {
             Value::Object(map) => {
                 self.object();
                 for (k, v) in map {
-                    self.key(k).value(v);
+                    self.data_key(k).value(v);
                 }
                 self.end_object();
             }
@@ -216,7 +238,7 @@ impl Pretty {
     ) -> &mut Self {
         self.object();
         for (k, v) in entries {
-            self.key(k).value(v);
+            self.data_key(k).value(v);
         }
         self.end_object()
     }
