@@ -122,9 +122,13 @@ impl Pretty {
         if list.len() >= PARALLEL_ITEMS {
             let (depth, first) = (self.depth, self.first);
             let chunks: Vec<&[T]> = list.chunks(PARALLEL_ITEMS / 4).collect();
+            // Each piece starts with its share of the room left (the
+            // caller sized the buffer for the whole document), so it is
+            // not copied again and again as it grows.
+            let share = (self.out.capacity() - self.out.len()) / chunks.len();
             let pieces = crate::par::map_indexed(true, &chunks, |i, chunk| {
                 let mut w = Pretty {
-                    out: String::new(),
+                    out: String::with_capacity(share),
                     depth,
                     first: first && i == 0,
                 };
