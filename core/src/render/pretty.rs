@@ -303,22 +303,7 @@ fn scalar_into(out: &mut String, v: &Value) {
 }
 
 fn number(out: &mut String, n: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut n = n;
-    loop {
-        at -= 1;
-        if let Some(d) = digits.get_mut(at) {
-            *d = b'0' + (n % 10) as u8;
-        }
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    for &d in digits.get(at..).unwrap_or_default() {
-        out.push(char::from(d));
-    }
+    out.push_str(crate::text::Num::new(n).as_ref());
 }
 
 /// A JSON string with serde_json's escapes: `\"`, `\\`, `\b`, `\f`, `\n`,
