@@ -321,12 +321,21 @@ pub fn audit_with_limits(
 /// keeps the bytes it was read from (borrowed, or owned by a caller that
 /// reads them itself), so the digests and the masked source are always of
 /// the document audited.
-#[derive(Debug)]
 pub struct Parsed<'a> {
     bytes: Cow<'a, [u8]>,
     doc: json::Document,
     profile: crate::model::Profile,
     problems: Vec<decode::Problem>,
+}
+
+/// Sizes only: the bytes and the document hold the profile's secrets.
+impl std::fmt::Debug for Parsed<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Parsed")
+            .field("bytes", &self.bytes.len())
+            .field("problems", &self.problems.len())
+            .finish_non_exhaustive()
+    }
 }
 
 impl<'a> Parsed<'a> {
@@ -663,6 +672,35 @@ mod tests {
         for n in [0, 1, 9, 10, 99, 100, 999, 1000, 12345] {
             assert_eq!(check_id(n), format!("rc-{n:03}"));
         }
+    }
+
+    /// A report or a parsed profile printed with `{:?}` (a library user's
+    /// log line) does not echo the secret the exports mask.
+    #[test]
+    fn debug_output_holds_no_secret() {
+        let profile = br#"{"schema": "isolint.profile/v1", "environment": {"variables": {"API_TOKEN": "ghp_abcdefghijklmnopqrstuvwxyz0123"}}}"#;
+        let options = AuditOptions {
+            today: Date::parse("2026-11-29"),
+        };
+        // As text, or as the numbers `{:?}` prints for bytes.
+        let secret = "ghp_abcdefghijklmnopqrstuvwxyz0123";
+        let numbers = format!("{:?}", secret.as_bytes());
+        let numbers = numbers.trim_start_matches('[').trim_end_matches(']');
+        let holds_secret = |shown: &str| shown.contains(secret) || shown.contains(numbers);
+        let parsed = Parsed::new(profile.as_slice(), Limits::default()).unwrap();
+        let shown = format!("{parsed:?}");
+        assert!(!holds_secret(&shown), "{shown}");
+        let report = audit_parsed(
+            parsed,
+            "p.json",
+            &Labels::workshop(),
+            &options,
+            Detail::Full,
+        );
+        assert!(!report.secrets.is_empty());
+        let shown = format!("{report:?}");
+        assert!(shown.contains("API_TOKEN"), "the report is printed");
+        assert!(!holds_secret(&shown), "{shown}");
     }
 
     /// A report audited for its findings alone exports the same bytes in
