@@ -5,6 +5,8 @@
 //! message on stderr and exit code 2.
 
 mod audit;
+#[cfg(target_os = "linux")]
+mod direct;
 mod docs;
 mod import;
 mod input;

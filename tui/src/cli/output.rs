@@ -69,8 +69,36 @@ pub struct AtomicFile {
     path: PathBuf,
     dir: PathBuf,
     tmp: PathBuf,
-    file: Option<io::BufWriter<fs::File>>,
+    file: Option<Out>,
     existing: Option<fs::Metadata>,
+}
+
+/// How the temporary file is written.
+enum Out {
+    Buffered(io::BufWriter<fs::File>),
+    /// Around the page cache, from a thread of its own (Linux).
+    #[cfg(target_os = "linux")]
+    Direct(super::direct::DirectFile),
+}
+
+impl Out {
+    fn new(file: fs::File) -> Out {
+        #[cfg(target_os = "linux")]
+        let file = match super::direct::DirectFile::new(file) {
+            Ok(direct) => return Out::Direct(direct),
+            Err(file) => file,
+        };
+        Out::Buffered(io::BufWriter::with_capacity(1 << 20, file))
+    }
+
+    /// Everything written, in the file.
+    fn into_file(self) -> io::Result<fs::File> {
+        match self {
+            Out::Buffered(w) => w.into_inner().map_err(|e| e.into_error()),
+            #[cfg(target_os = "linux")]
+            Out::Direct(d) => d.finish(),
+        }
+    }
 }
 
 impl AtomicFile {
@@ -102,7 +130,7 @@ impl AtomicFile {
                         path: path.to_path_buf(),
                         dir,
                         tmp,
-                        file: Some(io::BufWriter::with_capacity(1 << 20, f)),
+                        file: Some(Out::new(f)),
                         existing,
                     })
                 }
@@ -118,7 +146,8 @@ impl AtomicFile {
     /// so that [`AtomicFile::commit`]'s flush finds little left to do. A
     /// hint only: durability still comes from `commit`.
     pub fn start_writeback(&mut self) -> io::Result<()> {
-        let Some(writer) = &mut self.file else {
+        // Direct writes are on their way to the disk already.
+        let Some(Out::Buffered(writer)) = &mut self.file else {
             return Ok(());
         };
         writer.flush()?;
@@ -141,7 +170,7 @@ impl AtomicFile {
             return Err(io::Error::other("already committed"));
         };
         let done = (|| {
-            let file = writer.into_inner().map_err(|e| e.into_error())?;
+            let file = writer.into_file()?;
             if let Some(m) = &self.existing {
                 // Keep the mode of the file being replaced.
                 file.set_permissions(m.permissions())?;
@@ -166,14 +195,18 @@ impl AtomicFile {
 impl Write for AtomicFile {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match &mut self.file {
-            Some(f) => f.write(buf),
+            Some(Out::Buffered(f)) => f.write(buf),
+            #[cfg(target_os = "linux")]
+            Some(Out::Direct(f)) => f.write(buf),
             None => Err(io::Error::other("already committed")),
         }
     }
 
     fn flush(&mut self) -> io::Result<()> {
         match &mut self.file {
-            Some(f) => f.flush(),
+            Some(Out::Buffered(f)) => f.flush(),
+            #[cfg(target_os = "linux")]
+            Some(Out::Direct(f)) => f.flush(),
             None => Ok(()),
         }
     }
