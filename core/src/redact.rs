@@ -852,8 +852,14 @@ pub fn scrub_tokens(s: &str) -> String {
 
 /// [`scrub_tokens`] without a copy when nothing needs masking.
 pub fn scrub_tokens_cow(s: &str) -> Cow<'_, str> {
+    #[cfg(not(target_arch = "wasm32"))]
+    if clean::known(s) {
+        return Cow::Borrowed(s);
+    }
     let spans = secret_spans(s);
     if spans.is_empty() {
+        #[cfg(not(target_arch = "wasm32"))]
+        clean::learn(s);
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len());
@@ -865,6 +871,115 @@ pub fn scrub_tokens_cow(s: &str) -> Cow<'_, str> {
     }
     out.push_str(s.get(last..).unwrap_or(""));
     Cow::Owned(out)
+}
+
+/// Strings already scanned and found clean, so that the texts every
+/// report repeats (a check's reason, a catalog label's path, a rule's
+/// fixed sentence: half the bytes scrubbed in a batch) are scanned once
+/// per thread rather than once per report. [`secret_spans`] depends on the
+/// string alone, so its answer can be remembered; the collected secrets of
+/// a document are still looked for in every string, by
+/// [`Secrets::scrub_cow`], before this.
+///
+/// A direct-mapped table: a slot holds the hash of the last string that
+/// fell into it, and the string itself once it was seen twice (a string
+/// seen once, like a mount's own path, costs no allocation). A hit
+/// compares the whole string, so a collision only costs a scan. Not in
+/// the page, where one person's profile repeats nothing and every byte of
+/// code counts.
+#[cfg(not(target_arch = "wasm32"))]
+mod clean {
+    use std::cell::RefCell;
+
+    /// Slots per thread (a power of two).
+    const SLOTS: usize = 1024;
+    /// Shorter strings are scanned faster than they are looked up (the
+    /// scan skips them outright below 8 bytes); longer ones are rarely
+    /// repeated and would hold memory.
+    const SHORTEST: usize = 16;
+    const LONGEST: usize = 512;
+
+    struct Slot {
+        hash: u64,
+        text: Option<Box<str>>,
+    }
+
+    thread_local! {
+        static TABLE: RefCell<Vec<Slot>> = const { RefCell::new(Vec::new()) };
+    }
+
+    /// FxHash over eight bytes at a time (the length is mixed in first).
+    fn hash(s: &str) -> u64 {
+        const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+        let step = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(K);
+        let bytes = s.as_bytes();
+        let mut h = step(0, bytes.len() as u64);
+        let mut words = bytes.chunks_exact(8);
+        for w in words.by_ref() {
+            let mut a = [0u8; 8];
+            a.copy_from_slice(w);
+            h = step(h, u64::from_le_bytes(a));
+        }
+        let mut a = [0u8; 8];
+        let rest = words.remainder();
+        if let Some(dst) = a.get_mut(..rest.len()) {
+            dst.copy_from_slice(rest);
+        }
+        step(h, u64::from_le_bytes(a))
+    }
+
+    fn slot(h: u64) -> usize {
+        (h >> 32) as usize & (SLOTS - 1)
+    }
+
+    fn worth(s: &str) -> bool {
+        (SHORTEST..=LONGEST).contains(&s.len())
+    }
+
+    /// Whether `s` was scanned before on this thread and found clean.
+    pub(super) fn known(s: &str) -> bool {
+        if !worth(s) {
+            return false;
+        }
+        let h = hash(s);
+        TABLE.with(|t| {
+            t.borrow()
+                .get(slot(h))
+                .is_some_and(|e| e.hash == h && e.text.as_deref() == Some(s))
+        })
+    }
+
+    /// `s` was just scanned and found clean.
+    pub(super) fn learn(s: &str) {
+        if !worth(s) {
+            return;
+        }
+        let h = hash(s);
+        TABLE.with(|t| {
+            let Ok(mut t) = t.try_borrow_mut() else {
+                return;
+            };
+            if t.is_empty() {
+                t.resize_with(SLOTS, || Slot {
+                    hash: 0,
+                    text: None,
+                });
+            }
+            if let Some(e) = t.get_mut(slot(h)) {
+                if e.hash == h {
+                    // Seen twice: worth keeping.
+                    if e.text.is_none() {
+                        e.text = Some(s.into());
+                    }
+                } else {
+                    *e = Slot {
+                        hash: h,
+                        text: None,
+                    };
+                }
+            }
+        });
+    }
 }
 
 #[cfg(test)]
@@ -1060,6 +1175,33 @@ mod tests {
         ) {
             let s: String = parts.concat();
             prop_assert_eq!(secret_spans(&s), secret_spans_reference(&s), "{:?}", s);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(500))]
+        /// Remembered answers are the scan's answers: strings scrubbed
+        /// three times in a row on one thread (the first scan, the
+        /// second that stores a clean string, the third that finds it)
+        /// come out as a fresh scan says, secret or not, among others
+        /// that share the table.
+        #[test]
+        fn remembered_strings_scrub_like_a_fresh_scan(
+            texts in proptest::collection::vec(prop_oneof![
+                "[a-z ]{10,40}", "[A-Za-z0-9/ ]{14,30}",
+                Just("the job must not read /home/botie/.aws".to_string()),
+                Just("key AKIAIOSFODNN7EXAMPLE end".to_string()),
+                Just("token: ghp_abcdefghijklmnop0123 here".to_string()),
+            ], 1..12)
+        ) {
+            for _ in 0..3 {
+                for t in &texts {
+                    let fresh = secret_spans(t).is_empty();
+                    prop_assert_eq!(matches!(scrub_tokens_cow(t), Cow::Borrowed(_)), fresh, "{:?}", t);
+                    #[cfg(not(target_arch = "wasm32"))]
+                    prop_assert!(fresh || !clean::known(t), "a secret was remembered as clean: {:?}", t);
+                }
+            }
         }
     }
 
