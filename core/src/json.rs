@@ -219,7 +219,12 @@ pub(crate) fn plain_run_end(src: &[u8], mut i: usize) -> usize {
     if rest == 0 {
         return i;
     }
-    if let Some(x) = src.len().checked_sub(8).and_then(|a| src.get(a..)).and_then(word) {
+    if let Some(x) = src
+        .len()
+        .checked_sub(8)
+        .and_then(|a| src.get(a..))
+        .and_then(word)
+    {
         let passed = 8 * (8 - rest) as u32;
         return i + (stops(x >> passed).trailing_zeros() / 8) as usize;
     }

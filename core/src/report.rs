@@ -429,6 +429,7 @@ fn audit_scheduled(
                 problems: &problems,
                 duplicates: &doc.duplicates,
                 today: options.today,
+                pipelines: Default::default(),
             };
             let (drafts, checks) = par::join(
                 wide,

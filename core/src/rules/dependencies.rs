@@ -315,7 +315,7 @@ fn inputs_not_preserved(ctx: &Ctx<'_>, e: &mut Emitter) {
 
 /// A word of a command and the pointer of the field it came from.
 #[derive(Debug, Clone, PartialEq)]
-struct Word {
+pub(crate) struct Word {
     text: String,
     pointer: String,
 }
@@ -324,6 +324,20 @@ struct Word {
 type Simple = Vec<Word>;
 /// Simple commands joined by `|`.
 type Pipeline = Vec<Simple>;
+/// Every pipeline of one command (see [`pipelines_of`]).
+pub(crate) type Pipelines = Vec<Pipeline>;
+
+/// The pipelines of each of the profile's commands, split once for all
+/// the rules that read them.
+fn command_pipelines<'c>(ctx: &'c Ctx<'_>) -> &'c [Pipelines] {
+    ctx.pipelines.get_or_init(|| {
+        ctx.profile
+            .commands()
+            .into_iter()
+            .map(|(base, cmd)| pipelines_of(&base, cmd))
+            .collect()
+    })
+}
 
 /// How deep `sh -c '…'` is followed.
 const MAX_NESTING: usize = 3;
@@ -788,8 +802,8 @@ fn pipes_to_shell(pipelines: &[Pipeline]) -> Vec<PipeToShell> {
 }
 
 fn remote_script(ctx: &Ctx<'_>, e: &mut Emitter) {
-    for (base, cmd) in ctx.profile.commands() {
-        for hit in pipes_to_shell(&pipelines_of(&base, cmd)) {
+    for pipelines in command_pipelines(ctx) {
+        for hit in pipes_to_shell(pipelines) {
             e.emit(
                 hit.pointer,
                 format!(
@@ -981,8 +995,8 @@ fn install_of(simple: &[Word], lockfile: Option<&str>) -> Option<UnlockedInstall
 
 fn unlocked_install(ctx: &Ctx<'_>, e: &mut Emitter) {
     let lockfile = deps(ctx).and_then(|d| d.lockfile.as_deref());
-    for (base, cmd) in ctx.profile.commands() {
-        for simple in pipelines_of(&base, cmd).iter().flatten() {
+    for pipelines in command_pipelines(ctx) {
+        for simple in pipelines.iter().flatten() {
             if let Some(hit) = install_of(simple, lockfile) {
                 e.emit(
                     hit.pointer,

@@ -150,6 +150,8 @@ pub struct Ctx<'a> {
     pub duplicates: &'a [Duplicate],
     /// The caller's date, for staleness checks; `None` skips them.
     pub today: Option<Date>,
+    /// Each command's pipelines, split on first use (two rules read them).
+    pub(crate) pipelines: std::sync::OnceLock<Vec<dependencies::Pipelines>>,
 }
 
 impl Ctx<'_> {
