@@ -214,19 +214,23 @@ pub(crate) fn plain_run_end(src: &[u8], mut i: usize) -> usize {
     }
     // Fewer than eight bytes left: the last eight bytes of the text are
     // shifted so that the rest comes first, followed by zero bytes (which
-    // stop it where the text ends).
-    let rest = src.len().saturating_sub(i);
-    if rest == 0 {
-        return i;
-    }
-    if let Some(x) = src
-        .len()
-        .checked_sub(8)
-        .and_then(|a| src.get(a..))
-        .and_then(word)
+    // stop it where the text ends). Not in the page, whose size budget
+    // this does not pay for.
+    #[cfg(not(target_arch = "wasm32"))]
     {
-        let passed = 8 * (8 - rest) as u32;
-        return i + (stops(x >> passed).trailing_zeros() / 8) as usize;
+        let rest = src.len().saturating_sub(i);
+        if rest == 0 {
+            return i;
+        }
+        if let Some(x) = src
+            .len()
+            .checked_sub(8)
+            .and_then(|a| src.get(a..))
+            .and_then(word)
+        {
+            let passed = 8 * (8 - rest) as u32;
+            return i + (stops(x >> passed).trailing_zeros() / 8) as usize;
+        }
     }
     while let Some(&b) = src.get(i) {
         if b == b'"' || b == b'\\' || b < 0x20 {
