@@ -626,19 +626,20 @@ fn pipelines_of(base: &str, cmd: &crate::model::Command) -> Vec<Pipeline> {
     if let Some(exe) = &cmd.executable {
         let mut words = vec![Word {
             text: exe.clone(),
-            pointer: format!("{base}/executable"),
+            pointer: crate::text::cat!(base, "/executable"),
         }];
         words.extend(cmd.arguments().iter().enumerate().map(|(i, a)| Word {
             text: a.clone(),
-            pointer: format!("{base}/arguments/{i}"),
+            pointer: crate::text::cat!(base, "/arguments/", crate::text::Num::new(i as u64)),
         }));
         out.push(vec![words]);
     }
-    // Follow `sh -c` scripts, breadth-first, a few levels deep.
-    let mut frontier = out.clone();
+    // Follow `sh -c` scripts, breadth-first, a few levels deep: the
+    // pipelines found last, `out[frontier..]`, are looked into next.
+    let mut frontier = 0;
     for _ in 0..MAX_NESTING {
         let mut found = Vec::new();
-        for simple in frontier.iter().flatten() {
+        for simple in out.get(frontier..).unwrap_or_default().iter().flatten() {
             let Some(p) = program_index(simple) else {
                 continue;
             };
@@ -654,8 +655,8 @@ fn pipelines_of(base: &str, cmd: &crate::model::Command) -> Vec<Pipeline> {
         if found.is_empty() {
             break;
         }
-        out.extend(found.iter().cloned());
-        frontier = found;
+        frontier = out.len();
+        out.extend(found);
     }
     out
 }

@@ -161,7 +161,7 @@ fn render(
 /// How many inputs are audited at once before their output is written:
 /// memory stays bounded on large directories, and output keeps argument
 /// order.
-const CHUNK: usize = 512;
+const CHUNK: usize = 128;
 
 /// One input, audited and rendered by a worker.
 struct Done {
