@@ -27,9 +27,9 @@ use std::thread::{self, JoinHandle};
 /// the logical block size of every common device.
 const ALIGN: usize = 4096;
 /// One write to the disk.
-const BLOCK: usize = 4 << 20;
+const BLOCK: usize = 1 << 20;
 /// Blocks in existence at most (one filling, one queued, one being
-/// written): the memory of a long export stays at 12 MiB.
+/// written): the memory of a long export stays at 3 MiB.
 const BLOCKS: usize = 3;
 
 /// An [`ALIGN`]-aligned buffer of [`BLOCK`] bytes, of which `len` are
