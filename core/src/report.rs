@@ -753,6 +753,20 @@ mod tests {
             crate::render::json::render(&r)
         };
         let (wide, narrow) = (run(true), run(false));
+        // The export in parts (a long list's pieces kept apart) is the
+        // serde_json rendering of the same fields, once the parts are put
+        // together.
+        #[cfg(feature = "parallel")]
+        {
+            let parsed = Parsed::new(profile.as_bytes(), Limits::default()).unwrap();
+            let r = audit_scheduled(parsed, "big.json", &labels, &options, Detail::Full, true);
+            let parts = crate::render::json::render_parts(&r);
+            assert!(parts.len() > 2, "the long lists were written in pieces");
+            let reference =
+                serde_json::to_string_pretty(&crate::render::json::export(&r)).unwrap() + "\n";
+            assert_eq!(parts.concat(), reference);
+            assert_eq!(wide, reference);
+        }
         assert!(!wide.contains("ghp_abcdef"), "the secret is masked");
         assert!(
             wide.contains("\"rc-3000\""),

@@ -180,9 +180,27 @@ pub fn export(r: &Report) -> ExportRef<'_> {
 /// Pretty JSON with a final newline. Deterministic: field order is fixed by
 /// the types, evidence keys are sorted, findings are sorted.
 pub fn render(r: &Report) -> String {
-    let mut s = written(r, 0);
+    let mut s = written(r, 0).finish();
     s.push('\n');
     s
+}
+
+/// [`render`] in parts to be written one after the other: a long list's
+/// pieces, rendered in parallel, are not copied into one buffer first.
+#[cfg(feature = "parallel")]
+pub fn render_parts(r: &Report) -> Vec<String> {
+    let mut parts = written(r, 0).finish_parts();
+    match parts.last_mut() {
+        Some(last) => last.push('\n'),
+        None => parts.push("\n".into()),
+    }
+    parts
+}
+
+/// [`element`] in parts, as [`render_parts`].
+#[cfg(feature = "parallel")]
+pub fn element_parts(r: &Report) -> Vec<String> {
+    written(r, 1).finish_parts()
 }
 
 /// Several reports as one JSON array (directory mode, several files).
@@ -192,12 +210,12 @@ pub fn render_many(reports: &[Report]) -> String {
 
 /// One report as an element of [`super::frame::JSON_ARRAY`].
 pub fn element(r: &Report) -> String {
-    written(r, 1)
+    written(r, 1).finish()
 }
 
 /// [`export`] as serde_json would write it, written directly: the same
 /// fields in the same order (the unit tests hold the two together).
-fn written(r: &Report, depth: usize) -> String {
+fn written(r: &Report, depth: usize) -> Pretty {
     let mut w = Pretty::at(depth, size_hint(r));
     w.object()
         .field("schema", FINDINGS_SCHEMA)
@@ -280,7 +298,7 @@ fn written(r: &Report, depth: usize) -> String {
             .end_object();
     });
     w.end_array().end_object();
-    w.finish()
+    w
 }
 
 /// About the size of a report's export, so a large one is not copied
@@ -333,7 +351,7 @@ mod tests {
         let want = serde_json::to_string_pretty(&export(r)).unwrap() + "\n";
         assert_eq!(render(r), want);
         assert_eq!(
-            written(r, 1),
+            written(r, 1).finish(),
             serde_json::to_string_pretty(&[export(r)])
                 .unwrap()
                 .trim_start_matches("[\n")

@@ -12,6 +12,10 @@ use serde_json::Value;
 /// Lists at least this long are written in pieces in parallel.
 #[cfg(feature = "parallel")]
 const PARALLEL_ITEMS: usize = 4096;
+/// The room a writer starts with after a long list's pieces (what follows
+/// such a list in an export is short).
+#[cfg(feature = "parallel")]
+const TAIL: usize = 4096;
 
 /// Pretty JSON being written into a `String`.
 pub struct Pretty {
@@ -19,6 +23,10 @@ pub struct Pretty {
     depth: usize,
     /// Nothing written yet inside the innermost open container.
     first: bool,
+    /// Text written before `out`, in order: a long list's pieces, kept as
+    /// they were written in parallel rather than copied into one buffer.
+    #[cfg(feature = "parallel")]
+    parts: Vec<String>,
 }
 
 impl Pretty {
@@ -33,12 +41,26 @@ impl Pretty {
             out,
             depth,
             first: true,
+            #[cfg(feature = "parallel")]
+            parts: Vec::new(),
         }
     }
 
     /// The text written.
     pub fn finish(self) -> String {
+        #[cfg(feature = "parallel")]
+        if !self.parts.is_empty() {
+            return self.finish_parts().concat();
+        }
         self.out
+    }
+
+    /// The text written, in parts to be written out one after the other
+    /// (a long list's pieces are not copied into one buffer first).
+    #[cfg(feature = "parallel")]
+    pub fn finish_parts(mut self) -> Vec<String> {
+        self.parts.push(self.out);
+        self.parts
     }
 
     fn newline_indent(&mut self) {
@@ -127,19 +149,19 @@ impl Pretty {
             // not copied again and again as it grows.
             let share = (self.out.capacity() - self.out.len()) / chunks.len();
             let pieces = crate::par::map_indexed(true, &chunks, |i, chunk| {
-                let mut w = Pretty {
-                    out: String::with_capacity(share),
-                    depth,
-                    first: first && i == 0,
-                };
+                let mut w = Pretty::at(0, share);
+                w.depth = depth;
+                w.first = first && i == 0;
                 for x in *chunk {
                     one(w.item(), x);
                 }
-                w.out
+                w.finish_parts()
             });
-            for piece in pieces {
-                self.out.push_str(&piece);
-            }
+            // The text so far, then the pieces, stay apart; what follows
+            // the list starts a new buffer.
+            self.parts.push(std::mem::take(&mut self.out));
+            self.parts.extend(pieces.into_iter().flatten());
+            self.out = String::with_capacity(TAIL);
             self.first = false;
             return self;
         }

@@ -104,15 +104,18 @@ impl Layout {
         }
     }
 
-    fn piece(self, r: &Report) -> String {
-        match self.format {
-            ReportFormat::Json if self.array => json::element(r),
-            ReportFormat::Json => json::render(r),
+    /// A report's text, in parts written one after the other (a large
+    /// JSON export's pieces are not joined first).
+    fn piece(self, r: &Report) -> Vec<String> {
+        let one = match self.format {
+            ReportFormat::Json if self.array => return json::element_parts(r),
+            ReportFormat::Json => return json::render_parts(r),
             ReportFormat::Sarif => sarif::element(r),
             ReportFormat::Markdown => markdown::render(r),
             ReportFormat::Github => github::render(r),
             ReportFormat::Text => text::render(r, TextOptions { color: self.color }),
-        }
+        };
+        vec![one]
     }
 
     /// What follows the frame: the text format's tally of several results.
@@ -153,7 +156,7 @@ fn render(
         .count();
     let mut out = layout
         .frame()
-        .assemble(reports.iter().map(|r| layout.piece(r)));
+        .assemble(reports.iter().map(|r| layout.piece(r).concat()));
     out.push_str(&layout.tally(reports.len(), eligible, failures));
     out
 }
@@ -167,7 +170,7 @@ const CHUNK: usize = 128;
 struct Done {
     /// How the pieces were rendered; the first one fixes the frame.
     layout: Layout,
-    pieces: Vec<String>,
+    pieces: Vec<Vec<String>>,
     notes: Vec<String>,
     eligible: usize,
     failing: bool,
@@ -263,7 +266,9 @@ impl Document<'_> {
                         out
                     }
                 };
-                out.write(piece)?;
+                for part in piece {
+                    out.write(part)?;
+                }
                 self.reports += 1;
             }
         }
