@@ -663,6 +663,16 @@ impl Parser<'_> {
     fn string(&mut self) -> Result<String, InputError> {
         // Caller guarantees the opening quote.
         self.i += 1;
+        // Most strings hold no escape: one run up to the closing quote,
+        // copied once into a string of exactly its size.
+        let start = self.i;
+        let end = plain_run_end(self.src, start);
+        if self.src.get(end) == Some(&b'"') {
+            if let Some(run) = self.text.get(start..end) {
+                self.i = end + 1;
+                return Ok(run.to_owned());
+            }
+        }
         let mut out = String::new();
         loop {
             let run_start = self.i;
