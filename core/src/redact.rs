@@ -561,8 +561,19 @@ fn walk(n: &Node, secret_key: bool, out: &mut Vec<String>) {
             if (secret_key && !s.is_empty() && !is_reference(s)) || looks_like_secret(s) {
                 out.push(s.clone());
             }
-            // A secret embedded in a longer string (a shell line, a path).
-            for (a, b) in secret_spans(s) {
+            // A secret embedded in a longer string (a shell line, a path);
+            // a string this thread found clean before is not scanned again
+            // (the values profiles share: an image, a lockfile, a path).
+            #[cfg(not(target_arch = "wasm32"))]
+            if clean::known(s) {
+                return;
+            }
+            let spans = secret_spans(s);
+            #[cfg(not(target_arch = "wasm32"))]
+            if spans.is_empty() {
+                clean::learn(s);
+            }
+            for (a, b) in spans {
                 if let Some(tok) = s.get(a..b) {
                     if tok != s {
                         out.push(tok.to_string());
