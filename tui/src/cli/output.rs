@@ -243,6 +243,31 @@ mod tests {
     }
 
     #[test]
+    fn a_long_export_replaces_its_target_whole_with_the_target_s_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("out.json");
+        fs::write(&target, "old").unwrap();
+        fs::set_permissions(&target, fs::Permissions::from_mode(0o640)).unwrap();
+        // Several of the direct writer's blocks and an odd tail, written in
+        // the pieces directory mode writes.
+        let alphabet = b"{}[],\n \"ab";
+        let data: Vec<u8> = (0..3_500_001usize)
+            .map(|i| alphabet[i % alphabet.len()])
+            .collect();
+        let mut f = AtomicFile::create(&target).unwrap();
+        for piece in data.chunks(16_411) {
+            f.write_all(piece).unwrap();
+        }
+        f.start_writeback().unwrap();
+        f.commit().unwrap();
+        assert_eq!(fs::read(&target).unwrap(), data);
+        let mode = fs::metadata(&target).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o640);
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
     fn atomic_write_refuses_a_directory_and_a_missing_parent() {
         let dir = tempfile::tempdir().unwrap();
         assert!(write_atomically(dir.path(), b"x").is_err());
