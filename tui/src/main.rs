@@ -20,7 +20,64 @@ mod fixtures {
 /// short-lived strings, and directory mode makes them on every core at
 /// once (measured in BENCHMARKS.md).
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: Mimalloc = Mimalloc;
+
+/// `mimalloc::MiMalloc`, except that an allocation whose alignment every
+/// mimalloc block has (8 bytes: a pointer's) calls `mi_malloc` itself
+/// instead of `mi_malloc_aligned`, which checks the alignment again before
+/// taking the same path (about 1 % of a batch profile's instructions;
+/// ~890 allocations a profile).
+struct Mimalloc;
+
+/// An alignment every block of mimalloc has.
+const BLOCK_ALIGN: usize = std::mem::size_of::<usize>();
+
+// SAFETY: every pointer comes from mimalloc and goes back to it; blocks of
+// `mi_malloc` and `mi_realloc` are aligned to BLOCK_ALIGN at least, and a
+// larger alignment goes to mimalloc's aligned functions, as in the
+// `mimalloc` crate.
+unsafe impl std::alloc::GlobalAlloc for Mimalloc {
+    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+        use libmimalloc_sys as mi;
+        // SAFETY: a valid layout, as GlobalAlloc's contract asks.
+        unsafe {
+            if layout.align() <= BLOCK_ALIGN {
+                mi::mi_malloc(layout.size()).cast()
+            } else {
+                mi::mi_malloc_aligned(layout.size(), layout.align()).cast()
+            }
+        }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: std::alloc::Layout) -> *mut u8 {
+        use libmimalloc_sys as mi;
+        // SAFETY: as for `alloc`.
+        unsafe {
+            if layout.align() <= BLOCK_ALIGN {
+                mi::mi_zalloc(layout.size()).cast()
+            } else {
+                mi::mi_zalloc_aligned(layout.size(), layout.align()).cast()
+            }
+        }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, _layout: std::alloc::Layout) {
+        // SAFETY: `ptr` came from this allocator, that is from mimalloc.
+        unsafe { libmimalloc_sys::mi_free(ptr.cast()) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new_size: usize) -> *mut u8 {
+        use libmimalloc_sys as mi;
+        // SAFETY: `ptr` came from this allocator with `layout`.
+        unsafe {
+            if layout.align() <= BLOCK_ALIGN {
+                mi::mi_realloc(ptr.cast(), new_size).cast()
+            } else {
+                mi::mi_realloc_aligned(ptr.cast(), new_size, layout.align()).cast()
+            }
+        }
+    }
+}
 
 fn main() -> std::process::ExitCode {
     let code = cli::main();
