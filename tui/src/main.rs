@@ -32,6 +32,27 @@ struct Mimalloc;
 /// An alignment every block of mimalloc has.
 const BLOCK_ALIGN: usize = std::mem::size_of::<usize>();
 
+type Plain = unsafe extern "C" fn(usize) -> *mut std::ffi::c_void;
+type Aligned = unsafe extern "C" fn(usize, usize) -> *mut std::ffi::c_void;
+
+/// `plain(size)` when every block has the alignment, `aligned(size,
+/// align)` otherwise.
+///
+/// # Safety
+/// `plain` and `aligned` are mimalloc's allocation functions.
+#[inline(always)]
+unsafe fn by_alignment(layout: std::alloc::Layout, plain: Plain, aligned: Aligned) -> *mut u8 {
+    // SAFETY: mimalloc's functions take any size and a power-of-two
+    // alignment, which a Layout's is.
+    unsafe {
+        if layout.align() <= BLOCK_ALIGN {
+            plain(layout.size()).cast()
+        } else {
+            aligned(layout.size(), layout.align()).cast()
+        }
+    }
+}
+
 // SAFETY: every pointer comes from mimalloc and goes back to it; blocks of
 // `mi_malloc` and `mi_realloc` are aligned to BLOCK_ALIGN at least, and a
 // larger alignment goes to mimalloc's aligned functions, as in the
@@ -40,25 +61,13 @@ unsafe impl std::alloc::GlobalAlloc for Mimalloc {
     unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
         use libmimalloc_sys as mi;
         // SAFETY: a valid layout, as GlobalAlloc's contract asks.
-        unsafe {
-            if layout.align() <= BLOCK_ALIGN {
-                mi::mi_malloc(layout.size()).cast()
-            } else {
-                mi::mi_malloc_aligned(layout.size(), layout.align()).cast()
-            }
-        }
+        unsafe { by_alignment(layout, mi::mi_malloc, mi::mi_malloc_aligned) }
     }
 
     unsafe fn alloc_zeroed(&self, layout: std::alloc::Layout) -> *mut u8 {
         use libmimalloc_sys as mi;
         // SAFETY: as for `alloc`.
-        unsafe {
-            if layout.align() <= BLOCK_ALIGN {
-                mi::mi_zalloc(layout.size()).cast()
-            } else {
-                mi::mi_zalloc_aligned(layout.size(), layout.align()).cast()
-            }
-        }
+        unsafe { by_alignment(layout, mi::mi_zalloc, mi::mi_zalloc_aligned) }
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, _layout: std::alloc::Layout) {
