@@ -12,8 +12,7 @@ use serde_json::Value;
 /// Lists at least this long are written in pieces in parallel.
 #[cfg(feature = "parallel")]
 const PARALLEL_ITEMS: usize = 4096;
-/// The room a writer starts with after a long list's pieces (what follows
-/// such a list in an export is short).
+/// The least room a writer starts with after a long list's pieces.
 #[cfg(feature = "parallel")]
 const TAIL: usize = 4096;
 
@@ -147,7 +146,8 @@ impl Pretty {
             // Each piece starts with its share of the room left (the
             // caller sized the buffer for the whole document), so it is
             // not copied again and again as it grows.
-            let share = (self.out.capacity() - self.out.len()) / chunks.len();
+            let room = self.out.capacity() - self.out.len();
+            let share = room / chunks.len();
             let pieces = crate::par::map_indexed(true, &chunks, |i, chunk| {
                 let mut w = Pretty::at(0, share);
                 w.depth = depth;
@@ -158,10 +158,12 @@ impl Pretty {
                 w.finish_parts()
             });
             // The text so far, then the pieces, stay apart; what follows
-            // the list starts a new buffer.
+            // the list starts a new buffer with the room still left (a
+            // second long list gets its share of it too).
+            let written: usize = pieces.iter().flatten().map(String::len).sum();
             self.parts.push(std::mem::take(&mut self.out));
             self.parts.extend(pieces.into_iter().flatten());
-            self.out = String::with_capacity(TAIL);
+            self.out = String::with_capacity(room.saturating_sub(written).max(TAIL));
             self.first = false;
             return self;
         }
