@@ -32,7 +32,7 @@ one=$(hf "$BIN audit --format json $ONE")
 hundred=$(hf "$BIN audit --format json $OUT/p100")
 # Each run writes a new export, as a CI job does: deleting the previous
 # run's 160 MB file costs the file system 20-40 ms, and it is not the
-# audit's time (BENCHMARKS.md, "Replacing an export").
+# audit's time (BENCHMARKS.md, the paragraph under the table).
 batch_s=$(hf "$BIN audit --format json --output $OUT/batch.json $OUT/batch" "$OUT/batch.json")
 big=$(hf "$BIN audit --format json --labels $OUT/labels10k.json --output $OUT/big.json $OUT/profile10k.json" "$OUT/big.json")
 rss=$(rss_kib "$BIN" audit --format json "$ONE" || true)

@@ -167,7 +167,7 @@ pub struct DirectFile {
 
 impl DirectFile {
     /// Write `file` (new and empty) directly when its file system allows
-    /// it; `None` gives the file back when it does not.
+    /// it; `Err` gives the file back when it does not.
     pub fn new(file: File) -> Result<DirectFile, File> {
         if set_direct(&file, true).is_err() {
             return Err(file);
@@ -354,6 +354,30 @@ mod tests {
         assert!(!disk.direct);
         drop(disk);
         assert_eq!(std::fs::read(&path).unwrap(), bytes);
+    }
+
+    #[test]
+    fn a_failing_write_is_an_error_not_a_short_file() {
+        // A descriptor open for reading only: every write fails (EBADF),
+        // on the writer's thread for full blocks, on the caller's for the
+        // last one. The error reaches the caller either way.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out");
+        File::create_new(&path).unwrap();
+        for size in [10, 3 * BLOCK + 5] {
+            let file = File::open(&path).unwrap();
+            let Ok(mut d) = DirectFile::new(file) else {
+                eprintln!("no O_DIRECT on this file system: the buffered path is used");
+                return;
+            };
+            let wrote = d.write_all(&pattern(size));
+            let finished = d.finish();
+            let err = wrote
+                .err()
+                .or(finished.err())
+                .expect("the failure is reported");
+            assert_eq!(err.raw_os_error(), Some(libc::EBADF), "{size}: {err}");
+        }
     }
 
     #[test]
