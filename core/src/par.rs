@@ -83,3 +83,84 @@ pub(crate) fn drop_later<T: Send + 'static>(wide: bool, value: T) {
         drop(value);
     }
 }
+
+/// `f` of every item on rayon's pool, each result handed to `emit` on the
+/// caller's thread in the items' order, as soon as it and every result
+/// before it are ready: the caller can pass the first results on (to a
+/// file) while the pool still works on the rest. Items are queued first
+/// to last, so they tend to finish in order.
+///
+/// On one of the pool's own threads (which would wait on its own queue)
+/// everything is mapped first, then emitted: the same calls to `emit`.
+#[cfg(feature = "parallel")]
+pub(crate) fn map_in_order<'a, T, U, F>(items: &'a [T], f: F, mut emit: impl FnMut(U))
+where
+    T: Sync,
+    U: Send,
+    F: Fn(usize, &'a T) -> U + Sync + Send,
+{
+    if rayon::current_thread_index().is_some() {
+        map_indexed(true, items, f).into_iter().for_each(emit);
+        return;
+    }
+    let f = &f;
+    rayon::in_place_scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        for (i, item) in items.iter().enumerate() {
+            let tx = tx.clone();
+            scope.spawn(move |_| {
+                // The receiver outlives every task: this cannot fail.
+                let _ = tx.send((i, f(i, item)));
+            });
+        }
+        drop(tx);
+        let mut ready: Vec<Option<U>> = std::iter::repeat_with(|| None).take(items.len()).collect();
+        let mut next = 0;
+        // Ends when every task has sent its result (a task that panicked
+        // drops its sender too; the scope then passes the panic on).
+        for (i, result) in rx {
+            if let Some(slot) = ready.get_mut(i) {
+                *slot = Some(result);
+            }
+            while let Some(result) = ready.get_mut(next).and_then(Option::take) {
+                emit(result);
+                next += 1;
+            }
+        }
+    });
+}
+
+#[cfg(all(test, feature = "parallel"))]
+mod tests {
+    use super::*;
+
+    /// Results come in the items' order, each once, whether the caller is
+    /// outside the pool (results handed on as they are ready) or one of
+    /// its threads (mapped first): the same calls as a plain map.
+    #[test]
+    fn map_in_order_emits_every_result_in_order() {
+        let items: Vec<u64> = (0..257).collect();
+        // Uneven work, so later items often finish first.
+        let f = |i: usize, x: &u64| {
+            let spin = (i % 7) * 2_000;
+            let mut acc = *x;
+            for k in 0..spin as u64 {
+                acc = std::hint::black_box(acc.wrapping_mul(31).wrapping_add(k));
+            }
+            (i, *x * 3, acc)
+        };
+        let want: Vec<(usize, u64)> = items.iter().enumerate().map(|(i, x)| (i, x * 3)).collect();
+        let mut got = Vec::new();
+        map_in_order(&items, f, |(i, y, _)| got.push((i, y)));
+        assert_eq!(got, want);
+        let from_worker = rayon::scope(|_| {
+            let mut got = Vec::new();
+            map_in_order(&items, f, |(i, y, _)| got.push((i, y)));
+            got
+        });
+        assert_eq!(from_worker, want);
+        let mut none = 0;
+        map_in_order(&[] as &[u64], f, |_| none += 1);
+        assert_eq!(none, 0);
+    }
+}

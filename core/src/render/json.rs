@@ -203,6 +203,22 @@ pub fn element_parts(r: &Report) -> Vec<String> {
     written(r, 1).finish_parts()
 }
 
+/// [`render`] (or [`element`] when `element`) handed to `emit` part by
+/// part, in order, a long list's pieces as soon as they are written: the
+/// caller writes the first parts out while the rest is still being
+/// written. The parts joined are the same bytes.
+#[cfg(feature = "parallel")]
+pub fn render_to(r: &Report, element: bool, emit: &mut dyn FnMut(String)) {
+    let mut parts = written_to(r, usize::from(element), Some(&mut *emit)).finish_parts();
+    if !element {
+        match parts.last_mut() {
+            Some(last) => last.push('\n'),
+            None => parts.push("\n".into()),
+        }
+    }
+    parts.into_iter().for_each(emit);
+}
+
 /// Several reports as one JSON array (directory mode, several files).
 pub fn render_many(reports: &[Report]) -> String {
     super::frame::JSON_ARRAY.assemble(reports.iter().map(element))
@@ -216,6 +232,34 @@ pub fn element(r: &Report) -> String {
 /// [`export`] as serde_json would write it, written directly: the same
 /// fields in the same order (the unit tests hold the two together).
 fn written(r: &Report, depth: usize) -> Pretty {
+    written_to(r, depth, Emit::default())
+}
+
+/// Where [`written_to`] hands a long list's pieces as they are ready
+/// (kept in the writer when `None`).
+#[cfg(feature = "parallel")]
+type Emit<'e> = Option<&'e mut dyn FnMut(String)>;
+#[cfg(not(feature = "parallel"))]
+type Emit<'e> = std::marker::PhantomData<&'e ()>;
+
+/// The elements of an open array, written by `one`: with `emit`, a long
+/// list's pieces go there as they are ready.
+fn list<T: Sync>(
+    w: &mut Pretty,
+    items: &[T],
+    one: impl Fn(&mut Pretty, &T) + Sync + Send,
+    emit: &mut Emit<'_>,
+) {
+    #[cfg(feature = "parallel")]
+    if let Some(emit) = emit {
+        w.items_to(items, one, &mut **emit);
+        return;
+    }
+    let _ = emit;
+    w.items(items, one);
+}
+
+fn written_to(r: &Report, depth: usize, mut emit: Emit<'_>) -> Pretty {
     let mut w = Pretty::at(depth, size_hint(r));
     w.object()
         .field("schema", FINDINGS_SCHEMA)
@@ -250,53 +294,63 @@ fn written(r: &Report, depth: usize) -> Pretty {
         .field_num("info", s.info as u64)
         .end_object();
     w.key("issues").array();
-    w.items(&r.issues, |w, f| {
-        w.object()
-            .field("rule", f.rule)
-            .field("area", f.area.as_str())
-            .field("severity", f.severity.as_str())
-            .field("pointer", &f.pointer);
-        if let Some(l) = f.line {
-            w.field_num("line", l.into());
-        }
-        if let Some(c) = f.column {
-            w.field_num("column", c.into());
-        }
-        w.field("message", &f.message)
-            .field("remediation", f.remediation);
-        w.key("evidence").map(&f.evidence);
-        if let Some(wv) = &f.waived {
-            w.key("waived")
-                .object()
-                .field("reason", &wv.reason)
-                .field("owner", &wv.owner)
-                .field("expires", &wv.expires)
-                .end_object();
-        }
-        if let Some(b) = f.baseline {
-            w.field("baseline", b);
-        }
-        if let Some(o) = &f.origin {
-            w.key("origin")
-                .object()
-                .field("file", &o.file)
-                .field_num("line", o.line.into())
-                .field_num("column", o.column.into())
-                .end_object();
-        }
-        w.end_object();
-    });
+    list(
+        &mut w,
+        &r.issues,
+        |w, f| {
+            w.object()
+                .field("rule", f.rule)
+                .field("area", f.area.as_str())
+                .field("severity", f.severity.as_str())
+                .field("pointer", &f.pointer);
+            if let Some(l) = f.line {
+                w.field_num("line", l.into());
+            }
+            if let Some(c) = f.column {
+                w.field_num("column", c.into());
+            }
+            w.field("message", &f.message)
+                .field("remediation", f.remediation);
+            w.key("evidence").map(&f.evidence);
+            if let Some(wv) = &f.waived {
+                w.key("waived")
+                    .object()
+                    .field("reason", &wv.reason)
+                    .field("owner", &wv.owner)
+                    .field("expires", &wv.expires)
+                    .end_object();
+            }
+            if let Some(b) = f.baseline {
+                w.field("baseline", b);
+            }
+            if let Some(o) = &f.origin {
+                w.key("origin")
+                    .object()
+                    .field("file", &o.file)
+                    .field_num("line", o.line.into())
+                    .field_num("column", o.column.into())
+                    .end_object();
+            }
+            w.end_object();
+        },
+        &mut emit,
+    );
     w.end_array();
     w.key("runtime_checks").array();
-    w.items(&r.runtime_checks, |w, c| {
-        w.object()
-            .field("id", &c.id)
-            .field("kind", c.kind.as_str())
-            .field("target", &c.target)
-            .field("expect", c.expect)
-            .field("because", &c.because)
-            .end_object();
-    });
+    list(
+        &mut w,
+        &r.runtime_checks,
+        |w, c| {
+            w.object()
+                .field("id", &c.id)
+                .field("kind", c.kind.as_str())
+                .field("target", &c.target)
+                .field("expect", c.expect)
+                .field("because", &c.because)
+                .end_object();
+        },
+        &mut emit,
+    );
     w.end_array().end_object();
     w
 }
@@ -357,5 +411,33 @@ mod tests {
                 .trim_start_matches("[\n")
                 .trim_end_matches("\n]")
         );
+        #[cfg(feature = "parallel")]
+        {
+            // Streamed: the same bytes, and the text before the first long
+            // list plus every piece of both lists come as parts of their own.
+            for element in [false, true] {
+                let mut parts = Vec::new();
+                render_to(r, element, &mut |p| parts.push(p));
+                let joined = parts.concat();
+                if element {
+                    assert_eq!(joined, written(r, 1).finish());
+                } else {
+                    assert_eq!(joined, want);
+                }
+                // The head, the issues' pieces, the text between the
+                // lists, the checks' pieces, the tail.
+                let pieces = |n: usize| n.div_ceil(1024);
+                assert_eq!(
+                    parts.len(),
+                    3 + pieces(r.issues.len()) + pieces(r.runtime_checks.len())
+                );
+                assert!(parts[0].ends_with("\"issues\": ["), "{:?}", &parts[0]);
+            }
+            // Lists too short to be split come as one part.
+            let small = &super::super::sample_reports("p.json")[0];
+            let mut parts = Vec::new();
+            render_to(small, false, &mut |p| parts.push(p));
+            assert_eq!(parts, vec![render(small)]);
+        }
     }
 }

@@ -141,35 +141,82 @@ impl Pretty {
     ) -> &mut Self {
         #[cfg(feature = "parallel")]
         if list.len() >= PARALLEL_ITEMS {
-            let (depth, first) = (self.depth, self.first);
-            let chunks: Vec<&[T]> = list.chunks(PARALLEL_ITEMS / 4).collect();
-            // Each piece starts with its share of the room left (the
-            // caller sized the buffer for the whole document), so it is
-            // not copied again and again as it grows.
-            let room = self.out.capacity() - self.out.len();
-            let share = room / chunks.len();
-            let pieces = crate::par::map_indexed(true, &chunks, |i, chunk| {
-                let mut w = Pretty::at(0, share);
-                w.depth = depth;
-                w.first = first && i == 0;
-                for x in *chunk {
-                    one(w.item(), x);
-                }
-                w.finish_parts()
-            });
-            // The text so far, then the pieces, stay apart; what follows
-            // the list starts a new buffer with the room still left (a
-            // second long list gets its share of it too).
-            let written: usize = pieces.iter().flatten().map(String::len).sum();
-            self.parts.push(std::mem::take(&mut self.out));
-            self.parts.extend(pieces.into_iter().flatten());
-            self.out = String::with_capacity(room.saturating_sub(written).max(TAIL));
-            self.first = false;
-            return self;
+            return self.pieces(list, &one, None);
         }
         for x in list {
             one(self.item(), x);
         }
+        self
+    }
+
+    /// [`Pretty::items`], except that a long list's pieces, and the text
+    /// before them, are handed to `emit` as they are ready, in order,
+    /// instead of being kept: the caller can write them out while the
+    /// rest of the list is still being written.
+    #[cfg(feature = "parallel")]
+    pub fn items_to<T: Sync>(
+        &mut self,
+        list: &[T],
+        one: impl Fn(&mut Pretty, &T) + Sync + Send,
+        emit: &mut dyn FnMut(String),
+    ) -> &mut Self {
+        if list.len() >= PARALLEL_ITEMS {
+            return self.pieces(list, &one, Some(emit));
+        }
+        for x in list {
+            one(self.item(), x);
+        }
+        self
+    }
+
+    /// A long list, written in pieces in parallel: kept in `parts`, or
+    /// emitted with what came before them.
+    #[cfg(feature = "parallel")]
+    fn pieces<T: Sync>(
+        &mut self,
+        list: &[T],
+        one: &(impl Fn(&mut Pretty, &T) + Sync + Send),
+        emit: Option<&mut dyn FnMut(String)>,
+    ) -> &mut Self {
+        let (depth, first) = (self.depth, self.first);
+        let chunks: Vec<&[T]> = list.chunks(PARALLEL_ITEMS / 4).collect();
+        // Each piece starts with its share of the room left (the caller
+        // sized the buffer for the whole document), so it is not copied
+        // again and again as it grows.
+        let room = self.out.capacity() - self.out.len();
+        let share = room / chunks.len();
+        let piece = |i: usize, chunk: &&[T]| {
+            let mut w = Pretty::at(0, share);
+            w.depth = depth;
+            w.first = first && i == 0;
+            for x in *chunk {
+                one(w.item(), x);
+            }
+            w.finish_parts()
+        };
+        // The text so far, then the pieces, stay apart; what follows the
+        // list starts a new buffer with the room still left (a second
+        // long list gets its share of it too).
+        self.parts.push(std::mem::take(&mut self.out));
+        let mut written = 0;
+        match emit {
+            None => {
+                let pieces = crate::par::map_indexed(true, &chunks, piece);
+                written = pieces.iter().flatten().map(String::len).sum();
+                self.parts.extend(pieces.into_iter().flatten());
+            }
+            Some(emit) => {
+                self.parts.drain(..).for_each(&mut *emit);
+                crate::par::map_in_order(&chunks, piece, |parts: Vec<String>| {
+                    for part in parts {
+                        written += part.len();
+                        emit(part);
+                    }
+                });
+            }
+        }
+        self.out = String::with_capacity(room.saturating_sub(written).max(TAIL));
+        self.first = false;
         self
     }
 

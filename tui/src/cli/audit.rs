@@ -170,10 +170,20 @@ const CHUNK: usize = 128;
 struct Done {
     /// How the pieces were rendered; the first one fixes the frame.
     layout: Layout,
-    pieces: Vec<Vec<String>>,
+    pieces: Vec<Piece>,
     notes: Vec<String>,
     eligible: usize,
     failing: bool,
+}
+
+/// One report's text in the document.
+enum Piece {
+    /// Rendered by the worker that audited it, in parts.
+    Parts(Vec<String>),
+    /// A JSON export rendered as it is written: a long list's first pieces
+    /// go to the file while the rest are still being rendered. Only for a
+    /// single input, whose report the process never frees (it ends next).
+    Streamed(Box<Report>),
 }
 
 /// Where the document goes, opened when its first piece is ready so that
@@ -253,7 +263,7 @@ impl Document<'_> {
             }
             self.failing |= done.failing;
             self.eligible += done.eligible;
-            for piece in &done.pieces {
+            for piece in done.pieces {
                 let out = match &mut self.sink {
                     Some(out) => {
                         out.write(self.frame.sep)?;
@@ -266,8 +276,23 @@ impl Document<'_> {
                         out
                     }
                 };
-                for part in piece {
-                    out.write(part)?;
+                match piece {
+                    Piece::Parts(parts) => {
+                        for part in &parts {
+                            out.write(part)?;
+                        }
+                    }
+                    Piece::Streamed(report) => {
+                        let mut written = Ok(());
+                        json::render_to(&report, done.layout.array, &mut |part| {
+                            if written.is_ok() {
+                                written = out.write(&part);
+                            }
+                        });
+                        written?;
+                        // One input: the OS takes the memory back at exit.
+                        std::mem::forget(report);
+                    }
                 }
                 self.reports += 1;
             }
@@ -360,6 +385,8 @@ pub fn run(args: &AuditArgs) -> u8 {
     // several containers or services), so its shape is predictable. With
     // a single input there is a single job, so its own count decides.
     let many_inputs = expanded.directory || args.profiles.len() > 1;
+    // One input's JSON export is rendered as it is written (see `Piece`).
+    let stream = !many_inputs && args.format == ReportFormat::Json;
 
     // The exports hold findings, checks and digests only; the text report
     // quotes the (masked) source, and waivers look at the mount table.
@@ -395,7 +422,19 @@ pub fn run(args: &AuditArgs) -> u8 {
         audited.reports.iter().for_each(|r| gate.add(r));
         let done = Done {
             layout,
-            pieces: audited.reports.iter().map(|r| layout.piece(r)).collect(),
+            pieces: if stream {
+                audited
+                    .reports
+                    .drain(..)
+                    .map(|r| Piece::Streamed(Box::new(r)))
+                    .collect()
+            } else {
+                audited
+                    .reports
+                    .iter()
+                    .map(|r| Piece::Parts(layout.piece(r)))
+                    .collect()
+            },
             notes: std::mem::take(&mut audited.notes),
             eligible: audited
                 .reports
