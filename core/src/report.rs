@@ -326,6 +326,17 @@ pub struct Parsed<'a> {
     doc: json::Document,
     profile: crate::model::Profile,
     problems: Vec<decode::Problem>,
+    /// A large document's secrets and digests, found beside its decoding.
+    #[cfg(feature = "parallel")]
+    early: Option<Early>,
+}
+
+/// What a large document's audit finds before it needs the catalog.
+#[cfg(feature = "parallel")]
+struct Early {
+    secrets: Secrets,
+    sha256: String,
+    fingerprint: String,
 }
 
 /// Sizes only: the bytes and the document hold the profile's secrets.
@@ -344,12 +355,42 @@ impl<'a> Parsed<'a> {
     pub fn new(bytes: impl Into<Cow<'a, [u8]>>, limits: Limits) -> Result<Parsed<'a>, InputError> {
         let bytes = bytes.into();
         let doc = json::parse(&bytes, limits)?;
+        // A large document's secrets and digests need no catalog either:
+        // found beside the decoding, they are ready before a large
+        // catalog is.
+        #[cfg(feature = "parallel")]
+        if bytes.len() >= PARALLEL_BYTES {
+            let ((profile, problems), (secrets, (sha256, fingerprint))) = par::join(
+                true,
+                || decode::profile(&doc.root),
+                || {
+                    par::join(
+                        true,
+                        || Secrets::collect(&doc.root),
+                        || (sha256_hex(&bytes), fingerprint(&doc.root)),
+                    )
+                },
+            );
+            return Ok(Parsed {
+                early: Some(Early {
+                    secrets,
+                    sha256,
+                    fingerprint,
+                }),
+                bytes,
+                doc,
+                profile,
+                problems,
+            });
+        }
         let (profile, problems) = decode::profile(&doc.root);
         Ok(Parsed {
             bytes,
             doc,
             profile,
             problems,
+            #[cfg(feature = "parallel")]
+            early: None,
         })
     }
 }
@@ -398,15 +439,24 @@ fn audit_scheduled(
         doc,
         profile,
         problems,
+        #[cfg(feature = "parallel")]
+        early,
     } = parsed;
+    #[cfg(not(feature = "parallel"))]
+    let early: Option<(Secrets, String, String)> = None;
+    #[cfg(feature = "parallel")]
+    let early = early.map(|e| (e.secrets, e.sha256, e.fingerprint));
     let bytes: &[u8] = &bytes;
     let text = std::str::from_utf8(bytes).unwrap_or_default();
 
-    // Secrets, digests and the source with its secrets masked, beside the
-    // classification, the rules and the plan.
+    // Secrets, digests and the source with its secrets masked (unless
+    // found already), beside the classification, the rules and the plan.
     let ((secrets, sha256, fingerprint), (views, drafts, checks, locator)) = par::join(
         wide,
         || {
+            if let Some(found) = early {
+                return found;
+            }
             let (secrets, (sha256, fingerprint)) = par::join(
                 wide,
                 || Secrets::collect(&doc.root),
@@ -747,12 +797,25 @@ mod tests {
         let options = AuditOptions {
             today: Date::parse("2026-11-29"),
         };
-        let run = |wide| {
-            let parsed = Parsed::new(profile.as_bytes(), Limits::default()).unwrap();
+        // `early`: keep the secrets and digests found while parsing (a
+        // large document's, with the feature) or find them in the audit.
+        let run = |wide, early: bool| {
+            #[allow(unused_mut)]
+            let mut parsed = Parsed::new(profile.as_bytes(), Limits::default()).unwrap();
+            #[cfg(feature = "parallel")]
+            {
+                assert!(parsed.early.is_some(), "found while parsing");
+                if !early {
+                    parsed.early = None;
+                }
+            }
+            let _ = early;
             let r = audit_scheduled(parsed, "big.json", &labels, &options, Detail::Full, wide);
             crate::render::json::render(&r)
         };
-        let (wide, narrow) = (run(true), run(false));
+        let (wide, narrow) = (run(true, true), run(false, false));
+        assert_eq!(run(true, false), wide);
+        assert_eq!(run(false, true), wide);
         // The export in parts (a long list's pieces kept apart) is the
         // serde_json rendering of the same fields, once the parts are put
         // together.
