@@ -329,6 +329,10 @@ pub struct Parsed<'a> {
     /// A large document's secrets and digests, found beside its decoding.
     #[cfg(feature = "parallel")]
     early: Option<Early>,
+    /// Left to the operating system after the audit (see
+    /// [`Parsed::never_free`]).
+    #[cfg(feature = "parallel")]
+    never_free: bool,
 }
 
 /// What a large document's audit finds before it needs the catalog.
@@ -377,6 +381,7 @@ impl<'a> Parsed<'a> {
                     sha256,
                     fingerprint,
                 }),
+                never_free: false,
                 bytes,
                 doc,
                 profile,
@@ -391,7 +396,21 @@ impl<'a> Parsed<'a> {
             problems,
             #[cfg(feature = "parallel")]
             early: None,
+            #[cfg(feature = "parallel")]
+            never_free: false,
         })
+    }
+}
+
+impl Parsed<'_> {
+    /// For a caller whose process ends right after this audit: the
+    /// document, the decoded profile and what the audit derives from them
+    /// (a large one is hundreds of thousands of allocations) are left to
+    /// the operating system instead of being freed one by one.
+    #[cfg(feature = "parallel")]
+    pub fn never_free(mut self) -> Self {
+        self.never_free = true;
+        self
     }
 }
 
@@ -441,6 +460,8 @@ fn audit_scheduled(
         problems,
         #[cfg(feature = "parallel")]
         early,
+        #[cfg(feature = "parallel")]
+        never_free,
     } = parsed;
     #[cfg(not(feature = "parallel"))]
     let early: Option<(Secrets, String, String)> = None;
@@ -606,6 +627,14 @@ fn audit_scheduled(
     };
     report.refresh();
     // (Compiled out of the page, which frees on its own thread anyway.)
+    #[cfg(feature = "parallel")]
+    if never_free {
+        // (One at a time: the views borrow the profile.)
+        std::mem::forget(views);
+        std::mem::forget(locator);
+        std::mem::forget((doc, profile, problems));
+        return report;
+    }
     #[cfg(feature = "parallel")]
     if wide {
         // A large document is freed beside the caller's export (the mount
@@ -816,6 +845,19 @@ mod tests {
         let (wide, narrow) = (run(true, true), run(false, false));
         assert_eq!(run(true, false), wide);
         assert_eq!(run(false, true), wide);
+        #[cfg(feature = "parallel")]
+        for wide_schedule in [true, false] {
+            let parsed = Parsed::new(profile.as_bytes(), Limits::default()).unwrap();
+            let r = audit_scheduled(
+                parsed.never_free(),
+                "big.json",
+                &labels,
+                &options,
+                Detail::Full,
+                wide_schedule,
+            );
+            assert_eq!(crate::render::json::render(&r), wide, "left unfreed");
+        }
         // The export in parts (a long list's pieces kept apart) is the
         // serde_json rendering of the same fields, once the parts are put
         // together.

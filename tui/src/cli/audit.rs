@@ -403,7 +403,8 @@ pub fn run(args: &AuditArgs) -> u8 {
                 Some(read) => read?,
                 None => input::read_input(&inp, args.from, false)?,
             };
-            input::audit_read(&inp, read, &labels, &options, detail)
+            // One input: the process ends once its report is written.
+            input::audit_read(&inp, read, &labels, &options, detail, !many_inputs)
         })?;
         for report in &mut audited.reports {
             if let Some((list, source)) = &waivers {
