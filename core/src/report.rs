@@ -468,7 +468,6 @@ fn audit_scheduled(
     #[cfg(feature = "parallel")]
     let early = early.map(|e| (e.secrets, e.sha256, e.fingerprint));
     let bytes: &[u8] = &bytes;
-    let text = std::str::from_utf8(bytes).unwrap_or_default();
 
     // Secrets, digests and the source with its secrets masked (unless
     // found already), beside the classification, the rules and the plan.
@@ -597,6 +596,9 @@ fn audit_scheduled(
                     line: locator.pointer(&v.pointer()).map(|n| n.pos.line),
                 }
             });
+            // (The text is checked again only here: the exports need no
+            // masked source.)
+            let text = std::str::from_utf8(bytes).unwrap_or_default();
             (mounts, secrets.mask_source(text))
         },
     );
