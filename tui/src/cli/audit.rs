@@ -421,6 +421,12 @@ pub fn run(args: &AuditArgs) -> u8 {
         };
         let mut gate = Gate::new(fail_on, baseline.is_some());
         audited.reports.iter().for_each(|r| gate.add(r));
+        // Counted before a streamed report is moved into its piece.
+        let eligible = audited
+            .reports
+            .iter()
+            .filter(|r| r.verdict == Verdict::EligibleForRuntimeTesting)
+            .count();
         let done = Done {
             layout,
             pieces: if stream {
@@ -437,11 +443,7 @@ pub fn run(args: &AuditArgs) -> u8 {
                     .collect()
             },
             notes: std::mem::take(&mut audited.notes),
-            eligible: audited
-                .reports
-                .iter()
-                .filter(|r| r.verdict == Verdict::EligibleForRuntimeTesting)
-                .count(),
+            eligible,
             failing: gate.failing,
         };
         if !many_inputs {
