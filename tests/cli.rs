@@ -263,7 +263,7 @@ fn directory_output_is_deterministic() {
     assert_eq!(a.stdout, b.stdout);
 }
 
-/// A directory larger than one batch of parallel work (512 inputs) is
+/// A directory larger than one batch of parallel work (128 inputs) is
 /// written in order, in every format, with the same bytes as its profiles
 /// audited one by one and assembled, and with a bad file in the middle
 /// reported in order without losing the others.
@@ -349,6 +349,54 @@ fn a_large_directory_streams_in_path_order_in_every_format() {
             }
         }
     }
+}
+
+/// One large profile with a large catalog: its JSON export is written to
+/// the file (and to stdout) piece by piece while it renders, and the bytes
+/// are exactly core's rendering of the same audit, long lists and all.
+#[test]
+fn a_large_single_export_is_streamed_with_the_bytes_core_renders() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let profile = isolint_core::synth::profile(2200, 3);
+    let catalog = isolint_core::synth::catalog(2200);
+    write(dir, "p.json", profile.as_bytes());
+    write(dir, "labels.json", catalog.as_bytes());
+    let labels = isolint_core::Labels::load(catalog.as_bytes()).unwrap();
+    let options = isolint_core::AuditOptions {
+        today: isolint_core::Date::parse(TODAY),
+    };
+    let report = isolint_core::audit(profile.as_bytes(), "p.json", &labels, &options).unwrap();
+    assert!(
+        report.issues.len() > 100 && report.runtime_checks.len() > 4096,
+        "long enough to be written in pieces: {} checks",
+        report.runtime_checks.len()
+    );
+    let want = isolint_core::render::json::render(&report);
+
+    let args = [
+        "audit",
+        "--today",
+        TODAY,
+        "--format",
+        "json",
+        "--labels",
+        "labels.json",
+    ];
+    let to_file = isolint_in(
+        dir,
+        args.iter().chain(&["--output", "out.json", "p.json"]),
+        None,
+    );
+    to_file.expect_code(1);
+    assert!(to_file.stdout.is_empty());
+    assert!(
+        fs::read_to_string(dir.join("out.json")).unwrap() == want,
+        "file export differs"
+    );
+    let to_stdout = isolint_in(dir, args.iter().chain(&["p.json"]), None);
+    to_stdout.expect_code(1);
+    assert!(to_stdout.stdout_str() == want, "stdout export differs");
 }
 
 // ---- input errors -------------------------------------------------------
