@@ -22,11 +22,11 @@ mod fixtures {
 #[global_allocator]
 static ALLOCATOR: Mimalloc = Mimalloc;
 
-/// `mimalloc::MiMalloc`, except that an allocation whose alignment every
-/// mimalloc block has (8 bytes: a pointer's) calls `mi_malloc` itself
-/// instead of `mi_malloc_aligned`, which checks the alignment again before
-/// taking the same path (about 1 % of a batch profile's instructions;
-/// ~890 allocations a profile).
+/// What the `mimalloc` crate's `MiMalloc` does, except that an allocation
+/// whose alignment every mimalloc block has (8 bytes: a pointer's) calls
+/// `mi_malloc` itself instead of `mi_malloc_aligned`, which checks the
+/// alignment again before taking the same path (about 1 % of a batch
+/// profile's instructions; ~890 allocations a profile).
 struct Mimalloc;
 
 /// An alignment every block of mimalloc has.
