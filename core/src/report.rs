@@ -469,8 +469,8 @@ fn audit_scheduled(
     let early = early.map(|e| (e.secrets, e.sha256, e.fingerprint));
     let bytes: &[u8] = &bytes;
 
-    // Secrets, digests and the source with its secrets masked (unless
-    // found already), beside the classification, the rules and the plan.
+    // The document's secrets and digests (unless found while parsing),
+    // beside the classification, the rules and the plan.
     let ((secrets, sha256, fingerprint), (views, drafts, checks, locator)) = par::join(
         wide,
         || {
