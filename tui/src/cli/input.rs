@@ -752,7 +752,11 @@ mod tests {
     #[test]
     fn sized_reads_take_one_call_and_still_see_growth_and_limits() {
         let read = |data: &[u8], step: usize, limit: usize, size: usize| {
-            let mut r = Trickle { data, step, calls: 0 };
+            let mut r = Trickle {
+                data,
+                step,
+                calls: 0,
+            };
             let got = read_sized(&mut r, limit, size).unwrap();
             (got, r.calls)
         };
@@ -826,7 +830,10 @@ mod tests {
                 fs::write(root.join(x).join(y).join("z.json"), "{}").unwrap();
             }
         }
-        let got: Vec<PathBuf> = walk(root, &["json"]).into_iter().map(Result::unwrap).collect();
+        let got: Vec<PathBuf> = walk(root, &["json"])
+            .into_iter()
+            .map(Result::unwrap)
+            .collect();
         let mut want = got.clone();
         want.sort();
         assert_eq!(got.len(), names.len() * (1 + 2 * names.len()));
