@@ -1,7 +1,8 @@
 //! JSON parse throughput of isolint's spanned parser next to serde_json's on
 //! the same bytes (the physical-limit reference), and the scale ratio of the
 //! audit at 10k and 100k mounts × labels. Prints `key value` lines for
-//! bench/run.sh. Usage: `throughput [--smoke]`.
+//! bench/run.sh. Usage: `throughput [--smoke]`; with `THROUGHPUT_SAMPLES`
+//! set, every timing of the two audits goes to stderr too.
 #![allow(
     clippy::disallowed_methods,
     clippy::disallowed_types,
@@ -52,20 +53,47 @@ fn main() {
     let opts = AuditOptions {
         today: Date::parse("2026-11-29"),
     };
-    let mut times = Vec::new();
-    for n in [n_small, n_big] {
-        let labels = Labels::load(synth::catalog(n).as_bytes()).unwrap();
-        let p = synth::profile(n, 0);
-        let t = median(runs, || {
+    // Both sizes are timed in turns (small, big, big, small, ...), so a
+    // change of the host's speed during the runs cannot bias their ratio;
+    // each timed run follows an untimed one of the same size, so it finds
+    // the memory of its own size warm, as in a run of that size alone.
+    let cases: Vec<_> = [n_small, n_big]
+        .into_iter()
+        .map(|n| {
+            let labels = Labels::load(synth::catalog(n).as_bytes()).unwrap();
+            (n, labels, synth::profile(n, 0))
+        })
+        .collect();
+    let mut samples = vec![Vec::new(); cases.len()];
+    // More rounds than the parse: a 10k audit is short, and the host's
+    // noise moves it most.
+    for round in 0..runs + 4 {
+        for k in 0..cases.len() {
+            let k = if round % 2 == 0 { k } else { cases.len() - 1 - k };
+            let (_, labels, p) = &cases[k];
             // 100k mounts are about 10 MB, over the CLI's 8 MiB input limit.
             let limits = Limits {
                 max_bytes: 64 << 20,
                 ..Limits::default()
             };
-            std::hint::black_box(
-                audit_with_limits(p.as_bytes(), "s.json", &labels, &opts, limits).unwrap(),
-            );
-        });
+            let audit = || {
+                std::hint::black_box(
+                    audit_with_limits(p.as_bytes(), "s.json", labels, &opts, limits).unwrap(),
+                );
+            };
+            audit();
+            let s = Instant::now();
+            audit();
+            samples[k].push(s.elapsed().as_secs_f64());
+        }
+    }
+    let mut times = Vec::new();
+    for ((n, _, _), mut t) in cases.iter().zip(samples) {
+        t.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        if std::env::var_os("THROUGHPUT_SAMPLES").is_some() {
+            eprintln!("{n}: {:?}", t.iter().map(|x| (x * 1e4).round() / 10.0).collect::<Vec<_>>());
+        }
+        let t = t[t.len() / 2];
         println!("audit_{n}_ms {:.2}", t * 1e3);
         times.push(t);
     }

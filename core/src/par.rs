@@ -72,6 +72,23 @@ where
     items.iter().enumerate().map(|(i, x)| f(i, x)).collect()
 }
 
+/// `f` of every item with its index, in place; in parallel when `wide`
+/// and the feature allow it.
+pub(crate) fn for_each_indexed<T, F>(wide: bool, items: &mut [T], f: F)
+where
+    T: Send,
+    F: Fn(usize, &mut T) + Sync + Send,
+{
+    #[cfg(feature = "parallel")]
+    if wide {
+        use rayon::prelude::*;
+        items.par_iter_mut().enumerate().for_each(|(i, x)| f(i, x));
+        return;
+    }
+    let _ = wide;
+    items.iter_mut().enumerate().for_each(|(i, x)| f(i, x));
+}
+
 /// Drop `value`, off the caller's path when `wide` and the feature allow
 /// it: a large document's tree is hundreds of thousands of allocations,
 /// and the caller has a report to write meanwhile.
