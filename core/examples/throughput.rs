@@ -69,7 +69,11 @@ fn main() {
     // noise moves it most.
     for round in 0..runs + 4 {
         for k in 0..cases.len() {
-            let k = if round % 2 == 0 { k } else { cases.len() - 1 - k };
+            let k = if round % 2 == 0 {
+                k
+            } else {
+                cases.len() - 1 - k
+            };
             let (_, labels, p) = &cases[k];
             // 100k mounts are about 10 MB, over the CLI's 8 MiB input limit.
             let limits = Limits {
@@ -91,7 +95,12 @@ fn main() {
     for ((n, _, _), mut t) in cases.iter().zip(samples) {
         t.sort_by(|a, b| a.partial_cmp(b).unwrap());
         if std::env::var_os("THROUGHPUT_SAMPLES").is_some() {
-            eprintln!("{n}: {:?}", t.iter().map(|x| (x * 1e4).round() / 10.0).collect::<Vec<_>>());
+            eprintln!(
+                "{n}: {:?}",
+                t.iter()
+                    .map(|x| (x * 1e4).round() / 10.0)
+                    .collect::<Vec<_>>()
+            );
         }
         let t = t[t.len() / 2];
         println!("audit_{n}_ms {:.2}", t * 1e3);

@@ -121,27 +121,45 @@ where
         return;
     }
     let f = &f;
+    // At most this many items are queued or being mapped at once: each
+    // item queued as one is emitted keeps the pool busy, and a result's
+    // memory, freed once emitted, is taken again by the next one instead
+    // of fresh pages (a 10k x 10k export's pieces are megabytes).
+    let ahead = 2 * rayon::current_num_threads().max(1);
     rayon::in_place_scope(|scope| {
         let (tx, rx) = std::sync::mpsc::channel();
-        for (i, item) in items.iter().enumerate() {
-            let tx = tx.clone();
-            scope.spawn(move |_| {
-                // The receiver outlives every task: this cannot fail.
-                let _ = tx.send((i, f(i, item)));
-            });
+        let mut queue = items.iter().enumerate();
+        let mut spawn_next = || {
+            if let Some((i, item)) = queue.next() {
+                let tx = tx.clone();
+                scope.spawn(move |_| {
+                    // A panic is sent on too, so the caller stops waiting
+                    // for the result and passes the panic on.
+                    let result =
+                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(i, item)));
+                    // The receiver outlives every task: this cannot fail.
+                    let _ = tx.send((i, result));
+                });
+            }
+        };
+        for _ in 0..ahead {
+            spawn_next();
         }
-        drop(tx);
         let mut ready: Vec<Option<U>> = std::iter::repeat_with(|| None).take(items.len()).collect();
         let mut next = 0;
-        // Ends when every task has sent its result (a task that panicked
-        // drops its sender too; the scope then passes the panic on).
-        for (i, result) in rx {
+        while next < items.len() {
+            // Every queued task sends once, and `tx` is still held here.
+            let Ok((i, result)) = rx.recv() else {
+                break;
+            };
+            let result = result.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
             if let Some(slot) = ready.get_mut(i) {
                 *slot = Some(result);
             }
             while let Some(result) = ready.get_mut(next).and_then(Option::take) {
                 emit(result);
                 next += 1;
+                spawn_next();
             }
         }
     });
@@ -179,5 +197,46 @@ mod tests {
         let mut none = 0;
         map_in_order(&[] as &[u64], f, |_| none += 1);
         assert_eq!(none, 0);
+    }
+
+    /// Items are mapped at most a few ahead of the last one emitted (so
+    /// the memory of emitted results is taken again), and a panic in one
+    /// is passed on to the caller instead of leaving it waiting.
+    #[test]
+    fn map_in_order_stays_close_to_what_it_emitted_and_passes_panics_on() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let items: Vec<u64> = (0..200).collect();
+        let emitted = AtomicUsize::new(0);
+        let ahead = 2 * rayon::current_num_threads().max(1);
+        let far = AtomicUsize::new(0);
+        map_in_order(
+            &items,
+            |i, _| {
+                far.fetch_max(i + 1 - emitted.load(Ordering::SeqCst), Ordering::SeqCst);
+                i
+            },
+            |i| {
+                assert_eq!(i, emitted.load(Ordering::SeqCst));
+                emitted.fetch_add(1, Ordering::SeqCst);
+            },
+        );
+        assert_eq!(emitted.load(Ordering::SeqCst), items.len());
+        let far = far.load(Ordering::SeqCst);
+        assert!(
+            far >= 1 && far <= ahead,
+            "{far} items ahead, at most {ahead}"
+        );
+
+        let caught = std::panic::catch_unwind(|| {
+            map_in_order(
+                &items,
+                |i, _| {
+                    assert_ne!(i, 37, "item 37 fails");
+                    i
+                },
+                |_| {},
+            );
+        });
+        assert!(caught.is_err());
     }
 }
