@@ -769,6 +769,37 @@ fn output_into_a_missing_directory_fails_without_leaving_anything() {
     );
 }
 
+#[test]
+fn output_through_a_link_replaces_the_file_it_names_and_keeps_the_link() {
+    use std::os::unix::fs::symlink;
+    let tmp = tempfile::tempdir().unwrap();
+    fs::create_dir(tmp.path().join("reports")).unwrap();
+    fs::write(tmp.path().join("reports/2026.json"), "old").unwrap();
+    let link = tmp.path().join("latest.json");
+    symlink("reports/2026.json", &link).unwrap();
+    audit(&[
+        "--format",
+        "json",
+        "--output",
+        link.to_str().unwrap(),
+        WORKSHOP,
+    ])
+    .expect_code(1);
+    assert!(fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(
+        fs::read(tmp.path().join("reports/2026.json")).unwrap(),
+        audit(&["--format", "json", WORKSHOP]).stdout
+    );
+    let names: Vec<_> = fs::read_dir(tmp.path().join("reports"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["2026.json"], "no temporary file is left behind");
+}
+
 // ---- rules, explain, schema ---------------------------------------------
 
 #[test]

@@ -10,7 +10,7 @@ mod direct;
 mod docs;
 mod import;
 mod input;
-mod output;
+pub(crate) mod output;
 mod today;
 
 use std::io::IsTerminal;

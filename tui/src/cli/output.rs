@@ -65,10 +65,18 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
 
 /// A file written in pieces that replaces its target only on
 /// [`AtomicFile::commit`]; dropped uncommitted, it leaves no trace.
+///
+/// A target that is a symbolic link keeps the link: the file it points
+/// to is replaced. A target that is not a regular file (`/dev/null`, a
+/// named pipe, a terminal) is written as it is, since there is nothing to
+/// replace: renaming over it would put a regular file in place of a
+/// device.
 pub struct AtomicFile {
     path: PathBuf,
     dir: PathBuf,
-    tmp: PathBuf,
+    /// The temporary file; `None` when writing straight into a device or
+    /// a pipe.
+    tmp: Option<PathBuf>,
     file: Option<Out>,
     existing: Option<fs::Metadata>,
 }
@@ -102,14 +110,30 @@ impl Out {
 }
 
 impl AtomicFile {
-    /// Open a temporary file next to `path`.
+    /// Open a temporary file next to `path` (next to the file it links
+    /// to, when it is a link), or `path` itself when it is not a regular
+    /// file.
     pub fn create(path: &Path) -> io::Result<AtomicFile> {
-        if path.is_dir() {
-            return Err(io::Error::new(
-                io::ErrorKind::IsADirectory,
-                "is a directory",
-            ));
+        match fs::metadata(path) {
+            Ok(m) if m.is_dir() => {
+                return Err(io::Error::new(
+                    io::ErrorKind::IsADirectory,
+                    "is a directory",
+                ))
+            }
+            Ok(m) if !m.is_file() => {
+                let file = OpenOptions::new().write(true).open(path)?;
+                return Ok(AtomicFile {
+                    path: path.to_path_buf(),
+                    dir: PathBuf::from("."),
+                    tmp: None,
+                    file: Some(Out::Buffered(io::BufWriter::with_capacity(1 << 16, file))),
+                    existing: None,
+                });
+            }
+            _ => {}
         }
+        let path = &followed(path);
         let file_name = path
             .file_name()
             .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "names no file"))?;
@@ -129,7 +153,7 @@ impl AtomicFile {
                     return Ok(AtomicFile {
                         path: path.to_path_buf(),
                         dir,
-                        tmp,
+                        tmp: Some(tmp),
                         file: Some(Out::new(f)),
                         existing,
                     })
@@ -164,10 +188,14 @@ impl AtomicFile {
         Ok(())
     }
 
-    /// Flush to disk and rename over the target.
+    /// Flush to disk and rename over the target (or only flush, into a
+    /// device or a pipe).
     pub fn commit(mut self) -> io::Result<()> {
         let Some(writer) = self.file.take() else {
             return Err(io::Error::other("already committed"));
+        };
+        let Some(tmp) = self.tmp.take() else {
+            return writer.into_file().map(drop);
         };
         let done = (|| {
             let file = writer.into_file()?;
@@ -177,10 +205,10 @@ impl AtomicFile {
             }
             file.sync_all()?;
             drop(file);
-            fs::rename(&self.tmp, &self.path)
+            fs::rename(&tmp, &self.path)
         })();
         if let Err(e) = done {
-            let _ = fs::remove_file(&self.tmp);
+            let _ = fs::remove_file(&tmp);
             return Err(e);
         }
         // Make the rename itself durable; not every platform can open a
@@ -190,6 +218,27 @@ impl AtomicFile {
         }
         Ok(())
     }
+}
+
+/// `path` with its symbolic links followed (relative ones from the
+/// directory holding the link), as far as they lead: the file a write
+/// through the link would reach, which may not exist yet. Gives up after
+/// 40 links, as the kernel does, and then writes where it stopped.
+fn followed(path: &Path) -> PathBuf {
+    let mut p = path.to_path_buf();
+    for _ in 0..40 {
+        let is_link = fs::symlink_metadata(&p).is_ok_and(|m| m.file_type().is_symlink());
+        let Some(target) = is_link.then(|| fs::read_link(&p).ok()).flatten() else {
+            break;
+        };
+        // An absolute target replaces the directory; a relative one is
+        // taken from the link's own directory.
+        p = match p.parent() {
+            Some(dir) => dir.join(target),
+            None => target,
+        };
+    }
+    p
 }
 
 impl Write for AtomicFile {
@@ -214,8 +263,8 @@ impl Write for AtomicFile {
 
 impl Drop for AtomicFile {
     fn drop(&mut self) {
-        if self.file.take().is_some() {
-            let _ = fs::remove_file(&self.tmp);
+        if let (Some(_), Some(tmp)) = (self.file.take(), &self.tmp) {
+            let _ = fs::remove_file(tmp);
         }
     }
 }
@@ -265,6 +314,72 @@ mod tests {
         let mode = fs::metadata(&target).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o640);
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    /// `-o /dev/null` (or a named pipe, or a terminal) is written into: a
+    /// rename over it would put a regular file in place of the device,
+    /// for everyone on the machine. Tried with a named pipe, which this
+    /// test can make and remove on its own.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_pipe_or_a_device_is_written_into_not_replaced() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("pipe");
+        let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: `c` is a NUL-terminated path that lives for the call.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || fs::read(&fifo).unwrap())
+        };
+        let mut f = AtomicFile::create(&fifo).unwrap();
+        f.write_all(b"through ").unwrap();
+        f.write_all(b"the pipe\n").unwrap();
+        f.commit().unwrap();
+        // (Checked before waiting for the reader, which would wait forever
+        // on a pipe nobody opened.)
+        assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+        assert_eq!(reader.join().unwrap(), b"through the pipe\n");
+    }
+
+    #[test]
+    fn a_link_is_kept_and_the_file_it_names_is_replaced() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let reports = dir.path().join("reports");
+        fs::create_dir(&reports).unwrap();
+        fs::write(reports.join("real.json"), "old").unwrap();
+        let link = dir.path().join("latest.json");
+        symlink("reports/real.json", &link).unwrap();
+        write_atomically(&link, b"new").unwrap();
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(
+            fs::read_to_string(reports.join("real.json")).unwrap(),
+            "new"
+        );
+        // A link to a file not there yet creates it, through a second link.
+        symlink("reports/next.json", dir.path().join("next.json")).unwrap();
+        symlink("next.json", dir.path().join("again.json")).unwrap();
+        write_atomically(&dir.path().join("again.json"), b"first").unwrap();
+        assert_eq!(
+            fs::read_to_string(reports.join("next.json")).unwrap(),
+            "first"
+        );
+        for l in ["next.json", "again.json", "latest.json"] {
+            let m = fs::symlink_metadata(dir.path().join(l)).unwrap();
+            assert!(m.file_type().is_symlink(), "{l}");
+        }
+        let mut names: Vec<_> = fs::read_dir(&reports)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["next.json", "real.json"]);
     }
 
     #[test]

@@ -3,7 +3,6 @@
 //! [`super::app::update`] or the event loop; the view never touches a file.
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -363,44 +362,13 @@ pub fn export_name(source: &Source) -> String {
     format!("{stem}.findings.json")
 }
 
-/// Write `contents` to `path` atomically: a temporary file in the same
-/// directory, flushed to disk, then renamed over the destination. A reader
-/// (or a crash) sees the old file or the new one, never half of either.
+/// Write `contents` to `path` atomically, as the CLI writes its exports
+/// (`cli::output`): a temporary file in the same directory, flushed to
+/// disk, then renamed over the destination, so a reader (or a crash) sees
+/// the old file or the new one, never half of either. A link is kept and
+/// the file it names replaced; a device or a pipe is written into.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let mut attempt = 0u32;
-    let (tmp, mut file) = loop {
-        let tmp = dir.join(format!(".{name}.{}.{attempt}.tmp", std::process::id()));
-        match fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)
-        {
-            Ok(f) => break (tmp, f),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 100 => {
-                attempt += 1
-            }
-            Err(e) => return Err(e),
-        }
-    };
-    let written = file.write_all(contents).and_then(|()| file.sync_all());
-    drop(file);
-    if let Err(e) = written.and_then(|()| fs::rename(&tmp, path)) {
-        let _ = fs::remove_file(&tmp);
-        return Err(e);
-    }
-    // Persist the rename itself; not every platform lets a directory be synced.
-    if let Ok(d) = fs::File::open(&dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
+    crate::cli::output::write_atomically(path, contents)
 }
 
 #[cfg(test)]
