@@ -800,6 +800,69 @@ fn output_through_a_link_replaces_the_file_it_names_and_keeps_the_link() {
     assert_eq!(names, ["2026.json"], "no temporary file is left behind");
 }
 
+#[test]
+fn an_input_named_as_the_output_is_refused_and_left_as_it_was() {
+    let tmp = tempfile::tempdir().unwrap();
+    let profile = tmp.path().join("job.json");
+    fs::copy(root().join(WORKSHOP), &profile).unwrap();
+    let before = fs::read(&profile).unwrap();
+    let p = profile.to_str().unwrap();
+    let run = audit(&["--format", "json", "--output", p, FIXED, p]);
+    run.expect_code(2);
+    assert!(
+        run.stderr.contains("is also the --output file"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(fs::read(&profile).unwrap(), before);
+    // The same for import, whose profile would replace the file imported.
+    let compose = tmp.path().join("compose.yaml");
+    fs::copy(
+        root().join("fixtures/import/compose/hardened.yaml"),
+        &compose,
+    )
+    .unwrap();
+    let before = fs::read(&compose).unwrap();
+    let c = compose.to_str().unwrap();
+    let run = isolint(["import", c, "--output", c]);
+    run.expect_code(2);
+    assert!(run.stderr.contains("would replace it"), "{}", run.stderr);
+    assert_eq!(fs::read(&compose).unwrap(), before);
+    assert_eq!(
+        fs::read_dir(tmp.path()).unwrap().count(),
+        2,
+        "nothing was written"
+    );
+}
+
+#[test]
+fn a_directory_run_does_not_audit_the_report_it_wrote_there_before() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(
+        tmp.path(),
+        "a.json",
+        &fs::read(root().join(WORKSHOP)).unwrap(),
+    );
+    let out = tmp.path().join("out.json");
+    let (dir, o) = (tmp.path().to_str().unwrap(), out.to_str().unwrap());
+    audit(&["--format", "json", "--output", o, dir]).expect_code(1);
+    let first = fs::read(&out).unwrap();
+    let run = audit(&["--format", "json", "--output", o, dir]);
+    run.expect_code(1);
+    assert!(
+        run.stderr.contains("not audited, it is the --output file"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        fs::read(&out).unwrap(),
+        first,
+        "the second run saw the same one profile"
+    );
+    let reports: Value = serde_json::from_slice(&first).unwrap();
+    assert_eq!(reports.as_array().map(Vec::len), Some(1));
+}
+
 // ---- rules, explain, schema ---------------------------------------------
 
 #[test]

@@ -321,7 +321,30 @@ pub fn run(args: &AuditArgs) -> u8 {
     let options = AuditOptions {
         today: args.today.or_else(today::utc_today),
     };
-    let expanded = input::expand(&args.profiles, args.from.extensions());
+    // `--output -` is stdout, as for the inputs.
+    let output = args.output.as_deref().filter(|p| p.as_os_str() != "-");
+    // A profile named as its own output would be replaced by its report.
+    if let Some(out) = output {
+        let own = args
+            .profiles
+            .iter()
+            .find(|p| p.as_os_str() != "-" && output::same_file(p, out));
+        if let Some(p) = own {
+            output::error(&format!(
+                "{}: is also the --output file, which the report would replace; \
+                 write the report elsewhere",
+                input::display(p)
+            ));
+            return EXIT_ERROR;
+        }
+    }
+    let expanded = input::expand(&args.profiles, args.from.extensions(), output);
+    for p in &expanded.skipped {
+        output::remark(&format!(
+            "{}: not audited, it is the --output file (a report an earlier run wrote)",
+            input::display(p)
+        ));
+    }
     // One profile file with a catalog of its own: the profile is read,
     // parsed and decoded while the catalog loads (each is a third of a
     // large audit).
@@ -376,8 +399,6 @@ pub fn run(args: &AuditArgs) -> u8 {
         None => None,
     };
 
-    // `--output -` is stdout, as for the inputs.
-    let output = args.output.as_deref().filter(|p| p.as_os_str() != "-");
     let color = use_color(args.color, output.is_none());
     let fail_on = args.fail_on.map(|f| f.severity());
     // One document for one profile; an array whenever the invocation can

@@ -14,7 +14,7 @@
 //! Exit status: 0 when the file was imported, 2 on usage or input errors
 //! (the message names the file, line and column).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use isolint_core::import::{self, Format, ImportError, Imported};
 
@@ -76,7 +76,8 @@ pub fn run(args: &ImportArgs) -> u8 {
         }
     };
     report_notes(&shown, format, &imported);
-    match write_profiles(args.output.as_deref(), &name, &imported) {
+    let source = (!stdin).then_some(args.file.as_path());
+    match write_profiles(args.output.as_deref(), source, &name, &imported) {
         Ok(()) => EXIT_OK,
         Err(msg) => {
             output::error(&msg);
@@ -191,13 +192,31 @@ fn one_document(imported: &[Imported]) -> String {
     s
 }
 
-fn write_profiles(output: Option<&Path>, name: &str, imported: &[Imported]) -> Result<(), String> {
+/// The file imported would be replaced by its own profile: refused.
+fn refuse_own_input(source: Option<&Path>, target: &Path) -> Result<(), String> {
+    match source {
+        Some(src) if output::same_file(src, target) => Err(format!(
+            "{}: is also where the profile would be written, which would replace it; \
+             write the profile elsewhere",
+            input::display(target)
+        )),
+        _ => Ok(()),
+    }
+}
+
+fn write_profiles(
+    output: Option<&Path>,
+    source: Option<&Path>,
+    name: &str,
+    imported: &[Imported],
+) -> Result<(), String> {
     let Some(out) = output.filter(|p| p.as_os_str() != "-") else {
         return output::stdout(&one_document(imported))
             .map_err(|e| format!("cannot write to stdout: {e}"));
     };
     let as_dir = out.as_os_str().to_string_lossy().ends_with(['/', '\\']) || out.is_dir();
     if !as_dir {
+        refuse_own_input(source, out)?;
         output::write_atomically(out, one_document(imported).as_bytes())
             .map_err(|e| format!("{}: cannot write: {e}", input::display(out)))?;
         output::note(&format!("wrote {}", input::display(out)));
@@ -213,11 +232,17 @@ fn write_profiles(output: Option<&Path>, name: &str, imported: &[Imported]) -> R
     let stem = profile_file_name(&stem, "")
         .trim_end_matches(".json")
         .to_string();
-    for i in imported {
-        let path = out.join(profile_file_name(&stem, &i.name));
-        output::write_atomically(&path, i.profile_json.as_bytes())
-            .map_err(|e| format!("{}: cannot write: {e}", input::display(&path)))?;
-        output::note(&format!("wrote {}", input::display(&path)));
+    let paths: Vec<PathBuf> = imported
+        .iter()
+        .map(|i| out.join(profile_file_name(&stem, &i.name)))
+        .collect();
+    for path in &paths {
+        refuse_own_input(source, path)?;
+    }
+    for (i, path) in imported.iter().zip(&paths) {
+        output::write_atomically(path, i.profile_json.as_bytes())
+            .map_err(|e| format!("{}: cannot write: {e}", input::display(path)))?;
+        output::note(&format!("wrote {}", input::display(path)));
     }
     Ok(())
 }
@@ -301,13 +326,13 @@ mod tests {
         let bytes = std::fs::read(&compose).unwrap();
         let imported = import::import(&bytes, Format::Compose).unwrap();
         let out = dir.path().join("profiles/");
-        write_profiles(Some(&out), "compose/hardened.yaml", &imported).unwrap();
+        write_profiles(Some(&out), None, "compose/hardened.yaml", &imported).unwrap();
         for name in ["hardened.tests.json", "hardened.lint.json"] {
             let text = std::fs::read_to_string(out.join(name)).unwrap();
             assert!(isolint_core::json::parse(text.as_bytes(), Default::default()).is_ok());
         }
         let array = dir.path().join("all.json");
-        write_profiles(Some(&array), "compose/hardened.yaml", &imported).unwrap();
+        write_profiles(Some(&array), None, "compose/hardened.yaml", &imported).unwrap();
         let v: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&array).unwrap()).unwrap();
         assert_eq!(v.as_array().map(Vec::len), Some(2));

@@ -110,13 +110,25 @@ pub struct Expanded {
     /// Whether any argument was a directory (the JSON output is then an
     /// array even when the directory holds a single profile).
     pub directory: bool,
+    /// Files a directory walk found but left out: the `--output` file,
+    /// which a run before this one wrote there.
+    pub skipped: Vec<PathBuf>,
 }
 
 /// Turn arguments into profiles: `-` is standard input, a directory is
 /// every `*.json` file under it (sorted by path), anything else a file.
-pub fn expand(args: &[PathBuf], extensions: &[&str]) -> Expanded {
+///
+/// A directory's file that is `output` (a report an earlier run wrote
+/// into the directory) is left out, and listed in `skipped`.
+pub fn expand(args: &[PathBuf], extensions: &[&str], output: Option<&Path>) -> Expanded {
     let mut jobs = Vec::new();
     let mut directory = false;
+    let mut skipped = Vec::new();
+    let output_names: Vec<std::ffi::OsString> = output
+        .into_iter()
+        .flat_map(|o| [o.to_path_buf(), super::output::followed(o)])
+        .filter_map(|o| o.file_name().map(ToOwned::to_owned))
+        .collect();
     for arg in args {
         if arg.as_os_str() == "-" {
             jobs.push(Ok(Input {
@@ -129,7 +141,24 @@ pub fn expand(args: &[PathBuf], extensions: &[&str]) -> Expanded {
         match fs::metadata(arg) {
             Ok(m) if m.is_dir() => {
                 directory = true;
-                let found = walk(arg, extensions);
+                let mut found = walk(arg, extensions);
+                if let Some(out) = output {
+                    // Names first: a file's identity is asked of the few
+                    // that could be the output.
+                    found.retain(|p| {
+                        let Ok(p) = p else {
+                            return true;
+                        };
+                        let is_output = p
+                            .file_name()
+                            .is_some_and(|n| output_names.iter().any(|o| o == n))
+                            && super::output::same_file(p, out);
+                        if is_output {
+                            skipped.push(p.clone());
+                        }
+                        !is_output
+                    });
+                }
                 if found.is_empty() {
                     jobs.push(Err(Failure::new(
                         &shown,
@@ -150,7 +179,11 @@ pub fn expand(args: &[PathBuf], extensions: &[&str]) -> Expanded {
             Err(e) => jobs.push(Err(Failure::io(&shown, &e))),
         }
     }
-    Expanded { jobs, directory }
+    Expanded {
+        jobs,
+        directory,
+        skipped,
+    }
 }
 
 /// A path for messages: lossy UTF-8, control characters neutralized.

@@ -220,11 +220,30 @@ impl AtomicFile {
     }
 }
 
+/// Whether `a` and `b` are the same regular file (links followed): a
+/// report written to `b` would replace `a`.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (fs::metadata(a), fs::metadata(b)) {
+        (Ok(x), Ok(y)) if x.is_file() && y.is_file() => {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::MetadataExt;
+                x.dev() == y.dev() && x.ino() == y.ino()
+            }
+            #[cfg(not(unix))]
+            {
+                matches!((fs::canonicalize(a), fs::canonicalize(b)), (Ok(p), Ok(q)) if p == q)
+            }
+        }
+        _ => false,
+    }
+}
+
 /// `path` with its symbolic links followed (relative ones from the
 /// directory holding the link), as far as they lead: the file a write
 /// through the link would reach, which may not exist yet. Gives up after
 /// 40 links, as the kernel does, and then writes where it stopped.
-fn followed(path: &Path) -> PathBuf {
+pub fn followed(path: &Path) -> PathBuf {
     let mut p = path.to_path_buf();
     for _ in 0..40 {
         let is_link = fs::symlink_metadata(&p).is_ok_and(|m| m.file_type().is_symlink());
