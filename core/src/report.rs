@@ -645,7 +645,7 @@ fn audit_scheduled(
         // views borrow the profile: their owned parts are taken first).
         let owned: Vec<_> = views
             .into_iter()
-            .map(|v| (v.class, v.source, v.target))
+            .map(|v| (v.class, v.guess, v.target))
             .collect();
         drop(locator);
         par::drop_later(wide, (owned, doc, profile, problems));

@@ -86,9 +86,9 @@ pub struct MountView<'a> {
     pub mount: &'a Mount,
     /// `None` when the mount declares no source.
     pub class: Option<Classification>,
-    /// The source as the rules see it (with a built-in guess for a
-    /// home-relative source); `None` when no source is declared.
-    pub(crate) source: Option<paths::Source>,
+    /// The built-in guess for a home-relative source, the one part of
+    /// [`MountView::source`] not borrowed from `class`.
+    pub(crate) guess: Option<Box<paths::Guess>>,
     /// The normalized target; `None` when no target is declared.
     pub(crate) target: Option<crate::labels::NormalizedPath>,
 }
@@ -97,18 +97,23 @@ impl<'a> MountView<'a> {
     /// Classify mount `index` against `labels`.
     pub fn new(index: usize, mount: &'a Mount, labels: &LabelIndex) -> MountView<'a> {
         let class = mount.source.as_deref().map(|s| labels.classify(s));
-        let source = paths::source(class.as_ref(), mount.source.as_deref());
+        let guess = paths::guess(class.as_ref(), mount.source.as_deref()).map(Box::new);
         MountView {
             index,
             mount,
             class,
-            source,
+            guess,
             target: mount.target.as_deref().map(crate::labels::normalize),
         }
     }
 }
 
 impl MountView<'_> {
+    /// The source as the rules see it (with a built-in guess for a
+    /// home-relative source); `None` when no source is declared.
+    pub(crate) fn source(&self) -> Option<paths::Source<'_>> {
+        paths::source(self.class.as_ref(), self.guess.as_deref())
+    }
     /// `/mounts/N`.
     pub fn pointer(&self) -> String {
         crate::text::cat!("/mounts/", crate::text::Num::new(self.index as u64))

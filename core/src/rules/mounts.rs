@@ -43,10 +43,8 @@ fn origin(m: &Match) -> String {
 }
 
 /// The mounts with a source, paired with what that source is.
-fn sources<'a>(ctx: &'a Ctx<'_>) -> impl Iterator<Item = (&'a MountView<'a>, &'a Source)> + 'a {
-    ctx.mounts
-        .iter()
-        .filter_map(|v| v.source.as_ref().map(|s| (v, s)))
+fn sources<'a>(ctx: &'a Ctx<'_>) -> impl Iterator<Item = (&'a MountView<'a>, Source<'a>)> + 'a {
+    ctx.mounts.iter().filter_map(|v| v.source().map(|s| (v, s)))
 }
 
 /// A mount whose source is itself a sensitive class: reported whatever the
@@ -85,7 +83,7 @@ fn sensitive_source(
         if let Some(why) = s.guessed_from {
             d.evidence("guessed_because", why);
         }
-        if let Some(t) = paths::in_job(&s.path, v.target.as_ref(), &s.path) {
+        if let Some(t) = paths::in_job(s.path, v.target.as_ref(), s.path) {
             d.evidence("job_path", t);
         }
     }
@@ -110,7 +108,7 @@ fn needed_classes(ctx: &Ctx<'_>) -> Option<BTreeSet<LabelClass>> {
 
 /// A writable mount of a class that is neither scratch/output nor one of
 /// the classes other rules already report as sensitive.
-fn writable_not_scratch(v: &MountView<'_>, s: &Source) -> Option<LabelClass> {
+fn writable_not_scratch(v: &MountView<'_>, s: Source<'_>) -> Option<LabelClass> {
     let c = s.class()?;
     (v.writable() && !c.writable_by_design() && !c.sensitive_to_write()).then_some(c)
 }
@@ -133,7 +131,11 @@ fn config_class(c: LabelClass) -> bool {
 /// Where a writable mount meets trusted configuration or a host system
 /// tree: its source is, lies inside or contains one, or its target
 /// overlaps a trusted-config label. (System targets are MNT014's.)
-fn config_overlaps(v: &MountView<'_>, s: Option<&Source>, trusted: &PathSet) -> Vec<ConfigOverlap> {
+fn config_overlaps(
+    v: &MountView<'_>,
+    s: Option<Source<'_>>,
+    trusted: &PathSet,
+) -> Vec<ConfigOverlap> {
     let mut out = Vec::new();
     if !v.writable() {
         return out;
@@ -143,26 +145,26 @@ fn config_overlaps(v: &MountView<'_>, s: Option<&Source>, trusted: &PathSet) -> 
             Some(m) if config_class(m.class) => {
                 out.push(ConfigOverlap {
                     via: "source",
-                    subject: s.path.clone(),
+                    subject: s.path.to_string(),
                     relation: "is",
                     path: m.path.clone(),
                     class: m.class,
                 });
             }
             _ => {
-                for p in trusted.enclosing(&s.path) {
+                for p in trusted.enclosing(s.path) {
                     out.push(ConfigOverlap {
                         via: "source",
-                        subject: s.path.clone(),
+                        subject: s.path.to_string(),
                         relation: "lies inside",
                         path: p,
                         class: LabelClass::TrustedConfig,
                     });
                 }
-                if let Some(b) = builtin::classify(&s.path).filter(|b| config_class(b.class)) {
+                if let Some(b) = builtin::classify(s.path).filter(|b| config_class(b.class)) {
                     out.push(ConfigOverlap {
                         via: "source",
-                        subject: s.path.clone(),
+                        subject: s.path.to_string(),
                         relation: "lies inside",
                         path: b.path,
                         class: b.class,
@@ -173,7 +175,7 @@ fn config_overlaps(v: &MountView<'_>, s: Option<&Source>, trusted: &PathSet) -> 
         for x in s.exposes.iter().filter(|x| config_class(x.class)) {
             out.push(ConfigOverlap {
                 via: "source",
-                subject: s.path.clone(),
+                subject: s.path.to_string(),
                 relation: "contains",
                 path: x.path.clone(),
                 class: x.class,
@@ -249,7 +251,7 @@ const MARKERS: &[(&str, &[&str])] = &[
 ];
 
 /// What a writable mount lets the job plant for later runs, and why.
-fn plantable(v: &MountView<'_>, s: Option<&Source>) -> (Vec<&'static str>, Vec<String>) {
+fn plantable(v: &MountView<'_>, s: Option<Source<'_>>) -> (Vec<&'static str>, Vec<String>) {
     let mut files: Vec<&'static str> = Vec::new();
     let mut why: Vec<String> = Vec::new();
     if !v.writable() {
@@ -291,7 +293,7 @@ fn plantable(v: &MountView<'_>, s: Option<&Source>) -> (Vec<&'static str>, Vec<S
             why.push(format!("the target `{}` is a home directory", t.path));
         }
     }
-    let paths = [s.map(|s| s.path.clone()), target.map(|t| t.path)];
+    let paths = [s.map(|s| s.path.to_string()), target.map(|t| t.path)];
     for p in paths.iter().flatten() {
         for comp in p.split('/') {
             if let Some((name, f)) = MARKERS.iter().find(|(n, _)| *n == comp) {
@@ -308,10 +310,10 @@ fn plantable(v: &MountView<'_>, s: Option<&Source>) -> (Vec<&'static str>, Vec<S
 
 /// Whether the writability of a mount is already reported by a blocking
 /// rule, so an undeclared access need not be reported again.
-fn writability_reported(v: &MountView<'_>, s: Option<&Source>, trusted: &PathSet) -> bool {
+fn writability_reported(v: &MountView<'_>, s: Option<Source<'_>>, trusted: &PathSet) -> bool {
     v.writable()
         && (s
-            .and_then(Source::class)
+            .and_then(|s| s.class())
             .is_some_and(LabelClass::sensitive_to_read)
             || s.and_then(|s| writable_not_scratch(v, s)).is_some()
             || !config_overlaps(v, s, trusted).is_empty()
@@ -402,7 +404,7 @@ fn check_exposure(ctx: &Ctx<'_>, e: &mut Emitter) {
             .iter()
             .take(EVIDENCE_LIST_MAX)
             .map(|x| {
-                let job = paths::in_job(&s.path, v.target.as_ref(), &x.path);
+                let job = paths::in_job(s.path, v.target.as_ref(), &x.path);
                 evidence_object([
                     ("path", x.path.as_str().into()),
                     ("class", x.class.as_str().into()),
@@ -474,7 +476,7 @@ fn check_writable_not_scratch(ctx: &Ctx<'_>, e: &mut Emitter) {
 fn check_writable_config(ctx: &Ctx<'_>, e: &mut Emitter) {
     let trusted = PathSet::of_class(ctx.index, LabelClass::TrustedConfig);
     for v in ctx.mounts {
-        let overlaps = config_overlaps(v, v.source.as_ref(), &trusted);
+        let overlaps = config_overlaps(v, v.source(), &trusted);
         let Some(first) = overlaps.first() else {
             continue;
         };
@@ -525,14 +527,14 @@ fn check_writable_config(ctx: &Ctx<'_>, e: &mut Emitter) {
 
 fn check_plantable(ctx: &Ctx<'_>, e: &mut Emitter) {
     for v in ctx.mounts {
-        let s = v.source.as_ref();
+        let s = v.source();
         let (files, why) = plantable(v, s);
         if files.is_empty() {
             continue;
         }
         let what = s.map_or_else(
             || v.mount.target.clone().unwrap_or_default(),
-            |s| s.path.clone(),
+            |s| s.path.to_string(),
         );
         let shown: Vec<String> = files.iter().take(3).map(|f| format!("`{f}`")).collect();
         let more = if files.len() > 3 {
@@ -575,7 +577,7 @@ fn check_unlabelled(ctx: &Ctx<'_>, e: &mut Emitter) {
             ),
         )
         .area(v.area())
-        .evidence("normalized", s.path.as_str())
+        .evidence("normalized", s.path)
         .evidence("access", access(v));
     }
 }
@@ -783,7 +785,7 @@ fn check_declaration(ctx: &Ctx<'_>, e: &mut Emitter) {
             }
         }
         if v.mount.access.is_none() && !ctx.present(&v.field("access")) {
-            if writability_reported(v, v.source.as_ref(), &trusted) {
+            if writability_reported(v, v.source(), &trusted) {
                 continue;
             }
             e.emit(v.field("access"), "the mount declares no `access`; it is audited as writable, the usual runner default")

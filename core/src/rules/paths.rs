@@ -12,53 +12,78 @@ use crate::labels::{
     NormalizedPath,
 };
 
-/// A mount source as the rules see it.
-#[derive(Debug)]
-pub(crate) struct Source {
+/// A mount's source as the rules see it, borrowed from the mount view:
+/// the declared path's classification, or for a relative source that
+/// names a home directory, the built-in guess made for it.
+#[derive(Clone, Copy)]
+pub(crate) struct Source<'c> {
     /// The normalized path, or for a guessed source its display form
     /// (`~/.aws`, `$HOME`, `C:/Users/botie`).
-    pub path: String,
-    pub normalized: NormalizedPath,
-    pub matched: Option<Match>,
-    pub exposes: Vec<Exposure>,
+    pub path: &'c str,
+    pub normalized: &'c NormalizedPath,
+    pub matched: Option<&'c Match>,
+    pub exposes: &'c [Exposure],
     /// Set when the classification is a built-in guess for a relative
     /// source that names a home directory (`~`, `$HOME`, a Windows profile).
     pub guessed_from: Option<&'static str>,
 }
 
-impl Source {
+impl Source<'_> {
     /// The class of the source, if anything covers it.
     pub fn class(&self) -> Option<LabelClass> {
-        self.matched.as_ref().map(|m| m.class)
+        self.matched.map(|m| m.class)
     }
 }
 
-/// Classify a mount's source. `None` when the mount declares no source.
-/// `class` is the index's classification of the declared source `raw`.
-pub(crate) fn source(class: Option<&Classification>, raw: Option<&str>) -> Option<Source> {
+/// The built-in guess for a relative source that names a home directory:
+/// all a mount view keeps of its source beyond the classification.
+pub(crate) struct Guess {
+    path: String,
+    matched: Option<Match>,
+    exposes: Vec<Exposure>,
+    why: &'static str,
+}
+
+/// The source of a mount classified as `class`: the classification itself
+/// for an absolute path, without a label for a relative one, and `guess`
+/// for a home-relative one. `None` when the mount declares no source.
+pub(crate) fn source<'c>(
+    class: Option<&'c Classification>,
+    guess: Option<&'c Guess>,
+) -> Option<Source<'c>> {
+    let c = class?;
+    let declared = Source {
+        path: &c.normalized.path,
+        normalized: &c.normalized,
+        matched: None,
+        exposes: &[],
+        guessed_from: None,
+    };
+    Some(match guess {
+        _ if !c.normalized.relative => Source {
+            matched: c.matched.as_ref(),
+            exposes: &c.exposes,
+            ..declared
+        },
+        None => declared,
+        Some(g) => Source {
+            path: &g.path,
+            matched: g.matched.as_ref(),
+            exposes: &g.exposes,
+            guessed_from: Some(g.why),
+            ..declared
+        },
+    })
+}
+
+/// The guess for a mount's relative source `raw` (classified as `class`)
+/// when it names a home directory.
+pub(crate) fn guess(class: Option<&Classification>, raw: Option<&str>) -> Option<Guess> {
     let c = class?;
     if !c.normalized.relative {
-        return Some(Source {
-            path: c.normalized.path.clone(),
-            normalized: c.normalized.clone(),
-            matched: c.matched.clone(),
-            exposes: c.exposes.clone(),
-            guessed_from: None,
-        });
+        return None;
     }
-    let raw = raw.unwrap_or("");
-    let (pseudo, display_prefix, pseudo_prefix, why) = match home_relative(raw) {
-        Some(g) => g,
-        None => {
-            return Some(Source {
-                path: c.normalized.path.clone(),
-                normalized: c.normalized.clone(),
-                matched: None,
-                exposes: Vec::new(),
-                guessed_from: None,
-            })
-        }
-    };
+    let (pseudo, display_prefix, pseudo_prefix, why) = home_relative(raw.unwrap_or(""))?;
     let back = |p: &str| match p.strip_prefix(pseudo_prefix.as_str()) {
         Some(rest) => crate::text::cat!(display_prefix, rest),
         None => p.to_string(),
@@ -74,12 +99,11 @@ pub(crate) fn source(class: Option<&Classification>, raw: Option<&str>) -> Optio
             ..e
         })
         .collect();
-    Some(Source {
+    Some(Guess {
         path: back(&pseudo),
-        normalized: c.normalized.clone(),
         matched,
         exposes,
-        guessed_from: Some(why),
+        why,
     })
 }
 
