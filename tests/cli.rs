@@ -863,6 +863,71 @@ fn a_directory_run_does_not_audit_the_report_it_wrote_there_before() {
     assert_eq!(reports.as_array().map(Vec::len), Some(1));
 }
 
+/// Interrupted while its export is being written (here: waiting to read a
+/// named pipe in its second batch of inputs, after the first went to the
+/// temporary file), the run removes its temporary file and ends with
+/// 128 + SIGINT, leaving no export behind.
+#[test]
+fn an_interrupted_export_leaves_no_temporary_file() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let tmp = tempfile::tempdir().unwrap();
+    let workshop = fs::read(root().join(WORKSHOP)).unwrap();
+    let mut args = vec!["audit".to_string(), "--output".into(), "out.json".into()];
+    for i in 0..130 {
+        let name = format!("p{i:03}.json");
+        write(tmp.path(), &name, &workshop);
+        args.push(name);
+    }
+    let made = Command::new("mkfifo")
+        .arg(tmp.path().join("pipe.json"))
+        .status();
+    assert!(made.unwrap().success());
+    args.push("pipe.json".into());
+    let mut child = Command::new(bin())
+        .args(&args)
+        .current_dir(tmp.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let temporaries = || {
+        fs::read_dir(tmp.path())
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .ends_with(".tmp")
+            })
+            .count()
+    };
+    let waited = Instant::now();
+    while temporaries() == 0 && waited.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let started = temporaries() == 1;
+    let pid = child.id().to_string();
+    let _ = Command::new("kill").args(["-INT", &pid]).status();
+    let waited = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status);
+        }
+        if waited.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(started, "the export's temporary file never appeared");
+    assert_eq!(status.and_then(|s| s.code()), Some(130));
+    assert_eq!(temporaries(), 0, "the temporary file was removed");
+    assert!(!tmp.path().join("out.json").exists());
+}
+
 // ---- rules, explain, schema ---------------------------------------------
 
 #[test]

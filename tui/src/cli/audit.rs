@@ -338,6 +338,9 @@ pub fn run(args: &AuditArgs) -> u8 {
             return EXIT_ERROR;
         }
     }
+    if output.is_some() {
+        output::remove_temporaries_on_interrupt();
+    }
     let expanded = input::expand(&args.profiles, args.from.extensions(), output);
     for p in &expanded.skipped {
         output::remark(&format!(

@@ -76,6 +76,9 @@ pub fn run(args: &ImportArgs) -> u8 {
         }
     };
     report_notes(&shown, format, &imported);
+    if args.output.is_some() {
+        output::remove_temporaries_on_interrupt();
+    }
     let source = (!stdin).then_some(args.file.as_path());
     match write_profiles(args.output.as_deref(), source, &name, &imported) {
         Ok(()) => EXIT_OK,

@@ -63,6 +63,42 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     file.commit()
 }
 
+/// The temporary files being written, removed if the process is
+/// interrupted (see [`remove_temporaries_on_interrupt`]).
+static PENDING: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+fn pending(f: impl FnOnce(&mut Vec<PathBuf>)) {
+    if let Ok(mut p) = PENDING.lock() {
+        f(&mut p);
+    }
+}
+
+/// Have an interrupt (`SIGINT`, `SIGTERM`, `SIGHUP`) remove the temporary
+/// files being written before the process ends with the signal's usual
+/// status (128 + its number), instead of leaving `.NAME.PID.N.tmp` files
+/// behind. For the commands that write exports; the dashboard handles
+/// these signals itself, to restore the terminal.
+pub fn remove_temporaries_on_interrupt() {
+    #[cfg(unix)]
+    {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+            return;
+        };
+        let watcher = std::thread::Builder::new().name("interrupts".into());
+        let _ = watcher.spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                pending(|files| {
+                    for f in files.iter() {
+                        let _ = fs::remove_file(f);
+                    }
+                });
+                std::process::exit(128 + signal);
+            }
+        });
+    }
+}
+
 /// A file written in pieces that replaces its target only on
 /// [`AtomicFile::commit`]; dropped uncommitted, it leaves no trace.
 ///
@@ -150,13 +186,14 @@ impl AtomicFile {
             let tmp = dir.join(name);
             match OpenOptions::new().write(true).create_new(true).open(&tmp) {
                 Ok(f) => {
+                    pending(|files| files.push(tmp.clone()));
                     return Ok(AtomicFile {
                         path: path.to_path_buf(),
                         dir,
                         tmp: Some(tmp),
                         file: Some(Out::new(f)),
                         existing,
-                    })
+                    });
                 }
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 1000 => {
                     attempt += 1
@@ -197,6 +234,12 @@ impl AtomicFile {
         let Some(tmp) = self.tmp.take() else {
             return writer.into_file().map(drop);
         };
+        let done = self.replace(writer, &tmp);
+        pending(|files| files.retain(|f| *f != tmp));
+        done
+    }
+
+    fn replace(&self, writer: Out, tmp: &Path) -> io::Result<()> {
         let done = (|| {
             let file = writer.into_file()?;
             if let Some(m) = &self.existing {
@@ -205,10 +248,10 @@ impl AtomicFile {
             }
             file.sync_all()?;
             drop(file);
-            fs::rename(&tmp, &self.path)
+            fs::rename(tmp, &self.path)
         })();
         if let Err(e) = done {
-            let _ = fs::remove_file(&tmp);
+            let _ = fs::remove_file(tmp);
             return Err(e);
         }
         // Make the rename itself durable; not every platform can open a
@@ -284,6 +327,7 @@ impl Drop for AtomicFile {
     fn drop(&mut self) {
         if let (Some(_), Some(tmp)) = (self.file.take(), &self.tmp) {
             let _ = fs::remove_file(tmp);
+            pending(|files| files.retain(|f| f != tmp));
         }
     }
 }
