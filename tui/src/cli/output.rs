@@ -74,10 +74,12 @@ fn pending(f: impl FnOnce(&mut Vec<PathBuf>)) {
 }
 
 /// Have an interrupt (`SIGINT`, `SIGTERM`, `SIGHUP`) remove the temporary
-/// files being written before the process ends with the signal's usual
-/// status (128 + its number), instead of leaving `.NAME.PID.N.tmp` files
-/// behind. For the commands that write exports; the dashboard handles
-/// these signals itself, to restore the terminal.
+/// files being written, instead of leaving `.NAME.PID.N.tmp` files behind,
+/// before the process ends by that signal as it would have without this
+/// (a shell running a loop of audits then stops at Ctrl-C, as it stops
+/// only for a command the signal ended). For the commands that write
+/// exports; the dashboard handles these signals itself, to restore the
+/// terminal.
 pub fn remove_temporaries_on_interrupt() {
     #[cfg(unix)]
     {
@@ -93,6 +95,8 @@ pub fn remove_temporaries_on_interrupt() {
                         let _ = fs::remove_file(f);
                     }
                 });
+                let _ = signal_hook::low_level::emulate_default_handler(signal);
+                // Only reached if the default action could not be taken.
                 std::process::exit(128 + signal);
             }
         });
