@@ -434,7 +434,9 @@ pub fn parse(bytes: &[u8], limits: Limits) -> Result<Document, InputError> {
         src: text.as_bytes(),
         text,
         i: 0,
-        cursor: Cursor::new(text.as_bytes()),
+        line: 1,
+        line_start: 0,
+        continuation: 0,
         limits,
         values: 0,
         duplicates: Vec::new(),
@@ -454,8 +456,9 @@ pub fn parse(bytes: &[u8], limits: Limits) -> Result<Document, InputError> {
     })
 }
 
-/// Turns byte offsets into lines and columns; offsets must be asked for in
-/// increasing order (which the parser does), so the whole walk is linear.
+/// Turns byte offsets into lines and columns, counting from the start (or
+/// from the last offset asked for, when it is not past the next one): for
+/// the places of errors, which the parser's running count may not cover.
 struct Cursor<'a> {
     src: &'a [u8],
     offset: usize,
@@ -517,7 +520,17 @@ struct Parser<'a> {
     /// out of it without checking their UTF-8 again.
     text: &'a str,
     i: usize,
-    cursor: Cursor<'a>,
+    /// The line of `i`, the offset where it starts, and how many UTF-8
+    /// continuation bytes lie between that start and `i`: enough for the
+    /// line and column of any place between two tokens. A line ends only
+    /// in white space between tokens ([`Parser::skip_ws`]; a string holds
+    /// no raw line feed), and bytes outside ASCII appear only in strings
+    /// ([`Parser::string`] counts them), so keeping these up to date costs
+    /// nothing per byte; counting the characters of every stretch between
+    /// two values again was a quarter of the parse.
+    line: u32,
+    line_start: usize,
+    continuation: usize,
     limits: Limits,
     values: usize,
     duplicates: Vec<Duplicate>,
@@ -532,14 +545,27 @@ struct Parser<'a> {
 }
 
 impl Parser<'_> {
-    fn pos(&mut self) -> Pos {
-        self.cursor.pos_at(self.i)
+    /// The place of `i`, which must be between tokens or at the start of
+    /// one (never inside a string: see [`Parser::exact_pos`]).
+    fn pos(&self) -> Pos {
+        let chars = (self.i - self.line_start).saturating_sub(self.continuation);
+        Pos {
+            line: self.line,
+            column: u32::try_from(chars + 1).unwrap_or(u32::MAX),
+            offset: u32::try_from(self.i).unwrap_or(u32::MAX),
+        }
+    }
+
+    /// The place of `i` wherever it is (an error can stop inside a
+    /// string), counted from the start.
+    fn exact_pos(&self) -> Pos {
+        Cursor::new(self.src).pos_at(self.i)
     }
 
     fn error_here(&mut self, msg: &str) -> InputError {
         InputError {
             kind: InputErrorKind::Syntax(msg.to_string()),
-            pos: Some(self.pos()),
+            pos: Some(self.exact_pos()),
         }
     }
 
@@ -548,8 +574,17 @@ impl Parser<'_> {
     }
 
     fn skip_ws(&mut self) {
-        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
-            self.i += 1;
+        loop {
+            match self.peek() {
+                Some(b' ' | b'\t' | b'\r') => self.i += 1,
+                Some(b'\n') => {
+                    self.i += 1;
+                    self.line = self.line.saturating_add(1);
+                    self.line_start = self.i;
+                    self.continuation = 0;
+                }
+                _ => return,
+            }
         }
     }
 
@@ -670,9 +705,26 @@ impl Parser<'_> {
         if self.src.get(end) == Some(&b'"') {
             if let Some(run) = self.text.get(start..end) {
                 self.i = end + 1;
+                self.count_continuation(start);
                 return Ok(run.to_owned());
             }
         }
+        let out = self.escaped_string()?;
+        self.count_continuation(start);
+        Ok(out)
+    }
+
+    /// Add the UTF-8 continuation bytes of the string just passed, from
+    /// `start`, to the line's count (see [`Parser::line`]).
+    fn count_continuation(&mut self, start: usize) {
+        let raw = self.src.get(start..self.i).unwrap_or_default();
+        if !raw.is_ascii() {
+            self.continuation += raw.iter().filter(|&&b| b & 0xC0 == 0x80).count();
+        }
+    }
+
+    /// The rest of a string that holds an escape, from `self.i`.
+    fn escaped_string(&mut self) -> Result<String, InputError> {
         let mut out = String::new();
         loop {
             let run_start = self.i;
@@ -923,6 +975,75 @@ mod tests {
                 .map_or(bytes.len(), |k| start + k);
             proptest::prop_assert_eq!(plain_run_end(&bytes, start), naive);
         }
+
+        /// Every value's and key's place, kept by the parser as it goes,
+        /// is the one counted from the start of the text, on documents with
+        /// line feeds, carriage returns and tabs between tokens, and with
+        /// characters of two, three and four bytes and escapes in strings.
+        #[test]
+        fn running_positions_match_a_count_from_the_start(text in document()) {
+            let d = parse(text.as_bytes(), Limits::default()).unwrap();
+            let exact = |offset: u32| Cursor::new(text.as_bytes()).pos_at(offset as usize);
+            let mut stack = vec![&d.root];
+            while let Some(n) = stack.pop() {
+                proptest::prop_assert_eq!(n.pos, exact(n.pos.offset));
+                let first = text.as_bytes()[n.pos.offset as usize];
+                let starts = b"{[\"-0123456789tfn";
+                proptest::prop_assert!(starts.contains(&first), "{} at {}", first, n.pos.offset);
+                match &n.value {
+                    Value::Array(items) => stack.extend(items),
+                    Value::Object(members) => {
+                        for m in members {
+                            proptest::prop_assert_eq!(m.key_pos, exact(m.key_pos.offset));
+                            proptest::prop_assert_eq!(text.as_bytes()[m.key_pos.offset as usize], b'"');
+                            stack.push(&m.value);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// JSON text with white space of every kind between tokens and strings
+    /// outside ASCII.
+    fn document() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let ws = || "[ \t\r\n]{0,3}";
+        let string = || "\"([a-z ]|é|€|😀|\\\\n|\\\\u00e9|\\\\ud83d\\\\ude00){0,5}\"";
+        let leaf = prop_oneof![
+            "-?[1-9][0-9]{0,4}(\\.[0-9]{1,2})?".boxed(),
+            Just("true".to_string()).boxed(),
+            Just("null".to_string()).boxed(),
+            string().boxed(),
+        ];
+        leaf.prop_recursive(4, 40, 5, move |inner| {
+            prop_oneof![
+                proptest::collection::vec((ws(), inner.clone(), ws()), 0..5).prop_map(|v| format!(
+                    "[{}]",
+                    v.into_iter()
+                        .map(|(a, x, b)| a + &x + &b)
+                        .collect::<Vec<_>>()
+                        .join(",")
+                )),
+                proptest::collection::vec((ws(), string(), ws(), ws(), inner, ws()), 0..5)
+                    .prop_map(|v| {
+                        let members: Vec<String> = v
+                            .into_iter()
+                            .enumerate()
+                            // Keys made unique, so no member is a duplicate.
+                            .map(|(i, (a, k, b, c, x, d))| {
+                                format!(
+                                    "{a}{}{i}\"{b}:{c}{x}{d}",
+                                    k.strip_suffix('"').unwrap_or(&k)
+                                )
+                            })
+                            .collect();
+                        format!("{{{}}}", members.join(","))
+                    }),
+            ]
+        })
+        .prop_flat_map(move |v| (ws(), Just(v), ws()).prop_map(|(a, v, b)| a + &v + &b))
     }
 
     fn p(s: &str) -> Result<Document, InputError> {
