@@ -67,38 +67,27 @@ const fn letter_sets<const N: usize>(words: &[&str; N]) -> [u32; N] {
 
 const STRONG_LETTERS: [u32; STRONG_SECRET_WORDS.len()] = letter_sets(&STRONG_SECRET_WORDS);
 const WEAK_LETTERS: [u32; WEAK_SECRET_WORDS.len()] = letter_sets(&WEAK_SECRET_WORDS);
-/// Whether `name`, already in upper case with `-` read as `_` (see
-/// [`normalized`]), contains one of `words` (written that way). No
-/// allocation, and words whose letters the name lacks (`have` is the
-/// name's [`letters`]) are never scanned for: this runs for every key of
-/// every document and every token pair of every output string.
-fn name_has(norm: &[u8], have: u32, words: &[&str], sets: &[u32]) -> bool {
-    words.iter().zip(sets).any(|(w, &set)| {
-        let w = w.as_bytes();
-        set & have == set && w.len() <= norm.len() && norm.windows(w.len()).any(|win| win == w)
-    })
-}
-
-/// `name` in upper case with `-` read as `_`, in `buf` when it fits (the
-/// names and words looked at are short) and in a new vector otherwise.
-fn normalized<'b>(name: &str, buf: &'b mut [u8; 64]) -> std::borrow::Cow<'b, [u8]> {
-    let norm = |b: &u8| {
-        if *b == b'-' {
+/// Whether `name`, compared without case and with `-` read as `_`,
+/// contains one of `words` (written in upper case). No allocation, and
+/// words whose letters the name lacks are never scanned for: this runs for
+/// every key of every document and every token pair of every output string.
+fn name_has(name: &str, have: u32, words: &[&str], sets: &[u32]) -> bool {
+    let norm = |b: u8| {
+        if b == b'-' {
             b'_'
         } else {
             b.to_ascii_uppercase()
         }
     };
     let hay = name.as_bytes();
-    match buf.get_mut(..hay.len()) {
-        Some(out) => {
-            for (d, b) in out.iter_mut().zip(hay) {
-                *d = norm(b);
-            }
-            std::borrow::Cow::Borrowed(out)
-        }
-        None => std::borrow::Cow::Owned(hay.iter().map(norm).collect()),
-    }
+    words.iter().zip(sets).any(|(w, &set)| {
+        let w = w.as_bytes();
+        set & have == set
+            && w.len() <= hay.len()
+            && hay
+                .windows(w.len())
+                .any(|win| win.iter().zip(w).all(|(&a, &b)| norm(a) == b))
+    })
 }
 
 /// [`letters`] of each byte, for names at run time.
@@ -151,22 +140,20 @@ pub fn is_secret_name(name: &str) -> bool {
     if !holds_a_word_set(have) {
         return false;
     }
-    let mut buf = [0u8; 64];
-    let n = normalized(name, &mut buf);
-    if !name_has(&n, have, &STRONG_SECRET_WORDS, &STRONG_LETTERS)
-        && !name_has(&n, have, &WEAK_SECRET_WORDS, &WEAK_LETTERS)
+    if !name_has(name, have, &STRONG_SECRET_WORDS, &STRONG_LETTERS)
+        && !name_has(name, have, &WEAK_SECRET_WORDS, &WEAK_LETTERS)
     {
         return false;
     }
-    &*n != b"SSH_AUTH_SOCK" && !n.ends_with(b"_FILE") && !n.ends_with(b"_PATH")
+    let n = name.to_ascii_uppercase().replace('-', "_");
+    n != "SSH_AUTH_SOCK" && !n.ends_with("_FILE") && !n.ends_with("_PATH")
 }
 
 /// Whether a name leaves no doubt that its value is a secret (unlike `AUTH`
 /// or `COOKIE`, which also name modes and settings).
 pub fn is_strong_secret_name(name: &str) -> bool {
-    let mut buf = [0u8; 64];
     name_has(
-        &normalized(name, &mut buf),
+        name,
         letters(name.as_bytes()),
         &STRONG_SECRET_WORDS,
         &STRONG_LETTERS,
