@@ -718,9 +718,7 @@ impl Parser<'_> {
     /// `start`, to the line's count (see [`Parser::line`]).
     fn count_continuation(&mut self, start: usize) {
         let raw = self.src.get(start..self.i).unwrap_or_default();
-        if !raw.is_ascii() {
-            self.continuation += raw.iter().filter(|&&b| b & 0xC0 == 0x80).count();
-        }
+        self.continuation += raw.iter().filter(|&&b| b & 0xC0 == 0x80).count();
     }
 
     /// The rest of a string that holds an escape, from `self.i`.
