@@ -565,13 +565,13 @@ fn walk(n: &Node, secret_key: bool, out: &mut Vec<String>) {
             // a string this thread found clean before is not scanned again
             // (the values profiles share: an image, a lockfile, a path).
             #[cfg(not(target_arch = "wasm32"))]
-            if clean::known(s) {
+            let Some(pending) = clean::lookup(s) else {
                 return;
-            }
+            };
             let spans = secret_spans(s);
             #[cfg(not(target_arch = "wasm32"))]
             if spans.is_empty() {
-                clean::learn(s);
+                clean::learn(s, pending);
             }
             for (a, b) in spans {
                 if let Some(tok) = s.get(a..b) {
@@ -864,13 +864,13 @@ pub fn scrub_tokens(s: &str) -> String {
 /// [`scrub_tokens`] without a copy when nothing needs masking.
 pub fn scrub_tokens_cow(s: &str) -> Cow<'_, str> {
     #[cfg(not(target_arch = "wasm32"))]
-    if clean::known(s) {
+    let Some(pending) = clean::lookup(s) else {
         return Cow::Borrowed(s);
-    }
+    };
     let spans = secret_spans(s);
     if spans.is_empty() {
         #[cfg(not(target_arch = "wasm32"))]
-        clean::learn(s);
+        clean::learn(s, pending);
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len());
@@ -947,25 +947,36 @@ mod clean {
         (SHORTEST..=LONGEST).contains(&s.len())
     }
 
-    /// Whether `s` was scanned before on this thread and found clean.
-    pub(super) fn known(s: &str) -> bool {
+    /// What [`learn`] needs to remember a string [`lookup`] did not know:
+    /// its hash, when it is worth remembering (hashed once for both).
+    pub(super) struct Pending(Option<u64>);
+
+    /// `None` when `s` was scanned before on this thread and found clean.
+    pub(super) fn lookup(s: &str) -> Option<Pending> {
         if !worth(s) {
-            return false;
+            return Some(Pending(None));
         }
         let h = hash(s);
-        TABLE.with(|t| {
+        let known = TABLE.with(|t| {
             t.borrow()
                 .get(slot(h))
                 .is_some_and(|e| e.hash == h && e.text.as_deref() == Some(s))
-        })
+        });
+        (!known).then_some(Pending(Some(h)))
     }
 
-    /// `s` was just scanned and found clean.
-    pub(super) fn learn(s: &str) {
-        if !worth(s) {
+    /// Whether `s` was scanned before on this thread and found clean.
+    #[cfg(test)]
+    pub(super) fn known(s: &str) -> bool {
+        lookup(s).is_none()
+    }
+
+    /// `s`, which [`lookup`] did not know, was just scanned and found
+    /// clean.
+    pub(super) fn learn(s: &str, pending: Pending) {
+        let Pending(Some(h)) = pending else {
             return;
-        }
-        let h = hash(s);
+        };
         TABLE.with(|t| {
             let Ok(mut t) = t.try_borrow_mut() else {
                 return;
