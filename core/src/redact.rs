@@ -126,6 +126,60 @@ fn holds_a_word_set(have: u32) -> bool {
     ALL_LETTERS.iter().any(|&set| have | set == have)
 }
 
+/// A byte's class for [`WORD_STARTS`]: a letter (either case) 0-25, `_`
+/// or `-` 26, anything else 27.
+#[cfg(not(target_arch = "wasm32"))]
+const fn trigram_class(b: u8) -> usize {
+    match b {
+        b'a'..=b'z' => (b - b'a') as usize,
+        b'A'..=b'Z' => (b - b'A') as usize,
+        b'_' | b'-' => 26,
+        _ => 27,
+    }
+}
+
+/// Bit `(x * 28 + y) * 28 + z` set: some secret word starts with the
+/// three bytes of classes `x y z`. Every word has three bytes at least,
+/// so a name without one of these trigrams holds no word.
+// Evaluated at compile time: an index out of range fails the build.
+#[cfg(not(target_arch = "wasm32"))]
+#[allow(clippy::indexing_slicing)]
+const WORD_STARTS: [u64; (28 * 28 * 28_usize).div_ceil(64)] = {
+    let mut t = [0u64; (28 * 28 * 28_usize).div_ceil(64)];
+    let mut i = 0;
+    while i < STRONG_SECRET_WORDS.len() + WEAK_SECRET_WORDS.len() {
+        let w = if i < STRONG_SECRET_WORDS.len() {
+            STRONG_SECRET_WORDS[i].as_bytes()
+        } else {
+            WEAK_SECRET_WORDS[i - STRONG_SECRET_WORDS.len()].as_bytes()
+        };
+        let bit = (trigram_class(w[0]) * 28 + trigram_class(w[1])) * 28 + trigram_class(w[2]);
+        t[bit / 64] |= 1 << (bit % 64);
+        i += 1;
+    }
+    t
+};
+
+/// Whether `name` holds, at some position, the first three bytes of a
+/// secret word (without case, `-` read as `_`): a necessary condition for
+/// holding the word, tested in one pass. Paths in output text often have
+/// the letters of a word without the word (`test-service` has those of
+/// `SECRET`), and the word search they went on to cost about five times
+/// this test.
+#[cfg(not(target_arch = "wasm32"))]
+fn has_a_word_start(name: &[u8]) -> bool {
+    let mut x = 27;
+    let mut y = 27;
+    name.iter().any(|&b| {
+        let z = trigram_class(b);
+        let bit = (x * 28 + y) * 28 + z;
+        (x, y) = (y, z);
+        WORD_STARTS
+            .get(bit / 64)
+            .is_some_and(|w| w & (1 << (bit % 64)) != 0)
+    })
+}
+
 /// Whether a variable or key name says its value is a secret.
 pub fn is_secret_name(name: &str) -> bool {
     if name.len() < 3 {
@@ -138,6 +192,10 @@ pub fn is_secret_name(name: &str) -> bool {
     // Most names (and the words of output text) lack the letters of every
     // word; only the rest are scanned.
     if !holds_a_word_set(have) {
+        return false;
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    if !has_a_word_start(name.as_bytes()) {
         return false;
     }
     if !name_has(name, have, &STRONG_SECRET_WORDS, &STRONG_LETTERS)
