@@ -344,9 +344,9 @@ pub struct LabelIndex {
     by_path: HashMap<String, usize, PathHasher>,
     /// (normalized path, label index), sorted by path.
     sorted: Vec<(String, usize)>,
-    /// Whether some label path has this many bytes, by length: ancestors
-    /// of other lengths are not looked up.
-    lengths: Vec<bool>,
+    /// The byte lengths of the label paths: ancestors of other lengths
+    /// are not looked up.
+    lengths: Lengths,
     catalog: Catalog,
 }
 
@@ -359,6 +359,40 @@ pub struct LabelIndex {
 type PathHasher = std::hash::BuildHasherDefault<Fx>;
 #[cfg(target_arch = "wasm32")]
 type PathHasher = std::collections::hash_map::RandomState;
+
+/// Natively, whether some label path has this many bytes, by length (a
+/// hash per ancestor was a fifth of the hashing); the page keeps a hash
+/// set, whose code it has anyway (the table cost it 246 bytes of gzip).
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Debug, Clone)]
+struct Lengths(Vec<bool>);
+#[cfg(target_arch = "wasm32")]
+#[derive(Debug, Clone)]
+struct Lengths(std::collections::HashSet<usize>);
+
+impl Lengths {
+    fn of<'a>(paths: impl Iterator<Item = &'a String> + Clone) -> Lengths {
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let mut seen = vec![false; paths.clone().map(String::len).max().map_or(0, |n| n + 1)];
+            for n in paths {
+                if let Some(seen) = seen.get_mut(n.len()) {
+                    *seen = true;
+                }
+            }
+            Lengths(seen)
+        }
+        #[cfg(target_arch = "wasm32")]
+        Lengths(paths.map(String::len).collect())
+    }
+
+    fn contains(&self, n: usize) -> bool {
+        #[cfg(not(target_arch = "wasm32"))]
+        return self.0.get(n).copied().unwrap_or(false);
+        #[cfg(target_arch = "wasm32")]
+        self.0.contains(&n)
+    }
+}
 
 /// FxHash, eight bytes at a time, with the high bits of the result (the
 /// ones every byte reaches) rotated down to where the table takes its
@@ -415,12 +449,7 @@ impl LabelIndex {
                 entry.1 = i;
             }
         }
-        let mut lengths = vec![false; by_path.keys().map(String::len).max().map_or(0, |n| n + 1)];
-        for n in by_path.keys() {
-            if let Some(seen) = lengths.get_mut(n.len()) {
-                *seen = true;
-            }
-        }
+        let lengths = Lengths::of(by_path.keys());
         LabelIndex {
             by_path,
             sorted,
@@ -480,7 +509,7 @@ impl LabelIndex {
             .chain(path.rmatch_indices('/').map(|(i, _)| i).filter(|&i| i > 0))
             .chain(std::iter::once(1));
         for end in candidates {
-            if !self.lengths.get(end).copied().unwrap_or(false) {
+            if !self.lengths.contains(end) {
                 continue;
             }
             let Some(candidate) = path.get(..end) else {
