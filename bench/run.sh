@@ -21,9 +21,19 @@ rm -rf "$OUT/batch"; "$GEN" batch "$BATCH" "$OUT/batch"
 "$GEN" profile 10000 "$OUT/profile10k.json"
 ONE=fixtures/profiles/workshop-fixed.json
 
+# The share of this machine's CPU time the hypervisor gave to others
+# ("steal", /proc/stat) while a figure was timed: on a shared host the
+# same binary's figures move with it, so the table says how much there was.
+cpu_ticks() { awk '/^cpu /{print $2+$3+$4+$5+$6+$7+$8+$9, $9}' /proc/stat 2>/dev/null || echo "0 0"; }
+rm -f "$OUT/steal.txt"
 hf() { # median seconds of a command; $2: a file removed before each run
   local prep=(); [ -n "${2:-}" ] && prep=(--prepare "rm -f $2")
+  # Earlier figures' writes reach the disk first, not during this one.
+  sync
+  local before; before=$(cpu_ticks)
   hyperfine -N --style none --warmup "$WARM" --runs "$RUNS" -i "${prep[@]}" --export-json "$OUT/hf.json" "$1" >/dev/null 2>&1
+  # hf runs in a subshell ($(...)): the share goes to a file.
+  echo "$before $(cpu_ticks)" | awk '{t=$3-$1; printf "%.0f\n", (t > 0 ? 100 * ($4 - $2) / t : 0)}' >> "$OUT/steal.txt"
   python3 -c 'import json;print(json.load(open("'"$OUT"'/hf.json"))["results"][0]["median"])'
 }
 rss_kib() { /usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -n1; }
@@ -58,9 +68,9 @@ if [ -d dist ] && ls dist/*.wasm >/dev/null 2>&1; then
   wasm_gz=$(( ( $(cat dist/*.wasm | gzip -9 | wc -c) + $(cat dist/*.js | gzip -9 | wc -c) ) / 1024 ))
 fi
 
-python3 - "$one" "$hundred" "$BATCH" "$batch_s" "$big" "$rss" "$(val scale_ratio)" "$wasm_gz" "$(val parse_mb_per_s)" "$(val serde_json_mb_per_s)" "$SMOKE" "$cold_ms" <<'PY'
+python3 - "$one" "$hundred" "$BATCH" "$batch_s" "$big" "$rss" "$(val scale_ratio)" "$wasm_gz" "$(val parse_mb_per_s)" "$(val serde_json_mb_per_s)" "$SMOKE" "$cold_ms" "$(cat "$OUT/steal.txt" 2>/dev/null | tr '\n' ' ')" <<'PY'
 import sys
-one, hundred, batch, batch_s, big, rss, scale, wasm, ours, serde, smoke, cold = sys.argv[1:]
+one, hundred, batch, batch_s, big, rss, scale, wasm, ours, serde, smoke, cold, steal = sys.argv[1:]
 rows = []
 def row(name, value, unit, goal, le=True):
     try:
@@ -85,6 +95,10 @@ print("  ".join("-" * w[i] for i in range(4)))
 for r in rows:
     print("  ".join(r[i].ljust(w[i]) for i in range(4)))
 print(f"\nJSON parse throughput: isolint {ours} MB/s, serde_json {serde} MB/s on the same bytes (ratio {float(ours)/float(serde):.2f})")
+st = steal.split()
+if len(st) == 4:
+    print(f"CPU time taken by the host (steal) while timed: one {st[0]} %, 100 profiles {st[1]} %, batch {st[2]} %, 10k x 10k {st[3]} %"
+          " (above a few per cent, the timings of this run read high)")
 if cold != "NA":
     print(f"10k mounts × 10k labels, one run after 5 s idle (median of 5, not a goal): {cold} ms")
 if smoke == "1":
