@@ -19,7 +19,8 @@ cargo fmt --all --check
 
 step "lint (core must stay I/O-free: core/clippy.toml)"
 cargo clippy -p isolint-core --all-targets -- -D warnings
-cargo clippy -p isolint --all-targets -- -D warnings
+# The rest of the workspace: the CLI, the page (natively) and the test crates.
+cargo clippy --workspace --all-targets -- -D warnings
 
 step "build the release binary"
 cargo build --release -p isolint
