@@ -322,9 +322,26 @@ pub fn run_scheduled(ctx: &Ctx<'_>, wide: bool) -> Vec<Draft> {
     };
     #[cfg(feature = "parallel")]
     if wide {
+        use rayon::prelude::*;
+        // A large profile's time is in the rules that look at every mount,
+        // the mount areas' last ones (declarations, shadowing, control
+        // characters) the longest: they start first, and the pool takes
+        // one rule at a time, so no thread is left alone with a long rule
+        // at the end while the other waits. The results keep the
+        // registry's order.
         let rules: Vec<&'static Rule> = all().collect();
-        let per_rule = crate::par::map_ref(wide, &rules, |&rule| check(rule));
-        return per_rule.into_iter().flatten().collect();
+        let mounts = rules
+            .iter()
+            .take_while(|r| matches!(r.area, Area::WritableMounts | Area::ReadOnlyMounts))
+            .count();
+        let order: Vec<usize> = (0..mounts).rev().chain(mounts..rules.len()).collect();
+        let mut per_rule: Vec<(usize, Vec<Draft>)> = order
+            .par_iter()
+            .with_max_len(1)
+            .map(|&i| (i, rules.get(i).map(|&r| check(r)).unwrap_or_default()))
+            .collect();
+        crate::sort::sort_by(&mut per_rule, |a, b| a.0.cmp(&b.0));
+        return per_rule.into_iter().flat_map(|(_, d)| d).collect();
     }
     let _ = wide;
     let mut out = Vec::new();
