@@ -182,13 +182,7 @@ fn config_overlaps(
             });
         }
     }
-    if let Some(t) = v
-        .mount
-        .target
-        .as_deref()
-        .map(normalize)
-        .filter(|t| !t.relative)
-    {
+    if let Some(t) = v.target.as_ref().filter(|t| !t.relative) {
         for p in trusted
             .enclosing(&t.path)
             .into_iter()
@@ -715,25 +709,25 @@ fn check_system_target(ctx: &Ctx<'_>, e: &mut Emitter) {
 
 fn check_shadowing(ctx: &Ctx<'_>, e: &mut Emitter) {
     // Indexed like `ctx.mounts`: the normalized absolute target, if any.
-    let targets: Vec<Option<String>> = ctx
+    let targets: Vec<Option<&str>> = ctx
         .mounts
         .iter()
         .map(|v| {
             let t = v.target.as_ref()?;
-            (!t.relative).then(|| t.path.clone())
+            (!t.relative).then_some(t.path.as_str())
         })
         .collect();
     let entries: Vec<(usize, &str)> = targets
         .iter()
         .enumerate()
-        .filter_map(|(i, t)| Some((i, t.as_deref()?)))
+        .filter_map(|(i, t)| Some((i, (*t)?)))
         .collect();
     for (i, how, j) in paths::nesting(&entries) {
         let (Some(v), Some(other)) = (ctx.mounts.get(i), ctx.mounts.get(j)) else {
             continue;
         };
-        let t = targets.get(i).and_then(|t| t.as_deref()).unwrap_or("");
-        let up = targets.get(j).and_then(|t| t.as_deref()).unwrap_or("");
+        let t = targets.get(i).copied().flatten().unwrap_or("");
+        let up = targets.get(j).copied().flatten().unwrap_or("");
         let (msg, relation) = match how {
             Nesting::Same => (
                 format!("`{}` already targets `{t}`; which of the two the job sees depends on mount order", other.pointer()),
@@ -758,13 +752,14 @@ fn check_declaration(ctx: &Ctx<'_>, e: &mut Emitter) {
         return;
     }
     let trusted = PathSet::of_class(ctx.index, LabelClass::TrustedConfig);
+    // The node at `/mounts/N`, looked up by index (a pointer per mount was
+    // a string to build and parse back, for each of 10,000 mounts).
+    let elements = match ctx.root.get("mounts").map(|m| &m.value) {
+        Some(crate::json::Value::Array(items)) => items.as_slice(),
+        _ => &[],
+    };
     for v in ctx.mounts {
-        if ctx
-            .root
-            .pointer(&v.pointer())
-            .and_then(|n| n.members())
-            .is_none()
-        {
+        if elements.get(v.index).and_then(|n| n.members()).is_none() {
             continue; // not an object: a profile-area finding
         }
         for (field, what) in [
