@@ -597,6 +597,15 @@ pub mod builtin {
         "/run/dbus/system_bus_socket",
         "/var/run/dbus/system_bus_socket",
     ];
+    /// Where container engines' sockets usually are, for what a mount
+    /// above them exposes.
+    pub(super) const ENGINE_SOCKET_PATHS: &[&str] = &[
+        "/var/run/docker.sock",
+        "/run/containerd/containerd.sock",
+        "/run/podman/podman.sock",
+        "/var/run/crio/crio.sock",
+        "/run/buildkit/buildkitd.sock",
+    ];
     /// Host system trees.
     pub(super) const SYSTEM_TREES: &[&str] = &[
         "/etc", "/usr", "/bin", "/sbin", "/lib", "/lib64", "/boot", "/proc", "/sys", "/dev",
@@ -632,9 +641,9 @@ pub mod builtin {
         None
     }
 
-    fn is_agent_socket(path: &str) -> bool {
-        let name = path.rsplit('/').next().unwrap_or("");
-        (path.contains("/ssh-") && name.starts_with("agent."))
+    /// `name` is the path's last component.
+    fn is_agent_socket(path: &str, name: &str) -> bool {
+        (name.starts_with("agent.") && path.contains("/ssh-"))
             || name == "ssh-agent.sock"
             || name.starts_with("S.gpg-agent")
             || (path.starts_with("/run/user/") && name == "bus")
@@ -667,7 +676,7 @@ pub mod builtin {
                 "container engine state",
             );
         }
-        if is_agent_socket(path) {
+        if is_agent_socket(path, name) {
             return hit(LabelClass::CredentialStore, path, "agent socket");
         }
         if !listed {
@@ -706,6 +715,11 @@ pub mod builtin {
     /// `/home` itself when the mount is above all homes.
     pub fn inside(path: &str) -> Vec<Exposure> {
         let mut out = Vec::new();
+        // Under a first component no list names (a data directory like
+        // `/srv/...`, most mounts), nothing listed can lie (see `TOPS`).
+        if path.len() > 1 && path.starts_with('/') && !TOPS.contains(&top(path)) {
+            return out;
+        }
         // Only the locations inside `path` are copied.
         let mut add = |class, p: &str, why| {
             if p != path && contains(path, p) {
@@ -733,13 +747,7 @@ pub mod builtin {
             for s in SYSTEM_SECRETS {
                 add(LabelClass::CredentialStore, s, "service credential mount");
             }
-            for s in [
-                "/var/run/docker.sock",
-                "/run/containerd/containerd.sock",
-                "/run/podman/podman.sock",
-                "/var/run/crio/crio.sock",
-                "/run/buildkit/buildkitd.sock",
-            ] {
+            for s in ENGINE_SOCKET_PATHS {
                 add(
                     LabelClass::ContainerEngineSocket,
                     s,
@@ -810,6 +818,7 @@ mod tests {
             builtin::ENGINE_DIRS,
             builtin::SYSTEM_SECRETS,
             builtin::SYSTEM_TREES,
+            builtin::ENGINE_SOCKET_PATHS,
             &["/root", "/home/x", "/Users/x"][..],
         ];
         for p in lists.iter().flat_map(|l| l.iter()) {
@@ -822,6 +831,12 @@ mod tests {
         assert!(builtin::classify("/srv/docker.sock").is_some());
         assert!(builtin::classify("/tmp/ssh-abc/agent.123").is_some());
         assert!(builtin::classify("/").is_some());
+        // Nothing listed lies under another first component; above them,
+        // everything does.
+        assert!(builtin::inside("/srv").is_empty());
+        assert!(builtin::inside("/srv/x/y").is_empty());
+        assert_eq!(builtin::inside("/var/run").len(), 5);
+        assert!(builtin::inside("/").len() > 10);
     }
 
     #[test]
