@@ -1070,6 +1070,12 @@ mod clean {
         lookup(s).is_none()
     }
 
+    /// This thread's table size.
+    #[cfg(test)]
+    pub(super) fn slots() -> usize {
+        TABLE.with(|t| t.borrow().slots.len())
+    }
+
     /// `s`, which [`lookup`] did not know, was just scanned and found
     /// clean.
     pub(super) fn learn(s: &str, pending: Pending) {
@@ -1424,6 +1430,38 @@ mod tests {
             "{shown}"
         );
         assert!(shown.contains("values"), "{shown}");
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    #[test]
+    fn the_clean_table_grows_for_repeated_texts_and_keeps_what_it_knew() {
+        // A fresh thread, so the table starts empty.
+        std::thread::spawn(|| {
+            let texts: Vec<String> = (0..200)
+                .map(|i| {
+                    format!("/mounts/{i} is not scratch or output; writing under it must fail")
+                })
+                .collect();
+            // One audit's worth of texts: the small table is enough.
+            for t in &texts {
+                assert_eq!(scrub_tokens_cow(t), t.as_str());
+            }
+            assert_eq!(clean::slots(), 1024);
+            // A batch's worth, each text met again and again: it grows.
+            for _ in 0..30 {
+                for t in &texts {
+                    assert_eq!(scrub_tokens_cow(t), t.as_str());
+                }
+            }
+            assert_eq!(clean::slots(), 16 * 1024);
+            // Direct-mapped: two texts may share a slot, rarely.
+            assert!(texts.iter().filter(|t| clean::known(t)).count() >= 195);
+            // A secret is still found after the growth.
+            let leaked = "token ghp_abcdefghijklmnopqrstuvwxyz0123456789 leaked";
+            assert!(scrub_tokens_cow(leaked).contains(MASK));
+        })
+        .join()
+        .unwrap();
     }
 
     #[test]
