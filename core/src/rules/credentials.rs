@@ -329,27 +329,25 @@ fn secrets_in_words(words: &[&str]) -> Vec<(usize, &'static str)> {
 fn check_secret_in_command(ctx: &Ctx<'_>, e: &mut Emitter) {
     for (base, cmd) in ctx.profile.commands() {
         let mut words: Vec<&str> = Vec::new();
-        let mut ptrs: Vec<String> = Vec::new();
-        if let Some(x) = cmd.executable.as_deref() {
+        let executable = cmd.executable.as_deref();
+        if let Some(x) = executable {
             words.push(x);
-            ptrs.push(format!("{base}/executable"));
         }
-        for (i, a) in cmd.arguments().iter().enumerate() {
-            words.push(a);
-            ptrs.push(format!("{base}/arguments/{i}"));
-        }
+        words.extend(cmd.arguments().iter().map(String::as_str));
         let mut hits = secrets_in_words(&words);
         hits.dedup_by_key(|(i, _)| *i);
         for (i, how) in hits {
-            if let Some(p) = ptrs.get(i) {
-                let what = if p.ends_with("/executable") {
-                    "the executable".to_string()
-                } else {
-                    format!("argument {}", p.rsplit('/').next().unwrap_or(""))
-                };
-                e.emit(p.clone(), format!("{what} of `{base}` carries a secret; command lines show up in process lists, logs and shell history"))
-                    .evidence("detected_by", how);
-            }
+            // Pointers are written for the words that hold a secret only.
+            let (p, what) = match (executable, i) {
+                (Some(_), 0) => (format!("{base}/executable"), "the executable".to_string()),
+                (Some(_), i) => (
+                    format!("{base}/arguments/{}", i - 1),
+                    format!("argument {}", i - 1),
+                ),
+                (None, i) => (format!("{base}/arguments/{i}"), format!("argument {i}")),
+            };
+            e.emit(p, format!("{what} of `{base}` carries a secret; command lines show up in process lists, logs and shell history"))
+                .evidence("detected_by", how);
         }
         if let Some(sh) = cmd.shell.as_deref() {
             let shell_words: Vec<&str> = sh.split_whitespace().collect();
