@@ -39,9 +39,17 @@ fn is_object(ctx: &Ctx<'_>, ptr: &str) -> bool {
         .is_some_and(|n| n.members().is_some())
 }
 
-/// Every hit of the shared analysis over every command, with its pointer
-/// and the form it was found in.
-fn located_hits(ctx: &Ctx<'_>) -> Vec<(String, &'static str, Hit)> {
+/// A hit of the shared analysis, with its pointer and the form it was
+/// found in (`arguments` or `shell text`).
+pub(crate) type LocatedHit = (String, &'static str, Hit);
+
+/// Every hit of the shared analysis over every command, analysed once per
+/// audit (four rules report them, one kind each).
+fn located_hits<'c>(ctx: &'c Ctx<'_>) -> &'c [LocatedHit] {
+    ctx.command_hits.get_or_init(|| analyze_all(ctx))
+}
+
+fn analyze_all(ctx: &Ctx<'_>) -> Vec<LocatedHit> {
     let mut out = Vec::new();
     for (ptr, c) in ctx.profile.commands() {
         if let Some(words) = argv(c) {
@@ -66,8 +74,9 @@ fn report_hits(ctx: &Ctx<'_>, e: &mut Emitter, kind: HitKind, phrase: fn(&Hit) -
     type Key = (String, String, String, &'static str, Option<String>);
     let mut seen: std::collections::HashMap<Key, usize> = std::collections::HashMap::new();
     for (ptr, form, h) in located_hits(ctx)
-        .into_iter()
+        .iter()
         .filter(|(_, _, h)| h.kind == kind)
+        .cloned()
     {
         let key = (
             ptr.clone(),

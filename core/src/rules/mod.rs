@@ -157,6 +157,9 @@ pub struct Ctx<'a> {
     pub today: Option<Date>,
     /// Each command's pipelines, split on first use (two rules read them).
     pub(crate) pipelines: std::sync::OnceLock<Vec<dependencies::Pipelines>>,
+    /// Every command's shell-analysis hits with their pointers, found on
+    /// first use (the command rules report them one kind at a time).
+    pub(crate) command_hits: std::sync::OnceLock<Vec<command::LocatedHit>>,
 }
 
 impl Ctx<'_> {

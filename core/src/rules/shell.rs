@@ -731,7 +731,7 @@ pub(super) fn code_loading_variable(name: &str) -> Option<(Severity, &'static st
 
 /// What a hit is about; each command rule reports one kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum HitKind {
+pub(crate) enum HitKind {
     /// A shell told to run text (`sh -c`, `cmd /c`, `pwsh -Command`) or to
     /// read its program from standard input.
     ShellRunsText,
@@ -745,7 +745,7 @@ pub(super) enum HitKind {
 
 /// One finding of the walk.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Hit {
+pub(crate) struct Hit {
     /// The word it is about: 0 is the program, `k` the `k`-th argument.
     /// Inside text (shell text, `sh -c TEXT`), the word holding the text.
     pub index: usize,
