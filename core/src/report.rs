@@ -662,9 +662,11 @@ fn check_id(n: usize) -> String {
     // instructions. (The page keeps one path.)
     #[cfg(not(target_arch = "wasm32"))]
     if n < 1000 {
-        let digit = |d: usize| b'0' + (d % 10) as u8;
-        let id = [b'r', b'c', b'-', digit(n / 100), digit(n / 10), digit(n)];
-        return String::from_utf8_lossy(&id).into_owned();
+        let digit = |d: usize| char::from(b'0' + (d % 10) as u8);
+        let mut id = String::with_capacity(6);
+        id.push_str("rc-");
+        id.extend([digit(n / 100), digit(n / 10), digit(n)]);
+        return id;
     }
     let n = crate::text::Num::new(n as u64);
     let zeros = "00".get(n.as_ref().len().saturating_sub(1)..).unwrap_or("");
