@@ -500,6 +500,7 @@ fn audit_scheduled(
                 duplicates: &doc.duplicates,
                 today: options.today,
                 pipelines: Default::default(),
+                #[cfg(not(target_arch = "wasm32"))]
                 command_hits: Default::default(),
             };
             let (drafts, checks) = par::join(

@@ -44,9 +44,22 @@ fn is_object(ctx: &Ctx<'_>, ptr: &str) -> bool {
 pub(crate) type LocatedHit = (String, &'static str, Hit);
 
 /// Every hit of the shared analysis over every command, analysed once per
-/// audit (four rules report them, one kind each).
-fn located_hits<'c>(ctx: &'c Ctx<'_>) -> &'c [LocatedHit] {
-    ctx.command_hits.get_or_init(|| analyze_all(ctx))
+/// audit natively (four rules report them, one kind each); the page,
+/// which audits one small profile, analyses them for each rule rather than
+/// carry the 211 bytes the shared copy costs it.
+#[cfg(not(target_arch = "wasm32"))]
+fn located_hits<'c>(ctx: &'c Ctx<'_>, kind: HitKind) -> impl Iterator<Item = LocatedHit> + 'c {
+    ctx.command_hits
+        .get_or_init(|| analyze_all(ctx))
+        .iter()
+        .filter(move |(_, _, h)| h.kind == kind)
+        .cloned()
+}
+#[cfg(target_arch = "wasm32")]
+fn located_hits(ctx: &Ctx<'_>, kind: HitKind) -> impl Iterator<Item = LocatedHit> {
+    analyze_all(ctx)
+        .into_iter()
+        .filter(move |(_, _, h)| h.kind == kind)
 }
 
 fn analyze_all(ctx: &Ctx<'_>) -> Vec<LocatedHit> {
@@ -73,11 +86,7 @@ fn report_hits(ctx: &Ctx<'_>, e: &mut Emitter, kind: HitKind, phrase: fn(&Hit) -
     let mut groups: Vec<(String, &'static str, Hit, usize)> = Vec::new();
     type Key = (String, String, String, &'static str, Option<String>);
     let mut seen: std::collections::HashMap<Key, usize> = std::collections::HashMap::new();
-    for (ptr, form, h) in located_hits(ctx)
-        .iter()
-        .filter(|(_, _, h)| h.kind == kind)
-        .cloned()
-    {
+    for (ptr, form, h) in located_hits(ctx, kind) {
         let key = (
             ptr.clone(),
             h.program.clone(),

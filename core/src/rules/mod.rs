@@ -159,6 +159,7 @@ pub struct Ctx<'a> {
     pub(crate) pipelines: std::sync::OnceLock<Vec<dependencies::Pipelines>>,
     /// Every command's shell-analysis hits with their pointers, found on
     /// first use (the command rules report them one kind at a time).
+    #[cfg(not(target_arch = "wasm32"))]
     pub(crate) command_hits: std::sync::OnceLock<Vec<command::LocatedHit>>,
 }
 
