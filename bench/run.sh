@@ -7,7 +7,9 @@ cd "$(dirname "$0")/.."
 SMOKE=0; [ "${1:-}" = "--smoke" ] && SMOKE=1
 OUT=bench/out; mkdir -p "$OUT"
 unset CARGO_TARGET_DIR
-cargo build --release -q -p isolint -p isolint-core --examples
+# --bins as well: with --examples alone cargo builds only the examples, and
+# the table would time whatever isolint binary an earlier build left (or none).
+cargo build --release -q -p isolint -p isolint-core --bins --examples
 BIN=target/release/isolint
 GEN=target/release/examples/gen
 TP=target/release/examples/throughput
