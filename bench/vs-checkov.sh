@@ -20,7 +20,8 @@ RUNS_FAST=${RUNS_FAST:-20}
 RUNS_SLOW=${RUNS_SLOW:-5}
 rm -rf "$OUT"; mkdir -p "$OUT/isolint" "$OUT/checkov"
 
-[ -x "$BIN" ] || cargo build --release -q -p isolint
+# Always: cargo returns at once when the binary is current, and rebuilds a stale one.
+(unset CARGO_TARGET_DIR; cargo build --release -q -p isolint)
 
 # --- Checkov, idempotent install -------------------------------------------
 CHECKOV="$VENV/bin/checkov"
