@@ -897,11 +897,18 @@ fn check_pair(
     if !joined {
         return;
     }
+    let key = s.as_bytes().get(a0..b0).unwrap_or_default();
+    let keyed = key.last() == Some(&b':') || between.iter().any(|c| matches!(c, b'=' | b':'));
+    if !keyed && key.contains(&b'/') {
+        // A path and the next word of a sentence ("open /run/secrets
+        // without following links"), not a key and its value: only `=` or
+        // `:` joins a path-like key to one (`?token=…`, `…/password: …`).
+        return;
+    }
     let value = s.as_bytes().get(a1..b1).unwrap_or_default();
     if matches!(value.first(), Some(b'-' | b'$' | b'/')) {
         return;
     }
-    let key = s.as_bytes().get(a0..b0).unwrap_or_default();
     let dashes = key.iter().take_while(|&&c| c == b'-').count();
     let colons = key.iter().rev().take_while(|&&c| c == b':').count();
     // Both trims stop at ASCII bytes, so the rest is still a `str`.
@@ -1278,7 +1285,10 @@ mod tests {
             let joined = between
                 .chars()
                 .all(|c| c == '=' || c == ':' || c == ' ' || c == '"' || c == '\'');
+            let path_in_prose =
+                key.contains('/') && !key.ends_with(':') && !between.contains(['=', ':']);
             if joined
+                && !path_in_prose
                 && !between.is_empty()
                 && value.len() >= 4
                 && !value.starts_with('-')
@@ -1387,6 +1397,31 @@ mod tests {
         assert!(is_secret_name("github-token"));
         assert!(!is_secret_name("LANG"));
         assert!(!is_secret_name("SSH_AUTH_SOCK"));
+    }
+
+    #[test]
+    fn a_path_ending_in_a_secret_word_does_not_mask_the_next_word_of_a_sentence() {
+        // A mount source such as /run/secrets is quoted in runtime-check
+        // reasons; the word after it is prose, not the path's value.
+        let reason = "the runtime must open /run/secrets without following links";
+        assert_eq!(scrub_tokens(reason), reason);
+        let reason = "open /srv/workshop/scratch/token without racing a rename";
+        assert_eq!(scrub_tokens(reason), reason);
+        // A key and its value are still masked, however they are joined.
+        for (text, value) in [
+            (
+                "fetch https://mirror.example/pkg?token=abcdef12 first",
+                "abcdef12",
+            ),
+            ("fetch /pkg/index:token=abcdef12", "abcdef12"),
+            ("export TOKEN abcdef12 now", "abcdef12"),
+            ("run --password hunter22", "hunter22"),
+            ("/run/secrets/db_password: hunter22", "hunter22"),
+        ] {
+            let shown = scrub_tokens(text);
+            assert!(!shown.contains(value), "{text} -> {shown}");
+            assert!(shown.contains(MASK), "{text} -> {shown}");
+        }
     }
 
     #[test]
