@@ -287,19 +287,13 @@ fn render_counts(app: &App, report: &Report, g: &Grouped, area: Rect, buf: &mut 
     let used: usize = spans.iter().map(|s| s.width()).sum();
     let avail = (area.width as usize).saturating_sub(used + 3);
     let right = if app.filter == vm::Filter::default() {
-        let long = format!(
-            "{} findings · {} runtime checks ",
-            g.total,
-            report.runtime_checks.len()
-        );
+        let findings = plural(g.total, "finding");
+        let checks = report.runtime_checks.len();
+        let long = format!("{findings} · {} ", plural(checks, "runtime check"));
         if width(&long) <= avail {
             long
         } else {
-            format!(
-                "{} findings · {} checks ",
-                g.total,
-                report.runtime_checks.len()
-            )
+            format!("{findings} · {} ", plural(checks, "check"))
         }
     } else {
         let mut parts = Vec::new();
