@@ -81,7 +81,7 @@ def row(name, value, unit, goal, le=True):
         rows.append((name, "n/a", f"{'≤' if le else '≥'} {goal} {unit}", "n/a")); return
     ratio = v / goal
     ok = ratio <= 1 if le else ratio >= 1
-    rows.append((name, f"{v:.2f} {unit}", f"{'≤' if le else '≥'} {goal} {unit}", f"{ratio:.2f}{'' if ok else '  MISSED'}"))
+    rows.append((name, f"{v:.2f} {unit}", f"{'≤' if le else '≥'} {goal} {unit}", f"{ratio:.2f}{'' if ok else ('  (smoke: not judged)' if smoke == '1' else '  MISSED')}"))
 row("one typical profile, whole process, median", float(one) * 1e3, "ms", 10)
 row("100 profiles, whole process, median", float(hundred) * 1e3, "ms", 40)
 row(f"{batch} profiles, batch", int(batch) / float(batch_s), "profiles/s", 20000, le=False)
