@@ -175,6 +175,24 @@ async fn workshop_profile_is_not_eligible_and_fixing_it_by_typing_flips_the_verd
         "{banner}"
     );
     assert!(!banner.to_lowercase().contains("safe"), "{banner}");
+    // The count line says core's number, in the singular for one.
+    let issues = cli_export(fixed, "workshop-fixed.json")["issues"]
+        .as_array()
+        .map_or(0, Vec::len);
+    let counted = page
+        .client
+        .find(Locator::Id("filter-count"))
+        .await
+        .expect("count line")
+        .text()
+        .await
+        .expect("text");
+    let want = match issues {
+        1 => "1 finding".to_string(),
+        n => format!("{n} findings"),
+    };
+    assert_eq!(counted, want);
+    assert_eq!(issues, 1, "the fixed profile keeps one medium finding");
     page.screenshot("fixed").await;
 
     // The page's own timing of that audit.
