@@ -38,6 +38,7 @@ pub mod report;
 pub mod rules;
 pub mod sanitize;
 pub mod schema;
+mod shell;
 pub mod sort;
 pub mod synth;
 mod text;

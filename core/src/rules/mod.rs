@@ -26,7 +26,6 @@ mod network;
 mod paths;
 mod privileges;
 mod profile;
-mod shell;
 
 /// Metadata and check of one rule.
 pub struct Rule {
