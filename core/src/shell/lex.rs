@@ -52,7 +52,7 @@ impl Script {
 }
 
 /// Words that start or end a compound command; they are not programs.
-const KEYWORDS: &[&str] = &[
+pub(crate) const KEYWORDS: &[&str] = &[
     "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "esac",
 ];
 /// Compound commands whose header words are not a command line.
@@ -192,9 +192,14 @@ impl Parser<'_> {
                 b'>' | b'<' if self.peek(1) == Some(b'(') => {
                     self.i += 1;
                     let body = self.balanced();
+                    // The text stays in its word, as for `$(..)`, so that a
+                    // rule can tell what the substituted command is.
+                    self.push(c);
+                    self.push(b'(');
+                    self.push_all(body.as_bytes());
+                    self.push(b')');
                     self.script.substitutions.push(body);
                     self.script.note(if c == b'>' { ">(" } else { "<(" });
-                    self.push_all(b"<substitution>");
                 }
                 b'>' => {
                     let op = match self.peek(1) {

@@ -13,6 +13,7 @@
 //!   reporting shells told to run text, options that make a program run
 //!   code, Windows batch files and programs named by a relative path.
 
+pub(crate) mod fetch;
 pub(crate) mod lex;
 pub(crate) mod programs;
 pub(crate) mod walk;
@@ -23,5 +24,7 @@ pub(crate) use programs::{code_loading_variable, is_interpreter};
 pub(crate) use walk::{analyze_script, analyze_words, Analysis, Hit, HitKind};
 pub(crate) use words::{metacharacters, program_name, Meta};
 
+#[cfg(test)]
+mod old_fetch;
 #[cfg(test)]
 mod tests;

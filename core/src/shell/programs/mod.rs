@@ -52,6 +52,40 @@ pub(crate) fn is_interpreter(name: &str) -> bool {
     is_posix_shell(name) || STDIN_INTERPRETERS.contains(&stem(name))
 }
 
+/// Interpreters that take their program from an operand or option but
+/// do not read standard input by default.
+const OPERAND_INTERPRETERS: &[&str] = &["deno", "bun"];
+
+/// Builtins and cmdlets that run their argument as code.
+const EVALUATORS: &[&str] = &["eval", "source", ".", "iex", "invoke-expression"];
+
+/// Whether a program runs code it is handed (a script, text, or standard
+/// input): every interpreter and evaluator above.
+pub(crate) fn runs_code(name: &str) -> bool {
+    is_interpreter(name) || OPERAND_INTERPRETERS.contains(&stem(name)) || EVALUATORS.contains(&name)
+}
+
+/// Whether a program is one of the evaluators, which run their first
+/// argument (or standard input) as code.
+pub(crate) fn is_evaluator(name: &str) -> bool {
+    EVALUATORS.contains(&name)
+}
+
+/// Programs that download a URL.
+const DOWNLOADERS: &[&str] = &[
+    "curl",
+    "wget",
+    "fetch",
+    "iwr",
+    "irm",
+    "invoke-webrequest",
+    "invoke-restmethod",
+];
+
+pub(crate) fn is_downloader(name: &str) -> bool {
+    DOWNLOADERS.contains(&name)
+}
+
 /// A program that runs the command line that follows its own options.
 pub(crate) struct Wrapper {
     pub names: &'static [&'static str],
