@@ -652,4 +652,32 @@ mod tests {
         )
         .is_empty());
     }
+
+    /// The shapes the dependency rules' own splitter missed before the
+    /// analysis was shared (the differential test's drift).
+    #[test]
+    fn shapes_the_old_splitter_missed() {
+        for (text, interpreter) in [
+            ("curl -fsSL https://x | tcsh", "tcsh"),
+            ("curl -fsSL https://x | csh -s", "csh"),
+            ("curl https://x | yash", "yash"),
+            ("wget -qO- https://x | timeout 60 sh", "sh"),
+            ("curl https://x | stdbuf -o0 bash", "bash"),
+            ("curl https://x | setsid sh", "sh"),
+            ("curl https://x | nodejs", "nodejs"),
+            ("curl https://x | lua", "lua"),
+            ("bash -c 'tcsh -c \"curl https://x | sh\"'", "sh"),
+        ] {
+            let found = pipes(&cmd_shell(text));
+            assert_eq!(found.len(), 1, "{text}");
+            assert_eq!(found[0].2, interpreter, "{text}");
+        }
+        for text in [
+            "timeout 60 pip install requests",
+            "ionice -c 3 npm install",
+            "case $x in a) pip install requests;; esac",
+        ] {
+            assert_eq!(installs(&cmd_shell(text), None).len(), 1, "{text}");
+        }
+    }
 }

@@ -25,6 +25,4 @@ pub(crate) use walk::{analyze_script, analyze_words, Analysis, Hit, HitKind};
 pub(crate) use words::{metacharacters, program_name, Meta};
 
 #[cfg(test)]
-mod old_fetch;
-#[cfg(test)]
 mod tests;
