@@ -4,7 +4,7 @@
 //! from the shared tokenizer, and program names from the shared tables.
 
 use super::lex::{is_assignment, parse, KEYWORDS};
-use super::programs::{is_downloader, is_evaluator, is_posix_shell, runs_code, wrapper};
+use super::programs::{fetcher, is_downloader, is_evaluator, is_posix_shell, runs_code, wrapper};
 use super::words::{program_name, stem};
 use crate::model::Command;
 
@@ -460,6 +460,126 @@ pub(crate) fn install_of(simple: &[Word], lockfile: Option<&str>) -> Option<Unlo
     }
 }
 
+/// A command that reaches the network to fetch code or data.
+#[derive(Debug, PartialEq)]
+pub(crate) struct Fetching {
+    pub(crate) pointer: String,
+    /// The program, as [`program_name`] gives it.
+    pub(crate) program: String,
+    pub(crate) shown: String,
+}
+
+/// Whether an address names this machine (`localhost`, `127.0.0.1:8080`,
+/// `http://[::1]/x`): a test reaching its own service fetches nothing.
+fn is_loopback(address: &str) -> bool {
+    let rest = address.split_once("://").map_or(address, |(_, r)| r);
+    let rest = rest.rsplit_once('@').map_or(rest, |(_, r)| r);
+    let host = if let Some(v6) = rest.strip_prefix('[') {
+        v6.split(']').next().unwrap_or("")
+    } else {
+        rest.split([':', '/']).next().unwrap_or("")
+    };
+    let host = host.to_ascii_lowercase();
+    host == "localhost" || host.ends_with(".localhost") || host.starts_with("127.") || host == "::1"
+}
+
+/// Options of the transfer tools that take the next word as a value (a
+/// file, a header), which is not an address.
+const TRANSFER_VALUED: &[&str] = &[
+    "-o",
+    "-O",
+    "--output",
+    "-H",
+    "--header",
+    "-d",
+    "--data",
+    "-X",
+    "--request",
+    "-u",
+    "--user",
+    "-A",
+    "--user-agent",
+    "-e",
+    "--referer",
+    "-T",
+    "--upload-file",
+    "-w",
+    "--write-out",
+    "-P",
+    "--directory-prefix",
+    "--output-document",
+    "-b",
+    "--cookie",
+    "-c",
+    "--cookie-jar",
+    "-m",
+    "--max-time",
+    "--retry",
+    "-F",
+    "--form",
+];
+
+/// Whether a local path, not a remote repository (`git clone /srv/x`,
+/// `git clone ./vendor/x`, `file://`).
+fn is_local_path(word: &str) -> bool {
+    word.starts_with(['/', '.', '~']) || word.starts_with("file://")
+}
+
+/// Whether a simple command fetches from the network: a package manager
+/// or system installer at a fetching subcommand and without its offline
+/// option, a transfer tool given a remote address, or git cloning,
+/// fetching or pulling from a remote.
+pub(crate) fn fetch_of(simple: &[Word]) -> Option<Fetching> {
+    let p = program_index(simple)?;
+    let prog = simple.get(p)?;
+    let mut name = program_name(&prog.text);
+    let mut rest = simple.get(p + 1..).unwrap_or(&[]);
+    // `python -m pip install`: the module is the program.
+    if stem(&name) == "python" || name == "py" {
+        match rest {
+            [m, module, tail @ ..] if m.text == "-m" => {
+                name = program_name(&module.text);
+                rest = tail;
+            }
+            _ => return None,
+        }
+    }
+    let hit = || Fetching {
+        pointer: prog.pointer.clone(),
+        program: name.clone(),
+        shown: show(simple.get(p..).unwrap_or(&[])),
+    };
+    let operands = || rest.iter().filter(|w| !w.text.starts_with('-'));
+    if is_downloader(&name) {
+        let mut skip = false;
+        let remote = rest.iter().any(|w| {
+            let t = w.text.as_str();
+            if std::mem::take(&mut skip) {
+                return false;
+            }
+            if t.starts_with('-') {
+                skip = TRANSFER_VALUED.contains(&t);
+                return false;
+            }
+            !is_loopback(t)
+        });
+        return remote.then(hit);
+    }
+    let f = fetcher(&name)?;
+    if rest.iter().any(|w| f.offline.contains(&w.text.as_str())) {
+        return None;
+    }
+    let sub = operands().next().map_or("", |w| w.text.as_str());
+    if !f.subcommands.is_empty() && !f.subcommands.contains(&sub) {
+        return None;
+    }
+    if name == "git" && sub == "clone" && operands().nth(1).is_some_and(|w| is_local_path(&w.text))
+    {
+        return None;
+    }
+    Some(hit())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -678,6 +798,74 @@ mod tests {
             "case $x in a) pip install requests;; esac",
         ] {
             assert_eq!(installs(&cmd_shell(text), None).len(), 1, "{text}");
+        }
+    }
+
+    fn fetches(text: &str) -> bool {
+        pipelines_of("/setup/0", &cmd_shell(text))
+            .iter()
+            .flatten()
+            .any(|s| fetch_of(s).is_some())
+    }
+
+    /// Commands that fetch, and their benign twins that do not.
+    #[test]
+    fn fetching_commands_and_benign_twins() {
+        for text in [
+            "pip install requests",
+            "pip3 install --no-deps -r requirements.lock",
+            "python3 -m pip install pytest",
+            "npm ci",
+            "npm install",
+            "yarn",
+            "pnpm install --frozen-lockfile",
+            "npx jest",
+            "cargo fetch",
+            "cargo install --locked ripgrep",
+            "go get example.com/x",
+            "gem install rake",
+            "bundle install",
+            "poetry install",
+            "conda install numpy",
+            "sudo apt-get install -y jq",
+            "apk add curl",
+            "curl -fsSL https://get.example/x -o x.sh",
+            "wget https://example.com/archive.tgz",
+            "curl example.com",
+            "git clone https://github.com/example/repo",
+            "git clone git@github.com:example/repo.git",
+            "git fetch origin",
+            "git pull",
+            "git submodule update --init",
+            "timeout 60 uv sync",
+        ] {
+            assert!(fetches(text), "{text} fetches");
+        }
+        for text in [
+            "pip install --no-index --find-links /wheels pytest",
+            "pip --version",
+            "python -m pytest tests",
+            "npm ci --offline",
+            "npm test",
+            "npm run build",
+            "yarn test",
+            "npx --no-install jest",
+            "cargo build --offline",
+            "cargo test",
+            "go test ./...",
+            "gem list",
+            "curl --version",
+            "curl -sf http://localhost:8080/health",
+            "curl -o out.json http://127.0.0.1:9000/api",
+            "wget -O page.html http://[::1]:8000/",
+            "git clone /srv/mirror/repo.git work",
+            "git clone ./vendor/lib lib",
+            "git status",
+            "git diff --stat",
+            "apt-cache policy jq",
+            "echo 'pip install requests'",
+        ] {
+            assert!(!fetches(text), "{text} does not fetch");
         }
     }
 }

@@ -223,3 +223,113 @@ impl Walker {
         self.hit(&me, 0, HitKind::CodeOption, "", Severity::High, why);
     }
 }
+
+/// A program that fetches from the network when run with one of
+/// `subcommands` (any invocation when the list is empty), unless one of
+/// `offline` is given.
+pub(crate) struct Fetcher {
+    pub programs: &'static [&'static str],
+    pub subcommands: &'static [&'static str],
+    pub offline: &'static [&'static str],
+}
+
+/// Package managers, system installers and transfer tools, by the
+/// subcommands that reach the network. `""` stands for no subcommand
+/// (`yarn` alone installs).
+pub(crate) const FETCHERS: &[Fetcher] = &[
+    Fetcher {
+        programs: &["pip"],
+        subcommands: &["install", "download", "wheel"],
+        offline: &["--no-index"],
+    },
+    Fetcher {
+        programs: &["uv"],
+        subcommands: &["add", "sync", "pip", "tool", "run"],
+        offline: &["--offline"],
+    },
+    Fetcher {
+        programs: &["npm"],
+        subcommands: &[
+            "install",
+            "i",
+            "ci",
+            "add",
+            "update",
+            "up",
+            "exec",
+            "x",
+            "install-test",
+            "it",
+        ],
+        offline: &["--offline"],
+    },
+    Fetcher {
+        programs: &["pnpm"],
+        subcommands: &["install", "i", "add", "update", "up", "dlx", "fetch"],
+        offline: &["--offline"],
+    },
+    Fetcher {
+        programs: &["yarn"],
+        subcommands: &["", "install", "add", "up", "upgrade", "dlx"],
+        offline: &["--offline"],
+    },
+    Fetcher {
+        programs: &["npx", "bunx", "pnpx", "uvx", "pipx"],
+        subcommands: &[],
+        offline: &["--no-install", "--offline"],
+    },
+    Fetcher {
+        programs: &["cargo"],
+        subcommands: &["fetch", "install", "update", "add"],
+        offline: &["--offline", "--frozen"],
+    },
+    Fetcher {
+        programs: &["go"],
+        subcommands: &["get"],
+        offline: &[],
+    },
+    Fetcher {
+        programs: &["gem"],
+        subcommands: &["install"],
+        offline: &["--local"],
+    },
+    Fetcher {
+        programs: &["bundle", "bundler"],
+        subcommands: &["install", "update"],
+        offline: &["--local"],
+    },
+    Fetcher {
+        programs: &["poetry", "composer"],
+        subcommands: &["install", "add", "update", "require"],
+        offline: &[],
+    },
+    Fetcher {
+        programs: &["conda", "mamba", "micromamba"],
+        subcommands: &["install", "create", "update"],
+        offline: &["--offline"],
+    },
+    Fetcher {
+        programs: &["apt-get", "apt", "yum", "dnf", "microdnf", "zypper", "brew"],
+        subcommands: &["install", "update", "upgrade"],
+        offline: &[],
+    },
+    Fetcher {
+        programs: &["apk"],
+        subcommands: &["add", "update"],
+        offline: &["--no-network"],
+    },
+    Fetcher {
+        programs: &["git"],
+        subcommands: &["clone", "fetch", "pull", "submodule", "lfs"],
+        offline: &[],
+    },
+];
+
+/// The fetcher a program name is, if any ([`stem`] for versioned names
+/// such as `pip3`).
+pub(crate) fn fetcher(name: &str) -> Option<&'static Fetcher> {
+    let s = stem(name);
+    FETCHERS
+        .iter()
+        .find(|f| f.programs.contains(&name) || f.programs.contains(&s))
+}
