@@ -6,7 +6,7 @@
 use super::{Ctx, Emitter, Rule};
 use crate::finding::{Area, CheckKind, Severity};
 use crate::model::{BoundaryKind, Dependencies, Egress, FetchStage, PreparedIn, StringEnum};
-use crate::shell::fetch::{install_of, pipelines_of, pipes_to_shell, Pipelines};
+use crate::shell::fetch::{fetch_of, install_of, pipelines_of, pipes_to_shell, Pipelines};
 
 fn deps<'a>(ctx: &Ctx<'a>) -> Option<&'a Dependencies> {
     ctx.profile.dependencies.as_ref()
@@ -362,6 +362,51 @@ fn unlocked_install(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
+/// Where the profile says dependencies arrive without the job fetching
+/// them: its pointer and what it says.
+fn declared_separation(ctx: &Ctx<'_>) -> Option<(&'static str, String)> {
+    match prepared_in(ctx) {
+        Some(p @ (PreparedIn::Image | PreparedIn::Artifact)) => Some((
+            "/dependencies/prepared_in",
+            format!("dependencies are prepared in the {}", p.as_str()),
+        )),
+        _ if fetch_stage(ctx).and_then(|f| f.separate) == Some(true) => Some((
+            "/dependencies/fetch_stage/separate",
+            "a separate stage fetches dependencies".to_string(),
+        )),
+        _ => None,
+    }
+}
+
+fn fetch_in_job(ctx: &Ctx<'_>, e: &mut Emitter) {
+    let Some((declared_at, declared)) = declared_separation(ctx) else {
+        return;
+    };
+    // Undeclared egress is whatever the runner allows: it counts as network.
+    let egress = test_egress(ctx);
+    if egress == Some(Egress::Deny) {
+        return;
+    }
+    let egress = egress.map_or("undeclared", |g| g.as_str());
+    for pipelines in command_pipelines(ctx) {
+        for simple in pipelines.iter().flatten() {
+            let Some(hit) = fetch_of(simple) else {
+                continue;
+            };
+            e.emit(
+                hit.pointer,
+                format!(
+                    "`{}` fetches from the network inside the job, while `{declared_at}` says {declared}: the job keeps network access (egress `{egress}`) that the separation was meant to take away",
+                    hit.shown
+                ),
+            )
+            .evidence("program", hit.program)
+            .evidence("declared_at", declared_at)
+            .evidence("egress", egress);
+        }
+    }
+}
+
 pub const RULES: &[Rule] = &[
     Rule {
         id: "DEP001",
@@ -494,6 +539,17 @@ pub const RULES: &[Rule] = &[
         remediation: "Set `dependencies.prepared_in` to `image` or `artifact` (preferred for offline jobs), or to `runtime-fetch` with a separate fetch stage.",
         runtime_check: None,
         check: preparation_undeclared,
+    },
+    Rule {
+        id: "DEP013",
+        name: "fetch-inside-job",
+        area: Area::Dependencies,
+        severity: Severity::High,
+        title: "the job fetches dependencies itself despite a declared separation",
+        rationale: "A profile that says dependencies come from a reviewed image, an artifact or a separate fetch stage is reviewed as an offline job. An install or download in its own setup or command, while the job has network, contradicts that: the code it fetches is unreviewed, and every test, hook and child process keeps the network the fetch needed.",
+        remediation: "Move the install or download into the image build or the separate fetch stage and hand over only the fetched files; or run the job with `network.egress` `deny`, so the step fails instead of fetching.",
+        runtime_check: Some(CheckKind::EgressDenied),
+        check: fetch_in_job,
     },
 ];
 
