@@ -28,6 +28,30 @@ pub fn parse(bytes: &[u8]) -> Result<Vec<SNode>, ImportError> {
 /// [`parse`] with explicit limits.
 pub fn parse_with(bytes: &[u8], limits: TreeLimits) -> Result<Vec<SNode>, ImportError> {
     let text = checked_text(bytes, &limits)?;
+    match parse_text(text, limits) {
+        Ok(docs) => Ok(docs),
+        Err(e) => {
+            // The YAML spec wants a multi-line flow collection's lines
+            // indented deeper than the block node holding it, and
+            // saphyr-parser enforces that; go-yaml (Compose, kubectl),
+            // libyaml and PyYAML accept a `]` at the key's own indent, and
+            // real files rely on it. Such lines are padded and the file read
+            // again; positions are mapped back to the original columns.
+            let Some((padded, shifts)) = reindent_flow(text) else {
+                return Err(e);
+            };
+            let Ok(mut docs) = parse_text(&padded, limits) else {
+                return Err(e);
+            };
+            for d in &mut docs {
+                unshift(d, &shifts);
+            }
+            Ok(docs)
+        }
+    }
+}
+
+fn parse_text(text: &str, limits: TreeLimits) -> Result<Vec<SNode>, ImportError> {
     let mut b = Builder {
         limits,
         stack: Vec::new(),
@@ -52,6 +76,111 @@ pub fn parse_with(bytes: &[u8], limits: TreeLimits) -> Result<Vec<SNode>, Import
         }
     }
     Ok(b.docs)
+}
+
+/// The text with every line that continues a multi-line flow collection
+/// (`[`, `{`) at or left of the indent of the line that opened it padded to
+/// one column deeper, and the spaces added per 1-based line; `None` when no
+/// line needs it. Inside a flow collection leading spaces carry no meaning
+/// (scalars fold them away), so the padding changes no value.
+fn reindent_flow(text: &str) -> Option<(String, HashMap<u32, u32>)> {
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut shifts = HashMap::new();
+    let mut depth = 0usize;
+    let mut open_indent = 0usize;
+    let mut quote: Option<char> = None;
+    let mut block_scalar: Option<usize> = None;
+    for (n, line) in text.split_inclusive('\n').enumerate() {
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        let blank = line.trim().is_empty();
+        if let Some(owner) = block_scalar {
+            if blank || indent > owner {
+                out.push_str(line);
+                continue;
+            }
+            block_scalar = None;
+        }
+        if depth > 0 && !blank && indent <= open_indent {
+            let pad = open_indent + 1 - indent;
+            out.extend(std::iter::repeat_n(' ', pad));
+            shifts.insert(
+                u32::try_from(n + 1).unwrap_or(u32::MAX),
+                u32::try_from(pad).unwrap_or(0),
+            );
+        }
+        out.push_str(line);
+        let mut node_start = true;
+        let mut prev = ' ';
+        let mut chars = line.chars().peekable();
+        while let Some(c) = chars.next() {
+            let next = chars.peek().copied().unwrap_or('\n');
+            match quote {
+                Some('"') => match c {
+                    '\\' => {
+                        chars.next();
+                    }
+                    '"' => quote = None,
+                    _ => {}
+                },
+                Some(_) => {
+                    if c == '\'' {
+                        if next == '\'' {
+                            chars.next();
+                        } else {
+                            quote = None;
+                        }
+                    }
+                }
+                None => match c {
+                    '#' if prev.is_whitespace() => break,
+                    '"' | '\'' if node_start => quote = Some(c),
+                    '[' | '{' if node_start || depth > 0 => {
+                        if depth == 0 {
+                            open_indent = indent;
+                        }
+                        depth += 1;
+                        node_start = true;
+                    }
+                    ']' | '}' if depth > 0 => {
+                        depth -= 1;
+                        node_start = false;
+                    }
+                    ',' if depth > 0 => node_start = true,
+                    ':' | '-' | '?' if next.is_whitespace() || (depth > 0 && c == ':') => {
+                        node_start = true;
+                    }
+                    '|' | '>' if node_start && depth == 0 => {
+                        block_scalar = Some(indent);
+                        break;
+                    }
+                    c if c.is_whitespace() => {}
+                    _ => node_start = false,
+                },
+            }
+            prev = c;
+        }
+    }
+    (!shifts.is_empty()).then_some((out, shifts))
+}
+
+/// Map columns on padded lines back to the original text.
+fn unshift(node: &mut SNode, shifts: &HashMap<u32, u32>) {
+    let fix = |l: &mut Loc| {
+        if let Some(k) = shifts.get(&l.line) {
+            l.column = l.column.saturating_sub(*k).max(1);
+        }
+    };
+    fix(&mut node.loc);
+    match &mut node.value {
+        SValue::Seq(items) => items.iter_mut().for_each(|i| unshift(i, shifts)),
+        SValue::Map(entries) => {
+            for e in entries {
+                fix(&mut e.key_loc);
+                unshift(&mut e.value, shifts);
+            }
+        }
+        SValue::Null | SValue::Scalar(_) => {}
+    }
 }
 
 fn loc(span: &Span) -> Loc {
@@ -281,6 +410,35 @@ mod tests {
             n.get("a").unwrap().entry("b").unwrap().key_loc,
             Loc { line: 2, column: 3 }
         );
+    }
+
+    /// A multi-line flow sequence whose `]` (or items) sit at the key's own
+    /// indent, as in Sentry's self-hosted Compose file: go-yaml and PyYAML
+    /// read it, so the import must too, with the original positions.
+    #[test]
+    fn flow_collections_closed_at_the_key_indent() {
+        let n = one(
+            "x:\n  entrypoint: [\n    \"/bin/sh\", \"-c\"\n  ]\n  b: {k: v,\n  l: w}\nc: [1,\n2]\n",
+        );
+        let x = n.get("x").unwrap();
+        let e = x.get("entrypoint").unwrap();
+        assert_eq!(e.items().len(), 2);
+        assert_eq!(e.items()[1].as_str(), Some("-c"));
+        assert_eq!(e.items()[0].loc, Loc { line: 3, column: 5 });
+        assert_eq!(x.get("b").unwrap().get("l").unwrap().as_str(), Some("w"));
+        assert_eq!(x.entry("b").unwrap().key_loc, Loc { line: 5, column: 3 });
+        let l = x.get("b").unwrap().entry("l").unwrap().key_loc;
+        assert_eq!(l, Loc { line: 6, column: 3 });
+        let c = n.get("c").unwrap();
+        assert_eq!(c.items()[1].as_str(), Some("2"));
+        assert_eq!(c.items()[1].loc, Loc { line: 8, column: 1 });
+        // The text of block scalars, quotes and comments is not a flow start.
+        let n = one("a: |\n  [x\nb: 'it''s [' # [\nc: [p,\n q]\nd: x\n");
+        assert_eq!(n.get("a").unwrap().as_str(), Some("[x\n"));
+        assert_eq!(n.get("c").unwrap().items().len(), 2);
+        // Still refused: what no consumer reads.
+        assert!(parse(b"a: [1,\n2\n").is_err());
+        assert!(parse(b"a:\n  b: 1\n c: 2\n").is_err());
     }
 
     #[test]
