@@ -349,6 +349,8 @@ fn service(root: &SNode, name: &str, key_loc: Loc, svc: &SNode) -> Result<Draft,
     mounts(&mut d, root, svc, key_loc)?;
     environment(&mut d, root, svc, key_loc)?;
     command(&mut d, svc, key_loc)?;
+    hooks(&mut d, svc)?;
+    unmapped(&mut d, svc);
     limits(&mut d, svc, key_loc)?;
 
     match read::opt_str(svc, "image")? {
@@ -914,6 +916,153 @@ fn command(d: &mut Draft, svc: &SNode, key_loc: Loc) -> Result<(), ImportError> 
     Ok(())
 }
 
+/// Service keys with no bearing on what the job can reach or do (names,
+/// labels, restart policy, start order): read and dropped without a note.
+const NEUTRAL_KEYS: &[&str] = &[
+    "container_name",
+    "hostname",
+    "domainname",
+    "labels",
+    "label_file",
+    "annotations",
+    "logging",
+    "restart",
+    "stop_signal",
+    "profiles",
+    "depends_on",
+    "attach",
+    "develop",
+    "platform",
+    "pull_policy",
+    "stdin_open",
+    "tty",
+    "working_dir",
+    "links",
+    "external_links",
+    "init",
+    "mac_address",
+];
+
+/// Every other key this function does not know, the import reads
+/// elsewhere; `unmapped` notes what none of them maps, so a key Compose
+/// adds to the list can never vanish without a word.
+fn unmapped(d: &mut Draft, svc: &SNode) {
+    for e in svc.entries() {
+        let k = e.key.as_str();
+        if MAPPED_KEYS.contains(&k) || NEUTRAL_KEYS.contains(&k) || !SERVICE_KEYS.contains(&k) {
+            continue;
+        }
+        let text = e.value.as_str().unwrap_or("");
+        let items: Vec<&str> = e.value.items().iter().filter_map(SNode::as_str).collect();
+        let why = match k {
+            "cgroup" if text == "host" => "`cgroup: host` shares the host's cgroup namespace: the container sees every cgroup on the host".to_string(),
+            "device_cgroup_rules" => "`device_cgroup_rules` let the container open host devices by number, beyond `devices`".to_string(),
+            "group_add" => {
+                let risky: Vec<&str> = items.iter().copied().filter(|g| matches!(*g, "0" | "root" | "docker" | "disk" | "sudo" | "wheel" | "adm")).collect();
+                if risky.is_empty() {
+                    "`group_add` adds supplementary groups, which the profile cannot express".to_string()
+                } else {
+                    format!("`group_add` adds the privileged group{} `{}`: files and sockets those groups own on mounted paths become writable (no profile field)", if risky.len() == 1 { "" } else { "s" }, risky.join("`, `"))
+                }
+            }
+            "sysctls" => "`sysctls` changes kernel parameters for the container's namespaces (no profile equivalent)".to_string(),
+            "oom_kill_disable" => "`oom_kill_disable` stops the kernel from killing the container at its memory limit; the host's other processes are killed instead".to_string(),
+            "gpus" => "`gpus` gives direct access to host GPU devices (no profile equivalent)".to_string(),
+            "ports" => "`ports` publishes container ports on the host: other machines can reach the job".to_string(),
+            "isolation" => format!("`isolation: {text}` picks the Windows isolation technology (no profile equivalent)"),
+            "configs" => "`configs` mounts files into the container that this import does not read".to_string(),
+            "extra_hosts" | "dns" | "dns_search" | "dns_opt" => format!("`{k}` changes name resolution inside the container; the profile's `network.dns` is not derived from it"),
+            _ => format!("`{k}` has no profile equivalent and is not audited"),
+        };
+        d.note(e.key_loc, why);
+    }
+}
+
+/// Keys the import maps to profile fields or specific notes elsewhere.
+const MAPPED_KEYS: &[&str] = &[
+    "image",
+    "build",
+    "command",
+    "entrypoint",
+    "user",
+    "privileged",
+    "cap_add",
+    "cap_drop",
+    "network_mode",
+    "networks",
+    "pid",
+    "ipc",
+    "uts",
+    "userns_mode",
+    "read_only",
+    "security_opt",
+    "mem_limit",
+    "pids_limit",
+    "cpus",
+    "ulimits",
+    "volumes",
+    "volumes_from",
+    "tmpfs",
+    "devices",
+    "environment",
+    "env_file",
+    "secrets",
+    "runtime",
+    "deploy",
+    "scale",
+    "healthcheck",
+    "extends",
+    "stop_grace_period",
+    "use_api_socket",
+    "post_start",
+    "pre_stop",
+];
+
+/// `post_start` and `pre_stop` hooks run commands in the container, as
+/// root unless they say otherwise, privileged when they ask: setup steps,
+/// like Kubernetes lifecycle hooks.
+fn hooks(d: &mut Draft, svc: &SNode) -> Result<(), ImportError> {
+    for key in ["post_start", "pre_stop"] {
+        for h in read::opt_seq(svc, key)?.unwrap_or_default() {
+            read::map(h, key)?;
+            let Some(cmd) = h.get("command") else {
+                return Err(invalid(h.loc, format!("a `{key}` hook needs a `command`")));
+            };
+            let w = words(cmd, "command")?;
+            let mut it = w.into_iter();
+            let Some((exe, exe_at)) = it.next() else {
+                continue;
+            };
+            let p = d.push("/setup", OVal::obj(), h.loc);
+            d.set(&format!("{p}/executable"), exe, exe_at);
+            d.set(&format!("{p}/arguments"), OVal::arr(), cmd.loc);
+            for (a, l) in it {
+                d.push(&format!("{p}/arguments"), a, l);
+            }
+            let user = read::opt_str(h, "user")?;
+            let who = match user {
+                Some((u, _)) => format!("as `{u}`"),
+                None => "as the service's user".to_string(),
+            };
+            d.note(h.loc, format!("the `{key}` hook runs a command in the container {who}; it is audited as a setup step"));
+            if let Some((true, at)) = read::opt_bool(h, "privileged")? {
+                // The hook's process is privileged inside the job's boundary.
+                d.set("/boundary/privileged", true, at);
+                d.note(at, format!("the `{key}` hook runs privileged, so the service's boundary is read as privileged"));
+            }
+            if let Some((u, at)) = user {
+                if matches!(u.trim(), "root" | "0")
+                    || u.trim().starts_with("0:")
+                    || u.trim().starts_with("root:")
+                {
+                    d.note(at, format!("the `{key}` hook runs as root"));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 fn limits(d: &mut Draft, svc: &SNode, _key_loc: Loc) -> Result<(), ImportError> {
     let deploy_limits = match read::opt_map(svc, "deploy")? {
         Some(dep) => match read::opt_map(dep, "resources")? {
@@ -1394,6 +1543,49 @@ mod tests {
         let v: serde_json::Value = serde_json::from_str(&json).unwrap();
         assert_eq!(v["network"]["egress"], "allow-all");
         assert!(!notes.iter().any(|n| n.contains("shares another")));
+    }
+
+    /// Structural: a service key that is neither mapped nor neutral changes
+    /// the profile or adds a note, whatever shape its value has.
+    #[test]
+    fn no_known_key_vanishes_silently() {
+        let base = "services:\n  a:\n    image: x\n";
+        let (p0, n0) = import_one(base);
+        for k in SERVICE_KEYS {
+            if NEUTRAL_KEYS.contains(k) || *k == "image" {
+                continue;
+            }
+            for v in [
+                "host",
+                "[\"0\"]",
+                "{command: [\"sh\"], privileged: true}",
+                "[{command: sh, user: root}]",
+            ] {
+                let text = format!("{base}    {k}: {v}\n");
+                let Ok(mut out) = import(text.as_bytes()) else {
+                    continue;
+                };
+                let (_, d) = out.remove(0);
+                let (p, _, n, u) = d.finish();
+                let notes: Vec<String> = n.into_iter().map(|n| n.message).collect();
+                assert!(
+                    p != p0 || notes != n0 || !u.is_empty(),
+                    "`{k}: {v}` changed nothing"
+                );
+            }
+        }
+        for k in MAPPED_KEYS.iter().chain(NEUTRAL_KEYS) {
+            assert!(SERVICE_KEYS.contains(k), "{k}");
+        }
+    }
+
+    #[test]
+    fn hooks_are_setup_steps_and_can_make_the_boundary_privileged() {
+        let (json, _) = import_one("services:\n  a:\n    image: x\n    post_start:\n      - command: [\"chown\", \"-R\", \"app\", \"/data\"]\n        user: root\n        privileged: true\n    pre_stop:\n      - command: ./drain.sh\n");
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(v["setup"][0]["executable"], "chown");
+        assert_eq!(v["setup"][1]["executable"], "./drain.sh");
+        assert_eq!(v["boundary"]["privileged"], true);
     }
 
     #[test]
