@@ -28,6 +28,86 @@ pub fn parse(bytes: &[u8]) -> Result<Vec<SNode>, ImportError> {
 /// [`parse`] with explicit limits.
 pub fn parse_with(bytes: &[u8], limits: TreeLimits) -> Result<Vec<SNode>, ImportError> {
     let text = checked_text(bytes, &limits)?;
+    // YAML breaks lines at a lone CR too; isolint counts LF only (so do
+    // editors, SARIF viewers and GitHub annotations), so positions are
+    // moved onto LF lines.
+    let lines = LfLines::of(text);
+    match parse_flow_tolerant(text, limits) {
+        Ok(mut docs) => {
+            if let Some(l) = &lines {
+                docs.iter_mut()
+                    .for_each(|d| walk_locs(d, &mut |loc| l.fix(loc)));
+            }
+            Ok(docs)
+        }
+        Err(mut e) => {
+            if let (Some(l), Some(loc)) = (&lines, e.loc.as_mut()) {
+                l.fix(loc);
+            }
+            Err(e)
+        }
+    }
+}
+
+/// Where each line YAML sees (ended by LF, CRLF or a lone CR) starts, as
+/// an LF line and a 0-based column in it; only built when a lone CR exists.
+struct LfLines(Vec<(u32, u32)>);
+
+impl LfLines {
+    fn of(text: &str) -> Option<LfLines> {
+        let b = text.as_bytes();
+        let lone = b
+            .iter()
+            .enumerate()
+            .any(|(i, &c)| c == b'\r' && b.get(i + 1) != Some(&b'\n'));
+        if !lone {
+            return None;
+        }
+        let mut starts = vec![(1u32, 0u32)];
+        let (mut line, mut col) = (1u32, 0u32);
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '\n' => {
+                    line = line.saturating_add(1);
+                    col = 0;
+                    starts.push((line, 0));
+                }
+                '\r' if chars.peek() == Some(&'\n') => col = col.saturating_add(1),
+                '\r' => {
+                    col = col.saturating_add(1);
+                    starts.push((line, col));
+                }
+                _ => col = col.saturating_add(1),
+            }
+        }
+        Some(LfLines(starts))
+    }
+
+    fn fix(&self, loc: &mut Loc) {
+        let i = usize::try_from(loc.line.saturating_sub(1)).unwrap_or(usize::MAX);
+        if let Some(&(line, col)) = self.0.get(i) {
+            loc.line = line;
+            loc.column = loc.column.saturating_add(col);
+        }
+    }
+}
+
+fn walk_locs(node: &mut SNode, f: &mut impl FnMut(&mut Loc)) {
+    f(&mut node.loc);
+    match &mut node.value {
+        SValue::Seq(items) => items.iter_mut().for_each(|i| walk_locs(i, f)),
+        SValue::Map(entries) => {
+            for e in entries {
+                f(&mut e.key_loc);
+                walk_locs(&mut e.value, f);
+            }
+        }
+        SValue::Null | SValue::Scalar(_) => {}
+    }
+}
+
+fn parse_flow_tolerant(text: &str, limits: TreeLimits) -> Result<Vec<SNode>, ImportError> {
     match parse_text(text, limits) {
         Ok(docs) => Ok(docs),
         Err(e) => {
@@ -44,7 +124,11 @@ pub fn parse_with(bytes: &[u8], limits: TreeLimits) -> Result<Vec<SNode>, Import
                 return Err(e);
             };
             for d in &mut docs {
-                unshift(d, &shifts);
+                walk_locs(d, &mut |l| {
+                    if let Some(k) = shifts.get(&l.line) {
+                        l.column = l.column.saturating_sub(*k).max(1);
+                    }
+                });
             }
             Ok(docs)
         }
@@ -161,26 +245,6 @@ fn reindent_flow(text: &str) -> Option<(String, HashMap<u32, u32>)> {
         }
     }
     (!shifts.is_empty()).then_some((out, shifts))
-}
-
-/// Map columns on padded lines back to the original text.
-fn unshift(node: &mut SNode, shifts: &HashMap<u32, u32>) {
-    let fix = |l: &mut Loc| {
-        if let Some(k) = shifts.get(&l.line) {
-            l.column = l.column.saturating_sub(*k).max(1);
-        }
-    };
-    fix(&mut node.loc);
-    match &mut node.value {
-        SValue::Seq(items) => items.iter_mut().for_each(|i| unshift(i, shifts)),
-        SValue::Map(entries) => {
-            for e in entries {
-                fix(&mut e.key_loc);
-                unshift(&mut e.value, shifts);
-            }
-        }
-        SValue::Null | SValue::Scalar(_) => {}
-    }
 }
 
 fn loc(span: &Span) -> Loc {
@@ -439,6 +503,24 @@ mod tests {
         // Still refused: what no consumer reads.
         assert!(parse(b"a: [1,\n2\n").is_err());
         assert!(parse(b"a:\n  b: 1\n c: 2\n").is_err());
+    }
+
+    /// A lone CR is not a line break in any position isolint reports.
+    #[test]
+    fn lone_carriage_returns_do_not_count_as_lines() {
+        let n = one("a: 1\rb:\r  c: x\nd: y\r\ne: z\n");
+        assert_eq!(n.entry("b").unwrap().key_loc, Loc { line: 1, column: 6 });
+        assert_eq!(
+            n.get("b").unwrap().get("c").unwrap().loc,
+            Loc {
+                line: 1,
+                column: 14
+            }
+        );
+        assert_eq!(n.entry("d").unwrap().key_loc, Loc { line: 2, column: 1 });
+        assert_eq!(n.entry("e").unwrap().key_loc, Loc { line: 3, column: 1 });
+        let e = parse(b"a: 1\r\r\ra: 2\n").unwrap_err();
+        assert_eq!(e.loc.map(|l| l.line), Some(1));
     }
 
     #[test]
