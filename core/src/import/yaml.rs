@@ -11,7 +11,8 @@
 //!
 //! Merge keys (`<<: *defaults`, common in Compose files) are applied the
 //! way YAML 1.1 loaders apply them: explicit keys win, then earlier merged
-//! mappings win over later ones.
+//! mappings win over later ones. A merge below an explicit key it would
+//! change is refused, since kubectl's go-yaml v2 lets that merge win.
 
 use std::collections::HashMap;
 
@@ -427,8 +428,14 @@ impl Builder {
                     *key = Some((if is_merge { "<<".into() } else { text }, node.loc));
                 }
                 Some((k, key_loc)) if k == "<<" => match &node.value {
-                    SValue::Map(_) => merges.push(node),
+                    SValue::Map(_) => {
+                        merge_conflict(entries, &node, key_loc)?;
+                        merges.push(node)
+                    }
                     SValue::Seq(items) if items.iter().all(SNode::is_map) => {
+                        for m in items {
+                            merge_conflict(entries, m, key_loc)?;
+                        }
                         merges.extend(items.iter().cloned())
                     }
                     _ => {
@@ -449,9 +456,72 @@ impl Builder {
     }
 }
 
+/// Refuse a merge that sets a key already written above it with another
+/// value: the YAML spec (and go-yaml v3, which Compose uses) keeps the
+/// explicit value, but kubectl's decoder (sigs.k8s.io/yaml on go-yaml v2)
+/// applies the merge where it stands, so `privileged: false` followed by
+/// `<<: {privileged: true}` is privileged there. The file means two things.
+fn merge_conflict(explicit: &[SEntry], merged: &SNode, at: Loc) -> Result<(), ImportError> {
+    for m in merged.entries() {
+        if let Some(e) = explicit.iter().find(|e| e.key == m.key) {
+            if !same_value(&e.value, &m.value) {
+                return Err(ImportError::new(ImportErrorKind::Invalid(format!(
+                    "the merge key `<<` sets `{}`, already set above it at {}:{}; YAML readers disagree on which wins (the spec and go-yaml v3 keep the explicit value, kubectl's go-yaml v2 takes the merged one), so write the key once",
+                    m.key, e.key_loc.line, e.key_loc.column
+                )))
+                .at(at));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Equal values, wherever they are written.
+fn same_value(a: &SNode, b: &SNode) -> bool {
+    match (&a.value, &b.value) {
+        (SValue::Null, SValue::Null) => true,
+        (SValue::Scalar(x), SValue::Scalar(y)) => x == y,
+        (SValue::Seq(x), SValue::Seq(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_value(p, q))
+        }
+        (SValue::Map(x), SValue::Map(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|(p, q)| p.key == q.key && same_value(&p.value, &q.value))
+        }
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Where kubectl (go-yaml v2: a merge applies where it stands) and the
+    /// YAML spec (explicit keys win) read a mapping differently, the file is
+    /// refused; where they agree, it is read.
+    #[test]
+    fn merges_the_readers_disagree_on_are_refused() {
+        let e =
+            parse(b"b: &b {privileged: true}\nc:\n  privileged: false\n  <<: *b\n").unwrap_err();
+        assert_eq!(e.loc, Some(Loc { line: 4, column: 3 }));
+        assert!(
+            e.to_string()
+                .contains("sets `privileged`, already set above it at 3:3"),
+            "{e}"
+        );
+        let e = parse(b"b: &b {x: 1}\nc:\n  x: 2\n  <<: [*b]\n").unwrap_err();
+        assert!(e.to_string().contains("go-yaml v2"));
+        // Agreed readings: merge first then override, or the same value.
+        let n = one("b: &b {privileged: true, x: 1}\nc:\n  <<: *b\n  privileged: false\n");
+        assert_eq!(
+            n.get("c").unwrap().get("privileged").unwrap().as_str(),
+            Some("false")
+        );
+        let n = one("b: &b {x: 1}\nc:\n  x: 1\n  <<: *b\n");
+        assert_eq!(n.get("c").unwrap().get("x").unwrap().as_str(), Some("1"));
+    }
 
     fn one(s: &str) -> SNode {
         let mut d = parse(s.as_bytes()).unwrap();
