@@ -175,6 +175,11 @@ pub struct Imported {
     pub source_map: Vec<Mapped>,
     /// The original text (shared by every profile of one file).
     pub source_text: Arc<str>,
+    /// The original text with the secrets of every profile of the file
+    /// masked, and its digest: computed once per file and shared, since a
+    /// copy per profile made imports quadratic.
+    pub masked_source: Arc<str>,
+    pub source_sha256: Arc<str>,
 }
 
 impl Imported {
@@ -465,6 +470,10 @@ fn by_name(base: &str) -> Option<Format> {
     }
 }
 
+/// How many times the input's size limit all profiles of one import may
+/// take together.
+const PRODUCED_FACTOR: usize = 8;
+
 /// Import `bytes` as `format`: one profile per unit the format describes
 /// (one per Kubernetes container, one per Compose service, one for the
 /// other formats, plus one for commands a sandbox lets run outside it).
@@ -478,11 +487,48 @@ pub fn import(bytes: &[u8], format: Format) -> Result<Vec<Imported>, ImportError
         Format::SandboxSettings => sandbox::import(bytes)?,
         Format::Bwrap => bwrap::import(&text)?,
     };
-    Ok(drafts
+    let finished: Vec<_> = drafts
         .into_iter()
-        .map(|(name, draft)| {
-            let (profile_json, source_map, notes, undeclared) = draft.finish();
-            Imported {
+        .map(|(name, draft)| (name, draft.finish()))
+        .collect();
+    // What an import produces is held to the input's limits: each profile
+    // must be one isolint could read as written, and together they may not
+    // outgrow the input by more than the same factor.
+    let limit = tree::TreeLimits::default().max_bytes;
+    let mut total = 0usize;
+    for (_, f) in &finished {
+        total = total.saturating_add(f.0.len());
+        if f.0.len() > limit {
+            return Err(ImportError::new(ImportErrorKind::Invalid(format!(
+                "the import would produce a {}-byte profile, over the {limit}-byte limit for a profile; refusing it",
+                f.0.len()
+            ))));
+        }
+        if total > PRODUCED_FACTOR.saturating_mul(limit) {
+            return Err(ImportError::new(ImportErrorKind::Invalid(format!(
+                "the import would produce over {} bytes of profiles ({} times the input limit); refusing it",
+                PRODUCED_FACTOR.saturating_mul(limit),
+                PRODUCED_FACTOR
+            ))));
+        }
+    }
+    // Every profile parses (the importers write valid JSON), so no
+    // profile's secrets can be missed by the shared masked copy.
+    let mut roots = Vec::with_capacity(finished.len());
+    for (_, f) in &finished {
+        roots.push(
+            crate::json::parse(f.0.as_bytes(), Default::default())
+                .map_err(ImportError::from_json)?
+                .root,
+        );
+    }
+    let secrets = crate::redact::Secrets::collect_many(roots);
+    let masked_source: Arc<str> = Arc::from(secrets.mask_source(&text));
+    let source_sha256: Arc<str> = Arc::from(sha256_hex(text.as_bytes()));
+    Ok(finished
+        .into_iter()
+        .map(
+            |(name, (profile_json, source_map, notes, undeclared))| Imported {
                 format,
                 name,
                 profile_json,
@@ -490,8 +536,10 @@ pub fn import(bytes: &[u8], format: Format) -> Result<Vec<Imported>, ImportError
                 undeclared,
                 source_map,
                 source_text: Arc::clone(&text),
-            }
-        })
+                masked_source: Arc::clone(&masked_source),
+                source_sha256: Arc::clone(&source_sha256),
+            },
+        )
         .collect())
 }
 
@@ -526,14 +574,11 @@ pub fn audit_imported(
             .origin_of(&format!("{}/source", m.pointer))
             .map(|l| l.line);
     }
-    let secrets = crate::json::parse(imported.profile_json.as_bytes(), Default::default())
-        .map(|d| crate::redact::Secrets::collect(&d.root))
-        .unwrap_or_default();
     report.original = Some(OriginalSource {
         file,
         format: imported.format.name(),
-        sha256: sha256_hex(imported.source_text.as_bytes()),
-        text: secrets.mask_source(&imported.source_text),
+        sha256: imported.source_sha256.to_string(),
+        text: Arc::clone(&imported.masked_source),
     });
     Ok(report)
 }
