@@ -1389,13 +1389,16 @@ fn propagation_note(p: &str) -> Option<&'static str> {
 mod tests {
     use super::*;
 
-    fn vol(spec: &str) -> Result<(String, String, String), String> {
+    /// Source, target and options, or the error.
+    type Read = Result<(String, String, String), String>;
+
+    fn vol(spec: &str) -> Read {
         let i = interpolate(spec)?;
         let v = parse_short_volume(&i.text)?;
         Ok((v.source, v.target, v.options.join(",")))
     }
 
-    fn ok(src: &str, dst: &str, opts: &str) -> Result<(String, String, String), String> {
+    fn ok(src: &str, dst: &str, opts: &str) -> Read {
         Ok((src.into(), dst.into(), opts.into()))
     }
 
@@ -1403,7 +1406,7 @@ mod tests {
     /// after interpolation (every variable unknown).
     #[test]
     fn short_volume_grammar() {
-        let table: &[(&str, Result<(String, String, String), String>)] = &[
+        let table: &[(&str, Read)] = &[
             ("/:/rootfs:ro", ok("/", "/rootfs", "ro")),
             ("/:/host", ok("/", "/host", "")),
             (
