@@ -43,6 +43,7 @@ mod builder;
 mod bwrap;
 mod codex;
 mod compose;
+mod k8s_cluster;
 mod kubernetes;
 mod oci;
 mod read;
