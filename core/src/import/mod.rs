@@ -39,7 +39,7 @@ use crate::json::InputError;
 use crate::report::{audit, sha256_hex, AuditOptions, Labels, OriginalSource, Report};
 use crate::sanitize::neutralize;
 
-mod builder;
+pub(crate) mod builder;
 mod bwrap;
 mod codex;
 mod compose;
