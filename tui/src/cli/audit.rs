@@ -378,6 +378,9 @@ pub fn run(args: &AuditArgs) -> u8 {
         Err(code) => return code,
     };
 
+    if let Err(code) = super::load_runner(args.runner.as_deref()) {
+        return code;
+    }
     let waivers = match &args.waivers {
         Some(path) => match input::load_waivers(path) {
             Ok(w) => Some(w),

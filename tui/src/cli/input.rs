@@ -514,9 +514,13 @@ pub fn audit_read(
     .map_err(|e| Failure::input(&shown, e))?;
     let parsed = if last { parsed.never_free() } else { parsed };
     let report = isolint_core::audit_parsed(parsed, &input.name, labels, options, detail);
+    let mut notes = Vec::new();
+    if crate::runner::active() {
+        notes.push(neutralize(&format!("{shown}: the --runner overlay applies to imported formats; this isolint.profile/v1 is audited as written")).into_owned());
+    }
     Ok(Audited {
         reports: vec![report],
-        notes: Vec::new(),
+        notes,
     })
 }
 
@@ -564,8 +568,8 @@ fn audit_imported(
                 audited.notes.push(note);
             }
         }
-        let report = import::audit_imported(unit, &input.name, labels, options)
-            .map_err(|e| Failure::input(&unit.display_name(shown), e))?;
+        let report = crate::runner::audit_imported(unit, &input.name, labels, options)
+            .map_err(|e| Failure::new(&unit.display_name(shown), e))?;
         audited.reports.push(report);
     }
     Ok(audited)
