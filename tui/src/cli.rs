@@ -388,6 +388,8 @@ pub enum SchemaName {
     Labels,
     /// isolint.findings/v1, the JSON export
     Findings,
+    /// the runner overlay of `--runner FILE` (a partial isolint.profile/v1)
+    Runner,
 }
 
 #[derive(Debug, Args)]

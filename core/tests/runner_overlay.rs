@@ -12,7 +12,7 @@ use isolint_core::runner::Runner;
 use isolint_core::{AuditOptions, Date, Labels, Report, Severity, Verdict};
 
 fn dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/import/kubernetes-eligible")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/runner/kubernetes")
 }
 
 const MANIFEST: &str = "restricted.yaml";
@@ -301,4 +301,38 @@ fn undoing_any_one_hardening_setting_blocks_at_its_line() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// Every importer has a runner fixture (`fixtures/runner/<format>.json`,
+/// Kubernetes' beside its manifest) that parses and fills fields each of
+/// that format's import fixtures leaves undeclared, without a conflict
+/// where the import already declares the same value.
+#[test]
+fn every_importer_has_a_runner_fixture_that_fills_gaps() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
+    for format in Format::ALL {
+        let file = match format {
+            Format::Kubernetes => root.join("runner/kubernetes/runner.json"),
+            f => root.join(format!("runner/{}.json", f.name())),
+        };
+        let bytes = std::fs::read(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let runner = Runner::parse(&bytes, "runner.json").unwrap();
+        let dir = root.join("import").join(format.name());
+        let mut filled = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let p = entry.unwrap().path();
+            let n = p.file_name().unwrap().to_string_lossy().to_string();
+            if n.ends_with(".expected.json") || n.ends_with(".expect.json") {
+                continue;
+            }
+            let Ok(units) = import::import(&std::fs::read(&p).unwrap(), format) else {
+                continue;
+            };
+            for u in &units {
+                let o = runner.overlay(&u.profile_json).unwrap();
+                filled += o.from_runner.len();
+            }
+        }
+        assert!(filled > 0, "{}: the runner fills nothing", format.name());
+    }
 }
