@@ -233,6 +233,22 @@ fn findings_point_at_the_original_line_and_column() {
                 );
                 checked += 1;
             }
+            // Rules that must not fire on a profile (regressions of false
+            // positives).
+            for e in expect["absent"].as_array().into_iter().flatten() {
+                let name = e["profile"].as_str().unwrap_or("");
+                let idx = imported
+                    .iter()
+                    .position(|i| i.name == name)
+                    .unwrap_or_else(|| panic!("{}: no profile {name:?}", expect_path.display()));
+                let rule = e["rule"].as_str().unwrap();
+                assert!(
+                    !reports[idx].issues.iter().any(|f| f.rule == rule),
+                    "{}: {rule} fired on {name}",
+                    expect_path.display()
+                );
+                checked += 1;
+            }
             for e in expect["origins"].as_array().into_iter().flatten() {
                 let i = find(&imported, e["profile"].as_str().unwrap_or(""), &input);
                 let pointer = e["pointer"].as_str().unwrap();
