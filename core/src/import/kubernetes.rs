@@ -1151,6 +1151,7 @@ fn limits(
 
     if let Some(job) = w.job {
         match read::opt_u64(job, "backoffLimit")? {
+            Some((0, at)) => d.note(at, "`backoffLimit: 0`: a failed pod is not retried"),
             Some((n, at)) => d.note(at, format!("`backoffLimit: {n}`: a failed pod is replaced up to {n} times, each run with the same access")),
             None => d.note(job.loc, "no `backoffLimit`: a failed pod is replaced up to 6 times (the Job default), each run with the same access"),
         }

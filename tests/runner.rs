@@ -1,0 +1,144 @@
+//! `--runner FILE` and rendered templates through standard input, from the
+//! binary's side: exit codes, origins in the right file, errors with
+//! positions.
+
+use isolint_acceptance::{isolint, isolint_in, root};
+
+const RUNNER: &str = "fixtures/runner/kubernetes/runner.json";
+const POD: &str = "fixtures/runner/kubernetes/restricted.yaml";
+
+#[test]
+fn the_restricted_pod_passes_with_the_runner_and_fails_without() {
+    let base = ["audit", "--today", "2026-11-29", "--format", "json"];
+    let with: Vec<&str> = base
+        .iter()
+        .copied()
+        .chain(["--runner", RUNNER, POD])
+        .collect();
+    let run = isolint(with);
+    run.expect_code(0);
+    assert_eq!(run.json()["verdict"], "eligible-for-runtime-testing");
+    let without: Vec<&str> = base.iter().copied().chain([POD]).collect();
+    isolint(without).expect_code(1);
+}
+
+#[test]
+fn a_finding_the_overlay_owns_points_into_the_overlay() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(root().join(RUNNER)).unwrap();
+    let runner = dir.path().join("runner.json");
+    std::fs::write(&runner, text.replace("\"destroy_worker\": true, ", "")).unwrap();
+    let run = isolint([
+        "audit",
+        "--today",
+        "2026-11-29",
+        "--format",
+        "json",
+        "--runner",
+        runner.to_str().unwrap(),
+        root().join(POD).to_str().unwrap(),
+    ]);
+    run.expect_code(1);
+    let issues = run.json()["issues"].as_array().unwrap().clone();
+    let f = issues
+        .iter()
+        .find(|f| f["rule"] == "CLN001")
+        .expect("CLN001");
+    assert!(
+        f["origin"]["file"]
+            .as_str()
+            .unwrap()
+            .ends_with("runner.json"),
+        "{f}"
+    );
+    assert_eq!(f["origin"]["line"], 14);
+}
+
+#[test]
+fn a_bad_overlay_is_a_usage_error_with_its_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let runner = dir.path().join("r.json");
+    std::fs::write(&runner, "{\n  \"boundary\": {}\n}\n").unwrap();
+    let run = isolint([
+        "audit",
+        "--runner",
+        runner.to_str().unwrap(),
+        root().join(POD).to_str().unwrap(),
+    ]);
+    run.expect_code(2);
+    assert!(run.stderr.contains("r.json:2:3:"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("cannot be set by a runner overlay"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stdout.is_empty());
+}
+
+#[test]
+fn rendered_helm_output_is_audited_from_stdin_at_its_own_lines() {
+    let rendered = std::fs::read(root().join("fixtures/cli/helm-rendered.yaml")).unwrap();
+    // The Job bounds itself (`parallelism` defaults to 1): an overlay that
+    // also says `max_jobs` would conflict, so this one leaves it out.
+    let dir = tempfile::tempdir().unwrap();
+    let overlay = dir.path().join("runner.json");
+    let text = std::fs::read_to_string(root().join(RUNNER)).unwrap();
+    std::fs::write(&overlay, text.replace("\"max_jobs\": 8, ", "")).unwrap();
+    let overlay = overlay.to_str().unwrap();
+    let run = isolint_in(
+        &root(),
+        [
+            "audit",
+            "--today",
+            "2026-11-29",
+            "--format",
+            "json",
+            "--from",
+            "kubernetes",
+            "--runner",
+            overlay,
+            "-",
+        ],
+        Some(&rendered),
+    );
+    run.expect_code(0);
+    let v = run.json();
+    assert_eq!(v["verdict"], "eligible-for-runtime-testing", "{v}");
+    // The NetworkPolicy of the stream gave the pod its egress.
+    assert!(
+        run.stderr
+            .contains("`ci-runner-deny-egress` selects the pod"),
+        "{}",
+        run.stderr
+    );
+    // Undo one setting: the finding points at the rendered stream's line.
+    let text = String::from_utf8(rendered).unwrap();
+    let changed = text.replace(
+        "allowPrivilegeEscalation: false",
+        "allowPrivilegeEscalation: true",
+    );
+    let run = isolint_in(
+        &root(),
+        [
+            "audit",
+            "--today",
+            "2026-11-29",
+            "--format",
+            "json",
+            "--from",
+            "kubernetes",
+            "--runner",
+            overlay,
+            "-",
+        ],
+        Some(changed.as_bytes()),
+    );
+    run.expect_code(1);
+    let issues = run.json()["issues"].as_array().unwrap().clone();
+    let f = issues
+        .iter()
+        .find(|f| f["rule"] == "PRV005")
+        .expect("PRV005");
+    assert_eq!(f["origin"]["file"], "<stdin>");
+    assert_eq!(f["origin"]["line"], 63);
+}
