@@ -69,7 +69,8 @@ fn format_dirs() -> Vec<(String, Format)> {
         .map(|e| e.unwrap().path())
         .filter(|p| p.is_dir())
         .map(|p| p.file_name().unwrap().to_string_lossy().to_string())
-        .filter(|n| n != "malformed")
+        // `real/` is the corpus of public files (tests/import_corpus.rs).
+        .filter(|n| n != "malformed" && n != "real")
         .map(|n| {
             let f = format_of(&n);
             (n, f)
