@@ -94,7 +94,7 @@ impl Runner {
                     format!(
                         "`{}` cannot be set by a runner overlay (it may set {}){hint}",
                         e.key,
-                        RUNNER_KEYS[1..].join(", ")
+                        RUNNER_KEYS.get(1..).unwrap_or_default().join(", ")
                     ),
                 ));
             }
