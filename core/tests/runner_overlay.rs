@@ -336,3 +336,61 @@ fn every_importer_has_a_runner_fixture_that_fills_gaps() {
         assert!(filled > 0, "{}: the runner fills nothing", format.name());
     }
 }
+
+/// The NetworkPolicy, RuntimeClass and a LimitRange in another file of the
+/// run apply as if they were in the manifest's stream, and nothing of the
+/// result points at a line of that other file.
+#[test]
+fn cluster_objects_in_another_file_of_the_run_apply() {
+    let text = read(MANIFEST);
+    let split = text.find("---\n").unwrap();
+    let (pod, objects) = text.split_at(split);
+    let pod = pod.replace("        memory: 256Mi\n", "");
+    let objects = format!(
+        "{objects}---\napiVersion: v1\nkind: LimitRange\nmetadata: {{name: mem, namespace: ci}}\nspec:\n  limits:\n  - type: Container\n    default: {{memory: 128Mi}}\n"
+    );
+    assert_eq!(
+        import::kubernetes_cluster_objects_only(objects.as_bytes()),
+        Some(vec![
+            "NetworkPolicy/default-deny-egress".to_string(),
+            "RuntimeClass/gvisor".to_string(),
+            "LimitRange/mem".to_string()
+        ])
+    );
+    assert_eq!(
+        import::kubernetes_cluster_objects_only(pod.as_bytes()),
+        None
+    );
+    let alone = import::import(pod.as_bytes(), Format::Kubernetes).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&alone[0].profile_json).unwrap();
+    assert!(v.get("network").is_none());
+    let with =
+        import::import_with_companions(pod.as_bytes(), Format::Kubernetes, &[objects.as_bytes()])
+            .unwrap();
+    let u = &with[0];
+    let v: serde_json::Value = serde_json::from_str(&u.profile_json).unwrap();
+    assert_eq!(v["network"]["egress"], "deny");
+    assert_eq!(v["boundary"]["runtime"]["name"], "gvisor");
+    assert_eq!(v["limits"]["memory_bytes"], 128u64 << 20);
+    let lines = pod.lines().count() as u32;
+    for m in &u.source_map {
+        assert!(
+            (1..=lines).contains(&m.line),
+            "{} at line {}",
+            m.pointer,
+            m.line
+        );
+    }
+    for n in &u.notes {
+        assert!(
+            (1..=lines).contains(&n.line),
+            "note at line {}: {}",
+            n.line,
+            n.message
+        );
+    }
+    assert!(u
+        .notes
+        .iter()
+        .any(|n| n.message.contains("another file of this run")));
+}

@@ -23,6 +23,19 @@ use super::read::{self, invalid};
 use super::tree::{Loc, SNode};
 use super::ImportError;
 
+/// The position of an object read from another file of the run: callers
+/// put what it decides at the workload's own place ([`here`]).
+pub const ELSEWHERE: Loc = Loc { line: 0, column: 0 };
+
+/// `at`, unless it is [`ELSEWHERE`]: then `fallback`, a place in this file.
+pub fn here(at: Loc, fallback: Loc) -> Loc {
+    if at == ELSEWHERE {
+        fallback
+    } else {
+        at
+    }
+}
+
 /// A NetworkPolicy that isolates egress.
 pub struct EgressPolicy<'a> {
     pub name: String,
@@ -98,6 +111,40 @@ impl<'a> Cluster<'a> {
             c.add(d)?;
         }
         Ok(c)
+    }
+
+    /// Add the objects of a document from another file of the run; one
+    /// that cannot be read is left out (its own audit reports it).
+    pub fn add_companion(&mut self, doc: &'a SNode) {
+        let mut more = Cluster::default();
+        if more.add(doc).is_ok() {
+            // Their positions are in another file: none may be taken for
+            // one of this file's (see [`ELSEWHERE`]).
+            for p in &mut more.egress {
+                p.at = ELSEWHERE;
+                p.name = format!("{} (another file of this run)", p.name);
+                for r in &mut p.rules {
+                    r.allowed.iter_mut().for_each(|a| a.at = ELSEWHERE);
+                    r.notes.iter_mut().for_each(|n| n.0 = ELSEWHERE);
+                }
+            }
+            more.ingress_only.iter_mut().for_each(|i| i.1 = ELSEWHERE);
+            for l in &mut more.limit_ranges {
+                l.default_memory.iter_mut().for_each(|m| m.1 = ELSEWHERE);
+                l.max_memory.iter_mut().for_each(|m| m.1 = ELSEWHERE);
+            }
+            more.quotas
+                .iter_mut()
+                .for_each(|q| q.pods.iter_mut().for_each(|p| p.1 = ELSEWHERE));
+            more.runtime_classes
+                .iter_mut()
+                .for_each(|r| r.handler.iter_mut().for_each(|h| h.1 = ELSEWHERE));
+            self.egress.extend(more.egress);
+            self.ingress_only.extend(more.ingress_only);
+            self.limit_ranges.extend(more.limit_ranges);
+            self.quotas.extend(more.quotas);
+            self.runtime_classes.extend(more.runtime_classes);
+        }
     }
 
     fn add(&mut self, doc: &'a SNode) -> Result<(), ImportError> {

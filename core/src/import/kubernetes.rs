@@ -8,7 +8,7 @@
 //! runtime class, deadlines) apply to each of them.
 
 use super::builder::{Draft, OVal};
-use super::k8s_cluster::Cluster;
+use super::k8s_cluster::{here, Cluster};
 use super::read::{self, invalid};
 use super::tree::{Loc, SNode};
 use super::{cap_name, yaml, ImportError, ImportErrorKind};
@@ -159,6 +159,39 @@ fn spec_key(parent: &SNode) -> Loc {
 }
 
 pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
+    import_with(bytes, &[])
+}
+
+/// The cluster objects a file holds when it holds no workload: `Kind/name`
+/// of each NetworkPolicy, LimitRange, ResourceQuota and RuntimeClass, or
+/// `None` (a workload is there, nothing of the kind is, or it does not parse).
+pub fn cluster_objects_only(bytes: &[u8]) -> Option<Vec<String>> {
+    let docs = yaml::parse(bytes).ok()?;
+    let mut found = Vec::new();
+    let mut others = Vec::new();
+    for d in &docs {
+        workloads(d, &mut found, &mut others).ok()?;
+    }
+    let kinds = [
+        "NetworkPolicy/",
+        "LimitRange/",
+        "ResourceQuota/",
+        "RuntimeClass/",
+    ];
+    let objects: Vec<String> = others
+        .into_iter()
+        .map(|(k, _)| k)
+        .filter(|k| kinds.iter().any(|p| k.starts_with(p)))
+        .collect();
+    (found.is_empty() && !objects.is_empty()).then_some(objects)
+}
+
+/// [`import`], with the cluster objects of `companions` (other files of
+/// the same run, already parsed) read as if they were in this stream.
+pub fn import_with(
+    bytes: &[u8],
+    companions: &[SNode],
+) -> Result<Vec<(String, Draft)>, ImportError> {
     let docs = yaml::parse(bytes)?;
     let mut found = Vec::new();
     let mut others = Vec::new();
@@ -173,7 +206,11 @@ pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
         )))
         .at(docs.first().map_or(Loc { line: 1, column: 1 }, |d| d.loc)));
     }
-    let cluster = Cluster::read(&docs)?;
+    let mut cluster = Cluster::read(&docs)?;
+    // A broken companion is reported when it is audited itself.
+    for c in companions {
+        cluster.add_companion(c);
+    }
     let mut out = Vec::new();
     for w in &found {
         let pod = read::map(w.pod, "spec")?;
@@ -280,6 +317,7 @@ fn container(
             None => match cluster.quota_for(w.namespace.as_deref()) {
                 Some(q) => {
                     if let Some((n, at)) = q.pods {
+                        let at = here(at, w.pod_at);
                         d.set("/concurrency/max_jobs", n, at);
                         d.note(
                             at,
@@ -346,14 +384,16 @@ fn boundary(
             let (l, at) = match cluster.runtime_class(rc) {
                 Some(class) => match &class.handler {
                     Some((h, h_at)) => {
+                        let place = if *h_at == super::k8s_cluster::ELSEWHERE {
+                            "in another file of this run".to_string()
+                        } else {
+                            format!("line {}", h_at.line)
+                        };
                         d.note(
                             at,
-                            format!(
-                                "RuntimeClass `{rc}` runs handler `{h}` (line {})",
-                                h_at.line
-                            ),
+                            format!("RuntimeClass `{rc}` runs handler `{h}` ({place})"),
                         );
-                        (h.to_ascii_lowercase(), *h_at)
+                        (h.to_ascii_lowercase(), here(*h_at, at))
                     }
                     None => (rc.to_ascii_lowercase(), at),
                 },
@@ -662,7 +702,7 @@ fn network(d: &mut Draft, w: &Workload<'_>, cluster: &Cluster<'_>) -> Result<(),
     if d.has("/network/egress") {
         // Host network (set by `boundary`): no policy applies.
         for p in &policies {
-            d.note(p.at, format!("`NetworkPolicy/{}` selects the pod, but NetworkPolicy does not apply to pods on the host network", p.name));
+            d.note(here(p.at, w.pod_at), format!("`NetworkPolicy/{}` selects the pod, but NetworkPolicy does not apply to pods on the host network", p.name));
         }
         return Ok(());
     }
@@ -684,10 +724,14 @@ fn network(d: &mut Draft, w: &Workload<'_>, cluster: &Cluster<'_>) -> Result<(),
         return Ok(());
     };
     let names: Vec<String> = policies.iter().map(|p| format!("`{}`", p.name)).collect();
-    d.map("/network", first.at);
-    d.set("/network/enforced_by", "network-policy", first.at);
+    d.map("/network", here(first.at, w.pod_at));
+    d.set(
+        "/network/enforced_by",
+        "network-policy",
+        here(first.at, w.pod_at),
+    );
     d.note(
-        first.at,
+        here(first.at, w.pod_at),
         format!(
             "NetworkPolicy {} selects the pod and isolates its egress; the cluster's CNI plugin must enforce NetworkPolicy",
             names.join(", ")
@@ -701,37 +745,41 @@ fn network(d: &mut Draft, w: &Workload<'_>, cluster: &Cluster<'_>) -> Result<(),
     for p in &policies {
         for r in &p.rules {
             for (at, n) in &r.notes {
-                d.note(*at, n.clone());
+                d.note(here(*at, w.pod_at), n.clone());
             }
         }
     }
     if let Some(open) = allowed.iter().find(|a| a.to.is_none() && a.port.is_none()) {
-        d.set("/network/egress", "allow-all", open.at);
+        d.set("/network/egress", "allow-all", here(open.at, w.pod_at));
         d.note(
-            open.at,
+            here(open.at, w.pod_at),
             "this egress rule allows every destination on every port",
         );
         return Ok(());
     }
     if allowed.is_empty() {
-        d.set("/network/egress", "deny", first.at);
-        d.set("/network/allow", OVal::arr(), first.at);
+        d.set("/network/egress", "deny", here(first.at, w.pod_at));
+        d.set("/network/allow", OVal::arr(), here(first.at, w.pod_at));
         return Ok(());
     }
-    d.set("/network/egress", "allow-list", first.at);
-    d.set("/network/allow", OVal::arr(), first.at);
+    d.set("/network/egress", "allow-list", here(first.at, w.pod_at));
+    d.set("/network/allow", OVal::arr(), here(first.at, w.pod_at));
     for a in allowed {
-        let p = d.push("/network/allow", OVal::obj(), a.at);
+        let p = d.push("/network/allow", OVal::obj(), here(a.at, w.pod_at));
         d.set(
             &format!("{p}/host"),
             a.to.clone().unwrap_or_else(|| "0.0.0.0/0".into()),
-            a.at,
+            here(a.at, w.pod_at),
         );
         if let Some(port) = a.port {
-            d.set(&format!("{p}/port"), port, a.at);
+            d.set(&format!("{p}/port"), port, here(a.at, w.pod_at));
         }
         if let Some(proto) = &a.protocol {
-            d.set(&format!("{p}/protocol"), proto.clone(), a.at);
+            d.set(
+                &format!("{p}/protocol"),
+                proto.clone(),
+                here(a.at, w.pod_at),
+            );
         }
     }
     Ok(())
@@ -1103,7 +1151,7 @@ fn limits(
             d.set("/limits/memory_bytes", bytes, m.loc);
             if let Some((max, at)) = range.and_then(|r| r.max_memory) {
                 if bytes > max {
-                    d.note(at, format!("the LimitRange's `max.memory` ({max} bytes) is below this container's limit: the API server refuses the pod"));
+                    d.note(here(at, m.loc), format!("the LimitRange's `max.memory` ({max} bytes) is below this container's limit: the API server refuses the pod"));
                 }
             }
         }
@@ -1111,6 +1159,7 @@ fn limits(
         // writes into a container that sets none.
         None => match range.and_then(|r| r.default_memory.map(|m| (r, m))) {
             Some((r, (bytes, at))) => {
+                let at = here(at, key_at(c, "resources"));
                 d.set("/limits/memory_bytes", bytes, at);
                 d.set("/limits/enforced_by", "cgroup", at);
                 d.note(at, format!("no `resources.limits.memory`: LimitRange `{}` gives the container this default limit", r.name));
