@@ -142,3 +142,35 @@ fn rendered_helm_output_is_audited_from_stdin_at_its_own_lines() {
     assert_eq!(f["origin"]["file"], "<stdin>");
     assert_eq!(f["origin"]["line"], 63);
 }
+
+#[test]
+fn a_policy_file_beside_the_pod_applies_to_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(root().join(POD)).unwrap();
+    let split = text.find("---\n").unwrap();
+    let pod = dir.path().join("pod.yaml");
+    let policies = dir.path().join("policies.yaml");
+    std::fs::write(&pod, &text[..split]).unwrap();
+    std::fs::write(&policies, &text[split..]).unwrap();
+    let (pod, policies) = (pod.to_str().unwrap(), policies.to_str().unwrap());
+    let base = ["audit", "--today", "2026-11-29", "--runner", RUNNER];
+    let both: Vec<&str> = base.iter().copied().chain([pod, policies]).collect();
+    let run = isolint_in(&root(), both, None);
+    run.expect_code(0);
+    assert!(
+        run.stderr.contains("holds only cluster objects"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("another file of this run"),
+        "{}",
+        run.stderr
+    );
+    // Without the policy file the pod's egress is not declared.
+    let alone: Vec<&str> = base.iter().copied().chain([pod]).collect();
+    isolint_in(&root(), alone, None).expect_code(1);
+    // A lone policy file holds no profile: an input error, as before.
+    let lone: Vec<&str> = base.iter().copied().chain([policies]).collect();
+    isolint_in(&root(), lone, None).expect_code(2);
+}

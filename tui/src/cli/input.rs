@@ -533,7 +533,13 @@ fn audit_imported(
     labels: &Labels,
     options: &isolint_core::AuditOptions,
 ) -> Result<Audited, Failure> {
-    let imported = import::import(bytes, format).map_err(|e| {
+    if format == Format::Kubernetes && crate::runner::is_companion(&input.name) {
+        return Ok(Audited {
+            reports: Vec::new(),
+            notes: vec![neutralize(&format!("{shown}: holds only cluster objects (NetworkPolicy, LimitRange, ResourceQuota, RuntimeClass); they are read into the run's Kubernetes workloads, not audited as a profile")).into_owned()],
+        });
+    }
+    let imported = crate::runner::import(bytes, format, &input.name).map_err(|e| {
         let pos = e.loc.map(|l| (l.line, l.column));
         let message = ImportError {
             kind: e.kind,
