@@ -7,11 +7,10 @@
 
 use std::rc::Rc;
 
-#[cfg(feature = "import")]
 use isolint_core::import::{self, ImportError};
 use isolint_core::json::{InputError, Limits};
 use isolint_core::sanitize::neutralize;
-use isolint_core::view::{self, Filter, Grouped};
+use isolint_core::view::{self, Filter};
 use isolint_core::{audit, AuditOptions, CatalogError, Date, Labels, Report, Severity};
 use yew::Reducible;
 
@@ -64,24 +63,11 @@ impl InputProblem {
     }
 }
 
-/// Audit the editor's text as an `isolint.profile/v1` document (the page
-/// without the `import` feature).
-#[cfg(not(feature = "import"))]
-fn audit_text(
-    bytes: &[u8],
-    name: &str,
-    labels: &Labels,
-    options: &AuditOptions,
-) -> Result<Report, InputProblem> {
-    audit(bytes, name, labels, options).map_err(|e| InputProblem::from_error(&e))
-}
-
 /// Audit the editor's text: an `isolint.profile/v1` document directly, any
 /// other sandbox configuration core can import (Kubernetes, Compose, OCI,
 /// Codex, sandbox settings, bwrap) through its importer. A file describing
 /// several profiles shows the first that is not eligible, else the first,
 /// as the dashboard does; findings then point into the editor's text.
-#[cfg(feature = "import")]
 fn audit_text(
     bytes: &[u8],
     name: &str,
@@ -148,11 +134,14 @@ pub fn describe_catalog_error(e: &CatalogError) -> String {
 }
 
 /// The finding the learner opened, remembered by identity so it survives
-/// a re-audit as long as the finding still exists.
+/// a re-audit as long as the finding still exists. The message is part of
+/// the key, as in the dashboard: one pointer can hold several findings of
+/// one rule (`python -c …; node -e …` in one command).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Selection {
     pub rule: &'static str,
     pub pointer: String,
+    pub message: String,
 }
 
 /// A short message for the status line.
@@ -364,6 +353,9 @@ impl State {
         self.selected = None;
         self.cursor_line = None;
         self.jump += 1;
+        // New content: the last report describes another file, so it must not
+        // stay on screen (greyed or not) under this one's parse error.
+        self.report = None;
         self.run_audit();
     }
 
@@ -377,21 +369,13 @@ impl State {
         self.report.as_ref().filter(|_| self.input_error.is_none())
     }
 
-    /// Findings grouped by area under the filter (core's view model).
-    pub fn grouped(&self) -> Option<Grouped> {
-        self.report
-            .as_ref()
-            .map(|r| view::group_with(r, &self.filter, crate::browser::lowercase))
-    }
-
     /// Index in `report.issues` of the open finding.
     pub fn selected_index(&self) -> Option<usize> {
         let sel = self.selected.as_ref()?;
         let report = self.report.as_ref()?;
-        report
-            .issues
-            .iter()
-            .position(|f| f.rule == sel.rule && f.pointer == sel.pointer)
+        report.issues.iter().position(|f| {
+            f.rule == sel.rule && f.pointer == sel.pointer && f.message == sel.message
+        })
     }
 
     /// The worst severity of the findings on each line, for the gutter.
@@ -546,6 +530,7 @@ impl Reducible for State {
                     s.selected = Some(Selection {
                         rule: f.rule,
                         pointer: f.pointer.clone(),
+                        message: f.message.clone(),
                     });
                     if let Some(line) = report_line(&self, index) {
                         s.cursor_line = Some(line);
@@ -585,6 +570,7 @@ impl Reducible for State {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use isolint_core::view::Grouped;
     use isolint_core::{Area, Verdict};
 
     fn today() -> Option<Date> {
@@ -597,6 +583,13 @@ mod tests {
 
     fn step(s: Rc<State>, a: Action) -> Rc<State> {
         s.reduce(a)
+    }
+
+    /// Findings grouped by area under the filter, as the app's memo does.
+    fn grouped(s: &State) -> Option<Grouped> {
+        s.report
+            .as_ref()
+            .map(|r| view::group_with(r, &s.filter, str::to_lowercase))
     }
 
     /// The debounce timer of the latest edit fires.
@@ -675,9 +668,9 @@ mod tests {
     #[test]
     fn filters_use_core_grouping_and_never_drop_findings_from_the_report() {
         let s = start();
-        let all = s.grouped().expect("grouped").shown;
+        let all = grouped(&s).expect("grouped").shown;
         let s = step(s, Action::SetMinSeverity(Severity::Critical));
-        let g = s.grouped().expect("grouped");
+        let g = grouped(&s).expect("grouped");
         assert_eq!(g.total, s.report.as_ref().map_or(0, |r| r.issues.len()));
         assert!(g.shown <= all);
         let report = s.report.as_ref().expect("report");
@@ -686,11 +679,10 @@ mod tests {
         }
         let s = step(s, Action::SetMinSeverity(Severity::Info));
         let s = step(s, Action::SetQuery("no finding says this 7f3a".into()));
-        assert_eq!(s.grouped().expect("grouped").shown, 0);
+        assert_eq!(grouped(&s).expect("grouped").shown, 0);
         assert_eq!(s.filter.query, "no finding says this 7f3a");
         // Writable and read-only mounts are separate groups, in that order.
-        let areas: Vec<Area> = s
-            .grouped()
+        let areas: Vec<Area> = grouped(&s)
             .expect("grouped")
             .groups
             .iter()
@@ -721,7 +713,6 @@ mod tests {
         assert!(Rc::ptr_eq(&before, &s), "out-of-range index is ignored");
     }
 
-    #[cfg(feature = "import")]
     #[test]
     fn a_pasted_kubernetes_manifest_is_imported_and_findings_point_into_it() {
         let yaml = include_str!("../../fixtures/import/kubernetes/pod-home.yaml");
@@ -776,6 +767,74 @@ mod tests {
         } else {
             assert_eq!(s.selected, None);
         }
+    }
+
+    #[test]
+    fn new_content_that_cannot_be_read_shows_no_earlier_verdict() {
+        let s = start();
+        assert!(s.report.is_some());
+        for (name, text) in [
+            (
+                "deploy.yaml",
+                "apiVersion: v1\nkind: Pod\nspec: [unclosed\n",
+            ),
+            ("broken.json", "{\"name\": "),
+            ("notes.txt", "just some words, not a profile"),
+        ] {
+            let opened = step(
+                Rc::clone(&s),
+                Action::LoadFile {
+                    name: name.into(),
+                    bytes: text.as_bytes().to_vec(),
+                },
+            );
+            assert!(opened.input_error.is_some(), "{name} is unreadable");
+            assert!(
+                opened.report.is_none(),
+                "{name}: the workshop verdict stays on screen"
+            );
+            let pasted = step(
+                Rc::clone(&s),
+                Action::Load {
+                    name: "pasted.json".into(),
+                    text: text.into(),
+                    lesson: None,
+                },
+            );
+            assert!(pasted.report.is_none(), "{name} pasted: stale verdict");
+        }
+        // Typing into the same file keeps the last readable report, marked stale.
+        let typed = settle(step(Rc::clone(&s), Action::Edit("{".into())));
+        assert!(typed.report.is_some() && !typed.is_current());
+    }
+
+    #[test]
+    fn two_findings_of_one_rule_at_one_pointer_open_separately() {
+        let text = isolint_core::WORKSHOP_PROFILE.replacen(
+            "pip install -r requirements.txt && python -m pytest tests/test_date.py",
+            "python -c 'import os'; node -e 'process.exit()'",
+            1,
+        );
+        let s = step(
+            start(),
+            Action::Load {
+                name: "two.json".into(),
+                text,
+                lesson: None,
+            },
+        );
+        let report = Rc::clone(s.report.as_ref().expect("report"));
+        let pair = (0..report.issues.len())
+            .flat_map(|a| (a + 1..report.issues.len()).map(move |b| (a, b)))
+            .find(|&(a, b)| {
+                let (x, y) = (&report.issues[a], &report.issues[b]);
+                x.rule == y.rule && x.pointer == y.pointer
+            });
+        let (a, b) = pair.expect("two findings of one rule at one pointer");
+        let s = step(s, Action::Select(a));
+        assert_eq!(s.selected_index(), Some(a));
+        let s = step(s, Action::Select(b));
+        assert_eq!(s.selected_index(), Some(b));
     }
 
     #[test]

@@ -40,7 +40,10 @@ pub fn verdict_banner(
     html! {
         <div class="verdict-wrap">
             { problem }
-            <div {class} id="verdict" data-verdict={b.code} role="status" aria-live="polite" aria-atomic="true">
+            // Only the verdict is announced, and only when it changes: the
+            // counts and the date below change on every keystroke.
+            <p class="visually-hidden" role="status" aria-live="polite" aria-atomic="true" id="verdict-announce">{ b.headline }</p>
+            <div {class} id="verdict" data-verdict={b.code}>
                 <p class="banner-code">{ b.code }</p>
                 <p class="banner-headline">{ b.headline }</p>
                 <p class="banner-counts">{ b.counts.clone() }</p>
