@@ -19,6 +19,9 @@ use crate::clock;
 /// How long the page waits after the last keystroke before auditing.
 pub const DEBOUNCE_MS: u32 = 150;
 
+/// What the page can audit, for a file it recognises as none of them.
+pub const READS: &str = "(the page reads isolint.profile/v1 JSON, Kubernetes manifests, Docker Compose files, OCI config.json, Codex config.toml, sandbox-runtime or Claude Code settings, and bwrap command lines)";
+
 /// The name shown (and exported as `profile.source`) for the starting profile.
 pub const WORKSHOP_SOURCE: &str = "workshop.json";
 
@@ -75,7 +78,18 @@ fn audit_text(
     options: &AuditOptions,
 ) -> Result<Report, InputProblem> {
     let Some(format) = import::detect(bytes, Some(name)) else {
-        return audit(bytes, name, labels, options).map_err(|e| InputProblem::from_error(&e));
+        let looks_like_json = bytes
+            .iter()
+            .find(|b| !b.is_ascii_whitespace())
+            .is_some_and(|b| matches!(b, b'{' | b'[' | 0xEF));
+        return audit(bytes, name, labels, options).map_err(|e| {
+            let mut problem = InputProblem::from_error(&e);
+            if !looks_like_json {
+                // Not JSON and no importer recognised it: say what the page reads.
+                problem.message = format!("{} {READS}", problem.message);
+            }
+            problem
+        });
     };
     let units = import::import(bytes, format).map_err(|e| InputProblem {
         message: format!(
@@ -245,6 +259,14 @@ pub struct State {
     /// The last shareable link made, shown so it can be copied by hand.
     pub share_link: Option<String>,
     pub timing: AuditTiming,
+    /// The text as loaded (lesson, file, link), to tell an edit from it.
+    pub original: Rc<str>,
+    /// Whether the learner changed the text since it was loaded.
+    pub edited: bool,
+    /// Bumped on every load, so the page looks for a saved draft once each.
+    pub loads: u64,
+    /// An edit of this lesson or file kept from earlier, offered back.
+    pub draft: Option<Rc<str>>,
 }
 
 /// Everything that changes the state.
@@ -286,6 +308,12 @@ pub enum Action {
     DismissStatus,
     /// Show a shareable link that was just made.
     ShowLink(String),
+    /// A saved edit of the loaded lesson or file was found.
+    OfferDraft(String),
+    /// Put the offered draft into the editor.
+    RestoreDraft,
+    /// Forget the offered draft.
+    DiscardDraft,
 }
 
 impl State {
@@ -310,7 +338,12 @@ impl State {
             status: start.status,
             share_link: None,
             timing: AuditTiming::default(),
+            original: Rc::from(""),
+            edited: false,
+            loads: 1,
+            draft: None,
         };
+        s.original = Rc::clone(&s.text);
         s.run_audit();
         s
     }
@@ -347,6 +380,10 @@ impl State {
 
     fn replace_text(&mut self, name: String, text: String, lesson: Option<&'static str>) {
         self.text = Rc::from(text);
+        self.original = Rc::clone(&self.text);
+        self.edited = false;
+        self.loads += 1;
+        self.draft = None;
         self.source_name = Rc::from(name);
         self.lesson = lesson;
         self.revision += 1;
@@ -357,6 +394,22 @@ impl State {
         // stay on screen (greyed or not) under this one's parse error.
         self.report = None;
         self.run_audit();
+    }
+
+    /// Where this lesson's (or file's) draft is kept in the browser.
+    pub fn draft_key(&self) -> String {
+        match self.lesson {
+            Some(id) => format!("isolint.draft.lesson.{id}"),
+            None => format!("isolint.draft.file.{}", self.source_name),
+        }
+    }
+
+    /// What to keep for the draft key after an edit: the text when it
+    /// differs from what was loaded, `None` (forget) when it is back to it.
+    /// Nothing changes before the learner edits.
+    pub fn draft_to_keep(&self) -> Option<Option<&str>> {
+        self.edited
+            .then(|| (*self.text != *self.original).then_some(&*self.text))
     }
 
     /// Whether the shown report describes the editor's current text.
@@ -447,6 +500,36 @@ impl Reducible for State {
                 let mut s = (*self).clone();
                 s.text = Rc::from(text);
                 s.revision += 1;
+                s.edited = true;
+                Rc::new(s)
+            }
+            Action::OfferDraft(text) => {
+                if *text == *self.text {
+                    return self;
+                }
+                let mut s = (*self).clone();
+                s.draft = Some(Rc::from(text));
+                Rc::new(s)
+            }
+            Action::RestoreDraft => {
+                let Some(draft) = self.draft.clone() else {
+                    return self;
+                };
+                let mut s = (*self).clone();
+                s.text = draft;
+                s.revision += 1;
+                s.edited = true;
+                s.draft = None;
+                s.selected = None;
+                s.run_audit();
+                Rc::new(s)
+            }
+            Action::DiscardDraft => {
+                if self.draft.is_none() {
+                    return self;
+                }
+                let mut s = (*self).clone();
+                s.draft = None;
                 Rc::new(s)
             }
             Action::Load { name, text, lesson } => {
@@ -770,6 +853,56 @@ mod tests {
     }
 
     #[test]
+    fn drafts_are_kept_per_lesson_offered_back_and_restored() {
+        let s = start();
+        assert_eq!(s.draft_to_keep(), None, "nothing to keep before an edit");
+        let key = s.draft_key();
+        let edited = settle(step(
+            Rc::clone(&s),
+            Action::Edit("{\"name\": \"mine\"".into()),
+        ));
+        assert_eq!(edited.draft_to_keep(), Some(Some("{\"name\": \"mine\"")));
+        // Back to the lesson's own text: the draft is forgotten.
+        let undone = step(
+            Rc::clone(&edited),
+            Action::Edit(isolint_core::WORKSHOP_PROFILE.into()),
+        );
+        assert_eq!(undone.draft_to_keep(), Some(None));
+        // Another lesson has its own key; loading it offers nothing by itself.
+        let other = step(
+            Rc::clone(&edited),
+            Action::Load {
+                name: "home-read-only.json".into(),
+                text: "{}".into(),
+                lesson: Some("home-read-only"),
+            },
+        );
+        assert_ne!(other.draft_key(), key);
+        assert_eq!(other.draft_to_keep(), None);
+        assert!(other.draft.is_none());
+        // After a reload the page finds the saved edit and offers it back.
+        let offered = step(start(), Action::OfferDraft("{\"name\": \"mine\"".into()));
+        assert_eq!(offered.draft.as_deref(), Some("{\"name\": \"mine\""));
+        assert_eq!(
+            &*offered.text,
+            isolint_core::WORKSHOP_PROFILE,
+            "not applied unasked"
+        );
+        let restored = step(Rc::clone(&offered), Action::RestoreDraft);
+        assert_eq!(&*restored.text, "{\"name\": \"mine\"");
+        assert!(restored.draft.is_none() && restored.audited == restored.revision);
+        let discarded = step(offered, Action::DiscardDraft);
+        assert!(discarded.draft.is_none());
+        assert_eq!(&*discarded.text, isolint_core::WORKSHOP_PROFILE);
+        // A draft equal to the text is no offer.
+        let same = step(
+            start(),
+            Action::OfferDraft(isolint_core::WORKSHOP_PROFILE.into()),
+        );
+        assert!(same.draft.is_none());
+    }
+
+    #[test]
     fn new_content_that_cannot_be_read_shows_no_earlier_verdict() {
         let s = start();
         assert!(s.report.is_some());
@@ -788,7 +921,14 @@ mod tests {
                     bytes: text.as_bytes().to_vec(),
                 },
             );
-            assert!(opened.input_error.is_some(), "{name} is unreadable");
+            let problem = opened.input_error.as_ref().expect("unreadable");
+            if name == "notes.txt" {
+                assert!(
+                    problem.message.contains("Kubernetes manifests"),
+                    "{}",
+                    problem.message
+                );
+            }
             assert!(
                 opened.report.is_none(),
                 "{name}: the workshop verdict stays on screen"
