@@ -10,7 +10,7 @@ use super::findings::{filter_bar, FindingList};
 use super::gallery::{gallery, lesson_card};
 use super::tables::Tables;
 use super::tools::{profile_tools, status_line};
-use super::verdict::verdict_banner;
+use super::verdict::{verdict_banner, verdict_strip};
 use super::{Dispatch, Shared};
 use crate::browser;
 use crate::state::{Action, State, DEBOUNCE_MS};
@@ -123,6 +123,7 @@ pub fn app() -> Html {
                        Everything runs in this page: nothing you type or open is uploaded." }
                 </p>
             </header>
+            { verdict_strip(report.as_deref(), state.input_error.is_none()) }
             { gallery(&dispatch, state.lesson) }
             <main class="workspace">
                 <section class="pane editor-pane" aria-labelledby="editor-title">
