@@ -228,10 +228,9 @@ async fn on_a_phone_the_verdict_is_on_the_first_screen_and_the_plan_is_cards() {
 #[tokio::test]
 async fn a_jump_to_a_long_line_shows_its_start_not_blank_space() {
     let page = Page::open(&start_url()).await;
-    let long = isolint_core::WORKSHOP_PROFILE.replace(
-        "\"purpose\": \"",
-        &format!("\"purpose\": \"{} ", "a very long purpose line ".repeat(20)),
-    );
+    // Every line ends in blanks wider than the editor, so any line a
+    // finding selects is a long one.
+    let long = isolint_core::WORKSHOP_PROFILE.replace('\n', &format!("{}\n", " ".repeat(400)));
     page.paste(&long).await;
     page.click(".finding-head").await;
     tokio::time::sleep(Duration::from_millis(200)).await;
