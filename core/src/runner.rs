@@ -258,7 +258,11 @@ fn merge(
         return Ok(());
     }
     let theirs = to_oval(over)?;
-    if *slot != theirs {
+    // Two upper bounds on the same quantity do not contradict each other:
+    // each layer enforces its own, and the imported one is audited.
+    let both_bounds =
+        matches!((&*slot, &theirs), (OVal::Int(_), OVal::Int(_))) && UPPER_BOUNDS.contains(&ptr);
+    if *slot != theirs && !both_bounds {
         out.conflicts.push(Conflict {
             pointer: ptr.to_string(),
             imported: show(slot),
@@ -298,6 +302,20 @@ pub fn conflict_finding(c: &Conflict, runner_file: &str, origin: Option<Origin>)
         origin,
     }
 }
+
+/// Numeric limits: the manifest and the runner may each set one (a Job's
+/// `parallelism` and the runner's job cap, a container's memory limit and
+/// the worker's), and both hold.
+const UPPER_BOUNDS: &[&str] = &[
+    "/limits/wall_seconds",
+    "/limits/cpu_seconds",
+    "/limits/memory_bytes",
+    "/limits/processes",
+    "/limits/output_bytes",
+    "/concurrency/max_jobs",
+    "/artifacts/max_bytes",
+    "/artifacts/log_max_bytes",
+];
 
 /// The rule a conflict raises.
 pub const CONFLICT_RULE: &str = "PRF020";
@@ -415,26 +433,27 @@ mod tests {
     #[test]
     fn fills_gaps_keeps_agreement_and_reports_conflicts() {
         let r = Runner::parse(
-            br#"{"limits": {"memory_bytes": 2, "enforced_by": "cgroup", "processes": 64},
-                 "cleanup": {"destroy_worker": true}}"#,
+            br#"{"limits": {"memory_bytes": 2, "enforced_by": "request", "processes": 64,
+                 "timeout_kills": "parent"}, "cleanup": {"destroy_worker": true}}"#,
             "runner.json",
         )
         .unwrap();
         let o = r.overlay(&imported().profile_json).unwrap();
         let v: serde_json::Value = serde_json::from_str(&o.profile_json).unwrap();
         assert_eq!(v["limits"]["memory_bytes"], 1u64 << 30, "the manifest wins");
+        assert_eq!(v["limits"]["enforced_by"], "cgroup", "the manifest wins");
         assert_eq!(v["limits"]["processes"], 64);
         assert_eq!(v["cleanup"]["destroy_worker"], true);
-        assert_eq!(o.conflicts.len(), 1);
-        assert_eq!(o.conflicts[0].pointer, "/limits/memory_bytes");
+        // Two memory limits are two bounds, not a disagreement; a limit
+        // enforced by cgroup and one only requested are.
+        assert_eq!(o.conflicts.len(), 1, "{:?}", o.conflicts);
+        assert_eq!(o.conflicts[0].pointer, "/limits/enforced_by");
         assert_eq!(o.conflicts[0].runner_at.line, 1);
         assert!(o.runner_origin("/limits/processes").is_some());
+        assert!(o.runner_origin("/limits/timeout_kills").is_some());
         assert!(o.runner_origin("/cleanup/on_failure").is_some());
         assert!(o.runner_origin("/limits/memory_bytes").is_none());
-        assert!(
-            o.runner_origin("/limits/enforced_by").is_none(),
-            "agreement stays the manifest's"
-        );
+        assert!(o.runner_origin("/limits/enforced_by").is_none());
     }
 
     #[test]
