@@ -12,7 +12,8 @@
 //! - a value both declare alike stays the manifest's;
 //! - a value they declare differently is a conflict: the manifest's value is
 //!   kept and the conflict is a blocking finding (PRF020), never a silent
-//!   override in either direction.
+//!   override in either direction. Two numeric upper bounds on the same
+//!   quantity are not a conflict: each layer enforces its own.
 
 use std::fmt;
 
