@@ -270,6 +270,14 @@ fn container(
         }
     );
     let mut d = Draft::new(name, &purpose, c.loc);
+    // Keys this import does not know stay visible as notes, so a setting
+    // added upstream can never vanish silently.
+    for (k, at) in read::unknown_keys(pod, POD_SPEC_KEYS) {
+        unknown(&mut d, "spec", k, at, POD_SPEC_KEYS);
+    }
+    for (k, at) in read::unknown_keys(c, CONTAINER_KEYS) {
+        unknown(&mut d, group, k, at, CONTAINER_KEYS);
+    }
     let p_sc = read::opt_map(pod, "securityContext")?;
     let c_sc = read::opt_map(c, "securityContext")?;
     let sc_loc = key_at(c, "securityContext");
@@ -647,6 +655,81 @@ fn boundary(
     }
     Ok(())
 }
+
+/// Keys of a pod spec (core/v1 PodSpec).
+const POD_SPEC_KEYS: &[&str] = &[
+    "activeDeadlineSeconds",
+    "affinity",
+    "automountServiceAccountToken",
+    "containers",
+    "dnsConfig",
+    "dnsPolicy",
+    "enableServiceLinks",
+    "ephemeralContainers",
+    "hostAliases",
+    "hostIPC",
+    "hostNetwork",
+    "hostPID",
+    "hostUsers",
+    "hostname",
+    "hostnameOverride",
+    "imagePullSecrets",
+    "initContainers",
+    "nodeName",
+    "nodeSelector",
+    "os",
+    "overhead",
+    "preemptionPolicy",
+    "priority",
+    "priorityClassName",
+    "readinessGates",
+    "resourceClaims",
+    "resources",
+    "restartPolicy",
+    "runtimeClassName",
+    "schedulerName",
+    "schedulingGates",
+    "securityContext",
+    "serviceAccount",
+    "serviceAccountName",
+    "setHostnameAsFQDN",
+    "shareProcessNamespace",
+    "subdomain",
+    "terminationGracePeriodSeconds",
+    "tolerations",
+    "topologySpreadConstraints",
+    "volumes",
+];
+
+/// Keys of a container (core/v1 Container and EphemeralContainer).
+const CONTAINER_KEYS: &[&str] = &[
+    "args",
+    "command",
+    "env",
+    "envFrom",
+    "image",
+    "imagePullPolicy",
+    "lifecycle",
+    "livenessProbe",
+    "name",
+    "ports",
+    "readinessProbe",
+    "resizePolicy",
+    "resources",
+    "restartPolicy",
+    "restartPolicyRules",
+    "securityContext",
+    "startupProbe",
+    "stdin",
+    "stdinOnce",
+    "targetContainerName",
+    "terminationMessagePath",
+    "terminationMessagePolicy",
+    "tty",
+    "volumeDevices",
+    "volumeMounts",
+    "workingDir",
+];
 
 /// Keys of the pod-level `securityContext` (core/v1 PodSecurityContext).
 const POD_SC_KEYS: &[&str] = &[
@@ -1235,4 +1318,72 @@ fn limits(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn notes(y: &str) -> Vec<String> {
+        let mut d = import(y.as_bytes()).unwrap();
+        let (_, draft) = d.remove(0);
+        draft.notes.iter().map(|n| n.message.clone()).collect()
+    }
+
+    /// Item by item: each setting that widens what the pod can do, and any
+    /// key the import does not know, leaves a note (never silence).
+    #[test]
+    fn risky_and_unknown_settings_are_never_silent() {
+        let cases = [
+            ("securityContext: {fsGroup: 0}", "`fsGroup: 0`"),
+            (
+                "securityContext: {supplementalGroups: [1000, 0]}",
+                "root group",
+            ),
+            ("securityContext: {seLinuxOptions: {type: spc_t}}", "spc_t"),
+            (
+                "securityContext: {windowsOptions: {hostProcess: true}}",
+                "hostProcess",
+            ),
+            (
+                "securityContext: {runAsUsr: 1000}",
+                "did you mean `runAsUser`",
+            ),
+            ("priviledged: true", "unknown field `priviledged` in `spec`"),
+            ("hostNetwrk: true", "did you mean `hostNetwork`"),
+        ];
+        for (pod_line, want) in cases {
+            let y = format!("apiVersion: v1\nkind: Pod\nmetadata: {{name: t}}\nspec:\n  {pod_line}\n  containers:\n  - name: c\n    image: x\n");
+            let n = notes(&y);
+            assert!(n.iter().any(|m| m.contains(want)), "{pod_line}: {n:#?}");
+        }
+        let container_cases = [
+            (
+                "ports: [{containerPort: 80, hostPort: 8080}]",
+                "`hostPort: 8080`",
+            ),
+            (
+                "volumeDevices: [{name: d, devicePath: /dev/xvda}]",
+                "raw block device at `/dev/xvda`",
+            ),
+            ("securityContxt: {}", "did you mean `securityContext`"),
+        ];
+        for (c_line, want) in container_cases {
+            let y = format!("apiVersion: v1\nkind: Pod\nmetadata: {{name: t}}\nspec:\n  containers:\n  - name: c\n    image: x\n    {c_line}\n");
+            let n = notes(&y);
+            assert!(n.iter().any(|m| m.contains(want)), "{c_line}: {n:#?}");
+        }
+        // hostProcess is audited as privileged, not only noted.
+        let y = "apiVersion: v1\nkind: Pod\nmetadata: {name: t}\nspec:\n  securityContext: {windowsOptions: {hostProcess: true}}\n  containers:\n  - name: c\n    image: x\n";
+        let (_, d) = import(y.as_bytes()).unwrap().remove(0);
+        assert_eq!(d.get("/boundary/privileged"), Some(&OVal::Bool(true)));
+        // runAsNonRoot makes the user non-root; a container's `false` undoes the pod's `true`.
+        let y = "apiVersion: v1\nkind: Pod\nmetadata: {name: t}\nspec:\n  securityContext: {runAsNonRoot: true}\n  containers:\n  - name: c\n    image: x\n  - name: d\n    image: x\n    securityContext: {runAsNonRoot: false}\n";
+        let all = import(y.as_bytes()).unwrap();
+        assert_eq!(
+            all[0].1.get("/boundary/user"),
+            Some(&OVal::Str(NON_ROOT_USER.into()))
+        );
+        assert_eq!(all[1].1.get("/boundary/user"), None);
+    }
 }
