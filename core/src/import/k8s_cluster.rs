@@ -36,6 +36,9 @@ pub fn here(at: Loc, fallback: Loc) -> Loc {
     }
 }
 
+/// How a peer selecting the cluster's DNS pods is described.
+const CLUSTER_DNS: &str = "DNS pods (k8s-app=kube-dns)";
+
 /// A NetworkPolicy that isolates egress.
 pub struct EgressPolicy<'a> {
     pub name: String,
@@ -55,6 +58,9 @@ pub struct Allowed {
     pub port: Option<u64>,
     pub protocol: Option<String>,
     pub at: Loc,
+    /// Port 53 to the cluster's DNS pods (`k8s-app: kube-dns`, the label
+    /// kube-dns and CoreDNS both carry): the resolver, not a destination.
+    pub cluster_dns: bool,
 }
 
 pub struct EgressRule {
@@ -308,34 +314,44 @@ fn egress_rule(r: &SNode) -> Result<EgressRule, ImportError> {
         }
         let pods = peer.get("podSelector");
         let nss = peer.get("namespaceSelector");
-        let describe = |n: Option<&SNode>, what: &str| -> String {
-            match n {
-                None => String::new(),
-                Some(s) if s.entries().is_empty() => format!("{what}=*"),
-                Some(s) => {
-                    let labels: Vec<String> = s
-                        .get("matchLabels")
-                        .map(|m| {
-                            m.entries()
-                                .iter()
-                                .map(|e| format!("{}={}", e.key, e.value.as_str().unwrap_or("?")))
-                                .collect()
-                        })
-                        .unwrap_or_default();
-                    let exprs = if s.get("matchExpressions").is_some() {
-                        ",expressions"
-                    } else {
-                        ""
-                    };
-                    format!("{what}:{}{exprs}", labels.join(","))
-                }
+        // A readable description, not a host name: which pods, in which
+        // namespaces. A selector with expressions is shown as such.
+        let labels = |n: &SNode| -> String {
+            let mut parts: Vec<String> = n
+                .get("matchLabels")
+                .map(|m| {
+                    m.entries()
+                        .iter()
+                        .map(|e| format!("{}={}", e.key, e.value.as_str().unwrap_or("?")))
+                        .collect()
+                })
+                .unwrap_or_default();
+            if n.get("matchExpressions").is_some() {
+                parts.push("(match expressions)".into());
             }
+            parts.join(",")
         };
-        let text = [describe(nss, "namespaces"), describe(pods, "pods")]
-            .into_iter()
-            .filter(|s| !s.is_empty())
-            .collect::<Vec<_>>()
-            .join(";");
+        let which_pods = match pods {
+            Some(p) if !p.entries().is_empty() => format!("pods {}", labels(p)),
+            _ => "all pods".to_string(),
+        };
+        let where_ = match nss {
+            None => "in the policy's namespace".to_string(),
+            Some(n) if n.entries().is_empty() => "in every namespace".to_string(),
+            Some(n) => format!("in namespaces {}", labels(n)),
+        };
+        let is_dns = pods
+            .and_then(|p| p.get("matchLabels"))
+            .and_then(|m| m.get("k8s-app"))
+            .and_then(SNode::as_str)
+            == Some("kube-dns");
+        let text = if is_dns {
+            CLUSTER_DNS.to_string()
+        } else if pods.is_none() && nss.is_none() {
+            String::new()
+        } else {
+            format!("{which_pods} {where_}")
+        };
         // A peer with neither selector is invalid in the API; read it as
         // every destination rather than as nothing.
         dests.push((
@@ -386,6 +402,9 @@ fn egress_rule(r: &SNode) -> Result<EgressRule, ImportError> {
                 port: *port,
                 protocol: protocol.clone(),
                 at: if port.is_some() { *port_at } else { *to_at },
+                cluster_dns: to.as_deref().and_then(|t| t.strip_prefix("in-cluster "))
+                    == Some(CLUSTER_DNS)
+                    && *port == Some(53),
             });
         }
     }
@@ -523,8 +542,21 @@ mod tests {
         let open = &c.egress[2].rules[0].allowed;
         assert_eq!(open.len(), 1);
         assert_eq!((open[0].to.clone(), open[0].port), (None, None));
+        assert!(c.egress[1].rules[0].allowed.iter().all(|a| !a.cluster_dns));
         let pod = labels("{app: x}");
         assert_eq!(c.egress_for(None, &pod).unwrap().len(), 2);
+        // Port 53 to the cluster DNS pods is the resolver; another port to
+        // them, or port 53 elsewhere, is a destination.
+        let d = docs(
+            "kind: NetworkPolicy\nmetadata: {name: dns}\nspec:\n  podSelector: {}\n  policyTypes: [Egress]\n  egress:\n  - to: [{namespaceSelector: {}, podSelector: {matchLabels: {k8s-app: kube-dns}}}]\n    ports: [{port: 53, protocol: UDP}, {port: 9153}]\n  - to: [{ipBlock: {cidr: 8.8.8.8/32}}]\n    ports: [{port: 53, protocol: UDP}]\n",
+        );
+        let c = Cluster::read(&d).unwrap();
+        let dns: Vec<bool> = c.egress[0]
+            .rules
+            .iter()
+            .flat_map(|r| r.allowed.iter().map(|a| a.cluster_dns))
+            .collect();
+        assert_eq!(dns, [true, false, false]);
         assert_eq!(c.egress_for(Some("other"), &pod).unwrap().len(), 1);
         assert_eq!(c.egress_for(Some("ci"), &pod).unwrap().len(), 0);
     }

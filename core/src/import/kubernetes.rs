@@ -820,11 +820,18 @@ fn network(d: &mut Draft, w: &Workload<'_>, cluster: &Cluster<'_>) -> Result<(),
             names.join(", ")
         ),
     );
-    let allowed: Vec<_> = policies
+    let (dns, allowed): (Vec<_>, Vec<_>) = policies
         .iter()
         .flat_map(|p| p.rules.iter())
         .flat_map(|r| r.allowed.iter())
-        .collect();
+        .partition(|a| a.cluster_dns);
+    // Port 53 to the cluster's DNS pods is the resolver the pod uses: what
+    // names resolve to is the cluster's DNS, which the job does not pin.
+    if let Some(a) = dns.first() {
+        let at = here(a.at, w.pod_at);
+        d.set("/network/dns", "system", at);
+        d.note(at, "egress to the cluster DNS pods on port 53: names resolve through the cluster's resolver, and DNS itself can carry data out");
+    }
     for p in &policies {
         for r in &p.rules {
             for (at, n) in &r.notes {
