@@ -550,8 +550,8 @@ mod tests {
         let d = docs(
             "kind: NetworkPolicy\nmetadata: {name: dns}\nspec:\n  podSelector: {}\n  policyTypes: [Egress]\n  egress:\n  - to: [{namespaceSelector: {}, podSelector: {matchLabels: {k8s-app: kube-dns}}}]\n    ports: [{port: 53, protocol: UDP}, {port: 9153}]\n  - to: [{ipBlock: {cidr: 8.8.8.8/32}}]\n    ports: [{port: 53, protocol: UDP}]\n",
         );
-        let c = Cluster::read(&d).unwrap();
-        let dns: Vec<bool> = c.egress[0]
+        let dns_cluster = Cluster::read(&d).unwrap();
+        let dns: Vec<bool> = dns_cluster.egress[0]
             .rules
             .iter()
             .flat_map(|r| r.allowed.iter().map(|a| a.cluster_dns))
