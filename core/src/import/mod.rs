@@ -39,10 +39,11 @@ use crate::json::InputError;
 use crate::report::{audit, sha256_hex, AuditOptions, Labels, OriginalSource, Report};
 use crate::sanitize::neutralize;
 
-mod builder;
+pub(crate) mod builder;
 mod bwrap;
 mod codex;
 mod compose;
+mod k8s_cluster;
 mod kubernetes;
 mod oci;
 mod read;
@@ -473,6 +474,34 @@ fn by_name(base: &str) -> Option<Format> {
 /// How many times the input's size limit all profiles of one import may
 /// take together.
 const PRODUCED_FACTOR: usize = 8;
+/// [`import`], with other files of the same run whose Kubernetes cluster
+/// objects (NetworkPolicy, LimitRange, ResourceQuota, RuntimeClass) apply
+/// to this file's workloads as if they were in its stream. Positions in
+/// the source map stay this file's; a policy from a companion is named in
+/// a note. Other formats ignore `companions`.
+pub fn import_with_companions(
+    bytes: &[u8],
+    format: Format,
+    companions: &[&[u8]],
+) -> Result<Vec<Imported>, ImportError> {
+    if format != Format::Kubernetes || companions.is_empty() {
+        return import(bytes, format);
+    }
+    let docs: Vec<tree::SNode> = companions
+        .iter()
+        .filter_map(|c| yaml::parse(c).ok())
+        .flatten()
+        .collect();
+    let text: Arc<str> = Arc::from(tree::checked_text(bytes, &tree::TreeLimits::default())?);
+    let drafts = kubernetes::import_with(bytes, &docs)?;
+    finish(drafts, format, &text)
+}
+
+/// The cluster objects a Kubernetes file holds when it holds no workload
+/// (see [`import_with_companions`]); `None` otherwise.
+pub fn kubernetes_cluster_objects_only(bytes: &[u8]) -> Option<Vec<String>> {
+    kubernetes::cluster_objects_only(bytes)
+}
 
 /// Import `bytes` as `format`: one profile per unit the format describes
 /// (one per Kubernetes container, one per Compose service, one for the
@@ -487,6 +516,16 @@ pub fn import(bytes: &[u8], format: Format) -> Result<Vec<Imported>, ImportError
         Format::SandboxSettings => sandbox::import(bytes)?,
         Format::Bwrap => bwrap::import(&text)?,
     };
+    finish(drafts, format, &text)
+}
+
+/// The drafts of one file as imported profiles, held to the size limits,
+/// with one masked copy of the source shared by all of them.
+fn finish(
+    drafts: Vec<(String, builder::Draft)>,
+    format: Format,
+    text: &Arc<str>,
+) -> Result<Vec<Imported>, ImportError> {
     let finished: Vec<_> = drafts
         .into_iter()
         .map(|(name, draft)| (name, draft.finish()))
@@ -523,7 +562,7 @@ pub fn import(bytes: &[u8], format: Format) -> Result<Vec<Imported>, ImportError
         );
     }
     let secrets = crate::redact::Secrets::collect_many(roots);
-    let masked_source: Arc<str> = Arc::from(secrets.mask_source(&text));
+    let masked_source: Arc<str> = Arc::from(secrets.mask_source(text));
     let source_sha256: Arc<str> = Arc::from(sha256_hex(text.as_bytes()));
     Ok(finished
         .into_iter()
@@ -535,7 +574,7 @@ pub fn import(bytes: &[u8], format: Format) -> Result<Vec<Imported>, ImportError
                 notes,
                 undeclared,
                 source_map,
-                source_text: Arc::clone(&text),
+                source_text: Arc::clone(text),
                 masked_source: Arc::clone(&masked_source),
                 source_sha256: Arc::clone(&source_sha256),
             },
