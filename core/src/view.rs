@@ -272,7 +272,7 @@ pub fn detail(report: &Report, index: usize) -> Option<Detail> {
 /// profile itself.
 pub fn shown_source(report: &Report) -> (&str, &str) {
     match &report.original {
-        Some(o) => (o.file.as_str(), o.text.as_str()),
+        Some(o) => (o.file.as_str(), &*o.text),
         None => (report.profile.source.as_str(), report.source_text.as_str()),
     }
 }

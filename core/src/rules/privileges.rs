@@ -60,6 +60,10 @@ pub(super) fn capability_name(raw: &str) -> String {
 /// kernel modules, raw devices, mount and namespace administration, reading
 /// any file by handle, tracing other processes, loading kernel programs,
 /// switching off the mandatory access control.
+/// The set `runc spec` writes: signals to the job's own processes, audit
+/// records, ports below 1024 in the job's network namespace.
+const MINIMAL_CAPABILITIES: &[&str] = &["AUDIT_WRITE", "KILL", "NET_BIND_SERVICE"];
+
 const HOST_CAPABILITIES: &[&str] = &[
     "ALL",
     "SYS_ADMIN",
@@ -261,15 +265,26 @@ pub const RULES: &[Rule] = &[
         remediation: "Remove the entry from `boundary.capabilities.add`; a test job needs none. If a tool insists, run that step separately with the single capability it needs.",
         runtime_check: None,
         check: |ctx, e| {
-            let add = boundary(ctx).capabilities.as_ref().and_then(|c| c.add.as_deref()).unwrap_or(&[]);
+            let caps = boundary(ctx).capabilities.as_ref();
+            let add = caps.and_then(|c| c.add.as_deref()).unwrap_or(&[]);
+            // After dropping `ALL`, `add` is the whole set the job holds (an
+            // OCI config lists absolute sets), not an addition to a default.
+            let absolute = caps
+                .and_then(|c| c.drop.as_deref())
+                .is_some_and(|d| d.iter().any(|x| capability_name(x) == "ALL"));
             for (i, raw) in add.iter().enumerate() {
                 let name = capability_name(raw);
                 let host = HOST_CAPABILITIES.contains(&name.as_str());
+                let minimal = absolute && MINIMAL_CAPABILITIES.contains(&name.as_str());
                 let shown = if name.is_empty() { "(empty)".to_string() } else { name.clone() };
                 let d = e.emit(
                     format!("/boundary/capabilities/add/{i}"),
                     if host {
                         format!("capability `{shown}` is added: it gives the job control over the host")
+                    } else if minimal {
+                        format!("capability `{shown}` is kept after dropping `ALL`; it is in runc's minimal set and reaches only the job's own processes and ports")
+                    } else if absolute {
+                        format!("capability `{shown}` is granted on top of an otherwise empty set")
                     } else {
                         format!("capability `{shown}` is added beyond the runtime's default set")
                     },
@@ -277,6 +292,8 @@ pub const RULES: &[Rule] = &[
                 d.evidence("capability", shown);
                 if host {
                     d.severity(Severity::Critical);
+                } else if minimal {
+                    d.severity(Severity::Low);
                 }
             }
         },
@@ -604,6 +621,31 @@ mod tests {
                 ("PRV006", Severity::Medium, "/boundary/host_namespaces/2"),
             ]
         );
+    }
+
+    /// After `drop: ["ALL"]` the added list is the whole set: runc's own
+    /// minimal set is low, anything else is still reported; without the
+    /// drop, the same names are additions to the runtime's default.
+    #[test]
+    fn an_absolute_set_is_not_an_addition() {
+        let caps = |c: &str| {
+            let f = findings(&boundary_of(&format!(
+                r#""kind": "container", "privileged": false, "capabilities": {c},
+                   "user": "1000", "no_new_privileges": true, "seccomp": "default", "read_only_root": true,
+                   "host_namespaces": []"#
+            )));
+            f.into_iter()
+                .filter(|(r, _, _)| *r == "PRV002")
+                .map(|(_, s, _)| s)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            caps(
+                r#"{"add": ["AUDIT_WRITE", "KILL", "NET_BIND_SERVICE", "NET_RAW"], "drop": ["ALL"]}"#
+            ),
+            [Severity::Low, Severity::Low, Severity::Low, Severity::High]
+        );
+        assert_eq!(caps(r#"{"add": ["KILL"], "drop": []}"#), [Severity::High]);
     }
 
     #[test]
