@@ -561,6 +561,9 @@ fn audit_imported(
         reports: Vec::with_capacity(imported.len()),
         notes: Vec::new(),
     };
+    // Notes shared by several profiles of one file are printed once; a set,
+    // since a file can hold tens of thousands of profiles.
+    let mut seen = std::collections::HashSet::new();
     for unit in &imported {
         let of_unit = if unit.name.is_empty() {
             String::new()
@@ -570,7 +573,7 @@ fn audit_imported(
         for n in &unit.notes {
             let note = format!("{shown}:{}:{}: {}{of_unit}", n.line, n.column, n.message);
             let note = neutralize(&note).into_owned();
-            if !audited.notes.contains(&note) {
+            if seen.insert(note.clone()) {
                 audited.notes.push(note);
             }
         }
