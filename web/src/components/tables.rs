@@ -97,8 +97,8 @@ fn checks_table(report: &Report) -> Html {
             <tr>
                 <td>{ c.id.clone() }</td>
                 <td><code>{ c.kind.as_str() }</code></td>
-                <td><code>{ c.target.clone() }</code></td>
-                <td>{ c.expect }</td>
+                <td><code>{ c.target.to_string() }</code></td>
+                <td>{ c.expect.as_str() }</td>
                 <td>{ c.because.clone() }</td>
             </tr>
         }
