@@ -175,9 +175,12 @@ isolint completions fish > ~/.config/fish/completions/isolint.fish",
 const AUDIT_AFTER_LONG_HELP: &str = "\
 Formats:
   text      a report grouped by area (writable mounts first) with source snippets
-  json      isolint.findings/v1: one document for a single profile, a JSON array of documents
-            for several arguments, a directory, or a file holding several containers or
-            services (`isolint schema findings`)
+  json      isolint.findings/v2: one document for a single file argument (or `-`), a JSON
+            array of documents for several arguments or a directory; the shape depends on the
+            command line only. A single file that describes several profiles (containers,
+            services) is an error with json: use jsonl, or name its directory
+            (`isolint schema findings`)
+  jsonl     isolint.findings/v2, one compact document per line, in argument order
   sarif     one SARIF 2.1.0 log with one run per profile, for code-scanning interfaces
   markdown  a Markdown report per profile, for pull-request comments
   github    GitHub Actions workflow commands: one annotation per finding at its file, line
@@ -213,8 +216,10 @@ Exit status:
 pub enum ReportFormat {
     /// Human report grouped by area
     Text,
-    /// isolint.findings/v1 export
+    /// isolint.findings/v2 export: one document for one file argument, an array otherwise
     Json,
+    /// isolint.findings/v2, one compact document per line, for streaming consumers
+    Jsonl,
     /// SARIF 2.1.0 log
     Sarif,
     /// Markdown report, for pull-request comments
@@ -228,6 +233,7 @@ impl ReportFormat {
         match self {
             ReportFormat::Text => "text report",
             ReportFormat::Json => "JSON findings",
+            ReportFormat::Jsonl => "JSON Lines findings",
             ReportFormat::Sarif => "SARIF log",
             ReportFormat::Markdown => "Markdown report",
             ReportFormat::Github => "GitHub annotations",
