@@ -506,7 +506,7 @@ fn real_exports_validate_against_the_findings_schema() {
 /// file, several files, a directory, stdin, and each jsonl line.
 #[test]
 fn every_json_output_of_the_binary_validates_against_its_schema() {
-    let bin = env!("CARGO_BIN_EXE_isolint");
+    let bin = isolint_acceptance::bin();
     let run = |args: &[&str]| {
         let out = std::process::Command::new(bin)
             .args(args)
