@@ -114,7 +114,7 @@ fn json_is_one_document_for_one_file_and_an_array_for_several() {
     let one = audit(&["--format", "json", WORKSHOP]);
     one.expect_code(1);
     let doc = one.json();
-    assert_eq!(doc["schema"], "isolint.findings/v1");
+    assert_eq!(doc["schema"], "isolint.findings/v2");
     assert_eq!(doc["profile"]["source"], WORKSHOP);
 
     let two = audit(&["--format", "json", WORKSHOP, FIXED]);
@@ -1043,7 +1043,7 @@ fn schema_prints_each_format_as_json_schema() {
     for (name, id) in [
         ("profile", "isolint.profile/v1"),
         ("labels", "isolint.labels/v1"),
-        ("findings", "isolint.findings/v1"),
+        ("findings", "isolint.findings/v2"),
     ] {
         let run = isolint(["schema", name]);
         run.expect_code(0);
