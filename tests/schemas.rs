@@ -120,11 +120,19 @@ fn every_schema_enum_equals_the_code_enum() {
         ("findings", "/$defs/area", values::<Area>()),
         ("findings", "/$defs/severity", values::<Severity>()),
         ("findings", "/$defs/check_kind", values::<CheckKind>()),
-        ("findings", "/$defs/expect", values::<isolint_core::plan::Expect>()),
-        ("findings", "/$defs/limit_name", values::<isolint_core::plan::LimitName>()),
         (
             "findings",
-            "/properties/verdict",
+            "/$defs/expect",
+            values::<isolint_core::plan::Expect>(),
+        ),
+        (
+            "findings",
+            "/$defs/limit_name",
+            values::<isolint_core::plan::LimitName>(),
+        ),
+        (
+            "findings",
+            "/$defs/document/properties/verdict",
             vec!["eligible-for-runtime-testing".into(), "not-eligible".into()],
         ),
         (
@@ -495,10 +503,16 @@ fn real_exports_validate_against_the_findings_schema() {
     // And a document with a wrong target or expect does not.
     let mut bad: Value = serde_json::from_str(&export::render(&reports[0])).unwrap();
     bad["runtime_checks"][0]["target"] = json!("/home/botie");
-    assert!(!validator.validate(&bad).is_empty(), "a v1 string target passes");
+    assert!(
+        !validator.validate(&bad).is_empty(),
+        "a v1 string target passes"
+    );
     let mut bad: Value = serde_json::from_str(&export::render(&reports[0])).unwrap();
     bad["runtime_checks"][0]["expect"] = json!("mostly denied");
-    assert!(!validator.validate(&bad).is_empty(), "free-text expect passes");
+    assert!(
+        !validator.validate(&bad).is_empty(),
+        "free-text expect passes"
+    );
 }
 
 /// Every output `isolint audit` can write in a JSON format, through the
@@ -513,7 +527,11 @@ fn every_json_output_of_the_binary_validates_against_its_schema() {
             .current_dir(root())
             .output()
             .unwrap();
-        assert!(out.status.code().unwrap_or(9) <= 1, "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.code().unwrap_or(9) <= 1,
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         String::from_utf8(out.stdout).unwrap()
     };
     let schema: Value = serde_json::from_str(&run(&["schema", "findings"])).unwrap();
@@ -531,12 +549,22 @@ fn every_json_output_of_the_binary_validates_against_its_schema() {
         let errors = validator.validate(&v);
         assert!(errors.is_empty(), "{args:?}: {errors:?}");
         // The shape follows the command line only.
-        assert_eq!(v.is_array(), args.len() > 4 || !args[3].ends_with(".json"), "{args:?}");
+        assert_eq!(
+            v.is_array(),
+            args.len() > 4 || !args[3].ends_with(".json"),
+            "{args:?}"
+        );
         docs += 1;
     }
     for args in [
         vec!["audit", "--format", "jsonl", one],
-        vec!["audit", "--format", "jsonl", "fixtures/profiles", "fixtures/import/kubernetes"],
+        vec![
+            "audit",
+            "--format",
+            "jsonl",
+            "fixtures/profiles",
+            "fixtures/import/kubernetes",
+        ],
     ] {
         for line in run(&args).lines() {
             let v: Value = serde_json::from_str(line).unwrap();

@@ -130,7 +130,7 @@ impl Status {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Reconciled {
     pub id: String,
-    pub kind: &'static str,
+    pub kind: String,
     pub target: String,
     pub expect: Expect,
     pub observed: Option<Observed>,
@@ -188,10 +188,63 @@ fn judge(expect: Expect, observed: Observed) -> (Status, &'static str) {
     }
 }
 
+/// A check as the reconciliation needs it: from a report, or read back
+/// from a findings export.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlannedCheck {
+    pub id: String,
+    pub kind: String,
+    pub target: String,
+    pub expect: Expect,
+}
+
+impl From<&RuntimeCheck> for PlannedCheck {
+    fn from(c: &RuntimeCheck) -> PlannedCheck {
+        PlannedCheck {
+            id: c.id.clone(),
+            kind: c.kind.as_str().into(),
+            target: c.target.to_string(),
+            expect: c.expect,
+        }
+    }
+}
+
+/// The plan and profile fingerprint of one `isolint.findings/v2` document.
+pub fn plan_from_export(bytes: &[u8]) -> Result<(String, Vec<PlannedCheck>), ObservationsError> {
+    crate::json::parse(bytes, crate::json::Limits::default())
+        .map_err(|e| ObservationsError(e.to_string()))?;
+    let doc: crate::render::json::Export = serde_json::from_slice(bytes).map_err(|e| {
+        ObservationsError(format!(
+            "line {}, column {}: not one isolint.findings/v2 document: {e}",
+            e.line(),
+            e.column()
+        ))
+    })?;
+    if doc.schema != crate::render::json::FINDINGS_SCHEMA {
+        return Err(ObservationsError(format!(
+            "schema is {:?}: reconcile reads {} plans (typed targets, stable ids)",
+            doc.schema,
+            crate::render::json::FINDINGS_SCHEMA
+        )));
+    }
+    let mut plan = Vec::with_capacity(doc.runtime_checks.len());
+    for c in &doc.runtime_checks {
+        let expect = Expect::parse(&c.expect)
+            .ok_or_else(|| ObservationsError(format!("{}: unknown expect {:?}", c.id, c.expect)))?;
+        plan.push(PlannedCheck {
+            id: c.id.clone(),
+            kind: c.kind.clone(),
+            target: serde_json::to_string(&c.target).unwrap_or_default(),
+            expect,
+        });
+    }
+    Ok((doc.profile.fingerprint, plan))
+}
+
 /// Compare `plan` (of the profile with `fingerprint`) with observations.
 /// A fingerprint mismatch makes every check stale: the image, mounts,
 /// runner or policy changed since the plan, so the checks must be repeated.
-pub fn reconcile(plan: &[RuntimeCheck], fingerprint: &str, obs: &Observations) -> Reconciliation {
+pub fn reconcile(plan: &[PlannedCheck], fingerprint: &str, obs: &Observations) -> Reconciliation {
     use std::collections::BTreeMap;
     let by_id: BTreeMap<&str, &Observation> = obs
         .observations
@@ -207,9 +260,13 @@ pub fn reconcile(plan: &[RuntimeCheck], fingerprint: &str, obs: &Observations) -
             let (status, reason) = match (stale, observed) {
                 (true, _) => (
                     Status::Stale,
-                    "the plan's fingerprint differs from the one probed: repeat the checks".to_string(),
+                    "the plan's fingerprint differs from the one probed: repeat the checks"
+                        .to_string(),
                 ),
-                (false, None) => (Status::NotObservable, "no observation for this check".to_string()),
+                (false, None) => (
+                    Status::NotObservable,
+                    "no observation for this check".to_string(),
+                ),
                 (false, Some(v)) => {
                     let (s, why) = judge(c.expect, v);
                     let detail = o.and_then(|o| o.detail.clone()).unwrap_or_default();
@@ -222,8 +279,8 @@ pub fn reconcile(plan: &[RuntimeCheck], fingerprint: &str, obs: &Observations) -
             };
             Reconciled {
                 id: c.id.clone(),
-                kind: c.kind.as_str(),
-                target: c.target.to_string(),
+                kind: c.kind.clone(),
+                target: c.target.clone(),
                 expect: c.expect,
                 observed,
                 errno: o.and_then(|o| o.errno.clone()),
@@ -255,6 +312,21 @@ mod tests {
             &AuditOptions::default(),
         )
         .unwrap()
+    }
+
+    fn planned(r: &crate::Report) -> Vec<PlannedCheck> {
+        r.runtime_checks.iter().map(PlannedCheck::from).collect()
+    }
+
+    /// The plan read back from the export is the report's.
+    #[test]
+    fn the_plan_reads_back_from_the_export() {
+        let r = report();
+        let (fp, plan) = plan_from_export(crate::render::json::render(&r).as_bytes()).unwrap();
+        assert_eq!(fp, r.profile.fingerprint);
+        let ids: Vec<_> = plan.iter().map(|c| (&c.id, c.expect)).collect();
+        let want: Vec<_> = r.runtime_checks.iter().map(|c| (&c.id, c.expect)).collect();
+        assert_eq!(ids, want);
     }
 
     fn honest(expect: Expect) -> Observed {
@@ -297,7 +369,7 @@ mod tests {
         let o = observations(&r, |c| honest(c.expect));
         let text = serde_json::to_string(&o).unwrap();
         assert_eq!(parse(text.as_bytes()).unwrap(), o);
-        let rec = reconcile(&r.runtime_checks, &r.profile.fingerprint, &o);
+        let rec = reconcile(&planned(&r), &r.profile.fingerprint, &o);
         assert!(rec.passes());
         assert_eq!(rec.count(Status::Agrees), r.runtime_checks.len());
     }
@@ -312,8 +384,14 @@ mod tests {
                 if wrong == honest(c.expect) {
                     continue;
                 }
-                let o = observations(&r, |x| if x.id == c.id { wrong } else { honest(x.expect) });
-                let rec = reconcile(&r.runtime_checks, &r.profile.fingerprint, &o);
+                let o = observations(&r, |x| {
+                    if x.id == c.id {
+                        wrong
+                    } else {
+                        honest(x.expect)
+                    }
+                });
+                let rec = reconcile(&planned(&r), &r.profile.fingerprint, &o);
                 let got = rec.checks.iter().find(|x| x.id == c.id).unwrap();
                 assert_ne!(got.status, Status::Agrees, "{c:?} {wrong}");
                 let explained = matches!(wrong, Observed::NeedsLauncher | Observed::Error)
@@ -334,7 +412,7 @@ mod tests {
         let r = report();
         let mut o = observations(&r, |c| honest(c.expect));
         o.plan_fingerprint = "0".repeat(64);
-        let rec = reconcile(&r.runtime_checks, &r.profile.fingerprint, &o);
+        let rec = reconcile(&planned(&r), &r.profile.fingerprint, &o);
         assert_eq!(rec.count(Status::Stale), r.runtime_checks.len());
         assert!(!rec.passes());
     }

@@ -11,6 +11,7 @@ mod docs;
 mod import;
 mod input;
 pub(crate) mod output;
+mod reconcile;
 mod today;
 
 use std::io::IsTerminal;
@@ -170,6 +171,16 @@ isolint completions fish > ~/.config/fish/completions/isolint.fish",
         after_help = SIMPLE_EXIT_CODES
     )]
     Completions(CompletionsArgs),
+    /// Compare a findings plan with a probe's observations (isolint.observations/v1)
+    #[command(
+        long_about = "Compare the runtime-check plan of an isolint.findings/v2 document with the \
+isolint.observations/v1 document a probe wrote inside the launched environment. Each check \
+agrees, disagrees, is not observable (with the reason) or is stale (the profile fingerprint \
+changed since the plan: repeat the checks).",
+        after_help = "Exit status:\n  0  nothing disagrees and nothing is stale\n  1  a check \
+disagrees or is stale\n  2  usage error, or a document that could not be read"
+    )]
+    Reconcile(reconcile::ReconcileArgs),
 }
 
 const AUDIT_AFTER_LONG_HELP: &str = "\
@@ -452,6 +463,7 @@ fn run(cli: Cli) -> u8 {
         Some(Command::Schema(args)) => docs::schema(args.name),
         Some(Command::Waive(args)) => audit::waive(&args),
         Some(Command::Completions(args)) => completions(args.shell),
+        Some(Command::Reconcile(args)) => reconcile::run(&args),
     }
 }
 
