@@ -37,6 +37,7 @@ pub mod redact;
 pub mod render;
 pub mod report;
 pub mod rules;
+pub mod runner;
 pub mod sanitize;
 pub mod schema;
 pub mod sort;
