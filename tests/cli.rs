@@ -114,7 +114,7 @@ fn json_is_one_document_for_one_file_and_an_array_for_several() {
     let one = audit(&["--format", "json", WORKSHOP]);
     one.expect_code(1);
     let doc = one.json();
-    assert_eq!(doc["schema"], "isolint.findings/v1");
+    assert_eq!(doc["schema"], "isolint.findings/v2");
     assert_eq!(doc["profile"]["source"], WORKSHOP);
 
     let two = audit(&["--format", "json", WORKSHOP, FIXED]);
@@ -1043,14 +1043,19 @@ fn schema_prints_each_format_as_json_schema() {
     for (name, id) in [
         ("profile", "isolint.profile/v1"),
         ("labels", "isolint.labels/v1"),
-        ("findings", "isolint.findings/v1"),
+        ("findings", "isolint.findings/v2"),
     ] {
         let run = isolint(["schema", name]);
         run.expect_code(0);
         let v = run.json();
         assert_eq!(v["$schema"], "https://json-schema.org/draft/2020-12/schema");
         assert!(v["title"].as_str().unwrap().contains(id), "{name}");
-        assert_eq!(v["additionalProperties"], false);
+        let closed = if name == "findings" {
+            &v["$defs"]["document"]["additionalProperties"]
+        } else {
+            &v["additionalProperties"]
+        };
+        assert_eq!(closed, false);
     }
 }
 
@@ -1445,12 +1450,31 @@ fn other_sandbox_formats_are_imported_and_point_at_the_original_file() {
         ],
         None,
     );
+    // One file argument is one document: two containers cannot be one.
+    run.expect_code(2);
+    assert!(
+        run.stderr.contains("describes 2 profiles"),
+        "{}",
+        run.stderr
+    );
+    let run = isolint_in(
+        tmp.path(),
+        [
+            "audit",
+            "--today",
+            TODAY,
+            "--format",
+            "jsonl",
+            "k8s/pod.yaml",
+        ],
+        None,
+    );
     run.expect_code(1);
-    let docs = run.json();
-    let docs = docs
-        .as_array()
-        .expect("two containers, two profiles: an array");
-    assert_eq!(docs.len(), 2);
+    let docs: Vec<Value> = String::from_utf8_lossy(&run.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(docs.len(), 2, "two containers, two profiles: two lines");
     for d in docs {
         assert!(
             d["profile"]["source"]

@@ -30,6 +30,7 @@ pub mod import;
 pub mod json;
 pub mod labels;
 pub mod model;
+pub mod observe;
 mod par;
 pub mod plan;
 pub mod redact;

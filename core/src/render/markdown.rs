@@ -97,7 +97,7 @@ fn render_into(r: &Report, out: &mut String) {
             "- {} {}: {} → {}",
             c.id,
             c.kind.as_str(),
-            md(&c.target),
+            md(&c.target.to_string()),
             c.expect
         );
     }

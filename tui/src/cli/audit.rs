@@ -98,7 +98,10 @@ impl Layout {
     fn frame(self) -> Frame {
         match self.format {
             ReportFormat::Json if self.array => frame::JSON_ARRAY,
-            ReportFormat::Json | ReportFormat::Markdown | ReportFormat::Github => frame::CONCAT,
+            ReportFormat::Json
+            | ReportFormat::Jsonl
+            | ReportFormat::Markdown
+            | ReportFormat::Github => frame::CONCAT,
             ReportFormat::Sarif => frame::SARIF_LOG,
             ReportFormat::Text => TEXT,
         }
@@ -110,6 +113,11 @@ impl Layout {
         let one = match self.format {
             ReportFormat::Json if self.array => return json::element_parts(r),
             ReportFormat::Json => return json::render_parts(r),
+            ReportFormat::Jsonl => {
+                let mut line = serde_json::to_string(&json::export(r)).unwrap_or_default();
+                line.push('\n');
+                line
+            }
             ReportFormat::Sarif => sarif::element(r),
             ReportFormat::Markdown => markdown::render(r),
             ReportFormat::Github => github::render(r),
@@ -437,12 +445,28 @@ pub fn run(args: &AuditArgs) -> u8 {
     let audit_one = |job: Result<input::Input, Failure>| -> Result<Done, Failure> {
         let read = early.lock().ok().and_then(|mut e| e.take());
         let mut audited = job.and_then(|inp| {
+            let name = inp.name.clone();
             let read = match read {
                 Some(read) => read?,
                 None => input::read_input(&inp, args.from, false)?,
             };
             // One input: the process ends once its report is written.
-            input::audit_read(&inp, read, &labels, &options, detail, !many_inputs)
+            let audited = input::audit_read(&inp, read, &labels, &options, detail, !many_inputs)?;
+            // The shape of `--format json` follows the command line: one
+            // file argument is one document, so a file describing several
+            // profiles cannot be written as one and is refused, not
+            // silently turned into an array.
+            if args.format == ReportFormat::Json && !many_inputs && audited.reports.len() != 1 {
+                return Err(Failure::new(
+                    &name,
+                    format!(
+                        "describes {} profiles; --format json writes one document for one file \
+argument: use --format jsonl, or name the file's directory (an array)",
+                        audited.reports.len()
+                    ),
+                ));
+            }
+            Ok(audited)
         })?;
         for report in &mut audited.reports {
             if let Some((list, source)) = &waivers {
@@ -454,7 +478,7 @@ pub fn run(args: &AuditArgs) -> u8 {
         }
         let layout = Layout {
             format: args.format,
-            array: many_inputs || audited.reports.len() > 1,
+            array: many_inputs,
             color,
         };
         let mut gate = Gate::new(fail_on, baseline.is_some());

@@ -31,7 +31,7 @@ pub struct Failure {
 }
 
 impl Failure {
-    fn new(path: &str, message: impl Into<String>) -> Failure {
+    pub(crate) fn new(path: &str, message: impl Into<String>) -> Failure {
         Failure {
             path: neutralize(path).into_owned(),
             pos: None,
