@@ -863,6 +863,146 @@ fn a_directory_run_does_not_audit_the_report_it_wrote_there_before() {
     assert_eq!(reports.as_array().map(Vec::len), Some(1));
 }
 
+/// issue 21 item 2: `-o DIR/x.json DIR` named a real profile as the output;
+/// the run skipped it, exited 0 and replaced it. Only a file that is an
+/// isolint report may be skipped, however the output path is spelled.
+#[test]
+fn a_directory_run_refuses_an_output_that_is_a_profile_however_it_is_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    write(d, "dir/ok.json", &fs::read(root().join(FIXED)).unwrap());
+    write(d, "dir/x.json", &fs::read(root().join(WORKSHOP)).unwrap());
+    std::os::unix::fs::symlink("dir/x.json", d.join("link.json")).unwrap();
+    std::os::unix::fs::symlink("dir", d.join("dirlink")).unwrap();
+    let before = fs::read(d.join("dir/x.json")).unwrap();
+    let abs = d.join("dir/x.json");
+    let spellings = [
+        "dir/x.json",
+        "./dir/x.json",
+        "dir//x.json",
+        "dir/../dir/x.json",
+        "dirlink/x.json",
+        "link.json",
+        abs.to_str().unwrap(),
+    ];
+    for format in ["json", "text", "sarif", "markdown", "github"] {
+        for out in spellings {
+            for dir in ["dir", "./dir/", "dirlink"] {
+                let run = isolint_in(
+                    d,
+                    [
+                        "audit",
+                        "--today",
+                        TODAY,
+                        "--format",
+                        format,
+                        "--fail-on",
+                        "high",
+                        "-o",
+                        out,
+                        dir,
+                    ],
+                    None,
+                );
+                run.expect_code(2);
+                assert!(
+                    run.stderr.contains("not an isolint report"),
+                    "{format} -o {out} {dir}: {}",
+                    run.stderr
+                );
+                assert_eq!(
+                    fs::read(d.join("dir/x.json")).unwrap(),
+                    before,
+                    "{format} -o {out} {dir}"
+                );
+            }
+        }
+    }
+    // A report written there by an earlier run, in each format, is skipped.
+    for format in ["json", "sarif", "text", "markdown", "github"] {
+        let out = d.join("dir/report.json");
+        let o = out.to_str().unwrap();
+        let _ = fs::remove_file(&out);
+        isolint_in(
+            d,
+            [
+                "audit",
+                "--today",
+                TODAY,
+                "--format",
+                format,
+                "-o",
+                o,
+                "dir/ok.json",
+            ],
+            None,
+        );
+        assert!(out.exists(), "{format}");
+        let run = isolint_in(
+            d,
+            [
+                "audit", "--today", TODAY, "--format", format, "-o", o, "dir",
+            ],
+            None,
+        );
+        run.expect_code(1);
+        assert!(
+            run.stderr.contains("not audited, it is the --output file"),
+            "{format}: {}",
+            run.stderr
+        );
+    }
+}
+
+/// issue 21 item 2: `-o` onto the operator's own input files replaced them.
+#[test]
+fn output_onto_the_labels_waivers_or_baseline_file_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let labels = fs::read(root().join("fixtures/labels/workshop.json")).unwrap_or_default();
+    write(d, "labels.json", &labels);
+    write(
+        d,
+        "waivers.json",
+        br#"{"schema":"isolint.waivers/v1","waivers":[]}"#,
+    );
+    let base = audit(&["--format", "json", WORKSHOP]);
+    write(d, "base.json", &base.stdout);
+    std::os::unix::fs::symlink("base.json", d.join("base-link.json")).unwrap();
+    let profile = root().join(WORKSHOP);
+    let p = profile.to_str().unwrap();
+    for (flag, file, out) in [
+        ("--labels", "labels.json", "labels.json"),
+        ("--waivers", "waivers.json", "./waivers.json"),
+        ("--baseline", "base.json", "base.json"),
+        ("--baseline", "base.json", "base-link.json"),
+        ("--baseline", "base-link.json", "base.json"),
+    ] {
+        if flag == "--labels" && labels.is_empty() {
+            continue;
+        }
+        let before = fs::read(d.join(file)).unwrap();
+        let run = isolint_in(
+            d,
+            [
+                "audit", "--today", TODAY, "--format", "json", flag, file, "-o", out, p,
+            ],
+            None,
+        );
+        run.expect_code(2);
+        assert!(
+            run.stderr.contains(&format!("is the {flag} file")),
+            "{flag} {file} -o {out}: {}",
+            run.stderr
+        );
+        assert_eq!(
+            fs::read(d.join(file)).unwrap(),
+            before,
+            "{flag} {file} -o {out}"
+        );
+    }
+}
+
 /// Interrupted while its export is being written (here: waiting to read a
 /// named pipe in its second batch of inputs, after the first went to the
 /// temporary file), the run removes its temporary file, leaves no export

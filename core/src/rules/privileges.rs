@@ -136,8 +136,13 @@ fn user_part(s: &str) -> UserPart {
     // A portable user name (POSIX, shadow's useradd): a letter or `_` first,
     // then letters, digits, `_`, `.`, `-`, and an optional final `$`.
     let body = s.strip_suffix('$').unwrap_or(s);
-    let well_formed = body.bytes().next().is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
-        && body.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'));
+    let well_formed = body
+        .bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && body
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'));
     if well_formed {
         UserPart::Other
     } else {
@@ -508,21 +513,69 @@ mod tests {
         // Go's `strconv.Atoi` (runc, Docker, Compose) reads all of these as
         // uid 0, or cannot read them at all: either way they are root here.
         for ambiguous in [
-            "+0", "-0", "+00", "-000", "+0:0", "-0:1000", " 0", "0 ", "\t0", "+1000", "-1",
-            "1000 ", " 1000", "0x0", "1e3", "١٠٠٠", "0\u{200b}", "\u{200b}",
-            "ROOT", "Root", "-app", "app user", "1000:", "nt authority\\system",
-            "99999999999999999999999", ":0", ":root", ":+0",
+            "+0",
+            "-0",
+            "+00",
+            "-000",
+            "+0:0",
+            "-0:1000",
+            " 0",
+            "0 ",
+            "\t0",
+            "+1000",
+            "-1",
+            "1000 ",
+            " 1000",
+            "0x0",
+            "1e3",
+            "١٠٠٠",
+            "0\u{200b}",
+            "\u{200b}",
+            "ROOT",
+            "Root",
+            "-app",
+            "app user",
+            "1000:",
+            "nt authority\\system",
+            "99999999999999999999999",
+            ":0",
+            ":root",
+            ":+0",
         ] {
             let kind = user_kind(ambiguous);
             assert!(
-                kind == Some(UserKind::Root) || (ambiguous == "1000:" && kind == Some(UserKind::Unprivileged)),
+                kind == Some(UserKind::Root)
+                    || (ambiguous == "1000:" && kind == Some(UserKind::Unprivileged)),
                 "{ambiguous:?}: {kind:?}"
             );
         }
-        for root_group in ["1000:0", "app:root", "1000:+0", "1000:-0", "1000: 0", "app:00", "1000:ROOT", "1000:0:0"] {
-            assert_eq!(user_kind(root_group), Some(UserKind::RootGroup), "{root_group:?}");
+        for root_group in [
+            "1000:0",
+            "app:root",
+            "1000:+0",
+            "1000:-0",
+            "1000: 0",
+            "app:00",
+            "1000:ROOT",
+            "1000:0:0",
+        ] {
+            assert_eq!(
+                user_kind(root_group),
+                Some(UserKind::RootGroup),
+                "{root_group:?}"
+            );
         }
-        for user in ["1000", "1000:1000", "nobody", "rooter", "10", "app-user", "_svc", "build.bot$", "0100"] {
+        for user in [
+            "1000",
+            "1000:1000",
+            "nobody",
+            "rooter",
+            "10",
+            "app-user",
+            "_svc",
+            "build.bot$",
+            "0100",
+        ] {
             assert_eq!(user_kind(user), Some(UserKind::Unprivileged), "{user}");
         }
         assert_eq!(user_kind(""), None);

@@ -337,16 +337,51 @@ pub fn run(args: &AuditArgs) -> u8 {
             ));
             return EXIT_ERROR;
         }
+        // The operator's own inputs are never the report's destination.
+        let inputs = [
+            ("--labels", args.labels.as_deref()),
+            ("--waivers", args.waivers.as_deref()),
+            ("--baseline", args.baseline.as_deref()),
+        ];
+        for (flag, path) in inputs {
+            if let Some(path) = path.filter(|p| output::same_file(p, out)) {
+                output::error(&format!(
+                    "{}: is the {flag} file and also the --output file, which the report would \
+                     replace; write the report elsewhere",
+                    input::display(path)
+                ));
+                return EXIT_ERROR;
+            }
+        }
     }
     if output.is_some() {
         output::remove_temporaries_on_interrupt();
     }
     let expanded = input::expand(&args.profiles, args.from.extensions(), output);
     for p in &expanded.skipped {
-        output::remark(&format!(
-            "{}: not audited, it is the --output file (a report an earlier run wrote)",
-            input::display(p)
-        ));
+        // Only a report may be passed over: a profile named as the output
+        // would otherwise go unaudited and then be replaced.
+        match std::fs::read(p) {
+            Ok(bytes) if output::is_isolint_report(&bytes) => output::remark(&format!(
+                "{}: not audited, it is the --output file (a report an earlier run wrote)",
+                input::display(p)
+            )),
+            Ok(_) => {
+                output::error(&format!(
+                    "{}: is the --output file but not an isolint report; it would go unaudited \
+                     and then be replaced: write the report elsewhere",
+                    input::display(p)
+                ));
+                return EXIT_ERROR;
+            }
+            Err(e) => {
+                output::error(&format!(
+                    "{}: is the --output file and cannot be read: {e}",
+                    input::display(p)
+                ));
+                return EXIT_ERROR;
+            }
+        }
     }
     // One profile file with a catalog of its own: the profile is read,
     // parsed and decoded while the catalog loads (each is a third of a
