@@ -1003,6 +1003,57 @@ fn output_onto_the_labels_waivers_or_baseline_file_is_refused() {
     }
 }
 
+/// issue 21 item 1: a new file that names itself like a baselined profile
+/// inherited its accepted findings and passed `--fail-on high`.
+#[test]
+fn a_new_file_cannot_borrow_a_baselined_profiles_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let mut profile: Value =
+        serde_json::from_slice(&fs::read(root().join(WORKSHOP)).unwrap()).unwrap();
+    profile["name"] = "legacy-builder".into();
+    let legacy = serde_json::to_vec_pretty(&profile).unwrap();
+    write(d, "jobs/legacy-builder.json", &legacy);
+    let run = |args: &[&str]| {
+        let mut all = vec!["audit", "--today", TODAY];
+        all.extend_from_slice(args);
+        isolint_in(d, all, None)
+    };
+    run(&["--format", "json", "-o", "base.json", "jobs"]).expect_code(1);
+    // The accepted profile itself, however the directory is spelled, passes.
+    for dir in ["jobs", "./jobs", "jobs/", "./jobs//"] {
+        run(&["--baseline", "base.json", "--fail-on", "high", dir]).expect_code(0);
+    }
+    // A new file with the same name and a new docker-socket mount does not.
+    profile["mounts"].as_array_mut().unwrap().push(serde_json::json!({
+        "source": "/var/run/docker.sock", "target": "/var/run/docker.sock", "access": "read-write"
+    }));
+    let new = serde_json::to_vec_pretty(&profile).unwrap();
+    for name in [
+        "jobs/zz-new-job.json",
+        "jobs/sub/legacy-builder.json",
+        "jobs/Legacy-builder.json",
+    ] {
+        write(d, name, &new);
+        let out = run(&["--baseline", "base.json", "--fail-on", "high", "jobs"]);
+        out.expect_code(1);
+        fs::remove_file(d.join(name)).unwrap();
+    }
+    // Moved away, the accepted file is no longer matched, and the run says so.
+    fs::rename(
+        d.join("jobs/legacy-builder.json"),
+        d.join("jobs/moved.json"),
+    )
+    .unwrap();
+    let out = run(&["--baseline", "base.json", "--fail-on", "high", "jobs"]);
+    out.expect_code(1);
+    assert!(
+        out.stderr.contains("matches no audited profile"),
+        "{}",
+        out.stderr
+    );
+}
+
 /// Interrupted while its export is being written (here: waiting to read a
 /// named pipe in its second batch of inputs, after the first went to the
 /// temporary file), the run removes its temporary file, leaves no export
@@ -1739,7 +1790,11 @@ fn a_baseline_marks_findings_new_or_existing_and_keeps_them_all() {
     let old = tmp.path().join("baseline.json");
     let run = audit(&["--format", "json", "--output", old.to_str().unwrap(), FIXED]);
     run.expect_code(0);
-    let base = serde_json::from_slice::<Value>(&fs::read(&old).unwrap()).unwrap();
+    let mut base = serde_json::from_slice::<Value>(&fs::read(&old).unwrap()).unwrap();
+    // The baseline is the same file's earlier version: the fixed profile
+    // as if it had been audited at the workshop profile's path.
+    base["profile"]["source"] = WORKSHOP.into();
+    fs::write(&old, serde_json::to_vec(&base).unwrap()).unwrap();
     let known: std::collections::BTreeSet<(String, String)> = base["issues"]
         .as_array()
         .unwrap()

@@ -7,6 +7,7 @@ use isolint_core::model::StringEnum;
 use isolint_core::render::frame::{self, Frame};
 use isolint_core::render::text::TextOptions;
 use isolint_core::render::{github, json, markdown, sarif, text};
+use isolint_core::sanitize::neutralize;
 use isolint_core::{
     baseline, rules, waivers, AuditOptions, Detail, Labels, Report, Severity, Verdict,
 };
@@ -455,6 +456,8 @@ pub fn run(args: &AuditArgs) -> u8 {
         _ => Detail::Findings,
     };
     let early = std::sync::Mutex::new(early);
+    // Which profiles this run audited, to name the baseline's others.
+    let audited_ids = std::sync::Mutex::new(std::collections::BTreeSet::new());
     let audit_one = |job: Result<input::Input, Failure>| -> Result<Done, Failure> {
         let read = early.lock().ok().and_then(|mut e| e.take());
         let mut audited = job.and_then(|inp| {
@@ -471,6 +474,12 @@ pub fn run(args: &AuditArgs) -> u8 {
             }
             if let Some(old) = &baseline {
                 baseline::apply(report, old);
+                if let Ok(mut seen) = audited_ids.lock() {
+                    seen.insert(baseline::identity(
+                        &report.profile.source,
+                        &report.profile.name,
+                    ));
+                }
             }
         }
         let layout = Layout {
@@ -583,6 +592,16 @@ pub fn run(args: &AuditArgs) -> u8 {
         ..
     } = doc;
 
+    if let (Some(old), Ok(seen)) = (&baseline, audited_ids.lock()) {
+        for e in baseline::unmatched(old, &seen) {
+            output::remark(&format!(
+                "baseline: `{}` ({}) matches no audited profile: its file is gone, was renamed \
+                 or was not part of this run",
+                neutralize(&e.profile.name),
+                neutralize(&e.profile.source)
+            ));
+        }
+    }
     let code = match () {
         _ if failures > 0 => EXIT_ERROR,
         _ if failing => EXIT_NOT_ELIGIBLE,
