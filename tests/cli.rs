@@ -2036,6 +2036,115 @@ fn an_expired_waiver_waives_nothing_and_is_a_finding() {
     run.expect_code(0);
 }
 
+/// issue 21 item 3: a writable mount given as a relative source or through
+/// a link still let the job's own waivers apply. Both sides are resolved
+/// alike; a source that cannot be resolved counts as covering the file.
+#[test]
+fn waivers_under_a_writable_mount_are_refused_however_the_source_is_spelled() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = fs::canonicalize(tmp.path()).unwrap();
+    fs::create_dir_all(d.join("ops")).unwrap();
+    fs::create_dir_all(d.join("elsewhere")).unwrap();
+    std::os::unix::fs::symlink("ops", d.join("opslink")).unwrap();
+    std::os::unix::fs::symlink(d.join("ops"), d.join("elsewhere/abslink")).unwrap();
+    let scratch = "/srv/workshop/scratch/job-17";
+    let fixed = fs::read_to_string(root().join(FIXED)).unwrap();
+    let abs = d.to_str().unwrap();
+    // (mount source, waivers path as given, whether the waiver may apply)
+    let cases: Vec<(String, String, bool)> = [
+        ("elsewhere", "ops/waivers.json", true),
+        ("ops", "ops/waivers.json", false),
+        ("./ops", "ops/waivers.json", false),
+        ("ops/", "ops/waivers.json", false),
+        ("ops//.", "ops/waivers.json", false),
+        (".", "ops/waivers.json", false),
+        ("..", "ops/waivers.json", false),
+        ("opslink", "ops/waivers.json", false),
+        ("ops", "opslink/waivers.json", false),
+        ("elsewhere/abslink", "ops/waivers.json", false),
+        ("@/opslink", "ops/waivers.json", false),
+        ("@/elsewhere/../opslink", "ops/waivers.json", false),
+        ("missing/../ops", "ops/waivers.json", false),
+        ("${OPS_DIR}", "ops/waivers.json", false),
+        ("elsewhere", "elsewhere/abslink/waivers.json", false),
+    ]
+    .iter()
+    .map(|(m, w, ok)| (m.replace('@', abs), w.to_string(), *ok))
+    .collect();
+    for (mount, wpath, applies) in cases {
+        let text = fixed.replace(scratch, &mount);
+        fs::write(d.join("job.json"), &text).unwrap();
+        let doc = isolint_in(
+            &d,
+            ["audit", "--today", TODAY, "--format", "json", "job.json"],
+            None,
+        )
+        .json();
+        let target = doc["issues"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["severity"] == "medium")
+            .expect("a medium finding")
+            .clone();
+        let entry = isolint_in(
+            &d,
+            [
+                "waive",
+                "--rule",
+                target["rule"].as_str().unwrap(),
+                "--pointer",
+                target["pointer"].as_str().unwrap(),
+                "--reason",
+                "accepted",
+                "--owner",
+                "ops",
+                "--expires",
+                "2026-12-31",
+                "--today",
+                TODAY,
+                "job.json",
+            ],
+            None,
+        );
+        entry.expect_code(0);
+        let waivers =
+            serde_json::json!({ "schema": "isolint.waivers/v1", "waivers": [entry.json()] });
+        fs::write(d.join("ops/waivers.json"), waivers.to_string()).unwrap();
+        for profile in ["job.json", "./job.json", &format!("{abs}/job.json")] {
+            let run = isolint_in(
+                &d,
+                [
+                    "audit",
+                    "--today",
+                    TODAY,
+                    "--format",
+                    "json",
+                    "--waivers",
+                    &wpath,
+                    profile,
+                ],
+                None,
+            );
+            let doc = run.json();
+            let issues = doc["issues"].as_array().unwrap();
+            let waived = issues.iter().any(|i| !i["waived"].is_null());
+            let prf008 = issues.iter().any(|i| i["rule"] == "PRF008");
+            assert_eq!(
+                waived, applies,
+                "mount {mount:?}, waivers {wpath}, profile {profile}: {doc}"
+            );
+            assert_eq!(
+                prf008, !applies,
+                "mount {mount:?}, waivers {wpath}, profile {profile}"
+            );
+            if !applies {
+                run.expect_code(1);
+            }
+        }
+    }
+}
+
 #[test]
 fn a_waivers_file_inside_a_writable_mount_is_refused() {
     let tmp = tempfile::tempdir().unwrap();

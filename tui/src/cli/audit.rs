@@ -460,6 +460,7 @@ pub fn run(args: &AuditArgs) -> u8 {
     let audited_ids = std::sync::Mutex::new(std::collections::BTreeSet::new());
     let audit_one = |job: Result<input::Input, Failure>| -> Result<Done, Failure> {
         let read = early.lock().ok().and_then(|mut e| e.take());
+        let job_origin = job.as_ref().ok().map(|i| i.origin.clone());
         let mut audited = job.and_then(|inp| {
             let read = match read {
                 Some(read) => read?,
@@ -470,7 +471,12 @@ pub fn run(args: &AuditArgs) -> u8 {
         })?;
         for report in &mut audited.reports {
             if let Some((list, source)) = &waivers {
-                waivers::apply(report, list, options.today, source);
+                let profile = match &job_origin {
+                    Some(input::Origin::File(p)) => Some(p.as_path()),
+                    _ => None,
+                };
+                let host = |m: &isolint_core::report::MountRow| input::mount_host_path(profile, m);
+                waivers::apply_resolved(report, list, options.today, source, &host);
             }
             if let Some(old) = &baseline {
                 baseline::apply(report, old);
@@ -761,6 +767,7 @@ pub fn waive(args: &WaiveArgs) -> u8 {
         &args.owner,
         args.expires,
         &report.profile.sha256,
+        &report.profile.name,
     );
     output::note(&format!(
         "waiver for {} ({}, {}) at `{}`: append it to the `waivers` list of the operator's file",

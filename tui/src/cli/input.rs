@@ -628,10 +628,73 @@ pub fn load_waivers(path: &Path) -> Result<(Vec<Waiver>, WaiversSource), Vec<Fai
     let absolute = fs::canonicalize(path)
         .or_else(|_| std::path::absolute(path))
         .unwrap_or_else(|_| path.to_path_buf());
+    let named = std::path::absolute(path)
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let source = WaiversSource {
         path: absolute.to_string_lossy().into_owned(),
+        named,
     };
     Ok((list, source))
+}
+
+/// Where a mount's source is on this host, resolved the way the waivers
+/// file's own path is (absolute, links followed), so the two compare like
+/// for like. A relative source is taken from the profile's directory, `~`
+/// from `$HOME`; a source that still cannot be placed (a variable, a
+/// profile read from stdin, `..` below a missing directory) is unknown,
+/// which the waivers check treats as covering the file.
+pub fn mount_host_path(
+    profile: Option<&Path>,
+    m: &isolint_core::report::MountRow,
+) -> waivers::HostPath {
+    use waivers::HostPath;
+    let raw = m.source.trim();
+    if raw.is_empty() {
+        return HostPath::None;
+    }
+    if raw.contains('$') || raw.contains('`') {
+        return HostPath::Unknown;
+    }
+    let path = if raw == "~" || raw.starts_with("~/") {
+        match std::env::var_os("HOME") {
+            Some(home) => {
+                Path::new(&home).join(raw.trim_start_matches('~').trim_start_matches('/'))
+            }
+            None => return HostPath::Unknown,
+        }
+    } else if Path::new(raw).is_absolute() {
+        PathBuf::from(raw)
+    } else {
+        match profile
+            .and_then(|p| std::path::absolute(p).ok())
+            .and_then(|p| p.parent().map(Path::to_path_buf))
+        {
+            Some(dir) => dir.join(raw),
+            None => return HostPath::Unknown,
+        }
+    };
+    // The longest existing ancestor is resolved (links followed); the rest,
+    // which does not exist yet, is appended as written.
+    let mut rest = Vec::new();
+    let mut at = path.as_path();
+    loop {
+        if let Ok(real) = fs::canonicalize(at) {
+            let mut full = real;
+            for part in rest.iter().rev() {
+                full.push(part);
+            }
+            return HostPath::Path(full.to_string_lossy().into_owned());
+        }
+        match (at.parent(), at.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                at = parent;
+            }
+            // `..` or `.` below a missing directory: its target is unknown.
+            _ => return HostPath::Unknown,
+        }
+    }
 }
 
 /// Load a `--baseline` export: an earlier `isolint.findings/v1` document
