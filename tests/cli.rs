@@ -247,10 +247,124 @@ fn a_directory_without_profiles_is_an_input_error() {
     run.expect_code(2);
     assert!(
         run.stderr
-            .contains("empty: directory holds no *.json profile"),
+            .contains("empty: directory holds no *.json, *.yaml, *.yml, *.toml or *.sh profile"),
         "{}",
         run.stderr
     );
+}
+
+/// issue 22 item 4 and issue 21 item 10: a directory run read only
+/// `*.json`, so a risky manifest beside a clean profile passed; links it
+/// could not follow were skipped with exit 0. Every format it detects is
+/// audited, every entry it passes over is named, and an entry that should
+/// have been audited and cannot be read exits 2.
+#[test]
+fn a_directory_run_audits_every_detected_format_and_names_what_it_skips() {
+    let copy = |d: &Path, from: &str, to: &str| write(d, to, &fs::read(root().join(from)).unwrap());
+    // A risky file of each format beside the clean profile: never exit 0.
+    for (from, to) in [
+        ("fixtures/import/compose/risky.yaml", "docker-compose.yml"),
+        ("fixtures/import/compose/risky.yaml", "sub/compose.yaml"),
+        (
+            "fixtures/import/kubernetes/deployment-host.yaml",
+            "k8s/deploy.yaml",
+        ),
+        (
+            "fixtures/import/kubernetes/deployment-host.yaml",
+            "k8s/deploy.yml",
+        ),
+        ("fixtures/import/codex/danger.toml", "codex/config.toml"),
+        ("fixtures/import/bwrap/loose.sh", "run.sh"),
+        ("fixtures/import/oci/risky.json", "oci/config.json"),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path();
+        copy(d, FIXED, "jobs/ok.json");
+        copy(d, from, &format!("jobs/{to}"));
+        let run = isolint_in(
+            d,
+            [
+                "audit",
+                "--today",
+                TODAY,
+                "--fail-on",
+                "high",
+                "--format",
+                "json",
+                "jobs",
+            ],
+            None,
+        );
+        run.expect_code(1);
+        assert_eq!(
+            run.json().as_array().map(Vec::len).unwrap_or(0) >= 2,
+            true,
+            "{to}: {}",
+            run.stderr
+        );
+    }
+    // What is passed over is named, with the reason; nothing fails.
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    copy(d, FIXED, "jobs/ok.json");
+    write(d, "jobs/README.md", b"# notes");
+    write(d, "jobs/.github/workflows/ci.yaml", b"on: push\njobs: {}\n");
+    write(
+        d,
+        "jobs/workflow.yaml",
+        b"on: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n",
+    );
+    write(d, "jobs/build.sh", b"#!/bin/sh\nmake\n");
+    fs::create_dir_all(d.join("elsewhere")).unwrap();
+    std::os::unix::fs::symlink("../elsewhere", d.join("jobs/dirlink")).unwrap();
+    let run = isolint_in(d, ["audit", "--today", TODAY, "jobs"], None);
+    run.expect_code(0);
+    for (entry, why) in [
+        ("jobs/README.md", "not named"),
+        ("jobs/.github", "hidden"),
+        ("jobs/workflow.yaml", "not a format isolint reads"),
+        ("jobs/build.sh", "not a format isolint reads"),
+        ("jobs/dirlink", "a link to a directory"),
+    ] {
+        assert!(
+            run.stderr
+                .contains(&format!("note: {entry}: not audited: {why}")),
+            "{entry}: {}",
+            run.stderr
+        );
+    }
+    assert!(
+        run.stderr.contains("5 directory entries were not audited"),
+        "{}",
+        run.stderr
+    );
+    // A link named like a configuration that leads nowhere, or in a loop:
+    // exit 2 naming it, as when it is named directly.
+    for (name, target) in [
+        ("gone.json", "missing.json"),
+        ("gone.yaml", "/nonexistent/x.yaml"),
+        ("loop.json", "loop.json"),
+        ("loop.yml", "other.yml"),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path();
+        copy(d, FIXED, "jobs/ok.json");
+        std::os::unix::fs::symlink(target, d.join("jobs").join(name)).unwrap();
+        if name == "loop.yml" {
+            std::os::unix::fs::symlink(name, d.join("jobs/other.yml")).unwrap();
+        }
+        let run = isolint_in(
+            d,
+            ["audit", "--today", TODAY, "--fail-on", "high", "jobs"],
+            None,
+        );
+        run.expect_code(2);
+        assert!(
+            run.stderr.contains(&format!("jobs/{name}: cannot read")),
+            "{name}: {}",
+            run.stderr
+        );
+    }
 }
 
 #[test]

@@ -358,7 +358,26 @@ pub fn run(args: &AuditArgs) -> u8 {
     if output.is_some() {
         output::remove_temporaries_on_interrupt();
     }
-    let expanded = input::expand(&args.profiles, args.from.extensions(), output);
+    let expanded = input::expand_detecting(
+        &args.profiles,
+        args.from.extensions(),
+        output,
+        args.from == input::Reading::Auto,
+    );
+    for (p, why) in &expanded.not_audited {
+        output::remark(&format!("{}: not audited: {why}", input::display(p)));
+    }
+    if !expanded.not_audited.is_empty() {
+        output::remark(&format!(
+            "{} director{} not audited (listed above)",
+            expanded.not_audited.len(),
+            if expanded.not_audited.len() == 1 {
+                "y entry was"
+            } else {
+                "y entries were"
+            }
+        ));
+    }
     for p in &expanded.skipped {
         // Only a report may be passed over: a profile named as the output
         // would otherwise go unaudited and then be replaced.
