@@ -2449,6 +2449,58 @@ fn import_prints_the_profile_and_explains_what_did_not_carry_over() {
     assert_eq!(rules_of(&direct), rules_of(&via));
 }
 
+/// issue 21 item 11: `import -o DIR/` wrote one profile over another when
+/// two resources shared a name (`Pod ci/x`, `Pod staging/x`). A collision is
+/// an error, and nothing is written.
+#[test]
+fn import_into_a_directory_never_writes_one_profile_over_another() {
+    let pod = |ns: &str, name: &str| {
+        format!(
+            "apiVersion: v1\nkind: Pod\nmetadata:\n  name: {name}\n  namespace: {ns}\nspec:\n  containers:\n    - name: c\n      image: busybox@sha256:{}\n",
+            "0".repeat(64)
+        )
+    };
+    let cases = [
+        (
+            "pods.yaml",
+            format!("{}---\n{}", pod("ci", "x"), pod("staging", "x")),
+        ),
+        (
+            "pods.yaml",
+            format!("{}---\n{}", pod("ci", "x"), pod("ci", "x")),
+        ),
+        (
+            "case.yaml",
+            format!("{}---\n{}", pod("ci", "Web"), pod("ci", "web")),
+        ),
+        (
+            "compose.yaml",
+            "services:\n  Web:\n    image: a\n  web:\n    image: b\n".to_string(),
+        ),
+    ];
+    for (file, text) in cases {
+        let tmp = tempfile::tempdir().unwrap();
+        write(tmp.path(), file, text.as_bytes());
+        let out = format!("{}/out/", tmp.path().display());
+        let run = isolint([
+            "import",
+            tmp.path().join(file).to_str().unwrap(),
+            "-o",
+            &out,
+        ]);
+        run.expect_code(2);
+        assert!(
+            run.stderr.contains("would both be written there"),
+            "{file}: {}",
+            run.stderr
+        );
+        let written = fs::read_dir(tmp.path().join("out"))
+            .map(|d| d.count())
+            .unwrap_or(0);
+        assert_eq!(written, 0, "{file}: nothing is written");
+    }
+}
+
 #[test]
 fn import_of_several_profiles_gives_an_array_or_one_file_each() {
     let run = isolint(["import", TWO_SERVICES]);
