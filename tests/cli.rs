@@ -1168,6 +1168,64 @@ fn a_new_file_cannot_borrow_a_baselined_profiles_name() {
     );
 }
 
+/// issue 21 item 1: two profiles with one name in a run are said; when a
+/// baseline or waivers could not tell them apart (one file, one name), the
+/// run exits 2.
+#[test]
+fn two_profiles_with_one_name_are_reported() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    write(d, "jobs/a.json", &fs::read(root().join(FIXED)).unwrap());
+    write(d, "jobs/b.json", &fs::read(root().join(FIXED)).unwrap());
+    let run = isolint_in(d, ["audit", "--today", TODAY, "jobs"], None);
+    run.expect_code(0);
+    assert!(
+        run.stderr.contains("are both named `parser-tests`"),
+        "{}",
+        run.stderr
+    );
+    // One Compose file whose two services share a name after import cannot
+    // be told apart: with a baseline, exit 2.
+    let two = "services:\n  t:\n    image: a\n    user: \"1000\"\n";
+    write(d, "c/compose.yaml", two.as_bytes());
+    let base = isolint_in(
+        d,
+        [
+            "audit",
+            "--today",
+            TODAY,
+            "--format",
+            "json",
+            "c/compose.yaml",
+        ],
+        None,
+    );
+    write(d, "base.json", &base.stdout);
+    let p = d.join("c/compose.yaml");
+    let run = isolint_in(
+        d,
+        [
+            "audit",
+            "--today",
+            TODAY,
+            "--baseline",
+            "base.json",
+            "--fail-on",
+            "critical",
+            "c/compose.yaml",
+            p.to_str().unwrap(),
+            "c/compose.yaml",
+        ],
+        None,
+    );
+    run.expect_code(2);
+    assert!(
+        run.stderr.contains("cannot tell them apart"),
+        "{}",
+        run.stderr
+    );
+}
+
 /// Interrupted while its export is being written (here: waiting to read a
 /// named pipe in its second batch of inputs, after the first went to the
 /// temporary file), the run removes its temporary file, leaves no export

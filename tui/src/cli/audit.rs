@@ -477,6 +477,11 @@ pub fn run(args: &AuditArgs) -> u8 {
     let early = std::sync::Mutex::new(early);
     // Which profiles this run audited, to name the baseline's others.
     let audited_ids = std::sync::Mutex::new(std::collections::BTreeSet::new());
+    let run_names = std::sync::Mutex::new(std::collections::BTreeMap::<
+        String,
+        std::collections::BTreeSet<String>,
+    >::new());
+    let ambiguous = std::sync::atomic::AtomicBool::new(false);
     let audit_one = |job: Result<input::Input, Failure>| -> Result<Done, Failure> {
         let read = early.lock().ok().and_then(|mut e| e.take());
         let job_origin = job.as_ref().ok().map(|i| i.origin.clone());
@@ -499,11 +504,34 @@ pub fn run(args: &AuditArgs) -> u8 {
             }
             if let Some(old) = &baseline {
                 baseline::apply(report, old);
-                if let Ok(mut seen) = audited_ids.lock() {
-                    seen.insert(baseline::identity(
-                        &report.profile.source,
-                        &report.profile.name,
+            }
+            // Two profiles of one name: said, and where baselines or
+            // waivers could not tell them apart, the run cannot pass.
+            let id = baseline::identity(&report.profile.source, &report.profile.name);
+            if let Ok(mut names) = run_names.lock() {
+                let paths = names.entry(report.profile.name.clone()).or_default();
+                if paths.contains(&id.0) {
+                    if baseline.is_some() || waivers.is_some() {
+                        output::error(&format!(
+                            "{}: two profiles named `{}`: the baseline and waivers cannot tell them apart; rename one",
+                            neutralize(&id.0),
+                            neutralize(&report.profile.name)
+                        ));
+                        ambiguous.store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
+                } else if let Some(first) = paths.iter().next() {
+                    output::remark(&format!(
+                        "{} and {} are both named `{}`: baselines and waivers tell them apart by path",
+                        neutralize(first),
+                        neutralize(&id.0),
+                        neutralize(&report.profile.name)
                     ));
+                }
+                paths.insert(id.0.clone());
+            }
+            if baseline.is_some() {
+                if let Ok(mut seen) = audited_ids.lock() {
+                    seen.insert(id);
                 }
             }
         }
@@ -628,7 +656,7 @@ pub fn run(args: &AuditArgs) -> u8 {
         }
     }
     let code = match () {
-        _ if failures > 0 => EXIT_ERROR,
+        _ if failures > 0 || ambiguous.load(std::sync::atomic::Ordering::Relaxed) => EXIT_ERROR,
         _ if failing => EXIT_NOT_ELIGIBLE,
         _ => EXIT_OK,
     };
