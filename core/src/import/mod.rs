@@ -39,10 +39,11 @@ use crate::json::InputError;
 use crate::report::{audit, sha256_hex, AuditOptions, Labels, OriginalSource, Report};
 use crate::sanitize::neutralize;
 
-mod builder;
+pub(crate) mod builder;
 mod bwrap;
 mod codex;
 mod compose;
+mod k8s_cluster;
 mod kubernetes;
 mod oci;
 mod read;
@@ -463,6 +464,53 @@ fn by_name(base: &str) -> Option<Format> {
     } else {
         None
     }
+}
+
+/// [`import`], with other files of the same run whose Kubernetes cluster
+/// objects (NetworkPolicy, LimitRange, ResourceQuota, RuntimeClass) apply
+/// to this file's workloads as if they were in its stream. Positions in
+/// the source map stay this file's; a policy from a companion is named in
+/// a note. Other formats ignore `companions`.
+pub fn import_with_companions(
+    bytes: &[u8],
+    format: Format,
+    companions: &[&[u8]],
+) -> Result<Vec<Imported>, ImportError> {
+    if format != Format::Kubernetes || companions.is_empty() {
+        return import(bytes, format);
+    }
+    let docs: Vec<tree::SNode> = companions
+        .iter()
+        .filter_map(|c| yaml::parse(c).ok())
+        .flatten()
+        .collect();
+    let text: Arc<str> = Arc::from(tree::checked_text(bytes, &tree::TreeLimits::default())?);
+    let drafts = kubernetes::import_with(bytes, &docs)?;
+    Ok(finish(drafts, format, &text))
+}
+
+/// The cluster objects a Kubernetes file holds when it holds no workload
+/// (see [`import_with_companions`]); `None` otherwise.
+pub fn kubernetes_cluster_objects_only(bytes: &[u8]) -> Option<Vec<String>> {
+    kubernetes::cluster_objects_only(bytes)
+}
+
+fn finish(drafts: Vec<(String, builder::Draft)>, format: Format, text: &Arc<str>) -> Vec<Imported> {
+    drafts
+        .into_iter()
+        .map(|(name, draft)| {
+            let (profile_json, source_map, notes, undeclared) = draft.finish();
+            Imported {
+                format,
+                name,
+                profile_json,
+                notes,
+                undeclared,
+                source_map,
+                source_text: Arc::clone(text),
+            }
+        })
+        .collect()
 }
 
 /// Import `bytes` as `format`: one profile per unit the format describes

@@ -377,6 +377,16 @@ fn check_engine_socket(ctx: &Ctx<'_>, e: &mut Emitter) {
     );
 }
 
+fn check_engine_data(ctx: &Ctx<'_>, e: &mut Emitter) {
+    sensitive_source(
+        ctx,
+        e,
+        LabelClass::ContainerEngineData,
+        "a container engine's data directory",
+        "the job can read other containers' logs, environment variables and configuration, which often hold secrets",
+    );
+}
+
 fn check_exposure(ctx: &Ctx<'_>, e: &mut Emitter) {
     for (v, s) in sources(ctx) {
         // Catalog labels first: they are what the reviewer's catalog says.
@@ -966,6 +976,17 @@ pub const RULES: &[Rule] = &[
         remediation: "Declare `mounts` explicitly (an empty list if the job needs none) and give every mount a `source`, a `target` and an `access`.",
         runtime_check: Some(CheckKind::WriteDenied),
         check: check_declaration,
+    },
+    Rule {
+        id: "MNT020",
+        name: "engine-data-mounted",
+        area: Area::WritableMounts,
+        severity: Severity::High,
+        title: "a container engine's data directory is mounted",
+        rationale: "Directories such as `/var/lib/docker/containers` or `/var/log/pods` hold every container's logs and configuration, including the environment variables other jobs were started with. Reading them discloses what those jobs were given; writing them alters containers the job does not own. It is not the engine's socket, but it reaches far beyond the job.",
+        remediation: "Remove the mount. If the job must ship logs, give it only its own log file, or let the node's log agent collect them outside the job.",
+        runtime_check: Some(CheckKind::ReadDenied),
+        check: check_engine_data,
     },
 ];
 

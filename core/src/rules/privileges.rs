@@ -8,7 +8,7 @@ use super::{Ctx, Rule};
 use crate::finding::{Area, CheckKind, Severity};
 use crate::json::escape_token;
 use crate::labels::LabelClass;
-use crate::model::{Boundary, Capabilities, Namespace, Seccomp, StringEnum};
+use crate::model::{Boundary, BoundaryKind, Capabilities, Namespace, Seccomp, StringEnum};
 
 /// The boundary section, or an empty one when it is not declared.
 fn boundary<'a>(ctx: &'a Ctx<'_>) -> &'a Boundary {
@@ -25,6 +25,25 @@ fn boundary<'a>(ctx: &'a Ctx<'_>) -> &'a Boundary {
         read_only_root: None,
     };
     ctx.profile.boundary.as_ref().unwrap_or(&EMPTY)
+}
+
+/// Whether the job has no image to take a default user from: a process
+/// sandbox, or a bubblewrap root, declared without one.
+fn runs_without_image(ctx: &Ctx<'_>) -> bool {
+    let b = boundary(ctx);
+    let no_image = ctx
+        .profile
+        .dependencies
+        .as_ref()
+        .is_none_or(|d| d.image.is_none());
+    let runtime = b
+        .runtime
+        .as_ref()
+        .and_then(|r| r.name.as_deref())
+        .map(str::to_ascii_lowercase);
+    no_image
+        && (b.kind == Some(BoundaryKind::Process)
+            || matches!(runtime.as_deref(), Some("bwrap" | "bubblewrap")))
 }
 
 /// A capability name as the kernel spells it without its prefix:
@@ -346,7 +365,7 @@ pub const RULES: &[Rule] = &[
         area: Area::Privileges,
         severity: Severity::High,
         title: "the job runs as root, or its user is not declared",
-        rationale: "Root inside the boundary owns every file the boundary can write, keeps whatever capabilities are left, and is one kernel or runtime bug away from root on the host. When no user is declared the image's default applies, and most images default to root.",
+        rationale: "Root inside the boundary owns every file the boundary can write, keeps whatever capabilities are left, and is one kernel or runtime bug away from root on the host. When no user is declared, a container gets its image's default user, which for most images is root; a process sandbox without an image (bwrap, Codex, sandbox-runtime) runs as the user who starts it, with everything that user may touch.",
         remediation: "Set `boundary.user` to an unprivileged uid and gid (for example `\"1000:1000\"`) that owns only the scratch directory.",
         runtime_check: Some(CheckKind::WriteDenied),
         check: |ctx, e| match boundary(ctx).user.as_deref().map(|u| (u, user_kind(u))) {
@@ -362,8 +381,12 @@ pub const RULES: &[Rule] = &[
             }
             Some((_, Some(UserKind::Unprivileged))) => {}
             Some((_, None)) | None => {
-                e.emit("/boundary/user", "the user is not declared: the image's default applies, which is root for most images")
-                    .evidence("declared", false);
+                let message = if runs_without_image(ctx) {
+                    "the user is not declared: a sandbox without an image runs as the user who starts it, with all of that user's files and groups (root, when started as root)"
+                } else {
+                    "the user is not declared: the image's default applies, which is root for most images"
+                };
+                e.emit("/boundary/user", message).evidence("declared", false);
             }
         },
     },
@@ -614,6 +637,49 @@ mod tests {
             ]
         );
         assert_eq!(findings(crate::WORKSHOP_PROFILE_FIXED), []);
+    }
+
+    /// PRV004's wording for an undeclared user follows where the user
+    /// would come from: an image, or the caller of an image-less sandbox.
+    #[test]
+    fn an_undeclared_user_is_described_by_where_it_comes_from() {
+        let cases = [
+            (
+                r#""kind": "process""#,
+                false,
+                "runs as the user who starts it",
+            ),
+            (
+                r#""kind": "container", "runtime": {"name": "bubblewrap"}"#,
+                false,
+                "runs as the user who starts it",
+            ),
+            (r#""kind": "container""#, false, "image's default"),
+            (r#""kind": "process""#, true, "image's default"),
+        ];
+        for (b, image, want) in cases {
+            let mut v: serde_json::Value = serde_json::from_str(&boundary_of(b)).unwrap();
+            let deps = v["dependencies"].as_object_mut().unwrap();
+            if image {
+                deps.insert("image".into(), "registry.example/x@sha256:00".into());
+            } else {
+                deps.remove("image");
+            }
+            let p = v.to_string();
+            let r = crate::audit(
+                p.as_bytes(),
+                "t.json",
+                &crate::Labels::workshop(),
+                &crate::AuditOptions::default(),
+            )
+            .unwrap();
+            let f = r
+                .issues
+                .iter()
+                .find(|f| f.rule == "PRV004")
+                .unwrap_or_else(|| panic!("{b}: no PRV004"));
+            assert!(f.message.contains(want), "{b} image={image}: {}", f.message);
+        }
     }
 
     #[test]
