@@ -1082,6 +1082,7 @@ fn output_onto_the_labels_waivers_or_baseline_file_is_refused() {
     let base = audit(&["--format", "json", WORKSHOP]);
     write(d, "base.json", &base.stdout);
     std::os::unix::fs::symlink("base.json", d.join("base-link.json")).unwrap();
+    write(d, "runner.json", br#"{"schema":"isolint.profile/v1"}"#);
     let profile = root().join(WORKSHOP);
     let p = profile.to_str().unwrap();
     for (flag, file, out) in [
@@ -1090,6 +1091,7 @@ fn output_onto_the_labels_waivers_or_baseline_file_is_refused() {
         ("--baseline", "base.json", "base.json"),
         ("--baseline", "base.json", "base-link.json"),
         ("--baseline", "base-link.json", "base.json"),
+        ("--runner", "runner.json", "runner.json"),
     ] {
         if flag == "--labels" && labels.is_empty() {
             continue;

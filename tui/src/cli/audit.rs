@@ -343,6 +343,7 @@ pub fn run(args: &AuditArgs) -> u8 {
             ("--labels", args.labels.as_deref()),
             ("--waivers", args.waivers.as_deref()),
             ("--baseline", args.baseline.as_deref()),
+            ("--runner", args.runner.as_deref()),
         ];
         for (flag, path) in inputs {
             if let Some(path) = path.filter(|p| output::same_file(p, out)) {
