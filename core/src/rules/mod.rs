@@ -15,6 +15,7 @@ use crate::model::{Access, Mount, Profile};
 
 mod artifacts;
 mod cleanup;
+mod codevars;
 mod command;
 mod credentials;
 mod dependencies;
