@@ -19,6 +19,7 @@ mod codevars;
 mod command;
 mod credentials;
 mod dependencies;
+mod egress;
 mod isolation;
 mod limits;
 mod mounts;
@@ -61,6 +62,7 @@ pub fn all() -> impl Iterator<Item = &'static Rule> {
     [
         mounts::RULES,
         network::RULES,
+        egress::RULES,
         credentials::RULES,
         privileges::RULES,
         isolation::RULES,
