@@ -217,6 +217,149 @@ fn check_trust(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
+// ---------------------------------------------------- allow-list entries
+
+/// The allow entries of the profile with their pointers, host lowercase
+/// and without a leading `*.` or a trailing dot.
+fn allowed_hosts(ctx: &Ctx<'_>) -> Vec<(String, String, Option<u64>)> {
+    let Some(net) = ctx.profile.network.as_ref() else {
+        return Vec::new();
+    };
+    if net.egress == Some(Egress::Deny) {
+        return Vec::new();
+    }
+    net.allow
+        .as_deref()
+        .unwrap_or(&[])
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| {
+            let h = a
+                .host
+                .as_deref()?
+                .trim()
+                .trim_end_matches('.')
+                .to_ascii_lowercase();
+            let h = h
+                .strip_prefix("*.")
+                .unwrap_or(&h)
+                .trim_start_matches('.')
+                .to_string();
+            Some((format!("/network/allow/{i}"), h, a.port))
+        })
+        .collect()
+}
+
+fn in_zone(host: &str, zone: &str) -> bool {
+    host == zone || host.strip_suffix(zone).is_some_and(|r| r.ends_with('.'))
+}
+
+/// Services where anyone can publish content or receive uploads, with
+/// what they carry; matched as the name or any name under it.
+const SHARED_HOSTING: &[(&str, &str)] = &[
+    (
+        "github.com",
+        "repositories, gists and release files anyone can publish",
+    ),
+    (
+        "githubusercontent.com",
+        "raw files from any repository or gist",
+    ),
+    ("gitlab.com", "repositories and snippets anyone can publish"),
+    ("bitbucket.org", "repositories anyone can publish"),
+    ("s3.amazonaws.com", "buckets anyone can create"),
+    ("amazonaws.com", "buckets and endpoints anyone can create"),
+    ("storage.googleapis.com", "buckets anyone can create"),
+    (
+        "blob.core.windows.net",
+        "storage accounts anyone can create",
+    ),
+    ("pastebin.com", "pastes anyone can write and read"),
+    ("paste.ee", "pastes anyone can write and read"),
+    ("hastebin.com", "pastes anyone can write and read"),
+    ("dpaste.org", "pastes anyone can write and read"),
+    ("transfer.sh", "file uploads"),
+    ("file.io", "file uploads"),
+    ("webhook.site", "requests anyone can read"),
+    ("ngrok.io", "tunnels to machines anyone runs"),
+    ("ngrok-free.app", "tunnels to machines anyone runs"),
+    ("trycloudflare.com", "tunnels to machines anyone runs"),
+    ("discord.com", "webhooks that accept posts"),
+    ("pypi.org", "packages anyone can upload"),
+    ("pythonhosted.org", "packages anyone can upload"),
+    ("npmjs.org", "packages anyone can publish"),
+    ("npmjs.com", "packages anyone can publish"),
+    ("crates.io", "crates anyone can publish"),
+    ("rubygems.org", "gems anyone can publish"),
+    ("docker.io", "images anyone can push"),
+];
+
+fn check_shared_hosting(ctx: &Ctx<'_>, e: &mut Emitter) {
+    let untrusted = ctx.profile.tenancy == Some(crate::model::Tenancy::Untrusted);
+    for (pointer, host, _) in allowed_hosts(ctx) {
+        let Some((zone, what)) = SHARED_HOSTING.iter().find(|(z, _)| in_zone(&host, z)) else {
+            continue;
+        };
+        let d = e.emit(
+            format!("{pointer}/host"),
+            format!("`{host}` serves {what}: code under test can fetch a payload from it or post data to it, even though the entry is reviewed"),
+        );
+        d.evidence("host", host.as_str()).evidence("zone", *zone);
+        if untrusted {
+            d.severity(Severity::High);
+        }
+    }
+}
+
+/// Wildcard DNS services: the address is whatever the name spells.
+const ADDRESS_IN_NAME: &[&str] = &[
+    "nip.io",
+    "sslip.io",
+    "xip.io",
+    "traefik.me",
+    "localtest.me",
+    "lvh.me",
+];
+
+/// Names of the Kubernetes API server inside a cluster.
+fn is_api_server(host: &str) -> bool {
+    matches!(
+        host,
+        "kubernetes"
+            | "kubernetes.default"
+            | "kubernetes.default.svc"
+            | "kubernetes.default.svc.cluster.local"
+    )
+}
+
+fn check_in_cluster(ctx: &Ctx<'_>, e: &mut Emitter) {
+    for (pointer, host, port) in allowed_hosts(ctx) {
+        if is_api_server(&host) {
+            e.emit(
+                format!("{pointer}/host"),
+                format!("`{host}` is the Kubernetes API server: with the pod's service account token the job can read secrets or start pods"),
+            )
+            .evidence("host", host.as_str())
+            .evidence("problem", "api-server");
+        } else if let Some(z) = ADDRESS_IN_NAME.iter().find(|z| in_zone(&host, z)) {
+            e.emit(
+                format!("{pointer}/host"),
+                format!("`{host}` is under `{z}`, which resolves a name to the address written in it, metadata and private addresses included"),
+            )
+            .evidence("host", host.as_str())
+            .evidence("problem", "address-in-name");
+        }
+        if let Some(p @ (10250 | 10255)) = port {
+            e.emit(
+                format!("{pointer}/port"),
+                format!("port {p} is the kubelet's API, which lists pods and, on 10250, runs commands in them"),
+            )
+            .evidence("port", p)
+            .evidence("problem", "kubelet");
+        }
+    }
+}
+
 pub const RULES: &[Rule] = &[
     Rule {
         id: "NET020",
@@ -250,6 +393,28 @@ pub const RULES: &[Rule] = &[
         remediation: "Remove the variable; if a private authority is needed, mount its certificate read-only from outside the job's writable space.",
         runtime_check: Some(CheckKind::EnvExact),
         check: check_trust,
+    },
+    Rule {
+        id: "NET023",
+        name: "shared-hosting-allowed",
+        area: Area::Network,
+        severity: Severity::Medium,
+        title: "an allow entry reaches a service anyone can publish to",
+        rationale: "An allow-list limits who the job talks to, not what those services hold. Code hosts, buckets, pastebins, tunnels and package indexes carry content that anyone wrote and accept content the job sends, so an allowed entry is both a payload source and an exfiltration channel. For untrusted tenancy this is high.",
+        remediation: "Fetch what the job needs in a separate fetch stage or bake it into the image; if the service must stay, allow only the exact path through a filtering proxy enforced at the network layer.",
+        runtime_check: Some(CheckKind::EgressDenied),
+        check: check_shared_hosting,
+    },
+    Rule {
+        id: "NET024",
+        name: "in-cluster-destination",
+        area: Area::Network,
+        severity: Severity::High,
+        title: "an allow entry reaches the cluster's control plane or a metadata address by another name",
+        rationale: "The Kubernetes API server (`kubernetes.default.svc`) and the kubelet (ports 10250, 10255) hand out pods, secrets and command execution to whoever holds a token; wildcard DNS names such as `169.254.169.254.nip.io` reach the metadata endpoint while passing an address check on the name.",
+        remediation: "Remove the entry; a test job needs neither the control plane nor a name whose address its writer chooses.",
+        runtime_check: Some(CheckKind::EgressDenied),
+        check: check_in_cluster,
     },
 ];
 
@@ -326,11 +491,66 @@ mod tests {
         let mut v: Vec<&'static str> = super::super::area_findings(&p, Area::Network, None)
             .into_iter()
             .map(|f| f.0)
-            .filter(|r| matches!(*r, "NET020" | "NET021" | "NET022"))
+            .filter(|r| r.starts_with("NET02"))
             .collect();
         v.sort_unstable();
         v.dedup();
         v
+    }
+
+    fn allow_rules(tenancy: &str, host: &str, port: u64) -> Vec<(&'static str, Severity)> {
+        let p = format!(
+            r#"{{"schema":"isolint.profile/v1","tenancy":"{tenancy}","network":{{"egress":"allow-list","enforced_by":"firewall",
+            "allow":[{{"host":"{host}","port":{port},"protocol":"https"}}]}}}}"#
+        );
+        super::super::area_findings(&p, Area::Network, None)
+            .into_iter()
+            .filter(|f| matches!(f.0, "NET023" | "NET024"))
+            .map(|f| (f.0, f.1))
+            .collect()
+    }
+
+    #[test]
+    fn allow_entries_table() {
+        let h = Severity::High;
+        let m = Severity::Medium;
+        let table: &[(&str, &str, u64, &[(&str, Severity)])] = &[
+            ("internal", "github.com", 443, &[("NET023", m)]),
+            ("untrusted", "github.com", 443, &[("NET023", h)]),
+            (
+                "internal",
+                "raw.githubusercontent.com",
+                443,
+                &[("NET023", m)],
+            ),
+            ("internal", "gist.github.com", 443, &[("NET023", m)]),
+            ("internal", "*.s3.amazonaws.com", 443, &[("NET023", m)]),
+            ("internal", "pastebin.com", 443, &[("NET023", m)]),
+            ("internal", "upload.pypi.org", 443, &[("NET023", m)]),
+            ("internal", "registry.npmjs.org.", 443, &[("NET023", m)]),
+            ("internal", "kubernetes.default.svc", 443, &[("NET024", h)]),
+            (
+                "internal",
+                "Kubernetes.Default.Svc.Cluster.Local",
+                443,
+                &[("NET024", h)],
+            ),
+            ("internal", "169.254.169.254.nip.io", 80, &[("NET024", h)]),
+            ("internal", "app.10.0.0.1.sslip.io", 443, &[("NET024", h)]),
+            ("internal", "node1.internal", 10250, &[("NET024", h)]),
+            ("internal", "node1.internal", 10255, &[("NET024", h)]),
+            // Benign twins.
+            ("internal", "api.internal.example", 443, &[]),
+            ("internal", "notgithub.com", 443, &[]),
+            ("internal", "github.com.example.org", 443, &[]),
+            ("internal", "kubernetes.example.com", 443, &[]),
+            ("internal", "nip.io.example.com", 443, &[]),
+            ("internal", "pypi.internal.example", 443, &[]),
+            ("internal", "node1.internal", 10251, &[]),
+        ];
+        for (t, host, port, want) in table {
+            assert_eq!(allow_rules(t, host, *port), *want, "{t} {host}:{port}");
+        }
     }
 
     #[test]
