@@ -37,7 +37,7 @@ fn check_proxy_only(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
     let egress = net
         .egress
-        .map(|g| crate::model::StringEnum::as_str(g))
+        .map(crate::model::StringEnum::as_str)
         .unwrap_or("not declared");
     e.emit(
         "/network/enforced_by",
@@ -514,7 +514,8 @@ mod tests {
     fn allow_entries_table() {
         let h = Severity::High;
         let m = Severity::Medium;
-        let table: &[(&str, &str, u64, &[(&str, Severity)])] = &[
+        type Case<'a> = (&'a str, &'a str, u64, &'a [(&'a str, Severity)]);
+        let table: &[Case<'_>] = &[
             ("internal", "github.com", 443, &[("NET023", m)]),
             ("untrusted", "github.com", 443, &[("NET023", h)]),
             (
