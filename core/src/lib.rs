@@ -36,6 +36,7 @@ pub mod redact;
 pub mod render;
 pub mod report;
 pub mod rules;
+pub mod runner;
 pub mod sanitize;
 pub mod schema;
 pub mod sort;

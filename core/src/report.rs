@@ -225,7 +225,9 @@ pub struct OriginalSource {
     /// The importer's format name (`kubernetes`, `oci`, ...).
     pub format: &'static str,
     pub sha256: String,
-    pub text: String,
+    /// Shared by every profile imported from the file: one copy per file,
+    /// not per profile.
+    pub text: std::sync::Arc<str>,
 }
 
 impl OriginalSource {

@@ -301,6 +301,11 @@ pub struct AuditArgs {
     /// marked waived, and no longer blocks; expired or mismatched waivers become findings
     #[arg(long, value_name = "FILE")]
     waivers: Option<PathBuf>,
+    /// Runner overlay (a partial isolint.profile/v1: network, limits, concurrency,
+    /// dependencies, artifacts, cleanup) merged under every imported profile; a value both
+    /// declare differently is a blocking finding
+    #[arg(long, value_name = "FILE")]
+    runner: Option<PathBuf>,
     /// Exit 1 if any non-waived finding is at LEVEL or worse, else 0, whatever the verdict
     /// (with --baseline, only findings marked `new` count) [default: follow the verdict]
     #[arg(long, value_enum, value_name = "LEVEL")]
@@ -342,6 +347,9 @@ pub struct TuiArgs {
     /// Label catalog (isolint.labels/v1) replacing the embedded workshop catalog
     #[arg(long, value_name = "FILE")]
     labels: Option<PathBuf>,
+    /// Runner overlay merged under every imported profile (see `isolint audit --runner`)
+    #[arg(long, value_name = "FILE")]
+    runner: Option<PathBuf>,
     /// Profiles or directories to review; none opens the embedded workshop profile
     #[arg(value_name = "PROFILE")]
     profiles: Vec<PathBuf>,
@@ -380,6 +388,8 @@ pub enum SchemaName {
     Labels,
     /// isolint.findings/v1, the JSON export
     Findings,
+    /// the runner overlay of `--runner FILE` (a partial isolint.profile/v1)
+    Runner,
 }
 
 #[derive(Debug, Args)]
@@ -440,12 +450,26 @@ fn run(cli: Cli) -> u8 {
         None => no_arguments(),
         Some(Command::Audit(args)) => audit::run(&args),
         Some(Command::Import(args)) => import::run(&args),
-        Some(Command::Tui(args)) => dashboard(args.profiles, args.labels),
+        Some(Command::Tui(args)) => match load_runner(args.runner.as_deref()) {
+            Ok(()) => dashboard(args.profiles, args.labels),
+            Err(code) => code,
+        },
         Some(Command::Rules(args)) => docs::rules(args.format),
         Some(Command::Explain(args)) => docs::explain(&args.rule, args.format),
         Some(Command::Schema(args)) => docs::schema(args.name),
         Some(Command::Waive(args)) => audit::waive(&args),
         Some(Command::Completions(args)) => completions(args.shell),
+    }
+}
+
+/// Read `--runner FILE` once for the run; a bad overlay is a usage error.
+pub(crate) fn load_runner(path: Option<&std::path::Path>) -> Result<(), u8> {
+    match path.map(crate::runner::load) {
+        Some(Err(e)) => {
+            output::error(&e);
+            Err(EXIT_ERROR)
+        }
+        _ => Ok(()),
     }
 }
 

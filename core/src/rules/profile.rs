@@ -151,4 +151,17 @@ pub const RULES: &[Rule] = &[
         runtime_check: None,
         check: |_, _| {},
     },
+    // Raised when a runner overlay (`--runner FILE`, see crate::runner) is
+    // merged under an imported profile.
+    Rule {
+        id: "PRF020",
+        name: "runner-overlay-conflict",
+        area: Area::Profile,
+        severity: Severity::High,
+        title: "the runner overlay and the imported file disagree on a setting",
+        rationale: "The runner overlay declares what the runner does beside the manifest, and the review covers both together. When the two state different values for the same setting, at least one of them misdescribes the job; auditing either value silently would let the other one mislead the reviewer.",
+        remediation: "Make the overlay and the imported file agree: change the one that is wrong, or drop the setting from the overlay.",
+        runtime_check: None,
+        check: |_, _| {},
+    },
 ];

@@ -378,6 +378,20 @@ pub fn run(args: &AuditArgs) -> u8 {
         Err(code) => return code,
     };
 
+    if let Err(code) = super::load_runner(args.runner.as_deref()) {
+        return code;
+    }
+    // Several inputs: Kubernetes cluster objects in one file apply to the
+    // workloads of the others (a lone policy file is still an error).
+    if expanded.jobs.len() > 1 {
+        crate::runner::collect_companions(expanded.jobs.iter().filter_map(|j| match j {
+            Ok(input::Input {
+                origin: input::Origin::File(p),
+                name,
+            }) => Some((name.as_str(), p.as_path())),
+            _ => None,
+        }));
+    }
     let waivers = match &args.waivers {
         Some(path) => match input::load_waivers(path) {
             Ok(w) => Some(w),

@@ -514,9 +514,13 @@ pub fn audit_read(
     .map_err(|e| Failure::input(&shown, e))?;
     let parsed = if last { parsed.never_free() } else { parsed };
     let report = isolint_core::audit_parsed(parsed, &input.name, labels, options, detail);
+    let mut notes = Vec::new();
+    if crate::runner::active() {
+        notes.push(neutralize(&format!("{shown}: the --runner overlay applies to imported formats; this isolint.profile/v1 is audited as written")).into_owned());
+    }
     Ok(Audited {
         reports: vec![report],
-        notes: Vec::new(),
+        notes,
     })
 }
 
@@ -529,7 +533,13 @@ fn audit_imported(
     labels: &Labels,
     options: &isolint_core::AuditOptions,
 ) -> Result<Audited, Failure> {
-    let imported = import::import(bytes, format).map_err(|e| {
+    if format == Format::Kubernetes && crate::runner::is_companion(&input.name) {
+        return Ok(Audited {
+            reports: Vec::new(),
+            notes: vec![neutralize(&format!("{shown}: holds only cluster objects (NetworkPolicy, LimitRange, ResourceQuota, RuntimeClass); they are read into the run's Kubernetes workloads, not audited as a profile")).into_owned()],
+        });
+    }
+    let imported = crate::runner::import(bytes, format, &input.name).map_err(|e| {
         let pos = e.loc.map(|l| (l.line, l.column));
         let message = ImportError {
             kind: e.kind,
@@ -564,8 +574,8 @@ fn audit_imported(
                 audited.notes.push(note);
             }
         }
-        let report = import::audit_imported(unit, &input.name, labels, options)
-            .map_err(|e| Failure::input(&unit.display_name(shown), e))?;
+        let report = crate::runner::audit_imported(unit, &input.name, labels, options)
+            .map_err(|e| Failure::new(&unit.display_name(shown), e))?;
         audited.reports.push(report);
     }
     Ok(audited)

@@ -211,7 +211,7 @@ fn finding_detail(dispatch: &Dispatch, id: String, d: &Detail) -> Html {
 }
 
 /// The plural ending of a count's noun.
-fn plural(n: usize) -> &'static str {
+pub(crate) fn plural(n: usize) -> &'static str {
     if n == 1 {
         ""
     } else {
