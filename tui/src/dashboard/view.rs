@@ -20,7 +20,7 @@ use ratatui::widgets::{
 };
 use ratatui::Frame;
 
-use super::app::{mount_order, App, Mode, Tab};
+use super::app::{self, mount_order, App, Mode, Tab};
 use super::keymap::{self, KEYMAP};
 use super::load::LoadError;
 use super::text::{self, truncate, truncate_left, width, wrap};
@@ -48,7 +48,7 @@ impl Widget for &App {
         render_ident(self, ident, buf);
         match self.slot().map(|s| &s.outcome) {
             Some(Ok(report)) => {
-                let grouped = vm::group(report, &self.filter);
+                let grouped = app::group(report, &self.filter);
                 render_banner(report, banner, buf);
                 render_counts(self, report, &grouped, counts, buf);
                 render_tabs(self, tabs, buf);
@@ -121,7 +121,7 @@ pub fn max_detail_scroll(app: &App) -> u16 {
     };
     let (pane, lines) = match app.tab {
         Tab::Findings => {
-            let g = vm::group(report, &app.filter);
+            let g = app::group(report, &app.filter);
             let (_, _, d, _) = findings_layout(&g, body);
             let lines = app.selected_issue().map_or(0, |i| {
                 detail_lines(report, i, d.width.saturating_sub(2) as usize).len()
