@@ -386,10 +386,12 @@ pub fn update(app: &mut App, msg: Msg) {
         Msg::DetailDown => {
             app.detail_scroll = app
                 .detail_scroll
-                .saturating_add(3)
+                .saturating_add(view::detail_page(app))
                 .min(view::max_detail_scroll(app))
         }
-        Msg::DetailUp => app.detail_scroll = app.detail_scroll.saturating_sub(3),
+        Msg::DetailUp => {
+            app.detail_scroll = app.detail_scroll.saturating_sub(view::detail_page(app))
+        }
         Msg::NextTab => set_tab(app, app.tab.step(true)),
         Msg::PrevTab => set_tab(app, app.tab.step(false)),
         Msg::ShowTab(t) => set_tab(app, t),
@@ -1083,8 +1085,8 @@ mod tests {
         update(&mut app, Msg::DetailUp);
         assert_eq!(
             app.detail_scroll,
-            max.saturating_sub(3),
-            "one PgUp is enough to move back"
+            max.saturating_sub(view::detail_page(&app)),
+            "one PgUp moves back a page"
         );
         update(&mut app, Msg::Resize(200, 80));
         assert!(app.detail_scroll <= view::max_detail_scroll(&app));
