@@ -265,6 +265,10 @@ enum Frame {
         loc: Loc,
         anchor: usize,
         entries: Vec<SEntry>,
+        /// Where each key of `entries` was written: a mapping can hold tens
+        /// of thousands of keys (Compose services), so duplicates are found
+        /// by lookup rather than by a scan per key.
+        keys: HashMap<String, Loc>,
         /// Mappings merged in with `<<`, in priority order.
         merges: Vec<SNode>,
         key: Option<(String, Loc)>,
@@ -345,6 +349,7 @@ impl Builder {
                         loc: at,
                         anchor,
                         entries: Vec::new(),
+                        keys: HashMap::new(),
                         merges: Vec::new(),
                         key: None,
                     }
@@ -366,12 +371,14 @@ impl Builder {
                         loc,
                         anchor,
                         mut entries,
+                        mut keys,
                         merges,
                         ..
                     } => {
                         for m in merges {
                             for e in m.entries() {
-                                if !entries.iter().any(|x| x.key == e.key) {
+                                if !keys.contains_key(&e.key) {
+                                    keys.insert(e.key.clone(), e.key_loc);
                                     entries.push(e.clone());
                                 }
                             }
@@ -399,6 +406,7 @@ impl Builder {
             Some(Frame::Seq { items, .. }) => items.push(node),
             Some(Frame::Map {
                 entries,
+                keys,
                 merges,
                 key,
                 ..
@@ -417,10 +425,10 @@ impl Builder {
                     let is_merge =
                         matches!(&node.value, SValue::Scalar(s) if !s.quoted && s.text == "<<");
                     if !is_merge {
-                        if let Some(first) = entries.iter().find(|e| e.key == text) {
+                        if let Some(&first) = keys.get(&text) {
                             return Err(ImportError::new(ImportErrorKind::DuplicateKey {
                                 key: text,
-                                first: first.key_loc,
+                                first,
                             })
                             .at(node.loc));
                         }
@@ -429,12 +437,12 @@ impl Builder {
                 }
                 Some((k, key_loc)) if k == "<<" => match &node.value {
                     SValue::Map(_) => {
-                        merge_conflict(entries, &node, key_loc)?;
+                        merge_conflict(entries, keys, &node, key_loc)?;
                         merges.push(node)
                     }
                     SValue::Seq(items) if items.iter().all(SNode::is_map) => {
                         for m in items {
-                            merge_conflict(entries, m, key_loc)?;
+                            merge_conflict(entries, keys, m, key_loc)?;
                         }
                         merges.extend(items.iter().cloned())
                     }
@@ -445,11 +453,14 @@ impl Builder {
                         .at(key_loc))
                     }
                 },
-                Some((k, key_loc)) => entries.push(SEntry {
-                    key: k,
-                    key_loc,
-                    value: node,
-                }),
+                Some((k, key_loc)) => {
+                    keys.insert(k.clone(), key_loc);
+                    entries.push(SEntry {
+                        key: k,
+                        key_loc,
+                        value: node,
+                    })
+                }
             },
         }
         Ok(())
@@ -461,9 +472,17 @@ impl Builder {
 /// explicit value, but kubectl's decoder (sigs.k8s.io/yaml on go-yaml v2)
 /// applies the merge where it stands, so `privileged: false` followed by
 /// `<<: {privileged: true}` is privileged there. The file means two things.
-fn merge_conflict(explicit: &[SEntry], merged: &SNode, at: Loc) -> Result<(), ImportError> {
+fn merge_conflict(
+    explicit: &[SEntry],
+    keys: &HashMap<String, Loc>,
+    merged: &SNode,
+    at: Loc,
+) -> Result<(), ImportError> {
     for m in merged.entries() {
-        if let Some(e) = explicit.iter().find(|e| e.key == m.key) {
+        if keys.contains_key(&m.key) {
+            let Some(e) = explicit.iter().find(|e| e.key == m.key) else {
+                continue;
+            };
             if !same_value(&e.value, &m.value) {
                 return Err(ImportError::new(ImportErrorKind::Invalid(format!(
                     "the merge key `<<` sets `{}`, already set above it at {}:{}; YAML readers disagree on which wins (the spec and go-yaml v3 keep the explicit value, kubectl's go-yaml v2 takes the merged one), so write the key once",

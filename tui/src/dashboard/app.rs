@@ -1131,7 +1131,7 @@ mod tests {
             status.text
         );
         let v: serde_json::Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
-        assert_eq!(v["schema"], "isolint.findings/v1");
+        assert_eq!(v["schema"], "isolint.findings/v2");
         assert_eq!(v["issues"].as_array().unwrap().len(), total);
         assert_eq!(
             fs::read_to_string(&path).unwrap(),

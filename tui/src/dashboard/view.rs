@@ -696,7 +696,7 @@ fn detail_lines(report: &Report, index: usize, w: usize) -> Vec<Line<'static>> {
                     "{} expect {} for {}",
                     safe(&c.id),
                     c.expect,
-                    safe(&c.target)
+                    safe(&c.target.to_string())
                 );
                 for (i, l) in wrap(&s, w.saturating_sub(2)).into_iter().enumerate() {
                     out.push(Line::raw(format!(
@@ -1157,8 +1157,8 @@ fn render_checks_tab(app: &App, report: &Report, area: Rect, buf: &mut Buffer) {
                 vec![
                     Span::raw(safe(&c.id).into_owned()),
                     Span::raw(c.kind.as_str()),
-                    Span::raw(c.expect),
-                    Span::raw(safe(&c.target).into_owned()),
+                    Span::raw(c.expect.as_str()),
+                    Span::raw(safe(&c.target.to_string()).into_owned()),
                 ],
                 &cols,
             )
@@ -1204,8 +1204,14 @@ fn check_lines(c: &RuntimeCheck, w: usize) -> Vec<Line<'static>> {
         w,
         theme::title(),
     );
-    field(&mut out, "target", &safe(&c.target), w, Style::new());
-    field(&mut out, "expect", c.expect, w, Style::new());
+    field(
+        &mut out,
+        "target",
+        &safe(&c.target.to_string()),
+        w,
+        Style::new(),
+    );
+    field(&mut out, "expect", c.expect.as_str(), w, Style::new());
     field(&mut out, "because", &safe(&c.because), w, Style::new());
     out.push(Line::default());
     for l in wrap(

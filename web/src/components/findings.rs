@@ -196,7 +196,7 @@ fn finding_detail(dispatch: &Dispatch, id: String, d: &Detail) -> Html {
                         if !d.checks.is_empty() {
                             <ul class="evidence">
                                 { for d.checks.iter().map(|c| html! {
-                                    <li><span class="ev-key">{ c.id.clone() }</span>{ " " }<code>{ c.target.clone() }</code>{ format!(" → {}", c.expect) }</li>
+                                    <li><span class="ev-key">{ c.id.clone() }</span>{ " " }<code>{ c.target.to_string() }</code>{ format!(" → {}", c.expect) }</li>
                                 }) }
                             </ul>
                         }

@@ -97,8 +97,8 @@ fn checks_table(report: &Report) -> Html {
             <tr>
                 <td class="check-id">{ c.id.clone() }</td>
                 <td data-label="Kind"><code>{ c.kind.as_str() }</code></td>
-                <td data-label="Target"><code>{ c.target.clone() }</code></td>
-                <td data-label="Expect">{ c.expect }</td>
+                <td data-label="Target"><code>{ c.target.to_string() }</code></td>
+                <td data-label="Expect">{ c.expect.as_str() }</td>
                 <td data-label="Because">{ c.because.clone() }</td>
             </tr>
         }
