@@ -60,7 +60,7 @@ pub fn render(r: &Report) -> String {
 fn render_into(r: &Report, out: &mut String) {
     let b = view::banner(r);
     let icon = if r.verdict == Verdict::EligibleForRuntimeTesting {
-        "🟢"
+        "🔵"
     } else {
         "🔴"
     };
