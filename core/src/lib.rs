@@ -40,6 +40,7 @@ pub mod rules;
 pub mod runner;
 pub mod sanitize;
 pub mod schema;
+mod shell;
 pub mod sort;
 pub mod synth;
 mod text;

@@ -53,6 +53,7 @@ fn apply_fixture_waivers(dir: &Path, report: &mut isolint_core::Report) {
     let path = std::fs::read_to_string(dir.join("waivers-path.txt")).unwrap_or_default();
     let source = waivers::WaiversSource {
         path: path.trim().to_string(),
+        ..Default::default()
     };
     waivers::apply(report, &waivers, options().today, &source);
 }

@@ -338,7 +338,8 @@ pub struct AuditArgs {
     /// and --fail-on counts only the new ones
     #[arg(long, value_name = "OLD.json")]
     baseline: Option<PathBuf>,
-    /// Profiles to audit: files, directories (every *.json under them), or `-` for stdin
+    /// Profiles to audit: files, directories (every *.json under them, and every *.yaml,
+    /// *.yml, *.toml and *.sh whose content is an imported format), or `-` for stdin
     #[arg(value_name = "PROFILE", required = true)]
     profiles: Vec<PathBuf>,
 }

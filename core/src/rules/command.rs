@@ -7,11 +7,11 @@
 //! shared analysis in [`super::shell`], which sees through wrappers (`env`,
 //! `timeout`, `xargs`, `busybox`) and into text given to `sh -c`.
 
-use super::shell::{self, Analysis, Hit, HitKind, Meta};
 use super::{Ctx, Emitter, Rule};
 use crate::finding::{Area, CheckKind, Severity};
 use crate::json::escape_token;
 use crate::model::Command;
+use crate::shell::{self, Analysis, Hit, HitKind, Meta};
 
 /// The pointer of word `i` of an argument-list command at `ptr`.
 fn word_pointer(ptr: &str, i: usize) -> String {

@@ -15,9 +15,11 @@ use crate::model::{Access, Mount, Profile};
 
 mod artifacts;
 mod cleanup;
+pub(crate) mod codevars;
 mod command;
 mod credentials;
 mod dependencies;
+mod egress;
 mod isolation;
 mod limits;
 mod mounts;
@@ -26,7 +28,6 @@ mod network;
 mod paths;
 mod privileges;
 mod profile;
-mod shell;
 
 /// Metadata and check of one rule.
 pub struct Rule {
@@ -60,6 +61,7 @@ pub fn all() -> impl Iterator<Item = &'static Rule> {
     [
         mounts::RULES,
         network::RULES,
+        egress::RULES,
         credentials::RULES,
         privileges::RULES,
         isolation::RULES,
@@ -156,7 +158,7 @@ pub struct Ctx<'a> {
     /// The caller's date, for staleness checks; `None` skips them.
     pub today: Option<Date>,
     /// Each command's pipelines, split on first use (two rules read them).
-    pub(crate) pipelines: std::sync::OnceLock<Vec<dependencies::Pipelines>>,
+    pub(crate) pipelines: std::sync::OnceLock<Vec<crate::shell::fetch::Pipelines>>,
     /// Every command's shell-analysis hits with their pointers, found on
     /// first use (the command rules report them one kind at a time).
     #[cfg(not(target_arch = "wasm32"))]

@@ -244,6 +244,26 @@ const MARKERS: &[(&str, &[&str])] = &[
     (".pre-commit-config.yaml", &[".pre-commit-config.yaml"]),
 ];
 
+/// Targets where runners and dev containers conventionally mount the
+/// repository being worked on.
+const CHECKOUT_TARGETS: &[&str] = &[
+    "/workspace",
+    "/workspaces",
+    "/repo",
+    "/src",
+    "/code",
+    "/project",
+    "/github/workspace",
+    "/builds",
+];
+
+fn is_checkout_target(path: &str) -> bool {
+    let p = format!("/{}", path.trim_start_matches('/'));
+    CHECKOUT_TARGETS.contains(&p.as_str())
+        || p.strip_prefix("/workspaces/")
+            .is_some_and(|r| !r.contains('/'))
+}
+
 /// What a writable mount lets the job plant for later runs, and why.
 fn plantable(v: &MountView<'_>, s: Option<Source<'_>>) -> (Vec<&'static str>, Vec<String>) {
     let mut files: Vec<&'static str> = Vec::new();
@@ -281,6 +301,26 @@ fn plantable(v: &MountView<'_>, s: Option<Source<'_>>) -> (Vec<&'static str>, Ve
         .as_deref()
         .map(normalize)
         .filter(|t| !t.relative);
+    // A repository nobody labelled: the directory the job was launched
+    // from (`.`, `$PWD`), or a conventional checkout target, is usually a
+    // checkout whose hooks and config the developer's next `git status`
+    // obeys. Labels cannot tell, so an unlabelled one counts as one.
+    if s.and_then(|s| s.class()).is_none() {
+        if let Some(src) = s.filter(|s| s.normalized.relative && s.guessed_from.is_none()) {
+            files.extend(REPO_FILES);
+            why.push(format!(
+                "the source `{}` is the launch directory, usually a checkout",
+                src.path
+            ));
+        }
+        if let Some(t) = target.as_ref().filter(|t| is_checkout_target(&t.path)) {
+            files.extend(REPO_FILES);
+            why.push(format!(
+                "the target `{}` is where checkouts are usually mounted",
+                t.path
+            ));
+        }
+    }
     if let Some(t) = &target {
         if builtin::home_of(&t.path) == Some(t.path.as_str()) {
             files.extend(HOME_FILES);
@@ -1217,5 +1257,37 @@ mod tests {
             r#"[{"source":"/srv/workshop/scratch/j","target":"/scratch","access":"read-write"}]"#,
         ));
         assert!(f.is_empty(), "{f:?}");
+    }
+
+    #[test]
+    fn unlabelled_repositories_are_plantable() {
+        // (source, target, access, MNT009 expected)
+        let table: &[(&str, &str, &str, bool)] = &[
+            (".", "/workspace", "read-write", true),
+            ("./", "/work", "read-write", true),
+            ("$PWD", "/app", "read-write", true),
+            ("${PWD}/sub", "/app", "read-write", true),
+            ("/opt/ci/checkout", "/workspace", "read-write", true),
+            ("/opt/ci/checkout", "/workspaces/proj", "read-write", true),
+            ("/opt/ci/checkout", "/github/workspace", "read-write", true),
+            ("/opt/ci/checkout", "/repo/", "read-write", true),
+            // Benign twins: read-only, labelled scratch, other targets.
+            (".", "/workspace", "read-only", false),
+            ("/opt/ci/checkout", "/workspace", "read-only", false),
+            ("/srv/workshop/scratch/j", "/workspace", "read-write", false),
+            ("/opt/ci/out", "/out", "read-write", false),
+            ("/opt/ci/checkout", "/workspace/build", "read-write", false),
+            ("/opt/ci/checkout", "/workspaces/a/b", "read-write", false),
+        ];
+        for (src, tgt, access, want) in table {
+            let f = fired(&mounts(&format!(
+                r#"[{{"source":"{src}","target":"{tgt}","access":"{access}"}}]"#
+            )));
+            assert_eq!(
+                has(&f, "MNT009", "/mounts/0/access"),
+                *want,
+                "{src} -> {tgt} {access}: {f:?}"
+            );
+        }
     }
 }

@@ -95,31 +95,82 @@ pub(super) enum UserKind {
 
 /// Classify a declared `user` (`NAME|UID[:GROUP|GID]`). An empty value is
 /// `None`: the image default applies, as when the field is absent.
+///
+/// runc, Docker and Compose read each side with Go's `strconv.Atoi`, which
+/// accepts a sign and leading zeros (`+0`, `-0` and `000` are uid 0), and
+/// otherwise look the text up in the image's passwd file. Only a plain decimal
+/// or a well-formed name has one reading here; anything else (a sign,
+/// whitespace, a second colon, a name no passwd file can hold) is ambiguous,
+/// and an ambiguous user is treated as root.
 pub(super) fn user_kind(user: &str) -> Option<UserKind> {
-    let user = user.trim();
-    if user.is_empty() {
+    if user.trim().is_empty() {
         return None;
     }
     let (name, group) = match user.split_once(':') {
-        Some((n, g)) => (n.trim(), Some(g.trim())),
+        Some((n, g)) => (n, Some(g)),
         None => (user, None),
     };
-    let is_root = |s: &str| s == "root" || (!s.is_empty() && s.bytes().all(|b| b == b'0'));
-    if is_root(name)
+    if name.is_empty() {
+        // `:1000` names only a group: the image's default user applies.
+        return match group.map(user_part) {
+            Some(UserPart::Other) | None => None,
+            Some(_) => Some(UserKind::Root),
+        };
+    }
+    if user_part(name) != UserPart::Other
         || name.eq_ignore_ascii_case("ContainerAdministrator")
         || name.eq_ignore_ascii_case("NT AUTHORITY\\SYSTEM")
     {
         return Some(UserKind::Root);
     }
-    if name.is_empty() {
-        // `:1000` names only a group: the image's default user applies.
-        return None;
-    }
-    Some(if group.is_some_and(is_root) {
-        UserKind::RootGroup
-    } else {
-        UserKind::Unprivileged
+    Some(match group {
+        Some("") | None => UserKind::Unprivileged,
+        Some(g) if user_part(g) == UserPart::Other => UserKind::Unprivileged,
+        Some(_) => UserKind::RootGroup,
     })
+}
+
+/// One side of a `user` value, as a runtime reads it.
+#[derive(Debug, PartialEq, Eq)]
+enum UserPart {
+    /// Id 0, or the name `root`.
+    Zero,
+    /// More than one reading, or none: a sign, whitespace, a second colon.
+    Ambiguous,
+    /// A non-zero decimal id or a well-formed name other than `root`.
+    Other,
+}
+
+fn user_part(s: &str) -> UserPart {
+    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+        // Past `u32` Atoi fails and the text becomes a name no passwd holds.
+        return match s.parse::<u32>() {
+            Ok(0) => UserPart::Zero,
+            Ok(_) => UserPart::Other,
+            Err(_) if s.bytes().all(|b| b == b'0') => UserPart::Zero,
+            Err(_) => UserPart::Ambiguous,
+        };
+    }
+    if s.eq_ignore_ascii_case("root") {
+        // Case matters to passwd, so `ROOT` matches nothing there; read it as
+        // root rather than guess which image tolerates it.
+        return UserPart::Zero;
+    }
+    // A portable user name (POSIX, shadow's useradd): a letter or `_` first,
+    // then letters, digits, `_`, `.`, `-`, and an optional final `$`.
+    let body = s.strip_suffix('$').unwrap_or(s);
+    let well_formed = body
+        .bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && body
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'));
+    if well_formed {
+        UserPart::Other
+    } else {
+        UserPart::Ambiguous
+    }
 }
 
 /// Where the container engine is reachable from the job.
@@ -499,12 +550,76 @@ mod tests {
         ] {
             assert_eq!(user_kind(root), Some(UserKind::Root), "{root}");
         }
-        assert_eq!(user_kind("1000:0"), Some(UserKind::RootGroup));
-        assert_eq!(user_kind("app:root"), Some(UserKind::RootGroup));
-        for user in ["1000", "1000:1000", "nobody", "rooter", "10"] {
+        // Go's `strconv.Atoi` (runc, Docker, Compose) reads all of these as
+        // uid 0, or cannot read them at all: either way they are root here.
+        for ambiguous in [
+            "+0",
+            "-0",
+            "+00",
+            "-000",
+            "+0:0",
+            "-0:1000",
+            " 0",
+            "0 ",
+            "\t0",
+            "+1000",
+            "-1",
+            "1000 ",
+            " 1000",
+            "0x0",
+            "1e3",
+            "١٠٠٠",
+            "0\u{200b}",
+            "\u{200b}",
+            "ROOT",
+            "Root",
+            "-app",
+            "app user",
+            "1000:",
+            "nt authority\\system",
+            "99999999999999999999999",
+            ":0",
+            ":root",
+            ":+0",
+        ] {
+            let kind = user_kind(ambiguous);
+            assert!(
+                kind == Some(UserKind::Root)
+                    || (ambiguous == "1000:" && kind == Some(UserKind::Unprivileged)),
+                "{ambiguous:?}: {kind:?}"
+            );
+        }
+        for root_group in [
+            "1000:0",
+            "app:root",
+            "1000:+0",
+            "1000:-0",
+            "1000: 0",
+            "app:00",
+            "1000:ROOT",
+            "1000:0:0",
+        ] {
+            assert_eq!(
+                user_kind(root_group),
+                Some(UserKind::RootGroup),
+                "{root_group:?}"
+            );
+        }
+        for user in [
+            "1000",
+            "1000:1000",
+            "nobody",
+            "rooter",
+            "10",
+            "app-user",
+            "_svc",
+            "build.bot$",
+            "0100",
+        ] {
             assert_eq!(user_kind(user), Some(UserKind::Unprivileged), "{user}");
         }
         assert_eq!(user_kind(""), None);
+        assert_eq!(user_kind("  "), None);
         assert_eq!(user_kind(":1000"), None);
     }
 

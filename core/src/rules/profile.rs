@@ -95,9 +95,9 @@ pub const RULES: &[Rule] = &[
         name: "missing-name-or-schema",
         area: Area::Profile,
         severity: Severity::High,
-        title: "the profile has no name or declares another schema",
-        rationale: "Findings, waivers and runtime results are tied to a profile by its name and digest. A nameless profile, or a document of another format, cannot be tracked through review and runtime verification.",
-        remediation: "Give the profile a non-empty `name`, and set `schema` to `isolint.profile/v1` or leave it out.",
+        title: "the profile has no name, or no `isolint.profile/v1` schema",
+        rationale: "Findings, waivers and runtime results are tied to a profile by its name and digest. A nameless profile (or one whose name is only invisible characters), or a document that does not say it is a profile, cannot be tracked through review and runtime verification.",
+        remediation: "Give the profile a visible `name`, and set `schema` to `isolint.profile/v1`.",
         runtime_check: None,
         check: |ctx, e| {
             problems(ctx, e, |k| {

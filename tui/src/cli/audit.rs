@@ -7,6 +7,7 @@ use isolint_core::model::StringEnum;
 use isolint_core::render::frame::{self, Frame};
 use isolint_core::render::text::TextOptions;
 use isolint_core::render::{github, json, markdown, sarif, text};
+use isolint_core::sanitize::neutralize;
 use isolint_core::{
     baseline, rules, waivers, AuditOptions, Detail, Labels, Report, Severity, Verdict,
 };
@@ -345,16 +346,71 @@ pub fn run(args: &AuditArgs) -> u8 {
             ));
             return EXIT_ERROR;
         }
+        // The operator's own inputs are never the report's destination.
+        let inputs = [
+            ("--labels", args.labels.as_deref()),
+            ("--waivers", args.waivers.as_deref()),
+            ("--baseline", args.baseline.as_deref()),
+            ("--runner", args.runner.as_deref()),
+        ];
+        for (flag, path) in inputs {
+            if let Some(path) = path.filter(|p| output::same_file(p, out)) {
+                output::error(&format!(
+                    "{}: is the {flag} file and also the --output file, which the report would \
+                     replace; write the report elsewhere",
+                    input::display(path)
+                ));
+                return EXIT_ERROR;
+            }
+        }
     }
     if output.is_some() {
         output::remove_temporaries_on_interrupt();
     }
-    let expanded = input::expand(&args.profiles, args.from.extensions(), output);
-    for p in &expanded.skipped {
+    let expanded = input::expand_detecting(
+        &args.profiles,
+        args.from.extensions(),
+        output,
+        args.from == input::Reading::Auto,
+    );
+    for (p, why) in &expanded.not_audited {
+        output::remark(&format!("{}: not audited: {why}", input::display(p)));
+    }
+    if !expanded.not_audited.is_empty() {
         output::remark(&format!(
-            "{}: not audited, it is the --output file (a report an earlier run wrote)",
-            input::display(p)
+            "{} director{} not audited (listed above)",
+            expanded.not_audited.len(),
+            if expanded.not_audited.len() == 1 {
+                "y entry was"
+            } else {
+                "y entries were"
+            }
         ));
+    }
+    for p in &expanded.skipped {
+        // Only a report may be passed over: a profile named as the output
+        // would otherwise go unaudited and then be replaced.
+        match std::fs::read(p) {
+            Ok(bytes) if output::is_isolint_report(&bytes) => output::remark(&format!(
+                "{}: not audited, it is the --output file (a report an earlier run wrote)",
+                input::display(p)
+            )),
+            Ok(_) => {
+                output::error(&format!(
+                    "{}: is the --output file but not an isolint report; it would go unaudited \
+                     and then be replaced: write the report elsewhere",
+                    input::display(p)
+                ));
+                return EXIT_ERROR;
+            }
+            Err(e) => {
+                output::error(&format!(
+                    "{}: is the --output file and cannot be read: {e}",
+                    input::display(p)
+                ));
+                return EXIT_ERROR;
+            }
+        }
     }
     // One profile file with a catalog of its own: the profile is read,
     // parsed and decoded while the catalog loads (each is a third of a
@@ -442,8 +498,16 @@ pub fn run(args: &AuditArgs) -> u8 {
         _ => Detail::Findings,
     };
     let early = std::sync::Mutex::new(early);
+    // Which profiles this run audited, to name the baseline's others.
+    let audited_ids = std::sync::Mutex::new(std::collections::BTreeSet::new());
+    let run_names = std::sync::Mutex::new(std::collections::BTreeMap::<
+        String,
+        std::collections::BTreeSet<String>,
+    >::new());
+    let ambiguous = std::sync::atomic::AtomicBool::new(false);
     let audit_one = |job: Result<input::Input, Failure>| -> Result<Done, Failure> {
         let read = early.lock().ok().and_then(|mut e| e.take());
+        let job_origin = job.as_ref().ok().map(|i| i.origin.clone());
         let mut audited = job.and_then(|inp| {
             let name = inp.name.clone();
             let read = match read {
@@ -470,10 +534,44 @@ argument: use --format jsonl, or name the file's directory (an array)",
         })?;
         for report in &mut audited.reports {
             if let Some((list, source)) = &waivers {
-                waivers::apply(report, list, options.today, source);
+                let profile = match &job_origin {
+                    Some(input::Origin::File(p)) => Some(p.as_path()),
+                    _ => None,
+                };
+                let host = |m: &isolint_core::report::MountRow| input::mount_host_path(profile, m);
+                waivers::apply_resolved(report, list, options.today, source, &host);
             }
             if let Some(old) = &baseline {
                 baseline::apply(report, old);
+            }
+            // Two profiles of one name: said, and where baselines or
+            // waivers could not tell them apart, the run cannot pass.
+            let id = baseline::identity(&report.profile.source, &report.profile.name);
+            if let Ok(mut names) = run_names.lock() {
+                let paths = names.entry(report.profile.name.clone()).or_default();
+                if paths.contains(&id.0) {
+                    if baseline.is_some() || waivers.is_some() {
+                        output::error(&format!(
+                            "{}: two profiles named `{}`: the baseline and waivers cannot tell them apart; rename one",
+                            neutralize(&id.0),
+                            neutralize(&report.profile.name)
+                        ));
+                        ambiguous.store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
+                } else if let Some(first) = paths.iter().next() {
+                    output::remark(&format!(
+                        "{} and {} are both named `{}`: baselines and waivers tell them apart by path",
+                        neutralize(first),
+                        neutralize(&id.0),
+                        neutralize(&report.profile.name)
+                    ));
+                }
+                paths.insert(id.0.clone());
+            }
+            if baseline.is_some() {
+                if let Ok(mut seen) = audited_ids.lock() {
+                    seen.insert(id);
+                }
             }
         }
         let layout = Layout {
@@ -586,8 +684,18 @@ argument: use --format jsonl, or name the file's directory (an array)",
         ..
     } = doc;
 
+    if let (Some(old), Ok(seen)) = (&baseline, audited_ids.lock()) {
+        for e in baseline::unmatched(old, &seen) {
+            output::remark(&format!(
+                "baseline: `{}` ({}) matches no audited profile: its file is gone, was renamed \
+                 or was not part of this run",
+                neutralize(&e.profile.name),
+                neutralize(&e.profile.source)
+            ));
+        }
+    }
     let code = match () {
-        _ if failures > 0 => EXIT_ERROR,
+        _ if failures > 0 || ambiguous.load(std::sync::atomic::Ordering::Relaxed) => EXIT_ERROR,
         _ if failing => EXIT_NOT_ELIGIBLE,
         _ => EXIT_OK,
     };
@@ -745,6 +853,7 @@ pub fn waive(args: &WaiveArgs) -> u8 {
         &args.owner,
         args.expires,
         &report.profile.sha256,
+        &report.profile.name,
     );
     output::note(&format!(
         "waiver for {} ({}, {}) at `{}`: append it to the `waivers` list of the operator's file",

@@ -1,0 +1,335 @@
+//! What programs do with their arguments, by family. Each family file adds
+//! the [`Walker`] methods that read one program's options; this module
+//! holds the tables that say which program names belong to which family,
+//! so every question about "what runs here" is answered from one place.
+
+mod env;
+mod files;
+mod git;
+mod javascript;
+mod python;
+mod scripting;
+mod shells;
+
+pub(crate) use env::code_loading_variable;
+
+use super::walk::{Call, HitKind, Walker};
+use super::words::stem;
+use crate::finding::Severity;
+
+/// Shells that run text given on their command line (POSIX-style options).
+pub(crate) const POSIX_SHELLS: &[&str] = &[
+    "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "rbash",
+    "hush",
+];
+
+/// Other interpreters that, given no program operand, read their program
+/// from standard input.
+const STDIN_INTERPRETERS: &[&str] = &[
+    "cmd",
+    "powershell",
+    "pwsh",
+    "python",
+    "pypy",
+    "node",
+    "nodejs",
+    "perl",
+    "ruby",
+    "php",
+    "lua",
+    "luajit",
+];
+
+/// Whether a program name (as [`super::program_name`] gives it) is a
+/// POSIX-style shell, whatever its version suffix.
+pub(crate) fn is_posix_shell(name: &str) -> bool {
+    POSIX_SHELLS.contains(&stem(name))
+}
+
+/// Programs whose only argument-less behaviour is reading a program from
+/// standard input.
+pub(crate) fn is_interpreter(name: &str) -> bool {
+    is_posix_shell(name) || STDIN_INTERPRETERS.contains(&stem(name))
+}
+
+/// Interpreters that take their program from an operand or option but
+/// do not read standard input by default.
+const OPERAND_INTERPRETERS: &[&str] = &["deno", "bun"];
+
+/// Builtins and cmdlets that run their argument as code.
+const EVALUATORS: &[&str] = &["eval", "source", ".", "iex", "invoke-expression"];
+
+/// Whether a program runs code it is handed (a script, text, or standard
+/// input): every interpreter and evaluator above.
+pub(crate) fn runs_code(name: &str) -> bool {
+    is_interpreter(name) || OPERAND_INTERPRETERS.contains(&stem(name)) || EVALUATORS.contains(&name)
+}
+
+/// Whether a program is one of the evaluators, which run their first
+/// argument (or standard input) as code.
+pub(crate) fn is_evaluator(name: &str) -> bool {
+    EVALUATORS.contains(&name)
+}
+
+/// Programs that download a URL.
+const DOWNLOADERS: &[&str] = &[
+    "curl",
+    "wget",
+    "fetch",
+    "iwr",
+    "irm",
+    "invoke-webrequest",
+    "invoke-restmethod",
+];
+
+pub(crate) fn is_downloader(name: &str) -> bool {
+    DOWNLOADERS.contains(&name)
+}
+
+/// A program that runs the command line that follows its own options.
+pub(crate) struct Wrapper {
+    pub names: &'static [&'static str],
+    /// Options that take the next word as their value.
+    pub valued: &'static [&'static str],
+    /// Operands before the wrapped program (`timeout DURATION cmd`).
+    pub positional: usize,
+}
+
+pub(crate) const WRAPPERS: &[Wrapper] = &[
+    Wrapper {
+        names: &["busybox", "nohup", "setsid", "command"],
+        valued: &[],
+        positional: 0,
+    },
+    Wrapper {
+        names: &["exec"],
+        valued: &["-a"],
+        positional: 0,
+    },
+    Wrapper {
+        names: &["time"],
+        valued: &["-f", "-o"],
+        positional: 0,
+    },
+    Wrapper {
+        names: &["nice"],
+        valued: &["-n"],
+        positional: 0,
+    },
+    Wrapper {
+        names: &["stdbuf"],
+        valued: &["-i", "-o", "-e"],
+        positional: 0,
+    },
+    Wrapper {
+        names: &["ionice"],
+        valued: &["-c", "-n", "-p", "-P", "-u"],
+        positional: 0,
+    },
+    Wrapper {
+        names: &["timeout"],
+        valued: &["-s", "-k", "--signal", "--kill-after"],
+        positional: 1,
+    },
+    Wrapper {
+        names: &["sudo", "doas"],
+        valued: &["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T"],
+        positional: 0,
+    },
+    Wrapper {
+        names: &["xargs"],
+        valued: &["-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s"],
+        positional: 0,
+    },
+];
+
+/// The wrapper a program name (its [`stem`]) is, if any.
+pub(crate) fn wrapper(name: &str) -> Option<&'static Wrapper> {
+    let s = stem(name);
+    WRAPPERS.iter().find(|w| w.names.contains(&s))
+}
+
+/// How one family reads its arguments.
+type Reader = fn(&mut Walker, &Call<'_>);
+
+/// Program names (by [`stem`]) and the reader of their options.
+const READERS: &[(&[&str], Reader)] = &[
+    (POSIX_SHELLS, Walker::posix_shell),
+    (&["cmd"], Walker::cmd),
+    (&["powershell"], |w, c| w.powershell(c, true)),
+    (&["pwsh"], |w, c| w.powershell(c, false)),
+    (&["python", "pypy", "py"], Walker::python),
+    (&["pytest", "py.test"], Walker::pytest),
+    (&["pip"], Walker::pip),
+    (&["node", "nodejs", "bun"], Walker::node),
+    (&["deno"], Walker::deno),
+    (&["npx", "bunx", "pnpx"], |w, c| {
+        w.program_hit(c, "downloads and runs a package named on its command line")
+    }),
+    (&["npm", "pnpm", "yarn"], Walker::package_manager),
+    (&["git"], Walker::git),
+    (&["perl"], |w, c| {
+        w.switches(c, "eE", "iIMmDx", "runs the text that follows as Perl code")
+    }),
+    (&["ruby"], Walker::ruby),
+    (&["php"], Walker::php),
+    (&["lua", "luajit"], |w, c| {
+        w.simple_options(
+            c,
+            &["-e", "-l"],
+            "runs or loads code named on the command line",
+        )
+    }),
+    (&["rscript", "r"], |w, c| {
+        w.simple_options(c, &["-e", "--expr"], "runs the text that follows as R code")
+    }),
+    (&["julia"], |w, c| {
+        w.simple_options(
+            c,
+            &["-e", "--eval", "-E", "--print", "-L", "--load"],
+            "runs or loads code named on the command line",
+        )
+    }),
+    (&["make", "gmake"], Walker::make),
+    (&["env"], Walker::env),
+    (&["find"], Walker::find),
+    (&["tar", "bsdtar", "gtar"], Walker::tar),
+    (&["rsync"], Walker::rsync),
+    (&["ssh", "sftp", "scp"], Walker::ssh),
+    (&["java"], Walker::java),
+    (&["go"], Walker::go),
+];
+
+/// Read a program's arguments: `c.name` is the program, `c.args` its
+/// arguments.
+pub(crate) fn read(w: &mut Walker, c: &Call<'_>) {
+    let s = stem(c.name);
+    if let Some(wr) = wrapper(c.name) {
+        if s == "xargs" {
+            w.program_hit(c, "builds and runs command lines from its input");
+        }
+        w.wrapper(c, wr.valued, wr.positional);
+        return;
+    }
+    if let Some((_, read)) = READERS.iter().find(|(names, _)| names.contains(&s)) {
+        read(w, c);
+    }
+}
+
+impl Walker {
+    /// A hit on the program word itself.
+    pub(crate) fn program_hit(&mut self, c: &Call<'_>, why: &'static str) {
+        let me = c.program();
+        self.hit(&me, 0, HitKind::CodeOption, "", Severity::High, why);
+    }
+}
+
+/// A program that fetches from the network when run with one of
+/// `subcommands` (any invocation when the list is empty), unless one of
+/// `offline` is given.
+pub(crate) struct Fetcher {
+    pub programs: &'static [&'static str],
+    pub subcommands: &'static [&'static str],
+    pub offline: &'static [&'static str],
+}
+
+/// Package managers, system installers and transfer tools, by the
+/// subcommands that reach the network. `""` stands for no subcommand
+/// (`yarn` alone installs).
+pub(crate) const FETCHERS: &[Fetcher] = &[
+    Fetcher {
+        programs: &["pip"],
+        subcommands: &["install", "download", "wheel"],
+        offline: &["--no-index"],
+    },
+    Fetcher {
+        programs: &["uv"],
+        subcommands: &["add", "sync", "pip", "tool", "run"],
+        offline: &["--offline"],
+    },
+    Fetcher {
+        programs: &["npm"],
+        subcommands: &[
+            "install",
+            "i",
+            "ci",
+            "add",
+            "update",
+            "up",
+            "exec",
+            "x",
+            "install-test",
+            "it",
+        ],
+        offline: &["--offline"],
+    },
+    Fetcher {
+        programs: &["pnpm"],
+        subcommands: &["install", "i", "add", "update", "up", "dlx", "fetch"],
+        offline: &["--offline"],
+    },
+    Fetcher {
+        programs: &["yarn"],
+        subcommands: &["", "install", "add", "up", "upgrade", "dlx"],
+        offline: &["--offline"],
+    },
+    Fetcher {
+        programs: &["npx", "bunx", "pnpx", "uvx", "pipx"],
+        subcommands: &[],
+        offline: &["--no-install", "--offline"],
+    },
+    Fetcher {
+        programs: &["cargo"],
+        subcommands: &["fetch", "install", "update", "add"],
+        offline: &["--offline", "--frozen"],
+    },
+    Fetcher {
+        programs: &["go"],
+        subcommands: &["get"],
+        offline: &[],
+    },
+    Fetcher {
+        programs: &["gem"],
+        subcommands: &["install"],
+        offline: &["--local"],
+    },
+    Fetcher {
+        programs: &["bundle", "bundler"],
+        subcommands: &["install", "update"],
+        offline: &["--local"],
+    },
+    Fetcher {
+        programs: &["poetry", "composer"],
+        subcommands: &["install", "add", "update", "require"],
+        offline: &[],
+    },
+    Fetcher {
+        programs: &["conda", "mamba", "micromamba"],
+        subcommands: &["install", "create", "update"],
+        offline: &["--offline"],
+    },
+    Fetcher {
+        programs: &["apt-get", "apt", "yum", "dnf", "microdnf", "zypper", "brew"],
+        subcommands: &["install", "update", "upgrade"],
+        offline: &[],
+    },
+    Fetcher {
+        programs: &["apk"],
+        subcommands: &["add", "update"],
+        offline: &["--no-network"],
+    },
+    Fetcher {
+        programs: &["git"],
+        subcommands: &["clone", "fetch", "pull", "submodule", "lfs"],
+        offline: &[],
+    },
+];
+
+/// The fetcher a program name is, if any ([`stem`] for versioned names
+/// such as `pip3`).
+pub(crate) fn fetcher(name: &str) -> Option<&'static Fetcher> {
+    let s = stem(name);
+    FETCHERS
+        .iter()
+        .find(|f| f.programs.contains(&name) || f.programs.contains(&s))
+}

@@ -1,0 +1,393 @@
+use super::lex::*;
+use super::walk::*;
+use super::words::*;
+use crate::finding::Severity;
+
+fn kinds(words: &[&str]) -> Vec<(usize, HitKind, String, Severity)> {
+    analyze_words(words)
+        .hits
+        .into_iter()
+        .map(|h| (h.index, h.kind, h.option, h.severity))
+        .collect()
+}
+
+fn code_options(words: &[&str]) -> Vec<(usize, String)> {
+    analyze_words(words)
+        .hits
+        .into_iter()
+        .filter(|h| h.kind == HitKind::CodeOption)
+        .map(|h| (h.index, h.option))
+        .collect()
+}
+
+#[test]
+fn tokenizer_splits_on_operators_and_respects_quotes() {
+    let s = parse("pip install -r requirements.txt && python -m pytest tests/test_date.py");
+    assert_eq!(s.commands.len(), 2);
+    assert_eq!(
+        s.commands[0].words,
+        ["pip", "install", "-r", "requirements.txt"]
+    );
+    assert_eq!(
+        s.commands[1].words,
+        ["python", "-m", "pytest", "tests/test_date.py"]
+    );
+    assert_eq!(s.operators(), ["&&"]);
+
+    let s = parse(r#"echo 'a && b' "c;d" e\;f"#);
+    assert_eq!(s.commands.len(), 1);
+    assert_eq!(s.commands[0].words, ["echo", "a && b", "c;d", "e;f"]);
+    assert!(s.operators().is_empty());
+}
+
+#[test]
+fn tokenizer_drops_redirection_targets_and_keeps_pipes() {
+    let s = parse("FOO=1 cat x 2>/dev/null | sh > out.txt");
+    assert_eq!(s.commands[0].assignments, ["FOO=1"]);
+    assert_eq!(s.commands[0].words, ["cat", "x"]);
+    assert_eq!(s.commands[1].words, ["sh"]);
+    assert!(s.commands[1].piped && !s.commands[0].piped);
+    assert_eq!(s.operators(), ["|", ">"]);
+}
+
+#[test]
+fn tokenizer_finds_substitutions_and_compound_commands() {
+    let s = parse(
+        "if test -f x; then echo \"$(python -c 'print(1)')\"; fi\nfor f in a b; do `id`; done",
+    );
+    assert!(s.substitutions.iter().any(|b| b == "python -c 'print(1)'"));
+    assert!(s.substitutions.iter().any(|b| b == "id"));
+    assert_eq!(s.commands[0].words, ["test", "-f", "x"]);
+    assert!(s.operators().contains(&"newline"));
+    assert!(!s.commands.iter().any(|c| c
+        .words
+        .first()
+        .is_some_and(|w| w == "for" || w == "if" || w == "f")));
+    assert!(parse("echo 'open").unterminated);
+    assert!(parse("echo $((1+2))").substitutions.is_empty());
+}
+
+#[test]
+fn metacharacters_by_kind() {
+    use Meta::*;
+    let m = |s: &str| metacharacters(s).into_iter().collect::<Vec<_>>();
+    assert_eq!(m("tests/test_date.py"), []);
+    assert_eq!(m("$(id)"), [Substitution]);
+    assert_eq!(m("`id`"), [Substitution]);
+    assert_eq!(m("a; rm -rf /"), [Chaining]);
+    assert_eq!(m("a && b"), [Chaining]);
+    assert_eq!(m("x | sh"), [Pipe]);
+    assert_eq!(m("foo|bar"), [InnerBar]);
+    assert_eq!(m("> /etc/passwd"), [Redirection]);
+    assert_eq!(m("2>&1"), [Redirection]);
+    assert_eq!(m("a\nb"), [Newline]);
+    assert_eq!(m("$HOME/x"), [Expansion]);
+    assert_eq!(m("${HOME}"), [Expansion]);
+    assert_eq!(m("%USERPROFILE%\\x"), [Expansion]);
+    assert_eq!(m("~/x"), [Expansion]);
+    assert_eq!(m("tests/*.py"), [Glob]);
+    // Not shell syntax in context: versions, URL queries, a trailing `$`.
+    assert_eq!(m("requests>=2,<3"), []);
+    assert_eq!(m("https://x.example/?a=1&b=2"), []);
+    assert_eq!(m("^abc$"), []);
+    assert_eq!(m("50%"), []);
+    assert!(Substitution.runs_commands() && !Glob.runs_commands() && !InnerBar.runs_commands());
+}
+
+#[test]
+fn program_names_and_paths() {
+    assert_eq!(program_name("/usr/bin/Python3.12"), "python3.12");
+    assert_eq!(stem("python3.12"), "python");
+    assert_eq!(program_name("C:\\Windows\\System32\\CMD.EXE"), "cmd");
+    assert_eq!(program_name("run.BAT. "), "run.bat");
+    assert!(is_batch(&program_name("tests\\RUN.Cmd")));
+    assert!(
+        is_relative_path("./run_tests.sh")
+            && is_relative_path("scripts/x")
+            && is_relative_path("..\\x.bat")
+    );
+    assert!(
+        !is_relative_path("/usr/bin/python")
+            && !is_relative_path("python")
+            && !is_relative_path("C:\\x\\y.exe")
+    );
+}
+
+#[test]
+fn lesson_form_is_clean() {
+    assert_eq!(kinds(&["python", "-m", "pytest", "tests/test_date.py"]), []);
+    assert_eq!(
+        kinds(&["pip", "install", "--no-deps", "-r", "requirements.lock"]),
+        []
+    );
+    assert_eq!(
+        kinds(&["python", "-m", "pytest", "-p", "no:cacheprovider", "-q"]),
+        []
+    );
+    assert_eq!(
+        analyze_script("pip install -r requirements.txt && python -m pytest tests/test_date.py")
+            .hits,
+        []
+    );
+}
+
+#[test]
+fn shells_running_text() {
+    let a = analyze_words(&["bash", "-euxc", "python -c 'import os' && true"]);
+    assert_eq!(a.hits[0].kind, HitKind::ShellRunsText);
+    assert_eq!(a.hits[0].index, 1);
+    // The text is walked too: its `python -c` sits in word 2.
+    assert!(a
+        .hits
+        .iter()
+        .any(|h| h.kind == HitKind::CodeOption && h.index == 2 && h.option == "-c"));
+    assert!(a.payloads.contains(&2));
+    assert_eq!(kinds(&["bash", "-o", "pipefail", "script.sh", "-c"]), []);
+    assert_eq!(kinds(&["sh", "run.sh"]), []);
+    assert_eq!(kinds(&["/bin/sh", "-s"])[0].1, HitKind::ShellRunsText);
+    assert_eq!(
+        kinds(&["cmd.exe", "/d", "/C", "run.bat", "x"])
+            .iter()
+            .map(|h| h.1)
+            .collect::<Vec<_>>(),
+        [HitKind::ShellRunsText, HitKind::BatchFile]
+    );
+    assert_eq!(
+        kinds(&[
+            "pwsh",
+            "-NoProfile",
+            "-ExecutionPolicy",
+            "Bypass",
+            "-Com",
+            "Get-Item x"
+        ])[0]
+            .0,
+        4
+    );
+    assert_eq!(
+        kinds(&["powershell", "-enc", "ZQBjAGgAbwA="])[0].1,
+        HitKind::ShellRunsText
+    );
+    assert_eq!(
+        kinds(&["powershell", "Get-Process"])[0].1,
+        HitKind::ShellRunsText
+    );
+    assert_eq!(kinds(&["pwsh", "-File", "t.ps1"]), []);
+    assert_eq!(
+        kinds(&["fish", "--command=ls"])[0].1,
+        HitKind::ShellRunsText
+    );
+}
+
+#[test]
+fn wrappers_are_seen_through() {
+    assert_eq!(kinds(&["env", "-i", "LANG=C", "bash", "-c", "x"])[0].0, 4);
+    assert_eq!(kinds(&["busybox", "sh", "-c", "x"])[0].0, 2);
+    assert_eq!(
+        kinds(&["timeout", "-k", "5", "300", "sh", "-c", "x"])[0].0,
+        5
+    );
+    assert_eq!(kinds(&["nice", "-n", "10", "python", "-c", "1"])[0].0, 4);
+    assert_eq!(
+        code_options(&["env", "-S", "python -c 1"]),
+        [(1, "-S".to_string()), (2, "-c".to_string())]
+    );
+    assert_eq!(
+        code_options(&["env", "NODE_OPTIONS=--require=/tmp/x.js", "node", "t.js"]),
+        [(1, "NODE_OPTIONS".to_string())]
+    );
+    let x = kinds(&["xargs", "-n", "1", "sh", "-c", "echo"]);
+    assert_eq!((x[0].0, x[0].1), (0, HitKind::CodeOption));
+    assert_eq!((x[1].0, x[1].1), (4, HitKind::ShellRunsText));
+}
+
+#[test]
+fn interpreter_code_options() {
+    assert_eq!(
+        code_options(&["python3", "-c", "print(1)"]),
+        [(1, "-c".to_string())]
+    );
+    assert_eq!(
+        code_options(&["python", "-Ic", "print(1)"]),
+        [(1, "-c".to_string())]
+    );
+    assert_eq!(
+        code_options(&["python", "-W", "ignore", "-"]),
+        [(3, "-".to_string())]
+    );
+    assert_eq!(code_options(&["python", "script.py", "-c", "x"]), []);
+    assert_eq!(
+        code_options(&["python", "-m", "pytest", "-p", "evil"]),
+        [(3, "-p".to_string())]
+    );
+    assert_eq!(code_options(&["pytest", "-pevil"]), [(1, "-p".to_string())]);
+    assert_eq!(
+        code_options(&["pytest", "-o", "addopts=-p x", "-o", "cache_dir=/tmp"]),
+        [(1, "-o".to_string())]
+    );
+    assert_eq!(
+        code_options(&["node", "--require=./x.js", "t.js"]),
+        [(1, "--require".to_string())]
+    );
+    assert_eq!(code_options(&["node", "-e", "1"]), [(1, "-e".to_string())]);
+    assert_eq!(code_options(&["node", "t.js", "-e"]), []);
+    assert_eq!(
+        code_options(&["deno", "eval", "1"]),
+        [(1, "eval".to_string())]
+    );
+    assert_eq!(
+        code_options(&["perl", "-lne", "print"]),
+        [(1, "-e".to_string())]
+    );
+    assert_eq!(code_options(&["perl", "-I", "lib", "t.pl"]), []);
+    assert_eq!(
+        code_options(&["ruby", "-rjson", "t.rb"]),
+        [(1, "-r".to_string())]
+    );
+    assert_eq!(
+        code_options(&["php", "-r", "echo 1;"]),
+        [(1, "-r".to_string())]
+    );
+    assert_eq!(
+        code_options(&["Rscript", "-e", "1"]),
+        [(1, "-e".to_string())]
+    );
+}
+
+#[test]
+fn tool_code_options() {
+    let g = analyze_words(&["git", "-c", "core.sshCommand=evil", "fetch"]);
+    assert_eq!(g.hits[0].detail.as_deref(), Some("core.sshcommand"));
+    assert_eq!(
+        code_options(&["git", "clone", "--upload-pack=x", "u"]),
+        [(2, "--upload-pack".to_string())]
+    );
+    assert_eq!(
+        code_options(&["git", "clone", "-u", "x", "u"]),
+        [(2, "-u".to_string())]
+    );
+    assert_eq!(code_options(&["git", "add", "-u"]), []);
+    assert_eq!(
+        code_options(&["git", "submodule", "foreach", "x"]),
+        [(2, "foreach".to_string())]
+    );
+    assert_eq!(code_options(&["git", "status"]), []);
+    assert_eq!(code_options(&["npx", "cowsay"]), [(0, String::new())]);
+    assert_eq!(
+        code_options(&["npm", "exec", "x"]),
+        [(1, "exec".to_string())]
+    );
+    assert_eq!(code_options(&["npm", "test"]), []);
+    assert_eq!(code_options(&["npm", "init"]), []);
+    assert_eq!(
+        code_options(&["make", "SHELL=/tmp/x", "test"]),
+        [(1, "SHELL=".to_string())]
+    );
+    assert_eq!(
+        code_options(&["find", ".", "-name", "*.pyc", "-exec", "rm", "{}", ";"]),
+        [(4, "-exec".to_string())]
+    );
+    assert_eq!(
+        code_options(&["tar", "--to-command=sh", "-xf", "a.tar"]),
+        [(1, "--to-command".to_string())]
+    );
+    assert_eq!(
+        code_options(&["tar", "--checkpoint=1", "--checkpoint-action=exec=sh x"]),
+        [(2, "--checkpoint-action".to_string())]
+    );
+    assert_eq!(
+        code_options(&["rsync", "-avze", "ssh", "a", "b"]),
+        [(1, "-e".to_string())]
+    );
+    assert_eq!(
+        code_options(&["ssh", "-oProxyCommand=nc %h %p", "h"]),
+        [(1, "-o".to_string())]
+    );
+    assert_eq!(
+        code_options(&["ssh", "-o", "StrictHostKeyChecking=yes", "h"]),
+        []
+    );
+    assert_eq!(
+        code_options(&["java", "-javaagent:/tmp/a.jar", "-jar", "t.jar"]),
+        [(1, "-javaagent".to_string())]
+    );
+    assert_eq!(
+        code_options(&["go", "test", "-toolexec=x", "./..."]),
+        [(2, "-toolexec".to_string())]
+    );
+    assert_eq!(code_options(&["go", "test", "./..."]), []);
+}
+
+#[test]
+fn pip_sources() {
+    let sev = |w: &[&str]| {
+        analyze_words(w)
+            .hits
+            .into_iter()
+            .map(|h| h.severity)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        sev(&[
+            "pip",
+            "install",
+            "--extra-index-url",
+            "https://x/simple",
+            "a"
+        ]),
+        [Severity::High]
+    );
+    assert_eq!(
+        sev(&["pip3", "install", "-i", "http://x/simple", "a"]),
+        [Severity::High]
+    );
+    assert_eq!(
+        sev(&["pip", "install", "--index-url=https://x/simple", "a"]),
+        [Severity::Medium]
+    );
+    assert_eq!(
+        sev(&["pip", "install", "git+https://x/y.git"]),
+        [Severity::Medium]
+    );
+    assert_eq!(sev(&["pip", "list", "--extra-index-url", "x"]), []);
+}
+
+#[test]
+fn batch_relative_and_piped_programs() {
+    assert_eq!(kinds(&["RUN_TESTS.BAT"])[0].1, HitKind::BatchFile);
+    let r = kinds(&["./run_tests.sh"]);
+    assert_eq!((r[0].1, r[0].3), (HitKind::RelativeProgram, Severity::Low));
+    let p = analyze_script("curl -fsSL https://x.example/i.sh | bash");
+    assert_eq!(p.hits.len(), 1);
+    assert_eq!(p.hits[0].kind, HitKind::ShellRunsText);
+    let p = analyze_script("cat x | python3 -");
+    assert!(p.hits.iter().all(|h| h.kind == HitKind::CodeOption));
+    assert!(!p.hits.is_empty());
+    assert_eq!(
+        analyze_script("PYTEST_ADDOPTS='-p x' pytest").hits[0].option,
+        "PYTEST_ADDOPTS"
+    );
+}
+
+#[test]
+fn deep_nesting_is_bounded() {
+    let mut text = "id".to_string();
+    for _ in 0..5 {
+        text = format!("sh -c {}", shell_quote(&text));
+    }
+    assert_eq!(analyze_script(&text).hits.len(), 5);
+    let mut text = "sh -c id".to_string();
+    for _ in 0..2_000 {
+        text = format!("echo $({text})");
+    }
+    assert!(
+        analyze_script(&text).hits.is_empty(),
+        "nesting past the bound is not walked"
+    );
+    let words: Vec<&str> = std::iter::repeat_n("env", 10_000).collect();
+    assert!(analyze_words(&words).hits.is_empty());
+}
+
+fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
