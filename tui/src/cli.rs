@@ -11,6 +11,9 @@ mod docs;
 mod import;
 mod input;
 pub(crate) mod output;
+#[cfg(target_os = "linux")]
+#[path = "verify/probe.rs"]
+mod probe;
 mod reconcile;
 mod today;
 
@@ -181,6 +184,9 @@ changed since the plan: repeat the checks).",
 disagrees or is stale\n  2  usage error, or a document that could not be read"
     )]
     Reconcile(reconcile::ReconcileArgs),
+    /// Perform the plan's runtime checks inside a launched environment
+    #[cfg(target_os = "linux")]
+    Probe(probe::ProbeArgs),
 }
 
 const AUDIT_AFTER_LONG_HELP: &str = "\
@@ -478,6 +484,8 @@ fn run(cli: Cli) -> u8 {
         Some(Command::Waive(args)) => audit::waive(&args),
         Some(Command::Completions(args)) => completions(args.shell),
         Some(Command::Reconcile(args)) => reconcile::run(&args),
+        #[cfg(target_os = "linux")]
+        Some(Command::Probe(args)) => probe::run(&args),
     }
 }
 
