@@ -27,7 +27,6 @@ cargo build --release -p isolint
 
 step "unit, property, golden, CLI and snapshot tests"
 cargo test --workspace --exclude isolint-browser-tests
-cargo test -p isolint-web --features import   # the page's optional importers
 
 step "terminal end-to-end (tmux)"
 ./tests/tui_e2e.sh target/release/isolint

@@ -114,7 +114,7 @@ fn json_is_one_document_for_one_file_and_an_array_for_several() {
     let one = audit(&["--format", "json", WORKSHOP]);
     one.expect_code(1);
     let doc = one.json();
-    assert_eq!(doc["schema"], "isolint.findings/v1");
+    assert_eq!(doc["schema"], "isolint.findings/v2");
     assert_eq!(doc["profile"]["source"], WORKSHOP);
 
     let two = audit(&["--format", "json", WORKSHOP, FIXED]);
@@ -247,10 +247,123 @@ fn a_directory_without_profiles_is_an_input_error() {
     run.expect_code(2);
     assert!(
         run.stderr
-            .contains("empty: directory holds no *.json profile"),
+            .contains("empty: directory holds no *.json, *.yaml, *.yml, *.toml or *.sh profile"),
         "{}",
         run.stderr
     );
+}
+
+/// issue 22 item 4 and issue 21 item 10: a directory run read only
+/// `*.json`, so a risky manifest beside a clean profile passed; links it
+/// could not follow were skipped with exit 0. Every format it detects is
+/// audited, every entry it passes over is named, and an entry that should
+/// have been audited and cannot be read exits 2.
+#[test]
+fn a_directory_run_audits_every_detected_format_and_names_what_it_skips() {
+    let copy = |d: &Path, from: &str, to: &str| write(d, to, &fs::read(root().join(from)).unwrap());
+    // A risky file of each format beside the clean profile: never exit 0.
+    for (from, to) in [
+        ("fixtures/import/compose/risky.yaml", "docker-compose.yml"),
+        ("fixtures/import/compose/risky.yaml", "sub/compose.yaml"),
+        (
+            "fixtures/import/kubernetes/deployment-host.yaml",
+            "k8s/deploy.yaml",
+        ),
+        (
+            "fixtures/import/kubernetes/deployment-host.yaml",
+            "k8s/deploy.yml",
+        ),
+        ("fixtures/import/codex/danger.toml", "codex/config.toml"),
+        ("fixtures/import/bwrap/loose.sh", "run.sh"),
+        ("fixtures/import/oci/risky.json", "oci/config.json"),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path();
+        copy(d, FIXED, "jobs/ok.json");
+        copy(d, from, &format!("jobs/{to}"));
+        let run = isolint_in(
+            d,
+            [
+                "audit",
+                "--today",
+                TODAY,
+                "--fail-on",
+                "high",
+                "--format",
+                "json",
+                "jobs",
+            ],
+            None,
+        );
+        run.expect_code(1);
+        assert!(
+            run.json().as_array().map(Vec::len).unwrap_or(0) >= 2,
+            "{to}: {}",
+            run.stderr
+        );
+    }
+    // What is passed over is named, with the reason; nothing fails.
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    copy(d, FIXED, "jobs/ok.json");
+    write(d, "jobs/README.md", b"# notes");
+    write(d, "jobs/.github/workflows/ci.yaml", b"on: push\njobs: {}\n");
+    write(
+        d,
+        "jobs/workflow.yaml",
+        b"on: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n",
+    );
+    write(d, "jobs/build.sh", b"#!/bin/sh\nmake\n");
+    fs::create_dir_all(d.join("elsewhere")).unwrap();
+    std::os::unix::fs::symlink("../elsewhere", d.join("jobs/dirlink")).unwrap();
+    let run = isolint_in(d, ["audit", "--today", TODAY, "jobs"], None);
+    run.expect_code(0);
+    for (entry, why) in [
+        ("jobs/README.md", "not named"),
+        ("jobs/.github", "hidden"),
+        ("jobs/workflow.yaml", "not a format isolint reads"),
+        ("jobs/build.sh", "not a format isolint reads"),
+        ("jobs/dirlink", "a link to a directory"),
+    ] {
+        assert!(
+            run.stderr
+                .contains(&format!("note: {entry}: not audited: {why}")),
+            "{entry}: {}",
+            run.stderr
+        );
+    }
+    assert!(
+        run.stderr.contains("5 directory entries were not audited"),
+        "{}",
+        run.stderr
+    );
+    // A link named like a configuration that leads nowhere, or in a loop:
+    // exit 2 naming it, as when it is named directly.
+    for (name, target) in [
+        ("gone.json", "missing.json"),
+        ("gone.yaml", "/nonexistent/x.yaml"),
+        ("loop.json", "loop.json"),
+        ("loop.yml", "other.yml"),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path();
+        copy(d, FIXED, "jobs/ok.json");
+        std::os::unix::fs::symlink(target, d.join("jobs").join(name)).unwrap();
+        if name == "loop.yml" {
+            std::os::unix::fs::symlink(name, d.join("jobs/other.yml")).unwrap();
+        }
+        let run = isolint_in(
+            d,
+            ["audit", "--today", TODAY, "--fail-on", "high", "jobs"],
+            None,
+        );
+        run.expect_code(2);
+        assert!(
+            run.stderr.contains(&format!("jobs/{name}: cannot read")),
+            "{name}: {}",
+            run.stderr
+        );
+    }
 }
 
 #[test]
@@ -863,6 +976,257 @@ fn a_directory_run_does_not_audit_the_report_it_wrote_there_before() {
     assert_eq!(reports.as_array().map(Vec::len), Some(1));
 }
 
+/// issue 21 item 2: `-o DIR/x.json DIR` named a real profile as the output;
+/// the run skipped it, exited 0 and replaced it. Only a file that is an
+/// isolint report may be skipped, however the output path is spelled.
+#[test]
+fn a_directory_run_refuses_an_output_that_is_a_profile_however_it_is_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    write(d, "dir/ok.json", &fs::read(root().join(FIXED)).unwrap());
+    write(d, "dir/x.json", &fs::read(root().join(WORKSHOP)).unwrap());
+    std::os::unix::fs::symlink("dir/x.json", d.join("link.json")).unwrap();
+    std::os::unix::fs::symlink("dir", d.join("dirlink")).unwrap();
+    let before = fs::read(d.join("dir/x.json")).unwrap();
+    let abs = d.join("dir/x.json");
+    let spellings = [
+        "dir/x.json",
+        "./dir/x.json",
+        "dir//x.json",
+        "dir/../dir/x.json",
+        "dirlink/x.json",
+        "link.json",
+        abs.to_str().unwrap(),
+    ];
+    for format in ["json", "text", "sarif", "markdown", "github"] {
+        for out in spellings {
+            for dir in ["dir", "./dir/", "dirlink"] {
+                let run = isolint_in(
+                    d,
+                    [
+                        "audit",
+                        "--today",
+                        TODAY,
+                        "--format",
+                        format,
+                        "--fail-on",
+                        "high",
+                        "-o",
+                        out,
+                        dir,
+                    ],
+                    None,
+                );
+                run.expect_code(2);
+                assert!(
+                    run.stderr.contains("not an isolint report"),
+                    "{format} -o {out} {dir}: {}",
+                    run.stderr
+                );
+                assert_eq!(
+                    fs::read(d.join("dir/x.json")).unwrap(),
+                    before,
+                    "{format} -o {out} {dir}"
+                );
+            }
+        }
+    }
+    // A report written there by an earlier run, in each format, is skipped.
+    for format in ["json", "sarif", "text", "markdown", "github"] {
+        let out = d.join("dir/report.json");
+        let o = out.to_str().unwrap();
+        let _ = fs::remove_file(&out);
+        isolint_in(
+            d,
+            [
+                "audit",
+                "--today",
+                TODAY,
+                "--format",
+                format,
+                "-o",
+                o,
+                "dir/ok.json",
+            ],
+            None,
+        );
+        assert!(out.exists(), "{format}");
+        let run = isolint_in(
+            d,
+            [
+                "audit", "--today", TODAY, "--format", format, "-o", o, "dir",
+            ],
+            None,
+        );
+        run.expect_code(1);
+        assert!(
+            run.stderr.contains("not audited, it is the --output file"),
+            "{format}: {}",
+            run.stderr
+        );
+    }
+}
+
+/// issue 21 item 2: `-o` onto the operator's own input files replaced them.
+#[test]
+fn output_onto_the_labels_waivers_or_baseline_file_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let labels = fs::read(root().join("fixtures/labels/workshop.json")).unwrap_or_default();
+    write(d, "labels.json", &labels);
+    write(
+        d,
+        "waivers.json",
+        br#"{"schema":"isolint.waivers/v1","waivers":[]}"#,
+    );
+    let base = audit(&["--format", "json", WORKSHOP]);
+    write(d, "base.json", &base.stdout);
+    std::os::unix::fs::symlink("base.json", d.join("base-link.json")).unwrap();
+    write(d, "runner.json", br#"{"schema":"isolint.profile/v1"}"#);
+    let profile = root().join(WORKSHOP);
+    let p = profile.to_str().unwrap();
+    for (flag, file, out) in [
+        ("--labels", "labels.json", "labels.json"),
+        ("--waivers", "waivers.json", "./waivers.json"),
+        ("--baseline", "base.json", "base.json"),
+        ("--baseline", "base.json", "base-link.json"),
+        ("--baseline", "base-link.json", "base.json"),
+        ("--runner", "runner.json", "runner.json"),
+    ] {
+        if flag == "--labels" && labels.is_empty() {
+            continue;
+        }
+        let before = fs::read(d.join(file)).unwrap();
+        let run = isolint_in(
+            d,
+            [
+                "audit", "--today", TODAY, "--format", "json", flag, file, "-o", out, p,
+            ],
+            None,
+        );
+        run.expect_code(2);
+        assert!(
+            run.stderr.contains(&format!("is the {flag} file")),
+            "{flag} {file} -o {out}: {}",
+            run.stderr
+        );
+        assert_eq!(
+            fs::read(d.join(file)).unwrap(),
+            before,
+            "{flag} {file} -o {out}"
+        );
+    }
+}
+
+/// issue 21 item 1: a new file that names itself like a baselined profile
+/// inherited its accepted findings and passed `--fail-on high`.
+#[test]
+fn a_new_file_cannot_borrow_a_baselined_profiles_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let mut profile: Value =
+        serde_json::from_slice(&fs::read(root().join(WORKSHOP)).unwrap()).unwrap();
+    profile["name"] = "legacy-builder".into();
+    let legacy = serde_json::to_vec_pretty(&profile).unwrap();
+    write(d, "jobs/legacy-builder.json", &legacy);
+    let run = |args: &[&str]| {
+        let mut all = vec!["audit", "--today", TODAY];
+        all.extend_from_slice(args);
+        isolint_in(d, all, None)
+    };
+    run(&["--format", "json", "-o", "base.json", "jobs"]).expect_code(1);
+    // The accepted profile itself, however the directory is spelled, passes.
+    for dir in ["jobs", "./jobs", "jobs/", "./jobs//"] {
+        run(&["--baseline", "base.json", "--fail-on", "high", dir]).expect_code(0);
+    }
+    // A new file with the same name and a new docker-socket mount does not.
+    profile["mounts"].as_array_mut().unwrap().push(serde_json::json!({
+        "source": "/var/run/docker.sock", "target": "/var/run/docker.sock", "access": "read-write"
+    }));
+    let new = serde_json::to_vec_pretty(&profile).unwrap();
+    for name in [
+        "jobs/zz-new-job.json",
+        "jobs/sub/legacy-builder.json",
+        "jobs/Legacy-builder.json",
+    ] {
+        write(d, name, &new);
+        let out = run(&["--baseline", "base.json", "--fail-on", "high", "jobs"]);
+        out.expect_code(1);
+        fs::remove_file(d.join(name)).unwrap();
+    }
+    // Moved away, the accepted file is no longer matched, and the run says so.
+    fs::rename(
+        d.join("jobs/legacy-builder.json"),
+        d.join("jobs/moved.json"),
+    )
+    .unwrap();
+    let out = run(&["--baseline", "base.json", "--fail-on", "high", "jobs"]);
+    out.expect_code(1);
+    assert!(
+        out.stderr.contains("matches no audited profile"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// issue 21 item 1: two profiles with one name in a run are said; when a
+/// baseline or waivers could not tell them apart (one file, one name), the
+/// run exits 2.
+#[test]
+fn two_profiles_with_one_name_are_reported() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    write(d, "jobs/a.json", &fs::read(root().join(FIXED)).unwrap());
+    write(d, "jobs/b.json", &fs::read(root().join(FIXED)).unwrap());
+    let run = isolint_in(d, ["audit", "--today", TODAY, "jobs"], None);
+    run.expect_code(0);
+    assert!(
+        run.stderr.contains("are both named `parser-tests`"),
+        "{}",
+        run.stderr
+    );
+    // One Compose file whose two services share a name after import cannot
+    // be told apart: with a baseline, exit 2.
+    let two = "services:\n  t:\n    image: a\n    user: \"1000\"\n";
+    write(d, "c/compose.yaml", two.as_bytes());
+    let base = isolint_in(
+        d,
+        [
+            "audit",
+            "--today",
+            TODAY,
+            "--format",
+            "json",
+            "c/compose.yaml",
+        ],
+        None,
+    );
+    write(d, "base.json", &base.stdout);
+    let p = d.join("c/compose.yaml");
+    let run = isolint_in(
+        d,
+        [
+            "audit",
+            "--today",
+            TODAY,
+            "--baseline",
+            "base.json",
+            "--fail-on",
+            "critical",
+            "c/compose.yaml",
+            p.to_str().unwrap(),
+            "c/compose.yaml",
+        ],
+        None,
+    );
+    run.expect_code(2);
+    assert!(
+        run.stderr.contains("cannot tell them apart"),
+        "{}",
+        run.stderr
+    );
+}
+
 /// Interrupted while its export is being written (here: waiting to read a
 /// named pipe in its second batch of inputs, after the first went to the
 /// temporary file), the run removes its temporary file, leaves no export
@@ -1043,14 +1407,19 @@ fn schema_prints_each_format_as_json_schema() {
     for (name, id) in [
         ("profile", "isolint.profile/v1"),
         ("labels", "isolint.labels/v1"),
-        ("findings", "isolint.findings/v1"),
+        ("findings", "isolint.findings/v2"),
     ] {
         let run = isolint(["schema", name]);
         run.expect_code(0);
         let v = run.json();
         assert_eq!(v["$schema"], "https://json-schema.org/draft/2020-12/schema");
         assert!(v["title"].as_str().unwrap().contains(id), "{name}");
-        assert_eq!(v["additionalProperties"], false);
+        let closed = if name == "findings" {
+            &v["$defs"]["document"]["additionalProperties"]
+        } else {
+            &v["additionalProperties"]
+        };
+        assert_eq!(closed, false);
     }
 }
 
@@ -1445,12 +1814,31 @@ fn other_sandbox_formats_are_imported_and_point_at_the_original_file() {
         ],
         None,
     );
+    // One file argument is one document: two containers cannot be one.
+    run.expect_code(2);
+    assert!(
+        run.stderr.contains("describes 2 profiles"),
+        "{}",
+        run.stderr
+    );
+    let run = isolint_in(
+        tmp.path(),
+        [
+            "audit",
+            "--today",
+            TODAY,
+            "--format",
+            "jsonl",
+            "k8s/pod.yaml",
+        ],
+        None,
+    );
     run.expect_code(1);
-    let docs = run.json();
-    let docs = docs
-        .as_array()
-        .expect("two containers, two profiles: an array");
-    assert_eq!(docs.len(), 2);
+    let docs: Vec<Value> = String::from_utf8_lossy(&run.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(docs.len(), 2, "two containers, two profiles: two lines");
     for d in docs {
         assert!(
             d["profile"]["source"]
@@ -1599,7 +1987,11 @@ fn a_baseline_marks_findings_new_or_existing_and_keeps_them_all() {
     let old = tmp.path().join("baseline.json");
     let run = audit(&["--format", "json", "--output", old.to_str().unwrap(), FIXED]);
     run.expect_code(0);
-    let base = serde_json::from_slice::<Value>(&fs::read(&old).unwrap()).unwrap();
+    let mut base = serde_json::from_slice::<Value>(&fs::read(&old).unwrap()).unwrap();
+    // The baseline is the same file's earlier version: the fixed profile
+    // as if it had been audited at the workshop profile's path.
+    base["profile"]["source"] = WORKSHOP.into();
+    fs::write(&old, serde_json::to_vec(&base).unwrap()).unwrap();
     let known: std::collections::BTreeSet<(String, String)> = base["issues"]
         .as_array()
         .unwrap()
@@ -1841,6 +2233,115 @@ fn an_expired_waiver_waives_nothing_and_is_a_finding() {
     run.expect_code(0);
 }
 
+/// issue 21 item 3: a writable mount given as a relative source or through
+/// a link still let the job's own waivers apply. Both sides are resolved
+/// alike; a source that cannot be resolved counts as covering the file.
+#[test]
+fn waivers_under_a_writable_mount_are_refused_however_the_source_is_spelled() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = fs::canonicalize(tmp.path()).unwrap();
+    fs::create_dir_all(d.join("ops")).unwrap();
+    fs::create_dir_all(d.join("elsewhere")).unwrap();
+    std::os::unix::fs::symlink("ops", d.join("opslink")).unwrap();
+    std::os::unix::fs::symlink(d.join("ops"), d.join("elsewhere/abslink")).unwrap();
+    let scratch = "/srv/workshop/scratch/job-17";
+    let fixed = fs::read_to_string(root().join(FIXED)).unwrap();
+    let abs = d.to_str().unwrap();
+    // (mount source, waivers path as given, whether the waiver may apply)
+    let cases: Vec<(String, String, bool)> = [
+        ("elsewhere", "ops/waivers.json", true),
+        ("ops", "ops/waivers.json", false),
+        ("./ops", "ops/waivers.json", false),
+        ("ops/", "ops/waivers.json", false),
+        ("ops//.", "ops/waivers.json", false),
+        (".", "ops/waivers.json", false),
+        ("..", "ops/waivers.json", false),
+        ("opslink", "ops/waivers.json", false),
+        ("ops", "opslink/waivers.json", false),
+        ("elsewhere/abslink", "ops/waivers.json", false),
+        ("@/opslink", "ops/waivers.json", false),
+        ("@/elsewhere/../opslink", "ops/waivers.json", false),
+        ("missing/../ops", "ops/waivers.json", false),
+        ("${OPS_DIR}", "ops/waivers.json", false),
+        ("elsewhere", "elsewhere/abslink/waivers.json", false),
+    ]
+    .iter()
+    .map(|(m, w, ok)| (m.replace('@', abs), w.to_string(), *ok))
+    .collect();
+    for (mount, wpath, applies) in cases {
+        let text = fixed.replace(scratch, &mount);
+        fs::write(d.join("job.json"), &text).unwrap();
+        let doc = isolint_in(
+            &d,
+            ["audit", "--today", TODAY, "--format", "json", "job.json"],
+            None,
+        )
+        .json();
+        let target = doc["issues"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["severity"] == "medium")
+            .expect("a medium finding")
+            .clone();
+        let entry = isolint_in(
+            &d,
+            [
+                "waive",
+                "--rule",
+                target["rule"].as_str().unwrap(),
+                "--pointer",
+                target["pointer"].as_str().unwrap(),
+                "--reason",
+                "accepted",
+                "--owner",
+                "ops",
+                "--expires",
+                "2026-12-31",
+                "--today",
+                TODAY,
+                "job.json",
+            ],
+            None,
+        );
+        entry.expect_code(0);
+        let waivers =
+            serde_json::json!({ "schema": "isolint.waivers/v1", "waivers": [entry.json()] });
+        fs::write(d.join("ops/waivers.json"), waivers.to_string()).unwrap();
+        for profile in ["job.json", "./job.json", &format!("{abs}/job.json")] {
+            let run = isolint_in(
+                &d,
+                [
+                    "audit",
+                    "--today",
+                    TODAY,
+                    "--format",
+                    "json",
+                    "--waivers",
+                    &wpath,
+                    profile,
+                ],
+                None,
+            );
+            let doc = run.json();
+            let issues = doc["issues"].as_array().unwrap();
+            let waived = issues.iter().any(|i| !i["waived"].is_null());
+            let prf008 = issues.iter().any(|i| i["rule"] == "PRF008");
+            assert_eq!(
+                waived, applies,
+                "mount {mount:?}, waivers {wpath}, profile {profile}: {doc}"
+            );
+            assert_eq!(
+                prf008, !applies,
+                "mount {mount:?}, waivers {wpath}, profile {profile}"
+            );
+            if !applies {
+                run.expect_code(1);
+            }
+        }
+    }
+}
+
 #[test]
 fn a_waivers_file_inside_a_writable_mount_is_refused() {
     let tmp = tempfile::tempdir().unwrap();
@@ -2031,6 +2532,58 @@ fn import_prints_the_profile_and_explains_what_did_not_carry_over() {
     assert_eq!(rules_of(&direct), rules_of(&via));
 }
 
+/// issue 21 item 11: `import -o DIR/` wrote one profile over another when
+/// two resources shared a name (`Pod ci/x`, `Pod staging/x`). A collision is
+/// an error, and nothing is written.
+#[test]
+fn import_into_a_directory_never_writes_one_profile_over_another() {
+    let pod = |ns: &str, name: &str| {
+        format!(
+            "apiVersion: v1\nkind: Pod\nmetadata:\n  name: {name}\n  namespace: {ns}\nspec:\n  containers:\n    - name: c\n      image: busybox@sha256:{}\n",
+            "0".repeat(64)
+        )
+    };
+    let cases = [
+        (
+            "pods.yaml",
+            format!("{}---\n{}", pod("ci", "x"), pod("staging", "x")),
+        ),
+        (
+            "pods.yaml",
+            format!("{}---\n{}", pod("ci", "x"), pod("ci", "x")),
+        ),
+        (
+            "case.yaml",
+            format!("{}---\n{}", pod("ci", "Web"), pod("ci", "web")),
+        ),
+        (
+            "compose.yaml",
+            "services:\n  Web:\n    image: a\n  web:\n    image: b\n".to_string(),
+        ),
+    ];
+    for (file, text) in cases {
+        let tmp = tempfile::tempdir().unwrap();
+        write(tmp.path(), file, text.as_bytes());
+        let out = format!("{}/out/", tmp.path().display());
+        let run = isolint([
+            "import",
+            tmp.path().join(file).to_str().unwrap(),
+            "-o",
+            &out,
+        ]);
+        run.expect_code(2);
+        assert!(
+            run.stderr.contains("would both be written there"),
+            "{file}: {}",
+            run.stderr
+        );
+        let written = fs::read_dir(tmp.path().join("out"))
+            .map(|d| d.count())
+            .unwrap_or(0);
+        assert_eq!(written, 0, "{file}: nothing is written");
+    }
+}
+
 #[test]
 fn import_of_several_profiles_gives_an_array_or_one_file_each() {
     let run = isolint(["import", TWO_SERVICES]);
@@ -2113,4 +2666,132 @@ fn import_errors_exit_2_with_the_position() {
     let missing = tmp.path().join("no/dir/p.json");
     isolint(["import", TWO_SERVICES, "-o", missing.to_str().unwrap()]).expect_code(2);
     assert!(!missing.exists());
+}
+
+// ---- GitHub Action (action.yml, scripts/action-run.sh) -------------------
+
+/// The action's steps run as the runner would run them: the script with
+/// INPUT_* variables, a job summary file and an output file. The gate
+/// fails closed on blocking findings, bad inputs and unreadable paths.
+#[test]
+fn the_github_action_writes_sarif_and_a_summary_and_gates() {
+    use std::process::Command;
+    let action = fs::read_to_string(root().join("action.yml")).unwrap();
+    for step in [
+        "action-run.sh\" install",
+        "action-run.sh\" audit",
+        "action-run.sh\" gate",
+        "upload-sarif@",
+    ] {
+        assert!(action.contains(step), "action.yml runs {step}");
+    }
+    let script = root().join("scripts/action-run.sh");
+    let run = |inputs: &[(&str, &str)], step: &str, tmp: &Path| {
+        let mut cmd = Command::new("bash");
+        cmd.arg(&script)
+            .arg(step)
+            .current_dir(root())
+            .env("ISOLINT", bin())
+            .env("RUNNER_TEMP", tmp)
+            .env("GITHUB_STEP_SUMMARY", tmp.join("summary.md"))
+            .env("GITHUB_OUTPUT", tmp.join("output"))
+            .env("INPUT_SARIF_FILE", tmp.join("isolint.sarif"));
+        for (k, v) in inputs {
+            cmd.env(k, v);
+        }
+        let out = cmd.output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    // (inputs, audit step's exit, gate's exit)
+    type Case<'a> = (&'a [(&'a str, &'a str)], i32, i32);
+    let cases: &[Case] = &[
+        (
+            &[("INPUT_PATHS", WORKSHOP), ("INPUT_FAIL_ON", "high")],
+            0,
+            1,
+        ),
+        (&[("INPUT_PATHS", FIXED), ("INPUT_FAIL_ON", "high")], 0, 0),
+        (&[("INPUT_PATHS", FIXED), ("INPUT_FAIL_ON", "info")], 0, 1),
+        (&[("INPUT_PATHS", FIXED)], 0, 0),
+        (&[("INPUT_PATHS", WORKSHOP)], 0, 1),
+        (
+            &[
+                ("INPUT_PATHS", &format!("{FIXED}\n{WORKSHOP}")),
+                ("INPUT_FAIL_ON", "high"),
+            ],
+            0,
+            1,
+        ),
+        (
+            &[
+                ("INPUT_PATHS", "fixtures/import/compose/risky.yaml"),
+                ("INPUT_FAIL_ON", "critical"),
+            ],
+            0,
+            1,
+        ),
+        (
+            &[
+                ("INPUT_PATHS", "fixtures/profiles"),
+                ("INPUT_FAIL_ON", "high"),
+            ],
+            0,
+            1,
+        ),
+        (
+            &[
+                ("INPUT_PATHS", "no/such/file.json"),
+                ("INPUT_FAIL_ON", "high"),
+            ],
+            2,
+            2,
+        ),
+        (
+            &[("INPUT_PATHS", WORKSHOP), ("INPUT_FAIL_ON", "none")],
+            2,
+            2,
+        ),
+        (
+            &[("INPUT_PATHS", WORKSHOP), ("INPUT_FAIL_ON", "high; true")],
+            2,
+            2,
+        ),
+        (
+            &[
+                ("INPUT_PATHS", WORKSHOP),
+                ("INPUT_BASELINE", "no/such/base.json"),
+            ],
+            2,
+            2,
+        ),
+        (&[("INPUT_PATHS", " ")], 2, 2),
+    ];
+    for (inputs, audit_code, gate_code) in cases {
+        let tmp = tempfile::tempdir().unwrap();
+        let (code, stderr) = run(inputs, "audit", tmp.path());
+        assert_eq!(code, Some(*audit_code), "{inputs:?}: {stderr}");
+        let (code, stderr) = run(inputs, "gate", tmp.path());
+        assert_eq!(code, Some(*gate_code), "{inputs:?}: {stderr}");
+        if *audit_code == 0 {
+            let sarif: Value =
+                serde_json::from_slice(&fs::read(tmp.path().join("isolint.sarif")).unwrap())
+                    .unwrap();
+            assert!(!sarif["runs"].as_array().unwrap().is_empty(), "{inputs:?}");
+            let summary = fs::read_to_string(tmp.path().join("summary.md")).unwrap();
+            assert!(summary.starts_with("## isolint: "), "{inputs:?}: {summary}");
+            let output = fs::read_to_string(tmp.path().join("output")).unwrap();
+            assert!(
+                output.contains(&format!("exit-code={gate_code}")),
+                "{output}"
+            );
+        }
+    }
+    // The gate without an audit before it fails rather than passes.
+    let tmp = tempfile::tempdir().unwrap();
+    assert_eq!(run(&[], "gate", tmp.path()).0, Some(2));
+    // install with a given binary only checks it.
+    assert_eq!(run(&[], "install", tmp.path()).0, Some(0));
 }

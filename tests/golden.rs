@@ -312,7 +312,7 @@ fn markdown_and_github_outputs_follow_the_export() {
         let verdict_word = if doc["verdict"] == "not-eligible" {
             "🔴"
         } else {
-            "🟢"
+            "🔵"
         };
         assert!(md.lines().next().unwrap().contains(verdict_word), "{rel}");
         let rows = md

@@ -122,7 +122,17 @@ fn every_schema_enum_equals_the_code_enum() {
         ("findings", "/$defs/check_kind", values::<CheckKind>()),
         (
             "findings",
-            "/properties/verdict",
+            "/$defs/expect",
+            values::<isolint_core::plan::Expect>(),
+        ),
+        (
+            "findings",
+            "/$defs/limit_name",
+            values::<isolint_core::plan::LimitName>(),
+        ),
+        (
+            "findings",
+            "/$defs/document/properties/verdict",
             vec!["eligible-for-runtime-testing".into(), "not-eligible".into()],
         ),
         (
@@ -486,9 +496,83 @@ fn real_exports_validate_against_the_findings_schema() {
         );
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    // The array form is an array of valid documents.
+    // The array form validates against the schema's root as it is.
     let many: Value = serde_json::from_str(&export::render_many(&reports[..2])).unwrap();
-    for doc in many.as_array().unwrap() {
-        assert!(validator.validate(doc).is_empty());
+    let errors = validator.validate(&many);
+    assert!(errors.is_empty(), "{errors:?}");
+    // And a document with a wrong target or expect does not.
+    let mut bad: Value = serde_json::from_str(&export::render(&reports[0])).unwrap();
+    bad["runtime_checks"][0]["target"] = json!("/home/botie");
+    assert!(
+        !validator.validate(&bad).is_empty(),
+        "a v1 string target passes"
+    );
+    let mut bad: Value = serde_json::from_str(&export::render(&reports[0])).unwrap();
+    bad["runtime_checks"][0]["expect"] = json!("mostly denied");
+    assert!(
+        !validator.validate(&bad).is_empty(),
+        "free-text expect passes"
+    );
+}
+
+/// Every output `isolint audit` can write in a JSON format, through the
+/// binary, validates against `isolint schema findings` as printed: one
+/// file, several files, a directory, stdin, and each jsonl line.
+#[test]
+fn every_json_output_of_the_binary_validates_against_its_schema() {
+    let bin = isolint_acceptance::bin();
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(bin)
+            .args(args)
+            .current_dir(root())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.code().unwrap_or(9) <= 1,
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let schema: Value = serde_json::from_str(&run(&["schema", "findings"])).unwrap();
+    let validator = Validator::new(&schema);
+    let one = "fixtures/profiles/workshop.json";
+    let two = "fixtures/profiles/workshop-fixed.json";
+    let mut docs = 0;
+    for args in [
+        vec!["audit", "--format", "json", one],
+        vec!["audit", "--format", "json", one, two],
+        vec!["audit", "--format", "json", "fixtures/profiles"],
+        vec!["audit", "--format", "json", "fixtures/import/kubernetes"],
+    ] {
+        let v: Value = serde_json::from_str(&run(&args)).unwrap();
+        let errors = validator.validate(&v);
+        assert!(errors.is_empty(), "{args:?}: {errors:?}");
+        // The shape follows the command line only.
+        assert_eq!(
+            v.is_array(),
+            args.len() > 4 || !args[3].ends_with(".json"),
+            "{args:?}"
+        );
+        docs += 1;
     }
+    for args in [
+        vec!["audit", "--format", "jsonl", one],
+        vec![
+            "audit",
+            "--format",
+            "jsonl",
+            "fixtures/profiles",
+            "fixtures/import/kubernetes",
+        ],
+    ] {
+        for line in run(&args).lines() {
+            let v: Value = serde_json::from_str(line).unwrap();
+            assert!(v.is_object());
+            let errors = validator.validate(&v);
+            assert!(errors.is_empty(), "{args:?}: {errors:?}");
+            docs += 1;
+        }
+    }
+    assert!(docs > 6, "{docs}");
 }

@@ -5,7 +5,7 @@
 #
 # Runs the binary on a temporary copy of the workshop profile in a private
 # tmux server and checks what a reviewer sees: a writable-mount finding with
-# its source line, the export (a valid isolint.findings/v1 document written
+# its source line, the export (a valid isolint.findings/v2 document written
 # atomically in the working directory), live re-audit after an on-disk edit,
 # an error panel for broken JSON, resizing to 80x24, and that the terminal
 # is restored on quit and on SIGTERM. Fails loudly on the first mismatch.
@@ -125,10 +125,10 @@ keys e
 wait_for "./workshop.findings.json"
 [ -f "$WORK/workshop.findings.json" ] || fail "no export file in the working directory"
 ls -A "$WORK" | grep -q '\.tmp$' && fail "a temporary export file was left behind"
-python3 - "$WORK/workshop.findings.json" "$TOTAL" <<'PY' || fail "the export is not a valid isolint.findings/v1 document"
+python3 - "$WORK/workshop.findings.json" "$TOTAL" <<'PY' || fail "the export is not a valid isolint.findings/v2 document"
 import json, sys
 doc = json.load(open(sys.argv[1], encoding="utf-8"))
-assert doc["schema"] == "isolint.findings/v1", doc.get("schema")
+assert doc["schema"] == "isolint.findings/v2", doc.get("schema")
 for k in ["route", "tool", "profile", "labels", "verdict", "notice", "summary", "issues", "runtime_checks"]:
     assert k in doc, k
 assert doc["verdict"] in ("not-eligible", "eligible-for-runtime-testing")
@@ -140,7 +140,7 @@ for i in doc["issues"]:
         assert k in i, k
 assert all(c["kind"] and c["expect"] for c in doc["runtime_checks"])
 PY
-ok "export key wrote ./workshop.findings.json: valid isolint.findings/v1 with all $TOTAL findings despite the severity filter"
+ok "export key wrote ./workshop.findings.json: valid isolint.findings/v2 with all $TOTAL findings despite the severity filter"
 keys Escape
 sleep 0.3
 

@@ -29,12 +29,29 @@ pub fn parse(bytes: &[u8]) -> Result<Vec<Export>, BaselineError> {
         .map_err(|e| BaselineError(format!("not an isolint.findings/v1 export: {e}")))
 }
 
-/// Mark findings of `report` against the baseline export of the profile
-/// with the same name (a finding is identified by rule and pointer).
+/// A profile's identity for baselines and waivers: its path as the run
+/// names it, with `.` segments and repeated `/` removed, and its name. The
+/// name alone is the author's to choose, so a new file could borrow the
+/// accepted findings of another; the path is the operator's.
+pub fn identity(source: &str, name: &str) -> (String, String) {
+    let absolute = source.starts_with('/');
+    let parts: Vec<&str> = source
+        .split('/')
+        .filter(|s| !s.is_empty() && *s != ".")
+        .collect();
+    let path = format!("{}{}", if absolute { "/" } else { "" }, parts.join("/"));
+    (path, name.to_string())
+}
+
+/// Mark findings of `report` against the baseline export of the same
+/// profile (same [`identity`]: path and name); a finding is identified by
+/// rule and pointer. A profile the baseline does not hold has only new
+/// findings.
 pub fn apply(report: &mut Report, baseline: &[Export]) {
+    let me = identity(&report.profile.source, &report.profile.name);
     let known: BTreeSet<(&str, &str)> = baseline
         .iter()
-        .filter(|e| e.profile.name == report.profile.name)
+        .filter(|e| identity(&e.profile.source, &e.profile.name) == me)
         .flat_map(|e| {
             e.issues
                 .iter()
@@ -48,6 +65,18 @@ pub fn apply(report: &mut Report, baseline: &[Export]) {
             "new"
         });
     }
+}
+
+/// Baseline entries that match no audited profile: their file is gone,
+/// was renamed, or was left out of this run.
+pub fn unmatched<'a>(
+    baseline: &'a [Export],
+    audited: &BTreeSet<(String, String)>,
+) -> Vec<&'a Export> {
+    baseline
+        .iter()
+        .filter(|e| !audited.contains(&identity(&e.profile.source, &e.profile.name)))
+        .collect()
 }
 
 #[cfg(test)]
@@ -79,5 +108,42 @@ mod tests {
         apply(&mut again, &parse(same.as_bytes()).unwrap());
         assert!(again.issues.iter().all(|f| f.baseline == Some("existing")));
         assert!(parse(b"{\"x\":1}").is_err());
+    }
+
+    /// issue 21 item 1: a new file naming itself like an accepted profile
+    /// inherited its findings. Only the same path (however spelled) and
+    /// name match.
+    #[test]
+    fn a_profile_cannot_borrow_another_files_baseline() {
+        let opts = AuditOptions {
+            today: Date::parse("2026-11-29"),
+        };
+        let labels = Labels::workshop();
+        let run = |source: &str| {
+            audit(crate::WORKSHOP_PROFILE.as_bytes(), source, &labels, &opts).unwrap()
+        };
+        let old = parse(render::json::render(&run("jobs/legacy.json")).as_bytes()).unwrap();
+        for (source, existing) in [
+            ("jobs/legacy.json", true),
+            ("./jobs/legacy.json", true),
+            ("jobs//legacy.json", true),
+            ("jobs/./legacy.json", true),
+            ("jobs/zz-new-job.json", false),
+            ("legacy.json", false),
+            ("other/jobs/legacy.json", false),
+            ("/jobs/legacy.json", false),
+            ("jobs/legacy.json/", true),
+            ("jobs/Legacy.json", false),
+        ] {
+            let mut r = run(source);
+            apply(&mut r, &old);
+            let want = if existing { "existing" } else { "new" };
+            assert!(
+                r.issues.iter().all(|f| f.baseline == Some(want)),
+                "{source}"
+            );
+            let seen: BTreeSet<_> = [identity(&r.profile.source, &r.profile.name)].into();
+            assert_eq!(unmatched(&old, &seen).is_empty(), existing, "{source}");
+        }
     }
 }

@@ -443,8 +443,22 @@ pub fn profile(root: &Node) -> (Profile, Vec<Problem>) {
                 );
             }
         }
+        if p.schema.is_none() && o.field("schema").is_none() {
+            // Without `schema` a document of any format can pass for a
+            // profile; the importers always write it.
+            o.dec.problem(
+                "/schema".to_string(),
+                root.pos,
+                ProblemKind::Missing {
+                    what: "`schema` (`isolint.profile/v1`)",
+                },
+            );
+        }
         p.name = o.string("name");
-        if p.name.as_deref().is_none_or(|n| n.trim().is_empty()) {
+        if p.name
+            .as_deref()
+            .is_none_or(|n| n.chars().all(crate::sanitize::is_invisible))
+        {
             let (ptr, pos) = match o.field("name") {
                 Some((n, ptr)) => (ptr, n.pos),
                 None => ("/name".to_string(), root.pos),
@@ -744,7 +758,8 @@ mod tests {
 
     #[test]
     fn unknown_field_gets_a_suggestion() {
-        let (_, probs) = decode(r#"{"name":"x","boundary":{"priviliged":true}}"#);
+        let (_, probs) =
+            decode(r#"{"schema":"isolint.profile/v1","name":"x","boundary":{"priviliged":true}}"#);
         assert_eq!(probs.len(), 1);
         assert_eq!(probs[0].pointer, "/boundary/priviliged");
         assert_eq!(
@@ -755,7 +770,8 @@ mod tests {
 
     #[test]
     fn wrong_enum_lists_accepted_values() {
-        let (p, probs) = decode(r#"{"name":"x","network":{"egress":"none"}}"#);
+        let (p, probs) =
+            decode(r#"{"schema":"isolint.profile/v1","name":"x","network":{"egress":"none"}}"#);
         assert_eq!(p.network.unwrap().egress, None);
         assert_eq!(probs[0].pointer, "/network/egress");
         assert!(probs[0]
@@ -765,11 +781,44 @@ mod tests {
 
     #[test]
     fn array_slots_are_kept() {
-        let (p, probs) = decode(r#"{"name":"x","mounts":[3, {"source":"/a"}]}"#);
+        let (p, probs) =
+            decode(r#"{"schema":"isolint.profile/v1","name":"x","mounts":[3, {"source":"/a"}]}"#);
         let m = p.mounts.unwrap();
         assert_eq!(m.len(), 2);
         assert_eq!(m[1].source.as_deref(), Some("/a"));
         assert_eq!(probs[0].pointer, "/mounts/0");
+    }
+
+    #[test]
+    fn schema_is_required_and_names_must_be_visible() {
+        let (_, probs) = decode(r#"{"name":"x"}"#);
+        assert_eq!(
+            probs.iter().map(|p| p.pointer.as_str()).collect::<Vec<_>>(),
+            ["/schema"]
+        );
+        for name in [
+            r"",
+            r" ",
+            r"\u200b",
+            r"\u200b\u200d\u2060",
+            r"\u00ad",
+            r"\ufe0f",
+            r"\u3164",
+            r"\t\u202e",
+            r"\udb40\udc20",
+        ] {
+            let doc = format!(r#"{{"schema":"isolint.profile/v1","name":"{name}"}}"#);
+            let (_, probs) = decode(&doc);
+            assert_eq!(
+                probs.iter().map(|p| p.pointer.as_str()).collect::<Vec<_>>(),
+                ["/name"],
+                "{name:?}"
+            );
+        }
+        for name in [r"x", r"\u200bx", r"build\u00a0job"] {
+            let doc = format!(r#"{{"schema":"isolint.profile/v1","name":"{name}"}}"#);
+            assert!(decode(&doc).1.is_empty(), "{name:?}");
+        }
     }
 
     #[test]
@@ -784,7 +833,8 @@ mod tests {
                 "/limits/cpu_seconds",
                 "/limits/memory_bytes",
                 "/limits/processes",
-                "/name"
+                "/name",
+                "/schema"
             ]
         );
     }

@@ -24,6 +24,7 @@ string_enum!(
         CredentialStore = "credential-store",
         ProductionSocket = "production-socket",
         ContainerEngineSocket = "container-engine-socket",
+        ContainerEngineData = "container-engine-data",
         TrustedConfig = "trusted-config",
         System = "system",
     }
@@ -39,6 +40,7 @@ impl LabelClass {
                 | LabelClass::CredentialStore
                 | LabelClass::ProductionSocket
                 | LabelClass::ContainerEngineSocket
+                | LabelClass::ContainerEngineData
         )
     }
     /// Sensitive when the job can write it.
@@ -571,9 +573,18 @@ pub mod builtin {
         "/var/run/crio",
         "/run/buildkit",
         "/var/run/buildkit",
-        "/var/lib/docker",
         "/run/docker",
         "/var/run/docker",
+    ];
+    /// Data directories of container engines: other containers' logs,
+    /// environment, configuration and file systems (no socket in them).
+    pub(super) const ENGINE_DATA_DIRS: &[&str] = &[
+        "/var/lib/docker",
+        "/var/lib/containerd",
+        "/var/lib/containers",
+        "/var/lib/buildkit",
+        "/var/log/containers",
+        "/var/log/pods",
     ];
     /// Credential files and stores, relative to a home directory.
     const HOME_SECRETS: &[&str] = &[
@@ -676,6 +687,16 @@ pub mod builtin {
                 "container engine state",
             );
         }
+        if let Some(dir) = ENGINE_DATA_DIRS
+            .iter()
+            .find(|d| listed && contains(d, path))
+        {
+            return hit(
+                LabelClass::ContainerEngineData,
+                dir,
+                "container engine data directory",
+            );
+        }
         if is_agent_socket(path, name) {
             return hit(LabelClass::CredentialStore, path, "agent socket");
         }
@@ -754,6 +775,13 @@ pub mod builtin {
                     "container engine socket",
                 );
             }
+            for s in ENGINE_DATA_DIRS {
+                add(
+                    LabelClass::ContainerEngineData,
+                    s,
+                    "container engine data directory",
+                );
+            }
         }
         out
     }
@@ -816,6 +844,7 @@ mod tests {
     fn every_listed_location_is_under_a_known_first_component() {
         let lists = [
             builtin::ENGINE_DIRS,
+            builtin::ENGINE_DATA_DIRS,
             builtin::SYSTEM_SECRETS,
             builtin::SYSTEM_TREES,
             builtin::ENGINE_SOCKET_PATHS,

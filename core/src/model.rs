@@ -83,6 +83,7 @@ string_enum!(
         NetworkPolicy = "network-policy",
         Firewall = "firewall",
         Application = "application",
+        Proxy = "proxy",
         None = "none",
     }
 );

@@ -2,44 +2,230 @@
 //! environment that confirm (or refute) what the profile declares. Derived
 //! for every profile, clean or not, because a static comparison proves
 //! nothing about enforcement.
+//!
+//! The plan is a contract a verifier consumes (`isolint probe`, or a
+//! team's own): every check has a typed [`Target`], an [`Expect`] from a
+//! closed set, an id derived from what it checks (not from its position, so
+//! it survives unrelated edits of the profile) and the findings that ask
+//! for it. To add a check for a new rule, push one more [`check`] in
+//! [`derive`] with the pointer it derives from: the id and the findings
+//! that motivate it follow by themselves.
 
 use crate::finding::CheckKind;
 use crate::labels::{contains, Origin};
-use crate::model::{Egress, LimitEnforcement, StringEnum};
-use crate::report::RuntimeCheck;
+use crate::model::{string_enum, Egress, LimitEnforcement, StringEnum};
 use crate::rules::Ctx;
-use crate::text::{cat, Num};
+use crate::text::cat;
 
 /// The cloud metadata address every job is tested against.
-pub const METADATA_ENDPOINT: &str = "169.254.169.254:80";
+pub const METADATA_HOST: &str = "169.254.169.254";
+pub const METADATA_PORT: u64 = 80;
+
+string_enum!(
+    /// What the verifier must observe for a check to agree.
+    Expect {
+        Denied = "denied",
+        Allowed = "allowed",
+        Enforced = "enforced",
+        NoSurvivors = "no-survivors",
+        Exact = "exact",
+        ResolvesToDeclaredSource = "resolves-to-declared-source",
+        RejectedAfterJob = "rejected-after-job",
+        Destroyed = "destroyed",
+    }
+);
+
+string_enum!(
+    /// The limits a `limit-enforced` (or `timeout-kills-tree`) check names.
+    LimitName {
+        MemoryBytes = "memory_bytes",
+        Processes = "processes",
+        OutputBytes = "output_bytes",
+        CpuSeconds = "cpu_seconds",
+        WallSeconds = "wall_seconds",
+        MaxJobs = "max_jobs",
+    }
+);
+
+/// What a limit check must exceed: the declared value, or, when nothing is
+/// declared, any finite limit at all (the verifier must observe that some
+/// bound is enforced; an unbounded runtime disagrees).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Threshold {
+    Value(u64),
+    Any,
+}
+
+/// What a check is aimed at, typed by kind of target.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// A path as the job sees it.
+    Path(String),
+    /// A network destination. `port` is `None` when the allow entry names
+    /// none.
+    Endpoint {
+        host: String,
+        port: Option<u64>,
+        protocol: String,
+    },
+    /// A limit: its declared value (`None` when undeclared) and what to
+    /// probe.
+    Limit {
+        limit: LimitName,
+        value: Option<u64>,
+        threshold: Threshold,
+    },
+    /// The environment: the names of the declared variables, never values.
+    Variables(Vec<String>),
+    /// A credential by its declared name.
+    Credential(String),
+    /// The disposable worker itself.
+    Worker,
+}
+
+impl Target {
+    /// What identifies the thing checked, independent of declared values
+    /// that a re-run compares anyway (the limit's value, the variables).
+    fn identity(&self) -> String {
+        match self {
+            Target::Path(p) => cat!("path\0", p),
+            Target::Endpoint {
+                host,
+                port,
+                protocol,
+            } => format!("endpoint\0{host}\0{}\0{protocol}", port.unwrap_or(0)),
+            Target::Limit { limit, .. } => cat!("limit\0", limit.as_str()),
+            Target::Variables(_) => "environment".into(),
+            Target::Credential(c) => cat!("credential\0", c),
+            Target::Worker => "worker".into(),
+        }
+    }
+
+    /// Apply `f` to every string taken from the profile or catalog.
+    pub fn map_strings(&mut self, f: &mut dyn FnMut(String) -> String) {
+        match self {
+            Target::Path(p) | Target::Credential(p) => *p = f(std::mem::take(p)),
+            Target::Endpoint { host, protocol, .. } => {
+                *host = f(std::mem::take(host));
+                *protocol = f(std::mem::take(protocol));
+            }
+            Target::Variables(v) => v.iter_mut().for_each(|n| *n = f(std::mem::take(n))),
+            Target::Limit { .. } | Target::Worker => {}
+        }
+    }
+}
+
+impl std::fmt::Display for Target {
+    /// One line for people (text, Markdown, the dashboard).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Target::Path(p) => f.write_str(p),
+            Target::Endpoint { host, port, .. } => match port {
+                Some(p) => write!(f, "{host}:{p}"),
+                None => f.write_str(host),
+            },
+            Target::Limit {
+                limit,
+                value: Some(v),
+                ..
+            } => write!(f, "{limit}={v}"),
+            Target::Limit { limit, .. } => write!(f, "{limit}=undeclared"),
+            Target::Variables(v) if v.is_empty() => f.write_str("(empty)"),
+            Target::Variables(v) => f.write_str(&v.join(",")),
+            Target::Credential(c) => f.write_str(c),
+            Target::Worker => f.write_str("worker"),
+        }
+    }
+}
+
+/// A finding that asks for a check: its rule and pointer (its fingerprint
+/// is [`crate::report::finding_fingerprint`] of both and the profile name).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Motive {
+    pub rule: &'static str,
+    pub pointer: String,
+}
+
+/// One step of the runtime verifier's plan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuntimeCheck {
+    /// `rc-` and 12 hex digits of a digest of kind, expectation and target.
+    pub id: String,
+    pub kind: CheckKind,
+    pub target: Target,
+    pub expect: Expect,
+    pub because: String,
+    /// The profile pointer the check derives from; empty for a check every
+    /// job gets or one that comes from the catalog.
+    pub anchor: String,
+    /// The findings that ask for this check (by their rule's
+    /// `runtime_check` kind and pointer), sorted.
+    pub motivated_by: Vec<Motive>,
+}
+
+impl RuntimeCheck {
+    /// The stable id: what is checked, not where it stands in the plan.
+    pub fn stable_id(&self) -> String {
+        let key = cat!(
+            self.kind.as_str(),
+            "\0",
+            self.expect.as_str(),
+            "\0",
+            self.target.identity()
+        );
+        let hex = crate::report::sha256_hex(key.as_bytes());
+        cat!("rc-", hex.get(..12).unwrap_or(&hex))
+    }
+}
 
 fn check(
     kind: CheckKind,
-    target: impl Into<String>,
-    expect: &'static str,
+    target: Target,
+    expect: Expect,
+    anchor: impl Into<String>,
     because: impl Into<String>,
 ) -> RuntimeCheck {
     RuntimeCheck {
         id: String::new(),
         kind,
-        target: target.into(),
+        target,
         expect,
         because: because.into(),
+        anchor: anchor.into(),
+        motivated_by: Vec::new(),
     }
 }
 
-/// Map a host path inside a mount to where the job sees it.
-fn in_job(source: &str, target: &str, host_path: &str) -> String {
-    let rest = host_path.strip_prefix(source).unwrap_or("");
-    let t = target.trim_end_matches('/');
-    if rest.is_empty() {
-        if t.is_empty() {
-            "/".into()
-        } else {
-            t.into()
-        }
+fn path(p: impl Into<String>) -> Target {
+    Target::Path(p.into())
+}
+
+fn tcp(host: &str, port: u64) -> Target {
+    Target::Endpoint {
+        host: host.into(),
+        port: Some(port),
+        protocol: "tcp".into(),
+    }
+}
+
+/// Map a host path inside a mount to where the job sees it, joining path
+/// components: `/` mounted at `/host` puts `/home` at `/host/home`.
+/// `host_path` is `source` or a path under it (both normalized).
+pub fn in_job(source: &str, target: &str, host_path: &str) -> String {
+    let rest = if contains(source, host_path) {
+        host_path
+            .get(source.len()..)
+            .unwrap_or("")
+            .trim_start_matches('/')
     } else {
-        cat!(t, rest)
+        ""
+    };
+    let t = target.trim_end_matches('/');
+    match (t.is_empty(), rest.is_empty()) {
+        (true, true) => "/".into(),
+        (true, false) => cat!("/", rest),
+        (false, true) => t.into(),
+        (false, false) => cat!(t, "/", rest),
     }
 }
 
@@ -64,8 +250,9 @@ pub fn derive(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
                 if seen_read.insert(t.clone()) {
                     out.push(check(
                         CheckKind::ReadDenied,
-                        t,
-                        "denied",
+                        path(t),
+                        Expect::Denied,
+                        v.pointer(),
                         cat!(
                             v.pointer(),
                             " is mounted from ",
@@ -84,8 +271,9 @@ pub fn derive(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
                 if seen_read.insert(t.clone()) {
                     out.push(check(
                         CheckKind::ReadDenied,
-                        t,
-                        "denied",
+                        path(t),
+                        Expect::Denied,
+                        v.pointer(),
                         cat!(
                             v.pointer(),
                             " exposes ",
@@ -105,8 +293,9 @@ pub fn derive(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
         if l.class.sensitive_to_read() && seen_read.insert(l.path.clone()) {
             out.push(check(
                 CheckKind::ReadDenied,
-                l.path.clone(),
-                "denied",
+                path(l.path.clone()),
+                Expect::Denied,
+                "",
                 cat!(
                     "catalog label ",
                     l.path,
@@ -132,8 +321,9 @@ pub fn derive(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
         if v.writable() && class.is_some_and(|c| c.writable_by_design()) {
             out.push(check(
                 CheckKind::WriteAllowed,
-                target,
-                "allowed",
+                path(target),
+                Expect::Allowed,
+                v.pointer(),
                 cat!(
                     v.pointer(),
                     " is declared as writable ",
@@ -145,8 +335,9 @@ pub fn derive(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
         } else {
             out.push(check(
                 CheckKind::WriteDenied,
-                target,
-                "denied",
+                path(target),
+                Expect::Denied,
+                v.pointer(),
                 cat!(
                     v.pointer(),
                     " is not scratch or output; writing under it must fail"
@@ -159,8 +350,9 @@ pub fn derive(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
         if !write_targets.iter().any(|w| contains(w, t)) {
             out.push(check(
                 CheckKind::WriteDenied,
-                t,
-                "denied",
+                path(t),
+                Expect::Denied,
+                "",
                 "writing outside the declared scratch and output mounts must fail",
             ));
         }
@@ -169,8 +361,9 @@ pub fn derive(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
         if l.class == crate::labels::LabelClass::TrustedConfig {
             out.push(check(
                 CheckKind::WriteDenied,
-                l.path.clone(),
-                "denied",
+                path(l.path.clone()),
+                Expect::Denied,
+                "",
                 cat!(
                     "trusted configuration ",
                     l.path,
@@ -193,8 +386,9 @@ pub fn derive(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
             .map(|m| matches!(m.origin, Origin::Catalog(_)));
         out.push(check(
             CheckKind::LinkResolution,
-            target,
-            "resolves-to-declared-source",
+            path(target),
+            Expect::ResolvesToDeclaredSource,
+            v.pointer(),
             cat!(
                 v.pointer(),
                 " was matched lexically",
@@ -213,8 +407,9 @@ pub fn derive(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
     // 5. Egress.
     out.push(check(
         CheckKind::EgressDenied,
-        METADATA_ENDPOINT,
-        "denied",
+        tcp(METADATA_HOST, METADATA_PORT),
+        Expect::Denied,
+        "",
         "the cloud metadata endpoint hands out instance credentials",
     ));
     let net = ctx.profile.network.as_ref();
@@ -224,14 +419,16 @@ pub fn derive(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
         _ => {
             out.push(check(
                 CheckKind::EgressDenied,
-                "example.com:443",
-                "denied",
+                tcp("example.com", 443),
+                Expect::Denied,
+                "/network/egress",
                 "a destination outside the allow list must be unreachable at the network layer",
             ));
             out.push(check(
                 CheckKind::EgressDenied,
-                "10.0.0.1:22",
-                "denied",
+                tcp("10.0.0.1", 22),
+                Expect::Denied,
+                "/network/egress",
                 "private addresses must be unreachable unless listed",
             ));
         }
@@ -244,9 +441,21 @@ pub fn derive(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
             .enumerate()
         {
             if let Some(h) = &a.host {
-                let port = a.port.map(|p| format!(":{p}")).unwrap_or_default();
-                out.push(check(CheckKind::EgressAllowed, format!("{h}{port}"), "allowed", format!(
-                    "/network/allow/{i} is declared; it must be reachable, and only by its declared protocol")));
+                let at = format!("/network/allow/{i}");
+                out.push(check(
+                    CheckKind::EgressAllowed,
+                    Target::Endpoint {
+                        host: h.clone(),
+                        port: a.port,
+                        protocol: a.protocol.clone().unwrap_or_else(|| "tcp".into()),
+                    },
+                    Expect::Allowed,
+                    at.clone(),
+                    cat!(
+                        at,
+                        " is declared; it must be reachable, and only by its declared protocol"
+                    ),
+                ));
             }
         }
     }
@@ -260,62 +469,242 @@ pub fn derive(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
         }
         Some(_) => "the declared enforcer must stop a program that ignores it",
     };
-    let limit_fields: [(&str, Option<u64>); 5] = [
-        ("memory_bytes", limits.and_then(|l| l.memory_bytes)),
-        ("processes", limits.and_then(|l| l.processes)),
-        ("output_bytes", limits.and_then(|l| l.output_bytes)),
-        ("cpu_seconds", limits.and_then(|l| l.cpu_seconds)),
-        ("wall_seconds", limits.and_then(|l| l.wall_seconds)),
+    let limit = |name: LimitName, value: Option<u64>| Target::Limit {
+        limit: name,
+        value,
+        threshold: value.map_or(Threshold::Any, Threshold::Value),
+    };
+    let limit_fields: [(LimitName, Option<u64>); 5] = [
+        (LimitName::MemoryBytes, limits.and_then(|l| l.memory_bytes)),
+        (LimitName::Processes, limits.and_then(|l| l.processes)),
+        (LimitName::OutputBytes, limits.and_then(|l| l.output_bytes)),
+        (LimitName::CpuSeconds, limits.and_then(|l| l.cpu_seconds)),
+        (LimitName::WallSeconds, limits.and_then(|l| l.wall_seconds)),
     ];
     for (name, value) in limit_fields {
-        let target = match value {
-            Some(v) => cat!(name, "=", Num::new(v)),
-            None => cat!(name, "=undeclared"),
-        };
         out.push(check(
             CheckKind::LimitEnforced,
-            target,
-            "enforced",
-            cat!("exceed ", name, " with a small probe; ", how),
+            limit(name, value),
+            Expect::Enforced,
+            cat!("/limits/", name.as_str()),
+            cat!("exceed ", name.as_str(), " with a small probe; ", how),
         ));
     }
     if let Some(c) = &ctx.profile.concurrency {
         if let Some(m) = c.max_jobs {
             out.push(check(
                 CheckKind::LimitEnforced,
-                format!("max_jobs={m}"),
-                "enforced",
+                limit(LimitName::MaxJobs, Some(m)),
+                Expect::Enforced,
+                "/concurrency/max_jobs",
                 "start one job over the cap; it must wait or be refused",
             ));
         }
     }
 
     // 7. Timeout kills the whole tree.
-    out.push(check(CheckKind::TimeoutKillsTree, "wall_seconds", "no-survivors", "start a grandchild that ignores SIGTERM; after the timeout no process of the job may remain"));
+    out.push(check(
+        CheckKind::TimeoutKillsTree,
+        limit(LimitName::WallSeconds, limits.and_then(|l| l.wall_seconds)),
+        Expect::NoSurvivors,
+        "/limits/timeout_kills",
+        "start a grandchild that ignores SIGTERM; after the timeout no process of the job may remain",
+    ));
 
     // 8. Environment exactly as declared.
-    let names: Vec<&str> = ctx
+    let names: Vec<String> = ctx
         .profile
         .environment
         .as_ref()
         .and_then(|e| e.variables.as_deref())
         .unwrap_or(&[])
         .iter()
-        .map(|(k, _)| k.as_str())
+        .map(|(k, _)| k.clone())
         .collect();
-    out.push(check(CheckKind::EnvExact, if names.is_empty() { "(empty)".to_string() } else { names.join(",") }, "exact",
-        "the job's environment must hold only the declared variables, nothing inherited from the launcher"));
+    out.push(check(
+        CheckKind::EnvExact,
+        Target::Variables(names),
+        Expect::Exact,
+        "/environment",
+        "the job's environment must hold only the declared variables, nothing inherited from the launcher",
+    ));
 
     // 9. Credentials expire; 10. the worker is destroyed.
     for (i, c) in ctx.profile.credentials().iter().enumerate() {
         let name = c.name.clone().unwrap_or_else(|| format!("credentials/{i}"));
+        let at = format!("/credentials/{i}");
         out.push(check(
             CheckKind::CredentialExpired,
-            name,
-            "rejected-after-job",
-            format!("/credentials/{i} must be unusable once the job ends"),
+            Target::Credential(name),
+            Expect::RejectedAfterJob,
+            at.clone(),
+            cat!(at, " must be unusable once the job ends"),
         ));
     }
-    out.push(check(CheckKind::WorkerDestroyed, "worker", "destroyed", "after results are collected the worker must be gone, with nothing kept but the declared metadata"));
+    out.push(check(
+        CheckKind::WorkerDestroyed,
+        Target::Worker,
+        Expect::Destroyed,
+        "/cleanup",
+        "after results are collected the worker must be gone, with nothing kept but the declared metadata",
+    ));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{audit, AuditOptions, Labels};
+
+    fn plan(profile: &str) -> Vec<RuntimeCheck> {
+        audit(
+            profile.as_bytes(),
+            "p.json",
+            &Labels::workshop(),
+            &AuditOptions::default(),
+        )
+        .unwrap()
+        .runtime_checks
+    }
+
+    #[test]
+    fn paths_under_a_mount_are_joined_by_components() {
+        for (source, target, host, want) in [
+            ("/", "/host", "/home/botie", "/host/home/botie"),
+            ("/", "/host/", "/run/postgresql", "/host/run/postgresql"),
+            ("/", "/", "/home", "/home"),
+            ("/home", "/h", "/home", "/h"),
+            ("/home", "/h", "/home/botie/.aws", "/h/botie/.aws"),
+            ("/home", "/", "/home/botie", "/botie"),
+            ("/srv/a", "/w", "/srv/ab", "/w"),
+        ] {
+            assert_eq!(in_job(source, target, host), want, "{source} at {target}");
+        }
+    }
+
+    /// Every check derived from a mount is aimed at that mount's target or
+    /// a path under it (component-wise), whatever the source and target
+    /// spell, and whatever the labels it exposes.
+    #[test]
+    fn every_mount_check_stays_under_its_mount_target() {
+        let sources = [
+            "/",
+            "/home",
+            "/home/",
+            "/home/botie",
+            "/srv/workshop",
+            "/var/run",
+            "/run",
+            "/etc",
+            "/srv/workshop/scratch/job",
+        ];
+        let targets = ["/host", "/host/", "/", "/h/x", "/workspace", "/hostroot"];
+        let mut seen = 0;
+        for (i, s) in sources.iter().enumerate() {
+            for (j, t) in targets.iter().enumerate() {
+                let access = if (i + j) % 2 == 0 {
+                    "read-only"
+                } else {
+                    "read-write"
+                };
+                let profile = format!(
+                    r#"{{"name": "p", "mounts": [{{"source": "{s}", "target": "{t}", "access": "{access}"}}]}}"#
+                );
+                let want = t.trim_end_matches('/');
+                for c in plan(&profile).iter().filter(|c| c.anchor == "/mounts/0") {
+                    let Target::Path(p) = &c.target else {
+                        panic!("{profile}: {c:?}")
+                    };
+                    let under = want.is_empty() || p == want || p.starts_with(&format!("{want}/"));
+                    assert!(
+                        under || (want.is_empty() && p == "/"),
+                        "{profile}: {p} not under {t}"
+                    );
+                    seen += 1;
+                }
+            }
+        }
+        assert!(seen > 100, "{seen}");
+    }
+
+    #[test]
+    fn ids_are_stable_unique_and_independent_of_position() {
+        let a = plan(crate::WORKSHOP_PROFILE);
+        let ids: std::collections::BTreeSet<&str> = a.iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(ids.len(), a.len(), "unique");
+        assert!(a
+            .iter()
+            .all(|c| c.id.len() == 15 && c.id.starts_with("rc-")));
+        // Another mount in front: every earlier check keeps its id.
+        let b = plan(&crate::WORKSHOP_PROFILE.replacen(
+            "\"mounts\": [",
+            "\"mounts\": [{\"source\": \"/srv/workshop/snapshots/other\", \"target\": \"/other\", \"access\": \"read-only\"},",
+            1,
+        ));
+        let later: std::collections::BTreeSet<&str> = b.iter().map(|c| c.id.as_str()).collect();
+        assert!(ids.is_subset(&later), "{ids:?} vs {later:?}");
+        assert!(later.len() > ids.len());
+    }
+
+    #[test]
+    fn undeclared_limits_probe_any_and_declared_ones_their_value() {
+        let checks = plan(r#"{"name": "p", "limits": {"memory_bytes": 1048576}}"#);
+        let limits: Vec<_> = checks
+            .iter()
+            .filter_map(|c| match &c.target {
+                Target::Limit {
+                    limit, threshold, ..
+                } if c.kind == CheckKind::LimitEnforced => Some((*limit, *threshold)),
+                _ => None,
+            })
+            .collect();
+        assert!(limits.contains(&(LimitName::MemoryBytes, Threshold::Value(1048576))));
+        assert!(limits.contains(&(LimitName::Processes, Threshold::Any)));
+    }
+
+    /// A finding whose rule asks for a kind of check is linked to a check
+    /// of that kind, and every link names a rule that asks for that kind.
+    #[test]
+    fn checks_name_the_findings_that_motivate_them() {
+        let r = audit(
+            crate::WORKSHOP_PROFILE.as_bytes(),
+            "p.json",
+            &Labels::workshop(),
+            &AuditOptions::default(),
+        )
+        .unwrap();
+        let mut linked = 0;
+        for c in &r.runtime_checks {
+            for m in &c.motivated_by {
+                let rule = crate::rules::find(m.rule).unwrap();
+                assert_eq!(rule.runtime_check, Some(c.kind), "{c:?}");
+                assert!(r
+                    .issues
+                    .iter()
+                    .any(|f| f.rule == m.rule && f.pointer == m.pointer));
+                linked += 1;
+            }
+        }
+        assert!(linked >= 3, "{linked}");
+        let asking = r.issues.iter().filter(|f| {
+            crate::rules::find(f.rule)
+                .and_then(|r| r.runtime_check)
+                .is_some()
+        });
+        for f in asking {
+            let kind = crate::rules::find(f.rule).unwrap().runtime_check.unwrap();
+            let exists = r.runtime_checks.iter().any(|c| c.kind == kind);
+            let linked = r.runtime_checks.iter().any(|c| {
+                c.motivated_by
+                    .iter()
+                    .any(|m| m.rule == f.rule && m.pointer == f.pointer)
+            });
+            assert!(
+                !exists || linked,
+                "{} {} is linked to no check",
+                f.rule,
+                f.pointer
+            );
+        }
+    }
 }

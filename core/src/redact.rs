@@ -481,6 +481,21 @@ impl Secrets {
     pub fn collect(root: &Node) -> Secrets {
         let mut values = Vec::new();
         walk(root, false, &mut values);
+        Secrets::of_values(values)
+    }
+
+    /// The secrets of several profiles together (each root is walked and
+    /// dropped in turn), e.g. every profile imported from one file, so the
+    /// file's text is masked once for all of them.
+    pub fn collect_many(roots: impl IntoIterator<Item = Node>) -> Secrets {
+        let mut values = Vec::new();
+        for root in roots {
+            walk(&root, false, &mut values);
+        }
+        Secrets::of_values(values)
+    }
+
+    fn of_values(values: Vec<String>) -> Secrets {
         if values.iter().all(String::is_empty) {
             // Most profiles hold no secret: no tables to build.
             return Secrets::default();

@@ -153,14 +153,13 @@ impl Summary {
     }
 }
 
-/// One step of the runtime verifier's plan.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RuntimeCheck {
-    pub id: String,
-    pub kind: CheckKind,
-    pub target: String,
-    pub expect: &'static str,
-    pub because: String,
+pub use crate::plan::RuntimeCheck;
+
+/// A finding's fingerprint: stable across runs and edits elsewhere in the
+/// profile (its rule, its pointer and the profile's name). The JSON export,
+/// SARIF's `partialFingerprints` and the plan's `motivated_by` all use it.
+pub fn finding_fingerprint(rule: &str, pointer: &str, profile_name: &str) -> String {
+    sha256_hex(crate::text::cat!(rule, "\0", pointer, "\0", profile_name).as_bytes())
 }
 
 /// A mount compared with the labels, for the mounts-vs-labels table.
@@ -225,7 +224,9 @@ pub struct OriginalSource {
     /// The importer's format name (`kubernetes`, `oci`, ...).
     pub format: &'static str,
     pub sha256: String,
-    pub text: String,
+    /// Shared by every profile imported from the file: one copy per file,
+    /// not per profile.
+    pub text: std::sync::Arc<str>,
 }
 
 impl OriginalSource {
@@ -557,10 +558,11 @@ fn audit_scheduled(
                     // In place: a copy of a large plan's checks was
                     // megabytes of fresh memory, each page a fault.
                     let mut checks = checks;
-                    par::for_each_indexed(wide, &mut checks, |i, c| {
-                        c.id = check_id(i + 1);
-                        c.target = clean_owned(std::mem::take(&mut c.target));
+                    par::for_each_indexed(wide, &mut checks, |_, c| {
+                        c.target.map_strings(&mut |s| clean_owned(s));
                         c.because = clean_owned(std::mem::take(&mut c.because));
+                        c.anchor = clean_owned(std::mem::take(&mut c.anchor));
+                        c.id = c.stable_id();
                     });
                     checks
                 },
@@ -612,6 +614,9 @@ fn audit_scheduled(
         .clone()
         .filter(|n| !n.trim().is_empty())
         .unwrap_or_else(|| "unnamed".into());
+    let mut runtime_checks = runtime_checks;
+    merge_same_checks(&mut runtime_checks);
+    link_motives(&mut runtime_checks, &issues);
     let mut report = Report {
         route: clean(profile.route()),
         profile: ProfileMeta {
@@ -655,23 +660,102 @@ fn audit_scheduled(
     report
 }
 
-/// `rc-` and the check's number in three digits at least (`rc-007`,
-/// `rc-1234`).
-fn check_id(n: usize) -> String {
-    // Natively, the usual case (fewer than 1,000 checks) without the digit
-    // loop and the join: they were 1.7 % of a batch profile's
-    // instructions. (The page keeps one path.)
-    #[cfg(not(target_arch = "wasm32"))]
-    if n < 1000 {
-        let digit = |d: usize| char::from(b'0' + (d % 10) as u8);
-        let mut id = String::with_capacity(6);
-        id.push_str("rc-");
-        id.extend([digit(n / 100), digit(n / 10), digit(n)]);
-        return id;
+/// One check per id: two steps that check the same thing (a mount at
+/// `/etc` and the plan's own `/etc`) are one check, first place kept.
+fn merge_same_checks(checks: &mut Vec<RuntimeCheck>) {
+    let mut seen = std::collections::HashSet::with_capacity(checks.len());
+    checks.retain(|c| seen.insert(c.id.clone()));
+}
+
+/// Link each finding to the checks it asks for: those of its rule's
+/// `runtime_check` kind derived from the same place in the profile (one
+/// pointer is a prefix of the other, component-wise), else that kind's
+/// checks every job gets. Near-linear: checks are indexed by anchor.
+/// How many checks of its kind a finding with no check of its own is
+/// linked to.
+const FALLBACK_LINKS: usize = 8;
+
+fn link_motives(checks: &mut [RuntimeCheck], issues: &[Finding]) {
+    use std::collections::BTreeMap;
+    let mut by_anchor: BTreeMap<(CheckKind, &str), Vec<usize>> = BTreeMap::new();
+    let mut first_of_kind: BTreeMap<CheckKind, Vec<usize>> = BTreeMap::new();
+    for (i, c) in checks.iter().enumerate() {
+        by_anchor
+            .entry((c.kind, c.anchor.as_str()))
+            .or_default()
+            .push(i);
+        let first = first_of_kind.entry(c.kind).or_default();
+        if first.len() < FALLBACK_LINKS {
+            first.push(i);
+        }
     }
-    let n = crate::text::Num::new(n as u64);
-    let zeros = "00".get(n.as_ref().len().saturating_sub(1)..).unwrap_or("");
-    crate::text::cat!("rc-", zeros, n)
+    let asks: BTreeMap<&str, CheckKind> = rules::all()
+        .filter_map(|r| Some((r.id, r.runtime_check?)))
+        .collect();
+    let mut links: Vec<(usize, crate::plan::Motive)> = Vec::new();
+    for f in issues {
+        let Some(&kind) = asks.get(f.rule) else {
+            continue;
+        };
+        let mut hit: Vec<usize> = Vec::new();
+        // Anchors that are the pointer or one of its ancestors.
+        let p = f.pointer.as_str();
+        let mut end = p.len();
+        loop {
+            let prefix = p.get(..end).unwrap_or("");
+            if !prefix.is_empty() {
+                if let Some(ix) = by_anchor.get(&(kind, prefix)) {
+                    hit.extend(ix);
+                }
+            }
+            match prefix.rfind('/') {
+                Some(k) if k > 0 => end = k,
+                _ => break,
+            }
+        }
+        // Anchors below the pointer (a finding on a whole section).
+        if !p.is_empty() {
+            let below = crate::text::cat!(p, "/");
+            for ((_, a), ix) in by_anchor.range((kind, below.as_str())..) {
+                if !a.starts_with(below.as_str()) {
+                    break;
+                }
+                hit.extend(ix);
+            }
+        }
+        if hit.is_empty() {
+            if let Some(ix) = by_anchor.get(&(kind, "")) {
+                hit.extend(ix);
+            }
+        }
+        // A finding elsewhere in the profile (a shell command asking for
+        // the timeout check) asks for that kind's checks as a whole: the
+        // first few, in plan order, so a large plan is not linked to
+        // every finding.
+        if hit.is_empty() {
+            if let Some(ix) = first_of_kind.get(&kind) {
+                hit.extend(ix);
+            }
+        }
+        for i in hit {
+            links.push((
+                i,
+                crate::plan::Motive {
+                    rule: f.rule,
+                    pointer: f.pointer.clone(),
+                },
+            ));
+        }
+    }
+    for (i, m) in links {
+        if let Some(c) = checks.get_mut(i) {
+            c.motivated_by.push(m);
+        }
+    }
+    for c in checks.iter_mut() {
+        c.motivated_by.sort();
+        c.motivated_by.dedup();
+    }
 }
 
 fn clean_value(v: serde_json::Value, clean: &dyn Fn(String) -> String) -> serde_json::Value {
@@ -763,16 +847,6 @@ pub fn areas() -> &'static [Area] {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn check_ids_have_three_digits_at_least() {
-        for n in [0, 1, 9, 10, 99, 100, 999, 1000, 12345] {
-            assert_eq!(check_id(n), format!("rc-{n:03}"));
-        }
-        for n in 0..2000 {
-            assert_eq!(check_id(n), format!("rc-{n:03}"));
-        }
-    }
 
     /// A report or a parsed profile printed with `{:?}` (a library user's
     /// log line) does not echo the secret the exports mask.
@@ -894,7 +968,7 @@ mod tests {
         }
         assert!(!wide.contains("ghp_abcdef"), "the secret is masked");
         assert!(
-            wide.contains("\"rc-3000\""),
+            wide.matches("\"kind\": \"link-resolution\"").count() >= 3000,
             "one runtime check per mount at least"
         );
         assert_eq!(wide, narrow);

@@ -21,6 +21,21 @@ pub fn is_dangerous(c: char) -> bool {
             | '\u{FFF9}'..='\u{FFFB}')
 }
 
+/// Whether `c` draws nothing: whitespace, the dangerous characters above, and
+/// the other fillers and joiners (soft hyphen, variation selectors, tag
+/// characters, Hangul fillers, the Braille blank). A name made only of these
+/// reads as empty to a reviewer, whatever its bytes.
+pub fn is_invisible(c: char) -> bool {
+    c.is_whitespace()
+        || is_dangerous(c)
+        || matches!(c,
+            '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}'
+            | '\u{17B4}' | '\u{17B5}' | '\u{180B}'..='\u{180F}'
+            | '\u{2060}'..='\u{206F}' | '\u{2800}' | '\u{3164}' | '\u{FFA0}'
+            | '\u{FE00}'..='\u{FE0F}' | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0000}'..='\u{E0FFF}')
+}
+
 /// Replace every dangerous character (including newlines and tabs) with a
 /// visible escape, for single-line display.
 pub fn neutralize(s: &str) -> Cow<'_, str> {

@@ -166,6 +166,19 @@ pub fn banner(report: &Report) -> Banner {
     }
 }
 
+/// The runtime-check plan in one line's worth: how many checks of each
+/// kind, in the order the plan first names each kind.
+pub fn plan_counts(report: &Report) -> Vec<(CheckKind, usize)> {
+    let mut counts: Vec<(CheckKind, usize)> = Vec::new();
+    for check in &report.runtime_checks {
+        match counts.iter_mut().find(|(k, _)| *k == check.kind) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((check.kind, 1)),
+        }
+    }
+    counts
+}
+
 /// Everything the detail pane shows for one finding, display-safe.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Detail {
@@ -259,7 +272,7 @@ pub fn detail(report: &Report, index: usize) -> Option<Detail> {
 /// profile itself.
 pub fn shown_source(report: &Report) -> (&str, &str) {
     match &report.original {
-        Some(o) => (o.file.as_str(), o.text.as_str()),
+        Some(o) => (o.file.as_str(), &*o.text),
         None => (report.profile.source.as_str(), report.source_text.as_str()),
     }
 }

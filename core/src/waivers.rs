@@ -27,6 +27,10 @@ pub struct Waiver {
     pub owner: String,
     pub expires: Date,
     pub profile_sha256: String,
+    /// The name of the profile it was granted for, when the entry says
+    /// (`isolint waive` writes it). An entry for another profile is not
+    /// about this one; it can never apply without the digest either.
+    pub profile: Option<String>,
     /// Position of the entry in the waivers file.
     pub line: u32,
 }
@@ -108,6 +112,7 @@ fn entry(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Waiver> {
         "owner",
         "expires",
         "profile_sha256",
+        "profile",
     ];
     let mut o = d.object(n, ptr, KEYS)?;
     let req = |o: &mut crate::decode::Obj<'_, '_>, key: &'static str, what: &'static str| {
@@ -122,6 +127,7 @@ fn entry(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Waiver> {
         v
     };
     let rule = req(&mut o, "rule", "a non-empty `rule`");
+    let profile = o.string("profile");
     let pointer = o.string("pointer");
     if pointer.is_none() && o.field("pointer").is_none() {
         o.push_problem(Problem {
@@ -183,6 +189,7 @@ fn entry(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Waiver> {
         owner: owner?,
         expires: expires?,
         profile_sha256: sha?.to_ascii_lowercase(),
+        profile,
         line: n.pos.line,
     })
 }
@@ -192,6 +199,11 @@ fn entry(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Waiver> {
 #[derive(Debug, Clone, Default)]
 pub struct WaiversSource {
     pub path: String,
+    /// The path as the operator named it, made absolute but with links
+    /// unresolved (empty when the same as `path`): a link under a mount
+    /// the job can write could be pointed at another file, so that path
+    /// is checked too.
+    pub named: String,
 }
 
 fn waiver_finding(
@@ -235,27 +247,83 @@ fn waiver_finding(
     }
 }
 
+/// Where a mount's source is on the host, as the caller could resolve it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HostPath {
+    /// An absolute host path, links resolved where the caller could.
+    Path(String),
+    /// Not known (a relative source with no directory to resolve it
+    /// against, a variable, a link that cannot be followed): it may hold
+    /// the waivers file, so it is treated as if it did.
+    Unknown,
+    /// No host source at all (an anonymous tmpfs).
+    None,
+}
+
+/// The host side of a mount read from the profile alone: an absolute source
+/// as written, anything else unknown. The CLI resolves relative sources and
+/// links itself and calls [`apply_resolved`].
+pub fn lexical_host_path(m: &crate::report::MountRow) -> HostPath {
+    if m.source.trim().is_empty() {
+        return HostPath::None;
+    }
+    let n = normalize(&m.normalized);
+    if n.relative || m.normalized.is_empty() {
+        HostPath::Unknown
+    } else {
+        HostPath::Path(n.path.to_string())
+    }
+}
+
 /// Apply waivers to a report. `today` decides expiry (no date: nothing is
 /// applied, because expiry cannot be checked). `source` is where the file
 /// was read from, to refuse waivers the job itself could have written.
+/// Mount sources are read lexically ([`lexical_host_path`]).
 pub fn apply(report: &mut Report, waivers: &[Waiver], today: Option<Date>, source: &WaiversSource) {
+    apply_resolved(report, waivers, today, source, &lexical_host_path);
+}
+
+/// [`apply`], with each mount's host path as `host` resolves it: both sides
+/// of the comparison must be resolved the same way (relative sources
+/// against the profile's directory, links on the host).
+pub fn apply_resolved(
+    report: &mut Report,
+    waivers: &[Waiver],
+    today: Option<Date>,
+    source: &WaiversSource,
+    host: &dyn Fn(&crate::report::MountRow) -> HostPath,
+) {
     let mut extra = Vec::new();
     // A waivers file inside a mounted source: the job can read it, and if
     // the mount is writable, it could have written it.
     let mut refused = false;
     let wpath = normalize(&source.path);
+    let named = normalize(&source.named);
     if !source.path.is_empty() && !wpath.relative {
         for m in &report.mounts {
-            let mnorm = normalize(&m.normalized);
-            if m.normalized.is_empty() || mnorm.relative || !contains(&mnorm.path, &wpath.path) {
+            let covers = match host(m) {
+                HostPath::Path(p) => {
+                    let p = normalize(&p);
+                    p.relative
+                        || contains(&p.path, &wpath.path)
+                        || (!source.named.is_empty()
+                            && !named.relative
+                            && contains(&p.path, &named.path))
+                }
+                HostPath::Unknown => true,
+                HostPath::None => false,
+            };
+            if !covers {
                 continue;
             }
+            let known = !matches!(host(m), HostPath::Unknown);
             let writable = m.access != "read-only";
             refused |= writable;
-            let msg = if writable {
-                format!("the waivers file `{}` lies inside writable mount `{}`; the job could rewrite its own waivers, so none are applied", source.path, m.source)
-            } else {
-                format!("the waivers file `{}` lies inside mount `{}`; the job can read it, keep it outside every mounted source", source.path, m.source)
+            let msg = match (writable, known) {
+                (true, true) => format!("the waivers file `{}` lies inside writable mount `{}`; the job could rewrite its own waivers, so none are applied", source.path, m.source),
+                (true, false) => format!("writable mount `{}` cannot be resolved on the host, so it may hold the waivers file `{}`; none are applied", m.source, source.path),
+                (false, true) => format!("the waivers file `{}` lies inside mount `{}`; the job can read it, keep it outside every mounted source", source.path, m.source),
+                (false, false) => format!("mount `{}` cannot be resolved on the host, so it may expose the waivers file `{}`; keep it outside every mounted source", m.source, source.path),
             };
             let mut f = waiver_finding(report, "PRF008", &format!("{}/source", m.pointer), msg);
             if !writable {
@@ -273,6 +341,14 @@ pub fn apply(report: &mut Report, waivers: &[Waiver], today: Option<Date>, sourc
             .map(|(i, _)| i)
             .collect();
         if w.profile_sha256 != report.profile.sha256 {
+            // One file serves several profiles: an entry granted for another
+            // one is none of this profile's business.
+            if w.profile
+                .as_ref()
+                .is_some_and(|p| *p != report.profile.name)
+            {
+                continue;
+            }
             if !matching.is_empty() {
                 extra.push(waiver_finding(
                     report,
@@ -341,8 +417,10 @@ pub fn entry_json(
     owner: &str,
     expires: Date,
     profile_sha256: &str,
+    profile: &str,
 ) -> String {
     let v = serde_json::json!({
+        "profile": profile,
         "rule": rule,
         "pointer": pointer,
         "reason": reason,
@@ -441,6 +519,66 @@ mod tests {
         assert!(r.issues.iter().all(|f| f.waived.is_none()));
     }
 
+    /// issue 21 item 12: one waivers file for several profiles made each
+    /// report the others' entries as PRF007. Only an entry for this profile
+    /// (or one that names none) with a stale digest is PRF007; nothing but
+    /// the right digest ever waives.
+    #[test]
+    fn entries_for_another_profile_are_not_about_this_one() {
+        let base = report();
+        let target = base.issues.iter().find(|f| f.blocks()).unwrap().clone();
+        let me = base.profile.name.clone();
+        let entry = |sha: &str, profile: Option<&str>| {
+            let v = serde_json::json!({
+                "schema": WAIVERS_SCHEMA,
+                "waivers": [{
+                    "rule": target.rule, "pointer": target.pointer, "reason": "r", "owner": "o",
+                    "expires": "2026-12-31", "profile_sha256": sha, "profile": profile,
+                }]
+            });
+            let mut v = v;
+            if profile.is_none() {
+                v["waivers"][0].as_object_mut().unwrap().remove("profile");
+            }
+            parse(v.to_string().as_bytes()).unwrap()
+        };
+        let other = "0".repeat(64);
+        // (digest, profile named, PRF007, waived)
+        for (sha, profile, prf007, waived) in [
+            (other.as_str(), Some("another-job"), false, false),
+            (other.as_str(), Some(me.as_str()), true, false),
+            (other.as_str(), None, true, false),
+            (base.profile.sha256.as_str(), Some(me.as_str()), false, true),
+            (base.profile.sha256.as_str(), None, false, true),
+            // The digest decides: a wrong name on the right digest still
+            // cannot widen anything, and the entry is left alone.
+            (
+                base.profile.sha256.as_str(),
+                Some("another-job"),
+                false,
+                true,
+            ),
+        ] {
+            let mut r = base.clone();
+            apply(
+                &mut r,
+                &entry(sha, profile),
+                Date::parse("2026-11-29"),
+                &WaiversSource::default(),
+            );
+            assert_eq!(
+                r.issues.iter().any(|f| f.rule == "PRF007"),
+                prf007,
+                "{profile:?} {sha}"
+            );
+            assert_eq!(
+                r.issues.iter().any(|f| f.waived.is_some()),
+                waived,
+                "{profile:?} {sha}"
+            );
+        }
+    }
+
     #[test]
     fn waivers_inside_a_writable_mount_are_refused() {
         let mut r = report();
@@ -459,6 +597,7 @@ mod tests {
         .unwrap();
         let src = WaiversSource {
             path: "/srv/workshop/scratch/job-17/waivers.json".into(),
+            ..Default::default()
         };
         apply(&mut r, &w, Date::parse("2026-11-29"), &src);
         assert!(r.issues.iter().all(|f| f.waived.is_none()));

@@ -69,7 +69,8 @@ fn format_dirs() -> Vec<(String, Format)> {
         .map(|e| e.unwrap().path())
         .filter(|p| p.is_dir())
         .map(|p| p.file_name().unwrap().to_string_lossy().to_string())
-        .filter(|n| n != "malformed")
+        // `real/` is the corpus of public files (tests/import_corpus.rs).
+        .filter(|n| n != "malformed" && n != "real")
         .map(|n| {
             let f = format_of(&n);
             (n, f)
@@ -230,6 +231,22 @@ fn findings_point_at_the_original_line_and_column() {
                             f.origin.as_ref().map(|o| (o.line, o.column))
                         ))
                         .collect::<Vec<_>>()
+                );
+                checked += 1;
+            }
+            // Rules that must not fire on a profile (regressions of false
+            // positives).
+            for e in expect["absent"].as_array().into_iter().flatten() {
+                let name = e["profile"].as_str().unwrap_or("");
+                let idx = imported
+                    .iter()
+                    .position(|i| i.name == name)
+                    .unwrap_or_else(|| panic!("{}: no profile {name:?}", expect_path.display()));
+                let rule = e["rule"].as_str().unwrap();
+                assert!(
+                    !reports[idx].issues.iter().any(|f| f.rule == rule),
+                    "{}: {rule} fired on {name}",
+                    expect_path.display()
                 );
                 checked += 1;
             }

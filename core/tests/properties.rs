@@ -347,9 +347,11 @@ proptest! {
         if c.matched.as_ref().is_some_and(|m| m.class.sensitive_to_read()) { wanted.push(c.normalized.path.clone()); }
         for w in wanted {
             let rel = w.strip_prefix(src).unwrap_or("");
-            let in_job = format!("/m{rel}");
+            // Joined by components: "/" mounted at "/m" puts "/home" at "/m/home".
+            let rel = rel.trim_start_matches('/');
+            let in_job = if rel.is_empty() { "/m".to_string() } else { format!("/m/{rel}") };
             prop_assert!(
-                r.runtime_checks.iter().any(|rc| rc.kind.as_str() == "read-denied" && rc.target == in_job),
+                r.runtime_checks.iter().any(|rc| rc.kind.as_str() == "read-denied" && rc.target.to_string() == in_job),
                 "no read-denied check for {w} (as {in_job})"
             );
         }

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use isolint_core::{audit, rules, waivers, AuditOptions, Date, Labels};
+use isolint_core::{audit, rules, runner, waivers, AuditOptions, Date, Labels};
 
 fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/rules")
@@ -53,6 +53,7 @@ fn apply_fixture_waivers(dir: &Path, report: &mut isolint_core::Report) {
     let path = std::fs::read_to_string(dir.join("waivers-path.txt")).unwrap_or_default();
     let source = waivers::WaiversSource {
         path: path.trim().to_string(),
+        ..Default::default()
     };
     waivers::apply(report, &waivers, options().today, &source);
 }
@@ -76,7 +77,26 @@ fn every_rule_has_a_failing_and_a_passing_fixture() {
             .chain(passes.iter().map(|p| (p, false)))
         {
             let bytes = std::fs::read(path).unwrap();
-            let report = match audit(&bytes, &path.display().to_string(), &labels, &options()) {
+            let audited = match std::fs::read(dir.join("runner.json")) {
+                // Runner-overlay rules: the overlay beside the fixtures is
+                // merged under each profile.
+                Ok(r) => {
+                    let runner = runner::Runner::parse(&r, "runner.json")
+                        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+                    let text = String::from_utf8(bytes).unwrap();
+                    runner::audit_profile(
+                        &text,
+                        &path.display().to_string(),
+                        &labels,
+                        &options(),
+                        &runner,
+                    )
+                    .map_err(|e| e.to_string())
+                }
+                Err(_) => audit(&bytes, &path.display().to_string(), &labels, &options())
+                    .map_err(|e| e.to_string()),
+            };
+            let report = match audited {
                 Ok(mut r) => {
                     apply_fixture_waivers(&dir, &mut r);
                     r

@@ -24,6 +24,7 @@ fuzz_target!(|data: &[u8]| {
     let opts = isolint_core::AuditOptions {
         today: isolint_core::Date::parse("2026-11-29"),
     };
+    // Lines are counted at LF only: a lone CR is not a line break.
     let lines = bytes.iter().filter(|&&b| b == b'\n').count() + 1;
     for unit in &units {
         // An importer must write a profile isolint itself can read.
@@ -38,6 +39,15 @@ fuzz_target!(|data: &[u8]| {
                     o.column
                 );
             }
+        }
+        // One line convention everywhere: LF only, a lone CR is no break.
+        for n in &unit.notes {
+            assert!(
+                n.line >= 1 && (n.line as usize) <= lines && n.column >= 1,
+                "note at {}:{} outside the {lines}-line source",
+                n.line,
+                n.column
+            );
         }
         common::check_report(&report);
     }

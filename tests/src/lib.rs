@@ -251,6 +251,22 @@ impl<'a> Validator<'a> {
                     at,
                     errors,
                 ),
+                "oneOf" => {
+                    let subs = kw.as_array().expect("oneOf array");
+                    let matching = subs
+                        .iter()
+                        .filter(|sub| {
+                            let mut e = Vec::new();
+                            self.check(sub, v, at, &mut e);
+                            e.is_empty()
+                        })
+                        .count();
+                    if matching != 1 {
+                        errors.push(format!(
+                            "{at}: matches {matching} of the oneOf alternatives, not exactly one"
+                        ));
+                    }
+                }
                 "type" => {
                     let types: Vec<&str> = match kw {
                         Value::String(t) => vec![t.as_str()],

@@ -11,6 +11,10 @@ mod docs;
 mod import;
 mod input;
 pub(crate) mod output;
+#[cfg(target_os = "linux")]
+#[path = "verify/probe.rs"]
+mod probe;
+mod reconcile;
 mod today;
 
 use std::io::IsTerminal;
@@ -170,14 +174,30 @@ isolint completions fish > ~/.config/fish/completions/isolint.fish",
         after_help = SIMPLE_EXIT_CODES
     )]
     Completions(CompletionsArgs),
+    /// Compare a findings plan with a probe's observations (isolint.observations/v1)
+    #[command(
+        long_about = "Compare the runtime-check plan of an isolint.findings/v2 document with the \
+isolint.observations/v1 document a probe wrote inside the launched environment. Each check \
+agrees, disagrees, is not observable (with the reason) or is stale (the profile fingerprint \
+changed since the plan: repeat the checks).",
+        after_help = "Exit status:\n  0  nothing disagrees and nothing is stale\n  1  a check \
+disagrees or is stale\n  2  usage error, or a document that could not be read"
+    )]
+    Reconcile(reconcile::ReconcileArgs),
+    /// Perform the plan's runtime checks inside a launched environment
+    #[cfg(target_os = "linux")]
+    Probe(probe::ProbeArgs),
 }
 
 const AUDIT_AFTER_LONG_HELP: &str = "\
 Formats:
   text      a report grouped by area (writable mounts first) with source snippets
-  json      isolint.findings/v1: one document for a single profile, a JSON array of documents
-            for several arguments, a directory, or a file holding several containers or
-            services (`isolint schema findings`)
+  json      isolint.findings/v2: one document for a single file argument (or `-`), a JSON
+            array of documents for several arguments or a directory; the shape depends on the
+            command line only. A single file that describes several profiles (containers,
+            services) is an error with json: use jsonl, or name its directory
+            (`isolint schema findings`)
+  jsonl     isolint.findings/v2, one compact document per line, in argument order
   sarif     one SARIF 2.1.0 log with one run per profile, for code-scanning interfaces
   markdown  a Markdown report per profile, for pull-request comments
   github    GitHub Actions workflow commands: one annotation per finding at its file, line
@@ -213,8 +233,10 @@ Exit status:
 pub enum ReportFormat {
     /// Human report grouped by area
     Text,
-    /// isolint.findings/v1 export
+    /// isolint.findings/v2 export: one document for one file argument, an array otherwise
     Json,
+    /// isolint.findings/v2, one compact document per line, for streaming consumers
+    Jsonl,
     /// SARIF 2.1.0 log
     Sarif,
     /// Markdown report, for pull-request comments
@@ -228,6 +250,7 @@ impl ReportFormat {
         match self {
             ReportFormat::Text => "text report",
             ReportFormat::Json => "JSON findings",
+            ReportFormat::Jsonl => "JSON Lines findings",
             ReportFormat::Sarif => "SARIF log",
             ReportFormat::Markdown => "Markdown report",
             ReportFormat::Github => "GitHub annotations",
@@ -301,6 +324,11 @@ pub struct AuditArgs {
     /// marked waived, and no longer blocks; expired or mismatched waivers become findings
     #[arg(long, value_name = "FILE")]
     waivers: Option<PathBuf>,
+    /// Runner overlay (a partial isolint.profile/v1: network, limits, concurrency,
+    /// dependencies, artifacts, cleanup) merged under every imported profile; a value both
+    /// declare differently is a blocking finding
+    #[arg(long, value_name = "FILE")]
+    runner: Option<PathBuf>,
     /// Exit 1 if any non-waived finding is at LEVEL or worse, else 0, whatever the verdict
     /// (with --baseline, only findings marked `new` count) [default: follow the verdict]
     #[arg(long, value_enum, value_name = "LEVEL")]
@@ -310,7 +338,8 @@ pub struct AuditArgs {
     /// and --fail-on counts only the new ones
     #[arg(long, value_name = "OLD.json")]
     baseline: Option<PathBuf>,
-    /// Profiles to audit: files, directories (every *.json under them), or `-` for stdin
+    /// Profiles to audit: files, directories (every *.json under them, and every *.yaml,
+    /// *.yml, *.toml and *.sh whose content is an imported format), or `-` for stdin
     #[arg(value_name = "PROFILE", required = true)]
     profiles: Vec<PathBuf>,
 }
@@ -342,6 +371,9 @@ pub struct TuiArgs {
     /// Label catalog (isolint.labels/v1) replacing the embedded workshop catalog
     #[arg(long, value_name = "FILE")]
     labels: Option<PathBuf>,
+    /// Runner overlay merged under every imported profile (see `isolint audit --runner`)
+    #[arg(long, value_name = "FILE")]
+    runner: Option<PathBuf>,
     /// Profiles or directories to review; none opens the embedded workshop profile
     #[arg(value_name = "PROFILE")]
     profiles: Vec<PathBuf>,
@@ -380,6 +412,8 @@ pub enum SchemaName {
     Labels,
     /// isolint.findings/v1, the JSON export
     Findings,
+    /// the runner overlay of `--runner FILE` (a partial isolint.profile/v1)
+    Runner,
 }
 
 #[derive(Debug, Args)]
@@ -440,12 +474,29 @@ fn run(cli: Cli) -> u8 {
         None => no_arguments(),
         Some(Command::Audit(args)) => audit::run(&args),
         Some(Command::Import(args)) => import::run(&args),
-        Some(Command::Tui(args)) => dashboard(args.profiles, args.labels),
+        Some(Command::Tui(args)) => match load_runner(args.runner.as_deref()) {
+            Ok(()) => dashboard(args.profiles, args.labels),
+            Err(code) => code,
+        },
         Some(Command::Rules(args)) => docs::rules(args.format),
         Some(Command::Explain(args)) => docs::explain(&args.rule, args.format),
         Some(Command::Schema(args)) => docs::schema(args.name),
         Some(Command::Waive(args)) => audit::waive(&args),
         Some(Command::Completions(args)) => completions(args.shell),
+        Some(Command::Reconcile(args)) => reconcile::run(&args),
+        #[cfg(target_os = "linux")]
+        Some(Command::Probe(args)) => probe::run(&args),
+    }
+}
+
+/// Read `--runner FILE` once for the run; a bad overlay is a usage error.
+pub(crate) fn load_runner(path: Option<&std::path::Path>) -> Result<(), u8> {
+    match path.map(crate::runner::load) {
+        Some(Err(e)) => {
+            output::error(&e);
+            Err(EXIT_ERROR)
+        }
+        _ => Ok(()),
     }
 }
 

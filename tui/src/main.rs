@@ -2,6 +2,7 @@
 
 mod cli;
 mod dashboard;
+mod runner;
 
 /// Paths into the repository's `fixtures/` for the binary's unit tests.
 #[cfg(test)]

@@ -160,6 +160,35 @@ pub async fn paste_text() -> Result<String, String> {
         .ok_or_else(|| "the clipboard holds no text".into())
 }
 
+/// The browser's local storage, if the page may use it (private windows and
+/// some settings refuse it; drafts are then simply not kept).
+fn local_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// A saved draft, if any.
+pub fn load_draft(key: &str) -> Option<String> {
+    local_storage()?.get_item(key).ok().flatten()
+}
+
+/// Keep `text` under `key` in this browser only (never sent anywhere);
+/// `None` forgets it.
+pub fn save_draft(key: &str, text: Option<&str>) {
+    if let Some(storage) = local_storage() {
+        let _ = match text {
+            Some(text) => storage.set_item(key, text),
+            None => storage.remove_item(key),
+        };
+    }
+}
+
+/// The profile carried by the address's fragment right now, for a link
+/// pasted into the same tab (`hashchange`).
+pub fn fragment_profile() -> Option<Result<String, String>> {
+    let hash = web_sys::window()?.location().hash().ok()?;
+    share::profile_from_fragment(&hash)
+}
+
 /// Move keyboard focus to the element with `id`.
 pub fn focus(id: &str) {
     let el = web_sys::window()

@@ -191,6 +191,59 @@ pub const LESSONS: &[Lesson] = &[
         areas: &[Area::Privileges, Area::Isolation],
     },
     Lesson {
+        id: "install-scripts",
+        title: "Install scripts are code too",
+        explanation: "The test command is clean, but a setup step runs a shell script and \
+            `npm install`, whose package hooks run whatever the packages say. Setup runs inside \
+            the same sandbox with the same reach as the tests, so it gets the same review.",
+        try_this: "Remove the setup step: the reviewed image already holds the dependencies. \
+            If a step must stay, give it a fixed executable and arguments, and review its hooks.",
+        file: "install-scripts.json",
+        text: include_str!("../gallery/install-scripts.json"),
+        eligible: false,
+        areas: &[Area::Command, Area::Dependencies],
+    },
+    Lesson {
+        id: "purpose-is-not-a-limit",
+        title: "The purpose is not a limit",
+        explanation: "The purpose says the job only lists test names and never touches the \
+            network or the home directory. Nothing enforces a sentence: the settings still mount \
+            the home directory and open the network, so a hook can read keys and send them out.",
+        try_this: "Make the settings say what the purpose says: remove the `/home/botie` mount \
+            and deny egress at the network layer.",
+        file: "purpose-is-not-a-limit.json",
+        text: include_str!("../gallery/purpose-is-not-a-limit.json"),
+        eligible: false,
+        areas: &[Area::ReadOnlyMounts, Area::Network],
+    },
+    Lesson {
+        id: "cleanup-left-behind",
+        title: "Worker and credentials left behind",
+        explanation: "After the tests, the worker is kept, the upload credential stays valid, \
+            cleanup failures are ignored and the private inputs are retained. The next job, or \
+            whoever finds the worker, inherits all of it: the output channel is a boundary too.",
+        try_this: "Destroy the worker, expire the credential, retry then alert on cleanup \
+            failures, and keep only the metadata needed to diagnose the run.",
+        file: "cleanup-left-behind.json",
+        text: include_str!("../gallery/cleanup-left-behind.json"),
+        eligible: false,
+        areas: &[Area::Cleanup],
+    },
+    Lesson {
+        id: "runtime-plan",
+        title: "What runtime testing will try",
+        explanation: "This job is eligible, which only means it may go on to the next test. \
+            The plan under the verdict lists what a verifier will try inside the launched \
+            sandbox: read excluded files, write outside scratch, reach blocked addresses, exceed \
+            each limit, and see the task credential expire. Only those observations show \
+            enforcement.",
+        try_this: "Read the plan, then mount `/home/botie` read-only and see a read check join it.",
+        file: "runtime-plan.json",
+        text: include_str!("../gallery/runtime-plan.json"),
+        eligible: true,
+        areas: &[],
+    },
+    Lesson {
         id: "fixed",
         title: "Fixed job (eligible)",
         explanation: "The workshop job after the fixes: read-only snapshot, scratch for output, \
@@ -213,6 +266,23 @@ pub fn lesson(id: &str) -> Option<&'static Lesson> {
 mod tests {
     use super::*;
     use isolint_core::{audit, AuditOptions, Date, Labels, Verdict};
+
+    #[test]
+    fn the_loading_screen_lists_every_lesson_in_order() {
+        let html = include_str!("../index.html");
+        let boot = &html[html.find("id=\"boot\"").expect("boot screen")..];
+        let boot = &boot[..boot.find("</ul>").expect("lesson list")];
+        let listed: Vec<String> = boot
+            .split("<li>")
+            .skip(1)
+            .map(|li| li[..li.find("</li>").expect("closed")].replace("&amp;", "&"))
+            .collect();
+        let titles: Vec<&str> = LESSONS.iter().map(|l| l.title).collect();
+        assert_eq!(
+            listed, titles,
+            "index.html's static list and LESSONS differ"
+        );
+    }
 
     fn run(l: &Lesson) -> isolint_core::Report {
         let opts = AuditOptions {

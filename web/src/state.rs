@@ -7,11 +7,10 @@
 
 use std::rc::Rc;
 
-#[cfg(feature = "import")]
 use isolint_core::import::{self, ImportError};
 use isolint_core::json::{InputError, Limits};
 use isolint_core::sanitize::neutralize;
-use isolint_core::view::{self, Filter, Grouped};
+use isolint_core::view::{self, Filter};
 use isolint_core::{audit, AuditOptions, CatalogError, Date, Labels, Report, Severity};
 use yew::Reducible;
 
@@ -19,6 +18,9 @@ use crate::clock;
 
 /// How long the page waits after the last keystroke before auditing.
 pub const DEBOUNCE_MS: u32 = 150;
+
+/// What the page can audit, for a file it recognises as none of them.
+pub const READS: &str = "(the page reads isolint.profile/v1 JSON, Kubernetes manifests, Docker Compose files, OCI config.json, Codex config.toml, sandbox-runtime or Claude Code settings, and bwrap command lines)";
 
 /// The name shown (and exported as `profile.source`) for the starting profile.
 pub const WORKSHOP_SOURCE: &str = "workshop.json";
@@ -64,24 +66,11 @@ impl InputProblem {
     }
 }
 
-/// Audit the editor's text as an `isolint.profile/v1` document (the page
-/// without the `import` feature).
-#[cfg(not(feature = "import"))]
-fn audit_text(
-    bytes: &[u8],
-    name: &str,
-    labels: &Labels,
-    options: &AuditOptions,
-) -> Result<Report, InputProblem> {
-    audit(bytes, name, labels, options).map_err(|e| InputProblem::from_error(&e))
-}
-
 /// Audit the editor's text: an `isolint.profile/v1` document directly, any
 /// other sandbox configuration core can import (Kubernetes, Compose, OCI,
 /// Codex, sandbox settings, bwrap) through its importer. A file describing
 /// several profiles shows the first that is not eligible, else the first,
 /// as the dashboard does; findings then point into the editor's text.
-#[cfg(feature = "import")]
 fn audit_text(
     bytes: &[u8],
     name: &str,
@@ -89,7 +78,18 @@ fn audit_text(
     options: &AuditOptions,
 ) -> Result<Report, InputProblem> {
     let Some(format) = import::detect(bytes, Some(name)) else {
-        return audit(bytes, name, labels, options).map_err(|e| InputProblem::from_error(&e));
+        let looks_like_json = bytes
+            .iter()
+            .find(|b| !b.is_ascii_whitespace())
+            .is_some_and(|b| matches!(b, b'{' | b'[' | 0xEF));
+        return audit(bytes, name, labels, options).map_err(|e| {
+            let mut problem = InputProblem::from_error(&e);
+            if !looks_like_json {
+                // Not JSON and no importer recognised it: say what the page reads.
+                problem.message = format!("{} {READS}", problem.message);
+            }
+            problem
+        });
     };
     let units = import::import(bytes, format).map_err(|e| InputProblem {
         message: format!(
@@ -148,11 +148,14 @@ pub fn describe_catalog_error(e: &CatalogError) -> String {
 }
 
 /// The finding the learner opened, remembered by identity so it survives
-/// a re-audit as long as the finding still exists.
+/// a re-audit as long as the finding still exists. The message is part of
+/// the key, as in the dashboard: one pointer can hold several findings of
+/// one rule (`python -c …; node -e …` in one command).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Selection {
     pub rule: &'static str,
     pub pointer: String,
+    pub message: String,
 }
 
 /// A short message for the status line.
@@ -256,6 +259,14 @@ pub struct State {
     /// The last shareable link made, shown so it can be copied by hand.
     pub share_link: Option<String>,
     pub timing: AuditTiming,
+    /// The text as loaded (lesson, file, link), to tell an edit from it.
+    pub original: Rc<str>,
+    /// Whether the learner changed the text since it was loaded.
+    pub edited: bool,
+    /// Bumped on every load, so the page looks for a saved draft once each.
+    pub loads: u64,
+    /// An edit of this lesson or file kept from earlier, offered back.
+    pub draft: Option<Rc<str>>,
 }
 
 /// Everything that changes the state.
@@ -297,6 +308,12 @@ pub enum Action {
     DismissStatus,
     /// Show a shareable link that was just made.
     ShowLink(String),
+    /// A saved edit of the loaded lesson or file was found.
+    OfferDraft(String),
+    /// Put the offered draft into the editor.
+    RestoreDraft,
+    /// Forget the offered draft.
+    DiscardDraft,
 }
 
 impl State {
@@ -321,7 +338,12 @@ impl State {
             status: start.status,
             share_link: None,
             timing: AuditTiming::default(),
+            original: Rc::from(""),
+            edited: false,
+            loads: 1,
+            draft: None,
         };
+        s.original = Rc::clone(&s.text);
         s.run_audit();
         s
     }
@@ -358,13 +380,36 @@ impl State {
 
     fn replace_text(&mut self, name: String, text: String, lesson: Option<&'static str>) {
         self.text = Rc::from(text);
+        self.original = Rc::clone(&self.text);
+        self.edited = false;
+        self.loads += 1;
+        self.draft = None;
         self.source_name = Rc::from(name);
         self.lesson = lesson;
         self.revision += 1;
         self.selected = None;
         self.cursor_line = None;
         self.jump += 1;
+        // New content: the last report describes another file, so it must not
+        // stay on screen (greyed or not) under this one's parse error.
+        self.report = None;
         self.run_audit();
+    }
+
+    /// Where this lesson's (or file's) draft is kept in the browser.
+    pub fn draft_key(&self) -> String {
+        match self.lesson {
+            Some(id) => format!("isolint.draft.lesson.{id}"),
+            None => format!("isolint.draft.file.{}", self.source_name),
+        }
+    }
+
+    /// What to keep for the draft key after an edit: the text when it
+    /// differs from what was loaded, `None` (forget) when it is back to it.
+    /// Nothing changes before the learner edits.
+    pub fn draft_to_keep(&self) -> Option<Option<&str>> {
+        self.edited
+            .then(|| (*self.text != *self.original).then_some(&*self.text))
     }
 
     /// Whether the shown report describes the editor's current text.
@@ -377,21 +422,13 @@ impl State {
         self.report.as_ref().filter(|_| self.input_error.is_none())
     }
 
-    /// Findings grouped by area under the filter (core's view model).
-    pub fn grouped(&self) -> Option<Grouped> {
-        self.report
-            .as_ref()
-            .map(|r| view::group_with(r, &self.filter, crate::browser::lowercase))
-    }
-
     /// Index in `report.issues` of the open finding.
     pub fn selected_index(&self) -> Option<usize> {
         let sel = self.selected.as_ref()?;
         let report = self.report.as_ref()?;
-        report
-            .issues
-            .iter()
-            .position(|f| f.rule == sel.rule && f.pointer == sel.pointer)
+        report.issues.iter().position(|f| {
+            f.rule == sel.rule && f.pointer == sel.pointer && f.message == sel.message
+        })
     }
 
     /// The worst severity of the findings on each line, for the gutter.
@@ -463,6 +500,36 @@ impl Reducible for State {
                 let mut s = (*self).clone();
                 s.text = Rc::from(text);
                 s.revision += 1;
+                s.edited = true;
+                Rc::new(s)
+            }
+            Action::OfferDraft(text) => {
+                if *text == *self.text {
+                    return self;
+                }
+                let mut s = (*self).clone();
+                s.draft = Some(Rc::from(text));
+                Rc::new(s)
+            }
+            Action::RestoreDraft => {
+                let Some(draft) = self.draft.clone() else {
+                    return self;
+                };
+                let mut s = (*self).clone();
+                s.text = draft;
+                s.revision += 1;
+                s.edited = true;
+                s.draft = None;
+                s.selected = None;
+                s.run_audit();
+                Rc::new(s)
+            }
+            Action::DiscardDraft => {
+                if self.draft.is_none() {
+                    return self;
+                }
+                let mut s = (*self).clone();
+                s.draft = None;
                 Rc::new(s)
             }
             Action::Load { name, text, lesson } => {
@@ -546,6 +613,7 @@ impl Reducible for State {
                     s.selected = Some(Selection {
                         rule: f.rule,
                         pointer: f.pointer.clone(),
+                        message: f.message.clone(),
                     });
                     if let Some(line) = report_line(&self, index) {
                         s.cursor_line = Some(line);
@@ -585,6 +653,7 @@ impl Reducible for State {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use isolint_core::view::Grouped;
     use isolint_core::{Area, Verdict};
 
     fn today() -> Option<Date> {
@@ -597,6 +666,13 @@ mod tests {
 
     fn step(s: Rc<State>, a: Action) -> Rc<State> {
         s.reduce(a)
+    }
+
+    /// Findings grouped by area under the filter, as the app's memo does.
+    fn grouped(s: &State) -> Option<Grouped> {
+        s.report
+            .as_ref()
+            .map(|r| view::group_with(r, &s.filter, str::to_lowercase))
     }
 
     /// The debounce timer of the latest edit fires.
@@ -675,9 +751,9 @@ mod tests {
     #[test]
     fn filters_use_core_grouping_and_never_drop_findings_from_the_report() {
         let s = start();
-        let all = s.grouped().expect("grouped").shown;
+        let all = grouped(&s).expect("grouped").shown;
         let s = step(s, Action::SetMinSeverity(Severity::Critical));
-        let g = s.grouped().expect("grouped");
+        let g = grouped(&s).expect("grouped");
         assert_eq!(g.total, s.report.as_ref().map_or(0, |r| r.issues.len()));
         assert!(g.shown <= all);
         let report = s.report.as_ref().expect("report");
@@ -686,11 +762,10 @@ mod tests {
         }
         let s = step(s, Action::SetMinSeverity(Severity::Info));
         let s = step(s, Action::SetQuery("no finding says this 7f3a".into()));
-        assert_eq!(s.grouped().expect("grouped").shown, 0);
+        assert_eq!(grouped(&s).expect("grouped").shown, 0);
         assert_eq!(s.filter.query, "no finding says this 7f3a");
         // Writable and read-only mounts are separate groups, in that order.
-        let areas: Vec<Area> = s
-            .grouped()
+        let areas: Vec<Area> = grouped(&s)
             .expect("grouped")
             .groups
             .iter()
@@ -721,7 +796,6 @@ mod tests {
         assert!(Rc::ptr_eq(&before, &s), "out-of-range index is ignored");
     }
 
-    #[cfg(feature = "import")]
     #[test]
     fn a_pasted_kubernetes_manifest_is_imported_and_findings_point_into_it() {
         let yaml = include_str!("../../fixtures/import/kubernetes/pod-home.yaml");
@@ -776,6 +850,131 @@ mod tests {
         } else {
             assert_eq!(s.selected, None);
         }
+    }
+
+    #[test]
+    fn drafts_are_kept_per_lesson_offered_back_and_restored() {
+        let s = start();
+        assert_eq!(s.draft_to_keep(), None, "nothing to keep before an edit");
+        let key = s.draft_key();
+        let edited = settle(step(
+            Rc::clone(&s),
+            Action::Edit("{\"name\": \"mine\"".into()),
+        ));
+        assert_eq!(edited.draft_to_keep(), Some(Some("{\"name\": \"mine\"")));
+        // Back to the lesson's own text: the draft is forgotten.
+        let undone = step(
+            Rc::clone(&edited),
+            Action::Edit(isolint_core::WORKSHOP_PROFILE.into()),
+        );
+        assert_eq!(undone.draft_to_keep(), Some(None));
+        // Another lesson has its own key; loading it offers nothing by itself.
+        let other = step(
+            Rc::clone(&edited),
+            Action::Load {
+                name: "home-read-only.json".into(),
+                text: "{}".into(),
+                lesson: Some("home-read-only"),
+            },
+        );
+        assert_ne!(other.draft_key(), key);
+        assert_eq!(other.draft_to_keep(), None);
+        assert!(other.draft.is_none());
+        // After a reload the page finds the saved edit and offers it back.
+        let offered = step(start(), Action::OfferDraft("{\"name\": \"mine\"".into()));
+        assert_eq!(offered.draft.as_deref(), Some("{\"name\": \"mine\""));
+        assert_eq!(
+            &*offered.text,
+            isolint_core::WORKSHOP_PROFILE,
+            "not applied unasked"
+        );
+        let restored = step(Rc::clone(&offered), Action::RestoreDraft);
+        assert_eq!(&*restored.text, "{\"name\": \"mine\"");
+        assert!(restored.draft.is_none() && restored.audited == restored.revision);
+        let discarded = step(offered, Action::DiscardDraft);
+        assert!(discarded.draft.is_none());
+        assert_eq!(&*discarded.text, isolint_core::WORKSHOP_PROFILE);
+        // A draft equal to the text is no offer.
+        let same = step(
+            start(),
+            Action::OfferDraft(isolint_core::WORKSHOP_PROFILE.into()),
+        );
+        assert!(same.draft.is_none());
+    }
+
+    #[test]
+    fn new_content_that_cannot_be_read_shows_no_earlier_verdict() {
+        let s = start();
+        assert!(s.report.is_some());
+        for (name, text) in [
+            (
+                "deploy.yaml",
+                "apiVersion: v1\nkind: Pod\nspec: [unclosed\n",
+            ),
+            ("broken.json", "{\"name\": "),
+            ("notes.txt", "just some words, not a profile"),
+        ] {
+            let opened = step(
+                Rc::clone(&s),
+                Action::LoadFile {
+                    name: name.into(),
+                    bytes: text.as_bytes().to_vec(),
+                },
+            );
+            let problem = opened.input_error.as_ref().expect("unreadable");
+            if name == "notes.txt" {
+                assert!(
+                    problem.message.contains("Kubernetes manifests"),
+                    "{}",
+                    problem.message
+                );
+            }
+            assert!(
+                opened.report.is_none(),
+                "{name}: the workshop verdict stays on screen"
+            );
+            let pasted = step(
+                Rc::clone(&s),
+                Action::Load {
+                    name: "pasted.json".into(),
+                    text: text.into(),
+                    lesson: None,
+                },
+            );
+            assert!(pasted.report.is_none(), "{name} pasted: stale verdict");
+        }
+        // Typing into the same file keeps the last readable report, marked stale.
+        let typed = settle(step(Rc::clone(&s), Action::Edit("{".into())));
+        assert!(typed.report.is_some() && !typed.is_current());
+    }
+
+    #[test]
+    fn two_findings_of_one_rule_at_one_pointer_open_separately() {
+        let text = isolint_core::WORKSHOP_PROFILE.replacen(
+            "pip install -r requirements.txt && python -m pytest tests/test_date.py",
+            "python -c 'import os'; node -e 'process.exit()'",
+            1,
+        );
+        let s = step(
+            start(),
+            Action::Load {
+                name: "two.json".into(),
+                text,
+                lesson: None,
+            },
+        );
+        let report = Rc::clone(s.report.as_ref().expect("report"));
+        let pair = (0..report.issues.len())
+            .flat_map(|a| (a + 1..report.issues.len()).map(move |b| (a, b)))
+            .find(|&(a, b)| {
+                let (x, y) = (&report.issues[a], &report.issues[b]);
+                x.rule == y.rule && x.pointer == y.pointer
+            });
+        let (a, b) = pair.expect("two findings of one rule at one pointer");
+        let s = step(s, Action::Select(a));
+        assert_eq!(s.selected_index(), Some(a));
+        let s = step(s, Action::Select(b));
+        assert_eq!(s.selected_index(), Some(b));
     }
 
     #[test]

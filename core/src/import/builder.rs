@@ -273,6 +273,15 @@ fn key_order(pattern: &str) -> Option<&'static [&'static str]> {
     })
 }
 
+/// A value as JSON text with the profile's key order, as [`Draft::finish`]
+/// writes it.
+pub(crate) fn to_json(v: &OVal) -> String {
+    let mut out = String::new();
+    render(v, "", 0, &mut out);
+    out.push('\n');
+    out
+}
+
 fn scalar(v: &OVal) -> Option<String> {
     Some(match v {
         OVal::Bool(b) => b.to_string(),

@@ -37,6 +37,12 @@ pub fn find_invocation(text: &str) -> Option<usize> {
         .map(|i| i + 1)
 }
 
+/// A word that is wholly a shell expansion (`$X`, `"$@"`, `$(cmd)`,
+/// `` `cmd` ``), whose value, even its number of words, is not known.
+fn is_expansion(w: &Word) -> bool {
+    w.expands && (w.text.starts_with('$') || w.text.starts_with('`'))
+}
+
 /// How many arguments each option takes.
 fn arity(opt: &str) -> Option<usize> {
     Some(match opt {
@@ -143,6 +149,22 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
             break;
         }
         if !opt.starts_with("--") {
+            // `$OPTS`, `"${args[@]}"`, `$(flags)`: options the shell supplies
+            // when the script runs. While bwrap options follow, the word is
+            // read as more options, never as the start of the command, so
+            // nothing after it is lost.
+            let later_options = args
+                .iter()
+                .skip(i + 1)
+                .any(|x| x.text.starts_with("--") && arity(&x.text).is_some());
+            if is_expansion(w) && later_options {
+                d.note(
+                    w.loc,
+                    format!("`{opt}` is expanded by the shell when the script runs; the options it supplies are not visible here"),
+                );
+                i += 1;
+                continue;
+            }
             command = args.iter().skip(i).copied().collect();
             break;
         }
@@ -176,7 +198,12 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
                 clearenv = Some(w.loc);
                 vars.clear();
             }
-            "--setenv" => vars.push((p(0).0.to_string(), p(1).0.to_string(), p(1).1)),
+            "--setenv" => {
+                if params.get(1).is_some_and(|x| x.expands) {
+                    d.note(p(1).1, format!("the value of `{}` is expanded by the shell; it is kept as written", p(0).0));
+                }
+                vars.push((p(0).0.to_string(), p(1).0.to_string(), p(1).1));
+            }
             "--unsetenv" => {
                 let name = p(0).0;
                 vars.retain(|(k, _, _)| k != name);
@@ -202,7 +229,10 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
                     }
                     None => d.set(&format!("{ptr}/source"), src, src_at),
                 }
-                d.set(&format!("{ptr}/target"), dst, dst_at);
+                match super::expand_home(dst) {
+                    Some(e) => d.set(&format!("{ptr}/target"), e, dst_at),
+                    None => d.set(&format!("{ptr}/target"), dst, dst_at),
+                }
                 d.set(&format!("{ptr}/access"), if ro { "read-only" } else { "read-write" }, w.loc);
                 if opt.starts_with("--dev-") {
                     d.note(w.loc, format!("`{opt}` also allows device access under `{dst}`"));
@@ -342,7 +372,12 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
             for a in it {
                 d.push("/command/arguments", a.text.as_str(), a.loc);
             }
-            if command.iter().any(|w| w.expands) {
+            if is_expansion(exe) {
+                d.note(
+                    exe.loc,
+                    format!("the program is `{}`, which the shell fills in when the script runs (often from the script's own arguments); it is kept as written", exe.text),
+                );
+            } else if command.iter().any(|w| w.expands) {
                 d.note(
                     exe.loc,
                     "the command uses shell expansions (`$...`); they are kept as written",

@@ -188,7 +188,133 @@ fn build(root: &SNode, l: &Layers<'_>, what: &str, anchor: Loc) -> Result<Draft,
     ] {
         d.undeclared(ptr, why);
     }
+    outside_sandbox(&mut d, root, l)?;
+    for (k, at) in read::unknown_keys(root, TOP_KEYS) {
+        d.note(
+            at,
+            format!("`{k}` is not a setting this import knows; it is not audited"),
+        );
+    }
     Ok(d)
+}
+
+/// Top-level keys of `config.toml`: read by the import, or with no bearing
+/// on what commands can reach (model choice, display, history). Any other
+/// key gets a note, so a new upstream setting never vanishes silently.
+const TOP_KEYS: &[&str] = &[
+    "sandbox_mode",
+    "sandbox_workspace_write",
+    "shell_environment_policy",
+    "approval_policy",
+    "default_permissions",
+    "permissions",
+    "profile",
+    "profiles",
+    "mcp_servers",
+    "projects",
+    "notify",
+    "model",
+    "model_provider",
+    "model_providers",
+    "model_reasoning_effort",
+    "model_reasoning_summary",
+    "model_verbosity",
+    "model_context_window",
+    "model_max_output_tokens",
+    "model_auto_compact_token_limit",
+    "review_model",
+    "history",
+    "file_opener",
+    "tui",
+    "hide_agent_reasoning",
+    "show_raw_agent_reasoning",
+    "disable_response_storage",
+    "preferred_auth_method",
+    "forced_login_method",
+    "project_doc_max_bytes",
+    "instructions",
+    "chatgpt_base_url",
+    "otel",
+    "features",
+    "tools",
+    "windows_wsl_setup_acknowledged",
+];
+
+/// What Codex itself starts, outside the sandbox its commands get: MCP
+/// servers and the `notify` program run with the user's full access, so
+/// they are setup steps; a trusted `/` project trusts every directory.
+fn outside_sandbox(d: &mut Draft, root: &SNode, l: &Layers<'_>) -> Result<(), ImportError> {
+    if let Some(servers) = l.table("mcp_servers")? {
+        for e in servers.entries() {
+            let server = read::map(&e.value, &e.key)?;
+            match read::opt_str(server, "command")? {
+                Some((cmd, at)) => {
+                    let p = d.push("/setup", OVal::obj(), e.key_loc);
+                    d.set(&format!("{p}/executable"), cmd, at);
+                    d.set(&format!("{p}/arguments"), OVal::arr(), at);
+                    for (a, a_at) in read::opt_strs(server, "args", false)?.unwrap_or_default() {
+                        d.push(&format!("{p}/arguments"), a, a_at);
+                    }
+                    d.note(e.key_loc, format!("MCP server `{}` is started by Codex outside the sandbox, with the user's full access; it is audited as a setup step", e.key));
+                }
+                None => {
+                    if server.get("url").is_some() {
+                        d.note(e.key_loc, format!("MCP server `{}` is reached over the network; what it can do is not in this file", e.key));
+                    } else {
+                        d.note(
+                            e.key_loc,
+                            format!("MCP server `{}` names no `command` or `url`", e.key),
+                        );
+                    }
+                }
+            }
+            if let Some(env) = server.entry("env") {
+                d.note(
+                    env.key_loc,
+                    format!(
+                        "MCP server `{}` gets extra environment variables (values not shown)",
+                        e.key
+                    ),
+                );
+            }
+        }
+    }
+    if let Some(n) = root.get("notify") {
+        let words = read::opt_strs(root, "notify", false)?.unwrap_or_default();
+        let mut it = words.into_iter();
+        if let Some((exe, at)) = it.next() {
+            let p = d.push("/setup", OVal::obj(), n.loc);
+            d.set(&format!("{p}/executable"), exe, at);
+            d.set(&format!("{p}/arguments"), OVal::arr(), n.loc);
+            for (a, a_at) in it {
+                d.push(&format!("{p}/arguments"), a, a_at);
+            }
+            d.note(n.loc, "`notify` runs a program outside the sandbox after each turn; it is audited as a setup step");
+        }
+    }
+    if let Some(projects) = read::opt_map(root, "projects")? {
+        for e in projects.entries() {
+            let level = e.value.get("trust_level").and_then(SNode::as_str);
+            if level == Some("trusted") {
+                let path = e.key.trim_end_matches('/');
+                if path.is_empty()
+                    || path == "~"
+                    || expand_home(&e.key).as_deref() == Some(super::HOME_PLACEHOLDER)
+                {
+                    d.note(e.key_loc, format!("`[projects.\"{}\"]` is trusted, which trusts every project below it: Codex then relaxes approvals there", e.key));
+                } else {
+                    d.note(
+                        e.key_loc,
+                        format!(
+                            "project `{}` is trusted: Codex relaxes approvals there",
+                            e.key
+                        ),
+                    );
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 fn mount(d: &mut Draft, source: &str, access: &str, at: Loc) {
@@ -467,4 +593,37 @@ fn environment(d: &mut Draft, l: &Layers<'_>, anchor: Loc) -> Result<(), ImportE
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_codex_starts_outside_the_sandbox_is_audited() {
+        let mut out = import(
+            b"sandbox_mode = \"read-only\"\nnotify = [\"python3\", \"/n.py\"]\nunknown_thing = 1\n[mcp_servers.fs]\ncommand = \"npx\"\nargs = [\"-y\", \"server-fs\", \"/\"]\nenv = { API_KEY = \"k-very-secret-9f8e\" }\n[projects.\"/\"]\ntrust_level = \"trusted\"\n",
+        )
+        .unwrap();
+        let (_, d) = out.remove(0);
+        let (json, _, notes, _) = d.finish();
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(v["setup"][0]["executable"], "npx");
+        assert_eq!(v["setup"][0]["arguments"][2], "/");
+        assert_eq!(v["setup"][1]["executable"], "python3");
+        let notes: Vec<String> = notes.into_iter().map(|n| n.message).collect();
+        assert!(
+            notes.iter().any(|n| n.contains("trusts every project")),
+            "{notes:?}"
+        );
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.contains("`unknown_thing` is not a setting")),
+            "{notes:?}"
+        );
+        assert!(
+            !json.contains("k-very-secret") && !notes.iter().any(|n| n.contains("k-very-secret"))
+        );
+    }
 }

@@ -349,6 +349,8 @@ fn service(root: &SNode, name: &str, key_loc: Loc, svc: &SNode) -> Result<Draft,
     mounts(&mut d, root, svc, key_loc)?;
     environment(&mut d, root, svc, key_loc)?;
     command(&mut d, svc, key_loc)?;
+    hooks(&mut d, svc)?;
+    unmapped(&mut d, svc);
     limits(&mut d, svc, key_loc)?;
 
     match read::opt_str(svc, "image")? {
@@ -423,6 +425,15 @@ fn network(
             d.set("/network/allow", OVal::arr(), at);
             d.note(at, "`network_mode: none` leaves only loopback; mapped as egress denied at the kernel (firewall)");
         }
+        // Docker's default network: outbound traffic to anywhere.
+        Some(("bridge" | "default", at)) => {
+            d.set("/network/egress", "allow-all", at);
+            d.set("/network/enforced_by", "none", at);
+            d.note(
+                at,
+                "`bridge` is Docker's default network, which allows outbound traffic to anywhere",
+            );
+        }
         Some((other, at)) => {
             d.note(at, format!("`network_mode: {other}` shares another network stack; its egress is not in this service"));
             d.undeclared(
@@ -471,17 +482,6 @@ fn network(
     Ok(())
 }
 
-/// Whether a short-syntax volume source is a host path (not a named volume).
-fn is_host_path(src: &str) -> bool {
-    src.starts_with('/')
-        || src.starts_with('.')
-        || src.starts_with('~')
-        || src.starts_with('$')
-        || (src.len() > 2
-            && src.as_bytes().get(1) == Some(&b':')
-            && src.as_bytes().first().is_some_and(u8::is_ascii_alphabetic))
-}
-
 fn host_source(d: &mut Draft, raw: &str, at: Loc) -> String {
     if let Some(expanded) = expand_home(raw) {
         d.note(
@@ -494,12 +494,6 @@ fn host_source(d: &mut Draft, raw: &str, at: Loc) -> String {
     }
     if raw.starts_with('.') {
         d.note(at, format!("`{raw}` is relative to the Compose file's directory, which the import cannot resolve"));
-    }
-    if raw.contains('$') {
-        d.note(
-            at,
-            format!("`{raw}` is interpolated from the environment when Compose runs"),
-        );
     }
     raw.to_string()
 }
@@ -517,106 +511,213 @@ fn add_mount(
     d.set(&format!("{p}/access"), access.0, access.1);
 }
 
-/// A named volume bound to a host directory through the local driver.
-fn named_volume_device<'a>(root: &'a SNode, name: &str) -> Option<(&'a str, Loc)> {
-    let def = root.get("volumes")?.get(name)?;
-    let opts = def.get("driver_opts")?;
+/// A named volume bound to a host directory through the local driver:
+/// its interpolated device path and where the device is written.
+fn named_volume_device(
+    d: &mut Draft,
+    root: &SNode,
+    name: &str,
+) -> Result<Option<(String, Loc)>, ImportError> {
+    let Some(def) = root.get("volumes").and_then(|v| v.get(name)) else {
+        return Ok(None);
+    };
+    let Some(opts) = def.get("driver_opts") else {
+        return Ok(None);
+    };
     let o = opts.get("o").and_then(SNode::as_str).unwrap_or("");
     if !o.split(',').any(|x| x == "bind" || x == "rbind") {
-        return None;
+        return Ok(None);
     }
-    let dev = opts.get("device")?;
-    Some((dev.as_str()?, dev.loc))
+    let Some(dev) = opts.get("device") else {
+        return Ok(None);
+    };
+    let Some(raw) = dev.as_str() else {
+        return Ok(None);
+    };
+    let i = interpolate(raw).map_err(|m| invalid(dev.loc, m))?;
+    note_interpolation(d, dev.loc, "the volume device", raw, &i);
+    Ok(Some((i.text, dev.loc)))
+}
+
+/// An interpolated string under `key` of a long-syntax volume.
+fn long_str(d: &mut Draft, v: &SNode, key: &str) -> Result<Option<(String, Loc)>, ImportError> {
+    match read::opt_str(v, key)? {
+        Some((raw, at)) => {
+            let i = interpolate(raw).map_err(|m| invalid(at, m))?;
+            note_interpolation(d, at, &format!("`{key}`"), raw, &i);
+            Ok(Some((i.text, at)))
+        }
+        None => Ok(None),
+    }
+}
+
+const LONG_VOLUME_KEYS: &[&str] = &[
+    "type",
+    "source",
+    "target",
+    "read_only",
+    "bind",
+    "volume",
+    "tmpfs",
+    "image",
+    "consistency",
+];
+const BIND_KEYS: &[&str] = &["propagation", "create_host_path", "selinux", "recursive"];
+
+fn short_volume(d: &mut Draft, root: &SNode, v: &SNode, raw: &str) -> Result<(), ImportError> {
+    let interp = interpolate(raw).map_err(|m| invalid(v.loc, m))?;
+    note_interpolation(d, v.loc, "volume", raw, &interp);
+    let spec = parse_short_volume(&interp.text)
+        .map_err(|m| invalid(v.loc, format!("invalid volume: {m}")))?;
+    let ShortVolume {
+        source: src,
+        target: dst,
+        options,
+    } = &spec;
+    if src.is_empty() {
+        d.note(
+            v.loc,
+            format!("anonymous volume at `{dst}` is managed by Docker, not a host path"),
+        );
+        return Ok(());
+    }
+    // Positions inside the scalar hold only when interpolation changed nothing.
+    let (src_at, dst_at, mode_at) = if interp.is_exact() {
+        let s = src.chars().count();
+        let t = dst.chars().count();
+        (inside(v, 0), inside(v, s + 1), inside(v, s + t + 2))
+    } else {
+        (v.loc, v.loc, v.loc)
+    };
+    let mut access = ("read-write", v.loc);
+    for o in options {
+        match o.as_str() {
+            "ro" => access = ("read-only", mode_at),
+            "rw" => access = ("read-write", mode_at),
+            "nocopy" => {}
+            "z" | "Z" => d.note(
+                mode_at,
+                format!("`:{o}` makes Docker relabel the host files under `{src}` for SELinux"),
+            ),
+            p => match propagation_note(p) {
+                Some(why) => d.note(mode_at, format!("propagation `{p}` on `{dst}`: {why}")),
+                None if matches!(p, "private" | "rprivate") => {}
+                None => d.note(
+                    mode_at,
+                    format!("volume option `{p}` is unknown; Compose ignores it"),
+                ),
+            },
+        }
+    }
+    if is_host_path(src) {
+        let source = host_source(d, src, src_at);
+        add_mount(d, v.loc, (source, src_at), (dst, dst_at), access);
+    } else if let Some((dev, dev_at)) = named_volume_device(d, root, src)? {
+        d.note(
+            src_at,
+            format!("named volume `{src}` binds host directory `{dev}`"),
+        );
+        let source = host_source(d, &dev, dev_at);
+        add_mount(d, v.loc, (source, dev_at), (dst, dst_at), access);
+    } else {
+        d.note(
+            src_at,
+            format!("named volume `{src}` at `{dst}` is managed by Docker, not a host path"),
+        );
+    }
+    Ok(())
+}
+
+fn long_volume(d: &mut Draft, root: &SNode, v: &SNode) -> Result<(), ImportError> {
+    for (k, at) in read::unknown_keys(v, LONG_VOLUME_KEYS) {
+        d.note(at, format!("volume field `{k}` is not read by this import"));
+    }
+    let kind = read::opt_str(v, "type")?.map_or("volume", |(t, _)| t);
+    let (dst, dst_at) =
+        long_str(d, v, "target")?.ok_or_else(|| invalid(v.loc, "a volume needs a `target`"))?;
+    let src = long_str(d, v, "source")?;
+    let access = match read::opt_bool(v, "read_only")? {
+        Some((true, at)) => ("read-only", at),
+        Some((false, at)) => ("read-write", at),
+        None => ("read-write", v.loc),
+    };
+    if let Some(b) = read::opt_map(v, "bind")? {
+        for (k, at) in read::unknown_keys(b, BIND_KEYS) {
+            d.note(at, format!("bind field `{k}` is not read by this import"));
+        }
+        if let Some((p, at)) = read::opt_str(b, "propagation")? {
+            if let Some(why) = propagation_note(p) {
+                d.note(at, format!("propagation `{p}` on `{dst}`: {why}"));
+            }
+        }
+        if let Some((s, at)) = read::opt_str(b, "selinux")? {
+            d.note(
+                at,
+                format!("`selinux: {s}` makes Docker relabel the host files it binds"),
+            );
+        }
+        if let Some((r, at)) = read::opt_str(b, "recursive")? {
+            if r == "writable" || r == "disabled" {
+                d.note(
+                    at,
+                    format!(
+                        "`recursive: {r}`: mounts below the source are not made read-only with it"
+                    ),
+                );
+            }
+        }
+    }
+    match (kind, src) {
+        ("bind", Some((s, s_at))) => {
+            let source = host_source(d, &s, s_at);
+            add_mount(d, v.loc, (source, s_at), (&dst, dst_at), access);
+        }
+        ("bind", None) => return Err(invalid(v.loc, "a bind mount needs a `source`")),
+        ("volume", Some((s, s_at))) => match named_volume_device(d, root, &s)? {
+            Some((dev, dev_at)) => {
+                d.note(
+                    s_at,
+                    format!("named volume `{s}` binds host directory `{dev}`"),
+                );
+                let source = host_source(d, &dev, dev_at);
+                add_mount(d, v.loc, (source, dev_at), (&dst, dst_at), access);
+            }
+            None => d.note(
+                s_at,
+                format!("named volume `{s}` at `{dst}` is managed by Docker, not a host path"),
+            ),
+        },
+        ("volume", None) => d.note(
+            v.loc,
+            format!("anonymous volume at `{dst}` is managed by Docker, not a host path"),
+        ),
+        ("tmpfs", _) => d.note(
+            v.loc,
+            format!("tmpfs at `{dst}` is private scratch memory, not a host path"),
+        ),
+        ("npipe", s) => d.note(
+            v.loc,
+            format!(
+                "named pipe `{}` of the Windows host is bound at `{dst}`{}",
+                s.as_ref().map_or("", |(s, _)| s.as_str()),
+                if s.as_ref().is_some_and(|(s, _)| s.contains("docker_engine")) {
+                    "; that pipe controls the Docker engine"
+                } else {
+                    ""
+                }
+            ),
+        ),
+        (k, _) => d.note(v.loc, format!("`{k}` mount at `{dst}` is not a host path")),
+    }
+    Ok(())
 }
 
 fn mounts(d: &mut Draft, root: &SNode, svc: &SNode, key_loc: Loc) -> Result<(), ImportError> {
     d.ensure_array("/mounts", svc.get("volumes").map_or(key_loc, |v| v.loc));
     for v in read::opt_seq(svc, "volumes")?.unwrap_or_default() {
         match &v.value {
-            SValue::Scalar(s) => {
-                let text = s.text.as_str();
-                // SRC:DST[:MODE], with a Windows drive letter kept whole.
-                let mut parts: Vec<&str> = text.split(':').collect();
-                if parts.len() >= 3
-                    && parts.first().is_some_and(|p| p.len() == 1)
-                    && parts.get(1).is_some_and(|p| p.starts_with(['\\', '/']))
-                {
-                    let drive = parts.remove(0);
-                    if let Some(first) = parts.first_mut() {
-                        let joined_len = drive.len() + 1 + first.len();
-                        *first = text.get(..joined_len).unwrap_or(first);
-                    }
-                }
-                let (src, dst, mode) = match parts.as_slice() {
-                    [dst] => {
-                        d.note(
-                            v.loc,
-                            format!(
-                                "anonymous volume at `{dst}` is managed by Docker, not a host path"
-                            ),
-                        );
-                        continue;
-                    }
-                    [src, dst] => (*src, *dst, ""),
-                    [src, dst, mode, ..] => (*src, *dst, *mode),
-                    [] => continue,
-                };
-                let src_at = inside(v, 0);
-                let dst_at = inside(v, src.chars().count() + 1);
-                let mode_at = inside(v, src.chars().count() + dst.chars().count() + 2);
-                let ro = mode.split(',').any(|m| m == "ro");
-                let access = if ro {
-                    ("read-only", mode_at)
-                } else {
-                    ("read-write", if mode.is_empty() { v.loc } else { mode_at })
-                };
-                if is_host_path(src) {
-                    let source = host_source(d, src, src_at);
-                    add_mount(d, v.loc, (source, src_at), (dst, dst_at), access);
-                } else if let Some((dev, dev_at)) = named_volume_device(root, src) {
-                    d.note(
-                        src_at,
-                        format!("named volume `{src}` binds host directory `{dev}`"),
-                    );
-                    let source = host_source(d, dev, dev_at);
-                    add_mount(d, v.loc, (source, dev_at), (dst, dst_at), access);
-                } else {
-                    d.note(
-                        src_at,
-                        format!(
-                            "named volume `{src}` at `{dst}` is managed by Docker, not a host path"
-                        ),
-                    );
-                }
-            }
-            SValue::Map(_) => {
-                let kind = read::opt_str(v, "type")?
-                    .map(|(t, _)| t)
-                    .unwrap_or("volume");
-                let (dst, dst_at) = read::opt_str(v, "target")?
-                    .ok_or_else(|| invalid(v.loc, "a volume needs a `target`"))?;
-                let src = read::opt_str(v, "source")?;
-                let access = match read::opt_bool(v, "read_only")? {
-                    Some((true, at)) => ("read-only", at),
-                    Some((false, at)) => ("read-write", at),
-                    None => ("read-write", v.loc),
-                };
-                match (kind, src) {
-                    ("bind", Some((s, s_at))) => {
-                        let source = host_source(d, s, s_at);
-                        add_mount(d, v.loc, (source, s_at), (dst, dst_at), access);
-                    }
-                    ("bind", None) => return Err(invalid(v.loc, "a bind mount needs a `source`")),
-                    ("volume", Some((s, s_at))) => match named_volume_device(root, s) {
-                        Some((dev, dev_at)) => {
-                            let source = host_source(d, dev, dev_at);
-                            add_mount(d, v.loc, (source, dev_at), (dst, dst_at), access);
-                        }
-                        None => d.note(s_at, format!("named volume `{s}` at `{dst}` is managed by Docker, not a host path")),
-                    },
-                    (k, _) => d.note(v.loc, format!("`{k}` mount at `{dst}` is not a host path")),
-                }
-            }
+            SValue::Scalar(s) => short_volume(d, root, v, &s.text)?,
+            SValue::Map(_) => long_volume(d, root, v)?,
             _ => return Err(invalid(v.loc, "a volume must be a string or a mapping")),
         }
     }
@@ -815,6 +916,153 @@ fn command(d: &mut Draft, svc: &SNode, key_loc: Loc) -> Result<(), ImportError> 
     Ok(())
 }
 
+/// Service keys with no bearing on what the job can reach or do (names,
+/// labels, restart policy, start order): read and dropped without a note.
+const NEUTRAL_KEYS: &[&str] = &[
+    "container_name",
+    "hostname",
+    "domainname",
+    "labels",
+    "label_file",
+    "annotations",
+    "logging",
+    "restart",
+    "stop_signal",
+    "profiles",
+    "depends_on",
+    "attach",
+    "develop",
+    "platform",
+    "pull_policy",
+    "stdin_open",
+    "tty",
+    "working_dir",
+    "links",
+    "external_links",
+    "init",
+    "mac_address",
+];
+
+/// Every other key this function does not know, the import reads
+/// elsewhere; `unmapped` notes what none of them maps, so a key Compose
+/// adds to the list can never vanish without a word.
+fn unmapped(d: &mut Draft, svc: &SNode) {
+    for e in svc.entries() {
+        let k = e.key.as_str();
+        if MAPPED_KEYS.contains(&k) || NEUTRAL_KEYS.contains(&k) || !SERVICE_KEYS.contains(&k) {
+            continue;
+        }
+        let text = e.value.as_str().unwrap_or("");
+        let items: Vec<&str> = e.value.items().iter().filter_map(SNode::as_str).collect();
+        let why = match k {
+            "cgroup" if text == "host" => "`cgroup: host` shares the host's cgroup namespace: the container sees every cgroup on the host".to_string(),
+            "device_cgroup_rules" => "`device_cgroup_rules` let the container open host devices by number, beyond `devices`".to_string(),
+            "group_add" => {
+                let risky: Vec<&str> = items.iter().copied().filter(|g| matches!(*g, "0" | "root" | "docker" | "disk" | "sudo" | "wheel" | "adm")).collect();
+                if risky.is_empty() {
+                    "`group_add` adds supplementary groups, which the profile cannot express".to_string()
+                } else {
+                    format!("`group_add` adds the privileged group{} `{}`: files and sockets those groups own on mounted paths become writable (no profile field)", if risky.len() == 1 { "" } else { "s" }, risky.join("`, `"))
+                }
+            }
+            "sysctls" => "`sysctls` changes kernel parameters for the container's namespaces (no profile equivalent)".to_string(),
+            "oom_kill_disable" => "`oom_kill_disable` stops the kernel from killing the container at its memory limit; the host's other processes are killed instead".to_string(),
+            "gpus" => "`gpus` gives direct access to host GPU devices (no profile equivalent)".to_string(),
+            "ports" => "`ports` publishes container ports on the host: other machines can reach the job".to_string(),
+            "isolation" => format!("`isolation: {text}` picks the Windows isolation technology (no profile equivalent)"),
+            "configs" => "`configs` mounts files into the container that this import does not read".to_string(),
+            "extra_hosts" | "dns" | "dns_search" | "dns_opt" => format!("`{k}` changes name resolution inside the container; the profile's `network.dns` is not derived from it"),
+            _ => format!("`{k}` has no profile equivalent and is not audited"),
+        };
+        d.note(e.key_loc, why);
+    }
+}
+
+/// Keys the import maps to profile fields or specific notes elsewhere.
+const MAPPED_KEYS: &[&str] = &[
+    "image",
+    "build",
+    "command",
+    "entrypoint",
+    "user",
+    "privileged",
+    "cap_add",
+    "cap_drop",
+    "network_mode",
+    "networks",
+    "pid",
+    "ipc",
+    "uts",
+    "userns_mode",
+    "read_only",
+    "security_opt",
+    "mem_limit",
+    "pids_limit",
+    "cpus",
+    "ulimits",
+    "volumes",
+    "volumes_from",
+    "tmpfs",
+    "devices",
+    "environment",
+    "env_file",
+    "secrets",
+    "runtime",
+    "deploy",
+    "scale",
+    "healthcheck",
+    "extends",
+    "stop_grace_period",
+    "use_api_socket",
+    "post_start",
+    "pre_stop",
+];
+
+/// `post_start` and `pre_stop` hooks run commands in the container, as
+/// root unless they say otherwise, privileged when they ask: setup steps,
+/// like Kubernetes lifecycle hooks.
+fn hooks(d: &mut Draft, svc: &SNode) -> Result<(), ImportError> {
+    for key in ["post_start", "pre_stop"] {
+        for h in read::opt_seq(svc, key)?.unwrap_or_default() {
+            read::map(h, key)?;
+            let Some(cmd) = h.get("command") else {
+                return Err(invalid(h.loc, format!("a `{key}` hook needs a `command`")));
+            };
+            let w = words(cmd, "command")?;
+            let mut it = w.into_iter();
+            let Some((exe, exe_at)) = it.next() else {
+                continue;
+            };
+            let p = d.push("/setup", OVal::obj(), h.loc);
+            d.set(&format!("{p}/executable"), exe, exe_at);
+            d.set(&format!("{p}/arguments"), OVal::arr(), cmd.loc);
+            for (a, l) in it {
+                d.push(&format!("{p}/arguments"), a, l);
+            }
+            let user = read::opt_str(h, "user")?;
+            let who = match user {
+                Some((u, _)) => format!("as `{u}`"),
+                None => "as the service's user".to_string(),
+            };
+            d.note(h.loc, format!("the `{key}` hook runs a command in the container {who}; it is audited as a setup step"));
+            if let Some((true, at)) = read::opt_bool(h, "privileged")? {
+                // The hook's process is privileged inside the job's boundary.
+                d.set("/boundary/privileged", true, at);
+                d.note(at, format!("the `{key}` hook runs privileged, so the service's boundary is read as privileged"));
+            }
+            if let Some((u, at)) = user {
+                if matches!(u.trim(), "root" | "0")
+                    || u.trim().starts_with("0:")
+                    || u.trim().starts_with("root:")
+                {
+                    d.note(at, format!("the `{key}` hook runs as root"));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 fn limits(d: &mut Draft, svc: &SNode, _key_loc: Loc) -> Result<(), ImportError> {
     let deploy_limits = match read::opt_map(svc, "deploy")? {
         Some(dep) => match read::opt_map(dep, "resources")? {
@@ -901,4 +1149,452 @@ fn limits(d: &mut Draft, svc: &SNode, _key_loc: Loc) -> Result<(), ImportError> 
     d.undeclared("/limits/output_bytes", "Compose has no output-size limit");
     d.undeclared("/limits/timeout_kills", "Compose has no timeout");
     Ok(())
+}
+
+/// A value after Compose interpolation, as far as the file alone allows.
+///
+/// The import does not know the environment `docker compose` runs in (core
+/// does no I/O, and a CI host's is not the author's), so every variable is
+/// unknown: one with a default is read with that default, and the caller
+/// says so; one without stays in the text as `${NAME}` (or `$NAME` as
+/// written), so a path built from it stays visibly unresolved.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Interpolated {
+    text: String,
+    /// Variables read with the default the file gives: (name, default).
+    defaulted: Vec<(String, String)>,
+    /// Variables the file gives no value for.
+    unresolved: Vec<String>,
+}
+
+impl Interpolated {
+    fn is_exact(&self) -> bool {
+        self.defaulted.is_empty() && self.unresolved.is_empty()
+    }
+}
+
+fn is_name_start(c: char) -> bool {
+    c == '_' || c.is_ascii_alphabetic()
+}
+
+fn is_name_char(c: char) -> bool {
+    c == '_' || c.is_ascii_alphanumeric()
+}
+
+/// Compose's interpolation grammar: `$$`, `$NAME`, `${NAME}`, and
+/// `${NAME` followed by `:-`, `-`, `:?`, `?`, `:+` or `+` and a word that
+/// may itself hold `${...}`. Anything else after a `$` is an error in
+/// Compose too ("invalid interpolation format").
+fn interpolate(s: &str) -> Result<Interpolated, String> {
+    let mut out = Interpolated::default();
+    let chars: Vec<char> = s.chars().collect();
+    let mut i = 0;
+    while let Some(&c) = chars.get(i) {
+        if c != '$' {
+            out.text.push(c);
+            i += 1;
+            continue;
+        }
+        match chars.get(i + 1) {
+            Some('$') => {
+                out.text.push('$');
+                i += 2;
+            }
+            Some(&n) if is_name_start(n) => {
+                let end = (i + 1..chars.len())
+                    .find(|&j| !chars.get(j).copied().is_some_and(is_name_char))
+                    .unwrap_or(chars.len());
+                let name: String = chars.get(i + 1..end).unwrap_or_default().iter().collect();
+                out.text.push('$');
+                out.text.push_str(&name);
+                out.unresolved.push(name);
+                i = end;
+            }
+            Some('{') => {
+                // The matching `}`: a default may hold `${...}` itself.
+                let mut depth = 0usize;
+                let mut close = None;
+                let mut j = i + 1;
+                while let Some(&x) = chars.get(j) {
+                    if x == '{' && j > 0 && chars.get(j - 1) == Some(&'$') {
+                        depth += 1;
+                    } else if x == '}' {
+                        depth = depth.saturating_sub(1);
+                        if depth == 0 {
+                            close = Some(j);
+                            break;
+                        }
+                    }
+                    j += 1;
+                }
+                let close = close
+                    .ok_or_else(|| format!("`{}` opens `${{` with no closing `}}`", s.trim()))?;
+                let body: String = chars.get(i + 2..close).unwrap_or_default().iter().collect();
+                braced(&body, &mut out)?;
+                i = close + 1;
+            }
+            _ => {
+                return Err(format!(
+                    "`{}` has a `$` that starts no variable (write `$$` for a literal `$`)",
+                    s.trim()
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// One `${...}` body.
+fn braced(body: &str, out: &mut Interpolated) -> Result<(), String> {
+    let name_len = body.find(|c: char| !is_name_char(c)).unwrap_or(body.len());
+    let (name, rest) = body.split_at(name_len);
+    if !name.starts_with(is_name_start) {
+        return Err(format!("`${{{body}}}` is not a valid variable reference"));
+    }
+    let unresolved = |out: &mut Interpolated| {
+        out.text.push_str(&format!("${{{name}}}"));
+        out.unresolved.push(name.to_string());
+    };
+    let (op, word) = [":-", "-", ":?", "?", ":+", "+"]
+        .iter()
+        .filter_map(|op| rest.strip_prefix(op).map(|w| (*op, w)))
+        .next()
+        .unwrap_or(("", rest));
+    match op {
+        "" if rest.is_empty() => unresolved(out),
+        // `$HOME` is set wherever Compose runs: its default never applies.
+        ":-" | "-" if name == "HOME" => unresolved(out),
+        ":-" | "-" => {
+            let inner = interpolate(word)?;
+            out.text.push_str(&inner.text);
+            out.defaulted.push((name.to_string(), inner.text));
+            out.defaulted.extend(inner.defaulted);
+            out.unresolved.extend(inner.unresolved);
+        }
+        // Required (`:?`) or replaced when set (`:+`): the value is the
+        // variable's or a word that depends on it, unknown either way.
+        ":?" | "?" | ":+" | "+" => unresolved(out),
+        _ => return Err(format!("`${{{body}}}` is not a valid variable reference")),
+    }
+    Ok(())
+}
+
+/// Say how a value was interpolated, next to the setting it came from.
+fn note_interpolation(d: &mut Draft, at: Loc, what: &str, raw: &str, i: &Interpolated) {
+    for (name, default) in &i.defaulted {
+        d.note(
+            at,
+            format!(
+                "{what} `{raw}`: `{name}` is not known here, so its default `{default}` is used; if `{name}` is set when Compose runs, the value differs"
+            ),
+        );
+    }
+    for name in &i.unresolved {
+        if name == "HOME" {
+            continue;
+        }
+        d.note(
+            at,
+            format!(
+                "{what} `{raw}`: `{name}` has no value in the file; it is kept as written, and the import cannot say what it resolves to"
+            ),
+        );
+    }
+}
+
+/// A short-syntax volume, `[SOURCE:]TARGET[:OPTIONS]`, as compose-go's
+/// `format.ParseVolume` reads it.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct ShortVolume {
+    /// Empty for an anonymous volume.
+    source: String,
+    target: String,
+    /// The comma-separated options, in order.
+    options: Vec<String>,
+}
+
+/// A colon ends a field, except right after a single letter, which makes
+/// a Windows drive (`C:\data`, `c:/data`) wherever it occurs.
+fn parse_short_volume(spec: &str) -> Result<ShortVolume, String> {
+    let mut v = ShortVolume::default();
+    if spec.is_empty() {
+        return Err("an empty volume".into());
+    }
+    if spec.len() <= 2 {
+        v.target = spec.to_string();
+        return Ok(v);
+    }
+    let mut fields: Vec<String> = Vec::new();
+    let mut buffer = String::new();
+    for c in spec.chars() {
+        let drive = c == ':'
+            && buffer.chars().count() == 1
+            && buffer.chars().next().is_some_and(char::is_alphabetic);
+        if c == ':' && !drive {
+            fields.push(std::mem::take(&mut buffer));
+        } else {
+            buffer.push(c);
+        }
+    }
+    fields.push(buffer);
+    if fields.iter().any(String::is_empty) {
+        return Err(format!("`{spec}` has an empty part between colons"));
+    }
+    match fields.as_mut_slice() {
+        [t] => v.target = std::mem::take(t),
+        [s, t] => {
+            v.source = std::mem::take(s);
+            v.target = std::mem::take(t);
+        }
+        [s, t, o] => {
+            v.source = std::mem::take(s);
+            v.target = std::mem::take(t);
+            v.options = o.split(',').map(str::to_string).collect();
+        }
+        _ => return Err(format!("`{spec}` has too many colons")),
+    }
+    Ok(v)
+}
+
+/// Whether Compose takes a volume source as a host path (a bind mount)
+/// rather than a volume name: compose-go's `isFilePath`. A source the
+/// import could not resolve (`${DATA}/x`) counts as a host path too, the
+/// more dangerous reading.
+fn is_host_path(src: &str) -> bool {
+    let mut cs = src.chars();
+    match (cs.next(), cs.next()) {
+        (Some('.' | '/' | '~' | '$'), _) => true,
+        (Some('\\'), Some('\\')) => true,
+        (Some(l), Some(':')) => l.is_alphabetic(),
+        _ => false,
+    }
+}
+
+/// What a short-syntax option or a long-syntax `bind.propagation` means
+/// for the host, when it means something.
+fn propagation_note(p: &str) -> Option<&'static str> {
+    match p {
+        "shared" | "rshared" => {
+            Some("mounts made inside the container under this path also appear on the host")
+        }
+        "slave" | "rslave" => {
+            Some("mounts the host makes under this path later appear inside the container")
+        }
+        "private" | "rprivate" => None,
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Source, target and options, or the error.
+    type Read = Result<(String, String, String), String>;
+
+    fn vol(spec: &str) -> Read {
+        let i = interpolate(spec)?;
+        let v = parse_short_volume(&i.text)?;
+        Ok((v.source, v.target, v.options.join(",")))
+    }
+
+    fn ok(src: &str, dst: &str, opts: &str) -> Read {
+        Ok((src.into(), dst.into(), opts.into()))
+    }
+
+    /// The short syntax, as compose-go's `ParseVolume` reads each string
+    /// after interpolation (every variable unknown).
+    #[test]
+    fn short_volume_grammar() {
+        let table: &[(&str, Read)] = &[
+            ("/:/rootfs:ro", ok("/", "/rootfs", "ro")),
+            ("/:/host", ok("/", "/host", "")),
+            (
+                "/var/run/docker.sock:/var/run/docker.sock",
+                ok("/var/run/docker.sock", "/var/run/docker.sock", ""),
+            ),
+            ("./data:/data:rw", ok("./data", "/data", "rw")),
+            ("~/.ssh:/root/.ssh:ro,z", ok("~/.ssh", "/root/.ssh", "ro,z")),
+            ("/data", ok("", "/data", "")),
+            ("db:/var/lib/db", ok("db", "/var/lib/db", "")),
+            ("db:/var/lib/db:nocopy", ok("db", "/var/lib/db", "nocopy")),
+            ("/a:/b:rshared", ok("/a", "/b", "rshared")),
+            ("C:\\data:/data", ok("C:\\data", "/data", "")),
+            ("c:/data:/data:ro", ok("c:/data", "/data", "ro")),
+            ("C:\\data:D:\\data", ok("C:\\data", "D:\\data", "")),
+            (
+                "\\\\.\\pipe\\docker_engine:\\\\.\\pipe\\docker_engine",
+                ok(
+                    "\\\\.\\pipe\\docker_engine",
+                    "\\\\.\\pipe\\docker_engine",
+                    "",
+                ),
+            ),
+            (
+                "${AIRFLOW_PROJ_DIR:-.}/dags:/opt/airflow/dags",
+                ok("./dags", "/opt/airflow/dags", ""),
+            ),
+            ("${DATA-/srv/data}:/data", ok("/srv/data", "/data", "")),
+            ("${DATA:?set DATA}:/data:ro", ok("${DATA}", "/data", "ro")),
+            ("${DATA?}:/data", ok("${DATA}", "/data", "")),
+            ("${DATA:+/x}:/data", ok("${DATA}", "/data", "")),
+            ("$DATA/x:/data", ok("$DATA/x", "/data", "")),
+            (
+                "${HOME}/.aws:/root/.aws",
+                ok("${HOME}/.aws", "/root/.aws", ""),
+            ),
+            (
+                "${HOME:-/root}/.aws:/root/.aws",
+                ok("${HOME}/.aws", "/root/.aws", ""),
+            ),
+            ("${A:-${B:-/b}}:/t", ok("/b", "/t", "")),
+            ("/a$$b:/t", ok("/a$b", "/t", "")),
+            ("${X:-C:\\x}:/t", ok("C:\\x", "/t", "")),
+            (
+                "/a::/b",
+                Err("`/a::/b` has an empty part between colons".into()),
+            ),
+            (
+                "/a:/b:ro:extra",
+                Err("`/a:/b:ro:extra` has too many colons".into()),
+            ),
+            (":/b", Err("`:/b` has an empty part between colons".into())),
+        ];
+        for (spec, want) in table {
+            assert_eq!(&vol(spec), want, "{spec}");
+        }
+        for bad in [
+            "${DATA:/x",
+            "/a$/b:/c",
+            "${}:/x",
+            "${1X}:/x",
+            "${X*y}:/x",
+            "/x$",
+        ] {
+            assert!(vol(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn interpolation_records_what_it_assumed() {
+        let i = interpolate("${A:-/a}/${B}/$C/$$").unwrap();
+        assert_eq!(i.text, "/a/${B}/$C/$");
+        assert_eq!(i.defaulted, [("A".to_string(), "/a".to_string())]);
+        assert_eq!(i.unresolved, ["B", "C"]);
+        assert!(interpolate("/plain").unwrap().is_exact());
+    }
+
+    #[test]
+    fn host_paths_as_compose_reads_them() {
+        for p in [
+            "/",
+            ".",
+            "./x",
+            "~/x",
+            "C:\\x",
+            "c:/x",
+            "\\\\.\\pipe\\x",
+            "${X}/y",
+            "$X",
+        ] {
+            assert!(is_host_path(p), "{p}");
+        }
+        for p in ["db", "my-vol", "1:/x"] {
+            assert!(!is_host_path(p), "{p}");
+        }
+    }
+
+    fn import_one(yaml: &str) -> (String, Vec<String>) {
+        let mut out = import(yaml.as_bytes()).unwrap();
+        let (_, d) = out.remove(0);
+        let (json, _, notes, _) = d.finish();
+        (json, notes.into_iter().map(|n| n.message).collect())
+    }
+
+    #[test]
+    fn the_host_root_is_a_read_only_mount_of_slash() {
+        let (json, _) =
+            import_one("services:\n  cad:\n    image: x\n    volumes:\n      - /:/rootfs:ro\n");
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(v["mounts"][0]["source"], "/");
+        assert_eq!(v["mounts"][0]["target"], "/rootfs");
+        assert_eq!(v["mounts"][0]["access"], "read-only");
+    }
+
+    #[test]
+    fn defaults_and_unknowns_stay_visible() {
+        let (json, notes) = import_one(
+            "services:\n  a:\n    image: x\n    volumes:\n      - ${P:-.}/dags:/opt/dags\n      - ${DATA}:/data\n      - type: bind\n        source: ${SRC:?need SRC}\n        target: /src\n        read_only: true\n        bind:\n          propagation: rshared\n",
+        );
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(v["mounts"][0]["source"], "./dags");
+        assert_eq!(v["mounts"][1]["source"], "${DATA}");
+        assert_eq!(v["mounts"][2]["source"], "${SRC}");
+        assert_eq!(v["mounts"][2]["access"], "read-only");
+        assert!(notes
+            .iter()
+            .any(|n| n.contains("`P` is not known here, so its default `.` is used")));
+        assert!(notes
+            .iter()
+            .any(|n| n.contains("`DATA` has no value in the file")));
+        assert!(notes.iter().any(|n| n.contains("propagation `rshared`")));
+    }
+
+    #[test]
+    fn bridge_is_the_default_network_not_a_shared_stack() {
+        let (json, notes) = import_one("services:\n  a:\n    image: x\n    network_mode: bridge\n");
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(v["network"]["egress"], "allow-all");
+        assert!(!notes.iter().any(|n| n.contains("shares another")));
+    }
+
+    /// Structural: a service key that is neither mapped nor neutral changes
+    /// the profile or adds a note, whatever shape its value has.
+    #[test]
+    fn no_known_key_vanishes_silently() {
+        let base = "services:\n  a:\n    image: x\n";
+        let (p0, n0) = import_one(base);
+        for k in SERVICE_KEYS {
+            if NEUTRAL_KEYS.contains(k) || *k == "image" {
+                continue;
+            }
+            for v in [
+                "host",
+                "[\"0\"]",
+                "{command: [\"sh\"], privileged: true}",
+                "[{command: sh, user: root}]",
+            ] {
+                let text = format!("{base}    {k}: {v}\n");
+                let Ok(mut out) = import(text.as_bytes()) else {
+                    continue;
+                };
+                let (_, d) = out.remove(0);
+                let (p, _, n, u) = d.finish();
+                let notes: Vec<String> = n.into_iter().map(|n| n.message).collect();
+                assert!(
+                    p != p0 || notes != n0 || !u.is_empty(),
+                    "`{k}: {v}` changed nothing"
+                );
+            }
+        }
+        for k in MAPPED_KEYS.iter().chain(NEUTRAL_KEYS) {
+            assert!(SERVICE_KEYS.contains(k), "{k}");
+        }
+    }
+
+    #[test]
+    fn hooks_are_setup_steps_and_can_make_the_boundary_privileged() {
+        let (json, _) = import_one("services:\n  a:\n    image: x\n    post_start:\n      - command: [\"chown\", \"-R\", \"app\", \"/data\"]\n        user: root\n        privileged: true\n    pre_stop:\n      - command: ./drain.sh\n");
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(v["setup"][0]["executable"], "chown");
+        assert_eq!(v["setup"][1]["executable"], "./drain.sh");
+        assert_eq!(v["boundary"]["privileged"], true);
+    }
+
+    #[test]
+    fn a_bad_template_is_an_error_at_its_line() {
+        let e = import(b"services:\n  a:\n    image: x\n    volumes:\n      - ${DATA:/x\n")
+            .unwrap_err();
+        assert_eq!(e.loc.map(|l| l.line), Some(5));
+    }
 }

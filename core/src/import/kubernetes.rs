@@ -8,6 +8,7 @@
 //! runtime class, deadlines) apply to each of them.
 
 use super::builder::{Draft, OVal};
+use super::k8s_cluster::{here, Cluster};
 use super::read::{self, invalid};
 use super::tree::{Loc, SNode};
 use super::{cap_name, yaml, ImportError, ImportErrorKind};
@@ -36,6 +37,12 @@ struct Workload<'a> {
     /// The `spec:` key of the pod template: where pod-level settings that
     /// are not written would go.
     pod_at: Loc,
+    /// The pod's metadata (the template's for controllers): its labels
+    /// select NetworkPolicies, its annotations may hold legacy settings.
+    pod_meta: Option<&'a SNode>,
+    /// The workload's namespace as written (`None`: whatever `kubectl`
+    /// targets).
+    namespace: Option<String>,
 }
 
 fn workloads<'a>(
@@ -55,12 +62,31 @@ fn workloads<'a>(
         .unwrap_or("unnamed")
         .to_string();
     let spec = read::opt_map(doc, "spec")?;
+    let namespace = doc
+        .get("metadata")
+        .and_then(|m| m.get("namespace"))
+        .and_then(SNode::as_str)
+        .map(str::to_string);
+    let mut pod_meta = doc.get("metadata");
     let template_spec = |s: &'a SNode| -> Result<Option<(&'a SNode, Loc)>, ImportError> {
         match read::opt_map(s, "template")? {
             Some(t) => Ok(read::opt_map(t, "spec")?.map(|p| (p, spec_key(t)))),
             None => Ok(None),
         }
     };
+    let template_meta = |s: &'a SNode| s.get("template").and_then(|t| t.get("metadata"));
+    match (kind, spec) {
+        ("PodTemplate", _) => pod_meta = doc.get("template").and_then(|t| t.get("metadata")),
+        ("Pod", _) => {}
+        ("CronJob", Some(s)) => {
+            pod_meta = s
+                .get("jobTemplate")
+                .and_then(|jt| jt.get("spec"))
+                .and_then(template_meta)
+        }
+        (_, Some(s)) => pod_meta = template_meta(s),
+        _ => {}
+    }
     let w = match (kind, spec) {
         ("List", _) => {
             for item in read::opt_seq(doc, "items")?.unwrap_or_default() {
@@ -113,6 +139,8 @@ fn workloads<'a>(
                 replicas,
                 pod_at,
                 overlap,
+                pod_meta,
+                namespace,
             })
         }
         None => others.push((format!("{kind}/{name}"), doc.loc)),
@@ -131,6 +159,39 @@ fn spec_key(parent: &SNode) -> Loc {
 }
 
 pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
+    import_with(bytes, &[])
+}
+
+/// The cluster objects a file holds when it holds no workload: `Kind/name`
+/// of each NetworkPolicy, LimitRange, ResourceQuota and RuntimeClass, or
+/// `None` (a workload is there, nothing of the kind is, or it does not parse).
+pub fn cluster_objects_only(bytes: &[u8]) -> Option<Vec<String>> {
+    let docs = yaml::parse(bytes).ok()?;
+    let mut found = Vec::new();
+    let mut others = Vec::new();
+    for d in &docs {
+        workloads(d, &mut found, &mut others).ok()?;
+    }
+    let kinds = [
+        "NetworkPolicy/",
+        "LimitRange/",
+        "ResourceQuota/",
+        "RuntimeClass/",
+    ];
+    let objects: Vec<String> = others
+        .into_iter()
+        .map(|(k, _)| k)
+        .filter(|k| kinds.iter().any(|p| k.starts_with(p)))
+        .collect();
+    (found.is_empty() && !objects.is_empty()).then_some(objects)
+}
+
+/// [`import`], with the cluster objects of `companions` (other files of
+/// the same run, already parsed) read as if they were in this stream.
+pub fn import_with(
+    bytes: &[u8],
+    companions: &[SNode],
+) -> Result<Vec<(String, Draft)>, ImportError> {
     let docs = yaml::parse(bytes)?;
     let mut found = Vec::new();
     let mut others = Vec::new();
@@ -144,6 +205,11 @@ pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
             if seen.is_empty() { String::new() } else { format!(" (found {})", seen.join(", ")) }
         )))
         .at(docs.first().map_or(Loc { line: 1, column: 1 }, |d| d.loc)));
+    }
+    let mut cluster = Cluster::read(&docs)?;
+    // A broken companion is reported when it is audited itself.
+    for c in companions {
+        cluster.add_companion(c);
     }
     let mut out = Vec::new();
     for w in &found {
@@ -160,12 +226,7 @@ pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
                     invalid(c.loc, format!("a container in `{group}` needs a `name`"))
                 })?;
                 let name = format!("{}/{}/{}", w.kind, w.name, cname);
-                let mut d = container(w, pod, c, &name, group, init)?;
-                for (k, at) in &others {
-                    if k.starts_with("NetworkPolicy/") {
-                        d.note(*at, format!("`{k}` is not matched to pods by label here; egress stays not declared"));
-                    }
-                }
+                let d = container(w, pod, c, &name, group, init, &cluster)?;
                 out.push((name, d));
                 any = true;
             }
@@ -193,6 +254,7 @@ fn container(
     name: &str,
     group: &str,
     init: bool,
+    cluster: &Cluster<'_>,
 ) -> Result<Draft, ImportError> {
     let cname = c.get("name").and_then(SNode::as_str).unwrap_or("");
     let purpose = format!(
@@ -208,16 +270,27 @@ fn container(
         }
     );
     let mut d = Draft::new(name, &purpose, c.loc);
+    // Keys this import does not know stay visible as notes, so a setting
+    // added upstream can never vanish silently.
+    for (k, at) in read::unknown_keys(pod, POD_SPEC_KEYS) {
+        unknown(&mut d, "spec", k, at, POD_SPEC_KEYS);
+    }
+    for (k, at) in read::unknown_keys(c, CONTAINER_KEYS) {
+        unknown(&mut d, group, k, at, CONTAINER_KEYS);
+    }
     let p_sc = read::opt_map(pod, "securityContext")?;
     let c_sc = read::opt_map(c, "securityContext")?;
     let sc_loc = key_at(c, "securityContext");
     d.map("/boundary", sc_loc);
 
-    boundary(&mut d, pod, w.pod_at, c, p_sc, c_sc)?;
+    boundary(&mut d, pod, w.pod_at, c, p_sc, c_sc, cluster)?;
+    legacy_annotations(&mut d, w, cname);
+    network(&mut d, w, cluster)?;
     mounts(&mut d, pod, w.pod_at, c)?;
+    container_extras(&mut d, c)?;
     environment(&mut d, c)?;
     command(&mut d, c)?;
-    limits(&mut d, w, pod, c)?;
+    limits(&mut d, w, pod, c, cluster)?;
 
     if let Some((image, at)) = read::opt_str(c, "image")? {
         d.set("/dependencies/image", image, at);
@@ -249,10 +322,25 @@ fn container(
                 );
             }
             Some((n, at)) => d.set("/concurrency/max_jobs", n, at),
-            None => d.undeclared(
-                "/concurrency/max_jobs",
-                "a bare Pod or DaemonSet does not bound how many copies run at once",
-            ),
+            None => match cluster.quota_for(w.namespace.as_deref()) {
+                Some(q) => {
+                    if let Some((n, at)) = q.pods {
+                        let at = here(at, w.pod_at);
+                        d.set("/concurrency/max_jobs", n, at);
+                        d.note(
+                            at,
+                            format!(
+                                "ResourceQuota `{}` bounds the namespace to {n} pods at once",
+                                q.name
+                            ),
+                        );
+                    }
+                }
+                None => d.undeclared(
+                    "/concurrency/max_jobs",
+                    "a bare Pod or DaemonSet does not bound how many copies run at once",
+                ),
+            },
         }
     }
     for (ptr, why) in [
@@ -294,11 +382,31 @@ fn boundary(
     c: &SNode,
     p_sc: Option<&SNode>,
     c_sc: Option<&SNode>,
+    cluster: &Cluster<'_>,
 ) -> Result<(), ImportError> {
     let sc_loc = key_at(c, "securityContext");
     match read::opt_str(pod, "runtimeClassName")? {
         Some((rc, at)) => {
-            let l = rc.to_ascii_lowercase();
+            // The RuntimeClass in the stream names the handler the node
+            // runs; without it only the class's name is known.
+            let (l, at) = match cluster.runtime_class(rc) {
+                Some(class) => match &class.handler {
+                    Some((h, h_at)) => {
+                        let place = if *h_at == super::k8s_cluster::ELSEWHERE {
+                            "in another file of this run".to_string()
+                        } else {
+                            format!("line {}", h_at.line)
+                        };
+                        d.note(
+                            at,
+                            format!("RuntimeClass `{rc}` runs handler `{h}` ({place})"),
+                        );
+                        (h.to_ascii_lowercase(), here(*h_at, at))
+                    }
+                    None => (rc.to_ascii_lowercase(), at),
+                },
+                None => (rc.to_ascii_lowercase(), at),
+            };
             let (kind, runtime) = if l.contains("gvisor") || l.contains("runsc") {
                 ("user-space-kernel", "gvisor")
             } else if l.contains("kata") {
@@ -373,17 +481,19 @@ fn boundary(
             };
             d.set("/boundary/user", text, u.loc);
         }
-        None => {
-            if let Some(n) =
-                sc_value(c_sc, p_sc, "runAsNonRoot").filter(|n| n.as_bool() == Some(true))
-            {
-                d.note(n.loc, "`runAsNonRoot: true` makes the kubelet refuse uid 0, but the uid itself comes from the image");
+        None => match sc_value(c_sc, p_sc, "runAsNonRoot") {
+            // The kubelet refuses to start the container as uid 0 (and a
+            // user name it cannot check), so whatever uid the image picks
+            // is not root.
+            Some(n) if n.as_bool() == Some(true) => {
+                d.set("/boundary/user", NON_ROOT_USER, n.loc);
+                d.note(n.loc, "`runAsNonRoot: true`: the kubelet refuses to start the container as uid 0; the uid itself comes from the image");
             }
-            d.undeclared(
+            _ => d.undeclared(
                 "/boundary/user",
                 "no `runAsUser`: the image's USER applies (root unless the image says otherwise)",
-            );
-        }
+            ),
+        },
     }
 
     match c_sc
@@ -467,11 +577,6 @@ fn boundary(
             at,
             "NetworkPolicy does not apply to pods on the host network",
         );
-    } else {
-        d.undeclared(
-            "/network",
-            "egress is governed by NetworkPolicy objects and the CNI plugin, which the pod spec does not contain",
-        );
     }
 
     if let Some(s) = c_sc {
@@ -515,6 +620,271 @@ fn boundary(
                 "pod sysctls change kernel settings for the pod; they have no profile equivalent",
             );
         }
+        for (k, at) in read::unknown_keys(s, POD_SC_KEYS) {
+            unknown(d, "spec.securityContext", k, at, POD_SC_KEYS);
+        }
+        if let Some((g, at)) = read::opt_u64(s, "fsGroup")? {
+            if g == 0 {
+                d.note(at, "`fsGroup: 0` adds the root group (gid 0) to every process of the pod and gives it the pod's volumes: the job can read and write whatever the root group can");
+            }
+        }
+        if let Some(groups) = s.get("supplementalGroups") {
+            for g in groups.items() {
+                if g.as_u64() == Some(0) {
+                    d.note(g.loc, "`supplementalGroups` holds 0: every process of the pod is in the root group and can read and write whatever it can");
+                }
+            }
+        }
+    }
+    for sc in [c_sc, p_sc].into_iter().flatten() {
+        if let Some(t) = sc.get("seLinuxOptions").and_then(|o| o.get("type")) {
+            if t.as_str() == Some("spc_t") {
+                d.note(t.loc, "SELinux type `spc_t` (super-privileged container) leaves the container unconfined by SELinux");
+            }
+        }
+    }
+    // A Windows HostProcess container is a process on the host, outside
+    // any container boundary: the container's setting wins over the pod's.
+    let host_process = sc_value(c_sc, p_sc, "windowsOptions")
+        .and_then(|w| w.get("hostProcess"))
+        .filter(|h| h.as_bool() == Some(true));
+    if let Some(h) = host_process {
+        d.set("/boundary/privileged", true, h.loc);
+        d.set("/boundary/kind", "process", h.loc);
+        d.note(h.loc, "`windowsOptions.hostProcess: true` runs the container as a process on the Windows host, with the host's network and file system; it is audited as privileged");
+    }
+    Ok(())
+}
+
+/// Keys of a pod spec (core/v1 PodSpec).
+const POD_SPEC_KEYS: &[&str] = &[
+    "activeDeadlineSeconds",
+    "affinity",
+    "automountServiceAccountToken",
+    "containers",
+    "dnsConfig",
+    "dnsPolicy",
+    "enableServiceLinks",
+    "ephemeralContainers",
+    "hostAliases",
+    "hostIPC",
+    "hostNetwork",
+    "hostPID",
+    "hostUsers",
+    "hostname",
+    "hostnameOverride",
+    "imagePullSecrets",
+    "initContainers",
+    "nodeName",
+    "nodeSelector",
+    "os",
+    "overhead",
+    "preemptionPolicy",
+    "priority",
+    "priorityClassName",
+    "readinessGates",
+    "resourceClaims",
+    "resources",
+    "restartPolicy",
+    "runtimeClassName",
+    "schedulerName",
+    "schedulingGates",
+    "securityContext",
+    "serviceAccount",
+    "serviceAccountName",
+    "setHostnameAsFQDN",
+    "shareProcessNamespace",
+    "subdomain",
+    "terminationGracePeriodSeconds",
+    "tolerations",
+    "topologySpreadConstraints",
+    "volumes",
+];
+
+/// Keys of a container (core/v1 Container and EphemeralContainer).
+const CONTAINER_KEYS: &[&str] = &[
+    "args",
+    "command",
+    "env",
+    "envFrom",
+    "image",
+    "imagePullPolicy",
+    "lifecycle",
+    "livenessProbe",
+    "name",
+    "ports",
+    "readinessProbe",
+    "resizePolicy",
+    "resources",
+    "restartPolicy",
+    "restartPolicyRules",
+    "securityContext",
+    "startupProbe",
+    "stdin",
+    "stdinOnce",
+    "targetContainerName",
+    "terminationMessagePath",
+    "terminationMessagePolicy",
+    "tty",
+    "volumeDevices",
+    "volumeMounts",
+    "workingDir",
+];
+
+/// Keys of the pod-level `securityContext` (core/v1 PodSecurityContext).
+const POD_SC_KEYS: &[&str] = &[
+    "appArmorProfile",
+    "fsGroup",
+    "fsGroupChangePolicy",
+    "runAsGroup",
+    "runAsNonRoot",
+    "runAsUser",
+    "seLinuxChangePolicy",
+    "seLinuxOptions",
+    "seccompProfile",
+    "supplementalGroups",
+    "supplementalGroupsPolicy",
+    "sysctls",
+    "windowsOptions",
+];
+
+/// The user written when `runAsNonRoot: true` is the only statement about
+/// it: some uid other than 0, chosen by the image.
+pub const NON_ROOT_USER: &str = "non-root";
+
+/// Annotations current Kubernetes no longer honours but that authors still
+/// write, believing them in force.
+fn legacy_annotations(d: &mut Draft, w: &Workload<'_>, cname: &str) {
+    let Some(ann) = w.pod_meta.and_then(|m| m.get("annotations")) else {
+        return;
+    };
+    let container_key = format!("container.seccomp.security.alpha.kubernetes.io/{cname}");
+    for e in ann.entries() {
+        if e.key == "seccomp.security.alpha.kubernetes.io/pod" || e.key == container_key {
+            d.note(
+                e.key_loc,
+                format!(
+                    "annotation `{}` is ignored since Kubernetes 1.27 (deprecated in 1.19); the pod stays unconfined unless `securityContext.seccompProfile` (type `RuntimeDefault` or `Localhost`) is set",
+                    e.key
+                ),
+            );
+        } else if e
+            .key
+            .starts_with("container.apparmor.security.beta.kubernetes.io/")
+        {
+            d.note(e.key_loc, format!("annotation `{}` is deprecated since Kubernetes 1.30; `securityContext.appArmorProfile` replaces it", e.key));
+        }
+    }
+}
+
+/// Egress from the NetworkPolicies in the stream that select the pod.
+fn network(d: &mut Draft, w: &Workload<'_>, cluster: &Cluster<'_>) -> Result<(), ImportError> {
+    let empty = SNode::new(w.pod_at, super::tree::SValue::Map(Vec::new()));
+    let labels = w.pod_meta.and_then(|m| m.get("labels")).unwrap_or(&empty);
+    let policies = cluster.egress_for(w.namespace.as_deref(), labels)?;
+    if d.has("/network/egress") {
+        // Host network (set by `boundary`): no policy applies.
+        for p in &policies {
+            d.note(here(p.at, w.pod_at), format!("`NetworkPolicy/{}` selects the pod, but NetworkPolicy does not apply to pods on the host network", p.name));
+        }
+        return Ok(());
+    }
+    let Some(first) = policies.first() else {
+        for (k, at) in &cluster.ingress_only {
+            d.note(
+                *at,
+                format!("`{k}` isolates only ingress; egress is not limited by it"),
+            );
+        }
+        d.undeclared(
+            "/network",
+            if cluster.egress.is_empty() {
+                "egress is governed by NetworkPolicy objects and the CNI plugin; no NetworkPolicy isolating egress is in this input"
+            } else {
+                "no NetworkPolicy in this input selects the pod (same namespace, matching labels); its egress is not limited"
+            },
+        );
+        return Ok(());
+    };
+    let names: Vec<String> = policies.iter().map(|p| format!("`{}`", p.name)).collect();
+    d.map("/network", here(first.at, w.pod_at));
+    d.set(
+        "/network/enforced_by",
+        "network-policy",
+        here(first.at, w.pod_at),
+    );
+    d.note(
+        here(first.at, w.pod_at),
+        format!(
+            "NetworkPolicy {} selects the pod and isolates its egress; the cluster's CNI plugin must enforce NetworkPolicy",
+            names.join(", ")
+        ),
+    );
+    let (dns, allowed): (Vec<_>, Vec<_>) = policies
+        .iter()
+        .flat_map(|p| p.rules.iter())
+        .flat_map(|r| r.allowed.iter())
+        .partition(|a| a.cluster_dns);
+    // Port 53 to the cluster's DNS pods is the resolver the pod uses: what
+    // names resolve to is the cluster's DNS, which the job does not pin.
+    if let Some(a) = dns.first() {
+        let at = here(a.at, w.pod_at);
+        d.set("/network/dns", "system", at);
+        d.note(at, "egress to the cluster DNS pods on port 53: names resolve through the cluster's resolver, and DNS itself can carry data out");
+    }
+    for p in &policies {
+        for r in &p.rules {
+            for (at, n) in &r.notes {
+                d.note(here(*at, w.pod_at), n.clone());
+            }
+        }
+    }
+    if let Some(open) = allowed.iter().find(|a| a.to.is_none() && a.port.is_none()) {
+        d.set("/network/egress", "allow-all", here(open.at, w.pod_at));
+        d.note(
+            here(open.at, w.pod_at),
+            "this egress rule allows every destination on every port",
+        );
+        return Ok(());
+    }
+    if allowed.is_empty() {
+        d.set("/network/egress", "deny", here(first.at, w.pod_at));
+        d.set("/network/allow", OVal::arr(), here(first.at, w.pod_at));
+        return Ok(());
+    }
+    d.set("/network/egress", "allow-list", here(first.at, w.pod_at));
+    d.set("/network/allow", OVal::arr(), here(first.at, w.pod_at));
+    for a in allowed {
+        let p = d.push("/network/allow", OVal::obj(), here(a.at, w.pod_at));
+        d.set(
+            &format!("{p}/host"),
+            a.to.clone().unwrap_or_else(|| "0.0.0.0/0".into()),
+            here(a.at, w.pod_at),
+        );
+        if let Some(port) = a.port {
+            d.set(&format!("{p}/port"), port, here(a.at, w.pod_at));
+        }
+        if let Some(proto) = &a.protocol {
+            d.set(
+                &format!("{p}/protocol"),
+                proto.clone(),
+                here(a.at, w.pod_at),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Container settings with no profile field of their own.
+fn container_extras(d: &mut Draft, c: &SNode) -> Result<(), ImportError> {
+    for port in read::opt_seq(c, "ports")?.unwrap_or_default() {
+        if let Some(e) = port.entry("hostPort") {
+            d.note(e.key_loc, format!("`hostPort: {}` opens a port on the node's own addresses, reachable from outside the pod network and outside NetworkPolicy's view", e.value.as_str().unwrap_or("?")));
+        }
+    }
+    for dev in read::opt_seq(c, "volumeDevices")?.unwrap_or_default() {
+        let path = dev.get("devicePath").and_then(SNode::as_str).unwrap_or("?");
+        d.note(dev.loc, format!("`volumeDevices` gives the container a raw block device at `{path}`; it is not represented as a mount"));
     }
     Ok(())
 }
@@ -842,7 +1212,14 @@ fn command(d: &mut Draft, c: &SNode) -> Result<(), ImportError> {
     Ok(())
 }
 
-fn limits(d: &mut Draft, w: &Workload<'_>, pod: &SNode, c: &SNode) -> Result<(), ImportError> {
+fn limits(
+    d: &mut Draft,
+    w: &Workload<'_>,
+    pod: &SNode,
+    c: &SNode,
+    cluster: &Cluster<'_>,
+) -> Result<(), ImportError> {
+    let range = cluster.limit_range_for(w.namespace.as_deref());
     let res = read::opt_map(c, "resources")?;
     let lim = match res {
         Some(r) => read::opt_map(r, "limits")?,
@@ -862,8 +1239,23 @@ fn limits(d: &mut Draft, w: &Workload<'_>, pod: &SNode, c: &SNode) -> Result<(),
                 invalid(m.loc, format!("`{q}` is not a Kubernetes memory quantity"))
             })?;
             d.set("/limits/memory_bytes", bytes, m.loc);
+            if let Some((max, at)) = range.and_then(|r| r.max_memory) {
+                if bytes > max {
+                    d.note(here(at, m.loc), format!("the LimitRange's `max.memory` ({max} bytes) is below this container's limit: the API server refuses the pod"));
+                }
+            }
         }
-        None => d.undeclared("/limits/memory_bytes", "no `resources.limits.memory`"),
+        // A LimitRange's default is the limit the admission controller
+        // writes into a container that sets none.
+        None => match range.and_then(|r| r.default_memory.map(|m| (r, m))) {
+            Some((r, (bytes, at))) => {
+                let at = here(at, key_at(c, "resources"));
+                d.set("/limits/memory_bytes", bytes, at);
+                d.set("/limits/enforced_by", "cgroup", at);
+                d.note(at, format!("no `resources.limits.memory`: LimitRange `{}` gives the container this default limit", r.name));
+            }
+            None => d.undeclared("/limits/memory_bytes", "no `resources.limits.memory`"),
+        },
     }
     if let Some(l) = lim {
         d.set("/limits/enforced_by", "cgroup", l.loc);
@@ -896,6 +1288,13 @@ fn limits(d: &mut Draft, w: &Workload<'_>, pod: &SNode, c: &SNode) -> Result<(),
         "Kubernetes has no output-size limit for a container",
     );
 
+    if let Some(job) = w.job {
+        match read::opt_u64(job, "backoffLimit")? {
+            Some((0, at)) => d.note(at, "`backoffLimit: 0`: a failed pod is not retried"),
+            Some((n, at)) => d.note(at, format!("`backoffLimit: {n}`: a failed pod is replaced up to {n} times, each run with the same access")),
+            None => d.note(job.loc, "no `backoffLimit`: a failed pod is replaced up to 6 times (the Job default), each run with the same access"),
+        }
+    }
     let pod_deadline = read::opt_u64(pod, "activeDeadlineSeconds")?;
     let job_deadline = match w.job {
         Some(j) => read::opt_u64(j, "activeDeadlineSeconds")?,
@@ -926,4 +1325,72 @@ fn limits(d: &mut Draft, w: &Workload<'_>, pod: &SNode, c: &SNode) -> Result<(),
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn notes(y: &str) -> Vec<String> {
+        let mut d = import(y.as_bytes()).unwrap();
+        let (_, draft) = d.remove(0);
+        draft.notes.iter().map(|n| n.message.clone()).collect()
+    }
+
+    /// Item by item: each setting that widens what the pod can do, and any
+    /// key the import does not know, leaves a note (never silence).
+    #[test]
+    fn risky_and_unknown_settings_are_never_silent() {
+        let cases = [
+            ("securityContext: {fsGroup: 0}", "`fsGroup: 0`"),
+            (
+                "securityContext: {supplementalGroups: [1000, 0]}",
+                "root group",
+            ),
+            ("securityContext: {seLinuxOptions: {type: spc_t}}", "spc_t"),
+            (
+                "securityContext: {windowsOptions: {hostProcess: true}}",
+                "hostProcess",
+            ),
+            (
+                "securityContext: {runAsUsr: 1000}",
+                "did you mean `runAsUser`",
+            ),
+            ("priviledged: true", "unknown field `priviledged` in `spec`"),
+            ("hostNetwrk: true", "did you mean `hostNetwork`"),
+        ];
+        for (pod_line, want) in cases {
+            let y = format!("apiVersion: v1\nkind: Pod\nmetadata: {{name: t}}\nspec:\n  {pod_line}\n  containers:\n  - name: c\n    image: x\n");
+            let n = notes(&y);
+            assert!(n.iter().any(|m| m.contains(want)), "{pod_line}: {n:#?}");
+        }
+        let container_cases = [
+            (
+                "ports: [{containerPort: 80, hostPort: 8080}]",
+                "`hostPort: 8080`",
+            ),
+            (
+                "volumeDevices: [{name: d, devicePath: /dev/xvda}]",
+                "raw block device at `/dev/xvda`",
+            ),
+            ("securityContxt: {}", "did you mean `securityContext`"),
+        ];
+        for (c_line, want) in container_cases {
+            let y = format!("apiVersion: v1\nkind: Pod\nmetadata: {{name: t}}\nspec:\n  containers:\n  - name: c\n    image: x\n    {c_line}\n");
+            let n = notes(&y);
+            assert!(n.iter().any(|m| m.contains(want)), "{c_line}: {n:#?}");
+        }
+        // hostProcess is audited as privileged, not only noted.
+        let y = "apiVersion: v1\nkind: Pod\nmetadata: {name: t}\nspec:\n  securityContext: {windowsOptions: {hostProcess: true}}\n  containers:\n  - name: c\n    image: x\n";
+        let (_, d) = import(y.as_bytes()).unwrap().remove(0);
+        assert_eq!(d.get("/boundary/privileged"), Some(&OVal::Bool(true)));
+        // runAsNonRoot makes the user non-root; a container's `false` undoes the pod's `true`.
+        let y = "apiVersion: v1\nkind: Pod\nmetadata: {name: t}\nspec:\n  securityContext: {runAsNonRoot: true}\n  containers:\n  - name: c\n    image: x\n  - name: d\n    image: x\n    securityContext: {runAsNonRoot: false}\n";
+        let all = import(y.as_bytes()).unwrap();
+        assert_eq!(
+            all[0].1.get("/boundary/user"),
+            Some(&OVal::Str(NON_ROOT_USER.into()))
+        );
+        assert_eq!(all[1].1.get("/boundary/user"), None);
+    }
 }

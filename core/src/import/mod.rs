@@ -39,10 +39,11 @@ use crate::json::InputError;
 use crate::report::{audit, sha256_hex, AuditOptions, Labels, OriginalSource, Report};
 use crate::sanitize::neutralize;
 
-mod builder;
+pub(crate) mod builder;
 mod bwrap;
 mod codex;
 mod compose;
+mod k8s_cluster;
 mod kubernetes;
 mod oci;
 mod read;
@@ -175,6 +176,11 @@ pub struct Imported {
     pub source_map: Vec<Mapped>,
     /// The original text (shared by every profile of one file).
     pub source_text: Arc<str>,
+    /// The original text with the secrets of every profile of the file
+    /// masked, and its digest: computed once per file and shared, since a
+    /// copy per profile made imports quadratic.
+    pub masked_source: Arc<str>,
+    pub source_sha256: Arc<str>,
 }
 
 impl Imported {
@@ -465,6 +471,38 @@ fn by_name(base: &str) -> Option<Format> {
     }
 }
 
+/// How many times the input's size limit all profiles of one import may
+/// take together.
+const PRODUCED_FACTOR: usize = 8;
+/// [`import`], with other files of the same run whose Kubernetes cluster
+/// objects (NetworkPolicy, LimitRange, ResourceQuota, RuntimeClass) apply
+/// to this file's workloads as if they were in its stream. Positions in
+/// the source map stay this file's; a policy from a companion is named in
+/// a note. Other formats ignore `companions`.
+pub fn import_with_companions(
+    bytes: &[u8],
+    format: Format,
+    companions: &[&[u8]],
+) -> Result<Vec<Imported>, ImportError> {
+    if format != Format::Kubernetes || companions.is_empty() {
+        return import(bytes, format);
+    }
+    let docs: Vec<tree::SNode> = companions
+        .iter()
+        .filter_map(|c| yaml::parse(c).ok())
+        .flatten()
+        .collect();
+    let text: Arc<str> = Arc::from(tree::checked_text(bytes, &tree::TreeLimits::default())?);
+    let drafts = kubernetes::import_with(bytes, &docs)?;
+    finish(drafts, format, &text)
+}
+
+/// The cluster objects a Kubernetes file holds when it holds no workload
+/// (see [`import_with_companions`]); `None` otherwise.
+pub fn kubernetes_cluster_objects_only(bytes: &[u8]) -> Option<Vec<String>> {
+    kubernetes::cluster_objects_only(bytes)
+}
+
 /// Import `bytes` as `format`: one profile per unit the format describes
 /// (one per Kubernetes container, one per Compose service, one for the
 /// other formats, plus one for commands a sandbox lets run outside it).
@@ -478,20 +516,69 @@ pub fn import(bytes: &[u8], format: Format) -> Result<Vec<Imported>, ImportError
         Format::SandboxSettings => sandbox::import(bytes)?,
         Format::Bwrap => bwrap::import(&text)?,
     };
-    Ok(drafts
+    finish(drafts, format, &text)
+}
+
+/// The drafts of one file as imported profiles, held to the size limits,
+/// with one masked copy of the source shared by all of them.
+fn finish(
+    drafts: Vec<(String, builder::Draft)>,
+    format: Format,
+    text: &Arc<str>,
+) -> Result<Vec<Imported>, ImportError> {
+    let finished: Vec<_> = drafts
         .into_iter()
-        .map(|(name, draft)| {
-            let (profile_json, source_map, notes, undeclared) = draft.finish();
-            Imported {
+        .map(|(name, draft)| (name, draft.finish()))
+        .collect();
+    // What an import produces is held to the input's limits: each profile
+    // must be one isolint could read as written, and together they may not
+    // outgrow the input by more than the same factor.
+    let limit = tree::TreeLimits::default().max_bytes;
+    let mut total = 0usize;
+    for (_, f) in &finished {
+        total = total.saturating_add(f.0.len());
+        if f.0.len() > limit {
+            return Err(ImportError::new(ImportErrorKind::Invalid(format!(
+                "the import would produce a {}-byte profile, over the {limit}-byte limit for a profile; refusing it",
+                f.0.len()
+            ))));
+        }
+        if total > PRODUCED_FACTOR.saturating_mul(limit) {
+            return Err(ImportError::new(ImportErrorKind::Invalid(format!(
+                "the import would produce over {} bytes of profiles ({} times the input limit); refusing it",
+                PRODUCED_FACTOR.saturating_mul(limit),
+                PRODUCED_FACTOR
+            ))));
+        }
+    }
+    // Every profile parses (the importers write valid JSON), so no
+    // profile's secrets can be missed by the shared masked copy.
+    let mut roots = Vec::with_capacity(finished.len());
+    for (_, f) in &finished {
+        roots.push(
+            crate::json::parse(f.0.as_bytes(), Default::default())
+                .map_err(ImportError::from_json)?
+                .root,
+        );
+    }
+    let secrets = crate::redact::Secrets::collect_many(roots);
+    let masked_source: Arc<str> = Arc::from(secrets.mask_source(text));
+    let source_sha256: Arc<str> = Arc::from(sha256_hex(text.as_bytes()));
+    Ok(finished
+        .into_iter()
+        .map(
+            |(name, (profile_json, source_map, notes, undeclared))| Imported {
                 format,
                 name,
                 profile_json,
                 notes,
                 undeclared,
                 source_map,
-                source_text: Arc::clone(&text),
-            }
-        })
+                source_text: Arc::clone(text),
+                masked_source: Arc::clone(&masked_source),
+                source_sha256: Arc::clone(&source_sha256),
+            },
+        )
         .collect())
 }
 
@@ -526,14 +613,11 @@ pub fn audit_imported(
             .origin_of(&format!("{}/source", m.pointer))
             .map(|l| l.line);
     }
-    let secrets = crate::json::parse(imported.profile_json.as_bytes(), Default::default())
-        .map(|d| crate::redact::Secrets::collect(&d.root))
-        .unwrap_or_default();
     report.original = Some(OriginalSource {
         file,
         format: imported.format.name(),
-        sha256: sha256_hex(imported.source_text.as_bytes()),
-        text: secrets.mask_source(&imported.source_text),
+        sha256: imported.source_sha256.to_string(),
+        text: Arc::clone(&imported.masked_source),
     });
     Ok(report)
 }

@@ -286,7 +286,14 @@ fn sandboxed(root: &SNode, cfg: Option<&SNode>, tool: Tool) -> Result<Draft, Imp
             }
         }
     }
-    d.set("/network/enforced_by", "firewall", net_at);
+    // With domains, the allow-list is the runtime's filtering proxy; a
+    // process that ignores the proxy variables meets only the namespace.
+    let enforcer = if domains.is_empty() {
+        "firewall"
+    } else {
+        "proxy"
+    };
+    d.set("/network/enforced_by", enforcer, net_at);
     d.set("/network/allow", OVal::arr(), net_at);
     if domains.is_empty() {
         d.set("/network/egress", "deny", net_at);

@@ -5,6 +5,9 @@
 //! Nothing is expanded: `$HOME` stays `$HOME` (the importer says so in a
 //! note), and command substitution is kept as text.
 
+use std::iter::Peekable;
+use std::str::Chars;
+
 use super::tree::Loc;
 use super::{ImportError, ImportErrorKind};
 
@@ -27,14 +30,6 @@ pub fn split(text: &str, origin: Loc) -> Result<Vec<Word>, ImportError> {
     let mut loc = origin;
     let mut chars = text.chars().peekable();
 
-    fn advance(loc: &mut Loc, c: char) {
-        if c == '\n' {
-            loc.line += 1;
-            loc.column = 1;
-        } else {
-            loc.column += 1;
-        }
-    }
     fn start(cur: &mut Option<Word>, loc: Loc) -> &mut Word {
         cur.get_or_insert_with(|| Word {
             text: String::new(),
@@ -97,11 +92,14 @@ pub fn split(text: &str, origin: Loc) -> Result<Vec<Word>, ImportError> {
                                 None => return Err(unterminated("double", here)),
                             }
                         }
+                        Some(n @ ('$' | '`')) => {
+                            let at = loc;
+                            advance(&mut loc, n);
+                            w.expands = true;
+                            substitution(n, &mut chars, &mut loc, &mut w.text, at)?;
+                        }
                         Some(n) => {
                             advance(&mut loc, n);
-                            if n == '$' || n == '`' {
-                                w.expands = true;
-                            }
                             w.text.push(n);
                         }
                         None => return Err(unterminated("double", here)),
@@ -155,7 +153,7 @@ pub fn split(text: &str, origin: Loc) -> Result<Vec<Word>, ImportError> {
             '$' | '`' => {
                 let w = start(&mut cur, here);
                 w.expands = true;
-                w.text.push(c);
+                substitution(c, &mut chars, &mut loc, &mut w.text, here)?;
             }
             _ => start(&mut cur, here).text.push(c),
         }
@@ -164,6 +162,77 @@ pub fn split(text: &str, origin: Loc) -> Result<Vec<Word>, ImportError> {
         out.push(w);
     }
     Ok(out)
+}
+
+fn advance(loc: &mut Loc, c: char) {
+    if c == '\n' {
+        loc.line += 1;
+        loc.column = 1;
+    } else {
+        loc.column += 1;
+    }
+}
+
+/// After a `$` or a backquote (already read, `first`): copy an expansion
+/// whole into `text`, so that `$(id -u)`, `` `id -u` ``, `${X:-a b}` and
+/// `$((1 + 2))` stay one opaque part of the word, as the shell keeps them,
+/// instead of their spaces and parentheses splitting the command line.
+fn substitution(
+    first: char,
+    chars: &mut Peekable<Chars<'_>>,
+    loc: &mut Loc,
+    text: &mut String,
+    at: Loc,
+) -> Result<(), ImportError> {
+    text.push(first);
+    let close = match (first, chars.peek()) {
+        ('`', _) => '`',
+        ('$', Some('(')) => ')',
+        ('$', Some('{')) => '}',
+        _ => return Ok(()),
+    };
+    let open = if first == '`' {
+        None
+    } else {
+        let o = chars.next().unwrap_or('(');
+        advance(loc, o);
+        text.push(o);
+        Some(o)
+    };
+    let mut depth = 1usize;
+    let mut quote: Option<char> = None;
+    while let Some(c) = chars.next() {
+        advance(loc, c);
+        text.push(c);
+        match (quote, c) {
+            (_, '\\') if quote != Some('\'') => {
+                if let Some(n) = chars.next() {
+                    advance(loc, n);
+                    text.push(n);
+                }
+            }
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') if open.is_some() => quote = Some(c),
+            (None, c) if Some(c) == open => depth += 1,
+            (None, c) if c == close => {
+                depth -= 1;
+                if depth == 0 {
+                    return Ok(());
+                }
+            }
+            _ => {}
+        }
+    }
+    Err(ImportError::new(ImportErrorKind::Syntax(format!(
+        "unterminated `{}` in the command line",
+        if first == '`' {
+            "`".to_string()
+        } else {
+            format!("${}", open.unwrap_or('('))
+        }
+    )))
+    .at(at))
 }
 
 fn unterminated(kind: &str, at: Loc) -> ImportError {
@@ -205,6 +274,45 @@ mod tests {
             ["run", "x", "<", "f", ">", "&", "1"]
         );
         assert_eq!(words("'a b'c d"), ["a bc", "d"]);
+    }
+
+    /// Command substitution, arithmetic and braced expansions are one
+    /// opaque part of their word, quoted or not; nothing after them is lost.
+    #[test]
+    fn substitutions_stay_whole() {
+        let table: &[(&str, &[&str])] = &[
+            (
+                "--dir /run/user/`id -u` --unshare-pid",
+                &["--dir", "/run/user/`id -u`", "--unshare-pid"],
+            ),
+            (
+                "--dir /run/user/$(id -u) x",
+                &["--dir", "/run/user/$(id -u)", "x"],
+            ),
+            (
+                "--setenv X \"/run/user/`id -u`\" y",
+                &["--setenv", "X", "/run/user/`id -u`", "y"],
+            ),
+            ("a \"$(echo \"b c\")\" d", &["a", "$(echo \"b c\")", "d"]),
+            (
+                "a $(echo $(id -g) ')') b",
+                &["a", "$(echo $(id -g) ')')", "b"],
+            ),
+            ("a $((1 + 2)) b", &["a", "$((1 + 2))", "b"]),
+            ("a ${X:-p q} b", &["a", "${X:-p q}", "b"]),
+            ("a `echo \\` x` b", &["a", "`echo \\` x`", "b"]),
+            ("a \"$@\" b", &["a", "$@", "b"]),
+            ("a $HOME/x b", &["a", "$HOME/x", "b"]),
+            ("a '$(x' b", &["a", "$(x", "b"]),
+        ];
+        for (text, want) in table {
+            assert_eq!(words(text), *want, "{text}");
+        }
+        for bad in ["a $(b", "a `b", "a ${b", "a \"$(b\""] {
+            assert!(split(bad, Loc { line: 1, column: 1 }).is_err(), "{bad}");
+        }
+        let w = split("x $(a\nb) y", Loc { line: 1, column: 1 }).unwrap();
+        assert_eq!(w[2].loc, Loc { line: 2, column: 4 });
     }
 
     #[test]

@@ -11,7 +11,8 @@
 //!
 //! Merge keys (`<<: *defaults`, common in Compose files) are applied the
 //! way YAML 1.1 loaders apply them: explicit keys win, then earlier merged
-//! mappings win over later ones.
+//! mappings win over later ones. A merge below an explicit key it would
+//! change is refused, since kubectl's go-yaml v2 lets that merge win.
 
 use std::collections::HashMap;
 
@@ -28,6 +29,114 @@ pub fn parse(bytes: &[u8]) -> Result<Vec<SNode>, ImportError> {
 /// [`parse`] with explicit limits.
 pub fn parse_with(bytes: &[u8], limits: TreeLimits) -> Result<Vec<SNode>, ImportError> {
     let text = checked_text(bytes, &limits)?;
+    // YAML breaks lines at a lone CR too; isolint counts LF only (so do
+    // editors, SARIF viewers and GitHub annotations), so positions are
+    // moved onto LF lines.
+    let lines = LfLines::of(text);
+    match parse_flow_tolerant(text, limits) {
+        Ok(mut docs) => {
+            if let Some(l) = &lines {
+                docs.iter_mut()
+                    .for_each(|d| walk_locs(d, &mut |loc| l.fix(loc)));
+            }
+            Ok(docs)
+        }
+        Err(mut e) => {
+            if let (Some(l), Some(loc)) = (&lines, e.loc.as_mut()) {
+                l.fix(loc);
+            }
+            Err(e)
+        }
+    }
+}
+
+/// Where each line YAML sees (ended by LF, CRLF or a lone CR) starts, as
+/// an LF line and a 0-based column in it; only built when a lone CR exists.
+struct LfLines(Vec<(u32, u32)>);
+
+impl LfLines {
+    fn of(text: &str) -> Option<LfLines> {
+        let b = text.as_bytes();
+        let lone = b
+            .iter()
+            .enumerate()
+            .any(|(i, &c)| c == b'\r' && b.get(i + 1) != Some(&b'\n'));
+        if !lone {
+            return None;
+        }
+        let mut starts = vec![(1u32, 0u32)];
+        let (mut line, mut col) = (1u32, 0u32);
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '\n' => {
+                    line = line.saturating_add(1);
+                    col = 0;
+                    starts.push((line, 0));
+                }
+                '\r' if chars.peek() == Some(&'\n') => col = col.saturating_add(1),
+                '\r' => {
+                    col = col.saturating_add(1);
+                    starts.push((line, col));
+                }
+                _ => col = col.saturating_add(1),
+            }
+        }
+        Some(LfLines(starts))
+    }
+
+    fn fix(&self, loc: &mut Loc) {
+        let i = usize::try_from(loc.line.saturating_sub(1)).unwrap_or(usize::MAX);
+        if let Some(&(line, col)) = self.0.get(i) {
+            loc.line = line;
+            loc.column = loc.column.saturating_add(col);
+        }
+    }
+}
+
+fn walk_locs(node: &mut SNode, f: &mut impl FnMut(&mut Loc)) {
+    f(&mut node.loc);
+    match &mut node.value {
+        SValue::Seq(items) => items.iter_mut().for_each(|i| walk_locs(i, f)),
+        SValue::Map(entries) => {
+            for e in entries {
+                f(&mut e.key_loc);
+                walk_locs(&mut e.value, f);
+            }
+        }
+        SValue::Null | SValue::Scalar(_) => {}
+    }
+}
+
+fn parse_flow_tolerant(text: &str, limits: TreeLimits) -> Result<Vec<SNode>, ImportError> {
+    match parse_text(text, limits) {
+        Ok(docs) => Ok(docs),
+        Err(e) => {
+            // The YAML spec wants a multi-line flow collection's lines
+            // indented deeper than the block node holding it, and
+            // saphyr-parser enforces that; go-yaml (Compose, kubectl),
+            // libyaml and PyYAML accept a `]` at the key's own indent, and
+            // real files rely on it. Such lines are padded and the file read
+            // again; positions are mapped back to the original columns.
+            let Some((padded, shifts)) = reindent_flow(text) else {
+                return Err(e);
+            };
+            let Ok(mut docs) = parse_text(&padded, limits) else {
+                return Err(e);
+            };
+            for d in &mut docs {
+                walk_locs(d, &mut |l| {
+                    if let Some(k) = shifts.get(&l.line) {
+                        l.column = l.column.saturating_sub(*k).max(1);
+                    }
+                });
+            }
+            Ok(docs)
+        }
+    }
+}
+
+fn parse_text(text: &str, limits: TreeLimits) -> Result<Vec<SNode>, ImportError> {
     let mut b = Builder {
         limits,
         stack: Vec::new(),
@@ -54,6 +163,91 @@ pub fn parse_with(bytes: &[u8], limits: TreeLimits) -> Result<Vec<SNode>, Import
     Ok(b.docs)
 }
 
+/// The text with every line that continues a multi-line flow collection
+/// (`[`, `{`) at or left of the indent of the line that opened it padded to
+/// one column deeper, and the spaces added per 1-based line; `None` when no
+/// line needs it. Inside a flow collection leading spaces carry no meaning
+/// (scalars fold them away), so the padding changes no value.
+fn reindent_flow(text: &str) -> Option<(String, HashMap<u32, u32>)> {
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut shifts = HashMap::new();
+    let mut depth = 0usize;
+    let mut open_indent = 0usize;
+    let mut quote: Option<char> = None;
+    let mut block_scalar: Option<usize> = None;
+    for (n, line) in text.split_inclusive('\n').enumerate() {
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        let blank = line.trim().is_empty();
+        if let Some(owner) = block_scalar {
+            if blank || indent > owner {
+                out.push_str(line);
+                continue;
+            }
+            block_scalar = None;
+        }
+        if depth > 0 && !blank && indent <= open_indent {
+            let pad = open_indent + 1 - indent;
+            out.extend(std::iter::repeat_n(' ', pad));
+            shifts.insert(
+                u32::try_from(n + 1).unwrap_or(u32::MAX),
+                u32::try_from(pad).unwrap_or(0),
+            );
+        }
+        out.push_str(line);
+        let mut node_start = true;
+        let mut prev = ' ';
+        let mut chars = line.chars().peekable();
+        while let Some(c) = chars.next() {
+            let next = chars.peek().copied().unwrap_or('\n');
+            match quote {
+                Some('"') => match c {
+                    '\\' => {
+                        chars.next();
+                    }
+                    '"' => quote = None,
+                    _ => {}
+                },
+                Some(_) => {
+                    if c == '\'' {
+                        if next == '\'' {
+                            chars.next();
+                        } else {
+                            quote = None;
+                        }
+                    }
+                }
+                None => match c {
+                    '#' if prev.is_whitespace() => break,
+                    '"' | '\'' if node_start => quote = Some(c),
+                    '[' | '{' if node_start || depth > 0 => {
+                        if depth == 0 {
+                            open_indent = indent;
+                        }
+                        depth += 1;
+                        node_start = true;
+                    }
+                    ']' | '}' if depth > 0 => {
+                        depth -= 1;
+                        node_start = false;
+                    }
+                    ',' if depth > 0 => node_start = true,
+                    ':' | '-' | '?' if next.is_whitespace() || (depth > 0 && c == ':') => {
+                        node_start = true;
+                    }
+                    '|' | '>' if node_start && depth == 0 => {
+                        block_scalar = Some(indent);
+                        break;
+                    }
+                    c if c.is_whitespace() => {}
+                    _ => node_start = false,
+                },
+            }
+            prev = c;
+        }
+    }
+    (!shifts.is_empty()).then_some((out, shifts))
+}
+
 fn loc(span: &Span) -> Loc {
     Loc {
         line: u32::try_from(span.start.line()).unwrap_or(u32::MAX),
@@ -71,6 +265,10 @@ enum Frame {
         loc: Loc,
         anchor: usize,
         entries: Vec<SEntry>,
+        /// Where each key of `entries` was written: a mapping can hold tens
+        /// of thousands of keys (Compose services), so duplicates are found
+        /// by lookup rather than by a scan per key.
+        keys: HashMap<String, Loc>,
         /// Mappings merged in with `<<`, in priority order.
         merges: Vec<SNode>,
         key: Option<(String, Loc)>,
@@ -151,6 +349,7 @@ impl Builder {
                         loc: at,
                         anchor,
                         entries: Vec::new(),
+                        keys: HashMap::new(),
                         merges: Vec::new(),
                         key: None,
                     }
@@ -172,12 +371,14 @@ impl Builder {
                         loc,
                         anchor,
                         mut entries,
+                        mut keys,
                         merges,
                         ..
                     } => {
                         for m in merges {
                             for e in m.entries() {
-                                if !entries.iter().any(|x| x.key == e.key) {
+                                if !keys.contains_key(&e.key) {
+                                    keys.insert(e.key.clone(), e.key_loc);
                                     entries.push(e.clone());
                                 }
                             }
@@ -205,6 +406,7 @@ impl Builder {
             Some(Frame::Seq { items, .. }) => items.push(node),
             Some(Frame::Map {
                 entries,
+                keys,
                 merges,
                 key,
                 ..
@@ -223,10 +425,10 @@ impl Builder {
                     let is_merge =
                         matches!(&node.value, SValue::Scalar(s) if !s.quoted && s.text == "<<");
                     if !is_merge {
-                        if let Some(first) = entries.iter().find(|e| e.key == text) {
+                        if let Some(&first) = keys.get(&text) {
                             return Err(ImportError::new(ImportErrorKind::DuplicateKey {
                                 key: text,
-                                first: first.key_loc,
+                                first,
                             })
                             .at(node.loc));
                         }
@@ -234,8 +436,14 @@ impl Builder {
                     *key = Some((if is_merge { "<<".into() } else { text }, node.loc));
                 }
                 Some((k, key_loc)) if k == "<<" => match &node.value {
-                    SValue::Map(_) => merges.push(node),
+                    SValue::Map(_) => {
+                        merge_conflict(entries, keys, &node, key_loc)?;
+                        merges.push(node)
+                    }
                     SValue::Seq(items) if items.iter().all(SNode::is_map) => {
+                        for m in items {
+                            merge_conflict(entries, keys, m, key_loc)?;
+                        }
                         merges.extend(items.iter().cloned())
                     }
                     _ => {
@@ -245,20 +453,94 @@ impl Builder {
                         .at(key_loc))
                     }
                 },
-                Some((k, key_loc)) => entries.push(SEntry {
-                    key: k,
-                    key_loc,
-                    value: node,
-                }),
+                Some((k, key_loc)) => {
+                    keys.insert(k.clone(), key_loc);
+                    entries.push(SEntry {
+                        key: k,
+                        key_loc,
+                        value: node,
+                    })
+                }
             },
         }
         Ok(())
     }
 }
 
+/// Refuse a merge that sets a key already written above it with another
+/// value: the YAML spec (and go-yaml v3, which Compose uses) keeps the
+/// explicit value, but kubectl's decoder (sigs.k8s.io/yaml on go-yaml v2)
+/// applies the merge where it stands, so `privileged: false` followed by
+/// `<<: {privileged: true}` is privileged there. The file means two things.
+fn merge_conflict(
+    explicit: &[SEntry],
+    keys: &HashMap<String, Loc>,
+    merged: &SNode,
+    at: Loc,
+) -> Result<(), ImportError> {
+    for m in merged.entries() {
+        if keys.contains_key(&m.key) {
+            let Some(e) = explicit.iter().find(|e| e.key == m.key) else {
+                continue;
+            };
+            if !same_value(&e.value, &m.value) {
+                return Err(ImportError::new(ImportErrorKind::Invalid(format!(
+                    "the merge key `<<` sets `{}`, already set above it at {}:{}; YAML readers disagree on which wins (the spec and go-yaml v3 keep the explicit value, kubectl's go-yaml v2 takes the merged one), so write the key once",
+                    m.key, e.key_loc.line, e.key_loc.column
+                )))
+                .at(at));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Equal values, wherever they are written.
+fn same_value(a: &SNode, b: &SNode) -> bool {
+    match (&a.value, &b.value) {
+        (SValue::Null, SValue::Null) => true,
+        (SValue::Scalar(x), SValue::Scalar(y)) => x == y,
+        (SValue::Seq(x), SValue::Seq(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_value(p, q))
+        }
+        (SValue::Map(x), SValue::Map(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|(p, q)| p.key == q.key && same_value(&p.value, &q.value))
+        }
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Where kubectl (go-yaml v2: a merge applies where it stands) and the
+    /// YAML spec (explicit keys win) read a mapping differently, the file is
+    /// refused; where they agree, it is read.
+    #[test]
+    fn merges_the_readers_disagree_on_are_refused() {
+        let e =
+            parse(b"b: &b {privileged: true}\nc:\n  privileged: false\n  <<: *b\n").unwrap_err();
+        assert_eq!(e.loc, Some(Loc { line: 4, column: 3 }));
+        assert!(
+            e.to_string()
+                .contains("sets `privileged`, already set above it at 3:3"),
+            "{e}"
+        );
+        let e = parse(b"b: &b {x: 1}\nc:\n  x: 2\n  <<: [*b]\n").unwrap_err();
+        assert!(e.to_string().contains("go-yaml v2"));
+        // Agreed readings: merge first then override, or the same value.
+        let n = one("b: &b {privileged: true, x: 1}\nc:\n  <<: *b\n  privileged: false\n");
+        assert_eq!(
+            n.get("c").unwrap().get("privileged").unwrap().as_str(),
+            Some("false")
+        );
+        let n = one("b: &b {x: 1}\nc:\n  x: 1\n  <<: *b\n");
+        assert_eq!(n.get("c").unwrap().get("x").unwrap().as_str(), Some("1"));
+    }
 
     fn one(s: &str) -> SNode {
         let mut d = parse(s.as_bytes()).unwrap();
@@ -281,6 +563,53 @@ mod tests {
             n.get("a").unwrap().entry("b").unwrap().key_loc,
             Loc { line: 2, column: 3 }
         );
+    }
+
+    /// A multi-line flow sequence whose `]` (or items) sit at the key's own
+    /// indent, as in Sentry's self-hosted Compose file: go-yaml and PyYAML
+    /// read it, so the import must too, with the original positions.
+    #[test]
+    fn flow_collections_closed_at_the_key_indent() {
+        let n = one(
+            "x:\n  entrypoint: [\n    \"/bin/sh\", \"-c\"\n  ]\n  b: {k: v,\n  l: w}\nc: [1,\n2]\n",
+        );
+        let x = n.get("x").unwrap();
+        let e = x.get("entrypoint").unwrap();
+        assert_eq!(e.items().len(), 2);
+        assert_eq!(e.items()[1].as_str(), Some("-c"));
+        assert_eq!(e.items()[0].loc, Loc { line: 3, column: 5 });
+        assert_eq!(x.get("b").unwrap().get("l").unwrap().as_str(), Some("w"));
+        assert_eq!(x.entry("b").unwrap().key_loc, Loc { line: 5, column: 3 });
+        let l = x.get("b").unwrap().entry("l").unwrap().key_loc;
+        assert_eq!(l, Loc { line: 6, column: 3 });
+        let c = n.get("c").unwrap();
+        assert_eq!(c.items()[1].as_str(), Some("2"));
+        assert_eq!(c.items()[1].loc, Loc { line: 8, column: 1 });
+        // The text of block scalars, quotes and comments is not a flow start.
+        let n = one("a: |\n  [x\nb: 'it''s [' # [\nc: [p,\n q]\nd: x\n");
+        assert_eq!(n.get("a").unwrap().as_str(), Some("[x\n"));
+        assert_eq!(n.get("c").unwrap().items().len(), 2);
+        // Still refused: what no consumer reads.
+        assert!(parse(b"a: [1,\n2\n").is_err());
+        assert!(parse(b"a:\n  b: 1\n c: 2\n").is_err());
+    }
+
+    /// A lone CR is not a line break in any position isolint reports.
+    #[test]
+    fn lone_carriage_returns_do_not_count_as_lines() {
+        let n = one("a: 1\rb:\r  c: x\nd: y\r\ne: z\n");
+        assert_eq!(n.entry("b").unwrap().key_loc, Loc { line: 1, column: 6 });
+        assert_eq!(
+            n.get("b").unwrap().get("c").unwrap().loc,
+            Loc {
+                line: 1,
+                column: 14
+            }
+        );
+        assert_eq!(n.entry("d").unwrap().key_loc, Loc { line: 2, column: 1 });
+        assert_eq!(n.entry("e").unwrap().key_loc, Loc { line: 3, column: 1 });
+        let e = parse(b"a: 1\r\r\ra: 2\n").unwrap_err();
+        assert_eq!(e.loc.map(|l| l.line), Some(1));
     }
 
     #[test]

@@ -1,13 +1,19 @@
-//! The `isolint.findings/v1` export.
+//! The `isolint.findings/v2` export.
+//!
+//! v2 (breaking for plan consumers): each runtime check's `target` is an
+//! object typed by kind, `expect` comes from a closed set, ids are derived
+//! from what is checked, and `motivated_by` names the findings (rule and
+//! fingerprint) that ask for it; each issue carries its `fingerprint`.
 
 use serde::{Deserialize, Serialize};
 
 use super::pretty::Pretty;
 use crate::finding::{Evidence, Finding};
-use crate::report::{Report, NOTICE, RECHECK_WHEN, TOOL_NAME, TOOL_VERSION};
+use crate::plan::{Target, Threshold};
+use crate::report::{finding_fingerprint, Report, NOTICE, RECHECK_WHEN, TOOL_NAME, TOOL_VERSION};
 
 /// The schema identifier of the export.
-pub const FINDINGS_SCHEMA: &str = "isolint.findings/v1";
+pub const FINDINGS_SCHEMA: &str = "isolint.findings/v2";
 
 /// The export. `S` is the string type: `String` when read back (a
 /// baseline), `&str` borrowed from the report when written, so rendering
@@ -73,6 +79,9 @@ pub struct IssueOut<S = String, E = Evidence> {
     pub column: Option<u32>,
     pub message: S,
     pub remediation: S,
+    /// [`finding_fingerprint`]; absent from v1 baselines.
+    #[serde(default)]
+    pub fingerprint: String,
     pub evidence: E,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub waived: Option<WaivedOut<S>>,
@@ -98,15 +107,143 @@ pub struct WaivedOut<S = String> {
 }
 
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(bound(deserialize = "S: Deserialize<'de>"))]
 pub struct CheckOut<S = String> {
     pub id: S,
     pub kind: S,
-    pub target: S,
+    pub target: TargetOut<S>,
     pub expect: S,
     pub because: S,
+    #[serde(default)]
+    pub motivated_by: Vec<MotiveOut<S>>,
 }
 
-fn issue(f: &Finding) -> IssueOut<&str, &Evidence> {
+/// A check's target, typed by kind (see [`crate::plan::Target`]).
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(untagged, bound(deserialize = "S: Deserialize<'de>"))]
+pub enum TargetOut<S = String> {
+    Path {
+        path: S,
+    },
+    Endpoint {
+        host: S,
+        port: Option<u64>,
+        protocol: S,
+    },
+    Limit {
+        limit: S,
+        value: Option<u64>,
+        threshold: ThresholdOut<S>,
+    },
+    Variables {
+        variables: Vec<S>,
+    },
+    Credential {
+        credential: S,
+    },
+    Subject {
+        subject: S,
+    },
+    /// Read only: a v1 export's plain-text target (a baseline written by
+    /// an earlier version stays readable). Never written.
+    Text(S),
+}
+
+/// A limit's threshold: a number, or `"any"` when nothing is declared.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(untagged)]
+pub enum ThresholdOut<S = String> {
+    Value(u64),
+    Word(S),
+}
+
+/// A finding that motivates a check.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct MotiveOut<S = String> {
+    pub rule: S,
+    pub fingerprint: String,
+}
+
+/// `target` as the export writes it, borrowed.
+pub fn target_out(t: &Target) -> TargetOut<&str> {
+    match t {
+        Target::Path(p) => TargetOut::Path { path: p },
+        Target::Endpoint {
+            host,
+            port,
+            protocol,
+        } => TargetOut::Endpoint {
+            host,
+            port: *port,
+            protocol,
+        },
+        Target::Limit {
+            limit,
+            value,
+            threshold,
+        } => TargetOut::Limit {
+            limit: limit.as_str(),
+            value: *value,
+            threshold: match threshold {
+                Threshold::Value(v) => ThresholdOut::Value(*v),
+                Threshold::Any => ThresholdOut::Word("any"),
+            },
+        },
+        Target::Variables(v) => TargetOut::Variables {
+            variables: v.iter().map(String::as_str).collect(),
+        },
+        Target::Credential(c) => TargetOut::Credential { credential: c },
+        Target::Worker => TargetOut::Subject { subject: "worker" },
+    }
+}
+
+fn write_target(w: &mut Pretty, t: &Target) {
+    w.key("target").object();
+    match t {
+        Target::Path(p) => {
+            w.field("path", p);
+        }
+        Target::Endpoint {
+            host,
+            port,
+            protocol,
+        } => {
+            w.field("host", host);
+            match port {
+                Some(p) => w.field_num("port", *p),
+                None => w.key("port").null(),
+            };
+            w.field("protocol", protocol);
+        }
+        Target::Limit {
+            limit,
+            value,
+            threshold,
+        } => {
+            w.field("limit", limit.as_str());
+            match value {
+                Some(v) => w.field_num("value", *v),
+                None => w.key("value").null(),
+            };
+            match threshold {
+                Threshold::Value(v) => w.field_num("threshold", *v),
+                Threshold::Any => w.field("threshold", "any"),
+            };
+        }
+        Target::Variables(v) => {
+            w.field_strs("variables", v.iter().map(String::as_str));
+        }
+        Target::Credential(c) => {
+            w.field("credential", c);
+        }
+        Target::Worker => {
+            w.field("subject", "worker");
+        }
+    }
+    w.end_object();
+}
+
+fn issue<'a>(f: &'a Finding, profile: &str) -> IssueOut<&'a str, &'a Evidence> {
     IssueOut {
         rule: f.rule,
         area: f.area.as_str(),
@@ -116,6 +253,7 @@ fn issue(f: &Finding) -> IssueOut<&str, &Evidence> {
         column: f.column,
         message: &f.message,
         remediation: f.remediation,
+        fingerprint: finding_fingerprint(f.rule, &f.pointer, profile),
         evidence: &f.evidence,
         waived: f.waived.as_ref().map(|w| WaivedOut {
             reason: w.reason.as_str(),
@@ -162,16 +300,24 @@ pub fn export(r: &Report) -> ExportRef<'_> {
             low: r.summary.low,
             info: r.summary.info,
         },
-        issues: r.issues.iter().map(issue).collect(),
+        issues: r.issues.iter().map(|f| issue(f, &r.profile.name)).collect(),
         runtime_checks: r
             .runtime_checks
             .iter()
             .map(|c| CheckOut {
                 id: c.id.as_str(),
                 kind: c.kind.as_str(),
-                target: c.target.as_str(),
-                expect: c.expect,
+                target: target_out(&c.target),
+                expect: c.expect.as_str(),
                 because: c.because.as_str(),
+                motivated_by: c
+                    .motivated_by
+                    .iter()
+                    .map(|m| MotiveOut {
+                        rule: m.rule,
+                        fingerprint: finding_fingerprint(m.rule, &m.pointer, &r.profile.name),
+                    })
+                    .collect(),
             })
             .collect(),
     }
@@ -317,7 +463,11 @@ fn written_to(r: &Report, depth: usize, mut emit: Emit<'_>) -> Pretty {
                 w.field_num("column", c.into());
             }
             w.field("message", &f.message)
-                .field("remediation", f.remediation);
+                .field("remediation", f.remediation)
+                .field(
+                    "fingerprint",
+                    &finding_fingerprint(f.rule, &f.pointer, &r.profile.name),
+                );
             w.key("evidence").map(&f.evidence);
             if let Some(wv) = &f.waived {
                 w.key("waived")
@@ -349,13 +499,22 @@ fn written_to(r: &Report, depth: usize, mut emit: Emit<'_>) -> Pretty {
         &r.runtime_checks,
         CHECK_BYTES,
         |w, c| {
-            w.object()
-                .field("id", &c.id)
-                .field("kind", c.kind.as_str())
-                .field("target", &c.target)
-                .field("expect", c.expect)
-                .field("because", &c.because)
-                .end_object();
+            w.object().field("id", &c.id).field("kind", c.kind.as_str());
+            write_target(w, &c.target);
+            w.field("expect", c.expect.as_str())
+                .field("because", &c.because);
+            w.key("motivated_by").array();
+            for m in &c.motivated_by {
+                w.item()
+                    .object()
+                    .field("rule", m.rule)
+                    .field(
+                        "fingerprint",
+                        &finding_fingerprint(m.rule, &m.pointer, &r.profile.name),
+                    )
+                    .end_object();
+            }
+            w.end_array().end_object();
         },
         &mut emit,
     );
@@ -378,7 +537,7 @@ fn size_hint(r: &Report) -> usize {
     let checks: usize = r
         .runtime_checks
         .iter()
-        .map(|c| 200 + c.target.len() + c.because.len())
+        .map(|c| 260 + 96 * c.motivated_by.len() + c.because.len())
         .sum();
     2048 + issues + checks
 }

@@ -7,13 +7,36 @@ use crate::report::{Report, Verdict};
 use crate::view::{self, Filter};
 
 /// Escape text for a Markdown table cell or line.
+///
+/// Besides Markdown's own syntax this defuses what GitHub links on its own
+/// in a comment: `@user` and `@org/team` mentions (which notify people),
+/// `#123` and `GH-123` references, and HTML entities that would decode to
+/// either. A zero-width space entity after `@`, `#` or `GH` breaks the link
+/// while the text reads the same.
 fn md(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in crate::sanitize::neutralize(s).chars() {
+    const BREAK: &str = "&#8203;";
+    let text = crate::sanitize::neutralize(s);
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
         match c {
-            '|' | '\\' | '`' | '*' | '_' | '<' | '>' | '[' | ']' | '#' => {
+            '|' | '\\' | '`' | '*' | '_' | '<' | '>' | '[' | ']' | '~' => {
                 out.push('\\');
                 out.push(c);
+            }
+            '&' => out.push_str("&amp;"),
+            '@' => {
+                out.push('@');
+                out.push_str(BREAK);
+            }
+            '#' => {
+                out.push_str("\\#");
+                out.push_str(BREAK);
+            }
+            'G' | 'g' if chars.peek().is_some_and(|n| n.eq_ignore_ascii_case(&'h')) => {
+                out.push(c);
+                out.extend(chars.next());
+                out.push_str(BREAK);
             }
             c => out.push(c),
         }
@@ -37,7 +60,7 @@ pub fn render(r: &Report) -> String {
 fn render_into(r: &Report, out: &mut String) {
     let b = view::banner(r);
     let icon = if r.verdict == Verdict::EligibleForRuntimeTesting {
-        "🟢"
+        "🔵"
     } else {
         "🔴"
     };
@@ -50,7 +73,7 @@ fn render_into(r: &Report, out: &mut String) {
     let _ = writeln!(out, "> {}\n", md(b.notice));
     let _ = writeln!(
         out,
-        "**{}** · profile `{}` · labels `{}`\n",
+        "**{}** · profile {} · labels {}\n",
         b.counts,
         md(&r.profile.source),
         md(&r.labels_name)
@@ -97,9 +120,50 @@ fn render_into(r: &Report, out: &mut String) {
             "- {} {}: {} → {}",
             c.id,
             c.kind.as_str(),
-            md(&c.target),
+            md(&c.target.to_string()),
             c.expect
         );
     }
     let _ = writeln!(out, "\n</details>\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::md;
+
+    /// No mention, reference or entity survives: after escaping, `@`, `#` and
+    /// `GH` are always followed by the break, and `&` only starts our own
+    /// entities.
+    #[test]
+    fn mentions_and_references_are_defused() {
+        let attacks = [
+            "@octocat",
+            "@octocat @github/security",
+            "ping @Org/Team-1, please",
+            "fixes #123",
+            "owner/repo#123",
+            "GH-123 and gh-7",
+            "&#64;octocat &#x40;octocat &commat;octocat",
+            "&#35;123 &num;12",
+            "x@y.z",
+            "@@double",
+            "#",
+            "@",
+        ];
+        for a in attacks {
+            // Our own entities, as one placeholder character each.
+            let out = md(a).replace("&#8203;", "\u{1}").replace("&amp;", "\u{2}");
+            assert!(!out.contains('&'), "{a:?} -> {out:?}");
+            for (i, c) in out.char_indices() {
+                let after = &out[i + c.len_utf8()..];
+                if c == '@' || c == '#' {
+                    assert!(after.starts_with('\u{1}'), "{a:?} -> {out:?}");
+                }
+                if out[i..].to_ascii_lowercase().starts_with("gh") {
+                    assert!(out[i + 2..].starts_with('\u{1}'), "{a:?} -> {out:?}");
+                }
+            }
+        }
+        assert_eq!(md("plain text"), "plain text");
+    }
 }

@@ -267,6 +267,12 @@ impl Pretty {
         self
     }
 
+    /// `null`
+    pub fn null(&mut self) -> &mut Self {
+        self.out.push_str("null");
+        self
+    }
+
     /// `"k": "v"`
     pub fn field(&mut self, k: &'static str, v: &str) -> &mut Self {
         self.key(k).str(v)

@@ -4,7 +4,7 @@
 use super::pretty::Pretty;
 use crate::finding::{Finding, Severity};
 use crate::model::StringEnum;
-use crate::report::{sha256_hex, Report, NOTICE, TOOL_NAME, TOOL_VERSION};
+use crate::report::{Report, NOTICE, TOOL_NAME, TOOL_VERSION};
 use crate::rules;
 
 pub const SARIF_SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -101,7 +101,7 @@ fn result(w: &mut Pretty, report: &Report, f: &Finding, uri: &str) {
         Some(o) => (Some(o.line), Some(o.column)),
         None => (f.line, f.column),
     };
-    let fp = sha256_hex(format!("{}\0{}\0{}", f.rule, f.pointer, report.profile.name).as_bytes());
+    let fp = crate::report::finding_fingerprint(f.rule, &f.pointer, &report.profile.name);
     w.object().field("level", level(f.severity));
     w.key("locations").array().item().object();
     w.key("logicalLocations")
@@ -253,7 +253,7 @@ mod tests {
         use super::super::{artifact, level, security_severity};
         use crate::finding::Finding;
         use crate::model::StringEnum;
-        use crate::report::{sha256_hex, Report, NOTICE, TOOL_NAME, TOOL_VERSION};
+        use crate::report::{Report, NOTICE, TOOL_NAME, TOOL_VERSION};
         use crate::rules;
         use serde_json::{json, Map, Value};
 
@@ -291,9 +291,7 @@ mod tests {
             if let Some(c) = column {
                 region.insert("startColumn".into(), json!(c));
             }
-            let fp = sha256_hex(
-                format!("{}\0{}\0{}", f.rule, f.pointer, report.profile.name).as_bytes(),
-            );
+            let fp = crate::report::finding_fingerprint(f.rule, &f.pointer, &report.profile.name);
             let mut r = json!({
                 "ruleId": f.rule,
                 "level": level(f.severity),

@@ -15,9 +15,11 @@ use crate::model::{Access, Mount, Profile};
 
 mod artifacts;
 mod cleanup;
+pub(crate) mod codevars;
 mod command;
 mod credentials;
 mod dependencies;
+mod egress;
 mod isolation;
 mod limits;
 mod mounts;
@@ -59,6 +61,7 @@ pub fn all() -> impl Iterator<Item = &'static Rule> {
     [
         mounts::RULES,
         network::RULES,
+        egress::RULES,
         credentials::RULES,
         privileges::RULES,
         isolation::RULES,

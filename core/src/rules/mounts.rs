@@ -244,6 +244,26 @@ const MARKERS: &[(&str, &[&str])] = &[
     (".pre-commit-config.yaml", &[".pre-commit-config.yaml"]),
 ];
 
+/// Targets where runners and dev containers conventionally mount the
+/// repository being worked on.
+const CHECKOUT_TARGETS: &[&str] = &[
+    "/workspace",
+    "/workspaces",
+    "/repo",
+    "/src",
+    "/code",
+    "/project",
+    "/github/workspace",
+    "/builds",
+];
+
+fn is_checkout_target(path: &str) -> bool {
+    let p = format!("/{}", path.trim_start_matches('/'));
+    CHECKOUT_TARGETS.contains(&p.as_str())
+        || p.strip_prefix("/workspaces/")
+            .is_some_and(|r| !r.contains('/'))
+}
+
 /// What a writable mount lets the job plant for later runs, and why.
 fn plantable(v: &MountView<'_>, s: Option<Source<'_>>) -> (Vec<&'static str>, Vec<String>) {
     let mut files: Vec<&'static str> = Vec::new();
@@ -281,6 +301,26 @@ fn plantable(v: &MountView<'_>, s: Option<Source<'_>>) -> (Vec<&'static str>, Ve
         .as_deref()
         .map(normalize)
         .filter(|t| !t.relative);
+    // A repository nobody labelled: the directory the job was launched
+    // from (`.`, `$PWD`), or a conventional checkout target, is usually a
+    // checkout whose hooks and config the developer's next `git status`
+    // obeys. Labels cannot tell, so an unlabelled one counts as one.
+    if s.and_then(|s| s.class()).is_none() {
+        if let Some(src) = s.filter(|s| s.normalized.relative && s.guessed_from.is_none()) {
+            files.extend(REPO_FILES);
+            why.push(format!(
+                "the source `{}` is the launch directory, usually a checkout",
+                src.path
+            ));
+        }
+        if let Some(t) = target.as_ref().filter(|t| is_checkout_target(&t.path)) {
+            files.extend(REPO_FILES);
+            why.push(format!(
+                "the target `{}` is where checkouts are usually mounted",
+                t.path
+            ));
+        }
+    }
     if let Some(t) = &target {
         if builtin::home_of(&t.path) == Some(t.path.as_str()) {
             files.extend(HOME_FILES);
@@ -374,6 +414,16 @@ fn check_engine_socket(ctx: &Ctx<'_>, e: &mut Emitter) {
         LabelClass::ContainerEngineSocket,
         "the container engine's socket",
         "whoever can connect to it can start privileged containers and so controls the host",
+    );
+}
+
+fn check_engine_data(ctx: &Ctx<'_>, e: &mut Emitter) {
+    sensitive_source(
+        ctx,
+        e,
+        LabelClass::ContainerEngineData,
+        "a container engine's data directory",
+        "the job can read other containers' logs, environment variables and configuration, which often hold secrets",
     );
 }
 
@@ -663,11 +713,49 @@ fn check_control_chars(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
+/// Whether the job's root is assembled from its mounts rather than taken
+/// from an image: bubblewrap starts from an empty root, so `--ro-bind /usr
+/// /usr` adds the system files instead of replacing vetted ones.
+fn root_starts_empty(ctx: &Ctx<'_>) -> bool {
+    ctx.profile
+        .boundary
+        .as_ref()
+        .and_then(|b| b.runtime.as_ref())
+        .and_then(|r| r.name.as_deref())
+        .is_some_and(|n| {
+            let n = n.trim();
+            n.eq_ignore_ascii_case("bubblewrap") || n.eq_ignore_ascii_case("bwrap")
+        })
+}
+
+/// A process sandbox (Codex, sandbox-runtime) already runs in the host's
+/// tree: a mount of a host path at the same path changes what it may
+/// access, not which files are there.
+fn is_identity_in_process(ctx: &Ctx<'_>, v: &crate::rules::MountView<'_>) -> bool {
+    let process = ctx
+        .profile
+        .boundary
+        .as_ref()
+        .and_then(|b| b.kind)
+        .is_some_and(|k| k == crate::model::BoundaryKind::Process);
+    let same = match (v.mount.source.as_deref(), v.target.as_ref()) {
+        (Some(s), Some(t)) => crate::labels::normalize(s).path == t.path,
+        _ => false,
+    };
+    process && same
+}
+
 fn check_system_target(ctx: &Ctx<'_>, e: &mut Emitter) {
+    if root_starts_empty(ctx) {
+        return;
+    }
     for v in ctx.mounts {
         let Some(t) = v.target.as_ref().filter(|t| !t.relative) else {
             continue;
         };
+        if is_identity_in_process(ctx, v) {
+            continue;
+        }
         let kernel = KERNEL_TARGETS.iter().find(|k| contains(k, &t.path));
         let system = SYSTEM_TARGETS.iter().find(|k| contains(k, &t.path));
         let (tree, sev, why) = if t.path == "/" {
@@ -967,6 +1055,17 @@ pub const RULES: &[Rule] = &[
         runtime_check: Some(CheckKind::WriteDenied),
         check: check_declaration,
     },
+    Rule {
+        id: "MNT020",
+        name: "engine-data-mounted",
+        area: Area::WritableMounts,
+        severity: Severity::High,
+        title: "a container engine's data directory is mounted",
+        rationale: "Directories such as `/var/lib/docker/containers` or `/var/log/pods` hold every container's logs and configuration, including the environment variables other jobs were started with. Reading them discloses what those jobs were given; writing them alters containers the job does not own. It is not the engine's socket, but it reaches far beyond the job.",
+        remediation: "Remove the mount. If the job must ship logs, give it only its own log file, or let the node's log agent collect them outside the job.",
+        runtime_check: Some(CheckKind::ReadDenied),
+        check: check_engine_data,
+    },
 ];
 
 #[cfg(test)]
@@ -1083,6 +1182,36 @@ mod tests {
         assert!(!has(&f, "MNT014", "/mounts/2/target"));
     }
 
+    /// A root built from mounts (bubblewrap) or a process already in the
+    /// host's tree has nothing to replace; a container's image does.
+    #[test]
+    fn system_targets_replace_only_what_an_image_provides() {
+        let with = |boundary: &str, m: &str| {
+            let p = mounts(m).replacen("{", &format!("{{\"boundary\":{boundary},"), 1);
+            fired(&p)
+        };
+        let usr = r#"[{"source":"/usr","target":"/usr","access":"read-only"},{"source":"/","target":"/","access":"read-only"}]"#;
+        let bwrap = with(
+            r#"{"kind":"container","runtime":{"name":"bubblewrap"}}"#,
+            usr,
+        );
+        assert!(!bwrap.iter().any(|(r, ..)| r == "MNT014"), "{bwrap:?}");
+        let process = with(r#"{"kind":"process"}"#, usr);
+        assert!(!process.iter().any(|(r, ..)| r == "MNT014"), "{process:?}");
+        // Read exposure stays.
+        assert!(has(&process, "MNT005", "/mounts/1/source"), "{process:?}");
+        let elsewhere = with(
+            r#"{"kind":"process"}"#,
+            r#"[{"source":"/srv/workshop/scratch/j","target":"/usr/bin","access":"read-only"}]"#,
+        );
+        assert!(has(&elsewhere, "MNT014", "/mounts/0/target"));
+        let container = with(r#"{"kind":"container","runtime":{"name":"runc"}}"#, usr);
+        assert!(
+            has(&container, "MNT014", "/mounts/0/target")
+                && has(&container, "MNT014", "/mounts/1/target")
+        );
+    }
+
     #[test]
     fn shadowing_is_component_wise() {
         let f = fired(&mounts(
@@ -1128,5 +1257,37 @@ mod tests {
             r#"[{"source":"/srv/workshop/scratch/j","target":"/scratch","access":"read-write"}]"#,
         ));
         assert!(f.is_empty(), "{f:?}");
+    }
+
+    #[test]
+    fn unlabelled_repositories_are_plantable() {
+        // (source, target, access, MNT009 expected)
+        let table: &[(&str, &str, &str, bool)] = &[
+            (".", "/workspace", "read-write", true),
+            ("./", "/work", "read-write", true),
+            ("$PWD", "/app", "read-write", true),
+            ("${PWD}/sub", "/app", "read-write", true),
+            ("/opt/ci/checkout", "/workspace", "read-write", true),
+            ("/opt/ci/checkout", "/workspaces/proj", "read-write", true),
+            ("/opt/ci/checkout", "/github/workspace", "read-write", true),
+            ("/opt/ci/checkout", "/repo/", "read-write", true),
+            // Benign twins: read-only, labelled scratch, other targets.
+            (".", "/workspace", "read-only", false),
+            ("/opt/ci/checkout", "/workspace", "read-only", false),
+            ("/srv/workshop/scratch/j", "/workspace", "read-write", false),
+            ("/opt/ci/out", "/out", "read-write", false),
+            ("/opt/ci/checkout", "/workspace/build", "read-write", false),
+            ("/opt/ci/checkout", "/workspaces/a/b", "read-write", false),
+        ];
+        for (src, tgt, access, want) in table {
+            let f = fired(&mounts(&format!(
+                r#"[{{"source":"{src}","target":"{tgt}","access":"{access}"}}]"#
+            )));
+            assert_eq!(
+                has(&f, "MNT009", "/mounts/0/access"),
+                *want,
+                "{src} -> {tgt} {access}: {f:?}"
+            );
+        }
     }
 }

@@ -8,7 +8,7 @@ use super::{Ctx, Rule};
 use crate::finding::{Area, CheckKind, Severity};
 use crate::json::escape_token;
 use crate::labels::LabelClass;
-use crate::model::{Boundary, Capabilities, Namespace, Seccomp, StringEnum};
+use crate::model::{Boundary, BoundaryKind, Capabilities, Namespace, Seccomp, StringEnum};
 
 /// The boundary section, or an empty one when it is not declared.
 fn boundary<'a>(ctx: &'a Ctx<'_>) -> &'a Boundary {
@@ -27,6 +27,25 @@ fn boundary<'a>(ctx: &'a Ctx<'_>) -> &'a Boundary {
     ctx.profile.boundary.as_ref().unwrap_or(&EMPTY)
 }
 
+/// Whether the job has no image to take a default user from: a process
+/// sandbox, or a bubblewrap root, declared without one.
+fn runs_without_image(ctx: &Ctx<'_>) -> bool {
+    let b = boundary(ctx);
+    let no_image = ctx
+        .profile
+        .dependencies
+        .as_ref()
+        .is_none_or(|d| d.image.is_none());
+    let runtime = b
+        .runtime
+        .as_ref()
+        .and_then(|r| r.name.as_deref())
+        .map(str::to_ascii_lowercase);
+    no_image
+        && (b.kind == Some(BoundaryKind::Process)
+            || matches!(runtime.as_deref(), Some("bwrap" | "bubblewrap")))
+}
+
 /// A capability name as the kernel spells it without its prefix:
 /// `cap_sys_admin`, `CAP_SYS_ADMIN` and `sys_admin` are all `SYS_ADMIN`.
 pub(super) fn capability_name(raw: &str) -> String {
@@ -41,6 +60,10 @@ pub(super) fn capability_name(raw: &str) -> String {
 /// kernel modules, raw devices, mount and namespace administration, reading
 /// any file by handle, tracing other processes, loading kernel programs,
 /// switching off the mandatory access control.
+/// The set `runc spec` writes: signals to the job's own processes, audit
+/// records, ports below 1024 in the job's network namespace.
+const MINIMAL_CAPABILITIES: &[&str] = &["AUDIT_WRITE", "KILL", "NET_BIND_SERVICE"];
+
 const HOST_CAPABILITIES: &[&str] = &[
     "ALL",
     "SYS_ADMIN",
@@ -72,31 +95,82 @@ pub(super) enum UserKind {
 
 /// Classify a declared `user` (`NAME|UID[:GROUP|GID]`). An empty value is
 /// `None`: the image default applies, as when the field is absent.
+///
+/// runc, Docker and Compose read each side with Go's `strconv.Atoi`, which
+/// accepts a sign and leading zeros (`+0`, `-0` and `000` are uid 0), and
+/// otherwise look the text up in the image's passwd file. Only a plain decimal
+/// or a well-formed name has one reading here; anything else (a sign,
+/// whitespace, a second colon, a name no passwd file can hold) is ambiguous,
+/// and an ambiguous user is treated as root.
 pub(super) fn user_kind(user: &str) -> Option<UserKind> {
-    let user = user.trim();
-    if user.is_empty() {
+    if user.trim().is_empty() {
         return None;
     }
     let (name, group) = match user.split_once(':') {
-        Some((n, g)) => (n.trim(), Some(g.trim())),
+        Some((n, g)) => (n, Some(g)),
         None => (user, None),
     };
-    let is_root = |s: &str| s == "root" || (!s.is_empty() && s.bytes().all(|b| b == b'0'));
-    if is_root(name)
+    if name.is_empty() {
+        // `:1000` names only a group: the image's default user applies.
+        return match group.map(user_part) {
+            Some(UserPart::Other) | None => None,
+            Some(_) => Some(UserKind::Root),
+        };
+    }
+    if user_part(name) != UserPart::Other
         || name.eq_ignore_ascii_case("ContainerAdministrator")
         || name.eq_ignore_ascii_case("NT AUTHORITY\\SYSTEM")
     {
         return Some(UserKind::Root);
     }
-    if name.is_empty() {
-        // `:1000` names only a group: the image's default user applies.
-        return None;
-    }
-    Some(if group.is_some_and(is_root) {
-        UserKind::RootGroup
-    } else {
-        UserKind::Unprivileged
+    Some(match group {
+        Some("") | None => UserKind::Unprivileged,
+        Some(g) if user_part(g) == UserPart::Other => UserKind::Unprivileged,
+        Some(_) => UserKind::RootGroup,
     })
+}
+
+/// One side of a `user` value, as a runtime reads it.
+#[derive(Debug, PartialEq, Eq)]
+enum UserPart {
+    /// Id 0, or the name `root`.
+    Zero,
+    /// More than one reading, or none: a sign, whitespace, a second colon.
+    Ambiguous,
+    /// A non-zero decimal id or a well-formed name other than `root`.
+    Other,
+}
+
+fn user_part(s: &str) -> UserPart {
+    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+        // Past `u32` Atoi fails and the text becomes a name no passwd holds.
+        return match s.parse::<u32>() {
+            Ok(0) => UserPart::Zero,
+            Ok(_) => UserPart::Other,
+            Err(_) if s.bytes().all(|b| b == b'0') => UserPart::Zero,
+            Err(_) => UserPart::Ambiguous,
+        };
+    }
+    if s.eq_ignore_ascii_case("root") {
+        // Case matters to passwd, so `ROOT` matches nothing there; read it as
+        // root rather than guess which image tolerates it.
+        return UserPart::Zero;
+    }
+    // A portable user name (POSIX, shadow's useradd): a letter or `_` first,
+    // then letters, digits, `_`, `.`, `-`, and an optional final `$`.
+    let body = s.strip_suffix('$').unwrap_or(s);
+    let well_formed = body
+        .bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && body
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'));
+    if well_formed {
+        UserPart::Other
+    } else {
+        UserPart::Ambiguous
+    }
 }
 
 /// Where the container engine is reachable from the job.
@@ -242,15 +316,26 @@ pub const RULES: &[Rule] = &[
         remediation: "Remove the entry from `boundary.capabilities.add`; a test job needs none. If a tool insists, run that step separately with the single capability it needs.",
         runtime_check: None,
         check: |ctx, e| {
-            let add = boundary(ctx).capabilities.as_ref().and_then(|c| c.add.as_deref()).unwrap_or(&[]);
+            let caps = boundary(ctx).capabilities.as_ref();
+            let add = caps.and_then(|c| c.add.as_deref()).unwrap_or(&[]);
+            // After dropping `ALL`, `add` is the whole set the job holds (an
+            // OCI config lists absolute sets), not an addition to a default.
+            let absolute = caps
+                .and_then(|c| c.drop.as_deref())
+                .is_some_and(|d| d.iter().any(|x| capability_name(x) == "ALL"));
             for (i, raw) in add.iter().enumerate() {
                 let name = capability_name(raw);
                 let host = HOST_CAPABILITIES.contains(&name.as_str());
+                let minimal = absolute && MINIMAL_CAPABILITIES.contains(&name.as_str());
                 let shown = if name.is_empty() { "(empty)".to_string() } else { name.clone() };
                 let d = e.emit(
                     format!("/boundary/capabilities/add/{i}"),
                     if host {
                         format!("capability `{shown}` is added: it gives the job control over the host")
+                    } else if minimal {
+                        format!("capability `{shown}` is kept after dropping `ALL`; it is in runc's minimal set and reaches only the job's own processes and ports")
+                    } else if absolute {
+                        format!("capability `{shown}` is granted on top of an otherwise empty set")
                     } else {
                         format!("capability `{shown}` is added beyond the runtime's default set")
                     },
@@ -258,6 +343,8 @@ pub const RULES: &[Rule] = &[
                 d.evidence("capability", shown);
                 if host {
                     d.severity(Severity::Critical);
+                } else if minimal {
+                    d.severity(Severity::Low);
                 }
             }
         },
@@ -295,7 +382,7 @@ pub const RULES: &[Rule] = &[
         area: Area::Privileges,
         severity: Severity::High,
         title: "the job runs as root, or its user is not declared",
-        rationale: "Root inside the boundary owns every file the boundary can write, keeps whatever capabilities are left, and is one kernel or runtime bug away from root on the host. When no user is declared the image's default applies, and most images default to root.",
+        rationale: "Root inside the boundary owns every file the boundary can write, keeps whatever capabilities are left, and is one kernel or runtime bug away from root on the host. When no user is declared, a container gets its image's default user, which for most images is root; a process sandbox without an image (bwrap, Codex, sandbox-runtime) runs as the user who starts it, with everything that user may touch.",
         remediation: "Set `boundary.user` to an unprivileged uid and gid (for example `\"1000:1000\"`) that owns only the scratch directory.",
         runtime_check: Some(CheckKind::WriteDenied),
         check: |ctx, e| match boundary(ctx).user.as_deref().map(|u| (u, user_kind(u))) {
@@ -311,8 +398,12 @@ pub const RULES: &[Rule] = &[
             }
             Some((_, Some(UserKind::Unprivileged))) => {}
             Some((_, None)) | None => {
-                e.emit("/boundary/user", "the user is not declared: the image's default applies, which is root for most images")
-                    .evidence("declared", false);
+                let message = if runs_without_image(ctx) {
+                    "the user is not declared: a sandbox without an image runs as the user who starts it, with all of that user's files and groups (root, when started as root)"
+                } else {
+                    "the user is not declared: the image's default applies, which is root for most images"
+                };
+                e.emit("/boundary/user", message).evidence("declared", false);
             }
         },
     },
@@ -459,12 +550,76 @@ mod tests {
         ] {
             assert_eq!(user_kind(root), Some(UserKind::Root), "{root}");
         }
-        assert_eq!(user_kind("1000:0"), Some(UserKind::RootGroup));
-        assert_eq!(user_kind("app:root"), Some(UserKind::RootGroup));
-        for user in ["1000", "1000:1000", "nobody", "rooter", "10"] {
+        // Go's `strconv.Atoi` (runc, Docker, Compose) reads all of these as
+        // uid 0, or cannot read them at all: either way they are root here.
+        for ambiguous in [
+            "+0",
+            "-0",
+            "+00",
+            "-000",
+            "+0:0",
+            "-0:1000",
+            " 0",
+            "0 ",
+            "\t0",
+            "+1000",
+            "-1",
+            "1000 ",
+            " 1000",
+            "0x0",
+            "1e3",
+            "١٠٠٠",
+            "0\u{200b}",
+            "\u{200b}",
+            "ROOT",
+            "Root",
+            "-app",
+            "app user",
+            "1000:",
+            "nt authority\\system",
+            "99999999999999999999999",
+            ":0",
+            ":root",
+            ":+0",
+        ] {
+            let kind = user_kind(ambiguous);
+            assert!(
+                kind == Some(UserKind::Root)
+                    || (ambiguous == "1000:" && kind == Some(UserKind::Unprivileged)),
+                "{ambiguous:?}: {kind:?}"
+            );
+        }
+        for root_group in [
+            "1000:0",
+            "app:root",
+            "1000:+0",
+            "1000:-0",
+            "1000: 0",
+            "app:00",
+            "1000:ROOT",
+            "1000:0:0",
+        ] {
+            assert_eq!(
+                user_kind(root_group),
+                Some(UserKind::RootGroup),
+                "{root_group:?}"
+            );
+        }
+        for user in [
+            "1000",
+            "1000:1000",
+            "nobody",
+            "rooter",
+            "10",
+            "app-user",
+            "_svc",
+            "build.bot$",
+            "0100",
+        ] {
             assert_eq!(user_kind(user), Some(UserKind::Unprivileged), "{user}");
         }
         assert_eq!(user_kind(""), None);
+        assert_eq!(user_kind("  "), None);
         assert_eq!(user_kind(":1000"), None);
     }
 
@@ -499,6 +654,49 @@ mod tests {
             ]
         );
         assert_eq!(findings(crate::WORKSHOP_PROFILE_FIXED), []);
+    }
+
+    /// PRV004's wording for an undeclared user follows where the user
+    /// would come from: an image, or the caller of an image-less sandbox.
+    #[test]
+    fn an_undeclared_user_is_described_by_where_it_comes_from() {
+        let cases = [
+            (
+                r#""kind": "process""#,
+                false,
+                "runs as the user who starts it",
+            ),
+            (
+                r#""kind": "container", "runtime": {"name": "bubblewrap"}"#,
+                false,
+                "runs as the user who starts it",
+            ),
+            (r#""kind": "container""#, false, "image's default"),
+            (r#""kind": "process""#, true, "image's default"),
+        ];
+        for (b, image, want) in cases {
+            let mut v: serde_json::Value = serde_json::from_str(&boundary_of(b)).unwrap();
+            let deps = v["dependencies"].as_object_mut().unwrap();
+            if image {
+                deps.insert("image".into(), "registry.example/x@sha256:00".into());
+            } else {
+                deps.remove("image");
+            }
+            let p = v.to_string();
+            let r = crate::audit(
+                p.as_bytes(),
+                "t.json",
+                &crate::Labels::workshop(),
+                &crate::AuditOptions::default(),
+            )
+            .unwrap();
+            let f = r
+                .issues
+                .iter()
+                .find(|f| f.rule == "PRV004")
+                .unwrap_or_else(|| panic!("{b}: no PRV004"));
+            assert!(f.message.contains(want), "{b} image={image}: {}", f.message);
+        }
     }
 
     #[test]
@@ -538,6 +736,31 @@ mod tests {
                 ("PRV006", Severity::Medium, "/boundary/host_namespaces/2"),
             ]
         );
+    }
+
+    /// After `drop: ["ALL"]` the added list is the whole set: runc's own
+    /// minimal set is low, anything else is still reported; without the
+    /// drop, the same names are additions to the runtime's default.
+    #[test]
+    fn an_absolute_set_is_not_an_addition() {
+        let caps = |c: &str| {
+            let f = findings(&boundary_of(&format!(
+                r#""kind": "container", "privileged": false, "capabilities": {c},
+                   "user": "1000", "no_new_privileges": true, "seccomp": "default", "read_only_root": true,
+                   "host_namespaces": []"#
+            )));
+            f.into_iter()
+                .filter(|(r, _, _)| *r == "PRV002")
+                .map(|(_, s, _)| s)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            caps(
+                r#"{"add": ["AUDIT_WRITE", "KILL", "NET_BIND_SERVICE", "NET_RAW"], "drop": ["ALL"]}"#
+            ),
+            [Severity::Low, Severity::Low, Severity::Low, Severity::High]
+        );
+        assert_eq!(caps(r#"{"add": ["KILL"], "drop": []}"#), [Severity::High]);
     }
 
     #[test]

@@ -95,9 +95,9 @@ pub const RULES: &[Rule] = &[
         name: "missing-name-or-schema",
         area: Area::Profile,
         severity: Severity::High,
-        title: "the profile has no name or declares another schema",
-        rationale: "Findings, waivers and runtime results are tied to a profile by its name and digest. A nameless profile, or a document of another format, cannot be tracked through review and runtime verification.",
-        remediation: "Give the profile a non-empty `name`, and set `schema` to `isolint.profile/v1` or leave it out.",
+        title: "the profile has no name, or no `isolint.profile/v1` schema",
+        rationale: "Findings, waivers and runtime results are tied to a profile by its name and digest. A nameless profile (or one whose name is only invisible characters), or a document that does not say it is a profile, cannot be tracked through review and runtime verification.",
+        remediation: "Give the profile a visible `name`, and set `schema` to `isolint.profile/v1`.",
         runtime_check: None,
         check: |ctx, e| {
             problems(ctx, e, |k| {
@@ -148,6 +148,19 @@ pub const RULES: &[Rule] = &[
         title: "a waiver matches no finding",
         rationale: "A waiver that matches nothing is either stale (the finding was fixed) or aimed at the wrong pointer, in which case the finding it was meant for still counts. Either way the waivers file should be tidied.",
         remediation: "Remove the waiver, or correct its rule and pointer.",
+        runtime_check: None,
+        check: |_, _| {},
+    },
+    // Raised when a runner overlay (`--runner FILE`, see crate::runner) is
+    // merged under an imported profile.
+    Rule {
+        id: "PRF020",
+        name: "runner-overlay-conflict",
+        area: Area::Profile,
+        severity: Severity::High,
+        title: "the runner overlay and the imported file disagree on a setting",
+        rationale: "The runner overlay declares what the runner does beside the manifest, and the review covers both together. When the two state different values for the same setting, at least one of them misdescribes the job; auditing either value silently would let the other one mislead the reviewer.",
+        remediation: "Make the overlay and the imported file agree: change the one that is wrong, or drop the setting from the overlay.",
         runtime_check: None,
         check: |_, _| {},
     },

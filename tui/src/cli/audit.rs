@@ -7,6 +7,7 @@ use isolint_core::model::StringEnum;
 use isolint_core::render::frame::{self, Frame};
 use isolint_core::render::text::TextOptions;
 use isolint_core::render::{github, json, markdown, sarif, text};
+use isolint_core::sanitize::neutralize;
 use isolint_core::{
     baseline, rules, waivers, AuditOptions, Detail, Labels, Report, Severity, Verdict,
 };
@@ -98,7 +99,10 @@ impl Layout {
     fn frame(self) -> Frame {
         match self.format {
             ReportFormat::Json if self.array => frame::JSON_ARRAY,
-            ReportFormat::Json | ReportFormat::Markdown | ReportFormat::Github => frame::CONCAT,
+            ReportFormat::Json
+            | ReportFormat::Jsonl
+            | ReportFormat::Markdown
+            | ReportFormat::Github => frame::CONCAT,
             ReportFormat::Sarif => frame::SARIF_LOG,
             ReportFormat::Text => TEXT,
         }
@@ -110,6 +114,11 @@ impl Layout {
         let one = match self.format {
             ReportFormat::Json if self.array => return json::element_parts(r),
             ReportFormat::Json => return json::render_parts(r),
+            ReportFormat::Jsonl => {
+                let mut line = serde_json::to_string(&json::export(r)).unwrap_or_default();
+                line.push('\n');
+                line
+            }
             ReportFormat::Sarif => sarif::element(r),
             ReportFormat::Markdown => markdown::render(r),
             ReportFormat::Github => github::render(r),
@@ -337,16 +346,71 @@ pub fn run(args: &AuditArgs) -> u8 {
             ));
             return EXIT_ERROR;
         }
+        // The operator's own inputs are never the report's destination.
+        let inputs = [
+            ("--labels", args.labels.as_deref()),
+            ("--waivers", args.waivers.as_deref()),
+            ("--baseline", args.baseline.as_deref()),
+            ("--runner", args.runner.as_deref()),
+        ];
+        for (flag, path) in inputs {
+            if let Some(path) = path.filter(|p| output::same_file(p, out)) {
+                output::error(&format!(
+                    "{}: is the {flag} file and also the --output file, which the report would \
+                     replace; write the report elsewhere",
+                    input::display(path)
+                ));
+                return EXIT_ERROR;
+            }
+        }
     }
     if output.is_some() {
         output::remove_temporaries_on_interrupt();
     }
-    let expanded = input::expand(&args.profiles, args.from.extensions(), output);
-    for p in &expanded.skipped {
+    let expanded = input::expand_detecting(
+        &args.profiles,
+        args.from.extensions(),
+        output,
+        args.from == input::Reading::Auto,
+    );
+    for (p, why) in &expanded.not_audited {
+        output::remark(&format!("{}: not audited: {why}", input::display(p)));
+    }
+    if !expanded.not_audited.is_empty() {
         output::remark(&format!(
-            "{}: not audited, it is the --output file (a report an earlier run wrote)",
-            input::display(p)
+            "{} director{} not audited (listed above)",
+            expanded.not_audited.len(),
+            if expanded.not_audited.len() == 1 {
+                "y entry was"
+            } else {
+                "y entries were"
+            }
         ));
+    }
+    for p in &expanded.skipped {
+        // Only a report may be passed over: a profile named as the output
+        // would otherwise go unaudited and then be replaced.
+        match std::fs::read(p) {
+            Ok(bytes) if output::is_isolint_report(&bytes) => output::remark(&format!(
+                "{}: not audited, it is the --output file (a report an earlier run wrote)",
+                input::display(p)
+            )),
+            Ok(_) => {
+                output::error(&format!(
+                    "{}: is the --output file but not an isolint report; it would go unaudited \
+                     and then be replaced: write the report elsewhere",
+                    input::display(p)
+                ));
+                return EXIT_ERROR;
+            }
+            Err(e) => {
+                output::error(&format!(
+                    "{}: is the --output file and cannot be read: {e}",
+                    input::display(p)
+                ));
+                return EXIT_ERROR;
+            }
+        }
     }
     // One profile file with a catalog of its own: the profile is read,
     // parsed and decoded while the catalog loads (each is a third of a
@@ -378,6 +442,20 @@ pub fn run(args: &AuditArgs) -> u8 {
         Err(code) => return code,
     };
 
+    if let Err(code) = super::load_runner(args.runner.as_deref()) {
+        return code;
+    }
+    // Several inputs: Kubernetes cluster objects in one file apply to the
+    // workloads of the others (a lone policy file is still an error).
+    if expanded.jobs.len() > 1 {
+        crate::runner::collect_companions(expanded.jobs.iter().filter_map(|j| match j {
+            Ok(input::Input {
+                origin: input::Origin::File(p),
+                name,
+            }) => Some((name.as_str(), p.as_path())),
+            _ => None,
+        }));
+    }
     let waivers = match &args.waivers {
         Some(path) => match input::load_waivers(path) {
             Ok(w) => Some(w),
@@ -420,27 +498,85 @@ pub fn run(args: &AuditArgs) -> u8 {
         _ => Detail::Findings,
     };
     let early = std::sync::Mutex::new(early);
+    // Which profiles this run audited, to name the baseline's others.
+    let audited_ids = std::sync::Mutex::new(std::collections::BTreeSet::new());
+    let run_names = std::sync::Mutex::new(std::collections::BTreeMap::<
+        String,
+        std::collections::BTreeSet<String>,
+    >::new());
+    let ambiguous = std::sync::atomic::AtomicBool::new(false);
     let audit_one = |job: Result<input::Input, Failure>| -> Result<Done, Failure> {
         let read = early.lock().ok().and_then(|mut e| e.take());
+        let job_origin = job.as_ref().ok().map(|i| i.origin.clone());
         let mut audited = job.and_then(|inp| {
+            let name = inp.name.clone();
             let read = match read {
                 Some(read) => read?,
                 None => input::read_input(&inp, args.from, false)?,
             };
             // One input: the process ends once its report is written.
-            input::audit_read(&inp, read, &labels, &options, detail, !many_inputs)
+            let audited = input::audit_read(&inp, read, &labels, &options, detail, !many_inputs)?;
+            // The shape of `--format json` follows the command line: one
+            // file argument is one document, so a file describing several
+            // profiles cannot be written as one and is refused, not
+            // silently turned into an array.
+            if args.format == ReportFormat::Json && !many_inputs && audited.reports.len() != 1 {
+                return Err(Failure::new(
+                    &name,
+                    format!(
+                        "describes {} profiles; --format json writes one document for one file \
+argument: use --format jsonl, or name the file's directory (an array)",
+                        audited.reports.len()
+                    ),
+                ));
+            }
+            Ok(audited)
         })?;
         for report in &mut audited.reports {
             if let Some((list, source)) = &waivers {
-                waivers::apply(report, list, options.today, source);
+                let profile = match &job_origin {
+                    Some(input::Origin::File(p)) => Some(p.as_path()),
+                    _ => None,
+                };
+                let host = |m: &isolint_core::report::MountRow| input::mount_host_path(profile, m);
+                waivers::apply_resolved(report, list, options.today, source, &host);
             }
             if let Some(old) = &baseline {
                 baseline::apply(report, old);
             }
+            // Two profiles of one name: said, and where baselines or
+            // waivers could not tell them apart, the run cannot pass.
+            let id = baseline::identity(&report.profile.source, &report.profile.name);
+            if let Ok(mut names) = run_names.lock() {
+                let paths = names.entry(report.profile.name.clone()).or_default();
+                if paths.contains(&id.0) {
+                    if baseline.is_some() || waivers.is_some() {
+                        output::error(&format!(
+                            "{}: two profiles named `{}`: the baseline and waivers cannot tell them apart; rename one",
+                            neutralize(&id.0),
+                            neutralize(&report.profile.name)
+                        ));
+                        ambiguous.store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
+                } else if let Some(first) = paths.iter().next() {
+                    output::remark(&format!(
+                        "{} and {} are both named `{}`: baselines and waivers tell them apart by path",
+                        neutralize(first),
+                        neutralize(&id.0),
+                        neutralize(&report.profile.name)
+                    ));
+                }
+                paths.insert(id.0.clone());
+            }
+            if baseline.is_some() {
+                if let Ok(mut seen) = audited_ids.lock() {
+                    seen.insert(id);
+                }
+            }
         }
         let layout = Layout {
             format: args.format,
-            array: many_inputs || audited.reports.len() > 1,
+            array: many_inputs,
             color,
         };
         let mut gate = Gate::new(fail_on, baseline.is_some());
@@ -548,8 +684,18 @@ pub fn run(args: &AuditArgs) -> u8 {
         ..
     } = doc;
 
+    if let (Some(old), Ok(seen)) = (&baseline, audited_ids.lock()) {
+        for e in baseline::unmatched(old, &seen) {
+            output::remark(&format!(
+                "baseline: `{}` ({}) matches no audited profile: its file is gone, was renamed \
+                 or was not part of this run",
+                neutralize(&e.profile.name),
+                neutralize(&e.profile.source)
+            ));
+        }
+    }
     let code = match () {
-        _ if failures > 0 => EXIT_ERROR,
+        _ if failures > 0 || ambiguous.load(std::sync::atomic::Ordering::Relaxed) => EXIT_ERROR,
         _ if failing => EXIT_NOT_ELIGIBLE,
         _ => EXIT_OK,
     };
@@ -707,6 +853,7 @@ pub fn waive(args: &WaiveArgs) -> u8 {
         &args.owner,
         args.expires,
         &report.profile.sha256,
+        &report.profile.name,
     );
     output::note(&format!(
         "waiver for {} ({}, {}) at `{}`: append it to the `waivers` list of the operator's file",

@@ -212,6 +212,7 @@ pub fn schema(name: SchemaName) -> u8 {
         SchemaName::Profile => "profile",
         SchemaName::Labels => "labels",
         SchemaName::Findings => "findings",
+        SchemaName::Runner => "runner",
     };
     match isolint_core::schema::by_name(key) {
         Some(text) if text.ends_with('\n') => print(text),

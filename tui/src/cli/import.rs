@@ -17,6 +17,7 @@
 use std::path::{Path, PathBuf};
 
 use isolint_core::import::{self, Format, ImportError, Imported};
+use isolint_core::sanitize::neutralize;
 
 use super::input::{self, Failure, Origin, Reading};
 use super::{output, ImportArgs, EXIT_ERROR, EXIT_OK};
@@ -241,6 +242,22 @@ fn write_profiles(
         .collect();
     for path in &paths {
         refuse_own_input(source, path)?;
+    }
+    // Two profiles on one file name (the same resource name in two
+    // namespaces, or names that differ only in characters made safe or in
+    // case, which some file systems ignore): one would replace the other.
+    let mut seen: std::collections::BTreeMap<String, &str> = std::collections::BTreeMap::new();
+    for (i, path) in imported.iter().zip(&paths) {
+        let key = path.to_string_lossy().to_lowercase();
+        if let Some(first) = seen.insert(key, &i.name) {
+            return Err(format!(
+                "{}: profiles `{}` and `{}` would both be written there, one over the other; \
+                 give them distinct names, or write one document to a file instead of a directory",
+                input::display(path),
+                neutralize(first),
+                neutralize(&i.name)
+            ));
+        }
     }
     for (i, path) in imported.iter().zip(&paths) {
         output::write_atomically(path, i.profile_json.as_bytes())

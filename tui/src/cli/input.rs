@@ -31,7 +31,7 @@ pub struct Failure {
 }
 
 impl Failure {
-    fn new(path: &str, message: impl Into<String>) -> Failure {
+    pub(crate) fn new(path: &str, message: impl Into<String>) -> Failure {
         Failure {
             path: neutralize(path).into_owned(),
             pos: None,
@@ -113,6 +113,10 @@ pub struct Expanded {
     /// Files a directory walk found but left out: the `--output` file,
     /// which a run before this one wrote there.
     pub skipped: Vec<PathBuf>,
+    /// Every other entry a directory walk did not audit, with the reason
+    /// (hidden, not a configuration file name, format not recognized, a
+    /// link to a directory): a run says what it passed over.
+    pub not_audited: Vec<(PathBuf, String)>,
 }
 
 /// Turn arguments into profiles: `-` is standard input, a directory is
@@ -120,7 +124,22 @@ pub struct Expanded {
 ///
 /// A directory's file that is `output` (a report an earlier run wrote
 /// into the directory) is left out, and listed in `skipped`.
+// Kept for the dashboard's loader, which is moving onto this module.
+#[allow(dead_code)]
 pub fn expand(args: &[PathBuf], extensions: &[&str], output: Option<&Path>) -> Expanded {
+    expand_detecting(args, extensions, output, false)
+}
+
+/// [`expand`]; with `detect`, a directory's files other than `*.json` are
+/// audited only when their content is a format isolint imports (the rest
+/// are listed in `not_audited`), as `--from auto` reads them.
+pub fn expand_detecting(
+    args: &[PathBuf],
+    extensions: &[&str],
+    output: Option<&Path>,
+    detect: bool,
+) -> Expanded {
+    let mut not_audited = Vec::new();
     let mut jobs = Vec::new();
     let mut directory = false;
     let mut skipped = Vec::new();
@@ -141,7 +160,22 @@ pub fn expand(args: &[PathBuf], extensions: &[&str], output: Option<&Path>) -> E
         match fs::metadata(arg) {
             Ok(m) if m.is_dir() => {
                 directory = true;
-                let mut found = walk(arg, extensions);
+                let mut found = walk_noting(arg, extensions, &mut not_audited);
+                if detect {
+                    found.retain(|p| match p {
+                        Ok(p) if !has_extension(p, &["json"]) => {
+                            let recognized = recognized_format(p);
+                            if !recognized {
+                                not_audited.push((
+                                    p.clone(),
+                                    "not a format isolint reads (Kubernetes, Compose, Codex, bwrap)".into(),
+                                ));
+                            }
+                            recognized
+                        }
+                        _ => true,
+                    });
+                }
                 if let Some(out) = output {
                     // Names first: a file's identity is asked of the few
                     // that could be the output.
@@ -183,6 +217,22 @@ pub fn expand(args: &[PathBuf], extensions: &[&str], output: Option<&Path>) -> E
         jobs,
         directory,
         skipped,
+        not_audited,
+    }
+}
+
+/// Whether a directory's non-JSON file holds a format the importers read.
+/// A file that cannot be read, or is too large to check, is kept: its
+/// audit then fails with the reason, and the run exits 2.
+fn recognized_format(p: &Path) -> bool {
+    let Ok(file) = fs::File::open(p) else {
+        return true;
+    };
+    match read_bounded(file, max_bytes(), 0) {
+        // By content alone: by name, every `*.sh` would be a bwrap script
+        // and every `*.toml` (Cargo.toml too) a Codex configuration.
+        Ok(Ok(bytes)) => isolint_core::import::detect(&bytes, None).is_some(),
+        _ => true,
     }
 }
 
@@ -229,18 +279,28 @@ fn patterns(extensions: &[&str]) -> String {
 /// directories are entered in that order: component order without sorting
 /// whole paths (10,000 files had cost 10-20 ms to sort by path, all of it
 /// before the first file was read).
+#[cfg(test)]
 fn walk(root: &Path, extensions: &[&str]) -> Vec<Result<PathBuf, Failure>> {
+    walk_noting(root, extensions, &mut Vec::new())
+}
+
+/// [`walk`], listing each entry it passes over with the reason in `noted`.
+fn walk_noting(
+    root: &Path,
+    extensions: &[&str],
+    noted: &mut Vec<(PathBuf, String)>,
+) -> Vec<Result<PathBuf, Failure>> {
     let mut found = Vec::new();
     // The entries still to visit of each directory being walked, outermost
     // first; each in reverse order of name, so `pop` yields the next.
-    let mut levels = vec![list(root, extensions, &mut found)];
+    let mut levels = vec![list(root, extensions, &mut found, noted)];
     while let Some(level) = levels.last_mut() {
         match level.pop() {
             None => {
                 levels.pop();
             }
             Some(entry) if entry.dir => {
-                let inner = list(&entry.path, extensions, &mut found);
+                let inner = list(&entry.path, extensions, &mut found, noted);
                 levels.push(inner);
             }
             Some(entry) => found.push(Ok(entry.path)),
@@ -266,7 +326,12 @@ impl Entry {
 
 /// The subdirectories and the matching files of `dir`, in reverse order of
 /// name; a failure to list it (or one of its entries) goes to `found`.
-fn list(dir: &Path, extensions: &[&str], found: &mut Vec<Result<PathBuf, Failure>>) -> Vec<Entry> {
+fn list(
+    dir: &Path,
+    extensions: &[&str],
+    found: &mut Vec<Result<PathBuf, Failure>>,
+    noted: &mut Vec<(PathBuf, String)>,
+) -> Vec<Entry> {
     let entries = match fs::read_dir(dir) {
         Ok(rd) => rd,
         Err(e) => {
@@ -284,21 +349,46 @@ fn list(dir: &Path, extensions: &[&str], found: &mut Vec<Result<PathBuf, Failure
             }
         };
         let name = entry.file_name();
+        let path = entry.path();
         if is_hidden(&name) {
+            noted.push((path, "hidden".into()));
             continue;
         }
-        let path = entry.path();
-        let Ok(kind) = entry.file_type() else {
-            continue;
+        let kind = match entry.file_type() {
+            Ok(k) => k,
+            Err(e) => {
+                found.push(Err(Failure::io(&display(&path), &e)));
+                continue;
+            }
         };
         let dir = kind.is_dir();
         if !dir {
+            let target = kind.is_symlink().then(|| fs::metadata(&path));
+            if let Some(Ok(m)) = &target {
+                if m.is_dir() {
+                    noted.push((path, "a link to a directory, not followed".into()));
+                    continue;
+                }
+            }
             if !has_extension(&path, extensions) {
+                noted.push((path, format!("not named {}", patterns(extensions))));
                 continue;
             }
-            let is_file = kind.is_file()
-                || (kind.is_symlink() && fs::metadata(&path).is_ok_and(|m| m.is_file()));
+            // A profile's name on a link that leads nowhere: it should have
+            // been audited and cannot be, which fails the run.
+            if let Some(Err(e)) = &target {
+                found.push(Err(Failure::new(
+                    &display(&path),
+                    format!(
+                        "cannot read: a link that cannot be followed ({})",
+                        describe_io(e)
+                    ),
+                )));
+                continue;
+            }
+            let is_file = kind.is_file() || target.is_some_and(|m| m.is_ok_and(|m| m.is_file()));
             if !is_file {
+                noted.push((path, "not a regular file".into()));
                 continue;
             }
         }
@@ -427,7 +517,8 @@ impl Reading {
     /// File extensions a directory walk collects.
     pub fn extensions(self) -> &'static [&'static str] {
         match self {
-            Reading::Auto | Reading::Profile => &["json"],
+            Reading::Auto => &["json", "yaml", "yml", "toml", "sh"],
+            Reading::Profile => &["json"],
             Reading::Import(Format::Kubernetes | Format::Compose) => &["yaml", "yml", "json"],
             Reading::Import(Format::Oci | Format::SandboxSettings) => &["json"],
             Reading::Import(Format::Codex) => &["toml"],
@@ -514,9 +605,13 @@ pub fn audit_read(
     .map_err(|e| Failure::input(&shown, e))?;
     let parsed = if last { parsed.never_free() } else { parsed };
     let report = isolint_core::audit_parsed(parsed, &input.name, labels, options, detail);
+    let mut notes = Vec::new();
+    if crate::runner::active() {
+        notes.push(neutralize(&format!("{shown}: the --runner overlay applies to imported formats; this isolint.profile/v1 is audited as written")).into_owned());
+    }
     Ok(Audited {
         reports: vec![report],
-        notes: Vec::new(),
+        notes,
     })
 }
 
@@ -529,7 +624,13 @@ fn audit_imported(
     labels: &Labels,
     options: &isolint_core::AuditOptions,
 ) -> Result<Audited, Failure> {
-    let imported = import::import(bytes, format).map_err(|e| {
+    if format == Format::Kubernetes && crate::runner::is_companion(&input.name) {
+        return Ok(Audited {
+            reports: Vec::new(),
+            notes: vec![neutralize(&format!("{shown}: holds only cluster objects (NetworkPolicy, LimitRange, ResourceQuota, RuntimeClass); they are read into the run's Kubernetes workloads, not audited as a profile")).into_owned()],
+        });
+    }
+    let imported = crate::runner::import(bytes, format, &input.name).map_err(|e| {
         let pos = e.loc.map(|l| (l.line, l.column));
         let message = ImportError {
             kind: e.kind,
@@ -551,6 +652,9 @@ fn audit_imported(
         reports: Vec::with_capacity(imported.len()),
         notes: Vec::new(),
     };
+    // Notes shared by several profiles of one file are printed once; a set,
+    // since a file can hold tens of thousands of profiles.
+    let mut seen = std::collections::HashSet::new();
     for unit in &imported {
         let of_unit = if unit.name.is_empty() {
             String::new()
@@ -560,12 +664,12 @@ fn audit_imported(
         for n in &unit.notes {
             let note = format!("{shown}:{}:{}: {}{of_unit}", n.line, n.column, n.message);
             let note = neutralize(&note).into_owned();
-            if !audited.notes.contains(&note) {
+            if seen.insert(note.clone()) {
                 audited.notes.push(note);
             }
         }
-        let report = import::audit_imported(unit, &input.name, labels, options)
-            .map_err(|e| Failure::input(&unit.display_name(shown), e))?;
+        let report = crate::runner::audit_imported(unit, &input.name, labels, options)
+            .map_err(|e| Failure::new(&unit.display_name(shown), e))?;
         audited.reports.push(report);
     }
     Ok(audited)
@@ -628,10 +732,73 @@ pub fn load_waivers(path: &Path) -> Result<(Vec<Waiver>, WaiversSource), Vec<Fai
     let absolute = fs::canonicalize(path)
         .or_else(|_| std::path::absolute(path))
         .unwrap_or_else(|_| path.to_path_buf());
+    let named = std::path::absolute(path)
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let source = WaiversSource {
         path: absolute.to_string_lossy().into_owned(),
+        named,
     };
     Ok((list, source))
+}
+
+/// Where a mount's source is on this host, resolved the way the waivers
+/// file's own path is (absolute, links followed), so the two compare like
+/// for like. A relative source is taken from the profile's directory, `~`
+/// from `$HOME`; a source that still cannot be placed (a variable, a
+/// profile read from stdin, `..` below a missing directory) is unknown,
+/// which the waivers check treats as covering the file.
+pub fn mount_host_path(
+    profile: Option<&Path>,
+    m: &isolint_core::report::MountRow,
+) -> waivers::HostPath {
+    use waivers::HostPath;
+    let raw = m.source.trim();
+    if raw.is_empty() {
+        return HostPath::None;
+    }
+    if raw.contains('$') || raw.contains('`') {
+        return HostPath::Unknown;
+    }
+    let path = if raw == "~" || raw.starts_with("~/") {
+        match std::env::var_os("HOME") {
+            Some(home) => {
+                Path::new(&home).join(raw.trim_start_matches('~').trim_start_matches('/'))
+            }
+            None => return HostPath::Unknown,
+        }
+    } else if Path::new(raw).is_absolute() {
+        PathBuf::from(raw)
+    } else {
+        match profile
+            .and_then(|p| std::path::absolute(p).ok())
+            .and_then(|p| p.parent().map(Path::to_path_buf))
+        {
+            Some(dir) => dir.join(raw),
+            None => return HostPath::Unknown,
+        }
+    };
+    // The longest existing ancestor is resolved (links followed); the rest,
+    // which does not exist yet, is appended as written.
+    let mut rest = Vec::new();
+    let mut at = path.as_path();
+    loop {
+        if let Ok(real) = fs::canonicalize(at) {
+            let mut full = real;
+            for part in rest.iter().rev() {
+                full.push(part);
+            }
+            return HostPath::Path(full.to_string_lossy().into_owned());
+        }
+        match (at.parent(), at.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                at = parent;
+            }
+            // `..` or `.` below a missing directory: its target is unknown.
+            _ => return HostPath::Unknown,
+        }
+    }
 }
 
 /// Load a `--baseline` export: an earlier `isolint.findings/v1` document

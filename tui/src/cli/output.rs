@@ -336,6 +336,55 @@ impl Drop for AtomicFile {
     }
 }
 
+/// Whether `bytes` is a report isolint writes, in any `--format`: the only
+/// kind of file a directory run may pass over as its own `--output`.
+/// Anything else there (a profile, a manifest) is the operator's, and the
+/// run must neither skip nor replace it.
+/// A findings export of this version or the one before it.
+fn is_findings_document(d: &serde_json::Value) -> bool {
+    d["schema"] == isolint_core::render::json::FINDINGS_SCHEMA
+        || d["schema"] == "isolint.findings/v1"
+}
+
+pub fn is_isolint_report(bytes: &[u8]) -> bool {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return false;
+    };
+    // A run with nothing to annotate writes an empty GitHub report.
+    if text.trim().is_empty() {
+        return true;
+    }
+    if let Ok(v) = serde_json::from_str::<serde_json::Value>(text) {
+        let findings = |d: &serde_json::Value| is_findings_document(d);
+        let sarif = v["runs"].as_array().is_some_and(|runs| {
+            !runs.is_empty()
+                && runs
+                    .iter()
+                    .all(|r| r["tool"]["driver"]["name"] == "isolint")
+        });
+        return findings(&v)
+            || sarif
+            || v.as_array()
+                .is_some_and(|a| !a.is_empty() && a.iter().all(findings));
+    }
+    // JSON Lines: one findings document a line.
+    if text.lines().filter(|l| !l.trim().is_empty()).all(|l| {
+        serde_json::from_str::<serde_json::Value>(l).is_ok_and(|d| is_findings_document(&d))
+    }) {
+        return true;
+    }
+    let first = text.lines().next().unwrap_or("");
+    (first.starts_with("isolint ")
+        && text
+            .lines()
+            .nth(1)
+            .is_some_and(|l| l.starts_with("verdict: ")))
+        || first.starts_with("## isolint: ")
+        || text
+            .lines()
+            .all(|l| l.is_empty() || (l.starts_with("::") && l.contains("title=isolint ")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

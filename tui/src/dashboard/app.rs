@@ -11,6 +11,21 @@ use isolint_core::{Area, Date, Labels, Report};
 use super::load::{self, CatalogSource, LoadError, Source, Stamp};
 use super::view;
 
+/// Findings grouped by area, worst first within an area (then by pointer),
+/// so a critical finding is never listed below the highs of its area.
+/// Every surface of the dashboard that lists or navigates findings uses
+/// this one order, so the cursor and the drawn list always agree.
+pub fn group(report: &Report, filter: &Filter) -> Grouped {
+    let mut g = vm::group(report, filter);
+    for area in &mut g.groups {
+        area.shown.sort_by(|&a, &b| {
+            let (fa, fb) = (&report.issues[a], &report.issues[b]);
+            (fa.severity, &fa.pointer, a).cmp(&(fb.severity, &fb.pointer, b))
+        });
+    }
+    g
+}
+
 /// The dashboard's tabs, in display order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tab {
@@ -194,7 +209,7 @@ impl App {
                     remembered: None,
                 };
                 if let Ok(r) = &slot.outcome {
-                    slot.nav.area = first_nonempty(&vm::group(r, &Filter::default())).unwrap_or(0);
+                    slot.nav.area = first_nonempty(&group(r, &Filter::default())).unwrap_or(0);
                 }
                 slot
             })
@@ -240,7 +255,7 @@ impl App {
 
     /// The current report's findings grouped under the filter.
     pub fn grouped(&self) -> Option<Grouped> {
-        self.report().map(|r| vm::group(r, &self.filter))
+        self.report().map(|r| group(r, &self.filter))
     }
 
     /// The selected finding, as an index into `report.issues`.
@@ -371,10 +386,12 @@ pub fn update(app: &mut App, msg: Msg) {
         Msg::DetailDown => {
             app.detail_scroll = app
                 .detail_scroll
-                .saturating_add(3)
+                .saturating_add(view::detail_page(app))
                 .min(view::max_detail_scroll(app))
         }
-        Msg::DetailUp => app.detail_scroll = app.detail_scroll.saturating_sub(3),
+        Msg::DetailUp => {
+            app.detail_scroll = app.detail_scroll.saturating_sub(view::detail_page(app))
+        }
         Msg::NextTab => set_tab(app, app.tab.step(true)),
         Msg::PrevTab => set_tab(app, app.tab.step(false)),
         Msg::ShowTab(t) => set_tab(app, t),
@@ -773,6 +790,49 @@ mod tests {
         )
     }
 
+    /// Within every area of every fixture profile, the list runs worst
+    /// first, then by pointer. At least one fixture must have an area where
+    /// this differs from pointer order, or the test could not fail.
+    #[test]
+    fn findings_run_worst_first_within_an_area() {
+        let dir = crate::fixtures::path("profiles");
+        let mut reordered = 0;
+        let mut checked = 0;
+        for entry in fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().and_then(|e| e.to_str()) != Some("json") {
+                continue;
+            }
+            let app = App::new(
+                vec![Source::File(path.clone())],
+                CatalogSource::Embedded,
+                today(),
+                dir.clone(),
+            );
+            let Some(r) = app.report() else { continue };
+            let g = app.grouped().unwrap();
+            for area in &g.groups {
+                let keys: Vec<_> = area
+                    .shown
+                    .iter()
+                    .map(|&i| (r.issues[i].severity, r.issues[i].pointer.clone()))
+                    .collect();
+                let mut sorted = keys.clone();
+                sorted.sort();
+                assert_eq!(keys, sorted, "{}: {:?}", path.display(), area.area);
+                let mut by_pointer = keys.clone();
+                by_pointer.sort_by(|a, b| a.1.cmp(&b.1));
+                reordered += usize::from(by_pointer != keys);
+                checked += area.shown.len();
+            }
+        }
+        assert!(checked > 0, "no fixture findings under {}", dir.display());
+        assert!(
+            reordered > 0,
+            "no fixture area mixes severities against pointer order"
+        );
+    }
+
     #[test]
     fn starts_on_the_first_area_with_findings() {
         let (_d, app) = app_on(&multi_area_profile());
@@ -1025,8 +1085,8 @@ mod tests {
         update(&mut app, Msg::DetailUp);
         assert_eq!(
             app.detail_scroll,
-            max.saturating_sub(3),
-            "one PgUp is enough to move back"
+            max.saturating_sub(view::detail_page(&app)),
+            "one PgUp moves back a page"
         );
         update(&mut app, Msg::Resize(200, 80));
         assert!(app.detail_scroll <= view::max_detail_scroll(&app));
@@ -1071,7 +1131,7 @@ mod tests {
             status.text
         );
         let v: serde_json::Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
-        assert_eq!(v["schema"], "isolint.findings/v1");
+        assert_eq!(v["schema"], "isolint.findings/v2");
         assert_eq!(v["issues"].as_array().unwrap().len(), total);
         assert_eq!(
             fs::read_to_string(&path).unwrap(),

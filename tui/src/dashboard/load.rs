@@ -192,8 +192,13 @@ fn audit_import(
     let reports = imported
         .iter()
         .map(|unit| {
-            import::audit_imported(unit, name, labels, options).map_err(|e| {
-                input_error(&unit.display_name(file), unit.profile_json.as_bytes(), &e)
+            crate::runner::audit_imported(unit, name, labels, options).map_err(|e| {
+                positioned(
+                    &unit.display_name(file),
+                    unit.profile_json.as_bytes(),
+                    None,
+                    neutralize(&e).into_owned(),
+                )
             })
         })
         .collect::<Result<Vec<Report>, LoadError>>()?;

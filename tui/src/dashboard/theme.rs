@@ -34,9 +34,11 @@ pub fn verdict(v: Verdict) -> Style {
             .fg(Color::White)
             .bg(Color::Red)
             .add_modifier(Modifier::BOLD),
+        // Cyan, not green: eligible means "ready for the runtime check",
+        // and green reads as "passed", which this tool never claims.
         Verdict::EligibleForRuntimeTesting => Style::new()
             .fg(Color::Black)
-            .bg(Color::Green)
+            .bg(Color::Cyan)
             .add_modifier(Modifier::BOLD),
     }
 }

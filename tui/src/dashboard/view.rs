@@ -20,7 +20,7 @@ use ratatui::widgets::{
 };
 use ratatui::Frame;
 
-use super::app::{mount_order, App, Mode, Tab};
+use super::app::{self, mount_order, App, Mode, Tab};
 use super::keymap::{self, KEYMAP};
 use super::load::LoadError;
 use super::text::{self, truncate, truncate_left, width, wrap};
@@ -48,7 +48,7 @@ impl Widget for &App {
         render_ident(self, ident, buf);
         match self.slot().map(|s| &s.outcome) {
             Some(Ok(report)) => {
-                let grouped = vm::group(report, &self.filter);
+                let grouped = app::group(report, &self.filter);
                 render_banner(report, banner, buf);
                 render_counts(self, report, &grouped, counts, buf);
                 render_tabs(self, tabs, buf);
@@ -111,17 +111,29 @@ fn screen_layout(area: Rect) -> [Rect; 6] {
 /// How far the detail pane of the current tab can scroll at the current
 /// size (so scrolling stops at the end instead of running on unseen).
 pub fn max_detail_scroll(app: &App) -> u16 {
+    detail_extent(app).map_or(0, |(rows, lines)| {
+        lines.saturating_sub(rows as usize).min(u16::MAX as usize) as u16
+    })
+}
+
+/// How far one PgDn/PgUp moves the detail: a page less one row, so the
+/// last row read stays in view as the first of the next page.
+pub fn detail_page(app: &App) -> u16 {
+    detail_extent(app).map_or(1, |(rows, _)| rows.saturating_sub(1).max(1))
+}
+
+/// The detail pane's inner height and its content's line count, for the
+/// current tab at the current size.
+fn detail_extent(app: &App) -> Option<(u16, usize)> {
     let area = Rect::new(0, 0, app.size.0, app.size.1);
     if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
-        return 0;
+        return None;
     }
     let [_, _, _, _, body, _] = screen_layout(area);
-    let Some(report) = app.report() else {
-        return 0;
-    };
+    let report = app.report()?;
     let (pane, lines) = match app.tab {
         Tab::Findings => {
-            let g = vm::group(report, &app.filter);
+            let g = app::group(report, &app.filter);
             let (_, _, d, _) = findings_layout(&g, body);
             let lines = app.selected_issue().map_or(0, |i| {
                 detail_lines(report, i, d.width.saturating_sub(2) as usize).len()
@@ -136,7 +148,7 @@ pub fn max_detail_scroll(app: &App) -> u16 {
                 d,
                 mount_lines(report, m, d.width.saturating_sub(2) as usize).len(),
             ),
-            _ => return 0,
+            _ => return None,
         },
         Tab::Checks => {
             let (_, d) = checks_layout(body);
@@ -153,9 +165,7 @@ pub fn max_detail_scroll(app: &App) -> u16 {
             )
         }
     };
-    lines
-        .saturating_sub(pane.height.saturating_sub(2) as usize)
-        .min(u16::MAX as usize) as u16
+    Some((pane.height.saturating_sub(2), lines))
 }
 
 /// How far the help overlay can scroll at the current size.
@@ -455,7 +465,8 @@ fn findings_layout(g: &Grouped, area: Rect) -> (Rect, Rect, Rect, Rect) {
         let [a, right] =
             Layout::horizontal([Constraint::Length(areas_w), Constraint::Min(0)]).areas(top);
         let [l, d] =
-            Layout::vertical([Constraint::Percentage(35), Constraint::Percentage(65)]).areas(right);
+            // The list gets half: at 80x24 that is 5 findings in view, not 3.
+            Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(right);
         (a, l, d, s)
     }
 }
@@ -529,12 +540,22 @@ fn render_finding_list(
     buf: &mut Buffer,
 ) {
     let Some(group) = group else { return };
-    let title = if group.shown.len() == group.total {
+    // The position leads, as in a pager: "2 of 5" says where the cursor
+    // is and that more lie beyond the pane's edge.
+    let title = if group.shown.is_empty() {
         format!("{} · {}", group.title, plural(group.total, "finding"))
+    } else if group.shown.len() == group.total {
+        format!(
+            "{} · {} of {}",
+            group.title,
+            cursor.min(group.shown.len() - 1) + 1,
+            group.total
+        )
     } else {
         format!(
-            "{} · {} of {} shown",
+            "{} · {} of {} shown ({} in all)",
             group.title,
+            cursor.min(group.shown.len() - 1) + 1,
             group.shown.len(),
             group.total
         )
@@ -675,7 +696,7 @@ fn detail_lines(report: &Report, index: usize, w: usize) -> Vec<Line<'static>> {
                     "{} expect {} for {}",
                     safe(&c.id),
                     c.expect,
-                    safe(&c.target)
+                    safe(&c.target.to_string())
                 );
                 for (i, l) in wrap(&s, w.saturating_sub(2)).into_iter().enumerate() {
                     out.push(Line::raw(format!(
@@ -1136,8 +1157,8 @@ fn render_checks_tab(app: &App, report: &Report, area: Rect, buf: &mut Buffer) {
                 vec![
                     Span::raw(safe(&c.id).into_owned()),
                     Span::raw(c.kind.as_str()),
-                    Span::raw(c.expect),
-                    Span::raw(safe(&c.target).into_owned()),
+                    Span::raw(c.expect.as_str()),
+                    Span::raw(safe(&c.target.to_string()).into_owned()),
                 ],
                 &cols,
             )
@@ -1183,8 +1204,14 @@ fn check_lines(c: &RuntimeCheck, w: usize) -> Vec<Line<'static>> {
         w,
         theme::title(),
     );
-    field(&mut out, "target", &safe(&c.target), w, Style::new());
-    field(&mut out, "expect", c.expect, w, Style::new());
+    field(
+        &mut out,
+        "target",
+        &safe(&c.target.to_string()),
+        w,
+        Style::new(),
+    );
+    field(&mut out, "expect", c.expect.as_str(), w, Style::new());
     field(&mut out, "because", &safe(&c.because), w, Style::new());
     out.push(Line::default());
     for l in wrap(
@@ -1392,4 +1419,33 @@ fn help_content(area: Rect) -> (Rect, Vec<Line<'static>>) {
         lines.push(Line::from(spans));
     }
     (rect, lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// At 80x24 (and every size up to the wide layout) the findings list
+    /// gets at least half of the height beside the areas; before, it got
+    /// 35%: three findings in view.
+    #[test]
+    fn the_findings_list_gets_half_the_column() {
+        let g = Grouped {
+            groups: Vec::new(),
+            total: 0,
+            shown: 0,
+        };
+        for (w, h) in [(80, 24), (100, 30), (60, 16), (120, 26)] {
+            let [_, _, _, _, body, _] = screen_layout(Rect::new(0, 0, w, h));
+            let (_, list, detail, _) = findings_layout(&g, body);
+            if list.x != detail.x {
+                continue; // the wide layout puts them side by side
+            }
+            let column = list.height + detail.height;
+            assert!(list.height * 2 >= column, "{w}x{h}: {list:?} {detail:?}");
+            if h >= 24 {
+                assert!(list.height >= 7, "{w}x{h}: five findings in view");
+            }
+        }
+    }
 }

@@ -10,7 +10,7 @@ use super::findings::{filter_bar, FindingList};
 use super::gallery::{gallery, lesson_card};
 use super::tables::Tables;
 use super::tools::{profile_tools, status_line};
-use super::verdict::verdict_banner;
+use super::verdict::{verdict_banner, verdict_strip};
 use super::{Dispatch, Shared};
 use crate::browser;
 use crate::state::{Action, State, DEBOUNCE_MS};
@@ -30,6 +30,56 @@ pub fn app() -> Html {
                 dispatch.dispatch(Action::Audit { revision })
             });
             move || drop(timer)
+        });
+    }
+
+    // Drafts: after each load, offer back an edit kept from earlier; after
+    // each edit, keep it (in this browser only) under the lesson's key.
+    {
+        let dispatch = dispatch.clone();
+        let key = state.draft_key();
+        use_effect_with(state.loads, move |_| {
+            if let Some(saved) = browser::load_draft(&key) {
+                dispatch.dispatch(Action::OfferDraft(saved));
+            }
+        });
+    }
+    {
+        let key = state.draft_key();
+        let keep = state.draft_to_keep().map(|t| t.map(str::to_owned));
+        use_effect_with(state.revision, move |_| {
+            if let Some(text) = keep {
+                browser::save_draft(&key, text.as_deref());
+            }
+        });
+    }
+    // A share link pasted into this tab's address bar loads at once.
+    {
+        let dispatch = dispatch.clone();
+        use_effect_with((), move |_| {
+            let listener = web_sys::window().map(|window| gloo_events::EventListener::new(
+                &window,
+                "hashchange",
+                move |_| match browser::fragment_profile() {
+                    Some(Ok(text)) => {
+                        dispatch.dispatch(Action::Load {
+                            name: "shared-link.json".into(),
+                            text,
+                            lesson: None,
+                        });
+                        dispatch.dispatch(Action::Notify(crate::state::Status::info(
+                            "opened the profile carried by this link",
+                        )));
+                    }
+                    Some(Err(message)) => dispatch.dispatch(Action::Notify(
+                        crate::state::Status::error(format!(
+                            "this link's profile could not be read ({message}); the editor is unchanged"
+                        )),
+                    )),
+                    None => {}
+                },
+            ));
+            move || drop(listener)
         });
     }
 
@@ -73,6 +123,7 @@ pub fn app() -> Html {
                        Everything runs in this page: nothing you type or open is uploaded." }
                 </p>
             </header>
+            { verdict_strip(report.as_deref(), state.input_error.is_none()) }
             { gallery(&dispatch, state.lesson) }
             <main class="workspace">
                 <section class="pane editor-pane" aria-labelledby="editor-title">
@@ -81,6 +132,7 @@ pub fn app() -> Html {
                         <span class="source-name" title="exported as profile.source">{ state.source_name.to_string() }</span>
                     </div>
                     { profile_tools(&dispatch, &state.catalog, &state.catalog_label(), state.catalog_error.as_deref()) }
+                    { draft_offer(&dispatch, state.draft.is_some()) }
                     <Editor
                         dispatch={dispatch.clone()}
                         text={Rc::clone(&state.text)}
@@ -114,6 +166,28 @@ pub fn app() -> Html {
                 <p>{ isolint_core::NOTICE }</p>
                 <p>{ format!("isolint {} · rules and wording come from the same core library as the command line.", isolint_core::report::TOOL_VERSION) }</p>
             </footer>
+        </div>
+    }
+}
+
+/// The offer to bring back an edit kept from an earlier visit.
+fn draft_offer(dispatch: &Dispatch, offered: bool) -> Html {
+    if !offered {
+        return html! {};
+    }
+    let restore = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.dispatch(Action::RestoreDraft))
+    };
+    let discard = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.dispatch(Action::DiscardDraft))
+    };
+    html! {
+        <div class="alert draft-offer" id="draft-offer" role="group" aria-label="Saved edit">
+            <span>{ "You edited this profile earlier; the edit was kept in this browser only." }</span>
+            <button type="button" class="button button-small" id="restore-draft" onclick={restore}>{ "Restore your edit" }</button>
+            <button type="button" class="button button-small" id="discard-draft" onclick={discard}>{ "Keep this version" }</button>
         </div>
     }
 }

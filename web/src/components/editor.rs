@@ -75,6 +75,8 @@ pub fn editor(props: &EditorProps) -> Html {
                         }
                         let offset = (i32::try_from(l).unwrap_or(i32::MAX / LINE_PX) - 1) * LINE_PX;
                         ta.set_scroll_top((offset - ta.client_height() / 3).max(0));
+                        // Selecting a long line scrolls to its end; show its start.
+                        ta.set_scroll_left(0);
                     }
                     None => {
                         ta.set_scroll_top(0);

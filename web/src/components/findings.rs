@@ -196,7 +196,7 @@ fn finding_detail(dispatch: &Dispatch, id: String, d: &Detail) -> Html {
                         if !d.checks.is_empty() {
                             <ul class="evidence">
                                 { for d.checks.iter().map(|c| html! {
-                                    <li><span class="ev-key">{ c.id.clone() }</span>{ " " }<code>{ c.target.clone() }</code>{ format!(" → {}", c.expect) }</li>
+                                    <li><span class="ev-key">{ c.id.clone() }</span>{ " " }<code>{ c.target.to_string() }</code>{ format!(" → {}", c.expect) }</li>
                                 }) }
                             </ul>
                         }
@@ -211,7 +211,7 @@ fn finding_detail(dispatch: &Dispatch, id: String, d: &Detail) -> Html {
 }
 
 /// The plural ending of a count's noun.
-fn plural(n: usize) -> &'static str {
+pub(crate) fn plural(n: usize) -> &'static str {
     if n == 1 {
         ""
     } else {

@@ -95,11 +95,11 @@ fn checks_table(report: &Report) -> Html {
     let rows = report.runtime_checks.iter().map(|c| {
         html! {
             <tr>
-                <td>{ c.id.clone() }</td>
-                <td><code>{ c.kind.as_str() }</code></td>
-                <td><code>{ c.target.clone() }</code></td>
-                <td>{ c.expect }</td>
-                <td>{ c.because.clone() }</td>
+                <td class="check-id">{ c.id.clone() }</td>
+                <td data-label="Kind"><code>{ c.kind.as_str() }</code></td>
+                <td data-label="Target"><code>{ c.target.to_string() }</code></td>
+                <td data-label="Expect">{ c.expect.as_str() }</td>
+                <td data-label="Because">{ c.because.clone() }</td>
             </tr>
         }
     });
@@ -114,7 +114,7 @@ fn checks_table(report: &Report) -> Html {
                 <p class="empty">{ "No checks planned." }</p>
             } else {
                 <div class="table-scroll" tabindex="0" role="region" aria-label="Runtime-check plan, scrollable">
-                    <table class="table">
+                    <table class="table plan-table">
                         <thead><tr>
                             <th scope="col">{ "Id" }</th><th scope="col">{ "Kind" }</th><th scope="col">{ "Target" }</th>
                             <th scope="col">{ "Expect" }</th><th scope="col">{ "Because" }</th>

@@ -7,12 +7,8 @@ use super::Dispatch;
 use crate::browser;
 use crate::state::{Action, CatalogChoice, Status, WORKSHOP_SOURCE};
 
-/// Files the profile picker offers: other formats only when the page can
-/// import them.
-#[cfg(feature = "import")]
+/// Files the profile picker offers: profiles and every format core imports.
 const PROFILE_TYPES: &str = ".json,.yaml,.yml,.toml,.sh,application/json";
-#[cfg(not(feature = "import"))]
-const PROFILE_TYPES: &str = ".json,application/json";
 
 /// Read the first file of a file input, then hand it to `make`.
 fn on_file_chosen(dispatch: Dispatch, make: fn(String, Vec<u8>) -> Action) -> Callback<Event> {
@@ -70,16 +66,12 @@ pub fn profile_tools(
                         text,
                         lesson: None,
                     }),
-                    // No clipboard access: empty the editor and let the
-                    // learner paste with the keyboard.
+                    // No clipboard access: the editor keeps its text (a paste
+                    // that wiped it could not be undone) and the learner is
+                    // told how to paste with the keyboard instead.
                     Err(_) => {
-                        dispatch.dispatch(Action::Load {
-                            name: "pasted.json".into(),
-                            text: String::new(),
-                            lesson: None,
-                        });
                         dispatch.dispatch(Action::Notify(Status::info(
-                            "the editor is empty: paste your profile with Ctrl+V (⌘V on a Mac)",
+                            "the browser did not allow reading the clipboard; the editor is unchanged. Click in the editor, select all (Ctrl+A, ⌘A on a Mac) and paste with Ctrl+V (⌘V)",
                         )));
                         browser::focus("profile-editor");
                     }

@@ -40,11 +40,15 @@ pub fn verdict_banner(
     html! {
         <div class="verdict-wrap">
             { problem }
-            <div {class} id="verdict" data-verdict={b.code} role="status" aria-live="polite" aria-atomic="true">
+            // Only the verdict is announced, and only when it changes: the
+            // counts and the date below change on every keystroke.
+            <p class="visually-hidden" role="status" aria-live="polite" aria-atomic="true" id="verdict-announce">{ b.headline }</p>
+            <div {class} id="verdict" data-verdict={b.code}>
                 <p class="banner-code">{ b.code }</p>
                 <p class="banner-headline">{ b.headline }</p>
                 <p class="banner-counts">{ b.counts.clone() }</p>
                 <p class="banner-notice">{ b.notice }</p>
+                { plan_summary(report) }
                 <p class="banner-meta">
                     { format!("profile {} · labels {} · audited as of {}",
                         report.profile.name,
@@ -53,5 +57,48 @@ pub fn verdict_banner(
                 </p>
             </div>
         </div>
+    }
+}
+
+/// What the next step will try, right under the verdict: the plan's kinds
+/// with their counts, and a link to the whole plan further down.
+fn plan_summary(report: &Report) -> Html {
+    let counts = view::plan_counts(report);
+    if counts.is_empty() {
+        return html! {};
+    }
+    let total: usize = counts.iter().map(|(_, n)| n).sum();
+    let kinds = counts
+        .iter()
+        .map(|(kind, n)| format!("{} {n}", isolint_core::model::StringEnum::as_str(*kind)))
+        .collect::<Vec<_>>()
+        .join(" · ");
+    html! {
+        <p class="banner-plan" id="plan-summary">
+            <strong>{ format!("Next step: {total} runtime check{}. ", super::findings::plural(total)) }</strong>
+            { kinds }{ " " }
+            <a href="#checks">{ "See the plan" }</a>
+        </p>
+    }
+}
+
+/// The verdict in one line at the top of a narrow screen, where the banner
+/// itself is below the editor.
+pub fn verdict_strip(report: Option<&Report>, readable: bool) -> Html {
+    let Some(report) = report.filter(|_| readable) else {
+        return html! {};
+    };
+    let b = view::banner(report);
+    let class = classes!(
+        "verdict-strip",
+        match b.verdict {
+            Verdict::EligibleForRuntimeTesting => "strip-eligible",
+            Verdict::NotEligible => "strip-blocked",
+        }
+    );
+    html! {
+        <a {class} id="verdict-strip" href="#verdict" data-verdict={b.code}>
+            <strong>{ b.headline }</strong>{ " · " }{ b.counts.clone() }
+        </a>
     }
 }

@@ -1,0 +1,563 @@
+//! The cluster objects that decide what a pod may do beside its own spec,
+//! read from the same YAML stream (or directory) as the workload:
+//! NetworkPolicy (egress), LimitRange (default and maximum container
+//! limits), ResourceQuota (how many pods a namespace runs at once) and
+//! RuntimeClass (which handler a `runtimeClassName` names).
+//!
+//! Kubernetes semantics followed here (networking.k8s.io/v1):
+//! - a policy applies to the pods of its own namespace that its
+//!   `podSelector` selects (`{}` selects every pod);
+//! - it isolates egress when `policyTypes` lists `Egress`, or, without
+//!   `policyTypes`, when it has an `egress` section;
+//! - a pod isolated for egress may reach only the union of the egress
+//!   rules of every policy selecting it (none at all: default deny);
+//! - in a rule, a missing or empty `to` means every destination and a
+//!   missing or empty `ports` every port.
+//!
+//! An object without a namespace is applied to whatever namespace
+//! `kubectl` targets, so it is matched only with workloads that name no
+//! namespace either: pairing it with a workload of a named namespace could
+//! restrict a pod the real cluster leaves open.
+
+use super::read::{self, invalid};
+use super::tree::{Loc, SNode};
+use super::ImportError;
+
+/// The position of an object read from another file of the run: callers
+/// put what it decides at the workload's own place ([`here`]).
+pub const ELSEWHERE: Loc = Loc { line: 0, column: 0 };
+
+/// `at`, unless it is [`ELSEWHERE`]: then `fallback`, a place in this file.
+pub fn here(at: Loc, fallback: Loc) -> Loc {
+    if at == ELSEWHERE {
+        fallback
+    } else {
+        at
+    }
+}
+
+/// How a peer selecting the cluster's DNS pods is described.
+const CLUSTER_DNS: &str = "DNS pods (k8s-app=kube-dns)";
+
+/// A NetworkPolicy that isolates egress.
+pub struct EgressPolicy<'a> {
+    pub name: String,
+    pub namespace: Option<String>,
+    pub selector: &'a SNode,
+    /// Where the policy is (its `kind` line's document).
+    pub at: Loc,
+    pub rules: Vec<EgressRule>,
+}
+
+/// One destination and port a rule allows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Allowed {
+    /// A CIDR, or a description of in-cluster peers; `None`: every destination.
+    pub to: Option<String>,
+    /// `None`: every port.
+    pub port: Option<u64>,
+    pub protocol: Option<String>,
+    pub at: Loc,
+    /// Port 53 to the cluster's DNS pods (`k8s-app: kube-dns`, the label
+    /// kube-dns and CoreDNS both carry): the resolver, not a destination.
+    pub cluster_dns: bool,
+}
+
+pub struct EgressRule {
+    pub allowed: Vec<Allowed>,
+    /// Settings of the rule this import cannot represent (named ports,
+    /// `except` lists), as notes.
+    pub notes: Vec<(Loc, String)>,
+}
+
+pub struct LimitRange {
+    pub name: String,
+    pub namespace: Option<String>,
+    /// `default.memory` of the `Container` item (the limit a container
+    /// without one gets).
+    pub default_memory: Option<(u64, Loc)>,
+    /// `max.memory` of the `Container` item.
+    pub max_memory: Option<(u64, Loc)>,
+}
+
+pub struct Quota {
+    pub name: String,
+    pub namespace: Option<String>,
+    pub pods: Option<(u64, Loc)>,
+}
+
+pub struct RuntimeClass {
+    pub name: String,
+    pub handler: Option<(String, Loc)>,
+}
+
+/// Every cluster object of the stream this import reads.
+#[derive(Default)]
+pub struct Cluster<'a> {
+    pub egress: Vec<EgressPolicy<'a>>,
+    /// NetworkPolicies that only isolate ingress (they do not limit egress).
+    pub ingress_only: Vec<(String, Loc)>,
+    pub limit_ranges: Vec<LimitRange>,
+    pub quotas: Vec<Quota>,
+    pub runtime_classes: Vec<RuntimeClass>,
+}
+
+fn meta_str(doc: &SNode, key: &str) -> Option<String> {
+    doc.get("metadata")
+        .and_then(|m| m.get(key))
+        .and_then(SNode::as_str)
+        .map(str::to_string)
+}
+
+impl<'a> Cluster<'a> {
+    /// Collect the cluster objects among `docs` (Lists included).
+    pub fn read(docs: &'a [SNode]) -> Result<Cluster<'a>, ImportError> {
+        let mut c = Cluster::default();
+        for d in docs {
+            c.add(d)?;
+        }
+        Ok(c)
+    }
+
+    /// Add the objects of a document from another file of the run; one
+    /// that cannot be read is left out (its own audit reports it).
+    pub fn add_companion(&mut self, doc: &'a SNode) {
+        let mut more = Cluster::default();
+        if more.add(doc).is_ok() {
+            // Their positions are in another file: none may be taken for
+            // one of this file's (see [`ELSEWHERE`]).
+            for p in &mut more.egress {
+                p.at = ELSEWHERE;
+                p.name = format!("{} (another file of this run)", p.name);
+                for r in &mut p.rules {
+                    r.allowed.iter_mut().for_each(|a| a.at = ELSEWHERE);
+                    r.notes.iter_mut().for_each(|n| n.0 = ELSEWHERE);
+                }
+            }
+            more.ingress_only.iter_mut().for_each(|i| i.1 = ELSEWHERE);
+            for l in &mut more.limit_ranges {
+                l.default_memory.iter_mut().for_each(|m| m.1 = ELSEWHERE);
+                l.max_memory.iter_mut().for_each(|m| m.1 = ELSEWHERE);
+            }
+            more.quotas
+                .iter_mut()
+                .for_each(|q| q.pods.iter_mut().for_each(|p| p.1 = ELSEWHERE));
+            more.runtime_classes
+                .iter_mut()
+                .for_each(|r| r.handler.iter_mut().for_each(|h| h.1 = ELSEWHERE));
+            self.egress.extend(more.egress);
+            self.ingress_only.extend(more.ingress_only);
+            self.limit_ranges.extend(more.limit_ranges);
+            self.quotas.extend(more.quotas);
+            self.runtime_classes.extend(more.runtime_classes);
+        }
+    }
+
+    fn add(&mut self, doc: &'a SNode) -> Result<(), ImportError> {
+        if !doc.is_map() {
+            return Ok(());
+        }
+        let kind = doc.get("kind").and_then(SNode::as_str).unwrap_or("");
+        let name = meta_str(doc, "name").unwrap_or_else(|| "unnamed".into());
+        let namespace = meta_str(doc, "namespace");
+        match kind {
+            "List" => {
+                for item in read::opt_seq(doc, "items")?.unwrap_or_default() {
+                    self.add(item)?;
+                }
+            }
+            "NetworkPolicy" => {
+                let Some(spec) = read::opt_map(doc, "spec")? else {
+                    return Ok(());
+                };
+                let selector = spec
+                    .get("podSelector")
+                    .ok_or_else(|| invalid(spec.loc, "a NetworkPolicy needs a `podSelector`"))?;
+                let types = read::opt_strs(spec, "policyTypes", false)?;
+                let egress_rules = read::opt_seq(spec, "egress")?;
+                let isolates = match &types {
+                    Some(t) => t.iter().any(|(s, _)| s == "Egress"),
+                    None => spec.entry("egress").is_some(),
+                };
+                if !isolates {
+                    self.ingress_only
+                        .push((format!("NetworkPolicy/{name}"), doc.loc));
+                    return Ok(());
+                }
+                let mut rules = Vec::new();
+                for r in egress_rules.unwrap_or_default() {
+                    rules.push(egress_rule(read::map(r, "egress")?)?);
+                }
+                self.egress.push(EgressPolicy {
+                    name,
+                    namespace,
+                    selector,
+                    at: doc.loc,
+                    rules,
+                });
+            }
+            "LimitRange" => {
+                let mut lr = LimitRange {
+                    name,
+                    namespace,
+                    default_memory: None,
+                    max_memory: None,
+                };
+                let spec = read::opt_map(doc, "spec")?;
+                for item in spec
+                    .map(|s| read::opt_seq(s, "limits"))
+                    .transpose()?
+                    .flatten()
+                    .unwrap_or_default()
+                {
+                    if item.get("type").and_then(SNode::as_str) != Some("Container") {
+                        continue;
+                    }
+                    lr.default_memory = memory(item, "default")?.or(lr.default_memory);
+                    lr.max_memory = memory(item, "max")?.or(lr.max_memory);
+                }
+                self.limit_ranges.push(lr);
+            }
+            "ResourceQuota" => {
+                let hard = read::opt_map(doc, "spec")?
+                    .map(|s| read::opt_map(s, "hard"))
+                    .transpose()?
+                    .flatten();
+                let pods = match hard {
+                    Some(h) => match h.get("pods").or_else(|| h.get("count/pods")) {
+                        Some(n) => {
+                            let t = read::text(n, "pods")?;
+                            let v = t.trim().parse::<u64>().map_err(|_| {
+                                invalid(n.loc, format!("`pods: {t}` is not a whole number"))
+                            })?;
+                            Some((v, n.loc))
+                        }
+                        None => None,
+                    },
+                    None => None,
+                };
+                self.quotas.push(Quota {
+                    name,
+                    namespace,
+                    pods,
+                });
+            }
+            "RuntimeClass" => {
+                let handler = read::opt_str(doc, "handler")?.map(|(h, at)| (h.to_string(), at));
+                self.runtime_classes.push(RuntimeClass { name, handler });
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The egress policies selecting a pod with `labels` in `namespace`.
+    pub fn egress_for(
+        &self,
+        namespace: Option<&str>,
+        labels: &SNode,
+    ) -> Result<Vec<&EgressPolicy<'a>>, ImportError> {
+        let mut out = Vec::new();
+        for p in &self.egress {
+            if p.namespace.as_deref() == namespace && selects(p.selector, labels)? {
+                out.push(p);
+            }
+        }
+        Ok(out)
+    }
+
+    pub fn limit_range_for(&self, namespace: Option<&str>) -> Option<&LimitRange> {
+        self.limit_ranges
+            .iter()
+            .find(|l| l.namespace.as_deref() == namespace)
+    }
+
+    pub fn quota_for(&self, namespace: Option<&str>) -> Option<&Quota> {
+        self.quotas
+            .iter()
+            .filter(|q| q.namespace.as_deref() == namespace && q.pods.is_some())
+            .min_by_key(|q| q.pods.map(|p| p.0))
+    }
+
+    pub fn runtime_class(&self, name: &str) -> Option<&RuntimeClass> {
+        self.runtime_classes.iter().find(|r| r.name == name)
+    }
+}
+
+fn memory(item: &SNode, key: &str) -> Result<Option<(u64, Loc)>, ImportError> {
+    let Some(m) = read::opt_map(item, key)?.and_then(|d| d.get("memory")) else {
+        return Ok(None);
+    };
+    let q = read::text(m, "memory")?;
+    let b = read::k8s_bytes(q)
+        .ok_or_else(|| invalid(m.loc, format!("`{q}` is not a Kubernetes memory quantity")))?;
+    Ok(Some((b, m.loc)))
+}
+
+fn egress_rule(r: &SNode) -> Result<EgressRule, ImportError> {
+    let mut notes = Vec::new();
+    let mut dests: Vec<(Option<String>, Loc)> = Vec::new();
+    for peer in read::opt_seq(r, "to")?.unwrap_or_default() {
+        let peer = read::map(peer, "to")?;
+        if let Some(ip) = read::opt_map(peer, "ipBlock")? {
+            let (cidr, at) = read::opt_str(ip, "cidr")?
+                .ok_or_else(|| invalid(ip.loc, "an `ipBlock` needs a `cidr`"))?;
+            if let Some(e) = ip.entry("except") {
+                notes.push((
+                    e.key_loc,
+                    format!("`except` carves addresses out of `{cidr}`; the allow entry keeps the whole block"),
+                ));
+            }
+            let every = matches!(cidr.trim(), "0.0.0.0/0" | "::/0");
+            dests.push(((!every).then(|| cidr.to_string()), at));
+            continue;
+        }
+        let pods = peer.get("podSelector");
+        let nss = peer.get("namespaceSelector");
+        // A readable description, not a host name: which pods, in which
+        // namespaces. A selector with expressions is shown as such.
+        let labels = |n: &SNode| -> String {
+            let mut parts: Vec<String> = n
+                .get("matchLabels")
+                .map(|m| {
+                    m.entries()
+                        .iter()
+                        .map(|e| format!("{}={}", e.key, e.value.as_str().unwrap_or("?")))
+                        .collect()
+                })
+                .unwrap_or_default();
+            if n.get("matchExpressions").is_some() {
+                parts.push("(match expressions)".into());
+            }
+            parts.join(",")
+        };
+        let which_pods = match pods {
+            Some(p) if !p.entries().is_empty() => format!("pods {}", labels(p)),
+            _ => "all pods".to_string(),
+        };
+        let where_ = match nss {
+            None => "in the policy's namespace".to_string(),
+            Some(n) if n.entries().is_empty() => "in every namespace".to_string(),
+            Some(n) => format!("in namespaces {}", labels(n)),
+        };
+        let is_dns = pods
+            .and_then(|p| p.get("matchLabels"))
+            .and_then(|m| m.get("k8s-app"))
+            .and_then(SNode::as_str)
+            == Some("kube-dns");
+        let text = if is_dns {
+            CLUSTER_DNS.to_string()
+        } else if pods.is_none() && nss.is_none() {
+            String::new()
+        } else {
+            format!("{which_pods} {where_}")
+        };
+        // A peer with neither selector is invalid in the API; read it as
+        // every destination rather than as nothing.
+        dests.push((
+            (!text.is_empty()).then(|| format!("in-cluster {text}")),
+            peer.loc,
+        ));
+    }
+    if dests.is_empty() {
+        dests.push((None, r.loc));
+    }
+    let mut ports: Vec<(Option<u64>, Option<String>, Loc)> = Vec::new();
+    for p in read::opt_seq(r, "ports")?.unwrap_or_default() {
+        let p = read::map(p, "ports")?;
+        let protocol = read::opt_str(p, "protocol")?
+            .map_or("tcp".to_string(), |(s, _)| s.to_ascii_lowercase());
+        match p.get("port") {
+            None => ports.push((None, Some(protocol), p.loc)),
+            Some(n) => match n.as_u64() {
+                Some(v) => {
+                    if let Some((end, at)) = read::opt_u64(p, "endPort")? {
+                        if end > v {
+                            notes.push((at, format!("`endPort` opens ports {v} to {end}; the allow entry names only {v}")));
+                        }
+                    }
+                    ports.push((Some(v), Some(protocol), n.loc));
+                }
+                None => {
+                    notes.push((
+                        n.loc,
+                        format!(
+                            "named port `{}` depends on the destination pods; it is read as every port",
+                            n.as_str().unwrap_or("?")
+                        ),
+                    ));
+                    ports.push((None, Some(protocol), n.loc));
+                }
+            },
+        }
+    }
+    if ports.is_empty() {
+        ports.push((None, None, r.loc));
+    }
+    let mut allowed = Vec::new();
+    for (to, to_at) in &dests {
+        for (port, protocol, port_at) in &ports {
+            allowed.push(Allowed {
+                to: to.clone(),
+                port: *port,
+                protocol: protocol.clone(),
+                at: if port.is_some() { *port_at } else { *to_at },
+                cluster_dns: to.as_deref().and_then(|t| t.strip_prefix("in-cluster "))
+                    == Some(CLUSTER_DNS)
+                    && *port == Some(53),
+            });
+        }
+    }
+    Ok(EgressRule { allowed, notes })
+}
+
+/// Whether a label selector selects an object with `labels` (a mapping).
+/// An operator this code does not know selects nothing, which for a
+/// NetworkPolicy leaves the pod less restricted: the cautious reading.
+pub fn selects(selector: &SNode, labels: &SNode) -> Result<bool, ImportError> {
+    let selector = read::map(selector, "podSelector")?;
+    let label = |k: &str| labels.get(k).and_then(SNode::as_str);
+    if let Some(m) = read::opt_map(selector, "matchLabels")? {
+        for e in m.entries() {
+            if label(&e.key) != e.value.as_str() {
+                return Ok(false);
+            }
+        }
+    }
+    for ex in read::opt_seq(selector, "matchExpressions")?.unwrap_or_default() {
+        let (key, _) = read::opt_str(ex, "key")?
+            .ok_or_else(|| invalid(ex.loc, "a match expression needs a `key`"))?;
+        let (op, _) = read::opt_str(ex, "operator")?
+            .ok_or_else(|| invalid(ex.loc, "a match expression needs an `operator`"))?;
+        let values: Vec<String> = read::opt_strs(ex, "values", false)?
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(v, _)| v)
+            .collect();
+        let have = label(key);
+        let ok = match op {
+            "In" => have.is_some_and(|h| values.iter().any(|v| v == h)),
+            "NotIn" => have.is_none_or(|h| !values.iter().any(|v| v == h)),
+            "Exists" => have.is_some(),
+            "DoesNotExist" => have.is_none(),
+            _ => false,
+        };
+        if !ok {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn docs(y: &str) -> Vec<SNode> {
+        super::super::yaml::parse(y.as_bytes()).unwrap()
+    }
+
+    fn labels(y: &str) -> SNode {
+        docs(y).remove(0)
+    }
+
+    /// Selector semantics, one row per case (selector, labels, selected).
+    #[test]
+    fn selectors_follow_the_api() {
+        let cases = [
+            ("{}", "{app: x}", true),
+            ("{}", "{}", true),
+            ("{matchLabels: {app: x}}", "{app: x, tier: a}", true),
+            ("{matchLabels: {app: x}}", "{app: y}", false),
+            ("{matchLabels: {app: x}}", "{}", false),
+            ("{matchLabels: {app: x, tier: a}}", "{app: x}", false),
+            (
+                "{matchExpressions: [{key: app, operator: In, values: [x, y]}]}",
+                "{app: y}",
+                true,
+            ),
+            (
+                "{matchExpressions: [{key: app, operator: In, values: [x]}]}",
+                "{app: z}",
+                false,
+            ),
+            (
+                "{matchExpressions: [{key: app, operator: NotIn, values: [x]}]}",
+                "{}",
+                true,
+            ),
+            (
+                "{matchExpressions: [{key: app, operator: NotIn, values: [x]}]}",
+                "{app: x}",
+                false,
+            ),
+            (
+                "{matchExpressions: [{key: app, operator: Exists}]}",
+                "{app: q}",
+                true,
+            ),
+            (
+                "{matchExpressions: [{key: app, operator: Exists}]}",
+                "{}",
+                false,
+            ),
+            (
+                "{matchExpressions: [{key: app, operator: DoesNotExist}]}",
+                "{}",
+                true,
+            ),
+            (
+                "{matchExpressions: [{key: app, operator: Bogus}]}",
+                "{app: x}",
+                false,
+            ),
+        ];
+        for (sel, lab, want) in cases {
+            let s = labels(sel);
+            let l = labels(lab);
+            assert_eq!(selects(&s, &l).unwrap(), want, "{sel} on {lab}");
+        }
+    }
+
+    /// Which policies isolate egress, and what their rules allow.
+    #[test]
+    fn egress_isolation_and_rules() {
+        let d = docs(
+            "kind: NetworkPolicy\nmetadata: {name: deny}\nspec:\n  podSelector: {}\n  policyTypes: [Egress]\n---\n\
+             kind: NetworkPolicy\nmetadata: {name: ingress}\nspec:\n  podSelector: {}\n  ingress: [{}]\n---\n\
+             kind: NetworkPolicy\nmetadata: {name: implied}\nspec:\n  podSelector: {}\n  egress:\n  - to: [{ipBlock: {cidr: 10.0.0.0/8, except: [10.1.0.0/16]}}]\n    ports: [{port: 5432}, {port: dns, protocol: UDP}]\n---\n\
+             kind: NetworkPolicy\nmetadata: {name: open, namespace: other}\nspec:\n  podSelector: {}\n  policyTypes: [Egress]\n  egress: [{}]\n",
+        );
+        let c = Cluster::read(&d).unwrap();
+        assert_eq!(c.egress.len(), 3);
+        assert_eq!(c.ingress_only.len(), 1);
+        assert!(c.egress[0].rules.is_empty());
+        let r = &c.egress[1].rules[0];
+        assert_eq!(r.allowed.len(), 2);
+        assert_eq!(r.allowed[0].to.as_deref(), Some("10.0.0.0/8"));
+        assert_eq!(r.allowed[0].port, Some(5432));
+        assert_eq!(r.allowed[0].protocol.as_deref(), Some("tcp"));
+        assert_eq!(r.allowed[1].port, None);
+        assert_eq!(r.notes.len(), 2);
+        let open = &c.egress[2].rules[0].allowed;
+        assert_eq!(open.len(), 1);
+        assert_eq!((open[0].to.clone(), open[0].port), (None, None));
+        assert!(c.egress[1].rules[0].allowed.iter().all(|a| !a.cluster_dns));
+        let pod = labels("{app: x}");
+        assert_eq!(c.egress_for(None, &pod).unwrap().len(), 2);
+        // Port 53 to the cluster DNS pods is the resolver; another port to
+        // them, or port 53 elsewhere, is a destination.
+        let d = docs(
+            "kind: NetworkPolicy\nmetadata: {name: dns}\nspec:\n  podSelector: {}\n  policyTypes: [Egress]\n  egress:\n  - to: [{namespaceSelector: {}, podSelector: {matchLabels: {k8s-app: kube-dns}}}]\n    ports: [{port: 53, protocol: UDP}, {port: 9153}]\n  - to: [{ipBlock: {cidr: 8.8.8.8/32}}]\n    ports: [{port: 53, protocol: UDP}]\n",
+        );
+        let dns_cluster = Cluster::read(&d).unwrap();
+        let dns: Vec<bool> = dns_cluster.egress[0]
+            .rules
+            .iter()
+            .flat_map(|r| r.allowed.iter().map(|a| a.cluster_dns))
+            .collect();
+        assert_eq!(dns, [true, false, false]);
+        assert_eq!(c.egress_for(Some("other"), &pod).unwrap().len(), 1);
+        assert_eq!(c.egress_for(Some("ci"), &pod).unwrap().len(), 0);
+    }
+}

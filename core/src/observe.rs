@@ -1,0 +1,427 @@
+//! Observations of a launched environment (`isolint.observations/v1`) and
+//! their reconciliation with the plan. No I/O: the probe (inside the
+//! sandbox) and the launcher (outside) produce the document; this module
+//! only reads it and compares, so every front end can show the result.
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::{string_enum, StringEnum};
+use crate::plan::{Expect, RuntimeCheck};
+
+/// The schema identifier of an observations document.
+pub const OBSERVATIONS_SCHEMA: &str = "isolint.observations/v1";
+
+string_enum!(
+    /// What the kernel (or the launcher, from outside) answered. `absent`
+    /// is ENOENT (not observable as denial), `needs-launcher` is for what
+    /// only the launcher sees from outside, `error` an action the probe
+    /// could not perform.
+    Observed {
+        Denied = "denied",
+        Allowed = "allowed",
+        Absent = "absent",
+        Enforced = "enforced",
+        NotEnforced = "not-enforced",
+        NoSurvivors = "no-survivors",
+        Survivors = "survivors",
+        Exact = "exact",
+        Differs = "differs",
+        Resolves = "resolves",
+        Redirected = "redirected",
+        Rejected = "rejected",
+        Accepted = "accepted",
+        Destroyed = "destroyed",
+        Kept = "kept",
+        NeedsLauncher = "needs-launcher",
+        Error = "error",
+    }
+);
+
+/// One observation, as the probe or launcher wrote it.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Observation {
+    pub id: String,
+    pub kind: String,
+    /// The harmless action performed (`open O_RDONLY`, `connect`, ...).
+    pub action: String,
+    pub observed: String,
+    /// The errno name (`EACCES`, `ENOENT`, ...), when there was one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub errno: Option<String>,
+    /// Names only (env-exact), or a reason; never a value from the job.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    pub elapsed_us: u64,
+}
+
+/// An observations document.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Observations {
+    pub schema: String,
+    /// The profile fingerprint of the plan that was probed.
+    pub plan_fingerprint: String,
+    /// What launched the environment (`bwrap 0.8.0`, `docker`, ...).
+    pub runner: String,
+    pub observations: Vec<Observation>,
+}
+
+/// Why observations could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ObservationsError(pub String);
+
+impl std::fmt::Display for ObservationsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ObservationsError {}
+
+/// Parse an observations document; the message names line and column.
+pub fn parse(bytes: &[u8]) -> Result<Observations, ObservationsError> {
+    crate::json::parse(bytes, crate::json::Limits::default())
+        .map_err(|e| ObservationsError(e.to_string()))?;
+    let o: Observations = serde_json::from_slice(bytes).map_err(|e| {
+        ObservationsError(format!(
+            "line {}, column {}: not an {OBSERVATIONS_SCHEMA} document: {e}",
+            e.line(),
+            e.column()
+        ))
+    })?;
+    if o.schema != OBSERVATIONS_SCHEMA {
+        return Err(ObservationsError(format!(
+            "schema is {:?}, expected {OBSERVATIONS_SCHEMA:?}",
+            o.schema
+        )));
+    }
+    for ob in &o.observations {
+        if Observed::parse(&ob.observed).is_none() {
+            return Err(ObservationsError(format!(
+                "{}: unknown observed value {:?} (accepted: {})",
+                ob.id,
+                ob.observed,
+                Observed::VALUES.join(", ")
+            )));
+        }
+    }
+    Ok(o)
+}
+
+string_enum!(
+    /// A check's status after reconciliation.
+    Status {
+        Agrees = "agrees",
+        Disagrees = "disagrees",
+        NotObservable = "not-observable",
+        Stale = "stale",
+    }
+);
+
+impl Status {
+    /// Whether this status fails the reconciliation.
+    pub fn blocks(self) -> bool {
+        matches!(self, Status::Disagrees | Status::Stale)
+    }
+}
+
+/// One plan check compared with what was observed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reconciled {
+    pub id: String,
+    pub kind: String,
+    pub target: String,
+    pub expect: Expect,
+    pub observed: Option<Observed>,
+    pub errno: Option<String>,
+    pub status: Status,
+    pub reason: String,
+}
+
+/// The comparison of a plan with observations.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reconciliation {
+    pub checks: Vec<Reconciled>,
+    /// Observations naming no check of the plan (each is stale).
+    pub unknown: Vec<String>,
+}
+
+impl Reconciliation {
+    pub fn count(&self, s: Status) -> usize {
+        self.checks.iter().filter(|c| c.status == s).count()
+    }
+    /// Exit 0 only when nothing disagrees and nothing is stale.
+    pub fn passes(&self) -> bool {
+        self.unknown.is_empty() && !self.checks.iter().any(|c| c.status.blocks())
+    }
+}
+
+/// What an observation means for a check that expects `expect`.
+fn judge(expect: Expect, observed: Observed) -> (Status, &'static str) {
+    use Expect as E;
+    use Observed as O;
+    match (expect, observed) {
+        (_, O::NeedsLauncher) => (
+            Status::NotObservable,
+            "only the launcher can observe this from outside",
+        ),
+        (_, O::Error) => (
+            Status::NotObservable,
+            "the probe could not perform the action",
+        ),
+        (E::Denied, O::Absent) => (
+            Status::NotObservable,
+            "the path is absent (ENOENT): absence is not denial",
+        ),
+        (E::Denied, O::Denied)
+        | (E::Allowed, O::Allowed)
+        | (E::Enforced, O::Enforced)
+        | (E::NoSurvivors, O::NoSurvivors)
+        | (E::Exact, O::Exact)
+        | (E::ResolvesToDeclaredSource, O::Resolves)
+        | (E::RejectedAfterJob, O::Rejected)
+        | (E::Destroyed, O::Destroyed) => (Status::Agrees, "observed as declared"),
+        // Anything else, an answer of another kind included, contradicts
+        // the plan: fail closed.
+        _ => (Status::Disagrees, "observed otherwise than declared"),
+    }
+}
+
+/// A check as the reconciliation needs it: from a report, or read back
+/// from a findings export.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlannedCheck {
+    pub id: String,
+    pub kind: String,
+    pub target: String,
+    pub expect: Expect,
+}
+
+impl From<&RuntimeCheck> for PlannedCheck {
+    fn from(c: &RuntimeCheck) -> PlannedCheck {
+        PlannedCheck {
+            id: c.id.clone(),
+            kind: c.kind.as_str().into(),
+            target: c.target.to_string(),
+            expect: c.expect,
+        }
+    }
+}
+
+/// The plan and profile fingerprint of one `isolint.findings/v2` document.
+pub fn plan_from_export(bytes: &[u8]) -> Result<(String, Vec<PlannedCheck>), ObservationsError> {
+    crate::json::parse(bytes, crate::json::Limits::default())
+        .map_err(|e| ObservationsError(e.to_string()))?;
+    let doc: crate::render::json::Export = serde_json::from_slice(bytes).map_err(|e| {
+        ObservationsError(format!(
+            "line {}, column {}: not one isolint.findings/v2 document: {e}",
+            e.line(),
+            e.column()
+        ))
+    })?;
+    if doc.schema != crate::render::json::FINDINGS_SCHEMA {
+        return Err(ObservationsError(format!(
+            "schema is {:?}: reconcile reads {} plans (typed targets, stable ids)",
+            doc.schema,
+            crate::render::json::FINDINGS_SCHEMA
+        )));
+    }
+    let mut plan = Vec::with_capacity(doc.runtime_checks.len());
+    for c in &doc.runtime_checks {
+        let expect = Expect::parse(&c.expect)
+            .ok_or_else(|| ObservationsError(format!("{}: unknown expect {:?}", c.id, c.expect)))?;
+        plan.push(PlannedCheck {
+            id: c.id.clone(),
+            kind: c.kind.clone(),
+            target: serde_json::to_string(&c.target).unwrap_or_default(),
+            expect,
+        });
+    }
+    Ok((doc.profile.fingerprint, plan))
+}
+
+/// Compare `plan` (of the profile with `fingerprint`) with observations.
+/// A fingerprint mismatch makes every check stale: the image, mounts,
+/// runner or policy changed since the plan, so the checks must be repeated.
+pub fn reconcile(plan: &[PlannedCheck], fingerprint: &str, obs: &Observations) -> Reconciliation {
+    use std::collections::BTreeMap;
+    let by_id: BTreeMap<&str, &Observation> = obs
+        .observations
+        .iter()
+        .map(|o| (o.id.as_str(), o))
+        .collect();
+    let stale = obs.plan_fingerprint != fingerprint;
+    let checks = plan
+        .iter()
+        .map(|c| {
+            let o = by_id.get(c.id.as_str());
+            let observed = o.and_then(|o| Observed::parse(&o.observed));
+            let (status, reason) = match (stale, observed) {
+                (true, _) => (
+                    Status::Stale,
+                    "the plan's fingerprint differs from the one probed: repeat the checks"
+                        .to_string(),
+                ),
+                (false, None) => (
+                    Status::NotObservable,
+                    "no observation for this check".to_string(),
+                ),
+                (false, Some(v)) => {
+                    let (s, why) = judge(c.expect, v);
+                    let detail = o.and_then(|o| o.detail.clone()).unwrap_or_default();
+                    if detail.is_empty() {
+                        (s, why.to_string())
+                    } else {
+                        (s, format!("{why} ({detail})"))
+                    }
+                }
+            };
+            Reconciled {
+                id: c.id.clone(),
+                kind: c.kind.clone(),
+                target: c.target.clone(),
+                expect: c.expect,
+                observed,
+                errno: o.and_then(|o| o.errno.clone()),
+                status,
+                reason,
+            }
+        })
+        .collect();
+    let known: std::collections::BTreeSet<&str> = plan.iter().map(|c| c.id.as_str()).collect();
+    let unknown = obs
+        .observations
+        .iter()
+        .filter(|o| !known.contains(o.id.as_str()))
+        .map(|o| o.id.clone())
+        .collect();
+    Reconciliation { checks, unknown }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{audit, AuditOptions, Labels};
+
+    fn report() -> crate::Report {
+        audit(
+            crate::WORKSHOP_PROFILE_FIXED.as_bytes(),
+            "fixed.json",
+            &Labels::workshop(),
+            &AuditOptions::default(),
+        )
+        .unwrap()
+    }
+
+    fn planned(r: &crate::Report) -> Vec<PlannedCheck> {
+        r.runtime_checks.iter().map(PlannedCheck::from).collect()
+    }
+
+    /// The plan read back from the export is the report's.
+    #[test]
+    fn the_plan_reads_back_from_the_export() {
+        let r = report();
+        let (fp, plan) = plan_from_export(crate::render::json::render(&r).as_bytes()).unwrap();
+        assert_eq!(fp, r.profile.fingerprint);
+        let ids: Vec<_> = plan.iter().map(|c| (&c.id, c.expect)).collect();
+        let want: Vec<_> = r.runtime_checks.iter().map(|c| (&c.id, c.expect)).collect();
+        assert_eq!(ids, want);
+    }
+
+    fn honest(expect: Expect) -> Observed {
+        match expect {
+            Expect::Denied => Observed::Denied,
+            Expect::Allowed => Observed::Allowed,
+            Expect::Enforced => Observed::Enforced,
+            Expect::NoSurvivors => Observed::NoSurvivors,
+            Expect::Exact => Observed::Exact,
+            Expect::ResolvesToDeclaredSource => Observed::Resolves,
+            Expect::RejectedAfterJob => Observed::Rejected,
+            Expect::Destroyed => Observed::Destroyed,
+        }
+    }
+
+    fn observations(r: &crate::Report, f: impl Fn(&RuntimeCheck) -> Observed) -> Observations {
+        Observations {
+            schema: OBSERVATIONS_SCHEMA.into(),
+            plan_fingerprint: r.profile.fingerprint.clone(),
+            runner: "test".into(),
+            observations: r
+                .runtime_checks
+                .iter()
+                .map(|c| Observation {
+                    id: c.id.clone(),
+                    kind: c.kind.as_str().into(),
+                    action: "test".into(),
+                    observed: f(c).as_str().into(),
+                    errno: None,
+                    detail: None,
+                    elapsed_us: 1,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn honest_observations_agree_and_round_trip() {
+        let r = report();
+        let o = observations(&r, |c| honest(c.expect));
+        let text = serde_json::to_string(&o).unwrap();
+        assert_eq!(parse(text.as_bytes()).unwrap(), o);
+        let rec = reconcile(&planned(&r), &r.profile.fingerprint, &o);
+        assert!(rec.passes());
+        assert_eq!(rec.count(Status::Agrees), r.runtime_checks.len());
+    }
+
+    /// Every check, observed otherwise than expected (each other answer),
+    /// disagrees or is explicitly not observable; never agrees.
+    #[test]
+    fn every_deviation_is_reported() {
+        let r = report();
+        for c in &r.runtime_checks {
+            for wrong in Observed::VALUES.iter().filter_map(|v| Observed::parse(v)) {
+                if wrong == honest(c.expect) {
+                    continue;
+                }
+                let o = observations(&r, |x| {
+                    if x.id == c.id {
+                        wrong
+                    } else {
+                        honest(x.expect)
+                    }
+                });
+                let rec = reconcile(&planned(&r), &r.profile.fingerprint, &o);
+                let got = rec.checks.iter().find(|x| x.id == c.id).unwrap();
+                assert_ne!(got.status, Status::Agrees, "{c:?} {wrong}");
+                let explained = matches!(wrong, Observed::NeedsLauncher | Observed::Error)
+                    || (wrong == Observed::Absent && c.expect == Expect::Denied);
+                if explained {
+                    assert_eq!(got.status, Status::NotObservable);
+                    assert!(!got.reason.is_empty());
+                } else {
+                    assert_eq!(got.status, Status::Disagrees, "{c:?} {wrong}");
+                    assert!(!rec.passes());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_changed_profile_makes_every_check_stale() {
+        let r = report();
+        let mut o = observations(&r, |c| honest(c.expect));
+        o.plan_fingerprint = "0".repeat(64);
+        let rec = reconcile(&planned(&r), &r.profile.fingerprint, &o);
+        assert_eq!(rec.count(Status::Stale), r.runtime_checks.len());
+        assert!(!rec.passes());
+    }
+
+    #[test]
+    fn bad_documents_are_refused_with_a_position() {
+        let e = parse(b"{\"schema\": \"isolint.observations/v1\", \"x\": 1}").unwrap_err();
+        assert!(e.0.contains("line 1"), "{e}");
+        let e = parse(br#"{"schema": "isolint.observations/v1", "plan_fingerprint": "", "runner": "", "observations": [{"id": "rc-1", "kind": "k", "action": "a", "observed": "fine", "elapsed_us": 0}]}"#).unwrap_err();
+        assert!(e.0.contains("unknown observed value"), "{e}");
+    }
+}
