@@ -391,3 +391,61 @@ fn deep_nesting_is_bounded() {
 fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }
+
+/// issue 23 item 6: git told to trust any repository or to run planted
+/// hooks, on its command line or written into its configuration.
+#[test]
+fn git_trust_and_hook_settings() {
+    let why = |words: &[&str]| -> Vec<(usize, String, Option<String>)> {
+        analyze_words(words)
+            .hits
+            .into_iter()
+            .map(|h| (h.index, h.why.to_string(), h.detail))
+            .collect()
+    };
+    for (words, key) in [
+        (
+            &["git", "-c", "safe.directory=*", "status"][..],
+            "safe.directory",
+        ),
+        (
+            &["git", "-c", "core.hooksPath=/scratch/hooks", "commit"][..],
+            "core.hookspath",
+        ),
+        (
+            &["git", "-c", "core.fsmonitor=./x", "status"][..],
+            "core.fsmonitor",
+        ),
+        (
+            &["git", "config", "--global", "safe.directory", "*"][..],
+            "safe.directory",
+        ),
+        (
+            &["git", "config", "core.hooksPath", ".githooks"][..],
+            "core.hookspath",
+        ),
+    ] {
+        let hits = why(words);
+        assert_eq!(hits.len(), 1, "{words:?}");
+        assert_eq!(hits[0].2.as_deref(), Some(key), "{words:?}");
+        assert!(
+            !hits[0].1.contains("aliases"),
+            "{words:?}: a reason of its own"
+        );
+    }
+    assert_eq!(
+        why(&["git", "config", "--global", "safe.directory", "*"])[0].0,
+        3
+    );
+    // Reading or removing the setting, and harmless keys, are not reported.
+    for words in [
+        &["git", "config", "--get", "core.hooksPath"][..],
+        &["git", "config", "--unset", "core.hooksPath"][..],
+        &["git", "config", "user.name", "ci"][..],
+        &["git", "status"][..],
+    ] {
+        assert!(why(words).is_empty(), "{words:?}");
+    }
+    let text = analyze_script("git config --global --add safe.directory '*' && git status");
+    assert_eq!(text.hits.len(), 1);
+}

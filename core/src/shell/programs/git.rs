@@ -3,6 +3,29 @@
 use crate::finding::Severity;
 use crate::shell::walk::{option_of, Call, HitKind, Walker};
 
+/// Configuration keys (lowercase) that trust a planted repository or name
+/// a program git runs, and what setting them does.
+const RISKY_KEYS: &[(&str, &str)] = &[
+    (
+        "safe.directory",
+        "trusts repositories whatever their owner, so a planted repository's configuration and hooks take effect",
+    ),
+    ("core.hookspath", "makes git run hooks from the named directory"),
+    (
+        "core.fsmonitor",
+        "names a program git runs on every `git status`",
+    ),
+    ("core.sshcommand", "names the program git runs for every ssh connection"),
+];
+
+fn risky_key(key: &str) -> Option<&'static str> {
+    let key = key.trim().to_ascii_lowercase();
+    RISKY_KEYS
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map(|(_, why)| *why)
+}
+
 impl Walker {
     pub(crate) fn git(&mut self, c: &Call<'_>) {
         let mut k = 0;
@@ -13,7 +36,8 @@ impl Walker {
                     .arg(k + 1)
                     .and_then(|v| v.split('=').next())
                     .map(|k| k.trim().to_ascii_lowercase());
-                self.hit_detail(c, k, HitKind::CodeOption, "-c", Severity::High, "overrides configuration, which can name programs git runs (`core.sshCommand`, `core.fsmonitor`, aliases)", key);
+                let why = key.as_deref().and_then(risky_key).unwrap_or("overrides configuration, which can name programs git runs (`core.sshCommand`, `core.fsmonitor`, aliases)");
+                self.hit_detail(c, k, HitKind::CodeOption, "-c", Severity::High, why, key);
                 self.payload(c, k + 1);
                 k += 2;
                 continue;
@@ -52,6 +76,10 @@ impl Walker {
             break;
         }
         let Some(sub) = sub else { return };
+        if sub == "config" {
+            self.git_config(c, k);
+            return;
+        }
         let mut j = k;
         while let Some(a) = c.arg(j) {
             let mut n = 1;
@@ -95,6 +123,34 @@ impl Walker {
                 k.saturating_sub(1),
                 "filter-branch",
                 "runs the given filters as shell text",
+            );
+        }
+    }
+
+    /// `git config [--global] KEY VALUE`: a risky key written for every
+    /// later git run, not only this one. Reading (`--get`, `--list`) and
+    /// `--unset` are not reported.
+    fn git_config(&mut self, c: &Call<'_>, from: usize) {
+        let args = c.rest(from);
+        let reads = args.iter().any(|a| {
+            a.starts_with("--get") || matches!(*a, "--list" | "-l" | "--unset" | "--unset-all")
+        });
+        let Some((j, key)) = args.iter().enumerate().find(|(_, a)| !a.starts_with('-')) else {
+            return;
+        };
+        if reads || args.get(j + 1).is_none() {
+            return;
+        }
+        if let Some(why) = risky_key(key) {
+            let detail = Some(key.trim().to_ascii_lowercase());
+            self.hit_detail(
+                c,
+                from + j,
+                HitKind::CodeOption,
+                "config",
+                Severity::High,
+                why,
+                detail,
             );
         }
     }
