@@ -23,7 +23,7 @@ mod egress;
 mod isolation;
 mod limits;
 mod mounts;
-mod netaddr;
+pub(crate) mod netaddr;
 mod network;
 mod paths;
 mod privileges;
