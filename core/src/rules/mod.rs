@@ -20,7 +20,7 @@ mod command;
 mod credentials;
 mod dependencies;
 mod egress;
-mod isolation;
+pub(crate) mod isolation;
 mod limits;
 mod mounts;
 pub(crate) mod netaddr;
