@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use isolint_core::model::StringEnum;
-use isolint_core::observe::{self, Status};
+use isolint_core::observe::{self, Observations, Reconciliation, Status};
 
 use super::{output, EXIT_ERROR, EXIT_NOT_ELIGIBLE, EXIT_OK};
 
@@ -50,7 +50,37 @@ pub fn run(args: &ReconcileArgs) -> u8 {
         }
     };
     let rec = observe::reconcile(&plan, &fingerprint, &obs);
-    let text = match args.format {
+    finish(&rec, &fingerprint, &obs, args.format)
+}
+
+/// Print the reconciliation in `format`; the exit status says whether it
+/// passes (shared with `isolint verify`).
+pub fn finish(
+    rec: &Reconciliation,
+    fingerprint: &str,
+    obs: &Observations,
+    format: ReconcileFormat,
+) -> u8 {
+    let text = render(rec, fingerprint, obs, format);
+    if let Err(e) = output::stdout(&text) {
+        output::error(&format!("cannot write to stdout: {e}"));
+        return EXIT_ERROR;
+    }
+    if rec.passes() {
+        EXIT_OK
+    } else {
+        EXIT_NOT_ELIGIBLE
+    }
+}
+
+/// The reconciliation as text or JSON (`isolint.reconciliation/v1`).
+pub fn render(
+    rec: &Reconciliation,
+    fingerprint: &str,
+    obs: &Observations,
+    format: ReconcileFormat,
+) -> String {
+    match format {
         ReconcileFormat::Text => {
             let mut out = String::new();
             for c in &rec.checks {
@@ -108,14 +138,5 @@ pub fn run(args: &ReconcileArgs) -> u8 {
             });
             serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
         }
-    };
-    if let Err(e) = output::stdout(&text) {
-        output::error(&format!("cannot write to stdout: {e}"));
-        return EXIT_ERROR;
-    }
-    if rec.passes() {
-        EXIT_OK
-    } else {
-        EXIT_NOT_ELIGIBLE
     }
 }
