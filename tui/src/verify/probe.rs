@@ -1,9 +1,10 @@
 //! `isolint probe --plan FINDINGS.json`: runs inside a launched environment,
 //! performs each runtime check's harmless action and records what the kernel
 //! answered as an `isolint.observations/v1` document. It never sends a packet
-//! outside 127.0.0.0/8 and writes only a uniquely named file it removes at
-//! once. What cannot be seen from inside is reported `needs-launcher` with a
-//! reason, never skipped.
+//! outside 127.0.0.0/8, writes only uniquely named files it removes at once,
+//! and overruns limits by small, bounded amounts. What cannot be seen from
+//! inside is reported `needs-launcher` with a reason, never skipped; a
+//! launcher (`isolint verify`) fills those in from outside.
 
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
@@ -292,6 +293,9 @@ fn limit(target: &Value) -> Answer {
     let l = getrlimit(r);
     let hard = l.rlim_max;
     if hard == libc::RLIM_INFINITY {
+        if let Some(answer) = cgroup_limit(name, threshold) {
+            return answer;
+        }
         return (
             "getrlimit",
             Observed::NotEnforced,
@@ -326,6 +330,48 @@ fn limit(target: &Value) -> Answer {
     };
     setrlimit(r, l.rlim_cur, hard);
     answer
+}
+
+/// A cgroup v2 limit of this process (`memory.max`, `pids.max`), as
+/// container runtimes set them instead of rlimits.
+fn cgroup_max(file: &str) -> Option<u64> {
+    let own = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let path = own.lines().find_map(|l| l.strip_prefix("0::"))?;
+    let value = std::fs::read_to_string(format!("/sys/fs/cgroup{path}/{file}"))
+        .or_else(|_| std::fs::read_to_string(format!("/sys/fs/cgroup/{file}")))
+        .ok()?;
+    value.trim().parse().ok()
+}
+
+/// Memory and processes bounded by a cgroup rather than an rlimit: the
+/// process count is overrun as with an rlimit; memory is only read, since
+/// overrunning a cgroup's memory means filling all of it.
+fn cgroup_limit(name: &str, threshold: Option<u64>) -> Option<Answer> {
+    let file = match name {
+        "memory_bytes" => "memory.max",
+        "processes" => "pids.max",
+        _ => return None,
+    };
+    let v = cgroup_max(file)?;
+    if let Some(t) = threshold.filter(|t| v > *t) {
+        return Some((
+            "read cgroup",
+            Observed::NotEnforced,
+            None,
+            Some(format!("cgroup {file} is {v}, above the declared {t}")),
+        ));
+    }
+    Some(match name {
+        "processes" => exceed_processes(v),
+        _ => (
+            "read cgroup",
+            Observed::Enforced,
+            None,
+            Some(format!(
+                "cgroup {file} is {v}; read, not overrun (that would fill it)"
+            )),
+        ),
+    })
 }
 
 /// Reserve 4 MiB more address space than the limit allows; the pages are
