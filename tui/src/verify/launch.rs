@@ -927,12 +927,12 @@ fn verify(args: &VerifyArgs) -> Result<u8, String> {
             .map_err(|e| format!("{}: cannot write: {e}", p.display()))?;
     }
     let rec = observe::join_report(&report, &obs);
-    Ok(reconcile::finish(
-        &rec,
-        &report.profile.fingerprint,
-        &obs,
-        args.format,
-    ))
+    let of = reconcile::PlanOf {
+        fingerprint: &report.profile.fingerprint,
+        source: &report.profile.source,
+        name: &report.profile.name,
+    };
+    Ok(reconcile::finish(&rec, &of, &obs, args.format))
 }
 
 /// The probe's observations, completed with what the launcher saw from
