@@ -29,6 +29,8 @@ pub fn group(report: &Report, filter: &Filter) -> Grouped {
 /// The dashboard's tabs, in display order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tab {
+    /// Every audited profile of every file (shown when there are several).
+    Profiles,
     Findings,
     Mounts,
     Checks,
@@ -36,10 +38,17 @@ pub enum Tab {
 }
 
 impl Tab {
-    pub const ALL: [Tab; 4] = [Tab::Findings, Tab::Mounts, Tab::Checks, Tab::Rules];
+    pub const ALL: [Tab; 5] = [
+        Tab::Profiles,
+        Tab::Findings,
+        Tab::Mounts,
+        Tab::Checks,
+        Tab::Rules,
+    ];
 
     pub fn title(self) -> &'static str {
         match self {
+            Tab::Profiles => "Profiles",
             Tab::Findings => "Findings",
             Tab::Mounts => "Mounts vs labels",
             Tab::Checks => "Runtime-check plan",
@@ -47,18 +56,36 @@ impl Tab {
         }
     }
 
-    fn index(self) -> usize {
+    /// A shorter title, for a tab bar that does not fit.
+    pub fn short_title(self) -> &'static str {
+        match self {
+            Tab::Mounts => "Mounts",
+            Tab::Checks => "Plan",
+            other => other.title(),
+        }
+    }
+
+    /// The digit that shows the tab.
+    pub fn digit(self) -> usize {
         Tab::ALL.iter().position(|t| *t == self).unwrap_or(0)
     }
 
-    fn step(self, forward: bool) -> Tab {
-        let n = Tab::ALL.len();
-        let i = if forward {
-            self.index() + 1
+    /// The tabs shown: the profiles list only when there is more than one
+    /// profile to choose from.
+    pub fn shown(profiles: usize) -> &'static [Tab] {
+        if profiles > 1 {
+            &Tab::ALL
         } else {
-            self.index() + n - 1
-        };
-        Tab::ALL[i % n]
+            &Tab::ALL[1..]
+        }
+    }
+
+    fn step(self, forward: bool, profiles: usize) -> Tab {
+        let tabs = Tab::shown(profiles);
+        let n = tabs.len();
+        let at = tabs.iter().position(|t| *t == self).unwrap_or(0);
+        let i = if forward { at + 1 } else { at + n - 1 };
+        tabs[i % n]
     }
 }
 
@@ -101,6 +128,8 @@ pub enum Msg {
     ClearFilter,
     NextProfile,
     PrevProfile,
+    /// Enter: open the selected profile (in the profiles list).
+    Activate,
     Export,
     Reload,
     ToggleHelp,
@@ -123,12 +152,16 @@ pub struct Nav {
     pub check: usize,
 }
 
-/// One profile on the command line.
+/// One audited profile: a profile file, or one container or service of
+/// an imported configuration. The profiles of one file are adjacent.
 #[derive(Debug)]
 pub struct Slot {
     pub source: Source,
     /// Display-safe name (the path as given).
     pub name: String,
+    /// Which part of the file this profile is (display-safe); empty when
+    /// the file holds one profile.
+    pub unit: String,
     pub outcome: Result<Report, LoadError>,
     pub stamp: Stamp,
     pub nav: Nav,
@@ -141,9 +174,59 @@ impl Slot {
     pub fn path(&self) -> Option<&Path> {
         match &self.source {
             Source::File(p) => Some(p),
-            Source::Embedded => None,
+            Source::Embedded | Source::Unreadable(..) => None,
         }
     }
+
+    /// `file` or `file#unit`.
+    pub fn title(&self) -> String {
+        if self.unit.is_empty() {
+            self.name.clone()
+        } else {
+            format!("{}#{}", self.name, self.unit)
+        }
+    }
+
+    /// Sort rank in the profiles list: not eligible, then no verdict (the
+    /// file could not be audited), then eligible.
+    pub fn rank(&self) -> u8 {
+        match &self.outcome {
+            Ok(r) if r.verdict == isolint_core::Verdict::NotEligible => 0,
+            Err(_) => 1,
+            Ok(_) => 2,
+        }
+    }
+}
+
+/// The slots of one file, freshly audited.
+fn file_slots(
+    labels: &Result<Labels, LoadError>,
+    source: &Source,
+    today: Option<Date>,
+) -> Vec<Slot> {
+    let (name, stamp) = match source {
+        Source::Embedded => ("workshop.json (built in)".to_string(), None),
+        Source::File(p) => (load::display_path(p), load::stamp(p)),
+        Source::Unreadable(name, _) => (name.clone(), None),
+    };
+    audit_with(labels, source, today)
+        .into_iter()
+        .map(|l| {
+            let mut slot = Slot {
+                source: source.clone(),
+                name: name.clone(),
+                unit: l.unit,
+                outcome: l.outcome,
+                stamp,
+                nav: Nav::default(),
+                remembered: None,
+            };
+            if let Ok(r) = &slot.outcome {
+                slot.nav.area = first_nonempty(&group(r, &Filter::default())).unwrap_or(0);
+            }
+            slot
+        })
+        .collect()
 }
 
 /// A one-line message about the last action.
@@ -167,6 +250,8 @@ pub struct App {
     pub tab: Tab,
     pub mode: Mode,
     pub filter: Filter,
+    /// The profiles list's filter (typed with `/` in that tab).
+    pub profile_query: String,
     /// The query and selected finding as they were when search mode
     /// started, for cancelling.
     pub search_before: String,
@@ -192,29 +277,17 @@ impl App {
     ) -> App {
         let labels_stamp = catalog_path(&catalog).and_then(load::stamp);
         let labels = load::load_labels(&catalog);
-        let slots = sources
-            .into_iter()
-            .map(|source| {
-                let (name, stamp) = match &source {
-                    Source::Embedded => ("workshop.json (built in)".to_string(), None),
-                    Source::File(p) => (load::display_path(p), load::stamp(p)),
-                };
-                let outcome = audit_with(&labels, &source, today);
-                let mut slot = Slot {
-                    source,
-                    name,
-                    outcome,
-                    stamp,
-                    nav: Nav::default(),
-                    remembered: None,
-                };
-                if let Ok(r) = &slot.outcome {
-                    slot.nav.area = first_nonempty(&group(r, &Filter::default())).unwrap_or(0);
-                }
-                slot
-            })
+        let slots: Vec<Slot> = sources
+            .iter()
+            .flat_map(|source| file_slots(&labels, source, today))
             .collect();
-        App {
+        // Several profiles open on their list, the worst selected.
+        let tab = if slots.len() > 1 {
+            Tab::Profiles
+        } else {
+            Tab::Findings
+        };
+        let mut app = App {
             slots,
             current: 0,
             catalog,
@@ -222,9 +295,10 @@ impl App {
             labels_stamp,
             today,
             export_dir,
-            tab: Tab::Findings,
+            tab,
             mode: Mode::Normal,
             filter: Filter::default(),
+            profile_query: String::new(),
             search_before: String::new(),
             search_before_selection: None,
             rules: vm::rule_rows(),
@@ -234,7 +308,41 @@ impl App {
             status: None,
             size: (80, 24),
             quit: false,
-        }
+        };
+        app.current = app.order().first().copied().unwrap_or(0);
+        app
+    }
+
+    /// Every slot in the profiles list's order: not eligible first, then
+    /// those that could not be audited, then eligible; worst first within
+    /// each (most critical findings, then high, …), else as given.
+    /// `n`/`p` and "profile i of n" follow this order.
+    pub fn order(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.slots.len()).collect();
+        order.sort_by_key(|&i| {
+            let slot = &self.slots[i];
+            let counts = slot.outcome.as_ref().map_or([0; 5], |r| {
+                isolint_core::Severity::ALL.map(|s| r.summary.count(s))
+            });
+            (slot.rank(), std::cmp::Reverse(counts), i)
+        });
+        order
+    }
+
+    /// The slots the profiles list shows under its filter, in list order.
+    pub fn shown_profiles(&self) -> Vec<usize> {
+        let q = self.profile_query.to_lowercase();
+        self.order()
+            .into_iter()
+            .filter(|&i| q.is_empty() || profile_text(&self.slots[i]).contains(&q))
+            .collect()
+    }
+
+    /// 1-based position of the current profile in the list, and the count.
+    pub fn position(&self) -> (usize, usize) {
+        let order = self.order();
+        let at = order.iter().position(|&i| i == self.current).unwrap_or(0);
+        (at + 1, order.len())
     }
 
     pub fn slot(&self) -> Option<&Slot> {
@@ -281,8 +389,20 @@ impl App {
     /// Where exports of the current profile go.
     pub fn export_path(&self) -> Option<PathBuf> {
         let slot = self.slot()?;
-        Some(self.export_dir.join(load::export_name(&slot.source)))
+        Some(
+            self.export_dir
+                .join(load::export_name(&slot.source, &slot.unit)),
+        )
     }
+}
+
+/// What the profiles filter matches: file, profile name and verdict.
+fn profile_text(slot: &Slot) -> String {
+    let verdict = match &slot.outcome {
+        Ok(r) => r.verdict.as_str(),
+        Err(_) => "no verdict",
+    };
+    format!("{} {} {verdict}", slot.name, slot.unit).to_lowercase()
 }
 
 /// Mount rows in display order: writable mounts first, then read-only
@@ -308,16 +428,19 @@ fn audit_with(
     labels: &Result<Labels, LoadError>,
     source: &Source,
     today: Option<Date>,
-) -> Result<Report, LoadError> {
+) -> Vec<load::Loaded> {
     match labels {
-        Ok(l) => load::load_profile(source, l, today),
-        Err(e) => Err(LoadError {
-            message: format!(
-                "the label catalog could not be loaded, so nothing was audited: {}",
-                e.message
-            ),
-            ..e.clone()
-        }),
+        Ok(l) => load::load_profiles(source, l, today),
+        Err(e) => vec![load::Loaded {
+            unit: String::new(),
+            outcome: Err(LoadError {
+                message: format!(
+                    "the label catalog could not be loaded, so nothing was audited: {}",
+                    e.message
+                ),
+                ..e.clone()
+            }),
+        }],
     }
 }
 
@@ -392,10 +515,34 @@ pub fn update(app: &mut App, msg: Msg) {
         Msg::DetailUp => {
             app.detail_scroll = app.detail_scroll.saturating_sub(view::detail_page(app))
         }
-        Msg::NextTab => set_tab(app, app.tab.step(true)),
-        Msg::PrevTab => set_tab(app, app.tab.step(false)),
-        Msg::ShowTab(t) => set_tab(app, t),
+        Msg::NextTab => set_tab(app, app.tab.step(true, app.slots.len())),
+        Msg::PrevTab => set_tab(app, app.tab.step(false, app.slots.len())),
+        Msg::ShowTab(t) => {
+            if Tab::shown(app.slots.len()).contains(&t) {
+                set_tab(app, t)
+            }
+        }
         Msg::CycleSeverity => refilter(app, |f| f.cycle_severity()),
+        // In the profiles list, `/` filters the list; anywhere else it
+        // searches the findings.
+        Msg::StartSearch if app.tab == Tab::Profiles => {
+            app.search_before = app.profile_query.clone();
+            app.mode = Mode::Search;
+        }
+        Msg::SearchChar(c) if app.tab == Tab::Profiles => {
+            if !c.is_control() {
+                app.profile_query.push(c);
+                select_shown_profile(app);
+            }
+        }
+        Msg::SearchBackspace if app.tab == Tab::Profiles => {
+            app.profile_query.pop();
+            select_shown_profile(app);
+        }
+        Msg::SearchCancel if app.tab == Tab::Profiles => {
+            app.profile_query = std::mem::take(&mut app.search_before);
+            app.mode = Mode::Normal;
+        }
         Msg::StartSearch => {
             set_tab(app, Tab::Findings);
             app.search_before = app.filter.query.clone();
@@ -418,6 +565,15 @@ pub fn update(app: &mut App, msg: Msg) {
             clamp(app, keep);
             app.mode = Mode::Normal;
         }
+        Msg::ClearFilter if app.tab == Tab::Profiles => {
+            if !app.profile_query.is_empty() {
+                app.profile_query.clear();
+                app.status = Some(Status {
+                    text: "filter cleared: every profile is listed".into(),
+                    error: false,
+                });
+            }
+        }
         Msg::ClearFilter => {
             if app.filter != Filter::default() {
                 refilter(app, |f| *f = Filter::default());
@@ -428,23 +584,27 @@ pub fn update(app: &mut App, msg: Msg) {
             }
         }
         Msg::NextProfile | Msg::PrevProfile => {
-            let n = app.slots.len();
+            let order = app.order();
+            let n = order.len();
             if n > 1 {
-                app.current = if msg == Msg::NextProfile {
-                    (app.current + 1) % n
+                let at = order.iter().position(|&i| i == app.current).unwrap_or(0);
+                let to = if msg == Msg::NextProfile {
+                    (at + 1) % n
                 } else {
-                    (app.current + n - 1) % n
+                    (at + n - 1) % n
                 };
-                app.detail_scroll = 0;
-                clamp(app, None);
+                select_profile(app, order[to]);
+            }
+        }
+        Msg::Activate => {
+            if app.tab == Tab::Profiles && app.shown_profiles().contains(&app.current) {
+                set_tab(app, Tab::Findings);
             }
         }
         Msg::Export => export(app),
         Msg::Reload => {
             reload_catalog(app);
-            for i in 0..app.slots.len() {
-                reload_slot(app, i);
-            }
+            reload_all(app);
             let failed = app.slots.iter().filter(|s| s.outcome.is_err()).count();
             app.status = Some(match failed {
                 0 => Status {
@@ -462,8 +622,9 @@ pub fn update(app: &mut App, msg: Msg) {
         }
         Msg::FileChanged(i) => {
             if i < app.slots.len() {
-                reload_slot(app, i);
-                let slot = &app.slots[i];
+                let range = reload_file(app, i);
+                let failed = app.slots[range.clone()].iter().find(|s| s.outcome.is_err());
+                let slot = failed.unwrap_or(&app.slots[range.start]);
                 app.status = Some(match &slot.outcome {
                     Ok(_) => Status {
                         text: format!("{} changed on disk: re-audited", slot.name),
@@ -482,9 +643,7 @@ pub fn update(app: &mut App, msg: Msg) {
         }
         Msg::CatalogChanged => {
             reload_catalog(app);
-            for i in 0..app.slots.len() {
-                reload_slot(app, i);
-            }
+            reload_all(app);
             app.status = Some(match &app.labels {
                 Ok(_) => Status {
                     text: "label catalog changed on disk: every profile re-audited".into(),
@@ -572,6 +731,16 @@ fn clamp(app: &mut App, keep: Option<usize>) {
 fn step_row(app: &mut App, forward: bool) {
     app.detail_scroll = 0;
     match app.tab {
+        Tab::Profiles => {
+            let shown = app.shown_profiles();
+            let to = match shown.iter().position(|&i| i == app.current) {
+                Some(at) => shown.get(step(at, shown.len(), forward)),
+                None => shown.first(),
+            };
+            if let Some(&to) = to {
+                select_profile(app, to);
+            }
+        }
         Tab::Findings => {
             let Some(g) = app.grouped() else { return };
             let Some(nav) = app.nav_mut() else { return };
@@ -631,6 +800,13 @@ fn step(i: usize, len: usize, forward: bool) -> usize {
 fn jump_row(app: &mut App, last: bool) {
     app.detail_scroll = 0;
     match app.tab {
+        Tab::Profiles => {
+            let shown = app.shown_profiles();
+            let to = if last { shown.last() } else { shown.first() };
+            if let Some(&to) = to {
+                select_profile(app, to);
+            }
+        }
         Tab::Findings => {
             let Some(g) = app.grouped() else { return };
             let Some(nav) = app.nav_mut() else { return };
@@ -678,36 +854,97 @@ fn reload_catalog(app: &mut App) {
     app.labels = load::load_labels(&app.catalog);
 }
 
-/// Re-read and re-audit one profile, keeping the selected finding when it
-/// still exists (same rule, pointer and message).
-fn reload_slot(app: &mut App, i: usize) {
-    let selected = if i == app.current {
-        app.selected_issue()
-            .and_then(|k| app.report()?.issues.get(k))
-            .map(|f| (f.rule, f.pointer.clone(), f.message.clone()))
-    } else {
-        None
-    };
-    let today = app.today;
-    let Some(slot) = app.slots.get_mut(i) else {
-        return;
-    };
-    if selected.is_some() {
-        slot.remembered = selected;
+/// Make slot `i` the current profile.
+fn select_profile(app: &mut App, i: usize) {
+    if i < app.slots.len() && i != app.current {
+        app.current = i;
+        app.detail_scroll = 0;
+        clamp(app, None);
     }
-    slot.stamp = slot.path().and_then(load::stamp);
-    slot.outcome = audit_with(&app.labels, &slot.source, today);
-    let key = slot.remembered.clone();
+}
+
+/// After the profiles filter changed: keep the current profile if listed,
+/// else select the first one listed.
+fn select_shown_profile(app: &mut App) {
+    let shown = app.shown_profiles();
+    if !shown.contains(&app.current) {
+        if let Some(&first) = shown.first() {
+            select_profile(app, first);
+        }
+    }
+}
+
+fn reload_all(app: &mut App) {
+    let mut i = 0;
+    while i < app.slots.len() {
+        i = reload_file(app, i).end;
+    }
+}
+
+/// Re-read and re-audit the file of slot `i`, replacing all of its
+/// profiles (a file can gain or lose containers). Each keeps its
+/// selection when its profile (same name) and finding (same rule,
+/// pointer and message) still exist. Returns the file's new slots.
+fn reload_file(app: &mut App, i: usize) -> std::ops::Range<usize> {
+    let Some(source) = app.slots.get(i).map(|s| s.source.clone()) else {
+        return i..i;
+    };
+    let start = (0..=i)
+        .rev()
+        .take_while(|&j| app.slots[j].source == source)
+        .last()
+        .unwrap_or(i);
+    let end = (i..app.slots.len())
+        .take_while(|&j| app.slots[j].source == source)
+        .last()
+        .map_or(i, |j| j + 1);
+    // The current profile's selection, taken before its report goes.
+    let selected = app
+        .selected_issue()
+        .and_then(|k| app.report()?.issues.get(k))
+        .map(|f| (f.rule, f.pointer.clone(), f.message.clone()));
+    if (start..end).contains(&app.current) {
+        if let Some(sel) = selected {
+            app.slots[app.current].remembered = Some(sel);
+        }
+    }
+    let current_unit = (start..end)
+        .contains(&app.current)
+        .then(|| app.slots[app.current].unit.clone());
+    let old: Vec<Slot> = app.slots.drain(start..end).collect();
+    let mut fresh = file_slots(&app.labels, &source, app.today);
+    for slot in &mut fresh {
+        if let Some(prev) = old.iter().find(|o| o.unit == slot.unit) {
+            slot.nav = prev.nav;
+            slot.remembered = prev.remembered.clone();
+        }
+    }
+    let new_end = start + fresh.len();
+    app.slots.splice(start..start, fresh);
+    // Keep the current profile where it went; shift the index of a later one.
+    if let Some(unit) = current_unit {
+        app.current = (start..new_end)
+            .find(|&j| app.slots[j].unit == unit)
+            .unwrap_or(start);
+    } else if app.current >= end {
+        app.current = app.current + new_end - end;
+    }
     let current = app.current;
-    app.current = i;
-    let keep = key.and_then(|(rule, pointer, message)| {
-        app.report()?
-            .issues
-            .iter()
-            .position(|f| f.rule == rule && f.pointer == pointer && f.message == message)
-    });
-    clamp(app, keep);
+    for j in start..new_end {
+        app.current = j;
+        let keep = app.slots[j]
+            .remembered
+            .clone()
+            .and_then(|(rule, pointer, message)| {
+                app.report()?
+                    .issues
+                    .iter()
+                    .position(|f| f.rule == rule && f.pointer == pointer && f.message == message)
+            });
+        clamp(app, keep);
+    }
     app.current = current;
+    start..new_end
 }
 
 fn export(app: &mut App) {
@@ -778,8 +1015,9 @@ mod tests {
         serde_json::to_string_pretty(&v).unwrap()
     }
 
+    /// Two profiles, opened on the findings of the first.
     fn workshop() -> App {
-        App::new(
+        let mut app = App::new(
             vec![
                 Source::File(fixture("workshop.json")),
                 Source::File(fixture("workshop-fixed.json")),
@@ -787,7 +1025,10 @@ mod tests {
             CatalogSource::Embedded,
             today(),
             PathBuf::from("."),
-        )
+        );
+        assert_eq!(app.tab, Tab::Profiles, "several profiles open on the list");
+        update(&mut app, Msg::Activate);
+        app
     }
 
     /// Within every area of every fixture profile, the list runs worst
@@ -985,10 +1226,18 @@ mod tests {
     fn tabs_cycle_and_rows_clamp_in_every_tab() {
         let mut app = workshop();
         assert_eq!(app.tab, Tab::Findings);
-        for expect in [Tab::Mounts, Tab::Checks, Tab::Rules, Tab::Findings] {
+        for expect in [
+            Tab::Mounts,
+            Tab::Checks,
+            Tab::Rules,
+            Tab::Profiles,
+            Tab::Findings,
+        ] {
             update(&mut app, Msg::NextTab);
             assert_eq!(app.tab, expect);
         }
+        update(&mut app, Msg::PrevTab);
+        assert_eq!(app.tab, Tab::Profiles);
         update(&mut app, Msg::PrevTab);
         assert_eq!(app.tab, Tab::Rules);
         for _ in 0..1000 {
@@ -1212,6 +1461,45 @@ mod tests {
         update(&mut app, Msg::FileChanged(0));
         let now = &app.report().unwrap().issues[app.selected_issue().unwrap()];
         assert_eq!((now.rule, &now.pointer), (f.rule, &f.pointer));
+    }
+
+    /// A file that gains a service on disk gains a profile; the open one
+    /// stays open (by name), and a file after it keeps its own slot.
+    #[test]
+    fn reloading_a_file_of_several_profiles_keeps_the_open_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let compose = dir.path().join("compose.yaml");
+        let two =
+            "services:\n  a:\n    image: busybox\n  b:\n    image: busybox\n    privileged: true\n";
+        fs::write(&compose, two).unwrap();
+        let mut app = App::new(
+            vec![
+                Source::File(compose.clone()),
+                Source::File(fixture("workshop-fixed.json")),
+            ],
+            CatalogSource::Embedded,
+            today(),
+            dir.path().to_path_buf(),
+        );
+        assert_eq!(app.slots.len(), 3);
+        update(&mut app, Msg::Down);
+        let open = app.slot().unwrap().unit.clone();
+        assert_eq!(open, "b");
+        fs::write(
+            &compose,
+            format!("{two}  c:\n    image: busybox\n    privileged: true\n"),
+        )
+        .unwrap();
+        update(&mut app, Msg::FileChanged(0));
+        assert_eq!(app.slots.len(), 4);
+        assert_eq!(app.slot().unwrap().unit, open);
+        assert_eq!(app.position(), (2, 4));
+        assert!(app.slots[3].name.ends_with("workshop-fixed.json"));
+        fs::write(&compose, "services: [").unwrap();
+        update(&mut app, Msg::FileChanged(1));
+        assert_eq!(app.slots.len(), 2, "a broken file is one error slot");
+        assert!(app.slots[0].outcome.is_err());
+        assert!(app.status.as_ref().unwrap().error);
     }
 
     #[test]

@@ -203,6 +203,22 @@ pub const KEYMAP: &[Binding] = &[
     bind(
         Normal,
         VIEW,
+        &[ch('0')],
+        Msg::ShowTab(Tab::Profiles),
+        "every profile (when there are several)",
+        None,
+    ),
+    bind(
+        Normal,
+        VIEW,
+        &[code(KeyCode::Enter)],
+        Msg::Activate,
+        "open the selected profile",
+        None,
+    ),
+    bind(
+        Normal,
+        VIEW,
         &[ch('1')],
         Msg::ShowTab(Tab::Findings),
         "findings by area",

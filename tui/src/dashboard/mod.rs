@@ -54,9 +54,6 @@ pub fn run(profiles: Vec<PathBuf>, labels: Option<PathBuf>) -> anyhow::Result<()
         vec![Source::Embedded]
     } else {
         load::expand(&profiles)?
-            .into_iter()
-            .map(Source::File)
-            .collect()
     };
     let catalog = labels.map_or(CatalogSource::Embedded, CatalogSource::File);
     let mut app = App::new(sources, catalog, load::today(), PathBuf::from("."));

@@ -254,9 +254,14 @@ fn several_profiles_show_which_one_is_open() {
         fixture("workshop-fixed.json"),
         testdata("broken.json"),
     ]);
-    assert!(screen(&a, 80, 24).contains("profile 1/3"));
-    update(&mut a, Msg::PrevProfile);
+    // The list order: not eligible, then no verdict, then eligible.
+    assert_eq!(a.tab, Tab::Profiles);
+    assert!(screen(&a, 80, 24).contains("profile 1 of 3"));
+    update(&mut a, Msg::Activate);
+    assert_eq!(a.tab, Tab::Findings);
+    update(&mut a, Msg::NextProfile);
     let text = screen(&a, 80, 24);
+    assert!(text.contains("profile 2 of 3"), "{text}");
     assert!(text.contains("no verdict"), "{text}");
     assert!(text.contains("Cannot audit"), "{text}");
 }
@@ -322,4 +327,104 @@ fn a_profile_without_mounts_says_so() {
         update(&mut a, m);
     }
     assert!(screen(&a, 80, 24).contains("declares no mounts"));
+}
+
+fn import_fixture(rel: &str) -> Source {
+    Source::File(PathBuf::from("../fixtures/import").join(rel))
+}
+
+/// Every row of the profiles list: verdict and name of each profile,
+/// read off the screen.
+fn listed(a: &App, w: u16, h: u16) -> Vec<String> {
+    screen(a, w, h)
+        .lines()
+        .filter(|l| l.contains("eligible") || l.contains("no verdict"))
+        .filter(|l| l.contains('│'))
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect()
+}
+
+/// A Deployment with two containers, a Compose file with two services and
+/// a Kubernetes stream: each profile is a row of the list and can be
+/// opened, and the rows run not eligible first.
+#[test]
+fn every_profile_of_every_file_is_listed_and_reachable() {
+    let dir = tempfile::tempdir().unwrap();
+    let compose = dir.path().join("compose.yaml");
+    std::fs::write(
+        &compose,
+        "services:\n  calm:\n    image: busybox\n    read_only: true\n    network_mode: none\n  risky:\n    image: python:3.12\n    privileged: true\n    volumes:\n      - /var/run/docker.sock:/var/run/docker.sock\n",
+    )
+    .unwrap();
+    let mut a = app(vec![
+        import_fixture("kubernetes/deployment-host.yaml"),
+        Source::File(compose),
+        fixture("workshop-fixed.json"),
+    ]);
+    assert_eq!(a.slots.len(), 5, "2 containers + 2 services + 1 profile");
+    assert_eq!(a.tab, Tab::Profiles, "several profiles open on the list");
+    for (w, h) in [(80, 24), (120, 36)] {
+        let rows = listed(&a, w, h);
+        assert_eq!(rows.len(), 5, "{w}x{h}:\n{}", screen(&a, w, h));
+        let first_eligible = rows.iter().position(|r| r.contains(" eligible")).unwrap();
+        assert!(
+            rows[..first_eligible]
+                .iter()
+                .all(|r| r.contains("not eligible")),
+            "not eligible first: {rows:?}"
+        );
+        for part in ["build", "fetch", "calm", "risky", "workshop-fixed.json"] {
+            assert!(rows.iter().any(|r| r.contains(part)), "{part}: {rows:?}");
+        }
+    }
+    // Walking the list reaches every profile once, and the header counts.
+    let mut seen = Vec::new();
+    update(&mut a, Msg::Top);
+    for k in 1..=5 {
+        assert!(screen(&a, 120, 36).contains(&format!("profile {k} of 5")));
+        seen.push(a.current);
+        update(&mut a, Msg::Down);
+    }
+    seen.sort();
+    assert_eq!(seen, [0, 1, 2, 3, 4]);
+    // The filter narrows the list and keeps the selection on a listed row.
+    update(&mut a, Msg::StartSearch);
+    for c in "risky".chars() {
+        update(&mut a, Msg::SearchChar(c));
+    }
+    update(&mut a, Msg::SearchAccept);
+    assert_eq!(listed(&a, 120, 36).len(), 1);
+    assert!(a.slot().unwrap().unit.contains("risky"));
+    update(&mut a, Msg::Activate);
+    assert_eq!(a.tab, Tab::Findings);
+    let text = screen(&a, 120, 36);
+    assert!(text.contains("compose.yaml#"), "{text}");
+    assert!(text.contains("not eligible"), "{text}");
+    update(&mut a, Msg::ShowTab(Tab::Profiles));
+    update(&mut a, Msg::ClearFilter);
+    assert_eq!(listed(&a, 120, 36).len(), 5);
+}
+
+#[test]
+fn profiles_list_screens() {
+    let a = app(vec![
+        import_fixture("kubernetes/deployment-host.yaml"),
+        import_fixture("compose/hardened.yaml"),
+        fixture("workshop.json"),
+        testdata("broken.json"),
+    ]);
+    snapshot("profiles", &a, 80, 24);
+    snapshot("profiles", &a, 120, 36);
+}
+
+/// A single profile has no list: the tab is not shown and `0` does nothing.
+#[test]
+fn one_profile_has_no_list() {
+    let mut a = app(vec![fixture("workshop.json")]);
+    assert_eq!(a.tab, Tab::Findings);
+    update(&mut a, Msg::ShowTab(Tab::Profiles));
+    assert_eq!(a.tab, Tab::Findings);
+    let text = screen(&a, 80, 24);
+    assert!(!text.contains("0 Profiles"), "{text}");
+    assert!(text.contains("profile 1 of 1"), "{text}");
 }

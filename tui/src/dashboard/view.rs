@@ -53,6 +53,7 @@ impl Widget for &App {
                 render_counts(self, report, &grouped, counts, buf);
                 render_tabs(self, tabs, buf);
                 match self.tab {
+                    Tab::Profiles => render_profiles_tab(self, body, buf),
                     Tab::Findings => render_findings_tab(self, report, &grouped, body, buf),
                     Tab::Mounts => render_mounts_tab(self, report, body, buf),
                     Tab::Checks => render_checks_tab(self, report, body, buf),
@@ -80,10 +81,10 @@ impl Widget for &App {
                 )])
                 .render(counts, buf);
                 render_tabs(self, tabs, buf);
-                if self.tab == Tab::Rules {
-                    render_rules_tab(self, None, body, buf);
-                } else {
-                    render_error(e, body, buf);
+                match self.tab {
+                    Tab::Rules => render_rules_tab(self, None, body, buf),
+                    Tab::Profiles => render_profiles_tab(self, body, buf),
+                    _ => render_error(e, body, buf),
                 }
             }
             None => {}
@@ -132,6 +133,7 @@ fn detail_extent(app: &App) -> Option<(u16, usize)> {
     let [_, _, _, _, body, _] = screen_layout(area);
     let report = app.report()?;
     let (pane, lines) = match app.tab {
+        Tab::Profiles => return None,
         Tab::Findings => {
             let g = app::group(report, &app.filter);
             let (_, _, d, _) = findings_layout(&g, body);
@@ -210,16 +212,17 @@ fn render_too_small(area: Rect, buf: &mut Buffer) {
 fn render_ident(app: &App, area: Rect, buf: &mut Buffer) {
     let Some(slot) = app.slot() else { return };
     let total = area.width as usize;
-    let file = safe(&slot.name).into_owned();
+    let file = safe(&slot.title()).into_owned();
     let name = app.report().map(|r| truncate(&safe(&r.profile.name), 24));
     let labels = app
         .report()
         .map(|r| format!("labels: {}", safe(&r.labels_name)));
-    let (i, n) = (app.current + 1, app.slots.len());
+    // The position is always there, so a file of several profiles never
+    // looks like one.
+    let (i, n) = app.position();
     let counter = |long: bool| match (n > 1, long) {
-        (false, _) => None,
-        (true, true) => Some(format!("profile {i}/{n} (n/p)")),
-        (true, false) => Some(format!("{i}/{n}")),
+        (true, true) => Some(format!("profile {i} of {n} (n/p)")),
+        _ => Some(format!("profile {i} of {n}")),
     };
     // From the most to the least complete; the file name matters most, so
     // the first variant where it fits whole wins.
@@ -336,9 +339,13 @@ fn render_counts(app: &App, report: &Report, g: &Grouped, area: Rect, buf: &mut 
 /// `[1 Findings]  2 Mounts vs labels  …` — brackets mark the active tab
 /// for monochrome terminals.
 fn render_tabs(app: &App, area: Rect, buf: &mut Buffer) {
+    let tabs = Tab::shown(app.slots.len());
+    let full: usize = 1 + tabs.iter().map(|t| width(t.title()) + 5).sum::<usize>();
+    let short = full > area.width as usize;
     let mut spans = vec![Span::raw(" ")];
-    for (i, t) in Tab::ALL.iter().enumerate() {
-        let label = format!("{} {}", i + 1, t.title());
+    for t in tabs {
+        let title = if short { t.short_title() } else { t.title() };
+        let label = format!("{} {title}", t.digit());
         if *t == app.tab {
             spans.push(Span::styled(format!("[{label}]"), theme::tab_active()));
         } else {
@@ -354,7 +361,12 @@ fn render_status(app: &App, area: Rect, buf: &mut Buffer) {
         let hints = hint_spans(Mode::Search);
         let hints_w: usize = hints.iter().map(|s| s.width()).sum();
         let budget = (area.width as usize).saturating_sub(hints_w + 4);
-        let q = truncate_left(&safe(&app.filter.query), budget);
+        let query = if app.tab == Tab::Profiles {
+            &app.profile_query
+        } else {
+            &app.filter.query
+        };
+        let q = truncate_left(&safe(query), budget);
         let mut spans = vec![
             Span::styled(" /", theme::key()),
             Span::raw(q),
@@ -382,6 +394,10 @@ fn render_status(app: &App, area: Rect, buf: &mut Buffer) {
         return;
     }
     let mut spans = vec![Span::raw(" ")];
+    if app.tab == Tab::Profiles && app.mode == Mode::Normal {
+        spans.push(Span::styled("Enter", theme::key()));
+        spans.push(Span::raw(" open  "));
+    }
     spans.extend(hint_spans(app.mode));
     if app.slots.len() > 1 && app.mode == Mode::Normal {
         spans.push(Span::styled("n/p", theme::key()));
@@ -400,6 +416,83 @@ fn hint_spans(mode: Mode) -> Vec<Span<'static>> {
             ]
         })
         .collect()
+}
+
+// ───────────────────────────── profiles tab ─────────────────────────────
+
+/// Every audited profile (k9s style): verdict, counts by severity, file
+/// and the part of the file; not eligible first; the current one selected.
+fn render_profiles_tab(app: &App, area: Rect, buf: &mut Buffer) {
+    let shown = app.shown_profiles();
+    let widths = [
+        Constraint::Length(12),
+        Constraint::Length(4),
+        Constraint::Length(4),
+        Constraint::Length(4),
+        Constraint::Length(4),
+        Constraint::Length(4),
+        Constraint::Fill(1),
+    ];
+    let cols = column_widths(&widths, area);
+    let name_w = cols.last().copied().unwrap_or(20);
+    let rows: Vec<Row> = shown
+        .iter()
+        .filter_map(|&i| app.slots.get(i))
+        .map(|slot| {
+            let (verdict, style) = match &slot.outcome {
+                Ok(r) if r.verdict == isolint_core::Verdict::NotEligible => {
+                    ("not eligible", theme::verdict(r.verdict))
+                }
+                Ok(r) => ("eligible", theme::verdict(r.verdict)),
+                Err(_) => ("no verdict", theme::input_error()),
+            };
+            let mut cells = vec![Span::styled(verdict, style)];
+            for sev in Severity::ALL {
+                let n = slot.outcome.as_ref().map_or(0, |r| r.summary.count(sev));
+                cells.push(if n > 0 {
+                    Span::styled(n.to_string(), theme::severity(sev))
+                } else {
+                    Span::styled("·", theme::dim())
+                });
+            }
+            // Cut from the left: the end of `file#container` tells
+            // profiles apart.
+            cells.push(Span::raw(truncate_left(&safe(&slot.title()), name_w)));
+            fitted_row(cells, &cols)
+        })
+        .collect();
+    let mut header = vec!["verdict".to_string()];
+    header.extend(
+        Severity::ALL
+            .iter()
+            .map(|s| theme::severity_tag(*s).to_string()),
+    );
+    header.push("file#profile".to_string());
+    let blocking = app.slots.iter().filter(|s| s.rank() == 0).count();
+    let failed = app.slots.iter().filter(|s| s.outcome.is_err()).count();
+    let mut title = format!("Profiles · {}", plural(app.slots.len(), "profile"));
+    if blocking > 0 {
+        title.push_str(&format!(" · {blocking} not eligible"));
+    }
+    if failed > 0 {
+        title.push_str(&format!(" · {failed} without a verdict"));
+    }
+    if !app.profile_query.is_empty() {
+        title.push_str(&format!(
+            " · filter \"{}\": {} shown",
+            truncate(&safe(&app.profile_query), 20),
+            shown.len()
+        ));
+    }
+    let table = Table::new(rows, widths)
+        .header(Row::new(header).style(theme::label()))
+        .block(pane(title))
+        .highlight_symbol("› ")
+        .highlight_spacing(HighlightSpacing::Always)
+        .row_highlight_style(theme::selected());
+    let mut state =
+        TableState::default().with_selected(shown.iter().position(|&i| i == app.current));
+    StatefulWidget::render(table, area, buf, &mut state);
 }
 
 // ───────────────────────────── findings tab ─────────────────────────────
