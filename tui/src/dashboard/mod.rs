@@ -1,15 +1,19 @@
 //! The reviewers' terminal dashboard (ratatui + crossterm), in the Elm
 //! architecture: [`app::App`] is the model, [`app::Msg`] the messages,
 //! [`keymap::handle_key`] turns keys into messages through one table,
-//! [`app::update`] applies them, and [`view::view`] draws the model without
-//! changing it. Terminal setup and teardown live only in [`run`].
+//! [`app::update`] applies them and returns [`app::Effect`]s (file reads and
+//! writes) that the event loop runs through [`effects::perform`], and
+//! [`view::view`] draws the model without changing it; [`layout`] is the
+//! arithmetic both share. Terminal setup and teardown live only in [`run`].
 //!
 //! The event loop redraws only after a key, a resize or a change on disk
 //! (ratatui diffs its two buffers, so a redraw sends only changed cells),
 //! and polls the watched files about every 500 ms.
 
 mod app;
+mod effects;
 mod keymap;
+mod layout;
 mod load;
 mod text;
 mod theme;
@@ -99,7 +103,7 @@ fn event_loop(
     exit_after_first: bool,
 ) -> anyhow::Result<()> {
     let size = terminal.size()?;
-    app::update(app, Msg::Resize(size.width, size.height));
+    dispatch(app, Msg::Resize(size.width, size.height));
     let mut dirty = true;
     let mut next_watch = Instant::now() + WATCH_EVERY;
     loop {
@@ -125,12 +129,12 @@ fn event_loop(
             match event::read() {
                 Ok(Event::Key(key)) => {
                     if let Some(msg) = keymap::handle_key(app, key) {
-                        app::update(app, msg);
+                        dispatch(app, msg);
                         dirty = true;
                     }
                 }
                 Ok(Event::Resize(w, h)) => {
-                    app::update(app, Msg::Resize(w, h));
+                    dispatch(app, Msg::Resize(w, h));
                     dirty = true;
                 }
                 Ok(_) => {}
@@ -144,10 +148,17 @@ fn event_loop(
         if Instant::now() >= next_watch {
             next_watch = Instant::now() + WATCH_EVERY;
             for msg in changes(app) {
-                app::update(app, msg);
+                dispatch(app, msg);
                 dirty = true;
             }
         }
+    }
+}
+
+/// Apply a message and run the effects it asks for.
+fn dispatch(app: &mut App, msg: Msg) {
+    for effect in app::update(app, msg) {
+        effects::perform(app, effect);
     }
 }
 
