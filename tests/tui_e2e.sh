@@ -124,8 +124,11 @@ ok "writable-mount finding selected; source pane marks line $LINE with the profi
 TOTAL=$(screen | sed -n 's/.* \([0-9][0-9]*\) findings · .*/\1/p' | head -1)
 [ -n "$TOTAL" ] || fail "the header does not count findings"
 keys s s s s            # raise the floor to critical: the export must ignore it
-keys e
-wait_for "./workshop.findings.json"
+keys x
+wait_for "export to: ./workshop.findings.json"
+[ -f "$WORK/workshop.findings.json" ] && fail "the export wrote before the path was confirmed"
+keys Enter
+wait_for "to ./workshop.findings.json"
 [ -f "$WORK/workshop.findings.json" ] || fail "no export file in the working directory"
 ls -A "$WORK" | grep -q '\.tmp$' && fail "a temporary export file was left behind"
 python3 - "$WORK/workshop.findings.json" "$TOTAL" <<'PY' || fail "the export is not a valid isolint.findings/v2 document"
@@ -143,7 +146,7 @@ for i in doc["issues"]:
         assert k in i, k
 assert all(c["kind"] and c["expect"] for c in doc["runtime_checks"])
 PY
-ok "export key wrote ./workshop.findings.json: valid isolint.findings/v2 with all $TOTAL findings despite the severity filter"
+ok "x asked where, then Enter wrote ./workshop.findings.json: valid isolint.findings/v2 with all $TOTAL findings despite the severity filter"
 keys Escape
 sleep 0.3
 
@@ -183,6 +186,46 @@ screen | grep -qF "Keys — ? or Esc closes" && fail "Esc did not close the help
 keys q
 check_restored "$WORK/stty.main" "after q"
 ok "q quits: alternate screen off, cursor shown, tty back in canonical mode with echo"
+
+# ── 5a. o opens $EDITOR at the finding, then the dashboard resumes ───────
+# A stub editor records its arguments. For the imported Deployment it must
+# be given the original YAML file at the finding's line; for vim-style
+# editors the convention is +LINE FILE, for hx FILE:LINE:COLUMN.
+cat > "$WORK/stub-editor" <<'SH'
+#!/bin/sh
+printf '%s\n' "$(basename "$0")" "$@" > "$STUB_LOG"
+SH
+chmod +x "$WORK/stub-editor"
+ln -sf "$WORK/stub-editor" "$WORK/hx"
+cp fixtures/import/kubernetes/deployment-host.yaml "$WORK/deployment.yaml"
+for ed in stub-editor hx; do
+  rm -f "$WORK/editor.log"
+  ENVS="STUB_LOG='$WORK/editor.log' VISUAL='$WORK/$ed'" start "edit-$ed" 120 36 "$WORK/stty.edit" deployment.yaml
+  wait_for "[0 Profiles]"
+  keys Enter
+  wait_for "[1 Findings]"
+  WANT=$(screen | sed -n 's/.*Source · deployment\.yaml:\([0-9][0-9]*\).*/\1/p' | head -1)
+  [ -n "$WANT" ] || fail "the source pane does not name the original file's line"
+  keys o
+  for _ in $(seq 1 50); do [ -s "$WORK/editor.log" ] && break; sleep 0.1; done
+  [ -s "$WORK/editor.log" ] || fail "o did not run \$VISUAL ($ed)"
+  wait_for "back from"
+  wait_for "[1 Findings]"
+  [ "$(pane '#{alternate_on}')" = 1 ] || fail "the dashboard did not take the alternate screen back after $ed"
+  ARGS=$(tail -n +2 "$WORK/editor.log" | tr '\n' ' ')
+  case $ed in
+    hx) echo "$ARGS" | grep -qE "deployment\.yaml:$WANT:[0-9]+ \$" || fail "hx got '$ARGS', want deployment.yaml:$WANT:COL" ;;
+    *) [ "$ARGS" = "+$WANT deployment.yaml " ] || fail "$ed got '$ARGS', want '+$WANT deployment.yaml'" ;;
+  esac
+  keys j
+  sleep 0.3
+  screen | grep -qF "[1 Findings]" || fail "keys do nothing after the editor returned"
+  keys q
+  check_restored "$WORK/stty.edit" "after q (editor $ed)"
+  T kill-session -t "$SESSION" 2>/dev/null || true
+  rm -f "$WORK/stty.edit" "$WORK/stty.edit.done"
+  ok "o ran $ed with '$ARGS' (the original file at line $WANT) and the dashboard resumed"
+done
 
 # ── 5b. several profiles in one file: every one is listed and reachable ───
 # A Deployment with two containers and a Compose file with two services:

@@ -98,6 +98,8 @@ pub enum Mode {
     Search,
     /// The help overlay is open.
     Help,
+    /// Typing the path an export is written to.
+    Prompt,
 }
 
 /// Everything that can happen to the model.
@@ -129,9 +131,18 @@ pub enum Msg {
     ClearFilter,
     NextProfile,
     PrevProfile,
-    /// Enter: open the selected profile (in the profiles list).
+    /// Enter: open the selected profile (in the profiles list), or the
+    /// selected finding in the editor (in the findings tab).
     Activate,
+    /// Open `$VISUAL`/`$EDITOR` at the selected finding.
+    OpenEditor,
+    /// Ask where to write the export.
     Export,
+    PromptChar(char),
+    PromptBackspace,
+    /// Write the export to the typed path.
+    PromptAccept,
+    PromptCancel,
     Reload,
     ToggleHelp,
     /// A watched profile changed on disk.
@@ -250,6 +261,14 @@ pub struct App {
     pub filter: Filter,
     /// The profiles list's filter (typed with `/` in that tab).
     pub profile_query: String,
+    /// The export path being typed (in [`Mode::Prompt`]).
+    pub prompt: String,
+    /// The export directory made absolute and the git work tree it lies
+    /// in, if any, so the prompt can say that the export adds an untracked
+    /// file there.
+    pub export_repo: Option<(PathBuf, PathBuf)>,
+    /// `$VISUAL` or `$EDITOR`, split into words (read once at start).
+    pub editor: Option<Vec<String>>,
     /// The query and selected finding as they were when search mode
     /// started, for cancelling.
     pub search_before: String,
@@ -288,6 +307,7 @@ impl App {
         } else {
             Tab::Findings
         };
+        let export_repo = effects::work_tree(&export_dir);
         let mut app = App {
             slots,
             current: 0,
@@ -300,6 +320,9 @@ impl App {
             mode: Mode::Normal,
             filter: Filter::default(),
             profile_query: String::new(),
+            prompt: String::new(),
+            export_repo,
+            editor: super::editor::from_env(),
             search_before: String::new(),
             search_before_selection: None,
             rules: vm::rule_rows(),
@@ -451,6 +474,14 @@ pub enum Effect {
     Reload(usize),
     /// Re-read the catalog and every file (`r`).
     ReloadAll,
+    /// Suspend the dashboard and run the editor on `file` at `line` and
+    /// `column` (1-based); files are watched, so an edit re-audits.
+    OpenEditor {
+        editor: Vec<String>,
+        file: PathBuf,
+        line: u32,
+        column: u32,
+    },
     /// The catalog changed on disk: re-read it and every file.
     ReloadCatalog,
 }
@@ -594,11 +625,15 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
                 select_profile(app, order[to]);
             }
         }
-        Msg::Activate => {
-            if app.tab == Tab::Profiles && app.shown_profiles().contains(&app.current) {
-                set_tab(app, Tab::Findings);
+        Msg::Activate => match app.tab {
+            Tab::Profiles => {
+                if app.shown_profiles().contains(&app.current) {
+                    set_tab(app, Tab::Findings);
+                }
             }
-        }
+            Tab::Findings | Tab::Mounts => open_editor(app, &mut effects),
+            Tab::Checks | Tab::Rules => {}
+        },
         Msg::Export => match (app.slot().map(|s| &s.outcome), app.export_path()) {
             (Some(Err(e)), _) => {
                 app.status = Some(Status {
@@ -606,9 +641,40 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
                     error: true,
                 })
             }
-            (Some(Ok(_)), Some(path)) => effects.push(Effect::Export(path)),
+            (Some(Ok(_)), Some(path)) => {
+                app.prompt = display_export_path(&app.export_dir, &path);
+                app.mode = Mode::Prompt;
+            }
             _ => {}
         },
+        Msg::PromptChar(c) => {
+            if app.mode == Mode::Prompt && !c.is_control() {
+                app.prompt.push(c);
+            }
+        }
+        Msg::PromptBackspace => {
+            app.prompt.pop();
+        }
+        Msg::PromptCancel => {
+            app.mode = Mode::Normal;
+            app.status = Some(Status {
+                text: "export cancelled: nothing written".into(),
+                error: false,
+            });
+        }
+        Msg::PromptAccept => {
+            app.mode = Mode::Normal;
+            let typed = std::mem::take(&mut app.prompt);
+            if typed.trim().is_empty() {
+                app.status = Some(Status {
+                    text: "export cancelled: no file named".into(),
+                    error: true,
+                });
+            } else {
+                effects.push(Effect::Export(app.export_dir.join(typed.trim())));
+            }
+        }
+        Msg::OpenEditor => open_editor(app, &mut effects),
         Msg::Reload => effects.push(Effect::ReloadAll),
         Msg::FileChanged(i) => {
             if i < app.slots.len() {
@@ -627,6 +693,90 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         }
     }
     effects
+}
+
+/// What the export prompt warns about the typed path: that it lies in a
+/// git work tree, where it adds an untracked file.
+pub fn export_note(app: &App) -> Option<String> {
+    let (dir, repo) = app.export_repo.as_ref()?;
+    let mut at = PathBuf::new();
+    for part in dir.join(app.prompt.trim()).components() {
+        match part {
+            std::path::Component::ParentDir => {
+                at.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => at.push(other),
+        }
+    }
+    at.starts_with(repo).then(|| {
+        format!(
+            "inside the git work tree {}: writes an untracked file",
+            load::display_path(repo)
+        )
+    })
+}
+
+/// Where the editor opens for the current selection: the selected
+/// finding's place (in the original file for an imported profile), the
+/// selected mount's line, the input error's place, else the top.
+fn editor_target(app: &App) -> Option<(PathBuf, u32, u32)> {
+    let slot = app.slot()?;
+    let file = slot.path()?.to_path_buf();
+    let (line, column) = match &slot.outcome {
+        Err(e) => (e.line, e.column),
+        Ok(report) => match app.tab {
+            Tab::Mounts => (
+                app.selected_mount()
+                    .and_then(|i| report.mounts.get(i))
+                    .and_then(|m| m.line),
+                None,
+            ),
+            _ => app
+                .selected_issue()
+                .and_then(|i| report.issues.get(i))
+                .map_or((None, None), |f| vm::shown_position(report, f)),
+        },
+    };
+    Some((file, line.unwrap_or(1), column.unwrap_or(1)))
+}
+
+fn open_editor(app: &mut App, effects: &mut Vec<Effect>) {
+    let Some((file, line, column)) = editor_target(app) else {
+        app.status = Some(Status {
+            text: "this profile has no file to open (the built-in workshop profile)".into(),
+            error: true,
+        });
+        return;
+    };
+    match &app.editor {
+        Some(editor) => effects.push(Effect::OpenEditor {
+            editor: editor.clone(),
+            file,
+            line,
+            column,
+        }),
+        None => {
+            app.status = Some(Status {
+                text: "no editor: set $VISUAL or $EDITOR (for example EDITOR=vim)".into(),
+                error: true,
+            })
+        }
+    }
+}
+
+/// After the editor ran: `Err` says why it could not start or failed.
+pub fn editor_returned(app: &mut App, program: &str, result: Result<(), String>) {
+    app.status = Some(match result {
+        Ok(()) => Status {
+            text: format!("back from {program}; a saved file is re-audited"),
+            error: false,
+        },
+        Err(e) => Status {
+            text: format!("{program}: {}", isolint_core::sanitize::neutralize(&e)),
+            error: true,
+        },
+    });
 }
 
 /// After every file was re-read (`r`): how many could be audited.
@@ -1376,6 +1526,9 @@ mod tests {
             step(&mut app, Msg::CycleSeverity);
         }
         step(&mut app, Msg::Export);
+        assert_eq!(app.mode, Mode::Prompt, "the export asks where first");
+        assert!(app.status.is_none());
+        step(&mut app, Msg::PromptAccept);
         let status = app.status.clone().unwrap();
         assert!(!status.error, "{}", status.text);
         let path = dir.path().join("p.findings.json");
@@ -1390,6 +1543,98 @@ mod tests {
         assert_eq!(
             fs::read_to_string(&path).unwrap(),
             json::render(app.report().unwrap())
+        );
+    }
+
+    /// The prompt offers the default path, writes where the reader typed,
+    /// writes nothing when cancelled, and warns inside a git work tree.
+    #[test]
+    fn export_asks_where_and_says_when_it_adds_to_a_repository() {
+        let (dir, mut app) = app_on(&multi_area_profile());
+        step(&mut app, Msg::Export);
+        assert!(app.prompt.ends_with("p.findings.json"), "{}", app.prompt);
+        step(&mut app, Msg::PromptCancel);
+        assert_eq!(app.mode, Mode::Normal);
+        assert!(!dir.path().join("p.findings.json").exists());
+        assert!(app
+            .status
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("nothing written"));
+
+        fs::create_dir(dir.path().join(".git")).unwrap();
+        fs::create_dir(dir.path().join("out")).unwrap();
+        app.export_repo = effects::work_tree(dir.path());
+        step(&mut app, Msg::Export);
+        app.prompt.clear();
+        for c in "out/mine.json".chars() {
+            step(&mut app, Msg::PromptChar(c));
+        }
+        let note = export_note(&app).expect("inside the work tree");
+        assert!(note.contains("untracked"), "{note}");
+        step(&mut app, Msg::PromptAccept);
+        assert!(dir.path().join("out/mine.json").exists());
+        assert!(!app.status.as_ref().unwrap().error);
+        // A path out of the work tree carries no warning.
+        step(&mut app, Msg::Export);
+        app.prompt = "../../elsewhere.json".into();
+        assert_eq!(export_note(&app), None);
+        step(&mut app, Msg::PromptCancel);
+    }
+
+    /// `o` asks the loop to run the editor at the finding's place: the
+    /// original file's line and column for an imported profile.
+    #[test]
+    fn the_editor_opens_at_the_finding_in_the_original_file() {
+        let pod = crate::fixtures::path("import/kubernetes/pod-home.yaml");
+        let mut app = App::new(
+            vec![Source::File(pod.clone())],
+            CatalogSource::Embedded,
+            today(),
+            PathBuf::from("."),
+        );
+        app.editor = None;
+        assert!(update(&mut app, Msg::OpenEditor).is_empty());
+        assert!(app.status.as_ref().unwrap().text.contains("$EDITOR"));
+        app.editor = Some(vec!["vim".into()]);
+        let r = app.report().unwrap();
+        let f = &r.issues[app.selected_issue().unwrap()];
+        let o = f.origin.clone().unwrap();
+        let want = Effect::OpenEditor {
+            editor: vec!["vim".into()],
+            file: pod.clone(),
+            line: o.line,
+            column: o.column,
+        };
+        assert_eq!(update(&mut app, Msg::OpenEditor), [want.clone()]);
+        assert_eq!(update(&mut app, Msg::Activate), [want], "Enter too");
+        // The built-in profile has no file: say so, run nothing.
+        let mut built_in = App::new(
+            vec![Source::Embedded],
+            CatalogSource::Embedded,
+            today(),
+            PathBuf::from("."),
+        );
+        built_in.editor = Some(vec!["vim".into()]);
+        assert!(update(&mut built_in, Msg::OpenEditor).is_empty());
+        assert!(built_in.status.as_ref().unwrap().error);
+    }
+
+    /// A file that does not parse opens at the error's place.
+    #[test]
+    fn the_editor_opens_a_broken_file_at_the_error() {
+        let (dir, mut app) = app_on("{\n  \"name\": \"x\",\n  oops\n}\n");
+        app.editor = Some(vec!["hx".into()]);
+        let fx = update(&mut app, Msg::OpenEditor);
+        assert_eq!(
+            fx,
+            [Effect::OpenEditor {
+                editor: vec!["hx".into()],
+                file: dir.path().join("p.json"),
+                line: 3,
+                column: 3,
+            }]
         );
     }
 

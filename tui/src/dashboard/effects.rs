@@ -32,7 +32,21 @@ pub fn perform(app: &mut App, effect: Effect) {
             reload_every_file(app);
             app::catalog_reloaded(app);
         }
+        // Needs the terminal: the event loop runs it (`super::run_editor`).
+        Effect::OpenEditor { .. } => {}
     }
+}
+
+/// `dir` made absolute, and the git work tree it lies in (the nearest
+/// ancestor with `.git`), so the export prompt can say that it adds an
+/// untracked file there.
+pub fn work_tree(dir: &std::path::Path) -> Option<(std::path::PathBuf, std::path::PathBuf)> {
+    let dir = std::fs::canonicalize(dir).ok()?;
+    let repo = dir
+        .ancestors()
+        .find(|d| d.join(".git").exists())?
+        .to_path_buf();
+    Some((dir, repo))
 }
 
 /// Read the catalog, with its file's identity for change detection.

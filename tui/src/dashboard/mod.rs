@@ -11,6 +11,7 @@
 //! and polls the watched files about every 500 ms.
 
 mod app;
+mod editor;
 mod effects;
 mod keymap;
 mod layout;
@@ -73,6 +74,7 @@ pub fn run(profiles: Vec<PathBuf>, labels: Option<PathBuf>) -> anyhow::Result<()
 
     install_panic_hook();
     let mut terminal = enter()?;
+    let _ = STOP.set(Arc::clone(&stop));
     spawn_watchdog(Arc::clone(&stop));
     let exit_after_first = std::env::var_os("ISOLINT_EXIT_AFTER_FIRST_FRAME").is_some();
     let result = event_loop(&mut terminal, &mut app, &stop, exit_after_first);
@@ -103,7 +105,7 @@ fn event_loop(
     exit_after_first: bool,
 ) -> anyhow::Result<()> {
     let size = terminal.size()?;
-    dispatch(app, Msg::Resize(size.width, size.height));
+    dispatch(terminal, app, Msg::Resize(size.width, size.height))?;
     let mut dirty = true;
     let mut next_watch = Instant::now() + WATCH_EVERY;
     loop {
@@ -129,12 +131,12 @@ fn event_loop(
             match event::read() {
                 Ok(Event::Key(key)) => {
                     if let Some(msg) = keymap::handle_key(app, key) {
-                        dispatch(app, msg);
+                        dispatch(terminal, app, msg)?;
                         dirty = true;
                     }
                 }
                 Ok(Event::Resize(w, h)) => {
-                    dispatch(app, Msg::Resize(w, h));
+                    dispatch(terminal, app, Msg::Resize(w, h))?;
                     dirty = true;
                 }
                 Ok(_) => {}
@@ -148,7 +150,7 @@ fn event_loop(
         if Instant::now() >= next_watch {
             next_watch = Instant::now() + WATCH_EVERY;
             for msg in changes(app) {
-                dispatch(app, msg);
+                dispatch(terminal, app, msg)?;
                 dirty = true;
             }
         }
@@ -156,11 +158,75 @@ fn event_loop(
 }
 
 /// Apply a message and run the effects it asks for.
-fn dispatch(app: &mut App, msg: Msg) {
+fn dispatch(terminal: &mut Term, app: &mut App, msg: Msg) -> io::Result<()> {
     for effect in app::update(app, msg) {
-        effects::perform(app, effect);
+        match effect {
+            app::Effect::OpenEditor {
+                editor,
+                file,
+                line,
+                column,
+            } => run_editor(terminal, app, &editor, &file, line, column)?,
+            other => effects::perform(app, other),
+        }
     }
+    Ok(())
 }
+
+/// Suspend the dashboard (normal screen, cooked mode, cursor shown), run
+/// the editor in the terminal and wait for it, then take the screen back
+/// and redraw everything. `Err` only when the terminal cannot be taken
+/// back; an editor that cannot start is a status message.
+fn run_editor(
+    terminal: &mut Term,
+    app: &mut App,
+    editor: &[String],
+    file: &std::path::Path,
+    line: u32,
+    column: u32,
+) -> io::Result<()> {
+    let Some(cmd) = editor::command(editor, file, line, column) else {
+        return Ok(());
+    };
+    let program = load::display_path(std::path::Path::new(&cmd.program));
+    leave();
+    let result = std::process::Command::new(&cmd.program)
+        .args(&cmd.args)
+        .status()
+        .map_err(|e| format!("cannot start the editor: {e}"))
+        .and_then(|st| {
+            if st.success() {
+                Ok(())
+            } else {
+                Err(format!("the editor exited with {st}"))
+            }
+        });
+    resume(terminal)?;
+    app::editor_returned(app, &program, result);
+    Ok(())
+}
+
+/// Take the terminal back after [`leave`]: raw mode, alternate screen,
+/// hidden cursor, and a full redraw on the next frame. The watchdog ended
+/// when the terminal was left, so a new one starts.
+fn resume(terminal: &mut Term) -> io::Result<()> {
+    terminal::enable_raw_mode()?;
+    ACTIVE.store(true, Ordering::SeqCst);
+    execute!(
+        terminal.backend_mut(),
+        EnterAlternateScreen,
+        cursor::Hide,
+        terminal::Clear(terminal::ClearType::All)
+    )?;
+    terminal.clear()?;
+    if let Some(stop) = STOP.get() {
+        spawn_watchdog(Arc::clone(stop));
+    }
+    Ok(())
+}
+
+/// The stop flag signals set, kept for the watchdog started on resume.
+static STOP: std::sync::OnceLock<Arc<AtomicBool>> = std::sync::OnceLock::new();
 
 /// How often the watchdog looks at the terminal and the stop flag.
 const WATCHDOG_EVERY: Duration = Duration::from_millis(250);

@@ -1,7 +1,7 @@
 //! The frame around every tab: identity, verdict banner, counts, tab bar,
 //! status and hint line; the error panel and the too-small message.
 
-use super::super::app::{App, Mode, Tab};
+use super::super::app::{self, App, Mode, Tab};
 use super::super::keymap::{self};
 use super::super::layout::*;
 use super::super::load::LoadError;
@@ -178,6 +178,30 @@ pub(crate) fn render_tabs(app: &App, area: Rect, buf: &mut Buffer) {
 }
 
 pub(crate) fn render_status(app: &App, area: Rect, buf: &mut Buffer) {
+    if app.mode == Mode::Prompt {
+        let hints = hint_spans(Mode::Prompt);
+        let hints_w: usize = hints.iter().map(|s| s.width()).sum();
+        let note = app::export_note(app)
+            .map(|n| format!(" ({n})"))
+            .unwrap_or_default();
+        let lead = " export to: ";
+        let budget = (area.width as usize).saturating_sub(hints_w + width(lead) + 2);
+        let typed = truncate_left(&safe(&app.prompt), budget);
+        let note = truncate(&note, budget.saturating_sub(width(&typed)));
+        let mut spans = vec![
+            Span::styled(lead, theme::key()),
+            Span::raw(typed),
+            Span::styled("▏", theme::key()),
+            Span::styled(note, theme::status_error()),
+        ];
+        let used: usize = spans.iter().map(|s| s.width()).sum();
+        spans.push(Span::raw(
+            " ".repeat((area.width as usize).saturating_sub(used + hints_w)),
+        ));
+        spans.extend(hints);
+        line(spans).render(area, buf);
+        return;
+    }
     if app.mode == Mode::Search {
         let hints = hint_spans(Mode::Search);
         let hints_w: usize = hints.iter().map(|s| s.width()).sum();
