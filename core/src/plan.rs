@@ -445,7 +445,10 @@ pub fn derive(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
                 out.push(check(
                     CheckKind::EgressAllowed,
                     Target::Endpoint {
-                        host: h.clone(),
+                        // What the entry denotes, not how it was written:
+                        // a URL's scheme, user info or path is no part of
+                        // the destination a verifier can connect to.
+                        host: crate::rules::netaddr::parse(h).display(),
                         port: a.port,
                         protocol: a.protocol.clone().unwrap_or_else(|| "tcp".into()),
                     },
