@@ -517,6 +517,10 @@ fn boundary(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Boundary> {
             "host_namespaces",
             "seccomp",
             "read_only_root",
+            "terminal",
+            "masked_paths",
+            "apparmor",
+            "selinux",
         ],
     )?;
     Some(Boundary {
@@ -549,6 +553,10 @@ fn boundary(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Boundary> {
         }),
         seccomp: o.enumeration("seccomp"),
         read_only_root: o.boolean("read_only_root"),
+        terminal: o.enumeration("terminal"),
+        masked_paths: o.boolean("masked_paths"),
+        apparmor: o.enumeration("apparmor"),
+        selinux: o.enumeration("selinux"),
     })
 }
 

@@ -73,6 +73,22 @@ string_enum!(
     Seccomp { Default = "default", Custom = "custom", Unconfined = "unconfined" }
 );
 string_enum!(
+    /// The terminal the job is attached to.
+    ///
+    /// `shared`: the job stays in the caller's session with the caller's
+    /// controlling terminal, so `TIOCSTI`/`TIOCLINUX` can push keystrokes
+    /// into the shell that started it. `pty`: a terminal is allocated for
+    /// the job and relayed, input and output, to whoever attaches.
+    /// `none`: the job is in its own session with no terminal of the
+    /// caller's (bwrap `--new-session`, a detached container).
+    Terminal { None = "none", Pty = "pty", Shared = "shared" }
+);
+string_enum!(
+    /// How far a Linux security module (AppArmor, SELinux) confines the
+    /// job: the runtime's `default` policy, a `custom` one, or none.
+    Confinement { Default = "default", Custom = "custom", Unconfined = "unconfined" }
+);
+string_enum!(
     Access { ReadOnly = "read-only", ReadWrite = "read-write" }
 );
 string_enum!(
@@ -203,6 +219,13 @@ pub struct Boundary {
     pub host_namespaces: Option<Vec<Option<Namespace>>>,
     pub seccomp: Option<Seccomp>,
     pub read_only_root: Option<bool>,
+    pub terminal: Option<Terminal>,
+    /// Whether the runtime masks the kernel's sensitive files under `/proc`
+    /// and `/sys` and keeps `/proc/sys` and `/sys` read-only, as container
+    /// runtimes do by default.
+    pub masked_paths: Option<bool>,
+    pub apparmor: Option<Confinement>,
+    pub selinux: Option<Confinement>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]

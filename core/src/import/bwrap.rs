@@ -139,6 +139,7 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
     let mut gid: Option<String> = None;
     let mut caps: Vec<(String, Loc)> = Vec::new();
     let mut seccomp: Option<Loc> = None;
+    let mut new_session: Option<Loc> = None;
     let mut vars: Vec<(String, String, Loc)> = Vec::new();
     let mut i = 0;
     let mut command: Vec<&Word> = Vec::new();
@@ -264,7 +265,7 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
             "--args" => d.note(w.loc, "`--args` reads more options from a file descriptor; they are not visible here"),
             "--userns" | "--userns2" | "--pidns" => d.note(w.loc, format!("`{opt}` joins an existing namespace, which may be the host's")),
             "--die-with-parent" => d.note(w.loc, "`--die-with-parent`: the sandbox is killed when the process that started bwrap dies"),
-            "--new-session" => d.note(w.loc, "`--new-session`: the command cannot push input into the calling terminal"),
+            "--new-session" => new_session = Some(w.loc),
             "--disable-userns" => d.note(w.loc, "`--disable-userns`: the command cannot create further user namespaces"),
             "--proc" | "--dev" | "--tmpfs" | "--mqueue" | "--dir" => {
                 d.note(w.loc, format!("`{opt} {}` is a private filesystem, not a host path", p(0).0))
@@ -280,6 +281,13 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
     }
 
     let ns_at = bw;
+    match new_session {
+        Some(at) => d.set("/boundary/terminal", "none", at),
+        None => {
+            d.set("/boundary/terminal", "shared", bw);
+            d.note(bw, "no `--new-session`: the command keeps the caller's session and controlling terminal");
+        }
+    }
     d.set("/boundary/host_namespaces", OVal::arr(), ns_at);
     for ns in ["pid", "network", "ipc", "uts", "user"] {
         if !unshared.contains(&ns) {

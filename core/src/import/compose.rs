@@ -281,16 +281,27 @@ fn service(root: &SNode, name: &str, key_loc: Loc, svc: &SNode) -> Result<Draft,
                     at,
                 ));
             }
-            "apparmor" if v == "unconfined" => {
-                d.note(at, "AppArmor is unconfined (no profile equivalent)")
-            }
-            "label" if v == "disable" => {
-                d.note(at, "SELinux labelling is disabled (no profile equivalent)")
-            }
-            "systempaths" if v == "unconfined" => d.note(
+            "apparmor" => d.set(
+                "/boundary/apparmor",
+                if v == "unconfined" {
+                    "unconfined"
+                } else {
+                    "custom"
+                },
                 at,
-                "`systempaths=unconfined` unmasks host kernel files under /proc and /sys",
             ),
+            // `label=disable`, or a super-privileged type, leaves SELinux
+            // nothing to enforce; other `label=` options pick a custom one.
+            "label" => d.set(
+                "/boundary/selinux",
+                if v == "disable" || v.ends_with("spc_t") || v.ends_with("unconfined_t") {
+                    "unconfined"
+                } else {
+                    "custom"
+                },
+                at,
+            ),
+            "systempaths" if v == "unconfined" => d.set("/boundary/masked_paths", false, at),
             _ => d.note(
                 at,
                 format!("security option `{opt}` has no profile equivalent"),
@@ -349,6 +360,7 @@ fn service(root: &SNode, name: &str, key_loc: Loc, svc: &SNode) -> Result<Draft,
     mounts(&mut d, root, svc, key_loc)?;
     environment(&mut d, root, svc, key_loc)?;
     command(&mut d, svc, key_loc)?;
+    kernel(&mut d, svc)?;
     hooks(&mut d, svc)?;
     unmapped(&mut d, svc);
     limits(&mut d, svc, key_loc)?;
@@ -934,8 +946,6 @@ const NEUTRAL_KEYS: &[&str] = &[
     "develop",
     "platform",
     "pull_policy",
-    "stdin_open",
-    "tty",
     "working_dir",
     "links",
     "external_links",
@@ -1016,7 +1026,22 @@ const MAPPED_KEYS: &[&str] = &[
     "use_api_socket",
     "post_start",
     "pre_stop",
+    "stdin_open",
+    "tty",
 ];
+
+/// The kernel's own walls (rules/kernel.rs): the terminal.
+fn kernel(d: &mut Draft, svc: &SNode) -> Result<(), ImportError> {
+    // A pty alone only relays output; with stdin open, an attached
+    // reviewer's terminal is wired to the job both ways.
+    if let (Some((true, at)), Some((true, _))) = (
+        read::opt_bool(svc, "tty")?,
+        read::opt_bool(svc, "stdin_open")?,
+    ) {
+        d.set("/boundary/terminal", "pty", at);
+    }
+    Ok(())
+}
 
 /// `post_start` and `pre_stop` hooks run commands in the container, as
 /// root unless they say otherwise, privileged when they ask: setup steps,

@@ -600,18 +600,24 @@ fn boundary(
             unknown(d, "securityContext", k, at, CONTAINER_SC_KEYS);
         }
         if let Some((p, at)) = read::opt_str(s, "procMount")? {
-            if p == "Unmasked" {
-                d.note(
-                    at,
-                    "`procMount: Unmasked` exposes host kernel files under /proc",
-                );
-            }
+            d.set("/boundary/masked_paths", p != "Unmasked", at);
         }
-        if let Some(a) = s.get("appArmorProfile").and_then(|a| a.get("type")) {
-            if a.as_str() == Some("Unconfined") {
-                d.note(a.loc, "AppArmor is unconfined (no profile equivalent)");
-            }
-        }
+    }
+    // The container's AppArmor and SELinux settings win over the pod's.
+    if let Some(a) = sc_value(c_sc, p_sc, "appArmorProfile").and_then(|a| a.get("type")) {
+        let v = match a.as_str() {
+            Some("Unconfined") => "unconfined",
+            Some("RuntimeDefault") => "default",
+            _ => "custom",
+        };
+        d.set("/boundary/apparmor", v, a.loc);
+    }
+    if let Some(t) = sc_value(c_sc, p_sc, "seLinuxOptions").and_then(|o| o.get("type")) {
+        let v = match t.as_str() {
+            Some("spc_t" | "unconfined_t") => "unconfined",
+            _ => "custom",
+        };
+        d.set("/boundary/selinux", v, t.loc);
     }
     if let Some(s) = p_sc {
         if let Some(e) = s.entry("sysctls") {
@@ -633,13 +639,6 @@ fn boundary(
                 if g.as_u64() == Some(0) {
                     d.note(g.loc, "`supplementalGroups` holds 0: every process of the pod is in the root group and can read and write whatever it can");
                 }
-            }
-        }
-    }
-    for sc in [c_sc, p_sc].into_iter().flatten() {
-        if let Some(t) = sc.get("seLinuxOptions").and_then(|o| o.get("type")) {
-            if t.as_str() == Some("spc_t") {
-                d.note(t.loc, "SELinux type `spc_t` (super-privileged container) leaves the container unconfined by SELinux");
             }
         }
     }
@@ -773,6 +772,14 @@ fn legacy_annotations(d: &mut Draft, w: &Workload<'_>, cname: &str) {
             .starts_with("container.apparmor.security.beta.kubernetes.io/")
         {
             d.note(e.key_loc, format!("annotation `{}` is deprecated since Kubernetes 1.30; `securityContext.appArmorProfile` replaces it", e.key));
+            if e.key.ends_with(&format!("/{cname}")) && !d.has("/boundary/apparmor") {
+                let v = match e.value.as_str() {
+                    Some("unconfined") => "unconfined",
+                    Some("runtime/default") => "default",
+                    _ => "custom",
+                };
+                d.set("/boundary/apparmor", v, e.value.loc);
+            }
         }
     }
 }
@@ -877,6 +884,11 @@ fn network(d: &mut Draft, w: &Workload<'_>, cluster: &Cluster<'_>) -> Result<(),
 
 /// Container settings with no profile field of their own.
 fn container_extras(d: &mut Draft, c: &SNode) -> Result<(), ImportError> {
+    if let (Some((true, at)), Some((true, _))) =
+        (read::opt_bool(c, "tty")?, read::opt_bool(c, "stdin")?)
+    {
+        d.set("/boundary/terminal", "pty", at);
+    }
     for port in read::opt_seq(c, "ports")?.unwrap_or_default() {
         if let Some(e) = port.entry("hostPort") {
             d.note(e.key_loc, format!("`hostPort: {}` opens a port on the node's own addresses, reachable from outside the pod network and outside NetworkPolicy's view", e.value.as_str().unwrap_or("?")));
@@ -1347,7 +1359,6 @@ mod tests {
                 "securityContext: {supplementalGroups: [1000, 0]}",
                 "root group",
             ),
-            ("securityContext: {seLinuxOptions: {type: spc_t}}", "spc_t"),
             (
                 "securityContext: {windowsOptions: {hostProcess: true}}",
                 "hostProcess",

@@ -312,11 +312,37 @@ fn process_section(d: &mut Draft, process: &SNode) -> Result<(), ImportError> {
         }
     }
 
+    // runc starts the process in a session of its own; with `terminal`
+    // it also allocates a pty and relays it to whoever holds the console.
+    if let Some((true, at)) = read::opt_bool(process, "terminal")? {
+        d.set("/boundary/terminal", "pty", at);
+    }
+    if let Some((p, at)) = read::opt_str(process, "apparmorProfile")? {
+        d.set(
+            "/boundary/apparmor",
+            if p == "unconfined" {
+                "unconfined"
+            } else {
+                "custom"
+            },
+            at,
+        );
+    }
+    if let Some((l, at)) = read::opt_str(process, "selinuxLabel")? {
+        // `user:role:type:level`: the type decides.
+        let t = l.split(':').nth(2).unwrap_or("");
+        d.set(
+            "/boundary/selinux",
+            if matches!(t, "spc_t" | "unconfined_t") {
+                "unconfined"
+            } else {
+                "custom"
+            },
+            at,
+        );
+    }
     for key in [
-        "apparmorProfile",
-        "selinuxLabel",
         "oomScoreAdj",
-        "terminal",
         "cwd",
         "consoleSize",
         "ioPriority",
@@ -353,6 +379,7 @@ fn mount(d: &mut Draft, m: &SNode) -> Result<(), ImportError> {
             kind
         };
         if matches!(kind, "sysfs" | "cgroup" | "cgroup2") && !ro {
+            d.set("/boundary/masked_paths", false, m.loc);
             d.note(m.loc, format!("`{dest}` is a writable `{what}` mount: the container can change host kernel settings through it"));
         } else {
             d.note(m.loc, format!("`{dest}` is a `{what}` filesystem, not a host path; it is not represented as a mount"));
@@ -496,11 +523,14 @@ fn linux_section(d: &mut Draft, linux: Option<&SNode>, root: &SNode) -> Result<(
                     d.set("/boundary/seccomp", "unconfined", at);
                     d.note(at, "the seccomp filter allows every system call");
                 }
-                Some(("SCMP_ACT_ALLOW", at)) => {
-                    d.set("/boundary/seccomp", "custom", at);
+                // A filter that allows (or only logs) what it does not
+                // list lets every unlisted and every new system call
+                // through: a deny-list, not the confinement `custom` means.
+                Some((a @ ("SCMP_ACT_ALLOW" | "SCMP_ACT_LOG"), at)) => {
+                    d.set("/boundary/seccomp", "unconfined", at);
                     d.note(
                         at,
-                        "the seccomp filter allows by default and blocks only the listed calls",
+                        format!("the seccomp filter's default action is `{a}`: every system call it does not list reaches the kernel; audited as unconfined"),
                     );
                 }
                 Some((_, at)) => d.set("/boundary/seccomp", "custom", at),
@@ -585,11 +615,32 @@ fn linux_section(d: &mut Draft, linux: Option<&SNode>, root: &SNode) -> Result<(
         d.set("/limits/enforced_by", "cgroup", at);
     }
 
-    if linux.get("maskedPaths").is_none() {
-        d.note(
-            linux.loc,
-            "no `maskedPaths`: host kernel files under /proc and /sys stay readable",
-        );
+    // Either list missing or emptied takes its half of the masking away.
+    let lists = ["maskedPaths", "readonlyPaths"].map(|k| (k, linux.get(k)));
+    match lists
+        .iter()
+        .find(|(_, n)| n.is_none_or(|n| n.items().is_empty()))
+    {
+        Some((k, n)) => {
+            let at = n.map_or(linux.loc, |n| n.loc);
+            if !d.has("/boundary/masked_paths") {
+                d.set("/boundary/masked_paths", false, at);
+            }
+            d.note(
+                at,
+                format!(
+                    "no `{k}`: host kernel files under /proc and /sys stay open to the container"
+                ),
+            );
+        }
+        None if !d.has("/boundary/masked_paths") => {
+            d.set(
+                "/boundary/masked_paths",
+                true,
+                linux.get("maskedPaths").map_or(linux.loc, |n| n.loc),
+            );
+        }
+        None => {}
     }
     for key in [
         "uidMappings",

@@ -23,6 +23,10 @@ fn boundary<'a>(ctx: &'a Ctx<'_>) -> &'a Boundary {
         host_namespaces: None,
         seccomp: None,
         read_only_root: None,
+        terminal: None,
+        masked_paths: None,
+        apparmor: None,
+        selinux: None,
     };
     ctx.profile.boundary.as_ref().unwrap_or(&EMPTY)
 }
