@@ -67,6 +67,7 @@ string_enum!(
         Uts = "uts",
         User = "user",
         Mount = "mount",
+        Cgroup = "cgroup",
     }
 );
 string_enum!(
@@ -226,6 +227,20 @@ pub struct Boundary {
     pub masked_paths: Option<bool>,
     pub apparmor: Option<Confinement>,
     pub selinux: Option<Confinement>,
+    /// Host devices the job can open: a path (`/dev/kvm`), `*` for every
+    /// device, `volume:NAME` for a raw block volume, or a device cgroup
+    /// rule by number (`c 10:232`).
+    pub devices: Option<Vec<String>>,
+    /// Other containers whose process namespace the job shares (a pod's
+    /// sidecars, a Compose `pid: service:NAME`).
+    pub shares_pid_with: Option<Vec<String>>,
+    /// Kernel parameters set for the job (`net.ipv4.ping_group_range`),
+    /// name and value in source order.
+    pub sysctls: Option<Vec<(String, String)>>,
+    /// The OOM killer's adjustment for the job's processes (-1000..1000).
+    pub oom_score_adj: Option<i64>,
+    /// Whether the OOM killer is kept from killing the job (cgroup v1).
+    pub oom_kill_disable: Option<bool>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -247,6 +262,9 @@ pub struct Mount {
     pub source: Option<String>,
     pub target: Option<String>,
     pub access: Option<Access>,
+    /// The part of the source the runtime mounts, resolved by the runtime
+    /// at start (Kubernetes `subPath`/`subPathExpr`).
+    pub sub_path: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -287,6 +305,8 @@ pub struct Command {
     pub executable: Option<String>,
     pub arguments: Option<Vec<String>>,
     pub shell: Option<String>,
+    /// The working directory the runtime starts it in.
+    pub cwd: Option<String>,
 }
 
 impl Command {

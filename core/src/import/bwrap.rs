@@ -140,6 +140,7 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
     let mut caps: Vec<(String, Loc)> = Vec::new();
     let mut seccomp: Option<Loc> = None;
     let mut new_session: Option<Loc> = None;
+    let mut chdir: Option<(String, Loc)> = None;
     let mut vars: Vec<(String, String, Loc)> = Vec::new();
     let mut i = 0;
     let mut command: Vec<&Word> = Vec::new();
@@ -237,6 +238,20 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
                 d.set(&format!("{ptr}/access"), if ro { "read-only" } else { "read-write" }, w.loc);
                 if opt.starts_with("--dev-") {
                     d.note(w.loc, format!("`{opt}` also allows device access under `{dst}`"));
+                    // `--dev-bind / /` or `/dev` hands over every host
+                    // device node; a node under /dev, that one.
+                    let s = src.trim_end_matches('/');
+                    let dev = if s.is_empty() || s == "/dev" {
+                        Some("*")
+                    } else {
+                        s.starts_with("/dev/").then_some(s)
+                    };
+                    if let Some(dev) = dev {
+                        if !d.has("/boundary/devices") {
+                            d.set("/boundary/devices", OVal::arr(), w.loc);
+                        }
+                        d.push("/boundary/devices", dev, src_at);
+                    }
                 }
                 if opt.ends_with("-try") {
                     d.note(w.loc, format!("`{opt}` is skipped when `{src}` does not exist"));
@@ -270,7 +285,8 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
             "--proc" | "--dev" | "--tmpfs" | "--mqueue" | "--dir" => {
                 d.note(w.loc, format!("`{opt} {}` is a private filesystem, not a host path", p(0).0))
             }
-            "--hostname" | "--chdir" | "--as-pid-1" | "--lock-file" | "--sync-fd" | "--block-fd"
+            "--chdir" => chdir = Some((p(0).0.to_string(), p(0).1)),
+            "--hostname" | "--as-pid-1" | "--lock-file" | "--sync-fd" | "--block-fd"
             | "--userns-block-fd" | "--info-fd" | "--json-status-fd" | "--exec-label"
             | "--file-label" | "--argv0" | "--level-prefix" | "--assert-userns-disabled" => {
                 d.note(w.loc, format!("`{opt}` has no profile equivalent"))
@@ -295,10 +311,7 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
         }
     }
     if !unshared.contains(&"cgroup") {
-        d.note(
-            ns_at,
-            "no `--unshare-cgroup`: the host's cgroup namespace is shared (no profile field)",
-        );
+        d.push("/boundary/host_namespaces", "cgroup", ns_at);
     }
     if unshared.contains(&"network") {
         d.set("/network/egress", "deny", ns_at);
@@ -393,6 +406,9 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
             }
         }
         None => d.undeclared("/command", "no program follows the bwrap options"),
+    }
+    if let Some((dir, at)) = chdir {
+        super::working_dir(d, &dir, at, "--chdir");
     }
     d.ensure_array("/setup", bw);
     for (ptr, why) in [

@@ -20,13 +20,14 @@ pub fn looks_like(root: &SNode) -> bool {
             && (root.get("root").is_some() || root.get("linux").is_some()))
 }
 
-const PROFILE_NAMESPACES: [(&str, &str); 6] = [
+const PROFILE_NAMESPACES: [(&str, &str); 7] = [
     ("pid", "pid"),
     ("network", "network"),
     ("ipc", "ipc"),
     ("uts", "uts"),
     ("user", "user"),
     ("mount", "mount"),
+    ("cgroup", "cgroup"),
 ];
 
 pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
@@ -341,14 +342,16 @@ fn process_section(d: &mut Draft, process: &SNode) -> Result<(), ImportError> {
             at,
         );
     }
-    for key in [
-        "oomScoreAdj",
-        "cwd",
-        "consoleSize",
-        "ioPriority",
-        "scheduler",
-        "execCPUAffinity",
-    ] {
+    if let Some(n) = process.get("oomScoreAdj") {
+        let v = n
+            .as_i64()
+            .ok_or_else(|| invalid(n.loc, "`oomScoreAdj` must be a whole number"))?;
+        d.set("/boundary/oom_score_adj", v, n.loc);
+    }
+    if let Some((cwd, at)) = read::opt_str(process, "cwd")? {
+        super::working_dir(d, cwd, at, "process.cwd");
+    }
+    for key in ["consoleSize", "ioPriority", "scheduler", "execCPUAffinity"] {
         if let Some(e) = process.entry(key) {
             let v = e
                 .value
@@ -487,7 +490,7 @@ fn linux_section(d: &mut Draft, linux: Option<&SNode>, root: &SNode) -> Result<(
             d.push("/boundary/host_namespaces", profile, ns_at);
         }
     }
-    for extra in ["cgroup", "time"] {
+    for extra in ["time"] {
         if !own.iter().any(|t| t == extra) {
             d.note(ns_at, format!("no `{extra}` namespace: the host's is shared (the profile has no field for it)"));
         }
@@ -586,8 +589,21 @@ fn linux_section(d: &mut Draft, linux: Option<&SNode>, root: &SNode) -> Result<(
                     .and_then(|t| t.as_str())
                     .is_none_or(|t| t == "a")
                     && dev.get("major").is_none();
-                if allow && any {
-                    d.note(dev.loc, "the device cgroup allows every device");
+                if allow {
+                    let kind = dev.get("type").and_then(|t| t.as_str()).unwrap_or("a");
+                    let num = |k: &str| dev.get(k).and_then(SNode::as_i64).filter(|n| *n >= 0);
+                    let entry = if any {
+                        "*".to_string()
+                    } else {
+                        super::cgroup_device(kind, num("major"), num("minor"))
+                    };
+                    if !d.has("/boundary/devices") {
+                        d.set("/boundary/devices", OVal::arr(), dev.loc);
+                    }
+                    d.push("/boundary/devices", entry, dev.loc);
+                    if any {
+                        d.note(dev.loc, "the device cgroup allows every device");
+                    }
                 }
             }
         }
@@ -615,6 +631,26 @@ fn linux_section(d: &mut Draft, linux: Option<&SNode>, root: &SNode) -> Result<(
         d.set("/limits/enforced_by", "cgroup", at);
     }
 
+    if let Some(s) = read::opt_map(linux, "sysctl")? {
+        d.set("/boundary/sysctls", OVal::obj(), s.loc);
+        for e in s.entries() {
+            let v = read::text(&e.value, &e.key)?;
+            d.set(
+                &format!("/boundary/sysctls/{}", crate::json::escape_token(&e.key)),
+                v,
+                e.value.loc,
+            );
+        }
+    }
+    // Device nodes the runtime creates inside the container.
+    for dev in read::opt_seq(linux, "devices")?.unwrap_or_default() {
+        let (path, at) = read::opt_str(dev, "path")?
+            .ok_or_else(|| invalid(dev.loc, "a device needs a `path`"))?;
+        if !d.has("/boundary/devices") {
+            d.set("/boundary/devices", OVal::arr(), at);
+        }
+        d.push("/boundary/devices", path, at);
+    }
     // Either list missing or emptied takes its half of the masking away.
     let lists = ["maskedPaths", "readonlyPaths"].map(|k| (k, linux.get(k)));
     match lists
@@ -645,8 +681,6 @@ fn linux_section(d: &mut Draft, linux: Option<&SNode>, root: &SNode) -> Result<(
     for key in [
         "uidMappings",
         "gidMappings",
-        "devices",
-        "sysctl",
         "rootfsPropagation",
         "cgroupsPath",
         "intelRdt",

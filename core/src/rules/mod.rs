@@ -21,7 +21,7 @@ mod credentials;
 mod dependencies;
 mod egress;
 mod isolation;
-mod kernel;
+pub(crate) mod kernel;
 mod limits;
 mod mounts;
 mod netaddr;
