@@ -21,6 +21,7 @@ mod credentials;
 mod dependencies;
 mod egress;
 mod isolation;
+pub(crate) mod kernel;
 mod limits;
 mod mounts;
 pub(crate) mod netaddr;
@@ -71,6 +72,7 @@ pub fn all() -> impl Iterator<Item = &'static Rule> {
         artifacts::RULES,
         cleanup::RULES,
         profile::RULES,
+        kernel::RULES,
     ]
     .into_iter()
     .flatten()
