@@ -21,11 +21,12 @@ mod credentials;
 mod dependencies;
 mod egress;
 pub(crate) mod isolation;
+pub(crate) mod kernel;
 mod limits;
 mod mounts;
 pub(crate) mod netaddr;
 mod network;
-mod paths;
+pub(crate) mod paths;
 mod privileges;
 mod profile;
 
@@ -71,6 +72,7 @@ pub fn all() -> impl Iterator<Item = &'static Rule> {
         artifacts::RULES,
         cleanup::RULES,
         profile::RULES,
+        kernel::RULES,
     ]
     .into_iter()
     .flatten()
@@ -161,7 +163,6 @@ pub struct Ctx<'a> {
     pub(crate) pipelines: std::sync::OnceLock<Vec<crate::shell::fetch::Pipelines>>,
     /// Every command's shell-analysis hits with their pointers, found on
     /// first use (the command rules report them one kind at a time).
-    #[cfg(not(target_arch = "wasm32"))]
     pub(crate) command_hits: std::sync::OnceLock<Vec<command::LocatedHit>>,
 }
 
