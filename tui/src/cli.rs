@@ -9,7 +9,7 @@ mod audit;
 mod direct;
 mod docs;
 mod import;
-mod input;
+pub(crate) mod input;
 pub(crate) mod output;
 #[cfg(target_os = "linux")]
 #[path = "verify/probe.rs"]

@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use crate::model::StringEnum;
-use crate::report::{Report, Verdict};
+use crate::report::{NotAudited, Report, Verdict};
 use crate::view::{self, Filter};
 
 /// Escape text for a Markdown table cell or line.
@@ -55,6 +55,26 @@ pub fn render_many(reports: &[Report]) -> String {
 
 pub fn render(r: &Report) -> String {
     render_many(std::slice::from_ref(r))
+}
+
+/// The section that ends a directory run's comment when it passed over
+/// entries: each one with its reason (empty when there are none).
+pub fn not_audited(entries: &[NotAudited]) -> String {
+    let mut out = String::new();
+    if entries.is_empty() {
+        return out;
+    }
+    let _ = writeln!(
+        out,
+        "### Not audited ({})
+",
+        entries.len()
+    );
+    for e in entries {
+        let _ = writeln!(out, "- {}: {}", md(&e.source), md(&e.reason));
+    }
+    out.push('\n');
+    out
 }
 
 fn render_into(r: &Report, out: &mut String) {
