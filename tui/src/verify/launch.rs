@@ -283,6 +283,26 @@ impl Drop for LaunchDir {
     }
 }
 
+/// Have an interrupt (`SIGINT`, `SIGTERM`, `SIGHUP`) remove the launcher's
+/// directory before the process ends by that signal; the workers end with
+/// it (`--die-with-parent`).
+fn remove_on_interrupt(path: &Path) {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        return;
+    };
+    let path = path.to_path_buf();
+    let _ = std::thread::Builder::new()
+        .name("interrupts".into())
+        .spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                let _ = std::fs::remove_dir_all(&path);
+                let _ = signal_hook::low_level::emulate_default_handler(signal);
+                std::process::exit(128 + signal);
+            }
+        });
+}
+
 /// The probe binary inside the launcher's directory: a hard link to the
 /// running executable when the file system allows, else a copy.
 fn install_probe(dir: &Path) -> std::io::Result<()> {
@@ -849,6 +869,7 @@ fn verify(args: &VerifyArgs) -> Result<u8, String> {
     }
 
     let mut dir = LaunchDir::create().map_err(|e| format!("temporary directory: {e}"))?;
+    remove_on_interrupt(&dir.path);
     install_probe(&dir.path).map_err(|e| format!("installing the probe: {e}"))?;
     std::fs::DirBuilder::new()
         .mode(0o755)
