@@ -422,7 +422,10 @@ fn unknown_keys(d: &mut Draft, node: &SNode, within: &str, known: &'static [&'st
         let hint = crate::decode::suggest(k, known)
             .map(|s| format!("; did you mean `{s}`?"))
             .unwrap_or_default();
-        d.note(at, format!("unknown field `{within}.{k}` is not audited by this import{hint}"));
+        d.note(
+            at,
+            format!("unknown field `{within}.{k}` is not audited by this import{hint}"),
+        );
     }
 }
 
