@@ -86,10 +86,6 @@ pub struct Obj<'a, 'd> {
     ptr: String,
 }
 
-/// Whether [`Obj`]'s accessors read a well-typed member without building
-/// its pointer (natively; not in the page, see there).
-const SHORTCUT: bool = !cfg!(target_arch = "wasm32");
-
 fn child_ptr(ptr: &str, key: &str) -> String {
     let mut out = String::with_capacity(ptr.len() + key.len() + 1);
     out.push_str(ptr);
@@ -100,13 +96,11 @@ fn child_ptr(ptr: &str, key: &str) -> String {
 
 /// The pointers of an array's elements, written into one buffer whose
 /// index is rewritten for each element (not one `format!` per element).
-#[cfg(not(target_arch = "wasm32"))]
 struct ElementPointer {
     buf: String,
     base: usize,
 }
 
-#[cfg(not(target_arch = "wasm32"))]
 impl ElementPointer {
     fn new(array: &str) -> ElementPointer {
         let buf = crate::text::cat!(array, "/");
@@ -262,27 +256,14 @@ impl Decoder {
             self.wrong_type(node, ptr, "an array");
             return None;
         };
-        // The page keeps `format!`: profiles typed by hand are short, and
-        // its bytes are counted (the buffer cost it 0.2 KB).
-        #[cfg(target_arch = "wasm32")]
-        return Some(
+        let mut p = ElementPointer::new(ptr);
+        Some(
             items
                 .iter()
                 .enumerate()
-                .map(|(i, item)| f(self, item, &format!("{ptr}/{i}")))
+                .map(|(i, item)| f(self, item, p.at(i)))
                 .collect(),
-        );
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            let mut p = ElementPointer::new(ptr);
-            Some(
-                items
-                    .iter()
-                    .enumerate()
-                    .map(|(i, item)| f(self, item, p.at(i)))
-                    .collect(),
-            )
-        }
+        )
     }
 
     /// An array of strings; a non-string element is a problem and is kept as
@@ -307,53 +288,50 @@ impl<'a> Obj<'a, '_> {
         self.dec.problems.push(p);
     }
 
-    // The member's pointer is only needed to report a problem, so natively
-    // a well-typed value is read without building it. The page builds it
-    // every time: this shortcut would cost it 0.9 KB of wasm (gzip), for
-    // profiles a person types.
+    // The member's pointer is only needed to report a problem, so a
+    // well-typed value is read without building it: a large profile has
+    // a few such members per mount.
 
     pub fn string(&mut self, key: &str) -> Option<String> {
         let n = self.node.get(key)?;
         match &n.value {
-            Value::String(s) if SHORTCUT => Some(s.clone()),
+            Value::String(s) => Some(s.clone()),
             _ => self.dec.string(n, &child_ptr(&self.ptr, key)),
         }
     }
     pub fn boolean(&mut self, key: &str) -> Option<bool> {
         let n = self.node.get(key)?;
         match &n.value {
-            Value::Bool(b) if SHORTCUT => Some(*b),
+            Value::Bool(b) => Some(*b),
             _ => self.dec.boolean(n, &child_ptr(&self.ptr, key)),
         }
     }
     pub fn uint(&mut self, key: &str) -> Option<u64> {
         let n = self.node.get(key)?;
         match &n.value {
-            Value::Number(num) if SHORTCUT && num.as_u64().is_some() => num.as_u64(),
+            Value::Number(num) if num.as_u64().is_some() => num.as_u64(),
             _ => self.dec.uint(n, &child_ptr(&self.ptr, key)),
         }
     }
     pub fn enumeration<E: StringEnum>(&mut self, key: &str) -> Option<E> {
         let n = self.node.get(key)?;
         match &n.value {
-            Value::String(s) if SHORTCUT && E::parse(s).is_some() => E::parse(s),
+            Value::String(s) if E::parse(s).is_some() => E::parse(s),
             _ => self.dec.enumeration(n, &child_ptr(&self.ptr, key)),
         }
     }
     pub fn strings(&mut self, key: &str) -> Option<Vec<String>> {
         let n = self.node.get(key)?;
-        if SHORTCUT {
-            if let Value::Array(items) = &n.value {
-                let all: Option<Vec<String>> = items
-                    .iter()
-                    .map(|i| match &i.value {
-                        Value::String(s) => Some(s.clone()),
-                        _ => None,
-                    })
-                    .collect();
-                if all.is_some() {
-                    return all;
-                }
+        if let Value::Array(items) = &n.value {
+            let all: Option<Vec<String>> = items
+                .iter()
+                .map(|i| match &i.value {
+                    Value::String(s) => Some(s.clone()),
+                    _ => None,
+                })
+                .collect();
+            if all.is_some() {
+                return all;
             }
         }
         self.dec.strings(n, &child_ptr(&self.ptr, key))

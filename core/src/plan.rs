@@ -234,7 +234,7 @@ pub fn in_job(source: &str, target: &str, host_path: &str) -> String {
 pub fn derive(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
     // Room for what a mount (a write, a link, sometimes a read) and a
     // catalog label usually add, so that a large plan is not copied as it
-    // grows (23,000 checks for 10,000 mounts).
+    // grows.
     let mut out = Vec::with_capacity(3 * ctx.mounts.len() + ctx.index.catalog().labels.len() + 16);
     let mut seen_read = std::collections::BTreeSet::new();
 
@@ -448,7 +448,10 @@ pub fn derive(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
                 out.push(check(
                     CheckKind::EgressAllowed,
                     Target::Endpoint {
-                        host: h.clone(),
+                        // What the entry denotes, not how it was written:
+                        // a URL's scheme, user info or path is no part of
+                        // the destination a verifier can connect to.
+                        host: crate::rules::netaddr::parse(h).display(),
                         port: a.port,
                         protocol: a.protocol.clone().unwrap_or_else(|| "tcp".into()),
                     },
