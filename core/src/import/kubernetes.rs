@@ -225,7 +225,13 @@ pub fn import_with(
                 let (cname, _) = read::opt_str(c, "name")?.ok_or_else(|| {
                     invalid(c.loc, format!("a container in `{group}` needs a `name`"))
                 })?;
-                let name = format!("{}/{}/{}", w.kind, w.name, cname);
+                // The namespace first, as `kubectl` names an object, when
+                // the manifest gives one: `Pod ci/x` and `Pod staging/x`
+                // are two profiles, in reports, baselines and file names.
+                let name = match &w.namespace {
+                    Some(ns) => format!("{ns}/{}/{}/{}", w.kind, w.name, cname),
+                    None => format!("{}/{}/{}", w.kind, w.name, cname),
+                };
                 let d = container(w, pod, c, &name, group, init, &cluster)?;
                 out.push((name, d));
                 any = true;
