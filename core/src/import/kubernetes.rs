@@ -1081,18 +1081,17 @@ fn environment(d: &mut Draft, c: &SNode) -> Result<(), ImportError> {
     let env_loc = key_at(c, "env");
     d.set("/environment/inherit", false, env_loc);
     d.set("/environment/variables", OVal::obj(), env_loc);
-    let mut seen: Vec<String> = Vec::new();
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
     for e in read::opt_seq(c, "env")?.unwrap_or_default() {
         let e = read::map(e, "env")?;
         let (name, name_at) = read::opt_str(e, "name")?
             .ok_or_else(|| invalid(e.loc, "an `env` entry needs a `name`"))?;
-        if seen.iter().any(|s| s == name) {
+        if !seen.insert(name) {
             d.note(
                 name_at,
                 format!("`{name}` is set twice; Kubernetes keeps the last value"),
             );
         }
-        seen.push(name.to_string());
         let ptr = Draft::variable_ptr(name);
         if let Some(vf) = read::opt_map(e, "valueFrom")? {
             if let Some(sk) = read::opt_map(vf, "secretKeyRef")? {
