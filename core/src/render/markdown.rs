@@ -13,7 +13,7 @@ use crate::view::{self, Filter};
 /// `#123` and `GH-123` references, and HTML entities that would decode to
 /// either. A zero-width space entity after `@`, `#` or `GH` breaks the link
 /// while the text reads the same.
-fn md(s: &str) -> String {
+pub(crate) fn md(s: &str) -> String {
     const BREAK: &str = "&#8203;";
     let text = crate::sanitize::neutralize(s);
     let mut out = String::with_capacity(text.len());

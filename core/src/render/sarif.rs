@@ -32,7 +32,7 @@ pub fn security_severity(s: Severity) -> &'static str {
 /// A relative URI for the profile: absolute paths lose their leading `/`
 /// and are marked relative to the `SRCROOT` base; characters outside the
 /// URI-safe set are percent-encoded.
-fn relative_uri(source: &str) -> String {
+pub(crate) fn relative_uri(source: &str) -> String {
     let s = source.trim_start_matches("./").trim_start_matches('/');
     let s = s.replace('\\', "/");
     let mut out = String::with_capacity(s.len());

@@ -764,9 +764,9 @@ argument: use --format jsonl, or name the file's directory (an array)",
     match (finished, output) {
         (Ok(()), Some(path)) => {
             output::note(&format!(
-                "wrote {} for {reports} profile{} to {}",
+                "wrote {} for {} to {}",
                 args.format.name(),
-                if reports == 1 { "" } else { "s" },
+                isolint_core::text::plural(reports, "profile"),
                 input::display(path)
             ));
             code
