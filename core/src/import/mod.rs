@@ -553,8 +553,7 @@ fn finish(
     }
     // Every profile parses (the importers write valid JSON), so no
     // profile's secrets can be missed by the shared masked copy. Each tree
-    // is walked and dropped in turn: held together, the trees of 45,000
-    // Compose services were most of the import's memory.
+    // is walked and dropped in turn, so at most one is held at a time.
     let mut failed = None;
     let roots = finished.iter().map_while(|(_, f)| {
         match crate::json::parse(f.0.as_bytes(), Default::default()) {

@@ -44,9 +44,9 @@ pub fn note(message: &str) {
     line("isolint: ", &neutralize(message));
 }
 
-/// One line on stderr in one write: `writeln!` on unbuffered stderr made
-/// three system calls of each line, and an import of 45,000 Compose
-/// services prints 800,000 lines.
+/// One line on stderr in one write: stderr is unbuffered, `writeln!` would
+/// write each piece on its own, and an import can print a line per
+/// setting of tens of thousands of profiles.
 fn line(prefix: &str, message: &str) {
     let mut s = String::with_capacity(prefix.len() + message.len() + 1);
     s.push_str(prefix);
