@@ -126,7 +126,10 @@ Compose file, a Codex config.toml, sandbox-runtime or Claude Code settings, or a
 bwrap; the format is detected from the content unless --from names it. The profile goes to \
 stdout (or --output): one document, or a JSON array when the file describes several profiles \
 (one per Kubernetes container, one per Compose service). With --output DIR/ (a path ending in \
-`/`, or an existing directory) each profile gets its own file, DIR/<stem>.<name>.json.\n\n\
+`/`, or an existing directory) each profile gets its own file, DIR/<stem>.<name>.json, every \
+character of the name outside A-Za-z0-9._- written as `_` (a Kubernetes name starts with its \
+namespace, when the manifest gives one); two profiles that would share a file name are an \
+error, and nothing is written.\n\n\
 On stderr, one `note:` line (file:line:column) per source setting with no profile equivalent, \
 and one `not declared:` line per profile field the format cannot express: those stay absent \
 and `isolint audit` reports them as not declared.",

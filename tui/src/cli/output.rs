@@ -30,18 +30,29 @@ pub fn error(message: &str) {
 /// Print `note: MESSAGE` on stderr (a remark about the input, like a
 /// compiler's).
 pub fn remark(message: &str) {
-    let _ = writeln!(io::stderr().lock(), "note: {}", neutralize(message));
+    line("note: ", &neutralize(message));
 }
 
 /// Print `not declared: MESSAGE` on stderr: a profile field an imported
 /// format cannot express.
 pub fn not_declared(message: &str) {
-    let _ = writeln!(io::stderr().lock(), "not declared: {}", neutralize(message));
+    line("not declared: ", &neutralize(message));
 }
 
 /// Print an informational line on stderr.
 pub fn note(message: &str) {
-    let _ = writeln!(io::stderr().lock(), "isolint: {}", neutralize(message));
+    line("isolint: ", &neutralize(message));
+}
+
+/// One line on stderr in one write: stderr is unbuffered, `writeln!` would
+/// write each piece on its own, and an import can print a line per
+/// setting of tens of thousands of profiles.
+fn line(prefix: &str, message: &str) {
+    let mut s = String::with_capacity(prefix.len() + message.len() + 1);
+    s.push_str(prefix);
+    s.push_str(message);
+    s.push('\n');
+    let _ = io::stderr().lock().write_all(s.as_bytes());
 }
 
 /// Write to stdout. A reader that went away (`isolint … | head`) is not an
