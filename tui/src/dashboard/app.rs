@@ -175,6 +175,8 @@ pub struct Slot {
     /// the file holds one profile.
     pub unit: String,
     pub outcome: Result<Report, LoadError>,
+    /// The importer's notes for this profile (see [`load::Loaded::notes`]).
+    pub notes: Vec<String>,
     pub stamp: Stamp,
     pub nav: Nav,
     /// The selected finding (rule, pointer, message) when the profile last
@@ -226,6 +228,7 @@ pub fn file_slots(source: &Source, stamp: Stamp, loaded: Vec<load::Loaded>) -> V
                 name: name.clone(),
                 unit: l.unit,
                 outcome: l.outcome,
+                notes: l.notes,
                 stamp,
                 nav: Nav::default(),
                 remembered: None,
@@ -1607,7 +1610,7 @@ mod tests {
             line: o.line,
             column: o.column,
         };
-        assert_eq!(update(&mut app, Msg::OpenEditor), [want.clone()]);
+        assert_eq!(update(&mut app, Msg::OpenEditor), std::slice::from_ref(&want));
         assert_eq!(update(&mut app, Msg::Activate), [want], "Enter too");
         // The built-in profile has no file: say so, run nothing.
         let mut built_in = App::new(

@@ -124,6 +124,11 @@ pub fn load_labels(source: &CatalogSource) -> Result<Labels, LoadError> {
 pub struct Loaded {
     pub unit: String,
     pub outcome: Result<Report, LoadError>,
+    /// The importer's notes, as `isolint import` prints them: `note:`
+    /// for a source setting with no profile equivalent (with its place),
+    /// `not declared:` for a profile field the format cannot express.
+    /// Display-safe.
+    pub notes: Vec<String>,
 }
 
 impl Loaded {
@@ -131,6 +136,7 @@ impl Loaded {
         Loaded {
             unit: String::new(),
             outcome,
+            notes: Vec::new(),
         }
     }
 }
@@ -221,6 +227,7 @@ fn audit_import(
         .iter()
         .map(|unit| Loaded {
             unit: neutralize(&unit.name).into_owned(),
+            notes: import_notes(file, unit),
             outcome: crate::runner::audit_imported(unit, name, labels, options).map_err(|e| {
                 positioned(
                     &unit.display_name(file),
@@ -230,6 +237,22 @@ fn audit_import(
                 )
             }),
         })
+        .collect()
+}
+
+/// `note: file:line:column: message` and `not declared: /pointer: reason`.
+fn import_notes(file: &str, unit: &import::Imported) -> Vec<String> {
+    let notes = unit
+        .notes
+        .iter()
+        .map(|n| format!("note: {file}:{}:{}: {}", n.line, n.column, n.message));
+    let undeclared = unit
+        .undeclared
+        .iter()
+        .map(|u| format!("not declared: {}: {}", u.pointer, u.reason));
+    notes
+        .chain(undeclared)
+        .map(|s| neutralize(&s).into_owned())
         .collect()
 }
 

@@ -429,3 +429,41 @@ fn one_profile_has_no_list() {
     assert!(!text.contains("0 Profiles"), "{text}");
     assert!(text.contains("profile 1 of 1"), "{text}");
 }
+
+/// An imported profile's detail leads with the original file's place,
+/// names the original setting to change, and lists the import notes the
+/// CLI prints (`note:` / `not declared:`).
+#[test]
+fn imported_profiles_speak_their_own_vocabulary() {
+    let mut a = app(vec![import_fixture("kubernetes/pod-home.yaml")]);
+    let report = a.report().unwrap();
+    let net = report
+        .issues
+        .iter()
+        .position(|f| f.area == Area::Network)
+        .expect("the pod has a network finding");
+    let o = report.issues[net].origin.clone().unwrap();
+    while a.selected_issue() != Some(net) {
+        step(&mut a, Msg::Down);
+    }
+    assert!(
+        !a.slot().unwrap().notes.is_empty(),
+        "the pod import has notes"
+    );
+    let mut seen = String::new();
+    for _ in 0..30 {
+        seen.push_str(&screen(&a, 120, 36));
+        step(&mut a, Msg::DetailDown);
+    }
+    let at = format!(
+        "at: ../fixtures/import/kubernetes/pod-home.yaml:{}:{}",
+        o.line, o.column
+    );
+    assert!(seen.contains(&at), "{at} missing:\n{seen}");
+    assert!(seen.contains("NetworkPolicy"), "{seen}");
+    assert!(seen.contains("Import notes"), "{seen}");
+    assert!(
+        seen.contains("note: ") || seen.contains("not declared: "),
+        "{seen}"
+    );
+}
