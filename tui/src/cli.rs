@@ -15,7 +15,7 @@ pub(crate) mod output;
 #[path = "verify/probe.rs"]
 mod probe;
 mod reconcile;
-mod today;
+pub(crate) mod today;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
