@@ -1,8 +1,8 @@
 //! Building message text without `format!`: the rules and the plan write
 //! a few strings per mount, and for text made of plain pieces the
 //! formatting machinery (a call through `Display` per piece, a guessed
-//! capacity, then growth) cost several times the copying itself. A
-//! profile of 10,000 mounts built 45,000 such strings.
+//! capacity, then growth) costs several times the copying itself, and a
+//! large profile builds a few such strings per mount.
 
 /// A count and its noun: `1 finding`, `0 findings`, `3 runtime checks`.
 /// The plural adds `s`, which every noun the front ends count takes; the
@@ -41,8 +41,8 @@ pub(crate) struct Num {
 }
 
 impl Num {
-    // Not inlined: the page is measured in bytes, and a call costs little
-    // next to the divisions.
+    // Not inlined: one copy of the loop serves every caller, and a call
+    // costs little next to the divisions.
     #[inline(never)]
     pub(crate) fn new(n: impl Into<u64>) -> Num {
         let mut n: u64 = n.into();

@@ -133,9 +133,11 @@ fn finding_item(dispatch: &Dispatch, report: &Report, index: usize, open: bool) 
     };
     let detail_id = format!("finding-detail-{index}");
     let (line, column) = view::shown_position(report, f);
-    let position = match (line, column) {
-        (Some(l), Some(c)) => format!("line {l}:{c}"),
-        (Some(l), None) => format!("line {l}"),
+    let position = match (line, column, &f.origin) {
+        (Some(l), Some(c), _) => format!("line {l}:{c}"),
+        (Some(l), None, _) => format!("line {l}"),
+        // Declared by the runner overlay, not by the editor's file.
+        (None, _, Some(o)) => format!("{} line {}", o.file, o.line),
         _ => String::new(),
     };
     html! {
@@ -179,7 +181,12 @@ fn finding_detail(dispatch: &Dispatch, id: String, d: &Detail) -> Html {
                 <dt>{ "Why it matters" }</dt><dd>{ rich(d.rationale) }</dd>
                 <dt>{ "How to fix" }</dt><dd>{ rich(&d.remediation) }</dd>
                 <dt>{ "Where" }</dt>
-                <dd><code>{ d.pointer.clone() }</code>{ " " }{ goto }</dd>
+                <dd>
+                    <code>{ d.pointer.clone() }</code>{ " " }{ goto }
+                    if let (None, Some(o)) = (d.shown_line, &d.origin) {
+                        <span class="muted runner-origin">{ format!("declared by the runner overlay {}, line {}, column {}", o.file, o.line, o.column) }</span>
+                    }
+                </dd>
                 if !d.evidence.is_empty() {
                     <dt>{ "Evidence" }</dt>
                     <dd>
