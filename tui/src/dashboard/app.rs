@@ -270,6 +270,9 @@ pub struct App {
     /// in, if any, so the prompt can say that the export adds an untracked
     /// file there.
     pub export_repo: Option<(PathBuf, PathBuf)>,
+    /// Observations of a runtime verifier (`--observed`), joined with each
+    /// profile's plan in the plan tab.
+    pub observed: Option<isolint_core::observe::Observations>,
     /// `$VISUAL` or `$EDITOR`, split into words (read once at start).
     pub editor: Option<Vec<String>>,
     /// The query and selected finding as they were when search mode
@@ -326,6 +329,7 @@ impl App {
             prompt: String::new(),
             export_repo,
             editor: super::editor::from_env(),
+            observed: None,
             search_before: String::new(),
             search_before_selection: None,
             rules: vm::rule_rows(),

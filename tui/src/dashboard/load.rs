@@ -372,6 +372,16 @@ fn quoted(s: &str) -> Option<(&str, &str)> {
     None
 }
 
+/// Read an observations document (bounded, as every input).
+pub fn load_observations(path: &Path) -> anyhow::Result<isolint_core::observe::Observations> {
+    use crate::cli::input::{self, Origin};
+    let name = display_path(path);
+    let bytes = input::read(&Origin::File(path.to_path_buf()), &name)
+        .map_err(|f| anyhow::anyhow!("{f}"))?;
+    isolint_core::observe::parse(&bytes)
+        .map_err(|e| anyhow::anyhow!("{name}: not usable observations: {e}"))
+}
+
 /// Today's date (UTC), as `audit` reads it, for staleness rules.
 pub fn today() -> Option<Date> {
     crate::cli::today::utc_today()
