@@ -43,6 +43,7 @@ pub(crate) mod builder;
 mod bwrap;
 mod codex;
 mod compose;
+pub mod hints;
 mod k8s_cluster;
 mod kubernetes;
 mod oci;

@@ -182,6 +182,12 @@ pub fn render(report: &Report, opts: TextOptions) -> String {
                 );
             }
             let _ = writeln!(out, "{pad} = help: {}", f.remediation);
+            // In the original file's own vocabulary, where a mapping exists.
+            if let Some(o) = &report.original {
+                if let Some(h) = crate::import::hints::hint(o.format, f) {
+                    let _ = writeln!(out, "{pad} = in {}: {h}", o.format);
+                }
+            }
             if !f.evidence.is_empty() {
                 let ev: Vec<String> = f
                     .evidence

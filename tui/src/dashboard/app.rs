@@ -175,6 +175,8 @@ pub struct Slot {
     /// the file holds one profile.
     pub unit: String,
     pub outcome: Result<Report, LoadError>,
+    /// The importer's notes for this profile (see [`load::Loaded::notes`]).
+    pub notes: Vec<String>,
     pub stamp: Stamp,
     pub nav: Nav,
     /// The selected finding (rule, pointer, message) when the profile last
@@ -226,6 +228,7 @@ pub fn file_slots(source: &Source, stamp: Stamp, loaded: Vec<load::Loaded>) -> V
                 name: name.clone(),
                 unit: l.unit,
                 outcome: l.outcome,
+                notes: l.notes,
                 stamp,
                 nav: Nav::default(),
                 remembered: None,
@@ -267,6 +270,9 @@ pub struct App {
     /// in, if any, so the prompt can say that the export adds an untracked
     /// file there.
     pub export_repo: Option<(PathBuf, PathBuf)>,
+    /// Observations of a runtime verifier (`--observed`), joined with each
+    /// profile's plan in the plan tab.
+    pub observed: Option<isolint_core::observe::Observations>,
     /// `$VISUAL` or `$EDITOR`, split into words (read once at start).
     pub editor: Option<Vec<String>>,
     /// The query and selected finding as they were when search mode
@@ -323,6 +329,7 @@ impl App {
             prompt: String::new(),
             export_repo,
             editor: super::editor::from_env(),
+            observed: None,
             search_before: String::new(),
             search_before_selection: None,
             rules: vm::rule_rows(),
