@@ -1,11 +1,12 @@
 //! The model and its transitions (the Elm architecture's `Model` and
 //! `update`). Grouping, ordering and filtering come from
-//! `isolint_core::view`; this module only keeps track of what is selected.
+//! `isolint_core::view_model`; this module only keeps track of what is selected.
 
 use std::path::{Path, PathBuf};
 
 use isolint_core::render::json;
-use isolint_core::view::{self as vm, Filter, Grouped, RuleRow};
+use isolint_core::rules::Rule;
+use isolint_core::view_model::{self as vm, Filter, Grouped};
 use isolint_core::{Area, Date, Labels, Report};
 
 use super::load::{self, CatalogSource, LoadError, Source, Stamp};
@@ -171,7 +172,7 @@ pub struct App {
     /// started, for cancelling.
     pub search_before: String,
     pub search_before_selection: Option<usize>,
-    pub rules: Vec<RuleRow>,
+    pub rules: Vec<&'static Rule>,
     /// Cursor in the rules tab.
     pub rule: usize,
     pub detail_scroll: u16,
@@ -227,7 +228,7 @@ impl App {
             filter: Filter::default(),
             search_before: String::new(),
             search_before_selection: None,
-            rules: vm::rule_rows(),
+            rules: isolint_core::rules::all().collect(),
             rule: 0,
             detail_scroll: 0,
             help_scroll: 0,

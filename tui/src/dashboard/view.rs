@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use isolint_core::model::StringEnum;
 use isolint_core::report::{MountRow, RuntimeCheck};
 use isolint_core::sanitize::neutralize;
-use isolint_core::view::{self as vm, Grouped};
+use isolint_core::view_model::{self as vm, Grouped};
 use isolint_core::{Area, Report, Severity};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
