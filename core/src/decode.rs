@@ -204,6 +204,29 @@ impl Decoder {
         }
     }
 
+    /// A whole number that may be negative.
+    pub fn int(&mut self, node: &Node, ptr: &str) -> Option<i64> {
+        match &node.value {
+            Value::Number(n) => match n.as_str().parse::<i64>() {
+                Ok(v) => Some(v),
+                Err(_) => {
+                    self.problem(
+                        ptr.to_string(),
+                        node.pos,
+                        ProblemKind::BadInteger {
+                            raw: n.as_str().to_string(),
+                        },
+                    );
+                    None
+                }
+            },
+            _ => {
+                self.wrong_type(node, ptr, "a whole number");
+                None
+            }
+        }
+    }
+
     pub fn enumeration<E: StringEnum>(&mut self, node: &Node, ptr: &str) -> Option<E> {
         let s = self.string(node, ptr)?;
         match E::parse(&s) {
@@ -495,6 +518,15 @@ fn boundary(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Boundary> {
             "host_namespaces",
             "seccomp",
             "read_only_root",
+            "terminal",
+            "masked_paths",
+            "apparmor",
+            "selinux",
+            "devices",
+            "shares_pid_with",
+            "sysctls",
+            "oom_score_adj",
+            "oom_kill_disable",
         ],
     )?;
     Some(Boundary {
@@ -527,17 +559,27 @@ fn boundary(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Boundary> {
         }),
         seccomp: o.enumeration("seccomp"),
         read_only_root: o.boolean("read_only_root"),
+        terminal: o.enumeration("terminal"),
+        masked_paths: o.boolean("masked_paths"),
+        apparmor: o.enumeration("apparmor"),
+        selinux: o.enumeration("selinux"),
+        devices: o.strings("devices"),
+        shares_pid_with: o.strings("shares_pid_with"),
+        sysctls: o.with("sysctls", string_map),
+        oom_score_adj: o.with("oom_score_adj", |d, n, ptr| d.int(n, ptr)),
+        oom_kill_disable: o.boolean("oom_kill_disable"),
     })
 }
 
 fn mount(d: &mut Decoder, n: &Node, ptr: &str) -> Mount {
-    let Some(mut o) = d.object(n, ptr, &["source", "target", "access"]) else {
+    let Some(mut o) = d.object(n, ptr, &["source", "target", "access", "sub_path"]) else {
         return Mount::default();
     };
     Mount {
         source: o.string("source"),
         target: o.string("target"),
         access: o.enumeration("access"),
+        sub_path: o.string("sub_path"),
     }
 }
 
@@ -570,28 +612,31 @@ fn network(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Network> {
 fn environment(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Environment> {
     let mut o = d.object(n, ptr, &["inherit", "variables"])?;
     let inherit = o.boolean("inherit");
-    let variables = o.with("variables", |d, n, ptr| {
-        let Some(members) = n.members() else {
-            d.wrong_type(n, ptr, "an object of names to string values");
-            return None;
-        };
-        let mut vars = Vec::with_capacity(members.len());
-        for m in members {
-            let p = child_ptr(ptr, &m.key);
-            let v = match &m.value.value {
-                Value::String(s) => s.clone(),
-                Value::Number(num) => num.as_str().to_string(),
-                Value::Bool(b) => b.to_string(),
-                _ => {
-                    d.wrong_type(&m.value, &p, "a string");
-                    String::new()
-                }
-            };
-            vars.push((m.key.clone(), v));
-        }
-        Some(vars)
-    });
+    let variables = o.with("variables", string_map);
     Some(Environment { inherit, variables })
+}
+
+/// An object of names to string values (numbers and booleans as written).
+fn string_map(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Vec<(String, String)>> {
+    let Some(members) = n.members() else {
+        d.wrong_type(n, ptr, "an object of names to string values");
+        return None;
+    };
+    let mut vars = Vec::with_capacity(members.len());
+    for m in members {
+        let p = child_ptr(ptr, &m.key);
+        let v = match &m.value.value {
+            Value::String(s) => s.clone(),
+            Value::Number(num) => num.as_str().to_string(),
+            Value::Bool(b) => b.to_string(),
+            _ => {
+                d.wrong_type(&m.value, &p, "a string");
+                String::new()
+            }
+        };
+        vars.push((m.key.clone(), v));
+    }
+    Some(vars)
 }
 
 fn credential(d: &mut Decoder, n: &Node, ptr: &str) -> Credential {
@@ -612,13 +657,14 @@ fn credential(d: &mut Decoder, n: &Node, ptr: &str) -> Credential {
 }
 
 fn command(d: &mut Decoder, n: &Node, ptr: &str) -> Command {
-    let Some(mut o) = d.object(n, ptr, &["executable", "arguments", "shell"]) else {
+    let Some(mut o) = d.object(n, ptr, &["executable", "arguments", "shell", "cwd"]) else {
         return Command::default();
     };
     Command {
         executable: o.string("executable"),
         arguments: o.strings("arguments"),
         shell: o.string("shell"),
+        cwd: o.string("cwd"),
     }
 }
 

@@ -46,7 +46,7 @@ mod shell;
 pub mod sort;
 #[cfg(any(test, feature = "synth"))]
 pub mod synth;
-mod text;
+pub mod text;
 pub mod view_model;
 /// The former name of [`view_model`], kept while branches that use it
 /// are merged.

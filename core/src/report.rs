@@ -151,6 +151,18 @@ impl Summary {
     }
 }
 
+/// An entry a directory run found and did not audit (a file of another
+/// kind, a hidden entry, a link to a directory, the run's own earlier
+/// report), with the reason. The summaries name each one, so a run never
+/// passes over a file without saying so.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotAudited {
+    /// The path as the run shows it (relative to where it was started).
+    pub source: String,
+    /// Why it was passed over, lowercase, no final period.
+    pub reason: String,
+}
+
 pub use crate::plan::RuntimeCheck;
 
 /// A finding's fingerprint: stable across runs and edits elsewhere in the

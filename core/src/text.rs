@@ -4,6 +4,13 @@
 //! capacity, then growth) costs several times the copying itself, and a
 //! large profile builds a few such strings per mount.
 
+/// A count and its noun: `1 finding`, `0 findings`, `3 runtime checks`.
+/// The plural adds `s`, which every noun the front ends count takes; the
+/// dashboard, the CLI and the page all use this one helper.
+pub fn plural(n: usize, noun: &str) -> String {
+    cat!(Num::new(n as u64), " ", noun, if n == 1 { "" } else { "s" })
+}
+
 /// The pieces, each anything that is `AsRef<str>` (`&str`, `String`,
 /// [`Num`]), joined into a `String` of exactly their length: the bytes
 /// `format!` writes for the same pieces as `{}` placeholders.
@@ -79,6 +86,13 @@ mod tests {
             let s = String::from(b.as_str());
             prop_assert_eq!(cat!(a, "`", s, "` ", Num::new(n)), format!("{a}`{b}` {n}"));
         }
+    }
+
+    #[test]
+    fn counts_take_their_plural() {
+        assert_eq!(plural(0, "finding"), "0 findings");
+        assert_eq!(plural(1, "finding"), "1 finding");
+        assert_eq!(plural(2, "runtime check"), "2 runtime checks");
     }
 
     #[test]

@@ -20,9 +20,10 @@ mod credentials;
 mod dependencies;
 mod egress;
 mod isolation;
+pub(crate) mod kernel;
 mod limits;
 mod mounts;
-mod netaddr;
+pub(crate) mod netaddr;
 mod network;
 pub(crate) mod paths;
 mod privileges;
@@ -70,6 +71,7 @@ pub fn all() -> impl Iterator<Item = &'static Rule> {
         artifacts::RULES,
         cleanup::RULES,
         profile::RULES,
+        kernel::RULES,
     ]
     .into_iter()
     .flatten()
@@ -225,7 +227,7 @@ impl Emitter {
             area: self.rule.area,
             severity: self.rule.severity,
             pointer: pointer.into(),
-            message: message.into(),
+            message: no_empty_quote(message.into()),
             evidence: Evidence::new(),
         };
         let last = self.drafts.len();
@@ -303,6 +305,17 @@ impl Emitter {
                 Some(d)
             }
         }
+    }
+}
+
+/// Messages quote profile values in backticks; an empty value would leave
+/// an empty quote that tells the reader nothing, so it reads `(empty)`.
+/// Done here, once, so no rule's wording can forget it.
+fn no_empty_quote(message: String) -> String {
+    if message.contains("``") {
+        message.replace("``", "`(empty)`")
+    } else {
+        message
     }
 }
 
