@@ -227,16 +227,8 @@ impl AtomicFile {
             return Ok(());
         };
         writer.flush()?;
-        #[cfg(target_os = "linux")]
-        {
-            use std::os::fd::AsRawFd;
-            let fd = writer.get_ref().as_raw_fd();
-            // SAFETY: `fd` is this file's open descriptor for the whole
-            // call; offset 0 and length 0 mean "the whole file", and
-            // SYNC_FILE_RANGE_WRITE only queues writeback without waiting.
-            // Errors are ignored on purpose: `commit` still flushes fully.
-            let _ = unsafe { libc::sync_file_range(fd, 0, 0, libc::SYNC_FILE_RANGE_WRITE) };
-        }
+        // A hint only: an error is ignored, `commit` still flushes fully.
+        crate::sys::start_writeback(writer.get_ref());
         Ok(())
     }
 

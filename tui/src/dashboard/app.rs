@@ -1,10 +1,11 @@
 //! The model and its transitions (the Elm architecture's `Model` and
 //! `update`). Grouping, ordering and filtering come from
-//! `isolint_core::view`; this module only keeps track of what is selected.
+//! `isolint_core::view_model`; this module only keeps track of what is selected.
 
 use std::path::{Path, PathBuf};
 
-use isolint_core::view::{self as vm, Filter, Grouped, RuleRow};
+use isolint_core::rules::Rule;
+use isolint_core::view_model::{self as vm, Filter, Grouped};
 use isolint_core::{Area, Date, Labels, Report};
 
 use super::effects;
@@ -279,7 +280,7 @@ pub struct App {
     /// started, for cancelling.
     pub search_before: String,
     pub search_before_selection: Option<usize>,
-    pub rules: Vec<RuleRow>,
+    pub rules: Vec<&'static Rule>,
     /// Cursor in the rules tab.
     pub rule: usize,
     pub detail_scroll: u16,
@@ -332,7 +333,7 @@ impl App {
             observed: None,
             search_before: String::new(),
             search_before_selection: None,
-            rules: vm::rule_rows(),
+            rules: isolint_core::rules::all().collect(),
             rule: 0,
             detail_scroll: 0,
             help_scroll: 0,

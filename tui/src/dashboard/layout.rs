@@ -5,7 +5,7 @@
 use super::app::{self, App, Tab};
 use super::text::width;
 use super::view::{findings::*, help::*, mounts::*, plan::*, rules::*};
-use isolint_core::view::{self as vm, Grouped};
+use isolint_core::view_model::{self as vm, Grouped};
 use isolint_core::Report;
 use ratatui::layout::{Constraint, Layout, Rect};
 

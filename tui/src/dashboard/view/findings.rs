@@ -7,7 +7,7 @@ use super::super::text::{self, truncate, truncate_left, width, wrap};
 use super::super::theme;
 use super::{field, lines_of, pad, pane, plural, render_scrolled, safe};
 use isolint_core::model::StringEnum;
-use isolint_core::view::{self as vm, Grouped};
+use isolint_core::view_model::{self as vm, Grouped};
 use isolint_core::Report;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
