@@ -28,8 +28,7 @@ impl Default for Filter {
 }
 
 /// Lowercasing for the case-insensitive search. The browser page passes
-/// the browser's own: the standard library's Unicode case tables would add
-/// about 9 KB to its wasm. Everything else uses [`str::to_lowercase`].
+/// the browser's own, so that its wasm carries no Unicode case tables. Everything else uses [`str::to_lowercase`].
 pub type Lowercase = fn(&str) -> String;
 
 impl Filter {
