@@ -142,9 +142,8 @@ fn observations_bar(dispatch: &Dispatch, props: &TablesProps) -> Html {
                 String::new()
             } else {
                 format!(
-                    "; {} observation{} name no check of this plan ({})",
-                    r.unknown.len(),
-                    super::findings::plural(r.unknown.len()),
+                    "; {} name no check of this plan ({})",
+                    super::findings::plural(r.unknown.len(), "observation"),
                     isolint_core::sanitize::neutralize(&r.unknown.join(", "))
                 )
             };
