@@ -434,6 +434,10 @@ pub enum SchemaName {
     Findings,
     /// the runner overlay of `--runner FILE` (a partial isolint.profile/v1)
     Runner,
+    /// isolint.observations/v1, what `isolint probe` and `isolint verify` observed
+    Observations,
+    /// isolint.reconciliation/v1, `isolint reconcile --format json`
+    Reconciliation,
 }
 
 #[derive(Debug, Args)]

@@ -213,6 +213,8 @@ pub fn schema(name: SchemaName) -> u8 {
         SchemaName::Labels => "labels",
         SchemaName::Findings => "findings",
         SchemaName::Runner => "runner",
+        SchemaName::Observations => "observations",
+        SchemaName::Reconciliation => "reconciliation",
     };
     match isolint_core::schema::by_name(key) {
         Some(text) if text.ends_with('\n') => print(text),
