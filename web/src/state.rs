@@ -1312,6 +1312,7 @@ mod tests {
             E::ResolvesToDeclaredSource => "resolves",
             E::RejectedAfterJob => "rejected",
             E::Destroyed => "destroyed",
+            E::SeparateKernel => "separate-kernel",
         }
     }
 
