@@ -9,6 +9,7 @@ use std::rc::Rc;
 
 use isolint_core::import::{self, ImportError};
 use isolint_core::json::{InputError, Limits};
+use isolint_core::observe::{self, Observations, Reconciliation};
 use isolint_core::runner::{Runner, RunnerError};
 use isolint_core::sanitize::neutralize;
 use isolint_core::view_model::{self, Filter};
@@ -191,15 +192,23 @@ pub fn describe_catalog_error(e: &CatalogError) -> String {
     }
 }
 
-/// The finding the learner opened, remembered by identity so it survives
-/// a re-audit as long as the finding still exists. The message is part of
-/// the key, as in the dashboard: one pointer can hold several findings of
-/// one rule (`python -c …; node -e …` in one command).
+/// The finding the learner opened: its index in `report.issues`, as the
+/// dashboard keys it, and its identity (rule, pointer, message), so it
+/// survives a re-audit as long as the finding still exists. One pointer can
+/// hold several findings (`python -c …; node -e …` in one command), even
+/// alike ones; the index tells them apart.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Selection {
+    pub index: usize,
     pub rule: &'static str,
     pub pointer: String,
     pub message: String,
+}
+
+impl Selection {
+    fn is(&self, f: &isolint_core::Finding) -> bool {
+        f.rule == self.rule && f.pointer == self.pointer && f.message == self.message
+    }
 }
 
 /// A short message for the status line.
@@ -318,6 +327,11 @@ pub struct State {
     /// Whether the overlay was merged into the shown report (it applies to
     /// imported formats only).
     pub runner_applied: bool,
+    /// An `isolint.observations/v1` document the learner opened, and its
+    /// file name: shown against the plan of whatever profile is audited.
+    pub observations: Option<(Rc<str>, Rc<Observations>)>,
+    /// Why the last observations file was refused.
+    pub observations_error: Option<String>,
 }
 
 /// Everything that changes the state.
@@ -374,6 +388,13 @@ pub enum Action {
     DropRunner,
     /// Hide the message about a refused overlay.
     DismissRunnerError,
+    /// An observations file (`isolint probe` output) was read.
+    LoadObservations {
+        name: String,
+        bytes: Vec<u8>,
+    },
+    /// Show the plan without observations again.
+    DropObservations,
 }
 
 impl State {
@@ -405,6 +426,8 @@ impl State {
             runner: None,
             runner_error: None,
             runner_applied: false,
+            observations: None,
+            observations_error: None,
         };
         s.original = Rc::clone(&s.text);
         s.run_audit();
@@ -487,13 +510,25 @@ impl State {
         self.report.as_ref().filter(|_| self.input_error.is_none())
     }
 
-    /// Index in `report.issues` of the open finding.
+    /// Index in `report.issues` of the open finding: the index it was
+    /// opened at while the finding there is still the same one, else (after
+    /// a re-audit moved it) the first finding with its identity.
     pub fn selected_index(&self) -> Option<usize> {
         let sel = self.selected.as_ref()?;
         let report = self.report.as_ref()?;
-        report.issues.iter().position(|f| {
-            f.rule == sel.rule && f.pointer == sel.pointer && f.message == sel.message
-        })
+        if report.issues.get(sel.index).is_some_and(|f| sel.is(f)) {
+            return Some(sel.index);
+        }
+        report.issues.iter().position(|f| sel.is(f))
+    }
+
+    /// The current report's plan joined with the opened observations, by
+    /// the same core function as `isolint reconcile`: each check agrees,
+    /// disagrees, is not observable, or is stale (the profile changed
+    /// since the plan that was probed).
+    pub fn reconciliation(&self) -> Option<Reconciliation> {
+        let (_, obs) = self.observations.as_ref()?;
+        Some(observe::join_report(self.current_report()?, obs))
     }
 
     /// The worst severity of the findings on each line, for the gutter.
@@ -677,6 +712,32 @@ impl Reducible for State {
                 s.runner_error = None;
                 Rc::new(s)
             }
+            Action::LoadObservations { name, bytes } => {
+                let mut s = (*self).clone();
+                match observe::parse(&bytes) {
+                    Ok(obs) => {
+                        s.observations = Some((Rc::from(neutralize(&name)), Rc::new(obs)));
+                        s.observations_error = None;
+                    }
+                    Err(e) => {
+                        s.observations_error = Some(format!(
+                            "{} was not loaded: {}",
+                            neutralize(&name),
+                            neutralize(&e.to_string())
+                        ));
+                    }
+                }
+                Rc::new(s)
+            }
+            Action::DropObservations => {
+                if self.observations.is_none() && self.observations_error.is_none() {
+                    return self;
+                }
+                let mut s = (*self).clone();
+                s.observations = None;
+                s.observations_error = None;
+                Rc::new(s)
+            }
             Action::UseWorkshopCatalog => {
                 if self.catalog == CatalogChoice::Workshop && self.catalog_error.is_none() {
                     return self;
@@ -717,6 +778,7 @@ impl Reducible for State {
                     s.selected = None;
                 } else {
                     s.selected = Some(Selection {
+                        index,
                         rule: f.rule,
                         pointer: f.pointer.clone(),
                         message: f.message.clone(),
@@ -759,6 +821,7 @@ impl Reducible for State {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use isolint_core::model::StringEnum;
     use isolint_core::view_model::Grouped;
     use isolint_core::{Area, Verdict};
 
@@ -1212,6 +1275,140 @@ mod tests {
             isolint_core::render::json::render(page),
             isolint_core::render::json::render(&direct)
         );
+    }
+
+    /// Observations of the fixed profile's plan: each check observed as
+    /// `observe` says, with the plan's own fingerprint.
+    fn observations_of(report: &Report, observe: impl Fn(usize) -> &'static str) -> String {
+        let rows: Vec<serde_json::Value> = report
+            .runtime_checks
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                serde_json::json!({
+                    "id": c.id, "kind": c.kind.as_str(), "action": "test",
+                    "observed": observe(i), "elapsed_us": 1
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "schema": "isolint.observations/v1",
+            "plan_fingerprint": report.profile.fingerprint,
+            "runner": "bwrap test",
+            "observations": rows,
+        })
+        .to_string()
+    }
+
+    /// What each check expects, observed as such.
+    fn honest(report: &Report, i: usize) -> &'static str {
+        use isolint_core::plan::Expect as E;
+        match report.runtime_checks[i].expect {
+            E::Denied => "denied",
+            E::Allowed => "allowed",
+            E::Enforced => "enforced",
+            E::NoSurvivors => "no-survivors",
+            E::Exact => "exact",
+            E::ResolvesToDeclaredSource => "resolves",
+            E::RejectedAfterJob => "rejected",
+            E::Destroyed => "destroyed",
+            E::SeparateKernel => "separate-kernel",
+        }
+    }
+
+    #[test]
+    fn observations_are_joined_with_the_plan_and_go_stale_when_it_changes() {
+        use isolint_core::observe::Status;
+        let s = step(
+            start(),
+            Action::Load {
+                name: "fixed.json".into(),
+                text: isolint_core::WORKSHOP_PROFILE_FIXED.into(),
+                lesson: None,
+            },
+        );
+        assert!(s.reconciliation().is_none(), "nothing opened yet");
+        let report = Rc::clone(s.report.as_ref().expect("report"));
+        let n = report.runtime_checks.len();
+        assert!(n >= 3);
+        // The first check observed otherwise, the second needs the launcher.
+        let text = observations_of(&report, |i| match i {
+            0 => "survivors",
+            1 => "needs-launcher",
+            _ => honest(&report, i),
+        });
+        let s = step(
+            s,
+            Action::LoadObservations {
+                name: "obs.json".into(),
+                bytes: text.clone().into_bytes(),
+            },
+        );
+        assert_eq!(s.observations_error, None);
+        let r = s.reconciliation().expect("joined");
+        assert_eq!(r.checks.len(), n);
+        assert_eq!(r.checks[0].status, Status::Disagrees);
+        assert_eq!(r.checks[1].status, Status::NotObservable);
+        assert_eq!(r.count(Status::Agrees), n - 2);
+        // The same rows as `isolint reconcile` computes.
+        let obs = observe::parse(text.as_bytes()).expect("parsed");
+        assert_eq!(r, observe::join_report(&report, &obs));
+        // An edit changes the profile: every check is stale until re-probed.
+        let edited = isolint_core::WORKSHOP_PROFILE_FIXED.replacen("536870912", "268435456", 1);
+        let s = settle(step(s, Action::Edit(edited)));
+        assert!(s.is_current());
+        let r = s.reconciliation().expect("joined");
+        assert!(r.checks.iter().all(|c| c.status == Status::Stale), "{r:?}");
+        let s = step(
+            s,
+            Action::Load {
+                name: "fixed.json".into(),
+                text: isolint_core::WORKSHOP_PROFILE_FIXED.into(),
+                lesson: None,
+            },
+        );
+        let mut probe = (*report).clone();
+        probe.profile.fingerprint = "sha256:0000".into();
+        let s = step(
+            s,
+            Action::LoadObservations {
+                name: "old.json".into(),
+                bytes: observations_of(&probe, |i| honest(&report, i)).into_bytes(),
+            },
+        );
+        let r = s.reconciliation().expect("joined");
+        assert!(r.checks.iter().all(|c| c.status == Status::Stale));
+        // A bad file is refused with its position; the last one stays.
+        let s = step(
+            s,
+            Action::LoadObservations {
+                name: "bad.json".into(),
+                bytes: b"{\n  \"schema\": 3\n}".to_vec(),
+            },
+        );
+        let err = s.observations_error.clone().expect("refused");
+        assert!(err.contains("bad.json") && err.contains("line 2"), "{err}");
+        assert_eq!(s.observations.as_ref().map(|(n, _)| &**n), Some("old.json"));
+        let s = step(s, Action::DropObservations);
+        assert!(s.observations.is_none() && s.reconciliation().is_none());
+    }
+
+    #[test]
+    fn alike_findings_at_one_pointer_are_told_apart_by_index() {
+        // Two findings that share rule, pointer and message: only the index
+        // tells them apart, as in the dashboard.
+        let s = start();
+        let mut report = (**s.report.as_ref().expect("report")).clone();
+        let twin = report.issues[0].clone();
+        report.issues.insert(1, twin);
+        let mut s = (*s).clone();
+        s.report = Some(Rc::new(report));
+        let s = step(Rc::new(s), Action::Select(1));
+        assert_eq!(s.selected_index(), Some(1));
+        let s = step(s, Action::Select(0));
+        assert_eq!(s.selected_index(), Some(0));
+        let s = step(s, Action::Select(0));
+        assert_eq!(s.selected_index(), None, "clicking again closes it");
     }
 
     #[test]

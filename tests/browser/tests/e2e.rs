@@ -8,7 +8,7 @@ use fantoccini::key::Key;
 use fantoccini::Locator;
 use isolint_browser_tests::{repo_root, Page, TODAY};
 use isolint_core::{audit, AuditOptions, Date, Labels};
-use isolint_web::gallery;
+use isolint_web::lessons;
 use isolint_web::share::base64url_decode;
 use serde_json::Value;
 
@@ -323,10 +323,10 @@ async fn gallery_lessons_load_and_explain_one_idea() {
             vec![],
         )
         .await;
-    assert_eq!(count.as_u64(), Some(gallery::LESSONS.len() as u64));
-    assert!(gallery::LESSONS.len() >= 8);
+    assert_eq!(count.as_u64(), Some(lessons::LESSONS.len() as u64));
+    assert!(lessons::LESSONS.len() >= 8);
 
-    let lesson = gallery::lesson("engine-socket").expect("lesson");
+    let lesson = lessons::lesson("engine-socket").expect("lesson");
     let before = page.audit_count().await;
     page.click("button.lesson[data-lesson='engine-socket']")
         .await;

@@ -98,6 +98,19 @@ pub fn app() -> Html {
         let st = state.clone();
         use_memo(current, move |_| st.line_marks())
     };
+    let observed = {
+        let st = state.clone();
+        use_memo(
+            (
+                current.clone(),
+                state
+                    .observations
+                    .as_ref()
+                    .map(|(_, o)| Shared(Rc::clone(o))),
+            ),
+            move |_| st.reconciliation(),
+        )
+    };
     let error_line = state.input_error.as_ref().and_then(|e| e.line);
     let verdict = match (&current, &state.input_error) {
         (_, Some(_)) => "unreadable",
@@ -162,7 +175,10 @@ pub fn app() -> Html {
                         stale={!state.is_current()} />
                 </section>
             </main>
-            <Tables dispatch={dispatch.clone()} report={report} />
+            <Tables dispatch={dispatch.clone()} report={report}
+                observed={observed}
+                observations={state.observations.as_ref().map(|(file, o)| (file.to_string(), isolint_core::sanitize::neutralize(&o.runner).into_owned()))}
+                observations_error={state.observations_error.clone()} />
             <footer class="footer">
                 <p>{ isolint_core::NOTICE }</p>
                 <p>{ format!("isolint {} · rules and wording come from the same core library as the command line.", isolint_core::report::TOOL_VERSION) }</p>

@@ -3,7 +3,7 @@
 use yew::prelude::*;
 
 use super::{rich, Dispatch};
-use crate::gallery::{lesson, LESSONS};
+use crate::lessons::{lesson, LESSONS};
 use crate::state::Action;
 
 /// One button per lesson; `current` is the lesson the editor's text came

@@ -11,7 +11,10 @@ use crate::state::{Action, CatalogChoice, Status, WORKSHOP_SOURCE};
 const PROFILE_TYPES: &str = ".json,.yaml,.yml,.toml,.sh,application/json";
 
 /// Read the first file of a file input, then hand it to `make`.
-fn on_file_chosen(dispatch: Dispatch, make: fn(String, Vec<u8>) -> Action) -> Callback<Event> {
+pub(super) fn on_file_chosen(
+    dispatch: Dispatch,
+    make: fn(String, Vec<u8>) -> Action,
+) -> Callback<Event> {
     Callback::from(move |e: Event| {
         let input: HtmlInputElement = e.target_unchecked_into();
         let Some(file) = input.files().and_then(|f| f.get(0)) else {

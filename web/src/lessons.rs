@@ -1,4 +1,4 @@
-//! The lesson gallery: small profiles, each showing one idea of the
+//! The lessons: small profiles, each showing one idea of the
 //! workshop. A learner loads one and edits it until the verdict flips.
 //!
 //! Each lesson starts from the fixed workshop job and changes only what its
