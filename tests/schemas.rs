@@ -89,6 +89,7 @@ fn every_schema_enum_equals_the_code_enum() {
         ("profile", "/$defs/namespace", values::<Namespace>()),
         ("profile", "/$defs/seccomp", values::<Seccomp>()),
         ("profile", "/$defs/terminal", values::<Terminal>()),
+        ("profile", "/$defs/unix_sockets", values::<UnixSockets>()),
         ("profile", "/$defs/confinement", values::<Confinement>()),
         ("profile", "/$defs/access", values::<Access>()),
         ("profile", "/$defs/egress", values::<Egress>()),
@@ -244,7 +245,7 @@ fn complete_profile() -> Value {
         "privileged": false, "capabilities": { "add": [], "drop": ["ALL"] },
         "user": "1000:1000", "no_new_privileges": true, "host_namespaces": [],
         "seccomp": "default", "read_only_root": true,
-        "terminal": "none", "masked_paths": true, "apparmor": "default", "selinux": "default",
+        "terminal": "none", "masked_paths": true, "unix_sockets": "blocked", "apparmor": "default", "selinux": "default",
         "devices": [], "shares_pid_with": [], "sysctls": {}, "oom_score_adj": 0,
         "oom_kill_disable": false, "groups": []
       },

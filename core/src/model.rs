@@ -71,6 +71,13 @@ string_enum!(
     }
 );
 string_enum!(
+    /// Whether a process sandbox lets the job connect to unix sockets it
+    /// can see. `blocked`: connecting is refused unless a socket is allowed
+    /// by name (and then mounted), so a socket merely exposed beneath a
+    /// read-only mount cannot be used.
+    UnixSockets { Blocked = "blocked", Allowed = "allowed" }
+);
+string_enum!(
     Seccomp { Default = "default", Custom = "custom", Unconfined = "unconfined" }
 );
 string_enum!(
@@ -225,6 +232,9 @@ pub struct Boundary {
     /// and `/sys` and keeps `/proc/sys` and `/sys` read-only, as container
     /// runtimes do by default.
     pub masked_paths: Option<bool>,
+    /// Whether the sandbox blocks connecting to unix sockets; undeclared
+    /// means a visible socket can be connected to.
+    pub unix_sockets: Option<UnixSockets>,
     pub apparmor: Option<Confinement>,
     pub selinux: Option<Confinement>,
     /// Host devices the job can open: a path (`/dev/kvm`), `*` for every

@@ -329,6 +329,7 @@ fn key_order(pattern: &str) -> Option<&'static [&'static str]> {
             "read_only_root",
             "terminal",
             "masked_paths",
+            "unix_sockets",
             "apparmor",
             "selinux",
             "devices",

@@ -342,10 +342,16 @@ fn process_namespaces(d: &mut Draft, sandbox_off: bool, at: Loc) {
 }
 
 fn network(d: &mut Draft, allowed: bool, at: Loc) {
+    // The same filter that blocks network calls refuses connections to
+    // unix sockets (seccomp denies `connect`; Seatbelt denies outbound
+    // network, unix sockets included), so sockets the process can read
+    // cannot be used unless the network is allowed.
     if allowed {
         d.set("/network/egress", "allow-all", at);
         d.set("/network/enforced_by", "none", at);
+        d.set("/boundary/unix_sockets", "allowed", at);
     } else {
+        d.set("/boundary/unix_sockets", "blocked", at);
         d.set("/network/egress", "deny", at);
         d.set("/network/enforced_by", "firewall", at);
         d.set("/network/allow", OVal::arr(), at);

@@ -327,6 +327,7 @@ fn sandboxed(root: &SNode, cfg: Option<&SNode>, tool: Tool) -> Result<Draft, Imp
         if let Some((true, at)) = read::opt_bool(n, "allowAllUnixSockets")? {
             mount(&mut d, "/var/run", "read-write", at);
             mount(&mut d, "/run", "read-write", at);
+            d.set("/boundary/unix_sockets", "allowed", at);
             d.note(at, "`allowAllUnixSockets`: every unix socket is reachable; shown as writable /run and /var/run, where sockets live");
         }
         if let Some((true, at)) = read::opt_bool(n, "allowLocalBinding")? {
@@ -348,6 +349,12 @@ fn sandboxed(root: &SNode, cfg: Option<&SNode>, tool: Tool) -> Result<Draft, Imp
                 "`enableWeakerNestedSandbox` weakens isolation (meant for running inside Docker)",
             );
         }
+    }
+    // Without `allowAllUnixSockets` the sandbox refuses unix socket
+    // connections (seccomp on Linux, Seatbelt on macOS) except to the
+    // sockets allowed by name, which are mounted above.
+    if !d.has("/boundary/unix_sockets") {
+        d.set("/boundary/unix_sockets", "blocked", net_at);
     }
     environment(&mut d, root, anchor)?;
     if d.get("/environment/variables").is_none() {

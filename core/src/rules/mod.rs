@@ -10,7 +10,7 @@ use crate::date::Date;
 use crate::decode::Problem;
 use crate::finding::{Area, CheckKind, Evidence, Severity};
 use crate::json::{Duplicate, Node};
-use crate::labels::{Classification, LabelIndex};
+use crate::labels::{Classification, LabelClass, LabelIndex};
 use crate::model::{Access, Mount, Profile};
 
 mod artifacts;
@@ -131,6 +131,19 @@ impl MountView<'_> {
             "/",
             field
         )
+    }
+    /// Whether a socket of `class` that this mount only exposes (lies
+    /// beneath it, not mounted by name) cannot be connected to: the mount
+    /// is read-only and the sandbox declares unix sockets blocked. A
+    /// socket mounted by name, an undeclared `unix_sockets` or a writable
+    /// mount keep the socket-control findings.
+    pub fn exposed_socket_blocked(&self, ctx: &Ctx<'_>, class: LabelClass) -> bool {
+        matches!(
+            class,
+            LabelClass::ContainerEngineSocket | LabelClass::ProductionSocket
+        ) && !self.writable()
+            && ctx.profile.boundary.as_ref().and_then(|b| b.unix_sockets)
+                == Some(crate::model::UnixSockets::Blocked)
     }
     /// Writable unless declared read-only: an undeclared access is whatever
     /// the runner defaults to, usually read-write.

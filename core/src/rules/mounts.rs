@@ -433,7 +433,7 @@ fn check_exposure(ctx: &Ctx<'_>, e: &mut Emitter) {
         let mut exposed: Vec<_> = s
             .exposes
             .iter()
-            .filter(|x| x.class.sensitive_to_read())
+            .filter(|x| x.class.sensitive_to_read() && !v.exposed_socket_blocked(ctx, x.class))
             .collect();
         crate::sort::sort_by_key(&mut exposed, |x| !matches!(x.origin, Origin::Catalog(_)));
         let Some(first) = exposed.first() else {

@@ -25,6 +25,7 @@ fn boundary<'a>(ctx: &'a Ctx<'_>) -> &'a Boundary {
         read_only_root: None,
         terminal: None,
         masked_paths: None,
+        unix_sockets: None,
         apparmor: None,
         selinux: None,
         devices: None,
@@ -218,7 +219,10 @@ pub(super) fn engine_access(ctx: &Ctx<'_>) -> Vec<EngineAccess> {
         let exposed = c
             .exposes
             .iter()
-            .find(|e| e.class == LabelClass::ContainerEngineSocket)
+            .find(|e| {
+                e.class == LabelClass::ContainerEngineSocket
+                    && !v.exposed_socket_blocked(ctx, e.class)
+            })
             .map(|e| e.path.clone());
         let (endpoint, how) = match (direct, exposed) {
             (Some(p), _) => (p, "mounts"),
