@@ -513,15 +513,21 @@ fn audit_scheduled(
         },
     );
 
-    let clean = |s: &str| neutralize(&secrets.scrub_cow(s)).into_owned();
+    // Values taken from the profile or the catalog are untrusted: masked
+    // and neutralized. A message is a rule's wording (trusted, never
+    // scanned) with values in backticks (see [`Secrets::scrub_message`]).
+    let clean = |s: &str| neutralize(&secrets.scrub_value(s)).into_owned();
     // The same for a string the report can own: kept as it is, without a
     // copy, when there is nothing to mask or escape (the common case).
     let clean_owned = |s: String| -> String {
-        match secrets.scrub_cow(&s) {
-            Cow::Borrowed(_) => match neutralize(&s) {
-                Cow::Borrowed(_) => s,
-                Cow::Owned(n) => n,
-            },
+        match secrets.scrub_value(&s) {
+            Cow::Borrowed(_) => neutralized(s),
+            Cow::Owned(scrubbed) => neutralize(&scrubbed).into_owned(),
+        }
+    };
+    let clean_message = |s: String| -> String {
+        match secrets.scrub_message(&s) {
+            Cow::Borrowed(_) => neutralized(s),
             Cow::Owned(scrubbed) => neutralize(&scrubbed).into_owned(),
         }
     };
@@ -541,12 +547,12 @@ fn audit_scheduled(
                             line: Some(pos.line),
                             column: Some(pos.column),
                             exact,
-                            message: clean_owned(d.message),
+                            message: clean_message(d.message),
                             remediation: d.rule.remediation,
                             evidence: d
                                 .evidence
                                 .into_iter()
-                                .map(|(k, v)| (clean_owned(k), clean_value(v, &clean_owned)))
+                                .map(|(k, v)| (clean_message(k), clean_value(v, &clean_owned)))
                                 .collect(),
                             waived: None,
                             baseline: None,
@@ -560,7 +566,7 @@ fn audit_scheduled(
                     let mut checks = checks;
                     par::for_each_indexed(wide, &mut checks, |_, c| {
                         c.target.map_strings(&mut |s| clean_owned(s));
-                        c.because = clean_owned(std::mem::take(&mut c.because));
+                        c.because = clean_message(std::mem::take(&mut c.because));
                         c.anchor = clean_owned(std::mem::take(&mut c.anchor));
                         c.id = c.stable_id();
                     });
@@ -755,6 +761,14 @@ fn link_motives(checks: &mut [RuntimeCheck], issues: &[Finding]) {
     for c in checks.iter_mut() {
         c.motivated_by.sort();
         c.motivated_by.dedup();
+    }
+}
+
+/// `s` neutralized, without a copy when it needs none.
+fn neutralized(s: String) -> String {
+    match neutralize(&s) {
+        Cow::Borrowed(_) => s,
+        Cow::Owned(n) => n,
     }
 }
 
