@@ -355,7 +355,7 @@ pub fn secret_words(words: &[&str]) -> Vec<(usize, &'static str)> {
         };
         match value {
             Some(v) if secret_by_name(name, v) => out.push((i, "assignment")),
-            None if i > 0 && option_takes_secret(program, w) => expect_value_of = Some(w),
+            None if option_takes_secret(program, w) => expect_value_of = Some(w),
             _ => {}
         }
     }
@@ -558,6 +558,17 @@ fn secret_shaped(v: &str, kinds: u16) -> bool {
     high_entropy_token(b, kinds)
 }
 
+/// The passwords of every `scheme://user:password@host` in `s`.
+fn url_passwords(s: &str) -> impl Iterator<Item = &str> {
+    s.match_indices("://").filter_map(move |(i, _)| {
+        let rest = s.get(i + 3..)?;
+        let auth = rest.split(['/', '?', '#', ' ', '"', '\'']).next()?;
+        let (user, _) = auth.rsplit_once('@')?;
+        let (_, pw) = user.split_once(':')?;
+        (!pw.is_empty() && !is_reference(pw)).then_some(pw)
+    })
+}
+
 /// `scheme://user:password@host`.
 fn has_url_password(v: &str) -> bool {
     let b = v.as_bytes();
@@ -723,7 +734,17 @@ impl Secrets {
         Secrets::of_values(values)
     }
 
-    /// Secrets from values found elsewhere (an imported file's notes).
+    /// [`Secrets::collect_many`] and `more` values found elsewhere (the
+    /// secret-looking tokens of an imported file's notes).
+    pub fn collect_many_and(roots: impl IntoIterator<Item = Node>, more: Vec<String>) -> Secrets {
+        let mut values = more;
+        for root in roots {
+            walk(&root, None, &mut values);
+        }
+        Secrets::of_values(values)
+    }
+
+    /// Secrets from values found elsewhere.
     pub fn of_values(values: Vec<String>) -> Secrets {
         if values.iter().all(|v| v.trim().is_empty()) {
             // Most profiles hold no secret: no tables to build.
@@ -966,6 +987,9 @@ fn walk(n: &Node, key: Option<&str>, out: &mut Vec<String>) {
             if by_name(s) || looks_like_secret(s) {
                 out.push(s.clone());
             }
+            // A URL's password on its own, for outputs that quote the
+            // host part of the URL without its scheme.
+            out.extend(url_passwords(s).map(str::to_string));
             // A secret embedded in a longer string (a shell line, a path).
             for (a, b) in secret_spans(s) {
                 if let Some(tok) = s.get(a..b) {
@@ -1272,6 +1296,14 @@ fn check_pair(
     if secret_by_name(key_like, value) && !spans.iter().any(|&(x, y)| x <= a1 && b1 <= y) {
         spans.push((a1, b1));
     }
+}
+
+/// The credential-looking tokens of free text (see [`scrub_tokens`]).
+pub fn secret_tokens(s: &str) -> Vec<String> {
+    secret_spans(s)
+        .into_iter()
+        .filter_map(|(a, b)| s.get(a..b).map(str::to_string))
+        .collect()
 }
 
 /// Mask credential-looking tokens in free text, for text that did not come

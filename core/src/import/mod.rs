@@ -561,8 +561,32 @@ fn finish(
                 .root,
         );
     }
-    let secrets = crate::redact::Secrets::collect_many(roots);
+    // A note quotes a source setting the profile has no place for (a
+    // Compose `environment: ["API_TOKEN: …"]` entry): what looks like a
+    // secret in it is a secret of the file too, masked in the notes, in the
+    // masked source and in every message.
+    let mut noted = Vec::new();
+    for (_, f) in &finished {
+        for n in &f.2 {
+            noted.extend(crate::redact::secret_tokens(&n.message));
+        }
+        for u in &f.3 {
+            noted.extend(crate::redact::secret_tokens(&u.reason));
+        }
+    }
+    let secrets = crate::redact::Secrets::collect_many_and(roots, noted);
     let masked_source: Arc<str> = Arc::from(secrets.mask_source(text));
+    // Notes are printed on stderr: they go through the same masking and
+    // neutralizing as every message.
+    let clean = |s: &mut String| {
+        let shown = neutralize(&secrets.scrub_value(s)).into_owned();
+        *s = shown;
+    };
+    let mut finished = finished;
+    for (_, f) in &mut finished {
+        f.2.iter_mut().for_each(|n| clean(&mut n.message));
+        f.3.iter_mut().for_each(|u| clean(&mut u.reason));
+    }
     let source_sha256: Arc<str> = Arc::from(sha256_hex(text.as_bytes()));
     Ok(finished
         .into_iter()
