@@ -54,6 +54,12 @@ if [ ! -x /usr/bin/time ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq time >&2
 fi
+if ! bwrap --version >/dev/null 2>&1; then
+  log "installing bubblewrap from Debian (isolint verify launches its workers with it)"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq bubblewrap >&2
+fi
 if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
   if rustup toolchain list | grep -q nightly; then
     log "installing cargo-fuzz (fuzz smoke)"

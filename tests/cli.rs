@@ -366,6 +366,169 @@ fn a_directory_run_audits_every_detected_format_and_names_what_it_skips() {
     }
 }
 
+fn mkfifo(path: &Path) {
+    let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: `c` is a NUL-terminated path that lives for the call.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+}
+
+/// issue 21 item 10: every kind of entry a directory run cannot audit is
+/// named on stderr and in every format's summary; named like a profile,
+/// it fails the run (exit 2) instead of being passed over.
+#[test]
+fn a_directory_run_reports_every_entry_it_does_not_audit_in_every_summary() {
+    use std::os::unix::fs::symlink;
+    let copy = |d: &Path, from: &str, to: &str| write(d, to, &fs::read(root().join(from)).unwrap());
+    // Entries that are not profiles by name or content: named, counted,
+    // the run passes on the profile it did audit.
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    copy(d, FIXED, "jobs/ok.json");
+    write(d, "jobs/README.md", b"# notes");
+    write(d, "jobs/workflow.yaml", b"on: push\n");
+    symlink("nowhere", d.join("jobs/dangling")).unwrap();
+    symlink("looping", d.join("jobs/looping")).unwrap();
+    mkfifo(&d.join("jobs/pipe"));
+    symlink("/dev/null", d.join("jobs/null")).unwrap();
+    // In path order, as every summary lists them.
+    let expected = [
+        ("jobs/README.md", "not named"),
+        ("jobs/dangling", "a link that cannot be followed"),
+        ("jobs/looping", "a link that cannot be followed"),
+        ("jobs/null", "a device, not a regular file"),
+        ("jobs/pipe", "a named pipe, not a regular file"),
+        ("jobs/workflow.yaml", "not a format isolint reads"),
+    ];
+    let n = expected.len();
+    for format in ["text", "json", "jsonl", "sarif", "markdown", "github"] {
+        let run = isolint_in(
+            d,
+            [
+                "audit",
+                "--today",
+                TODAY,
+                "--fail-on",
+                "high",
+                "--format",
+                format,
+                "jobs",
+            ],
+            None,
+        );
+        run.expect_code(0);
+        let stdout = run.stdout_str();
+        for (entry, why) in expected {
+            assert!(
+                run.stderr
+                    .contains(&format!("note: {entry}: not audited: {why}")),
+                "{format} {entry}: {}",
+                run.stderr
+            );
+        }
+        assert!(
+            run.stderr
+                .contains(&format!("{n} directory entries were not audited")),
+            "{}",
+            run.stderr
+        );
+        match format {
+            "text" => assert!(
+                stdout.ends_with(&format!(
+                    "audited 1 profile: 1 eligible for runtime testing, 0 not eligible; \
+                     skipped {n} (not audited, listed on stderr)\n"
+                )),
+                "{stdout}"
+            ),
+            "sarif" => {
+                let log = run.json();
+                let runs = log["runs"].as_array().unwrap();
+                assert_eq!(runs.len(), 2, "{}", stdout);
+                let notes = runs[1]["invocations"][0]["toolExecutionNotifications"]
+                    .as_array()
+                    .unwrap();
+                assert_eq!(notes.len(), n);
+                for ((entry, why), note) in expected.iter().zip(notes) {
+                    let at = &note["locations"][0]["physicalLocation"]["artifactLocation"]["uri"];
+                    assert_eq!(at, entry);
+                    let text = note["message"]["text"].as_str().unwrap();
+                    assert!(text.contains(why), "{text}");
+                }
+                assert_eq!(runs[1]["results"].as_array().map(Vec::len), Some(0));
+            }
+            "markdown" => {
+                assert!(
+                    stdout.contains(&format!("### Not audited ({n})")),
+                    "{}",
+                    stdout
+                );
+                for (entry, _) in expected {
+                    let entry = entry.replace('_', "\\_");
+                    assert!(stdout.contains(&format!("- {entry}: ")), "{entry}");
+                }
+            }
+            "github" => {
+                for (entry, why) in expected {
+                    assert!(
+                        stdout.contains(&format!(
+                            "::warning file={entry},title=isolint not audited::not audited: {why}"
+                        )),
+                        "{entry}: {}",
+                        stdout
+                    );
+                }
+            }
+            // The exports stay a list of exports; stderr names the rest.
+            "json" => assert_eq!(run.json().as_array().map(Vec::len), Some(1)),
+            _ => assert_eq!(stdout.lines().count(), 1),
+        }
+    }
+    // The same kinds named like a profile, and files too large or
+    // unreadable: the run cannot pass over them, exit 2 naming each.
+    let cases: [(&str, &str); 7] = [
+        ("pipe.json", "cannot read: a named pipe, not a regular file"),
+        ("pipe.yaml", "cannot read: a named pipe, not a regular file"),
+        ("null.json", "cannot read: a device, not a regular file"),
+        ("gone.toml", "cannot read: a link that cannot be followed"),
+        ("big.json", "over the 8388608-byte limit"),
+        ("big.sh", "over the 8388608-byte limit"),
+        ("secret.json", "cannot read"),
+    ];
+    for (name, why) in cases {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path();
+        copy(d, FIXED, "jobs/ok.json");
+        let at = d.join("jobs").join(name);
+        match name {
+            "pipe.json" | "pipe.yaml" => mkfifo(&at),
+            "null.json" => symlink("/dev/null", &at).unwrap(),
+            "gone.toml" => symlink("missing.toml", &at).unwrap(),
+            "big.json" | "big.sh" => fs::write(&at, vec![b' '; 8 * 1024 * 1024 + 1]).unwrap(),
+            _ => {
+                use std::os::unix::fs::PermissionsExt;
+                fs::write(&at, b"{}").unwrap();
+                fs::set_permissions(&at, fs::Permissions::from_mode(0o000)).unwrap();
+                // As root the file stays readable: nothing to test.
+                if fs::read(&at).is_ok() {
+                    continue;
+                }
+            }
+        }
+        let run = isolint_in(
+            d,
+            ["audit", "--today", TODAY, "--fail-on", "high", "jobs"],
+            None,
+        );
+        run.expect_code(2);
+        let stdout = run.stdout_str();
+        assert!(
+            run.stderr.contains(&format!("jobs/{name}: ")) && run.stderr.contains(why),
+            "{name}: {}",
+            run.stderr
+        );
+        assert!(stdout.contains("1 could not be read"), "{name}: {}", stdout);
+    }
+}
+
 #[test]
 fn directory_output_is_deterministic() {
     let a = audit(&["--format", "json", "fixtures/profiles"]);
@@ -963,7 +1126,7 @@ fn a_directory_run_does_not_audit_the_report_it_wrote_there_before() {
     let run = audit(&["--format", "json", "--output", o, dir]);
     run.expect_code(1);
     assert!(
-        run.stderr.contains("not audited, it is the --output file"),
+        run.stderr.contains("not audited: it is the --output file"),
         "{}",
         run.stderr
     );
@@ -1060,7 +1223,7 @@ fn a_directory_run_refuses_an_output_that_is_a_profile_however_it_is_named() {
         );
         run.expect_code(1);
         assert!(
-            run.stderr.contains("not audited, it is the --output file"),
+            run.stderr.contains("not audited: it is the --output file"),
             "{format}: {}",
             run.stderr
         );

@@ -88,6 +88,8 @@ fn every_schema_enum_equals_the_code_enum() {
         ("profile", "/$defs/boundary_kind", values::<BoundaryKind>()),
         ("profile", "/$defs/namespace", values::<Namespace>()),
         ("profile", "/$defs/seccomp", values::<Seccomp>()),
+        ("profile", "/$defs/terminal", values::<Terminal>()),
+        ("profile", "/$defs/confinement", values::<Confinement>()),
         ("profile", "/$defs/access", values::<Access>()),
         ("profile", "/$defs/egress", values::<Egress>()),
         (

@@ -63,11 +63,14 @@ keys() {
 pane() { T display-message -p -t "$SESSION" "$1"; }
 
 # The pane runs the dashboard, then records the terminal mode it left behind.
+# start SESSION W H STTY_FILE [FILE...]   (default: workshop.json)
 start() {
   SESSION=$1
   local w=$2 h=$3 stty_file=$4
+  shift 4
+  local files="${*:-workshop.json}"
   T new-session -d -s "$SESSION" -x "$w" -y "$h" -c "$WORK" \
-    "'$BIN' tui workshop.json; stty -a > '$stty_file' 2>&1; echo exited > '$stty_file.done'; sleep 30"
+    "${ENVS:-} '$BIN' tui $files; stty -a > '$stty_file' 2>&1; echo exited > '$stty_file.done'; sleep 30"
   T set-option -t "$SESSION" remain-on-exit on >/dev/null
 }
 
@@ -121,8 +124,11 @@ ok "writable-mount finding selected; source pane marks line $LINE with the profi
 TOTAL=$(screen | sed -n 's/.* \([0-9][0-9]*\) findings · .*/\1/p' | head -1)
 [ -n "$TOTAL" ] || fail "the header does not count findings"
 keys s s s s            # raise the floor to critical: the export must ignore it
-keys e
-wait_for "./workshop.findings.json"
+keys x
+wait_for "export to: ./workshop.findings.json"
+[ -f "$WORK/workshop.findings.json" ] && fail "the export wrote before the path was confirmed"
+keys Enter
+wait_for "to ./workshop.findings.json"
 [ -f "$WORK/workshop.findings.json" ] || fail "no export file in the working directory"
 ls -A "$WORK" | grep -q '\.tmp$' && fail "a temporary export file was left behind"
 python3 - "$WORK/workshop.findings.json" "$TOTAL" <<'PY' || fail "the export is not a valid isolint.findings/v2 document"
@@ -140,7 +146,7 @@ for i in doc["issues"]:
         assert k in i, k
 assert all(c["kind"] and c["expect"] for c in doc["runtime_checks"])
 PY
-ok "export key wrote ./workshop.findings.json: valid isolint.findings/v2 with all $TOTAL findings despite the severity filter"
+ok "x asked where, then Enter wrote ./workshop.findings.json: valid isolint.findings/v2 with all $TOTAL findings despite the severity filter"
 keys Escape
 sleep 0.3
 
@@ -180,6 +186,121 @@ screen | grep -qF "Keys — ? or Esc closes" && fail "Esc did not close the help
 keys q
 check_restored "$WORK/stty.main" "after q"
 ok "q quits: alternate screen off, cursor shown, tty back in canonical mode with echo"
+
+# ── 5a. o opens $EDITOR at the finding, then the dashboard resumes ───────
+# A stub editor records its arguments. For the imported Deployment it must
+# be given the original YAML file at the finding's line; for vim-style
+# editors the convention is +LINE FILE, for hx FILE:LINE:COLUMN.
+cat > "$WORK/stub-editor" <<'SH'
+#!/bin/sh
+printf '%s\n' "$(basename "$0")" "$@" > "$STUB_LOG"
+SH
+chmod +x "$WORK/stub-editor"
+ln -sf "$WORK/stub-editor" "$WORK/hx"
+cp fixtures/import/kubernetes/deployment-host.yaml "$WORK/deployment.yaml"
+for ed in stub-editor hx; do
+  rm -f "$WORK/editor.log"
+  ENVS="STUB_LOG='$WORK/editor.log' VISUAL='$WORK/$ed'" start "edit-$ed" 120 36 "$WORK/stty.edit" deployment.yaml
+  wait_for "[0 Profiles]"
+  keys Enter
+  wait_for "[1 Findings]"
+  WANT=$(screen | sed -n 's/.*Source · deployment\.yaml:\([0-9][0-9]*\).*/\1/p' | head -1)
+  [ -n "$WANT" ] || fail "the source pane does not name the original file's line"
+  keys o
+  for _ in $(seq 1 50); do [ -s "$WORK/editor.log" ] && break; sleep 0.1; done
+  [ -s "$WORK/editor.log" ] || fail "o did not run \$VISUAL ($ed)"
+  wait_for "back from"
+  wait_for "[1 Findings]"
+  [ "$(pane '#{alternate_on}')" = 1 ] || fail "the dashboard did not take the alternate screen back after $ed"
+  ARGS=$(tail -n +2 "$WORK/editor.log" | tr '\n' ' ')
+  case $ed in
+    hx) echo "$ARGS" | grep -qE "deployment\.yaml:$WANT:[0-9]+ \$" || fail "hx got '$ARGS', want deployment.yaml:$WANT:COL" ;;
+    *) [ "$ARGS" = "+$WANT deployment.yaml " ] || fail "$ed got '$ARGS', want '+$WANT deployment.yaml'" ;;
+  esac
+  keys j
+  sleep 0.3
+  screen | grep -qF "[1 Findings]" || fail "keys do nothing after the editor returned"
+  keys q
+  check_restored "$WORK/stty.edit" "after q (editor $ed)"
+  T kill-session -t "$SESSION" 2>/dev/null || true
+  rm -f "$WORK/stty.edit" "$WORK/stty.edit.done"
+  ok "o ran $ed with '$ARGS' (the original file at line $WANT) and the dashboard resumed"
+done
+
+# ── 5b. several profiles in one file: every one is listed and reachable ───
+# A Deployment with two containers and a Compose file with two services:
+# each opens on the profiles list, whose rows carry each profile's verdict;
+# j walks to the second, Enter opens its findings, and the header counts.
+cp fixtures/import/kubernetes/deployment-host.yaml "$WORK/deployment.yaml"
+cat > "$WORK/compose.yaml" <<'YAML'
+services:
+  calm:
+    image: busybox@sha256:0000000000000000000000000000000000000000000000000000000000000000
+    read_only: true
+    network_mode: none
+    cap_drop: [ALL]
+  risky:
+    image: python:3.12
+    privileged: true
+    volumes:
+      - /var/run/docker.sock:/var/run/docker.sock
+      - ~/.aws:/root/.aws
+YAML
+for case in "deployment.yaml:Deployment/builder/build:Deployment/builder/fetch" "compose.yaml:#calm:#risky"; do
+  IFS=: read -r file one two <<<"$case"
+  for size in 80x24 120x36; do
+    w=${size%x*}; h=${size#*x}
+    start "multi-${file%.*}-$w" "$w" "$h" "$WORK/stty.multi" "$file"
+    wait_for "[0 Profiles]"
+    wait_for "profile 1 of 2"
+    ROWS=$(screen | grep -E '│.{0,2}(not eligible|eligible|no verdict) ' || true)
+    [ "$(printf '%s\n' "$ROWS" | grep -c .)" = 2 ] || fail "$file at $size: the list does not show two profiles: $ROWS"
+    printf '%s\n' "$ROWS" | grep -qF "$one" || fail "$file at $size: $one is not listed"
+    printf '%s\n' "$ROWS" | grep -qF "$two" || fail "$file at $size: $two is not listed"
+    printf '%s\n' "$ROWS" | grep -q 'not eligible' || fail "$file at $size: no row shows a not-eligible verdict"
+    FIRST=$(screen | sed -n 1p)
+    keys j
+    wait_for "profile 2 of 2"
+    [ "$(screen | sed -n 1p)" != "$FIRST" ] || fail "$file at $size: the header did not change to the second profile"
+    keys Enter
+    wait_for "[1 Findings]"
+    screen | grep -qF "profile 2 of 2" || fail "$file at $size: the findings header lost the position"
+    keys n
+    wait_for "profile 1 of 2"
+    keys q
+    check_restored "$WORK/stty.multi" "after q ($file)"
+    T kill-session -t "$SESSION" 2>/dev/null || true
+    rm -f "$WORK/stty.multi" "$WORK/stty.multi.done"
+  done
+  ok "$file: both profiles listed with verdicts at 80x24 and 120x36, each reachable (j, Enter, n)"
+done
+
+start dir 120 36 "$WORK/stty.dir" .
+wait_for "[0 Profiles]"
+N=$(screen | sed -n 's/.*profile 1 of \([0-9][0-9]*\).*/\1/p' | head -1)
+[ "${N:-0}" -ge 5 ] || fail "tui DIR lists ${N:-no} profiles; expected the workshop profile, 2 containers and 2 services"
+keys q
+check_restored "$WORK/stty.dir" "after q (directory)"
+T kill-session -t "$SESSION" 2>/dev/null || true
+ok "tui DIR opens on the list of all $N profiles of the directory"
+
+# ── 5c. within an area, the worst finding comes first ─────────────────────
+start order 120 40 "$WORK/stty.order"
+wait_for "[1 Findings]"
+for _ in 1 2 3 4 5 6 7 8 9 10 11 12; do
+  screen | python3 -c '
+import re, sys
+rank = {"CRIT": 0, "HIGH": 1, "MED": 2, "LOW": 3, "INFO": 4}
+# The list pane only: the detail below repeats the selected severity.
+text = sys.stdin.read().split("┌ Detail")[0]
+tags = [rank[m.group(1)] for m in re.finditer(r"[│›] *(CRIT|HIGH|MED|LOW|INFO) +[A-Z]{3}[0-9]{3} ", text)]
+sys.exit(0 if tags == sorted(tags) else 1)' || fail "an area lists a finding below a less severe one"
+  keys l
+done
+keys q
+check_restored "$WORK/stty.order" "after q (order)"
+T kill-session -t "$SESSION" 2>/dev/null || true
+ok "every area lists its findings worst first"
 
 # ── 6. SIGTERM restores the terminal too ───────────────────────────────────
 start term 120 40 "$WORK/stty.term"

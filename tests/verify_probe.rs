@@ -2,7 +2,7 @@
 //! temporary directory, then `isolint reconcile` on what it wrote. Tests run
 //! as root here, so chmod cannot make a denial; what is checked is the part
 //! the host can answer: a writable directory is write-allowed, an absent
-//! path is not-observable (never agreement), the names-only environment
+//! path under a writable one can be created (never agreement), the names-only environment
 //! check, and that nothing outside loopback was probed.
 
 use std::fs;
@@ -101,7 +101,10 @@ fn probe_observes_a_temp_dir_plan_and_reconcile_reads_it() {
             .to_string()
     };
     assert_eq!(status(&scratch_id), "agrees");
-    assert_eq!(status(&absent_id), "not-observable");
+    // An absent write-denied target is answered by its nearest existing
+    // ancestor: the temporary directory accepts writes, so the job could
+    // create it, and that disagrees.
+    assert_eq!(status(&absent_id), "disagrees");
     let env_id = plan["runtime_checks"]
         .as_array()
         .unwrap()

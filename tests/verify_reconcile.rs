@@ -93,6 +93,30 @@ fn reconcile_agrees_only_when_observations_match_the_plan() {
         assert_eq!(got["status"], "disagrees", "{got}");
     }
 
+    // SARIF and Markdown: the same verdict and exit code as text; one
+    // SARIF result per check that does not agree, at the profile file.
+    let wrong = checks[0]["id"].as_str().unwrap();
+    let o = observe(Some(wrong), fp);
+    let (code, out) = run(&["reconcile", "--format", "sarif", f, o.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    let log: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(log["version"], "2.1.0");
+    let results = log["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), 1, "{out}");
+    assert_eq!(results[0]["partialFingerprints"]["isolintCheck/v1"], wrong);
+    assert_eq!(
+        results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "fixtures/profiles/workshop-fixed.json"
+    );
+    let (code, out) = run(&["reconcile", "--format", "markdown", f, o.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    let rows: Vec<&str> = out.lines().filter(|l| l.starts_with("| ")).collect();
+    assert_eq!(rows.len(), checks.len() + 1, "{out}");
+    assert!(
+        rows[1].starts_with("| disagrees") && rows[1].contains(wrong),
+        "{out}"
+    );
+
     // Another fingerprint: stale, exit 1.
     let o = observe(None, &"0".repeat(64));
     let (code, out) = run(&["reconcile", f, o.to_str().unwrap()]);

@@ -86,10 +86,6 @@ pub struct Obj<'a, 'd> {
     ptr: String,
 }
 
-/// Whether [`Obj`]'s accessors read a well-typed member without building
-/// its pointer (natively; not in the page, see there).
-const SHORTCUT: bool = !cfg!(target_arch = "wasm32");
-
 fn child_ptr(ptr: &str, key: &str) -> String {
     let mut out = String::with_capacity(ptr.len() + key.len() + 1);
     out.push_str(ptr);
@@ -100,13 +96,11 @@ fn child_ptr(ptr: &str, key: &str) -> String {
 
 /// The pointers of an array's elements, written into one buffer whose
 /// index is rewritten for each element (not one `format!` per element).
-#[cfg(not(target_arch = "wasm32"))]
 struct ElementPointer {
     buf: String,
     base: usize,
 }
 
-#[cfg(not(target_arch = "wasm32"))]
 impl ElementPointer {
     fn new(array: &str) -> ElementPointer {
         let buf = crate::text::cat!(array, "/");
@@ -210,6 +204,29 @@ impl Decoder {
         }
     }
 
+    /// A whole number that may be negative.
+    pub fn int(&mut self, node: &Node, ptr: &str) -> Option<i64> {
+        match &node.value {
+            Value::Number(n) => match n.as_str().parse::<i64>() {
+                Ok(v) => Some(v),
+                Err(_) => {
+                    self.problem(
+                        ptr.to_string(),
+                        node.pos,
+                        ProblemKind::BadInteger {
+                            raw: n.as_str().to_string(),
+                        },
+                    );
+                    None
+                }
+            },
+            _ => {
+                self.wrong_type(node, ptr, "a whole number");
+                None
+            }
+        }
+    }
+
     pub fn enumeration<E: StringEnum>(&mut self, node: &Node, ptr: &str) -> Option<E> {
         let s = self.string(node, ptr)?;
         match E::parse(&s) {
@@ -239,27 +256,14 @@ impl Decoder {
             self.wrong_type(node, ptr, "an array");
             return None;
         };
-        // The page keeps `format!`: profiles typed by hand are short, and
-        // its bytes are counted (the buffer cost it 0.2 KB).
-        #[cfg(target_arch = "wasm32")]
-        return Some(
+        let mut p = ElementPointer::new(ptr);
+        Some(
             items
                 .iter()
                 .enumerate()
-                .map(|(i, item)| f(self, item, &format!("{ptr}/{i}")))
+                .map(|(i, item)| f(self, item, p.at(i)))
                 .collect(),
-        );
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            let mut p = ElementPointer::new(ptr);
-            Some(
-                items
-                    .iter()
-                    .enumerate()
-                    .map(|(i, item)| f(self, item, p.at(i)))
-                    .collect(),
-            )
-        }
+        )
     }
 
     /// An array of strings; a non-string element is a problem and is kept as
@@ -284,53 +288,50 @@ impl<'a> Obj<'a, '_> {
         self.dec.problems.push(p);
     }
 
-    // The member's pointer is only needed to report a problem, so natively
-    // a well-typed value is read without building it. The page builds it
-    // every time: this shortcut would cost it 0.9 KB of wasm (gzip), for
-    // profiles a person types.
+    // The member's pointer is only needed to report a problem, so a
+    // well-typed value is read without building it: a large profile has
+    // a few such members per mount.
 
     pub fn string(&mut self, key: &str) -> Option<String> {
         let n = self.node.get(key)?;
         match &n.value {
-            Value::String(s) if SHORTCUT => Some(s.clone()),
+            Value::String(s) => Some(s.clone()),
             _ => self.dec.string(n, &child_ptr(&self.ptr, key)),
         }
     }
     pub fn boolean(&mut self, key: &str) -> Option<bool> {
         let n = self.node.get(key)?;
         match &n.value {
-            Value::Bool(b) if SHORTCUT => Some(*b),
+            Value::Bool(b) => Some(*b),
             _ => self.dec.boolean(n, &child_ptr(&self.ptr, key)),
         }
     }
     pub fn uint(&mut self, key: &str) -> Option<u64> {
         let n = self.node.get(key)?;
         match &n.value {
-            Value::Number(num) if SHORTCUT && num.as_u64().is_some() => num.as_u64(),
+            Value::Number(num) if num.as_u64().is_some() => num.as_u64(),
             _ => self.dec.uint(n, &child_ptr(&self.ptr, key)),
         }
     }
     pub fn enumeration<E: StringEnum>(&mut self, key: &str) -> Option<E> {
         let n = self.node.get(key)?;
         match &n.value {
-            Value::String(s) if SHORTCUT && E::parse(s).is_some() => E::parse(s),
+            Value::String(s) if E::parse(s).is_some() => E::parse(s),
             _ => self.dec.enumeration(n, &child_ptr(&self.ptr, key)),
         }
     }
     pub fn strings(&mut self, key: &str) -> Option<Vec<String>> {
         let n = self.node.get(key)?;
-        if SHORTCUT {
-            if let Value::Array(items) = &n.value {
-                let all: Option<Vec<String>> = items
-                    .iter()
-                    .map(|i| match &i.value {
-                        Value::String(s) => Some(s.clone()),
-                        _ => None,
-                    })
-                    .collect();
-                if all.is_some() {
-                    return all;
-                }
+        if let Value::Array(items) = &n.value {
+            let all: Option<Vec<String>> = items
+                .iter()
+                .map(|i| match &i.value {
+                    Value::String(s) => Some(s.clone()),
+                    _ => None,
+                })
+                .collect();
+            if all.is_some() {
+                return all;
             }
         }
         self.dec.strings(n, &child_ptr(&self.ptr, key))
@@ -517,6 +518,15 @@ fn boundary(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Boundary> {
             "host_namespaces",
             "seccomp",
             "read_only_root",
+            "terminal",
+            "masked_paths",
+            "apparmor",
+            "selinux",
+            "devices",
+            "shares_pid_with",
+            "sysctls",
+            "oom_score_adj",
+            "oom_kill_disable",
         ],
     )?;
     Some(Boundary {
@@ -549,17 +559,27 @@ fn boundary(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Boundary> {
         }),
         seccomp: o.enumeration("seccomp"),
         read_only_root: o.boolean("read_only_root"),
+        terminal: o.enumeration("terminal"),
+        masked_paths: o.boolean("masked_paths"),
+        apparmor: o.enumeration("apparmor"),
+        selinux: o.enumeration("selinux"),
+        devices: o.strings("devices"),
+        shares_pid_with: o.strings("shares_pid_with"),
+        sysctls: o.with("sysctls", string_map),
+        oom_score_adj: o.with("oom_score_adj", |d, n, ptr| d.int(n, ptr)),
+        oom_kill_disable: o.boolean("oom_kill_disable"),
     })
 }
 
 fn mount(d: &mut Decoder, n: &Node, ptr: &str) -> Mount {
-    let Some(mut o) = d.object(n, ptr, &["source", "target", "access"]) else {
+    let Some(mut o) = d.object(n, ptr, &["source", "target", "access", "sub_path"]) else {
         return Mount::default();
     };
     Mount {
         source: o.string("source"),
         target: o.string("target"),
         access: o.enumeration("access"),
+        sub_path: o.string("sub_path"),
     }
 }
 
@@ -592,28 +612,31 @@ fn network(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Network> {
 fn environment(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Environment> {
     let mut o = d.object(n, ptr, &["inherit", "variables"])?;
     let inherit = o.boolean("inherit");
-    let variables = o.with("variables", |d, n, ptr| {
-        let Some(members) = n.members() else {
-            d.wrong_type(n, ptr, "an object of names to string values");
-            return None;
-        };
-        let mut vars = Vec::with_capacity(members.len());
-        for m in members {
-            let p = child_ptr(ptr, &m.key);
-            let v = match &m.value.value {
-                Value::String(s) => s.clone(),
-                Value::Number(num) => num.as_str().to_string(),
-                Value::Bool(b) => b.to_string(),
-                _ => {
-                    d.wrong_type(&m.value, &p, "a string");
-                    String::new()
-                }
-            };
-            vars.push((m.key.clone(), v));
-        }
-        Some(vars)
-    });
+    let variables = o.with("variables", string_map);
     Some(Environment { inherit, variables })
+}
+
+/// An object of names to string values (numbers and booleans as written).
+fn string_map(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Vec<(String, String)>> {
+    let Some(members) = n.members() else {
+        d.wrong_type(n, ptr, "an object of names to string values");
+        return None;
+    };
+    let mut vars = Vec::with_capacity(members.len());
+    for m in members {
+        let p = child_ptr(ptr, &m.key);
+        let v = match &m.value.value {
+            Value::String(s) => s.clone(),
+            Value::Number(num) => num.as_str().to_string(),
+            Value::Bool(b) => b.to_string(),
+            _ => {
+                d.wrong_type(&m.value, &p, "a string");
+                String::new()
+            }
+        };
+        vars.push((m.key.clone(), v));
+    }
+    Some(vars)
 }
 
 fn credential(d: &mut Decoder, n: &Node, ptr: &str) -> Credential {
@@ -634,13 +657,14 @@ fn credential(d: &mut Decoder, n: &Node, ptr: &str) -> Credential {
 }
 
 fn command(d: &mut Decoder, n: &Node, ptr: &str) -> Command {
-    let Some(mut o) = d.object(n, ptr, &["executable", "arguments", "shell"]) else {
+    let Some(mut o) = d.object(n, ptr, &["executable", "arguments", "shell", "cwd"]) else {
         return Command::default();
     };
     Command {
         executable: o.string("executable"),
         arguments: o.strings("arguments"),
         shell: o.string("shell"),
+        cwd: o.string("cwd"),
     }
 }
 

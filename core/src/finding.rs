@@ -226,8 +226,8 @@ impl<'de> serde::Deserialize<'de> for Evidence {
 /// An object inside evidence, from its fields (keys end up sorted, as in
 /// every JSON object core writes). Unlike `serde_json::json!`, whose values
 /// go through `serde_json::to_value(..).unwrap()`, nothing here pulls in
-/// serde's value serializer and the `Debug` formatting of its error, which
-/// cost the browser page about 5 KB.
+/// serde's value serializer and the `Debug` formatting of its error into
+/// the browser page.
 pub fn evidence_object<const N: usize>(
     fields: [(&str, serde_json::Value); N],
 ) -> serde_json::Value {

@@ -214,9 +214,7 @@ pub(crate) fn plain_run_end(src: &[u8], mut i: usize) -> usize {
     }
     // Fewer than eight bytes left: the last eight bytes of the text are
     // shifted so that the rest comes first, followed by zero bytes (which
-    // stop it where the text ends). Not in the page, whose size budget
-    // this does not pay for.
-    #[cfg(not(target_arch = "wasm32"))]
+    // stop it where the text ends).
     {
         let rest = src.len().saturating_sub(i);
         if rest == 0 {
@@ -718,9 +716,7 @@ impl Parser<'_> {
     /// `start`, to the line's count (see [`Parser::line`]).
     fn count_continuation(&mut self, start: usize) {
         let raw = self.src.get(start..self.i).unwrap_or_default();
-        // Natively, an ASCII string (most are) is passed over a word at a
-        // time; the page counts every string's bytes, in less code.
-        #[cfg(not(target_arch = "wasm32"))]
+        // An ASCII string (most are) is passed over a word at a time.
         if raw.is_ascii() {
             return;
         }

@@ -352,81 +352,29 @@ pub struct LabelIndex {
     catalog: Catalog,
 }
 
-/// How [`LabelIndex`] hashes paths. Natively FxHash (a multiply per eight
-/// bytes): the standard SipHash of every ancestor looked up was 2-3 % of a
-/// 10k x 10k audit. Its keys come from the catalog, the trusted side, so
-/// no input chooses what collides. The page keeps the standard hasher,
-/// whose code it has anyway.
-#[cfg(not(target_arch = "wasm32"))]
-type PathHasher = std::hash::BuildHasherDefault<Fx>;
-#[cfg(target_arch = "wasm32")]
-type PathHasher = std::collections::hash_map::RandomState;
+/// How [`LabelIndex`] hashes paths: FxHash, a multiply per eight bytes,
+/// since every ancestor of every mount is looked up. Its keys come from
+/// the catalog, the trusted side, so no input chooses what collides.
+type PathHasher = rustc_hash::FxBuildHasher;
 
-/// Natively, whether some label path has this many bytes, by length (a
-/// hash per ancestor was a fifth of the hashing); the page keeps a hash
-/// set, whose code it has anyway (the table cost it 246 bytes of gzip).
-#[cfg(not(target_arch = "wasm32"))]
+/// Whether some label path has this many bytes, by length: an ancestor of
+/// another length cannot be a label, so it is not hashed at all.
 #[derive(Debug, Clone)]
 struct Lengths(Vec<bool>);
-#[cfg(target_arch = "wasm32")]
-#[derive(Debug, Clone)]
-struct Lengths(std::collections::HashSet<usize>);
 
 impl Lengths {
     fn of<'a>(paths: impl Iterator<Item = &'a String> + Clone) -> Lengths {
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            let mut seen = vec![false; paths.clone().map(String::len).max().map_or(0, |n| n + 1)];
-            for n in paths {
-                if let Some(seen) = seen.get_mut(n.len()) {
-                    *seen = true;
-                }
+        let mut seen = vec![false; paths.clone().map(String::len).max().map_or(0, |n| n + 1)];
+        for n in paths {
+            if let Some(seen) = seen.get_mut(n.len()) {
+                *seen = true;
             }
-            Lengths(seen)
         }
-        #[cfg(target_arch = "wasm32")]
-        Lengths(paths.map(String::len).collect())
+        Lengths(seen)
     }
 
     fn contains(&self, n: usize) -> bool {
-        #[cfg(not(target_arch = "wasm32"))]
-        return self.0.get(n).copied().unwrap_or(false);
-        #[cfg(target_arch = "wasm32")]
-        self.0.contains(&n)
-    }
-}
-
-/// FxHash, eight bytes at a time, with the high bits of the result (the
-/// ones every byte reaches) rotated down to where the table takes its
-/// bucket from.
-#[cfg(not(target_arch = "wasm32"))]
-#[derive(Default)]
-struct Fx(u64);
-
-#[cfg(not(target_arch = "wasm32"))]
-impl std::hash::Hasher for Fx {
-    fn write(&mut self, bytes: &[u8]) {
-        const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-        let step = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(K);
-        let mut words = bytes.chunks_exact(8);
-        for w in words.by_ref() {
-            let mut a = [0u8; 8];
-            a.copy_from_slice(w);
-            self.0 = step(self.0, u64::from_le_bytes(a));
-        }
-        let rest = words.remainder();
-        if !rest.is_empty() {
-            let mut a = [0u8; 8];
-            if let Some(dst) = a.get_mut(..rest.len()) {
-                dst.copy_from_slice(rest);
-            }
-            // The length too, so that trailing zero bytes count.
-            self.0 = step(step(self.0, u64::from_le_bytes(a)), rest.len() as u64);
-        }
-    }
-
-    fn finish(&self) -> u64 {
-        self.0.rotate_left(26)
+        self.0.get(n).copied().unwrap_or(false)
     }
 }
 

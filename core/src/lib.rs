@@ -43,7 +43,7 @@ pub mod schema;
 mod shell;
 pub mod sort;
 pub mod synth;
-mod text;
+pub mod text;
 pub mod view;
 pub mod waivers;
 

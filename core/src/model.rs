@@ -67,10 +67,27 @@ string_enum!(
         Uts = "uts",
         User = "user",
         Mount = "mount",
+        Cgroup = "cgroup",
     }
 );
 string_enum!(
     Seccomp { Default = "default", Custom = "custom", Unconfined = "unconfined" }
+);
+string_enum!(
+    /// The terminal the job is attached to.
+    ///
+    /// `shared`: the job stays in the caller's session with the caller's
+    /// controlling terminal, so `TIOCSTI`/`TIOCLINUX` can push keystrokes
+    /// into the shell that started it. `pty`: a terminal is allocated for
+    /// the job and relayed, input and output, to whoever attaches.
+    /// `none`: the job is in its own session with no terminal of the
+    /// caller's (bwrap `--new-session`, a detached container).
+    Terminal { None = "none", Pty = "pty", Shared = "shared" }
+);
+string_enum!(
+    /// How far a Linux security module (AppArmor, SELinux) confines the
+    /// job: the runtime's `default` policy, a `custom` one, or none.
+    Confinement { Default = "default", Custom = "custom", Unconfined = "unconfined" }
 );
 string_enum!(
     Access { ReadOnly = "read-only", ReadWrite = "read-write" }
@@ -203,6 +220,27 @@ pub struct Boundary {
     pub host_namespaces: Option<Vec<Option<Namespace>>>,
     pub seccomp: Option<Seccomp>,
     pub read_only_root: Option<bool>,
+    pub terminal: Option<Terminal>,
+    /// Whether the runtime masks the kernel's sensitive files under `/proc`
+    /// and `/sys` and keeps `/proc/sys` and `/sys` read-only, as container
+    /// runtimes do by default.
+    pub masked_paths: Option<bool>,
+    pub apparmor: Option<Confinement>,
+    pub selinux: Option<Confinement>,
+    /// Host devices the job can open: a path (`/dev/kvm`), `*` for every
+    /// device, `volume:NAME` for a raw block volume, or a device cgroup
+    /// rule by number (`c 10:232`).
+    pub devices: Option<Vec<String>>,
+    /// Other containers whose process namespace the job shares (a pod's
+    /// sidecars, a Compose `pid: service:NAME`).
+    pub shares_pid_with: Option<Vec<String>>,
+    /// Kernel parameters set for the job (`net.ipv4.ping_group_range`),
+    /// name and value in source order.
+    pub sysctls: Option<Vec<(String, String)>>,
+    /// The OOM killer's adjustment for the job's processes (-1000..1000).
+    pub oom_score_adj: Option<i64>,
+    /// Whether the OOM killer is kept from killing the job (cgroup v1).
+    pub oom_kill_disable: Option<bool>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -224,6 +262,9 @@ pub struct Mount {
     pub source: Option<String>,
     pub target: Option<String>,
     pub access: Option<Access>,
+    /// The part of the source the runtime mounts, resolved by the runtime
+    /// at start (Kubernetes `subPath`/`subPathExpr`).
+    pub sub_path: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -264,6 +305,8 @@ pub struct Command {
     pub executable: Option<String>,
     pub arguments: Option<Vec<String>>,
     pub shell: Option<String>,
+    /// The working directory the runtime starts it in.
+    pub cwd: Option<String>,
 }
 
 impl Command {

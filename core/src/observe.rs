@@ -209,6 +209,51 @@ impl From<&RuntimeCheck> for PlannedCheck {
     }
 }
 
+/// The one-line target of an exported check, as [`crate::plan::Target`]'s
+/// `Display` writes it for a report, so that a plan read back from JSON
+/// and one taken from a report show the same rows.
+fn target_text(t: &crate::render::json::TargetOut) -> String {
+    use crate::plan::{LimitName, Target, Threshold};
+    use crate::render::json::{TargetOut as T, ThresholdOut};
+    let typed = match t {
+        T::Path { path } => Target::Path(path.clone()),
+        T::Endpoint {
+            host,
+            port,
+            protocol,
+        } => Target::Endpoint {
+            host: host.clone(),
+            port: *port,
+            protocol: protocol.clone(),
+        },
+        T::Limit {
+            limit,
+            value,
+            threshold,
+        } => match LimitName::parse(limit) {
+            Some(limit) => Target::Limit {
+                limit,
+                value: *value,
+                threshold: match threshold {
+                    ThresholdOut::Value(v) => Threshold::Value(*v),
+                    ThresholdOut::Word(_) => Threshold::Any,
+                },
+            },
+            None => {
+                return format!(
+                    "{limit}={}",
+                    value.map_or("undeclared".into(), |v| v.to_string())
+                )
+            }
+        },
+        T::Variables { variables } => Target::Variables(variables.clone()),
+        T::Credential { credential } => Target::Credential(credential.clone()),
+        T::Subject { subject } => return subject.clone(),
+        T::Text(s) => return s.clone(),
+    };
+    typed.to_string()
+}
+
 /// The plan and profile fingerprint of one `isolint.findings/v2` document.
 pub fn plan_from_export(bytes: &[u8]) -> Result<(String, Vec<PlannedCheck>), ObservationsError> {
     crate::json::parse(bytes, crate::json::Limits::default())
@@ -234,11 +279,26 @@ pub fn plan_from_export(bytes: &[u8]) -> Result<(String, Vec<PlannedCheck>), Obs
         plan.push(PlannedCheck {
             id: c.id.clone(),
             kind: c.kind.clone(),
-            target: serde_json::to_string(&c.target).unwrap_or_default(),
+            target: target_text(&c.target),
             expect,
         });
     }
     Ok((doc.profile.fingerprint, plan))
+}
+
+/// The rows a front end shows next to a report's plan: every check of
+/// `report` (id, kind, target, expected, observed, status, reason), in
+/// plan order, joined with `obs`; observations naming no check are in
+/// [`Reconciliation::unknown`]. The dashboard's observed column and the
+/// page's observations view both read this, so they cannot drift from
+/// `isolint reconcile`.
+pub fn join_report(report: &crate::Report, obs: &Observations) -> Reconciliation {
+    let plan: Vec<PlannedCheck> = report
+        .runtime_checks
+        .iter()
+        .map(PlannedCheck::from)
+        .collect();
+    reconcile(&plan, &report.profile.fingerprint, obs)
 }
 
 /// Compare `plan` (of the profile with `fingerprint`) with observations.
@@ -361,6 +421,23 @@ mod tests {
                 })
                 .collect(),
         }
+    }
+
+    /// A plan read back from the export and the report's own give the
+    /// same rows, targets included.
+    #[test]
+    fn the_report_and_its_export_join_to_the_same_rows() {
+        let r = report();
+        let o = observations(&r, |c| honest(c.expect));
+        let (fp, plan) = plan_from_export(crate::render::json::render(&r).as_bytes()).unwrap();
+        let from_export = reconcile(&plan, &fp, &o);
+        let joined = join_report(&r, &o);
+        assert_eq!(joined, from_export);
+        assert!(joined.checks.iter().any(|c| c.target == "/scratch"));
+        assert!(joined
+            .checks
+            .iter()
+            .any(|c| c.target == "memory_bytes=536870912"));
     }
 
     #[test]

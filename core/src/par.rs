@@ -21,6 +21,20 @@ where
     (a(), b())
 }
 
+/// Run `a`, `b` and `c`, in parallel when `wide` and the feature allow it.
+pub(crate) fn join3<A, B, C, RA, RB, RC>(wide: bool, a: A, b: B, c: C) -> (RA, RB, RC)
+where
+    A: FnOnce() -> RA + Send,
+    B: FnOnce() -> RB + Send,
+    C: FnOnce() -> RC + Send,
+    RA: Send,
+    RB: Send,
+    RC: Send,
+{
+    let ((ra, rb), rc) = join(wide, || join(wide, a, b), c);
+    (ra, rb, rc)
+}
+
 /// `items` mapped by `f`, in order; in parallel when `wide` and the
 /// feature allow it.
 pub(crate) fn map<T, U, F>(wide: bool, items: Vec<T>, f: F) -> Vec<U>
@@ -92,13 +106,14 @@ where
 /// Drop `value`, off the caller's path when `wide` and the feature allow
 /// it: a large document's tree is hundreds of thousands of allocations,
 /// and the caller has a report to write meanwhile.
-#[cfg(feature = "parallel")]
 pub(crate) fn drop_later<T: Send + 'static>(wide: bool, value: T) {
+    #[cfg(feature = "parallel")]
     if wide {
         rayon::spawn(move || drop(value));
-    } else {
-        drop(value);
+        return;
     }
+    let _ = wide;
+    drop(value);
 }
 
 /// `f` of every item on rayon's pool, each result handed to `emit` on the

@@ -234,7 +234,7 @@ pub fn in_job(source: &str, target: &str, host_path: &str) -> String {
 pub fn derive(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
     // Room for what a mount (a write, a link, sometimes a read) and a
     // catalog label usually add, so that a large plan is not copied as it
-    // grows (23,000 checks for 10,000 mounts).
+    // grows.
     let mut out = Vec::with_capacity(3 * ctx.mounts.len() + ctx.index.catalog().labels.len() + 16);
     let mut seen_read = std::collections::BTreeSet::new();
 
@@ -306,6 +306,9 @@ pub fn derive(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
             ));
         }
     }
+
+    // 2b. Kernel interfaces the profile leaves open (rules/kernel.rs).
+    out.extend(kernel_reads(ctx));
 
     // 3. Writes: allowed only in scratch/output, denied elsewhere.
     let mut write_targets = Vec::new();
@@ -445,7 +448,10 @@ pub fn derive(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
                 out.push(check(
                     CheckKind::EgressAllowed,
                     Target::Endpoint {
-                        host: h.clone(),
+                        // What the entry denotes, not how it was written:
+                        // a URL's scheme, user info or path is no part of
+                        // the destination a verifier can connect to.
+                        host: crate::rules::netaddr::parse(h).display(),
                         port: a.port,
                         protocol: a.protocol.clone().unwrap_or_else(|| "tcp".into()),
                     },
@@ -548,6 +554,26 @@ pub fn derive(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
         "/cleanup",
         "after results are collected the worker must be gone, with nothing kept but the declared metadata",
     ));
+    out
+}
+
+/// Reads that must fail when the kernel interface behind them is closed:
+/// the caller's terminal (opening `/dev/tty` fails with no controlling
+/// terminal).
+fn kernel_reads(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
+    let mut out = Vec::new();
+    let Some(b) = ctx.profile.boundary.as_ref() else {
+        return out;
+    };
+    if b.terminal == Some(crate::model::Terminal::Shared) {
+        out.push(check(
+            CheckKind::ReadDenied,
+            path("/dev/tty"),
+            Expect::Denied,
+            "/boundary/terminal",
+            "the job must have no controlling terminal: opening /dev/tty must fail, or it can type into the caller's shell",
+        ));
+    }
     out
 }
 

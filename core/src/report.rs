@@ -153,6 +153,18 @@ impl Summary {
     }
 }
 
+/// An entry a directory run found and did not audit (a file of another
+/// kind, a hidden entry, a link to a directory, the run's own earlier
+/// report), with the reason. The summaries name each one, so a run never
+/// passes over a file without saying so.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotAudited {
+    /// The path as the run shows it (relative to where it was started).
+    pub source: String,
+    /// Why it was passed over, lowercase, no final period.
+    pub reason: String,
+}
+
 pub use crate::plan::RuntimeCheck;
 
 /// A finding's fingerprint: stable across runs and edits elsewhere in the
@@ -327,21 +339,11 @@ pub struct Parsed<'a> {
     doc: json::Document,
     profile: crate::model::Profile,
     problems: Vec<decode::Problem>,
-    /// A large document's secrets and digests, found beside its decoding.
-    #[cfg(feature = "parallel")]
-    early: Option<Early>,
+    /// A large document's digests, found beside its decoding.
+    early: Option<Digests>,
     /// Left to the operating system after the audit (see
     /// [`Parsed::never_free`]).
-    #[cfg(feature = "parallel")]
     never_free: bool,
-}
-
-/// What a large document's audit finds before it needs the catalog.
-#[cfg(feature = "parallel")]
-struct Early {
-    secrets: Secrets,
-    sha256: String,
-    fingerprint: String,
 }
 
 /// Sizes only: the bytes and the document hold the profile's secrets.
@@ -360,55 +362,33 @@ impl<'a> Parsed<'a> {
     pub fn new(bytes: impl Into<Cow<'a, [u8]>>, limits: Limits) -> Result<Parsed<'a>, InputError> {
         let bytes = bytes.into();
         let doc = json::parse(&bytes, limits)?;
-        // A large document's secrets and digests need no catalog either:
-        // found beside the decoding, they are ready before a large
-        // catalog is.
-        #[cfg(feature = "parallel")]
-        if bytes.len() >= PARALLEL_BYTES {
-            let ((profile, problems), (secrets, (sha256, fingerprint))) = par::join(
-                true,
+        // A large document's digests need no catalog either: found beside
+        // the decoding, they are ready before a large catalog is.
+        let wide = bytes.len() >= PARALLEL_BYTES;
+        let ((profile, problems), early) = if wide {
+            let (decoded, found) = par::join(
+                wide,
                 || decode::profile(&doc.root),
-                || {
-                    par::join(
-                        true,
-                        || Secrets::collect(&doc.root),
-                        || (sha256_hex(&bytes), fingerprint(&doc.root)),
-                    )
-                },
+                || digests(&doc.root, &bytes, wide),
             );
-            return Ok(Parsed {
-                early: Some(Early {
-                    secrets,
-                    sha256,
-                    fingerprint,
-                }),
-                never_free: false,
-                bytes,
-                doc,
-                profile,
-                problems,
-            });
-        }
-        let (profile, problems) = decode::profile(&doc.root);
+            (decoded, Some(found))
+        } else {
+            (decode::profile(&doc.root), None)
+        };
         Ok(Parsed {
             bytes,
             doc,
             profile,
             problems,
-            #[cfg(feature = "parallel")]
-            early: None,
-            #[cfg(feature = "parallel")]
+            early,
             never_free: false,
         })
     }
-}
 
-impl Parsed<'_> {
     /// For a caller whose process ends right after this audit: the
     /// document, the decoded profile and what the audit derives from them
     /// (a large one is hundreds of thousands of allocations) are left to
     /// the operating system instead of being freed one by one.
-    #[cfg(feature = "parallel")]
     pub fn never_free(mut self) -> Self {
         self.never_free = true;
         self
@@ -423,8 +403,8 @@ pub enum Detail {
     Full,
     /// Findings, runtime checks and digests only: all that the JSON,
     /// SARIF, Markdown and GitHub exports hold. The mount table and the
-    /// masked source are left empty (for a 10,000-mount profile they are a
-    /// tenth of the audit).
+    /// masked source, a large part of a large profile's audit, are left
+    /// empty.
     Findings,
 }
 
@@ -445,7 +425,14 @@ pub fn audit_parsed(
 }
 
 /// [`audit_parsed`] with the schedule chosen by the caller: `wide` lets
-/// independent stages run in parallel.
+/// independent stages run in parallel. The stages, as data flows:
+///
+/// 1. [`digests`] (secrets, digest, fingerprint) beside [`analyse`]
+///    (mounts against labels, then the rules beside the plan);
+/// 2. what the report holds, cleaned of secrets and control characters:
+///    [`findings`], [`clean_checks`] and [`tables`], side by side;
+/// 3. [`assemble`]: the report, its checks merged and linked;
+/// 4. [`release`]: the working data let go.
 fn audit_scheduled(
     parsed: Parsed<'_>,
     source_name: &str,
@@ -459,179 +446,285 @@ fn audit_scheduled(
         doc,
         profile,
         problems,
-        #[cfg(feature = "parallel")]
         early,
-        #[cfg(feature = "parallel")]
         never_free,
     } = parsed;
-    #[cfg(not(feature = "parallel"))]
-    let early: Option<(Secrets, String, String)> = None;
-    #[cfg(feature = "parallel")]
-    let early = early.map(|e| (e.secrets, e.sha256, e.fingerprint));
-    let bytes: &[u8] = &bytes;
-
-    // The document's secrets and digests (unless found while parsing),
-    // beside the classification, the rules and the plan.
-    let ((secrets, sha256, fingerprint), (views, drafts, checks, locator)) = par::join(
+    let (digests, analysis) = par::join(
         wide,
-        || {
-            if let Some(found) = early {
-                return found;
-            }
-            let (secrets, (sha256, fingerprint)) = par::join(
-                wide,
-                || Secrets::collect(&doc.root),
-                || (sha256_hex(bytes), fingerprint(&doc.root)),
-            );
-            (secrets, sha256, fingerprint)
-        },
-        || {
-            let views: Vec<MountView<'_>> =
-                par::map_indexed(wide, profile.mounts(), |index, mount| {
-                    MountView::new(index, mount, &labels.index)
-                });
-            let locator = crate::json::Locator::new(&doc.root);
-            let ctx = Ctx {
-                profile: &profile,
-                root: &doc.root,
-                locator: &locator,
-                mounts: &views,
-                index: &labels.index,
-                problems: &problems,
-                duplicates: &doc.duplicates,
-                today: options.today,
-                pipelines: Default::default(),
-                #[cfg(not(target_arch = "wasm32"))]
-                command_hits: Default::default(),
-            };
-            let (drafts, checks) = par::join(
-                wide,
-                || rules::run_scheduled(&ctx, wide),
-                || plan::derive(&ctx),
-            );
-            (views, drafts, checks, locator)
+        || early.unwrap_or_else(|| digests(&doc.root, &bytes, wide)),
+        || analyse(&doc, &profile, &problems, labels, options, wide),
+    );
+    let Analysis {
+        views,
+        locator,
+        drafts,
+        checks,
+    } = analysis;
+    let clean = Clean(&digests.secrets);
+    let (issues, checks, (mounts, source_text)) = par::join3(
+        wide,
+        || findings(drafts, &locator, clean, wide),
+        || clean_checks(checks, clean, wide),
+        || match detail {
+            Detail::Full => tables(&views, &locator, &bytes, clean, wide),
+            Detail::Findings => (Vec::new(), String::new()),
         },
     );
-
-    // Values taken from the profile or the catalog are untrusted: masked
-    // and neutralized. A message is a rule's wording (trusted, never
-    // scanned) with values in backticks (see [`Secrets::scrub_message`]).
-    let clean = |s: &str| neutralize(&secrets.scrub_value(s)).into_owned();
-    // The same for a string the report can own: kept as it is, without a
-    // copy, when there is nothing to mask or escape (the common case).
-    let clean_owned = |s: String| -> String {
-        match secrets.scrub_value(&s) {
-            Cow::Borrowed(_) => neutralized(s),
-            Cow::Owned(scrubbed) => neutralize(&scrubbed).into_owned(),
-        }
-    };
-    let clean_message = |s: String| -> String {
-        match secrets.scrub_message(&s) {
-            Cow::Borrowed(_) => neutralized(s),
-            Cow::Owned(scrubbed) => neutralize(&scrubbed).into_owned(),
-        }
-    };
-    let ((issues, runtime_checks), (mounts, source_text)) = par::join(
-        wide,
-        || {
-            par::join(
-                wide,
-                || {
-                    par::map(wide, drafts, |d| {
-                        let (pos, exact) = locator.locate(&d.pointer);
-                        Finding {
-                            rule: d.rule.id,
-                            area: d.area,
-                            severity: d.severity,
-                            pointer: clean_owned(d.pointer),
-                            line: Some(pos.line),
-                            column: Some(pos.column),
-                            exact,
-                            message: clean_message(d.message),
-                            remediation: d.rule.remediation,
-                            evidence: d
-                                .evidence
-                                .into_iter()
-                                .map(|(k, v)| (clean_message(k), clean_value(v, &clean_owned)))
-                                .collect(),
-                            waived: None,
-                            baseline: None,
-                            origin: None,
-                        }
-                    })
-                },
-                || {
-                    // In place: a copy of a large plan's checks was
-                    // megabytes of fresh memory, each page a fault.
-                    let mut checks = checks;
-                    par::for_each_indexed(wide, &mut checks, |_, c| {
-                        c.target.map_strings(&mut |s| clean_owned(s));
-                        c.because = clean_message(std::mem::take(&mut c.because));
-                        c.anchor = clean_owned(std::mem::take(&mut c.anchor));
-                        c.id = c.stable_id();
-                    });
-                    checks
-                },
-            )
-        },
-        || {
-            if detail == Detail::Findings {
-                return (Vec::new(), String::new());
-            }
-            let mounts = par::map_ref(wide, &views, |v| {
-                let m = v.mount;
-                let class = v.class.as_ref();
-                let matched = class.and_then(|c| c.matched.as_ref());
-                MountRow {
-                    pointer: v.pointer(),
-                    source: clean(m.source.as_deref().unwrap_or("")),
-                    normalized: clean(class.map(|c| c.normalized.path.as_str()).unwrap_or("")),
-                    target: clean(m.target.as_deref().unwrap_or("")),
-                    access: m
-                        .access
-                        .map(|a| a.to_string())
-                        .unwrap_or_else(|| "not declared".into()),
-                    label: matched.map_or("unlabelled".into(), |m| m.class.to_string()),
-                    label_path: matched.map(|m| clean(&m.path)),
-                    label_origin: matched.map(|m| match m.origin {
-                        Origin::Catalog(_) => "catalog",
-                        Origin::BuiltIn(_) => "built-in",
-                    }),
-                    exposes: class
-                        .map(|c| {
-                            c.exposes
-                                .iter()
-                                .map(|e| format!("{} {}", e.class, clean(&e.path)))
-                                .collect()
-                        })
-                        .unwrap_or_default(),
-                    line: locator.pointer(&v.pointer()).map(|n| n.pos.line),
-                }
-            });
-            // (The text is checked again only here: the exports need no
-            // masked source.)
-            let text = std::str::from_utf8(bytes).unwrap_or_default();
-            (mounts, secrets.mask_source(text))
-        },
+    let report = assemble(
+        &profile,
+        source_name,
+        labels,
+        digests,
+        issues,
+        checks,
+        mounts,
+        source_text,
     );
+    let views = unborrow(views, locator);
+    release(never_free, wide, (views, doc, profile, problems));
+    report
+}
 
+/// What identifies the document: the secrets it holds (so that nothing
+/// shown echoes them), the digest of its bytes and the fingerprint of
+/// what its runtime checks depend on.
+struct Digests {
+    secrets: Secrets,
+    sha256: String,
+    fingerprint: String,
+}
+
+/// Stage 1a: [`Digests`] of a document.
+fn digests(root: &Node, bytes: &[u8], wide: bool) -> Digests {
+    let (secrets, (sha256, fingerprint)) = par::join(
+        wide,
+        || Secrets::collect(root),
+        || (sha256_hex(bytes), fingerprint(root)),
+    );
+    Digests {
+        secrets,
+        sha256,
+        fingerprint,
+    }
+}
+
+/// What the rules and the plan found, with what the report's tables are
+/// drawn from.
+struct Analysis<'p> {
+    views: Vec<MountView<'p>>,
+    locator: crate::json::Locator<'p>,
+    drafts: Vec<rules::Draft>,
+    checks: Vec<RuntimeCheck>,
+}
+
+/// Stage 1b: every mount against the labels, then the rules beside the
+/// plan.
+fn analyse<'p>(
+    doc: &'p json::Document,
+    profile: &'p crate::model::Profile,
+    problems: &[decode::Problem],
+    labels: &Labels,
+    options: &AuditOptions,
+    wide: bool,
+) -> Analysis<'p> {
+    let views: Vec<MountView<'_>> = par::map_indexed(wide, profile.mounts(), |index, mount| {
+        MountView::new(index, mount, &labels.index)
+    });
+    let locator = crate::json::Locator::new(&doc.root);
+    let ctx = Ctx {
+        profile,
+        root: &doc.root,
+        locator: &locator,
+        mounts: &views,
+        index: &labels.index,
+        problems,
+        duplicates: &doc.duplicates,
+        today: options.today,
+        pipelines: Default::default(),
+        command_hits: Default::default(),
+    };
+    let (drafts, checks) = par::join(
+        wide,
+        || rules::run_scheduled(&ctx, wide),
+        || plan::derive(&ctx),
+    );
+    drop(ctx);
+    Analysis {
+        views,
+        locator,
+        drafts,
+        checks,
+    }
+}
+
+/// A masked text, kept only when masking changed it.
+fn changed(c: Cow<'_, str>) -> Option<String> {
+    match c {
+        Cow::Borrowed(_) => None,
+        Cow::Owned(o) => Some(o),
+    }
+}
+
+/// Text from the profile made safe to show: secrets masked, control
+/// characters neutralized. Values taken from the profile or the catalog
+/// are untrusted ([`Secrets::scrub_value`]); a message is a rule's wording
+/// (trusted, never scanned) with values in backticks
+/// ([`Secrets::scrub_message`]).
+#[derive(Clone, Copy)]
+struct Clean<'s>(&'s Secrets);
+
+impl Clean<'_> {
+    fn str(self, s: &str) -> String {
+        neutralize(&self.0.scrub_value(s)).into_owned()
+    }
+
+    /// The same for a value the report can own: kept as it is, without a
+    /// copy, when there is nothing to mask or escape (the common case).
+    fn owned(self, s: String) -> String {
+        let scrubbed = changed(self.0.scrub_value(&s));
+        Self::keep(s, scrubbed)
+    }
+
+    /// [`Clean::owned`] for a message (or an evidence key, a check's
+    /// reason): only its backticked values are scanned.
+    fn message(self, s: String) -> String {
+        let scrubbed = changed(self.0.scrub_message(&s));
+        Self::keep(s, scrubbed)
+    }
+
+    /// `s`, or `scrubbed` when masking changed it, neutralized.
+    fn keep(s: String, scrubbed: Option<String>) -> String {
+        match scrubbed {
+            None => match neutralize(&s) {
+                Cow::Borrowed(_) => s,
+                Cow::Owned(n) => n,
+            },
+            Some(scrubbed) => neutralize(&scrubbed).into_owned(),
+        }
+    }
+}
+
+/// Stage 2a: each draft as a finding, placed in the source and cleaned.
+fn findings(
+    drafts: Vec<rules::Draft>,
+    locator: &crate::json::Locator<'_>,
+    clean: Clean<'_>,
+    wide: bool,
+) -> Vec<Finding> {
+    par::map(wide, drafts, |d| {
+        let (pos, exact) = locator.locate(&d.pointer);
+        Finding {
+            rule: d.rule.id,
+            area: d.area,
+            severity: d.severity,
+            pointer: clean.owned(d.pointer),
+            line: Some(pos.line),
+            column: Some(pos.column),
+            exact,
+            message: clean.message(d.message),
+            remediation: d.rule.remediation,
+            evidence: d
+                .evidence
+                .into_iter()
+                .map(|(k, v)| (clean.message(k), clean_value(v, &|s| clean.owned(s))))
+                .collect(),
+            waived: None,
+            baseline: None,
+            origin: None,
+        }
+    })
+}
+
+/// Stage 2b: the plan's checks cleaned and given their ids, in place (a
+/// large plan's copy would be as large again in fresh memory).
+fn clean_checks(mut checks: Vec<RuntimeCheck>, clean: Clean<'_>, wide: bool) -> Vec<RuntimeCheck> {
+    par::for_each_indexed(wide, &mut checks, |_, c| {
+        c.target.map_strings(&mut |s| clean.owned(s));
+        c.because = clean.message(std::mem::take(&mut c.because));
+        c.anchor = clean.owned(std::mem::take(&mut c.anchor));
+        c.id = c.stable_id();
+    });
+    checks
+}
+
+/// Stage 2c: the mounts-vs-labels table and the masked source, which
+/// only [`Detail::Full`] reports carry.
+fn tables(
+    views: &[MountView<'_>],
+    locator: &crate::json::Locator<'_>,
+    bytes: &[u8],
+    clean: Clean<'_>,
+    wide: bool,
+) -> (Vec<MountRow>, String) {
+    let mounts = par::map_ref(wide, views, |v| {
+        let m = v.mount;
+        let class = v.class.as_ref();
+        let matched = class.and_then(|c| c.matched.as_ref());
+        MountRow {
+            pointer: v.pointer(),
+            source: clean.str(m.source.as_deref().unwrap_or("")),
+            normalized: clean.str(class.map(|c| c.normalized.path.as_str()).unwrap_or("")),
+            target: clean.str(m.target.as_deref().unwrap_or("")),
+            access: m
+                .access
+                .map(|a| a.to_string())
+                .unwrap_or_else(|| "not declared".into()),
+            label: matched.map_or("unlabelled".into(), |m| m.class.to_string()),
+            label_path: matched.map(|m| clean.str(&m.path)),
+            label_origin: matched.map(|m| match m.origin {
+                Origin::Catalog(_) => "catalog",
+                Origin::BuiltIn(_) => "built-in",
+            }),
+            exposes: class
+                .map(|c| {
+                    c.exposes
+                        .iter()
+                        .map(|e| format!("{} {}", e.class, clean.str(&e.path)))
+                        .collect()
+                })
+                .unwrap_or_default(),
+            line: locator.pointer(&v.pointer()).map(|n| n.pos.line),
+        }
+    });
+    let text = std::str::from_utf8(bytes).unwrap_or_default();
+    (mounts, clean.0.mask_source(text))
+}
+
+/// Stage 3: the report, its checks merged and linked to their findings,
+/// sorted and judged.
+#[allow(clippy::too_many_arguments)]
+fn assemble(
+    profile: &crate::model::Profile,
+    source_name: &str,
+    labels: &Labels,
+    digests: Digests,
+    issues: Vec<Finding>,
+    mut runtime_checks: Vec<RuntimeCheck>,
+    mounts: Vec<MountRow>,
+    source_text: String,
+) -> Report {
+    let Digests {
+        secrets,
+        sha256,
+        fingerprint,
+    } = digests;
+    let clean = Clean(&secrets);
     let name = profile
         .name
-        .clone()
+        .as_deref()
         .filter(|n| !n.trim().is_empty())
-        .unwrap_or_else(|| "unnamed".into());
-    let mut runtime_checks = runtime_checks;
+        .unwrap_or("unnamed");
     merge_same_checks(&mut runtime_checks);
     link_motives(&mut runtime_checks, &issues);
     let mut report = Report {
-        route: clean(profile.route()),
+        route: clean.str(profile.route()),
         profile: ProfileMeta {
-            name: clean(&name),
-            source: clean(source_name),
+            name: clean.str(name),
+            source: clean.str(source_name),
             sha256,
             fingerprint,
         },
-        labels_name: clean(&labels.index.catalog().name),
+        labels_name: clean.str(&labels.index.catalog().name),
         labels_sha256: labels.sha256.clone(),
         verdict: Verdict::NotEligible,
         summary: Summary::default(),
@@ -643,27 +736,36 @@ fn audit_scheduled(
         secrets,
     };
     report.refresh();
-    // (Compiled out of the page, which frees on its own thread anyway.)
-    #[cfg(feature = "parallel")]
-    if never_free {
-        // (One at a time: the views borrow the profile.)
-        std::mem::forget(views);
-        std::mem::forget(locator);
-        std::mem::forget((doc, profile, problems));
-        return report;
-    }
-    #[cfg(feature = "parallel")]
-    if wide {
-        // A large document is freed beside the caller's export (the mount
-        // views borrow the profile: their owned parts are taken first).
-        let owned: Vec<_> = views
-            .into_iter()
-            .map(|v| (v.class, v.guess, v.target))
-            .collect();
-        drop(locator);
-        par::drop_later(wide, (owned, doc, profile, problems));
-    }
     report
+}
+
+/// The owned parts of the mount views, so that what the views and the
+/// locator borrow (the document, the profile) can be released with them.
+fn unborrow(views: Vec<MountView<'_>>, locator: crate::json::Locator<'_>) -> Vec<ViewParts> {
+    drop(locator);
+    views
+        .into_iter()
+        .map(|v| (v.class, v.guess, v.target))
+        .collect()
+}
+
+type ViewParts = (
+    Option<crate::labels::Classification>,
+    Option<Box<crate::rules::paths::Guess>>,
+    Option<crate::labels::NormalizedPath>,
+);
+
+/// Stage 4: the audit's working data let go once the report is built.
+/// A large document is hundreds of thousands of allocations: for a
+/// caller whose process ends next ([`Parsed::never_free`]) they are left
+/// to the operating system, and otherwise a wide audit frees them on the
+/// pool while the caller writes its report.
+fn release<T: Send + 'static>(never_free: bool, wide: bool, owned: T) {
+    if never_free {
+        std::mem::forget(owned);
+    } else {
+        par::drop_later(wide, owned);
+    }
 }
 
 /// One check per id: two steps that check the same thing (a mount at
@@ -761,14 +863,6 @@ fn link_motives(checks: &mut [RuntimeCheck], issues: &[Finding]) {
     for c in checks.iter_mut() {
         c.motivated_by.sort();
         c.motivated_by.dedup();
-    }
-}
-
-/// `s` neutralized, without a copy when it needs none.
-fn neutralized(s: String) -> String {
-    match neutralize(&s) {
-        Cow::Borrowed(_) => s,
-        Cow::Owned(n) => n,
     }
 }
 
@@ -935,25 +1029,19 @@ mod tests {
             today: Date::parse("2026-11-29"),
         };
         // `early`: keep the secrets and digests found while parsing (a
-        // large document's, with the feature) or find them in the audit.
+        // large document's) or find them in the audit.
         let run = |wide, early: bool| {
-            #[allow(unused_mut)]
             let mut parsed = Parsed::new(profile.as_bytes(), Limits::default()).unwrap();
-            #[cfg(feature = "parallel")]
-            {
-                assert!(parsed.early.is_some(), "found while parsing");
-                if !early {
-                    parsed.early = None;
-                }
+            assert!(parsed.early.is_some(), "found while parsing");
+            if !early {
+                parsed.early = None;
             }
-            let _ = early;
             let r = audit_scheduled(parsed, "big.json", &labels, &options, Detail::Full, wide);
             crate::render::json::render(&r)
         };
         let (wide, narrow) = (run(true, true), run(false, false));
         assert_eq!(run(true, false), wide);
         assert_eq!(run(false, true), wide);
-        #[cfg(feature = "parallel")]
         for wide_schedule in [true, false] {
             let parsed = Parsed::new(profile.as_bytes(), Limits::default()).unwrap();
             let r = audit_scheduled(

@@ -77,8 +77,8 @@ pub fn neutralize_multiline(s: &str) -> Cow<'_, str> {
 
 /// Lowercase `s` for comparison with ASCII words: the result equals an
 /// ASCII word exactly when `s.to_lowercase()` does (and is then the same
-/// string), without the standard library's Unicode case tables, which cost
-/// the browser page about 9 KB. ASCII letters are lowercased and the Kelvin
+/// string), without the standard library's Unicode case tables, which the
+/// browser page would otherwise carry. ASCII letters are lowercased and the Kelvin
 /// sign, the one non-ASCII character whose lowercase is ASCII, becomes `k`;
 /// every other character is kept, so a word holding one matches no ASCII
 /// word either way.

@@ -1,7 +1,7 @@
 //! Sorting that is small in the browser page's WebAssembly.
 //!
 //! The standard library's sorts are fast but large: each element type they
-//! are used with adds 2–4 KB of code to the wasm. On `wasm32` these
+//! are used with adds its own copy of their code to the wasm. On `wasm32` these
 //! functions sort with one shared, non-generic heapsort over indices (ties
 //! broken by position, so the result is exactly a stable sort's) and then
 //! move the elements into place; everywhere else they are the standard

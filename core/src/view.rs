@@ -28,8 +28,7 @@ impl Default for Filter {
 }
 
 /// Lowercasing for the case-insensitive search. The browser page passes
-/// the browser's own: the standard library's Unicode case tables would add
-/// about 9 KB to its wasm. Everything else uses [`str::to_lowercase`].
+/// the browser's own, so that its wasm carries no Unicode case tables. Everything else uses [`str::to_lowercase`].
 pub type Lowercase = fn(&str) -> String;
 
 impl Filter {
@@ -278,11 +277,13 @@ pub fn shown_source(report: &Report) -> (&str, &str) {
 }
 
 /// Where a finding sits in [`shown_source`]: its origin in the original file
-/// for an imported profile, else its line and column in the profile.
+/// for an imported profile, else its line and column in the profile. A
+/// finding whose origin is another file (a value only the `--runner`
+/// overlay declared) has no position in the shown text.
 pub fn shown_position(report: &Report, f: &Finding) -> (Option<u32>, Option<u32>) {
     match (&report.original, &f.origin) {
-        (Some(_), Some(o)) => (Some(o.line), Some(o.column)),
-        (Some(_), None) => (None, None),
+        (Some(src), Some(o)) if o.file == src.file => (Some(o.line), Some(o.column)),
+        (Some(_), _) => (None, None),
         (None, _) => (f.line, f.column),
     }
 }

@@ -394,3 +394,34 @@ fn cluster_objects_in_another_file_of_the_run_apply() {
         .iter()
         .any(|n| n.message.contains("another file of this run")));
 }
+
+/// A finding about a value only the overlay declared points into the
+/// overlay: front ends showing the manifest must not place it on the
+/// manifest's line of the same number.
+#[test]
+fn findings_from_the_overlay_have_no_position_in_the_manifest() {
+    // An overlay that declares a blocking value the manifest cannot say.
+    let runner = r#"{
+  "cleanup": { "destroy_worker": false }
+}"#;
+    let reports = audit(&read(MANIFEST), runner);
+    let r = &reports[0];
+    let f = r
+        .issues
+        .iter()
+        .find(|f| f.pointer.starts_with("/cleanup"))
+        .expect("a cleanup finding");
+    let o = f.origin.as_ref().expect("origin");
+    assert_eq!((o.file.as_str(), o.line), (RUNNER, 2));
+    assert_eq!(isolint_core::view::shown_position(r, f), (None, None));
+    let detail =
+        isolint_core::view::detail(r, r.issues.iter().position(|g| g == f).unwrap()).unwrap();
+    assert_eq!(detail.shown_line, None);
+    // A finding from the manifest keeps its manifest position.
+    let g = r
+        .issues
+        .iter()
+        .find(|g| g.origin.as_ref().is_some_and(|o| o.file == MANIFEST))
+        .expect("a manifest finding");
+    assert!(isolint_core::view::shown_position(r, g).0.is_some());
+}

@@ -9,13 +9,16 @@ mod audit;
 mod direct;
 mod docs;
 mod import;
-mod input;
+pub(crate) mod input;
 pub(crate) mod output;
 #[cfg(target_os = "linux")]
 #[path = "verify/probe.rs"]
 mod probe;
 mod reconcile;
 mod today;
+#[cfg(target_os = "linux")]
+#[path = "verify/launch.rs"]
+mod verify;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -187,6 +190,23 @@ disagrees or is stale\n  2  usage error, or a document that could not be read"
     /// Perform the plan's runtime checks inside a launched environment
     #[cfg(target_os = "linux")]
     Probe(probe::ProbeArgs),
+    /// Launch a profile in disposable bubblewrap workers, probe them and reconcile
+    #[cfg(target_os = "linux")]
+    #[command(
+        long_about = "The reference launcher. Audit PROFILE (it must be eligible for runtime \
+testing), build disposable bubblewrap workers from what it declares (mounts as --bind or \
+--ro-bind, egress deny as --unshare-net, the declared environment only, limits as rlimits, \
+--unshare-pid --die-with-parent --new-session), run `isolint probe` in one and observe from \
+outside that the wall-clock limit kills the whole tree, that output past output_bytes is cut and \
+that the worker is destroyed. Then reconcile as `isolint reconcile` does.\n\n\
+Mount sources must exist: the launcher creates nothing outside its own temporary directory. \
+Egress checks go to a listener on 127.0.0.1 outside the worker, never to the declared hosts. \
+Run as root, the worker runs as uid 65534 on the host.",
+        after_help = "Exit status:\n  0  every check agrees or is not observable (with its reason)\n  \
+1  a check disagrees or is stale, or the profile is not eligible for runtime testing\n  \
+2  usage error, an unreadable profile, a missing mount source, no bwrap, or a launch that failed"
+    )]
+    Verify(verify::VerifyArgs),
 }
 
 const AUDIT_AFTER_LONG_HELP: &str = "\
@@ -486,6 +506,8 @@ fn run(cli: Cli) -> u8 {
         Some(Command::Reconcile(args)) => reconcile::run(&args),
         #[cfg(target_os = "linux")]
         Some(Command::Probe(args)) => probe::run(&args),
+        #[cfg(target_os = "linux")]
+        Some(Command::Verify(args)) => verify::run(&args),
     }
 }
 

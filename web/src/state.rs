@@ -9,6 +9,7 @@ use std::rc::Rc;
 
 use isolint_core::import::{self, ImportError};
 use isolint_core::json::{InputError, Limits};
+use isolint_core::runner::{Runner, RunnerError};
 use isolint_core::sanitize::neutralize;
 use isolint_core::view::{self, Filter};
 use isolint_core::{audit, AuditOptions, CatalogError, Date, Labels, Report, Severity};
@@ -66,30 +67,68 @@ impl InputProblem {
     }
 }
 
+/// A problem with the runner overlay, located in the overlay file.
+fn runner_problem(e: &RunnerError, runner: &str) -> InputProblem {
+    let bare = ImportError {
+        kind: e.0.kind.clone(),
+        loc: None,
+    };
+    InputProblem {
+        message: format!(
+            "the runner overlay {}: {}",
+            neutralize(runner),
+            neutralize(&bare.to_string())
+        ),
+        line: None,
+        column: None,
+    }
+}
+
+/// Why an overlay file was refused, located as "line L, column C: …".
+fn describe_runner_error(e: &RunnerError) -> String {
+    let bare = ImportError {
+        kind: e.0.kind.clone(),
+        loc: None,
+    };
+    let message = neutralize(&bare.to_string()).into_owned();
+    match e.0.loc {
+        Some(l) => format!("line {}, column {}: {message}", l.line, l.column),
+        None => message,
+    }
+}
+
 /// Audit the editor's text: an `isolint.profile/v1` document directly, any
 /// other sandbox configuration core can import (Kubernetes, Compose, OCI,
 /// Codex, sandbox settings, bwrap) through its importer. A file describing
 /// several profiles shows the first that is not eligible, else the first,
 /// as the dashboard does; findings then point into the editor's text.
+///
+/// A runner overlay is merged under imported profiles by the same core
+/// function as `isolint audit --runner`; an `isolint.profile/v1` document
+/// is audited as written, as the command line does. The flag says whether
+/// the overlay was applied.
 fn audit_text(
     bytes: &[u8],
     name: &str,
     labels: &Labels,
     options: &AuditOptions,
-) -> Result<Report, InputProblem> {
+    runner: Option<&Runner>,
+) -> Result<(Report, bool), InputProblem> {
     let Some(format) = import::detect(bytes, Some(name)) else {
         let looks_like_json = bytes
             .iter()
             .find(|b| !b.is_ascii_whitespace())
             .is_some_and(|b| matches!(b, b'{' | b'[' | 0xEF));
-        return audit(bytes, name, labels, options).map_err(|e| {
-            let mut problem = InputProblem::from_error(&e);
-            if !looks_like_json {
-                // Not JSON and no importer recognised it: say what the page reads.
-                problem.message = format!("{} {READS}", problem.message);
-            }
-            problem
-        });
+        return audit(bytes, name, labels, options)
+            .map(|r| (r, false))
+            .map_err(|e| {
+                let mut problem = InputProblem::from_error(&e);
+                if !looks_like_json {
+                    // Not JSON and no importer recognised it: say what the page reads.
+                    problem.message = format!("{} {READS}", problem.message);
+                }
+                problem
+            });
     };
     let units = import::import(bytes, format).map_err(|e| InputProblem {
         message: format!(
@@ -108,16 +147,21 @@ fn audit_text(
     })?;
     let mut reports = Vec::with_capacity(units.len());
     for unit in &units {
-        reports.push(
-            import::audit_imported(unit, name, labels, options)
+        reports.push(match runner {
+            Some(r) => isolint_core::runner::audit_imported(unit, name, labels, options, r)
+                .map_err(|e| runner_problem(&e, &r.file))?,
+            None => import::audit_imported(unit, name, labels, options)
                 .map_err(|e| InputProblem::from_error(&e))?,
-        );
+        });
     }
-    import::representative(reports).ok_or_else(|| InputProblem {
-        message: format!("no profile found in this {}", format.title()),
-        line: None,
-        column: None,
-    })
+    let applied = runner.is_some();
+    import::representative(reports)
+        .map(|r| (r, applied))
+        .ok_or_else(|| InputProblem {
+            message: format!("no profile found in this {}", format.title()),
+            line: None,
+            column: None,
+        })
 }
 
 /// The editor line of `report.issues[index]`.
@@ -267,6 +311,13 @@ pub struct State {
     pub loads: u64,
     /// An edit of this lesson or file kept from earlier, offered back.
     pub draft: Option<Rc<str>>,
+    /// The runner overlay (`--runner` on the command line), if one is loaded.
+    pub runner: Option<Rc<Runner>>,
+    /// Why the last overlay file was refused.
+    pub runner_error: Option<String>,
+    /// Whether the overlay was merged into the shown report (it applies to
+    /// imported formats only).
+    pub runner_applied: bool,
 }
 
 /// Everything that changes the state.
@@ -314,6 +365,15 @@ pub enum Action {
     RestoreDraft,
     /// Forget the offered draft.
     DiscardDraft,
+    /// A runner overlay file was read (or pasted).
+    LoadRunner {
+        name: String,
+        bytes: Vec<u8>,
+    },
+    /// Audit without the runner overlay again.
+    DropRunner,
+    /// Hide the message about a refused overlay.
+    DismissRunnerError,
 }
 
 impl State {
@@ -342,6 +402,9 @@ impl State {
             edited: false,
             loads: 1,
             draft: None,
+            runner: None,
+            runner_error: None,
+            runner_applied: false,
         };
         s.original = Rc::clone(&s.text);
         s.run_audit();
@@ -357,13 +420,15 @@ impl State {
             &self.source_name,
             &self.labels,
             &options,
+            self.runner.as_deref(),
         );
         self.timing.last_ms = clock::now_ms() - started;
         self.timing.count += 1;
         self.audited = self.revision;
         match result {
-            Ok(report) => {
+            Ok((report, applied)) => {
                 self.report = Some(Rc::new(report));
+                self.runner_applied = applied;
                 self.input_error = None;
                 if self.selected_index().is_none() {
                     self.selected = None;
@@ -569,6 +634,47 @@ impl Reducible for State {
                         ));
                     }
                 }
+                Rc::new(s)
+            }
+            Action::LoadRunner { name, bytes } => {
+                let mut s = (*self).clone();
+                match Runner::parse(&bytes, &name) {
+                    Ok(runner) => {
+                        s.runner = Some(Rc::new(runner));
+                        s.runner_error = None;
+                        s.run_audit();
+                    }
+                    Err(e) => {
+                        let keep = match &s.runner {
+                            Some(r) => format!("still using {}", r.file),
+                            None => "auditing without one".into(),
+                        };
+                        s.runner_error = Some(format!(
+                            "{} was not loaded as a runner overlay; {keep}.\n{}",
+                            neutralize(&name),
+                            describe_runner_error(&e)
+                        ));
+                    }
+                }
+                Rc::new(s)
+            }
+            Action::DropRunner => {
+                if self.runner.is_none() && self.runner_error.is_none() {
+                    return self;
+                }
+                let mut s = (*self).clone();
+                s.runner_error = None;
+                if s.runner.take().is_some() {
+                    s.run_audit();
+                }
+                Rc::new(s)
+            }
+            Action::DismissRunnerError => {
+                if self.runner_error.is_none() {
+                    return self;
+                }
+                let mut s = (*self).clone();
+                s.runner_error = None;
                 Rc::new(s)
             }
             Action::UseWorkshopCatalog => {
@@ -975,6 +1081,137 @@ mod tests {
         assert_eq!(s.selected_index(), Some(a));
         let s = step(s, Action::Select(b));
         assert_eq!(s.selected_index(), Some(b));
+    }
+
+    const RESTRICTED: &str = include_str!("../../fixtures/runner/kubernetes/restricted.yaml");
+    const RUNNER: &str = include_str!("../../fixtures/runner/kubernetes/runner.json");
+
+    fn with_runner(s: Rc<State>, name: &str, text: &str) -> Rc<State> {
+        step(
+            s,
+            Action::LoadRunner {
+                name: name.into(),
+                bytes: text.as_bytes().to_vec(),
+            },
+        )
+    }
+
+    #[test]
+    fn a_runner_overlay_is_merged_under_an_imported_profile_as_the_cli_does() {
+        let s = step(
+            start(),
+            Action::Load {
+                name: "restricted.yaml".into(),
+                text: RESTRICTED.into(),
+                lesson: None,
+            },
+        );
+        let alone = Rc::clone(s.report.as_ref().expect("report"));
+        assert_eq!(
+            alone.verdict,
+            Verdict::NotEligible,
+            "a Pod cannot say it all"
+        );
+        assert!(!s.runner_applied);
+
+        let s = with_runner(s, "runner.json", RUNNER);
+        assert_eq!(s.runner_error, None);
+        assert!(s.runner_applied && s.is_current());
+        let report = Rc::clone(s.report.as_ref().expect("report"));
+        assert_eq!(report.verdict, Verdict::EligibleForRuntimeTesting);
+        // The very function `isolint audit --runner` calls, on the same input.
+        let runner = Runner::parse(RUNNER.as_bytes(), "runner.json").expect("overlay");
+        let cli = import::import(RESTRICTED.as_bytes(), import::Format::Kubernetes)
+            .expect("import")
+            .iter()
+            .map(|u| {
+                isolint_core::runner::audit_imported(
+                    u,
+                    "restricted.yaml",
+                    &Labels::workshop(),
+                    &AuditOptions { today: today() },
+                    &runner,
+                )
+                .expect("audit")
+            })
+            .collect::<Vec<_>>();
+        let cli = import::representative(cli).expect("a profile");
+        assert_eq!(
+            isolint_core::render::json::render(&report),
+            isolint_core::render::json::render(&cli)
+        );
+
+        // An overlay that declares a blocking value: its finding points at
+        // the overlay, and has no line in the editor's manifest.
+        let blocking = "{\n  \"cleanup\": {\"destroy_worker\": false}\n}\n";
+        let s = with_runner(s, "mine.json", blocking);
+        let report = Rc::clone(s.report.as_ref().expect("report"));
+        let (index, f) = report
+            .issues
+            .iter()
+            .enumerate()
+            .find(|(_, f)| f.pointer.starts_with("/cleanup/destroy_worker"))
+            .expect("the overlay's cleanup is a finding");
+        let origin = f.origin.as_ref().expect("origin");
+        assert_eq!((origin.file.as_str(), origin.line), ("mine.json", 2));
+        assert_eq!(view::shown_position(&report, f), (None, None));
+        let line = s.cursor_line;
+        let s = step(s, Action::Select(index));
+        assert_eq!(s.cursor_line, line, "no jump to the manifest's line 2");
+
+        // Dropping the overlay audits the manifest alone again.
+        let s = step(s, Action::DropRunner);
+        assert!(s.runner.is_none() && !s.runner_applied);
+        assert_eq!(
+            s.report.as_ref().map(|r| r.verdict),
+            Some(Verdict::NotEligible)
+        );
+    }
+
+    #[test]
+    fn a_bad_runner_overlay_is_refused_with_its_position_and_the_old_one_kept() {
+        let s = with_runner(start(), "runner.json", RUNNER);
+        for (text, want) in [
+            ("{\n  \"boundary\": {}\n}", "line 2, column 3"),
+            ("{\n  \"limts\": {}\n}", "did you mean `limits`"),
+            ("{\"limits\": [", "line 1"),
+        ] {
+            let refused = with_runner(Rc::clone(&s), "bad.json", text);
+            let err = refused.runner_error.clone().expect("refused");
+            assert!(
+                err.contains("bad.json")
+                    && err.contains(want)
+                    && err.contains("still using runner.json"),
+                "{text}: {err}"
+            );
+            assert_eq!(
+                refused.runner.as_ref().map(|r| r.file.as_str()),
+                Some("runner.json")
+            );
+            let dismissed = step(refused, Action::DismissRunnerError);
+            assert_eq!(dismissed.runner_error, None);
+        }
+    }
+
+    #[test]
+    fn a_native_profile_is_audited_as_written_under_an_overlay() {
+        let s = with_runner(start(), "runner.json", RUNNER);
+        assert!(
+            !s.runner_applied,
+            "isolint.profile/v1 is audited as written"
+        );
+        let page = s.current_report().expect("report");
+        let direct = audit(
+            isolint_core::WORKSHOP_PROFILE.as_bytes(),
+            WORKSHOP_SOURCE,
+            &Labels::workshop(),
+            &AuditOptions { today: today() },
+        )
+        .expect("readable");
+        assert_eq!(
+            isolint_core::render::json::render(page),
+            isolint_core::render::json::render(&direct)
+        );
     }
 
     #[test]

@@ -13,6 +13,8 @@ use crate::json::escape_token;
 pub enum OVal {
     Bool(bool),
     Int(u64),
+    /// A negative whole number (`oom_score_adj: -1000`).
+    Negative(i64),
     Str(String),
     Arr(Vec<OVal>),
     Obj(Vec<(String, OVal)>),
@@ -26,6 +28,14 @@ impl From<bool> for OVal {
 impl From<u64> for OVal {
     fn from(n: u64) -> Self {
         OVal::Int(n)
+    }
+}
+impl From<i64> for OVal {
+    fn from(n: i64) -> Self {
+        match u64::try_from(n) {
+            Ok(u) => OVal::Int(u),
+            Err(_) => OVal::Negative(n),
+        }
     }
 }
 impl From<&str> for OVal {
@@ -236,15 +246,24 @@ fn key_order(pattern: &str) -> Option<&'static [&'static str]> {
             "host_namespaces",
             "seccomp",
             "read_only_root",
+            "terminal",
+            "masked_paths",
+            "apparmor",
+            "selinux",
+            "devices",
+            "shares_pid_with",
+            "sysctls",
+            "oom_score_adj",
+            "oom_kill_disable",
         ],
         "/boundary/runtime" => &["name", "version", "patched_on"],
         "/boundary/capabilities" => &["add", "drop"],
-        "/mounts/N" => &["source", "target", "access"],
+        "/mounts/N" => &["source", "target", "access", "sub_path"],
         "/network" => &["egress", "enforced_by", "allow", "follow_redirects", "dns"],
         "/network/allow/N" => &["host", "port", "protocol"],
         "/environment" => &["inherit", "variables"],
         "/credentials/N" => &["name", "source", "scope", "ttl_seconds", "exposed_to"],
-        "/command" | "/setup/N" => &["executable", "arguments", "shell"],
+        "/command" | "/setup/N" => &["executable", "arguments", "shell", "cwd"],
         "/limits" => &[
             "wall_seconds",
             "cpu_seconds",
@@ -286,6 +305,7 @@ fn scalar(v: &OVal) -> Option<String> {
     Some(match v {
         OVal::Bool(b) => b.to_string(),
         OVal::Int(n) => n.to_string(),
+        OVal::Negative(n) => n.to_string(),
         OVal::Str(s) => serde_json::Value::String(s.clone()).to_string(),
         _ => return None,
     })

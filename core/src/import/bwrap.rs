@@ -139,6 +139,8 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
     let mut gid: Option<String> = None;
     let mut caps: Vec<(String, Loc)> = Vec::new();
     let mut seccomp: Option<Loc> = None;
+    let mut new_session: Option<Loc> = None;
+    let mut chdir: Option<(String, Loc)> = None;
     let mut vars: Vec<(String, String, Loc)> = Vec::new();
     let mut i = 0;
     let mut command: Vec<&Word> = Vec::new();
@@ -236,6 +238,20 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
                 d.set(&format!("{ptr}/access"), if ro { "read-only" } else { "read-write" }, w.loc);
                 if opt.starts_with("--dev-") {
                     d.note(w.loc, format!("`{opt}` also allows device access under `{dst}`"));
+                    // `--dev-bind / /` or `/dev` hands over every host
+                    // device node; a node under /dev, that one.
+                    let s = src.trim_end_matches('/');
+                    let dev = if s.is_empty() || s == "/dev" {
+                        Some("*")
+                    } else {
+                        s.starts_with("/dev/").then_some(s)
+                    };
+                    if let Some(dev) = dev {
+                        if !d.has("/boundary/devices") {
+                            d.set("/boundary/devices", OVal::arr(), w.loc);
+                        }
+                        d.push("/boundary/devices", dev, src_at);
+                    }
                 }
                 if opt.ends_with("-try") {
                     d.note(w.loc, format!("`{opt}` is skipped when `{src}` does not exist"));
@@ -264,12 +280,13 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
             "--args" => d.note(w.loc, "`--args` reads more options from a file descriptor; they are not visible here"),
             "--userns" | "--userns2" | "--pidns" => d.note(w.loc, format!("`{opt}` joins an existing namespace, which may be the host's")),
             "--die-with-parent" => d.note(w.loc, "`--die-with-parent`: the sandbox is killed when the process that started bwrap dies"),
-            "--new-session" => d.note(w.loc, "`--new-session`: the command cannot push input into the calling terminal"),
+            "--new-session" => new_session = Some(w.loc),
             "--disable-userns" => d.note(w.loc, "`--disable-userns`: the command cannot create further user namespaces"),
             "--proc" | "--dev" | "--tmpfs" | "--mqueue" | "--dir" => {
                 d.note(w.loc, format!("`{opt} {}` is a private filesystem, not a host path", p(0).0))
             }
-            "--hostname" | "--chdir" | "--as-pid-1" | "--lock-file" | "--sync-fd" | "--block-fd"
+            "--chdir" => chdir = Some((p(0).0.to_string(), p(0).1)),
+            "--hostname" | "--as-pid-1" | "--lock-file" | "--sync-fd" | "--block-fd"
             | "--userns-block-fd" | "--info-fd" | "--json-status-fd" | "--exec-label"
             | "--file-label" | "--argv0" | "--level-prefix" | "--assert-userns-disabled" => {
                 d.note(w.loc, format!("`{opt}` has no profile equivalent"))
@@ -280,6 +297,13 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
     }
 
     let ns_at = bw;
+    match new_session {
+        Some(at) => d.set("/boundary/terminal", "none", at),
+        None => {
+            d.set("/boundary/terminal", "shared", bw);
+            d.note(bw, "no `--new-session`: the command keeps the caller's session and controlling terminal");
+        }
+    }
     d.set("/boundary/host_namespaces", OVal::arr(), ns_at);
     for ns in ["pid", "network", "ipc", "uts", "user"] {
         if !unshared.contains(&ns) {
@@ -287,10 +311,7 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
         }
     }
     if !unshared.contains(&"cgroup") {
-        d.note(
-            ns_at,
-            "no `--unshare-cgroup`: the host's cgroup namespace is shared (no profile field)",
-        );
+        d.push("/boundary/host_namespaces", "cgroup", ns_at);
     }
     if unshared.contains(&"network") {
         d.set("/network/egress", "deny", ns_at);
@@ -385,6 +406,9 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
             }
         }
         None => d.undeclared("/command", "no program follows the bwrap options"),
+    }
+    if let Some((dir, at)) = chdir {
+        super::working_dir(d, &dir, at, "--chdir");
     }
     d.ensure_array("/setup", bw);
     for (ptr, why) in [

@@ -330,7 +330,7 @@ fn mount(d: &mut Draft, source: &str, access: &str, at: Loc) {
 fn process_namespaces(d: &mut Draft, sandbox_off: bool, at: Loc) {
     if sandbox_off {
         d.set("/boundary/host_namespaces", OVal::arr(), at);
-        for ns in ["pid", "network", "ipc", "uts", "user", "mount"] {
+        for ns in ["pid", "network", "ipc", "uts", "user", "mount", "cgroup"] {
             d.push("/boundary/host_namespaces", ns, at);
         }
     } else {

@@ -281,16 +281,27 @@ fn service(root: &SNode, name: &str, key_loc: Loc, svc: &SNode) -> Result<Draft,
                     at,
                 ));
             }
-            "apparmor" if v == "unconfined" => {
-                d.note(at, "AppArmor is unconfined (no profile equivalent)")
-            }
-            "label" if v == "disable" => {
-                d.note(at, "SELinux labelling is disabled (no profile equivalent)")
-            }
-            "systempaths" if v == "unconfined" => d.note(
+            "apparmor" => d.set(
+                "/boundary/apparmor",
+                if v == "unconfined" {
+                    "unconfined"
+                } else {
+                    "custom"
+                },
                 at,
-                "`systempaths=unconfined` unmasks host kernel files under /proc and /sys",
             ),
+            // `label=disable`, or a super-privileged type, leaves SELinux
+            // nothing to enforce; other `label=` options pick a custom one.
+            "label" => d.set(
+                "/boundary/selinux",
+                if v == "disable" || v.ends_with("spc_t") || v.ends_with("unconfined_t") {
+                    "unconfined"
+                } else {
+                    "custom"
+                },
+                at,
+            ),
+            "systempaths" if v == "unconfined" => d.set("/boundary/masked_paths", false, at),
             _ => d.note(
                 at,
                 format!("security option `{opt}` has no profile equivalent"),
@@ -333,6 +344,13 @@ fn service(root: &SNode, name: &str, key_loc: Loc, svc: &SNode) -> Result<Draft,
         if let Some((v, at)) = read::opt_str(svc, key)? {
             if v == "host" {
                 d.push("/boundary/host_namespaces", ns, at);
+            } else if let Some(peer) = v
+                .strip_prefix("service:")
+                .or_else(|| v.strip_prefix("container:"))
+                .filter(|_| key == "pid")
+            {
+                d.set("/boundary/shares_pid_with", OVal::arr(), at);
+                d.push("/boundary/shares_pid_with", peer, at);
             } else if v.starts_with("service:") || v.starts_with("container:") {
                 d.note(
                     at,
@@ -349,6 +367,7 @@ fn service(root: &SNode, name: &str, key_loc: Loc, svc: &SNode) -> Result<Draft,
     mounts(&mut d, root, svc, key_loc)?;
     environment(&mut d, root, svc, key_loc)?;
     command(&mut d, svc, key_loc)?;
+    kernel(&mut d, svc)?;
     hooks(&mut d, svc)?;
     unmapped(&mut d, svc);
     limits(&mut d, svc, key_loc)?;
@@ -727,12 +746,6 @@ fn mounts(d: &mut Draft, root: &SNode, svc: &SNode, key_loc: Loc) -> Result<(), 
             "`volumes_from` mounts every volume of another container, which this import cannot see",
         );
     }
-    if let Some(e) = svc.entry("devices") {
-        d.note(
-            e.key_loc,
-            "`devices` gives direct access to host devices (no profile equivalent)",
-        );
-    }
     if let Some(e) = svc.entry("tmpfs") {
         d.note(
             e.key_loc,
@@ -934,9 +947,6 @@ const NEUTRAL_KEYS: &[&str] = &[
     "develop",
     "platform",
     "pull_policy",
-    "stdin_open",
-    "tty",
-    "working_dir",
     "links",
     "external_links",
     "init",
@@ -955,8 +965,6 @@ fn unmapped(d: &mut Draft, svc: &SNode) {
         let text = e.value.as_str().unwrap_or("");
         let items: Vec<&str> = e.value.items().iter().filter_map(SNode::as_str).collect();
         let why = match k {
-            "cgroup" if text == "host" => "`cgroup: host` shares the host's cgroup namespace: the container sees every cgroup on the host".to_string(),
-            "device_cgroup_rules" => "`device_cgroup_rules` let the container open host devices by number, beyond `devices`".to_string(),
             "group_add" => {
                 let risky: Vec<&str> = items.iter().copied().filter(|g| matches!(*g, "0" | "root" | "docker" | "disk" | "sudo" | "wheel" | "adm")).collect();
                 if risky.is_empty() {
@@ -965,9 +973,6 @@ fn unmapped(d: &mut Draft, svc: &SNode) {
                     format!("`group_add` adds the privileged group{} `{}`: files and sockets those groups own on mounted paths become writable (no profile field)", if risky.len() == 1 { "" } else { "s" }, risky.join("`, `"))
                 }
             }
-            "sysctls" => "`sysctls` changes kernel parameters for the container's namespaces (no profile equivalent)".to_string(),
-            "oom_kill_disable" => "`oom_kill_disable` stops the kernel from killing the container at its memory limit; the host's other processes are killed instead".to_string(),
-            "gpus" => "`gpus` gives direct access to host GPU devices (no profile equivalent)".to_string(),
             "ports" => "`ports` publishes container ports on the host: other machines can reach the job".to_string(),
             "isolation" => format!("`isolation: {text}` picks the Windows isolation technology (no profile equivalent)"),
             "configs" => "`configs` mounts files into the container that this import does not read".to_string(),
@@ -1016,7 +1021,102 @@ const MAPPED_KEYS: &[&str] = &[
     "use_api_socket",
     "post_start",
     "pre_stop",
+    "stdin_open",
+    "tty",
+    "device_cgroup_rules",
+    "gpus",
+    "working_dir",
+    "cgroup",
+    "sysctls",
+    "oom_kill_disable",
+    "oom_score_adj",
 ];
+
+/// The kernel's own walls (rules/kernel.rs): the terminal, devices, the
+/// cgroup namespace, the working directory, kernel parameters, the OOM killer.
+fn kernel(d: &mut Draft, svc: &SNode) -> Result<(), ImportError> {
+    if let Some(("host", at)) = read::opt_str(svc, "cgroup")? {
+        if !d.has("/boundary/host_namespaces") {
+            d.set("/boundary/host_namespaces", OVal::arr(), at);
+        }
+        d.push("/boundary/host_namespaces", "cgroup", at);
+    }
+    if let Some((cwd, at)) = read::opt_str(svc, "working_dir")? {
+        super::working_dir(d, cwd, at, "working_dir");
+    }
+    if let Some(s) = svc.get("sysctls") {
+        d.set("/boundary/sysctls", OVal::obj(), s.loc);
+        let mut pairs: Vec<(String, String, Loc)> = Vec::new();
+        if s.is_seq() {
+            for item in s.items() {
+                let t = read::text(item, "sysctls")?;
+                let (k, v) = t.split_once('=').unwrap_or((t, ""));
+                pairs.push((k.trim().to_string(), v.trim().to_string(), item.loc));
+            }
+        } else {
+            for e in s.entries() {
+                let v = read::text(&e.value, &e.key)?;
+                pairs.push((e.key.clone(), v.to_string(), e.value.loc));
+            }
+        }
+        for (k, v, at) in pairs {
+            d.set(
+                &format!("/boundary/sysctls/{}", crate::json::escape_token(&k)),
+                v,
+                at,
+            );
+        }
+    }
+    if let Some(n) = svc.get("oom_score_adj") {
+        let v = n
+            .as_i64()
+            .ok_or_else(|| invalid(n.loc, "`oom_score_adj` must be a whole number"))?;
+        d.set("/boundary/oom_score_adj", v, n.loc);
+    }
+    if let Some((b, at)) = read::opt_bool(svc, "oom_kill_disable")? {
+        d.set("/boundary/oom_kill_disable", b, at);
+    }
+    let mut devices: Vec<(String, Loc)> = Vec::new();
+    for dev in read::opt_seq(svc, "devices")?.unwrap_or_default() {
+        // `HOST[:CONTAINER[:PERMISSIONS]]`, the long form's `source`, or a
+        // CDI name (`vendor.com/class=name`), kept as written.
+        let host = match dev.get("source") {
+            Some(s) => read::text(s, "source")?.to_string(),
+            None => {
+                let t = read::text(dev, "devices")?;
+                if t.starts_with('/') {
+                    t.split(':').next().unwrap_or(t).to_string()
+                } else {
+                    t.to_string()
+                }
+            }
+        };
+        devices.push((host, dev.loc));
+    }
+    for (rule, at) in read::opt_strs(svc, "device_cgroup_rules", false)?.unwrap_or_default() {
+        devices.push((super::cgroup_rule_device(&rule), at));
+    }
+    if let Some(g) = svc.get("gpus") {
+        devices.push(("/dev/nvidia*".to_string(), g.loc));
+    }
+    if let Some((first, _)) = devices.first() {
+        let _ = first;
+        let at = devices.first().map_or(svc.loc, |(_, l)| *l);
+        d.set("/boundary/devices", OVal::arr(), at);
+        for (dev, at) in devices {
+            d.push("/boundary/devices", dev, at);
+        }
+    }
+    // A pty alone only relays output; with stdin open, an attached
+    // reviewer's terminal is wired to the job both ways.
+    if let (Some((true, at)), Some((true, _))) = (
+        read::opt_bool(svc, "tty")?,
+        read::opt_bool(svc, "stdin_open")?,
+    ) {
+        d.set("/boundary/terminal", "pty", at);
+    }
+    Ok(())
+}
 
 /// `post_start` and `pre_stop` hooks run commands in the container, as
 /// root unless they say otherwise, privileged when they ask: setup steps,

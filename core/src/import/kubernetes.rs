@@ -533,7 +533,27 @@ fn boundary(
         d.push("/boundary/host_namespaces", ns, at);
     }
     if let Some((true, at)) = read::opt_bool(pod, "shareProcessNamespace")? {
-        d.note(at, "`shareProcessNamespace` lets the pod's containers see and signal each other's processes");
+        // Everything else that runs beside the job: containers, sidecars
+        // (init containers that keep running) and debug containers.
+        let me = c.get("name").and_then(SNode::as_str);
+        let mut peers: Vec<&str> = Vec::new();
+        for key in ["containers", "initContainers", "ephemeralContainers"] {
+            for other in read::opt_seq(pod, key)?.unwrap_or_default() {
+                let sidecar = key != "initContainers"
+                    || other.get("restartPolicy").and_then(SNode::as_str) == Some("Always");
+                match other.get("name").and_then(SNode::as_str) {
+                    Some(n) if Some(n) != me && sidecar => peers.push(n),
+                    _ => {}
+                }
+            }
+        }
+        d.set("/boundary/shares_pid_with", OVal::arr(), at);
+        for p in &peers {
+            d.push("/boundary/shares_pid_with", *p, at);
+        }
+        if peers.is_empty() {
+            d.note(at, "`shareProcessNamespace`: no other container runs in the pod today; any added later (a debug container too) sees the job's processes, and the job sees theirs");
+        }
     }
 
     match sc_value(c_sc, p_sc, "seccompProfile") {
@@ -600,25 +620,38 @@ fn boundary(
             unknown(d, "securityContext", k, at, CONTAINER_SC_KEYS);
         }
         if let Some((p, at)) = read::opt_str(s, "procMount")? {
-            if p == "Unmasked" {
-                d.note(
-                    at,
-                    "`procMount: Unmasked` exposes host kernel files under /proc",
-                );
-            }
-        }
-        if let Some(a) = s.get("appArmorProfile").and_then(|a| a.get("type")) {
-            if a.as_str() == Some("Unconfined") {
-                d.note(a.loc, "AppArmor is unconfined (no profile equivalent)");
-            }
+            d.set("/boundary/masked_paths", p != "Unmasked", at);
         }
     }
+    // The container's AppArmor and SELinux settings win over the pod's.
+    if let Some(a) = sc_value(c_sc, p_sc, "appArmorProfile").and_then(|a| a.get("type")) {
+        let v = match a.as_str() {
+            Some("Unconfined") => "unconfined",
+            Some("RuntimeDefault") => "default",
+            _ => "custom",
+        };
+        d.set("/boundary/apparmor", v, a.loc);
+    }
+    if let Some(t) = sc_value(c_sc, p_sc, "seLinuxOptions").and_then(|o| o.get("type")) {
+        let v = match t.as_str() {
+            Some("spc_t" | "unconfined_t") => "unconfined",
+            _ => "custom",
+        };
+        d.set("/boundary/selinux", v, t.loc);
+    }
     if let Some(s) = p_sc {
-        if let Some(e) = s.entry("sysctls") {
-            d.note(
-                e.key_loc,
-                "pod sysctls change kernel settings for the pod; they have no profile equivalent",
-            );
+        if let Some(list) = read::opt_seq(s, "sysctls")? {
+            d.set("/boundary/sysctls", OVal::obj(), key_at(s, "sysctls"));
+            for item in list {
+                let (name, at) = read::opt_str(item, "name")?
+                    .ok_or_else(|| invalid(item.loc, "a sysctl needs a `name`"))?;
+                let value = read::opt_str(item, "value")?.map_or("", |(v, _)| v);
+                d.set(
+                    &format!("/boundary/sysctls/{}", crate::json::escape_token(name)),
+                    value,
+                    at,
+                );
+            }
         }
         for (k, at) in read::unknown_keys(s, POD_SC_KEYS) {
             unknown(d, "spec.securityContext", k, at, POD_SC_KEYS);
@@ -633,13 +666,6 @@ fn boundary(
                 if g.as_u64() == Some(0) {
                     d.note(g.loc, "`supplementalGroups` holds 0: every process of the pod is in the root group and can read and write whatever it can");
                 }
-            }
-        }
-    }
-    for sc in [c_sc, p_sc].into_iter().flatten() {
-        if let Some(t) = sc.get("seLinuxOptions").and_then(|o| o.get("type")) {
-            if t.as_str() == Some("spc_t") {
-                d.note(t.loc, "SELinux type `spc_t` (super-privileged container) leaves the container unconfined by SELinux");
             }
         }
     }
@@ -773,6 +799,14 @@ fn legacy_annotations(d: &mut Draft, w: &Workload<'_>, cname: &str) {
             .starts_with("container.apparmor.security.beta.kubernetes.io/")
         {
             d.note(e.key_loc, format!("annotation `{}` is deprecated since Kubernetes 1.30; `securityContext.appArmorProfile` replaces it", e.key));
+            if e.key.ends_with(&format!("/{cname}")) && !d.has("/boundary/apparmor") {
+                let v = match e.value.as_str() {
+                    Some("unconfined") => "unconfined",
+                    Some("runtime/default") => "default",
+                    _ => "custom",
+                };
+                d.set("/boundary/apparmor", v, e.value.loc);
+            }
         }
     }
 }
@@ -877,14 +911,28 @@ fn network(d: &mut Draft, w: &Workload<'_>, cluster: &Cluster<'_>) -> Result<(),
 
 /// Container settings with no profile field of their own.
 fn container_extras(d: &mut Draft, c: &SNode) -> Result<(), ImportError> {
+    if let Some((cwd, at)) = read::opt_str(c, "workingDir")? {
+        super::working_dir(d, cwd, at, "workingDir");
+    }
+    if let (Some((true, at)), Some((true, _))) =
+        (read::opt_bool(c, "tty")?, read::opt_bool(c, "stdin")?)
+    {
+        d.set("/boundary/terminal", "pty", at);
+    }
     for port in read::opt_seq(c, "ports")?.unwrap_or_default() {
         if let Some(e) = port.entry("hostPort") {
             d.note(e.key_loc, format!("`hostPort: {}` opens a port on the node's own addresses, reachable from outside the pod network and outside NetworkPolicy's view", e.value.as_str().unwrap_or("?")));
         }
     }
-    for dev in read::opt_seq(c, "volumeDevices")?.unwrap_or_default() {
+    let devices = read::opt_seq(c, "volumeDevices")?.unwrap_or_default();
+    if let Some(first) = devices.first() {
+        d.set("/boundary/devices", OVal::arr(), first.loc);
+    }
+    for dev in devices {
         let path = dev.get("devicePath").and_then(SNode::as_str).unwrap_or("?");
-        d.note(dev.loc, format!("`volumeDevices` gives the container a raw block device at `{path}`; it is not represented as a mount"));
+        let name = dev.get("name").and_then(SNode::as_str).unwrap_or("?");
+        d.push("/boundary/devices", format!("volume:{name}"), dev.loc);
+        d.note(dev.loc, format!("`volumeDevices` gives the container volume `{name}` as a raw block device at `{path}`"));
     }
     Ok(())
 }
@@ -942,7 +990,12 @@ fn mounts(d: &mut Draft, pod: &SNode, pod_at: Loc, c: &SNode) -> Result<(), Impo
             token_mounted = true;
         }
         let read_only = read::opt_bool(vm, "readOnly")?;
-        let sub = read::opt_str(vm, "subPath")?;
+        // `subPathExpr` expands `$(VAR)` from the container's environment
+        // and is resolved like `subPath`.
+        let sub = match read::opt_str(vm, "subPath")? {
+            Some(s) => Some(s),
+            None => read::opt_str(vm, "subPathExpr")?,
+        };
         let Some(vol) = volumes
             .iter()
             .find(|v| v.get("name").and_then(SNode::as_str) == Some(vname))
@@ -974,6 +1027,9 @@ fn mounts(d: &mut Draft, pod: &SNode, pod_at: Loc, c: &SNode) -> Result<(), Impo
                 );
             }
             d.set(&format!("{p}/target"), path, path_at);
+            if let Some((s, at)) = sub.filter(|(s, _)| !s.is_empty()) {
+                d.set(&format!("{p}/sub_path"), s, at);
+            }
             match read_only {
                 Some((ro, at)) => d.set(
                     &format!("{p}/access"),
@@ -1033,6 +1089,33 @@ fn mounts(d: &mut Draft, pod: &SNode, pod_at: Loc, c: &SNode) -> Result<(), Impo
             .iter()
             .find(|e| e.key != "name")
             .map_or("unknown", |e| e.key.as_str());
+        // A sub-path the kubelet could resolve outside the volume reaches
+        // the node's file system: the volume's directory on the node is
+        // where that walk starts.
+        if let Some((s, at)) =
+            sub.filter(|(s, _)| s.contains("$(") || s.split('/').any(|c| c == ".."))
+        {
+            let p = d.push("/mounts", OVal::obj(), vm.loc);
+            d.set(
+                &format!("{p}/source"),
+                format!("/var/lib/kubelet/pods/<pod>/volumes/{kind}/{vname}"),
+                vname_at,
+            );
+            d.set(&format!("{p}/target"), path, path_at);
+            d.set(&format!("{p}/sub_path"), s, at);
+            let access = if read_only.is_some_and(|(r, _)| r) {
+                "read-only"
+            } else {
+                "read-write"
+            };
+            d.set(
+                &format!("{p}/access"),
+                access,
+                read_only.map_or(vm.loc, |(_, l)| l),
+            );
+            d.note(at, format!("`{kind}` volume `{vname}` is mounted through sub-path `{s}`, which the kubelet resolves on the node"));
+            continue;
+        }
         let rw = if read_only.is_some_and(|(r, _)| r) {
             "read-only"
         } else {
@@ -1347,7 +1430,6 @@ mod tests {
                 "securityContext: {supplementalGroups: [1000, 0]}",
                 "root group",
             ),
-            ("securityContext: {seLinuxOptions: {type: spc_t}}", "spc_t"),
             (
                 "securityContext: {windowsOptions: {hostProcess: true}}",
                 "hostProcess",

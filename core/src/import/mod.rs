@@ -680,3 +680,72 @@ pub(crate) fn cap_name(raw: &str) -> String {
     let up = raw.trim().to_ascii_uppercase();
     up.strip_prefix("CAP_").map(str::to_string).unwrap_or(up)
 }
+
+/// A device cgroup rule (`c 10:232 rwm`, OCI `{type, major, minor}`) as a
+/// `boundary.devices` entry: `*` when it covers every device, the node's
+/// path when the number is a well-known one, else the rule by number
+/// (`c 1:*` for a whole major), which the device rule weighs.
+pub(crate) fn cgroup_device(kind: &str, major: Option<i64>, minor: Option<i64>) -> String {
+    let Some(major) = major.filter(|_| kind != "a") else {
+        return "*".to_string();
+    };
+    let known = match (kind, major, minor) {
+        ("c", 1, Some(1)) => "/dev/mem",
+        ("c", 1, Some(2)) => "/dev/kmem",
+        ("c", 1, Some(3)) => "/dev/null",
+        ("c", 1, Some(4)) => "/dev/port",
+        ("c", 1, Some(5)) => "/dev/zero",
+        ("c", 1, Some(7)) => "/dev/full",
+        ("c", 1, Some(8)) => "/dev/random",
+        ("c", 1, Some(9)) => "/dev/urandom",
+        ("c", 5, Some(0)) => "/dev/tty",
+        ("c", 5, Some(1)) => "/dev/console",
+        ("c", 5, Some(2)) => "/dev/ptmx",
+        ("c", 136, _) => "/dev/pts",
+        ("c", 10, Some(200)) => "/dev/net/tun",
+        ("c", 10, Some(229)) => "/dev/fuse",
+        ("c", 10, Some(232)) => "/dev/kvm",
+        ("c", 4, _) => "/dev/tty*",
+        ("c", 13, _) => "/dev/input/*",
+        ("c", 195, _) => "/dev/nvidia*",
+        ("c", 226, _) => "/dev/dri/*",
+        ("b", 7, _) => "/dev/loop*",
+        ("b", 8, _) => "/dev/sd*",
+        ("b", 259, _) => "/dev/nvme*",
+        _ => "",
+    };
+    if !known.is_empty() {
+        return known.to_string();
+    }
+    match minor {
+        Some(m) => format!("{kind} {major}:{m}"),
+        None => format!("{kind} {major}:*"),
+    }
+}
+
+/// A Compose or Docker `device_cgroup_rules` entry (`c 10:232 rwm`).
+pub(crate) fn cgroup_rule_device(rule: &str) -> String {
+    let mut parts = rule.split_whitespace();
+    let kind = parts.next().unwrap_or("a");
+    let (major, minor) = parts
+        .next()
+        .and_then(|n| n.split_once(':'))
+        .map_or((None, None), |(a, b)| (a.parse().ok(), b.parse().ok()));
+    cgroup_device(kind, major, minor)
+}
+
+/// Map a working directory: onto the command when there is one (or when
+/// the path is one the runtime resolves through `/proc`, so it is never
+/// dropped); otherwise a note, since it only qualifies the image's command.
+pub(crate) fn working_dir(d: &mut builder::Draft, cwd: &str, at: tree::Loc, key: &str) {
+    if d.has("/command") || crate::rules::kernel::through_proc(cwd) {
+        d.set("/command/cwd", cwd, at);
+    } else {
+        d.note(
+            at,
+            format!(
+                "`{key}: {cwd}` applies to the image's own command, which the input does not show"
+            ),
+        );
+    }
+}

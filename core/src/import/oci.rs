@@ -20,13 +20,14 @@ pub fn looks_like(root: &SNode) -> bool {
             && (root.get("root").is_some() || root.get("linux").is_some()))
 }
 
-const PROFILE_NAMESPACES: [(&str, &str); 6] = [
+const PROFILE_NAMESPACES: [(&str, &str); 7] = [
     ("pid", "pid"),
     ("network", "network"),
     ("ipc", "ipc"),
     ("uts", "uts"),
     ("user", "user"),
     ("mount", "mount"),
+    ("cgroup", "cgroup"),
 ];
 
 pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
@@ -312,17 +313,45 @@ fn process_section(d: &mut Draft, process: &SNode) -> Result<(), ImportError> {
         }
     }
 
-    for key in [
-        "apparmorProfile",
-        "selinuxLabel",
-        "oomScoreAdj",
-        "terminal",
-        "cwd",
-        "consoleSize",
-        "ioPriority",
-        "scheduler",
-        "execCPUAffinity",
-    ] {
+    // runc starts the process in a session of its own; with `terminal`
+    // it also allocates a pty and relays it to whoever holds the console.
+    if let Some((true, at)) = read::opt_bool(process, "terminal")? {
+        d.set("/boundary/terminal", "pty", at);
+    }
+    if let Some((p, at)) = read::opt_str(process, "apparmorProfile")? {
+        d.set(
+            "/boundary/apparmor",
+            if p == "unconfined" {
+                "unconfined"
+            } else {
+                "custom"
+            },
+            at,
+        );
+    }
+    if let Some((l, at)) = read::opt_str(process, "selinuxLabel")? {
+        // `user:role:type:level`: the type decides.
+        let t = l.split(':').nth(2).unwrap_or("");
+        d.set(
+            "/boundary/selinux",
+            if matches!(t, "spc_t" | "unconfined_t") {
+                "unconfined"
+            } else {
+                "custom"
+            },
+            at,
+        );
+    }
+    if let Some(n) = process.get("oomScoreAdj") {
+        let v = n
+            .as_i64()
+            .ok_or_else(|| invalid(n.loc, "`oomScoreAdj` must be a whole number"))?;
+        d.set("/boundary/oom_score_adj", v, n.loc);
+    }
+    if let Some((cwd, at)) = read::opt_str(process, "cwd")? {
+        super::working_dir(d, cwd, at, "process.cwd");
+    }
+    for key in ["consoleSize", "ioPriority", "scheduler", "execCPUAffinity"] {
         if let Some(e) = process.entry(key) {
             let v = e
                 .value
@@ -353,6 +382,7 @@ fn mount(d: &mut Draft, m: &SNode) -> Result<(), ImportError> {
             kind
         };
         if matches!(kind, "sysfs" | "cgroup" | "cgroup2") && !ro {
+            d.set("/boundary/masked_paths", false, m.loc);
             d.note(m.loc, format!("`{dest}` is a writable `{what}` mount: the container can change host kernel settings through it"));
         } else {
             d.note(m.loc, format!("`{dest}` is a `{what}` filesystem, not a host path; it is not represented as a mount"));
@@ -460,7 +490,7 @@ fn linux_section(d: &mut Draft, linux: Option<&SNode>, root: &SNode) -> Result<(
             d.push("/boundary/host_namespaces", profile, ns_at);
         }
     }
-    for extra in ["cgroup", "time"] {
+    for extra in ["time"] {
         if !own.iter().any(|t| t == extra) {
             d.note(ns_at, format!("no `{extra}` namespace: the host's is shared (the profile has no field for it)"));
         }
@@ -496,11 +526,14 @@ fn linux_section(d: &mut Draft, linux: Option<&SNode>, root: &SNode) -> Result<(
                     d.set("/boundary/seccomp", "unconfined", at);
                     d.note(at, "the seccomp filter allows every system call");
                 }
-                Some(("SCMP_ACT_ALLOW", at)) => {
-                    d.set("/boundary/seccomp", "custom", at);
+                // A filter that allows (or only logs) what it does not
+                // list lets every unlisted and every new system call
+                // through: a deny-list, not the confinement `custom` means.
+                Some((a @ ("SCMP_ACT_ALLOW" | "SCMP_ACT_LOG"), at)) => {
+                    d.set("/boundary/seccomp", "unconfined", at);
                     d.note(
                         at,
-                        "the seccomp filter allows by default and blocks only the listed calls",
+                        format!("the seccomp filter's default action is `{a}`: every system call it does not list reaches the kernel; audited as unconfined"),
                     );
                 }
                 Some((_, at)) => d.set("/boundary/seccomp", "custom", at),
@@ -556,8 +589,21 @@ fn linux_section(d: &mut Draft, linux: Option<&SNode>, root: &SNode) -> Result<(
                     .and_then(|t| t.as_str())
                     .is_none_or(|t| t == "a")
                     && dev.get("major").is_none();
-                if allow && any {
-                    d.note(dev.loc, "the device cgroup allows every device");
+                if allow {
+                    let kind = dev.get("type").and_then(|t| t.as_str()).unwrap_or("a");
+                    let num = |k: &str| dev.get(k).and_then(SNode::as_i64).filter(|n| *n >= 0);
+                    let entry = if any {
+                        "*".to_string()
+                    } else {
+                        super::cgroup_device(kind, num("major"), num("minor"))
+                    };
+                    if !d.has("/boundary/devices") {
+                        d.set("/boundary/devices", OVal::arr(), dev.loc);
+                    }
+                    d.push("/boundary/devices", entry, dev.loc);
+                    if any {
+                        d.note(dev.loc, "the device cgroup allows every device");
+                    }
                 }
             }
         }
@@ -585,17 +631,56 @@ fn linux_section(d: &mut Draft, linux: Option<&SNode>, root: &SNode) -> Result<(
         d.set("/limits/enforced_by", "cgroup", at);
     }
 
-    if linux.get("maskedPaths").is_none() {
-        d.note(
-            linux.loc,
-            "no `maskedPaths`: host kernel files under /proc and /sys stay readable",
-        );
+    if let Some(s) = read::opt_map(linux, "sysctl")? {
+        d.set("/boundary/sysctls", OVal::obj(), s.loc);
+        for e in s.entries() {
+            let v = read::text(&e.value, &e.key)?;
+            d.set(
+                &format!("/boundary/sysctls/{}", crate::json::escape_token(&e.key)),
+                v,
+                e.value.loc,
+            );
+        }
+    }
+    // Device nodes the runtime creates inside the container.
+    for dev in read::opt_seq(linux, "devices")?.unwrap_or_default() {
+        let (path, at) = read::opt_str(dev, "path")?
+            .ok_or_else(|| invalid(dev.loc, "a device needs a `path`"))?;
+        if !d.has("/boundary/devices") {
+            d.set("/boundary/devices", OVal::arr(), at);
+        }
+        d.push("/boundary/devices", path, at);
+    }
+    // Either list missing or emptied takes its half of the masking away.
+    let lists = ["maskedPaths", "readonlyPaths"].map(|k| (k, linux.get(k)));
+    match lists
+        .iter()
+        .find(|(_, n)| n.is_none_or(|n| n.items().is_empty()))
+    {
+        Some((k, n)) => {
+            let at = n.map_or(linux.loc, |n| n.loc);
+            if !d.has("/boundary/masked_paths") {
+                d.set("/boundary/masked_paths", false, at);
+            }
+            d.note(
+                at,
+                format!(
+                    "no `{k}`: host kernel files under /proc and /sys stay open to the container"
+                ),
+            );
+        }
+        None if !d.has("/boundary/masked_paths") => {
+            d.set(
+                "/boundary/masked_paths",
+                true,
+                linux.get("maskedPaths").map_or(linux.loc, |n| n.loc),
+            );
+        }
+        None => {}
     }
     for key in [
         "uidMappings",
         "gidMappings",
-        "devices",
-        "sysctl",
         "rootfsPropagation",
         "cgroupsPath",
         "intelRdt",

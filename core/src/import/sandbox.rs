@@ -146,7 +146,7 @@ fn unsandboxed(name: &str, purpose: &str, at: Loc) -> Draft {
     let mut d = Draft::new(name, purpose, at);
     d.set("/boundary/kind", "process", at);
     d.set("/boundary/host_namespaces", OVal::arr(), at);
-    for ns in ["pid", "network", "ipc", "uts", "user", "mount"] {
+    for ns in ["pid", "network", "ipc", "uts", "user", "mount", "cgroup"] {
         d.push("/boundary/host_namespaces", ns, at);
     }
     d.set("/boundary/read_only_root", false, at);

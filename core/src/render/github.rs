@@ -3,7 +3,7 @@
 
 use crate::finding::Severity;
 use crate::model::StringEnum;
-use crate::report::Report;
+use crate::report::{NotAudited, Report};
 
 /// Escape a workflow-command message (`%`, CR, LF) after neutralizing.
 fn data(s: &str) -> String {
@@ -55,6 +55,20 @@ pub fn render_many(reports: &[Report]) -> String {
                 r.verdict.headline(),
                 crate::report::NOTICE
             ))
+        ));
+    }
+    out
+}
+
+/// One warning per entry a directory run passed over, on that file.
+pub fn not_audited(entries: &[NotAudited]) -> String {
+    let mut out = String::new();
+    for e in entries {
+        out.push_str(&format!(
+            "::warning file={},title={}::{}\n",
+            prop(&e.source),
+            prop("isolint not audited"),
+            data(&format!("not audited: {}", e.reason))
         ));
     }
     out

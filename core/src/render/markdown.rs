@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use crate::model::StringEnum;
-use crate::report::{Report, Verdict};
+use crate::report::{NotAudited, Report, Verdict};
 use crate::view::{self, Filter};
 
 /// Escape text for a Markdown table cell or line.
@@ -13,7 +13,7 @@ use crate::view::{self, Filter};
 /// `#123` and `GH-123` references, and HTML entities that would decode to
 /// either. A zero-width space entity after `@`, `#` or `GH` breaks the link
 /// while the text reads the same.
-fn md(s: &str) -> String {
+pub(crate) fn md(s: &str) -> String {
     const BREAK: &str = "&#8203;";
     let text = crate::sanitize::neutralize(s);
     let mut out = String::with_capacity(text.len());
@@ -55,6 +55,26 @@ pub fn render_many(reports: &[Report]) -> String {
 
 pub fn render(r: &Report) -> String {
     render_many(std::slice::from_ref(r))
+}
+
+/// The section that ends a directory run's comment when it passed over
+/// entries: each one with its reason (empty when there are none).
+pub fn not_audited(entries: &[NotAudited]) -> String {
+    let mut out = String::new();
+    if entries.is_empty() {
+        return out;
+    }
+    let _ = writeln!(
+        out,
+        "### Not audited ({})
+",
+        entries.len()
+    );
+    for e in entries {
+        let _ = writeln!(out, "- {}: {}", md(&e.source), md(&e.reason));
+    }
+    out.push('\n');
+    out
 }
 
 fn render_into(r: &Report, out: &mut String) {

@@ -6,6 +6,7 @@ pub mod github;
 pub mod json;
 pub mod markdown;
 pub mod pretty;
+pub mod reconciliation;
 pub mod sarif;
 pub mod text;
 

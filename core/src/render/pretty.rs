@@ -1,8 +1,7 @@
 //! A small JSON writer with serde_json's pretty layout (two-space indent,
 //! `": "` after keys, `[]`/`{}` when empty) and serde_json's string
-//! escapes, so the exports keep their bytes without serde's serializer:
-//! in the browser page that serializer and the derived `Serialize` code
-//! were about a tenth of the wasm.
+//! escapes, so the exports keep their bytes without serde's serializer,
+//! whose derived `Serialize` code is large in the browser page's wasm.
 //!
 //! The caller writes keys in the order the document has them (a struct's
 //! field order; sorted for the maps serde_json sorts).
@@ -10,8 +9,8 @@
 use serde_json::Value;
 
 /// Lists of about this many bytes or more are written in pieces in
-/// parallel (a 10k x 10k export's 1,400 findings are 1.2 MB: written by
-/// the calling thread alone they took 5-8 ms while the pool sat idle).
+/// parallel: written by the calling thread alone, a large export's
+/// findings would leave the pool idle.
 #[cfg(feature = "parallel")]
 pub(super) const PARALLEL_BYTES: usize = 512 << 10;
 /// About how many bytes each piece of such a list holds.
@@ -396,14 +395,11 @@ fn number(out: &mut String, n: u64) {
 
 /// A JSON string with serde_json's escapes: `\"`, `\\`, `\b`, `\f`, `\n`,
 /// `\r`, `\t`, other control characters as `\u00xx`; everything else as is.
-/// [`crate::json::plain_run_end`], natively sixteen bytes at a time first
+/// [`crate::json::plain_run_end`], sixteen bytes at a time first
 /// with no early exit inside a chunk, which the compiler turns into a few
 /// vector instructions: the export's sentences are long (the parser's keys
 /// are not, and keep the eight-byte loop alone).
-fn run_end(bytes: &[u8], i: usize) -> usize {
-    #[cfg(not(target_arch = "wasm32"))]
-    let mut i = i;
-    #[cfg(not(target_arch = "wasm32"))]
+fn run_end(bytes: &[u8], mut i: usize) -> usize {
     while let Some(chunk) = bytes.get(i..i + 16) {
         if chunk
             .iter()

@@ -4,7 +4,7 @@
 use super::pretty::Pretty;
 use crate::finding::{Finding, Severity};
 use crate::model::StringEnum;
-use crate::report::{Report, NOTICE, TOOL_NAME, TOOL_VERSION};
+use crate::report::{NotAudited, Report, NOTICE, TOOL_NAME, TOOL_VERSION};
 use crate::rules;
 
 pub const SARIF_SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -32,7 +32,7 @@ pub fn security_severity(s: Severity) -> &'static str {
 /// A relative URI for the profile: absolute paths lose their leading `/`
 /// and are marked relative to the `SRCROOT` base; characters outside the
 /// URI-safe set are percent-encoded.
-fn relative_uri(source: &str) -> String {
+pub(crate) fn relative_uri(source: &str) -> String {
     let s = source.trim_start_matches("./").trim_start_matches('/');
     let s = s.replace('\\', "/");
     let mut out = String::with_capacity(s.len());
@@ -224,6 +224,61 @@ fn run(w: &mut Pretty, report: &Report) {
         .end_object()
         .end_object()
         .end_object();
+}
+
+/// The run that ends a directory run's log when it passed over entries
+/// (`None` when there are none): no results, and one tool-execution
+/// notification per entry, on that file, the place SARIF keeps what a
+/// tool did not analyse.
+pub fn not_audited_run(entries: &[NotAudited]) -> Option<String> {
+    if entries.is_empty() {
+        return None;
+    }
+    let mut w = Pretty::at(2, 256 * (entries.len() + 1));
+    w.object().key("invocations").array().item().object();
+    w.key("executionSuccessful")
+        .value(&serde_json::Value::Bool(true));
+    w.key("toolExecutionNotifications").array();
+    for e in entries {
+        w.item().object();
+        w.key("descriptor")
+            .object()
+            .field("id", "not-audited")
+            .end_object();
+        w.field("level", "warning");
+        w.key("locations").array().item().object();
+        w.key("physicalLocation").object();
+        artifact_location(&mut w, &relative_uri(&e.source));
+        w.end_object().end_object().end_array();
+        w.field_in("message", "text", &format!("not audited: {}", e.reason));
+        w.end_object();
+    }
+    w.end_array().end_object().end_array();
+    w.key("originalUriBaseIds")
+        .object()
+        .key("SRCROOT")
+        .object()
+        .field_in("description", "text", "the directory isolint was run from")
+        .end_object()
+        .end_object();
+    w.key("properties")
+        .object()
+        .field("notice", NOTICE)
+        .field_num("not_audited", entries.len() as u64)
+        .end_object();
+    w.key("results").array().end_array();
+    w.key("tool")
+        .object()
+        .key("driver")
+        .object()
+        .field("informationUri", "https://example.invalid/isolint")
+        .field("name", TOOL_NAME)
+        .field("semanticVersion", TOOL_VERSION)
+        .field("version", TOOL_VERSION)
+        .end_object()
+        .end_object()
+        .end_object();
+    Some(w.finish())
 }
 
 /// One SARIF log with one run per report.

@@ -174,6 +174,33 @@ fn private_input_kept(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
+/// Whether a `retain` entry keeps something that helps diagnose the run:
+/// not blank, and not private input or a secret (which CLN004 reports).
+fn keeps_metadata(entry: &str) -> bool {
+    !entry.trim().is_empty()
+        && !matches!(
+            private_retained(entry),
+            Some(Kept::Private(_) | Kept::Secret(_))
+        )
+}
+
+fn nothing_kept(ctx: &Ctx<'_>, e: &mut Emitter) {
+    // A missing `retain` is the runner's default, not a declared choice.
+    let Some(retain) = cleanup(ctx).and_then(|c| c.retain.as_deref()) else {
+        return;
+    };
+    if retain.iter().any(|r| keeps_metadata(r)) {
+        return;
+    }
+    let message = if retain.is_empty() {
+        "`cleanup.retain` is empty: once the worker is destroyed nothing shows what ran, how it ended or from which inputs"
+    } else {
+        "`cleanup.retain` keeps no metadata about the run, only blank entries or private input: once the worker is destroyed nothing shows what ran or how it ended"
+    };
+    e.emit("/cleanup/retain", message)
+        .evidence("entries", retain.len());
+}
+
 pub const RULES: &[Rule] = &[
     Rule {
         id: "CLN001",
@@ -219,6 +246,17 @@ pub const RULES: &[Rule] = &[
         runtime_check: None,
         check: private_input_kept,
     },
+    Rule {
+        id: "CLN005",
+        name: "nothing-retained",
+        area: Area::Cleanup,
+        severity: Severity::Low,
+        title: "no metadata is kept to diagnose what ran",
+        rationale: "Destroying the worker is right, but a run that leaves no record cannot be diagnosed or audited afterwards: nobody can tell which image and inputs ran, how long it took or how it exited. A few protected facts about the run are enough; private input is not needed.",
+        remediation: "List the metadata to keep in `cleanup.retain`, for example `exit-code`, `duration`, `image-digest` and `input-digest`.",
+        runtime_check: None,
+        check: nothing_kept,
+    },
 ];
 
 #[cfg(test)]
@@ -252,5 +290,31 @@ mod tests {
         ] {
             assert_eq!(private_retained(entry), None, "{entry}");
         }
+    }
+
+    #[test]
+    fn nothing_kept_to_diagnose() {
+        let at = |retain: &str| {
+            let p = crate::WORKSHOP_PROFILE_FIXED.replace(
+                r#""retain": ["exit-code", "duration", "image-digest"]"#,
+                retain,
+            );
+            assert_ne!(p, crate::WORKSHOP_PROFILE_FIXED, "{retain}");
+            super::super::area_findings(&p, Area::Cleanup, None)
+                .into_iter()
+                .filter(|f| f.0 == "CLN005")
+                .map(|f| (f.1, f.2))
+                .collect::<Vec<_>>()
+        };
+        let low = vec![(Severity::Low, "/cleanup/retain".to_string())];
+        assert_eq!(at(r#""retain": []"#), low);
+        assert_eq!(at(r#""retain": ["", "  "]"#), low);
+        assert_eq!(at(r#""retain": ["workspace"]"#), low);
+        assert_eq!(at(r#""retain": ["task-credentials", ""]"#), low);
+        assert!(at(r#""retain": ["exit-code"]"#).is_empty());
+        assert!(at(r#""retain": ["workspace", "duration"]"#).is_empty());
+        assert!(at(r#""retain": ["*"]"#).is_empty());
+        // Not declared: the runner's default, reported nowhere.
+        assert!(at(r#""retain_note": "runner default""#).is_empty());
     }
 }

@@ -43,23 +43,14 @@ fn is_object(ctx: &Ctx<'_>, ptr: &str) -> bool {
 /// found in (`arguments` or `shell text`).
 pub(crate) type LocatedHit = (String, &'static str, Hit);
 
-/// Every hit of the shared analysis over every command, analysed once per
-/// audit natively (four rules report them, one kind each); the page,
-/// which audits one small profile, analyses them for each rule rather than
-/// carry the 211 bytes the shared copy costs it.
-#[cfg(not(target_arch = "wasm32"))]
+/// Every hit of the shared analysis over every command: analysed once per
+/// audit, on first use, since four rules report them (one kind each).
 fn located_hits<'c>(ctx: &'c Ctx<'_>, kind: HitKind) -> impl Iterator<Item = LocatedHit> + 'c {
     ctx.command_hits
         .get_or_init(|| analyze_all(ctx))
         .iter()
         .filter(move |(_, _, h)| h.kind == kind)
         .cloned()
-}
-#[cfg(target_arch = "wasm32")]
-fn located_hits(ctx: &Ctx<'_>, kind: HitKind) -> impl Iterator<Item = LocatedHit> {
-    analyze_all(ctx)
-        .into_iter()
-        .filter(move |(_, _, h)| h.kind == kind)
 }
 
 fn analyze_all(ctx: &Ctx<'_>) -> Vec<LocatedHit> {

@@ -5,7 +5,7 @@
 
 use super::{Ctx, Emitter, Rule};
 use crate::finding::{Area, CheckKind, Severity};
-use crate::model::{LimitEnforcement, Limits, ReleaseAfter, StringEnum, TimeoutKills};
+use crate::model::{LimitEnforcement, Limits, Profile, ReleaseAfter, StringEnum, TimeoutKills};
 
 const KIB: u64 = 1024;
 const MIB: u64 = KIB * 1024;
@@ -21,63 +21,128 @@ enum Unit {
     Count,
 }
 
-/// One numeric field of `limits`.
+/// One numeric field of `limits` that must be declared.
 struct Bound {
     field: &'static str,
-    unit: Unit,
     get: fn(&Limits) -> Option<u64>,
     /// What is left unbounded when the field is missing or `0`.
     consequence: &'static str,
-    /// Values above this cannot be a deliberate bound for a test job.
-    implausible_above: u64,
-    /// Why such a value bounds nothing.
-    implausible_because: &'static str,
 }
 
 const WALL: Bound = Bound {
     field: "wall_seconds",
-    unit: Unit::Seconds,
     get: |l| l.wall_seconds,
     consequence: "a job that hangs or sleeps keeps its worker and reservation for as long as the runner allows",
-    implausible_above: 7 * DAY,
-    implausible_because: "a test job allowed to run for more than a week is not meaningfully bounded",
 };
 const CPU: Bound = Bound {
     field: "cpu_seconds",
-    unit: Unit::Seconds,
     get: |l| l.cpu_seconds,
     consequence:
         "a busy loop or a miner can burn processor time until the wall clock, if any, stops it",
-    implausible_above: 7 * DAY,
-    implausible_because: "more than a week of processor time is not a bound for a test job",
 };
 const MEMORY: Bound = Bound {
     field: "memory_bytes",
-    unit: Unit::Bytes,
     get: |l| l.memory_bytes,
     consequence:
         "the job can take the host's memory and push other workloads into the out-of-memory killer",
-    implausible_above: TIB,
-    implausible_because:
-        "more than 1 TiB exceeds the memory of almost any worker, so it limits nothing",
 };
 const PROCESSES: Bound = Bound {
     field: "processes",
-    unit: Unit::Count,
     get: |l| l.processes,
     consequence: "a fork bomb in a test or an install hook can exhaust the host's process table",
-    implausible_above: 32_768,
-    implausible_because: "above 32768, the kernel's classic `pid_max` default, the cap can let one job fill the host's process table",
 };
 const OUTPUT: Bound = Bound {
     field: "output_bytes",
-    unit: Unit::Bytes,
     get: |l| l.output_bytes,
     consequence: "the job can fill the collector's disk and log store with output",
-    implausible_above: TIB,
-    implausible_because: "more than 1 TiB of output is not a bound on what reaches the collector",
 };
-const BOUNDS: [&Bound; 5] = [&WALL, &CPU, &MEMORY, &PROCESSES, &OUTPUT];
+
+/// A declarable bound and the magnitude above which it bounds nothing:
+/// every number a profile can set as a ceiling is read with a sense of
+/// scale, not only for presence.
+struct Magnitude {
+    pointer: &'static str,
+    area: Area,
+    unit: Unit,
+    get: fn(&Profile) -> Option<u64>,
+    /// Values above this cannot be a deliberate bound for a test job.
+    above: u64,
+    /// Why such a value bounds nothing.
+    because: &'static str,
+}
+
+fn limit(p: &Profile, get: fn(&Limits) -> Option<u64>) -> Option<u64> {
+    p.limits.as_ref().and_then(get)
+}
+
+/// Credential lifetimes are not here: CRD005 already holds them to an
+/// hour, far below any threshold of this table.
+const MAGNITUDES: &[Magnitude] = &[
+    Magnitude {
+        pointer: "/limits/wall_seconds",
+        area: Area::Limits,
+        unit: Unit::Seconds,
+        get: |p| limit(p, |l| l.wall_seconds),
+        above: 7 * DAY,
+        because: "a test job allowed to run for more than a week is not meaningfully bounded",
+    },
+    Magnitude {
+        pointer: "/limits/cpu_seconds",
+        area: Area::Limits,
+        unit: Unit::Seconds,
+        get: |p| limit(p, |l| l.cpu_seconds),
+        above: 7 * DAY,
+        because: "more than a week of processor time is not a bound for a test job",
+    },
+    Magnitude {
+        pointer: "/limits/memory_bytes",
+        area: Area::Limits,
+        unit: Unit::Bytes,
+        get: |p| limit(p, |l| l.memory_bytes),
+        above: TIB,
+        because: "more than 1 TiB exceeds the memory of almost any worker, so it limits nothing",
+    },
+    Magnitude {
+        pointer: "/limits/processes",
+        area: Area::Limits,
+        unit: Unit::Count,
+        get: |p| limit(p, |l| l.processes),
+        above: 32_768,
+        because: "above 32768, the kernel's classic `pid_max` default, the cap can let one job fill the host's process table",
+    },
+    Magnitude {
+        pointer: "/limits/output_bytes",
+        area: Area::Limits,
+        unit: Unit::Bytes,
+        get: |p| limit(p, |l| l.output_bytes),
+        above: TIB,
+        because: "more than 1 TiB of output is not a bound on what reaches the collector",
+    },
+    Magnitude {
+        pointer: "/concurrency/max_jobs",
+        area: Area::Limits,
+        unit: Unit::Count,
+        get: |p| p.concurrency.as_ref().and_then(|c| c.max_jobs),
+        above: 1000,
+        because: "more than a thousand jobs at once can exhaust the runner and the services they share, however small each job's own limits",
+    },
+    Magnitude {
+        pointer: "/artifacts/max_bytes",
+        area: Area::Artifacts,
+        unit: Unit::Bytes,
+        get: |p| p.artifacts.as_ref().and_then(|a| a.max_bytes),
+        above: 64 * GIB,
+        because: "more than 64 GiB of collected files is not a bound on what the collector must store and scan",
+    },
+    Magnitude {
+        pointer: "/artifacts/log_max_bytes",
+        area: Area::Artifacts,
+        unit: Unit::Bytes,
+        get: |p| p.artifacts.as_ref().and_then(|a| a.log_max_bytes),
+        above: 4 * GIB,
+        because: "more than 4 GiB of logs from one test run is more than anyone reads, and fills the log store",
+    },
+];
 
 fn bound_pointer(b: &Bound) -> String {
     format!("/limits/{}", b.field)
@@ -117,22 +182,20 @@ fn no_effective_limit(ctx: &Ctx<'_>, e: &mut Emitter, b: &Bound) {
 }
 
 fn implausible_limits(ctx: &Ctx<'_>, e: &mut Emitter) {
-    let Some(l) = limits(ctx) else { return };
-    for b in BOUNDS {
-        let Some(v) = (b.get)(l) else { continue };
-        if v > b.implausible_above {
+    for m in MAGNITUDES {
+        let Some(v) = (m.get)(ctx.profile) else {
+            continue;
+        };
+        if v > m.above {
+            let field = m.pointer.trim_start_matches('/').replace('/', ".");
             e.emit(
-                bound_pointer(b),
-                format!(
-                    "`limits.{}` is {}: {}",
-                    b.field,
-                    human(b.unit, v),
-                    b.implausible_because
-                ),
+                m.pointer,
+                format!("`{field}` is {}: {}", human(m.unit, v), m.because),
             )
-            .evidence("field", format!("limits.{}", b.field))
+            .area(m.area)
+            .evidence("field", field)
             .evidence("value", v)
-            .evidence("plausible_up_to", b.implausible_above);
+            .evidence("plausible_up_to", m.above);
         }
     }
 }
@@ -285,7 +348,7 @@ pub const RULES: &[Rule] = &[
         area: Area::Limits,
         severity: Severity::Medium,
         title: "a limit too large to bound anything",
-        rationale: "A limit set far above what any test needs (a week of time, a terabyte of memory or output, tens of thousands of processes) looks like a bound in review but stops nothing in practice, often because a placeholder or a unit mistake slipped in.",
+        rationale: "A limit set far above what any test needs (a week of time, a terabyte of memory or output, tens of thousands of processes, more than a thousand concurrent jobs, tens of gigabytes of artifacts or logs) looks like a bound in review but stops nothing in practice, often because a placeholder or a unit mistake slipped in. Findings about artifact sizes are shown with the artifacts.",
         remediation: "Replace the value with one derived from the job's measured needs; check the unit (seconds, bytes).",
         runtime_check: Some(CheckKind::LimitEnforced),
         check: implausible_limits,
@@ -359,5 +422,133 @@ mod tests {
         assert_eq!(human(Unit::Seconds, 8 * DAY), "8 days");
         assert_eq!(human(Unit::Seconds, 300), "300 s");
         assert_eq!(human(Unit::Count, 40_000), "40000");
+    }
+
+    /// LIM006 on the fixed workshop profile with one bound set to `value`:
+    /// the (area, pointer) of each finding.
+    fn magnitude(field: &str, from: &str, value: u64) -> Vec<(Area, String)> {
+        let old = format!("\"{field}\": {from}");
+        assert!(crate::WORKSHOP_PROFILE_FIXED.contains(&old), "{old}");
+        let p = crate::WORKSHOP_PROFILE_FIXED.replace(&old, &format!("\"{field}\": {value}"));
+        let r = crate::audit(
+            p.as_bytes(),
+            "t.json",
+            &crate::Labels::workshop(),
+            &crate::AuditOptions::default(),
+        )
+        .unwrap();
+        r.issues
+            .iter()
+            .filter(|f| f.rule == "LIM006")
+            .map(|f| (f.area, f.pointer.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn every_declarable_bound_has_a_sense_of_scale() {
+        use Area::{Artifacts, Limits};
+        // (field, value in the fixed profile, area, largest plausible, absurd)
+        let table: &[(&str, &str, Area, &str, u64, u64)] = &[
+            (
+                "wall_seconds",
+                "300",
+                Limits,
+                "/limits/wall_seconds",
+                7 * DAY,
+                365 * DAY,
+            ),
+            (
+                "cpu_seconds",
+                "120",
+                Limits,
+                "/limits/cpu_seconds",
+                7 * DAY,
+                100 * 365 * DAY,
+            ),
+            (
+                "memory_bytes",
+                "536870912",
+                Limits,
+                "/limits/memory_bytes",
+                TIB,
+                1 << 50,
+            ),
+            (
+                "processes",
+                "64",
+                Limits,
+                "/limits/processes",
+                32_768,
+                4_194_304,
+            ),
+            (
+                "output_bytes",
+                "10485760",
+                Limits,
+                "/limits/output_bytes",
+                TIB,
+                1 << 50,
+            ),
+            (
+                "max_jobs",
+                "8",
+                Limits,
+                "/concurrency/max_jobs",
+                1000,
+                1_000_000,
+            ),
+            (
+                "max_bytes",
+                "1048576",
+                Artifacts,
+                "/artifacts/max_bytes",
+                64 * GIB,
+                1 << 45,
+            ),
+            (
+                "log_max_bytes",
+                "262144",
+                Artifacts,
+                "/artifacts/log_max_bytes",
+                4 * GIB,
+                100 * GIB,
+            ),
+        ];
+        assert_eq!(table.len(), MAGNITUDES.len(), "every bound is in the table");
+        for &(field, from, area, pointer, plausible, absurd) in table {
+            let want = vec![(area, pointer.to_string())];
+            assert_eq!(magnitude(field, from, absurd), want, "{field} = {absurd}");
+            assert_eq!(
+                magnitude(field, from, plausible + 1),
+                want,
+                "{field} just above"
+            );
+            assert!(
+                magnitude(field, from, plausible).is_empty(),
+                "{field} = {plausible}"
+            );
+            assert!(magnitude(field, from, 1).is_empty(), "{field} = 1");
+        }
+        // The issue's example, word for word.
+        let f = magnitude("max_jobs", "8", 1_000_000);
+        assert_eq!(f, vec![(Limits, "/concurrency/max_jobs".to_string())]);
+    }
+
+    /// Credential lifetimes are judged by CRD005, whose ceiling (an hour)
+    /// is far below any magnitude here: a year-long TTL is reported.
+    #[test]
+    fn credential_lifetimes_are_bounded_elsewhere() {
+        let p = r#"{"name": "t", "credentials": [{"name": "c", "source": "broker", "scope": "task", "ttl_seconds": 31536000, "exposed_to": "job"}]}"#;
+        let r = crate::audit(
+            p.as_bytes(),
+            "t.json",
+            &crate::Labels::workshop(),
+            &crate::AuditOptions::default(),
+        )
+        .unwrap();
+        assert!(r
+            .issues
+            .iter()
+            .any(|f| f.rule == "CRD005" && f.pointer == "/credentials/0/ttl_seconds"));
     }
 }

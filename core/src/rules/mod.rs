@@ -21,11 +21,12 @@ mod credentials;
 mod dependencies;
 mod egress;
 mod isolation;
+pub(crate) mod kernel;
 mod limits;
 mod mounts;
-mod netaddr;
+pub(crate) mod netaddr;
 mod network;
-mod paths;
+pub(crate) mod paths;
 mod privileges;
 mod profile;
 
@@ -71,6 +72,7 @@ pub fn all() -> impl Iterator<Item = &'static Rule> {
         artifacts::RULES,
         cleanup::RULES,
         profile::RULES,
+        kernel::RULES,
     ]
     .into_iter()
     .flatten()
@@ -161,7 +163,6 @@ pub struct Ctx<'a> {
     pub(crate) pipelines: std::sync::OnceLock<Vec<crate::shell::fetch::Pipelines>>,
     /// Every command's shell-analysis hits with their pointers, found on
     /// first use (the command rules report them one kind at a time).
-    #[cfg(not(target_arch = "wasm32"))]
     pub(crate) command_hits: std::sync::OnceLock<Vec<command::LocatedHit>>,
 }
 
@@ -227,7 +228,7 @@ impl Emitter {
             area: self.rule.area,
             severity: self.rule.severity,
             pointer: pointer.into(),
-            message: message.into(),
+            message: no_empty_quote(message.into()),
             evidence: Evidence::new(),
         };
         let last = self.drafts.len();
@@ -305,6 +306,17 @@ impl Emitter {
                 Some(d)
             }
         }
+    }
+}
+
+/// Messages quote profile values in backticks; an empty value would leave
+/// an empty quote that tells the reader nothing, so it reads `(empty)`.
+/// Done here, once, so no rule's wording can forget it.
+fn no_empty_quote(message: String) -> String {
+    if message.contains("``") {
+        message.replace("``", "`(empty)`")
+    } else {
+        message
     }
 }
 

@@ -637,12 +637,23 @@ fn check_parent_refs(ctx: &Ctx<'_>, e: &mut Emitter) {
             } else {
                 ""
             };
+            // A relative path can reduce to nothing (`scratch/..`): the
+            // working directory, written `.`, never an empty quote.
+            let reduced = if n.path.is_empty() {
+                "."
+            } else {
+                n.path.as_str()
+            };
+            let compared = if n.relative {
+                "it reduces lexically to"
+            } else {
+                "it was compared as"
+            };
             let d = e
                 .emit(
                     v.field(field),
                     format!(
-                        "the {field} `{raw}` contains `..`{climb}; it was compared as `{}`, but the runtime resolves `..` after following links, so it can land elsewhere",
-                        n.path
+                        "the {field} `{raw}` contains `..`{climb}; {compared} `{reduced}`, but the runtime resolves `..` after following links, so it can land elsewhere"
                     ),
                 )
                 .area(v.area());

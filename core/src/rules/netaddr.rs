@@ -12,7 +12,7 @@ use core::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 /// What an allow entry's `host` denotes.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Dest {
+pub(crate) enum Dest {
     /// Empty, `*` or an unspecified address: anything.
     Any(String),
     /// A name with a `*` in it.
@@ -41,7 +41,7 @@ impl Dest {
 }
 
 /// Reduce a declared host to what it denotes.
-pub(super) fn parse(raw: &str) -> Dest {
+pub(crate) fn parse(raw: &str) -> Dest {
     let mut h = raw.trim().to_ascii_lowercase();
     if let Some(i) = h.find("://") {
         h = h.split_off(i + 3);
@@ -171,6 +171,231 @@ fn mask(addr: IpAddr, prefix: u8) -> IpAddr {
             IpAddr::V6(Ipv6Addr::from(u128::from(a) & m))
         }
     }
+}
+
+// ------------------------------------------------------------ host syntax
+
+/// Why a declared `host` is not a plain destination (a DNS name, an
+/// address or a range, with an optional leading `*.`). The network layer
+/// matches addresses and ports; URL parts around the host mean the entry
+/// was written for an application URL check, a different control.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum HostProblem {
+    /// Empty or blank: reported as matching everything (NET003).
+    Empty,
+    /// `*` (or `*.*`) alone: reported as matching everything (NET003).
+    AnyWildcard,
+    Whitespace,
+    Scheme,
+    /// `user@` or `user:password@` before the host.
+    Userinfo,
+    Path,
+    Query,
+    Fragment,
+    /// `host:443`, `[::1]:443`: the port belongs in `port`.
+    Port,
+    /// `[::1]`: URL notation for an IPv6 literal.
+    Brackets,
+    /// A `*` anywhere but as a whole leading label `*.`.
+    Wildcard,
+    /// An address range whose prefix is not a number in range.
+    Prefix,
+    /// Not ASCII: an internationalized name must be written `xn--…`.
+    NonAscii,
+    /// Not a DNS name: a character, an empty, long or hyphen-edged label,
+    /// an all-digit last label that is no address.
+    Name,
+}
+
+impl HostProblem {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HostProblem::Empty => "empty",
+            HostProblem::AnyWildcard => "any-wildcard",
+            HostProblem::Whitespace => "whitespace",
+            HostProblem::Scheme => "scheme",
+            HostProblem::Userinfo => "userinfo",
+            HostProblem::Path => "path",
+            HostProblem::Query => "query",
+            HostProblem::Fragment => "fragment",
+            HostProblem::Port => "port",
+            HostProblem::Brackets => "brackets",
+            HostProblem::Wildcard => "wildcard",
+            HostProblem::Prefix => "prefix",
+            HostProblem::NonAscii => "non-ascii",
+            HostProblem::Name => "name",
+        }
+    }
+    /// The problem as a reader needs it, no value quoted.
+    pub fn phrase(self) -> &'static str {
+        match self {
+            HostProblem::Empty => "it is empty",
+            HostProblem::AnyWildcard => "it is a bare wildcard",
+            HostProblem::Whitespace => "it contains spaces",
+            HostProblem::Scheme => "it starts with a URL scheme",
+            HostProblem::Userinfo => "it carries user info before an `@`",
+            HostProblem::Path => "it has a URL path",
+            HostProblem::Query => "it has a URL query",
+            HostProblem::Fragment => "it has a URL fragment",
+            HostProblem::Port => "it embeds a port, which belongs in `port`",
+            HostProblem::Brackets => "it wraps an address in URL brackets",
+            HostProblem::Wildcard => "its `*` is not a whole leading `*.` label",
+            HostProblem::Prefix => "its range prefix is not a number the address family allows",
+            HostProblem::NonAscii => {
+                "it is not ASCII (an internationalized name is written in its `xn--` form)"
+            }
+            HostProblem::Name => "it is not a valid DNS name",
+        }
+    }
+    /// Whether another rule already reports the entry as matching every
+    /// destination.
+    pub fn matches_everything(self) -> bool {
+        matches!(self, HostProblem::Empty | HostProblem::AnyWildcard)
+    }
+}
+
+/// Whether `name` is a DNS name: labels of letters, digits, `-` and `_`
+/// (seen in real internal names), 1 to 63 bytes, no `-` at either end,
+/// 253 bytes at most, the last label not all digits (that would be a
+/// malformed address). One trailing dot (a fully qualified name) is fine.
+fn dns_name(name: &str) -> bool {
+    let n = name.strip_suffix('.').unwrap_or(name);
+    if n.is_empty() || n.len() > 253 {
+        return false;
+    }
+    let labels: Vec<&str> = n.split('.').collect();
+    let ok = labels.iter().all(|l| {
+        !l.is_empty()
+            && l.len() <= 63
+            && !l.starts_with('-')
+            && !l.ends_with('-')
+            && l.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    });
+    ok && labels
+        .last()
+        .is_some_and(|l| !l.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Whether `s` is an address in any notation the resolver takes.
+fn is_address(s: &str) -> bool {
+    s.parse::<IpAddr>().is_ok() || inet_aton(s).is_some()
+}
+
+/// What keeps a declared host from being a plain destination; empty when
+/// it is one.
+pub(super) fn host_problems(raw: &str) -> Vec<HostProblem> {
+    use HostProblem as P;
+    let trimmed = raw.trim();
+    if trimmed.is_empty() {
+        return vec![P::Empty];
+    }
+    if matches!(trimmed, "*" | "*.*") {
+        return vec![P::AnyWildcard];
+    }
+    let mut out = Vec::new();
+    if trimmed.len() != raw.len() || trimmed.chars().any(char::is_whitespace) {
+        out.push(P::Whitespace);
+    }
+    let mut h = trimmed;
+    if let Some(i) = h.find("://") {
+        out.push(P::Scheme);
+        h = h.get(i + 3..).unwrap_or("");
+    }
+    // The authority ends at the first `/`, `?` or `#`.
+    let end = h.find(['/', '?', '#']).unwrap_or(h.len());
+    let (mut auth, rest) = h.split_at(end);
+    if let Some(at) = auth.rfind('@') {
+        out.push(P::Userinfo);
+        auth = auth.get(at + 1..).unwrap_or("");
+    }
+    let path_end = rest.find(['?', '#']).unwrap_or(rest.len());
+    let (path, tail) = rest.split_at(path_end);
+    if tail.starts_with('?') {
+        out.push(P::Query);
+    }
+    if tail.contains('#') {
+        out.push(P::Fragment);
+    }
+    if let Some(prefix) = path
+        .strip_prefix('/')
+        .filter(|_| is_address(auth.trim_start_matches('[').trim_end_matches(']')))
+    {
+        // `address/prefix` is a range, not a path.
+        let max = if auth.contains(':') { 128 } else { 32 };
+        if !prefix.parse::<u8>().is_ok_and(|p| p <= max) {
+            out.push(P::Prefix);
+        }
+        if auth.starts_with('[') {
+            out.push(P::Brackets);
+        }
+        return dedup(out);
+    }
+    if !path.is_empty() {
+        out.push(P::Path);
+    }
+    if auth.is_empty() {
+        // A scheme or a path with no host in front of it.
+        out.push(P::Name);
+        return dedup(out);
+    }
+    let host = if let Some(inner) = auth.strip_prefix('[') {
+        let (v6, after) = inner.split_once(']').unwrap_or((inner, ""));
+        if after.is_empty() {
+            out.push(P::Brackets);
+        } else if after
+            .strip_prefix(':')
+            .is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+        {
+            out.push(P::Port);
+        } else {
+            out.push(P::Name);
+        }
+        if v6.parse::<Ipv6Addr>().is_err() {
+            out.push(P::Name);
+        }
+        return dedup(out);
+    } else if auth.parse::<Ipv6Addr>().is_ok() {
+        return out;
+    } else if let Some((name, port)) = auth.split_once(':') {
+        if !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit()) {
+            out.push(P::Port);
+        } else {
+            out.push(P::Name);
+        }
+        name
+    } else {
+        auth
+    };
+    if is_address(host) {
+        return dedup(out);
+    }
+    let name = match host.strip_prefix("*.") {
+        Some(rest) => rest,
+        None => host,
+    };
+    if name.contains('*') {
+        out.push(P::Wildcard);
+    } else if !name.is_ascii() {
+        out.push(P::NonAscii);
+    } else {
+        // Spaces are reported on their own; the rest must be a name.
+        let compact: String = name.chars().filter(|c| !c.is_whitespace()).collect();
+        if !dns_name(&compact) {
+            out.push(P::Name);
+        }
+    }
+    dedup(out)
+}
+
+fn dedup(mut v: Vec<HostProblem>) -> Vec<HostProblem> {
+    let mut seen = Vec::with_capacity(v.len());
+    v.retain(|p| {
+        let new = !seen.contains(p);
+        seen.push(*p);
+        new
+    });
+    v
 }
 
 /// A special-purpose destination class.
@@ -518,5 +743,80 @@ mod tests {
         assert!(breadth(&parse("pypi.org")).is_none());
         assert!(breadth(&parse("localhost")).is_none());
         assert!(breadth(&parse("metadata")).is_none());
+    }
+
+    #[test]
+    fn host_syntax_table() {
+        use HostProblem as P;
+        let table: &[(&str, &[HostProblem])] = &[
+            // valid: names, addresses, ranges, a leading wildcard
+            ("pypi.internal.example", &[]),
+            ("PyPI.org", &[]),
+            ("pypi.org.", &[]),
+            ("xn--bcher-kva.example", &[]),
+            ("a-b_c.example", &[]),
+            ("*.example.com", &[]),
+            ("203.0.113.7", &[]),
+            ("10.0.0.0/8", &[]),
+            ("10.1.2.3/32", &[]),
+            ("::1", &[]),
+            ("2001:db8::1", &[]),
+            ("2001:db8::/32", &[]),
+            ("::ffff:169.254.169.254", &[]),
+            ("2852039166", &[]),
+            ("localhost", &[]),
+            // matching everything: NET003's
+            ("", &[P::Empty]),
+            ("   ", &[P::Empty]),
+            ("*", &[P::AnyWildcard]),
+            // URL parts
+            ("https://mirror.example", &[P::Scheme]),
+            ("https://mirror.example/simple", &[P::Scheme, P::Path]),
+            (
+                "https://deploy:T0pS3cret@mirror.example",
+                &[P::Scheme, P::Userinfo],
+            ),
+            ("deploy@mirror.example", &[P::Userinfo]),
+            ("mirror.example/simple", &[P::Path]),
+            ("mirror.example/", &[P::Path]),
+            ("mirror.example?x=1", &[P::Query]),
+            ("mirror.example#top", &[P::Fragment]),
+            (
+                "https://mirror.example:8443/a?b#c",
+                &[P::Scheme, P::Query, P::Fragment, P::Path, P::Port],
+            ),
+            ("mirror.example:8443", &[P::Port]),
+            ("host:443", &[P::Port]),
+            ("[::1]:443", &[P::Port]),
+            ("203.0.113.7:80", &[P::Port]),
+            ("[::1]", &[P::Brackets]),
+            ("[2001:db8::]/32", &[P::Brackets]),
+            ("https://", &[P::Scheme, P::Name]),
+            // wildcards only as a whole leading label
+            ("api.*.example.com", &[P::Wildcard]),
+            ("*example.com", &[P::Wildcard]),
+            ("*.*.example.com", &[P::Wildcard]),
+            ("https://*", &[P::Scheme, P::Wildcard]),
+            // not names
+            ("mirror example", &[P::Whitespace]),
+            (" pypi.org", &[P::Whitespace]),
+            ("bücher.example", &[P::NonAscii]),
+            ("-bad.example", &[P::Name]),
+            ("a..b", &[P::Name]),
+            ("1.2.3.256", &[P::Name]),
+            ("host:abc", &[P::Name]),
+            ("fe80::1%eth0", &[P::Name]),
+            ("10.0.0.0/33", &[P::Prefix]),
+            ("2001:db8::/129", &[P::Prefix]),
+            (&"a".repeat(64), &[P::Name]),
+        ];
+        assert!(table.len() >= 25);
+        for (host, want) in table {
+            let mut got = host_problems(host);
+            let mut want = want.to_vec();
+            got.sort_by_key(|p| p.as_str());
+            want.sort_by_key(|p| p.as_str());
+            assert_eq!(got, want, "{host:?}");
+        }
     }
 }

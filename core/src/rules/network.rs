@@ -154,7 +154,7 @@ fn check_private(ctx: &Ctx<'_>, e: &mut Emitter) {
         let d2 = e
             .emit(
                 format!("{ptr}/host"),
-                format!("`{h}`{unusual} reaches {}", phrase(worst)),
+                format!("`{}`{unusual} reaches {}", shown_host(h), phrase(worst)),
             )
             .severity(sev);
         d2.evidence("normalized", d.display()).evidence(
@@ -263,7 +263,10 @@ const PLAINTEXT: &[&str] = &[
 
 fn check_unconstrained(ctx: &Ctx<'_>, e: &mut Emitter) {
     for (ptr, a) in allow_entries(ctx) {
-        let host = a.host.as_deref().unwrap_or("(no host)");
+        let host = a
+            .host
+            .as_deref()
+            .map_or_else(|| "(no host)".to_string(), shown_host);
         let port_ptr = format!("{ptr}/port");
         match a.port {
             None if !ctx.present(&port_ptr) => {
@@ -316,6 +319,95 @@ fn check_contradiction(ctx: &Ctx<'_>, e: &mut Emitter) {
     e.emit("/network/allow", why)
         .evidence("egress", egress_text(net))
         .evidence("entries", n);
+}
+
+/// The host as messages show it: as written when it is a plain
+/// destination, else reduced to what it denotes, so that user info, a
+/// path or a query never reach a message.
+fn shown_host(raw: &str) -> String {
+    if netaddr::host_problems(raw).is_empty() {
+        raw.trim().to_string()
+    } else {
+        netaddr::parse(raw).display()
+    }
+}
+
+/// How imported NetworkPolicy peers that are pods, not addresses, are written.
+const IN_CLUSTER: &str = "in-cluster ";
+
+fn check_host_syntax(ctx: &Ctx<'_>, e: &mut Emitter) {
+    for (ptr, a) in allow_entries(ctx) {
+        let Some(h) = &a.host else { continue };
+        // The Kubernetes importer's description of selector peers (`in-cluster
+        // pods app=db in the policy's namespace`): not a host, and judged as
+        // an in-cluster destination by NET024.
+        if h.starts_with(IN_CLUSTER) {
+            continue;
+        }
+        let problems = netaddr::host_problems(h);
+        if problems.is_empty() || problems.iter().any(|p| p.matches_everything()) {
+            continue;
+        }
+        let url = problems.iter().any(|p| {
+            use netaddr::HostProblem as P;
+            matches!(
+                p,
+                P::Scheme | P::Userinfo | P::Path | P::Query | P::Fragment
+            )
+        });
+        let why = if url {
+            "the network layer matches addresses and ports, not URLs, and an application URL check is a different control"
+        } else {
+            "the network layer matches a DNS name, an address or a range, with an optional leading `*.`"
+        };
+        let phrases: Vec<&str> = problems.iter().map(|p| p.phrase()).collect();
+        e.emit(
+            format!("{ptr}/host"),
+            format!(
+                "the allow entry for `{}` is not a plain host: {}; {why}, so what this entry admits depends on how the enforcer reads it",
+                shown_host(h),
+                phrases.join(", ")
+            ),
+        )
+        .evidence("normalized", netaddr::parse(h).display())
+        .evidence(
+            "problems",
+            problems.iter().map(|p| p.as_str()).collect::<Vec<_>>(),
+        );
+    }
+}
+
+/// Every allow entry, whatever `egress` says: a secret written into the
+/// profile is disclosed whether or not the entry decides anything.
+fn check_secret_in_entry(ctx: &Ctx<'_>, e: &mut Emitter) {
+    let Some(net) = network(ctx) else { return };
+    for (i, a) in net.allow.as_deref().unwrap_or(&[]).iter().enumerate() {
+        for (field, value) in [
+            ("host", a.host.as_deref()),
+            ("protocol", a.protocol.as_deref()),
+        ] {
+            let Some(v) = value else { continue };
+            // The credential-in-URL test of every other rule, applied to
+            // the entry read as a URL (`user:pw@host` has no scheme).
+            let as_url = if v.contains("://") {
+                v.to_string()
+            } else {
+                format!("https://{}", v.trim())
+            };
+            let by = if crate::redact::looks_like_secret(v) {
+                "value"
+            } else if crate::redact::looks_like_secret(&as_url) {
+                "url-userinfo"
+            } else {
+                continue;
+            };
+            e.emit(
+                format!("/network/allow/{i}/{field}"),
+                format!("the `{field}` of allow entry {i} carries a credential; written into the profile it is stored, reviewed and shared with it, and isolint does not repeat it"),
+            )
+            .evidence("detected_by", by);
+        }
+    }
 }
 
 pub const RULES: &[Rule] = &[
@@ -417,6 +509,28 @@ pub const RULES: &[Rule] = &[
         remediation: "Remove the allow entries, or set `egress` to `allow-list` if they are meant.",
         runtime_check: None,
         check: check_contradiction,
+    },
+    Rule {
+        id: "NET010",
+        name: "allow-host-not-a-host",
+        area: Area::Network,
+        severity: Severity::High,
+        title: "an allow entry's host is a URL or not a valid host",
+        rationale: "The network layer sees addresses and ports, not URLs. An allow entry written as `https://mirror.example/simple`, `user@mirror.example` or `mirror.example:8443` was meant for an application URL check, which is a different control; an enforcer reads it in its own way, drops it or rejects the policy, so the reviewed list is not what is enforced. A host is a DNS name, an IP address or a CIDR range, with an optional leading `*.`.",
+        remediation: "Write only the host in `host` (`mirror.example`, `203.0.113.7`, `10.1.2.0/24`), put the port in `port` and the protocol in `protocol`, and keep URL paths for an application-level check.",
+        runtime_check: Some(CheckKind::EgressDenied),
+        check: check_host_syntax,
+    },
+    Rule {
+        id: "NET011",
+        name: "secret-in-allow-entry",
+        area: Area::Credentials,
+        severity: Severity::Critical,
+        title: "an allow entry carries a credential",
+        rationale: "User info in an allow entry (`deploy:password@mirror.example`) is a secret written into the profile: it is stored, reviewed, exported and shared with it. isolint never repeats the value; it names the entry.",
+        remediation: "Remove the credential from the entry and rotate it. If the job needs to authenticate to the mirror, declare a broker-issued task credential under `credentials`.",
+        runtime_check: None,
+        check: check_secret_in_entry,
     },
 ];
 

@@ -23,6 +23,15 @@ fn boundary<'a>(ctx: &'a Ctx<'_>) -> &'a Boundary {
         host_namespaces: None,
         seccomp: None,
         read_only_root: None,
+        terminal: None,
+        masked_paths: None,
+        apparmor: None,
+        selinux: None,
+        devices: None,
+        shares_pid_with: None,
+        sysctls: None,
+        oom_score_adj: None,
+        oom_kill_disable: None,
     };
     ctx.profile.boundary.as_ref().unwrap_or(&EMPTY)
 }
@@ -280,6 +289,7 @@ fn namespace_severity(ns: Namespace) -> (Severity, &'static str) {
         Namespace::User => (Severity::High, "uid 0 in the job is uid 0 on the host"),
         Namespace::Ipc => (Severity::High, "the job can attach to the host's shared memory and message queues"),
         Namespace::Uts => (Severity::Medium, "the job shares the host's name and, with enough privilege, can change it"),
+        Namespace::Cgroup => (Severity::Medium, "the job sees the host's cgroup tree: where cgroupfs is writable (or cgroup v1's `release_agent` is reachable) it can change limits outside its own group and run code on the host"),
     }
 }
 

@@ -640,7 +640,7 @@ mod tests {
         Command {
             executable: Some(exe.into()),
             arguments: Some(args.iter().map(|a| a.to_string()).collect()),
-            shell: None,
+            ..Command::default()
         }
     }
 

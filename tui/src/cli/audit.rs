@@ -7,6 +7,7 @@ use isolint_core::model::StringEnum;
 use isolint_core::render::frame::{self, Frame};
 use isolint_core::render::text::TextOptions;
 use isolint_core::render::{github, json, markdown, sarif, text};
+use isolint_core::report::NotAudited;
 use isolint_core::sanitize::neutralize;
 use isolint_core::{
     baseline, rules, waivers, AuditOptions, Detail, Labels, Report, Severity, Verdict,
@@ -127,17 +128,48 @@ impl Layout {
         vec![one]
     }
 
-    /// What follows the frame: the text format's tally of several results.
-    fn tally(self, reports: usize, eligible: usize, failures: usize) -> String {
-        if !matches!(self.format, ReportFormat::Text) || reports + failures <= 1 {
+    /// The last element of the frame, for the entries a directory run
+    /// passed over: SARIF's own place for what a tool did not analyse.
+    fn not_audited(self, entries: &[NotAudited]) -> Option<String> {
+        match self.format {
+            ReportFormat::Sarif => sarif::not_audited_run(entries),
+            _ => None,
+        }
+    }
+
+    /// What follows the frame: the text format's tally of several results
+    /// (or of one, beside entries not audited), Markdown's and GitHub's
+    /// list of what was not audited. JSON and JSON Lines hold exports only
+    /// (the verifier reads each as one); for them stderr names the entries.
+    fn tally(
+        self,
+        reports: usize,
+        eligible: usize,
+        failures: usize,
+        not_audited: &[NotAudited],
+    ) -> String {
+        match self.format {
+            ReportFormat::Markdown => return markdown::not_audited(not_audited),
+            ReportFormat::Github => return github::not_audited(not_audited),
+            ReportFormat::Text => {}
+            _ => return String::new(),
+        }
+        if reports + failures <= 1 && not_audited.is_empty() {
             return String::new();
         }
         let mut out = format!(
-            "\naudited {reports} profiles: {eligible} eligible for runtime testing, {} not eligible",
+            "\naudited {reports} profile{}: {eligible} eligible for runtime testing, {} not eligible",
+            if reports == 1 { "" } else { "s" },
             reports - eligible
         );
         if failures > 0 {
             out.push_str(&format!("; {failures} could not be read"));
+        }
+        if !not_audited.is_empty() {
+            out.push_str(&format!(
+                "; skipped {} (not audited, listed on stderr)",
+                not_audited.len()
+            ));
         }
         out.push('\n');
         out
@@ -166,7 +198,7 @@ fn render(
     let mut out = layout
         .frame()
         .assemble(reports.iter().map(|r| layout.piece(r).concat()));
-    out.push_str(&layout.tally(reports.len(), eligible, failures));
+    out.push_str(&layout.tally(reports.len(), eligible, failures, &[]));
     out
 }
 
@@ -314,10 +346,15 @@ impl Document<'_> {
         Ok(())
     }
 
-    /// End the document (when anything was written) with `tail`.
-    fn close(&mut self, tail: &str) -> io::Result<()> {
+    /// End the document (when anything was written) with `last` as its
+    /// final element, then `tail` after the frame.
+    fn close(&mut self, last: Option<String>, tail: &str) -> io::Result<()> {
         match &mut self.sink {
             Some(out) => {
+                if let Some(last) = last {
+                    out.write(self.frame.sep)?;
+                    out.write(&last)?;
+                }
                 out.write(self.frame.close)?;
                 out.write(tail)
             }
@@ -373,28 +410,23 @@ pub fn run(args: &AuditArgs) -> u8 {
         output,
         args.from == input::Reading::Auto,
     );
-    for (p, why) in &expanded.not_audited {
-        output::remark(&format!("{}: not audited: {why}", input::display(p)));
-    }
-    if !expanded.not_audited.is_empty() {
-        output::remark(&format!(
-            "{} director{} not audited (listed above)",
-            expanded.not_audited.len(),
-            if expanded.not_audited.len() == 1 {
-                "y entry was"
-            } else {
-                "y entries were"
-            }
-        ));
-    }
+    // Every entry passed over is named on stderr and in the summary.
+    let mut not_audited: Vec<NotAudited> = expanded
+        .not_audited
+        .iter()
+        .map(|(p, why)| NotAudited {
+            source: input::source_name(p),
+            reason: why.clone(),
+        })
+        .collect();
     for p in &expanded.skipped {
         // Only a report may be passed over: a profile named as the output
         // would otherwise go unaudited and then be replaced.
         match std::fs::read(p) {
-            Ok(bytes) if output::is_isolint_report(&bytes) => output::remark(&format!(
-                "{}: not audited, it is the --output file (a report an earlier run wrote)",
-                input::display(p)
-            )),
+            Ok(bytes) if output::is_isolint_report(&bytes) => not_audited.push(NotAudited {
+                source: input::source_name(p),
+                reason: "it is the --output file (a report an earlier run wrote)".into(),
+            }),
             Ok(_) => {
                 output::error(&format!(
                     "{}: is the --output file but not an isolint report; it would go unaudited \
@@ -411,6 +443,27 @@ pub fn run(args: &AuditArgs) -> u8 {
                 return EXIT_ERROR;
             }
         }
+    }
+    // Listing order is the file system's: sorted, the notes and summaries
+    // are the same on every run.
+    not_audited.sort_by(|a, b| a.source.cmp(&b.source));
+    for e in &not_audited {
+        output::remark(&format!(
+            "{}: not audited: {}",
+            neutralize(&e.source),
+            neutralize(&e.reason)
+        ));
+    }
+    if !not_audited.is_empty() {
+        output::remark(&format!(
+            "{} director{} not audited (listed above)",
+            not_audited.len(),
+            if not_audited.len() == 1 {
+                "y entry was"
+            } else {
+                "y entries were"
+            }
+        ));
     }
     // One profile file with a catalog of its own: the profile is read,
     // parsed and decoded while the catalog loads (each is a third of a
@@ -668,13 +721,13 @@ argument: use --format jsonl, or name the file's directory (an array)",
         write_all()
     };
     let written = written.and_then(|()| {
-        let tally = Layout {
+        let layout = Layout {
             format: args.format,
             array: true,
             color,
-        }
-        .tally(doc.reports, doc.eligible, doc.failures);
-        doc.close(&tally)
+        };
+        let tally = layout.tally(doc.reports, doc.eligible, doc.failures, &not_audited);
+        doc.close(layout.not_audited(&not_audited), &tally)
     });
     let Document {
         sink,
@@ -711,9 +764,9 @@ argument: use --format jsonl, or name the file's directory (an array)",
     match (finished, output) {
         (Ok(()), Some(path)) => {
             output::note(&format!(
-                "wrote {} for {reports} profile{} to {}",
+                "wrote {} for {} to {}",
                 args.format.name(),
-                if reports == 1 { "" } else { "s" },
+                isolint_core::text::plural(reports, "profile"),
                 input::display(path)
             ));
             code

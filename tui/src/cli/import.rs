@@ -136,10 +136,9 @@ fn of_unit(i: &Imported) -> String {
 
 fn report_notes(shown: &str, format: Format, imported: &[Imported]) {
     output::note(&format!(
-        "{shown}: imported as {}: {} profile{}",
+        "{shown}: imported as {}: {}",
         format.title(),
-        imported.len(),
-        if imported.len() == 1 { "" } else { "s" }
+        isolint_core::text::plural(imported.len(), "profile")
     ));
     for i in imported {
         let of = of_unit(i);

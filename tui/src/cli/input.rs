@@ -370,26 +370,39 @@ fn list(
                     continue;
                 }
             }
-            if !has_extension(&path, extensions) {
-                noted.push((path, format!("not named {}", patterns(extensions))));
-                continue;
-            }
-            // A profile's name on a link that leads nowhere: it should have
-            // been audited and cannot be, which fails the run.
-            if let Some(Err(e)) = &target {
-                found.push(Err(Failure::new(
-                    &display(&path),
-                    format!(
-                        "cannot read: a link that cannot be followed ({})",
-                        describe_io(e)
-                    ),
-                )));
-                continue;
-            }
-            let is_file = kind.is_file() || target.is_some_and(|m| m.is_ok_and(|m| m.is_file()));
-            if !is_file {
-                noted.push((path, "not a regular file".into()));
-                continue;
+            let file_type = match &target {
+                Some(Ok(m)) => m.file_type(),
+                _ => kind,
+            };
+            // Why the entry cannot be read, if it cannot.
+            let unreadable = match &target {
+                Some(Err(e)) => Some(format!(
+                    "a link that cannot be followed ({})",
+                    describe_io(e)
+                )),
+                _ if file_type.is_file() => None,
+                _ => Some(format!("{}, not a regular file", special_kind(file_type))),
+            };
+            match unreadable {
+                // Named like a configuration: it should have been audited
+                // and cannot be, which fails the run (as when it is named
+                // directly; a pipe could also block the run forever).
+                Some(why) if has_extension(&path, extensions) => {
+                    found.push(Err(Failure::new(
+                        &display(&path),
+                        format!("cannot read: {why}"),
+                    )));
+                    continue;
+                }
+                Some(why) => {
+                    noted.push((path, why));
+                    continue;
+                }
+                None if !has_extension(&path, extensions) => {
+                    noted.push((path, format!("not named {}", patterns(extensions))));
+                    continue;
+                }
+                None => {}
             }
         }
         let name = path.as_os_str().len() - name.len();
@@ -397,6 +410,23 @@ fn list(
     }
     out.sort_unstable_by(|a, b| b.name().cmp(a.name()));
     out
+}
+
+/// What a directory entry that is neither a file nor a directory is.
+#[cfg(unix)]
+fn special_kind(t: fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    match () {
+        _ if t.is_fifo() => "a named pipe",
+        _ if t.is_socket() => "a socket",
+        _ if t.is_block_device() || t.is_char_device() => "a device",
+        _ => "a special file",
+    }
+}
+
+#[cfg(not(unix))]
+fn special_kind(_: fs::FileType) -> &'static str {
+    "a special file"
 }
 
 /// Read at most `limit` bytes; `Err(())` when there is more.

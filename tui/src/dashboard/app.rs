@@ -4,12 +4,13 @@
 
 use std::path::{Path, PathBuf};
 
-use isolint_core::render::json;
 use isolint_core::view::{self as vm, Filter, Grouped, RuleRow};
 use isolint_core::{Area, Date, Labels, Report};
 
+use super::effects;
+use super::layout;
 use super::load::{self, CatalogSource, LoadError, Source, Stamp};
-use super::view;
+use super::view::plural;
 
 /// Findings grouped by area, worst first within an area (then by pointer),
 /// so a critical finding is never listed below the highs of its area.
@@ -29,6 +30,8 @@ pub fn group(report: &Report, filter: &Filter) -> Grouped {
 /// The dashboard's tabs, in display order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tab {
+    /// Every audited profile of every file (shown when there are several).
+    Profiles,
     Findings,
     Mounts,
     Checks,
@@ -36,10 +39,17 @@ pub enum Tab {
 }
 
 impl Tab {
-    pub const ALL: [Tab; 4] = [Tab::Findings, Tab::Mounts, Tab::Checks, Tab::Rules];
+    pub const ALL: [Tab; 5] = [
+        Tab::Profiles,
+        Tab::Findings,
+        Tab::Mounts,
+        Tab::Checks,
+        Tab::Rules,
+    ];
 
     pub fn title(self) -> &'static str {
         match self {
+            Tab::Profiles => "Profiles",
             Tab::Findings => "Findings",
             Tab::Mounts => "Mounts vs labels",
             Tab::Checks => "Runtime-check plan",
@@ -47,18 +57,36 @@ impl Tab {
         }
     }
 
-    fn index(self) -> usize {
+    /// A shorter title, for a tab bar that does not fit.
+    pub fn short_title(self) -> &'static str {
+        match self {
+            Tab::Mounts => "Mounts",
+            Tab::Checks => "Plan",
+            other => other.title(),
+        }
+    }
+
+    /// The digit that shows the tab.
+    pub fn digit(self) -> usize {
         Tab::ALL.iter().position(|t| *t == self).unwrap_or(0)
     }
 
-    fn step(self, forward: bool) -> Tab {
-        let n = Tab::ALL.len();
-        let i = if forward {
-            self.index() + 1
+    /// The tabs shown: the profiles list only when there is more than one
+    /// profile to choose from.
+    pub fn shown(profiles: usize) -> &'static [Tab] {
+        if profiles > 1 {
+            &Tab::ALL
         } else {
-            self.index() + n - 1
-        };
-        Tab::ALL[i % n]
+            &Tab::ALL[1..]
+        }
+    }
+
+    fn step(self, forward: bool, profiles: usize) -> Tab {
+        let tabs = Tab::shown(profiles);
+        let n = tabs.len();
+        let at = tabs.iter().position(|t| *t == self).unwrap_or(0);
+        let i = if forward { at + 1 } else { at + n - 1 };
+        tabs[i % n]
     }
 }
 
@@ -70,6 +98,8 @@ pub enum Mode {
     Search,
     /// The help overlay is open.
     Help,
+    /// Typing the path an export is written to.
+    Prompt,
 }
 
 /// Everything that can happen to the model.
@@ -101,7 +131,18 @@ pub enum Msg {
     ClearFilter,
     NextProfile,
     PrevProfile,
+    /// Enter: open the selected profile (in the profiles list), or the
+    /// selected finding in the editor (in the findings tab).
+    Activate,
+    /// Open `$VISUAL`/`$EDITOR` at the selected finding.
+    OpenEditor,
+    /// Ask where to write the export.
     Export,
+    PromptChar(char),
+    PromptBackspace,
+    /// Write the export to the typed path.
+    PromptAccept,
+    PromptCancel,
     Reload,
     ToggleHelp,
     /// A watched profile changed on disk.
@@ -123,12 +164,16 @@ pub struct Nav {
     pub check: usize,
 }
 
-/// One profile on the command line.
+/// One audited profile: a profile file, or one container or service of
+/// an imported configuration. The profiles of one file are adjacent.
 #[derive(Debug)]
 pub struct Slot {
     pub source: Source,
     /// Display-safe name (the path as given).
     pub name: String,
+    /// Which part of the file this profile is (display-safe); empty when
+    /// the file holds one profile.
+    pub unit: String,
     pub outcome: Result<Report, LoadError>,
     pub stamp: Stamp,
     pub nav: Nav,
@@ -141,9 +186,56 @@ impl Slot {
     pub fn path(&self) -> Option<&Path> {
         match &self.source {
             Source::File(p) => Some(p),
-            Source::Embedded => None,
+            Source::Embedded | Source::Unreadable(..) => None,
         }
     }
+
+    /// `file` or `file#unit`.
+    pub fn title(&self) -> String {
+        if self.unit.is_empty() {
+            self.name.clone()
+        } else {
+            format!("{}#{}", self.name, self.unit)
+        }
+    }
+
+    /// Sort rank in the profiles list: not eligible, then no verdict (the
+    /// file could not be audited), then eligible.
+    pub fn rank(&self) -> u8 {
+        match &self.outcome {
+            Ok(r) if r.verdict == isolint_core::Verdict::NotEligible => 0,
+            Err(_) => 1,
+            Ok(_) => 2,
+        }
+    }
+}
+
+/// The slots of one file from its audit (`stamp`: the file's identity
+/// when it was read).
+pub fn file_slots(source: &Source, stamp: Stamp, loaded: Vec<load::Loaded>) -> Vec<Slot> {
+    let name = match source {
+        Source::Embedded => "workshop.json (built in)".to_string(),
+        Source::File(p) => load::display_path(p),
+        Source::Unreadable(name, _) => name.clone(),
+    };
+    loaded
+        .into_iter()
+        .map(|l| {
+            let mut slot = Slot {
+                source: source.clone(),
+                name: name.clone(),
+                unit: l.unit,
+                outcome: l.outcome,
+                stamp,
+                nav: Nav::default(),
+                remembered: None,
+            };
+            if let Ok(r) = &slot.outcome {
+                slot.nav.area = first_nonempty(&group(r, &Filter::default())).unwrap_or(0);
+            }
+            slot
+        })
+        .collect()
 }
 
 /// A one-line message about the last action.
@@ -167,6 +259,16 @@ pub struct App {
     pub tab: Tab,
     pub mode: Mode,
     pub filter: Filter,
+    /// The profiles list's filter (typed with `/` in that tab).
+    pub profile_query: String,
+    /// The export path being typed (in [`Mode::Prompt`]).
+    pub prompt: String,
+    /// The export directory made absolute and the git work tree it lies
+    /// in, if any, so the prompt can say that the export adds an untracked
+    /// file there.
+    pub export_repo: Option<(PathBuf, PathBuf)>,
+    /// `$VISUAL` or `$EDITOR`, split into words (read once at start).
+    pub editor: Option<Vec<String>>,
     /// The query and selected finding as they were when search mode
     /// started, for cancelling.
     pub search_before: String,
@@ -190,31 +292,23 @@ impl App {
         today: Option<Date>,
         export_dir: PathBuf,
     ) -> App {
-        let labels_stamp = catalog_path(&catalog).and_then(load::stamp);
-        let labels = load::load_labels(&catalog);
-        let slots = sources
-            .into_iter()
-            .map(|source| {
-                let (name, stamp) = match &source {
-                    Source::Embedded => ("workshop.json (built in)".to_string(), None),
-                    Source::File(p) => (load::display_path(p), load::stamp(p)),
-                };
-                let outcome = audit_with(&labels, &source, today);
-                let mut slot = Slot {
-                    source,
-                    name,
-                    outcome,
-                    stamp,
-                    nav: Nav::default(),
-                    remembered: None,
-                };
-                if let Ok(r) = &slot.outcome {
-                    slot.nav.area = first_nonempty(&group(r, &Filter::default())).unwrap_or(0);
-                }
-                slot
+        // The first read, before the loop runs; later reads are effects.
+        let (labels, labels_stamp) = effects::read_catalog(&catalog);
+        let slots: Vec<Slot> = sources
+            .iter()
+            .flat_map(|source| {
+                let (stamp, loaded) = effects::read_file(&labels, source, today);
+                file_slots(source, stamp, loaded)
             })
             .collect();
-        App {
+        // Several profiles open on their list, the worst selected.
+        let tab = if slots.len() > 1 {
+            Tab::Profiles
+        } else {
+            Tab::Findings
+        };
+        let export_repo = effects::work_tree(&export_dir);
+        let mut app = App {
             slots,
             current: 0,
             catalog,
@@ -222,9 +316,13 @@ impl App {
             labels_stamp,
             today,
             export_dir,
-            tab: Tab::Findings,
+            tab,
             mode: Mode::Normal,
             filter: Filter::default(),
+            profile_query: String::new(),
+            prompt: String::new(),
+            export_repo,
+            editor: super::editor::from_env(),
             search_before: String::new(),
             search_before_selection: None,
             rules: vm::rule_rows(),
@@ -234,7 +332,41 @@ impl App {
             status: None,
             size: (80, 24),
             quit: false,
-        }
+        };
+        app.current = app.order().first().copied().unwrap_or(0);
+        app
+    }
+
+    /// Every slot in the profiles list's order: not eligible first, then
+    /// those that could not be audited, then eligible; worst first within
+    /// each (most critical findings, then high, …), else as given.
+    /// `n`/`p` and "profile i of n" follow this order.
+    pub fn order(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.slots.len()).collect();
+        order.sort_by_key(|&i| {
+            let slot = &self.slots[i];
+            let counts = slot.outcome.as_ref().map_or([0; 5], |r| {
+                isolint_core::Severity::ALL.map(|s| r.summary.count(s))
+            });
+            (slot.rank(), std::cmp::Reverse(counts), i)
+        });
+        order
+    }
+
+    /// The slots the profiles list shows under its filter, in list order.
+    pub fn shown_profiles(&self) -> Vec<usize> {
+        let q = self.profile_query.to_lowercase();
+        self.order()
+            .into_iter()
+            .filter(|&i| q.is_empty() || profile_text(&self.slots[i]).contains(&q))
+            .collect()
+    }
+
+    /// 1-based position of the current profile in the list, and the count.
+    pub fn position(&self) -> (usize, usize) {
+        let order = self.order();
+        let at = order.iter().position(|&i| i == self.current).unwrap_or(0);
+        (at + 1, order.len())
     }
 
     pub fn slot(&self) -> Option<&Slot> {
@@ -281,8 +413,20 @@ impl App {
     /// Where exports of the current profile go.
     pub fn export_path(&self) -> Option<PathBuf> {
         let slot = self.slot()?;
-        Some(self.export_dir.join(load::export_name(&slot.source)))
+        Some(
+            self.export_dir
+                .join(load::export_name(&slot.source, &slot.unit)),
+        )
     }
+}
+
+/// What the profiles filter matches: file, profile name and verdict.
+fn profile_text(slot: &Slot) -> String {
+    let verdict = match &slot.outcome {
+        Ok(r) => r.verdict.as_str(),
+        Err(_) => "no verdict",
+    };
+    format!("{} {} {verdict}", slot.name, slot.unit).to_lowercase()
 }
 
 /// Mount rows in display order: writable mounts first, then read-only
@@ -304,23 +448,6 @@ pub fn catalog_path(c: &CatalogSource) -> Option<&Path> {
     }
 }
 
-fn audit_with(
-    labels: &Result<Labels, LoadError>,
-    source: &Source,
-    today: Option<Date>,
-) -> Result<Report, LoadError> {
-    match labels {
-        Ok(l) => load::load_profile(source, l, today),
-        Err(e) => Err(LoadError {
-            message: format!(
-                "the label catalog could not be loaded, so nothing was audited: {}",
-                e.message
-            ),
-            ..e.clone()
-        }),
-    }
-}
-
 fn first_nonempty(g: &Grouped) -> Option<usize> {
     g.groups.iter().position(|a| !a.shown.is_empty())
 }
@@ -337,7 +464,32 @@ fn display_export_path(dir: &Path, path: &Path) -> String {
 }
 
 /// Apply a message.
-pub fn update(app: &mut App, msg: Msg) {
+/// Work `update` hands to the event loop: everything that reads or writes
+/// a file or runs another program. `update` itself only changes the model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    /// Write the current profile's findings to this path.
+    Export(PathBuf),
+    /// Re-read and re-audit the file of this slot.
+    Reload(usize),
+    /// Re-read the catalog and every file (`r`).
+    ReloadAll,
+    /// Suspend the dashboard and run the editor on `file` at `line` and
+    /// `column` (1-based); files are watched, so an edit re-audits.
+    OpenEditor {
+        editor: Vec<String>,
+        file: PathBuf,
+        line: u32,
+        column: u32,
+    },
+    /// The catalog changed on disk: re-read it and every file.
+    ReloadCatalog,
+}
+
+/// Apply a message to the model; returns the effects the loop must run
+/// (see [`super::effects::perform`]).
+pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
+    let mut effects = Vec::new();
     if !matches!(
         msg,
         Msg::FileChanged(_) | Msg::CatalogChanged | Msg::Resize(..)
@@ -346,7 +498,7 @@ pub fn update(app: &mut App, msg: Msg) {
     }
     if app.mode == Mode::Help {
         match msg {
-            Msg::Down => app.help_scroll = (app.help_scroll + 1).min(view::max_help_scroll(app)),
+            Msg::Down => app.help_scroll = (app.help_scroll + 1).min(layout::max_help_scroll(app)),
             Msg::Up => app.help_scroll = app.help_scroll.saturating_sub(1),
             Msg::ToggleHelp => {
                 app.mode = Mode::Normal;
@@ -360,7 +512,7 @@ pub fn update(app: &mut App, msg: Msg) {
             msg,
             Msg::Quit | Msg::FileChanged(_) | Msg::CatalogChanged | Msg::Resize(..)
         ) {
-            return;
+            return effects;
         }
     }
     match msg {
@@ -386,16 +538,40 @@ pub fn update(app: &mut App, msg: Msg) {
         Msg::DetailDown => {
             app.detail_scroll = app
                 .detail_scroll
-                .saturating_add(view::detail_page(app))
-                .min(view::max_detail_scroll(app))
+                .saturating_add(layout::detail_page(app))
+                .min(layout::max_detail_scroll(app))
         }
         Msg::DetailUp => {
-            app.detail_scroll = app.detail_scroll.saturating_sub(view::detail_page(app))
+            app.detail_scroll = app.detail_scroll.saturating_sub(layout::detail_page(app))
         }
-        Msg::NextTab => set_tab(app, app.tab.step(true)),
-        Msg::PrevTab => set_tab(app, app.tab.step(false)),
-        Msg::ShowTab(t) => set_tab(app, t),
+        Msg::NextTab => set_tab(app, app.tab.step(true, app.slots.len())),
+        Msg::PrevTab => set_tab(app, app.tab.step(false, app.slots.len())),
+        Msg::ShowTab(t) => {
+            if Tab::shown(app.slots.len()).contains(&t) {
+                set_tab(app, t)
+            }
+        }
         Msg::CycleSeverity => refilter(app, |f| f.cycle_severity()),
+        // In the profiles list, `/` filters the list; anywhere else it
+        // searches the findings.
+        Msg::StartSearch if app.tab == Tab::Profiles => {
+            app.search_before = app.profile_query.clone();
+            app.mode = Mode::Search;
+        }
+        Msg::SearchChar(c) if app.tab == Tab::Profiles => {
+            if !c.is_control() {
+                app.profile_query.push(c);
+                select_shown_profile(app);
+            }
+        }
+        Msg::SearchBackspace if app.tab == Tab::Profiles => {
+            app.profile_query.pop();
+            select_shown_profile(app);
+        }
+        Msg::SearchCancel if app.tab == Tab::Profiles => {
+            app.profile_query = std::mem::take(&mut app.search_before);
+            app.mode = Mode::Normal;
+        }
         Msg::StartSearch => {
             set_tab(app, Tab::Findings);
             app.search_before = app.filter.query.clone();
@@ -418,6 +594,15 @@ pub fn update(app: &mut App, msg: Msg) {
             clamp(app, keep);
             app.mode = Mode::Normal;
         }
+        Msg::ClearFilter if app.tab == Tab::Profiles => {
+            if !app.profile_query.is_empty() {
+                app.profile_query.clear();
+                app.status = Some(Status {
+                    text: "filter cleared: every profile is listed".into(),
+                    error: false,
+                });
+            }
+        }
         Msg::ClearFilter => {
             if app.filter != Filter::default() {
                 refilter(app, |f| *f = Filter::default());
@@ -428,95 +613,231 @@ pub fn update(app: &mut App, msg: Msg) {
             }
         }
         Msg::NextProfile | Msg::PrevProfile => {
-            let n = app.slots.len();
+            let order = app.order();
+            let n = order.len();
             if n > 1 {
-                app.current = if msg == Msg::NextProfile {
-                    (app.current + 1) % n
+                let at = order.iter().position(|&i| i == app.current).unwrap_or(0);
+                let to = if msg == Msg::NextProfile {
+                    (at + 1) % n
                 } else {
-                    (app.current + n - 1) % n
+                    (at + n - 1) % n
                 };
-                app.detail_scroll = 0;
-                clamp(app, None);
+                select_profile(app, order[to]);
             }
         }
-        Msg::Export => export(app),
-        Msg::Reload => {
-            reload_catalog(app);
-            for i in 0..app.slots.len() {
-                reload_slot(app, i);
+        Msg::Activate => match app.tab {
+            Tab::Profiles => {
+                if app.shown_profiles().contains(&app.current) {
+                    set_tab(app, Tab::Findings);
+                }
             }
-            let failed = app.slots.iter().filter(|s| s.outcome.is_err()).count();
-            app.status = Some(match failed {
-                0 => Status {
-                    text: format!(
-                        "reloaded and re-audited {} from disk",
-                        profiles(app.slots.len())
-                    ),
-                    error: false,
-                },
-                _ => Status {
-                    text: format!("reloaded; {} could not be audited", profiles(failed)),
+            Tab::Findings | Tab::Mounts => open_editor(app, &mut effects),
+            Tab::Checks | Tab::Rules => {}
+        },
+        Msg::Export => match (app.slot().map(|s| &s.outcome), app.export_path()) {
+            (Some(Err(e)), _) => {
+                app.status = Some(Status {
+                    text: format!("nothing exported: {}", e.headline()),
                     error: true,
-                },
+                })
+            }
+            (Some(Ok(_)), Some(path)) => {
+                app.prompt = display_export_path(&app.export_dir, &path);
+                app.mode = Mode::Prompt;
+            }
+            _ => {}
+        },
+        Msg::PromptChar(c) => {
+            if app.mode == Mode::Prompt && !c.is_control() {
+                app.prompt.push(c);
+            }
+        }
+        Msg::PromptBackspace => {
+            app.prompt.pop();
+        }
+        Msg::PromptCancel => {
+            app.mode = Mode::Normal;
+            app.status = Some(Status {
+                text: "export cancelled: nothing written".into(),
+                error: false,
             });
         }
+        Msg::PromptAccept => {
+            app.mode = Mode::Normal;
+            let typed = std::mem::take(&mut app.prompt);
+            if typed.trim().is_empty() {
+                app.status = Some(Status {
+                    text: "export cancelled: no file named".into(),
+                    error: true,
+                });
+            } else {
+                effects.push(Effect::Export(app.export_dir.join(typed.trim())));
+            }
+        }
+        Msg::OpenEditor => open_editor(app, &mut effects),
+        Msg::Reload => effects.push(Effect::ReloadAll),
         Msg::FileChanged(i) => {
             if i < app.slots.len() {
-                reload_slot(app, i);
-                let slot = &app.slots[i];
-                app.status = Some(match &slot.outcome {
-                    Ok(_) => Status {
-                        text: format!("{} changed on disk: re-audited", slot.name),
-                        error: false,
-                    },
-                    Err(e) => Status {
-                        text: format!(
-                            "{} changed on disk and cannot be audited: {}",
-                            slot.name,
-                            e.headline()
-                        ),
-                        error: true,
-                    },
-                });
+                effects.push(Effect::Reload(i));
             }
         }
-        Msg::CatalogChanged => {
-            reload_catalog(app);
-            for i in 0..app.slots.len() {
-                reload_slot(app, i);
-            }
-            app.status = Some(match &app.labels {
-                Ok(_) => Status {
-                    text: "label catalog changed on disk: every profile re-audited".into(),
-                    error: false,
-                },
-                Err(e) => Status {
-                    text: format!(
-                        "label catalog changed on disk and cannot be used: {}",
-                        e.headline()
-                    ),
-                    error: true,
-                },
-            });
-        }
+        Msg::CatalogChanged => effects.push(Effect::ReloadCatalog),
         Msg::ToggleHelp => {
             app.mode = Mode::Help;
             app.help_scroll = 0;
         }
         Msg::Resize(w, h) => {
             app.size = (w, h);
-            app.detail_scroll = app.detail_scroll.min(view::max_detail_scroll(app));
-            app.help_scroll = app.help_scroll.min(view::max_help_scroll(app));
+            app.detail_scroll = app.detail_scroll.min(layout::max_detail_scroll(app));
+            app.help_scroll = app.help_scroll.min(layout::max_help_scroll(app));
+        }
+    }
+    effects
+}
+
+/// What the export prompt warns about the typed path: that it lies in a
+/// git work tree, where it adds an untracked file.
+pub fn export_note(app: &App) -> Option<String> {
+    let (dir, repo) = app.export_repo.as_ref()?;
+    let mut at = PathBuf::new();
+    for part in dir.join(app.prompt.trim()).components() {
+        match part {
+            std::path::Component::ParentDir => {
+                at.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => at.push(other),
+        }
+    }
+    at.starts_with(repo).then(|| {
+        format!(
+            "inside the git work tree {}: writes an untracked file",
+            load::display_path(repo)
+        )
+    })
+}
+
+/// Where the editor opens for the current selection: the selected
+/// finding's place (in the original file for an imported profile), the
+/// selected mount's line, the input error's place, else the top.
+fn editor_target(app: &App) -> Option<(PathBuf, u32, u32)> {
+    let slot = app.slot()?;
+    let file = slot.path()?.to_path_buf();
+    let (line, column) = match &slot.outcome {
+        Err(e) => (e.line, e.column),
+        Ok(report) => match app.tab {
+            Tab::Mounts => (
+                app.selected_mount()
+                    .and_then(|i| report.mounts.get(i))
+                    .and_then(|m| m.line),
+                None,
+            ),
+            _ => app
+                .selected_issue()
+                .and_then(|i| report.issues.get(i))
+                .map_or((None, None), |f| vm::shown_position(report, f)),
+        },
+    };
+    Some((file, line.unwrap_or(1), column.unwrap_or(1)))
+}
+
+fn open_editor(app: &mut App, effects: &mut Vec<Effect>) {
+    let Some((file, line, column)) = editor_target(app) else {
+        app.status = Some(Status {
+            text: "this profile has no file to open (the built-in workshop profile)".into(),
+            error: true,
+        });
+        return;
+    };
+    match &app.editor {
+        Some(editor) => effects.push(Effect::OpenEditor {
+            editor: editor.clone(),
+            file,
+            line,
+            column,
+        }),
+        None => {
+            app.status = Some(Status {
+                text: "no editor: set $VISUAL or $EDITOR (for example EDITOR=vim)".into(),
+                error: true,
+            })
         }
     }
 }
 
-fn profiles(n: usize) -> String {
-    if n == 1 {
-        "1 profile".into()
-    } else {
-        format!("{n} profiles")
-    }
+/// After the editor ran: `Err` says why it could not start or failed.
+pub fn editor_returned(app: &mut App, program: &str, result: Result<(), String>) {
+    app.status = Some(match result {
+        Ok(()) => Status {
+            text: format!("back from {program}; a saved file is re-audited"),
+            error: false,
+        },
+        Err(e) => Status {
+            text: format!("{program}: {}", isolint_core::sanitize::neutralize(&e)),
+            error: true,
+        },
+    });
+}
+
+/// After every file was re-read (`r`): how many could be audited.
+pub fn reloaded_all(app: &mut App) {
+    let failed = app.slots.iter().filter(|s| s.outcome.is_err()).count();
+    app.status = Some(match failed {
+        0 => Status {
+            text: format!(
+                "reloaded and re-audited {} from disk",
+                plural(app.slots.len(), "profile")
+            ),
+            error: false,
+        },
+        _ => Status {
+            text: format!(
+                "reloaded; {} could not be audited",
+                plural(failed, "profile")
+            ),
+            error: true,
+        },
+    });
+}
+
+/// After the catalog changed on disk and every file was re-read.
+pub fn catalog_reloaded(app: &mut App) {
+    app.status = Some(match &app.labels {
+        Ok(_) => Status {
+            text: "label catalog changed on disk: every profile re-audited".into(),
+            error: false,
+        },
+        Err(e) => Status {
+            text: format!(
+                "label catalog changed on disk and cannot be used: {}",
+                e.headline()
+            ),
+            error: true,
+        },
+    });
+}
+
+/// After one file changed on disk and its profiles (`range`) were replaced.
+pub fn file_reloaded(app: &mut App, range: std::ops::Range<usize>) {
+    let Some(first) = app.slots.get(range.start) else {
+        return;
+    };
+    let failed = app.slots[range].iter().find(|s| s.outcome.is_err());
+    let slot = failed.unwrap_or(first);
+    app.status = Some(match &slot.outcome {
+        Ok(_) => Status {
+            text: format!("{} changed on disk: re-audited", slot.name),
+            error: false,
+        },
+        Err(e) => Status {
+            text: format!(
+                "{} changed on disk and cannot be audited: {}",
+                slot.name,
+                e.headline()
+            ),
+            error: true,
+        },
+    });
 }
 
 fn set_tab(app: &mut App, tab: Tab) {
@@ -572,6 +893,16 @@ fn clamp(app: &mut App, keep: Option<usize>) {
 fn step_row(app: &mut App, forward: bool) {
     app.detail_scroll = 0;
     match app.tab {
+        Tab::Profiles => {
+            let shown = app.shown_profiles();
+            let to = match shown.iter().position(|&i| i == app.current) {
+                Some(at) => shown.get(step(at, shown.len(), forward)),
+                None => shown.first(),
+            };
+            if let Some(&to) = to {
+                select_profile(app, to);
+            }
+        }
         Tab::Findings => {
             let Some(g) = app.grouped() else { return };
             let Some(nav) = app.nav_mut() else { return };
@@ -631,6 +962,13 @@ fn step(i: usize, len: usize, forward: bool) -> usize {
 fn jump_row(app: &mut App, last: bool) {
     app.detail_scroll = 0;
     match app.tab {
+        Tab::Profiles => {
+            let shown = app.shown_profiles();
+            let to = if last { shown.last() } else { shown.first() };
+            if let Some(&to) = to {
+                select_profile(app, to);
+            }
+        }
         Tab::Findings => {
             let Some(g) = app.grouped() else { return };
             let Some(nav) = app.nav_mut() else { return };
@@ -673,69 +1011,121 @@ fn jump_row(app: &mut App, last: bool) {
     }
 }
 
-fn reload_catalog(app: &mut App) {
-    app.labels_stamp = catalog_path(&app.catalog).and_then(load::stamp);
-    app.labels = load::load_labels(&app.catalog);
-}
-
-/// Re-read and re-audit one profile, keeping the selected finding when it
-/// still exists (same rule, pointer and message).
-fn reload_slot(app: &mut App, i: usize) {
-    let selected = if i == app.current {
-        app.selected_issue()
-            .and_then(|k| app.report()?.issues.get(k))
-            .map(|f| (f.rule, f.pointer.clone(), f.message.clone()))
-    } else {
-        None
-    };
-    let today = app.today;
-    let Some(slot) = app.slots.get_mut(i) else {
-        return;
-    };
-    if selected.is_some() {
-        slot.remembered = selected;
+/// Make slot `i` the current profile.
+fn select_profile(app: &mut App, i: usize) {
+    if i < app.slots.len() && i != app.current {
+        app.current = i;
+        app.detail_scroll = 0;
+        clamp(app, None);
     }
-    slot.stamp = slot.path().and_then(load::stamp);
-    slot.outcome = audit_with(&app.labels, &slot.source, today);
-    let key = slot.remembered.clone();
-    let current = app.current;
-    app.current = i;
-    let keep = key.and_then(|(rule, pointer, message)| {
-        app.report()?
-            .issues
-            .iter()
-            .position(|f| f.rule == rule && f.pointer == pointer && f.message == message)
-    });
-    clamp(app, keep);
-    app.current = current;
 }
 
-fn export(app: &mut App) {
-    let (Some(slot), Some(path)) = (app.slot(), app.export_path()) else {
+/// After the profiles filter changed: keep the current profile if listed,
+/// else select the first one listed.
+fn select_shown_profile(app: &mut App) {
+    let shown = app.shown_profiles();
+    if !shown.contains(&app.current) {
+        if let Some(&first) = shown.first() {
+            select_profile(app, first);
+        }
+    }
+}
+
+/// The slots that hold the profiles of slot `i`'s file.
+pub fn file_range(app: &App, i: usize) -> std::ops::Range<usize> {
+    let Some(source) = app.slots.get(i).map(|s| &s.source) else {
+        return i..i;
+    };
+    let start = (0..=i)
+        .rev()
+        .take_while(|&j| app.slots[j].source == *source)
+        .last()
+        .unwrap_or(i);
+    let end = (i..app.slots.len())
+        .take_while(|&j| app.slots[j].source == *source)
+        .last()
+        .map_or(i, |j| j + 1);
+    start..end
+}
+
+/// Replace the profiles of slot `i`'s file with `fresh` (a file can gain
+/// or lose containers). Each keeps its selection when its profile (same
+/// name) and finding (same rule, pointer and message) still exist.
+/// Returns the file's new slots.
+pub fn replace_file(app: &mut App, i: usize, mut fresh: Vec<Slot>) -> std::ops::Range<usize> {
+    let std::ops::Range { start, end } = file_range(app, i);
+    if start == end {
+        return start..end;
+    }
+    // The current profile's selection, taken before its report goes.
+    let selected = app
+        .selected_issue()
+        .and_then(|k| app.report()?.issues.get(k))
+        .map(|f| (f.rule, f.pointer.clone(), f.message.clone()));
+    if (start..end).contains(&app.current) {
+        if let Some(sel) = selected {
+            app.slots[app.current].remembered = Some(sel);
+        }
+    }
+    let current_unit = (start..end)
+        .contains(&app.current)
+        .then(|| app.slots[app.current].unit.clone());
+    let old: Vec<Slot> = app.slots.drain(start..end).collect();
+    for slot in &mut fresh {
+        if let Some(prev) = old.iter().find(|o| o.unit == slot.unit) {
+            slot.nav = prev.nav;
+            slot.remembered = prev.remembered.clone();
+        }
+    }
+    let new_end = start + fresh.len();
+    app.slots.splice(start..start, fresh);
+    // Keep the current profile where it went; shift the index of a later one.
+    if let Some(unit) = current_unit {
+        app.current = (start..new_end)
+            .find(|&j| app.slots[j].unit == unit)
+            .unwrap_or(start);
+    } else if app.current >= end {
+        app.current = app.current + new_end - end;
+    }
+    let current = app.current;
+    for j in start..new_end {
+        app.current = j;
+        let keep = app.slots[j]
+            .remembered
+            .clone()
+            .and_then(|(rule, pointer, message)| {
+                app.report()?
+                    .issues
+                    .iter()
+                    .position(|f| f.rule == rule && f.pointer == pointer && f.message == message)
+            });
+        clamp(app, keep);
+    }
+    app.current = current;
+    start..new_end
+}
+
+/// After an export was written (or failed) at `path`.
+pub fn exported(app: &mut App, path: &Path, result: std::io::Result<()>) {
+    let shown = display_export_path(&app.export_dir, path);
+    let Some(report) = app.report() else {
         return;
     };
-    let shown = display_export_path(&app.export_dir, &path);
-    app.status = Some(match &slot.outcome {
-        Err(e) => Status {
-            text: format!("nothing exported: {}", e.headline()),
-            error: true,
+    app.status = Some(match result {
+        Ok(()) => Status {
+            text: format!(
+                "exported all {} and {} to {shown}",
+                plural(report.issues.len(), "finding"),
+                plural(report.runtime_checks.len(), "runtime check")
+            ),
+            error: false,
         },
-        Ok(report) => match load::write_atomic(&path, json::render(report).as_bytes()) {
-            Ok(()) => Status {
-                text: format!(
-                    "exported all {} findings and {} runtime checks to {shown}",
-                    report.issues.len(),
-                    report.runtime_checks.len()
-                ),
-                error: false,
-            },
-            Err(e) => Status {
-                text: format!(
-                    "export to {shown} failed: {}",
-                    isolint_core::sanitize::neutralize(&e.to_string())
-                ),
-                error: true,
-            },
+        Err(e) => Status {
+            text: format!(
+                "export to {shown} failed: {}",
+                isolint_core::sanitize::neutralize(&e.to_string())
+            ),
+            error: true,
         },
     });
 }
@@ -743,6 +1133,8 @@ fn export(app: &mut App) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dashboard::effects::step;
+    use isolint_core::render::json;
     use std::fs;
 
     pub(crate) fn fixture(name: &str) -> PathBuf {
@@ -778,8 +1170,9 @@ mod tests {
         serde_json::to_string_pretty(&v).unwrap()
     }
 
+    /// Two profiles, opened on the findings of the first.
     fn workshop() -> App {
-        App::new(
+        let mut app = App::new(
             vec![
                 Source::File(fixture("workshop.json")),
                 Source::File(fixture("workshop-fixed.json")),
@@ -787,7 +1180,10 @@ mod tests {
             CatalogSource::Embedded,
             today(),
             PathBuf::from("."),
-        )
+        );
+        assert_eq!(app.tab, Tab::Profiles, "several profiles open on the list");
+        step(&mut app, Msg::Activate);
+        app
     }
 
     /// Within every area of every fixture profile, the list runs worst
@@ -849,7 +1245,7 @@ mod tests {
         assert!(flat.len() >= 3);
         let mut seen = vec![app.selected_issue().unwrap()];
         for _ in 0..flat.len() + 3 {
-            update(&mut app, Msg::Down);
+            step(&mut app, Msg::Down);
             let s = app.selected_issue().unwrap();
             if seen.last() != Some(&s) {
                 seen.push(s);
@@ -860,12 +1256,12 @@ mod tests {
             "down visits each finding once, in order, then stays on the last"
         );
         for _ in 0..flat.len() + 3 {
-            update(&mut app, Msg::Up);
+            step(&mut app, Msg::Up);
         }
         assert_eq!(app.selected_issue(), flat.first().copied());
-        update(&mut app, Msg::Bottom);
+        step(&mut app, Msg::Bottom);
         assert_eq!(app.selected_issue(), flat.last().copied());
-        update(&mut app, Msg::Top);
+        step(&mut app, Msg::Top);
         assert_eq!(app.selected_issue(), flat.first().copied());
     }
 
@@ -887,7 +1283,7 @@ mod tests {
         }
         assert_eq!(app.selected_issue(), None);
         // Down from an empty area lands on the next area that has findings, if any.
-        update(&mut app, Msg::Down);
+        step(&mut app, Msg::Down);
         if let Some(next) = g
             .groups
             .iter()
@@ -900,11 +1296,11 @@ mod tests {
         }
         // Areas stop at both ends.
         for _ in 0..20 {
-            update(&mut app, Msg::NextArea);
+            step(&mut app, Msg::NextArea);
         }
         assert_eq!(app.nav().area, Area::ALL.len() - 1);
         for _ in 0..20 {
-            update(&mut app, Msg::PrevArea);
+            step(&mut app, Msg::PrevArea);
         }
         assert_eq!(app.nav().area, 0);
     }
@@ -912,18 +1308,18 @@ mod tests {
     #[test]
     fn selection_is_clamped_when_a_filter_hides_it() {
         let (_d, mut app) = app_on(&multi_area_profile());
-        update(&mut app, Msg::Bottom);
+        step(&mut app, Msg::Bottom);
         let last = app.selected_issue().unwrap();
         let report = app.report().unwrap();
         let last_rule = report.issues[last].rule;
         // A query matching nothing leaves nothing selected, without panicking.
-        update(&mut app, Msg::StartSearch);
+        step(&mut app, Msg::StartSearch);
         for c in "zzz-no-such-thing".chars() {
-            update(&mut app, Msg::SearchChar(c));
+            step(&mut app, Msg::SearchChar(c));
         }
         assert_eq!(app.grouped().unwrap().shown, 0);
         assert_eq!(app.selected_issue(), None);
-        update(&mut app, Msg::SearchCancel);
+        step(&mut app, Msg::SearchCancel);
         assert_eq!(app.filter.query, "");
         assert_eq!(app.mode, Mode::Normal);
         assert_eq!(
@@ -932,11 +1328,11 @@ mod tests {
             "cancelling restores the selection"
         );
         // Searching for a finding that is shown keeps it selected.
-        update(&mut app, Msg::StartSearch);
+        step(&mut app, Msg::StartSearch);
         for c in last_rule.chars() {
-            update(&mut app, Msg::SearchChar(c));
+            step(&mut app, Msg::SearchChar(c));
         }
-        update(&mut app, Msg::SearchAccept);
+        step(&mut app, Msg::SearchAccept);
         assert_eq!(app.filter.query, last_rule);
         assert_eq!(
             app.selected_issue(),
@@ -945,7 +1341,7 @@ mod tests {
         );
         // Raising the severity floor to critical hides non-critical findings; the cursor stays valid.
         while app.filter.min_severity != isolint_core::Severity::Critical {
-            update(&mut app, Msg::CycleSeverity);
+            step(&mut app, Msg::CycleSeverity);
         }
         let g = app.grouped().unwrap();
         let nav = app.nav();
@@ -953,7 +1349,7 @@ mod tests {
             0 => assert_eq!(app.selected_issue(), None),
             n => assert!(nav.cursor < n),
         }
-        update(&mut app, Msg::ClearFilter);
+        step(&mut app, Msg::ClearFilter);
         assert_eq!(app.filter, Filter::default());
     }
 
@@ -963,15 +1359,15 @@ mod tests {
         let (_d, mut app) = app_on(&multi_area_profile());
         let profile_area = Area::ALL.iter().position(|a| *a == Area::Profile).unwrap();
         while app.nav().area != profile_area {
-            update(&mut app, Msg::NextArea);
+            step(&mut app, Msg::NextArea);
         }
         let shown = app.grouped().unwrap().groups[profile_area].shown.clone();
         assert!(shown.len() >= 2, "{shown:?}");
-        update(&mut app, Msg::Bottom);
+        step(&mut app, Msg::Bottom);
         assert_eq!(app.nav().area, profile_area);
-        update(&mut app, Msg::StartSearch);
+        step(&mut app, Msg::StartSearch);
         for c in "bogus_a".chars() {
-            update(&mut app, Msg::SearchChar(c));
+            step(&mut app, Msg::SearchChar(c));
         }
         let g = app.grouped().unwrap();
         assert_eq!(g.groups[profile_area].shown.len(), 1);
@@ -985,32 +1381,40 @@ mod tests {
     fn tabs_cycle_and_rows_clamp_in_every_tab() {
         let mut app = workshop();
         assert_eq!(app.tab, Tab::Findings);
-        for expect in [Tab::Mounts, Tab::Checks, Tab::Rules, Tab::Findings] {
-            update(&mut app, Msg::NextTab);
+        for expect in [
+            Tab::Mounts,
+            Tab::Checks,
+            Tab::Rules,
+            Tab::Profiles,
+            Tab::Findings,
+        ] {
+            step(&mut app, Msg::NextTab);
             assert_eq!(app.tab, expect);
         }
-        update(&mut app, Msg::PrevTab);
+        step(&mut app, Msg::PrevTab);
+        assert_eq!(app.tab, Tab::Profiles);
+        step(&mut app, Msg::PrevTab);
         assert_eq!(app.tab, Tab::Rules);
         for _ in 0..1000 {
-            update(&mut app, Msg::Down);
+            step(&mut app, Msg::Down);
         }
         assert_eq!(app.rule, app.rules.len() - 1);
-        update(&mut app, Msg::ShowTab(Tab::Mounts));
+        step(&mut app, Msg::ShowTab(Tab::Mounts));
         let mounts = app.report().unwrap().mounts.len();
         for _ in 0..10 {
-            update(&mut app, Msg::Down);
+            step(&mut app, Msg::Down);
         }
         assert_eq!(app.nav().mount, mounts - 1);
-        update(&mut app, Msg::Top);
+        step(&mut app, Msg::Top);
         assert_eq!(app.nav().mount, 0);
-        update(&mut app, Msg::ShowTab(Tab::Checks));
-        update(&mut app, Msg::Bottom);
+        step(&mut app, Msg::ShowTab(Tab::Checks));
+        step(&mut app, Msg::Bottom);
         assert_eq!(
             app.nav().check,
             app.report().unwrap().runtime_checks.len().saturating_sub(1)
         );
         // Search always returns to the findings tab.
-        update(&mut app, Msg::StartSearch);
+        step(&mut app, Msg::StartSearch);
         assert_eq!(app.tab, Tab::Findings);
         assert_eq!(app.mode, Mode::Search);
     }
@@ -1036,18 +1440,18 @@ mod tests {
     #[test]
     fn profiles_switch_and_keep_their_own_selection() {
         let mut app = workshop();
-        update(&mut app, Msg::Bottom);
+        step(&mut app, Msg::Bottom);
         let nav0 = app.nav();
-        update(&mut app, Msg::NextProfile);
+        step(&mut app, Msg::NextProfile);
         assert_eq!(app.current, 1);
         assert_eq!(
             app.slot().unwrap().name,
             load::display_path(&fixture("workshop-fixed.json"))
         );
-        update(&mut app, Msg::NextProfile);
+        step(&mut app, Msg::NextProfile);
         assert_eq!(app.current, 0);
         assert_eq!(app.nav(), nav0);
-        update(&mut app, Msg::PrevProfile);
+        step(&mut app, Msg::PrevProfile);
         assert_eq!(app.current, 1);
     }
 
@@ -1055,56 +1459,56 @@ mod tests {
     fn help_mode_swallows_navigation_and_closes() {
         let mut app = workshop();
         let nav = app.nav();
-        update(&mut app, Msg::ToggleHelp);
+        step(&mut app, Msg::ToggleHelp);
         assert_eq!(app.mode, Mode::Help);
-        update(&mut app, Msg::Down);
-        update(&mut app, Msg::NextTab);
+        step(&mut app, Msg::Down);
+        step(&mut app, Msg::NextTab);
         assert_eq!(app.nav(), nav);
         assert_eq!(app.tab, Tab::Findings);
         assert_eq!(app.help_scroll, 1);
-        update(&mut app, Msg::ToggleHelp);
+        step(&mut app, Msg::ToggleHelp);
         assert_eq!(app.mode, Mode::Normal);
         assert!(!app.quit);
-        update(&mut app, Msg::Quit);
+        step(&mut app, Msg::Quit);
         assert!(app.quit);
     }
 
     #[test]
     fn detail_and_help_scrolling_stop_at_the_end() {
         let mut app = workshop();
-        update(&mut app, Msg::Resize(80, 24));
+        step(&mut app, Msg::Resize(80, 24));
         for _ in 0..100 {
-            update(&mut app, Msg::DetailDown);
+            step(&mut app, Msg::DetailDown);
         }
-        let max = view::max_detail_scroll(&app);
+        let max = layout::max_detail_scroll(&app);
         assert!(
             max > 0,
             "the first workshop finding's detail overflows at 80x24"
         );
         assert_eq!(app.detail_scroll, max);
-        update(&mut app, Msg::DetailUp);
+        step(&mut app, Msg::DetailUp);
         assert_eq!(
             app.detail_scroll,
-            max.saturating_sub(view::detail_page(&app)),
+            max.saturating_sub(layout::detail_page(&app)),
             "one PgUp moves back a page"
         );
-        update(&mut app, Msg::Resize(200, 80));
-        assert!(app.detail_scroll <= view::max_detail_scroll(&app));
-        update(&mut app, Msg::Resize(80, 24));
-        update(&mut app, Msg::ToggleHelp);
+        step(&mut app, Msg::Resize(200, 80));
+        assert!(app.detail_scroll <= layout::max_detail_scroll(&app));
+        step(&mut app, Msg::Resize(80, 24));
+        step(&mut app, Msg::ToggleHelp);
         for _ in 0..100 {
-            update(&mut app, Msg::Down);
+            step(&mut app, Msg::Down);
         }
-        assert_eq!(app.help_scroll, view::max_help_scroll(&app));
+        assert_eq!(app.help_scroll, layout::max_help_scroll(&app));
         assert!(app.help_scroll > 0, "the help overflows at 80x24");
     }
 
     #[test]
     fn resize_is_recorded_and_keeps_the_selection() {
         let mut app = workshop();
-        update(&mut app, Msg::Down);
+        step(&mut app, Msg::Down);
         let sel = app.selected_issue();
-        update(&mut app, Msg::Resize(20, 5));
+        step(&mut app, Msg::Resize(20, 5));
         assert_eq!(app.size, (20, 5));
         assert_eq!(app.selected_issue(), sel);
     }
@@ -1113,15 +1517,18 @@ mod tests {
     fn export_writes_every_finding_whatever_the_filter() {
         let (dir, mut app) = app_on(&multi_area_profile());
         let total = app.report().unwrap().issues.len();
-        update(&mut app, Msg::StartSearch);
+        step(&mut app, Msg::StartSearch);
         for c in "bogus_b".chars() {
-            update(&mut app, Msg::SearchChar(c));
+            step(&mut app, Msg::SearchChar(c));
         }
-        update(&mut app, Msg::SearchAccept);
+        step(&mut app, Msg::SearchAccept);
         while app.filter.min_severity != isolint_core::Severity::Critical {
-            update(&mut app, Msg::CycleSeverity);
+            step(&mut app, Msg::CycleSeverity);
         }
-        update(&mut app, Msg::Export);
+        step(&mut app, Msg::Export);
+        assert_eq!(app.mode, Mode::Prompt, "the export asks where first");
+        assert!(app.status.is_none());
+        step(&mut app, Msg::PromptAccept);
         let status = app.status.clone().unwrap();
         assert!(!status.error, "{}", status.text);
         let path = dir.path().join("p.findings.json");
@@ -1139,10 +1546,102 @@ mod tests {
         );
     }
 
+    /// The prompt offers the default path, writes where the reader typed,
+    /// writes nothing when cancelled, and warns inside a git work tree.
+    #[test]
+    fn export_asks_where_and_says_when_it_adds_to_a_repository() {
+        let (dir, mut app) = app_on(&multi_area_profile());
+        step(&mut app, Msg::Export);
+        assert!(app.prompt.ends_with("p.findings.json"), "{}", app.prompt);
+        step(&mut app, Msg::PromptCancel);
+        assert_eq!(app.mode, Mode::Normal);
+        assert!(!dir.path().join("p.findings.json").exists());
+        assert!(app
+            .status
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("nothing written"));
+
+        fs::create_dir(dir.path().join(".git")).unwrap();
+        fs::create_dir(dir.path().join("out")).unwrap();
+        app.export_repo = effects::work_tree(dir.path());
+        step(&mut app, Msg::Export);
+        app.prompt.clear();
+        for c in "out/mine.json".chars() {
+            step(&mut app, Msg::PromptChar(c));
+        }
+        let note = export_note(&app).expect("inside the work tree");
+        assert!(note.contains("untracked"), "{note}");
+        step(&mut app, Msg::PromptAccept);
+        assert!(dir.path().join("out/mine.json").exists());
+        assert!(!app.status.as_ref().unwrap().error);
+        // A path out of the work tree carries no warning.
+        step(&mut app, Msg::Export);
+        app.prompt = "../../elsewhere.json".into();
+        assert_eq!(export_note(&app), None);
+        step(&mut app, Msg::PromptCancel);
+    }
+
+    /// `o` asks the loop to run the editor at the finding's place: the
+    /// original file's line and column for an imported profile.
+    #[test]
+    fn the_editor_opens_at_the_finding_in_the_original_file() {
+        let pod = crate::fixtures::path("import/kubernetes/pod-home.yaml");
+        let mut app = App::new(
+            vec![Source::File(pod.clone())],
+            CatalogSource::Embedded,
+            today(),
+            PathBuf::from("."),
+        );
+        app.editor = None;
+        assert!(update(&mut app, Msg::OpenEditor).is_empty());
+        assert!(app.status.as_ref().unwrap().text.contains("$EDITOR"));
+        app.editor = Some(vec!["vim".into()]);
+        let r = app.report().unwrap();
+        let f = &r.issues[app.selected_issue().unwrap()];
+        let o = f.origin.clone().unwrap();
+        let want = Effect::OpenEditor {
+            editor: vec!["vim".into()],
+            file: pod.clone(),
+            line: o.line,
+            column: o.column,
+        };
+        assert_eq!(update(&mut app, Msg::OpenEditor), [want.clone()]);
+        assert_eq!(update(&mut app, Msg::Activate), [want], "Enter too");
+        // The built-in profile has no file: say so, run nothing.
+        let mut built_in = App::new(
+            vec![Source::Embedded],
+            CatalogSource::Embedded,
+            today(),
+            PathBuf::from("."),
+        );
+        built_in.editor = Some(vec!["vim".into()]);
+        assert!(update(&mut built_in, Msg::OpenEditor).is_empty());
+        assert!(built_in.status.as_ref().unwrap().error);
+    }
+
+    /// A file that does not parse opens at the error's place.
+    #[test]
+    fn the_editor_opens_a_broken_file_at_the_error() {
+        let (dir, mut app) = app_on("{\n  \"name\": \"x\",\n  oops\n}\n");
+        app.editor = Some(vec!["hx".into()]);
+        let fx = update(&mut app, Msg::OpenEditor);
+        assert_eq!(
+            fx,
+            [Effect::OpenEditor {
+                editor: vec!["hx".into()],
+                file: dir.path().join("p.json"),
+                line: 3,
+                column: 3,
+            }]
+        );
+    }
+
     #[test]
     fn export_of_an_unreadable_profile_says_so() {
         let (dir, mut app) = app_on("{ not json");
-        update(&mut app, Msg::Export);
+        step(&mut app, Msg::Export);
         let status = app.status.clone().unwrap();
         assert!(status.error);
         assert!(
@@ -1159,7 +1658,7 @@ mod tests {
         let path = dir.path().join("p.json");
         let before = app.report().unwrap().issues.len();
         fs::write(&path, "{\n  \"name\": \"x\",\n  oops\n}\n").unwrap();
-        update(&mut app, Msg::FileChanged(0));
+        step(&mut app, Msg::FileChanged(0));
         let err = app.slot().unwrap().outcome.as_ref().unwrap_err();
         assert_eq!((err.line, err.column.is_some()), (Some(3), true));
         assert!(app.status.as_ref().unwrap().error);
@@ -1172,19 +1671,19 @@ mod tests {
             Msg::CycleSeverity,
             Msg::Export,
         ] {
-            update(&mut app, m);
+            step(&mut app, m);
         }
         fs::write(&path, multi_area_profile()).unwrap();
-        update(&mut app, Msg::FileChanged(0));
+        step(&mut app, Msg::FileChanged(0));
         assert_eq!(app.report().unwrap().issues.len(), before);
-        update(&mut app, Msg::Reload);
+        step(&mut app, Msg::Reload);
         assert!(!app.status.as_ref().unwrap().error);
     }
 
     #[test]
     fn reload_keeps_the_selected_finding_when_it_still_exists() {
         let (dir, mut app) = app_on(&multi_area_profile());
-        update(&mut app, Msg::Bottom);
+        step(&mut app, Msg::Bottom);
         let f = app.report().unwrap().issues[app.selected_issue().unwrap()].clone();
         // Add a finding that sorts before it: the index changes, the selection follows.
         let mut v: serde_json::Value = serde_json::from_str(&multi_area_profile()).unwrap();
@@ -1194,7 +1693,7 @@ mod tests {
             serde_json::to_string_pretty(&v).unwrap(),
         )
         .unwrap();
-        update(&mut app, Msg::Reload);
+        step(&mut app, Msg::Reload);
         let now = &app.report().unwrap().issues[app.selected_issue().unwrap()];
         assert_eq!((now.rule, &now.pointer), (f.rule, &f.pointer));
     }
@@ -1202,16 +1701,56 @@ mod tests {
     #[test]
     fn selection_survives_a_save_that_briefly_breaks_the_file() {
         let (dir, mut app) = app_on(&multi_area_profile());
-        update(&mut app, Msg::Bottom);
+        step(&mut app, Msg::Bottom);
         let f = app.report().unwrap().issues[app.selected_issue().unwrap()].clone();
         let path = dir.path().join("p.json");
         fs::write(&path, "{").unwrap();
-        update(&mut app, Msg::FileChanged(0));
+        step(&mut app, Msg::FileChanged(0));
         assert!(app.report().is_none());
         fs::write(&path, multi_area_profile()).unwrap();
-        update(&mut app, Msg::FileChanged(0));
+        step(&mut app, Msg::FileChanged(0));
         let now = &app.report().unwrap().issues[app.selected_issue().unwrap()];
         assert_eq!((now.rule, &now.pointer), (f.rule, &f.pointer));
+    }
+
+    /// A file that gains a service on disk gains a profile; the open one
+    /// stays open (by name), and a file after it keeps its own slot.
+    #[test]
+    fn reloading_a_file_of_several_profiles_keeps_the_open_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let compose = dir.path().join("compose.yaml");
+        let two =
+            "services:\n  a:\n    image: busybox\n  b:\n    image: busybox\n    privileged: true\n";
+        fs::write(&compose, two).unwrap();
+        let mut app = App::new(
+            vec![
+                Source::File(compose.clone()),
+                Source::File(fixture("workshop-fixed.json")),
+            ],
+            CatalogSource::Embedded,
+            today(),
+            dir.path().to_path_buf(),
+        );
+        assert_eq!(app.slots.len(), 3);
+        step(&mut app, Msg::Down);
+        let open = app.slot().unwrap().unit.clone();
+        let at = app.position().0;
+        fs::write(
+            &compose,
+            format!("{two}  c:\n    image: busybox\n    privileged: true\n"),
+        )
+        .unwrap();
+        step(&mut app, Msg::FileChanged(0));
+        assert_eq!(app.slots.len(), 4);
+        assert_eq!(app.slot().unwrap().unit, open);
+        assert_eq!(app.position().1, 4);
+        assert!(app.position().0 >= at.min(2));
+        assert!(app.slots[3].name.ends_with("workshop-fixed.json"));
+        fs::write(&compose, "services: [").unwrap();
+        step(&mut app, Msg::FileChanged(1));
+        assert_eq!(app.slots.len(), 2, "a broken file is one error slot");
+        assert!(app.slots[0].outcome.is_err());
+        assert!(app.status.as_ref().unwrap().error);
     }
 
     #[test]

@@ -108,7 +108,7 @@ const fn bind(
     }
 }
 
-use Mode::{Help, Normal, Search};
+use Mode::{Help, Normal, Prompt, Search};
 
 const MOVE: &str = "Move";
 const VIEW: &str = "Tabs";
@@ -117,6 +117,7 @@ const FILES: &str = "Profiles and files";
 const GENERAL: &str = "General";
 const SEARCHING: &str = "While typing a search";
 const IN_HELP: &str = "In this help";
+const PROMPTING: &str = "While typing the export's path";
 
 /// The keymap. Order is the order of the help overlay.
 pub const KEYMAP: &[Binding] = &[
@@ -203,6 +204,22 @@ pub const KEYMAP: &[Binding] = &[
     bind(
         Normal,
         VIEW,
+        &[ch('0')],
+        Msg::ShowTab(Tab::Profiles),
+        "every profile (when several)",
+        None,
+    ),
+    bind(
+        Normal,
+        VIEW,
+        &[code(KeyCode::Enter)],
+        Msg::Activate,
+        "open the profile, or edit the finding",
+        None,
+    ),
+    bind(
+        Normal,
+        VIEW,
         &[ch('1')],
         Msg::ShowTab(Tab::Findings),
         "findings by area",
@@ -275,9 +292,19 @@ pub const KEYMAP: &[Binding] = &[
     bind(
         Normal,
         FILES,
-        &[ch('e')],
+        &[ch('o')],
+        Msg::OpenEditor,
+        "open $EDITOR at the finding (or Enter)",
+        Some("edit"),
+    ),
+    // `x`, not `e`: in lazygit and most TUIs `e` means edit, and an
+    // export asks first where to write.
+    bind(
+        Normal,
+        FILES,
+        &[ch('x')],
         Msg::Export,
-        "export every finding as JSON",
+        "export all findings as JSON (asks where)",
         Some("export"),
     ),
     bind(
@@ -370,6 +397,31 @@ pub const KEYMAP: &[Binding] = &[
         None,
     ),
     bind(Help, IN_HELP, &[ctrl('c')], Msg::Quit, "quit", None),
+    bind(
+        Prompt,
+        PROMPTING,
+        &[code(KeyCode::Enter)],
+        Msg::PromptAccept,
+        "write the file",
+        Some("write"),
+    ),
+    bind(
+        Prompt,
+        PROMPTING,
+        &[code(KeyCode::Esc)],
+        Msg::PromptCancel,
+        "cancel the export",
+        Some("cancel"),
+    ),
+    bind(
+        Prompt,
+        PROMPTING,
+        &[code(KeyCode::Backspace)],
+        Msg::PromptBackspace,
+        "delete a character",
+        None,
+    ),
+    bind(Prompt, PROMPTING, &[ctrl('c')], Msg::Quit, "quit", None),
 ];
 
 /// The message a key press means in the app's current mode, if any.
@@ -384,13 +436,17 @@ pub fn handle_key(app: &App, key: KeyEvent) -> Option<Msg> {
         return Some(b.msg);
     }
     match (app.mode, key.code) {
-        (Mode::Search, KeyCode::Char(c))
+        (Mode::Search | Mode::Prompt, KeyCode::Char(c))
             if !key
                 .modifiers
                 .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
                 && !c.is_control() =>
         {
-            Some(Msg::SearchChar(c))
+            Some(if app.mode == Mode::Search {
+                Msg::SearchChar(c)
+            } else {
+                Msg::PromptChar(c)
+            })
         }
         _ => None,
     }
@@ -449,12 +505,16 @@ mod tests {
             (press(KeyCode::Char('3')), Some(Msg::ShowTab(Tab::Checks))),
             (press(KeyCode::Char('s')), Some(Msg::CycleSeverity)),
             (press(KeyCode::Char('/')), Some(Msg::StartSearch)),
-            (press(KeyCode::Char('e')), Some(Msg::Export)),
+            (press(KeyCode::Char('x')), Some(Msg::Export)),
+            (press(KeyCode::Char('o')), Some(Msg::OpenEditor)),
+            (press(KeyCode::Enter), Some(Msg::Activate)),
+            // `e` reads as "edit" elsewhere; it is not the export any more.
+            (press(KeyCode::Char('e')), None),
             (press(KeyCode::Char('r')), Some(Msg::Reload)),
             (press(KeyCode::Char('n')), Some(Msg::NextProfile)),
             (press(KeyCode::Char('?')), Some(Msg::ToggleHelp)),
             (press(KeyCode::Esc), Some(Msg::ClearFilter)),
-            (press(KeyCode::Char('x')), None),
+            (press(KeyCode::Char('z')), None),
             // Ctrl and Alt change a letter's meaning: ^j is not j, Alt-q is not q.
             (
                 KeyEvent::new(KeyCode::Char('j'), KeyModifiers::CONTROL),

@@ -18,6 +18,8 @@ pub enum Source {
     /// The workshop profile compiled into the binary.
     Embedded,
     File(PathBuf),
+    /// An argument that could not be expanded (display name, why).
+    Unreadable(String, String),
 }
 
 /// Where the catalog comes from.
@@ -64,37 +66,31 @@ pub fn display_path(path: &Path) -> String {
     neutralize(&path.to_string_lossy()).into_owned()
 }
 
-/// The files behind the command-line arguments: files as given, directories
-/// replaced by every `*.json` under them (recursively, sorted).
-pub fn expand(args: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+/// The files behind the command-line arguments: files as given,
+/// directories replaced by every profile or importable configuration under
+/// them, walked as `isolint audit` walks them (sorted, hidden entries and
+/// links to directories skipped, non-JSON files kept only when their
+/// content is a format isolint reads). An argument that cannot be expanded
+/// becomes an error slot, so it is shown rather than dropped.
+pub fn expand(args: &[PathBuf]) -> anyhow::Result<Vec<Source>> {
+    use crate::cli::input::{self, Reading};
+    let expanded = input::expand_detecting(args, Reading::Auto.extensions(), None, true);
     let mut out = Vec::new();
-    for a in args {
-        if a.is_dir() {
-            let mut found = Vec::new();
-            collect_json(a, &mut found)?;
-            found.sort();
-            if found.is_empty() {
-                anyhow::bail!("{}: no *.json profiles in this directory", display_path(a));
+    for job in expanded.jobs {
+        match job {
+            Ok(input) => match input.origin {
+                input::Origin::File(p) => out.push(Source::File(p)),
+                input::Origin::Stdin => {
+                    anyhow::bail!("the dashboard cannot read standard input; name a file")
+                }
+            },
+            Err(f) if args.len() == 1 && f.message.starts_with("directory holds no") => {
+                anyhow::bail!("{f}")
             }
-            out.extend(found);
-        } else {
-            out.push(a.clone());
+            Err(f) => out.push(Source::Unreadable(f.path.clone(), f.message.clone())),
         }
     }
     Ok(out)
-}
-
-fn collect_json(dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
-    let entries = fs::read_dir(dir).map_err(|e| anyhow::anyhow!("{}: {e}", display_path(dir)))?;
-    for entry in entries {
-        let path = entry?.path();
-        if path.is_dir() {
-            collect_json(&path, out)?;
-        } else if path.extension().is_some_and(|e| e == "json") {
-            out.push(path);
-        }
-    }
-    Ok(())
 }
 
 /// Load the catalog.
@@ -121,54 +117,74 @@ pub fn load_labels(source: &CatalogSource) -> Result<Labels, LoadError> {
     }
 }
 
-/// Read and audit one profile.
-pub fn load_profile(
-    source: &Source,
-    labels: &Labels,
-    today: Option<Date>,
-) -> Result<Report, LoadError> {
+/// One profile of a file: which part of the file it is (`Deployment/web
+/// container app`, a Compose service; empty when the file holds one
+/// profile) and its report, or why it could not be audited.
+#[derive(Debug)]
+pub struct Loaded {
+    pub unit: String,
+    pub outcome: Result<Report, LoadError>,
+}
+
+impl Loaded {
+    fn whole(outcome: Result<Report, LoadError>) -> Loaded {
+        Loaded {
+            unit: String::new(),
+            outcome,
+        }
+    }
+}
+
+/// Read and audit every profile of one file: one for an
+/// `isolint.profile/v1` document, one per container or service of an
+/// imported configuration. A file that cannot be read or imported is one
+/// entry holding the error, never nothing.
+pub fn load_profiles(source: &Source, labels: &Labels, today: Option<Date>) -> Vec<Loaded> {
     let options = AuditOptions { today };
     match source {
-        Source::Embedded => audit(
-            isolint_core::WORKSHOP_PROFILE.as_bytes(),
-            "workshop.json",
-            labels,
-            &options,
-        )
-        .map_err(|e| {
-            input_error(
-                "workshop.json",
+        Source::Embedded => vec![Loaded::whole(
+            audit(
                 isolint_core::WORKSHOP_PROFILE.as_bytes(),
-                &e,
+                "workshop.json",
+                labels,
+                &options,
             )
-        }),
+            .map_err(|e| {
+                input_error(
+                    "workshop.json",
+                    isolint_core::WORKSHOP_PROFILE.as_bytes(),
+                    &e,
+                )
+            }),
+        )],
+        Source::Unreadable(file, message) => vec![Loaded::whole(Err(LoadError {
+            file: file.clone(),
+            line: None,
+            column: None,
+            message: message.clone(),
+            context: Vec::new(),
+        }))],
         Source::File(path) => {
             let file = display_path(path);
-            let bytes = read(path, &file)?;
+            let bytes = match read(path, &file) {
+                Ok(b) => b,
+                Err(e) => return vec![Loaded::whole(Err(e))],
+            };
             let name = path.to_string_lossy();
             match import::detect(&bytes, Some(&name)) {
-                None => audit(&bytes, &name, labels, &options)
-                    .map_err(|e| input_error(&file, &bytes, &e)),
+                None => vec![Loaded::whole(
+                    audit(&bytes, &name, labels, &options)
+                        .map_err(|e| input_error(&file, &bytes, &e)),
+                )],
                 Some(format) => audit_import(&bytes, &name, &file, format, labels, &options),
             }
         }
     }
 }
 
-/// The report a slot shows for a file of several profiles (core decides).
-fn pick(reports: Vec<Report>) -> Option<Report> {
-    import::representative(reports)
-}
-
 /// Audit a configuration of another format (Kubernetes, Compose, OCI, …)
-/// through its importer; findings point at the original file too.
-///
-/// The dashboard keeps one slot per file (that is what it watches and
-/// reloads), so a file describing several profiles (several containers or
-/// Compose services) shows one of them: the first that is not eligible,
-/// else the first. A reviewer thus never sees a reassuring verdict for a
-/// file that holds a blocking profile; the report's source names the
-/// profile (`file#name`), and `isolint audit` lists every one.
+/// through its importer: one entry per profile it describes, each with
+/// findings that point at the original file too.
 fn audit_import(
     bytes: &[u8],
     name: &str,
@@ -176,40 +192,45 @@ fn audit_import(
     format: Format,
     labels: &Labels,
     options: &AuditOptions,
-) -> Result<Report, LoadError> {
-    let imported = import::import(bytes, format).map_err(|e| {
-        let message = ImportError {
-            kind: e.kind.clone(),
-            loc: None,
+) -> Vec<Loaded> {
+    let imported = match import::import(bytes, format) {
+        Ok(i) => i,
+        Err(e) => {
+            let message = ImportError {
+                kind: e.kind.clone(),
+                loc: None,
+            }
+            .to_string();
+            let pos = e.loc.map(|l| (l.line, l.column));
+            return vec![Loaded::whole(Err(LoadError {
+                message: format!("{} (read as {})", neutralize(&message), format.title()),
+                ..positioned(file, bytes, pos, String::new())
+            }))];
         }
-        .to_string();
-        let pos = e.loc.map(|l| (l.line, l.column));
-        LoadError {
-            message: format!("{} (read as {})", neutralize(&message), format.title()),
-            ..positioned(file, bytes, pos, String::new())
-        }
-    })?;
-    let reports = imported
+    };
+    if imported.is_empty() {
+        return vec![Loaded::whole(Err(LoadError {
+            file: file.to_string(),
+            line: None,
+            column: None,
+            message: format!("no profile found in this {}", format.title()),
+            context: Vec::new(),
+        }))];
+    }
+    imported
         .iter()
-        .map(|unit| {
-            crate::runner::audit_imported(unit, name, labels, options).map_err(|e| {
+        .map(|unit| Loaded {
+            unit: neutralize(&unit.name).into_owned(),
+            outcome: crate::runner::audit_imported(unit, name, labels, options).map_err(|e| {
                 positioned(
                     &unit.display_name(file),
                     unit.profile_json.as_bytes(),
                     None,
                     neutralize(&e).into_owned(),
                 )
-            })
+            }),
         })
-        .collect::<Result<Vec<Report>, LoadError>>()?;
-    let chosen = pick(reports);
-    chosen.ok_or_else(|| LoadError {
-        file: file.to_string(),
-        line: None,
-        column: None,
-        message: format!("no profile found in this {}", format.title()),
-        context: Vec::new(),
-    })
+        .collect()
 }
 
 fn read(path: &Path, file: &str) -> Result<Vec<u8>, LoadError> {
@@ -343,8 +364,9 @@ fn civil_from_days(z: i64) -> Date {
     Date { year, month, day }
 }
 
-/// The export's file name for a profile: `<stem>.findings.json`.
-pub fn export_name(source: &Source) -> String {
+/// The export's file name for a profile: `<stem>.findings.json`, or
+/// `<stem>.<unit>.findings.json` for one profile of several in a file.
+pub fn export_name(source: &Source, unit: &str) -> String {
     let stem = match source {
         Source::Embedded => "workshop".to_string(),
         Source::File(p) => p
@@ -352,6 +374,12 @@ pub fn export_name(source: &Source) -> String {
             .map(|s| s.to_string_lossy().into_owned())
             .filter(|s| !s.is_empty())
             .unwrap_or_else(|| "profile".into()),
+        Source::Unreadable(..) => "profile".into(),
+    };
+    let stem = if unit.is_empty() {
+        stem
+    } else {
+        format!("{stem}.{unit}")
     };
     // Keep the name a plain file name whatever the profile was called.
     let stem: String = stem
@@ -380,6 +408,17 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
 mod tests {
     use super::*;
     use isolint_core::Verdict;
+
+    /// The one profile of a single-profile file.
+    fn load_profile(
+        source: &Source,
+        labels: &Labels,
+        today: Option<Date>,
+    ) -> Result<Report, LoadError> {
+        let mut all = load_profiles(source, labels, today);
+        assert_eq!(all.len(), 1, "{source:?} holds one profile");
+        all.remove(0).outcome
+    }
 
     #[test]
     fn civil_dates() {
@@ -446,26 +485,11 @@ mod tests {
         assert!(r.original.is_some());
     }
 
+    /// Every profile of a file is loaded, each under its own name, so a
+    /// risky container beside a calm one is never hidden (before, one slot
+    /// per file showed only one of them).
     #[test]
-    fn a_file_with_several_profiles_shows_a_blocking_one_first() {
-        let audit_text = |text: &str, name: &str| {
-            audit(
-                text.as_bytes(),
-                name,
-                &Labels::workshop(),
-                &AuditOptions::default(),
-            )
-            .unwrap()
-        };
-        let fixed = audit_text(isolint_core::WORKSHOP_PROFILE_FIXED, "fixed.json");
-        let bad = audit_text(isolint_core::WORKSHOP_PROFILE, "bad.json");
-        assert_eq!(fixed.verdict, Verdict::EligibleForRuntimeTesting);
-        let shown = pick(vec![fixed.clone(), bad.clone(), fixed.clone()]).unwrap();
-        assert_eq!(shown.profile.source, "bad.json");
-        let shown = pick(vec![fixed.clone(), fixed]).unwrap();
-        assert_eq!(shown.profile.source, "fixed.json");
-        assert!(pick(Vec::new()).is_none());
-
+    fn every_profile_of_a_file_is_loaded() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("docker-compose.yml");
         fs::write(
@@ -473,13 +497,25 @@ mod tests {
             "services:\n  calm:\n    image: busybox\n  risky:\n    image: python:3.12\n    privileged: true\n",
         )
         .unwrap();
-        let r = load_profile(&Source::File(path), &Labels::workshop(), None).unwrap();
-        assert_eq!(r.verdict, Verdict::NotEligible);
+        let all = load_profiles(&Source::File(path), &Labels::workshop(), None);
+        let got: Vec<(&str, Verdict)> = all
+            .iter()
+            .map(|l| (l.unit.as_str(), l.outcome.as_ref().unwrap().verdict))
+            .collect();
+        assert_eq!(got.len(), 2, "{got:?}");
         assert!(
-            r.profile.source.contains("docker-compose.yml#"),
-            "{}",
-            r.profile.source
+            got[0].0.contains("calm") && got[1].0.contains("risky"),
+            "{got:?}"
         );
+        assert_eq!(got[1].1, Verdict::NotEligible);
+
+        let deployment = import_fixture("kubernetes/deployment-host.yaml");
+        let all = load_profiles(&Source::File(deployment), &Labels::workshop(), None);
+        let units: Vec<&str> = all.iter().map(|l| l.unit.as_str()).collect();
+        assert_eq!(units.len(), 2, "{units:?}");
+        assert!(units.iter().any(|u| u.contains("build")), "{units:?}");
+        assert!(units.iter().any(|u| u.contains("fetch")), "{units:?}");
+        assert!(all.iter().all(|l| l.outcome.is_ok()));
     }
 
     #[test]
@@ -508,25 +544,47 @@ mod tests {
     }
 
     #[test]
-    fn expands_directories_sorted_and_recursively() {
+    fn expands_directories_as_audit_does() {
         let dir = tempfile::tempdir().unwrap();
         fs::create_dir(dir.path().join("sub")).unwrap();
-        for f in ["b.json", "a.json", "notes.txt", "sub/c.json"] {
+        fs::create_dir(dir.path().join(".hidden")).unwrap();
+        for f in [
+            "b.json",
+            "a.json",
+            "notes.txt",
+            "sub/c.json",
+            ".hidden/d.json",
+            "Cargo.toml",
+        ] {
             fs::write(dir.path().join(f), "{}").unwrap();
         }
+        fs::write(
+            dir.path().join("compose.yaml"),
+            "services:\n  app:\n    image: busybox\n",
+        )
+        .unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(dir.path().join("sub"), dir.path().join("link")).unwrap();
         let got = expand(&[dir.path().to_path_buf()]).unwrap();
         let names: Vec<_> = got
             .iter()
-            .map(|p| {
-                p.strip_prefix(dir.path())
+            .map(|s| match s {
+                Source::File(p) => p
+                    .strip_prefix(dir.path())
                     .unwrap()
                     .to_string_lossy()
-                    .into_owned()
+                    .into_owned(),
+                other => panic!("{other:?}"),
             })
             .collect();
-        assert_eq!(names, ["a.json", "b.json", "sub/c.json"]);
+        assert_eq!(names, ["a.json", "b.json", "compose.yaml", "sub/c.json"]);
         let empty = tempfile::tempdir().unwrap();
         assert!(expand(&[empty.path().to_path_buf()]).is_err());
+        let missing = expand(&[dir.path().join("nope.json")]).unwrap();
+        assert!(
+            matches!(&missing[..], [Source::Unreadable(_, why)] if why.contains("no such file")),
+            "{missing:?}"
+        );
     }
 
     #[test]
@@ -542,10 +600,14 @@ mod tests {
 
     #[test]
     fn export_names() {
-        assert_eq!(export_name(&Source::Embedded), "workshop.findings.json");
+        assert_eq!(export_name(&Source::Embedded, ""), "workshop.findings.json");
         assert_eq!(
-            export_name(&Source::File("a/b/parser.json".into())),
+            export_name(&Source::File("a/b/parser.json".into()), ""),
             "parser.findings.json"
+        );
+        assert_eq!(
+            export_name(&Source::File("k8s/app.yaml".into()), "Deployment/web/app"),
+            "app.Deployment_web_app.findings.json"
         );
     }
 }

@@ -1,15 +1,20 @@
 //! The reviewers' terminal dashboard (ratatui + crossterm), in the Elm
 //! architecture: [`app::App`] is the model, [`app::Msg`] the messages,
 //! [`keymap::handle_key`] turns keys into messages through one table,
-//! [`app::update`] applies them, and [`view::view`] draws the model without
-//! changing it. Terminal setup and teardown live only in [`run`].
+//! [`app::update`] applies them and returns [`app::Effect`]s (file reads and
+//! writes) that the event loop runs through [`effects::perform`], and
+//! [`view::view`] draws the model without changing it; [`layout`] is the
+//! arithmetic both share. Terminal setup and teardown live only in [`run`].
 //!
 //! The event loop redraws only after a key, a resize or a change on disk
 //! (ratatui diffs its two buffers, so a redraw sends only changed cells),
 //! and polls the watched files about every 500 ms.
 
 mod app;
+mod editor;
+mod effects;
 mod keymap;
+mod layout;
 mod load;
 mod text;
 mod theme;
@@ -54,9 +59,6 @@ pub fn run(profiles: Vec<PathBuf>, labels: Option<PathBuf>) -> anyhow::Result<()
         vec![Source::Embedded]
     } else {
         load::expand(&profiles)?
-            .into_iter()
-            .map(Source::File)
-            .collect()
     };
     let catalog = labels.map_or(CatalogSource::Embedded, CatalogSource::File);
     let mut app = App::new(sources, catalog, load::today(), PathBuf::from("."));
@@ -72,6 +74,7 @@ pub fn run(profiles: Vec<PathBuf>, labels: Option<PathBuf>) -> anyhow::Result<()
 
     install_panic_hook();
     let mut terminal = enter()?;
+    let _ = STOP.set(Arc::clone(&stop));
     spawn_watchdog(Arc::clone(&stop));
     let exit_after_first = std::env::var_os("ISOLINT_EXIT_AFTER_FIRST_FRAME").is_some();
     let result = event_loop(&mut terminal, &mut app, &stop, exit_after_first);
@@ -102,7 +105,7 @@ fn event_loop(
     exit_after_first: bool,
 ) -> anyhow::Result<()> {
     let size = terminal.size()?;
-    app::update(app, Msg::Resize(size.width, size.height));
+    dispatch(terminal, app, Msg::Resize(size.width, size.height))?;
     let mut dirty = true;
     let mut next_watch = Instant::now() + WATCH_EVERY;
     loop {
@@ -128,12 +131,12 @@ fn event_loop(
             match event::read() {
                 Ok(Event::Key(key)) => {
                     if let Some(msg) = keymap::handle_key(app, key) {
-                        app::update(app, msg);
+                        dispatch(terminal, app, msg)?;
                         dirty = true;
                     }
                 }
                 Ok(Event::Resize(w, h)) => {
-                    app::update(app, Msg::Resize(w, h));
+                    dispatch(terminal, app, Msg::Resize(w, h))?;
                     dirty = true;
                 }
                 Ok(_) => {}
@@ -147,12 +150,83 @@ fn event_loop(
         if Instant::now() >= next_watch {
             next_watch = Instant::now() + WATCH_EVERY;
             for msg in changes(app) {
-                app::update(app, msg);
+                dispatch(terminal, app, msg)?;
                 dirty = true;
             }
         }
     }
 }
+
+/// Apply a message and run the effects it asks for.
+fn dispatch(terminal: &mut Term, app: &mut App, msg: Msg) -> io::Result<()> {
+    for effect in app::update(app, msg) {
+        match effect {
+            app::Effect::OpenEditor {
+                editor,
+                file,
+                line,
+                column,
+            } => run_editor(terminal, app, &editor, &file, line, column)?,
+            other => effects::perform(app, other),
+        }
+    }
+    Ok(())
+}
+
+/// Suspend the dashboard (normal screen, cooked mode, cursor shown), run
+/// the editor in the terminal and wait for it, then take the screen back
+/// and redraw everything. `Err` only when the terminal cannot be taken
+/// back; an editor that cannot start is a status message.
+fn run_editor(
+    terminal: &mut Term,
+    app: &mut App,
+    editor: &[String],
+    file: &std::path::Path,
+    line: u32,
+    column: u32,
+) -> io::Result<()> {
+    let Some(cmd) = editor::command(editor, file, line, column) else {
+        return Ok(());
+    };
+    let program = load::display_path(std::path::Path::new(&cmd.program));
+    leave();
+    let result = std::process::Command::new(&cmd.program)
+        .args(&cmd.args)
+        .status()
+        .map_err(|e| format!("cannot start the editor: {e}"))
+        .and_then(|st| {
+            if st.success() {
+                Ok(())
+            } else {
+                Err(format!("the editor exited with {st}"))
+            }
+        });
+    resume(terminal)?;
+    app::editor_returned(app, &program, result);
+    Ok(())
+}
+
+/// Take the terminal back after [`leave`]: raw mode, alternate screen,
+/// hidden cursor, and a full redraw on the next frame. The watchdog ended
+/// when the terminal was left, so a new one starts.
+fn resume(terminal: &mut Term) -> io::Result<()> {
+    terminal::enable_raw_mode()?;
+    ACTIVE.store(true, Ordering::SeqCst);
+    execute!(
+        terminal.backend_mut(),
+        EnterAlternateScreen,
+        cursor::Hide,
+        terminal::Clear(terminal::ClearType::All)
+    )?;
+    terminal.clear()?;
+    if let Some(stop) = STOP.get() {
+        spawn_watchdog(Arc::clone(stop));
+    }
+    Ok(())
+}
+
+/// The stop flag signals set, kept for the watchdog started on resume.
+static STOP: std::sync::OnceLock<Arc<AtomicBool>> = std::sync::OnceLock::new();
 
 /// How often the watchdog looks at the terminal and the stop flag.
 const WATCHDOG_EVERY: Duration = Duration::from_millis(250);

@@ -8,7 +8,8 @@ use isolint_core::{Area, Date};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 
-use super::app::{update, App, Msg, Tab};
+use super::app::{App, Msg, Tab};
+use super::effects::step;
 use super::load::{CatalogSource, Source};
 use super::view::view;
 
@@ -70,12 +71,12 @@ fn workshop_findings() {
 #[test]
 fn workshop_other_tabs() {
     let mut a = app(vec![fixture("workshop.json")]);
-    update(&mut a, Msg::ShowTab(Tab::Mounts));
+    step(&mut a, Msg::ShowTab(Tab::Mounts));
     snapshot("workshop_mounts", &a, 120, 40);
     snapshot("workshop_mounts", &a, 80, 24);
-    update(&mut a, Msg::ShowTab(Tab::Checks));
+    step(&mut a, Msg::ShowTab(Tab::Checks));
     snapshot("workshop_checks", &a, 120, 40);
-    update(&mut a, Msg::ShowTab(Tab::Rules));
+    step(&mut a, Msg::ShowTab(Tab::Rules));
     snapshot("workshop_rules", &a, 80, 24);
 }
 
@@ -97,7 +98,7 @@ fn hostile_strings_are_neutralized_and_secrets_redacted() {
     let mut a = app(vec![testdata("hostile.json")]);
     for (w, h) in [(80, 24), (120, 40)] {
         for tab in Tab::ALL {
-            update(&mut a, Msg::ShowTab(tab));
+            step(&mut a, Msg::ShowTab(tab));
             let t = draw(&a, w, h);
             let all = cells(&t);
             assert!(
@@ -110,7 +111,7 @@ fn hostile_strings_are_neutralized_and_secrets_redacted() {
             );
         }
     }
-    update(&mut a, Msg::ShowTab(Tab::Findings));
+    step(&mut a, Msg::ShowTab(Tab::Findings));
     let text = screen(&a, 120, 40);
     assert!(
         text.contains("\\u{1b}"),
@@ -118,14 +119,14 @@ fn hostile_strings_are_neutralized_and_secrets_redacted() {
     );
     snapshot("hostile", &a, 80, 24);
     snapshot("hostile", &a, 120, 40);
-    update(&mut a, Msg::ShowTab(Tab::Mounts));
+    step(&mut a, Msg::ShowTab(Tab::Mounts));
     snapshot("hostile_mounts", &a, 120, 40);
 }
 
 #[test]
 fn help_overlay_lists_every_binding_from_the_keymap() {
     let mut a = app(vec![fixture("workshop.json")]);
-    update(&mut a, Msg::ToggleHelp);
+    step(&mut a, Msg::ToggleHelp);
     snapshot("help", &a, 80, 24);
     snapshot("help", &a, 120, 40);
     let text = screen(&a, 120, 40);
@@ -136,7 +137,7 @@ fn help_overlay_lists_every_binding_from_the_keymap() {
     let mut seen = String::new();
     for _ in 0..40 {
         seen.push_str(&screen(&a, 80, 24));
-        update(&mut a, Msg::Down);
+        step(&mut a, Msg::Down);
     }
     for b in super::keymap::KEYMAP {
         assert!(
@@ -180,12 +181,12 @@ fn selected_finding_source_line_is_marked() {
         .skip(column - 1)
         .take(8)
         .collect();
-    update(&mut a, Msg::Top);
+    step(&mut a, Msg::Top);
     for _ in 0..report_len(&a) {
         if a.selected_issue() == Some(target) {
             break;
         }
-        update(&mut a, Msg::Down);
+        step(&mut a, Msg::Down);
     }
     assert_eq!(a.selected_issue(), Some(target));
     for (w, h) in [(80, 24), (120, 40)] {
@@ -254,9 +255,14 @@ fn several_profiles_show_which_one_is_open() {
         fixture("workshop-fixed.json"),
         testdata("broken.json"),
     ]);
-    assert!(screen(&a, 80, 24).contains("profile 1/3"));
-    update(&mut a, Msg::PrevProfile);
+    // The list order: not eligible, then no verdict, then eligible.
+    assert_eq!(a.tab, Tab::Profiles);
+    assert!(screen(&a, 80, 24).contains("profile 1 of 3"));
+    step(&mut a, Msg::Activate);
+    assert_eq!(a.tab, Tab::Findings);
+    step(&mut a, Msg::NextProfile);
     let text = screen(&a, 80, 24);
+    assert!(text.contains("profile 2 of 3"), "{text}");
     assert!(text.contains("no verdict"), "{text}");
     assert!(text.contains("Cannot audit"), "{text}");
 }
@@ -264,10 +270,10 @@ fn several_profiles_show_which_one_is_open() {
 #[test]
 fn filter_state_is_visible() {
     let mut a = app(vec![fixture("workshop.json")]);
-    update(&mut a, Msg::CycleSeverity);
-    update(&mut a, Msg::CycleSeverity);
-    update(&mut a, Msg::StartSearch);
-    update(&mut a, Msg::SearchChar('x'));
+    step(&mut a, Msg::CycleSeverity);
+    step(&mut a, Msg::CycleSeverity);
+    step(&mut a, Msg::StartSearch);
+    step(&mut a, Msg::SearchChar('x'));
     let text = screen(&a, 120, 40);
     assert!(text.contains("filter ≥ medium \"x\""), "{text}");
     assert!(
@@ -284,7 +290,7 @@ fn minified_profile_shows_the_part_of_the_line_holding_the_column() {
     let path = dir.path().join("min.json");
     std::fs::write(&path, &text).unwrap();
     let mut a = app(vec![Source::File(path)]);
-    update(&mut a, Msg::Bottom);
+    step(&mut a, Msg::Bottom);
     let f = a.report().unwrap().issues[a.selected_issue().unwrap()].clone();
     assert_eq!(f.line, Some(1));
     let col = f.column.unwrap() as usize;
@@ -317,9 +323,109 @@ fn a_profile_without_mounts_says_so() {
     let path = dir.path().join("nomounts.json");
     std::fs::write(&path, serde_json::to_string_pretty(&v).unwrap()).unwrap();
     let mut a = app(vec![Source::File(path)]);
-    update(&mut a, Msg::ShowTab(Tab::Mounts));
+    step(&mut a, Msg::ShowTab(Tab::Mounts));
     for m in [Msg::Down, Msg::Bottom, Msg::DetailDown] {
-        update(&mut a, m);
+        step(&mut a, m);
     }
     assert!(screen(&a, 80, 24).contains("declares no mounts"));
+}
+
+fn import_fixture(rel: &str) -> Source {
+    Source::File(PathBuf::from("../fixtures/import").join(rel))
+}
+
+/// Every row of the profiles list: verdict and name of each profile,
+/// read off the screen.
+fn listed(a: &App, w: u16, h: u16) -> Vec<String> {
+    screen(a, w, h)
+        .lines()
+        .filter(|l| l.contains("eligible") || l.contains("no verdict"))
+        .filter(|l| l.contains('│'))
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect()
+}
+
+/// A Deployment with two containers, a Compose file with two services and
+/// a Kubernetes stream: each profile is a row of the list and can be
+/// opened, and the rows run not eligible first.
+#[test]
+fn every_profile_of_every_file_is_listed_and_reachable() {
+    let dir = tempfile::tempdir().unwrap();
+    let compose = dir.path().join("compose.yaml");
+    std::fs::write(
+        &compose,
+        "services:\n  calm:\n    image: busybox\n    read_only: true\n    network_mode: none\n  risky:\n    image: python:3.12\n    privileged: true\n    volumes:\n      - /var/run/docker.sock:/var/run/docker.sock\n",
+    )
+    .unwrap();
+    let mut a = app(vec![
+        import_fixture("kubernetes/deployment-host.yaml"),
+        Source::File(compose),
+        fixture("workshop-fixed.json"),
+    ]);
+    assert_eq!(a.slots.len(), 5, "2 containers + 2 services + 1 profile");
+    assert_eq!(a.tab, Tab::Profiles, "several profiles open on the list");
+    for (w, h) in [(80, 24), (120, 36)] {
+        let rows = listed(&a, w, h);
+        assert_eq!(rows.len(), 5, "{w}x{h}:\n{}", screen(&a, w, h));
+        let first_eligible = rows.iter().position(|r| r.contains(" eligible")).unwrap();
+        assert!(
+            rows[..first_eligible]
+                .iter()
+                .all(|r| r.contains("not eligible")),
+            "not eligible first: {rows:?}"
+        );
+        for part in ["build", "fetch", "calm", "risky", "workshop-fixed.json"] {
+            assert!(rows.iter().any(|r| r.contains(part)), "{part}: {rows:?}");
+        }
+    }
+    // Walking the list reaches every profile once, and the header counts.
+    let mut seen = Vec::new();
+    step(&mut a, Msg::Top);
+    for k in 1..=5 {
+        assert!(screen(&a, 120, 36).contains(&format!("profile {k} of 5")));
+        seen.push(a.current);
+        step(&mut a, Msg::Down);
+    }
+    seen.sort();
+    assert_eq!(seen, [0, 1, 2, 3, 4]);
+    // The filter narrows the list and keeps the selection on a listed row.
+    step(&mut a, Msg::StartSearch);
+    for c in "risky".chars() {
+        step(&mut a, Msg::SearchChar(c));
+    }
+    step(&mut a, Msg::SearchAccept);
+    assert_eq!(listed(&a, 120, 36).len(), 1);
+    assert!(a.slot().unwrap().unit.contains("risky"));
+    step(&mut a, Msg::Activate);
+    assert_eq!(a.tab, Tab::Findings);
+    let text = screen(&a, 120, 36);
+    assert!(text.contains("compose.yaml#"), "{text}");
+    assert!(text.contains("not eligible"), "{text}");
+    step(&mut a, Msg::ShowTab(Tab::Profiles));
+    step(&mut a, Msg::ClearFilter);
+    assert_eq!(listed(&a, 120, 36).len(), 5);
+}
+
+#[test]
+fn profiles_list_screens() {
+    let a = app(vec![
+        import_fixture("kubernetes/deployment-host.yaml"),
+        import_fixture("compose/hardened.yaml"),
+        fixture("workshop.json"),
+        testdata("broken.json"),
+    ]);
+    snapshot("profiles", &a, 80, 24);
+    snapshot("profiles", &a, 120, 36);
+}
+
+/// A single profile has no list: the tab is not shown and `0` does nothing.
+#[test]
+fn one_profile_has_no_list() {
+    let mut a = app(vec![fixture("workshop.json")]);
+    assert_eq!(a.tab, Tab::Findings);
+    step(&mut a, Msg::ShowTab(Tab::Profiles));
+    assert_eq!(a.tab, Tab::Findings);
+    let text = screen(&a, 80, 24);
+    assert!(!text.contains("0 Profiles"), "{text}");
+    assert!(text.contains("profile 1 of 1"), "{text}");
 }

@@ -1,9 +1,10 @@
 //! `isolint probe --plan FINDINGS.json`: runs inside a launched environment,
 //! performs each runtime check's harmless action and records what the kernel
 //! answered as an `isolint.observations/v1` document. It never sends a packet
-//! outside 127.0.0.0/8 and writes only a uniquely named file it removes at
-//! once. What cannot be seen from inside is reported `needs-launcher` with a
-//! reason, never skipped.
+//! outside 127.0.0.0/8, writes only uniquely named files it removes at once,
+//! and overruns limits by small, bounded amounts. What cannot be seen from
+//! inside is reported `needs-launcher` with a reason, never skipped; a
+//! launcher (`isolint verify`) fills those in from outside.
 
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
@@ -19,15 +20,31 @@ use super::{output, EXIT_ERROR, EXIT_OK};
 #[derive(Debug, Args)]
 pub struct ProbeArgs {
     /// The isolint.findings/v2 document whose runtime checks to perform
-    #[arg(long, value_name = "FINDINGS")]
-    plan: PathBuf,
+    #[arg(long, value_name = "FINDINGS", required_unless_present = "hold")]
+    plan: Option<PathBuf>,
     /// Write the observations here instead of standard output
-    #[arg(short, long, value_name = "OBSERVATIONS")]
+    #[arg(short, long, value_name = "OBSERVATIONS", conflicts_with = "output_fd")]
     output: Option<PathBuf>,
+    /// Write the observations to this inherited file descriptor (a pipe the launcher
+    /// owns, out of the job's reach once the probe exits)
+    #[arg(long, value_name = "FD")]
+    output_fd: Option<i32>,
     /// What launched this environment, recorded in the document
     #[arg(long, default_value = "unknown")]
     runner: String,
+    /// Launcher helper (`isolint verify`): write --emit bytes to stdout, leave a child
+    /// that ignores SIGTERM and wait; TOKEN marks the processes for the launcher's
+    /// survivor scan. Both exit by themselves after HOLD_LIMIT at the latest.
+    #[arg(long, hide = true, value_name = "TOKEN", conflicts_with = "plan")]
+    hold: Option<String>,
+    /// Bytes the helper writes to stdout before it waits
+    #[arg(long, hide = true, default_value_t = 0, requires = "hold")]
+    emit: u64,
 }
+
+/// The longest the `--hold` helper and its child stay alive, whatever the
+/// launcher does: a survivor of a broken launch still goes away.
+const HOLD_LIMIT: Duration = Duration::from_secs(20);
 
 /// The errno name of an I/O error, for the record.
 fn errno_name(e: &std::io::Error) -> Option<String> {
@@ -43,6 +60,8 @@ fn errno_name(e: &std::io::Error) -> Option<String> {
             libc::ECONNREFUSED => "ECONNREFUSED",
             libc::ENETUNREACH => "ENETUNREACH",
             libc::ETIMEDOUT => "ETIMEDOUT",
+            libc::ENOMEM => "ENOMEM",
+            libc::EAGAIN => "EAGAIN",
             _ => return Some(format!("errno {n}")),
         }
         .to_string(),
@@ -165,11 +184,401 @@ fn env_exact(target: &Value) -> Answer {
     }
 }
 
+/// A write-denied target that is absent: the job could write there only
+/// by creating it, so the nearest existing ancestor answers for it.
+fn write_denied(path: &Path) -> Answer {
+    let answer = write(path);
+    if answer.1 != Observed::Absent {
+        return answer;
+    }
+    let Some(ancestor) = path.ancestors().skip(1).find(|a| a.exists()) else {
+        return answer;
+    };
+    let (action, observed, errno, _) = write(ancestor);
+    let detail = match observed {
+        Observed::Denied => format!(
+            "absent; its nearest existing ancestor {} refuses writes, so it cannot be created",
+            ancestor.display()
+        ),
+        Observed::Allowed => format!(
+            "absent, but its nearest existing ancestor {} accepts writes: the job can create it",
+            ancestor.display()
+        ),
+        _ => format!("absent; writing in {} failed", ancestor.display()),
+    };
+    (action, observed, errno, Some(detail))
+}
+
+/// Compare what the mount target resolves to (following links, as the job
+/// would) with the identity of the declared source, which only the
+/// launcher can see: it passes it as `target.source` `{dev, ino}`.
+fn link_resolution(target: &Value) -> Answer {
+    use std::os::unix::fs::MetadataExt;
+    let action = "stat (st_dev, st_ino)";
+    let path = target["path"].as_str().unwrap_or_default();
+    let (Some(dev), Some(ino)) = (
+        target["source"]["dev"].as_u64(),
+        target["source"]["ino"].as_u64(),
+    ) else {
+        return (
+            "none",
+            Observed::NeedsLauncher,
+            None,
+            Some("the declared source is visible only outside: a launcher passes its identity as target.source {dev, ino}".into()),
+        );
+    };
+    match std::fs::metadata(path) {
+        Ok(m) if m.dev() == dev && m.ino() == ino => (action, Observed::Resolves, None, None),
+        Ok(_) => (
+            action,
+            Observed::Redirected,
+            None,
+            Some("the mount target is another file than the declared source".into()),
+        ),
+        Err(e) => (
+            action,
+            Observed::Redirected,
+            errno_name(&e),
+            Some("nothing is mounted at the target".into()),
+        ),
+    }
+}
+
+/// The resource a limit names, for the limits the kernel enforces per
+/// process; the others are observed by the launcher from outside.
+fn resource(limit: &str) -> Option<libc::__rlimit_resource_t> {
+    match limit {
+        "memory_bytes" => Some(libc::RLIMIT_AS),
+        "processes" => Some(libc::RLIMIT_NPROC),
+        "cpu_seconds" => Some(libc::RLIMIT_CPU),
+        _ => None,
+    }
+}
+
+fn getrlimit(r: libc::__rlimit_resource_t) -> libc::rlimit {
+    let mut l = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: `l` is a valid rlimit to write into.
+    unsafe { libc::getrlimit(r, &mut l) };
+    l
+}
+
+fn setrlimit(r: libc::__rlimit_resource_t, soft: u64, hard: u64) -> bool {
+    let l = libc::rlimit {
+        rlim_cur: soft,
+        rlim_max: hard,
+    };
+    // SAFETY: plain system call on a valid struct.
+    unsafe { libc::setrlimit(r, &l) == 0 }
+}
+
+/// `limit-enforced` for memory, processes and CPU time: the kernel's hard
+/// limit must be at most the declared threshold (finite for `any`), the
+/// job must not be able to raise it, and a small overrun must be stopped.
+/// Every overrun is bounded: an address-space reservation that is never
+/// touched, a few processes past the limit, one CPU second.
+fn limit(target: &Value) -> Answer {
+    let name = target["limit"].as_str().unwrap_or_default();
+    let Some(r) = resource(name) else {
+        return (
+            "none",
+            Observed::NeedsLauncher,
+            None,
+            Some(format!("{name} is observed by the launcher from outside")),
+        );
+    };
+    let threshold = target["threshold"].as_u64();
+    let l = getrlimit(r);
+    let hard = l.rlim_max;
+    if hard == libc::RLIM_INFINITY {
+        if let Some(answer) = cgroup_limit(name, threshold) {
+            return answer;
+        }
+        return (
+            "getrlimit",
+            Observed::NotEnforced,
+            None,
+            Some("no hard limit: the job may use any amount".into()),
+        );
+    }
+    if let Some(t) = threshold.filter(|t| hard > *t) {
+        return (
+            "getrlimit",
+            Observed::NotEnforced,
+            None,
+            Some(format!("the hard limit {hard} is above the declared {t}")),
+        );
+    }
+    // What a hostile job tries first: lift the limit.
+    if setrlimit(r, hard.saturating_add(1), hard.saturating_add(1)) {
+        setrlimit(r, l.rlim_cur, hard);
+        return (
+            "setrlimit above the hard limit",
+            Observed::NotEnforced,
+            None,
+            Some("the job could raise its own hard limit".into()),
+        );
+    }
+    // Then use the soft limit up to the hard one, as the job may.
+    setrlimit(r, hard, hard);
+    let answer = match name {
+        "memory_bytes" => exceed_memory(hard),
+        "processes" => exceed_processes(hard),
+        _ => exceed_cpu(),
+    };
+    setrlimit(r, l.rlim_cur, hard);
+    answer
+}
+
+/// A cgroup v2 limit of this process (`memory.max`, `pids.max`), as
+/// container runtimes set them instead of rlimits.
+fn cgroup_max(file: &str) -> Option<u64> {
+    let own = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let path = own.lines().find_map(|l| l.strip_prefix("0::"))?;
+    let value = std::fs::read_to_string(format!("/sys/fs/cgroup{path}/{file}"))
+        .or_else(|_| std::fs::read_to_string(format!("/sys/fs/cgroup/{file}")))
+        .ok()?;
+    value.trim().parse().ok()
+}
+
+/// Memory and processes bounded by a cgroup rather than an rlimit: the
+/// process count is overrun as with an rlimit; memory is only read, since
+/// overrunning a cgroup's memory means filling all of it.
+fn cgroup_limit(name: &str, threshold: Option<u64>) -> Option<Answer> {
+    let file = match name {
+        "memory_bytes" => "memory.max",
+        "processes" => "pids.max",
+        _ => return None,
+    };
+    let v = cgroup_max(file)?;
+    if let Some(t) = threshold.filter(|t| v > *t) {
+        return Some((
+            "read cgroup",
+            Observed::NotEnforced,
+            None,
+            Some(format!("cgroup {file} is {v}, above the declared {t}")),
+        ));
+    }
+    Some(match name {
+        "processes" => exceed_processes(v),
+        _ => (
+            "read cgroup",
+            Observed::Enforced,
+            None,
+            Some(format!(
+                "cgroup {file} is {v}; read, not overrun (that would fill it)"
+            )),
+        ),
+    })
+}
+
+/// Reserve 4 MiB more address space than the limit allows; the pages are
+/// never touched, so an unenforced limit costs nothing.
+fn exceed_memory(hard: u64) -> Answer {
+    let action = "mmap (limit + 4 MiB, untouched)";
+    let Some(len) = usize::try_from(hard)
+        .ok()
+        .and_then(|h| h.checked_add(4 << 20))
+    else {
+        return (
+            action,
+            Observed::Error,
+            None,
+            Some("limit too large to reserve".into()),
+        );
+    };
+    // SAFETY: an anonymous private mapping at no fixed address.
+    let p = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            len,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+            -1,
+            0,
+        )
+    };
+    if p == libc::MAP_FAILED {
+        let e = std::io::Error::last_os_error();
+        (
+            action,
+            Observed::Enforced,
+            errno_name(&e),
+            Some(format!("a reservation of {len} bytes was refused")),
+        )
+    } else {
+        // SAFETY: unmapping exactly what was mapped.
+        unsafe { libc::munmap(p, len) };
+        (
+            action,
+            Observed::NotEnforced,
+            None,
+            Some(format!("{len} bytes were reserved past the limit")),
+        )
+    }
+}
+
+/// Start children until the kernel refuses one, at most four past the
+/// limit. Each child only waits for the pipe to close, then exits.
+fn exceed_processes(hard: u64) -> Answer {
+    const ACTION: &str = "fork until refused (at most limit + 4)";
+    if hard > 256 {
+        return (
+            ACTION,
+            Observed::Error,
+            None,
+            Some(format!(
+                "a limit of {hard} processes is too high to exceed harmlessly"
+            )),
+        );
+    }
+    let mut fds = [0; 2];
+    // SAFETY: `fds` has room for both ends.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        let e = std::io::Error::last_os_error();
+        return (ACTION, Observed::Error, errno_name(&e), None);
+    }
+    let mut children = Vec::new();
+    let mut refused = None;
+    for _ in 0..hard + 4 {
+        // SAFETY: the child calls only async-signal-safe functions.
+        match unsafe { libc::fork() } {
+            0 => unsafe {
+                let mut b = 0u8;
+                libc::close(fds[1]);
+                libc::read(fds[0], (&mut b as *mut u8).cast(), 1);
+                libc::_exit(0)
+            },
+            -1 => {
+                refused = Some(std::io::Error::last_os_error());
+                break;
+            }
+            pid => children.push(pid),
+        }
+    }
+    // SAFETY: closing our ends releases every child; then reap them.
+    unsafe {
+        libc::close(fds[1]);
+        libc::close(fds[0]);
+        for pid in &children {
+            libc::waitpid(*pid, std::ptr::null_mut(), 0);
+        }
+    }
+    let n = children.len();
+    match refused {
+        Some(e) if e.raw_os_error() == Some(libc::EAGAIN) => (
+            ACTION,
+            Observed::Enforced,
+            errno_name(&e).or(Some("EAGAIN".into())),
+            Some(format!("the kernel refused a process after {n} children")),
+        ),
+        Some(e) => (ACTION, Observed::Error, errno_name(&e), None),
+        None => (
+            ACTION,
+            Observed::NotEnforced,
+            None,
+            Some(format!("{n} children started, past the limit")),
+        ),
+    }
+}
+
+/// A child lowers its soft CPU limit to one second (within the hard
+/// limit) and spins: the kernel must stop it.
+fn exceed_cpu() -> Answer {
+    const ACTION: &str = "spin past a 1 s soft CPU limit in a child";
+    // SAFETY: the child calls only async-signal-safe functions and spins.
+    let pid = unsafe { libc::fork() };
+    if pid == 0 {
+        let l = libc::rlimit {
+            rlim_cur: 1,
+            rlim_max: getrlimit(libc::RLIMIT_CPU).rlim_max,
+        };
+        unsafe { libc::setrlimit(libc::RLIMIT_CPU, &l) };
+        let mut x = 0u64;
+        loop {
+            x = std::hint::black_box(x.wrapping_add(1));
+        }
+    }
+    if pid < 0 {
+        let e = std::io::Error::last_os_error();
+        return (ACTION, Observed::Error, errno_name(&e), None);
+    }
+    let start = Instant::now();
+    let mut status = 0;
+    // On a loaded machine one CPU second can take several seconds of wall
+    // time: wait long enough, and judge by the CPU the child really got.
+    while start.elapsed() < Duration::from_secs(12) {
+        // SAFETY: polling our own child.
+        if unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) } == pid {
+            let sig = libc::WTERMSIG(status);
+            return if libc::WIFSIGNALED(status) && (sig == libc::SIGXCPU || sig == libc::SIGKILL) {
+                (
+                    ACTION,
+                    Observed::Enforced,
+                    None,
+                    Some(format!(
+                        "stopped by signal {sig} after {} ms",
+                        start.elapsed().as_millis()
+                    )),
+                )
+            } else {
+                (
+                    ACTION,
+                    Observed::Error,
+                    None,
+                    Some("the child ended otherwise".into()),
+                )
+            };
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let used = cpu_ms(pid);
+    // SAFETY: our own child, still spinning.
+    unsafe {
+        libc::kill(pid, libc::SIGKILL);
+        libc::waitpid(pid, &mut status, 0);
+    }
+    match used {
+        Some(ms) if ms >= 1500 => (
+            ACTION,
+            Observed::NotEnforced,
+            None,
+            Some(format!("still running after {ms} ms of CPU")),
+        ),
+        _ => (
+            ACTION,
+            Observed::Error,
+            None,
+            Some(
+                "the machine is too loaded: the child got less than 1.5 CPU seconds in 12 s".into(),
+            ),
+        ),
+    }
+}
+
+/// CPU time (user + system) of a process, from /proc/PID/stat.
+fn cpu_ms(pid: i32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the parenthesized command name; utime and stime are
+    // the 14th and 15th fields of the line.
+    let rest = stat.rsplit_once(')')?.1;
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: u64 = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+    // SAFETY: sysconf has no preconditions.
+    let hz = u64::try_from(unsafe { libc::sysconf(libc::_SC_CLK_TCK) }).ok()?;
+    Some(ticks * 1000 / hz.max(1))
+}
+
 fn perform(kind: &str, target: &Value) -> Answer {
     let path = target["path"].as_str().map(Path::new);
     match (kind, path) {
         ("read-denied", Some(p)) => read(p),
-        ("write-denied" | "write-allowed", Some(p)) => write(p),
+        ("write-denied", Some(p)) => write_denied(p),
+        ("write-allowed", Some(p)) => write(p),
+        ("link-resolution", Some(_)) => link_resolution(target),
+        ("limit-enforced", _) => limit(target),
         ("egress-denied" | "egress-allowed", _) => egress(target),
         ("env-exact", _) => env_exact(target),
         _ => (
@@ -216,9 +625,70 @@ pub fn observe(doc: &Value, runner: &str) -> Result<Observations, String> {
     })
 }
 
+/// The launcher's helper: fill the output channel, then leave a child that
+/// ignores SIGTERM, and wait to be killed (both give up after HOLD_LIMIT).
+fn hold(emit: u64) -> u8 {
+    use std::io::Write;
+    let chunk = [b'.'; 64 * 1024];
+    let mut out = std::io::stdout().lock();
+    let mut left = emit;
+    while left > 0 {
+        let n = usize::try_from(left)
+            .unwrap_or(chunk.len())
+            .min(chunk.len());
+        // The launcher closing the pipe is the cut it was asked to make.
+        if out.write_all(&chunk[..n]).is_err() {
+            break;
+        }
+        left -= n as u64;
+    }
+    let _ = out.flush();
+    drop(out);
+    // SAFETY: the child calls only async-signal-safe functions.
+    match unsafe { libc::fork() } {
+        0 => unsafe {
+            libc::signal(libc::SIGTERM, libc::SIG_IGN);
+            let t = libc::timespec {
+                tv_sec: HOLD_LIMIT.as_secs() as libc::time_t,
+                tv_nsec: 0,
+            };
+            libc::nanosleep(&t, std::ptr::null_mut());
+            libc::_exit(0)
+        },
+        -1 => {
+            output::error("probe --hold: fork failed");
+            return EXIT_ERROR;
+        }
+        _ => {}
+    }
+    std::thread::sleep(HOLD_LIMIT);
+    EXIT_OK
+}
+
+/// Write to an inherited descriptor, after checking that it is open.
+fn write_fd(fd: i32, text: &str) -> Result<(), String> {
+    use std::io::Write;
+    use std::os::fd::FromRawFd;
+    // SAFETY: F_GETFD only asks whether `fd` is open.
+    if fd < 3 || unsafe { libc::fcntl(fd, libc::F_GETFD) } < 0 {
+        return Err(format!("--output-fd {fd}: not an open descriptor above 2"));
+    }
+    // SAFETY: `fd` is open, inherited for us alone, and closed once here.
+    let mut f = unsafe { std::fs::File::from_raw_fd(fd) };
+    f.write_all(text.as_bytes())
+        .map_err(|e| format!("--output-fd {fd}: {e}"))
+}
+
 pub fn run(args: &ProbeArgs) -> u8 {
-    let shown = args.plan.display();
-    let doc = std::fs::read(&args.plan)
+    if args.hold.is_some() {
+        return hold(args.emit);
+    }
+    let Some(plan) = &args.plan else {
+        output::error("probe: --plan FINDINGS is required");
+        return EXIT_ERROR;
+    };
+    let shown = plan.display();
+    let doc = std::fs::read(plan)
         .map_err(|e| format!("{shown}: cannot read: {e}"))
         .and_then(|b| {
             serde_json::from_slice::<Value>(&b)
@@ -234,11 +704,12 @@ pub fn run(args: &ProbeArgs) -> u8 {
     };
     let mut text = serde_json::to_string_pretty(&obs).unwrap_or_default();
     text.push('\n');
-    let written = match &args.output {
-        Some(p) => {
+    let written = match (&args.output, args.output_fd) {
+        (_, Some(fd)) => write_fd(fd, &text),
+        (Some(p), None) => {
             std::fs::write(p, text).map_err(|e| format!("{}: cannot write: {e}", p.display()))
         }
-        None => {
+        (None, None) => {
             use std::io::Write;
             std::io::stdout()
                 .write_all(text.as_bytes())

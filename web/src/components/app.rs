@@ -9,7 +9,7 @@ use super::exports::export_tools;
 use super::findings::{filter_bar, FindingList};
 use super::gallery::{gallery, lesson_card};
 use super::tables::Tables;
-use super::tools::{profile_tools, status_line};
+use super::tools::{profile_tools, runner_tools, status_line};
 use super::verdict::{verdict_banner, verdict_strip};
 use super::{Dispatch, Shared};
 use crate::browser;
@@ -132,6 +132,7 @@ pub fn app() -> Html {
                         <span class="source-name" title="exported as profile.source">{ state.source_name.to_string() }</span>
                     </div>
                     { profile_tools(&dispatch, &state.catalog, &state.catalog_label(), state.catalog_error.as_deref()) }
+                    { runner_tools(&dispatch, state.runner.as_ref().map(|r| r.file.as_str()), state.runner_applied, state.runner_error.as_deref()) }
                     { draft_offer(&dispatch, state.draft.is_some()) }
                     <Editor
                         dispatch={dispatch.clone()}

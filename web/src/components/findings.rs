@@ -1,5 +1,6 @@
 //! The filter bar and the findings grouped by area, with their detail.
 
+pub(crate) use isolint_core::text::plural;
 use std::rc::Rc;
 
 use isolint_core::model::StringEnum;
@@ -29,7 +30,7 @@ pub fn filter_bar(dispatch: &Dispatch, filter: &Filter, grouped: Option<&Grouped
         dispatch.dispatch(Action::SetQuery(input.value()));
     });
     let counts = match grouped {
-        Some(g) if g.shown == g.total => format!("{} finding{}", g.total, plural(g.total)),
+        Some(g) if g.shown == g.total => plural(g.total, "finding"),
         Some(g) => format!(
             "showing {} of {} findings (the exports always hold all of them)",
             g.shown, g.total
@@ -82,7 +83,7 @@ pub fn finding_list(props: &FindingListProps) -> Html {
     let nav = grouped.groups.iter().map(|g| {
         let worst = g.worst.map(|s| format!("worst-{}", s.as_str()));
         let class = classes!("area-chip", worst, (g.total == 0).then_some("area-chip-empty"));
-        let label = format!("{}: {} finding{}", g.title, g.total, plural(g.total));
+        let label = format!("{}: {}", g.title, plural(g.total, "finding"));
         if g.total == 0 {
             html! { <li><span {class} aria-label={label}>{ g.title }<span class="count">{ 0 }</span></span></li> }
         } else {
@@ -132,9 +133,11 @@ fn finding_item(dispatch: &Dispatch, report: &Report, index: usize, open: bool) 
     };
     let detail_id = format!("finding-detail-{index}");
     let (line, column) = view::shown_position(report, f);
-    let position = match (line, column) {
-        (Some(l), Some(c)) => format!("line {l}:{c}"),
-        (Some(l), None) => format!("line {l}"),
+    let position = match (line, column, &f.origin) {
+        (Some(l), Some(c), _) => format!("line {l}:{c}"),
+        (Some(l), None, _) => format!("line {l}"),
+        // Declared by the runner overlay, not by the editor's file.
+        (None, _, Some(o)) => format!("{} line {}", o.file, o.line),
         _ => String::new(),
     };
     html! {
@@ -178,7 +181,12 @@ fn finding_detail(dispatch: &Dispatch, id: String, d: &Detail) -> Html {
                 <dt>{ "Why it matters" }</dt><dd>{ rich(d.rationale) }</dd>
                 <dt>{ "How to fix" }</dt><dd>{ rich(&d.remediation) }</dd>
                 <dt>{ "Where" }</dt>
-                <dd><code>{ d.pointer.clone() }</code>{ " " }{ goto }</dd>
+                <dd>
+                    <code>{ d.pointer.clone() }</code>{ " " }{ goto }
+                    if let (None, Some(o)) = (d.shown_line, &d.origin) {
+                        <span class="muted runner-origin">{ format!("declared by the runner overlay {}, line {}, column {}", o.file, o.line, o.column) }</span>
+                    }
+                </dd>
                 if !d.evidence.is_empty() {
                     <dt>{ "Evidence" }</dt>
                     <dd>
@@ -207,14 +215,5 @@ fn finding_detail(dispatch: &Dispatch, id: String, d: &Detail) -> Html {
                 }
             </dl>
         </div>
-    }
-}
-
-/// The plural ending of a count's noun.
-pub(crate) fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
     }
 }

@@ -1,4 +1,4 @@
-//! Opening profiles and catalogs, and the status line.
+//! Opening profiles, catalogs and runner overlays, and the status line.
 
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -147,5 +147,77 @@ pub fn status_line(dispatch: &Dispatch, status: Option<&Status>) -> Html {
                 <button type="button" class="button button-small" aria-label="Dismiss message" onclick={dismiss}>{ "×" }</button>
             }
         </div>
+    }
+}
+
+/// Open, paste or drop the runner overlay (`isolint audit --runner`): what
+/// a manifest cannot say (cleanup, artifacts, limits enforcement,
+/// concurrency, fetch stage), merged under imported profiles.
+pub fn runner_tools(
+    dispatch: &Dispatch,
+    runner: Option<&str>,
+    applied: bool,
+    error: Option<&str>,
+) -> Html {
+    let open = on_file_chosen(dispatch.clone(), |name, bytes| Action::LoadRunner {
+        name,
+        bytes,
+    });
+    let paste = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: MouseEvent| {
+            let dispatch = dispatch.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                match browser::paste_text().await {
+                    Ok(text) => dispatch.dispatch(Action::LoadRunner {
+                        name: "pasted-runner.json".into(),
+                        bytes: text.into_bytes(),
+                    }),
+                    Err(_) => dispatch.dispatch(Action::Notify(Status::info(
+                        "the browser did not allow reading the clipboard; no runner overlay was loaded. Save the overlay as a file and use Runner overlay… instead",
+                    ))),
+                }
+            });
+        })
+    };
+    let drop_runner = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.dispatch(Action::DropRunner))
+    };
+    let dismiss = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.dispatch(Action::DismissRunnerError))
+    };
+    let summary = match (runner, applied) {
+        (None, _) => "none".to_string(),
+        (Some(file), true) => format!("{file}, merged under the imported profile"),
+        (Some(file), false) => format!(
+            "{file}, not applied: it applies to imported formats; an isolint.profile/v1 is audited as written"
+        ),
+    };
+    html! {
+        <>
+        <div class="tool-row runner-row" role="group" aria-label="Runner overlay">
+            <span class="tool-label">{ "Runner" }</span>
+            <span class="runner-name" id="runner-name" data-applied={applied.to_string()}>{ summary }</span>
+            <span class="file-button">
+                <input type="file" id="open-runner" class="visually-hidden"
+                    accept=".json,application/json" onchange={open} />
+                <label for="open-runner" class="button" title="A partial isolint.profile/v1, as for isolint audit --runner">{ "Runner overlay…" }</label>
+            </span>
+            <button type="button" class="button" id="paste-runner" onclick={paste}
+                title="Use the clipboard's text as the runner overlay">{ "Paste runner" }</button>
+            if runner.is_some() {
+                <button type="button" class="button button-small" id="drop-runner" onclick={drop_runner}>{ "Remove" }</button>
+            }
+        </div>
+        if let Some(error) = error {
+            <div class="alert alert-error" role="alert" id="runner-error">
+                <strong>{ "Runner overlay refused. " }</strong>
+                <span class="pre">{ error.to_string() }</span>
+                <button type="button" class="button button-small" onclick={dismiss}>{ "Dismiss" }</button>
+            </div>
+        }
+        </>
     }
 }

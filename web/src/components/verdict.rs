@@ -75,7 +75,7 @@ fn plan_summary(report: &Report) -> Html {
         .join(" · ");
     html! {
         <p class="banner-plan" id="plan-summary">
-            <strong>{ format!("Next step: {total} runtime check{}. ", super::findings::plural(total)) }</strong>
+            <strong>{ format!("Next step: {}. ", super::findings::plural(total, "runtime check")) }</strong>
             { kinds }{ " " }
             <a href="#checks">{ "See the plan" }</a>
         </p>

@@ -1,0 +1,310 @@
+//! `isolint verify` on real bubblewrap workers: the fixed workshop profile,
+//! adapted to fixture paths under a temporary directory, reconciles with
+//! every check agreeing or not observable with a reason; and for every
+//! check kind a deliberately misconfigured launch (the test-only switch
+//! `ISOLINT_VERIFY_FAULT`) is reported as `disagrees`. A verifier that
+//! agrees with a misconfigured launch is the failure these tests exist for.
+//!
+//! The tests skip, loudly, only when bwrap is absent (scripts/setup.sh
+//! installs it). They run one launch at a time: as root the workers run as
+//! uid 65534, and the kernel counts the process limit per host uid.
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+
+use isolint_acceptance::{bin, root};
+use serde_json::Value;
+
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+fn bwrap_present() -> bool {
+    let ok = Command::new("bwrap")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!(
+            "\n\n*** SKIPPED: bwrap (bubblewrap) is not installed; run scripts/setup.sh ***\n\n"
+        );
+    }
+    ok
+}
+
+/// Fixtures the worker's uid can use: the forbidden files exist (so that
+/// only the sandbox can hide them) and the mounts are writable by anyone
+/// (so that only the sandbox can make them read-only).
+struct Fixture {
+    _dir: tempfile::TempDir,
+    base: PathBuf,
+    tmp: PathBuf,
+    labels: PathBuf,
+    profile: PathBuf,
+}
+
+fn open_to_all(p: &Path, mode: u32) {
+    fs::set_permissions(p, fs::Permissions::from_mode(mode)).unwrap();
+}
+
+fn fixture() -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().to_path_buf();
+    open_to_all(&base, 0o755);
+    for d in [
+        "snapshots/parser",
+        "scratch/job-17",
+        "home/botie/.aws",
+        "run/postgresql",
+        "etc/runner",
+        "var/run",
+        "tmp",
+    ] {
+        fs::create_dir_all(base.join(d)).unwrap();
+    }
+    fs::write(
+        base.join("home/botie/.aws/credentials"),
+        "fixture, not a secret\n",
+    )
+    .unwrap();
+    fs::write(base.join("var/run/docker.sock"), "").unwrap();
+    fs::write(
+        base.join("snapshots/parser/test_date.py"),
+        "def test(): pass\n",
+    )
+    .unwrap();
+    for d in [
+        "snapshots",
+        "snapshots/parser",
+        "scratch",
+        "scratch/job-17",
+        "home",
+        "home/botie",
+        "home/botie/.aws",
+        "run",
+        "run/postgresql",
+        "etc",
+        "etc/runner",
+        "var",
+        "var/run",
+    ] {
+        open_to_all(&base.join(d), 0o777);
+    }
+    open_to_all(&base.join("tmp"), 0o755);
+    let b = base.to_str().unwrap();
+    let labels = base.join("labels.json");
+    fs::write(
+        &labels,
+        serde_json::json!({
+            "schema": "isolint.labels/v1", "name": "fixture",
+            "labels": [
+                {"path": format!("{b}/snapshots"), "label": "source-snapshot"},
+                {"path": format!("{b}/scratch"), "label": "scratch"},
+                {"path": format!("{b}/home/botie"), "label": "developer-home"},
+                {"path": format!("{b}/home/botie/.aws"), "label": "credential-store"},
+                {"path": format!("{b}/var/run/docker.sock"), "label": "container-engine-socket"},
+                {"path": format!("{b}/run/postgresql"), "label": "production-socket"},
+                {"path": format!("{b}/etc/runner"), "label": "trusted-config"}
+            ]
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let fixed = fs::read_to_string(root().join("fixtures/profiles/workshop-fixed.json")).unwrap();
+    let profile = base.join("profile.json");
+    fs::write(&profile, fixed.replace("/srv/workshop/", &format!("{b}/"))).unwrap();
+    Fixture {
+        tmp: base.join("tmp"),
+        base,
+        _dir: dir,
+        labels,
+        profile,
+    }
+}
+
+/// `isolint verify --format json` with `fault`; the exit code and the
+/// reconciliation. TMPDIR points at a directory of the fixture, so the
+/// test sees whether the launcher left anything behind.
+fn verify(f: &Fixture, fault: Option<&str>) -> (i32, Value) {
+    let mut cmd = Command::new(bin());
+    cmd.args(["verify", "--format", "json", "--labels"])
+        .arg(&f.labels)
+        .arg(&f.profile)
+        .env("TMPDIR", &f.tmp)
+        .env_remove("ISOLINT_VERIFY_FAULT");
+    if let Some(fault) = fault {
+        cmd.env("ISOLINT_VERIFY_FAULT", fault);
+    }
+    let out = cmd.output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let rec: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{fault:?}: not JSON ({e}); stderr: {stderr}"));
+    let left: Vec<_> = fs::read_dir(&f.tmp).unwrap().collect();
+    assert!(left.is_empty(), "{fault:?}: the launcher left {left:?}");
+    (out.status.code().unwrap_or(-1), rec)
+}
+
+fn checks(rec: &Value) -> &Vec<Value> {
+    rec["checks"].as_array().unwrap()
+}
+
+#[test]
+fn the_fixed_profile_reconciles_on_an_honest_launch() {
+    if !bwrap_present() {
+        return;
+    }
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let f = fixture();
+    let (code, rec) = verify(&f, None);
+    let all = checks(&rec);
+    for c in all {
+        let status = c["status"].as_str().unwrap();
+        assert!(
+            status == "agrees"
+                || (status == "not-observable" && !c["reason"].as_str().unwrap().is_empty()),
+            "{c}"
+        );
+    }
+    assert_eq!(code, 0, "{rec:#}");
+    assert_eq!(rec["passes"], true);
+    let observed = all.iter().filter(|c| c["status"] == "agrees").count();
+    assert!(
+        observed * 10 >= all.len() * 9,
+        "observed {observed} of {} checks",
+        all.len()
+    );
+    // Every kind of the plan was observed, not only planned.
+    for kind in [
+        "read-denied",
+        "write-denied",
+        "write-allowed",
+        "link-resolution",
+        "egress-denied",
+        "limit-enforced",
+        "timeout-kills-tree",
+        "env-exact",
+        "worker-destroyed",
+    ] {
+        assert!(
+            all.iter()
+                .any(|c| c["kind"] == kind && c["status"] == "agrees"),
+            "{kind} was not observed: {rec:#}"
+        );
+    }
+    // The forbidden fixture is still there: hidden, not removed.
+    assert!(f.base.join("home/botie/.aws/credentials").exists());
+}
+
+/// Each deviation, and the check kind that must catch it (and, for
+/// limits, which one).
+const FAULTS: &[(&str, &str, &str)] = &[
+    (
+        "bind-forbidden",
+        "read-denied",
+        "bind a forbidden fixture in",
+    ),
+    (
+        "mounts-writable",
+        "write-denied",
+        "bind the snapshot read-write",
+    ),
+    (
+        "scratch-read-only",
+        "write-allowed",
+        "bind the scratch read-only",
+    ),
+    (
+        "bind-elsewhere",
+        "link-resolution",
+        "bind a decoy at /workspace",
+    ),
+    ("share-network", "egress-denied", "share the network"),
+    ("drop-limits", "limit-enforced", "set no rlimit"),
+    ("no-output-cut", "limit-enforced", "keep all the output"),
+    (
+        "no-wall-limit",
+        "limit-enforced",
+        "never stop at the wall limit",
+    ),
+    ("kill-parent", "timeout-kills-tree", "kill only the parent"),
+    ("inherit-env", "env-exact", "clear no environment"),
+    ("add-variable", "env-exact", "add a variable"),
+    (
+        "keep-worker",
+        "worker-destroyed",
+        "keep the worker's directory",
+    ),
+];
+
+#[test]
+fn every_misconfigured_launch_is_reported_as_disagreeing() {
+    if !bwrap_present() {
+        return;
+    }
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let f = fixture();
+    let mut table = String::new();
+    for (fault, kind, what) in FAULTS {
+        let (code, rec) = verify(&f, Some(fault));
+        let caught: Vec<&Value> = checks(&rec)
+            .iter()
+            .filter(|c| c["kind"] == *kind && c["status"] == "disagrees")
+            .collect();
+        assert!(
+            !caught.is_empty(),
+            "{fault} ({what}) was not caught by a {kind} check: {rec:#}"
+        );
+        assert_eq!(code, 1, "{fault}");
+        assert_eq!(rec["passes"], false, "{fault}");
+        for c in caught {
+            table.push_str(&format!(
+                "| {kind} | {what} (`{fault}`) | {} {} |\n",
+                c["observed"].as_str().unwrap_or("nothing"),
+                c["target"].as_str().unwrap_or_default()
+            ));
+        }
+    }
+    eprintln!("{table}");
+    // Every check kind the launcher can observe was deviated from.
+    let kinds: std::collections::BTreeSet<&str> = FAULTS.iter().map(|(_, k, _)| *k).collect();
+    assert_eq!(kinds.len(), 9);
+}
+
+#[test]
+fn what_bubblewrap_cannot_build_is_refused_before_launch() {
+    if !bwrap_present() {
+        return;
+    }
+    let f = fixture();
+    let text = fs::read_to_string(&f.profile).unwrap();
+    let mut p: Value = serde_json::from_str(&text).unwrap();
+    // A missing mount source: the launcher creates nothing outside its own
+    // directory, so it says which mount and stops.
+    p["mounts"][0]["source"] = format!("{}/snapshots/absent", f.base.display()).into();
+    let missing = f.base.join("missing.json");
+    fs::write(&missing, p.to_string()).unwrap();
+    let out = Command::new(bin())
+        .args(["verify", "--labels"])
+        .arg(&f.labels)
+        .arg(&missing)
+        .env("TMPDIR", &f.tmp)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("/mounts/0") && err.contains("absent"), "{err}");
+    assert!(!f.base.join("snapshots/absent").exists());
+
+    // A profile that is not eligible is not launched.
+    let out = Command::new(bin())
+        .args(["verify"])
+        .arg(root().join("fixtures/profiles/workshop.json"))
+        .env("TMPDIR", &f.tmp)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not eligible"));
+    assert_eq!(fs::read_dir(&f.tmp).unwrap().count(), 0);
+}

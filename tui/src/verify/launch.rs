@@ -1,0 +1,1013 @@
+//! `isolint verify PROFILE`: the reference launcher. It audits the profile,
+//! builds disposable bubblewrap workers from what the profile declares,
+//! runs `isolint probe` inside one of them and observes from outside what
+//! the probe cannot: that the wall-clock limit kills the whole process
+//! tree, that output past `output_bytes` is cut, and that the worker and
+//! its temporary directory are gone afterwards. Then it reconciles.
+//!
+//! Safety: no packet leaves loopback. Egress checks are mapped to a
+//! listener the launcher opens on 127.0.0.1 outside the worker; with
+//! `--unshare-net` the worker cannot reach it, and reaching it means the
+//! network was shared. Limits are overrun by small, bounded amounts (see
+//! the probe). Nothing is created outside the launcher's own temporary
+//! directory, which is removed before the result is printed.
+
+use std::io::Read;
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use isolint_core::model::StringEnum;
+use isolint_core::observe::{self, Observation, Observations, Observed, OBSERVATIONS_SCHEMA};
+use isolint_core::{AuditOptions, Labels};
+use serde_json::Value;
+
+use super::reconcile::{self, ReconcileFormat};
+use super::{input, output, today, EXIT_ERROR, EXIT_NOT_ELIGIBLE};
+
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// Label catalog (isolint.labels/v1) replacing the embedded workshop catalog
+    #[arg(long, value_name = "FILE")]
+    labels: Option<PathBuf>,
+    /// Runner overlay merged under an imported profile (see `isolint audit --runner`)
+    #[arg(long, value_name = "FILE")]
+    runner: Option<PathBuf>,
+    /// Output format of the reconciliation
+    #[arg(short, long, value_enum, default_value_t = ReconcileFormat::Text)]
+    format: ReconcileFormat,
+    /// Also write the combined isolint.observations/v1 document (probe and launcher) here
+    #[arg(long, value_name = "FILE")]
+    observations: Option<PathBuf>,
+    /// The profile to launch: isolint.profile/v1 or any format `isolint import` reads
+    #[arg(value_name = "PROFILE")]
+    profile: PathBuf,
+}
+
+/// The uid and gid the worker runs as on the host when the launcher is
+/// root: `nobody`, so that the job holds no host authority and the
+/// kernel's per-user process limit applies (it never does to uid 0).
+const WORKER_ID: u32 = 65534;
+/// Where the launcher's directory (probe binary, plan) appears inside.
+const INSIDE: &str = "/run/isolint";
+/// The wall-clock limit of the helper worker that the timeout is observed
+/// on: the declared limit, scaled down so a verification takes seconds.
+const PROBED_WALL: Duration = Duration::from_millis(500);
+/// How long after a kill survivors are looked for.
+const GRACE: Duration = Duration::from_secs(1);
+/// The longest the probe worker may take, below the declared wall limit.
+const PROBE_WALL: Duration = Duration::from_secs(60);
+/// Output limits above this are not filled (it would take too long).
+const MAX_EMIT: u64 = 64 << 20;
+/// Bounds on what is read back from a worker.
+const MAX_OBSERVATIONS: u64 = 16 << 20;
+const MAX_STDERR: u64 = 64 << 10;
+
+/// Deliberate deviations from the profile, for the fault-injection tests
+/// only (`ISOLINT_VERIFY_FAULT=name,name`): each must make the verifier
+/// report `disagrees`, never agreement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fault {
+    /// Bind the first forbidden catalog path that exists into the worker.
+    BindForbidden,
+    /// Bind every read-only mount read-write.
+    MountsWritable,
+    /// Bind every writable mount read-only.
+    ScratchReadOnly,
+    /// Bind a decoy directory instead of the first mount's source.
+    BindElsewhere,
+    /// Share the launcher's network namespace.
+    ShareNetwork,
+    /// Set no resource limit.
+    DropLimits,
+    /// Keep all the output.
+    NoOutputCut,
+    /// Never stop the worker at its wall-clock limit.
+    NoWallLimit,
+    /// No pid namespace, no die-with-parent: killing bwrap kills only it.
+    KillParent,
+    /// Pass the launcher's whole environment.
+    InheritEnv,
+    /// Add a variable the profile does not declare.
+    AddVariable,
+    /// Observe the worker before removing its directory.
+    KeepWorker,
+}
+
+const FAULTS: &[(&str, Fault)] = &[
+    ("bind-forbidden", Fault::BindForbidden),
+    ("mounts-writable", Fault::MountsWritable),
+    ("scratch-read-only", Fault::ScratchReadOnly),
+    ("bind-elsewhere", Fault::BindElsewhere),
+    ("share-network", Fault::ShareNetwork),
+    ("drop-limits", Fault::DropLimits),
+    ("no-output-cut", Fault::NoOutputCut),
+    ("no-wall-limit", Fault::NoWallLimit),
+    ("kill-parent", Fault::KillParent),
+    ("inherit-env", Fault::InheritEnv),
+    ("add-variable", Fault::AddVariable),
+    ("keep-worker", Fault::KeepWorker),
+];
+
+fn faults() -> Result<Vec<Fault>, String> {
+    let Some(v) = std::env::var_os("ISOLINT_VERIFY_FAULT") else {
+        return Ok(Vec::new());
+    };
+    let v = v.to_string_lossy();
+    v.split(',')
+        .filter(|s| !s.is_empty())
+        .map(|name| {
+            FAULTS
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, f)| *f)
+                .ok_or_else(|| {
+                    let names: Vec<&str> = FAULTS.iter().map(|(n, _)| *n).collect();
+                    format!(
+                        "ISOLINT_VERIFY_FAULT: unknown fault `{name}` (known: {})",
+                        names.join(", ")
+                    )
+                })
+        })
+        .collect()
+}
+
+/// One declared mount, as the worker gets it.
+#[derive(Debug, Clone)]
+struct Mount {
+    source: PathBuf,
+    target: String,
+    writable: bool,
+}
+
+#[derive(Debug, Default, Clone, Copy)]
+struct Limits {
+    memory: Option<u64>,
+    processes: Option<u64>,
+    cpu: Option<u64>,
+    wall: Option<u64>,
+    output: Option<u64>,
+}
+
+/// What the launcher builds: the profile's mounts, network, environment,
+/// user and limits.
+#[derive(Debug, Clone)]
+struct Spec {
+    mounts: Vec<Mount>,
+    share_network: bool,
+    inherit_env: bool,
+    variables: Vec<(String, String)>,
+    ids: Option<(u32, u32)>,
+    limits: Limits,
+}
+
+/// Read the launch spec from the profile document the plan was derived
+/// from; what the launcher cannot build is an error, never ignored.
+fn spec(profile: &Value) -> Result<Spec, String> {
+    let mut mounts = Vec::new();
+    for (i, m) in profile["mounts"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or(&[])
+        .iter()
+        .enumerate()
+    {
+        let (Some(source), Some(target)) = (m["source"].as_str(), m["target"].as_str()) else {
+            return Err(format!("/mounts/{i}: a mount needs a source and a target"));
+        };
+        if !source.starts_with('/') || !target.starts_with('/') {
+            return Err(format!("/mounts/{i}: source and target must be absolute"));
+        }
+        let t = target.trim_end_matches('/');
+        if t.is_empty() || t == INSIDE || t.starts_with(&format!("{INSIDE}/")) {
+            return Err(format!(
+                "/mounts/{i}: target {target} is where the launcher puts the probe"
+            ));
+        }
+        // Undeclared access gets what most runtimes give: read-write.
+        let writable = m["access"].as_str() != Some("read-only");
+        std::fs::symlink_metadata(source).map_err(|e| {
+            format!("/mounts/{i}: source {source}: {e} (the launcher creates nothing outside its own temporary directory)")
+        })?;
+        mounts.push(Mount {
+            source: PathBuf::from(source),
+            target: t.to_string(),
+            writable,
+        });
+    }
+    let share_network = match profile["network"]["egress"].as_str() {
+        Some("deny") => false,
+        Some("allow-list") => {
+            return Err(
+                "/network/egress: bubblewrap cannot enforce an allow list; launch the job \
+with your own sandbox and run `isolint probe` inside it (README: your own launcher)"
+                    .into(),
+            )
+        }
+        // allow-all, or undeclared: what a runner defaults to, shared.
+        _ => true,
+    };
+    let env = &profile["environment"];
+    let inherit_env = env["inherit"].as_bool() != Some(false);
+    let variables = env["variables"]
+        .as_object()
+        .map(|o| {
+            o.iter()
+                .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let ids = profile["boundary"]["user"].as_str().and_then(|u| {
+        let (uid, gid) = u.split_once(':').unwrap_or((u, u));
+        Some((uid.parse().ok()?, gid.parse().ok()?))
+    });
+    let l = &profile["limits"];
+    let limits = Limits {
+        memory: l["memory_bytes"].as_u64(),
+        processes: l["processes"].as_u64(),
+        cpu: l["cpu_seconds"].as_u64(),
+        wall: l["wall_seconds"].as_u64(),
+        output: l["output_bytes"].as_u64(),
+    };
+    Ok(Spec {
+        mounts,
+        share_network,
+        inherit_env,
+        variables,
+        ids,
+        limits,
+    })
+}
+
+/// The launcher's own temporary directory: readable by the worker's uid,
+/// writable by nobody else, removed when dropped.
+struct LaunchDir {
+    path: PathBuf,
+    removed: bool,
+}
+
+impl LaunchDir {
+    fn create() -> std::io::Result<LaunchDir> {
+        let base = std::env::temp_dir();
+        let mut n = 0u32;
+        loop {
+            let path = base.join(format!("isolint-verify-{}-{n}", std::process::id()));
+            match std::fs::DirBuilder::new().mode(0o755).create(&path) {
+                Ok(()) => {
+                    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))?;
+                    return Ok(LaunchDir {
+                        path,
+                        removed: false,
+                    });
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1000 => n += 1,
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    fn remove(&mut self) -> std::io::Result<()> {
+        self.removed = true;
+        std::fs::remove_dir_all(&self.path)
+    }
+}
+
+impl Drop for LaunchDir {
+    fn drop(&mut self) {
+        if !self.removed {
+            let _ = std::fs::remove_dir_all(&self.path);
+        }
+    }
+}
+
+/// The probe binary inside the launcher's directory: a hard link to the
+/// running executable when the file system allows, else a copy.
+fn install_probe(dir: &Path) -> std::io::Result<()> {
+    let exe = std::env::current_exe()?;
+    let to = dir.join("isolint");
+    if std::fs::hard_link(&exe, &to).is_err() {
+        std::fs::copy(&exe, &to)?;
+        std::fs::set_permissions(&to, std::fs::Permissions::from_mode(0o755))?;
+    }
+    Ok(())
+}
+
+/// The plan as the probe gets it: egress targets mapped to the launcher's
+/// loopback listener, link checks given the declared source's identity.
+fn mapped_plan(export: &mut Value, spec: &Spec, port: u16) {
+    let Some(checks) = export["runtime_checks"].as_array_mut() else {
+        return;
+    };
+    for c in checks {
+        let kind = c["kind"].as_str().unwrap_or_default().to_string();
+        let t = &mut c["target"];
+        if kind.starts_with("egress-") {
+            let from = format!(
+                "{}:{}",
+                t["host"].as_str().unwrap_or_default(),
+                t["port"].as_u64().unwrap_or(0)
+            );
+            *t = serde_json::json!({
+                "host": "127.0.0.1", "port": port, "protocol": "tcp", "mapped_from": from,
+            });
+        } else if kind == "link-resolution" {
+            let path = t["path"].as_str().unwrap_or_default().trim_end_matches('/');
+            let declared = spec.mounts.iter().rev().find(|m| m.target == path);
+            if let Some(m) = declared.and_then(|m| std::fs::symlink_metadata(&m.source).ok()) {
+                t["source"] = serde_json::json!({"dev": m.dev(), "ino": m.ino()});
+            }
+        }
+    }
+}
+
+/// Everything one worker needs besides its command.
+struct Worker<'a> {
+    spec: &'a Spec,
+    faults: &'a [Fault],
+    dir: &'a Path,
+    /// A path the catalog forbids, bound in by `bind-forbidden`.
+    forbidden: Option<&'a Path>,
+}
+
+impl Worker<'_> {
+    fn has(&self, f: Fault) -> bool {
+        self.faults.contains(&f)
+    }
+
+    /// bwrap's arguments up to `--`.
+    fn bwrap_args(&self) -> Vec<String> {
+        let mut a: Vec<String> = Vec::new();
+        let mut push = |v: &[&str]| a.extend(v.iter().map(|s| s.to_string()));
+        push(&[
+            "--new-session",
+            "--unshare-user",
+            "--unshare-ipc",
+            "--unshare-uts",
+        ]);
+        if !self.has(Fault::KillParent) {
+            push(&["--unshare-pid", "--die-with-parent"]);
+        }
+        if !self.spec.share_network && !self.has(Fault::ShareNetwork) {
+            push(&["--unshare-net"]);
+        }
+        if let Some((uid, gid)) = self.spec.ids {
+            push(&["--uid", &uid.to_string(), "--gid", &gid.to_string()]);
+        }
+        // What the probe binary needs to run, read-only.
+        push(&["--ro-bind", "/usr", "/usr"]);
+        for d in ["/bin", "/sbin", "/lib", "/lib32", "/lib64"] {
+            match std::fs::read_link(d) {
+                Ok(to) => push(&["--symlink", &to.to_string_lossy(), d]),
+                Err(_) if Path::new(d).is_dir() => push(&["--ro-bind", d, d]),
+                Err(_) => {}
+            }
+        }
+        push(&["--proc", "/proc", "--dev", "/dev"]);
+        for (i, m) in self.spec.mounts.iter().enumerate() {
+            let source = if i == 0 && self.has(Fault::BindElsewhere) {
+                self.dir.join("decoy")
+            } else {
+                m.source.clone()
+            };
+            let writable = match m.writable {
+                true => !self.has(Fault::ScratchReadOnly),
+                false => self.has(Fault::MountsWritable),
+            };
+            let how = if writable { "--bind" } else { "--ro-bind" };
+            push(&[how, &source.to_string_lossy(), &m.target]);
+        }
+        if let Some(f) = self.forbidden.filter(|_| self.has(Fault::BindForbidden)) {
+            let f = f.to_string_lossy();
+            push(&["--ro-bind", &f, &f]);
+        }
+        push(&["--ro-bind", &self.dir.to_string_lossy(), INSIDE]);
+        push(&["--remount-ro", "/", "--chdir", "/"]);
+        a
+    }
+
+    /// Start bwrap running `command` (inside paths). `fd3`: the write end
+    /// of a pipe the worker inherits as descriptor 3.
+    fn spawn(&self, command: &[String], stdout: Stdio, fd3: Option<i32>) -> std::io::Result<Child> {
+        let mut cmd = Command::new("bwrap");
+        let args = self.bwrap_args();
+        let mut prefix: Vec<String> = Vec::new();
+        // The environment is set on bwrap, which passes it on: the values
+        // never appear on a command line (`ps` shows those).
+        if !self.spec.inherit_env && !self.has(Fault::InheritEnv) {
+            cmd.env_clear();
+            // bwrap always sets PWD (even with --unsetenv); the job must
+            // get only what is declared, so `env` removes it before exec.
+            if !self.spec.variables.iter().any(|(k, _)| k == "PWD") {
+                prefix.extend(["/usr/bin/env".into(), "-u".into(), "PWD".into()]);
+            }
+        }
+        cmd.args(args).arg("--").args(prefix).args(command);
+        cmd.envs(self.spec.variables.iter().map(|(k, v)| (k, v)));
+        if self.has(Fault::AddVariable) {
+            cmd.env("ISOLINT_FAULT_EXTRA", "1");
+        }
+        cmd.stdin(Stdio::null())
+            .stdout(stdout)
+            .stderr(Stdio::piped());
+        let l = if self.has(Fault::DropLimits) {
+            Limits::default()
+        } else {
+            self.spec.limits
+        };
+        let limits = [
+            (libc::RLIMIT_AS, l.memory),
+            (libc::RLIMIT_NPROC, l.processes),
+            (libc::RLIMIT_CPU, l.cpu),
+        ];
+        // SAFETY: getuid is always safe.
+        let drop_ids = unsafe { libc::geteuid() } == 0;
+        // SAFETY: between fork and exec the closure calls only
+        // async-signal-safe functions and allocates nothing.
+        unsafe {
+            cmd.pre_exec(move || {
+                if let Some(fd) = fd3 {
+                    if fd == 3 {
+                        let flags = libc::fcntl(3, libc::F_GETFD);
+                        libc::fcntl(3, libc::F_SETFD, flags & !libc::FD_CLOEXEC);
+                    } else if libc::dup2(fd, 3) < 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                }
+                for (r, v) in limits {
+                    if let Some(v) = v {
+                        let l = libc::rlimit {
+                            rlim_cur: v,
+                            rlim_max: v,
+                        };
+                        if libc::setrlimit(r, &l) != 0 {
+                            return Err(std::io::Error::last_os_error());
+                        }
+                    }
+                }
+                if drop_ids
+                    && (libc::setgroups(0, std::ptr::null()) != 0
+                        || libc::setgid(WORKER_ID) != 0
+                        || libc::setuid(WORKER_ID) != 0)
+                {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        cmd.spawn()
+    }
+}
+
+/// Read at most `max` bytes from `r` on a thread of `scope`.
+fn drain<'s, R: Read + Send + 's>(
+    scope: &'s std::thread::Scope<'s, '_>,
+    r: R,
+    max: u64,
+) -> std::thread::ScopedJoinHandle<'s, Vec<u8>> {
+    scope.spawn(move || {
+        let mut buf = Vec::new();
+        let _ = r.take(max).read_to_end(&mut buf);
+        buf
+    })
+}
+
+/// Wait for `child` until `deadline`; `None` if it is still running.
+fn wait_until(child: &mut Child, deadline: Instant) -> Option<std::process::ExitStatus> {
+    loop {
+        if let Ok(Some(st)) = child.try_wait() {
+            return Some(st);
+        }
+        if Instant::now() >= deadline {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Processes whose command line holds `token` (the helper, its child, and
+/// the bwrap processes that started them).
+fn marked(token: &str) -> Vec<i32> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.filter_map(|e| {
+        let pid: i32 = e.ok()?.file_name().to_str()?.parse().ok()?;
+        let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+        cmdline
+            .split(|b| *b == 0)
+            .any(|arg| arg == token.as_bytes())
+            .then_some(pid)
+    })
+    .collect()
+}
+
+/// What the helper worker showed from outside.
+struct Held {
+    output: Observation,
+    wall: Observation,
+    tree: Observation,
+}
+
+fn launcher_obs(observed: Observed, action: &str, detail: String, started: Instant) -> Observation {
+    Observation {
+        id: String::new(),
+        kind: String::new(),
+        action: action.into(),
+        observed: observed.as_str().into(),
+        errno: None,
+        detail: Some(detail),
+        elapsed_us: u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
+    }
+}
+
+/// Launch the helper: it fills its output past the limit, leaves a child
+/// that ignores SIGTERM and waits. The launcher cuts the output, stops the
+/// worker at the (scaled) wall limit and looks for survivors.
+fn hold(w: &Worker<'_>, token: &str) -> Result<Held, String> {
+    let started = Instant::now();
+    let limit = w.spec.limits.output;
+    let emit = limit
+        .filter(|l| *l <= MAX_EMIT)
+        .map_or(1 << 20, |l| l + (64 << 10));
+    let cmd = [
+        format!("{INSIDE}/isolint"),
+        "probe".into(),
+        "--hold".into(),
+        token.into(),
+        "--emit".into(),
+        emit.to_string(),
+    ];
+    let mut child = w
+        .spawn(&cmd, Stdio::piped(), None)
+        .map_err(|e| format!("cannot start bwrap: {e}"))?;
+    let stdout = child.stdout.take();
+    let stderr = child.stderr.take();
+    let cut = match limit {
+        Some(l) if !w.has(Fault::NoOutputCut) => l,
+        _ => u64::MAX,
+    };
+    std::thread::scope(|s| {
+        // The launcher keeps at most `cut` bytes and then closes the
+        // pipe; reading one byte more shows the job wrote past it.
+        let reader = stdout.map(|o| drain(s, o, cut.saturating_add(1)));
+        let errors = stderr.map(|e| drain(s, e, MAX_STDERR));
+        let wall = w
+            .spec
+            .limits
+            .wall
+            .map(|secs| PROBED_WALL.min(Duration::from_secs(secs)));
+        let enforce = wall.filter(|_| !w.has(Fault::NoWallLimit));
+        let deadline = started + enforce.unwrap_or(PROBED_WALL + GRACE);
+        let early = wait_until(&mut child, deadline);
+        let kill_at = started.elapsed();
+        let _ = child.kill();
+        let _ = child.wait();
+        // Survivors (anything carrying the token once the kill settles)
+        // first: one holds the output pipes open, so the readers finish
+        // only once it is gone.
+        let settle = Instant::now() + GRACE;
+        let mut left = marked(token);
+        while !left.is_empty() && Instant::now() < settle {
+            std::thread::sleep(Duration::from_millis(10));
+            left = marked(token);
+        }
+        let tree = if left.is_empty() {
+            launcher_obs(
+                Observed::NoSurvivors,
+                "kill the worker, scan /proc for its processes",
+                "no process of the job remained after the kill (the child ignored SIGTERM)".into(),
+                started,
+            )
+        } else {
+            let n = left.len();
+            for pid in left {
+                // SAFETY: a process this launcher started, marked by its token.
+                unsafe { libc::kill(pid, libc::SIGKILL) };
+            }
+            launcher_obs(
+                Observed::Survivors,
+                "kill the worker, scan /proc for its processes",
+                format!("{n} processes of the job outlived the kill of its parent"),
+                started,
+            )
+        };
+        let got = reader
+            .and_then(|r| r.join().ok())
+            .map_or(0, |b| b.len() as u64);
+        let stderr = errors.and_then(|e| e.join().ok()).unwrap_or_default();
+        if let Some(st) = early {
+            return Err(format!(
+                "the helper worker ended by itself ({st}) before its wall limit: {}",
+                isolint_core::sanitize::neutralize(String::from_utf8_lossy(&stderr).trim())
+            ));
+        }
+        let output = match limit {
+            // One byte past the cut shows the job wrote more than allowed.
+            Some(l) if got > l && cut == l => launcher_obs(
+                Observed::Enforced,
+                "count the worker's stdout",
+                format!(
+                    "the worker wrote past {l} bytes; the launcher kept {l} and closed the pipe"
+                ),
+                started,
+            ),
+            Some(l) if got > l => launcher_obs(
+                Observed::NotEnforced,
+                "count the worker's stdout",
+                format!("collected {got} bytes, over the {l}-byte limit"),
+                started,
+            ),
+            Some(l) if emit <= l => launcher_obs(
+                Observed::Error,
+                "count the worker's stdout",
+                format!("a limit of {l} bytes is too large to fill in the time budget"),
+                started,
+            ),
+            Some(l) => launcher_obs(
+                Observed::Error,
+                "count the worker's stdout",
+                format!("the worker wrote only {got} of {emit} bytes (limit {l})"),
+                started,
+            ),
+            None => launcher_obs(
+                Observed::NotEnforced,
+                "count the worker's stdout",
+                format!("no output limit: collected all {got} bytes"),
+                started,
+            ),
+        };
+        let ms = kill_at.as_millis();
+        let wall_obs = match (w.spec.limits.wall, enforce) {
+            (Some(secs), Some(p)) => launcher_obs(
+                Observed::Enforced,
+                "stop the worker at its wall limit",
+                format!(
+                    "stopped at {ms} ms: the declared {secs} s, probed at {} ms",
+                    p.as_millis()
+                ),
+                started,
+            ),
+            (Some(secs), None) => launcher_obs(
+                Observed::NotEnforced,
+                "stop the worker at its wall limit",
+                format!(
+                    "still running at {ms} ms, past the declared {secs} s (probed at {} ms)",
+                    PROBED_WALL.as_millis()
+                ),
+                started,
+            ),
+            (None, _) => launcher_obs(
+                Observed::NotEnforced,
+                "stop the worker at its wall limit",
+                format!("no wall limit declared: still running at {ms} ms"),
+                started,
+            ),
+        };
+        Ok(Held {
+            output,
+            wall: wall_obs,
+            tree,
+        })
+    })
+}
+
+/// Run the probe in a worker; its observations come back on descriptor 3.
+fn probe(w: &Worker<'_>) -> Result<Observations, String> {
+    let mut fds = [0; 2];
+    // SAFETY: `fds` has room for both ends.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(format!("pipe: {}", std::io::Error::last_os_error()));
+    }
+    use std::os::fd::FromRawFd;
+    // SAFETY: fresh descriptors, each owned once from here on.
+    let (read_end, write_end) = unsafe {
+        (
+            std::fs::File::from_raw_fd(fds[0]),
+            std::fs::File::from_raw_fd(fds[1]),
+        )
+    };
+    let runner = format!("isolint verify ({})", bwrap_version());
+    let cmd = [
+        format!("{INSIDE}/isolint"),
+        "probe".into(),
+        "--plan".into(),
+        format!("{INSIDE}/plan.json"),
+        "--output-fd".into(),
+        "3".into(),
+        "--runner".into(),
+        runner,
+    ];
+    let spawned = w.spawn(&cmd, Stdio::null(), Some(fds[1]));
+    // The worker holds the write end now; ours must close for EOF.
+    drop(write_end);
+    let mut child = spawned.map_err(|e| format!("cannot start bwrap: {e}"))?;
+    let stderr = child.stderr.take();
+    let wall = w.spec.limits.wall.map_or(PROBE_WALL, |s| {
+        PROBE_WALL.min(Duration::from_secs(s.max(1)))
+    });
+    let (status, doc, errors) = std::thread::scope(|s| {
+        let doc = drain(s, read_end, MAX_OBSERVATIONS);
+        let errors = stderr.map(|e| drain(s, e, MAX_STDERR));
+        let status = wait_until(&mut child, Instant::now() + wall);
+        if status.is_none() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        (
+            status,
+            doc.join().unwrap_or_default(),
+            errors.and_then(|e| e.join().ok()).unwrap_or_default(),
+        )
+    });
+    let errors = String::from_utf8_lossy(&errors);
+    let errors = isolint_core::sanitize::neutralize(errors.trim()).into_owned();
+    match status {
+        None => Err(format!(
+            "the probe did not finish within {} s",
+            wall.as_secs()
+        )),
+        Some(st) if !st.success() => Err(format!("the probe worker failed ({st}): {errors}")),
+        Some(_) => {
+            observe::parse(&doc).map_err(|e| format!("the probe's observations: {e}; {errors}"))
+        }
+    }
+}
+
+fn bwrap_version() -> String {
+    Command::new("bwrap")
+        .arg("--version")
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| "bwrap".into())
+}
+
+/// The plan's first sensitive catalog path that exists on the host.
+fn forbidden_fixture(plan: &Value) -> Option<PathBuf> {
+    plan["runtime_checks"].as_array()?.iter().find_map(|c| {
+        let p = c["target"]["path"].as_str()?;
+        (c["kind"] == "read-denied" && Path::new(p).exists()).then(|| PathBuf::from(p))
+    })
+}
+
+/// The profile document and its report: audited as `isolint audit` would
+/// (an imported format through its importer and the runner overlay).
+fn audited(args: &VerifyArgs) -> Result<(String, isolint_core::Report), String> {
+    let name = input::display(&args.profile);
+    let labels = match &args.labels {
+        Some(p) => input::load_labels(p).map_err(|f| {
+            f.iter()
+                .map(|f| f.to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        })?,
+        None => Labels::workshop(),
+    };
+    let bytes = input::read(&input::Origin::File(args.profile.clone()), &name)
+        .map_err(|f| f.to_string())?;
+    let options = AuditOptions {
+        today: today::utc_today(),
+    };
+    let runner = match &args.runner {
+        Some(p) => {
+            let b = std::fs::read(p).map_err(|e| format!("{}: cannot read: {e}", p.display()))?;
+            Some(
+                isolint_core::runner::Runner::parse(&b, &p.display().to_string())
+                    .map_err(|e| format!("{}:{e}", p.display()))?,
+            )
+        }
+        None => None,
+    };
+    match isolint_core::import::detect(&bytes, Some(&name)) {
+        None => {
+            let report = isolint_core::audit(&bytes, &name, &labels, &options)
+                .map_err(|e| format!("{name}: {e}"))?;
+            let text = String::from_utf8(bytes).map_err(|_| format!("{name}: not UTF-8"))?;
+            Ok((text, report))
+        }
+        Some(format) => {
+            let mut units =
+                isolint_core::import::import(&bytes, format).map_err(|e| format!("{name}: {e}"))?;
+            if units.len() != 1 {
+                return Err(format!(
+                    "{name}: describes {} profiles; verify launches one (split it with `isolint import -o DIR/`)",
+                    units.len()
+                ));
+            }
+            let unit = units.remove(0);
+            match runner {
+                Some(r) => {
+                    let merged = r
+                        .overlay(&unit.profile_json)
+                        .map_err(|e| format!("{name}: {e}"))?
+                        .profile_json;
+                    let report =
+                        isolint_core::runner::audit_imported(&unit, &name, &labels, &options, &r)
+                            .map_err(|e| format!("{name}: {e}"))?;
+                    Ok((merged, report))
+                }
+                None => {
+                    let report =
+                        isolint_core::import::audit_imported(&unit, &name, &labels, &options)
+                            .map_err(|e| format!("{name}: {e}"))?;
+                    Ok((unit.profile_json, report))
+                }
+            }
+        }
+    }
+}
+
+pub fn run(args: &VerifyArgs) -> u8 {
+    match verify(args) {
+        Ok(code) => code,
+        Err(e) => {
+            output::error(&e);
+            EXIT_ERROR
+        }
+    }
+}
+
+fn verify(args: &VerifyArgs) -> Result<u8, String> {
+    let faults = faults()?;
+    let (profile_text, report) = audited(args)?;
+    if report.verdict != isolint_core::report::Verdict::EligibleForRuntimeTesting {
+        output::error(&format!(
+            "{}: not eligible for runtime testing; `isolint audit` lists what to fix first",
+            input::display(&args.profile)
+        ));
+        return Ok(EXIT_NOT_ELIGIBLE);
+    }
+    let profile: Value = serde_json::from_str(&profile_text)
+        .map_err(|e| format!("{}: {e}", input::display(&args.profile)))?;
+    let spec = spec(&profile).map_err(|e| format!("{}: {e}", input::display(&args.profile)))?;
+    if Command::new("bwrap").arg("--version").output().is_err() {
+        return Err("bwrap (bubblewrap) is not installed; scripts/setup.sh installs it".into());
+    }
+
+    let mut dir = LaunchDir::create().map_err(|e| format!("temporary directory: {e}"))?;
+    install_probe(&dir.path).map_err(|e| format!("installing the probe: {e}"))?;
+    std::fs::DirBuilder::new()
+        .mode(0o755)
+        .create(dir.path.join("decoy"))
+        .map_err(|e| format!("temporary directory: {e}"))?;
+    // Egress checks connect here; reaching it from inside means the
+    // worker shares the launcher's network.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0")
+        .map_err(|e| format!("loopback listener: {e}"))?;
+    let port = listener.local_addr().map_err(|e| e.to_string())?.port();
+    let export_text = isolint_core::render::json::render(&report);
+    let mut export: Value = serde_json::from_str(&export_text).map_err(|e| e.to_string())?;
+    let forbidden = forbidden_fixture(&export);
+    mapped_plan(&mut export, &spec, port);
+    let plan_path = dir.path.join("plan.json");
+    std::fs::write(&plan_path, export.to_string()).map_err(|e| format!("plan: {e}"))?;
+    std::fs::set_permissions(&plan_path, std::fs::Permissions::from_mode(0o644))
+        .map_err(|e| format!("plan: {e}"))?;
+
+    let token = format!(
+        "isolint-hold-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos())
+    );
+    let worker = Worker {
+        spec: &spec,
+        faults: &faults,
+        dir: &dir.path,
+        forbidden: forbidden.as_deref(),
+    };
+    // One after the other: the kernel counts the process limit per host
+    // uid across user namespaces, so two workers at once would share it.
+    let probed = probe(&worker)?;
+    let held = hold(&worker, &token)?;
+    drop(listener);
+
+    // The worker is gone once its directory is and nothing of it runs.
+    let started = Instant::now();
+    if !faults.contains(&Fault::KeepWorker) {
+        dir.remove()
+            .map_err(|e| format!("removing {}: {e}", dir.path.display()))?;
+    }
+    let kept_dir = dir.path.exists();
+    let running = marked(&token).len();
+    let destroyed = match (kept_dir, running) {
+        (false, 0) => launcher_obs(
+            Observed::Destroyed,
+            "remove the worker's directory, scan /proc",
+            "the worker's temporary directory is gone and none of its processes runs".into(),
+            started,
+        ),
+        _ => launcher_obs(
+            Observed::Kept,
+            "remove the worker's directory, scan /proc",
+            format!(
+                "{}{running} processes of the worker still run",
+                if kept_dir {
+                    "its temporary directory remains; "
+                } else {
+                    ""
+                }
+            ),
+            started,
+        ),
+    };
+    // Whatever was observed, nothing stays behind.
+    drop(dir);
+
+    let obs = combine(&report, probed, held, destroyed);
+    if let Some(p) = &args.observations {
+        let mut text = serde_json::to_string_pretty(&obs).unwrap_or_default();
+        text.push('\n');
+        output::write_atomically(p, text.as_bytes())
+            .map_err(|e| format!("{}: cannot write: {e}", p.display()))?;
+    }
+    let rec = observe::join_report(&report, &obs);
+    let of = reconcile::PlanOf {
+        fingerprint: &report.profile.fingerprint,
+        source: &report.profile.source,
+        name: &report.profile.name,
+    };
+    Ok(reconcile::finish(&rec, &of, &obs, args.format))
+}
+
+/// The probe's observations, completed with what the launcher saw from
+/// outside, in plan order.
+fn combine(
+    report: &isolint_core::Report,
+    probed: Observations,
+    held: Held,
+    destroyed: Observation,
+) -> Observations {
+    use isolint_core::finding::CheckKind;
+    use isolint_core::plan::{LimitName, Target};
+    let mut by_id: std::collections::BTreeMap<String, Observation> = probed
+        .observations
+        .into_iter()
+        .map(|o| (o.id.clone(), o))
+        .collect();
+    let mut observations = Vec::with_capacity(report.runtime_checks.len());
+    for c in &report.runtime_checks {
+        let from_probe = by_id.remove(&c.id);
+        let outside = match (&c.kind, &c.target) {
+            (CheckKind::LimitEnforced, Target::Limit { limit, .. }) => match limit {
+                LimitName::OutputBytes => Some(held.output.clone()),
+                LimitName::WallSeconds => Some(held.wall.clone()),
+                LimitName::MaxJobs => Some(launcher_obs(
+                    Observed::NeedsLauncher,
+                    "none",
+                    "the reference launcher starts one job; the concurrency cap belongs to the orchestrator that schedules many".into(),
+                    Instant::now(),
+                )),
+                _ => None,
+            },
+            (CheckKind::TimeoutKillsTree, _) => Some(held.tree.clone()),
+            (CheckKind::WorkerDestroyed, _) => Some(destroyed.clone()),
+            (CheckKind::CredentialExpired, _) => Some(launcher_obs(
+                Observed::NeedsLauncher,
+                "none",
+                "the reference launcher issues no credentials; the broker must show the token is rejected after the job".into(),
+                Instant::now(),
+            )),
+            _ => None,
+        };
+        let mut o = match (outside, from_probe) {
+            (Some(o), _) => o,
+            (None, Some(o)) => o,
+            (None, None) => continue,
+        };
+        o.id = c.id.clone();
+        o.kind = c.kind.as_str().into();
+        if let (CheckKind::ReadDenied, Target::Path(p)) = (&c.kind, &c.target) {
+            // Absent inside, present on the host: the mount namespace hides it.
+            if o.observed == Observed::Absent.as_str() && std::fs::symlink_metadata(p).is_ok() {
+                o.observed = Observed::Denied.as_str().into();
+                o.detail = Some(
+                    "absent inside the worker while present on the host: the worker's mount namespace hides it"
+                        .into(),
+                );
+            }
+        }
+        if matches!(c.kind, CheckKind::EgressDenied | CheckKind::EgressAllowed) {
+            let mapped = format!(
+                "mapped from {} to the launcher's loopback listener, reachable only through a shared network",
+                c.target
+            );
+            o.detail = Some(match o.detail.take() {
+                Some(d) => format!("{d}; {mapped}"),
+                None => mapped,
+            });
+        }
+        observations.push(o);
+    }
+    Observations {
+        schema: OBSERVATIONS_SCHEMA.into(),
+        plan_fingerprint: probed.plan_fingerprint,
+        runner: probed.runner,
+        observations,
+    }
+}
