@@ -172,7 +172,10 @@ fn every_schema_enum_equals_the_code_enum() {
 fn check_closed_and_described(v: &Value, at: &str, problems: &mut Vec<String>) {
     let Some(map) = v.as_object() else { return };
     if map.get("type") == Some(&json!("object")) {
-        let open_by_design = at.ends_with("/evidence") || at.ends_with("/variables");
+        // Maps of names chosen by the author: variables, sysctls, hosts.
+        let open_by_design = ["/evidence", "/variables", "/sysctls", "/hosts"]
+            .iter()
+            .any(|s| at.ends_with(s));
         if !open_by_design && map.get("additionalProperties") != Some(&json!(false)) {
             problems.push(format!(
                 "{at}: object without `additionalProperties: false`"
@@ -240,23 +243,26 @@ fn complete_profile() -> Value {
         "runtime": { "name": "runc", "version": "1.2.4", "patched_on": "2026-10-01" },
         "privileged": false, "capabilities": { "add": [], "drop": ["ALL"] },
         "user": "1000:1000", "no_new_privileges": true, "host_namespaces": [],
-        "seccomp": "default", "read_only_root": true
+        "seccomp": "default", "read_only_root": true,
+        "terminal": "none", "masked_paths": true, "apparmor": "default", "selinux": "default",
+        "devices": [], "shares_pid_with": [], "sysctls": {}, "oom_score_adj": 0,
+        "oom_kill_disable": false, "groups": []
       },
       "mounts": [
-        { "source": "/srv/workshop/snapshots/parser", "target": "/workspace", "access": "read-only" },
+        { "source": "/srv/workshop/snapshots/parser", "target": "/workspace", "access": "read-only", "sub_path": "parser" },
         { "source": "/srv/workshop/scratch/job-17", "target": "/scratch", "access": "read-write" }
       ],
       "network": {
         "egress": "allow-list", "enforced_by": "network-policy",
         "allow": [ { "host": "pypi.internal.example", "port": 443, "protocol": "https" } ],
-        "follow_redirects": false, "dns": "pinned"
+        "follow_redirects": false, "dns": "pinned", "hosts": {}, "resolvers": []
       },
       "environment": { "inherit": false, "variables": { "LANG": "C.UTF-8" } },
       "credentials": [
         { "name": "artifact-upload", "source": "broker", "scope": "task", "ttl_seconds": 900, "exposed_to": "job" }
       ],
-      "command": { "executable": "python", "arguments": ["-m", "pytest", "tests/test_date.py"], "shell": "pytest" },
-      "setup": [ { "executable": "pip", "arguments": ["install", "--no-deps", "-r", "requirements.lock"], "shell": "true" } ],
+      "command": { "executable": "python", "arguments": ["-m", "pytest", "tests/test_date.py"], "shell": "pytest", "cwd": "/workspace" },
+      "setup": [ { "executable": "pip", "arguments": ["install", "--no-deps", "-r", "requirements.lock"], "shell": "true", "cwd": "/workspace" } ],
       "limits": {
         "wall_seconds": 300, "cpu_seconds": 120, "memory_bytes": 536870912,
         "processes": 64, "output_bytes": 10485760,

@@ -150,6 +150,12 @@ fn checks(rec: &Value) -> &Vec<Value> {
     rec["checks"].as_array().unwrap()
 }
 
+fn schema(name: &str) -> Value {
+    let out = Command::new(bin()).args(["schema", name]).output().unwrap();
+    assert!(out.status.success(), "schema {name}");
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 #[test]
 fn the_fixed_profile_reconciles_on_an_honest_launch() {
     if !bwrap_present() {
@@ -158,6 +164,29 @@ fn the_fixed_profile_reconciles_on_an_honest_launch() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let f = fixture();
     let (code, rec) = verify(&f, None);
+    // Both documents the run can write validate against their schemas.
+    let s = schema("reconciliation");
+    let errors = isolint_acceptance::Validator::new(&s).validate(&rec);
+    assert!(errors.is_empty(), "{errors:?}");
+    let kept = f.base.join("observations.json");
+    let out = Command::new(bin())
+        .args(["verify", "--observations"])
+        .arg(&kept)
+        .arg("--labels")
+        .arg(&f.labels)
+        .arg(&f.profile)
+        .env("TMPDIR", &f.tmp)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let obs: Value = serde_json::from_slice(&fs::read(&kept).unwrap()).unwrap();
+    let s = schema("observations");
+    let errors = isolint_acceptance::Validator::new(&s).validate(&obs);
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(
+        obs["observations"].as_array().unwrap().len(),
+        checks(&rec).len()
+    );
     let all = checks(&rec);
     for c in all {
         let status = c["status"].as_str().unwrap();

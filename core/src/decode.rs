@@ -527,6 +527,7 @@ fn boundary(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Boundary> {
             "sysctls",
             "oom_score_adj",
             "oom_kill_disable",
+            "groups",
         ],
     )?;
     Some(Boundary {
@@ -568,6 +569,13 @@ fn boundary(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Boundary> {
         sysctls: o.with("sysctls", string_map),
         oom_score_adj: o.with("oom_score_adj", |d, n, ptr| d.int(n, ptr)),
         oom_kill_disable: o.boolean("oom_kill_disable"),
+        groups: o.with("groups", |d, n, ptr| {
+            // Group ids are often written as numbers.
+            d.array(n, ptr, |d, n, p| match &n.value {
+                Value::Number(num) => num.as_str().to_string(),
+                _ => d.string(n, p).unwrap_or_default(),
+            })
+        }),
     })
 }
 
@@ -587,7 +595,15 @@ fn network(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Network> {
     let mut o = d.object(
         n,
         ptr,
-        &["egress", "enforced_by", "allow", "follow_redirects", "dns"],
+        &[
+            "egress",
+            "enforced_by",
+            "allow",
+            "follow_redirects",
+            "dns",
+            "hosts",
+            "resolvers",
+        ],
     )?;
     Some(Network {
         egress: o.enumeration("egress"),
@@ -606,6 +622,8 @@ fn network(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Network> {
         }),
         follow_redirects: o.boolean("follow_redirects"),
         dns: o.enumeration("dns"),
+        hosts: o.with("hosts", string_map),
+        resolvers: o.strings("resolvers"),
     })
 }
 

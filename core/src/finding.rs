@@ -99,6 +99,7 @@ string_enum!(
         LinkResolution = "link-resolution",
         CredentialExpired = "credential-expired",
         WorkerDestroyed = "worker-destroyed",
+        BoundaryKernel = "boundary-kernel",
     }
 );
 

@@ -241,6 +241,8 @@ pub struct Boundary {
     pub oom_score_adj: Option<i64>,
     /// Whether the OOM killer is kept from killing the job (cgroup v1).
     pub oom_kill_disable: Option<bool>,
+    /// Supplementary groups of the job's processes, by number or name.
+    pub groups: Option<Vec<String>>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -274,6 +276,12 @@ pub struct Network {
     pub allow: Option<Vec<AllowEntry>>,
     pub follow_redirects: Option<bool>,
     pub dns: Option<Dns>,
+    /// Names the runtime pins to addresses in the job's hosts file
+    /// (Kubernetes `hostAliases`, Compose `extra_hosts`), in source order.
+    pub hosts: Option<Vec<(String, String)>>,
+    /// Resolvers the job's names go to (Kubernetes `dnsConfig.nameservers`,
+    /// Compose `dns`).
+    pub resolvers: Option<Vec<String>>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]

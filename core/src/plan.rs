@@ -32,6 +32,7 @@ string_enum!(
         ResolvesToDeclaredSource = "resolves-to-declared-source",
         RejectedAfterJob = "rejected-after-job",
         Destroyed = "destroyed",
+        SeparateKernel = "separate-kernel",
     }
 );
 
@@ -81,6 +82,12 @@ pub enum Target {
     Credential(String),
     /// The disposable worker itself.
     Worker,
+    /// The kernel under the job: the declared boundary kind (`undeclared`
+    /// when none) and runtime name, whose claim the verifier observes.
+    Kernel {
+        kind: String,
+        runtime: Option<String>,
+    },
 }
 
 impl Target {
@@ -98,6 +105,7 @@ impl Target {
             Target::Variables(_) => "environment".into(),
             Target::Credential(c) => cat!("credential\0", c),
             Target::Worker => "worker".into(),
+            Target::Kernel { .. } => "kernel".into(),
         }
     }
 
@@ -110,6 +118,12 @@ impl Target {
                 *protocol = f(std::mem::take(protocol));
             }
             Target::Variables(v) => v.iter_mut().for_each(|n| *n = f(std::mem::take(n))),
+            Target::Kernel { kind, runtime } => {
+                *kind = f(std::mem::take(kind));
+                if let Some(r) = runtime {
+                    *r = f(std::mem::take(r));
+                }
+            }
             Target::Limit { .. } | Target::Worker => {}
         }
     }
@@ -134,6 +148,11 @@ impl std::fmt::Display for Target {
             Target::Variables(v) => f.write_str(&v.join(",")),
             Target::Credential(c) => f.write_str(c),
             Target::Worker => f.write_str("worker"),
+            Target::Kernel {
+                kind,
+                runtime: Some(r),
+            } => write!(f, "kernel of {kind} ({r})"),
+            Target::Kernel { kind, .. } => write!(f, "kernel of {kind}"),
         }
     }
 }
@@ -173,7 +192,7 @@ impl RuntimeCheck {
             "\0",
             self.target.identity()
         );
-        let hex = crate::report::sha256_hex(key.as_bytes());
+        let hex = crate::digest::sha256_hex(key.as_bytes());
         cat!("rc-", hex.get(..12).unwrap_or(&hex))
     }
 }
@@ -554,6 +573,33 @@ pub fn derive(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
         "/cleanup",
         "after results are collected the worker must be gone, with nothing kept but the declared metadata",
     ));
+
+    // 11. A kernel of its own, when the kind or the runtime claims one: the
+    //     declared kind is a claim, the kernel the job runs on is the fact.
+    if crate::rules::isolation::claims_separate_kernel(ctx) {
+        let b = ctx.profile.boundary.as_ref();
+        let kind = b.and_then(|b| b.kind).map_or("undeclared", |k| k.as_str());
+        let runtime = b
+            .and_then(|b| b.runtime.as_ref())
+            .and_then(|r| r.name.as_deref())
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+            .map(str::to_string);
+        out.push(check(
+            CheckKind::BoundaryKernel,
+            Target::Kernel {
+                kind: kind.to_string(),
+                runtime,
+            },
+            Expect::SeparateKernel,
+            "/boundary",
+            cat!(
+                "the boundary is declared as ",
+                kind,
+                "; the kernel seen from inside the job (boot id, release, version) must differ from the host's, or the job shares the host's kernel"
+            ),
+        ));
+    }
     out
 }
 
@@ -651,6 +697,51 @@ mod tests {
             }
         }
         assert!(seen > 100, "{seen}");
+    }
+
+    /// A boundary that claims a kernel of its own gets a check that
+    /// observes it; a microvm run by runc is the finding that asks for it.
+    #[test]
+    fn a_claimed_kernel_of_its_own_is_observed() {
+        let with = |kind: &str, runtime: &str| {
+            let p = crate::WORKSHOP_PROFILE_FIXED
+                .replace(r#""kind": "container""#, &format!(r#""kind": "{kind}""#))
+                .replace(r#""name": "runc""#, &format!(r#""name": "{runtime}""#));
+            audit(
+                p.as_bytes(),
+                "p.json",
+                &Labels::workshop(),
+                &AuditOptions::default(),
+            )
+            .unwrap()
+        };
+        let kernel = |r: &crate::Report| -> Vec<RuntimeCheck> {
+            r.runtime_checks
+                .iter()
+                .filter(|c| c.kind == CheckKind::BoundaryKernel)
+                .cloned()
+                .collect()
+        };
+        assert!(kernel(&with("container", "runc")).is_empty());
+        let r = with("microvm", "runc");
+        let k = kernel(&r);
+        assert_eq!(k.len(), 1);
+        assert_eq!(k[0].expect, Expect::SeparateKernel);
+        assert_eq!(
+            k[0].target,
+            Target::Kernel {
+                kind: "microvm".into(),
+                runtime: Some("runc".into())
+            }
+        );
+        assert_eq!(k[0].target.to_string(), "kernel of microvm (runc)");
+        assert!(k[0].motivated_by.iter().any(|m| m.rule == "ISO008"));
+        // Claimed by the runtime alone, or by the kind alone.
+        assert_eq!(kernel(&with("container", "kata-runtime")).len(), 1);
+        assert_eq!(kernel(&with("microvm", "firecracker")).len(), 1);
+        assert!(kernel(&with("microvm", "firecracker"))[0]
+            .motivated_by
+            .is_empty());
     }
 
     #[test]

@@ -8,6 +8,10 @@ pub const LABELS: &str = include_str!("../schemas/labels.schema.json");
 pub const FINDINGS: &str = include_str!("../schemas/findings.schema.json");
 /// The runner overlay (`--runner FILE`): the runner's sections of a profile.
 pub const RUNNER: &str = include_str!("../schemas/runner.schema.json");
+/// `isolint.observations/v1`: what `isolint probe` and a launcher observed.
+pub const OBSERVATIONS: &str = include_str!("../schemas/observations.schema.json");
+/// `isolint.reconciliation/v1`: `isolint reconcile --format json`.
+pub const RECONCILIATION: &str = include_str!("../schemas/reconciliation.schema.json");
 
 /// The schema named `profile`, `labels` or `findings`.
 pub fn by_name(name: &str) -> Option<&'static str> {
@@ -16,6 +20,8 @@ pub fn by_name(name: &str) -> Option<&'static str> {
         "labels" => Some(LABELS),
         "findings" => Some(FINDINGS),
         "runner" => Some(RUNNER),
+        "observations" => Some(OBSERVATIONS),
+        "reconciliation" => Some(RECONCILIATION),
         _ => None,
     }
 }

@@ -387,6 +387,27 @@ fn table() -> Vec<(&'static str, Format, String, &'static str, bool)> {
         ("compose oom_score_adj positive", Compose, compose("oom_score_adj: 500"), "LIM020", false),
         ("oci oomScoreAdj", Oci, oci(json!({"process": {"oomScoreAdj": -1000}})), "LIM020", true),
         ("oci oomScoreAdj 0", Oci, oci(json!({"process": {"oomScoreAdj": 0}})), "LIM020", false),
+        // 23.3 names: hosts-file entries and resolvers
+        ("k8s hostAliases metadata", Kubernetes, pod("hostAliases: [{ip: 169.254.169.254, hostnames: [pypi.org]}]", ""), "NET030", true),
+        ("k8s hostAliases private", Kubernetes, pod("hostAliases: [{ip: 10.0.0.5, hostnames: [api.example.com, x.example.com]}]", ""), "NET030", true),
+        ("k8s hostAliases public", Kubernetes, pod("hostAliases: [{ip: 93.184.216.34, hostnames: [mirror.example.com]}]", ""), "NET030", false),
+        ("compose extra_hosts metadata", Compose, compose("extra_hosts: ['pypi.org:169.254.169.254']"), "NET030", true),
+        ("compose extra_hosts map", Compose, compose("extra_hosts: {internal.example.com: 192.168.1.10}"), "NET030", true),
+        ("compose extra_hosts host-gateway", Compose, compose("extra_hosts: ['host.docker.internal=127.0.0.1']"), "NET030", true),
+        ("compose extra_hosts public", Compose, compose("extra_hosts: ['mirror.example.com:93.184.216.34']"), "NET030", false),
+        ("k8s dnsPolicy None", Kubernetes, pod("dnsPolicy: None\ndnsConfig: {nameservers: [8.8.8.8]}", ""), "NET031", true),
+        ("k8s default dns", Kubernetes, pod("dnsPolicy: ClusterFirst", ""), "NET031", false),
+        ("compose dns", Compose, compose("dns: 1.1.1.1"), "NET031", true),
+        ("compose dns list", Compose, compose("dns: [10.0.0.2, 8.8.4.4]"), "NET031", true),
+        ("compose no dns", Compose, compose("dns_search: example.com"), "NET031", false),
+        // 21.8 supplementary groups
+        ("k8s supplementalGroups 0", Kubernetes, pod("securityContext: {supplementalGroups: [1000, 0]}", ""), "PRV024", true),
+        ("k8s fsGroup 0", Kubernetes, pod("securityContext: {fsGroup: 0}", ""), "PRV024", true),
+        ("k8s fsGroup 2000", Kubernetes, pod("securityContext: {fsGroup: 2000, supplementalGroups: [3000]}", ""), "PRV024", false),
+        ("compose group_add docker", Compose, compose("group_add: ['0', docker]"), "PRV024", true),
+        ("compose group_add users", Compose, compose("group_add: [users, '1001']"), "PRV024", false),
+        ("oci additionalGids 0", Oci, oci(json!({"process": {"user": {"uid": 1000, "gid": 1000, "additionalGids": [0]}}})), "PRV024", true),
+        ("oci additionalGids 1001", Oci, oci(json!({"process": {"user": {"uid": 1000, "gid": 1000, "additionalGids": [1001]}}})), "PRV024", false),
     ]
 }
 

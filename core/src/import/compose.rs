@@ -963,20 +963,11 @@ fn unmapped(d: &mut Draft, svc: &SNode) {
             continue;
         }
         let text = e.value.as_str().unwrap_or("");
-        let items: Vec<&str> = e.value.items().iter().filter_map(SNode::as_str).collect();
         let why = match k {
-            "group_add" => {
-                let risky: Vec<&str> = items.iter().copied().filter(|g| matches!(*g, "0" | "root" | "docker" | "disk" | "sudo" | "wheel" | "adm")).collect();
-                if risky.is_empty() {
-                    "`group_add` adds supplementary groups, which the profile cannot express".to_string()
-                } else {
-                    format!("`group_add` adds the privileged group{} `{}`: files and sockets those groups own on mounted paths become writable (no profile field)", if risky.len() == 1 { "" } else { "s" }, risky.join("`, `"))
-                }
-            }
             "ports" => "`ports` publishes container ports on the host: other machines can reach the job".to_string(),
             "isolation" => format!("`isolation: {text}` picks the Windows isolation technology (no profile equivalent)"),
             "configs" => "`configs` mounts files into the container that this import does not read".to_string(),
-            "extra_hosts" | "dns" | "dns_search" | "dns_opt" => format!("`{k}` changes name resolution inside the container; the profile's `network.dns` is not derived from it"),
+            "dns_search" | "dns_opt" => format!("`{k}` changes name resolution inside the container; the profile's `network.dns` is not derived from it"),
             _ => format!("`{k}` has no profile equivalent and is not audited"),
         };
         d.note(e.key_loc, why);
@@ -1030,6 +1021,9 @@ const MAPPED_KEYS: &[&str] = &[
     "sysctls",
     "oom_kill_disable",
     "oom_score_adj",
+    "extra_hosts",
+    "dns",
+    "group_add",
 ];
 
 /// The kernel's own walls (rules/kernel.rs): the terminal, devices, the
@@ -1065,6 +1059,52 @@ fn kernel(d: &mut Draft, svc: &SNode) -> Result<(), ImportError> {
                 v,
                 at,
             );
+        }
+    }
+    // `extra_hosts`: `NAME:IP`, `NAME=IP` or a mapping; IPv6 addresses
+    // keep their colons.
+    if let Some(h) = svc.get("extra_hosts") {
+        d.set("/network/hosts", OVal::obj(), h.loc);
+        let mut pairs: Vec<(String, String, Loc)> = Vec::new();
+        if h.is_seq() {
+            for item in h.items() {
+                let t = read::text(item, "extra_hosts")?;
+                let (k, v) = t
+                    .split_once('=')
+                    .or_else(|| t.split_once(':'))
+                    .unwrap_or((t, ""));
+                pairs.push((
+                    k.trim().to_string(),
+                    v.trim().trim_matches(['[', ']']).to_string(),
+                    item.loc,
+                ));
+            }
+        } else {
+            for e in h.entries() {
+                let v = read::text(&e.value, &e.key)?;
+                pairs.push((e.key.clone(), v.to_string(), e.value.loc));
+            }
+        }
+        for (k, v, at) in pairs {
+            d.set(
+                &format!("/network/hosts/{}", crate::json::escape_token(&k)),
+                v,
+                at,
+            );
+        }
+    }
+    if let Some(servers) = read::opt_strs(svc, "dns", true)? {
+        let at = svc.get("dns").map_or(svc.loc, |n| n.loc);
+        d.set("/network/resolvers", OVal::arr(), at);
+        for (s, at) in servers {
+            d.push("/network/resolvers", s, at);
+        }
+    }
+    if let Some(groups) = read::opt_strs(svc, "group_add", false)? {
+        let at = svc.get("group_add").map_or(svc.loc, |n| n.loc);
+        d.set("/boundary/groups", OVal::arr(), at);
+        for (g, at) in groups {
+            d.push("/boundary/groups", g, at);
         }
     }
     if let Some(n) = svc.get("oom_score_adj") {

@@ -225,7 +225,13 @@ pub fn import_with(
                 let (cname, _) = read::opt_str(c, "name")?.ok_or_else(|| {
                     invalid(c.loc, format!("a container in `{group}` needs a `name`"))
                 })?;
-                let name = format!("{}/{}/{}", w.kind, w.name, cname);
+                // The namespace first, as `kubectl` names an object, when
+                // the manifest gives one: `Pod ci/x` and `Pod staging/x`
+                // are two profiles, in reports, baselines and file names.
+                let name = match &w.namespace {
+                    Some(ns) => format!("{ns}/{}/{}/{}", w.kind, w.name, cname),
+                    None => format!("{}/{}/{}", w.kind, w.name, cname),
+                };
                 let d = container(w, pod, c, &name, group, init, &cluster)?;
                 out.push((name, d));
                 any = true;
@@ -290,6 +296,10 @@ fn container(
     container_extras(&mut d, c)?;
     environment(&mut d, c)?;
     command(&mut d, c)?;
+    if let Some((cwd, at)) = read::opt_str(c, "workingDir")? {
+        super::working_dir(&mut d, cwd, at, "workingDir");
+    }
+    name_resolution(&mut d, pod)?;
     limits(&mut d, w, pod, c, cluster)?;
 
     if let Some((image, at)) = read::opt_str(c, "image")? {
@@ -656,17 +666,25 @@ fn boundary(
         for (k, at) in read::unknown_keys(s, POD_SC_KEYS) {
             unknown(d, "spec.securityContext", k, at, POD_SC_KEYS);
         }
+        // `fsGroup` is added to every process's supplementary groups, as
+        // are `supplementalGroups`.
+        let mut groups: Vec<(u64, Loc)> = Vec::new();
         if let Some((g, at)) = read::opt_u64(s, "fsGroup")? {
-            if g == 0 {
-                d.note(at, "`fsGroup: 0` adds the root group (gid 0) to every process of the pod and gives it the pod's volumes: the job can read and write whatever the root group can");
+            groups.push((g, at));
+        }
+        if let Some(list) = s.get("supplementalGroups") {
+            for g in list.items() {
+                let id = g.as_u64().ok_or_else(|| {
+                    invalid(g.loc, "`supplementalGroups` must hold whole numbers")
+                })?;
+                groups.push((id, g.loc));
             }
         }
-        if let Some(groups) = s.get("supplementalGroups") {
-            for g in groups.items() {
-                if g.as_u64() == Some(0) {
-                    d.note(g.loc, "`supplementalGroups` holds 0: every process of the pod is in the root group and can read and write whatever it can");
-                }
-            }
+        if let Some((_, at)) = groups.first() {
+            d.set("/boundary/groups", OVal::arr(), *at);
+        }
+        for (g, at) in groups {
+            d.push("/boundary/groups", g.to_string(), at);
         }
     }
     // A Windows HostProcess container is a process on the host, outside
@@ -909,11 +927,42 @@ fn network(d: &mut Draft, w: &Workload<'_>, cluster: &Cluster<'_>) -> Result<(),
     Ok(())
 }
 
+/// The pod's hosts file (`hostAliases`) and resolvers (`dnsConfig`).
+fn name_resolution(d: &mut Draft, pod: &SNode) -> Result<(), ImportError> {
+    let aliases = read::opt_seq(pod, "hostAliases")?.unwrap_or_default();
+    if let Some(first) = aliases.first() {
+        d.set("/network/hosts", OVal::obj(), first.loc);
+    }
+    for a in aliases {
+        let (ip, ip_at) =
+            read::opt_str(a, "ip")?.ok_or_else(|| invalid(a.loc, "a host alias needs an `ip`"))?;
+        for (name, at) in read::opt_strs(a, "hostnames", false)?.unwrap_or_default() {
+            d.set(
+                &format!("/network/hosts/{}", crate::json::escape_token(&name)),
+                ip,
+                at,
+            );
+            let _ = ip_at;
+        }
+    }
+    let policy = read::opt_str(pod, "dnsPolicy")?;
+    if let Some(cfg) = read::opt_map(pod, "dnsConfig")? {
+        let servers = read::opt_strs(cfg, "nameservers", false)?.unwrap_or_default();
+        if let Some((_, at)) = servers.first() {
+            d.set("/network/resolvers", OVal::arr(), *at);
+        }
+        for (s, at) in servers {
+            d.push("/network/resolvers", s, at);
+        }
+        if let Some(("None", at)) = policy {
+            d.set("/network/dns", "system", at);
+        }
+    }
+    Ok(())
+}
+
 /// Container settings with no profile field of their own.
 fn container_extras(d: &mut Draft, c: &SNode) -> Result<(), ImportError> {
-    if let Some((cwd, at)) = read::opt_str(c, "workingDir")? {
-        super::working_dir(d, cwd, at, "workingDir");
-    }
     if let (Some((true, at)), Some((true, _))) =
         (read::opt_bool(c, "tty")?, read::opt_bool(c, "stdin")?)
     {
@@ -1158,18 +1207,17 @@ fn environment(d: &mut Draft, c: &SNode) -> Result<(), ImportError> {
     let env_loc = key_at(c, "env");
     d.set("/environment/inherit", false, env_loc);
     d.set("/environment/variables", OVal::obj(), env_loc);
-    let mut seen: Vec<String> = Vec::new();
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
     for e in read::opt_seq(c, "env")?.unwrap_or_default() {
         let e = read::map(e, "env")?;
         let (name, name_at) = read::opt_str(e, "name")?
             .ok_or_else(|| invalid(e.loc, "an `env` entry needs a `name`"))?;
-        if seen.iter().any(|s| s == name) {
+        if !seen.insert(name) {
             d.note(
                 name_at,
                 format!("`{name}` is set twice; Kubernetes keeps the last value"),
             );
         }
-        seen.push(name.to_string());
         let ptr = Draft::variable_ptr(name);
         if let Some(vf) = read::opt_map(e, "valueFrom")? {
             if let Some(sk) = read::opt_map(vf, "secretKeyRef")? {
@@ -1425,11 +1473,6 @@ mod tests {
     #[test]
     fn risky_and_unknown_settings_are_never_silent() {
         let cases = [
-            ("securityContext: {fsGroup: 0}", "`fsGroup: 0`"),
-            (
-                "securityContext: {supplementalGroups: [1000, 0]}",
-                "root group",
-            ),
             (
                 "securityContext: {windowsOptions: {hostProcess: true}}",
                 "hostProcess",

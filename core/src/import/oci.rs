@@ -227,11 +227,18 @@ fn process_section(d: &mut Draft, process: &SNode) -> Result<(), ImportError> {
                 d.undeclared("/boundary/user", "`process.user.uid` is missing");
             }
         }
-        if let Some(g) = user.entry("additionalGids") {
-            d.note(
-                g.key_loc,
-                "additional group ids are not represented in the profile",
+        if let Some(gids) = read::opt_seq(user, "additionalGids")? {
+            d.set(
+                "/boundary/groups",
+                OVal::arr(),
+                user.get("additionalGids").map_or(user.loc, |n| n.loc),
             );
+            for g in gids {
+                let id = g
+                    .as_u64()
+                    .ok_or_else(|| invalid(g.loc, "an additional gid must be a whole number"))?;
+                d.push("/boundary/groups", id.to_string(), g.loc);
+            }
         }
     } else {
         d.undeclared("/boundary/user", "`process.user` is missing");
@@ -364,7 +371,62 @@ fn process_section(d: &mut Draft, process: &SNode) -> Result<(), ImportError> {
             );
         }
     }
+    unknown_keys(d, process, "process", PROCESS_KEYS);
     Ok(())
+}
+
+/// Keys of `process` in the runtime spec; any other is noted, so a key a
+/// later spec adds can never vanish without a word.
+const PROCESS_KEYS: &[&str] = &[
+    "terminal",
+    "consoleSize",
+    "user",
+    "args",
+    "commandLine",
+    "env",
+    "cwd",
+    "capabilities",
+    "rlimits",
+    "apparmorProfile",
+    "selinuxLabel",
+    "noNewPrivileges",
+    "oomScoreAdj",
+    "scheduler",
+    "ioPriority",
+    "execCPUAffinity",
+];
+
+/// Keys of `linux` in the runtime spec.
+const LINUX_KEYS: &[&str] = &[
+    "namespaces",
+    "uidMappings",
+    "gidMappings",
+    "timeOffsets",
+    "devices",
+    "netDevices",
+    "cgroupsPath",
+    "rootfsPropagation",
+    "resources",
+    "seccomp",
+    "sysctl",
+    "maskedPaths",
+    "readonlyPaths",
+    "mountLabel",
+    "intelRdt",
+    "personality",
+    "memoryPolicy",
+];
+
+fn unknown_keys(d: &mut Draft, node: &SNode, within: &str, known: &'static [&'static str]) {
+    for (k, at) in read::unknown_keys(node, known) {
+        let hint = crate::decode::suggest(k, known)
+            .map(|s| format!("; did you mean `{s}`?"))
+            .unwrap_or_default();
+        d.note(
+            at,
+            format!("unknown field `{within}.{k}` is not audited by this import{hint}"),
+        );
+    }
 }
 
 fn mount(d: &mut Draft, m: &SNode) -> Result<(), ImportError> {
@@ -678,6 +740,10 @@ fn linux_section(d: &mut Draft, linux: Option<&SNode>, root: &SNode) -> Result<(
         }
         None => {}
     }
+    unknown_keys(d, linux, "linux", LINUX_KEYS);
+    if let Some(e) = linux.entry("netDevices") {
+        d.note(e.key_loc, "`linux.netDevices` moves host network interfaces into the container: traffic through them leaves on the host's network, whatever the profile's egress says");
+    }
     for key in [
         "uidMappings",
         "gidMappings",
@@ -686,6 +752,8 @@ fn linux_section(d: &mut Draft, linux: Option<&SNode>, root: &SNode) -> Result<(
         "intelRdt",
         "personality",
         "mountLabel",
+        "timeOffsets",
+        "memoryPolicy",
     ] {
         if let Some(e) = linux.entry(key) {
             d.note(

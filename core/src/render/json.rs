@@ -7,8 +7,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::pretty::Pretty;
 use crate::finding::{Evidence, Finding};
+use crate::json_writer::Pretty;
 use crate::plan::{Target, Threshold};
 use crate::report::{finding_fingerprint, Report, NOTICE, RECHECK_WHEN, TOOL_NAME, TOOL_VERSION};
 
@@ -144,6 +144,10 @@ pub enum TargetOut<S = String> {
     Subject {
         subject: S,
     },
+    Kernel {
+        kernel_of: S,
+        runtime: Option<S>,
+    },
     /// Read only: a v1 export's plain-text target (a baseline written by
     /// an earlier version stays readable). Never written.
     Text(S),
@@ -194,6 +198,10 @@ pub fn target_out(t: &Target) -> TargetOut<&str> {
         },
         Target::Credential(c) => TargetOut::Credential { credential: c },
         Target::Worker => TargetOut::Subject { subject: "worker" },
+        Target::Kernel { kind, runtime } => TargetOut::Kernel {
+            kernel_of: kind,
+            runtime: runtime.as_deref(),
+        },
     }
 }
 
@@ -238,6 +246,13 @@ fn write_target(w: &mut Pretty, t: &Target) {
         }
         Target::Worker => {
             w.field("subject", "worker");
+        }
+        Target::Kernel { kind, runtime } => {
+            w.field("kernel_of", kind);
+            match runtime {
+                Some(r) => w.field("runtime", r),
+                None => w.key("runtime").null(),
+            };
         }
     }
     w.end_object();
@@ -594,8 +609,8 @@ mod tests {
                 // The head, the issues' pieces, the text between the
                 // lists, the checks' pieces, the tail.
                 let pieces = |n: usize, each: usize| {
-                    assert!(n * each >= super::super::pretty::PARALLEL_BYTES);
-                    n.div_ceil(super::super::pretty::PIECE_BYTES / each)
+                    assert!(n * each >= crate::json_writer::PARALLEL_BYTES);
+                    n.div_ceil(crate::json_writer::PIECE_BYTES / each)
                 };
                 assert_eq!(
                     parts.len(),

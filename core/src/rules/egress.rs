@@ -234,12 +234,9 @@ fn allowed_hosts(ctx: &Ctx<'_>) -> Vec<(String, String, Option<u64>)> {
         .iter()
         .enumerate()
         .filter_map(|(i, a)| {
-            let h = a
-                .host
-                .as_deref()?
-                .trim()
-                .trim_end_matches('.')
-                .to_ascii_lowercase();
+            // What the entry denotes: a URL, user info or a port written
+            // into `host` (NET010) must not hide the host from these rules.
+            let h = super::netaddr::parse(a.host.as_deref()?).display();
             let h = h
                 .strip_prefix("*.")
                 .unwrap_or(&h)
@@ -540,6 +537,20 @@ mod tests {
             ("internal", "app.10.0.0.1.sslip.io", 443, &[("NET024", h)]),
             ("internal", "node1.internal", 10250, &[("NET024", h)]),
             ("internal", "node1.internal", 10255, &[("NET024", h)]),
+            // Written as a URL or with a port: the host is still judged.
+            (
+                "internal",
+                "https://deploy:T0pS3cret@github.com/org",
+                443,
+                &[("NET023", m)],
+            ),
+            ("internal", "github.com:443", 443, &[("NET023", m)]),
+            (
+                "internal",
+                "https://kubernetes.default.svc/api",
+                443,
+                &[("NET024", h)],
+            ),
             // Benign twins.
             ("internal", "api.internal.example", 443, &[]),
             ("internal", "notgithub.com", 443, &[]),

@@ -6,7 +6,7 @@
 use super::privileges::{capability_name, drops_all, engine_access, user_kind, UserKind};
 use super::{Ctx, Emitter, Rule};
 use crate::date::Date;
-use crate::finding::{Area, Severity};
+use crate::finding::{Area, CheckKind, Severity};
 use crate::model::{Boundary, BoundaryKind, Runtime, Seccomp, StringEnum, Tenancy};
 
 /// Days after which a runtime patch date is stale (medium).
@@ -293,6 +293,213 @@ fn contradictions(ctx: &Ctx<'_>, b: &Boundary) -> Vec<(String, String)> {
     out
 }
 
+// ------------------------------------------------------ runtime families
+
+/// What a runtime's boundary is, whatever the profile calls it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Family {
+    /// Namespaces and cgroups on the host's kernel (runc, crun, youki).
+    SharedKernel,
+    /// A kernel in user space between the job and the host (gVisor).
+    UserSpaceKernel,
+    /// A hypervisor and a guest kernel (Firecracker, Cloud Hypervisor, Kata).
+    Vm,
+}
+
+impl Family {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Family::SharedKernel => "shared-kernel container runtime",
+            Family::UserSpaceKernel => "user-space kernel",
+            Family::Vm => "virtual machine",
+        }
+    }
+    /// Whether the job's system calls reach a kernel other than the host's.
+    pub(crate) fn separate_kernel(self) -> bool {
+        self != Family::SharedKernel
+    }
+}
+
+/// The strongest boundary a declared kind claims; `None` for an
+/// execution service, which may be built either way on a kernel of its own.
+fn kind_family(k: BoundaryKind) -> Option<Family> {
+    match k {
+        BoundaryKind::Process | BoundaryKind::Container => Some(Family::SharedKernel),
+        BoundaryKind::UserSpaceKernel => Some(Family::UserSpaceKernel),
+        BoundaryKind::MicroVm | BoundaryKind::Vm => Some(Family::Vm),
+        BoundaryKind::ExecutionService => None,
+    }
+}
+
+/// Runtimes by the boundary they provide, under the names runners report:
+/// the binary, its containerd shim (`containerd-shim-runc-v2`) or the
+/// containerd runtime type (`io.containerd.runsc.v1`) reduce to these.
+const RUNTIMES: &[(&str, Family)] = &[
+    ("runc", Family::SharedKernel),
+    ("crun", Family::SharedKernel),
+    ("youki", Family::SharedKernel),
+    ("runj", Family::SharedKernel),
+    ("sysbox-runc", Family::SharedKernel),
+    ("sysbox", Family::SharedKernel),
+    ("nvidia-container-runtime", Family::SharedKernel),
+    ("nvidia", Family::SharedKernel),
+    ("lxc", Family::SharedKernel),
+    ("bubblewrap", Family::SharedKernel),
+    ("bwrap", Family::SharedKernel),
+    ("nsjail", Family::SharedKernel),
+    ("firejail", Family::SharedKernel),
+    ("minijail", Family::SharedKernel),
+    ("minijail0", Family::SharedKernel),
+    ("runsc", Family::UserSpaceKernel),
+    ("gvisor", Family::UserSpaceKernel),
+    ("firecracker", Family::Vm),
+    ("firecracker-containerd", Family::Vm),
+    ("cloud-hypervisor", Family::Vm),
+    ("cloud_hypervisor", Family::Vm),
+    ("kata", Family::Vm),
+    ("kata-runtime", Family::Vm),
+    ("kata-containers", Family::Vm),
+    ("qemu", Family::Vm),
+    ("qemu-kvm", Family::Vm),
+    ("kvm", Family::Vm),
+    ("crosvm", Family::Vm),
+    ("libkrun", Family::Vm),
+    ("krun", Family::Vm),
+    ("krunvm", Family::Vm),
+    ("stratovirt", Family::Vm),
+    ("dragonball", Family::Vm),
+    ("runv", Family::Vm),
+    ("hyper-v", Family::Vm),
+    ("hyperv", Family::Vm),
+];
+
+/// The family of a runtime name, `None` for a name not known (an engine
+/// such as `docker` names no boundary: it runs whichever runtime it is
+/// configured with).
+pub(crate) fn runtime_family(raw: &str) -> Option<Family> {
+    let lower = raw.trim().to_ascii_lowercase();
+    let mut n = lower.rsplit(['/', '\\']).next().unwrap_or("");
+    n = n.strip_suffix(".exe").unwrap_or(n);
+    n = n.strip_prefix("io.containerd.").unwrap_or(n);
+    n = n.strip_prefix("containerd-shim-").unwrap_or(n);
+    for suffix in [".v1", ".v2", "-v1", "-v2"] {
+        n = n.strip_suffix(suffix).unwrap_or(n);
+    }
+    if let Some(&(_, f)) = RUNTIMES.iter().find(|(name, _)| *name == n) {
+        return Some(f);
+    }
+    // Kata's per-hypervisor runtimes (`kata-qemu`, `kata-fc`, `kata-clh`,
+    // `kata-dragonball`), QEMU's system emulators (`qemu-system-x86_64`).
+    if n.starts_with("kata-") || n.starts_with("qemu-system-") {
+        return Some(Family::Vm);
+    }
+    None
+}
+
+/// The boundary a label claims by naming one (`microvm`, `gvisor`,
+/// `firecracker`, `virtual machine`); `None` when it names none. A
+/// container label claims nothing: containers are packaging, and Kata
+/// runs them in virtual machines.
+fn label_family(label: &str) -> Option<Family> {
+    let words: Vec<String> = label
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(crate::sanitize::lowercase_for_ascii_words)
+        .collect();
+    let vm = words.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "microvm" | "vm" | "firecracker" | "kata" | "qemu" | "hypervisor" | "kvm" | "crosvm"
+        )
+    }) || words.windows(2).any(|p| {
+        matches!(p, [a, b] if (a == "virtual" && b == "machine") || (a == "micro" && b == "vm"))
+    });
+    if vm {
+        return Some(Family::Vm);
+    }
+    words
+        .iter()
+        .any(|w| w == "gvisor" || w == "runsc")
+        .then_some(Family::UserSpaceKernel)
+}
+
+/// The runtime's family, when its name is declared and known.
+fn declared_family<'a>(ctx: &'a Ctx<'_>) -> Option<(&'a str, Family)> {
+    let name = declared(runtime(ctx).and_then(|r| r.name.as_ref()))?;
+    runtime_family(name).map(|f| (name, f))
+}
+
+/// Whether the boundary's kind or its runtime claims a kernel other than
+/// the host's: what the plan's kernel check must confirm.
+pub(crate) fn claims_separate_kernel(ctx: &Ctx<'_>) -> bool {
+    kind(ctx).is_some_and(|k| !k.shares_kernel())
+        || declared_family(ctx).is_some_and(|(_, f)| f.separate_kernel())
+}
+
+fn check_kind_agreement(ctx: &Ctx<'_>, e: &mut Emitter) {
+    let untrusted = ctx.profile.tenancy == Some(Tenancy::Untrusted);
+    let runtime = declared_family(ctx);
+    if let (Some(k), Some((name, actual))) = (kind(ctx), runtime) {
+        let claimed = kind_family(k);
+        // An execution service runs on a kernel of its own, whichever way.
+        let agrees = match claimed {
+            Some(c) => c == actual,
+            None => actual.separate_kernel(),
+        };
+        if !agrees {
+            let over = claimed.is_none_or(|c| c > actual);
+            let (sev, tail) = if !over {
+                (Severity::Medium, "the audit judges the weaker declared kind, but one of the two is wrong: declare what the runner really uses")
+            } else if untrusted {
+                (Severity::Critical, "untrusted code would get the runtime's boundary, not the one declared, and the kind is what the other rules trusted")
+            } else {
+                (Severity::High, "the job gets the runtime's boundary, not the one declared, and the kind is what the other rules trusted")
+            };
+            e.emit(
+                "/boundary/kind",
+                format!(
+                    "the boundary is declared as `{k}` but its runtime `{name}` is a {}; {tail}",
+                    actual.as_str()
+                ),
+            )
+            .severity(sev)
+            .evidence("kind", k.as_str())
+            .evidence("runtime", name)
+            .evidence("runtime_family", actual.as_str())
+            .evidence("overstated", over);
+        }
+    }
+    let Some(label) = declared(ctx.profile.boundary.as_ref().and_then(|b| b.label.as_ref())) else {
+        return;
+    };
+    let Some(claimed) = label_family(label) else {
+        return;
+    };
+    // What the settings say: the runtime when it is known, else the kind.
+    let (actual, by) = match (runtime, kind(ctx).and_then(kind_family)) {
+        (Some((name, f)), _) => (f, format!("runtime `{name}`")),
+        (None, Some(f)) => (f, format!("kind `{}`", kind_text(ctx))),
+        (None, None) => return,
+    };
+    if claimed == actual {
+        return;
+    }
+    let over = claimed > actual;
+    e.emit(
+        "/boundary/label",
+        format!(
+            "the label `{label}` names a {} but the {by} is a {}; a label describes packaging, not the boundary",
+            claimed.as_str(),
+            actual.as_str()
+        ),
+    )
+    .severity(if over { Severity::High } else { Severity::Medium })
+    .evidence("label", label)
+    .evidence("label_claims", claimed.as_str())
+    .evidence("actual", actual.as_str())
+    .evidence("overstated", over);
+}
+
 // ---------------------------------------------------------------- checks
 
 fn check_runtime_declared(ctx: &Ctx<'_>, e: &mut Emitter) {
@@ -325,7 +532,9 @@ fn check_runtime_declared(ctx: &Ctx<'_>, e: &mut Emitter) {
 }
 
 fn check_patch_date(ctx: &Ctx<'_>, e: &mut Emitter) {
-    let shared = shared_kernel(ctx);
+    // A kernel-sharing runtime shares the kernel whatever the kind says.
+    let shared =
+        shared_kernel(ctx) || declared_family(ctx).is_some_and(|(_, f)| !f.separate_kernel());
     let missing_sev = if shared {
         Severity::High
     } else {
@@ -558,6 +767,17 @@ pub const RULES: &[Rule] = &[
         runtime_check: None,
         check: check_label,
     },
+    Rule {
+        id: "ISO008",
+        name: "boundary-kind-disagrees",
+        area: Area::Isolation,
+        severity: Severity::High,
+        title: "the boundary's kind, runtime and label disagree",
+        rationale: "The declared kind decides how strictly the other rules judge the job, but the runtime decides the boundary it gets: runc, crun and youki are containers on the host's kernel, gVisor (runsc) is a kernel in user space, and Firecracker, Cloud Hypervisor and Kata are virtual machines. A `microvm` run by runc shares the host's kernel. Overstating the boundary blocks (critical for untrusted code); understating it is medium, since the audit applies the weaker kind. A label that names a boundary the runtime does not provide is reported the same way.",
+        remediation: "Declare the kind the runtime really provides, or run the job on a runtime of the declared kind; keep the label to a description that the runtime bears out. The runtime check plan asks the verifier to observe the kernel from inside the job.",
+        runtime_check: Some(CheckKind::BoundaryKernel),
+        check: check_kind_agreement,
+    },
 ];
 
 #[cfg(test)]
@@ -650,6 +870,19 @@ mod tests {
             )
             .replace(r#""version": "1.2.4""#, r#""version": "1.3.3""#)
             .replace(r#""kind": "container""#, &format!(r#""kind": "{kind}""#));
+            // A microvm needs a VM runtime; `microvm+runc` keeps runc.
+            let p = match kind.split_once('+') {
+                Some((k, rt)) => p
+                    .replace(
+                        &format!(r#""kind": "{kind}""#),
+                        &format!(r#""kind": "{k}""#),
+                    )
+                    .replace(r#""name": "runc""#, &format!(r#""name": "{rt}""#)),
+                None if kind == "microvm" => {
+                    p.replace(r#""name": "runc""#, r#""name": "firecracker""#)
+                }
+                None => p,
+            };
             findings(&p, TODAY)
                 .into_iter()
                 .filter(|f| f.0 == "ISO005")
@@ -660,6 +893,8 @@ mod tests {
         assert_eq!(at("2026-06-01", "container"), [Severity::Medium]);
         assert_eq!(at("2025-11-28", "container"), [Severity::High]); // 366 days
         assert_eq!(at("2025-11-28", "microvm"), [Severity::Medium]);
+        // runc shares the host's kernel whatever the kind says.
+        assert_eq!(at("2025-11-28", "microvm+runc"), [Severity::High]);
         assert_eq!(at("2026-11-30", "microvm"), [Severity::High]); // in the future
         assert_eq!(at("2026-02-30", "container"), [Severity::High]); // no such day
                                                                      // Without a date to compare with, only presence and form are checked.
@@ -718,6 +953,230 @@ mod tests {
                 "/boundary/runtime/version".to_string()
             )]
         );
+    }
+
+    #[test]
+    fn runtime_names_and_aliases_by_family() {
+        use Family::{SharedKernel as C, UserSpaceKernel as U, Vm as V};
+        let table: &[(&str, Option<Family>)] = &[
+            ("runc", Some(C)),
+            ("RunC", Some(C)),
+            (" crun ", Some(C)),
+            ("youki", Some(C)),
+            ("/usr/bin/runc", Some(C)),
+            ("/usr/local/sbin/crun", Some(C)),
+            ("containerd-shim-runc-v2", Some(C)),
+            ("containerd-shim-runc-v1", Some(C)),
+            ("io.containerd.runc.v2", Some(C)),
+            ("io.containerd.runc.v1", Some(C)),
+            ("sysbox-runc", Some(C)),
+            ("nvidia-container-runtime", Some(C)),
+            ("bwrap", Some(C)),
+            ("nsjail", Some(C)),
+            ("runsc", Some(U)),
+            ("gVisor", Some(U)),
+            ("io.containerd.runsc.v1", Some(U)),
+            ("containerd-shim-runsc-v1", Some(U)),
+            ("/usr/local/bin/runsc", Some(U)),
+            ("firecracker", Some(V)),
+            ("Firecracker", Some(V)),
+            ("firecracker-containerd", Some(V)),
+            ("cloud-hypervisor", Some(V)),
+            ("kata", Some(V)),
+            ("kata-runtime", Some(V)),
+            ("kata-qemu", Some(V)),
+            ("kata-fc", Some(V)),
+            ("kata-clh", Some(V)),
+            ("kata-dragonball", Some(V)),
+            ("io.containerd.kata.v2", Some(V)),
+            ("containerd-shim-kata-v2", Some(V)),
+            ("io.containerd.kata-qemu.v2", Some(V)),
+            ("qemu", Some(V)),
+            ("qemu-system-x86_64", Some(V)),
+            ("qemu-kvm", Some(V)),
+            ("crosvm", Some(V)),
+            ("libkrun", Some(V)),
+            // engines and unknown names claim nothing
+            ("docker", None),
+            ("podman", None),
+            ("containerd", None),
+            ("cri-o", None),
+            ("", None),
+            ("runcx", None),
+            ("katana", None),
+        ];
+        assert!(table.len() >= 40);
+        for (name, want) in table {
+            assert_eq!(runtime_family(name), *want, "{name:?}");
+        }
+    }
+
+    #[test]
+    fn labels_that_name_a_boundary() {
+        use Family::{UserSpaceKernel as U, Vm as V};
+        for (label, want) in [
+            ("microvm", Some(V)),
+            ("Firecracker microVM", Some(V)),
+            ("kata isolated", Some(V)),
+            ("micro-vm sandbox", Some(V)),
+            ("a separate virtual machine", Some(V)),
+            ("gVisor sandbox", Some(U)),
+            ("runsc", Some(U)),
+            ("hardened", None),
+            ("hardened container", None),
+            ("jvm tests", None),
+            ("python 3.12 slim", None),
+        ] {
+            assert_eq!(label_family(label), want, "{label}");
+        }
+    }
+
+    /// (kind, runtime, label, tenancy) → ISO008's (severity, pointer)s.
+    #[test]
+    fn kind_runtime_and_label_must_agree() {
+        let s = |sev, p: &str| (sev, p.to_string());
+        let k = "/boundary/kind";
+        let l = "/boundary/label";
+        type Expected = Vec<(Severity, String)>;
+        let table: &[(&str, &str, &str, &str, Expected)] = &[
+            ("container", "runc", "hardened", "internal", vec![]),
+            ("container", "crun", "hardened", "untrusted", vec![]),
+            ("process", "bwrap", "hardened", "internal", vec![]),
+            (
+                "microvm",
+                "firecracker",
+                "firecracker microvm",
+                "untrusted",
+                vec![],
+            ),
+            ("vm", "qemu", "hardened", "untrusted", vec![]),
+            ("microvm", "kata-fc", "kata", "untrusted", vec![]),
+            ("user-space-kernel", "runsc", "gvisor", "untrusted", vec![]),
+            (
+                "execution-service",
+                "firecracker",
+                "hardened",
+                "untrusted",
+                vec![],
+            ),
+            (
+                "execution-service",
+                "runsc",
+                "hardened",
+                "untrusted",
+                vec![],
+            ),
+            ("microvm", "docker", "hardened", "untrusted", vec![]),
+            // the issue's profile: a microvm run by runc
+            (
+                "microvm",
+                "runc",
+                "hardened",
+                "untrusted",
+                vec![s(Severity::Critical, k)],
+            ),
+            (
+                "microvm",
+                "runc",
+                "hardened",
+                "internal",
+                vec![s(Severity::High, k)],
+            ),
+            (
+                "vm",
+                "youki",
+                "hardened",
+                "internal",
+                vec![s(Severity::High, k)],
+            ),
+            (
+                "microvm",
+                "runsc",
+                "hardened",
+                "untrusted",
+                vec![s(Severity::Critical, k)],
+            ),
+            (
+                "user-space-kernel",
+                "io.containerd.runc.v2",
+                "hardened",
+                "internal",
+                vec![s(Severity::High, k)],
+            ),
+            (
+                "execution-service",
+                "runc",
+                "hardened",
+                "untrusted",
+                vec![s(Severity::Critical, k)],
+            ),
+            // understated: the audit judged the weaker kind
+            (
+                "container",
+                "kata-runtime",
+                "hardened",
+                "internal",
+                vec![s(Severity::Medium, k)],
+            ),
+            (
+                "container",
+                "runsc",
+                "hardened",
+                "internal",
+                vec![s(Severity::Medium, k)],
+            ),
+            (
+                "user-space-kernel",
+                "firecracker",
+                "hardened",
+                "internal",
+                vec![s(Severity::Medium, k)],
+            ),
+            // labels against the runtime, or the kind when no runtime is known
+            (
+                "container",
+                "runc",
+                "firecracker microvm",
+                "internal",
+                vec![s(Severity::High, l)],
+            ),
+            (
+                "container",
+                "docker",
+                "gvisor sandbox",
+                "internal",
+                vec![s(Severity::High, l)],
+            ),
+            (
+                "microvm",
+                "firecracker",
+                "gvisor",
+                "internal",
+                vec![s(Severity::Medium, l)],
+            ),
+            (
+                "microvm",
+                "runc",
+                "microvm",
+                "internal",
+                vec![s(Severity::High, k), s(Severity::High, l)],
+            ),
+        ];
+        for (kind, rt, label, tenancy, want) in table {
+            let p = fixed_with(r#""kind": "container""#, &format!(r#""kind": "{kind}""#))
+                .replace(r#""name": "runc""#, &format!(r#""name": "{rt}""#))
+                .replace(r#""label": "hardened""#, &format!(r#""label": "{label}""#))
+                .replace(
+                    r#""tenancy": "internal""#,
+                    &format!(r#""tenancy": "{tenancy}""#),
+                );
+            let got: Vec<(Severity, String)> = findings(&p, TODAY)
+                .into_iter()
+                .filter(|f| f.0 == "ISO008")
+                .map(|f| (f.1, f.2))
+                .collect();
+            assert_eq!(&got, want, "{kind} / {rt} / {label} / {tenancy}");
+        }
     }
 
     #[test]

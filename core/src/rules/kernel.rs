@@ -360,6 +360,41 @@ fn check_oom(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
+// ---------------------------------------------------------------- groups
+
+/// What membership of group `g` gives the job, for the groups that widen
+/// privilege; `None` for any other group.
+pub(crate) fn group_risk(g: &str) -> Option<&'static str> {
+    Some(match g.trim() {
+        "0" | "root" => "the root group, which owns and can often write system files and whatever the mounts expose to gid 0",
+        "docker" => "the container engine's socket, which is root on the host",
+        "disk" => "the host's raw disk devices",
+        "kvm" => "`/dev/kvm`",
+        "sudo" | "wheel" | "admin" => "administrator rights through `sudo` wherever the image has it",
+        "adm" | "systemd-journal" => "the host's logs",
+        "shadow" => "password hashes",
+        "lxd" | "incus" | "libvirt" | "podman" => "a container or VM manager, which is root on the host",
+        "kmem" => "kernel memory",
+        "tty" => "other users' terminals",
+        _ => return None,
+    })
+}
+
+fn check_groups(ctx: &Ctx<'_>, e: &mut Emitter) {
+    let list = boundary(ctx)
+        .and_then(|b| b.groups.as_deref())
+        .unwrap_or(&[]);
+    for (i, g) in list.iter().enumerate() {
+        if let Some(why) = group_risk(g) {
+            e.emit(
+                format!("/boundary/groups/{i}"),
+                format!("the job's processes are in group `{}`: files, sockets and devices owned by it are theirs, which means {why}", g.trim()),
+            )
+            .evidence("group", g.trim());
+        }
+    }
+}
+
 pub const RULES: &[Rule] = &[Rule {
     id: "ISO020",
     name: "terminal-shared",
@@ -458,6 +493,17 @@ Rule {
     remediation: "Leave `oom_score_adj` at 0 or above and `oom_kill_disable` off, so that the job is the process killed when it exceeds its memory.",
     runtime_check: Some(CheckKind::LimitEnforced),
     check: check_oom,
+},
+Rule {
+    id: "PRV024",
+    name: "privileged-group",
+    area: Area::Privileges,
+    severity: Severity::High,
+    title: "the job is in a group that widens its privileges",
+    rationale: "Supplementary groups are checked on every open, like the user. A job in the root group, `docker`, `disk`, `kvm`, `sudo`/`wheel`, `adm`, `shadow` or a VM manager's group can use whatever that group owns on the host paths and devices it reaches: the engine socket, raw disks, logs, password hashes. A non-root uid does not help when the group grants the access, and the task's purpose does not narrow it.",
+    remediation: "Drop the group (Kubernetes `supplementalGroups`/`fsGroup`, Compose `group_add`, OCI `additionalGids`); give the scratch directory to the job's own unprivileged group instead.",
+    runtime_check: None,
+    check: check_groups,
 }];
 
 #[cfg(test)]
@@ -625,6 +671,25 @@ mod tests {
             .collect();
             assert_eq!(&got, want, "{fields}");
         }
+    }
+
+    #[test]
+    fn groups() {
+        for g in [
+            "0", "root", "docker", "disk", "kvm", "sudo", "wheel", "adm", "shadow", "lxd",
+            "libvirt",
+        ] {
+            assert!(super::group_risk(g).is_some(), "{g}");
+        }
+        for g in ["1000", "users", "video", "render", "nogroup", "00"] {
+            assert!(super::group_risk(g).is_none(), "{g}");
+        }
+        let got = findings(
+            &with_boundary(r#""groups": ["1000", 0, "docker"]"#),
+            Area::Privileges,
+        );
+        let ptrs: Vec<&str> = got.iter().map(|f| f.2.as_str()).collect();
+        assert_eq!(ptrs, ["/boundary/groups/1", "/boundary/groups/2"]);
     }
 
     #[test]

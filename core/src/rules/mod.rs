@@ -15,12 +15,11 @@ use crate::model::{Access, Mount, Profile};
 
 mod artifacts;
 mod cleanup;
-pub(crate) mod codevars;
 mod command;
 mod credentials;
 mod dependencies;
 mod egress;
-mod isolation;
+pub(crate) mod isolation;
 pub(crate) mod kernel;
 mod limits;
 mod mounts;
@@ -29,6 +28,7 @@ mod network;
 pub(crate) mod paths;
 mod privileges;
 mod profile;
+mod resolution;
 
 /// Metadata and check of one rule.
 pub struct Rule {
@@ -73,6 +73,7 @@ pub fn all() -> impl Iterator<Item = &'static Rule> {
         cleanup::RULES,
         profile::RULES,
         kernel::RULES,
+        resolution::RULES,
     ]
     .into_iter()
     .flatten()

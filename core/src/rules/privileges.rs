@@ -32,6 +32,7 @@ fn boundary<'a>(ctx: &'a Ctx<'_>) -> &'a Boundary {
         sysctls: None,
         oom_score_adj: None,
         oom_kill_disable: None,
+        groups: None,
     };
     ctx.profile.boundary.as_ref().unwrap_or(&EMPTY)
 }

@@ -283,6 +283,26 @@ impl Drop for LaunchDir {
     }
 }
 
+/// Have an interrupt (`SIGINT`, `SIGTERM`, `SIGHUP`) remove the launcher's
+/// directory before the process ends by that signal; the workers end with
+/// it (`--die-with-parent`).
+fn remove_on_interrupt(path: &Path) {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        return;
+    };
+    let path = path.to_path_buf();
+    let _ = std::thread::Builder::new()
+        .name("interrupts".into())
+        .spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                let _ = std::fs::remove_dir_all(&path);
+                let _ = signal_hook::low_level::emulate_default_handler(signal);
+                std::process::exit(128 + signal);
+            }
+        });
+}
+
 /// The probe binary inside the launcher's directory: a hard link to the
 /// running executable when the file system allows, else a copy.
 fn install_probe(dir: &Path) -> std::io::Result<()> {
@@ -849,6 +869,7 @@ fn verify(args: &VerifyArgs) -> Result<u8, String> {
     }
 
     let mut dir = LaunchDir::create().map_err(|e| format!("temporary directory: {e}"))?;
+    remove_on_interrupt(&dir.path);
     install_probe(&dir.path).map_err(|e| format!("installing the probe: {e}"))?;
     std::fs::DirBuilder::new()
         .mode(0o755)
@@ -1009,5 +1030,118 @@ fn combine(
         plan_fingerprint: probed.plan_fingerprint,
         runner: probed.runner,
         observations,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn profile(extra: Value) -> Value {
+        let mut p = serde_json::json!({
+            "name": "p",
+            "mounts": [{"source": "/usr", "target": "/workspace", "access": "read-only"},
+                       {"source": "/tmp", "target": "/scratch/"}],
+            "network": {"egress": "deny"},
+            "environment": {"inherit": false, "variables": {"LANG": "C.UTF-8"}},
+            "boundary": {"user": "1000:1001"},
+            "limits": {"memory_bytes": 1024, "processes": 8}
+        });
+        if let (Some(p), Some(e)) = (p.as_object_mut(), extra.as_object()) {
+            p.extend(e.clone());
+        }
+        p
+    }
+
+    #[test]
+    fn the_spec_follows_the_profile() {
+        let s = spec(&profile(serde_json::json!({}))).unwrap();
+        assert_eq!(s.mounts.len(), 2);
+        assert!(!s.mounts[0].writable, "read-only stays read-only");
+        assert!(
+            s.mounts[1].writable,
+            "undeclared access is what runtimes give: writable"
+        );
+        assert_eq!(s.mounts[1].target, "/scratch");
+        assert!(!s.share_network && !s.inherit_env);
+        assert_eq!(s.variables, [("LANG".to_string(), "C.UTF-8".to_string())]);
+        assert_eq!(s.ids, Some((1000, 1001)));
+        assert_eq!(
+            (s.limits.memory, s.limits.processes, s.limits.cpu),
+            (Some(1024), Some(8), None)
+        );
+        // Undeclared egress is shared, as runners default: its checks disagree.
+        let s = spec(&profile(serde_json::json!({"network": {}}))).unwrap();
+        assert!(s.share_network);
+    }
+
+    #[test]
+    fn what_bwrap_cannot_build_is_an_error_naming_the_field() {
+        for (extra, want) in [
+            (
+                serde_json::json!({"network": {"egress": "allow-list"}}),
+                "/network/egress",
+            ),
+            (
+                serde_json::json!({"mounts": [{"source": "/no/such/isolint-path", "target": "/w"}]}),
+                "/mounts/0",
+            ),
+            (
+                serde_json::json!({"mounts": [{"source": "usr", "target": "/w"}]}),
+                "absolute",
+            ),
+            (
+                serde_json::json!({"mounts": [{"source": "/usr", "target": "/run/isolint/x"}]}),
+                "probe",
+            ),
+            (
+                serde_json::json!({"mounts": [{"target": "/w"}]}),
+                "/mounts/0",
+            ),
+        ] {
+            let e = spec(&profile(extra.clone())).unwrap_err();
+            assert!(e.contains(want), "{extra}: {e}");
+        }
+    }
+
+    #[test]
+    fn every_fault_has_a_name_and_changes_the_arguments() {
+        let names: std::collections::BTreeSet<&str> = FAULTS.iter().map(|(n, _)| *n).collect();
+        assert_eq!(names.len(), FAULTS.len());
+        let w = Worker {
+            spec: &spec(&profile(serde_json::json!({}))).unwrap(),
+            faults: &[],
+            dir: Path::new("/tmp/isolint-verify-test"),
+            forbidden: None,
+        };
+        let args = w.bwrap_args().join(" ");
+        for want in [
+            "--unshare-pid",
+            "--die-with-parent",
+            "--new-session",
+            "--unshare-net",
+            "--ro-bind /usr /workspace",
+            "--bind /tmp /scratch",
+            "--remount-ro /",
+        ] {
+            assert!(args.contains(want), "{want}: {args}");
+        }
+        let faulty = Worker {
+            faults: &[
+                Fault::ShareNetwork,
+                Fault::KillParent,
+                Fault::ScratchReadOnly,
+            ],
+            ..w
+        };
+        let args = faulty.bwrap_args().join(" ");
+        for gone in [
+            "--unshare-pid",
+            "--die-with-parent",
+            "--unshare-net",
+            "--bind /tmp",
+        ] {
+            assert!(!args.contains(gone), "{gone}: {args}");
+        }
     }
 }

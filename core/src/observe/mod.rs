@@ -3,6 +3,8 @@
 //! sandbox) and the launcher (outside) produce the document; this module
 //! only reads it and compares, so every front end can show the result.
 
+pub mod render;
+
 use serde::{Deserialize, Serialize};
 
 use crate::model::{string_enum, StringEnum};
@@ -32,6 +34,8 @@ string_enum!(
         Accepted = "accepted",
         Destroyed = "destroyed",
         Kept = "kept",
+        SeparateKernel = "separate-kernel",
+        HostKernel = "host-kernel",
         NeedsLauncher = "needs-launcher",
         Error = "error",
     }
@@ -181,7 +185,8 @@ fn judge(expect: Expect, observed: Observed) -> (Status, &'static str) {
         | (E::Exact, O::Exact)
         | (E::ResolvesToDeclaredSource, O::Resolves)
         | (E::RejectedAfterJob, O::Rejected)
-        | (E::Destroyed, O::Destroyed) => (Status::Agrees, "observed as declared"),
+        | (E::Destroyed, O::Destroyed)
+        | (E::SeparateKernel, O::SeparateKernel) => (Status::Agrees, "observed as declared"),
         // Anything else, an answer of another kind included, contradicts
         // the plan: fail closed.
         _ => (Status::Disagrees, "observed otherwise than declared"),
@@ -249,6 +254,10 @@ fn target_text(t: &crate::render::json::TargetOut) -> String {
         T::Variables { variables } => Target::Variables(variables.clone()),
         T::Credential { credential } => Target::Credential(credential.clone()),
         T::Subject { subject } => return subject.clone(),
+        T::Kernel { kernel_of, runtime } => Target::Kernel {
+            kind: kernel_of.clone(),
+            runtime: runtime.clone(),
+        },
         T::Text(s) => return s.clone(),
     };
     typed.to_string()
@@ -389,6 +398,23 @@ mod tests {
         assert_eq!(ids, want);
     }
 
+    #[test]
+    fn a_host_kernel_disagrees_with_a_claimed_kernel_of_its_own() {
+        use super::judge;
+        assert_eq!(
+            judge(Expect::SeparateKernel, Observed::SeparateKernel).0,
+            Status::Agrees
+        );
+        assert_eq!(
+            judge(Expect::SeparateKernel, Observed::HostKernel).0,
+            Status::Disagrees
+        );
+        assert_eq!(
+            judge(Expect::SeparateKernel, Observed::NeedsLauncher).0,
+            Status::NotObservable
+        );
+    }
+
     fn honest(expect: Expect) -> Observed {
         match expect {
             Expect::Denied => Observed::Denied,
@@ -399,6 +425,7 @@ mod tests {
             Expect::ResolvesToDeclaredSource => Observed::Resolves,
             Expect::RejectedAfterJob => Observed::Rejected,
             Expect::Destroyed => Observed::Destroyed,
+            Expect::SeparateKernel => Observed::SeparateKernel,
         }
     }
 
