@@ -513,6 +513,10 @@ fn kind(b: u8) -> u16 {
 /// run only when those kinds allow them to succeed.
 pub fn looks_like_secret(v: &str) -> bool {
     let v = v.trim();
+    if v == MASK {
+        // What `isolint import` writes in place of a secret it withheld.
+        return true;
+    }
     let kinds = v.as_bytes().iter().fold(0u16, |acc, &c| acc | kind(c));
     secret_shaped(v, kinds)
 }
@@ -1841,5 +1845,122 @@ mod tests {
         let masked = s.mask_source(&text);
         assert!(!masked.contains("ghp_"), "every value masked");
         assert_eq!(masked.chars().count(), text.chars().count());
+    }
+}
+
+/// A JSON document with every secret value [`Secrets::collect`] finds in it
+/// written as [`MASK`], for outputs that print a document the user's secrets
+/// went into (`isolint import` writes the profile it converted). The rest of
+/// the text is kept byte for byte; a number held by a secret name becomes
+/// the string [`MASK`]. Text that does not parse as JSON is scrubbed token by
+/// token instead, so nothing is ever passed through unexamined.
+pub fn mask_json_document(text: &str) -> Cow<'_, str> {
+    let Ok(doc) = crate::json::parse(text.as_bytes(), crate::json::Limits::default()) else {
+        return scrub_tokens_cow(text);
+    };
+    let secrets = Secrets::collect(&doc.root);
+    if secrets.is_empty() {
+        return Cow::Borrowed(text);
+    }
+    let mut edits = Vec::new();
+    json_edits(text, &doc.root, &secrets, &mut edits);
+    if edits.is_empty() {
+        return Cow::Borrowed(text);
+    }
+    edits.sort_by_key(|e| e.0);
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for (a, b, with) in edits {
+        if a < at {
+            continue;
+        }
+        out.push_str(text.get(at..a).unwrap_or_default());
+        out.push_str(&with);
+        at = b;
+    }
+    out.push_str(text.get(at..).unwrap_or_default());
+    Cow::Owned(out)
+}
+
+/// The literals of `n` that hold a secret: (start, end, replacement).
+fn json_edits(text: &str, n: &Node, secrets: &Secrets, out: &mut Vec<(usize, usize, String)>) {
+    let span = (n.pos.offset as usize, n.end as usize);
+    match &n.value {
+        Value::String(s) => {
+            if let Cow::Owned(masked) = secrets.scrub_value(s) {
+                let quoted = serde_json::Value::String(masked).to_string();
+                out.push((span.0, span.1, quoted));
+            }
+        }
+        Value::Number(num) if matches!(secrets.scrub_value(num.as_str()), Cow::Owned(_)) => {
+            out.push((span.0, span.1, format!("\"{MASK}\"")));
+        }
+        Value::Array(items) => items.iter().for_each(|i| json_edits(text, i, secrets, out)),
+        Value::Object(members) => {
+            for m in members {
+                // A key can hold a secret too (a Compose `environment` entry
+                // written as `NAME: value` becomes a variable of that name).
+                if let Cow::Owned(masked) = secrets.scrub_value(&m.key) {
+                    let start = m.key_pos.offset as usize;
+                    let end = string_literal_end(text, start);
+                    out.push((start, end, serde_json::Value::String(masked).to_string()));
+                }
+                json_edits(text, &m.value, secrets, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The byte offset just past the JSON string literal whose opening quote is
+/// at `start` (the end of the text if it is not closed).
+fn string_literal_end(text: &str, start: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut i = start + 1;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b'\\' => i += 2,
+            b'"' => return i + 1,
+            _ => i += 1,
+        }
+    }
+    bytes.len()
+}
+
+#[cfg(test)]
+mod mask_json_tests {
+    use super::*;
+
+    #[test]
+    fn secret_values_are_masked_and_the_document_still_parses() {
+        let text = "{\n  \"environment\": {\"variables\": {\"API_KEY: Pl4ntK-key55\": \"\", \"API_TOKEN\": \"hun\\\"ter2x\", \"PIN_PASSWORD\": 73519046, \"LANG\": \"C.UTF-8\"}},\n  \"command\": {\"executable\": \"mysql\", \"arguments\": [\"--password\", \"Pl4ntB-pw77\", \"-pPl4ntC-pw88\"]},\n  \"shell\": \"curl -H 'Authorization: Bearer ghp_abcdefghijklmnopqrstuvwxyz0123456789' x\"\n}\n";
+        let masked = mask_json_document(text);
+        for s in [
+            "hun\\\"ter2x",
+            "73519046",
+            "Pl4ntB-pw77",
+            "Pl4ntC-pw88",
+            "ghp_abcdefghij",
+        ] {
+            assert!(!masked.contains(s), "{s} in {masked}");
+        }
+        assert!(masked.contains("C.UTF-8"));
+        assert!(masked.contains("\"mysql\""));
+        let parsed: serde_json::Value = serde_json::from_str(&masked).expect("still JSON");
+        assert_eq!(parsed["environment"]["variables"]["API_TOKEN"], MASK);
+        assert_eq!(masked.lines().count(), text.lines().count());
+    }
+
+    #[test]
+    fn a_document_without_secrets_is_kept_as_it_is() {
+        let text = "{\"name\": \"parser-tests\", \"environment\": {\"variables\": {\"TOKENIZERS_PARALLELISM\": \"false\"}}}";
+        assert!(matches!(mask_json_document(text), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn the_mask_itself_still_reads_as_a_secret() {
+        // A profile written by `isolint import` and audited later keeps its
+        // credential finding even where only the value's shape gave it away.
+        assert!(looks_like_secret(MASK));
     }
 }
