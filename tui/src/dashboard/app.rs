@@ -1607,7 +1607,10 @@ mod tests {
             line: o.line,
             column: o.column,
         };
-        assert_eq!(update(&mut app, Msg::OpenEditor), [want.clone()]);
+        assert_eq!(
+            update(&mut app, Msg::OpenEditor),
+            std::slice::from_ref(&want)
+        );
         assert_eq!(update(&mut app, Msg::Activate), [want], "Enter too");
         // The built-in profile has no file: say so, run nothing.
         let mut built_in = App::new(
