@@ -127,8 +127,18 @@ fn fixture() -> Fixture {
 /// reconciliation. TMPDIR points at a directory of the fixture, so the
 /// test sees whether the launcher left anything behind.
 fn verify(f: &Fixture, fault: Option<&str>) -> (i32, Value) {
+    verify_keeping(f, fault, None)
+}
+
+/// As [`verify`], also keeping the observations in `observations`.
+fn verify_keeping(f: &Fixture, fault: Option<&str>, observations: Option<&Path>) -> (i32, Value) {
     let mut cmd = Command::new(bin());
-    cmd.args(["verify", "--format", "json", "--labels"])
+    if let Some(o) = observations {
+        cmd.arg("verify").arg("--observations").arg(o);
+    } else {
+        cmd.arg("verify");
+    }
+    cmd.args(["--format", "json", "--labels"])
         .arg(&f.labels)
         .arg(&f.profile)
         .env("TMPDIR", &f.tmp)
@@ -359,7 +369,15 @@ fn a_microvm_launched_on_bubblewrap_is_reported_on_the_host_kernel() {
         ..f
     };
     fs::write(&microvm.profile, p.to_string()).unwrap();
-    let (code, rec) = verify(&microvm, None);
+    let kept = microvm.base.join("observations.json");
+    let (code, rec) = verify_keeping(&microvm, None, Some(&kept));
+    // Both documents validate, the kernel's answers included.
+    let obs: Value = serde_json::from_slice(&fs::read(&kept).unwrap()).unwrap();
+    for (name, doc) in [("reconciliation", &rec), ("observations", &obs)] {
+        let s = schema(name);
+        let errors = isolint_acceptance::Validator::new(&s).validate(doc);
+        assert!(errors.is_empty(), "{name}: {errors:?}");
+    }
     let kernel: Vec<&Value> = checks(&rec)
         .iter()
         .filter(|c| c["kind"] == "boundary-kernel")
