@@ -9,7 +9,7 @@ OUT=bench/out; mkdir -p "$OUT"
 unset CARGO_TARGET_DIR
 # --bins as well: with --examples alone cargo builds only the examples, and
 # the table would time whatever isolint binary an earlier build left (or none).
-cargo build --release -q -p isolint -p isolint-core --bins --examples
+cargo build --release -q -p isolint -p isolint-core --features isolint-core/synth --bins --examples
 BIN=target/release/isolint
 GEN=target/release/examples/gen
 TP=target/release/examples/throughput
@@ -65,14 +65,33 @@ tp_args=(); [ $SMOKE = 1 ] && tp_args=(--smoke)
 "$TP" "${tp_args[@]}" > "$OUT/throughput.txt"
 val() { awk -v k="$1" '$1==k{print $2}' "$OUT/throughput.txt"; }
 
+# Imports of every format near the 8 MiB input limit (bench/gen-imports.py;
+# generated into a temporary directory, never committed), and at half that
+# size: time and peak RSS of the whole process, and time(full) / time(half),
+# which is about 2 when the cost is linear in the input.
+IMP=$(mktemp -d); trap 'rm -rf "$IMP"' EXIT
+if [ $SMOKE = 1 ]; then IMP_SCALE=0.02; IMP_RUNS=2; else IMP_SCALE=1; IMP_RUNS=5; fi
+python3 bench/gen-imports.py "$IMP/full" "$IMP_SCALE" > "$IMP/counts.txt"
+python3 bench/gen-imports.py "$IMP/half" "$(python3 -c "print($IMP_SCALE / 2)")" > /dev/null
+: > "$OUT/imports.txt"
+for f in compose.yaml pod.yaml env.yaml bwrap.sh config.json config.toml; do
+  t() { hyperfine -N --style none --warmup 1 --runs "$IMP_RUNS" -i --export-json "$OUT/hf.json" \
+          "$BIN import $1 -o $IMP/out.json" >/dev/null 2>&1
+        python3 -c 'import json;print(json.load(open("'"$OUT"'/hf.json"))["results"][0]["median"])'; }
+  full=$(t "$IMP/full/$f"); half=$(t "$IMP/half/$f")
+  kib=$(/usr/bin/time -f '%M' "$BIN" import "$IMP/full/$f" -o "$IMP/out.json" 2>&1 >/dev/null | tail -n1)
+  "$BIN" import "$IMP/full/$f" -o "$IMP/out.json" >/dev/null 2>&1 && code=0 || code=$?
+  echo "$f $(stat -c %s "$IMP/full/$f") $full $half $kib $code" >> "$OUT/imports.txt"
+done
+
 wasm_gz=NA
 if [ -d dist ] && ls dist/*.wasm >/dev/null 2>&1; then
   wasm_gz=$(( ( $(cat dist/*.wasm | gzip -9 | wc -c) + $(cat dist/*.js | gzip -9 | wc -c) ) / 1024 ))
 fi
 
-python3 - "$one" "$hundred" "$BATCH" "$batch_s" "$big" "$rss" "$(val scale_ratio)" "$wasm_gz" "$(val parse_mb_per_s)" "$(val serde_json_mb_per_s)" "$SMOKE" "$cold_ms" "$(cat "$OUT/steal.txt" 2>/dev/null | tr '\n' ' ')" <<'PY'
+python3 - "$one" "$hundred" "$BATCH" "$batch_s" "$big" "$rss" "$(val scale_ratio)" "$wasm_gz" "$(val parse_mb_per_s)" "$(val serde_json_mb_per_s)" "$SMOKE" "$cold_ms" "$(cat "$OUT/steal.txt" 2>/dev/null | tr '\n' ' ')" "$OUT/imports.txt" <<'PY'
 import sys
-one, hundred, batch, batch_s, big, rss, scale, wasm, ours, serde, smoke, cold, steal = sys.argv[1:]
+one, hundred, batch, batch_s, big, rss, scale, wasm, ours, serde, smoke, cold, steal, imports = sys.argv[1:]
 rows = []
 def row(name, value, unit, goal, le=True):
     try:
@@ -89,6 +108,12 @@ row("10k mounts × 10k labels, one profile", float(big) * 1e3, "ms", 50)
 row("time(100k) / time(10k), in process" if smoke == "0" else "time(10k) / time(1k), in process (smoke)", scale, "", 12)
 row("peak RSS, one profile", (float(rss) / 1024) if rss.strip().isdigit() else "x", "MiB", 10)
 row("wasm + js bundle, gzip (importers included)", wasm, "KB", 400)
+for line in open(imports):
+    f, size, full, half, kib, code = line.split()
+    what = f"import {f}, {int(size) / 2**20:.1f} MiB" + (" (refused, exit 2)" if code == "2" else "")
+    row(f"{what}: whole process, median", float(full) * 1e3, "ms", 1000)
+    row(f"{what}: peak RSS", int(kib) / 1024 if kib.isdigit() else "x", "MiB", 200)
+    row(f"{what}: time(full) / time(half)", float(full) / float(half), "", 2.5)
 w = [max(len(r[i]) for r in rows) for i in range(4)]
 hdr = ("figure", "value", "goal", "ratio")
 w = [max(w[i], len(hdr[i])) for i in range(4)]

@@ -2706,10 +2706,48 @@ fn import_into_a_directory_never_writes_one_profile_over_another() {
             "0".repeat(64)
         )
     };
+    // One resource name in two namespaces: two files, each named with its
+    // namespace, each the profile of its own pod.
+    let tmp = tempfile::tempdir().unwrap();
+    let text = format!("{}---\n{}", pod("ci", "x"), pod("staging", "x"));
+    write(tmp.path(), "pods.yaml", text.as_bytes());
+    let out = format!("{}/out/", tmp.path().display());
+    let run = isolint([
+        "import",
+        tmp.path().join("pods.yaml").to_str().unwrap(),
+        "-o",
+        &out,
+    ]);
+    run.expect_code(0);
+    let mut written: Vec<String> = fs::read_dir(tmp.path().join("out"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    written.sort();
+    assert_eq!(
+        written,
+        ["pods.ci_Pod_x_c.json", "pods.staging_Pod_x_c.json"]
+    );
+    for ns in ["ci", "staging"] {
+        let p: serde_json::Value = serde_json::from_slice(
+            &fs::read(tmp.path().join(format!("out/pods.{ns}_Pod_x_c.json"))).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(p["name"], format!("{ns}/Pod/x/c"));
+    }
+    // Names that would share a file: the same one twice, one differing
+    // only in case, or only in characters written as `_`.
+    let pod_c = |ns: &str, name: &str, c: &str| {
+        pod(ns, name).replace("- name: c\n", &format!("- name: {c}\n"))
+    };
     let cases = [
         (
-            "pods.yaml",
-            format!("{}---\n{}", pod("ci", "x"), pod("staging", "x")),
+            "safe.yaml",
+            format!(
+                "{}---\n{}",
+                pod_c("ci", "x_y", "c"),
+                pod_c("ci", "x", "y_c")
+            ),
         ),
         (
             "pods.yaml",

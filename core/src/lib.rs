@@ -3,7 +3,7 @@
 //! ```text
 //! bytes ──json::parse──▶ Node ──decode──▶ Profile ──rules──▶ findings ──▶ Report
 //!                                          labels ──┘                    │
-//!                     render::{json, sarif, text}  ◀── Report ──▶ view (grouping, filters)
+//!                     render::{json, sarif, text}  ◀── Report ──▶ view_model (grouping, filters)
 //! ```
 //!
 //! Core performs no I/O: it takes bytes and returns values. The verdict is at
@@ -25,9 +25,11 @@
 pub mod baseline;
 pub mod date;
 pub mod decode;
+pub mod digest;
 pub mod finding;
 pub mod import;
 pub mod json;
+mod json_writer;
 pub mod labels;
 pub mod model;
 pub mod observe;
@@ -42,9 +44,14 @@ pub mod sanitize;
 pub mod schema;
 mod shell;
 pub mod sort;
+#[cfg(any(test, feature = "synth"))]
 pub mod synth;
 pub mod text;
-pub mod view;
+pub mod view_model;
+/// The former name of [`view_model`], kept while branches that use it
+/// are merged.
+#[doc(hidden)]
+pub use view_model as view;
 pub mod waivers;
 
 pub use date::Date;

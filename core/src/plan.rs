@@ -192,7 +192,7 @@ impl RuntimeCheck {
             "\0",
             self.target.identity()
         );
-        let hex = crate::report::sha256_hex(key.as_bytes());
+        let hex = crate::digest::sha256_hex(key.as_bytes());
         cat!("rc-", hex.get(..12).unwrap_or(&hex))
     }
 }

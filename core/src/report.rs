@@ -2,8 +2,6 @@
 
 use std::borrow::Cow;
 
-use sha2::{Digest, Sha256};
-
 use crate::date::Date;
 use crate::decode;
 use crate::finding::{Area, CheckKind, Finding, Severity};
@@ -189,7 +187,7 @@ pub struct MountRow {
     pub label_origin: Option<&'static str>,
     /// `class path` of each label the mount exposes.
     pub exposes: Vec<String>,
-    /// Line of the mount in the shown source (`view::shown_source`): the
+    /// Line of the mount in the shown source (`view_model::shown_source`): the
     /// profile, or the original file of an imported profile.
     pub line: Option<u32>,
 }
@@ -277,19 +275,7 @@ impl Report {
     }
 }
 
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let d = Sha256::digest(bytes);
-    let mut s = String::with_capacity(64);
-    for b in d {
-        for nibble in [b >> 4, b & 0xf] {
-            s.push(char::from(
-                HEX.get(usize::from(nibble)).copied().unwrap_or(b'0'),
-            ));
-        }
-    }
-    s
-}
+pub use crate::digest::sha256_hex;
 
 /// Audit profile bytes against a catalog. `Err` only for input that cannot
 /// be read at all (too large, too deep, not UTF-8, not JSON); every other
@@ -888,7 +874,7 @@ pub fn fingerprint(root: &Node) -> String {
 /// no whitespace, numbers as written.
 fn canonical(n: &Node, out: &mut String) {
     // Strings as serde_json writes them (compact, same escapes).
-    let string = crate::render::pretty::string;
+    let string = crate::json_writer::string;
     match &n.value {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),

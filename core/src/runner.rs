@@ -241,8 +241,8 @@ fn merge(
     let OVal::Obj(members) = parent else {
         return Ok(());
     };
-    let Some(slot) = members.iter_mut().find(|(k, _)| k == key).map(|(_, v)| v) else {
-        members.push((key.to_string(), to_oval(over)?));
+    let Some(slot) = members.get_mut(key) else {
+        members.push(key.to_string(), to_oval(over)?);
         record(over, ptr, out);
         return Ok(());
     };

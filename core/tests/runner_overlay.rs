@@ -413,9 +413,9 @@ fn findings_from_the_overlay_have_no_position_in_the_manifest() {
         .expect("a cleanup finding");
     let o = f.origin.as_ref().expect("origin");
     assert_eq!((o.file.as_str(), o.line), (RUNNER, 2));
-    assert_eq!(isolint_core::view::shown_position(r, f), (None, None));
+    assert_eq!(isolint_core::view_model::shown_position(r, f), (None, None));
     let detail =
-        isolint_core::view::detail(r, r.issues.iter().position(|g| g == f).unwrap()).unwrap();
+        isolint_core::view_model::detail(r, r.issues.iter().position(|g| g == f).unwrap()).unwrap();
     assert_eq!(detail.shown_line, None);
     // A finding from the manifest keeps its manifest position.
     let g = r
@@ -423,5 +423,5 @@ fn findings_from_the_overlay_have_no_position_in_the_manifest() {
         .iter()
         .find(|g| g.origin.as_ref().is_some_and(|o| o.file == MANIFEST))
         .expect("a manifest finding");
-    assert!(isolint_core::view::shown_position(r, g).0.is_some());
+    assert!(isolint_core::view_model::shown_position(r, g).0.is_some());
 }

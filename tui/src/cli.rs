@@ -15,7 +15,7 @@ pub(crate) mod output;
 #[path = "verify/probe.rs"]
 mod probe;
 mod reconcile;
-mod today;
+pub(crate) mod today;
 #[cfg(target_os = "linux")]
 #[path = "verify/launch.rs"]
 mod verify;
@@ -126,7 +126,10 @@ Compose file, a Codex config.toml, sandbox-runtime or Claude Code settings, or a
 bwrap; the format is detected from the content unless --from names it. The profile goes to \
 stdout (or --output): one document, or a JSON array when the file describes several profiles \
 (one per Kubernetes container, one per Compose service). With --output DIR/ (a path ending in \
-`/`, or an existing directory) each profile gets its own file, DIR/<stem>.<name>.json.\n\n\
+`/`, or an existing directory) each profile gets its own file, DIR/<stem>.<name>.json, every \
+character of the name outside A-Za-z0-9._- written as `_` (a Kubernetes name starts with its \
+namespace, when the manifest gives one); two profiles that would share a file name are an \
+error, and nothing is written.\n\n\
 On stderr, one `note:` line (file:line:column) per source setting with no profile equivalent, \
 and one `not declared:` line per profile field the format cannot express: those stay absent \
 and `isolint audit` reports them as not declared.",
@@ -394,6 +397,10 @@ pub struct TuiArgs {
     /// Runner overlay merged under every imported profile (see `isolint audit --runner`)
     #[arg(long, value_name = "FILE")]
     runner: Option<PathBuf>,
+    /// Observations (isolint.observations/v1, from `isolint probe` or `verify`): the
+    /// runtime-check plan tab shows each check as agrees, disagrees, not-observable or stale
+    #[arg(long, value_name = "OBSERVATIONS.json")]
+    observed: Option<PathBuf>,
     /// Profiles or directories to review; none opens the embedded workshop profile
     #[arg(value_name = "PROFILE")]
     profiles: Vec<PathBuf>,
@@ -499,7 +506,7 @@ fn run(cli: Cli) -> u8 {
         Some(Command::Audit(args)) => audit::run(&args),
         Some(Command::Import(args)) => import::run(&args),
         Some(Command::Tui(args)) => match load_runner(args.runner.as_deref()) {
-            Ok(()) => dashboard(args.profiles, args.labels),
+            Ok(()) => dashboard(args.profiles, args.labels, args.observed),
             Err(code) => code,
         },
         Some(Command::Rules(args)) => docs::rules(args.format),
@@ -544,18 +551,18 @@ fn completions(shell: clap_complete::Shell) -> u8 {
 /// report of the embedded workshop profile for a pipe.
 fn no_arguments() -> u8 {
     if std::io::stdout().is_terminal() {
-        dashboard(Vec::new(), None)
+        dashboard(Vec::new(), None, None)
     } else {
         audit::embedded_workshop()
     }
 }
 
-fn dashboard(profiles: Vec<PathBuf>, labels: Option<PathBuf>) -> u8 {
+fn dashboard(profiles: Vec<PathBuf>, labels: Option<PathBuf>, observed: Option<PathBuf>) -> u8 {
     if !std::io::stdout().is_terminal() {
         output::error("the dashboard needs a terminal; use `isolint audit` in scripts and pipes");
         return EXIT_ERROR;
     }
-    match crate::dashboard::run(profiles, labels) {
+    match crate::dashboard::run(profiles, labels, observed) {
         Ok(()) => EXIT_OK,
         Err(e) => {
             output::error(&format!("{e:#}"));

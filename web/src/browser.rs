@@ -23,7 +23,7 @@ fn js_error(e: JsValue) -> String {
         .unwrap_or_else(|| "the browser refused".into())
 }
 
-/// Lowercase for the findings search (core's `view::Lowercase`) with the
+/// Lowercase for the findings search (core's `view_model::Lowercase`) with the
 /// browser's `toLowerCase`: the standard library's Unicode case tables
 /// would cost the page about 9 KB. ASCII text, the common case, never
 /// leaves the wasm. Natively (unit tests) it is `str::to_lowercase`.

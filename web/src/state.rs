@@ -11,7 +11,7 @@ use isolint_core::import::{self, ImportError};
 use isolint_core::json::{InputError, Limits};
 use isolint_core::runner::{Runner, RunnerError};
 use isolint_core::sanitize::neutralize;
-use isolint_core::view::{self, Filter};
+use isolint_core::view_model::{self, Filter};
 use isolint_core::{audit, AuditOptions, CatalogError, Date, Labels, Report, Severity};
 use yew::Reducible;
 
@@ -167,7 +167,7 @@ fn audit_text(
 /// The editor line of `report.issues[index]`.
 fn report_line(state: &State, index: usize) -> Option<u32> {
     let report = state.report.as_ref()?;
-    view::shown_position(report, report.issues.get(index)?).0
+    view_model::shown_position(report, report.issues.get(index)?).0
 }
 
 /// Why a catalog file was refused, one problem per line, each located as
@@ -503,7 +503,7 @@ impl State {
         };
         let mut marks: Vec<(u32, Severity)> = Vec::new();
         for f in &report.issues {
-            let Some(line) = view::shown_position(report, f).0 else {
+            let Some(line) = view_model::shown_position(report, f).0 else {
                 continue;
             };
             match marks.iter_mut().find(|(l, _)| *l == line) {
@@ -759,7 +759,7 @@ impl Reducible for State {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use isolint_core::view::Grouped;
+    use isolint_core::view_model::Grouped;
     use isolint_core::{Area, Verdict};
 
     fn today() -> Option<Date> {
@@ -778,7 +778,7 @@ mod tests {
     fn grouped(s: &State) -> Option<Grouped> {
         s.report
             .as_ref()
-            .map(|r| view::group_with(r, &s.filter, str::to_lowercase))
+            .map(|r| view_model::group_with(r, &s.filter, str::to_lowercase))
     }
 
     /// The debounce timer of the latest edit fires.
@@ -1154,7 +1154,7 @@ mod tests {
             .expect("the overlay's cleanup is a finding");
         let origin = f.origin.as_ref().expect("origin");
         assert_eq!((origin.file.as_str(), origin.line), ("mine.json", 2));
-        assert_eq!(view::shown_position(&report, f), (None, None));
+        assert_eq!(view_model::shown_position(&report, f), (None, None));
         let line = s.cursor_line;
         let s = step(s, Action::Select(index));
         assert_eq!(s.cursor_line, line, "no jump to the manifest's line 2");

@@ -17,7 +17,88 @@ pub enum OVal {
     Negative(i64),
     Str(String),
     Arr(Vec<OVal>),
-    Obj(Vec<(String, OVal)>),
+    Obj(Members),
+}
+
+/// An object's members in insertion order. Once it has more than a few,
+/// a map from key to position finds a member, so an object built key by
+/// key (100,000 environment variables) costs linear time, not quadratic.
+///
+/// The map is boxed and absent below that size: most objects are small,
+/// and every value of a draft is as large as its largest variant.
+#[derive(Debug, Clone, Default)]
+pub struct Members {
+    list: Vec<(String, OVal)>,
+    // Boxed on purpose: a `HashMap` inline would make every `OVal` 48
+    // bytes larger.
+    #[allow(clippy::box_collection)]
+    index: Option<Box<HashMap<String, usize>>>,
+}
+
+/// Below this many members a scan is cheaper than the map.
+const INDEXED_FROM: usize = 16;
+
+impl Members {
+    fn position(&self, key: &str) -> Option<usize> {
+        match &self.index {
+            Some(index) => index.get(key).copied(),
+            None => self.list.iter().position(|(k, _)| k == key),
+        }
+    }
+
+    pub fn get(&self, key: &str) -> Option<&OVal> {
+        self.position(key)
+            .and_then(|i| self.list.get(i))
+            .map(|(_, v)| v)
+    }
+
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut OVal> {
+        let i = self.position(key)?;
+        self.list.get_mut(i).map(|(_, v)| v)
+    }
+
+    /// Add a member (the caller knows `key` is not there yet).
+    pub fn push(&mut self, key: String, v: OVal) {
+        if self.index.is_none() && self.list.len() + 1 >= INDEXED_FROM {
+            self.index = Some(Box::new(
+                self.list
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (k, _))| (k.clone(), i))
+                    .collect(),
+            ));
+        }
+        if let Some(index) = &mut self.index {
+            index.insert(key.clone(), self.list.len());
+        }
+        self.list.push((key, v));
+    }
+}
+
+impl std::ops::Deref for Members {
+    type Target = [(String, OVal)];
+    fn deref(&self) -> &Self::Target {
+        &self.list
+    }
+}
+
+impl PartialEq for Members {
+    fn eq(&self, other: &Self) -> bool {
+        self.list == other.list
+    }
+}
+
+impl FromIterator<(String, OVal)> for Members {
+    fn from_iter<I: IntoIterator<Item = (String, OVal)>>(iter: I) -> Self {
+        let mut m = Members::default();
+        for (k, v) in iter {
+            match m.get_mut(&k) {
+                Some(slot) => *slot = v,
+                None => m.push(k, v),
+            }
+        }
+        m
+    }
 }
 
 impl From<bool> for OVal {
@@ -56,7 +137,7 @@ impl From<Vec<String>> for OVal {
 
 impl OVal {
     pub fn obj() -> OVal {
-        OVal::Obj(Vec::new())
+        OVal::Obj(Members::default())
     }
     pub fn arr() -> OVal {
         OVal::Arr(Vec::new())
@@ -64,10 +145,10 @@ impl OVal {
     fn child_mut(&mut self, token: &str) -> Option<&mut OVal> {
         match self {
             OVal::Obj(members) => {
-                if !members.iter().any(|(k, _)| k == token) {
-                    members.push((token.to_string(), OVal::obj()));
+                if members.position(token).is_none() {
+                    members.push(token.to_string(), OVal::obj());
                 }
-                members.iter_mut().find(|(k, _)| k == token).map(|(_, v)| v)
+                members.get_mut(token)
             }
             OVal::Arr(items) => items.get_mut(token.parse::<usize>().ok()?),
             _ => None,
@@ -75,7 +156,7 @@ impl OVal {
     }
     fn child(&self, token: &str) -> Option<&OVal> {
         match self {
-            OVal::Obj(members) => members.iter().find(|(k, _)| k == token).map(|(_, v)| v),
+            OVal::Obj(members) => members.get(token),
             OVal::Arr(items) => items.get(token.parse::<usize>().ok()?),
             _ => None,
         }
@@ -376,6 +457,35 @@ fn render(v: &OVal, pattern: &str, indent: usize, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Small and large objects find the same members, in insertion order.
+    #[test]
+    fn members_are_found_by_key_at_every_size() {
+        for n in [0, 1, INDEXED_FROM - 1, INDEXED_FROM, INDEXED_FROM + 1, 1000] {
+            let mut m = Members::default();
+            for i in 0..n {
+                assert!(m.get(&format!("k{i}")).is_none());
+                m.push(format!("k{i}"), OVal::Int(i as u64));
+            }
+            for i in 0..n {
+                assert_eq!(
+                    m.get(&format!("k{i}")),
+                    Some(&OVal::Int(i as u64)),
+                    "{n} {i}"
+                );
+            }
+            assert!(m.get("absent").is_none());
+            let keys: Vec<String> = (0..n).map(|i| format!("k{i}")).collect();
+            assert_eq!(m.iter().map(|(k, _)| k.clone()).collect::<Vec<_>>(), keys);
+        }
+        // 100,000 variables set one by one: the draft is built in linear time.
+        let at = Loc { line: 1, column: 1 };
+        let mut d = Draft::new("x", "test", at);
+        for i in 0..100_000 {
+            d.set(&Draft::variable_ptr(&format!("V{i}")), "1", at);
+        }
+        assert!(d.has("/environment/variables/V99999"));
+    }
 
     #[test]
     fn keys_follow_the_profile_order_and_variables_keep_theirs() {

@@ -225,7 +225,13 @@ pub fn import_with(
                 let (cname, _) = read::opt_str(c, "name")?.ok_or_else(|| {
                     invalid(c.loc, format!("a container in `{group}` needs a `name`"))
                 })?;
-                let name = format!("{}/{}/{}", w.kind, w.name, cname);
+                // The namespace first, as `kubectl` names an object, when
+                // the manifest gives one: `Pod ci/x` and `Pod staging/x`
+                // are two profiles, in reports, baselines and file names.
+                let name = match &w.namespace {
+                    Some(ns) => format!("{ns}/{}/{}/{}", w.kind, w.name, cname),
+                    None => format!("{}/{}/{}", w.kind, w.name, cname),
+                };
                 let d = container(w, pod, c, &name, group, init, &cluster)?;
                 out.push((name, d));
                 any = true;
@@ -1201,18 +1207,17 @@ fn environment(d: &mut Draft, c: &SNode) -> Result<(), ImportError> {
     let env_loc = key_at(c, "env");
     d.set("/environment/inherit", false, env_loc);
     d.set("/environment/variables", OVal::obj(), env_loc);
-    let mut seen: Vec<String> = Vec::new();
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
     for e in read::opt_seq(c, "env")?.unwrap_or_default() {
         let e = read::map(e, "env")?;
         let (name, name_at) = read::opt_str(e, "name")?
             .ok_or_else(|| invalid(e.loc, "an `env` entry needs a `name`"))?;
-        if seen.iter().any(|s| s == name) {
+        if !seen.insert(name) {
             d.note(
                 name_at,
                 format!("`{name}` is set twice; Kubernetes keeps the last value"),
             );
         }
-        seen.push(name.to_string());
         let ptr = Draft::variable_ptr(name);
         if let Some(vf) = read::opt_map(e, "valueFrom")? {
             if let Some(sk) = read::opt_map(vf, "secretKeyRef")? {

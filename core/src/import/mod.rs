@@ -43,6 +43,7 @@ pub(crate) mod builder;
 mod bwrap;
 mod codex;
 mod compose;
+pub mod hints;
 mod k8s_cluster;
 mod kubernetes;
 mod oci;
@@ -552,16 +553,22 @@ fn finish(
         }
     }
     // Every profile parses (the importers write valid JSON), so no
-    // profile's secrets can be missed by the shared masked copy.
-    let mut roots = Vec::with_capacity(finished.len());
-    for (_, f) in &finished {
-        roots.push(
-            crate::json::parse(f.0.as_bytes(), Default::default())
-                .map_err(ImportError::from_json)?
-                .root,
-        );
-    }
+    // profile's secrets can be missed by the shared masked copy. Each tree
+    // is walked and dropped in turn, so at most one is held at a time.
+    let mut failed = None;
+    let roots = finished.iter().map_while(|(_, f)| {
+        match crate::json::parse(f.0.as_bytes(), Default::default()) {
+            Ok(doc) => Some(doc.root),
+            Err(e) => {
+                failed = Some(e);
+                None
+            }
+        }
+    });
     let secrets = crate::redact::Secrets::collect_many(roots);
+    if let Some(e) = failed {
+        return Err(ImportError::from_json(e));
+    }
     let masked_source: Arc<str> = Arc::from(secrets.mask_source(text));
     let source_sha256: Arc<str> = Arc::from(sha256_hex(text.as_bytes()));
     Ok(finished

@@ -7,8 +7,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::pretty::Pretty;
 use crate::finding::{Evidence, Finding};
+use crate::json_writer::Pretty;
 use crate::plan::{Target, Threshold};
 use crate::report::{finding_fingerprint, Report, NOTICE, RECHECK_WHEN, TOOL_NAME, TOOL_VERSION};
 
@@ -609,8 +609,8 @@ mod tests {
                 // The head, the issues' pieces, the text between the
                 // lists, the checks' pieces, the tail.
                 let pieces = |n: usize, each: usize| {
-                    assert!(n * each >= super::super::pretty::PARALLEL_BYTES);
-                    n.div_ceil(super::super::pretty::PIECE_BYTES / each)
+                    assert!(n * each >= crate::json_writer::PARALLEL_BYTES);
+                    n.div_ceil(crate::json_writer::PIECE_BYTES / each)
                 };
                 assert_eq!(
                     parts.len(),

@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use crate::model::StringEnum;
 use crate::report::{NotAudited, Report, Verdict};
-use crate::view::{self, Filter};
+use crate::view_model::{self, Filter};
 
 /// Escape text for a Markdown table cell or line.
 ///
@@ -78,7 +78,7 @@ pub fn not_audited(entries: &[NotAudited]) -> String {
 }
 
 fn render_into(r: &Report, out: &mut String) {
-    let b = view::banner(r);
+    let b = view_model::banner(r);
     let icon = if r.verdict == Verdict::EligibleForRuntimeTesting {
         "🔵"
     } else {
@@ -98,7 +98,7 @@ fn render_into(r: &Report, out: &mut String) {
         md(&r.profile.source),
         md(&r.labels_name)
     );
-    let grouped = view::group(r, &Filter::default());
+    let grouped = view_model::group(r, &Filter::default());
     if r.issues.is_empty() {
         let _ = writeln!(out, "No findings.\n");
     }

@@ -5,8 +5,6 @@ pub mod frame;
 pub mod github;
 pub mod json;
 pub mod markdown;
-pub mod pretty;
-pub mod reconciliation;
 pub mod sarif;
 pub mod text;
 

@@ -1,8 +1,8 @@
 //! SARIF 2.1.0, for code-scanning interfaces. Rule metadata comes from the
 //! same registry as `isolint explain`.
 
-use super::pretty::Pretty;
 use crate::finding::{Finding, Severity};
+use crate::json_writer::Pretty;
 use crate::model::StringEnum;
 use crate::report::{NotAudited, Report, NOTICE, TOOL_NAME, TOOL_VERSION};
 use crate::rules;

@@ -9,7 +9,7 @@ use crate::finding::Severity;
 use crate::model::StringEnum;
 use crate::report::{Report, Verdict, TOOL_NAME, TOOL_VERSION};
 use crate::sanitize::neutralize_multiline;
-use crate::view::{self, Filter};
+use crate::view_model::{self, Filter};
 
 /// Widest snippet line shown; longer lines are cut around the column.
 const SNIPPET_WIDTH: usize = 100;
@@ -95,7 +95,7 @@ impl<'a> Snippets<'a> {
 pub fn render(report: &Report, opts: TextOptions) -> String {
     let c = opts.color;
     let mut out = String::new();
-    let b = view::banner(report);
+    let b = view_model::banner(report);
     let _ = writeln!(
         out,
         "{TOOL_NAME} {TOOL_VERSION} · profile `{}` ({}) · labels `{}` · route {}",
@@ -108,7 +108,7 @@ pub fn render(report: &Report, opts: TextOptions) -> String {
     let _ = writeln!(out, "{verdict}");
     let _ = writeln!(out, "note: {}", b.notice);
     let _ = writeln!(out, "{}", b.counts);
-    let grouped = view::group(report, &Filter::default());
+    let grouped = view_model::group(report, &Filter::default());
     let lines = report
         .original
         .as_ref()
@@ -146,8 +146,8 @@ pub fn render(report: &Report, opts: TextOptions) -> String {
                         "{pad}--> {}:{}:{}  {} (profile {}:{}:{})",
                         o.file, o.line, o.column, f.pointer, report.profile.source, line, col
                     );
-                    let original =
-                        original.get_or_insert_with(|| Snippets::new(view::shown_source(report).1));
+                    let original = original
+                        .get_or_insert_with(|| Snippets::new(view_model::shown_source(report).1));
                     (o.line, original.window(o.line, o.column as usize))
                 }
                 _ => {
@@ -182,13 +182,19 @@ pub fn render(report: &Report, opts: TextOptions) -> String {
                 );
             }
             let _ = writeln!(out, "{pad} = help: {}", f.remediation);
+            // In the original file's own vocabulary, where a mapping exists.
+            if let Some(o) = &report.original {
+                if let Some(h) = crate::import::hints::hint(o.format, f) {
+                    let _ = writeln!(out, "{pad} = in {}: {h}", o.format);
+                }
+            }
             if !f.evidence.is_empty() {
                 let ev: Vec<String> = f
                     .evidence
                     .iter()
                     .map(|(k, v)| match v {
                         serde_json::Value::String(s) => format!("{k}={s}"),
-                        other => format!("{k}={}", super::pretty::compact(other)),
+                        other => format!("{k}={}", crate::json_writer::compact(other)),
                     })
                     .collect();
                 let _ = writeln!(out, "{pad} = evidence: {}", ev.join(", "));

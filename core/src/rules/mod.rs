@@ -15,7 +15,6 @@ use crate::model::{Access, Mount, Profile};
 
 mod artifacts;
 mod cleanup;
-pub(crate) mod codevars;
 mod command;
 mod credentials;
 mod dependencies;

@@ -13,6 +13,7 @@
 //!   reporting shells told to run text, options that make a program run
 //!   code, Windows batch files and programs named by a relative path.
 
+pub(crate) mod codevars;
 pub(crate) mod fetch;
 pub(crate) mod lex;
 pub(crate) mod programs;

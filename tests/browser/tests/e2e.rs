@@ -80,7 +80,8 @@ async fn workshop_profile_is_not_eligible_and_fixing_it_by_typing_flips_the_verd
         &today(),
     )
     .expect("readable");
-    let grouped = isolint_core::view::group(&expected, &isolint_core::view::Filter::default());
+    let grouped =
+        isolint_core::view_model::group(&expected, &isolint_core::view_model::Filter::default());
     let expected_rules: Vec<String> = grouped
         .flat()
         .iter()
@@ -765,11 +766,11 @@ async fn filters_narrow_the_list_but_not_the_counts_and_the_page_fits_a_phone() 
         &today(),
     )
     .expect("readable");
-    let filter = isolint_core::view::Filter {
+    let filter = isolint_core::view_model::Filter {
         query: "ZOË".into(),
         ..Default::default()
     };
-    let expected: Vec<String> = isolint_core::view::group(&report, &filter)
+    let expected: Vec<String> = isolint_core::view_model::group(&report, &filter)
         .flat()
         .iter()
         .map(|&i| report.issues[i].rule.to_string())

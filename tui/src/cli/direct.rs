@@ -15,11 +15,8 @@
 //! first write) gets ordinary buffered writes of the same bytes instead.
 //! Durability still comes from the caller's `fsync`.
 
-use std::alloc::{self, Layout};
 use std::fs::File;
 use std::io::{self, Write};
-use std::os::fd::AsRawFd;
-use std::ptr::NonNull;
 use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::thread::{self, JoinHandle};
 
@@ -32,30 +29,22 @@ const BLOCK: usize = 1 << 20;
 /// written): the memory of a long export stays at 3 MiB.
 const BLOCKS: usize = 3;
 
-/// An [`ALIGN`]-aligned buffer of [`BLOCK`] bytes, of which `len` are
-/// written. Its memory is not touched before it is written.
+/// An [`ALIGN`]-aligned window of [`BLOCK`] bytes inside a zeroed
+/// allocation, of which `len` are written. A zeroed allocation this
+/// large comes straight from the kernel's zero pages, so its memory is
+/// not touched before it is written.
 struct Block {
-    ptr: NonNull<u8>,
+    buf: Vec<u8>,
+    /// Where the aligned window starts in `buf`.
+    start: usize,
     len: usize,
 }
 
-// SAFETY: a Block owns its allocation alone, like a Vec<u8>.
-unsafe impl Send for Block {}
-
 impl Block {
-    fn layout() -> Layout {
-        // BLOCK is a multiple of ALIGN, a power of two: always valid.
-        Layout::from_size_align(BLOCK, ALIGN).unwrap_or_else(|_| Layout::new::<[u8; 0]>())
-    }
-
     fn new() -> Block {
-        let layout = Block::layout();
-        // SAFETY: the layout has a non-zero size.
-        let ptr = unsafe { alloc::alloc(layout) };
-        match NonNull::new(ptr) {
-            Some(ptr) => Block { ptr, len: 0 },
-            None => alloc::handle_alloc_error(layout),
-        }
+        let buf = vec![0u8; BLOCK + ALIGN];
+        let start = buf.as_ptr().align_offset(ALIGN).min(ALIGN);
+        Block { buf, start, len: 0 }
     }
 
     fn is_full(&self) -> bool {
@@ -65,10 +54,9 @@ impl Block {
     /// Copy as much of `bytes` as fits; how much that was.
     fn push(&mut self, bytes: &[u8]) -> usize {
         let n = bytes.len().min(BLOCK - self.len);
-        // SAFETY: `len + n <= BLOCK`, the allocation's size, and `bytes`
-        // cannot overlap memory this Block owns exclusively.
-        unsafe {
-            std::ptr::copy_nonoverlapping(bytes.as_ptr(), self.ptr.as_ptr().add(self.len), n);
+        let at = self.start + self.len;
+        if let (Some(dst), Some(src)) = (self.buf.get_mut(at..at + n), bytes.get(..n)) {
+            dst.copy_from_slice(src);
         }
         self.len += n;
         n
@@ -78,20 +66,12 @@ impl Block {
     /// [`ALIGN`].
     fn padded(&mut self) -> &[u8] {
         let end = self.len.next_multiple_of(ALIGN);
-        // SAFETY: `end <= BLOCK` (BLOCK is a multiple of ALIGN); the bytes
-        // from `len` to `end` are zeroed before the slice covers them, and
-        // those before `len` were written by `push`.
-        unsafe {
-            std::ptr::write_bytes(self.ptr.as_ptr().add(self.len), 0, end - self.len);
-            std::slice::from_raw_parts(self.ptr.as_ptr(), end)
+        if let Some(pad) = self.buf.get_mut(self.start + self.len..self.start + end) {
+            pad.fill(0);
         }
-    }
-}
-
-impl Drop for Block {
-    fn drop(&mut self) {
-        // SAFETY: allocated in `Block::new` with this same layout.
-        unsafe { alloc::dealloc(self.ptr.as_ptr(), Block::layout()) }
+        self.buf
+            .get(self.start..self.start + end)
+            .unwrap_or_default()
     }
 }
 
@@ -126,23 +106,7 @@ impl Disk {
 
 /// Turn `O_DIRECT` on or off for `file`.
 fn set_direct(file: &File, on: bool) -> io::Result<()> {
-    let fd = file.as_raw_fd();
-    // SAFETY: `fd` is the open descriptor of `file` for both calls;
-    // F_GETFL and F_SETFL read and set its status flags only.
-    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
-    if flags < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    let flags = if on {
-        flags | libc::O_DIRECT
-    } else {
-        flags & !libc::O_DIRECT
-    };
-    // SAFETY: as above.
-    if unsafe { libc::fcntl(fd, libc::F_SETFL, flags) } < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    Ok(())
+    crate::sys::set_direct(file, on)
 }
 
 /// The writing thread, once the first block is full.

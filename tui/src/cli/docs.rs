@@ -2,9 +2,8 @@
 //! drawn from the one registry (and the schemas core embeds).
 
 use isolint_core::model::StringEnum;
-use isolint_core::rules;
-use isolint_core::view::{rule_rows, RuleRow};
-use serde_json::Value;
+use isolint_core::rules::{self, Rule};
+use serde::Serialize;
 
 use super::{output, DocFormat, SchemaName, EXIT_ERROR, EXIT_OK};
 
@@ -18,48 +17,52 @@ fn print(text: &str) -> u8 {
     }
 }
 
-fn check_name(row: &RuleRow) -> &'static str {
+fn check_name(row: &Rule) -> &'static str {
     row.runtime_check.map_or("-", StringEnum::as_str)
 }
 
-/// One rule as a JSON object, fields in the registry's order.
-fn rule_json(row: &RuleRow, indent: &str) -> String {
-    let s = |v: &str| Value::String(v.to_string()).to_string();
-    let fields = [
-        ("id", s(row.id)),
-        ("name", s(row.name)),
-        ("area", s(row.area.as_str())),
-        ("severity", s(row.severity.as_str())),
-        ("blocks_eligibility", row.severity.blocks().to_string()),
-        ("title", s(row.title)),
-        ("rationale", s(row.rationale)),
-        ("remediation", s(row.remediation)),
-        (
-            "runtime_check",
-            row.runtime_check
-                .map_or("null".to_string(), |k| s(k.as_str())),
-        ),
-    ];
-    let body: Vec<String> = fields
-        .iter()
-        .map(|(k, v)| format!("{indent}  \"{k}\": {v}"))
-        .collect();
-    format!("{indent}{{\n{}\n{indent}}}", body.join(",\n"))
+/// One rule as `rules --format json` lists it, fields in the registry's
+/// order.
+#[derive(Serialize)]
+struct RuleJson {
+    id: &'static str,
+    name: &'static str,
+    area: &'static str,
+    severity: &'static str,
+    blocks_eligibility: bool,
+    title: &'static str,
+    rationale: &'static str,
+    remediation: &'static str,
+    runtime_check: Option<&'static str>,
+}
+
+impl From<&'static Rule> for RuleJson {
+    fn from(r: &'static Rule) -> Self {
+        RuleJson {
+            id: r.id,
+            name: r.name,
+            area: r.area.as_str(),
+            severity: r.severity.as_str(),
+            blocks_eligibility: r.severity.blocks(),
+            title: r.title,
+            rationale: r.rationale,
+            remediation: r.remediation,
+            runtime_check: r.runtime_check.map(|k| k.as_str()),
+        }
+    }
 }
 
 /// The rules table (text) or every rule with all its fields (JSON).
 pub fn rules_output(format: DocFormat) -> String {
-    let rows = rule_rows();
+    let rows: Vec<&'static Rule> = rules::all().collect();
     match format {
         DocFormat::Json => {
-            if rows.is_empty() {
-                return "[]\n".into();
-            }
-            let items: Vec<String> = rows.iter().map(|r| rule_json(r, "  ")).collect();
-            format!("[\n{}\n]\n", items.join(",\n"))
+            let items: Vec<RuleJson> = rows.iter().map(|&r| RuleJson::from(r)).collect();
+            // Plain strings, booleans and nulls: serializing cannot fail.
+            serde_json::to_string_pretty(&items).unwrap_or_default() + "\n"
         }
         DocFormat::Text => {
-            let width = |f: fn(&RuleRow) -> usize, head: &str| {
+            let width = |f: fn(&&Rule) -> usize, head: &str| {
                 rows.iter().map(f).max().unwrap_or(0).max(head.len())
             };
             let wn = width(|r| r.name.len(), "NAME");
@@ -121,7 +124,7 @@ fn wrap(text: &str, indent: &str, width: usize) -> String {
 }
 
 /// The full documentation of one rule, as prose.
-pub fn explain_text(row: &RuleRow) -> String {
+pub fn explain_text(row: &Rule) -> String {
     let blocks = if row.severity.blocks() {
         "blocks eligibility"
     } else {
@@ -189,9 +192,7 @@ pub fn closest(key: &str) -> Option<String> {
 }
 
 pub fn explain(key: &str, format: DocFormat) -> u8 {
-    let found =
-        rules::find(key.trim()).and_then(|r| rule_rows().into_iter().find(|row| row.id == r.id));
-    let Some(row) = found else {
+    let Some(row) = rules::find(key.trim()) else {
         let hint = match closest(key.trim()) {
             Some(c) => format!("; did you mean {c}?"),
             None => String::new(),
@@ -202,8 +203,11 @@ pub fn explain(key: &str, format: DocFormat) -> u8 {
         return EXIT_ERROR;
     };
     match format {
-        DocFormat::Text => print(&explain_text(&row)),
-        DocFormat::Json => print(&format!("{}\n", rule_json(&row, ""))),
+        DocFormat::Text => print(&explain_text(row)),
+        DocFormat::Json => {
+            // Plain strings, booleans and nulls: serializing cannot fail.
+            print(&(serde_json::to_string_pretty(&RuleJson::from(row)).unwrap_or_default() + "\n"))
+        }
     }
 }
 
@@ -229,6 +233,7 @@ pub fn schema(name: SchemaName) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
 
     #[test]
     fn rules_json_lists_every_rule_with_every_field() {
@@ -246,8 +251,8 @@ mod tests {
 
     #[test]
     fn explain_names_everything_a_reader_needs() {
-        for row in rule_rows() {
-            let t = explain_text(&row);
+        for row in rules::all() {
+            let t = explain_text(row);
             for needle in [row.id, row.name, row.area.as_str(), row.severity.as_str()] {
                 assert!(t.contains(needle), "{}: {needle}", row.id);
             }

@@ -30,18 +30,29 @@ pub fn error(message: &str) {
 /// Print `note: MESSAGE` on stderr (a remark about the input, like a
 /// compiler's).
 pub fn remark(message: &str) {
-    let _ = writeln!(io::stderr().lock(), "note: {}", neutralize(message));
+    line("note: ", &neutralize(message));
 }
 
 /// Print `not declared: MESSAGE` on stderr: a profile field an imported
 /// format cannot express.
 pub fn not_declared(message: &str) {
-    let _ = writeln!(io::stderr().lock(), "not declared: {}", neutralize(message));
+    line("not declared: ", &neutralize(message));
 }
 
 /// Print an informational line on stderr.
 pub fn note(message: &str) {
-    let _ = writeln!(io::stderr().lock(), "isolint: {}", neutralize(message));
+    line("isolint: ", &neutralize(message));
+}
+
+/// One line on stderr in one write: stderr is unbuffered, `writeln!` would
+/// write each piece on its own, and an import can print a line per
+/// setting of tens of thousands of profiles.
+fn line(prefix: &str, message: &str) {
+    let mut s = String::with_capacity(prefix.len() + message.len() + 1);
+    s.push_str(prefix);
+    s.push_str(message);
+    s.push('\n');
+    let _ = io::stderr().lock().write_all(s.as_bytes());
 }
 
 /// Write to stdout. A reader that went away (`isolint … | head`) is not an
@@ -216,16 +227,8 @@ impl AtomicFile {
             return Ok(());
         };
         writer.flush()?;
-        #[cfg(target_os = "linux")]
-        {
-            use std::os::fd::AsRawFd;
-            let fd = writer.get_ref().as_raw_fd();
-            // SAFETY: `fd` is this file's open descriptor for the whole
-            // call; offset 0 and length 0 mean "the whole file", and
-            // SYNC_FILE_RANGE_WRITE only queues writeback without waiting.
-            // Errors are ignored on purpose: `commit` still flushes fully.
-            let _ = unsafe { libc::sync_file_range(fd, 0, 0, libc::SYNC_FILE_RANGE_WRITE) };
-        }
+        // A hint only: an error is ignored, `commit` still flushes fully.
+        crate::sys::start_writeback(writer.get_ref());
         Ok(())
     }
 

@@ -103,7 +103,7 @@ pub fn render(
     obs: &Observations,
     format: ReconcileFormat,
 ) -> String {
-    use isolint_core::render::reconciliation;
+    use isolint_core::observe::render as reconciliation;
     let fingerprint = of.fingerprint;
     match format {
         ReconcileFormat::Text => {

@@ -1,10 +1,11 @@
 //! The model and its transitions (the Elm architecture's `Model` and
 //! `update`). Grouping, ordering and filtering come from
-//! `isolint_core::view`; this module only keeps track of what is selected.
+//! `isolint_core::view_model`; this module only keeps track of what is selected.
 
 use std::path::{Path, PathBuf};
 
-use isolint_core::view::{self as vm, Filter, Grouped, RuleRow};
+use isolint_core::rules::Rule;
+use isolint_core::view_model::{self as vm, Filter, Grouped};
 use isolint_core::{Area, Date, Labels, Report};
 
 use super::effects;
@@ -175,6 +176,8 @@ pub struct Slot {
     /// the file holds one profile.
     pub unit: String,
     pub outcome: Result<Report, LoadError>,
+    /// The importer's notes for this profile (see [`load::Loaded::notes`]).
+    pub notes: Vec<String>,
     pub stamp: Stamp,
     pub nav: Nav,
     /// The selected finding (rule, pointer, message) when the profile last
@@ -226,6 +229,7 @@ pub fn file_slots(source: &Source, stamp: Stamp, loaded: Vec<load::Loaded>) -> V
                 name: name.clone(),
                 unit: l.unit,
                 outcome: l.outcome,
+                notes: l.notes,
                 stamp,
                 nav: Nav::default(),
                 remembered: None,
@@ -267,13 +271,16 @@ pub struct App {
     /// in, if any, so the prompt can say that the export adds an untracked
     /// file there.
     pub export_repo: Option<(PathBuf, PathBuf)>,
+    /// Observations of a runtime verifier (`--observed`), joined with each
+    /// profile's plan in the plan tab.
+    pub observed: Option<isolint_core::observe::Observations>,
     /// `$VISUAL` or `$EDITOR`, split into words (read once at start).
     pub editor: Option<Vec<String>>,
     /// The query and selected finding as they were when search mode
     /// started, for cancelling.
     pub search_before: String,
     pub search_before_selection: Option<usize>,
-    pub rules: Vec<RuleRow>,
+    pub rules: Vec<&'static Rule>,
     /// Cursor in the rules tab.
     pub rule: usize,
     pub detail_scroll: u16,
@@ -323,9 +330,10 @@ impl App {
             prompt: String::new(),
             export_repo,
             editor: super::editor::from_env(),
+            observed: None,
             search_before: String::new(),
             search_before_selection: None,
-            rules: vm::rule_rows(),
+            rules: isolint_core::rules::all().collect(),
             rule: 0,
             detail_scroll: 0,
             help_scroll: 0,

@@ -70,6 +70,7 @@ pub fn read_file(
         Ok(l) => load::load_profiles(source, l, today),
         Err(e) => vec![Loaded {
             unit: String::new(),
+            notes: Vec::new(),
             outcome: Err(LoadError {
                 message: format!(
                     "the label catalog could not be loaded, so nothing was audited: {}",

@@ -5,7 +5,7 @@
 use super::app::{self, App, Tab};
 use super::text::width;
 use super::view::{findings::*, help::*, mounts::*, plan::*, rules::*};
-use isolint_core::view::{self as vm, Grouped};
+use isolint_core::view_model::{self as vm, Grouped};
 use isolint_core::Report;
 use ratatui::layout::{Constraint, Layout, Rect};
 
@@ -54,7 +54,8 @@ pub(crate) fn detail_extent(app: &App) -> Option<(u16, usize)> {
             let g = app::group(report, &app.filter);
             let (_, _, d, _) = findings_layout(&g, body);
             let lines = app.selected_issue().map_or(0, |i| {
-                detail_lines(report, i, d.width.saturating_sub(2) as usize).len()
+                let notes = app.slot().map_or(&[][..], |s| &s.notes);
+                detail_lines(report, i, d.width.saturating_sub(2) as usize, notes).len()
             });
             (d, lines)
         }
@@ -71,7 +72,9 @@ pub(crate) fn detail_extent(app: &App) -> Option<(u16, usize)> {
         Tab::Checks => {
             let (_, d) = checks_layout(body);
             let lines = report.runtime_checks.get(app.nav().check).map_or(0, |c| {
-                check_lines(c, d.width.saturating_sub(2) as usize).len()
+                let joined = observed(app, report);
+                let seen = joined.as_ref().and_then(|j| j.checks.get(app.nav().check));
+                check_lines(c, seen, d.width.saturating_sub(2) as usize).len()
             });
             (d, lines)
         }

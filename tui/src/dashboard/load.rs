@@ -1,6 +1,10 @@
-//! The dashboard's I/O: reading and auditing files, watching them for
-//! changes, and writing the export. Everything here is called from
-//! [`super::app::update`] or the event loop; the view never touches a file.
+//! How the dashboard reads and audits files and shows what went wrong.
+//! The reading itself (bounded reads, directory expansion, today's date,
+//! atomic writes) is the CLI's input layer, `cli::input`, `cli::today` and
+//! `cli::output`, so the dashboard refuses exactly what `audit` refuses;
+//! this module keeps only the error panels' shape (file, line, column,
+//! masked context). Called from [`super::effects`]; the view never
+//! touches a file.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -124,6 +128,11 @@ pub fn load_labels(source: &CatalogSource) -> Result<Labels, LoadError> {
 pub struct Loaded {
     pub unit: String,
     pub outcome: Result<Report, LoadError>,
+    /// The importer's notes, as `isolint import` prints them: `note:`
+    /// for a source setting with no profile equivalent (with its place),
+    /// `not declared:` for a profile field the format cannot express.
+    /// Display-safe.
+    pub notes: Vec<String>,
 }
 
 impl Loaded {
@@ -131,6 +140,7 @@ impl Loaded {
         Loaded {
             unit: String::new(),
             outcome,
+            notes: Vec::new(),
         }
     }
 }
@@ -221,6 +231,7 @@ fn audit_import(
         .iter()
         .map(|unit| Loaded {
             unit: neutralize(&unit.name).into_owned(),
+            notes: import_notes(file, unit),
             outcome: crate::runner::audit_imported(unit, name, labels, options).map_err(|e| {
                 positioned(
                     &unit.display_name(file),
@@ -233,12 +244,32 @@ fn audit_import(
         .collect()
 }
 
+/// `note: file:line:column: message` and `not declared: /pointer: reason`.
+fn import_notes(file: &str, unit: &import::Imported) -> Vec<String> {
+    let notes = unit
+        .notes
+        .iter()
+        .map(|n| format!("note: {file}:{}:{}: {}", n.line, n.column, n.message));
+    let undeclared = unit
+        .undeclared
+        .iter()
+        .map(|u| format!("not declared: {}: {}", u.pointer, u.reason));
+    notes
+        .chain(undeclared)
+        .map(|s| neutralize(&s).into_owned())
+        .collect()
+}
+
+/// The file's bytes, read as `audit` reads them: a size limit checked
+/// before reading and enforced while reading, so `/dev/zero`, a FIFO fed
+/// without end or an over-size file is refused, never read into memory.
 fn read(path: &Path, file: &str) -> Result<Vec<u8>, LoadError> {
-    fs::read(path).map_err(|e| LoadError {
+    use crate::cli::input::{self, Origin};
+    input::read(&Origin::File(path.to_path_buf()), file).map_err(|f| LoadError {
         file: file.to_string(),
         line: None,
         column: None,
-        message: format!("cannot read the file: {}", neutralize(&e.to_string())),
+        message: f.message,
         context: Vec::new(),
     })
 }
@@ -341,27 +372,19 @@ fn quoted(s: &str) -> Option<(&str, &str)> {
     None
 }
 
-/// Today's date (UTC) from the system clock, for staleness rules.
-pub fn today() -> Option<Date> {
-    let secs = SystemTime::now()
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .ok()?
-        .as_secs();
-    Some(civil_from_days((secs / 86_400) as i64))
+/// Read an observations document (bounded, as every input).
+pub fn load_observations(path: &Path) -> anyhow::Result<isolint_core::observe::Observations> {
+    use crate::cli::input::{self, Origin};
+    let name = display_path(path);
+    let bytes = input::read(&Origin::File(path.to_path_buf()), &name)
+        .map_err(|f| anyhow::anyhow!("{f}"))?;
+    isolint_core::observe::parse(&bytes)
+        .map_err(|e| anyhow::anyhow!("{name}: not usable observations: {e}"))
 }
 
-/// Howard Hinnant's `civil_from_days`.
-fn civil_from_days(z: i64) -> Date {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = (yoe + era * 400 + i64::from(month <= 2)) as i32;
-    Date { year, month, day }
+/// Today's date (UTC), as `audit` reads it, for staleness rules.
+pub fn today() -> Option<Date> {
+    crate::cli::today::utc_today()
 }
 
 /// The export's file name for a profile: `<stem>.findings.json`, or
@@ -418,15 +441,6 @@ mod tests {
         let mut all = load_profiles(source, labels, today);
         assert_eq!(all.len(), 1, "{source:?} holds one profile");
         all.remove(0).outcome
-    }
-
-    #[test]
-    fn civil_dates() {
-        assert_eq!(civil_from_days(0).to_string(), "1970-01-01");
-        let d = Date::parse("2026-11-29").unwrap();
-        assert_eq!(civil_from_days(d.days()), d);
-        let leap = Date::parse("2024-02-29").unwrap();
-        assert_eq!(civil_from_days(leap.days()), leap);
     }
 
     #[test]
@@ -535,11 +549,7 @@ mod tests {
             None,
         )
         .unwrap_err();
-        assert!(
-            err.message.starts_with("cannot read the file"),
-            "{}",
-            err.message
-        );
+        assert!(err.message.starts_with("cannot read"), "{}", err.message);
         assert_eq!(err.line, None);
     }
 
@@ -585,6 +595,60 @@ mod tests {
             matches!(&missing[..], [Source::Unreadable(_, why)] if why.contains("no such file")),
             "{missing:?}"
         );
+    }
+
+    /// What `audit` refuses to read, the dashboard refuses with the same
+    /// message: `/dev/zero` (endless), a FIFO fed more than the limit, and
+    /// a file over the size limit. None of them is read into memory.
+    #[cfg(unix)]
+    #[test]
+    fn refuses_endless_and_oversize_input_as_audit_does() {
+        use crate::cli::input::{self, Origin};
+        use std::io::Write;
+        let limit = input::max_bytes();
+        let dir = tempfile::tempdir().unwrap();
+        let big = dir.path().join("big.json");
+        fs::File::create(&big)
+            .unwrap()
+            .set_len(limit as u64 + 1)
+            .unwrap();
+        let fifo = dir.path().join("fifo.json");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        // Feeds the FIFO until the reader stops; each read opens it anew.
+        let feed = |path: PathBuf| {
+            std::thread::spawn(move || {
+                let mut w = fs::OpenOptions::new().write(true).open(path).unwrap();
+                let chunk = vec![b' '; 1 << 16];
+                while w.write_all(&chunk).is_ok() {}
+            })
+        };
+        let zero = PathBuf::from("/dev/zero");
+        for path in [zero, fifo, big] {
+            let is_fifo = path.ends_with("fifo.json");
+            let writer = is_fifo.then(|| feed(path.clone()));
+            let mut got = load_profiles(&Source::File(path.clone()), &Labels::workshop(), None);
+            if let Some(w) = writer {
+                w.join().unwrap();
+            }
+            let writer = is_fifo.then(|| feed(path.clone()));
+            let name = display_path(&path);
+            let want = input::read(&Origin::File(path.clone()), &name).unwrap_err();
+            if let Some(w) = writer {
+                w.join().unwrap();
+            }
+            assert_eq!(got.len(), 1);
+            let err = got.remove(0).outcome.unwrap_err();
+            assert_eq!(err.message, want.message, "{}", path.display());
+            assert!(
+                err.message.contains("limit; refusing to read it"),
+                "{}",
+                err.message
+            );
+        }
     }
 
     #[test]

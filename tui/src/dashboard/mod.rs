@@ -53,7 +53,11 @@ const MAX_WAIT: Duration = Duration::from_millis(100);
 /// With `ISOLINT_EXIT_AFTER_FIRST_FRAME` set, returns right after the first
 /// frame is drawn and prints the time it took (and the peak memory where
 /// `/proc` tells it) on stderr; used by the measurement script.
-pub fn run(profiles: Vec<PathBuf>, labels: Option<PathBuf>) -> anyhow::Result<()> {
+pub fn run(
+    profiles: Vec<PathBuf>,
+    labels: Option<PathBuf>,
+    observed: Option<PathBuf>,
+) -> anyhow::Result<()> {
     let started = Instant::now();
     let sources: Vec<Source> = if profiles.is_empty() {
         vec![Source::Embedded]
@@ -61,7 +65,12 @@ pub fn run(profiles: Vec<PathBuf>, labels: Option<PathBuf>) -> anyhow::Result<()
         load::expand(&profiles)?
     };
     let catalog = labels.map_or(CatalogSource::Embedded, CatalogSource::File);
+    // Observations are read before the terminal is taken, so an unusable
+    // file is an error on the command line (exit 2), never a plan tab that
+    // silently shows nothing observed.
+    let observed = observed.map(|p| load::load_observations(&p)).transpose()?;
     let mut app = App::new(sources, catalog, load::today(), PathBuf::from("."));
+    app.observed = observed;
 
     let stop = Arc::new(AtomicBool::new(false));
     for sig in [

@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 
+use isolint_core::model::StringEnum;
 use isolint_core::{Area, Date};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
@@ -428,4 +429,82 @@ fn one_profile_has_no_list() {
     let text = screen(&a, 80, 24);
     assert!(!text.contains("0 Profiles"), "{text}");
     assert!(text.contains("profile 1 of 1"), "{text}");
+}
+
+/// An imported profile's detail leads with the original file's place,
+/// names the original setting to change, and lists the import notes the
+/// CLI prints (`note:` / `not declared:`).
+#[test]
+fn imported_profiles_speak_their_own_vocabulary() {
+    let mut a = app(vec![import_fixture("kubernetes/pod-home.yaml")]);
+    let report = a.report().unwrap();
+    let net = report
+        .issues
+        .iter()
+        .position(|f| f.area == Area::Network)
+        .expect("the pod has a network finding");
+    let o = report.issues[net].origin.clone().unwrap();
+    while a.selected_issue() != Some(net) {
+        step(&mut a, Msg::Down);
+    }
+    assert!(
+        !a.slot().unwrap().notes.is_empty(),
+        "the pod import has notes"
+    );
+    let mut seen = String::new();
+    for _ in 0..30 {
+        seen.push_str(&screen(&a, 120, 36));
+        step(&mut a, Msg::DetailDown);
+    }
+    let at = format!(
+        "at: ../fixtures/import/kubernetes/pod-home.yaml:{}:{}",
+        o.line, o.column
+    );
+    assert!(seen.contains(&at), "{at} missing:\n{seen}");
+    assert!(seen.contains("NetworkPolicy"), "{seen}");
+    assert!(seen.contains("Import notes"), "{seen}");
+    assert!(
+        seen.contains("note: ") || seen.contains("not declared: "),
+        "{seen}"
+    );
+}
+
+/// `--observed`: the plan tab gains an observed column from core's join
+/// (the one `isolint reconcile` uses): agree, not observable, and stale
+/// when the observations were made for another plan.
+#[test]
+fn the_plan_tab_shows_what_was_observed() {
+    let mut a = app(vec![fixture("workshop.json")]);
+    let report = a.report().unwrap().clone();
+    let first = &report.runtime_checks[0];
+    let doc = |fingerprint: &str| {
+        serde_json::json!({
+            "schema": isolint_core::observe::OBSERVATIONS_SCHEMA,
+            "plan_fingerprint": fingerprint,
+            "runner": "test",
+            "observations": [{
+                "id": first.id, "kind": first.kind.as_str(), "action": "open O_RDONLY",
+                "observed": first.expect.as_str(), "elapsed_us": 1
+            }]
+        })
+        .to_string()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("obs.json");
+    std::fs::write(&path, doc(&report.profile.fingerprint)).unwrap();
+    a.observed = Some(super::load::load_observations(&path).unwrap());
+    step(&mut a, Msg::ShowTab(Tab::Checks));
+    let text = screen(&a, 120, 40);
+    assert!(text.contains("observed"), "{text}");
+    assert!(text.contains("agrees"), "{text}");
+    assert!(text.contains("not-observable"), "{text}");
+    assert!(text.contains("observed: 1 agree, 0 disagree"), "{text}");
+    std::fs::write(&path, doc("another-plan")).unwrap();
+    a.observed = Some(super::load::load_observations(&path).unwrap());
+    let text = screen(&a, 120, 40);
+    assert!(text.contains("stale"), "{text}");
+    assert!(!text.contains("agrees"), "{text}");
+    // An unusable file is refused before the dashboard opens.
+    std::fs::write(&path, "{}").unwrap();
+    assert!(super::load::load_observations(&path).is_err());
 }

@@ -1,7 +1,7 @@
 use std::rc::Rc;
 
 use gloo_timers::callback::Timeout;
-use isolint_core::view;
+use isolint_core::view_model;
 use yew::prelude::*;
 
 use super::editor::Editor;
@@ -90,7 +90,7 @@ pub fn app() -> Html {
         use_memo((report, state.filter.clone()), |(report, filter)| {
             report
                 .as_ref()
-                .map(|r| view::group_with(r, filter, browser::lowercase))
+                .map(|r| view_model::group_with(r, filter, browser::lowercase))
         })
     };
     let marks = {

@@ -4,7 +4,7 @@ pub(crate) use isolint_core::text::plural;
 use std::rc::Rc;
 
 use isolint_core::model::StringEnum;
-use isolint_core::view::{self, Detail, Filter, Grouped};
+use isolint_core::view_model::{self, Detail, Filter, Grouped};
 use isolint_core::{Report, Severity};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -132,7 +132,7 @@ fn finding_item(dispatch: &Dispatch, report: &Report, index: usize, open: bool) 
         Callback::from(move |_: MouseEvent| dispatch.dispatch(Action::Select(index)))
     };
     let detail_id = format!("finding-detail-{index}");
-    let (line, column) = view::shown_position(report, f);
+    let (line, column) = view_model::shown_position(report, f);
     let position = match (line, column, &f.origin) {
         (Some(l), Some(c), _) => format!("line {l}:{c}"),
         (Some(l), None, _) => format!("line {l}"),
@@ -155,7 +155,7 @@ fn finding_item(dispatch: &Dispatch, report: &Report, index: usize, open: bool) 
                 </span>
             </button>
             if open {
-                if let Some(d) = view::detail(report, index) {
+                if let Some(d) = view_model::detail(report, index) {
                     { finding_detail(dispatch, detail_id, &d) }
                 }
             }

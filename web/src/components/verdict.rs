@@ -1,6 +1,6 @@
 //! The verdict banner: core's wording, never anything stronger.
 
-use isolint_core::view;
+use isolint_core::view_model;
 use isolint_core::{Report, Verdict};
 use yew::prelude::*;
 
@@ -28,7 +28,7 @@ pub fn verdict_banner(
     let Some(report) = report else {
         return html! { <div class="verdict-wrap">{ problem }</div> };
     };
-    let b = view::banner(report);
+    let b = view_model::banner(report);
     let class = classes!(
         "banner",
         match b.verdict {
@@ -63,7 +63,7 @@ pub fn verdict_banner(
 /// What the next step will try, right under the verdict: the plan's kinds
 /// with their counts, and a link to the whole plan further down.
 fn plan_summary(report: &Report) -> Html {
-    let counts = view::plan_counts(report);
+    let counts = view_model::plan_counts(report);
     if counts.is_empty() {
         return html! {};
     }
@@ -88,7 +88,7 @@ pub fn verdict_strip(report: Option<&Report>, readable: bool) -> Html {
     let Some(report) = report.filter(|_| readable) else {
         return html! {};
     };
-    let b = view::banner(report);
+    let b = view_model::banner(report);
     let class = classes!(
         "verdict-strip",
         match b.verdict {

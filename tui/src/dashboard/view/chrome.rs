@@ -9,7 +9,7 @@ use super::super::text::{truncate, truncate_left, width, wrap};
 use super::super::theme;
 use super::{line, pad, pane, plural, safe};
 use isolint_core::model::StringEnum;
-use isolint_core::view::{self as vm, Grouped};
+use isolint_core::view_model::{self as vm, Grouped};
 use isolint_core::{Report, Severity};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;

@@ -7,7 +7,7 @@ use super::super::text::{self, truncate, truncate_left, width, wrap};
 use super::super::theme;
 use super::{field, lines_of, pad, pane, plural, render_scrolled, safe};
 use isolint_core::model::StringEnum;
-use isolint_core::view::{self as vm, Grouped};
+use isolint_core::view_model::{self as vm, Grouped};
 use isolint_core::Report;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -171,7 +171,14 @@ pub(crate) fn render_finding_list(
     StatefulWidget::render(list, area, buf, &mut state);
 }
 
-pub(crate) fn detail_lines(report: &Report, index: usize, w: usize) -> Vec<Line<'static>> {
+/// The detail of finding `index`; `notes`: the importer's notes on the
+/// profile, listed at the end (what the import could not carry over).
+pub(crate) fn detail_lines(
+    report: &Report,
+    index: usize,
+    w: usize,
+    notes: &[String],
+) -> Vec<Line<'static>> {
     let Some(d) = vm::detail(report, index) else {
         return Vec::new();
     };
@@ -204,10 +211,15 @@ pub(crate) fn detail_lines(report: &Report, index: usize, w: usize) -> Vec<Line<
         ),
         _ => safe(&d.pointer).into_owned(),
     };
-    field(&mut out, "at", &place, w, Style::new());
-    if let Some(o) = &d.origin {
-        let from = format!("{}:{}:{}", safe(&o.file), o.line, o.column);
-        field(&mut out, "from", &from, w, Style::new());
+    // An imported profile leads with the place in the original file; the
+    // generated profile's field follows.
+    match &d.origin {
+        Some(o) => {
+            let at = format!("{}:{}:{}", safe(&o.file), o.line, o.column);
+            field(&mut out, "at", &at, w, Style::new());
+            field(&mut out, "field", &place, w, theme::dim());
+        }
+        None => field(&mut out, "at", &place, w, Style::new()),
     }
     out.push(Line::default());
     for l in wrap(&safe(&d.message), w) {
@@ -215,6 +227,13 @@ pub(crate) fn detail_lines(report: &Report, index: usize, w: usize) -> Vec<Line<
     }
     out.push(Line::default());
     field(&mut out, "fix", &safe(&d.remediation), w, Style::new());
+    let original = report.original.as_ref();
+    let hint = original
+        .zip(report.issues.get(index))
+        .and_then(|(o, f)| isolint_core::import::hints::hint(o.format, f).map(|h| (o.format, h)));
+    if let Some((format, h)) = hint {
+        field(&mut out, &format!("in {format}"), h, w, Style::new());
+    }
     if !d.evidence.is_empty() {
         out.push(Line::default());
         out.push(Line::styled("evidence", theme::label()));
@@ -262,6 +281,21 @@ pub(crate) fn detail_lines(report: &Report, index: usize, w: usize) -> Vec<Line<
         out.push(Line::default());
         field(&mut out, "why", d.rationale, w, theme::dim());
     }
+    if !notes.is_empty() {
+        out.push(Line::default());
+        out.push(Line::styled(
+            format!("Import notes ({})", notes.len()),
+            theme::label(),
+        ));
+        for n in notes {
+            for (i, l) in wrap(n, w.saturating_sub(2)).into_iter().enumerate() {
+                out.push(Line::raw(format!(
+                    "{}{l}",
+                    if i == 0 { "- " } else { "  " }
+                )));
+            }
+        }
+    }
     out
 }
 
@@ -275,7 +309,7 @@ pub(crate) fn render_detail(
     let w = area.width.saturating_sub(2) as usize;
     render_scrolled(
         "Detail".into(),
-        detail_lines(report, index, w),
+        detail_lines(report, index, w, app.slot().map_or(&[], |s| &s.notes)),
         app.detail_scroll,
         area,
         buf,

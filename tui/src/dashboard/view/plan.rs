@@ -6,6 +6,7 @@ use super::super::text::wrap;
 use super::super::theme;
 use super::{column_widths, field, fitted_row, lines_of, pane, plural, render_scrolled, safe};
 use isolint_core::model::StringEnum;
+use isolint_core::observe::{Reconciled, Reconciliation, Status};
 use isolint_core::report::RuntimeCheck;
 use isolint_core::Report;
 use ratatui::buffer::Buffer;
@@ -17,33 +18,57 @@ use ratatui::widgets::{HighlightSpacing, Row, StatefulWidget, Table, TableState}
 pub(crate) fn render_checks_tab(app: &App, report: &Report, area: Rect, buf: &mut Buffer) {
     let checks = &report.runtime_checks;
     let (table_r, bottom) = checks_layout(area);
-    let widths = [
+    let joined = observed(app, report);
+    let mut widths = vec![
         Constraint::Length(6),
         Constraint::Length(18),
         Constraint::Length(8),
-        Constraint::Fill(1),
     ];
+    if joined.is_some() {
+        widths.push(Constraint::Length(14));
+    }
+    widths.push(Constraint::Fill(1));
     let cols = column_widths(&widths, table_r);
     let rows: Vec<Row> = checks
         .iter()
-        .map(|c| {
-            fitted_row(
-                vec![
-                    Span::raw(safe(&c.id).into_owned()),
-                    Span::raw(c.kind.as_str()),
-                    Span::raw(c.expect.as_str()),
-                    Span::raw(safe(&c.target.to_string()).into_owned()),
-                ],
-                &cols,
-            )
+        .enumerate()
+        .map(|(i, c)| {
+            let mut cells = vec![
+                Span::raw(safe(&c.id).into_owned()),
+                Span::raw(c.kind.as_str()),
+                Span::raw(c.expect.as_str()),
+            ];
+            if let Some(j) = &joined {
+                cells.push(match j.checks.get(i) {
+                    Some(r) => Span::styled(r.status.as_str(), status_style(r.status)),
+                    None => Span::styled("not-observable", theme::dim()),
+                });
+            }
+            cells.push(Span::raw(safe(&c.target.to_string()).into_owned()));
+            fitted_row(cells, &cols)
         })
         .collect();
+    let mut header = vec!["id", "kind", "expect"];
+    if joined.is_some() {
+        header.push("observed");
+    }
+    header.push("target");
+    let mut title = format!(
+        "Runtime-check plan · {} for the runtime verifier",
+        plural(checks.len(), "check")
+    );
+    if let Some(j) = &joined {
+        title = format!(
+            "Runtime-check plan · observed: {} agree, {} disagree, {} not observable, {} stale",
+            j.count(Status::Agrees),
+            j.count(Status::Disagrees),
+            j.count(Status::NotObservable),
+            j.count(Status::Stale)
+        );
+    }
     let table = Table::new(rows, widths)
-        .header(Row::new(["id", "kind", "expect", "target"]).style(theme::label()))
-        .block(pane(format!(
-            "Runtime-check plan · {} for the runtime verifier",
-            plural(checks.len(), "check")
-        )))
+        .header(Row::new(header).style(theme::label()))
+        .block(pane(title))
         .highlight_symbol("› ")
         .highlight_spacing(HighlightSpacing::Always)
         .row_highlight_style(theme::selected());
@@ -52,7 +77,11 @@ pub(crate) fn render_checks_tab(app: &App, report: &Report, area: Rect, buf: &mu
     StatefulWidget::render(table, table_r, buf, &mut state);
     let w = bottom.width.saturating_sub(2) as usize;
     let lines = match checks.get(app.nav().check) {
-        Some(c) => check_lines(c, w),
+        Some(c) => check_lines(
+            c,
+            joined.as_ref().and_then(|j| j.checks.get(app.nav().check)),
+            w,
+        ),
         None => lines_of("This plan is empty.", w as u16),
     };
     render_scrolled(
@@ -64,7 +93,28 @@ pub(crate) fn render_checks_tab(app: &App, report: &Report, area: Rect, buf: &mu
     );
 }
 
-pub(crate) fn check_lines(c: &RuntimeCheck, w: usize) -> Vec<Line<'static>> {
+/// The `--observed` observations joined with this report's plan (core's
+/// join, the one `isolint reconcile` uses), in plan order.
+pub(crate) fn observed(app: &App, report: &Report) -> Option<Reconciliation> {
+    app.observed
+        .as_ref()
+        .map(|o| isolint_core::observe::join_report(report, o))
+}
+
+fn status_style(s: Status) -> Style {
+    match s {
+        Status::Agrees => Style::new(),
+        Status::NotObservable => theme::dim(),
+        Status::Disagrees | Status::Stale => theme::status_error(),
+    }
+}
+
+/// The detail of one check; `observed`: what the verifier saw, if given.
+pub(crate) fn check_lines(
+    c: &RuntimeCheck,
+    observed: Option<&Reconciled>,
+    w: usize,
+) -> Vec<Line<'static>> {
     let mut out = Vec::new();
     field(
         &mut out,
@@ -82,6 +132,16 @@ pub(crate) fn check_lines(c: &RuntimeCheck, w: usize) -> Vec<Line<'static>> {
     );
     field(&mut out, "expect", c.expect.as_str(), w, Style::new());
     field(&mut out, "because", &safe(&c.because), w, Style::new());
+    if let Some(r) = observed {
+        let seen = r.observed.map_or("nothing", |o| o.as_str());
+        field(
+            &mut out,
+            "observed",
+            &format!("{} ({seen}): {}", r.status.as_str(), safe(&r.reason)),
+            w,
+            status_style(r.status),
+        );
+    }
     out.push(Line::default());
     for l in wrap(
         "isolint only compares declared settings; this check is what a runtime verifier must observe in the \

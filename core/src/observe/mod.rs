@@ -3,6 +3,8 @@
 //! sandbox) and the launcher (outside) produce the document; this module
 //! only reads it and compares, so every front end can show the result.
 
+pub mod render;
+
 use serde::{Deserialize, Serialize};
 
 use crate::model::{string_enum, StringEnum};

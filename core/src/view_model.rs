@@ -249,7 +249,7 @@ pub fn detail(report: &Report, index: usize) -> Option<Detail> {
             .map(|(k, v)| {
                 let v = match v {
                     serde_json::Value::String(s) => s.clone(),
-                    other => crate::render::pretty::compact(other),
+                    other => crate::json_writer::compact(other),
                 };
                 (k.clone(), neutralize(&v).into_owned())
             })
@@ -322,35 +322,6 @@ pub fn source_window(report: &Report, focus: u32, height: usize) -> Vec<(u32, St
                 i as u32 + 1,
                 crate::sanitize::neutralize_multiline(l).into_owned(),
             )
-        })
-        .collect()
-}
-
-/// One row of the rules table.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RuleRow {
-    pub id: &'static str,
-    pub name: &'static str,
-    pub area: Area,
-    pub severity: Severity,
-    pub title: &'static str,
-    pub rationale: &'static str,
-    pub remediation: &'static str,
-    pub runtime_check: Option<CheckKind>,
-}
-
-/// The registry, for the rules view of both front ends.
-pub fn rule_rows() -> Vec<RuleRow> {
-    rules::all()
-        .map(|r| RuleRow {
-            id: r.id,
-            name: r.name,
-            area: r.area,
-            severity: r.severity,
-            title: r.title,
-            rationale: r.rationale,
-            remediation: r.remediation,
-            runtime_check: r.runtime_check,
         })
         .collect()
 }
