@@ -127,8 +127,18 @@ fn fixture() -> Fixture {
 /// reconciliation. TMPDIR points at a directory of the fixture, so the
 /// test sees whether the launcher left anything behind.
 fn verify(f: &Fixture, fault: Option<&str>) -> (i32, Value) {
+    verify_keeping(f, fault, None)
+}
+
+/// As [`verify`], also keeping the observations in `observations`.
+fn verify_keeping(f: &Fixture, fault: Option<&str>, observations: Option<&Path>) -> (i32, Value) {
     let mut cmd = Command::new(bin());
-    cmd.args(["verify", "--format", "json", "--labels"])
+    if let Some(o) = observations {
+        cmd.arg("verify").arg("--observations").arg(o);
+    } else {
+        cmd.arg("verify");
+    }
+    cmd.args(["--format", "json", "--labels"])
         .arg(&f.labels)
         .arg(&f.profile)
         .env("TMPDIR", &f.tmp)
@@ -336,4 +346,54 @@ fn what_bubblewrap_cannot_build_is_refused_before_launch() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not eligible"));
     assert_eq!(fs::read_dir(&f.tmp).unwrap().count(), 0);
+}
+
+/// A bubblewrap worker always runs on the host's kernel, so a profile that
+/// declares a microvm, launched here, must be caught by the boundary-kernel
+/// check: the boot id the probe reads inside is the one the launcher read
+/// outside. Everything else of the launch is honest and still agrees.
+#[test]
+fn a_microvm_launched_on_bubblewrap_is_reported_on_the_host_kernel() {
+    if !bwrap_present() {
+        return;
+    }
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let f = fixture();
+    let text = fs::read_to_string(&f.profile).unwrap();
+    let mut p: Value = serde_json::from_str(&text).unwrap();
+    p["boundary"]["kind"] = "microvm".into();
+    p["boundary"]["runtime"] = serde_json::json!({"name": "firecracker", "version": "1.7.0"});
+    p["boundary"].as_object_mut().unwrap().remove("label");
+    let microvm = Fixture {
+        profile: f.base.join("microvm.json"),
+        ..f
+    };
+    fs::write(&microvm.profile, p.to_string()).unwrap();
+    let kept = microvm.base.join("observations.json");
+    let (code, rec) = verify_keeping(&microvm, None, Some(&kept));
+    // Both documents validate, the kernel's answers included.
+    let obs: Value = serde_json::from_slice(&fs::read(&kept).unwrap()).unwrap();
+    for (name, doc) in [("reconciliation", &rec), ("observations", &obs)] {
+        let s = schema(name);
+        let errors = isolint_acceptance::Validator::new(&s).validate(doc);
+        assert!(errors.is_empty(), "{name}: {errors:?}");
+    }
+    let kernel: Vec<&Value> = checks(&rec)
+        .iter()
+        .filter(|c| c["kind"] == "boundary-kernel")
+        .collect();
+    assert_eq!(kernel.len(), 1, "{rec:#}");
+    let k = kernel[0];
+    assert_eq!(k["status"], "disagrees", "{k}");
+    assert_eq!(k["observed"], "host-kernel", "{k}");
+    let reason = k["reason"].as_str().unwrap();
+    assert!(reason.contains("host kernel release"), "{reason}");
+    assert_eq!(code, 1, "{rec:#}");
+    assert_eq!(rec["passes"], false);
+    // Only the kernel disagrees: the rest of the launch follows the profile.
+    let others: Vec<&Value> = checks(&rec)
+        .iter()
+        .filter(|c| c["kind"] != "boundary-kernel" && c["status"] == "disagrees")
+        .collect();
+    assert!(others.is_empty(), "{others:#?}");
 }

@@ -1,6 +1,17 @@
 //! Secret detection and redaction. A value that looks like a credential is
 //! never echoed in any output: findings name the variable or field, and the
 //! value is replaced by [`MASK`].
+//!
+//! Two signals say a value is a secret: the *name* that holds it (read as
+//! words, see [`is_secret_name`]) and the value's own *shape* (a vendor
+//! prefix, a PEM block, a password in a URL, a long random token, see
+//! [`looks_like_secret`]). Identifiers (content digests, UUIDs) are not
+//! secrets by shape.
+//!
+//! What a report prints is built from two kinds of text: a rule's own
+//! wording, which is trusted and never scanned, and values taken from the
+//! profile or the catalog, which rules quote in backticks (clippy style)
+//! and which are masked and neutralized ([`Secrets::scrub_message`]).
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashSet};
@@ -10,212 +21,358 @@ use crate::json::{Node, Value};
 /// What replaces a secret value in messages and evidence.
 pub const MASK: &str = "[redacted]";
 
-/// Name parts that leave no doubt that a value is a secret.
-const STRONG_SECRET_WORDS: [&str; 9] = [
-    "SECRET",
-    "TOKEN",
-    "PASSWORD",
-    "PASSWD",
-    "PASSPHRASE",
-    "API_KEY",
-    "APIKEY",
-    "PRIVATE_KEY",
-    "ACCESS_KEY",
-];
-
-/// Name parts that usually mark a secret but also name modes and settings.
-const WEAK_SECRET_WORDS: [&str; 10] = [
-    "CREDENTIAL",
-    "AUTH",
-    "SESSION_KEY",
-    "CLIENT_KEY",
-    "SIGNING_KEY",
-    "PWD_",
-    "_PWD",
-    "DSN",
-    "CONNECTION_STRING",
-    "COOKIE",
-];
-
-/// The letters (and `_`) a name holds, one bit each: a word can only be
-/// inside a name whose set includes the word's.
-const fn letters(mut bytes: &[u8]) -> u32 {
-    let mut set = 0u32;
-    while let [b, rest @ ..] = bytes {
-        set |= match *b {
-            b @ b'a'..=b'z' => 1 << (b - b'a'),
-            b @ b'A'..=b'Z' => 1 << (b - b'A'),
-            b'_' | b'-' => 1 << 26,
-            _ => 1 << 27,
-        };
-        bytes = rest;
-    }
-    set
-}
-
-// Evaluated at compile time: an index out of range fails the build.
-#[allow(clippy::indexing_slicing)]
-const fn letter_sets<const N: usize>(words: &[&str; N]) -> [u32; N] {
-    let mut out = [0u32; N];
-    let mut i = 0;
-    while i < N {
-        out[i] = letters(words[i].as_bytes());
-        i += 1;
-    }
-    out
-}
-
-const STRONG_LETTERS: [u32; STRONG_SECRET_WORDS.len()] = letter_sets(&STRONG_SECRET_WORDS);
-const WEAK_LETTERS: [u32; WEAK_SECRET_WORDS.len()] = letter_sets(&WEAK_SECRET_WORDS);
-/// Whether `name`, compared without case and with `-` read as `_`,
-/// contains one of `words` (written in upper case). No allocation, and
-/// words whose letters the name lacks are never scanned for: this runs for
-/// every key of every document and every token pair of every output string.
-fn name_has(name: &str, have: u32, words: &[&str], sets: &[u32]) -> bool {
-    let norm = |b: u8| {
-        if b == b'-' {
-            b'_'
-        } else {
-            b.to_ascii_uppercase()
+/// The words of a variable or key name, lower-cased: split on every byte
+/// that is not an ASCII letter or digit (`_ - . /` and the like), and where
+/// case changes (`githubToken`, `APIKey`: `api` `key`).
+pub fn name_words(name: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    for part in name.split(|c: char| !c.is_ascii_alphanumeric()) {
+        let b = part.as_bytes();
+        let mut start = 0;
+        for i in 1..b.len() {
+            let (prev, cur) = (b.get(i - 1).copied(), b.get(i).copied());
+            let next = b.get(i + 1).copied();
+            let lower_to_upper = prev.is_some_and(|p| p.is_ascii_lowercase() || p.is_ascii_digit())
+                && cur.is_some_and(|c| c.is_ascii_uppercase());
+            // The last capital of a run starts the next word: `APIKey`.
+            let run_ends = prev.is_some_and(|p| p.is_ascii_uppercase())
+                && cur.is_some_and(|c| c.is_ascii_uppercase())
+                && next.is_some_and(|n| n.is_ascii_lowercase());
+            if lower_to_upper || run_ends {
+                if let Some(w) = part.get(start..i) {
+                    words.push(w.to_ascii_lowercase());
+                }
+                start = i;
+            }
         }
-    };
-    let hay = name.as_bytes();
-    words.iter().zip(sets).any(|(w, &set)| {
-        let w = w.as_bytes();
-        set & have == set
-            && w.len() <= hay.len()
-            && hay
-                .windows(w.len())
-                .any(|win| win.iter().zip(w).all(|(&a, &b)| norm(a) == b))
-    })
+        if let Some(w) = part.get(start..).filter(|w| !w.is_empty()) {
+            words.push(w.to_ascii_lowercase());
+        }
+    }
+    words
 }
 
-/// [`letters`] of each byte, for names at run time.
-// Evaluated at compile time: an index out of range fails the build.
-#[allow(clippy::indexing_slicing)]
-const LETTER: [u32; 256] = {
-    let mut t = [0u32; 256];
-    let mut b = 0;
-    while b < 256 {
-        t[b] = letters(&[b as u8]);
-        b += 1;
-    }
-    t
-};
+/// Words that mark a secret wherever they stand in a name (`DB_PASSWORD`,
+/// `PASSWORD`, `TOKEN_VALUE`), and as the end of a run-together word
+/// (`PGPASSWORD`, `clientsecret`). Plurals such as `tokens` count things.
+const STRONG_ANYWHERE: &[&str] = &[
+    "password",
+    "passwd",
+    "passphrase",
+    "token",
+    "secret",
+    "apikey",
+    "privatekey",
+    "secretkey",
+    "accesskey",
+];
 
-/// The letter sets of every secret word, strong and weak.
-// Evaluated at compile time: an index out of range fails the build.
-#[allow(clippy::indexing_slicing)]
-const ALL_LETTERS: [u32; STRONG_LETTERS.len() + WEAK_LETTERS.len()] = {
-    let mut out = [0u32; STRONG_LETTERS.len() + WEAK_LETTERS.len()];
-    let mut i = 0;
-    while i < STRONG_LETTERS.len() {
-        out[i] = STRONG_LETTERS[i];
-        i += 1;
+/// Words that usually mark a secret but also name settings.
+const WEAK_ANYWHERE: &[&str] = &["credential", "credentials", "creds", "dsn", "cookie"];
+
+/// Words that mark a secret only as the last word of a longer name:
+/// `MYSQL_PWD`, `GITHUB_PAT` (but `PWD` is the current directory).
+const STRONG_LAST_OF_MANY: &[&str] = &["pwd", "pat"];
+
+/// Words that mark a secret as the last word: `DB_PASS`, `--pass` (but
+/// `PASS_THROUGH` is a setting).
+const STRONG_LAST: &[&str] = &["pass"];
+
+/// Words that mark a (weak) secret only as the last word: `BASIC_AUTH`,
+/// `auth` (a registry login), but not `AUTH_BACKENDS` or `SSH_AUTH_SOCK`.
+const WEAK_LAST: &[&str] = &["auth", "authorization"];
+
+/// Words before a last `key` that make it a secret key (`API_KEY`,
+/// `SIGNING_KEY`); others name lookups (`SORT_KEY`, `PRIMARY_KEY`).
+const KEY_KINDS: &[&str] = &[
+    "api",
+    "private",
+    "access",
+    "secret",
+    "signing",
+    "sign",
+    "client",
+    "session",
+    "encryption",
+    "encrypt",
+    "master",
+    "hmac",
+    "jwt",
+    "license",
+    "licence",
+    "deploy",
+    "service",
+    "account",
+    "auth",
+    "app",
+    "shared",
+    "ssh",
+    "gpg",
+    "pgp",
+    "crypto",
+    "cipher",
+    "aes",
+    "storage",
+    "webhook",
+    "admin",
+    "root",
+    "user",
+    "write",
+    "subscription",
+];
+
+/// Last words that say the value is about a secret, not the secret:
+/// `SECRET_NAME`, `PASSWORD_MIN_LENGTH`, `TOKEN_URL`, `DB_PASSWORD_FILE`.
+const ABOUT_A_SECRET: &[&str] = &[
+    "name",
+    "names",
+    "ref",
+    "refs",
+    "reference",
+    "id",
+    "ids",
+    "path",
+    "paths",
+    "file",
+    "files",
+    "dir",
+    "directory",
+    "location",
+    "url",
+    "uri",
+    "endpoint",
+    "host",
+    "length",
+    "len",
+    "min",
+    "max",
+    "count",
+    "size",
+    "type",
+    "types",
+    "kind",
+    "mode",
+    "backend",
+    "backends",
+    "provider",
+    "providers",
+    "hasher",
+    "hashers",
+    "policy",
+    "enabled",
+    "enable",
+    "disabled",
+    "disable",
+    "required",
+    "expiry",
+    "expires",
+    "expiration",
+    "ttl",
+    "lifetime",
+    "timeout",
+    "rotation",
+    "version",
+    "prefix",
+    "format",
+    "env",
+    "var",
+    "source",
+    "mount",
+    "sock",
+    "socket",
+    "limit",
+    "limits",
+    "domain",
+    "secure",
+    "httponly",
+    "samesite",
+    "age",
+    "pattern",
+    "regex",
+    "command",
+    "cmd",
+    "helper",
+    "store",
+    "field",
+    "scope",
+    "scopes",
+    "audience",
+    "issuer",
+    "algorithm",
+    "alg",
+    "method",
+    "strategy",
+    "reset",
+    "validity",
+    "validation",
+    "strength",
+];
+
+/// How strongly a name says its value is a secret.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum NameSignal {
+    None,
+    Weak,
+    Strong,
+}
+
+fn name_signal(name: &str) -> NameSignal {
+    let words = name_words(name);
+    let n = words.len();
+    let Some(last) = words.last() else {
+        return NameSignal::None;
+    };
+    let is = |w: &str, set: &[&str]| set.contains(&w);
+    // `AWS_ACCESS_KEY_ID`: a key id counts as part of the key pair.
+    let key_id = n >= 3
+        && last == "id"
+        && words.get(n - 2).is_some_and(|w| w == "key")
+        && words.get(n - 3).is_some_and(|w| is(w, KEY_KINDS));
+    if is(last, ABOUT_A_SECRET) && !key_id {
+        return NameSignal::None;
     }
-    while i < out.len() {
-        out[i] = WEAK_LETTERS[i - STRONG_LETTERS.len()];
-        i += 1;
+    let strong_word = |w: &str| {
+        STRONG_ANYWHERE
+            .iter()
+            .any(|s| w == *s || (w.len() > s.len() + 1 && w.ends_with(s)))
+    };
+    if key_id
+        || words.iter().any(|w| strong_word(w))
+        || (n >= 2 && is(last, STRONG_LAST_OF_MANY))
+        || is(last, STRONG_LAST)
+        || (n >= 2 && last == "key" && words.get(n - 2).is_some_and(|w| is(w, KEY_KINDS)))
+    {
+        return NameSignal::Strong;
+    }
+    if words.iter().any(|w| is(w, WEAK_ANYWHERE))
+        || is(last, WEAK_LAST)
+        || (n >= 2 && last == "header" && words.get(n - 2).is_some_and(|w| is(w, WEAK_LAST)))
+        || (n >= 2 && last == "string" && words.get(n - 2).is_some_and(|w| w == "connection"))
+    {
+        return NameSignal::Weak;
+    }
+    NameSignal::None
+}
+
+/// Whether a variable or key name says its value is a secret. Names are
+/// compared by whole words ([`name_words`]), never by substring:
+/// `TOKENIZER_MODE`, `MAX_TOKENS` and `AUTH_BACKENDS` are settings.
+pub fn is_secret_name(name: &str) -> bool {
+    name_signal(name) != NameSignal::None
+}
+
+/// Whether a name leaves no doubt that its value is a secret (unlike
+/// `AUTH` or `COOKIE`, which also name modes and settings).
+pub fn is_strong_secret_name(name: &str) -> bool {
+    name_signal(name) == NameSignal::Strong
+}
+
+/// Whether the argument that follows `option` is a secret: the one test
+/// the command rules and the collector share, so what a rule calls a
+/// secret is always masked. `--password X`, `--token X`, `-p X` for tools
+/// whose `-p` takes a password (`mysql -p X`), `-u user:password` for curl.
+pub fn option_takes_secret(program: Option<&str>, option: &str) -> bool {
+    if !option.starts_with('-') || option.len() < 2 {
+        return false;
+    }
+    let name = option.trim_start_matches('-');
+    if option.starts_with("--") || name.len() > 1 {
+        return is_secret_name(name);
+    }
+    let prog = program.map(program_name).unwrap_or("");
+    match name {
+        "p" => PASSWORD_P_TOOLS.contains(&prog),
+        _ => false,
+    }
+}
+
+/// Tools whose `-p` is a password (`-pX` or `-p X`), unlike `ssh -p PORT`.
+const PASSWORD_P_TOOLS: &[&str] = &[
+    "mysql",
+    "mysqldump",
+    "mysqladmin",
+    "mariadb",
+    "mariadb-dump",
+    "mysqlimport",
+    "mysqlshow",
+    "mysqlcheck",
+    "sshpass",
+];
+
+/// The file name of a program path: `/usr/bin/mysql` is `mysql`.
+fn program_name(p: &str) -> &str {
+    p.rsplit('/').next().unwrap_or(p)
+}
+
+/// Which words of one command line (the program first) hold a secret, and
+/// by which signal: the value after a secret-taking option
+/// (`option-value`), a `NAME=value` or `--name=value` whose name marks a
+/// secret (`assignment`), `-pX` for a password `-p` tool (`option-value`),
+/// or a word shaped like a credential (`value`); [`secret_by_name`]
+/// decides whether a value under a secret name is a secret. The command
+/// rules and the collector both call this, so they cannot drift.
+pub fn secret_words(words: &[&str]) -> Vec<(usize, &'static str)> {
+    let mut out = Vec::new();
+    let program = words.first().copied();
+    let mut expect_value_of: Option<&str> = None;
+    for (i, w) in words.iter().enumerate() {
+        if let Some(opt) = expect_value_of.take() {
+            let name = opt.trim_start_matches('-');
+            let by_name = if name.len() > 1 {
+                secret_by_name(name, w)
+            } else {
+                // A one-letter option has no name to judge a value by.
+                !w.is_empty() && !is_reference(w)
+            };
+            if !w.starts_with('-') && by_name {
+                out.push((i, "option-value"));
+                continue;
+            }
+        }
+        if w.split(|c: char| "\"'`=;,&|()<>".contains(c))
+            .any(looks_like_secret)
+        {
+            out.push((i, "value"));
+            continue;
+        }
+        if let Some(rest) = w
+            .strip_prefix("-p")
+            .filter(|r| !r.is_empty() && !w.starts_with("--"))
+        {
+            if PASSWORD_P_TOOLS.contains(&program.map(program_name).unwrap_or(""))
+                && !is_reference(rest)
+            {
+                out.push((i, "option-value"));
+                continue;
+            }
+        }
+        let (name, value) = match w.split_once('=') {
+            Some((n, v)) => (
+                n.trim_start_matches('-'),
+                Some(v.trim_matches(|c| c == '"' || c == '\'')),
+            ),
+            None => (w.trim_start_matches('-'), None),
+        };
+        match value {
+            Some(v) if secret_by_name(name, v) => out.push((i, "assignment")),
+            None if option_takes_secret(program, w) => expect_value_of = Some(w),
+            _ => {}
+        }
     }
     out
-};
-
-/// Whether a name with letter set `have` holds every letter of some secret
-/// word (a necessary condition for holding the word).
-fn holds_a_word_set(have: u32) -> bool {
-    ALL_LETTERS.iter().any(|&set| have | set == have)
 }
 
-/// A byte's class for [`WORD_STARTS`]: a letter (either case) 0-25, `_`
-/// or `-` 26, anything else 27.
-#[cfg(not(target_arch = "wasm32"))]
-const fn trigram_class(b: u8) -> usize {
-    match b {
-        b'a'..=b'z' => (b - b'a') as usize,
-        b'A'..=b'Z' => (b - b'A') as usize,
-        b'_' | b'-' => 26,
-        _ => 27,
+/// The part of a secret word that holds the secret: the value of
+/// `NAME=value` or `--name=value`, the `X` of `-pX`, or the word itself.
+pub fn secret_part<'w>(word: &'w str, how: &str) -> &'w str {
+    match how {
+        "assignment" => word
+            .split_once('=')
+            .map(|(_, v)| v.trim_matches(|c| c == '"' || c == '\''))
+            .unwrap_or(word),
+        "option-value" if word.starts_with("-p") => word.get(2..).unwrap_or(word),
+        _ => word,
     }
-}
-
-/// Bit `(x * 28 + y) * 28 + z` set: some secret word starts with the
-/// three bytes of classes `x y z`. Every word has three bytes at least,
-/// so a name without one of these trigrams holds no word.
-// Evaluated at compile time: an index out of range fails the build.
-#[cfg(not(target_arch = "wasm32"))]
-#[allow(clippy::indexing_slicing)]
-const WORD_STARTS: [u64; (28 * 28 * 28_usize).div_ceil(64)] = {
-    let mut t = [0u64; (28 * 28 * 28_usize).div_ceil(64)];
-    let mut i = 0;
-    while i < STRONG_SECRET_WORDS.len() + WEAK_SECRET_WORDS.len() {
-        let w = if i < STRONG_SECRET_WORDS.len() {
-            STRONG_SECRET_WORDS[i].as_bytes()
-        } else {
-            WEAK_SECRET_WORDS[i - STRONG_SECRET_WORDS.len()].as_bytes()
-        };
-        let bit = (trigram_class(w[0]) * 28 + trigram_class(w[1])) * 28 + trigram_class(w[2]);
-        t[bit / 64] |= 1 << (bit % 64);
-        i += 1;
-    }
-    t
-};
-
-/// Whether `name` holds, at some position, the first three bytes of a
-/// secret word (without case, `-` read as `_`): a necessary condition for
-/// holding the word, tested in one pass. Paths in output text often have
-/// the letters of a word without the word (`test-service` has those of
-/// `SECRET`), and the word search they went on to cost about five times
-/// this test.
-#[cfg(not(target_arch = "wasm32"))]
-fn has_a_word_start(name: &[u8]) -> bool {
-    let mut x = 27;
-    let mut y = 27;
-    name.iter().any(|&b| {
-        let z = trigram_class(b);
-        let bit = (x * 28 + y) * 28 + z;
-        (x, y) = (y, z);
-        WORD_STARTS
-            .get(bit / 64)
-            .is_some_and(|w| w & (1 << (bit % 64)) != 0)
-    })
-}
-
-/// Whether a variable or key name says its value is a secret.
-pub fn is_secret_name(name: &str) -> bool {
-    if name.len() < 3 {
-        // The shortest word (`DSN`) has three letters.
-        return false;
-    }
-    let have = name.as_bytes().iter().fold(0u32, |acc, &b| {
-        acc | LETTER.get(usize::from(b)).copied().unwrap_or(0)
-    });
-    // Most names (and the words of output text) lack the letters of every
-    // word; only the rest are scanned.
-    if !holds_a_word_set(have) {
-        return false;
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    if !has_a_word_start(name.as_bytes()) {
-        return false;
-    }
-    if !name_has(name, have, &STRONG_SECRET_WORDS, &STRONG_LETTERS)
-        && !name_has(name, have, &WEAK_SECRET_WORDS, &WEAK_LETTERS)
-    {
-        return false;
-    }
-    let n = name.to_ascii_uppercase().replace('-', "_");
-    n != "SSH_AUTH_SOCK" && !n.ends_with("_FILE") && !n.ends_with("_PATH")
-}
-
-/// Whether a name leaves no doubt that its value is a secret (unlike `AUTH`
-/// or `COOKIE`, which also name modes and settings).
-pub fn is_strong_secret_name(name: &str) -> bool {
-    name_has(
-        name,
-        letters(name.as_bytes()),
-        &STRONG_SECRET_WORDS,
-        &STRONG_LETTERS,
-    )
 }
 
 /// Vendor prefixes of credential formats; the value must go on for at
@@ -356,6 +513,10 @@ fn kind(b: u8) -> u16 {
 /// run only when those kinds allow them to succeed.
 pub fn looks_like_secret(v: &str) -> bool {
     let v = v.trim();
+    if v == MASK {
+        // What `isolint import` writes in place of a secret it withheld.
+        return true;
+    }
     let kinds = v.as_bytes().iter().fold(0u16, |acc, &c| acc | kind(c));
     secret_shaped(v, kinds)
 }
@@ -401,6 +562,17 @@ fn secret_shaped(v: &str, kinds: u16) -> bool {
     high_entropy_token(b, kinds)
 }
 
+/// The passwords of every `scheme://user:password@host` in `s`.
+fn url_passwords(s: &str) -> impl Iterator<Item = &str> {
+    s.match_indices("://").filter_map(move |(i, _)| {
+        let rest = s.get(i + 3..)?;
+        let auth = rest.split(['/', '?', '#', ' ', '"', '\'']).next()?;
+        let (user, _) = auth.rsplit_once('@')?;
+        let (_, pw) = user.split_once(':')?;
+        (!pw.is_empty() && !is_reference(pw)).then_some(pw)
+    })
+}
+
 /// `scheme://user:password@host`.
 fn has_url_password(v: &str) -> bool {
     let b = v.as_bytes();
@@ -422,6 +594,18 @@ fn has_url_password(v: &str) -> bool {
     }
 }
 
+/// `8-4-4-4-12` hex digits: an identifier, whatever its case.
+fn is_uuid(b: &[u8]) -> bool {
+    b.len() == 36
+        && b.iter().enumerate().all(|(i, c)| {
+            if matches!(i, 8 | 13 | 18 | 23) {
+                *c == b'-'
+            } else {
+                c.is_ascii_hexdigit()
+            }
+        })
+}
+
 /// A long run of mixed letters and digits with no spaces: 40-character
 /// AWS secret keys, hex API keys and the like. Paths and words are spared.
 /// `kinds` are the value's byte kinds: only letters, digits and `+/=_-`
@@ -431,7 +615,12 @@ fn high_entropy_token(b: &[u8], kinds: u16) -> bool {
         return false;
     }
     if b.len() >= 32 && kinds & !K_HEX == 0 {
-        return true;
+        // A content digest (SHA-1, SHA-256, SHA-512) or a container id is
+        // an identifier; other lengths of hex are API keys.
+        return !matches!(b.len(), 40 | 64 | 128);
+    }
+    if is_uuid(b) {
+        return false;
     }
     if kinds & K_ANY_UPPER == 0 || kinds & K_ANY_LOWER == 0 || kinds & K_DIGIT == 0 {
         return false;
@@ -441,27 +630,78 @@ fn high_entropy_token(b: &[u8], kinds: u16) -> bool {
     upper >= 2 && lower >= 2
 }
 
+/// Settings that a secret-named key often holds instead of a secret.
+const SETTINGS: &[&str] = &[
+    "true", "false", "yes", "no", "on", "off", "none", "null", "enabled", "disabled", "required",
+    "optional",
+];
+
+/// Whether the value under a secret-sounding name is itself a secret:
+/// not empty, not a reference, not a setting such as `none` or `true`,
+/// not a path to a file that holds the secret; and, when the name is only
+/// weakly secret-sounding, shaped like a credential rather than a word.
+pub fn secret_by_name(name: &str, value: &str) -> bool {
+    let v = value.trim();
+    let signal = name_signal(name);
+    if signal == NameSignal::None || v.is_empty() || is_reference(v) || v.starts_with('/') {
+        return false;
+    }
+    if SETTINGS.iter().any(|s| v.eq_ignore_ascii_case(s))
+        || (v.len() <= 5 && v.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return false;
+    }
+    signal == NameSignal::Strong
+        || !v
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c == '-' || c == '_' || c == '.')
+}
+
+/// Words a collected value may equal without being masked everywhere:
+/// settings, and words every report uses.
+const COMMON_WORDS: &[&str] = &[
+    "true", "false", "yes", "no", "none", "null", "nil", "on", "off", "default", "disabled",
+    "enabled", "required", "optional", "empty", "unset", "password", "secret", "token", "example",
+    "changeme", "test", "dummy",
+];
+
+/// The shortest collected value that is masked wherever it appears.
+const GLOBAL_MIN: usize = 6;
+
+/// Whether a collected value could be a credential, and so is masked
+/// wherever it appears, even inside the wording of a sentence: long enough,
+/// not a number, not a setting or common word. Shorter values (`0`, `abc`)
+/// are masked only where they stand ([`Secrets::scrub_value`]).
+fn masked_everywhere(v: &str) -> bool {
+    let t = v.trim();
+    t.chars().count() >= GLOBAL_MIN
+        && !t
+            .bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+' | b'_' | b','))
+        && !COMMON_WORDS.iter().any(|w| t.eq_ignore_ascii_case(w))
+}
+
 /// The secret values of one document, collected once and scrubbed from
 /// every output string.
 ///
-/// Matching costs one pass over the text whatever the number of secrets:
-/// values are kept in one hash set per length, and a position is only
-/// looked at when its first four bytes begin some value (values shorter
-/// than four bytes are looked up at every position). Every occurrence of
-/// every value is masked, overlapping ones included, so no part of a secret
-/// survives next to another.
+/// Values that could be credentials ([`masked_everywhere`]) are matched
+/// anywhere in a text in one pass whatever their number: they are kept in
+/// one hash set per length, and a position is only looked at when its
+/// first bytes begin some value. Every occurrence of every such value is
+/// masked, overlapping ones included, so no part of a secret survives next
+/// to another. Shorter values are masked where they stand: a whole value,
+/// a backticked segment, or the value of a `NAME=value` pair.
 #[derive(Clone, Default, PartialEq, Eq)]
 pub struct Secrets {
     /// Values by length, longest first.
     by_len: Vec<(usize, HashSet<Vec<u8>>)>,
-    /// The first four bytes of every value at least that long.
+    /// The first four bytes of every value (all are at least that long).
     prefixes: HashSet<[u8; 4]>,
-    /// Whether some value is shorter than four bytes.
-    has_short: bool,
-    /// Bit `a * 256 + b` set: some value starts with the bytes `a b` (a
-    /// one-byte value sets every `a *`). Most positions fail this test,
-    /// which costs no hashing.
+    /// Bit `a * 256 + b` set: some value starts with the bytes `a b`. Most
+    /// positions fail this test, which costs no hashing.
     starts: Vec<u64>,
+    /// Values masked only where they stand, trimmed.
+    local: HashSet<String>,
 }
 
 /// How many values are held, never the values: a report printed with
@@ -471,16 +711,19 @@ impl std::fmt::Debug for Secrets {
         let values: usize = self.by_len.iter().map(|(_, set)| set.len()).sum();
         f.debug_struct("Secrets")
             .field("values", &values)
+            .field("local", &self.local.len())
             .finish_non_exhaustive()
     }
 }
 
 impl Secrets {
     /// Collect secrets from a parsed profile: every string value that looks
-    /// like a credential, and every string under a secret-sounding key.
+    /// like a credential, every string under a secret-sounding key, every
+    /// credential inside a longer string, and every command argument that
+    /// [`secret_words`] calls a secret.
     pub fn collect(root: &Node) -> Secrets {
         let mut values = Vec::new();
-        walk(root, false, &mut values);
+        walk(root, None, &mut values);
         Secrets::of_values(values)
     }
 
@@ -490,73 +733,85 @@ impl Secrets {
     pub fn collect_many(roots: impl IntoIterator<Item = Node>) -> Secrets {
         let mut values = Vec::new();
         for root in roots {
-            walk(&root, false, &mut values);
+            walk(&root, None, &mut values);
         }
         Secrets::of_values(values)
     }
 
-    fn of_values(values: Vec<String>) -> Secrets {
-        if values.iter().all(String::is_empty) {
+    /// [`Secrets::collect_many`] and `more` values found elsewhere (the
+    /// secret-looking tokens of an imported file's notes).
+    pub fn collect_many_and(roots: impl IntoIterator<Item = Node>, more: Vec<String>) -> Secrets {
+        let mut values = more;
+        for root in roots {
+            walk(&root, None, &mut values);
+        }
+        Secrets::of_values(values)
+    }
+
+    /// Secrets from values found elsewhere.
+    pub fn of_values(values: Vec<String>) -> Secrets {
+        if values.iter().all(|v| v.trim().is_empty()) {
             // Most profiles hold no secret: no tables to build.
             return Secrets::default();
         }
         let mut by_len: BTreeMap<usize, HashSet<Vec<u8>>> = BTreeMap::new();
         let mut prefixes = HashSet::new();
-        let mut has_short = false;
         let mut starts = vec![0u64; 65536 / 64];
-        let mut set_start = |pair: usize| {
-            if let Some(word) = starts.get_mut(pair / 64) {
-                *word |= 1 << (pair % 64);
-            }
-        };
-        for v in values.into_iter().filter(|v| !v.is_empty()) {
-            let bytes = v.into_bytes();
-            match bytes.as_slice() {
-                [a] => (0..256).for_each(|b| set_start(usize::from(*a) * 256 + b)),
-                [a, b, ..] => set_start(usize::from(*a) * 256 + usize::from(*b)),
-                [] => {}
-            }
-            match bytes.get(..4).and_then(|p| <[u8; 4]>::try_from(p).ok()) {
-                Some(p) => {
-                    prefixes.insert(p);
+        let mut local = HashSet::new();
+        for v in values {
+            if !masked_everywhere(&v) {
+                let t = v.trim();
+                if !t.is_empty() {
+                    local.insert(t.to_string());
                 }
-                None => has_short = true,
+                continue;
+            }
+            let bytes = v.into_bytes();
+            if let [a, b, ..] = bytes.as_slice() {
+                let pair = usize::from(*a) * 256 + usize::from(*b);
+                if let Some(word) = starts.get_mut(pair / 64) {
+                    *word |= 1 << (pair % 64);
+                }
+            }
+            if let Some(p) = bytes.get(..4).and_then(|p| <[u8; 4]>::try_from(p).ok()) {
+                prefixes.insert(p);
             }
             by_len.entry(bytes.len()).or_default().insert(bytes);
         }
         Secrets {
             by_len: by_len.into_iter().rev().collect(),
             prefixes,
-            has_short,
             starts,
+            local,
         }
     }
 
     pub fn is_empty(&self) -> bool {
-        self.by_len.is_empty()
+        self.by_len.is_empty() && self.local.is_empty()
     }
 
     /// Whether `s` is one of the collected secret values.
     pub fn contains(&self, s: &str) -> bool {
-        self.by_len
-            .iter()
-            .find(|(len, _)| *len == s.len())
-            .is_some_and(|(_, set)| set.contains(s.as_bytes()))
+        self.local.contains(s.trim())
+            || self
+                .by_len
+                .iter()
+                .find(|(len, _)| *len == s.len())
+                .is_some_and(|(_, set)| set.contains(s.as_bytes()))
     }
 
-    /// The byte ranges of `text` covered by some secret, merged and in
-    /// order. Ranges start and end on character boundaries: a value is
-    /// valid UTF-8, so it can only match where a character starts.
+    /// The byte ranges of `text` covered by some value masked everywhere,
+    /// merged and in order. Ranges start and end on character boundaries:
+    /// a value is valid UTF-8, so it can only match where a character
+    /// starts.
     fn covered(&self, text: &str) -> Vec<(usize, usize)> {
         let bytes = text.as_bytes();
         let mut out: Vec<(usize, usize)> = Vec::new();
         if self.by_len.is_empty() {
             return out;
         }
-        for i in 0..bytes.len() {
+        for i in 0..bytes.len().saturating_sub(GLOBAL_MIN - 1) {
             let a = usize::from(bytes.get(i).copied().unwrap_or(0));
-            // The byte after the text counts as 0 here; a one-byte value
-            // set every pair starting with its byte, so it still passes.
             let b = usize::from(bytes.get(i + 1).copied().unwrap_or(0));
             let pair = a * 256 + b;
             if self
@@ -566,16 +821,17 @@ impl Secrets {
             {
                 continue;
             }
-            let long_here = bytes
+            let here = bytes
                 .get(i..i + 4)
                 .and_then(|w| <[u8; 4]>::try_from(w).ok())
                 .is_some_and(|w| self.prefixes.contains(&w));
-            if !long_here && !self.has_short {
+            if !here {
                 continue;
             }
-            let hit = self.by_len.iter().find(|(len, set)| {
-                (long_here || *len < 4) && bytes.get(i..i + len).is_some_and(|w| set.contains(w))
-            });
+            let hit = self
+                .by_len
+                .iter()
+                .find(|(len, set)| bytes.get(i..i + len).is_some_and(|w| set.contains(w)));
             if let Some((len, _)) = hit {
                 let end = i + len;
                 match out.last_mut() {
@@ -587,17 +843,11 @@ impl Secrets {
         out
     }
 
-    /// Replace every collected secret and anything else that looks like a
-    /// credential; each run of secret text becomes one [`MASK`].
-    pub fn scrub(&self, s: &str) -> String {
-        self.scrub_cow(s).into_owned()
-    }
-
-    /// [`Secrets::scrub`] without a copy when nothing needs masking.
-    pub fn scrub_cow<'a>(&self, s: &'a str) -> Cow<'a, str> {
+    /// `s` with every value masked everywhere replaced by [`MASK`].
+    fn mask_everywhere<'a>(&self, s: &'a str) -> Cow<'a, str> {
         let covered = self.covered(s);
         if covered.is_empty() {
-            return scrub_tokens_cow(s);
+            return Cow::Borrowed(s);
         }
         let mut out = String::with_capacity(s.len());
         let mut at = 0;
@@ -607,17 +857,96 @@ impl Secrets {
             at = b;
         }
         out.push_str(s.get(at..).unwrap_or_default());
-        Cow::Owned(scrub_tokens_cow(&out).into_owned())
+        Cow::Owned(out)
+    }
+
+    /// Whether `s` stands for a short collected value: the value itself,
+    /// or a `NAME=value` / `NAME: value` pair ending in it.
+    fn stands_local(&self, s: &str) -> Option<usize> {
+        if self.local.is_empty() {
+            return None;
+        }
+        let t = s.trim();
+        if self.local.contains(t) {
+            return Some(0);
+        }
+        let at = s.rfind(['=', ':'])? + 1;
+        let v = s.get(at..)?.trim().trim_matches(|c| c == '"' || c == '\'');
+        self.local.contains(v).then_some(at)
+    }
+
+    /// Mask an untrusted value (an evidence value, a mount path, a runtime
+    /// check's target, a backticked segment of a message): collected
+    /// secrets, short ones where the value is one, and anything else shaped
+    /// like a credential.
+    pub fn scrub_value<'a>(&self, s: &'a str) -> Cow<'a, str> {
+        if let Some(at) = self.stands_local(s) {
+            return Cow::Owned(format!("{}{MASK}", s.get(..at).unwrap_or_default()));
+        }
+        match self.mask_everywhere(s) {
+            Cow::Borrowed(b) => scrub_tokens_cow(b),
+            Cow::Owned(o) => Cow::Owned(scrub_tokens_cow(&o).into_owned()),
+        }
+    }
+
+    /// Mask a message made of a rule's wording and backticked values. The
+    /// wording is trusted: only the values masked everywhere are looked for
+    /// in it (a fail-safe for a value quoted without backticks). Every
+    /// backticked segment is an untrusted value ([`Secrets::scrub_value`]).
+    /// An odd number of backticks leaves no way to tell wording from
+    /// values: the whole text is then scrubbed as a value (fail closed).
+    pub fn scrub_message<'a>(&self, s: &'a str) -> Cow<'a, str> {
+        if !s.contains('`') {
+            return self.mask_everywhere(s);
+        }
+        if s.bytes().filter(|&b| b == b'`').count() % 2 == 1 {
+            return self.scrub_value(s);
+        }
+        let mut out = String::with_capacity(s.len());
+        let mut changed = false;
+        for (i, part) in s.split('`').enumerate() {
+            if i > 0 {
+                out.push('`');
+            }
+            let shown = if i % 2 == 0 {
+                self.mask_everywhere(part)
+            } else {
+                self.scrub_value(part)
+            };
+            changed |= matches!(shown, Cow::Owned(_));
+            out.push_str(&shown);
+        }
+        if changed {
+            Cow::Owned(out)
+        } else {
+            Cow::Borrowed(s)
+        }
+    }
+
+    /// [`Secrets::scrub_value`], owned.
+    pub fn scrub(&self, s: &str) -> String {
+        self.scrub_value(s).into_owned()
     }
 
     /// Mask secrets in source text character by character, so lines and
-    /// columns stay where they were. Secrets are matched as they appear in
-    /// the source; escaped forms (`\u0041`) are rare and still masked in
-    /// every message.
+    /// columns stay where they were: every value masked everywhere, and
+    /// every short value where it stands as a whole word (between bytes
+    /// that are not letters, digits or `_`). Secrets are matched as they
+    /// appear in the source; escaped forms (`\u0041`) are rare and still
+    /// masked in every message.
     pub fn mask_source(&self, text: &str) -> String {
+        let mut ranges = self.covered(text);
+        if !self.local.is_empty() {
+            ranges.extend(self.local_words(text));
+            crate::sort::sort(&mut ranges);
+        }
         let mut out = String::with_capacity(text.len());
         let mut at = 0;
-        for (a, b) in self.covered(text) {
+        for (a, b) in ranges {
+            if b <= at {
+                continue;
+            }
+            let a = a.max(at);
             out.push_str(text.get(at..a).unwrap_or_default());
             let run = text.get(a..b).unwrap_or_default();
             out.extend(run.chars().map(|c| if c == '\n' { c } else { '*' }));
@@ -626,52 +955,115 @@ impl Secrets {
         out.push_str(text.get(at..).unwrap_or_default());
         out
     }
+
+    /// Where short values stand as whole words in `text`.
+    fn local_words(&self, text: &str) -> Vec<(usize, usize)> {
+        let word = |c: char| c.is_alphanumeric() || c == '_';
+        let mut out = Vec::new();
+        for v in &self.local {
+            let mut from = 0;
+            while let Some(i) = text.get(from..).and_then(|t| t.find(v.as_str())) {
+                let a = from + i;
+                let b = a + v.len();
+                let before = text.get(..a).and_then(|t| t.chars().next_back());
+                let after = text.get(b..).and_then(|t| t.chars().next());
+                let starts_word = v.chars().next().is_some_and(word);
+                let ends_word = v.chars().next_back().is_some_and(word);
+                let inside_a_word = (starts_word && before.is_some_and(word))
+                    || (ends_word && after.is_some_and(word));
+                if !inside_a_word {
+                    out.push((a, b));
+                }
+                from = a + v.chars().next().map_or(1, char::len_utf8);
+            }
+        }
+        out
+    }
 }
 
-fn walk(n: &Node, secret_key: bool, out: &mut Vec<String>) {
+/// Collect the secrets under `n`, whose key (or the key of the array that
+/// holds it) is `key`: a value is a secret by its name as the credential
+/// rules judge it ([`secret_by_name`]), or by its shape.
+fn walk(n: &Node, key: Option<&str>, out: &mut Vec<String>) {
+    let by_name = |v: &str| key.is_some_and(|k| secret_by_name(k, v));
     match &n.value {
         Value::String(s) => {
-            if (secret_key && !s.is_empty() && !is_reference(s)) || looks_like_secret(s) {
+            if by_name(s) || looks_like_secret(s) {
                 out.push(s.clone());
             }
-            // A secret embedded in a longer string (a shell line, a path);
-            // a string this thread found clean before is not scanned again
-            // (the values profiles share: an image, a lockfile, a path).
-            #[cfg(not(target_arch = "wasm32"))]
-            let Some(pending) = clean::lookup(s) else {
-                return;
-            };
-            let spans = secret_spans(s);
-            #[cfg(not(target_arch = "wasm32"))]
-            if spans.is_empty() {
-                clean::learn(s, pending);
-            }
-            for (a, b) in spans {
+            // A URL's password on its own, for outputs that quote the
+            // host part of the URL without its scheme.
+            out.extend(url_passwords(s).map(str::to_string));
+            // A secret embedded in a longer string (a shell line, a path).
+            for (a, b) in secret_spans(s) {
                 if let Some(tok) = s.get(a..b) {
                     if tok != s {
                         out.push(tok.to_string());
                     }
                 }
             }
+            if s.contains(' ') {
+                // A shell line: its words, as the command rules read them.
+                let words: Vec<&str> = s.split_whitespace().collect();
+                collect_words(&words, out);
+            }
         }
-        Value::Number(num) if secret_key => out.push(num.as_str().to_string()),
-        Value::Array(items) => items.iter().for_each(|i| walk(i, secret_key, out)),
+        Value::Number(num) if by_name(num.as_str()) => out.push(num.as_str().to_string()),
+        Value::Array(items) => {
+            items.iter().for_each(|i| walk(i, key, out));
+            let words: Vec<&str> = items
+                .iter()
+                .filter_map(|i| match &i.value {
+                    Value::String(s) => Some(s.as_str()),
+                    _ => None,
+                })
+                .collect();
+            if words.len() >= 2 {
+                collect_words(&words, out);
+            }
+        }
         Value::Object(members) => {
             for m in members {
-                walk(&m.value, is_secret_name(&m.key), out);
+                walk(&m.value, Some(&m.key), out);
+            }
+            // A command: its executable and its arguments are one line.
+            let member = |k: &str| members.iter().find(|m| m.key == k).map(|m| &m.value);
+            if let (Some(Value::String(x)), Some(Value::Array(args))) = (
+                member("executable").map(|n| &n.value),
+                member("arguments").map(|n| &n.value),
+            ) {
+                let mut words = vec![x.as_str()];
+                words.extend(args.iter().filter_map(|a| match &a.value {
+                    Value::String(s) => Some(s.as_str()),
+                    _ => None,
+                }));
+                collect_words(&words, out);
             }
         }
         _ => {}
     }
 }
 
+/// The secret parts of the words of one command line.
+fn collect_words(words: &[&str], out: &mut Vec<String>) {
+    for (i, how) in secret_words(words) {
+        if let Some(w) = words.get(i) {
+            let part = secret_part(w, how);
+            if !part.is_empty() {
+                out.push(part.to_string());
+            }
+        }
+    }
+}
+
 /// `${VAR}` or `$VAR` references name a secret without holding it.
-fn is_reference(s: &str) -> bool {
-    (s.starts_with("${") && s.ends_with('}'))
-        || (s.starts_with('$')
-            && s[1..]
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '_'))
+pub fn is_reference(s: &str) -> bool {
+    let s = s.trim();
+    let inner = s
+        .strip_prefix("${")
+        .and_then(|r| r.strip_suffix('}'))
+        .or_else(|| s.strip_prefix('$'));
+    inner.is_some_and(|i| !i.is_empty() && i.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
 }
 
 const SEPARATORS: &str = "\"'`=;,&|()<>[]{}";
@@ -710,24 +1102,81 @@ fn class(b: u8) -> u8 {
 /// The shortest text [`looks_like_secret`] can accept.
 const MIN_SECRET: usize = 8;
 
-/// What the scan needs to know of a byte, in one table entry: its
-/// [`CLASS`] (bits 0-7), its [`KIND`] (bits 8-23) and its [`LETTER`] bit
-/// (bits 32-63), so a token's kinds and letters are one OR per byte. A
-/// byte outside ASCII has only [`NON_ASCII`]: the character it starts
-/// decides whether it ends a token.
-// Evaluated at compile time: an index out of range fails the build.
-#[allow(clippy::indexing_slicing)]
-const SCAN: [u64; 256] = {
-    let mut t = [NON_ASCII; 256];
-    let mut b = 0;
-    while b < 128 {
-        t[b] = CLASS[b] as u64 | (KIND[b] as u64) << 8 | (LETTER[b] as u64) << 32;
-        b += 1;
+/// Byte ranges of credential-looking tokens in `s`: whole tokens between
+/// separators, or, inside a token that is not a secret as a whole (a path,
+/// a URL), its `/`, `:` and `@`-separated pieces; and the value that
+/// follows a secret-named flag or key (`--password=hunter2`, `TOKEN: abc`,
+/// `export TOKEN abc`), but never the next word of a sentence: a key joined
+/// by spaces alone must be a flag or an upper-case variable name.
+///
+/// One pass over the bytes, which also gathers each token's byte kinds, so
+/// most tokens are ruled out without looking at them again.
+fn secret_spans(s: &str) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    if s.len() < MIN_SECRET {
+        // No token that short is a secret, and a key (three bytes at
+        // least), a joint and a value (four at least) do not fit either.
+        return spans;
     }
-    t
-};
-/// [`SCAN`]'s mark of a byte outside ASCII (a class bit no ASCII byte has).
-const NON_ASCII: u64 = 0x80;
+    let bytes = s.as_bytes();
+    // The previous token, when it could be a key (three bytes at least).
+    let mut key: Option<(usize, usize)> = None;
+    // The current token starts at `a`; `kinds` and `pieces` describe it.
+    let mut a = 0;
+    let mut kinds = 0u16;
+    let mut pieces = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes.get(i).copied().unwrap_or(0);
+        let (brk, len) = if c < 0x80 {
+            (class(c) & BREAK != 0, 1)
+        } else {
+            let ch = s.get(i..).and_then(|r| r.chars().next());
+            (
+                ch.is_some_and(char::is_whitespace),
+                ch.map_or(1, char::len_utf8),
+            )
+        };
+        if brk {
+            if i > a {
+                end_token(
+                    s,
+                    Token {
+                        a,
+                        b: i,
+                        kinds,
+                        pieces,
+                    },
+                    &mut key,
+                    &mut spans,
+                );
+            }
+            a = i + len;
+            kinds = 0;
+            pieces = false;
+        } else {
+            kinds |= kind(c);
+            pieces |= c < 0x80 && class(c) & PIECE != 0;
+        }
+        i += len;
+    }
+    if bytes.len() > a {
+        end_token(
+            s,
+            Token {
+                a,
+                b: bytes.len(),
+                kinds,
+                pieces,
+            },
+            &mut key,
+            &mut spans,
+        );
+    }
+    crate::sort::sort(&mut spans);
+    spans.dedup();
+    spans
+}
 
 /// A token of the scan: its byte range and the kinds of its bytes.
 #[derive(Clone, Copy)]
@@ -739,101 +1188,19 @@ struct Token {
     pieces: bool,
 }
 
-/// Byte ranges of credential-looking tokens in `s`: whole tokens between
-/// separators, or, inside a token that is not a secret as a whole (a path,
-/// a URL), its `/`, `:` and `@`-separated pieces; and the value that
-/// follows a secret-named flag or key (`--password=hunter2`, `TOKEN: abc`).
-///
-/// One pass over the bytes, which also gathers each token's byte kinds and
-/// letters, so most tokens are ruled out without looking at them again;
-/// tokens and pieces shorter than any secret are never examined. Runs for
-/// every output string, so it allocates only when it finds something.
-fn secret_spans(s: &str) -> Vec<(usize, usize)> {
-    let mut spans = Vec::new();
-    if s.len() < MIN_SECRET {
-        // No token that short is a secret, and a key (three bytes at
-        // least), a joint and a value (four at least) do not fit either.
-        return spans;
-    }
-    let bytes = s.as_bytes();
-    // The previous token and its letters, when it could be a
-    // secret-named key: three bytes at least (the shortest word, `DSN`).
-    let mut key: Option<(usize, usize, u32)> = None;
-    // The current token starts at `a` (it is empty while `a` is the
-    // position looked at); `acc` is the OR of its bytes' SCAN entries.
-    let mut a = 0;
-    let mut acc = 0u64;
-    for (i, &c) in bytes.iter().enumerate() {
-        let e = SCAN.get(usize::from(c)).copied().unwrap_or(NON_ASCII);
-        if e & (u64::from(BREAK) | NON_ASCII) == 0 {
-            acc |= e;
-            continue;
-        }
-        if e & NON_ASCII != 0 {
-            if i < a {
-                // Inside a white-space character already passed.
-                continue;
-            }
-            // A character's first byte decides: white space ends the
-            // token; anything else is part of it (as its other bytes are).
-            let space = (c >= 0xc0)
-                .then(|| s.get(i..).and_then(|rest| rest.chars().next()))
-                .flatten()
-                .filter(|ch| ch.is_whitespace());
-            match space {
-                Some(ch) => {
-                    if i > a {
-                        end_token(s, (a, i), acc, &mut key, &mut spans);
-                    }
-                    a = i + ch.len_utf8();
-                    acc = 0;
-                }
-                None => acc |= u64::from(K_OTHER) << 8 | 1 << (32 + 27),
-            }
-            continue;
-        }
-        if i > a {
-            end_token(s, (a, i), acc, &mut key, &mut spans);
-        }
-        a = i + 1;
-        acc = 0;
-    }
-    if bytes.len() > a {
-        end_token(s, (a, bytes.len()), acc, &mut key, &mut spans);
-    }
-    crate::sort::sort(&mut spans);
-    spans.dedup();
-    spans
-}
-
-/// What [`secret_spans`] does at the end of each token `(a, b)` whose
-/// SCAN entries OR to `acc`: the token itself, and the pair it ends when
-/// `key`, the token before it, has the letters of some secret word.
-// Inlined natively: a call per token was a fifth of the scan.
-#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
-fn end_token(
-    s: &str,
-    (a, b): (usize, usize),
-    acc: u64,
-    key: &mut Option<(usize, usize, u32)>,
-    spans: &mut Vec<(usize, usize)>,
-) {
-    let len = b - a;
+/// What [`secret_spans`] does at the end of each token: the token itself,
+/// and the pair it ends with `key`, the token before it.
+fn end_token(s: &str, t: Token, key: &mut Option<(usize, usize)>, spans: &mut Vec<(usize, usize)>) {
+    let len = t.b - t.a;
     if len >= MIN_SECRET {
-        let token = Token {
-            a,
-            b,
-            kinds: (acc >> 8) as u16,
-            pieces: acc & u64::from(PIECE) != 0,
-        };
-        check_token(s, token, spans);
+        check_token(s, t, spans);
     }
-    if let Some((ka, kb, letters)) = *key {
-        if len >= 4 && holds_a_word_set(letters) {
-            check_pair(s, (ka, kb), (a, b), spans);
+    if let Some(k) = *key {
+        if len >= 4 {
+            check_pair(s, k, (t.a, t.b), spans);
         }
     }
-    *key = (len >= 3).then_some((a, b, (acc >> 32) as u32));
+    *key = (len >= 3).then_some((t.a, t.b));
 }
 
 /// A whole token (of [`MIN_SECRET`] bytes at least) that looks like a
@@ -851,7 +1218,6 @@ fn check_token(s: &str, t: Token, spans: &mut Vec<(usize, usize)>) {
         return;
     }
     if !pieces {
-        // No `/`, `:` or `@`: no pieces.
         return;
     }
     let bytes = tok.as_bytes();
@@ -860,7 +1226,6 @@ fn check_token(s: &str, t: Token, spans: &mut Vec<(usize, usize)>) {
     for (i, &c) in bytes.iter().enumerate() {
         if class(c) & PIECE != 0 {
             if i - piece_start >= MIN_SECRET
-                && !is_digest(s, a + piece_start, a + i)
                 && secret_shaped(tok.get(piece_start..i).unwrap_or(""), piece_kinds)
             {
                 spans.push((a + piece_start, a + i));
@@ -873,30 +1238,26 @@ fn check_token(s: &str, t: Token, spans: &mut Vec<(usize, usize)>) {
     }
     if piece_start > 0
         && bytes.len() - piece_start >= MIN_SECRET
-        && !is_digest(s, a + piece_start, b)
         && secret_shaped(tok.get(piece_start..).unwrap_or(""), piece_kinds)
     {
         spans.push((a + piece_start, b));
     }
 }
 
-/// Whether `s[a..b]` is the hex of a `sha256:` content digest (an image
-/// reference's `@sha256:…`): public, and not a credential however random
-/// it looks. [`looks_like_secret`] spares whole digests the same way.
-fn is_digest(s: &str, a: usize, b: usize) -> bool {
-    let bytes = s.as_bytes();
-    b - a == 64
-        && a >= 7
-        && bytes.get(a - 7..a) == Some(b"sha256:".as_slice())
-        && bytes
-            .get(a..b)
-            .is_some_and(|d| d.iter().all(u8::is_ascii_hexdigit))
+/// Whether a key token joined to its value by spaces alone can be a key:
+/// a flag (`--password hunter2`) or an upper-case variable name
+/// (`export TOKEN abc`). Lower-case words are prose ("credentials
+/// declared"), never a key and its value.
+fn spaced_key(key: &[u8]) -> bool {
+    key.first() == Some(&b'-')
+        || (key.iter().any(u8::is_ascii_uppercase)
+            && key
+                .iter()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b'_'))
 }
 
 /// The value token after a secret-named key token, when only `=`, `:`,
-/// spaces or quotes join them. The caller has ruled out values shorter than
-/// four bytes and keys lacking the letters of every secret word (the key's
-/// letters include those of its trimmed form below).
+/// spaces or quotes join them.
 fn check_pair(
     s: &str,
     key: (usize, usize),
@@ -914,10 +1275,9 @@ fn check_pair(
     }
     let key = s.as_bytes().get(a0..b0).unwrap_or_default();
     let keyed = key.last() == Some(&b':') || between.iter().any(|c| matches!(c, b'=' | b':'));
-    if !keyed && key.contains(&b'/') {
-        // A path and the next word of a sentence ("open /run/secrets
-        // without following links"), not a key and its value: only `=` or
-        // `:` joins a path-like key to one (`?token=…`, `…/password: …`).
+    if !keyed && !spaced_key(key) {
+        // A path or a word and the next word of a sentence ("open
+        // /run/secrets without following links", "credentials declared").
         return;
     }
     let value = s.as_bytes().get(a1..b1).unwrap_or_default();
@@ -930,9 +1290,24 @@ fn check_pair(
     let key_like = s
         .get(a0 + dashes..b0.saturating_sub(colons).max(a0 + dashes))
         .unwrap_or("");
-    if is_secret_name(key_like) && !spans.iter().any(|&(x, y)| x <= a1 && b1 <= y) {
+    // The last piece of a path-like key names the value (`?token=`,
+    // `/run/secrets/db_password: x`).
+    let key_like = key_like
+        .rsplit(['/', '?', '&', '.'])
+        .next()
+        .unwrap_or(key_like);
+    let value = s.get(a1..b1).unwrap_or("");
+    if secret_by_name(key_like, value) && !spans.iter().any(|&(x, y)| x <= a1 && b1 <= y) {
         spans.push((a1, b1));
     }
+}
+
+/// The credential-looking tokens of free text (see [`scrub_tokens`]).
+pub fn secret_tokens(s: &str) -> Vec<String> {
+    secret_spans(s)
+        .into_iter()
+        .filter_map(|(a, b)| s.get(a..b).map(str::to_string))
+        .collect()
 }
 
 /// Mask credential-looking tokens in free text, for text that did not come
@@ -943,14 +1318,8 @@ pub fn scrub_tokens(s: &str) -> String {
 
 /// [`scrub_tokens`] without a copy when nothing needs masking.
 pub fn scrub_tokens_cow(s: &str) -> Cow<'_, str> {
-    #[cfg(not(target_arch = "wasm32"))]
-    let Some(pending) = clean::lookup(s) else {
-        return Cow::Borrowed(s);
-    };
     let spans = secret_spans(s);
     if spans.is_empty() {
-        #[cfg(not(target_arch = "wasm32"))]
-        clean::learn(s, pending);
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len());
@@ -962,183 +1331,6 @@ pub fn scrub_tokens_cow(s: &str) -> Cow<'_, str> {
     }
     out.push_str(s.get(last..).unwrap_or(""));
     Cow::Owned(out)
-}
-
-/// Strings already scanned and found clean, so that the texts every
-/// report repeats (a check's reason, a catalog label's path, a rule's
-/// fixed sentence: half the bytes scrubbed in a batch) are scanned once
-/// per thread rather than once per report. [`secret_spans`] depends on the
-/// string alone, so its answer can be remembered; the collected secrets of
-/// a document are still looked for in every string, by
-/// [`Secrets::scrub_cow`], before this.
-///
-/// A direct-mapped table: a slot holds the hash of the last string that
-/// fell into it, and the string itself once it was seen twice (a string
-/// seen once, like a mount's own path, costs no allocation). A hit
-/// compares the whole string, so a collision only costs a scan. Not in
-/// the page, where one person's profile repeats nothing and every byte of
-/// code counts.
-#[cfg(not(target_arch = "wasm32"))]
-mod clean {
-    use std::cell::RefCell;
-
-    /// Slots per thread at first (a power of two): one profile's audit
-    /// touches no more memory than this.
-    const SLOTS: usize = 1024;
-    /// Slots once a thread has looked up [`GROW_AFTER`] strings and found
-    /// at least one in [`GROW_HIT_SHARE`] of them: a thread auditing many
-    /// profiles meets their shared texts again and again (a catalog's
-    /// checks, each mount index's sentences), and 1,024 slots forgot most
-    /// of them between two profiles (batch of 500 profiles: 410 -> 397 M
-    /// instructions with the larger table). A single large profile, whose
-    /// texts are unique, finds too few again to grow it.
-    const MANY_SLOTS: usize = 16 * 1024;
-    const GROW_AFTER: u32 = 4096;
-    const GROW_HIT_SHARE: u32 = 8;
-    /// Shorter strings are scanned faster than they are looked up (the
-    /// scan skips them outright below 8 bytes); longer ones are rarely
-    /// repeated and would hold memory.
-    const SHORTEST: usize = 16;
-    const LONGEST: usize = 512;
-
-    struct Slot {
-        hash: u64,
-        text: Option<Box<str>>,
-    }
-
-    /// One thread's slots, and how often it looked and found.
-    struct Table {
-        slots: Vec<Slot>,
-        lookups: u32,
-        hits: u32,
-    }
-
-    thread_local! {
-        static TABLE: RefCell<Table> = const {
-            RefCell::new(Table {
-                slots: Vec::new(),
-                lookups: 0,
-                hits: 0,
-            })
-        };
-    }
-
-    /// FxHash over eight bytes at a time (the length is mixed in first).
-    fn hash(s: &str) -> u64 {
-        const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-        let step = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(K);
-        let bytes = s.as_bytes();
-        let mut h = step(0, bytes.len() as u64);
-        let mut words = bytes.chunks_exact(8);
-        for w in words.by_ref() {
-            let mut a = [0u8; 8];
-            a.copy_from_slice(w);
-            h = step(h, u64::from_le_bytes(a));
-        }
-        let mut a = [0u8; 8];
-        let rest = words.remainder();
-        if let Some(dst) = a.get_mut(..rest.len()) {
-            dst.copy_from_slice(rest);
-        }
-        step(h, u64::from_le_bytes(a))
-    }
-
-    /// Where hash `h` lives in a table of `len` slots (a power of two).
-    fn slot(h: u64, len: usize) -> usize {
-        (h >> 32) as usize & len.wrapping_sub(1)
-    }
-
-    fn empty_slots(len: usize) -> Vec<Slot> {
-        let mut slots = Vec::new();
-        slots.resize_with(len, || Slot {
-            hash: 0,
-            text: None,
-        });
-        slots
-    }
-
-    fn worth(s: &str) -> bool {
-        (SHORTEST..=LONGEST).contains(&s.len())
-    }
-
-    /// What [`learn`] needs to remember a string [`lookup`] did not know:
-    /// its hash, when it is worth remembering (hashed once for both).
-    pub(super) struct Pending(Option<u64>);
-
-    /// `None` when `s` was scanned before on this thread and found clean.
-    pub(super) fn lookup(s: &str) -> Option<Pending> {
-        if !worth(s) {
-            return Some(Pending(None));
-        }
-        let h = hash(s);
-        let known = TABLE.with(|t| {
-            let Ok(mut t) = t.try_borrow_mut() else {
-                return false;
-            };
-            let known = t
-                .slots
-                .get(slot(h, t.slots.len()))
-                .is_some_and(|e| e.hash == h && e.text.as_deref() == Some(s));
-            t.lookups = t.lookups.saturating_add(1);
-            t.hits += u32::from(known);
-            known
-        });
-        (!known).then_some(Pending(Some(h)))
-    }
-
-    /// Whether `s` was scanned before on this thread and found clean.
-    #[cfg(test)]
-    pub(super) fn known(s: &str) -> bool {
-        lookup(s).is_none()
-    }
-
-    /// This thread's table size.
-    #[cfg(test)]
-    pub(super) fn slots() -> usize {
-        TABLE.with(|t| t.borrow().slots.len())
-    }
-
-    /// `s`, which [`lookup`] did not know, was just scanned and found
-    /// clean.
-    pub(super) fn learn(s: &str, pending: Pending) {
-        let Pending(Some(h)) = pending else {
-            return;
-        };
-        TABLE.with(|t| {
-            let Ok(mut t) = t.try_borrow_mut() else {
-                return;
-            };
-            if t.slots.is_empty() {
-                t.slots = empty_slots(SLOTS);
-            } else if t.slots.len() < MANY_SLOTS
-                && t.lookups >= GROW_AFTER
-                && t.hits.saturating_mul(GROW_HIT_SHARE) >= t.lookups
-            {
-                // What the small table holds moves over.
-                let old = std::mem::replace(&mut t.slots, empty_slots(MANY_SLOTS));
-                for e in old.into_iter().filter(|e| e.hash != 0 || e.text.is_some()) {
-                    let at = slot(e.hash, MANY_SLOTS);
-                    if let Some(new) = t.slots.get_mut(at) {
-                        *new = e;
-                    }
-                }
-            }
-            let at = slot(h, t.slots.len());
-            if let Some(e) = t.slots.get_mut(at) {
-                if e.hash == h {
-                    // Seen twice: worth keeping.
-                    if e.text.is_none() {
-                        e.text = Some(s.into());
-                    }
-                } else {
-                    *e = Slot {
-                        hash: h,
-                        text: None,
-                    };
-                }
-            }
-        });
-    }
 }
 
 #[cfg(test)]
@@ -1217,7 +1409,14 @@ mod tests {
         let digit = v.chars().filter(char::is_ascii_digit).count();
         let classes = usize::from(upper > 0) + usize::from(lower > 0) + usize::from(digit > 0);
         let hex = v.len() >= 32 && v.chars().all(|c| c.is_ascii_hexdigit());
-        (classes == 3 && digit >= 1 && upper >= 2 && lower >= 2) || hex
+        if hex {
+            // Digests and container ids are identifiers.
+            return ![40, 64, 128].contains(&v.len());
+        }
+        let uuid = v.len() == 36
+            && v.split('-').map(str::len).eq([8, 4, 4, 4, 12])
+            && v.chars().all(|c| c == '-' || c.is_ascii_hexdigit());
+        !uuid && classes == 3 && digit >= 1 && upper >= 2 && lower >= 2
     }
 
     proptest! {
@@ -1235,161 +1434,6 @@ mod tests {
         ) {
             let s: String = parts.concat();
             prop_assert_eq!(looks_like_secret(&s), looks_like_secret_reference(&s), "{:?}", s);
-        }
-    }
-
-    /// The straightforward char-by-char scan the fast one replaced; kept as
-    /// the oracle the property below compares against.
-    ///
-    /// Byte ranges of credential-looking tokens in `s`: whole tokens between
-    /// separators, or, inside a token that is not a secret as a whole (a path,
-    /// a URL), its `/`, `:` and `@`-separated pieces.
-    fn secret_spans_reference(s: &str) -> Vec<(usize, usize)> {
-        let mut spans = Vec::new();
-        let mut start = None;
-        let check = |a: usize, b: usize, spans: &mut Vec<(usize, usize)>| {
-            let tok = s.get(a..b).unwrap_or("");
-            if looks_like_secret(tok) {
-                spans.push((a, b));
-                return;
-            }
-            let mut piece_start = a;
-            for (i, c) in tok.char_indices() {
-                if matches!(c, '/' | ':' | '@') {
-                    if !is_digest(s, piece_start, a + i)
-                        && looks_like_secret(s.get(piece_start..a + i).unwrap_or(""))
-                    {
-                        spans.push((piece_start, a + i));
-                    }
-                    piece_start = a + i + c.len_utf8();
-                }
-            }
-            if piece_start > a
-                && !is_digest(s, piece_start, b)
-                && looks_like_secret(s.get(piece_start..b).unwrap_or(""))
-            {
-                spans.push((piece_start, b));
-            }
-        };
-        // Tokens with their spans, to also catch the value that follows a
-        // secret-named flag or key: `--password=hunter2`, `TOKEN: abc`.
-        let mut tokens: Vec<(usize, usize)> = Vec::new();
-        for (i, c) in s.char_indices() {
-            if c.is_whitespace() || SEPARATORS.contains(c) {
-                if let Some(a) = start.take() {
-                    tokens.push((a, i));
-                }
-            } else if start.is_none() {
-                start = Some(i);
-            }
-        }
-        if let Some(a) = start {
-            tokens.push((a, s.len()));
-        }
-        for &(a, b) in &tokens {
-            check(a, b, &mut spans);
-        }
-        for pair in tokens.windows(2) {
-            let &[(a0, b0), (a1, b1)] = pair else {
-                continue;
-            };
-            let key = s.get(a0..b0).unwrap_or("");
-            let between = s.get(b0..a1).unwrap_or("");
-            let value = s.get(a1..b1).unwrap_or("");
-            let key_like = key.trim_start_matches('-').trim_end_matches(':');
-            let joined = between
-                .chars()
-                .all(|c| c == '=' || c == ':' || c == ' ' || c == '"' || c == '\'');
-            let path_in_prose =
-                key.contains('/') && !key.ends_with(':') && !between.contains(['=', ':']);
-            if joined
-                && !path_in_prose
-                && !between.is_empty()
-                && value.len() >= 4
-                && !value.starts_with('-')
-                && !value.starts_with('$')
-                && !value.starts_with('/')
-                && is_secret_name(key_like)
-                && !spans.iter().any(|&(x, y)| x <= a1 && b1 <= y)
-            {
-                spans.push((a1, b1));
-            }
-        }
-        spans.sort_unstable();
-        spans.dedup();
-        spans
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(3000))]
-        #[test]
-        fn fast_spans_equal_the_reference(
-            parts in proptest::collection::vec(prop_oneof![
-                Just("TOKEN".to_string()), Just("--password".to_string()), Just("=".to_string()),
-                Just(": ".to_string()), Just(" ".to_string()), Just("/".to_string()), Just("@".to_string()),
-                Just("ghp_abcdefghijklmnop0123".to_string()), Just("AKIAIOSFODNN7EXAMPLE".to_string()),
-                Just("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY".to_string()), Just("https://u:pw@h/x".to_string()),
-                Just("\u{a0}".to_string()), Just("\u{2003}".to_string()), Just("é".to_string()), Just("\"".to_string()),
-                Just("\t".to_string()), Just("\u{b}".to_string()), Just("\u{85}".to_string()), Just("\u{1c}".to_string()),
-                Just("$X".to_string()), Just("-".to_string()), Just("@sha256:".to_string()),
-                Just("0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef".to_string()), Just("hunter22".to_string()), "[a-z]{6,40}", "[a-f]{30,34}", "[ -~]{0,12}", "\\PC{0,6}",
-            ], 0..24)
-        ) {
-            let s: String = parts.concat();
-            prop_assert_eq!(secret_spans(&s), secret_spans_reference(&s), "{:?}", s);
-        }
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(500))]
-        /// Remembered answers are the scan's answers: strings scrubbed
-        /// three times in a row on one thread (the first scan, the
-        /// second that stores a clean string, the third that finds it)
-        /// come out as a fresh scan says, secret or not, among others
-        /// that share the table.
-        #[test]
-        fn remembered_strings_scrub_like_a_fresh_scan(
-            texts in proptest::collection::vec(prop_oneof![
-                "[a-z ]{10,40}", "[A-Za-z0-9/ ]{14,30}",
-                Just("the job must not read /home/botie/.aws".to_string()),
-                Just("key AKIAIOSFODNN7EXAMPLE end".to_string()),
-                Just("token: ghp_abcdefghijklmnop0123 here".to_string()),
-            ], 1..12)
-        ) {
-            for _ in 0..3 {
-                for t in &texts {
-                    let fresh = secret_spans(t).is_empty();
-                    prop_assert_eq!(matches!(scrub_tokens_cow(t), Cow::Borrowed(_)), fresh, "{:?}", t);
-                    #[cfg(not(target_arch = "wasm32"))]
-                    prop_assert!(fresh || !clean::known(t), "a secret was remembered as clean: {:?}", t);
-                }
-            }
-        }
-    }
-
-    /// The plain reading of the secret-name rule, for the property below.
-    fn is_secret_name_reference(name: &str) -> bool {
-        let n = name.to_ascii_uppercase().replace('-', "_");
-        let any = STRONG_SECRET_WORDS
-            .iter()
-            .chain(WEAK_SECRET_WORDS.iter())
-            .any(|w| n.contains(w));
-        any && n != "SSH_AUTH_SOCK" && !n.ends_with("_FILE") && !n.ends_with("_PATH")
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(3000))]
-        #[test]
-        fn secret_names_match_the_reference(
-            parts in proptest::collection::vec(prop_oneof![
-                Just("token".to_string()), Just("Pass".to_string()), Just("word".to_string()),
-                Just("-".to_string()), Just("_".to_string()), Just("dsn".to_string()), Just("_file".to_string()),
-                Just("SSH_AUTH_SOCK".to_string()), Just("é".to_string()), Just("api".to_string()), Just("key".to_string()),
-                "[A-Za-z_-]{0,6}", "\\PC{0,3}",
-            ], 0..6)
-        ) {
-            let s: String = parts.concat();
-            prop_assert_eq!(is_secret_name(&s), is_secret_name_reference(&s), "{:?}", s);
         }
     }
 
@@ -1440,7 +1484,7 @@ mod tests {
     }
 
     #[test]
-    fn image_digests_are_not_secrets_but_hex_keys_elsewhere_are() {
+    fn identifiers_are_not_secrets_by_shape() {
         let digest = "4f9c2a1b0d3e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9f0a";
         let image = format!("registry.example/runner@sha256:{digest}");
         let doc = parse(
@@ -1451,9 +1495,291 @@ mod tests {
         let s = Secrets::collect(&doc.root);
         assert!(s.is_empty(), "{s:?}");
         assert_eq!(s.scrub(&format!("image {image}")), format!("image {image}"));
-        // The same hex anywhere but after `sha256:` is still masked.
-        assert_eq!(scrub_tokens(&format!("key/{digest}")), "key/[redacted]");
-        assert_eq!(scrub_tokens(&format!("md5:{digest}")), "md5:[redacted]");
+        // A container id, a commit, a UUID: identifiers wherever they are.
+        for id in [
+            digest,
+            "0123456789abcdef0123456789abcdef01234567",
+            "550e8400-e29b-41d4-a716-446655440000",
+            "550E8400-E29B-41D4-A716-446655440000",
+        ] {
+            assert!(!looks_like_secret(id), "{id}");
+            let hook = format!("/usr/bin/hook --id {id} /run/containers/{id}");
+            assert_eq!(scrub_tokens(&hook), hook);
+        }
+        // Hex of another length is an API key; a secret name or a
+        // secret-bearing option makes an identifier a secret.
+        let key = "0123456789abcdef0123456789abcdef";
+        assert_eq!(scrub_tokens(&format!("key/{key}")), "key/[redacted]");
+        assert_eq!(
+            scrub_tokens(&format!("--token {digest}")),
+            "--token [redacted]"
+        );
+        let doc = parse(
+            format!(r#"{{"environment":{{"variables":{{"SESSION_TOKEN":"{digest}"}}}}}}"#)
+                .as_bytes(),
+            Limits::default(),
+        )
+        .unwrap();
+        assert!(Secrets::collect(&doc.root).contains(digest));
+    }
+
+    /// Real variable and key names that hold no secret: settings, counts,
+    /// modes, references to where a secret lives.
+    const NOT_SECRET_NAMES: &[&str] = &[
+        "TOKENIZERS_PARALLELISM",
+        "TOKENIZER_MODE",
+        "MAX_TOKENS",
+        "MAX_NEW_TOKENS",
+        "PASSWORD_MIN_LENGTH",
+        "KEYBOARD_LAYOUT",
+        "AUTH_BACKENDS",
+        "AIRFLOW__API__AUTH_BACKENDS",
+        "SECRETARY_NAME",
+        "PASSWORD_HASHERS",
+        "SSH_AUTH_SOCK",
+        "NODE_TLS_REJECT_UNAUTHORIZED",
+        "LANG",
+        "PATH",
+        "HOME",
+        "PWD",
+        "OLDPWD",
+        "GIT_ASKPASS",
+        "SSH_ASKPASS",
+        "AUTH_TYPE",
+        "AUTH_MODE",
+        "AUTH_METHOD",
+        "AUTH_PROVIDER",
+        "OAUTH_TOKEN_URL",
+        "TOKEN_ENDPOINT",
+        "TOKEN_TYPE",
+        "TOKEN_TTL",
+        "SECRET_NAME",
+        "secretName",
+        "secretKeyRef",
+        "SECRETS_DIR",
+        "imagePullSecrets",
+        "DB_PASSWORD_FILE",
+        "GITHUB_TOKEN_PATH",
+        "PGPASSFILE",
+        "SESSION_COOKIE_SECURE",
+        "SESSION_COOKIE_NAME",
+        "COOKIE_DOMAIN",
+        "PRIMARY_KEY",
+        "SORT_KEY",
+        "CACHE_KEY",
+        "PARTITION_KEY",
+        "KEY",
+        "KEYMAP",
+        "KEY_ID",
+        "CLIENT_ID",
+        "PASS_COUNT",
+        "COMPASS_ROOT",
+        "BYPASS_PROXY",
+        "PASSENGER_APP_ENV",
+        "TOKENS_PER_MINUTE",
+        "AUTHOR_NAME",
+        "AUTHORS",
+        "GIT_AUTHOR_EMAIL",
+        "AUTHENTICATION_BACKENDS",
+        "PATTERN",
+        "CREDENTIAL_HELPER",
+        "credential.helper",
+        "SECRET_KEY_FILE",
+        "JWT_ALGORITHM",
+        "PASSWORD_RESET_TIMEOUT",
+        "TOKEN_LIMIT",
+        "MONKEY_PATCH",
+        "TURKEY_TIME",
+        "DONKEY_MODE",
+        "SECRET_ROTATION",
+        "PASSWORD_POLICY",
+        "TOKEN_EXPIRY",
+        "API_KEY_HEADER_NAME",
+        "RUST_LOG",
+        "CARGO_HOME",
+        "CI",
+        "TZ",
+        "PATH_INFO",
+        "DSN_TIMEOUT",
+    ];
+
+    /// Real names that hold a secret.
+    const SECRET_NAMES: &[&str] = &[
+        "GH_TOKEN",
+        "GITHUB_TOKEN",
+        "githubToken",
+        "AWS_SECRET_ACCESS_KEY",
+        "AWS_ACCESS_KEY_ID",
+        "AWS_SESSION_TOKEN",
+        "DB_PASS",
+        "DB_PASSWORD",
+        "PGPASSWORD",
+        "MYSQL_PWD",
+        "MYSQL_ROOT_PASSWORD",
+        "POSTGRES_PASSWORD",
+        "REDIS_PASSWORD",
+        "NPM_TOKEN",
+        "NODE_AUTH_TOKEN",
+        "PYPI_TOKEN",
+        "TWINE_PASSWORD",
+        "CARGO_REGISTRY_TOKEN",
+        "HF_TOKEN",
+        "HUGGING_FACE_HUB_TOKEN",
+        "OPENAI_API_KEY",
+        "ANTHROPIC_API_KEY",
+        "API_KEY",
+        "apiKey",
+        "api-key",
+        "x-api-key",
+        "APIKey",
+        "SECRET_KEY",
+        "SECRET_KEY_BASE",
+        "DJANGO_SECRET_KEY",
+        "JWT_SECRET",
+        "SESSION_SECRET",
+        "CLIENT_SECRET",
+        "clientSecret",
+        "OAUTH_CLIENT_SECRET",
+        "PRIVATE_KEY",
+        "privateKey",
+        "SSH_PRIVATE_KEY",
+        "SIGNING_KEY",
+        "ENCRYPTION_KEY",
+        "MASTER_KEY",
+        "STRIPE_SECRET_KEY",
+        "SLACK_BOT_TOKEN",
+        "SLACK_WEBHOOK_SECRET",
+        "VAULT_TOKEN",
+        "CONSUL_HTTP_TOKEN",
+        "DOCKER_PASSWORD",
+        "REGISTRY_PASSWORD",
+        "SMTP_PASS",
+        "MAIL_PASSWORD",
+        "LDAP_BIND_PASSWORD",
+        "KEYSTORE_PASSPHRASE",
+        "GPG_PASSPHRASE",
+        "SENTRY_DSN",
+        "DATABASE_CONNECTION_STRING",
+        "BASIC_AUTH",
+        "HTTP_AUTHORIZATION",
+        "AUTH_HEADER",
+        "auth",
+        "GITHUB_PAT",
+        "ACCESS_TOKEN",
+        "REFRESH_TOKEN",
+        "ID_TOKEN",
+        "CSRF_TOKEN",
+        "bearerToken",
+        "password",
+        "passwd",
+        "token",
+        "secret",
+        "AZURE_CLIENT_SECRET",
+        "GOOGLE_API_KEY",
+        "ARM_ACCESS_KEY",
+        "GITLAB_TOKEN",
+        "CI_JOB_TOKEN",
+        "CREDENTIALS",
+        "DOCKER_AUTH_CONFIG_CREDS",
+        "LICENSE_KEY",
+        "HMAC_KEY",
+        "db-password",
+        "db.password",
+        "spring.datasource.password",
+    ];
+
+    #[test]
+    fn names_are_read_by_words() {
+        assert!(NOT_SECRET_NAMES.len() >= 60 && SECRET_NAMES.len() >= 60);
+        let wrong: Vec<_> = NOT_SECRET_NAMES
+            .iter()
+            .filter(|n| is_secret_name(n))
+            .chain(SECRET_NAMES.iter().filter(|n| !is_secret_name(n)))
+            .collect();
+        assert!(wrong.is_empty(), "misread names: {wrong:?}");
+        assert_eq!(name_words("githubToken"), ["github", "token"]);
+        assert_eq!(name_words("APIKey"), ["api", "key"]);
+        assert_eq!(
+            name_words("AIRFLOW__API__AUTH_BACKENDS"),
+            ["airflow", "api", "auth", "backends"]
+        );
+        assert!(is_strong_secret_name("GH_TOKEN") && !is_strong_secret_name("SENTRY_DSN"));
+    }
+
+    #[test]
+    fn secret_arguments_are_one_test_for_rules_and_the_collector() {
+        let cases: &[(&[&str], &str)] = &[
+            (&["mysql", "--password", "hunter2x"], "hunter2x"),
+            (&["mysql", "-p", "hunter2x"], "hunter2x"),
+            (&["mysql", "-phunter2x"], "hunter2x"),
+            (&["tool", "--pass=hunter2x"], "hunter2x"),
+            (&["tool", "--token", "abc123"], "abc123"),
+            (&["env", "DB_PASSWORD=hunter2x", "run"], "hunter2x"),
+        ];
+        for (words, secret) in cases {
+            let hits = secret_words(words);
+            assert!(!hits.is_empty(), "{words:?}");
+            let doc = parse(
+                serde_json::json!({"command": {"executable": words[0], "arguments": &words[1..]}})
+                    .to_string()
+                    .as_bytes(),
+                Limits::default(),
+            )
+            .unwrap();
+            let s = Secrets::collect(&doc.root);
+            assert!(s.contains(secret), "{words:?}: {s:?}");
+            let shell = parse(
+                serde_json::json!({"command": {"shell": words.join(" ")}})
+                    .to_string()
+                    .as_bytes(),
+                Limits::default(),
+            )
+            .unwrap();
+            assert!(
+                Secrets::collect(&shell.root).contains(secret),
+                "{words:?} as shell"
+            );
+        }
+        // `-p` is a port for ssh, and a flag is not a value.
+        assert!(secret_words(&["ssh", "-p", "2222", "host"]).is_empty());
+        assert!(secret_words(&["mysql", "--password", "--verbose"]).is_empty());
+    }
+
+    #[test]
+    fn messages_scrub_their_backticked_values_and_never_their_wording() {
+        let doc = parse(
+            br#"{"environment":{"variables":{"DB_PASSWORD":"hunter2!","PIN_TOKEN":"x9z","LANG":"C"}}}"#,
+            Limits::default(),
+        )
+        .unwrap();
+        let s = Secrets::collect(&doc.root);
+        for wording in [
+            "is a credential socket or store; the job can read the secrets it holds",
+            "a secret written into the profile is visible to every process",
+            "the job's credentials stay valid after it ends",
+            "CVE-2025-31133 and 10.0.0.1:22, version 0.1.0",
+        ] {
+            assert_eq!(s.scrub_message(wording), wording);
+        }
+        // A value in backticks is scrubbed by shape and by collection; a
+        // short value only where it stands.
+        assert_eq!(
+            s.scrub_message("`PIN_TOKEN` is `x9z` and `token=ghp_abcdefghijklmnop0123`"),
+            "`PIN_TOKEN` is `[redacted]` and `token=[redacted]`"
+        );
+        assert_eq!(s.scrub_value("PIN_TOKEN=x9z"), "PIN_TOKEN=[redacted]");
+        // `x9z` is short: masked where it stands, not inside the wording.
+        assert_eq!(s.scrub_message("the x9z rule"), "the x9z rule");
+        // A long value is masked even outside backticks (a fail-safe), and
+        // an odd backtick makes the whole text a value.
+        assert_eq!(
+            s.scrub_message("leaked hunter2! here"),
+            "leaked [redacted] here"
+        );
+        assert_eq!(
+            s.scrub_message("odd ` TOKEN ghp_abcdefghijklmnop0123"),
+            "odd ` TOKEN [redacted]"
+        );
     }
 
     #[test]
@@ -1482,52 +1808,29 @@ mod tests {
         assert!(shown.contains("values"), "{shown}");
     }
 
-    #[cfg(not(target_arch = "wasm32"))]
-    #[test]
-    fn the_clean_table_grows_for_repeated_texts_and_keeps_what_it_knew() {
-        // A fresh thread, so the table starts empty.
-        std::thread::spawn(|| {
-            let texts: Vec<String> = (0..200)
-                .map(|i| {
-                    format!("/mounts/{i} is not scratch or output; writing under it must fail")
-                })
-                .collect();
-            // One audit's worth of texts: the small table is enough.
-            for t in &texts {
-                assert_eq!(scrub_tokens_cow(t), t.as_str());
-            }
-            assert_eq!(clean::slots(), 1024);
-            // A batch's worth, each text met again and again: it grows.
-            for _ in 0..30 {
-                for t in &texts {
-                    assert_eq!(scrub_tokens_cow(t), t.as_str());
-                }
-            }
-            assert_eq!(clean::slots(), 16 * 1024);
-            // Direct-mapped: two texts may share a slot, rarely.
-            assert!(texts.iter().filter(|t| clean::known(t)).count() >= 195);
-            // A secret is still found after the growth.
-            let leaked = "token ghp_abcdefghijklmnopqrstuvwxyz0123456789 leaked";
-            assert!(scrub_tokens_cow(leaked).contains(MASK));
-        })
-        .join()
-        .unwrap();
-    }
-
     #[test]
     fn overlapping_short_and_many_secrets_are_all_masked() {
         let doc = parse(
-            r#"{"environment":{"variables":{"A_TOKEN":"abc","B_TOKEN":"bcdef","C_TOKEN":"xy","D_TOKEN":"été-secret"}}}"#.as_bytes(),
+            r#"{"environment":{"variables":{"A_TOKEN":"abcdefg","B_TOKEN":"cdefghij","C_TOKEN":"xy","D_TOKEN":"été-secret"}}}"#.as_bytes(),
             Limits::default(),
         )
         .unwrap();
         let s = Secrets::collect(&doc.root);
-        // "abc" and "bcdef" overlap: neither leaves a piece behind.
-        assert_eq!(s.scrub("<abcdef>"), "<[redacted]>");
-        assert_eq!(s.scrub("a xy b"), "a [redacted] b");
+        // "abcdefg" and "cdefghij" overlap: neither leaves a piece behind.
+        assert_eq!(s.scrub("<abcdefghij>"), "<[redacted]>");
+        // A short value is masked where it stands, not inside words.
+        assert_eq!(s.scrub("xy"), "[redacted]");
+        assert_eq!(s.scrub("a xy b"), "a xy b");
         assert_eq!(s.scrub("été-secret!"), "[redacted]!");
-        assert_eq!(s.mask_source("«abcdef» été-secret"), "«******» **********");
-        assert!(s.contains("bcdef") && !s.contains("bcde"));
+        assert_eq!(
+            s.mask_source("«abcdefghij» été-secret"),
+            "«**********» **********"
+        );
+        assert_eq!(
+            s.mask_source(r#""C_TOKEN": "xy", "oxyd""#),
+            r#""C_TOKEN": "**", "oxyd""#
+        );
+        assert!(s.contains("cdefghij") && !s.contains("cdefghi"));
 
         // Thousands of distinct secrets sharing a prefix: one pass each.
         let vars: Vec<String> = (0..5000)
@@ -1542,5 +1845,122 @@ mod tests {
         let masked = s.mask_source(&text);
         assert!(!masked.contains("ghp_"), "every value masked");
         assert_eq!(masked.chars().count(), text.chars().count());
+    }
+}
+
+/// A JSON document with every secret value [`Secrets::collect`] finds in it
+/// written as [`MASK`], for outputs that print a document the user's secrets
+/// went into (`isolint import` writes the profile it converted). The rest of
+/// the text is kept byte for byte; a number held by a secret name becomes
+/// the string [`MASK`]. Text that does not parse as JSON is scrubbed token by
+/// token instead, so nothing is ever passed through unexamined.
+pub fn mask_json_document(text: &str) -> Cow<'_, str> {
+    let Ok(doc) = crate::json::parse(text.as_bytes(), crate::json::Limits::default()) else {
+        return scrub_tokens_cow(text);
+    };
+    let secrets = Secrets::collect(&doc.root);
+    if secrets.is_empty() {
+        return Cow::Borrowed(text);
+    }
+    let mut edits = Vec::new();
+    json_edits(text, &doc.root, &secrets, &mut edits);
+    if edits.is_empty() {
+        return Cow::Borrowed(text);
+    }
+    edits.sort_by_key(|e| e.0);
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for (a, b, with) in edits {
+        if a < at {
+            continue;
+        }
+        out.push_str(text.get(at..a).unwrap_or_default());
+        out.push_str(&with);
+        at = b;
+    }
+    out.push_str(text.get(at..).unwrap_or_default());
+    Cow::Owned(out)
+}
+
+/// The literals of `n` that hold a secret: (start, end, replacement).
+fn json_edits(text: &str, n: &Node, secrets: &Secrets, out: &mut Vec<(usize, usize, String)>) {
+    let span = (n.pos.offset as usize, n.end as usize);
+    match &n.value {
+        Value::String(s) => {
+            if let Cow::Owned(masked) = secrets.scrub_value(s) {
+                let quoted = serde_json::Value::String(masked).to_string();
+                out.push((span.0, span.1, quoted));
+            }
+        }
+        Value::Number(num) if matches!(secrets.scrub_value(num.as_str()), Cow::Owned(_)) => {
+            out.push((span.0, span.1, format!("\"{MASK}\"")));
+        }
+        Value::Array(items) => items.iter().for_each(|i| json_edits(text, i, secrets, out)),
+        Value::Object(members) => {
+            for m in members {
+                // A key can hold a secret too (a Compose `environment` entry
+                // written as `NAME: value` becomes a variable of that name).
+                if let Cow::Owned(masked) = secrets.scrub_value(&m.key) {
+                    let start = m.key_pos.offset as usize;
+                    let end = string_literal_end(text, start);
+                    out.push((start, end, serde_json::Value::String(masked).to_string()));
+                }
+                json_edits(text, &m.value, secrets, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The byte offset just past the JSON string literal whose opening quote is
+/// at `start` (the end of the text if it is not closed).
+fn string_literal_end(text: &str, start: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut i = start + 1;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b'\\' => i += 2,
+            b'"' => return i + 1,
+            _ => i += 1,
+        }
+    }
+    bytes.len()
+}
+
+#[cfg(test)]
+mod mask_json_tests {
+    use super::*;
+
+    #[test]
+    fn secret_values_are_masked_and_the_document_still_parses() {
+        let text = "{\n  \"environment\": {\"variables\": {\"API_KEY: Pl4ntK-key55\": \"\", \"API_TOKEN\": \"hun\\\"ter2x\", \"PIN_PASSWORD\": 73519046, \"LANG\": \"C.UTF-8\"}},\n  \"command\": {\"executable\": \"mysql\", \"arguments\": [\"--password\", \"Pl4ntB-pw77\", \"-pPl4ntC-pw88\"]},\n  \"shell\": \"curl -H 'Authorization: Bearer ghp_abcdefghijklmnopqrstuvwxyz0123456789' x\"\n}\n";
+        let masked = mask_json_document(text);
+        for s in [
+            "hun\\\"ter2x",
+            "73519046",
+            "Pl4ntB-pw77",
+            "Pl4ntC-pw88",
+            "ghp_abcdefghij",
+        ] {
+            assert!(!masked.contains(s), "{s} in {masked}");
+        }
+        assert!(masked.contains("C.UTF-8"));
+        assert!(masked.contains("\"mysql\""));
+        let parsed: serde_json::Value = serde_json::from_str(&masked).expect("still JSON");
+        assert_eq!(parsed["environment"]["variables"]["API_TOKEN"], MASK);
+        assert_eq!(masked.lines().count(), text.lines().count());
+    }
+
+    #[test]
+    fn a_document_without_secrets_is_kept_as_it_is() {
+        let text = "{\"name\": \"parser-tests\", \"environment\": {\"variables\": {\"TOKENIZERS_PARALLELISM\": \"false\"}}}";
+        assert!(matches!(mask_json_document(text), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn the_mask_itself_still_reads_as_a_secret() {
+        // A profile written by `isolint import` and audited later keeps its
+        // credential finding even where only the value's shape gave it away.
+        assert!(looks_like_secret(MASK));
     }
 }

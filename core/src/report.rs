@@ -543,25 +543,49 @@ fn analyse<'p>(
     }
 }
 
+/// A masked text, kept only when masking changed it.
+fn changed(c: Cow<'_, str>) -> Option<String> {
+    match c {
+        Cow::Borrowed(_) => None,
+        Cow::Owned(o) => Some(o),
+    }
+}
+
 /// Text from the profile made safe to show: secrets masked, control
-/// characters neutralized.
+/// characters neutralized. Values taken from the profile or the catalog
+/// are untrusted ([`Secrets::scrub_value`]); a message is a rule's wording
+/// (trusted, never scanned) with values in backticks
+/// ([`Secrets::scrub_message`]).
 #[derive(Clone, Copy)]
 struct Clean<'s>(&'s Secrets);
 
 impl Clean<'_> {
     fn str(self, s: &str) -> String {
-        neutralize(&self.0.scrub_cow(s)).into_owned()
+        neutralize(&self.0.scrub_value(s)).into_owned()
     }
 
-    /// The same for a string the report can own: kept as it is, without a
+    /// The same for a value the report can own: kept as it is, without a
     /// copy, when there is nothing to mask or escape (the common case).
     fn owned(self, s: String) -> String {
-        match self.0.scrub_cow(&s) {
-            Cow::Borrowed(_) => match neutralize(&s) {
+        let scrubbed = changed(self.0.scrub_value(&s));
+        Self::keep(s, scrubbed)
+    }
+
+    /// [`Clean::owned`] for a message (or an evidence key, a check's
+    /// reason): only its backticked values are scanned.
+    fn message(self, s: String) -> String {
+        let scrubbed = changed(self.0.scrub_message(&s));
+        Self::keep(s, scrubbed)
+    }
+
+    /// `s`, or `scrubbed` when masking changed it, neutralized.
+    fn keep(s: String, scrubbed: Option<String>) -> String {
+        match scrubbed {
+            None => match neutralize(&s) {
                 Cow::Borrowed(_) => s,
                 Cow::Owned(n) => n,
             },
-            Cow::Owned(scrubbed) => neutralize(&scrubbed).into_owned(),
+            Some(scrubbed) => neutralize(&scrubbed).into_owned(),
         }
     }
 }
@@ -583,12 +607,12 @@ fn findings(
             line: Some(pos.line),
             column: Some(pos.column),
             exact,
-            message: clean.owned(d.message),
+            message: clean.message(d.message),
             remediation: d.rule.remediation,
             evidence: d
                 .evidence
                 .into_iter()
-                .map(|(k, v)| (clean.owned(k), clean_value(v, &|s| clean.owned(s))))
+                .map(|(k, v)| (clean.message(k), clean_value(v, &|s| clean.owned(s))))
                 .collect(),
             waived: None,
             baseline: None,
@@ -602,7 +626,7 @@ fn findings(
 fn clean_checks(mut checks: Vec<RuntimeCheck>, clean: Clean<'_>, wide: bool) -> Vec<RuntimeCheck> {
     par::for_each_indexed(wide, &mut checks, |_, c| {
         c.target.map_strings(&mut |s| clean.owned(s));
-        c.because = clean.owned(std::mem::take(&mut c.because));
+        c.because = clean.message(std::mem::take(&mut c.because));
         c.anchor = clean.owned(std::mem::take(&mut c.anchor));
         c.id = c.stable_id();
     });

@@ -28,6 +28,60 @@ pub fn by_name(name: &str) -> Option<&'static str> {
 
 #[cfg(test)]
 mod tests {
+    use crate::model::StringEnum;
+
+    /// Every `enum` of `schema` that lists `anchor`, without `null`.
+    fn enums_listing(schema: &serde_json::Value, anchor: &str, out: &mut Vec<Vec<String>>) {
+        match schema {
+            serde_json::Value::Object(m) => {
+                if let Some(serde_json::Value::Array(e)) = m.get("enum") {
+                    if e.iter().any(|v| v == anchor) {
+                        out.push(
+                            e.iter()
+                                .filter_map(|v| v.as_str().map(String::from))
+                                .collect(),
+                        );
+                    }
+                }
+                for v in m.values() {
+                    enums_listing(v, anchor, out);
+                }
+            }
+            serde_json::Value::Array(a) => a.iter().for_each(|v| enums_listing(v, anchor, out)),
+            _ => {}
+        }
+    }
+
+    /// The schemas list exactly the values the core writes and accepts: a
+    /// value added to an enum in code and not to the schema would make valid
+    /// output fail validation (a boundary-kernel observation did).
+    #[test]
+    fn schema_enums_are_the_core_enums() {
+        use crate::finding::CheckKind;
+        use crate::observe::{Observed, Status};
+        use crate::plan::Expect;
+        let table: [(&str, &str, &[&str]); 6] = [
+            ("findings", "read-denied", CheckKind::VALUES),
+            ("findings", "resolves-to-declared-source", Expect::VALUES),
+            ("observations", "needs-launcher", Observed::VALUES),
+            ("reconciliation", "needs-launcher", Observed::VALUES),
+            ("reconciliation", "not-observable", Status::VALUES),
+            ("reconciliation", "read-denied", CheckKind::VALUES),
+        ];
+        for (name, anchor, want) in table {
+            let s: serde_json::Value = serde_json::from_str(super::by_name(name).unwrap()).unwrap();
+            let mut found = Vec::new();
+            enums_listing(&s, anchor, &mut found);
+            if name == "reconciliation" && anchor == "read-denied" && found.is_empty() {
+                // The reconciliation leaves the kind a plain string.
+                continue;
+            }
+            assert!(!found.is_empty(), "{name}: no enum lists {anchor}");
+            for got in found {
+                assert_eq!(got, want, "{name}: the enum listing {anchor}");
+            }
+        }
+    }
     /// The overlay's sections are the profile's, word for word, and list
     /// exactly what the overlay parser accepts.
     #[test]

@@ -380,6 +380,10 @@ pub struct ImportArgs {
     /// existing directory) gets one file per profile, <stem>.<name>.json
     #[arg(long, short = 'o', value_name = "FILE|DIR/")]
     output: Option<PathBuf>,
+    /// Copy secret values into the profile as they are; by default each is written as
+    /// `[redacted]`, which the audit still reports as a credential
+    #[arg(long)]
+    reveal_secrets: bool,
 }
 
 #[derive(Debug, Args)]

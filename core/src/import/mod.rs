@@ -555,6 +555,19 @@ fn finish(
     // Every profile parses (the importers write valid JSON), so no
     // profile's secrets can be missed by the shared masked copy. Each tree
     // is walked and dropped in turn, so at most one is held at a time.
+    // A note quotes a source setting the profile has no place for (a
+    // Compose `environment: ["API_TOKEN: …"]` entry): what looks like a
+    // secret in it is a secret of the file too, masked in the notes, in the
+    // masked source and in every message.
+    let mut noted = Vec::new();
+    for (_, f) in &finished {
+        for n in &f.2 {
+            noted.extend(crate::redact::secret_tokens(&n.message));
+        }
+        for u in &f.3 {
+            noted.extend(crate::redact::secret_tokens(&u.reason));
+        }
+    }
     let mut failed = None;
     let roots = finished.iter().map_while(|(_, f)| {
         match crate::json::parse(f.0.as_bytes(), Default::default()) {
@@ -565,11 +578,22 @@ fn finish(
             }
         }
     });
-    let secrets = crate::redact::Secrets::collect_many(roots);
+    let secrets = crate::redact::Secrets::collect_many_and(roots, noted);
     if let Some(e) = failed {
         return Err(ImportError::from_json(e));
     }
     let masked_source: Arc<str> = Arc::from(secrets.mask_source(text));
+    // Notes are printed on stderr: they go through the same masking and
+    // neutralizing as every message.
+    let clean = |s: &mut String| {
+        let shown = neutralize(&secrets.scrub_value(s)).into_owned();
+        *s = shown;
+    };
+    let mut finished = finished;
+    for (_, f) in &mut finished {
+        f.2.iter_mut().for_each(|n| clean(&mut n.message));
+        f.3.iter_mut().for_each(|u| clean(&mut u.reason));
+    }
     let source_sha256: Arc<str> = Arc::from(sha256_hex(text.as_bytes()));
     Ok(finished
         .into_iter()

@@ -10,7 +10,9 @@ use super::{Ctx, Emitter, Rule};
 use crate::finding::{Area, CheckKind, Severity};
 use crate::json::escape_token;
 use crate::model::{CredentialScope, CredentialSource, Exposure, StringEnum};
-use crate::redact::{is_secret_name, looks_like_secret};
+use crate::redact::{
+    is_reference, is_secret_name, looks_like_secret, secret_by_name, secret_words,
+};
 
 /// The longest lifetime a task credential should have, in seconds.
 const MAX_TTL_SECONDS: u64 = 3600;
@@ -88,39 +90,6 @@ fn store_variable(name: &str) -> Option<&'static str> {
         .iter()
         .find(|(n, _)| n.eq_ignore_ascii_case(name))
         .map(|(_, w)| *w)
-}
-
-/// `$NAME` or `${NAME}`: a reference to a variable, not a value.
-fn is_reference(v: &str) -> bool {
-    let inner = v
-        .strip_prefix("${")
-        .and_then(|r| r.strip_suffix('}'))
-        .or_else(|| v.strip_prefix('$'));
-    inner.is_some_and(|i| !i.is_empty() && i.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
-}
-
-/// Whether the value under a secret-sounding name is itself a secret:
-/// not empty, not a reference, not a setting such as `none` or `true`,
-/// not a path to a file that holds the secret; and, when the name is only
-/// weakly secret-sounding, shaped like a credential rather than a word.
-fn secret_by_name(name: &str, value: &str) -> bool {
-    let v = value.trim();
-    if !is_secret_name(name) || v.is_empty() || is_reference(v) || v.starts_with('/') {
-        return false;
-    }
-    const SETTINGS: &[&str] = &[
-        "true", "false", "yes", "no", "on", "off", "none", "null", "enabled", "disabled",
-        "required", "optional",
-    ];
-    if SETTINGS.iter().any(|s| v.eq_ignore_ascii_case(s))
-        || (v.len() <= 5 && v.bytes().all(|b| b.is_ascii_digit()))
-    {
-        return false;
-    }
-    crate::redact::is_strong_secret_name(name)
-        || !v
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c == '-' || c == '_' || c == '.')
 }
 
 /// Why a variable holds a secret: by its value's shape, or by its name.
@@ -293,39 +262,6 @@ fn check_store_variables(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
-/// Where in one command string secrets appear, without the values.
-fn secrets_in_words(words: &[&str]) -> Vec<(usize, &'static str)> {
-    let mut out = Vec::new();
-    let mut expect_value_of: Option<&str> = None;
-    for (i, w) in words.iter().enumerate() {
-        if let Some(opt) = expect_value_of.take() {
-            if !w.starts_with('-') && secret_by_name(opt, w) {
-                out.push((i, "option-value"));
-                continue;
-            }
-        }
-        if w.split(|c: char| "\"'`=;,&|()<>".contains(c))
-            .any(looks_like_secret)
-        {
-            out.push((i, "value"));
-            continue;
-        }
-        let (name, value) = match w.split_once('=') {
-            Some((n, v)) => (
-                n.trim_start_matches('-'),
-                Some(v.trim_matches(|c| c == '"' || c == '\'')),
-            ),
-            None => (w.trim_start_matches('-'), None),
-        };
-        match value {
-            Some(v) if secret_by_name(name, v) => out.push((i, "assignment")),
-            None if w.starts_with('-') && is_secret_name(name) => expect_value_of = Some(name),
-            _ => {}
-        }
-    }
-    out
-}
-
 fn check_secret_in_command(ctx: &Ctx<'_>, e: &mut Emitter) {
     for (base, cmd) in ctx.profile.commands() {
         let mut words: Vec<&str> = Vec::new();
@@ -334,7 +270,7 @@ fn check_secret_in_command(ctx: &Ctx<'_>, e: &mut Emitter) {
             words.push(x);
         }
         words.extend(cmd.arguments().iter().map(String::as_str));
-        let mut hits = secrets_in_words(&words);
+        let mut hits = secret_words(&words);
         hits.dedup_by_key(|(i, _)| *i);
         for (i, how) in hits {
             // Pointers are written for the words that hold a secret only.
@@ -351,7 +287,7 @@ fn check_secret_in_command(ctx: &Ctx<'_>, e: &mut Emitter) {
         }
         if let Some(sh) = cmd.shell.as_deref() {
             let shell_words: Vec<&str> = sh.split_whitespace().collect();
-            let found = secrets_in_words(&shell_words);
+            let found = secret_words(&shell_words);
             if !found.is_empty() {
                 let mut kinds: Vec<&str> = found.iter().map(|(_, k)| *k).collect();
                 crate::sort::sort(&mut kinds);

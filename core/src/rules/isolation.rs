@@ -237,7 +237,14 @@ fn contradictions(ctx: &Ctx<'_>, b: &Boundary) -> Vec<(String, String)> {
     if !added.is_empty() {
         out.push((
             "/boundary/capabilities/add".into(),
-            format!("added capabilities ({})", added.join(", ")),
+            format!(
+                "added capabilities ({})",
+                added
+                    .iter()
+                    .map(|c| format!("`{c}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
         ));
     }
     if b.capabilities.as_ref().is_some_and(|c| c.drop.is_some())

@@ -62,7 +62,7 @@ pub fn run(args: &ImportArgs) -> u8 {
             }
         },
     };
-    let imported = match import::import(&bytes, format) {
+    let mut imported = match import::import(&bytes, format) {
         Ok(i) if i.is_empty() => {
             output::error(&format!(
                 "{shown}: no profile found in this {}",
@@ -77,6 +77,9 @@ pub fn run(args: &ImportArgs) -> u8 {
         }
     };
     report_notes(&shown, format, &imported);
+    if !args.reveal_secrets {
+        withhold_secrets(&shown, &mut imported);
+    }
     if args.output.is_some() {
         output::remove_temporaries_on_interrupt();
     }
@@ -87,6 +90,30 @@ pub fn run(args: &ImportArgs) -> u8 {
             output::error(&msg);
             EXIT_ERROR
         }
+    }
+}
+
+/// Write every secret value of the converted profiles as `[redacted]`: the
+/// profile goes to a terminal, a log or a file someone else reads, and no
+/// output of the tool may echo a secret. The masked value still reads as a
+/// secret when the profile is audited, so its finding stays.
+fn withhold_secrets(shown: &str, imported: &mut [Imported]) {
+    let mut withheld = 0;
+    for i in imported.iter_mut() {
+        if let std::borrow::Cow::Owned(masked) =
+            isolint_core::redact::mask_json_document(&i.profile_json)
+        {
+            i.profile_json = masked;
+            withheld += 1;
+        }
+    }
+    if withheld > 0 {
+        output::note(&format!(
+            "{shown}: secret values are written as `{}` in {}; \
+             pass --reveal-secrets to copy them as they are",
+            isolint_core::redact::MASK,
+            isolint_core::text::plural(withheld, "profile")
+        ));
     }
 }
 

@@ -695,7 +695,8 @@ fn hold(w: &Worker<'_>, token: &str) -> Result<Held, String> {
 }
 
 /// Run the probe in a worker; its observations come back on descriptor 3.
-fn probe(w: &Worker<'_>) -> Result<Observations, String> {
+/// `host_boot_id` is the host's, read outside, for the boundary-kernel check.
+fn probe(w: &Worker<'_>, host_boot_id: Option<&str>) -> Result<Observations, String> {
     let mut fds = [0; 2];
     // SAFETY: `fds` has room for both ends.
     if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
@@ -710,7 +711,7 @@ fn probe(w: &Worker<'_>) -> Result<Observations, String> {
         )
     };
     let runner = format!("isolint verify ({})", bwrap_version());
-    let cmd = [
+    let mut cmd = vec![
         format!("{INSIDE}/isolint"),
         "probe".into(),
         "--plan".into(),
@@ -720,6 +721,9 @@ fn probe(w: &Worker<'_>) -> Result<Observations, String> {
         "--runner".into(),
         runner,
     ];
+    if let Some(id) = host_boot_id {
+        cmd.extend(["--host-boot-id".into(), id.into()]);
+    }
     let spawned = w.spawn(&cmd, Stdio::null(), Some(fds[1]));
     // The worker holds the write end now; ours must close for EOF.
     drop(write_end);
@@ -904,7 +908,11 @@ fn verify(args: &VerifyArgs) -> Result<u8, String> {
     };
     // One after the other: the kernel counts the process limit per host
     // uid across user namespaces, so two workers at once would share it.
-    let probed = probe(&worker)?;
+    // Unreadable here, the probe reports the kernel check as needing it.
+    let host_boot_id = std::fs::read_to_string(super::probe::BOOT_ID)
+        .ok()
+        .and_then(|s| super::probe::parse_boot_id(&s).ok());
+    let probed = probe(&worker, host_boot_id.as_deref())?;
     let held = hold(&worker, &token)?;
     drop(listener);
 
@@ -1011,6 +1019,15 @@ fn combine(
                     "absent inside the worker while present on the host: the worker's mount namespace hides it"
                         .into(),
                 );
+            }
+        }
+        if c.kind == CheckKind::BoundaryKernel {
+            if let Some(r) = super::probe::kernel_release() {
+                let host = format!("host kernel release: {r}");
+                o.detail = Some(match o.detail.take() {
+                    Some(d) => format!("{d}; {host}"),
+                    None => host,
+                });
             }
         }
         if matches!(c.kind, CheckKind::EgressDenied | CheckKind::EgressAllowed) {

@@ -32,6 +32,10 @@ pub struct ProbeArgs {
     /// What launched this environment, recorded in the document
     #[arg(long, default_value = "unknown")]
     runner: String,
+    /// The host's boot id (`cat /proc/sys/kernel/random/boot_id` outside the sandbox),
+    /// for the boundary-kernel check: the same id inside means the host's kernel
+    #[arg(long, value_name = "ID", value_parser = parse_boot_id)]
+    host_boot_id: Option<String>,
     /// Launcher helper (`isolint verify`): write --emit bytes to stdout, leave a child
     /// that ignores SIGTERM and wait; TOKEN marks the processes for the launcher's
     /// survivor scan. Both exit by themselves after HOLD_LIMIT at the latest.
@@ -571,9 +575,117 @@ fn cpu_ms(pid: i32) -> Option<u64> {
     Some(ticks * 1000 / hz.max(1))
 }
 
-fn perform(kind: &str, target: &Value) -> Answer {
+/// Where the kernel publishes the id it drew at boot. It is not
+/// namespaced: every container on a kernel reads the same id, and a VM or
+/// a user-space kernel (gVisor) has one of its own.
+pub(super) const BOOT_ID: &str = "/proc/sys/kernel/random/boot_id";
+
+/// A boot id as the kernel writes it: a UUID, compared in lower case.
+pub(super) fn parse_boot_id(s: &str) -> Result<String, String> {
+    let id = s.trim().to_ascii_lowercase();
+    let shape = id.len() == 36
+        && id.char_indices().all(|(i, c)| match i {
+            8 | 13 | 18 | 23 => c == '-',
+            _ => c.is_ascii_hexdigit(),
+        });
+    if shape {
+        Ok(id)
+    } else {
+        Err(format!(
+            "{s:?} is not a boot id (a UUID such as 0f5c2d3e-8a41-4b6e-9d7f-1c2b3a4d5e6f, from {BOOT_ID} on the host)"
+        ))
+    }
+}
+
+/// The kernel release (`uname -r`) of the kernel this process runs on.
+pub(super) fn kernel_release() -> Option<String> {
+    // SAFETY: `uname` fills the zeroed struct it is given.
+    let mut u: libc::utsname = unsafe { std::mem::zeroed() };
+    if unsafe { libc::uname(&mut u) } != 0 {
+        return None;
+    }
+    // SAFETY: the kernel NUL-terminates `release`.
+    let r = unsafe { std::ffi::CStr::from_ptr(u.release.as_ptr()) };
+    // A kernel of the team's own sandbox writes this: keep it printable.
+    Some(
+        r.to_string_lossy()
+            .chars()
+            .filter(char::is_ascii_graphic)
+            .take(64)
+            .collect(),
+    )
+}
+
+/// Compare the boot id read inside with the host's. Only the boot id
+/// decides: two kernels of the same build share a release string, and a
+/// kernel that shares the host's boot id is the host's.
+fn judge_kernel(
+    host: Option<&str>,
+    inside: std::io::Result<String>,
+    release: Option<&str>,
+) -> Answer {
+    let action = "read /proc/sys/kernel/random/boot_id, uname";
+    let release = release.map_or(String::new(), |r| format!("; kernel release inside: {r}"));
+    let inside = match inside.map(|s| parse_boot_id(&s)) {
+        Ok(Ok(id)) => id,
+        // What the file held is not repeated: inside, it is the job's to write.
+        Ok(Err(_)) => {
+            return (
+                action,
+                Observed::Error,
+                None,
+                Some(format!(
+                    "{BOOT_ID} inside does not hold a boot id (a UUID){release}"
+                )),
+            )
+        }
+        Err(e) => {
+            return (
+                action,
+                Observed::Error,
+                errno_name(&e),
+                Some(format!("{BOOT_ID} cannot be read inside: {e}{release}")),
+            )
+        }
+    };
+    match host {
+        None => (
+            action,
+            Observed::NeedsLauncher,
+            None,
+            Some(format!(
+                "the host's boot id is known only outside: pass it with `isolint probe --host-boot-id ID`{release}"
+            )),
+        ),
+        Some(h) if h == inside => (
+            action,
+            Observed::HostKernel,
+            None,
+            Some(format!(
+                "the boot id inside is the host's: the job runs on the host's kernel{release}"
+            )),
+        ),
+        Some(_) => (
+            action,
+            Observed::SeparateKernel,
+            None,
+            Some(format!("the boot id inside differs from the host's{release}")),
+        ),
+    }
+}
+
+fn boundary_kernel(host: Option<&str>) -> Answer {
+    judge_kernel(
+        host,
+        std::fs::read_to_string(BOOT_ID),
+        kernel_release().as_deref(),
+    )
+}
+
+fn perform(kind: &str, target: &Value, host_boot_id: Option<&str>) -> Answer {
     let path = target["path"].as_str().map(Path::new);
     match (kind, path) {
+        ("boundary-kernel", _) => boundary_kernel(host_boot_id),
         ("read-denied", Some(p)) => read(p),
         ("write-denied", Some(p)) => write_denied(p),
         ("write-allowed", Some(p)) => write(p),
@@ -591,7 +703,12 @@ fn perform(kind: &str, target: &Value) -> Answer {
 }
 
 /// The observations for one findings document's plan.
-pub fn observe(doc: &Value, runner: &str) -> Result<Observations, String> {
+/// `host_boot_id` is the host's, when the caller knows it (parsed).
+pub fn observe(
+    doc: &Value,
+    runner: &str,
+    host_boot_id: Option<&str>,
+) -> Result<Observations, String> {
     if doc["schema"].as_str() != Some("isolint.findings/v2") {
         return Err("not one isolint.findings/v2 document".into());
     }
@@ -606,7 +723,7 @@ pub fn observe(doc: &Value, runner: &str) -> Result<Observations, String> {
         let id = c["id"].as_str().ok_or("a runtime check has no id")?;
         let kind = c["kind"].as_str().ok_or_else(|| format!("{id}: no kind"))?;
         let start = Instant::now();
-        let (action, observed, errno, detail) = perform(kind, &c["target"]);
+        let (action, observed, errno, detail) = perform(kind, &c["target"], host_boot_id);
         observations.push(Observation {
             id: id.into(),
             kind: kind.into(),
@@ -694,7 +811,10 @@ pub fn run(args: &ProbeArgs) -> u8 {
             serde_json::from_slice::<Value>(&b)
                 .map_err(|e| format!("{shown}: line {}, column {}: {e}", e.line(), e.column()))
         })
-        .and_then(|d| observe(&d, &args.runner).map_err(|e| format!("{shown}: {e}")));
+        .and_then(|d| {
+            observe(&d, &args.runner, args.host_boot_id.as_deref())
+                .map_err(|e| format!("{shown}: {e}"))
+        });
     let obs = match doc {
         Ok(o) => o,
         Err(e) => {
@@ -722,5 +842,126 @@ pub fn run(args: &ProbeArgs) -> u8 {
             output::error(&e);
             EXIT_ERROR
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use isolint_core::observe::{reconcile, Observation, PlannedCheck, Status};
+    use isolint_core::plan::Expect;
+
+    const HOST: &str = "3d2c1b0a-4f5e-4d6c-8b7a-0e1f2a3b4c5d";
+    const OTHER: &str = "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d";
+
+    #[test]
+    fn boot_ids_are_uuids_in_any_case() {
+        assert_eq!(parse_boot_id(&format!("{HOST}\n")).unwrap(), HOST);
+        assert_eq!(parse_boot_id(&HOST.to_uppercase()).unwrap(), HOST);
+        for bad in [
+            "",
+            "host",
+            "0f5c2d3e8a414b6e9d7f1c2b3a4d5e6f",
+            "0f5c2d3e-8a41-4b6e-9d7f-1c2b3a4d5e6",
+            "0f5c2d3e-8a41-4b6e-9d7f-1c2b3a4d5e6fa",
+            "0f5c2d3e-8a41-4b6e-9d7f_1c2b3a4d5e6f",
+            "0f5c2d3e-8a41-4b6e-9d7f-1c2b3a4d5e6g",
+        ] {
+            let e = parse_boot_id(bad).unwrap_err();
+            assert!(e.contains("not a boot id"), "{bad}: {e}");
+        }
+    }
+
+    /// The comparison, each way it can go, and what reconcile makes of it
+    /// against a plan that expects a kernel of the job's own.
+    #[test]
+    fn the_boot_id_decides_whose_kernel_it_is() {
+        let unreadable = || Err(std::io::Error::from_raw_os_error(libc::ENOENT));
+        let cases: Vec<(Answer, Observed, Status)> = vec![
+            (
+                judge_kernel(Some(HOST), Ok(format!("{HOST}\n")), Some("6.1.0")),
+                Observed::HostKernel,
+                Status::Disagrees,
+            ),
+            (
+                judge_kernel(Some(HOST), Ok(HOST.to_uppercase()), None),
+                Observed::HostKernel,
+                Status::Disagrees,
+            ),
+            (
+                judge_kernel(Some(HOST), Ok(OTHER.into()), Some("6.1.0")),
+                Observed::SeparateKernel,
+                Status::Agrees,
+            ),
+            (
+                judge_kernel(None, Ok(HOST.into()), Some("6.1.0")),
+                Observed::NeedsLauncher,
+                Status::NotObservable,
+            ),
+            (
+                judge_kernel(Some(HOST), unreadable(), None),
+                Observed::Error,
+                Status::NotObservable,
+            ),
+            (
+                judge_kernel(Some(HOST), Ok("\u{1b}[2Jnot an id".into()), None),
+                Observed::Error,
+                Status::NotObservable,
+            ),
+        ];
+        let plan = [PlannedCheck {
+            id: "rc-kernel".into(),
+            kind: "boundary-kernel".into(),
+            target: "kernel of microvm".into(),
+            expect: Expect::SeparateKernel,
+        }];
+        for (i, ((action, observed, errno, detail), want, status)) in cases.into_iter().enumerate()
+        {
+            assert_eq!(observed, want, "case {i}");
+            let detail = detail.unwrap_or_default();
+            assert!(!detail.is_empty(), "case {i}: a reason is given");
+            // The detail never repeats the id itself.
+            assert!(
+                !detail.contains(HOST) && !detail.contains(OTHER),
+                "{detail}"
+            );
+            let obs = Observations {
+                schema: OBSERVATIONS_SCHEMA.into(),
+                plan_fingerprint: "fp".into(),
+                runner: "test".into(),
+                observations: vec![Observation {
+                    id: "rc-kernel".into(),
+                    kind: "boundary-kernel".into(),
+                    action: action.into(),
+                    observed: observed.as_str().into(),
+                    errno,
+                    detail: Some(detail),
+                    elapsed_us: 0,
+                }],
+            };
+            let rec = reconcile(&plan, "fp", &obs);
+            assert_eq!(
+                rec.checks[0].status, status,
+                "case {i}: {:?}",
+                rec.checks[0]
+            );
+        }
+        let (_, _, errno, _) = judge_kernel(Some(HOST), unreadable(), None);
+        assert_eq!(errno.as_deref(), Some("ENOENT"));
+    }
+
+    /// On the machine running the tests, the probe is on the host: its own
+    /// boot id as the host's is the host's kernel.
+    #[test]
+    fn this_process_runs_on_the_host_kernel() {
+        let Ok(id) = std::fs::read_to_string(BOOT_ID) else {
+            eprintln!("*** SKIPPED: {BOOT_ID} is not readable here ***");
+            return;
+        };
+        let id = parse_boot_id(&id).unwrap();
+        assert_eq!(boundary_kernel(Some(&id)).1, Observed::HostKernel);
+        assert_eq!(boundary_kernel(Some(OTHER)).1, Observed::SeparateKernel);
+        assert_eq!(boundary_kernel(None).1, Observed::NeedsLauncher);
+        assert!(kernel_release().is_some_and(|r| !r.is_empty()));
     }
 }
