@@ -383,6 +383,82 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// Top-level profile keys, in the order the schema lists them.
+/// The fields of each section, in the order an imported profile writes
+/// them (`import::builder` uses the same lists, so a field added here is
+/// known to both).
+pub(crate) const NEEDS_KEYS: &[&str] = &["inputs", "outputs", "services"];
+pub(crate) const BOUNDARY_KEYS: &[&str] = &[
+    "kind",
+    "label",
+    "runtime",
+    "privileged",
+    "capabilities",
+    "user",
+    "no_new_privileges",
+    "host_namespaces",
+    "seccomp",
+    "read_only_root",
+    "terminal",
+    "masked_paths",
+    "unix_sockets",
+    "apparmor",
+    "selinux",
+    "devices",
+    "shares_pid_with",
+    "sysctls",
+    "oom_score_adj",
+    "oom_kill_disable",
+    "groups",
+];
+pub(crate) const RUNTIME_KEYS: &[&str] = &["name", "version", "patched_on"];
+pub(crate) const CAPABILITIES_KEYS: &[&str] = &["add", "drop"];
+pub(crate) const MOUNT_KEYS: &[&str] = &["source", "target", "access", "sub_path"];
+pub(crate) const NETWORK_KEYS: &[&str] = &[
+    "egress",
+    "enforced_by",
+    "allow",
+    "follow_redirects",
+    "dns",
+    "hosts",
+    "resolvers",
+];
+pub(crate) const ALLOW_KEYS: &[&str] = &["host", "port", "protocol"];
+pub(crate) const ENVIRONMENT_KEYS: &[&str] = &["inherit", "variables"];
+pub(crate) const CREDENTIAL_KEYS: &[&str] =
+    &["name", "source", "scope", "ttl_seconds", "exposed_to"];
+pub(crate) const COMMAND_KEYS: &[&str] = &["executable", "arguments", "shell", "cwd"];
+pub(crate) const LIMITS_KEYS: &[&str] = &[
+    "wall_seconds",
+    "cpu_seconds",
+    "memory_bytes",
+    "processes",
+    "output_bytes",
+    "enforced_by",
+    "timeout_kills",
+];
+pub(crate) const CONCURRENCY_KEYS: &[&str] = &["max_jobs", "release_after"];
+pub(crate) const DEPENDENCIES_KEYS: &[&str] = &[
+    "prepared_in",
+    "image",
+    "fetch_stage",
+    "lockfile",
+    "install_hooks_reviewed",
+    "preserve_inputs",
+];
+pub(crate) const FETCH_STAGE_KEYS: &[&str] = &["separate", "network", "credentials", "cache"];
+pub(crate) const ARTIFACTS_KEYS: &[&str] = &[
+    "collect",
+    "max_bytes",
+    "log_max_bytes",
+    "treat_as_untrusted",
+];
+pub(crate) const CLEANUP_KEYS: &[&str] = &[
+    "destroy_worker",
+    "expire_credentials",
+    "on_failure",
+    "retain",
+];
+
 pub(crate) const PROFILE_KEYS: &[&str] = &[
     "schema",
     "name",
@@ -495,7 +571,7 @@ pub fn profile(root: &Node) -> (Profile, Vec<Problem>) {
 }
 
 fn needs(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Needs> {
-    let mut o = d.object(n, ptr, &["inputs", "outputs", "services"])?;
+    let mut o = d.object(n, ptr, NEEDS_KEYS)?;
     Some(Needs {
         inputs: o.strings("inputs"),
         outputs: o.strings("outputs"),
@@ -504,38 +580,12 @@ fn needs(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Needs> {
 }
 
 fn boundary(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Boundary> {
-    let mut o = d.object(
-        n,
-        ptr,
-        &[
-            "kind",
-            "label",
-            "runtime",
-            "privileged",
-            "capabilities",
-            "user",
-            "no_new_privileges",
-            "host_namespaces",
-            "seccomp",
-            "read_only_root",
-            "terminal",
-            "masked_paths",
-            "unix_sockets",
-            "apparmor",
-            "selinux",
-            "devices",
-            "shares_pid_with",
-            "sysctls",
-            "oom_score_adj",
-            "oom_kill_disable",
-            "groups",
-        ],
-    )?;
+    let mut o = d.object(n, ptr, BOUNDARY_KEYS)?;
     Some(Boundary {
         kind: o.enumeration("kind"),
         label: o.string("label"),
         runtime: o.with("runtime", |d, n, ptr| {
-            let mut o = d.object(n, ptr, &["name", "version", "patched_on"])?;
+            let mut o = d.object(n, ptr, RUNTIME_KEYS)?;
             Some(Runtime {
                 name: o.string("name"),
                 version: o.string("version"),
@@ -544,7 +594,7 @@ fn boundary(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Boundary> {
         }),
         privileged: o.boolean("privileged"),
         capabilities: o.with("capabilities", |d, n, ptr| {
-            let mut o = d.object(n, ptr, &["add", "drop"])?;
+            let mut o = d.object(n, ptr, CAPABILITIES_KEYS)?;
             Some(Capabilities {
                 add: o.strings("add"),
                 drop: o.strings("drop"),
@@ -582,7 +632,7 @@ fn boundary(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Boundary> {
 }
 
 fn mount(d: &mut Decoder, n: &Node, ptr: &str) -> Mount {
-    let Some(mut o) = d.object(n, ptr, &["source", "target", "access", "sub_path"]) else {
+    let Some(mut o) = d.object(n, ptr, MOUNT_KEYS) else {
         return Mount::default();
     };
     Mount {
@@ -594,25 +644,13 @@ fn mount(d: &mut Decoder, n: &Node, ptr: &str) -> Mount {
 }
 
 fn network(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Network> {
-    let mut o = d.object(
-        n,
-        ptr,
-        &[
-            "egress",
-            "enforced_by",
-            "allow",
-            "follow_redirects",
-            "dns",
-            "hosts",
-            "resolvers",
-        ],
-    )?;
+    let mut o = d.object(n, ptr, NETWORK_KEYS)?;
     Some(Network {
         egress: o.enumeration("egress"),
         enforced_by: o.enumeration("enforced_by"),
         allow: o.with("allow", |d, n, ptr| {
             d.array(n, ptr, |d, n, p| {
-                let Some(mut o) = d.object(n, p, &["host", "port", "protocol"]) else {
+                let Some(mut o) = d.object(n, p, ALLOW_KEYS) else {
                     return AllowEntry::default();
                 };
                 AllowEntry {
@@ -630,7 +668,7 @@ fn network(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Network> {
 }
 
 fn environment(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Environment> {
-    let mut o = d.object(n, ptr, &["inherit", "variables"])?;
+    let mut o = d.object(n, ptr, ENVIRONMENT_KEYS)?;
     let inherit = o.boolean("inherit");
     let variables = o.with("variables", string_map);
     Some(Environment { inherit, variables })
@@ -660,11 +698,7 @@ fn string_map(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Vec<(String, Strin
 }
 
 fn credential(d: &mut Decoder, n: &Node, ptr: &str) -> Credential {
-    let Some(mut o) = d.object(
-        n,
-        ptr,
-        &["name", "source", "scope", "ttl_seconds", "exposed_to"],
-    ) else {
+    let Some(mut o) = d.object(n, ptr, CREDENTIAL_KEYS) else {
         return Credential::default();
     };
     Credential {
@@ -677,7 +711,7 @@ fn credential(d: &mut Decoder, n: &Node, ptr: &str) -> Credential {
 }
 
 fn command(d: &mut Decoder, n: &Node, ptr: &str) -> Command {
-    let Some(mut o) = d.object(n, ptr, &["executable", "arguments", "shell", "cwd"]) else {
+    let Some(mut o) = d.object(n, ptr, COMMAND_KEYS) else {
         return Command::default();
     };
     Command {
@@ -689,19 +723,7 @@ fn command(d: &mut Decoder, n: &Node, ptr: &str) -> Command {
 }
 
 fn limits(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Limits> {
-    let mut o = d.object(
-        n,
-        ptr,
-        &[
-            "wall_seconds",
-            "cpu_seconds",
-            "memory_bytes",
-            "processes",
-            "output_bytes",
-            "enforced_by",
-            "timeout_kills",
-        ],
-    )?;
+    let mut o = d.object(n, ptr, LIMITS_KEYS)?;
     Some(Limits {
         wall_seconds: o.uint("wall_seconds"),
         cpu_seconds: o.uint("cpu_seconds"),
@@ -714,7 +736,7 @@ fn limits(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Limits> {
 }
 
 fn concurrency(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Concurrency> {
-    let mut o = d.object(n, ptr, &["max_jobs", "release_after"])?;
+    let mut o = d.object(n, ptr, CONCURRENCY_KEYS)?;
     Some(Concurrency {
         max_jobs: o.uint("max_jobs"),
         release_after: o.enumeration("release_after"),
@@ -722,23 +744,12 @@ fn concurrency(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Concurrency> {
 }
 
 fn dependencies(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Dependencies> {
-    let mut o = d.object(
-        n,
-        ptr,
-        &[
-            "prepared_in",
-            "image",
-            "fetch_stage",
-            "lockfile",
-            "install_hooks_reviewed",
-            "preserve_inputs",
-        ],
-    )?;
+    let mut o = d.object(n, ptr, DEPENDENCIES_KEYS)?;
     Some(Dependencies {
         prepared_in: o.enumeration("prepared_in"),
         image: o.string("image"),
         fetch_stage: o.with("fetch_stage", |d, n, ptr| {
-            let mut o = d.object(n, ptr, &["separate", "network", "credentials", "cache"])?;
+            let mut o = d.object(n, ptr, FETCH_STAGE_KEYS)?;
             Some(FetchStage {
                 separate: o.boolean("separate"),
                 network: o.enumeration("network"),
@@ -753,16 +764,7 @@ fn dependencies(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Dependencies> {
 }
 
 fn artifacts(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Artifacts> {
-    let mut o = d.object(
-        n,
-        ptr,
-        &[
-            "collect",
-            "max_bytes",
-            "log_max_bytes",
-            "treat_as_untrusted",
-        ],
-    )?;
+    let mut o = d.object(n, ptr, ARTIFACTS_KEYS)?;
     Some(Artifacts {
         collect: o.strings("collect"),
         max_bytes: o.uint("max_bytes"),
@@ -772,16 +774,7 @@ fn artifacts(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Artifacts> {
 }
 
 fn cleanup(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Cleanup> {
-    let mut o = d.object(
-        n,
-        ptr,
-        &[
-            "destroy_worker",
-            "expire_credentials",
-            "on_failure",
-            "retain",
-        ],
-    )?;
+    let mut o = d.object(n, ptr, CLEANUP_KEYS)?;
     Some(Cleanup {
         destroy_worker: o.boolean("destroy_worker"),
         expire_credentials: o.boolean("expire_credentials"),
