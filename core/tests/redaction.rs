@@ -8,6 +8,8 @@
 //! - no output of any fixture shows a secret it holds;
 //! - no rule quotes a profile value outside backticks.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use isolint_core::redact::Secrets;
@@ -15,20 +17,7 @@ use isolint_core::render::{github, json, markdown, sarif, text};
 use isolint_core::{audit, json as ijson, AuditOptions, Date, Labels, Report};
 
 fn fixture_files() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/rules");
-    let mut out = Vec::new();
-    for dir in std::fs::read_dir(&root).unwrap() {
-        let dir = dir.unwrap().path();
-        for f in std::fs::read_dir(&dir).unwrap() {
-            let f = f.unwrap().path();
-            let name = f.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            if (name.starts_with("fail") || name.starts_with("pass")) && name.ends_with(".json") {
-                out.push(f);
-            }
-        }
-    }
-    out.sort();
-    out
+    common::rule_fixture_files()
 }
 
 fn labels_for(file: &Path) -> Labels {

@@ -8,26 +8,15 @@
 //! blanked in turn (each value at each place once), which is how an empty
 //! value reaches a message.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use isolint_core::{audit, AuditOptions, Date, Labels};
 use serde_json::Value;
 
 fn fixture_files() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/rules");
-    let mut out = Vec::new();
-    for dir in std::fs::read_dir(&root).unwrap() {
-        let dir = dir.unwrap().path();
-        for f in std::fs::read_dir(&dir).unwrap() {
-            let f = f.unwrap().path();
-            let name = f.file_name().unwrap().to_string_lossy().into_owned();
-            if (name.starts_with("fail") || name.starts_with("pass")) && name.ends_with(".json") {
-                out.push(f);
-            }
-        }
-    }
-    out.sort();
-    out
+    common::rule_fixture_files()
 }
 
 /// Pointers of every string leaf (object members and array items).
