@@ -48,10 +48,6 @@ pub mod sort;
 pub mod synth;
 pub mod text;
 pub mod view_model;
-/// The former name of [`view_model`], kept while branches that use it
-/// are merged.
-#[doc(hidden)]
-pub use view_model as view;
 pub mod waivers;
 
 pub use date::Date;
