@@ -259,7 +259,7 @@ pub struct Origin {
 /// One finding, as exported.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Finding {
-    /// The rule id (see [`crate::rules::RULES`]).
+    /// The rule id (see [`crate::rules::all`]).
     pub rule: &'static str,
     pub area: Area,
     pub severity: Severity,

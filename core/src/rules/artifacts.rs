@@ -70,6 +70,18 @@ fn active_extension(pattern: &str) -> Option<String> {
     ACTIVE.contains(&ext.as_str()).then_some(ext)
 }
 
+pub(crate) const ART001: Rule = Rule {
+    id: "ART001",
+    name: "artifact-path-escape",
+    area: Area::Artifacts,
+    severity: Severity::High,
+    title: "a collection pattern that reaches outside the job's tree",
+    rationale: "Collection runs on the worker or the collector with more authority than the job. A pattern that is absolute, starts at `~`, contains `..` or expands a variable can pick up host files, and the same names can write outside the extraction directory when the artifacts are unpacked.",
+    remediation: "Write patterns relative to the job's output directory, without `..`, `~`, variables or a leading `/`, and extract with a tool that refuses paths leaving the target directory.",
+    runtime_check: None,
+    check: escaping_patterns,
+};
+
 fn escaping_patterns(ctx: &Ctx<'_>, e: &mut Emitter) {
     for (pointer, p) in patterns(ctx) {
         if let Some(why) = escape(p) {
@@ -82,6 +94,18 @@ fn escaping_patterns(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
+pub(crate) const ART002: Rule = Rule {
+    id: "ART002",
+    name: "artifact-sweep",
+    area: Area::Artifacts,
+    severity: Severity::Medium,
+    title: "a collection pattern that takes the whole tree",
+    rationale: "Patterns like `**/*`, `*` or `.` collect everything the job left behind: credentials it found, caches, and files shaped to exploit whatever reads the artifacts later. Only explicitly selected outputs should leave the worker.",
+    remediation: "List the files or directories the job is expected to produce (`reports/junit.xml`, `logs/pytest.log`).",
+    runtime_check: None,
+    check: sweeping_patterns,
+};
+
 fn sweeping_patterns(ctx: &Ctx<'_>, e: &mut Emitter) {
     for (pointer, p) in patterns(ctx) {
         if escape(p).is_none() && sweeps(p) {
@@ -93,6 +117,18 @@ fn sweeping_patterns(ctx: &Ctx<'_>, e: &mut Emitter) {
         }
     }
 }
+
+pub(crate) const ART003: Rule = Rule {
+    id: "ART003",
+    name: "active-content-artifact",
+    area: Area::Artifacts,
+    severity: Severity::Medium,
+    title: "a collected report that can contain active content",
+    rationale: "An HTML, SVG or script file produced by the code under test can run script in the browser of whoever opens it, with that person's session on the CI or review site.",
+    remediation: "Collect data formats (JUnit XML, JSON, plain text) and render them yourself; if an HTML report is needed, serve it from an isolated origin with a restrictive content security policy, or as plain text.",
+    runtime_check: None,
+    check: active_content,
+};
 
 fn active_content(ctx: &Ctx<'_>, e: &mut Emitter) {
     for (pointer, p) in patterns(ctx) {
@@ -107,6 +143,18 @@ fn active_content(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
+pub(crate) const ART007: Rule = Rule {
+    id: "ART007",
+    name: "artifact-collection-undeclared",
+    area: Area::Artifacts,
+    severity: Severity::Medium,
+    title: "which files are collected is not declared",
+    rationale: "When the profile does not say what to collect, the runner's default decides, and defaults often take the whole workspace. Explicit selection is what keeps the output channel narrow. An empty list, collecting nothing, is fine.",
+    remediation: "Declare `artifacts.collect` with the exact outputs the job must return, or `[]` when it returns none.",
+    runtime_check: None,
+    check: collection_undeclared,
+};
+
 fn collection_undeclared(ctx: &Ctx<'_>, e: &mut Emitter) {
     if artifacts(ctx).and_then(|a| a.collect.as_ref()).is_none() {
         e.undeclared(
@@ -117,6 +165,18 @@ fn collection_undeclared(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
+pub(crate) const ART004: Rule = Rule {
+    id: "ART004",
+    name: "artifact-size-unbounded",
+    area: Area::Artifacts,
+    severity: Severity::Medium,
+    title: "no bound on the size of collected artifacts",
+    rationale: "Without a size bound the code under test decides how much lands in artifact storage: enough to fill the collector's disk, or a decompression bomb for whatever unpacks it next. Like the job's output limit, this bounds cost and availability rather than access, so it does not block.",
+    remediation: "Set `artifacts.max_bytes` to a little more than the expected artifacts (the workshop job collects at most 1 MiB).",
+    runtime_check: None,
+    check: artifacts_unbounded,
+};
+
 fn artifacts_unbounded(ctx: &Ctx<'_>, e: &mut Emitter) {
     e.unbounded(
         ctx,
@@ -125,6 +185,18 @@ fn artifacts_unbounded(ctx: &Ctx<'_>, e: &mut Emitter) {
         "the job decides how much it hands to the collector and its storage",
     );
 }
+
+pub(crate) const ART005: Rule = Rule {
+    id: "ART005",
+    name: "log-size-unbounded",
+    area: Area::Artifacts,
+    severity: Severity::Medium,
+    title: "no bound on the size of collected logs",
+    rationale: "Logs are read by people and parsed by tools. A job that can write unbounded logs can exhaust the log store or hide what matters under noise.",
+    remediation: "Set `artifacts.log_max_bytes` (the workshop job keeps at most 256 KiB) and truncate beyond it, keeping the start and the end.",
+    runtime_check: None,
+    check: logs_unbounded,
+};
 
 fn logs_unbounded(ctx: &Ctx<'_>, e: &mut Emitter) {
     e.unbounded(
@@ -135,6 +207,18 @@ fn logs_unbounded(ctx: &Ctx<'_>, e: &mut Emitter) {
     );
 }
 
+pub(crate) const ART006: Rule = Rule {
+    id: "ART006",
+    name: "artifacts-trusted",
+    area: Area::Artifacts,
+    severity: Severity::High,
+    title: "artifacts not treated as untrusted",
+    rationale: "Everything the job produced was written by code nobody reviewed. Artifacts opened, unpacked, deployed or fed to another tool as trusted carry the job's compromise out of the sandbox after the process has stopped.",
+    remediation: "Set `artifacts.treat_as_untrusted` to `true`, and check artifacts (type, size, names, content) before anything acts on them.",
+    runtime_check: None,
+    check: trusted,
+};
+
 fn trusted(ctx: &Ctx<'_>, e: &mut Emitter) {
     e.unless_true(
         ctx,
@@ -144,84 +228,8 @@ fn trusted(ctx: &Ctx<'_>, e: &mut Emitter) {
     );
 }
 
-pub const RULES: &[Rule] = &[
-    Rule {
-        id: "ART001",
-        name: "artifact-path-escape",
-        area: Area::Artifacts,
-        severity: Severity::High,
-        title: "a collection pattern that reaches outside the job's tree",
-        rationale: "Collection runs on the worker or the collector with more authority than the job. A pattern that is absolute, starts at `~`, contains `..` or expands a variable can pick up host files, and the same names can write outside the extraction directory when the artifacts are unpacked.",
-        remediation: "Write patterns relative to the job's output directory, without `..`, `~`, variables or a leading `/`, and extract with a tool that refuses paths leaving the target directory.",
-        runtime_check: None,
-        check: escaping_patterns,
-    },
-    Rule {
-        id: "ART002",
-        name: "artifact-sweep",
-        area: Area::Artifacts,
-        severity: Severity::Medium,
-        title: "a collection pattern that takes the whole tree",
-        rationale: "Patterns like `**/*`, `*` or `.` collect everything the job left behind: credentials it found, caches, and files shaped to exploit whatever reads the artifacts later. Only explicitly selected outputs should leave the worker.",
-        remediation: "List the files or directories the job is expected to produce (`reports/junit.xml`, `logs/pytest.log`).",
-        runtime_check: None,
-        check: sweeping_patterns,
-    },
-    Rule {
-        id: "ART003",
-        name: "active-content-artifact",
-        area: Area::Artifacts,
-        severity: Severity::Medium,
-        title: "a collected report that can contain active content",
-        rationale: "An HTML, SVG or script file produced by the code under test can run script in the browser of whoever opens it, with that person's session on the CI or review site.",
-        remediation: "Collect data formats (JUnit XML, JSON, plain text) and render them yourself; if an HTML report is needed, serve it from an isolated origin with a restrictive content security policy, or as plain text.",
-        runtime_check: None,
-        check: active_content,
-    },
-    Rule {
-        id: "ART004",
-        name: "artifact-size-unbounded",
-        area: Area::Artifacts,
-        severity: Severity::Medium,
-        title: "no bound on the size of collected artifacts",
-        rationale: "Without a size bound the code under test decides how much lands in artifact storage: enough to fill the collector's disk, or a decompression bomb for whatever unpacks it next. Like the job's output limit, this bounds cost and availability rather than access, so it does not block.",
-        remediation: "Set `artifacts.max_bytes` to a little more than the expected artifacts (the workshop job collects at most 1 MiB).",
-        runtime_check: None,
-        check: artifacts_unbounded,
-    },
-    Rule {
-        id: "ART005",
-        name: "log-size-unbounded",
-        area: Area::Artifacts,
-        severity: Severity::Medium,
-        title: "no bound on the size of collected logs",
-        rationale: "Logs are read by people and parsed by tools. A job that can write unbounded logs can exhaust the log store or hide what matters under noise.",
-        remediation: "Set `artifacts.log_max_bytes` (the workshop job keeps at most 256 KiB) and truncate beyond it, keeping the start and the end.",
-        runtime_check: None,
-        check: logs_unbounded,
-    },
-    Rule {
-        id: "ART006",
-        name: "artifacts-trusted",
-        area: Area::Artifacts,
-        severity: Severity::High,
-        title: "artifacts not treated as untrusted",
-        rationale: "Everything the job produced was written by code nobody reviewed. Artifacts opened, unpacked, deployed or fed to another tool as trusted carry the job's compromise out of the sandbox after the process has stopped.",
-        remediation: "Set `artifacts.treat_as_untrusted` to `true`, and check artifacts (type, size, names, content) before anything acts on them.",
-        runtime_check: None,
-        check: trusted,
-    },
-    Rule {
-        id: "ART007",
-        name: "artifact-collection-undeclared",
-        area: Area::Artifacts,
-        severity: Severity::Medium,
-        title: "which files are collected is not declared",
-        rationale: "When the profile does not say what to collect, the runner's default decides, and defaults often take the whole workspace. Explicit selection is what keeps the output channel narrow. An empty list, collecting nothing, is fine.",
-        remediation: "Declare `artifacts.collect` with the exact outputs the job must return, or `[]` when it returns none.",
-        runtime_check: None,
-        check: collection_undeclared,
-    },
+pub const RULES: &[&Rule] = &[
+    &ART001, &ART002, &ART003, &ART004, &ART005, &ART006, &ART007,
 ];
 
 #[cfg(test)]

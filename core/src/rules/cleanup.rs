@@ -11,6 +11,18 @@ fn cleanup<'a>(ctx: &Ctx<'a>) -> Option<&'a Cleanup> {
     ctx.profile.cleanup.as_ref()
 }
 
+pub(crate) const CLN001: Rule = Rule {
+    id: "CLN001",
+    name: "worker-not-destroyed",
+    area: Area::Cleanup,
+    severity: Severity::High,
+    title: "the worker is not destroyed after the job",
+    rationale: "A disposable worker is only disposable if it is thrown away. Reused, it carries whatever the last job planted (a hook, a poisoned cache, a background process) into the next job, and keeps that job's files around.",
+    remediation: "Set `cleanup.destroy_worker` to `true` and destroy the worker once results are collected.",
+    runtime_check: Some(CheckKind::WorkerDestroyed),
+    check: worker_kept,
+};
+
 fn worker_kept(ctx: &Ctx<'_>, e: &mut Emitter) {
     e.unless_true(
         ctx,
@@ -19,6 +31,18 @@ fn worker_kept(ctx: &Ctx<'_>, e: &mut Emitter) {
         "the worker, with anything the job planted or left in it, may outlive the job and serve the next one",
     );
 }
+
+pub(crate) const CLN002: Rule = Rule {
+    id: "CLN002",
+    name: "credentials-not-expired",
+    area: Area::Cleanup,
+    severity: Severity::High,
+    title: "task credentials are not expired when the job ends",
+    rationale: "Code under test can copy any credential it can read. If the credential stays valid after the job, that copy works for as long as the credential lives. When the profile declares no credentials the finding is medium: nothing known is left open, but the runner may still supply some.",
+    remediation: "Set `cleanup.expire_credentials` to `true` and revoke task credentials as part of cleanup, on failure as well as success.",
+    runtime_check: Some(CheckKind::CredentialExpired),
+    check: credentials_kept,
+};
 
 fn credentials_kept(ctx: &Ctx<'_>, e: &mut Emitter) {
     let declared = ctx.profile.credentials().len();
@@ -41,6 +65,18 @@ fn credentials_kept(ctx: &Ctx<'_>, e: &mut Emitter) {
         }
     }
 }
+
+pub(crate) const CLN003: Rule = Rule {
+    id: "CLN003",
+    name: "cleanup-failure-unhandled",
+    area: Area::Cleanup,
+    severity: Severity::Medium,
+    title: "failures during cleanup are not handled",
+    rationale: "Cleanup is where workers are destroyed and credentials revoked; when it fails silently, the exposure it was meant to end goes on. A failure that is only retried is reported as low: it still needs someone to hear when retries run out.",
+    remediation: "Set `cleanup.on_failure` to `retry-then-alert` (or `alert`) and make cleanup's outcome observable.",
+    runtime_check: None,
+    check: failures_unhandled,
+};
 
 fn failures_unhandled(ctx: &Ctx<'_>, e: &mut Emitter) {
     let pointer = "/cleanup/on_failure";
@@ -142,6 +178,18 @@ fn private_retained(entry: &str) -> Option<Kept> {
         .map(|w| Kept::Private(w.to_string()))
 }
 
+pub(crate) const CLN004: Rule = Rule {
+    id: "CLN004",
+    name: "private-input-retained",
+    area: Area::Cleanup,
+    severity: Severity::Medium,
+    title: "private input retained after the job",
+    rationale: "Keeping enough protected metadata to explain what ran (exit code, duration, digests) is useful; keeping the workspace, source snapshot, environment, scratch space or home directory keeps private input that the diagnosis does not need. Retained credentials, secrets or tokens are reported as high.",
+    remediation: "Retain metadata only: exit code, duration, image and input digests. Collect needed outputs as explicit artifacts instead.",
+    runtime_check: None,
+    check: private_input_kept,
+};
+
 fn private_input_kept(ctx: &Ctx<'_>, e: &mut Emitter) {
     let retain = cleanup(ctx)
         .and_then(|c| c.retain.as_deref())
@@ -184,6 +232,18 @@ fn keeps_metadata(entry: &str) -> bool {
         )
 }
 
+pub(crate) const CLN005: Rule = Rule {
+    id: "CLN005",
+    name: "nothing-retained",
+    area: Area::Cleanup,
+    severity: Severity::Low,
+    title: "no metadata is kept to diagnose what ran",
+    rationale: "Destroying the worker is right, but a run that leaves no record cannot be diagnosed or audited afterwards: nobody can tell which image and inputs ran, how long it took or how it exited. A few protected facts about the run are enough; private input is not needed.",
+    remediation: "List the metadata to keep in `cleanup.retain`, for example `exit-code`, `duration`, `image-digest` and `input-digest`.",
+    runtime_check: None,
+    check: nothing_kept,
+};
+
 fn nothing_kept(ctx: &Ctx<'_>, e: &mut Emitter) {
     // A missing `retain` is the runner's default, not a declared choice.
     let Some(retain) = cleanup(ctx).and_then(|c| c.retain.as_deref()) else {
@@ -201,63 +261,7 @@ fn nothing_kept(ctx: &Ctx<'_>, e: &mut Emitter) {
         .evidence("entries", retain.len());
 }
 
-pub const RULES: &[Rule] = &[
-    Rule {
-        id: "CLN001",
-        name: "worker-not-destroyed",
-        area: Area::Cleanup,
-        severity: Severity::High,
-        title: "the worker is not destroyed after the job",
-        rationale: "A disposable worker is only disposable if it is thrown away. Reused, it carries whatever the last job planted (a hook, a poisoned cache, a background process) into the next job, and keeps that job's files around.",
-        remediation: "Set `cleanup.destroy_worker` to `true` and destroy the worker once results are collected.",
-        runtime_check: Some(CheckKind::WorkerDestroyed),
-        check: worker_kept,
-    },
-    Rule {
-        id: "CLN002",
-        name: "credentials-not-expired",
-        area: Area::Cleanup,
-        severity: Severity::High,
-        title: "task credentials are not expired when the job ends",
-        rationale: "Code under test can copy any credential it can read. If the credential stays valid after the job, that copy works for as long as the credential lives. When the profile declares no credentials the finding is medium: nothing known is left open, but the runner may still supply some.",
-        remediation: "Set `cleanup.expire_credentials` to `true` and revoke task credentials as part of cleanup, on failure as well as success.",
-        runtime_check: Some(CheckKind::CredentialExpired),
-        check: credentials_kept,
-    },
-    Rule {
-        id: "CLN003",
-        name: "cleanup-failure-unhandled",
-        area: Area::Cleanup,
-        severity: Severity::Medium,
-        title: "failures during cleanup are not handled",
-        rationale: "Cleanup is where workers are destroyed and credentials revoked; when it fails silently, the exposure it was meant to end goes on. A failure that is only retried is reported as low: it still needs someone to hear when retries run out.",
-        remediation: "Set `cleanup.on_failure` to `retry-then-alert` (or `alert`) and make cleanup's outcome observable.",
-        runtime_check: None,
-        check: failures_unhandled,
-    },
-    Rule {
-        id: "CLN004",
-        name: "private-input-retained",
-        area: Area::Cleanup,
-        severity: Severity::Medium,
-        title: "private input retained after the job",
-        rationale: "Keeping enough protected metadata to explain what ran (exit code, duration, digests) is useful; keeping the workspace, source snapshot, environment, scratch space or home directory keeps private input that the diagnosis does not need. Retained credentials, secrets or tokens are reported as high.",
-        remediation: "Retain metadata only: exit code, duration, image and input digests. Collect needed outputs as explicit artifacts instead.",
-        runtime_check: None,
-        check: private_input_kept,
-    },
-    Rule {
-        id: "CLN005",
-        name: "nothing-retained",
-        area: Area::Cleanup,
-        severity: Severity::Low,
-        title: "no metadata is kept to diagnose what ran",
-        rationale: "Destroying the worker is right, but a run that leaves no record cannot be diagnosed or audited afterwards: nobody can tell which image and inputs ran, how long it took or how it exited. A few protected facts about the run are enough; private input is not needed.",
-        remediation: "List the metadata to keep in `cleanup.retain`, for example `exit-code`, `duration`, `image-digest` and `input-digest`.",
-        runtime_check: None,
-        check: nothing_kept,
-    },
-];
+pub const RULES: &[&Rule] = &[&CLN001, &CLN002, &CLN003, &CLN004, &CLN005];
 
 #[cfg(test)]
 mod tests {

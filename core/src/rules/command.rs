@@ -114,6 +114,60 @@ fn report_hits(ctx: &Ctx<'_>, e: &mut Emitter, kind: HitKind, phrase: fn(&Hit) -
     }
 }
 
+pub(crate) const CMD003: Rule = Rule {
+    id: "CMD003",
+    name: "shell-runs-text",
+    area: Area::Command,
+    severity: Severity::High,
+    title: "a shell is the executable and is told to run text",
+    rationale: "`sh -c TEXT`, `cmd /c TEXT` and `pwsh -Command TEXT` turn an argument list back into shell text, with every risk of shell parsing; so does piping into a shell or `sh -s`. The argument-list form only helps when the program it names is not a shell.",
+    remediation: "Call the program the text runs directly, with its arguments as a list; split chained commands into separate `setup` steps.",
+    runtime_check: Some(CheckKind::TimeoutKillsTree),
+    check: |ctx, e| report_hits(ctx, e, HitKind::ShellRunsText, program_phrase),
+};
+
+pub(crate) const CMD005: Rule = Rule {
+    id: "CMD005",
+    name: "code-execution-option",
+    area: Area::Command,
+    severity: Severity::High,
+    title: "an option makes an allowed program run other code",
+    rationale: "A fixed program is not a fixed behaviour: `python -c`, `pytest -p`, `node -e`/`--require`, `git -c`/`--upload-pack`, `perl -e`, `npx`, `find -exec`, `tar --to-command`, `ssh -o ProxyCommand`, `make SHELL=`, `env -S` and their like run code named on the command line. Installing from a command-line index (`pip --extra-index-url`) brings in code the fetch stage did not review.",
+    remediation: "Remove the option and run the intended program directly; load plugins and configuration from reviewed files in the image, and install from the reviewed fetch stage.",
+    runtime_check: Some(CheckKind::ReadDenied),
+    check: |ctx, e| report_hits(ctx, e, HitKind::CodeOption, program_phrase),
+};
+
+pub(crate) const CMD006: Rule = Rule {
+    id: "CMD006",
+    name: "windows-batch-file",
+    area: Area::Command,
+    severity: Severity::High,
+    title: "a command runs a Windows batch file",
+    rationale: "Windows starts `.bat` and `.cmd` files through `cmd.exe`, which re-parses the whole command line with its own quoting and `%VAR%` expansion rules, whatever the caller passed as an argument list. Arguments that are inert for a normal program can run commands there.",
+    remediation: "Run the program the batch file wraps directly, or rewrite the batch file as a script for an interpreter that takes its arguments verbatim.",
+    runtime_check: None,
+    check: |ctx, e| {
+        report_hits(ctx, e, HitKind::BatchFile, |h| {
+            format!("`{}` is a Windows batch file: `cmd.exe` re-parses its arguments with its own quoting rules", h.program)
+        })
+    },
+};
+
+pub(crate) const CMD008: Rule = Rule {
+    id: "CMD008",
+    name: "relative-executable",
+    area: Area::Command,
+    severity: Severity::Low,
+    title: "a program is named by a relative path into the candidate's tree",
+    rationale: "`./run_tests.sh` runs a file the candidate wrote, so the command's behaviour is whatever that file says. That is expected for a test job, and is exactly why the sandbox, not the command, has to hold.",
+    remediation: "Prefer a reviewed program from the image (`python -m pytest`); if the candidate's script must run, keep the boundary settings strict.",
+    runtime_check: Some(CheckKind::ReadDenied),
+    check: |ctx, e| {
+        report_hits(ctx, e, HitKind::RelativeProgram, |h| format!("`{}` is named by a relative path: it runs code the candidate wrote", h.program))
+    },
+};
+
 /// "`python -c` runs ..." / "`npx` downloads ...".
 fn program_phrase(h: &Hit) -> String {
     if h.option.is_empty() {
@@ -124,6 +178,18 @@ fn program_phrase(h: &Hit) -> String {
         format!("`{} {}` {}", h.program, h.option, h.why)
     }
 }
+
+pub(crate) const CMD001: Rule = Rule {
+    id: "CMD001",
+    name: "command-not-declared",
+    area: Area::Command,
+    severity: Severity::High,
+    title: "the command, or what a setup step runs, is not declared",
+    rationale: "The audit can only judge a command it can read. Without one, the job runs whatever the runner or image does by default, which nobody reviewed.",
+    remediation: "Declare `command` (and each `setup` step) as an `executable` with an `arguments` list, for example `{\"executable\": \"python\", \"arguments\": [\"-m\", \"pytest\", \"tests\"]}`.",
+    runtime_check: None,
+    check: check_not_declared,
+};
 
 fn check_not_declared(ctx: &Ctx<'_>, e: &mut Emitter) {
     if ctx.profile.command.is_none() && !ctx.present("/command") {
@@ -143,6 +209,18 @@ fn check_not_declared(ctx: &Ctx<'_>, e: &mut Emitter) {
         }
     }
 }
+
+pub(crate) const CMD002: Rule = Rule {
+    id: "CMD002",
+    name: "shell-text-command",
+    area: Area::Command,
+    severity: Severity::High,
+    title: "a command is shell text instead of an executable with arguments",
+    rationale: "Shell text is parsed again by a shell: quoting, expansion, chaining and redirection all apply, so a model-written string can grow into further commands. A fixed executable with an argument list is passed as written. (It still runs whatever the program decides to run; the sandbox has to hold either way.)",
+    remediation: "Split the text into one step per program: `setup` steps for installs, `command` for the test run, each as `executable` + `arguments`. Drop the `shell` field.",
+    runtime_check: Some(CheckKind::TimeoutKillsTree),
+    check: check_shell_text,
+};
 
 fn check_shell_text(ctx: &Ctx<'_>, e: &mut Emitter) {
     for (ptr, c) in ctx.profile.commands() {
@@ -175,6 +253,18 @@ fn check_shell_text(ctx: &Ctx<'_>, e: &mut Emitter) {
         }
     }
 }
+
+pub(crate) const CMD004: Rule = Rule {
+    id: "CMD004",
+    name: "shell-metacharacters",
+    area: Area::Command,
+    severity: Severity::High,
+    title: "an argument contains shell syntax",
+    rationale: "In an argument list `$(..)`, `;`, `&&`, `|` and redirections are plain characters; they only matter if something re-parses the words as shell text (a wrapper, a runner that joins them, a later `sh -c`). Their presence means the author expected shell behaviour or a model-written string reached the command unchecked. Substitution, chaining, pipes and redirection are high; expansions and globs are medium.",
+    remediation: "Remove the shell syntax: pass literal values, resolve variables when the profile is written, list files explicitly instead of globbing, and split chained commands into steps.",
+    runtime_check: None,
+    check: check_metacharacters,
+};
 
 fn check_metacharacters(ctx: &Ctx<'_>, e: &mut Emitter) {
     for (ptr, c) in ctx.profile.commands() {
@@ -217,6 +307,18 @@ fn check_metacharacters(ctx: &Ctx<'_>, e: &mut Emitter) {
         }
     }
 }
+
+pub(crate) const CMD007: Rule = Rule {
+    id: "CMD007",
+    name: "malformed-command",
+    area: Area::Command,
+    severity: Severity::Medium,
+    title: "a command is empty, padded, or holds invisible characters",
+    rationale: "An empty or whitespace-padded executable, an interpreter given no arguments (it reads its program from standard input), arguments ignored next to shell text, or control characters in a word mean the command that runs is not the one reviewed. A NUL character is high: the operating system cuts the word there.",
+    remediation: "Name the program exactly, give interpreters their script or module, and remove control characters from every word.",
+    runtime_check: None,
+    check: check_malformed,
+};
 
 fn check_malformed(ctx: &Ctx<'_>, e: &mut Emitter) {
     for (ptr, c) in ctx.profile.commands() {
@@ -275,6 +377,18 @@ fn check_malformed(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
+pub(crate) const CMD009: Rule = Rule {
+    id: "CMD009",
+    name: "code-loading-variable",
+    area: Area::Command,
+    severity: Severity::High,
+    title: "an environment variable makes programs load other code",
+    rationale: "Variables such as `LD_PRELOAD`, `NODE_OPTIONS`, `PYTEST_ADDOPTS`, `PYTEST_PLUGINS`, `BASH_ENV`, `GIT_SSH_COMMAND` or `JAVA_TOOL_OPTIONS` are options in disguise: every matching program in the job, setup steps included, loads or runs what they name.",
+    remediation: "Remove the variable from `environment.variables`; put any option the job truly needs on the command's argument list where it is reviewed.",
+    runtime_check: Some(CheckKind::EnvExact),
+    check: check_code_loading_environment,
+};
+
 fn check_code_loading_environment(ctx: &Ctx<'_>, e: &mut Emitter) {
     let vars = ctx
         .profile
@@ -295,112 +409,8 @@ fn check_code_loading_environment(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
-pub const RULES: &[Rule] = &[
-    Rule {
-        id: "CMD001",
-        name: "command-not-declared",
-        area: Area::Command,
-        severity: Severity::High,
-        title: "the command, or what a setup step runs, is not declared",
-        rationale: "The audit can only judge a command it can read. Without one, the job runs whatever the runner or image does by default, which nobody reviewed.",
-        remediation: "Declare `command` (and each `setup` step) as an `executable` with an `arguments` list, for example `{\"executable\": \"python\", \"arguments\": [\"-m\", \"pytest\", \"tests\"]}`.",
-        runtime_check: None,
-        check: check_not_declared,
-    },
-    Rule {
-        id: "CMD002",
-        name: "shell-text-command",
-        area: Area::Command,
-        severity: Severity::High,
-        title: "a command is shell text instead of an executable with arguments",
-        rationale: "Shell text is parsed again by a shell: quoting, expansion, chaining and redirection all apply, so a model-written string can grow into further commands. A fixed executable with an argument list is passed as written. (It still runs whatever the program decides to run; the sandbox has to hold either way.)",
-        remediation: "Split the text into one step per program: `setup` steps for installs, `command` for the test run, each as `executable` + `arguments`. Drop the `shell` field.",
-        runtime_check: Some(CheckKind::TimeoutKillsTree),
-        check: check_shell_text,
-    },
-    Rule {
-        id: "CMD003",
-        name: "shell-runs-text",
-        area: Area::Command,
-        severity: Severity::High,
-        title: "a shell is the executable and is told to run text",
-        rationale: "`sh -c TEXT`, `cmd /c TEXT` and `pwsh -Command TEXT` turn an argument list back into shell text, with every risk of shell parsing; so does piping into a shell or `sh -s`. The argument-list form only helps when the program it names is not a shell.",
-        remediation: "Call the program the text runs directly, with its arguments as a list; split chained commands into separate `setup` steps.",
-        runtime_check: Some(CheckKind::TimeoutKillsTree),
-        check: |ctx, e| report_hits(ctx, e, HitKind::ShellRunsText, program_phrase),
-    },
-    Rule {
-        id: "CMD004",
-        name: "shell-metacharacters",
-        area: Area::Command,
-        severity: Severity::High,
-        title: "an argument contains shell syntax",
-        rationale: "In an argument list `$(..)`, `;`, `&&`, `|` and redirections are plain characters; they only matter if something re-parses the words as shell text (a wrapper, a runner that joins them, a later `sh -c`). Their presence means the author expected shell behaviour or a model-written string reached the command unchecked. Substitution, chaining, pipes and redirection are high; expansions and globs are medium.",
-        remediation: "Remove the shell syntax: pass literal values, resolve variables when the profile is written, list files explicitly instead of globbing, and split chained commands into steps.",
-        runtime_check: None,
-        check: check_metacharacters,
-    },
-    Rule {
-        id: "CMD005",
-        name: "code-execution-option",
-        area: Area::Command,
-        severity: Severity::High,
-        title: "an option makes an allowed program run other code",
-        rationale: "A fixed program is not a fixed behaviour: `python -c`, `pytest -p`, `node -e`/`--require`, `git -c`/`--upload-pack`, `perl -e`, `npx`, `find -exec`, `tar --to-command`, `ssh -o ProxyCommand`, `make SHELL=`, `env -S` and their like run code named on the command line. Installing from a command-line index (`pip --extra-index-url`) brings in code the fetch stage did not review.",
-        remediation: "Remove the option and run the intended program directly; load plugins and configuration from reviewed files in the image, and install from the reviewed fetch stage.",
-        runtime_check: Some(CheckKind::ReadDenied),
-        check: |ctx, e| report_hits(ctx, e, HitKind::CodeOption, program_phrase),
-    },
-    Rule {
-        id: "CMD006",
-        name: "windows-batch-file",
-        area: Area::Command,
-        severity: Severity::High,
-        title: "a command runs a Windows batch file",
-        rationale: "Windows starts `.bat` and `.cmd` files through `cmd.exe`, which re-parses the whole command line with its own quoting and `%VAR%` expansion rules, whatever the caller passed as an argument list. Arguments that are inert for a normal program can run commands there.",
-        remediation: "Run the program the batch file wraps directly, or rewrite the batch file as a script for an interpreter that takes its arguments verbatim.",
-        runtime_check: None,
-        check: |ctx, e| {
-            report_hits(ctx, e, HitKind::BatchFile, |h| {
-                format!("`{}` is a Windows batch file: `cmd.exe` re-parses its arguments with its own quoting rules", h.program)
-            })
-        },
-    },
-    Rule {
-        id: "CMD007",
-        name: "malformed-command",
-        area: Area::Command,
-        severity: Severity::Medium,
-        title: "a command is empty, padded, or holds invisible characters",
-        rationale: "An empty or whitespace-padded executable, an interpreter given no arguments (it reads its program from standard input), arguments ignored next to shell text, or control characters in a word mean the command that runs is not the one reviewed. A NUL character is high: the operating system cuts the word there.",
-        remediation: "Name the program exactly, give interpreters their script or module, and remove control characters from every word.",
-        runtime_check: None,
-        check: check_malformed,
-    },
-    Rule {
-        id: "CMD008",
-        name: "relative-executable",
-        area: Area::Command,
-        severity: Severity::Low,
-        title: "a program is named by a relative path into the candidate's tree",
-        rationale: "`./run_tests.sh` runs a file the candidate wrote, so the command's behaviour is whatever that file says. That is expected for a test job, and is exactly why the sandbox, not the command, has to hold.",
-        remediation: "Prefer a reviewed program from the image (`python -m pytest`); if the candidate's script must run, keep the boundary settings strict.",
-        runtime_check: Some(CheckKind::ReadDenied),
-        check: |ctx, e| {
-            report_hits(ctx, e, HitKind::RelativeProgram, |h| format!("`{}` is named by a relative path: it runs code the candidate wrote", h.program))
-        },
-    },
-    Rule {
-        id: "CMD009",
-        name: "code-loading-variable",
-        area: Area::Command,
-        severity: Severity::High,
-        title: "an environment variable makes programs load other code",
-        rationale: "Variables such as `LD_PRELOAD`, `NODE_OPTIONS`, `PYTEST_ADDOPTS`, `PYTEST_PLUGINS`, `BASH_ENV`, `GIT_SSH_COMMAND` or `JAVA_TOOL_OPTIONS` are options in disguise: every matching program in the job, setup steps included, loads or runs what they name.",
-        remediation: "Remove the variable from `environment.variables`; put any option the job truly needs on the command's argument list where it is reviewed.",
-        runtime_check: Some(CheckKind::EnvExact),
-        check: check_code_loading_environment,
-    },
+pub const RULES: &[&Rule] = &[
+    &CMD001, &CMD002, &CMD003, &CMD004, &CMD005, &CMD006, &CMD007, &CMD008, &CMD009,
 ];
 
 #[cfg(test)]

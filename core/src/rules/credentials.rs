@@ -103,6 +103,18 @@ fn secret_reason(name: &str, value: &str) -> Option<&'static str> {
     }
 }
 
+pub(crate) const CRD001: Rule = Rule {
+    id: "CRD001",
+    name: "inherited-environment",
+    area: Area::Credentials,
+    severity: Severity::High,
+    title: "the job inherits the launcher's environment",
+    rationale: "A developer's or runner's shell environment carries cloud credentials, tokens and agent sockets. A test hook runs with the job's environment, so inheriting it hands all of them to the code under test.",
+    remediation: "Set `environment.inherit` to `false` and list the few variables the job needs under `environment.variables`.",
+    runtime_check: Some(CheckKind::EnvExact),
+    check: check_inherited,
+};
+
 fn check_inherited(ctx: &Ctx<'_>, e: &mut Emitter) {
     let env = ctx.profile.environment.as_ref();
     let msg = match (env, env.and_then(|e| e.inherit)) {
@@ -137,6 +149,18 @@ fn variables<'a>(ctx: &'a Ctx<'_>) -> impl Iterator<Item = (String, &'a str, &'a
             )
         })
 }
+
+pub(crate) const CRD002: Rule = Rule {
+    id: "CRD002",
+    name: "secret-in-environment",
+    area: Area::Credentials,
+    severity: Severity::Critical,
+    title: "an environment variable holds a secret",
+    rationale: "A secret written into the profile is stored, reviewed, exported and shared with it, and every process in the job can read it. isolint never repeats the value; it names the variable. Passing a launcher secret through by reference is reported too, at lower severity.",
+    remediation: "Remove the value from the profile and rotate it. If the job needs a credential, declare it under `credentials` with a broker source and task scope.",
+    runtime_check: Some(CheckKind::EnvExact),
+    check: check_secret_variables,
+};
 
 fn check_secret_variables(ctx: &Ctx<'_>, e: &mut Emitter) {
     for (ptr, name, value) in variables(ctx) {
@@ -182,6 +206,18 @@ fn label(c: &crate::model::Credential) -> String {
     )
 }
 
+pub(crate) const CRD003: Rule = Rule {
+    id: "CRD003",
+    name: "long-lived-credential-source",
+    area: Area::Credentials,
+    severity: Severity::High,
+    title: "a credential is static, read from a file or taken from the environment",
+    rationale: "Static, file and environment credentials are long-lived: whatever the code under test copies stays usable after the task. A broker can issue a short-lived identity for this task alone.",
+    remediation: "Set the credential's `source` to `broker`, with `scope` `task` and a short `ttl_seconds`.",
+    runtime_check: Some(CheckKind::CredentialExpired),
+    check: check_source,
+};
+
 fn check_source(ctx: &Ctx<'_>, e: &mut Emitter) {
     for (ptr, c) in credentials(ctx) {
         let f = format!("{ptr}/source");
@@ -197,6 +233,18 @@ fn check_source(ctx: &Ctx<'_>, e: &mut Emitter) {
             .evidence("source", c.source.map_or("not declared", |s| s.as_str()));
     }
 }
+
+pub(crate) const CRD004: Rule = Rule {
+    id: "CRD004",
+    name: "credential-scope-too-broad",
+    area: Area::Credentials,
+    severity: Severity::High,
+    title: "a credential is not scoped to the task",
+    rationale: "A user or organisation credential lets the job act with everything that user or organisation may do. A task scope limits the damage of a leak to what this job was meant to do.",
+    remediation: "Set `scope` to `task` and have the broker grant only the permissions this job needs.",
+    runtime_check: Some(CheckKind::CredentialExpired),
+    check: check_scope,
+};
 
 fn check_scope(ctx: &Ctx<'_>, e: &mut Emitter) {
     for (ptr, c) in credentials(ctx) {
@@ -216,6 +264,18 @@ fn check_scope(ctx: &Ctx<'_>, e: &mut Emitter) {
             .evidence("scope", c.scope.map_or("not declared", |s| s.as_str()));
     }
 }
+
+pub(crate) const CRD005: Rule = Rule {
+    id: "CRD005",
+    name: "credential-ttl",
+    area: Area::Credentials,
+    severity: Severity::Medium,
+    title: "a credential's lifetime is missing or longer than an hour",
+    rationale: "A credential that outlives its task can be replayed by whoever copied it. Declaring a short lifetime lets the runtime verifier confirm it expires.",
+    remediation: "Set `ttl_seconds` to the job's wall time or less, at most 3600.",
+    runtime_check: Some(CheckKind::CredentialExpired),
+    check: check_ttl,
+};
 
 fn check_ttl(ctx: &Ctx<'_>, e: &mut Emitter) {
     for (ptr, c) in credentials(ctx) {
@@ -238,6 +298,18 @@ fn check_ttl(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
+pub(crate) const CRD006: Rule = Rule {
+    id: "CRD006",
+    name: "credential-in-model-context",
+    area: Area::Credentials,
+    severity: Severity::Critical,
+    title: "a credential is exposed to model context",
+    rationale: "Text in a model's context can be echoed into answers, logs, commits and tool calls, and is shaped by whatever the repository under test contains. A credential placed there must be considered disclosed.",
+    remediation: "Set `exposed_to` to `job`, and let the runner inject the credential into the job without the model seeing it.",
+    runtime_check: None,
+    check: check_model_context,
+};
+
 fn check_model_context(ctx: &Ctx<'_>, e: &mut Emitter) {
     for (ptr, c) in credentials(ctx) {
         if c.exposed_to == Some(Exposure::ModelContext) {
@@ -250,6 +322,18 @@ fn check_model_context(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
+pub(crate) const CRD007: Rule = Rule {
+    id: "CRD007",
+    name: "credential-store-reachable",
+    area: Area::Credentials,
+    severity: Severity::Critical,
+    title: "a variable points the job at a general credential store or agent",
+    rationale: "Variables such as `SSH_AUTH_SOCK`, `KUBECONFIG`, `AWS_PROFILE`, `GOOGLE_APPLICATION_CREDENTIALS` or `DOCKER_HOST` lead to stores and agents that hold a person's or machine's long-lived authority, far beyond one task.",
+    remediation: "Remove the variable. Give the job a task-scoped credential from a broker instead of a way into a general store.",
+    runtime_check: Some(CheckKind::EnvExact),
+    check: check_store_variables,
+};
+
 fn check_store_variables(ctx: &Ctx<'_>, e: &mut Emitter) {
     for (ptr, name, _) in variables(ctx) {
         if let Some(what) = store_variable(name) {
@@ -261,6 +345,18 @@ fn check_store_variables(ctx: &Ctx<'_>, e: &mut Emitter) {
         }
     }
 }
+
+pub(crate) const CRD008: Rule = Rule {
+    id: "CRD008",
+    name: "secret-in-command",
+    area: Area::Credentials,
+    severity: Severity::Critical,
+    title: "a command or setup step carries a secret",
+    rationale: "Arguments and shell text are visible in process listings, logs, shell history and the profile itself. A secret there is disclosed to every process on the machine and every reader. isolint never repeats it.",
+    remediation: "Remove the secret and rotate it. Pass credentials through a broker-issued task credential, never on the command line.",
+    runtime_check: None,
+    check: check_secret_in_command,
+};
 
 fn check_secret_in_command(ctx: &Ctx<'_>, e: &mut Emitter) {
     for (base, cmd) in ctx.profile.commands() {
@@ -300,95 +396,8 @@ fn check_secret_in_command(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
-pub const RULES: &[Rule] = &[
-    Rule {
-        id: "CRD001",
-        name: "inherited-environment",
-        area: Area::Credentials,
-        severity: Severity::High,
-        title: "the job inherits the launcher's environment",
-        rationale: "A developer's or runner's shell environment carries cloud credentials, tokens and agent sockets. A test hook runs with the job's environment, so inheriting it hands all of them to the code under test.",
-        remediation: "Set `environment.inherit` to `false` and list the few variables the job needs under `environment.variables`.",
-        runtime_check: Some(CheckKind::EnvExact),
-        check: check_inherited,
-    },
-    Rule {
-        id: "CRD002",
-        name: "secret-in-environment",
-        area: Area::Credentials,
-        severity: Severity::Critical,
-        title: "an environment variable holds a secret",
-        rationale: "A secret written into the profile is stored, reviewed, exported and shared with it, and every process in the job can read it. isolint never repeats the value; it names the variable. Passing a launcher secret through by reference is reported too, at lower severity.",
-        remediation: "Remove the value from the profile and rotate it. If the job needs a credential, declare it under `credentials` with a broker source and task scope.",
-        runtime_check: Some(CheckKind::EnvExact),
-        check: check_secret_variables,
-    },
-    Rule {
-        id: "CRD003",
-        name: "long-lived-credential-source",
-        area: Area::Credentials,
-        severity: Severity::High,
-        title: "a credential is static, read from a file or taken from the environment",
-        rationale: "Static, file and environment credentials are long-lived: whatever the code under test copies stays usable after the task. A broker can issue a short-lived identity for this task alone.",
-        remediation: "Set the credential's `source` to `broker`, with `scope` `task` and a short `ttl_seconds`.",
-        runtime_check: Some(CheckKind::CredentialExpired),
-        check: check_source,
-    },
-    Rule {
-        id: "CRD004",
-        name: "credential-scope-too-broad",
-        area: Area::Credentials,
-        severity: Severity::High,
-        title: "a credential is not scoped to the task",
-        rationale: "A user or organisation credential lets the job act with everything that user or organisation may do. A task scope limits the damage of a leak to what this job was meant to do.",
-        remediation: "Set `scope` to `task` and have the broker grant only the permissions this job needs.",
-        runtime_check: Some(CheckKind::CredentialExpired),
-        check: check_scope,
-    },
-    Rule {
-        id: "CRD005",
-        name: "credential-ttl",
-        area: Area::Credentials,
-        severity: Severity::Medium,
-        title: "a credential's lifetime is missing or longer than an hour",
-        rationale: "A credential that outlives its task can be replayed by whoever copied it. Declaring a short lifetime lets the runtime verifier confirm it expires.",
-        remediation: "Set `ttl_seconds` to the job's wall time or less, at most 3600.",
-        runtime_check: Some(CheckKind::CredentialExpired),
-        check: check_ttl,
-    },
-    Rule {
-        id: "CRD006",
-        name: "credential-in-model-context",
-        area: Area::Credentials,
-        severity: Severity::Critical,
-        title: "a credential is exposed to model context",
-        rationale: "Text in a model's context can be echoed into answers, logs, commits and tool calls, and is shaped by whatever the repository under test contains. A credential placed there must be considered disclosed.",
-        remediation: "Set `exposed_to` to `job`, and let the runner inject the credential into the job without the model seeing it.",
-        runtime_check: None,
-        check: check_model_context,
-    },
-    Rule {
-        id: "CRD007",
-        name: "credential-store-reachable",
-        area: Area::Credentials,
-        severity: Severity::Critical,
-        title: "a variable points the job at a general credential store or agent",
-        rationale: "Variables such as `SSH_AUTH_SOCK`, `KUBECONFIG`, `AWS_PROFILE`, `GOOGLE_APPLICATION_CREDENTIALS` or `DOCKER_HOST` lead to stores and agents that hold a person's or machine's long-lived authority, far beyond one task.",
-        remediation: "Remove the variable. Give the job a task-scoped credential from a broker instead of a way into a general store.",
-        runtime_check: Some(CheckKind::EnvExact),
-        check: check_store_variables,
-    },
-    Rule {
-        id: "CRD008",
-        name: "secret-in-command",
-        area: Area::Credentials,
-        severity: Severity::Critical,
-        title: "a command or setup step carries a secret",
-        rationale: "Arguments and shell text are visible in process listings, logs, shell history and the profile itself. A secret there is disclosed to every process on the machine and every reader. isolint never repeats it.",
-        remediation: "Remove the secret and rotate it. Pass credentials through a broker-issued task credential, never on the command line.",
-        runtime_check: None,
-        check: check_secret_in_command,
-    },
+pub const RULES: &[&Rule] = &[
+    &CRD001, &CRD002, &CRD003, &CRD004, &CRD005, &CRD006, &CRD007, &CRD008,
 ];
 
 #[cfg(test)]

@@ -29,6 +29,18 @@ fn test_egress(ctx: &Ctx<'_>) -> Option<Egress> {
     ctx.profile.network.as_ref().and_then(|n| n.egress)
 }
 
+pub(crate) const DEP001: Rule = Rule {
+    id: "DEP001",
+    name: "runtime-fetch-network-inherited",
+    area: Area::Dependencies,
+    severity: Severity::High,
+    title: "tests inherit the network that a run-time fetch needed",
+    rationale: "A job that downloads dependencies as it runs needs network access, and unless the tests run in a stage with egress denied (or limited to what the tests themselves need), every test, hook and child process keeps that access. An offline test stage is what makes a fetched dependency unable to call home.",
+    remediation: "Prepare dependencies in a reviewed image or artifact (`dependencies.prepared_in`), or fetch in a separate stage and run the tests with `network.egress` `deny`.",
+    runtime_check: Some(CheckKind::EgressDenied),
+    check: runtime_fetch_network,
+};
+
 fn runtime_fetch_network(ctx: &Ctx<'_>, e: &mut Emitter) {
     if prepared_in(ctx) != Some(PreparedIn::RuntimeFetch) {
         return;
@@ -48,6 +60,18 @@ fn runtime_fetch_network(ctx: &Ctx<'_>, e: &mut Emitter) {
         .evidence("egress", egress.map_or("undeclared", |g| g.as_str()))
         .evidence("separate_fetch_stage", separate);
 }
+
+pub(crate) const DEP002: Rule = Rule {
+    id: "DEP002",
+    name: "fetch-not-separated",
+    area: Area::Dependencies,
+    severity: Severity::High,
+    title: "the run-time fetch is not separated from test execution",
+    rationale: "Fetching and executing have different needs: the fetch needs a registry and its token, the tests need neither. In one stage, both are available to all the code that runs, including install hooks and the tests. (Reported at medium when egress is denied: the profile then contradicts itself rather than opening anything.)",
+    remediation: "Set `dependencies.fetch_stage.separate` to `true` and run the fetch before, and apart from, the tests, handing over only the fetched files.",
+    runtime_check: None,
+    check: fetch_not_separate,
+};
 
 fn fetch_not_separate(ctx: &Ctx<'_>, e: &mut Emitter) {
     if prepared_in(ctx) != Some(PreparedIn::RuntimeFetch) {
@@ -69,6 +93,18 @@ fn fetch_not_separate(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
+pub(crate) const DEP012: Rule = Rule {
+    id: "DEP012",
+    name: "dependency-source-undeclared",
+    area: Area::Dependencies,
+    severity: Severity::Medium,
+    title: "where dependencies come from is not declared",
+    rationale: "A job whose dependencies are neither in a named image or artifact nor fetched by a declared stage usually installs them itself, from the network, as it runs. The review cannot tell what code will be installed, or with which access.",
+    remediation: "Set `dependencies.prepared_in` to `image` or `artifact` (preferred for offline jobs), or to `runtime-fetch` with a separate fetch stage.",
+    runtime_check: None,
+    check: preparation_undeclared,
+};
+
 fn preparation_undeclared(ctx: &Ctx<'_>, e: &mut Emitter) {
     if prepared_in(ctx).is_none() {
         e.undeclared(
@@ -81,6 +117,18 @@ fn preparation_undeclared(ctx: &Ctx<'_>, e: &mut Emitter) {
 
 /// Credentials that only the fetch stage holds.
 const FETCH_ONLY_CREDENTIALS: [&str; 2] = ["fetch-only", "none"];
+
+pub(crate) const DEP003: Rule = Rule {
+    id: "DEP003",
+    name: "fetch-stage-shares-credentials",
+    area: Area::Dependencies,
+    severity: Severity::High,
+    title: "the fetch stage does not hold credentials of its own",
+    rationale: "Registry credentials are for fetching; the job's task credentials are for the job. If one stage holds both, an install hook can use the job's identity, or a test can read the registry token. A declared fetch stage with no declared credential policy is reported at medium.",
+    remediation: "Give the fetch stage its own narrow credentials: `dependencies.fetch_stage.credentials` `fetch-only` (or `none` for a public mirror).",
+    runtime_check: None,
+    check: fetch_credentials_shared,
+};
 
 fn fetch_credentials_shared(ctx: &Ctx<'_>, e: &mut Emitter) {
     let Some(stage) = fetch_stage(ctx) else {
@@ -116,6 +164,18 @@ const SAFE_CACHE: [&str; 6] = [
     "ephemeral",
     "per-job",
 ];
+
+pub(crate) const DEP004: Rule = Rule {
+    id: "DEP004",
+    name: "dependency-cache-writable",
+    area: Area::Dependencies,
+    severity: Severity::High,
+    title: "a dependency cache the job can write",
+    rationale: "The fetch stage's `cache` is the cache policy as the job sees it. A cache that a job can write survives the job: hostile code can replace a package there, and every later job that installs from the cache runs it. An undeclared or unrecognized policy is reported at medium.",
+    remediation: "Set `dependencies.fetch_stage.cache` to `read-only` (populated only by the fetch stage) or `none`.",
+    runtime_check: Some(CheckKind::WriteDenied),
+    check: cache_writable,
+};
 
 fn cache_writable(ctx: &Ctx<'_>, e: &mut Emitter) {
     let Some(stage) = fetch_stage(ctx) else {
@@ -153,6 +213,18 @@ fn cache_writable(ctx: &Ctx<'_>, e: &mut Emitter) {
         d.severity(Severity::Medium);
     }
 }
+
+pub(crate) const DEP005: Rule = Rule {
+    id: "DEP005",
+    name: "fetch-stage-network-open",
+    area: Area::Dependencies,
+    severity: Severity::Medium,
+    title: "a fetch stage that may reach any destination",
+    rationale: "Fetching runs package install hooks, which are code. A controlled fetch stage reaches its package registries and nothing else, so a hook cannot send data elsewhere or pull in a second payload.",
+    remediation: "Set `dependencies.fetch_stage.network` to `allow-list` and name the registries in the runner's policy.",
+    runtime_check: Some(CheckKind::EgressDenied),
+    check: fetch_network_open,
+};
 
 fn fetch_network_open(ctx: &Ctx<'_>, e: &mut Emitter) {
     let Some(stage) = fetch_stage(ctx) else {
@@ -207,6 +279,18 @@ fn image_tag(image: &str) -> Option<&str> {
     let last = name.rsplit('/').next().unwrap_or(name);
     last.split_once(':').map(|(_, t)| t)
 }
+
+pub(crate) const DEP006: Rule = Rule {
+    id: "DEP006",
+    name: "image-not-pinned",
+    area: Area::Dependencies,
+    severity: Severity::High,
+    title: "the job's image is not pinned by digest",
+    rationale: "A tag such as `python:3.12` or `latest` can be pointed at different content at any time, so the image that runs may not be the one that was reviewed, and the runtime checks tied to it no longer apply. A missing image is reported too (high when dependencies are said to be prepared in it, medium otherwise).",
+    remediation: "Name the image by digest: `registry.example/runner@sha256:<64 hex digits>`, and re-run the runtime checks whenever the digest changes.",
+    runtime_check: None,
+    check: image_not_pinned,
+};
 
 fn image_not_pinned(ctx: &Ctx<'_>, e: &mut Emitter) {
     let pointer = "/dependencies/image";
@@ -267,6 +351,18 @@ fn basename(path: &str) -> &str {
     path.rsplit(['/', '\\']).next().unwrap_or(path)
 }
 
+pub(crate) const DEP007: Rule = Rule {
+    id: "DEP007",
+    name: "no-lockfile",
+    area: Area::Dependencies,
+    severity: Severity::Medium,
+    title: "no lockfile pins the dependency versions",
+    rationale: "Without a lockfile the versions installed depend on what the index serves that day, so two runs of the same job can execute different code. A manifest such as `package.json` or `pyproject.toml` names dependencies but does not pin them.",
+    remediation: "Commit a lockfile with exact versions and hashes (e.g. `requirements.lock` from pip-compile `--generate-hashes`, `package-lock.json`, `Cargo.lock`) and name it in `dependencies.lockfile`.",
+    runtime_check: None,
+    check: no_lockfile,
+};
+
 fn no_lockfile(ctx: &Ctx<'_>, e: &mut Emitter) {
     let pointer = "/dependencies/lockfile";
     match deps(ctx).and_then(|d| d.lockfile.as_deref()).map(str::trim) {
@@ -291,6 +387,18 @@ fn no_lockfile(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
+pub(crate) const DEP008: Rule = Rule {
+    id: "DEP008",
+    name: "dependencies-unreviewed",
+    area: Area::Dependencies,
+    severity: Severity::Medium,
+    title: "install hooks and transitive dependencies not reviewed",
+    rationale: "A lockfile fixes which versions are installed; it says nothing about whether they are trustworthy. Install hooks run code at install time, and transitive dependencies arrive without anyone choosing them; both need review in proportion to the risk.",
+    remediation: "Review install hooks and transitive dependencies (or disable hooks where the ecosystem allows), then set `dependencies.install_hooks_reviewed` to `true`.",
+    runtime_check: None,
+    check: hooks_unreviewed,
+};
+
 fn hooks_unreviewed(ctx: &Ctx<'_>, e: &mut Emitter) {
     e.unless_true(
         ctx,
@@ -299,6 +407,18 @@ fn hooks_unreviewed(ctx: &Ctx<'_>, e: &mut Emitter) {
         "nobody vouches for the install hooks and transitive dependencies; a lockfile pins versions, not trust",
     );
 }
+
+pub(crate) const DEP009: Rule = Rule {
+    id: "DEP009",
+    name: "inputs-not-preserved",
+    area: Area::Dependencies,
+    severity: Severity::Medium,
+    title: "the exact inputs of the run are not preserved",
+    rationale: "To diagnose a result, or to connect it later to a released artifact, you need the exact files, image and dependencies the test runner received. Without them a run cannot be reproduced or audited.",
+    remediation: "Keep the exact inputs (snapshot digest, image digest, lockfile) with protected metadata and set `dependencies.preserve_inputs` to `true`.",
+    runtime_check: None,
+    check: inputs_not_preserved,
+};
 
 fn inputs_not_preserved(ctx: &Ctx<'_>, e: &mut Emitter) {
     e.unless_true(
@@ -324,6 +444,18 @@ fn command_pipelines<'c>(ctx: &'c Ctx<'_>) -> &'c [Pipelines] {
     })
 }
 
+pub(crate) const DEP010: Rule = Rule {
+    id: "DEP010",
+    name: "remote-script-piped-to-interpreter",
+    area: Area::Dependencies,
+    severity: Severity::High,
+    title: "a downloaded script run directly by an interpreter",
+    rationale: "`curl … | sh` and its relatives execute whatever the server returns at that moment, with no pin, no review and the job's full access; a compromised or redirected download runs as the job.",
+    remediation: "Download the script during image preparation, pin it by hash, review it, and run the pinned copy; or install the tool from a locked package.",
+    runtime_check: None,
+    check: remote_script,
+};
+
 fn remote_script(ctx: &Ctx<'_>, e: &mut Emitter) {
     for pipelines in command_pipelines(ctx) {
         for hit in pipes_to_shell(pipelines) {
@@ -339,6 +471,18 @@ fn remote_script(ctx: &Ctx<'_>, e: &mut Emitter) {
         }
     }
 }
+
+pub(crate) const DEP011: Rule = Rule {
+    id: "DEP011",
+    name: "unlocked-install",
+    area: Area::Dependencies,
+    severity: Severity::Medium,
+    title: "a command installs packages from the network without a lock",
+    rationale: "A setup step or test command that runs `pip install pkg`, `npm install` or an unlocked tool install resolves versions at run time, so the code under test changes with the index, and the step needs network access while it runs.",
+    remediation: "Install from a lockfile with hashes (`pip install --require-hashes -r requirements.lock`, `npm ci`, `cargo install --locked`), or better, prepare dependencies in the image.",
+    runtime_check: None,
+    check: unlocked_install,
+};
 
 fn unlocked_install(ctx: &Ctx<'_>, e: &mut Emitter) {
     let lockfile = deps(ctx).and_then(|d| d.lockfile.as_deref());
@@ -378,6 +522,18 @@ fn declared_separation(ctx: &Ctx<'_>) -> Option<(&'static str, String)> {
     }
 }
 
+pub(crate) const DEP013: Rule = Rule {
+    id: "DEP013",
+    name: "fetch-inside-job",
+    area: Area::Dependencies,
+    severity: Severity::High,
+    title: "the job fetches dependencies itself despite a declared separation",
+    rationale: "A profile that says dependencies come from a reviewed image, an artifact or a separate fetch stage is reviewed as an offline job. An install or download in its own setup or command, while the job has network, contradicts that: the code it fetches is unreviewed, and every test, hook and child process keeps the network the fetch needed.",
+    remediation: "Move the install or download into the image build or the separate fetch stage and hand over only the fetched files; or run the job with `network.egress` `deny`, so the step fails instead of fetching.",
+    runtime_check: Some(CheckKind::EgressDenied),
+    check: fetch_in_job,
+};
+
 fn fetch_in_job(ctx: &Ctx<'_>, e: &mut Emitter) {
     let Some((declared_at, declared)) = declared_separation(ctx) else {
         return;
@@ -407,150 +563,9 @@ fn fetch_in_job(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
-pub const RULES: &[Rule] = &[
-    Rule {
-        id: "DEP001",
-        name: "runtime-fetch-network-inherited",
-        area: Area::Dependencies,
-        severity: Severity::High,
-        title: "tests inherit the network that a run-time fetch needed",
-        rationale: "A job that downloads dependencies as it runs needs network access, and unless the tests run in a stage with egress denied (or limited to what the tests themselves need), every test, hook and child process keeps that access. An offline test stage is what makes a fetched dependency unable to call home.",
-        remediation: "Prepare dependencies in a reviewed image or artifact (`dependencies.prepared_in`), or fetch in a separate stage and run the tests with `network.egress` `deny`.",
-        runtime_check: Some(CheckKind::EgressDenied),
-        check: runtime_fetch_network,
-    },
-    Rule {
-        id: "DEP002",
-        name: "fetch-not-separated",
-        area: Area::Dependencies,
-        severity: Severity::High,
-        title: "the run-time fetch is not separated from test execution",
-        rationale: "Fetching and executing have different needs: the fetch needs a registry and its token, the tests need neither. In one stage, both are available to all the code that runs, including install hooks and the tests. (Reported at medium when egress is denied: the profile then contradicts itself rather than opening anything.)",
-        remediation: "Set `dependencies.fetch_stage.separate` to `true` and run the fetch before, and apart from, the tests, handing over only the fetched files.",
-        runtime_check: None,
-        check: fetch_not_separate,
-    },
-    Rule {
-        id: "DEP003",
-        name: "fetch-stage-shares-credentials",
-        area: Area::Dependencies,
-        severity: Severity::High,
-        title: "the fetch stage does not hold credentials of its own",
-        rationale: "Registry credentials are for fetching; the job's task credentials are for the job. If one stage holds both, an install hook can use the job's identity, or a test can read the registry token. A declared fetch stage with no declared credential policy is reported at medium.",
-        remediation: "Give the fetch stage its own narrow credentials: `dependencies.fetch_stage.credentials` `fetch-only` (or `none` for a public mirror).",
-        runtime_check: None,
-        check: fetch_credentials_shared,
-    },
-    Rule {
-        id: "DEP004",
-        name: "dependency-cache-writable",
-        area: Area::Dependencies,
-        severity: Severity::High,
-        title: "a dependency cache the job can write",
-        rationale: "The fetch stage's `cache` is the cache policy as the job sees it. A cache that a job can write survives the job: hostile code can replace a package there, and every later job that installs from the cache runs it. An undeclared or unrecognized policy is reported at medium.",
-        remediation: "Set `dependencies.fetch_stage.cache` to `read-only` (populated only by the fetch stage) or `none`.",
-        runtime_check: Some(CheckKind::WriteDenied),
-        check: cache_writable,
-    },
-    Rule {
-        id: "DEP005",
-        name: "fetch-stage-network-open",
-        area: Area::Dependencies,
-        severity: Severity::Medium,
-        title: "a fetch stage that may reach any destination",
-        rationale: "Fetching runs package install hooks, which are code. A controlled fetch stage reaches its package registries and nothing else, so a hook cannot send data elsewhere or pull in a second payload.",
-        remediation: "Set `dependencies.fetch_stage.network` to `allow-list` and name the registries in the runner's policy.",
-        runtime_check: Some(CheckKind::EgressDenied),
-        check: fetch_network_open,
-    },
-    Rule {
-        id: "DEP006",
-        name: "image-not-pinned",
-        area: Area::Dependencies,
-        severity: Severity::High,
-        title: "the job's image is not pinned by digest",
-        rationale: "A tag such as `python:3.12` or `latest` can be pointed at different content at any time, so the image that runs may not be the one that was reviewed, and the runtime checks tied to it no longer apply. A missing image is reported too (high when dependencies are said to be prepared in it, medium otherwise).",
-        remediation: "Name the image by digest: `registry.example/runner@sha256:<64 hex digits>`, and re-run the runtime checks whenever the digest changes.",
-        runtime_check: None,
-        check: image_not_pinned,
-    },
-    Rule {
-        id: "DEP007",
-        name: "no-lockfile",
-        area: Area::Dependencies,
-        severity: Severity::Medium,
-        title: "no lockfile pins the dependency versions",
-        rationale: "Without a lockfile the versions installed depend on what the index serves that day, so two runs of the same job can execute different code. A manifest such as `package.json` or `pyproject.toml` names dependencies but does not pin them.",
-        remediation: "Commit a lockfile with exact versions and hashes (e.g. `requirements.lock` from pip-compile `--generate-hashes`, `package-lock.json`, `Cargo.lock`) and name it in `dependencies.lockfile`.",
-        runtime_check: None,
-        check: no_lockfile,
-    },
-    Rule {
-        id: "DEP008",
-        name: "dependencies-unreviewed",
-        area: Area::Dependencies,
-        severity: Severity::Medium,
-        title: "install hooks and transitive dependencies not reviewed",
-        rationale: "A lockfile fixes which versions are installed; it says nothing about whether they are trustworthy. Install hooks run code at install time, and transitive dependencies arrive without anyone choosing them; both need review in proportion to the risk.",
-        remediation: "Review install hooks and transitive dependencies (or disable hooks where the ecosystem allows), then set `dependencies.install_hooks_reviewed` to `true`.",
-        runtime_check: None,
-        check: hooks_unreviewed,
-    },
-    Rule {
-        id: "DEP009",
-        name: "inputs-not-preserved",
-        area: Area::Dependencies,
-        severity: Severity::Medium,
-        title: "the exact inputs of the run are not preserved",
-        rationale: "To diagnose a result, or to connect it later to a released artifact, you need the exact files, image and dependencies the test runner received. Without them a run cannot be reproduced or audited.",
-        remediation: "Keep the exact inputs (snapshot digest, image digest, lockfile) with protected metadata and set `dependencies.preserve_inputs` to `true`.",
-        runtime_check: None,
-        check: inputs_not_preserved,
-    },
-    Rule {
-        id: "DEP010",
-        name: "remote-script-piped-to-interpreter",
-        area: Area::Dependencies,
-        severity: Severity::High,
-        title: "a downloaded script run directly by an interpreter",
-        rationale: "`curl … | sh` and its relatives execute whatever the server returns at that moment, with no pin, no review and the job's full access; a compromised or redirected download runs as the job.",
-        remediation: "Download the script during image preparation, pin it by hash, review it, and run the pinned copy; or install the tool from a locked package.",
-        runtime_check: None,
-        check: remote_script,
-    },
-    Rule {
-        id: "DEP011",
-        name: "unlocked-install",
-        area: Area::Dependencies,
-        severity: Severity::Medium,
-        title: "a command installs packages from the network without a lock",
-        rationale: "A setup step or test command that runs `pip install pkg`, `npm install` or an unlocked tool install resolves versions at run time, so the code under test changes with the index, and the step needs network access while it runs.",
-        remediation: "Install from a lockfile with hashes (`pip install --require-hashes -r requirements.lock`, `npm ci`, `cargo install --locked`), or better, prepare dependencies in the image.",
-        runtime_check: None,
-        check: unlocked_install,
-    },
-    Rule {
-        id: "DEP012",
-        name: "dependency-source-undeclared",
-        area: Area::Dependencies,
-        severity: Severity::Medium,
-        title: "where dependencies come from is not declared",
-        rationale: "A job whose dependencies are neither in a named image or artifact nor fetched by a declared stage usually installs them itself, from the network, as it runs. The review cannot tell what code will be installed, or with which access.",
-        remediation: "Set `dependencies.prepared_in` to `image` or `artifact` (preferred for offline jobs), or to `runtime-fetch` with a separate fetch stage.",
-        runtime_check: None,
-        check: preparation_undeclared,
-    },
-    Rule {
-        id: "DEP013",
-        name: "fetch-inside-job",
-        area: Area::Dependencies,
-        severity: Severity::High,
-        title: "the job fetches dependencies itself despite a declared separation",
-        rationale: "A profile that says dependencies come from a reviewed image, an artifact or a separate fetch stage is reviewed as an offline job. An install or download in its own setup or command, while the job has network, contradicts that: the code it fetches is unreviewed, and every test, hook and child process keeps the network the fetch needed.",
-        remediation: "Move the install or download into the image build or the separate fetch stage and hand over only the fetched files; or run the job with `network.egress` `deny`, so the step fails instead of fetching.",
-        runtime_check: Some(CheckKind::EgressDenied),
-        check: fetch_in_job,
-    },
+pub const RULES: &[&Rule] = &[
+    &DEP001, &DEP002, &DEP003, &DEP004, &DEP005, &DEP006, &DEP007, &DEP008, &DEP009, &DEP010,
+    &DEP011, &DEP012, &DEP013,
 ];
 
 #[cfg(test)]

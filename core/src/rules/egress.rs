@@ -28,6 +28,18 @@ fn var_pointer(name: &str) -> String {
 
 // ------------------------------------------------------------------ proxy
 
+pub(crate) const NET020: Rule = Rule {
+    id: "NET020",
+    name: "egress-enforced-by-proxy",
+    area: Area::Network,
+    severity: Severity::High,
+    title: "the egress allow-list is enforced only by a proxy",
+    rationale: "A proxy filters the requests that programs choose to send through it. Code under test can ignore `HTTP_PROXY`, open a raw socket, or use a protocol the proxy does not inspect, and then reaches whatever the network allows. The lesson separates an application-layer check from an enforced egress policy; a proxy is the former.",
+    remediation: "Keep the proxy, and enforce the same allow-list at the network layer (`network-policy` or `firewall`), so a direct connection is refused.",
+    runtime_check: Some(CheckKind::EgressDenied),
+    check: check_proxy_only,
+};
+
 fn check_proxy_only(ctx: &Ctx<'_>, e: &mut Emitter) {
     let Some(net) = ctx.profile.network.as_ref() else {
         return;
@@ -87,6 +99,18 @@ pub(super) fn exempts_everything(value: &str) -> bool {
         .map(str::trim)
         .any(|p| matches!(p, "*" | "0.0.0.0/0" | "::/0" | "*.*"))
 }
+
+pub(crate) const NET021: Rule = Rule {
+    id: "NET021",
+    name: "proxy-variable-bypass",
+    area: Area::Network,
+    severity: Severity::High,
+    title: "a proxy variable points outside the allow-list or exempts everything",
+    rationale: "Proxy variables route every HTTP client in the job. A proxy that is not one of the reviewed destinations forwards to any host it likes, and `NO_PROXY=*` tells clients to skip a filtering proxy altogether. Either way the reviewed list no longer describes where the traffic goes.",
+    remediation: "Point proxy variables at the declared egress proxy, list it in `network.allow`, and keep `NO_PROXY` to exact internal names.",
+    runtime_check: Some(CheckKind::EgressDenied),
+    check: check_proxy_variables,
+};
 
 fn check_proxy_variables(ctx: &Ctx<'_>, e: &mut Emitter) {
     let net = ctx.profile.network.as_ref();
@@ -195,6 +219,18 @@ fn writable_place(ctx: &Ctx<'_>, value: &str) -> Option<String> {
         .map(|d| format!("`{d}`, which the job can write"))
 }
 
+pub(crate) const NET022: Rule = Rule {
+    id: "NET022",
+    name: "tls-trust-weakened",
+    area: Area::Network,
+    severity: Severity::High,
+    title: "certificate verification is off or trusts a store the job can write",
+    rationale: "An allow-list names destinations, and certificates are how a client knows it reached one. With verification off (`NODE_TLS_REJECT_UNAUTHORIZED=0`, `GIT_SSL_NO_VERIFY`, `PYTHONHTTPSVERIFY=0`), or with `SSL_CERT_FILE`, `REQUESTS_CA_BUNDLE` or `NODE_EXTRA_CA_CERTS` pointing into writable space, anything that can answer on the route is accepted as the allowed service.",
+    remediation: "Remove the variable; if a private authority is needed, mount its certificate read-only from outside the job's writable space.",
+    runtime_check: Some(CheckKind::EnvExact),
+    check: check_trust,
+};
+
 fn check_trust(ctx: &Ctx<'_>, e: &mut Emitter) {
     for (name, value) in variables(ctx) {
         if disables_verification(name, value) {
@@ -291,6 +327,18 @@ const SHARED_HOSTING: &[(&str, &str)] = &[
     ("docker.io", "images anyone can push"),
 ];
 
+pub(crate) const NET023: Rule = Rule {
+    id: "NET023",
+    name: "shared-hosting-allowed",
+    area: Area::Network,
+    severity: Severity::Medium,
+    title: "an allow entry reaches a service anyone can publish to",
+    rationale: "An allow-list limits who the job talks to, not what those services hold. Code hosts, buckets, pastebins, tunnels and package indexes carry content that anyone wrote and accept content the job sends, so an allowed entry is both a payload source and an exfiltration channel. For untrusted tenancy this is high.",
+    remediation: "Fetch what the job needs in a separate fetch stage or bake it into the image; if the service must stay, allow only the exact path through a filtering proxy enforced at the network layer.",
+    runtime_check: Some(CheckKind::EgressDenied),
+    check: check_shared_hosting,
+};
+
 fn check_shared_hosting(ctx: &Ctx<'_>, e: &mut Emitter) {
     let untrusted = ctx.profile.tenancy == Some(crate::model::Tenancy::Untrusted);
     for (pointer, host, _) in allowed_hosts(ctx) {
@@ -329,6 +377,18 @@ fn is_api_server(host: &str) -> bool {
     )
 }
 
+pub(crate) const NET024: Rule = Rule {
+    id: "NET024",
+    name: "in-cluster-destination",
+    area: Area::Network,
+    severity: Severity::High,
+    title: "an allow entry reaches the cluster's control plane or a metadata address by another name",
+    rationale: "The Kubernetes API server (`kubernetes.default.svc`) and the kubelet (ports 10250, 10255) hand out pods, secrets and command execution to whoever holds a token; wildcard DNS names such as `169.254.169.254.nip.io` reach the metadata endpoint while passing an address check on the name.",
+    remediation: "Remove the entry; a test job needs neither the control plane nor a name whose address its writer chooses.",
+    runtime_check: Some(CheckKind::EgressDenied),
+    check: check_in_cluster,
+};
+
 fn check_in_cluster(ctx: &Ctx<'_>, e: &mut Emitter) {
     for (pointer, host, port) in allowed_hosts(ctx) {
         if is_api_server(&host) {
@@ -357,63 +417,7 @@ fn check_in_cluster(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
-pub const RULES: &[Rule] = &[
-    Rule {
-        id: "NET020",
-        name: "egress-enforced-by-proxy",
-        area: Area::Network,
-        severity: Severity::High,
-        title: "the egress allow-list is enforced only by a proxy",
-        rationale: "A proxy filters the requests that programs choose to send through it. Code under test can ignore `HTTP_PROXY`, open a raw socket, or use a protocol the proxy does not inspect, and then reaches whatever the network allows. The lesson separates an application-layer check from an enforced egress policy; a proxy is the former.",
-        remediation: "Keep the proxy, and enforce the same allow-list at the network layer (`network-policy` or `firewall`), so a direct connection is refused.",
-        runtime_check: Some(CheckKind::EgressDenied),
-        check: check_proxy_only,
-    },
-    Rule {
-        id: "NET021",
-        name: "proxy-variable-bypass",
-        area: Area::Network,
-        severity: Severity::High,
-        title: "a proxy variable points outside the allow-list or exempts everything",
-        rationale: "Proxy variables route every HTTP client in the job. A proxy that is not one of the reviewed destinations forwards to any host it likes, and `NO_PROXY=*` tells clients to skip a filtering proxy altogether. Either way the reviewed list no longer describes where the traffic goes.",
-        remediation: "Point proxy variables at the declared egress proxy, list it in `network.allow`, and keep `NO_PROXY` to exact internal names.",
-        runtime_check: Some(CheckKind::EgressDenied),
-        check: check_proxy_variables,
-    },
-    Rule {
-        id: "NET022",
-        name: "tls-trust-weakened",
-        area: Area::Network,
-        severity: Severity::High,
-        title: "certificate verification is off or trusts a store the job can write",
-        rationale: "An allow-list names destinations, and certificates are how a client knows it reached one. With verification off (`NODE_TLS_REJECT_UNAUTHORIZED=0`, `GIT_SSL_NO_VERIFY`, `PYTHONHTTPSVERIFY=0`), or with `SSL_CERT_FILE`, `REQUESTS_CA_BUNDLE` or `NODE_EXTRA_CA_CERTS` pointing into writable space, anything that can answer on the route is accepted as the allowed service.",
-        remediation: "Remove the variable; if a private authority is needed, mount its certificate read-only from outside the job's writable space.",
-        runtime_check: Some(CheckKind::EnvExact),
-        check: check_trust,
-    },
-    Rule {
-        id: "NET023",
-        name: "shared-hosting-allowed",
-        area: Area::Network,
-        severity: Severity::Medium,
-        title: "an allow entry reaches a service anyone can publish to",
-        rationale: "An allow-list limits who the job talks to, not what those services hold. Code hosts, buckets, pastebins, tunnels and package indexes carry content that anyone wrote and accept content the job sends, so an allowed entry is both a payload source and an exfiltration channel. For untrusted tenancy this is high.",
-        remediation: "Fetch what the job needs in a separate fetch stage or bake it into the image; if the service must stay, allow only the exact path through a filtering proxy enforced at the network layer.",
-        runtime_check: Some(CheckKind::EgressDenied),
-        check: check_shared_hosting,
-    },
-    Rule {
-        id: "NET024",
-        name: "in-cluster-destination",
-        area: Area::Network,
-        severity: Severity::High,
-        title: "an allow entry reaches the cluster's control plane or a metadata address by another name",
-        rationale: "The Kubernetes API server (`kubernetes.default.svc`) and the kubelet (ports 10250, 10255) hand out pods, secrets and command execution to whoever holds a token; wildcard DNS names such as `169.254.169.254.nip.io` reach the metadata endpoint while passing an address check on the name.",
-        remediation: "Remove the entry; a test job needs neither the control plane nor a name whose address its writer chooses.",
-        runtime_check: Some(CheckKind::EgressDenied),
-        check: check_in_cluster,
-    },
-];
+pub const RULES: &[&Rule] = &[&NET020, &NET021, &NET022, &NET023, &NET024];
 
 #[cfg(test)]
 mod tests {

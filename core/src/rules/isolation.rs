@@ -72,7 +72,7 @@ const fn rc(a: u64, b: u64, c: u64, n: u64) -> Version {
 /// Parse `1.2.3`, `v1.1.12`, `1.0-rc6`, `1.0.0-rc.92`, `1.4.0~rc3`. A
 /// distribution suffix (`+ds1`, `-0ubuntu1`) is not a pre-release and is
 /// ignored, which can only make a backported fix look missing (see
-/// [`ISO006`](RULES)'s backport allowance).
+/// [`ISO006`]'s backport allowance).
 fn parse_version(raw: &str) -> Option<Version> {
     let s = raw.trim();
     let s = s.strip_prefix(['v', 'V']).unwrap_or(s);
@@ -436,6 +436,18 @@ pub(crate) fn claims_separate_kernel(ctx: &Ctx<'_>) -> bool {
         || declared_family(ctx).is_some_and(|(_, f)| f.separate_kernel())
 }
 
+pub(crate) const ISO008: Rule = Rule {
+    id: "ISO008",
+    name: "boundary-kind-disagrees",
+    area: Area::Isolation,
+    severity: Severity::High,
+    title: "the boundary's kind, runtime and label disagree",
+    rationale: "The declared kind decides how strictly the other rules judge the job, but the runtime decides the boundary it gets: runc, crun and youki are containers on the host's kernel, gVisor (runsc) is a kernel in user space, and Firecracker, Cloud Hypervisor and Kata are virtual machines. A `microvm` run by runc shares the host's kernel. Overstating the boundary blocks (critical for untrusted code); understating it is medium, since the audit applies the weaker kind. A label that names a boundary the runtime does not provide is reported the same way.",
+    remediation: "Declare the kind the runtime really provides, or run the job on a runtime of the declared kind; keep the label to a description that the runtime bears out. The runtime check plan asks the verifier to observe the kernel from inside the job.",
+    runtime_check: Some(CheckKind::BoundaryKernel),
+    check: check_kind_agreement,
+};
+
 fn check_kind_agreement(ctx: &Ctx<'_>, e: &mut Emitter) {
     let untrusted = ctx.profile.tenancy == Some(Tenancy::Untrusted);
     let runtime = declared_family(ctx);
@@ -502,6 +514,18 @@ fn check_kind_agreement(ctx: &Ctx<'_>, e: &mut Emitter) {
 
 // ---------------------------------------------------------------- checks
 
+pub(crate) const ISO004: Rule = Rule {
+    id: "ISO004",
+    name: "runtime-not-declared",
+    area: Area::Isolation,
+    severity: Severity::Medium,
+    title: "the runtime's name or version is not declared",
+    rationale: "Escapes are usually bugs of a particular runtime release. Without the runtime's name and version a reviewer cannot check them against published vulnerabilities, and the runtime verifier cannot tell when a re-run is due.",
+    remediation: "Declare `boundary.runtime.name` and `boundary.runtime.version` as the runner reports them (for example `runc` and `1.3.3`).",
+    runtime_check: None,
+    check: check_runtime_declared,
+};
+
 fn check_runtime_declared(ctx: &Ctx<'_>, e: &mut Emitter) {
     let Some(rt) = runtime(ctx) else {
         e.emit("/boundary/runtime", "the runtime that provides the boundary is not declared: its known vulnerabilities cannot be checked")
@@ -530,6 +554,18 @@ fn check_runtime_declared(ctx: &Ctx<'_>, e: &mut Emitter) {
         .evidence("version", ver);
     }
 }
+
+pub(crate) const ISO005: Rule = Rule {
+    id: "ISO005",
+    name: "runtime-patch-date",
+    area: Area::Isolation,
+    severity: Severity::High,
+    title: "the runtime's patch date is missing, invalid, in the future or stale",
+    rationale: "A boundary is only as strong as its last patch. On a shared kernel (`process`, `container`, or an undeclared kind) an unknown patch level blocks eligibility, as does a patch older than a year; on VM-backed kinds these are medium. Patches older than 180 days are reported as stale everywhere; a date in the future cannot describe the installed runtime.",
+    remediation: "Declare `boundary.runtime.patched_on` as the `YYYY-MM-DD` date the runtime and host kernel were last updated, and keep it within 180 days.",
+    runtime_check: None,
+    check: check_patch_date,
+};
 
 fn check_patch_date(ctx: &Ctx<'_>, e: &mut Emitter) {
     // A kernel-sharing runtime shares the kernel whatever the kind says.
@@ -574,6 +610,18 @@ fn check_patch_date(ctx: &Ctx<'_>, e: &mut Emitter) {
             .evidence("kind", kind_text(ctx));
     }
 }
+
+pub(crate) const ISO006: Rule = Rule {
+    id: "ISO006",
+    name: "known-vulnerable-runtime",
+    area: Area::Isolation,
+    severity: Severity::High,
+    title: "the runtime's version has a published escape",
+    rationale: "Some runtime releases have published container escapes: runc before 1.1.12 (CVE-2024-21626) and before 1.2.8 / 1.3.3 (CVE-2025-31133, CVE-2025-52565, CVE-2025-52881), among others. Hostile test code can use them to reach the host. Distributions sometimes backport fixes under the old version number, so a patch date after the advisory lowers the finding to medium: confirm the build carries the fix.",
+    remediation: "Upgrade the runtime to a fixed release (runc 1.2.8, 1.3.3 or later) and update `boundary.runtime.version` and `patched_on`.",
+    runtime_check: None,
+    check: check_known_vulnerable,
+};
 
 fn check_known_vulnerable(ctx: &Ctx<'_>, e: &mut Emitter) {
     let Some(rt) = runtime(ctx) else { return };
@@ -626,6 +674,18 @@ fn check_known_vulnerable(ctx: &Ctx<'_>, e: &mut Emitter) {
         .evidence("advisories", ids);
 }
 
+pub(crate) const ISO007: Rule = Rule {
+    id: "ISO007",
+    name: "label-contradicted",
+    area: Area::Isolation,
+    severity: Severity::High,
+    title: "a reassuring label is contradicted by the settings",
+    rationale: "A label such as `hardened` or `sandboxed` describes how an image was packaged, not how the boundary is configured. When the settings grant what the label suggests is withheld (root, capabilities, privilege gain, host namespaces, a writable root, engine access), a reader who trusts the label is misled. Only explicitly declared settings count as contradictions.",
+    remediation: "Fix the contradicting settings listed in the evidence, or change the label so it no longer promises protection the settings do not give.",
+    runtime_check: None,
+    check: check_label,
+};
+
 fn check_label(ctx: &Ctx<'_>, e: &mut Emitter) {
     let Some(b) = ctx.profile.boundary.as_ref() else {
         return;
@@ -657,127 +717,76 @@ fn check_label(ctx: &Ctx<'_>, e: &mut Emitter) {
     );
 }
 
-pub const RULES: &[Rule] = &[
-    Rule {
-        id: "ISO001",
-        name: "untrusted-code-shared-kernel",
-        area: Area::Isolation,
-        severity: Severity::Critical,
-        title: "untrusted code runs on a kernel shared with the host",
-        rationale: "Containers and plain processes share the host kernel, so one kernel or runtime bug is enough for hostile code to reach the host and every other tenant on it. Code from untrusted authors needs a boundary with its own kernel: a virtual machine, a microVM or a dedicated execution service.",
-        remediation: "Run untrusted jobs in a `microvm`, `vm` or `execution-service` boundary (a `user-space-kernel` such as gVisor narrows the exposure), or keep this profile for internal code only.",
-        runtime_check: None,
-        check: |ctx, e| {
-            if ctx.profile.tenancy != Some(Tenancy::Untrusted) || !shared_kernel(ctx) {
-                return;
+pub(crate) const ISO001: Rule = Rule {
+    id: "ISO001",
+    name: "untrusted-code-shared-kernel",
+    area: Area::Isolation,
+    severity: Severity::Critical,
+    title: "untrusted code runs on a kernel shared with the host",
+    rationale: "Containers and plain processes share the host kernel, so one kernel or runtime bug is enough for hostile code to reach the host and every other tenant on it. Code from untrusted authors needs a boundary with its own kernel: a virtual machine, a microVM or a dedicated execution service.",
+    remediation: "Run untrusted jobs in a `microvm`, `vm` or `execution-service` boundary (a `user-space-kernel` such as gVisor narrows the exposure), or keep this profile for internal code only.",
+    runtime_check: None,
+    check: |ctx, e| {
+        if ctx.profile.tenancy != Some(Tenancy::Untrusted) || !shared_kernel(ctx) {
+            return;
+        }
+        let message = match kind(ctx) {
+            Some(BoundaryKind::Process) => "untrusted code runs as a plain `process`: only the host kernel's user separation stands between it and the host".to_string(),
+            Some(k) => format!("untrusted code runs in a `{k}`, which shares the host kernel with the host and other tenants"),
+            None => "untrusted code runs in an undeclared boundary, which has to be assumed to share the host kernel".to_string(),
+        };
+        e.emit("/boundary/kind", message).evidence("tenancy", "untrusted").evidence("kind", kind_text(ctx));
+    },
+};
+
+pub(crate) const ISO002: Rule = Rule {
+    id: "ISO002",
+    name: "no-isolation-boundary",
+    area: Area::Isolation,
+    severity: Severity::High,
+    title: "the job has no isolation boundary, or none is declared",
+    rationale: "A plain process sees the host's files, processes and network with its user's rights; only a declared boundary gives the other settings (capabilities, namespaces, mounts) something to apply to. An undeclared kind is whatever the runner does by default.",
+    remediation: "Declare `boundary.kind`: at least `container` for internal code, a VM-backed kind for untrusted code.",
+    runtime_check: None,
+    check: |ctx, e| {
+        // Untrusted code on a shared kernel is the worse fact, reported by ISO001.
+        if ctx.profile.tenancy == Some(Tenancy::Untrusted) {
+            return;
+        }
+        match (ctx.profile.boundary.as_ref(), kind(ctx)) {
+            (_, Some(BoundaryKind::Process)) => {
+                e.emit("/boundary/kind", "the job runs as a plain `process`, with no isolation boundary around it").evidence("kind", "process");
             }
-            let message = match kind(ctx) {
-                Some(BoundaryKind::Process) => "untrusted code runs as a plain `process`: only the host kernel's user separation stands between it and the host".to_string(),
-                Some(k) => format!("untrusted code runs in a `{k}`, which shares the host kernel with the host and other tenants"),
-                None => "untrusted code runs in an undeclared boundary, which has to be assumed to share the host kernel".to_string(),
-            };
-            e.emit("/boundary/kind", message).evidence("tenancy", "untrusted").evidence("kind", kind_text(ctx));
-        },
-    },
-    Rule {
-        id: "ISO002",
-        name: "no-isolation-boundary",
-        area: Area::Isolation,
-        severity: Severity::High,
-        title: "the job has no isolation boundary, or none is declared",
-        rationale: "A plain process sees the host's files, processes and network with its user's rights; only a declared boundary gives the other settings (capabilities, namespaces, mounts) something to apply to. An undeclared kind is whatever the runner does by default.",
-        remediation: "Declare `boundary.kind`: at least `container` for internal code, a VM-backed kind for untrusted code.",
-        runtime_check: None,
-        check: |ctx, e| {
-            // Untrusted code on a shared kernel is the worse fact, reported by ISO001.
-            if ctx.profile.tenancy == Some(Tenancy::Untrusted) {
-                return;
+            (_, Some(_)) => {}
+            (None, None) => {
+                e.emit("/boundary/kind", "no boundary is declared: nothing says what isolates the job").evidence("declared", false);
             }
-            match (ctx.profile.boundary.as_ref(), kind(ctx)) {
-                (_, Some(BoundaryKind::Process)) => {
-                    e.emit("/boundary/kind", "the job runs as a plain `process`, with no isolation boundary around it").evidence("kind", "process");
-                }
-                (_, Some(_)) => {}
-                (None, None) => {
-                    e.emit("/boundary/kind", "no boundary is declared: nothing says what isolates the job").evidence("declared", false);
-                }
-                (Some(_), None) => {
-                    e.emit("/boundary/kind", "the boundary's kind is not declared: the runner's default decides what isolates the job")
-                        .evidence("declared", false);
-                }
+            (Some(_), None) => {
+                e.emit("/boundary/kind", "the boundary's kind is not declared: the runner's default decides what isolates the job")
+                    .evidence("declared", false);
             }
-        },
+        }
     },
-    Rule {
-        id: "ISO003",
-        name: "tenancy-not-declared",
-        area: Area::Isolation,
-        severity: Severity::Medium,
-        title: "the profile does not say who wrote the code it runs",
-        rationale: "Which boundary is adequate depends on who wrote the code: a hardened container may do for internal code, untrusted multi-tenant code needs its own kernel. Without `tenancy` the audit cannot tell which standard applies.",
-        remediation: "Set `tenancy` to `internal` or `untrusted`; code written by an agent from an untrusted prompt or repository is `untrusted`.",
-        runtime_check: None,
-        check: |ctx, e| {
-            if ctx.profile.tenancy.is_none() && !ctx.present("/tenancy") {
-                e.emit("/tenancy", "tenancy is not declared: the audit cannot tell whether this boundary suits the code's authors").evidence("declared", false);
-            }
-        },
+};
+
+pub(crate) const ISO003: Rule = Rule {
+    id: "ISO003",
+    name: "tenancy-not-declared",
+    area: Area::Isolation,
+    severity: Severity::Medium,
+    title: "the profile does not say who wrote the code it runs",
+    rationale: "Which boundary is adequate depends on who wrote the code: a hardened container may do for internal code, untrusted multi-tenant code needs its own kernel. Without `tenancy` the audit cannot tell which standard applies.",
+    remediation: "Set `tenancy` to `internal` or `untrusted`; code written by an agent from an untrusted prompt or repository is `untrusted`.",
+    runtime_check: None,
+    check: |ctx, e| {
+        if ctx.profile.tenancy.is_none() && !ctx.present("/tenancy") {
+            e.emit("/tenancy", "tenancy is not declared: the audit cannot tell whether this boundary suits the code's authors").evidence("declared", false);
+        }
     },
-    Rule {
-        id: "ISO004",
-        name: "runtime-not-declared",
-        area: Area::Isolation,
-        severity: Severity::Medium,
-        title: "the runtime's name or version is not declared",
-        rationale: "Escapes are usually bugs of a particular runtime release. Without the runtime's name and version a reviewer cannot check them against published vulnerabilities, and the runtime verifier cannot tell when a re-run is due.",
-        remediation: "Declare `boundary.runtime.name` and `boundary.runtime.version` as the runner reports them (for example `runc` and `1.3.3`).",
-        runtime_check: None,
-        check: check_runtime_declared,
-    },
-    Rule {
-        id: "ISO005",
-        name: "runtime-patch-date",
-        area: Area::Isolation,
-        severity: Severity::High,
-        title: "the runtime's patch date is missing, invalid, in the future or stale",
-        rationale: "A boundary is only as strong as its last patch. On a shared kernel (`process`, `container`, or an undeclared kind) an unknown patch level blocks eligibility, as does a patch older than a year; on VM-backed kinds these are medium. Patches older than 180 days are reported as stale everywhere; a date in the future cannot describe the installed runtime.",
-        remediation: "Declare `boundary.runtime.patched_on` as the `YYYY-MM-DD` date the runtime and host kernel were last updated, and keep it within 180 days.",
-        runtime_check: None,
-        check: check_patch_date,
-    },
-    Rule {
-        id: "ISO006",
-        name: "known-vulnerable-runtime",
-        area: Area::Isolation,
-        severity: Severity::High,
-        title: "the runtime's version has a published escape",
-        rationale: "Some runtime releases have published container escapes: runc before 1.1.12 (CVE-2024-21626) and before 1.2.8 / 1.3.3 (CVE-2025-31133, CVE-2025-52565, CVE-2025-52881), among others. Hostile test code can use them to reach the host. Distributions sometimes backport fixes under the old version number, so a patch date after the advisory lowers the finding to medium: confirm the build carries the fix.",
-        remediation: "Upgrade the runtime to a fixed release (runc 1.2.8, 1.3.3 or later) and update `boundary.runtime.version` and `patched_on`.",
-        runtime_check: None,
-        check: check_known_vulnerable,
-    },
-    Rule {
-        id: "ISO007",
-        name: "label-contradicted",
-        area: Area::Isolation,
-        severity: Severity::High,
-        title: "a reassuring label is contradicted by the settings",
-        rationale: "A label such as `hardened` or `sandboxed` describes how an image was packaged, not how the boundary is configured. When the settings grant what the label suggests is withheld (root, capabilities, privilege gain, host namespaces, a writable root, engine access), a reader who trusts the label is misled. Only explicitly declared settings count as contradictions.",
-        remediation: "Fix the contradicting settings listed in the evidence, or change the label so it no longer promises protection the settings do not give.",
-        runtime_check: None,
-        check: check_label,
-    },
-    Rule {
-        id: "ISO008",
-        name: "boundary-kind-disagrees",
-        area: Area::Isolation,
-        severity: Severity::High,
-        title: "the boundary's kind, runtime and label disagree",
-        rationale: "The declared kind decides how strictly the other rules judge the job, but the runtime decides the boundary it gets: runc, crun and youki are containers on the host's kernel, gVisor (runsc) is a kernel in user space, and Firecracker, Cloud Hypervisor and Kata are virtual machines. A `microvm` run by runc shares the host's kernel. Overstating the boundary blocks (critical for untrusted code); understating it is medium, since the audit applies the weaker kind. A label that names a boundary the runtime does not provide is reported the same way.",
-        remediation: "Declare the kind the runtime really provides, or run the job on a runtime of the declared kind; keep the label to a description that the runtime bears out. The runtime check plan asks the verifier to observe the kernel from inside the job.",
-        runtime_check: Some(CheckKind::BoundaryKernel),
-        check: check_kind_agreement,
-    },
+};
+
+pub const RULES: &[&Rule] = &[
+    &ISO001, &ISO002, &ISO003, &ISO004, &ISO005, &ISO006, &ISO007, &ISO008,
 ];
 
 #[cfg(test)]

@@ -20,6 +20,18 @@ fn boundary<'a>(ctx: &'a Ctx<'_>) -> Option<&'a Boundary> {
 
 // ---------------------------------------------------------------- terminal
 
+pub(crate) const ISO020: Rule = Rule {
+    id: "ISO020",
+    name: "terminal-shared",
+    area: Area::Isolation,
+    severity: Severity::High,
+    title: "the job shares the caller's terminal",
+    rationale: "A process that keeps the caller's controlling terminal can queue input on it (the `TIOCSTI` ioctl, and `TIOCLINUX` on a virtual console): the characters are read by the caller's shell as if typed, and run with the caller's rights once the sandboxed command returns. Namespaces and mounts do not stop this; only a new session without that terminal does (bwrap `--new-session`, or a runtime that calls `setsid`). A terminal allocated for the job and relayed to an attached reviewer (Compose `tty` with `stdin_open`, Kubernetes `tty` with `stdin`, OCI `process.terminal`) cannot inject into the caller's shell, but it carries the reviewer's keystrokes in and the job's escape sequences out (medium).",
+    remediation: "Start the job in a new session with no terminal of the caller's (`--new-session` for bwrap); drop `tty`/`stdin` from containers that do not need an interactive reviewer.",
+    runtime_check: Some(CheckKind::ReadDenied),
+    check: check_terminal,
+};
+
 fn check_terminal(ctx: &Ctx<'_>, e: &mut Emitter) {
     match boundary(ctx).and_then(|b| b.terminal) {
         Some(Terminal::Shared) => {
@@ -43,6 +55,18 @@ fn check_terminal(ctx: &Ctx<'_>, e: &mut Emitter) {
 
 // ---------------------------------------------------------------- masking
 
+pub(crate) const PRV020: Rule = Rule {
+    id: "PRV020",
+    name: "kernel-files-unmasked",
+    area: Area::Privileges,
+    severity: Severity::High,
+    title: "the kernel files a runtime masks are open to the job",
+    rationale: "Container runtimes hide a fixed list of kernel files (`/proc/kcore`, `/proc/keys`, `/proc/timer_list`, `/sys/firmware`, ...) and mount `/proc/sys`, `/proc/sysrq-trigger` and `/sys` read-only, because namespaces do not cover them: they describe and control the host kernel. Kubernetes `procMount: Unmasked`, Docker `systempaths=unconfined`, an OCI config with empty `maskedPaths`/`readonlyPaths` or a writable sysfs mount remove that layer, which is what nested sandboxes ask for and what the 2025 runc escapes went through. The code under test can then read kernel memory layout, change host-wide kernel settings and trigger host actions, whatever the task says it does.",
+    remediation: "Keep the runtime's default masking (`procMount: Default`, no `systempaths=unconfined`, the runtime's `maskedPaths` and `readonlyPaths`, sysfs read-only). If a nested sandbox needs its own /proc, give it a VM boundary instead.",
+    runtime_check: None,
+    check: check_masking,
+};
+
 fn check_masking(ctx: &Ctx<'_>, e: &mut Emitter) {
     if boundary(ctx).and_then(|b| b.masked_paths) == Some(false) {
         e.emit(
@@ -52,6 +76,18 @@ fn check_masking(ctx: &Ctx<'_>, e: &mut Emitter) {
         .evidence("masked_paths", false);
     }
 }
+
+pub(crate) const PRV021: Rule = Rule {
+    id: "PRV021",
+    name: "security-module-unconfined",
+    area: Area::Privileges,
+    severity: Severity::High,
+    title: "the job runs with AppArmor or SELinux switched off",
+    rationale: "The runtime's AppArmor profile and SELinux type are the layer that still refuses a mount, a write under `/proc/sys` or a host file after a capability or namespace setting went wrong; several container escapes were stopped only by it. `unconfined`, `label=disable` and super-privileged types such as `spc_t` take that layer away for every process of the job, test code included.",
+    remediation: "Leave AppArmor at the runtime's default (`RuntimeDefault`, or omit the option) and SELinux labelling on with the container type; if a custom policy is needed, declare it as `custom` and review it.",
+    runtime_check: None,
+    check: check_security_modules,
+};
 
 fn check_security_modules(ctx: &Ctx<'_>, e: &mut Emitter) {
     let Some(b) = boundary(ctx) else { return };
@@ -157,6 +193,18 @@ pub(crate) fn device_risk(entry: &str) -> Option<(Severity, &'static str)> {
     })
 }
 
+pub(crate) const PRV022: Rule = Rule {
+    id: "PRV022",
+    name: "host-device",
+    area: Area::Privileges,
+    severity: Severity::High,
+    title: "the job can open a host device",
+    rationale: "A device node is a door into a host driver that no namespace separates. Raw disks, `/dev/mem` and an allow-all device rule reach every file and the kernel's memory (critical); KVM, network taps, input devices, consoles and kernel control nodes reach a large kernel interface or the reviewer's keyboard and screen (high); FUSE and GPU or sound drivers widen the kernel surface (medium). Devices the runtime always creates (`/dev/null`, `/dev/zero`, `/dev/urandom`, the job's own pty) are not findings. The task needing only tests does not matter: any process of the job can open the node.",
+    remediation: "Remove the device (Compose `devices`/`device_cgroup_rules`, Kubernetes `volumeDevices`, OCI `linux.devices` and device cgroup, bwrap `--dev-bind`); use `--dev /dev` or the runtime's default device set. A job that needs KVM or a GPU belongs in a boundary of its own.",
+    runtime_check: None,
+    check: check_devices,
+};
+
 fn check_devices(ctx: &Ctx<'_>, e: &mut Emitter) {
     let list = boundary(ctx)
         .and_then(|b| b.devices.as_deref())
@@ -174,6 +222,18 @@ fn check_devices(ctx: &Ctx<'_>, e: &mut Emitter) {
 }
 
 // ------------------------------------------------------ process namespace
+
+pub(crate) const ISO021: Rule = Rule {
+    id: "ISO021",
+    name: "shared-process-namespace",
+    area: Area::Isolation,
+    severity: Severity::High,
+    title: "the job shares a process namespace with another container",
+    rationale: "In a shared process namespace every process of the pod or service group is visible to the job. Running as the same user, it can read a sidecar's environment and memory, trace it, and reach its files through `/proc/<pid>/root`, so whatever an egress proxy, a credential helper or a log shipper holds (tokens, keys, upstream credentials) is the job's too. Its own limited credentials say nothing about its neighbours'.",
+    remediation: "Drop `shareProcessNamespace` (Kubernetes) or `pid: service:`/`container:` (Compose); if a debugger needs the namespace, attach it only for the debugging session, never to a job that runs untrusted code.",
+    runtime_check: None,
+    check: check_shared_pid,
+};
 
 fn check_shared_pid(ctx: &Ctx<'_>, e: &mut Emitter) {
     let list = boundary(ctx)
@@ -227,6 +287,18 @@ pub(crate) fn through_proc(path: &str) -> bool {
     false
 }
 
+pub(crate) const ISO022: Rule = Rule {
+    id: "ISO022",
+    name: "proc-working-directory",
+    area: Area::Isolation,
+    severity: Severity::Critical,
+    title: "the working directory goes through /proc",
+    rationale: "The runtime changes into the working directory while it still holds its own descriptors, before the job's root is in force. A path such as `/proc/self/fd/7` or `/proc/1/cwd` is resolved through those descriptors, and runc leaked one that pointed at the host's cgroup directory (CVE-2024-21626): the job started with a host directory as its working directory and walked from there to the host's root. The command that runs is irrelevant; the escape happens before it starts.",
+    remediation: "Set the working directory to a plain path inside the job's own file system (`/workspace`), and patch the runtime to a release that closes leaked descriptors (runc 1.1.12 or later).",
+    runtime_check: None,
+    check: check_cwd,
+};
+
 fn check_cwd(ctx: &Ctx<'_>, e: &mut Emitter) {
     for (ptr, cmd) in ctx.profile.commands() {
         let Some(cwd) = cmd.cwd.as_deref() else {
@@ -241,6 +313,18 @@ fn check_cwd(ctx: &Ctx<'_>, e: &mut Emitter) {
         }
     }
 }
+
+pub(crate) const MNT030: Rule = Rule {
+    id: "MNT030",
+    name: "mount-sub-path-escape",
+    area: Area::WritableMounts,
+    severity: Severity::High,
+    title: "a mount's sub-path can resolve outside its volume",
+    rationale: "The runtime resolves a sub-path (Kubernetes `subPath`, `subPathExpr`) on the host when the container starts. A `..` component, or a link that another container sharing the volume planted, has made it mount a host directory instead (CVE-2017-1002101, CVE-2021-25741); a `subPathExpr` built from environment variables lets whoever sets the variable choose the directory. The mount then reaches what no label vouches for.",
+    remediation: "Use a sub-path without `..` and without variable references, or mount a volume of its own at the target; keep links out of volumes that other containers write.",
+    runtime_check: Some(CheckKind::LinkResolution),
+    check: check_sub_path,
+};
 
 fn check_sub_path(ctx: &Ctx<'_>, e: &mut Emitter) {
     for v in ctx.mounts {
@@ -309,6 +393,18 @@ pub(crate) fn sysctl_risk(name: &str, host_network: bool) -> Option<(Severity, &
     })
 }
 
+pub(crate) const PRV023: Rule = Rule {
+    id: "PRV023",
+    name: "kernel-parameter",
+    area: Area::Privileges,
+    severity: Severity::High,
+    title: "the job sets kernel parameters beyond the safe set",
+    rationale: "Kernel parameters (sysctls) that no namespace separates (`kernel.*`, `vm.*`, `fs.*`) change the host kernel for every process; `net.*` parameters change the job's network stack, and the host's when it shares the host network (high); a lower `net.ipv4.ip_unprivileged_port_start` lets the job's processes take ports clients trust as privileged (medium). The Kubernetes safe set (`net.ipv4.ping_group_range`, `net.ipv4.ip_local_port_range`, ...) is not a finding. Whatever the job is meant to do, the parameters apply to every process in it.",
+    remediation: "Remove the parameter; if a test needs one, use the Kubernetes safe set, in a network namespace of the job's own.",
+    runtime_check: None,
+    check: check_sysctls,
+};
+
 fn check_sysctls(ctx: &Ctx<'_>, e: &mut Emitter) {
     let Some(b) = boundary(ctx) else { return };
     let host_network = b
@@ -329,6 +425,18 @@ fn check_sysctls(ctx: &Ctx<'_>, e: &mut Emitter) {
 }
 
 // ------------------------------------------------------------------ OOM
+
+pub(crate) const LIM020: Rule = Rule {
+    id: "LIM020",
+    name: "oom-protected",
+    area: Area::Limits,
+    severity: Severity::High,
+    title: "the job is shielded from the OOM killer",
+    rationale: "A memory limit is enforced by the kernel killing the job when it runs over. `oom_score_adj: -1000` exempts the job, so at memory pressure the kernel kills the runner, other tenants' jobs and host services instead (high); a smaller negative value tilts the choice the same way, and `oom_kill_disable` stalls the job at its limit instead of ending it, holding memory and its concurrency slot (medium). Code under test that allocates without bound then takes the host down rather than itself.",
+    remediation: "Leave `oom_score_adj` at 0 or above and `oom_kill_disable` off, so that the job is the process killed when it exceeds its memory.",
+    runtime_check: Some(CheckKind::LimitEnforced),
+    check: check_oom,
+};
 
 fn check_oom(ctx: &Ctx<'_>, e: &mut Emitter) {
     let Some(b) = boundary(ctx) else { return };
@@ -380,6 +488,18 @@ pub(crate) fn group_risk(g: &str) -> Option<&'static str> {
     })
 }
 
+pub(crate) const PRV024: Rule = Rule {
+    id: "PRV024",
+    name: "privileged-group",
+    area: Area::Privileges,
+    severity: Severity::High,
+    title: "the job is in a group that widens its privileges",
+    rationale: "Supplementary groups are checked on every open, like the user. A job in the root group, `docker`, `disk`, `kvm`, `sudo`/`wheel`, `adm`, `shadow` or a VM manager's group can use whatever that group owns on the host paths and devices it reaches: the engine socket, raw disks, logs, password hashes. A non-root uid does not help when the group grants the access, and the task's purpose does not narrow it.",
+    remediation: "Drop the group (Kubernetes `supplementalGroups`/`fsGroup`, Compose `group_add`, OCI `additionalGids`); give the scratch directory to the job's own unprivileged group instead.",
+    runtime_check: None,
+    check: check_groups,
+};
+
 fn check_groups(ctx: &Ctx<'_>, e: &mut Emitter) {
     let list = boundary(ctx)
         .and_then(|b| b.groups.as_deref())
@@ -395,116 +515,9 @@ fn check_groups(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
-pub const RULES: &[Rule] = &[Rule {
-    id: "ISO020",
-    name: "terminal-shared",
-    area: Area::Isolation,
-    severity: Severity::High,
-    title: "the job shares the caller's terminal",
-    rationale: "A process that keeps the caller's controlling terminal can queue input on it (the `TIOCSTI` ioctl, and `TIOCLINUX` on a virtual console): the characters are read by the caller's shell as if typed, and run with the caller's rights once the sandboxed command returns. Namespaces and mounts do not stop this; only a new session without that terminal does (bwrap `--new-session`, or a runtime that calls `setsid`). A terminal allocated for the job and relayed to an attached reviewer (Compose `tty` with `stdin_open`, Kubernetes `tty` with `stdin`, OCI `process.terminal`) cannot inject into the caller's shell, but it carries the reviewer's keystrokes in and the job's escape sequences out (medium).",
-    remediation: "Start the job in a new session with no terminal of the caller's (`--new-session` for bwrap); drop `tty`/`stdin` from containers that do not need an interactive reviewer.",
-    runtime_check: Some(CheckKind::ReadDenied),
-    check: check_terminal,
-},
-Rule {
-    id: "PRV020",
-    name: "kernel-files-unmasked",
-    area: Area::Privileges,
-    severity: Severity::High,
-    title: "the kernel files a runtime masks are open to the job",
-    rationale: "Container runtimes hide a fixed list of kernel files (`/proc/kcore`, `/proc/keys`, `/proc/timer_list`, `/sys/firmware`, ...) and mount `/proc/sys`, `/proc/sysrq-trigger` and `/sys` read-only, because namespaces do not cover them: they describe and control the host kernel. Kubernetes `procMount: Unmasked`, Docker `systempaths=unconfined`, an OCI config with empty `maskedPaths`/`readonlyPaths` or a writable sysfs mount remove that layer, which is what nested sandboxes ask for and what the 2025 runc escapes went through. The code under test can then read kernel memory layout, change host-wide kernel settings and trigger host actions, whatever the task says it does.",
-    remediation: "Keep the runtime's default masking (`procMount: Default`, no `systempaths=unconfined`, the runtime's `maskedPaths` and `readonlyPaths`, sysfs read-only). If a nested sandbox needs its own /proc, give it a VM boundary instead.",
-    runtime_check: None,
-    check: check_masking,
-},
-Rule {
-    id: "PRV021",
-    name: "security-module-unconfined",
-    area: Area::Privileges,
-    severity: Severity::High,
-    title: "the job runs with AppArmor or SELinux switched off",
-    rationale: "The runtime's AppArmor profile and SELinux type are the layer that still refuses a mount, a write under `/proc/sys` or a host file after a capability or namespace setting went wrong; several container escapes were stopped only by it. `unconfined`, `label=disable` and super-privileged types such as `spc_t` take that layer away for every process of the job, test code included.",
-    remediation: "Leave AppArmor at the runtime's default (`RuntimeDefault`, or omit the option) and SELinux labelling on with the container type; if a custom policy is needed, declare it as `custom` and review it.",
-    runtime_check: None,
-    check: check_security_modules,
-},
-Rule {
-    id: "PRV022",
-    name: "host-device",
-    area: Area::Privileges,
-    severity: Severity::High,
-    title: "the job can open a host device",
-    rationale: "A device node is a door into a host driver that no namespace separates. Raw disks, `/dev/mem` and an allow-all device rule reach every file and the kernel's memory (critical); KVM, network taps, input devices, consoles and kernel control nodes reach a large kernel interface or the reviewer's keyboard and screen (high); FUSE and GPU or sound drivers widen the kernel surface (medium). Devices the runtime always creates (`/dev/null`, `/dev/zero`, `/dev/urandom`, the job's own pty) are not findings. The task needing only tests does not matter: any process of the job can open the node.",
-    remediation: "Remove the device (Compose `devices`/`device_cgroup_rules`, Kubernetes `volumeDevices`, OCI `linux.devices` and device cgroup, bwrap `--dev-bind`); use `--dev /dev` or the runtime's default device set. A job that needs KVM or a GPU belongs in a boundary of its own.",
-    runtime_check: None,
-    check: check_devices,
-},
-Rule {
-    id: "ISO021",
-    name: "shared-process-namespace",
-    area: Area::Isolation,
-    severity: Severity::High,
-    title: "the job shares a process namespace with another container",
-    rationale: "In a shared process namespace every process of the pod or service group is visible to the job. Running as the same user, it can read a sidecar's environment and memory, trace it, and reach its files through `/proc/<pid>/root`, so whatever an egress proxy, a credential helper or a log shipper holds (tokens, keys, upstream credentials) is the job's too. Its own limited credentials say nothing about its neighbours'.",
-    remediation: "Drop `shareProcessNamespace` (Kubernetes) or `pid: service:`/`container:` (Compose); if a debugger needs the namespace, attach it only for the debugging session, never to a job that runs untrusted code.",
-    runtime_check: None,
-    check: check_shared_pid,
-},
-Rule {
-    id: "ISO022",
-    name: "proc-working-directory",
-    area: Area::Isolation,
-    severity: Severity::Critical,
-    title: "the working directory goes through /proc",
-    rationale: "The runtime changes into the working directory while it still holds its own descriptors, before the job's root is in force. A path such as `/proc/self/fd/7` or `/proc/1/cwd` is resolved through those descriptors, and runc leaked one that pointed at the host's cgroup directory (CVE-2024-21626): the job started with a host directory as its working directory and walked from there to the host's root. The command that runs is irrelevant; the escape happens before it starts.",
-    remediation: "Set the working directory to a plain path inside the job's own file system (`/workspace`), and patch the runtime to a release that closes leaked descriptors (runc 1.1.12 or later).",
-    runtime_check: None,
-    check: check_cwd,
-},
-Rule {
-    id: "MNT030",
-    name: "mount-sub-path-escape",
-    area: Area::WritableMounts,
-    severity: Severity::High,
-    title: "a mount's sub-path can resolve outside its volume",
-    rationale: "The runtime resolves a sub-path (Kubernetes `subPath`, `subPathExpr`) on the host when the container starts. A `..` component, or a link that another container sharing the volume planted, has made it mount a host directory instead (CVE-2017-1002101, CVE-2021-25741); a `subPathExpr` built from environment variables lets whoever sets the variable choose the directory. The mount then reaches what no label vouches for.",
-    remediation: "Use a sub-path without `..` and without variable references, or mount a volume of its own at the target; keep links out of volumes that other containers write.",
-    runtime_check: Some(CheckKind::LinkResolution),
-    check: check_sub_path,
-},
-Rule {
-    id: "PRV023",
-    name: "kernel-parameter",
-    area: Area::Privileges,
-    severity: Severity::High,
-    title: "the job sets kernel parameters beyond the safe set",
-    rationale: "Kernel parameters (sysctls) that no namespace separates (`kernel.*`, `vm.*`, `fs.*`) change the host kernel for every process; `net.*` parameters change the job's network stack, and the host's when it shares the host network (high); a lower `net.ipv4.ip_unprivileged_port_start` lets the job's processes take ports clients trust as privileged (medium). The Kubernetes safe set (`net.ipv4.ping_group_range`, `net.ipv4.ip_local_port_range`, ...) is not a finding. Whatever the job is meant to do, the parameters apply to every process in it.",
-    remediation: "Remove the parameter; if a test needs one, use the Kubernetes safe set, in a network namespace of the job's own.",
-    runtime_check: None,
-    check: check_sysctls,
-},
-Rule {
-    id: "LIM020",
-    name: "oom-protected",
-    area: Area::Limits,
-    severity: Severity::High,
-    title: "the job is shielded from the OOM killer",
-    rationale: "A memory limit is enforced by the kernel killing the job when it runs over. `oom_score_adj: -1000` exempts the job, so at memory pressure the kernel kills the runner, other tenants' jobs and host services instead (high); a smaller negative value tilts the choice the same way, and `oom_kill_disable` stalls the job at its limit instead of ending it, holding memory and its concurrency slot (medium). Code under test that allocates without bound then takes the host down rather than itself.",
-    remediation: "Leave `oom_score_adj` at 0 or above and `oom_kill_disable` off, so that the job is the process killed when it exceeds its memory.",
-    runtime_check: Some(CheckKind::LimitEnforced),
-    check: check_oom,
-},
-Rule {
-    id: "PRV024",
-    name: "privileged-group",
-    area: Area::Privileges,
-    severity: Severity::High,
-    title: "the job is in a group that widens its privileges",
-    rationale: "Supplementary groups are checked on every open, like the user. A job in the root group, `docker`, `disk`, `kvm`, `sudo`/`wheel`, `adm`, `shadow` or a VM manager's group can use whatever that group owns on the host paths and devices it reaches: the engine socket, raw disks, logs, password hashes. A non-root uid does not help when the group grants the access, and the task's purpose does not narrow it.",
-    remediation: "Drop the group (Kubernetes `supplementalGroups`/`fsGroup`, Compose `group_add`, OCI `additionalGids`); give the scratch directory to the job's own unprivileged group instead.",
-    runtime_check: None,
-    check: check_groups,
-}];
+pub const RULES: &[&Rule] = &[
+    &ISO020, &PRV020, &PRV021, &PRV022, &ISO021, &ISO022, &MNT030, &PRV023, &LIM020, &PRV024,
+];
 
 #[cfg(test)]
 mod tests {

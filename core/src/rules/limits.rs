@@ -181,6 +181,78 @@ fn no_effective_limit(ctx: &Ctx<'_>, e: &mut Emitter, b: &Bound) {
     );
 }
 
+pub(crate) const LIM001: Rule = Rule {
+    id: "LIM001",
+    name: "no-wall-time-limit",
+    area: Area::Limits,
+    severity: Severity::High,
+    title: "no wall-clock time limit",
+    rationale: "Without a wall-clock limit a job that hangs, waits on the network or sleeps on purpose holds its worker, its credentials and its slot indefinitely. A value of `0` is no better: many runners treat it as unlimited.",
+    remediation: "Set `limits.wall_seconds` to a little more than the job's normal duration (for a unit test run, minutes, not hours).",
+    runtime_check: Some(CheckKind::LimitEnforced),
+    check: |ctx, e| no_effective_limit(ctx, e, &WALL),
+};
+
+pub(crate) const LIM002: Rule = Rule {
+    id: "LIM002",
+    name: "no-cpu-time-limit",
+    area: Area::Limits,
+    severity: Severity::High,
+    title: "no processor time limit",
+    rationale: "Processor time is the resource hostile or runaway code spends first, and the wall clock alone does not bound it across many cores. A value of `0` is commonly read as unlimited.",
+    remediation: "Set `limits.cpu_seconds` to the processor time the job needs, with a modest margin.",
+    runtime_check: Some(CheckKind::LimitEnforced),
+    check: |ctx, e| no_effective_limit(ctx, e, &CPU),
+};
+
+pub(crate) const LIM003: Rule = Rule {
+    id: "LIM003",
+    name: "no-memory-limit",
+    area: Area::Limits,
+    severity: Severity::High,
+    title: "no memory limit",
+    rationale: "A job without a memory limit competes with every other workload on the host; one allocation loop can trigger the host's out-of-memory killer against unrelated processes. A value of `0` is commonly read as unlimited.",
+    remediation: "Set `limits.memory_bytes` to the job's measured peak plus a margin (the workshop job uses 512 MiB).",
+    runtime_check: Some(CheckKind::LimitEnforced),
+    check: |ctx, e| no_effective_limit(ctx, e, &MEMORY),
+};
+
+pub(crate) const LIM004: Rule = Rule {
+    id: "LIM004",
+    name: "no-process-limit",
+    area: Area::Limits,
+    severity: Severity::High,
+    title: "no limit on the number of processes",
+    rationale: "Tests and install hooks can start child processes freely; without a process cap a fork bomb exhausts the host's process table and takes down other jobs. A value of `0` is commonly read as unlimited.",
+    remediation: "Set `limits.processes` to a small number that covers the test runner and its workers (tens, not thousands).",
+    runtime_check: Some(CheckKind::LimitEnforced),
+    check: |ctx, e| no_effective_limit(ctx, e, &PROCESSES),
+};
+
+pub(crate) const LIM005: Rule = Rule {
+    id: "LIM005",
+    name: "no-output-limit",
+    area: Area::Limits,
+    severity: Severity::Medium,
+    title: "no limit on output size",
+    rationale: "Output travels out of the sandbox into logs and collectors that other people read and pay for. Unbounded output can fill disks or bury the lines a reviewer needs.",
+    remediation: "Set `limits.output_bytes` to a bound that fits the job's normal logs (a few MiB for a test run).",
+    runtime_check: Some(CheckKind::LimitEnforced),
+    check: |ctx, e| no_effective_limit(ctx, e, &OUTPUT),
+};
+
+pub(crate) const LIM006: Rule = Rule {
+    id: "LIM006",
+    name: "implausible-limit",
+    area: Area::Limits,
+    severity: Severity::Medium,
+    title: "a limit too large to bound anything",
+    rationale: "A limit set far above what any test needs (a week of time, a terabyte of memory or output, tens of thousands of processes, more than a thousand concurrent jobs, tens of gigabytes of artifacts or logs) looks like a bound in review but stops nothing in practice, often because a placeholder or a unit mistake slipped in. Findings about artifact sizes are shown with the artifacts.",
+    remediation: "Replace the value with one derived from the job's measured needs; check the unit (seconds, bytes).",
+    runtime_check: Some(CheckKind::LimitEnforced),
+    check: implausible_limits,
+};
+
 fn implausible_limits(ctx: &Ctx<'_>, e: &mut Emitter) {
     for m in MAGNITUDES {
         let Some(v) = (m.get)(ctx.profile) else {
@@ -199,6 +271,18 @@ fn implausible_limits(ctx: &Ctx<'_>, e: &mut Emitter) {
         }
     }
 }
+
+pub(crate) const LIM007: Rule = Rule {
+    id: "LIM007",
+    name: "limits-not-enforced",
+    area: Area::Limits,
+    severity: Severity::High,
+    title: "limits requested from the program instead of enforced",
+    rationale: "A limit matters only when the program ignores it. A limit that is merely asked for, or that nothing is declared to enforce, binds only cooperative code, and the code under test is not assumed to cooperate.",
+    remediation: "Enforce the limits outside the job: set `limits.enforced_by` to `cgroup` or `vm` (or `rlimit` where nothing better exists).",
+    runtime_check: Some(CheckKind::LimitEnforced),
+    check: not_enforced,
+};
 
 fn not_enforced(ctx: &Ctx<'_>, e: &mut Emitter) {
     let pointer = "/limits/enforced_by";
@@ -220,6 +304,18 @@ fn not_enforced(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
+pub(crate) const LIM011: Rule = Rule {
+    id: "LIM011",
+    name: "per-process-limits",
+    area: Area::Limits,
+    severity: Severity::Medium,
+    title: "limits enforced per process rather than for the whole job",
+    rationale: "Resource limits set with `setrlimit` apply to each process separately, so a job that forks multiplies its memory and processor allowance, and the process cap is shared with everything else running as the same user.",
+    remediation: "Enforce limits for the job as a whole: `limits.enforced_by` `cgroup` or `vm`.",
+    runtime_check: Some(CheckKind::LimitEnforced),
+    check: per_process_only,
+};
+
 fn per_process_only(ctx: &Ctx<'_>, e: &mut Emitter) {
     if limits(ctx).and_then(|l| l.enforced_by) == Some(LimitEnforcement::Rlimit) {
         e.emit(
@@ -229,6 +325,18 @@ fn per_process_only(ctx: &Ctx<'_>, e: &mut Emitter) {
         .evidence("enforced_by", "rlimit");
     }
 }
+
+pub(crate) const LIM008: Rule = Rule {
+    id: "LIM008",
+    name: "timeout-kills-parent-only",
+    area: Area::Limits,
+    severity: Severity::High,
+    title: "a timeout that may kill only the parent process",
+    rationale: "Test runners and hooks start children. If the timeout ends only the first process, its children, and anything they daemonized, keep running with the job's access after the job is reported finished.",
+    remediation: "Set `limits.timeout_kills` to `process-group`, `cgroup` or `environment` so the whole execution tree ends with the timeout.",
+    runtime_check: Some(CheckKind::TimeoutKillsTree),
+    check: timeout_spares_children,
+};
 
 fn timeout_spares_children(ctx: &Ctx<'_>, e: &mut Emitter) {
     let pointer = "/limits/timeout_kills";
@@ -251,6 +359,18 @@ fn timeout_spares_children(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
+pub(crate) const LIM009: Rule = Rule {
+    id: "LIM009",
+    name: "no-concurrency-cap",
+    area: Area::Limits,
+    severity: Severity::Medium,
+    title: "no cap on concurrent jobs",
+    rationale: "Bounding each job does not bound their sum: a thousand jobs within their own limits can still exhaust the runner, a package mirror or a test service.",
+    remediation: "Set `concurrency.max_jobs` to the number of jobs the runner and its shared services can absorb at once.",
+    runtime_check: Some(CheckKind::LimitEnforced),
+    check: no_concurrency_cap,
+};
+
 fn no_concurrency_cap(ctx: &Ctx<'_>, e: &mut Emitter) {
     e.unbounded(
         ctx,
@@ -259,6 +379,18 @@ fn no_concurrency_cap(ctx: &Ctx<'_>, e: &mut Emitter) {
         "many individually bounded jobs can still exhaust the runner and the services it shares",
     );
 }
+
+pub(crate) const LIM010: Rule = Rule {
+    id: "LIM010",
+    name: "reservation-released-early",
+    area: Area::Limits,
+    severity: Severity::Medium,
+    title: "a job's reservation released before its cleanup finishes",
+    rationale: "When the slot is freed as soon as a stop is requested, a new job starts while the old one may still be running or being torn down, so the real load exceeds the cap and cleanup failures go unnoticed.",
+    remediation: "Set `concurrency.release_after` to `cleanup`, and make cancellation and cleanup observable.",
+    runtime_check: None,
+    check: early_release,
+};
 
 fn early_release(ctx: &Ctx<'_>, e: &mut Emitter) {
     let pointer = "/concurrency/release_after";
@@ -286,128 +418,9 @@ fn early_release(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
-pub const RULES: &[Rule] = &[
-    Rule {
-        id: "LIM001",
-        name: "no-wall-time-limit",
-        area: Area::Limits,
-        severity: Severity::High,
-        title: "no wall-clock time limit",
-        rationale: "Without a wall-clock limit a job that hangs, waits on the network or sleeps on purpose holds its worker, its credentials and its slot indefinitely. A value of `0` is no better: many runners treat it as unlimited.",
-        remediation: "Set `limits.wall_seconds` to a little more than the job's normal duration (for a unit test run, minutes, not hours).",
-        runtime_check: Some(CheckKind::LimitEnforced),
-        check: |ctx, e| no_effective_limit(ctx, e, &WALL),
-    },
-    Rule {
-        id: "LIM002",
-        name: "no-cpu-time-limit",
-        area: Area::Limits,
-        severity: Severity::High,
-        title: "no processor time limit",
-        rationale: "Processor time is the resource hostile or runaway code spends first, and the wall clock alone does not bound it across many cores. A value of `0` is commonly read as unlimited.",
-        remediation: "Set `limits.cpu_seconds` to the processor time the job needs, with a modest margin.",
-        runtime_check: Some(CheckKind::LimitEnforced),
-        check: |ctx, e| no_effective_limit(ctx, e, &CPU),
-    },
-    Rule {
-        id: "LIM003",
-        name: "no-memory-limit",
-        area: Area::Limits,
-        severity: Severity::High,
-        title: "no memory limit",
-        rationale: "A job without a memory limit competes with every other workload on the host; one allocation loop can trigger the host's out-of-memory killer against unrelated processes. A value of `0` is commonly read as unlimited.",
-        remediation: "Set `limits.memory_bytes` to the job's measured peak plus a margin (the workshop job uses 512 MiB).",
-        runtime_check: Some(CheckKind::LimitEnforced),
-        check: |ctx, e| no_effective_limit(ctx, e, &MEMORY),
-    },
-    Rule {
-        id: "LIM004",
-        name: "no-process-limit",
-        area: Area::Limits,
-        severity: Severity::High,
-        title: "no limit on the number of processes",
-        rationale: "Tests and install hooks can start child processes freely; without a process cap a fork bomb exhausts the host's process table and takes down other jobs. A value of `0` is commonly read as unlimited.",
-        remediation: "Set `limits.processes` to a small number that covers the test runner and its workers (tens, not thousands).",
-        runtime_check: Some(CheckKind::LimitEnforced),
-        check: |ctx, e| no_effective_limit(ctx, e, &PROCESSES),
-    },
-    Rule {
-        id: "LIM005",
-        name: "no-output-limit",
-        area: Area::Limits,
-        severity: Severity::Medium,
-        title: "no limit on output size",
-        rationale: "Output travels out of the sandbox into logs and collectors that other people read and pay for. Unbounded output can fill disks or bury the lines a reviewer needs.",
-        remediation: "Set `limits.output_bytes` to a bound that fits the job's normal logs (a few MiB for a test run).",
-        runtime_check: Some(CheckKind::LimitEnforced),
-        check: |ctx, e| no_effective_limit(ctx, e, &OUTPUT),
-    },
-    Rule {
-        id: "LIM006",
-        name: "implausible-limit",
-        area: Area::Limits,
-        severity: Severity::Medium,
-        title: "a limit too large to bound anything",
-        rationale: "A limit set far above what any test needs (a week of time, a terabyte of memory or output, tens of thousands of processes, more than a thousand concurrent jobs, tens of gigabytes of artifacts or logs) looks like a bound in review but stops nothing in practice, often because a placeholder or a unit mistake slipped in. Findings about artifact sizes are shown with the artifacts.",
-        remediation: "Replace the value with one derived from the job's measured needs; check the unit (seconds, bytes).",
-        runtime_check: Some(CheckKind::LimitEnforced),
-        check: implausible_limits,
-    },
-    Rule {
-        id: "LIM007",
-        name: "limits-not-enforced",
-        area: Area::Limits,
-        severity: Severity::High,
-        title: "limits requested from the program instead of enforced",
-        rationale: "A limit matters only when the program ignores it. A limit that is merely asked for, or that nothing is declared to enforce, binds only cooperative code, and the code under test is not assumed to cooperate.",
-        remediation: "Enforce the limits outside the job: set `limits.enforced_by` to `cgroup` or `vm` (or `rlimit` where nothing better exists).",
-        runtime_check: Some(CheckKind::LimitEnforced),
-        check: not_enforced,
-    },
-    Rule {
-        id: "LIM008",
-        name: "timeout-kills-parent-only",
-        area: Area::Limits,
-        severity: Severity::High,
-        title: "a timeout that may kill only the parent process",
-        rationale: "Test runners and hooks start children. If the timeout ends only the first process, its children, and anything they daemonized, keep running with the job's access after the job is reported finished.",
-        remediation: "Set `limits.timeout_kills` to `process-group`, `cgroup` or `environment` so the whole execution tree ends with the timeout.",
-        runtime_check: Some(CheckKind::TimeoutKillsTree),
-        check: timeout_spares_children,
-    },
-    Rule {
-        id: "LIM009",
-        name: "no-concurrency-cap",
-        area: Area::Limits,
-        severity: Severity::Medium,
-        title: "no cap on concurrent jobs",
-        rationale: "Bounding each job does not bound their sum: a thousand jobs within their own limits can still exhaust the runner, a package mirror or a test service.",
-        remediation: "Set `concurrency.max_jobs` to the number of jobs the runner and its shared services can absorb at once.",
-        runtime_check: Some(CheckKind::LimitEnforced),
-        check: no_concurrency_cap,
-    },
-    Rule {
-        id: "LIM010",
-        name: "reservation-released-early",
-        area: Area::Limits,
-        severity: Severity::Medium,
-        title: "a job's reservation released before its cleanup finishes",
-        rationale: "When the slot is freed as soon as a stop is requested, a new job starts while the old one may still be running or being torn down, so the real load exceeds the cap and cleanup failures go unnoticed.",
-        remediation: "Set `concurrency.release_after` to `cleanup`, and make cancellation and cleanup observable.",
-        runtime_check: None,
-        check: early_release,
-    },
-    Rule {
-        id: "LIM011",
-        name: "per-process-limits",
-        area: Area::Limits,
-        severity: Severity::Medium,
-        title: "limits enforced per process rather than for the whole job",
-        rationale: "Resource limits set with `setrlimit` apply to each process separately, so a job that forks multiplies its memory and processor allowance, and the process cap is shared with everything else running as the same user.",
-        remediation: "Enforce limits for the job as a whole: `limits.enforced_by` `cgroup` or `vm`.",
-        runtime_check: Some(CheckKind::LimitEnforced),
-        check: per_process_only,
-    },
+pub const RULES: &[&Rule] = &[
+    &LIM001, &LIM002, &LIM003, &LIM004, &LIM005, &LIM006, &LIM007, &LIM008, &LIM009, &LIM010,
+    &LIM011,
 ];
 
 #[cfg(test)]

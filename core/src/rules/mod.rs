@@ -2,9 +2,12 @@
 //! audit, `isolint explain`, `isolint rules`, SARIF rule metadata and the
 //! browser page.
 //!
-//! A rule is a [`Rule`] value (metadata plus a check function) declared in
-//! the module of its area. Adding a rule means adding it to that module's
-//! `RULES` list; nothing else needs editing.
+//! A rule is a [`Rule`] constant named by its id (`CMD001`), declared in
+//! the module of its area right above its check function (or holding the
+//! check as a closure, or beside the shared function the closure calls), so
+//! one screen shows what a rule says and what it looks for. Each area lists
+//! references to its rules, in registry order, in its `RULES`; adding a rule
+//! means declaring its constant and adding it to that list.
 
 use crate::date::Date;
 use crate::decode::Problem;
@@ -77,6 +80,7 @@ pub fn all() -> impl Iterator<Item = &'static Rule> {
     ]
     .into_iter()
     .flatten()
+    .copied()
 }
 
 /// Look a rule up by id or name (case-insensitive).
@@ -411,6 +415,71 @@ pub(crate) fn area_findings(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each area's source, to hold the shape the registry relies on.
+    const SOURCES: &[(&str, &str)] = &[
+        ("artifacts.rs", include_str!("artifacts.rs")),
+        ("cleanup.rs", include_str!("cleanup.rs")),
+        ("command.rs", include_str!("command.rs")),
+        ("credentials.rs", include_str!("credentials.rs")),
+        ("dependencies.rs", include_str!("dependencies.rs")),
+        ("egress.rs", include_str!("egress.rs")),
+        ("isolation.rs", include_str!("isolation.rs")),
+        ("kernel.rs", include_str!("kernel.rs")),
+        ("limits.rs", include_str!("limits.rs")),
+        ("mounts.rs", include_str!("mounts.rs")),
+        ("network.rs", include_str!("network.rs")),
+        ("privileges.rs", include_str!("privileges.rs")),
+        ("profile.rs", include_str!("profile.rs")),
+        ("resolution.rs", include_str!("resolution.rs")),
+    ];
+
+    /// Every rule is a constant named by its id, and one whose check is a
+    /// named function sits right above that function, so reading a rule
+    /// never means a jump to a list at the end of the file.
+    #[test]
+    fn rules_are_declared_beside_their_checks() {
+        let mut declared = Vec::new();
+        for (file, src) in SOURCES {
+            let mut rest = *src;
+            while let Some(at) = rest.find(": Rule = Rule {") {
+                let name = rest[..at].rsplit(' ').next().unwrap();
+                let body = &rest[at..];
+                let end = body.find("\n};\n").expect("rule constant ends with `};`");
+                let (rule, after) = (&body[..end], &body[end + 4..]);
+                let id = rule
+                    .split("id: \"")
+                    .nth(1)
+                    .and_then(|s| s.split('"').next());
+                assert_eq!(id, Some(name), "{file}: constant {name} holds another id");
+                let check = rule
+                    .split("\n    check: ")
+                    .nth(1)
+                    .unwrap_or_else(|| panic!("{file}: {name} has no check"));
+                let check = check.trim_end().trim_end_matches(',');
+                if check
+                    .bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || c == b'_')
+                {
+                    let next = after
+                        .lines()
+                        .find(|l| !(l.is_empty() || l.starts_with("///") || l.starts_with("#[")))
+                        .unwrap_or("");
+                    let next = next.strip_prefix("pub(crate) ").unwrap_or(next);
+                    assert!(
+                        next.starts_with(&format!("fn {check}(")),
+                        "{file}: {name} is not right above its check `fn {check}`, but above `{next}`"
+                    );
+                }
+                declared.push(name);
+                rest = after;
+            }
+        }
+        declared.sort_unstable();
+        let mut registry: Vec<&str> = all().map(|r| r.id).collect();
+        registry.sort_unstable();
+        assert_eq!(declared, registry);
+    }
 
     #[test]
     fn ids_are_unique_and_well_formed() {

@@ -377,6 +377,18 @@ fn path_fields<'a>(
     .filter_map(|(f, p, n)| Some((f, p?, n?)))
 }
 
+pub(crate) const MNT001: Rule = Rule {
+    id: "MNT001",
+    name: "developer-home-mounted",
+    area: Area::WritableMounts,
+    severity: Severity::Critical,
+    title: "a developer's home directory is mounted",
+    rationale: "A home directory collects keys, cloud profiles, tokens, shell history and editor state. Code under test runs with the job's access, so a read-only mount still lets a project hook copy all of it; reading is enough to disclose secrets.",
+    remediation: "Remove the mount. Give the job a source snapshot of the files it tests and a scratch directory instead.",
+    runtime_check: Some(CheckKind::ReadDenied),
+    check: check_home,
+};
+
 fn check_home(ctx: &Ctx<'_>, e: &mut Emitter) {
     sensitive_source(
         ctx,
@@ -386,6 +398,18 @@ fn check_home(ctx: &Ctx<'_>, e: &mut Emitter) {
         "the job can read everything in it, including keys, tokens and shell history",
     );
 }
+
+pub(crate) const MNT002: Rule = Rule {
+    id: "MNT002",
+    name: "credential-store-mounted",
+    area: Area::WritableMounts,
+    severity: Severity::Critical,
+    title: "a credential file, credential store or agent socket is mounted",
+    rationale: "Files such as `.aws`, `.kube`, `.netrc` or a service-account token, and sockets of signing agents, hold or wield long-lived credentials. Anything the job runs can read or use them, whatever the mount's access mode.",
+    remediation: "Remove the mount. If the job needs a credential, have a broker issue a short-lived, task-scoped one (see the credentials rules).",
+    runtime_check: Some(CheckKind::ReadDenied),
+    check: check_credential_store,
+};
 
 fn check_credential_store(ctx: &Ctx<'_>, e: &mut Emitter) {
     sensitive_source(
@@ -397,6 +421,18 @@ fn check_credential_store(ctx: &Ctx<'_>, e: &mut Emitter) {
     );
 }
 
+pub(crate) const MNT003: Rule = Rule {
+    id: "MNT003",
+    name: "production-socket-mounted",
+    area: Area::WritableMounts,
+    severity: Severity::Critical,
+    title: "a production service socket is mounted",
+    rationale: "A socket of a production service (a database, a queue) lets the job talk to production directly, with whatever trust the service grants local peers. A test job needs a disposable test service, not production.",
+    remediation: "Remove the mount and give the job a disposable test service, declared under `needs.services`.",
+    runtime_check: Some(CheckKind::ReadDenied),
+    check: check_production_socket,
+};
+
 fn check_production_socket(ctx: &Ctx<'_>, e: &mut Emitter) {
     sensitive_source(
         ctx,
@@ -406,6 +442,18 @@ fn check_production_socket(ctx: &Ctx<'_>, e: &mut Emitter) {
         "the job can connect to the production service behind it",
     );
 }
+
+pub(crate) const MNT004: Rule = Rule {
+    id: "MNT004",
+    name: "engine-socket-mounted",
+    area: Area::WritableMounts,
+    severity: Severity::Critical,
+    title: "the container engine's socket is mounted",
+    rationale: "Whoever can connect to the Docker, containerd, Podman, CRI-O or BuildKit socket can start a privileged container with the host's root file system mounted: full control of the host. A read-only mount does not prevent connecting to a socket.",
+    remediation: "Remove the mount. If the job must build images, use a rootless or remote builder that holds no host authority.",
+    runtime_check: Some(CheckKind::ReadDenied),
+    check: check_engine_socket,
+};
 
 fn check_engine_socket(ctx: &Ctx<'_>, e: &mut Emitter) {
     sensitive_source(
@@ -417,6 +465,18 @@ fn check_engine_socket(ctx: &Ctx<'_>, e: &mut Emitter) {
     );
 }
 
+pub(crate) const MNT020: Rule = Rule {
+    id: "MNT020",
+    name: "engine-data-mounted",
+    area: Area::WritableMounts,
+    severity: Severity::High,
+    title: "a container engine's data directory is mounted",
+    rationale: "Directories such as `/var/lib/docker/containers` or `/var/log/pods` hold every container's logs and configuration, including the environment variables other jobs were started with. Reading them discloses what those jobs were given; writing them alters containers the job does not own. It is not the engine's socket, but it reaches far beyond the job.",
+    remediation: "Remove the mount. If the job must ship logs, give it only its own log file, or let the node's log agent collect them outside the job.",
+    runtime_check: Some(CheckKind::ReadDenied),
+    check: check_engine_data,
+};
+
 fn check_engine_data(ctx: &Ctx<'_>, e: &mut Emitter) {
     sensitive_source(
         ctx,
@@ -426,6 +486,18 @@ fn check_engine_data(ctx: &Ctx<'_>, e: &mut Emitter) {
         "the job can read other containers' logs, environment variables and configuration, which often hold secrets",
     );
 }
+
+pub(crate) const MNT005: Rule = Rule {
+    id: "MNT005",
+    name: "sensitive-path-exposed",
+    area: Area::WritableMounts,
+    severity: Severity::Critical,
+    title: "a mount exposes a sensitive location beneath it",
+    rationale: "A mount grants everything below its source. Mounting a directory above a home, a credential store or a socket exposes them as surely as mounting them by name, and the exposure is easy to miss in review.",
+    remediation: "Mount the narrowest directory the job needs, one that contains none of the listed locations.",
+    runtime_check: Some(CheckKind::ReadDenied),
+    check: check_exposure,
+};
 
 fn check_exposure(ctx: &Ctx<'_>, e: &mut Emitter) {
     for (v, s) in sources(ctx) {
@@ -469,6 +541,18 @@ fn check_exposure(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
+pub(crate) const MNT006: Rule = Rule {
+    id: "MNT006",
+    name: "mount-not-needed",
+    area: Area::WritableMounts,
+    severity: Severity::High,
+    title: "a mount the job's declared needs do not require",
+    rationale: "A job should get only what it needs: its inputs, a place for output and the services it uses. A mount whose class the job does not list under `needs` widens what the code under test can reach for no reason the profile states.",
+    remediation: "Remove the mount, or, if the job really requires it, add its label class to `needs.inputs`, `needs.outputs` or `needs.services`.",
+    runtime_check: None,
+    check: check_not_needed,
+};
+
 fn check_not_needed(ctx: &Ctx<'_>, e: &mut Emitter) {
     if ctx.profile.needs.is_none() && ctx.present("/needs") {
         return; // present but unreadable: a profile-area finding
@@ -498,6 +582,18 @@ fn check_not_needed(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
+pub(crate) const MNT007: Rule = Rule {
+    id: "MNT007",
+    name: "writable-not-scratch",
+    area: Area::WritableMounts,
+    severity: Severity::High,
+    title: "a writable mount that is not scratch or output",
+    rationale: "Only scratch and output locations are meant to receive the job's writes. A writable source snapshot, dependency cache or test service lets the code under test alter inputs that later runs or reviewers take as given.",
+    remediation: "Set `access` to `read-only`, and direct the job's writes to a scratch or output mount.",
+    runtime_check: Some(CheckKind::WriteDenied),
+    check: check_writable_not_scratch,
+};
+
 fn check_writable_not_scratch(ctx: &Ctx<'_>, e: &mut Emitter) {
     for (v, s) in sources(ctx) {
         let Some(class) = writable_not_scratch(v, s) else {
@@ -516,6 +612,18 @@ fn check_writable_not_scratch(ctx: &Ctx<'_>, e: &mut Emitter) {
         .evidence("access", access(v));
     }
 }
+
+pub(crate) const MNT008: Rule = Rule {
+    id: "MNT008",
+    name: "writable-trusted-config",
+    area: Area::WritableMounts,
+    severity: Severity::Critical,
+    title: "writable storage overlaps trusted configuration or a host system tree",
+    rationale: "Trusted configuration steers the runner and later jobs. A writable mount that is, contains or sits inside it, or whose target overlaps it, lets the job rewrite the rules it will be judged by.",
+    remediation: "Keep writable output separate from configuration: mount configuration read-only and put scratch and output outside every trusted-config and system path.",
+    runtime_check: Some(CheckKind::WriteDenied),
+    check: check_writable_config,
+};
 
 fn check_writable_config(ctx: &Ctx<'_>, e: &mut Emitter) {
     let trusted = PathSet::of_class(ctx.index, LabelClass::TrustedConfig);
@@ -569,6 +677,18 @@ fn check_writable_config(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
+pub(crate) const MNT009: Rule = Rule {
+    id: "MNT009",
+    name: "plantable-files-writable",
+    area: Area::WritableMounts,
+    severity: Severity::High,
+    title: "a writable mount holds files that run or are trusted after the job",
+    rationale: "Git hooks and config, shell start-up files, CI definitions and package-manager settings are executed or obeyed by something outside the job: a developer's shell, the next checkout, the next install. A job that can write them can plant code for the next run.",
+    remediation: "Mount repositories, homes and caches read-only, or give the job a disposable copy that nothing reuses after it ends.",
+    runtime_check: Some(CheckKind::WriteDenied),
+    check: check_plantable,
+};
+
 fn check_plantable(ctx: &Ctx<'_>, e: &mut Emitter) {
     for v in ctx.mounts {
         let s = v.source();
@@ -601,6 +721,18 @@ fn check_plantable(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
+pub(crate) const MNT010: Rule = Rule {
+    id: "MNT010",
+    name: "unlabelled-source",
+    area: Area::WritableMounts,
+    severity: Severity::High,
+    title: "a mount source no trusted label covers",
+    rationale: "The audit can only vouch for paths the trusted fixture labels describe. An unlabelled source might hold anything, so it cannot be compared against what the job needs.",
+    remediation: "Mount a labelled location instead, or have the catalog's owner label this path with its class.",
+    runtime_check: None,
+    check: check_unlabelled,
+};
+
 fn check_unlabelled(ctx: &Ctx<'_>, e: &mut Emitter) {
     for (v, s) in sources(ctx) {
         if s.matched.is_some() || s.normalized.relative {
@@ -625,6 +757,18 @@ fn check_unlabelled(ctx: &Ctx<'_>, e: &mut Emitter) {
         .evidence("access", access(v));
     }
 }
+
+pub(crate) const MNT011: Rule = Rule {
+    id: "MNT011",
+    name: "parent-reference-in-path",
+    area: Area::WritableMounts,
+    severity: Severity::High,
+    title: "a mount path contains `..`",
+    rationale: "isolint resolves `..` lexically, but the runtime resolves it after following symbolic links, so `a/link/..` can reach a different directory than the one audited. A path with `..` says one thing to the reviewer and may do another.",
+    remediation: "Write the absolute path without `..` components, and have the runner open mount sources with link-safe primitives.",
+    runtime_check: Some(CheckKind::LinkResolution),
+    check: check_parent_refs,
+};
 
 fn check_parent_refs(ctx: &Ctx<'_>, e: &mut Emitter) {
     for v in ctx.mounts {
@@ -662,6 +806,18 @@ fn check_parent_refs(ctx: &Ctx<'_>, e: &mut Emitter) {
         }
     }
 }
+
+pub(crate) const MNT012: Rule = Rule {
+    id: "MNT012",
+    name: "relative-path",
+    area: Area::WritableMounts,
+    severity: Severity::High,
+    title: "a mount path is not absolute",
+    rationale: "A relative path, `~`, a variable or a Windows drive path means whatever the runner's working directory, user or platform makes of it at launch. The audit cannot match it against the labels, and `~` usually points at a developer's home.",
+    remediation: "Write an absolute POSIX path for both `source` and `target`.",
+    runtime_check: Some(CheckKind::LinkResolution),
+    check: check_relative,
+};
 
 fn check_relative(ctx: &Ctx<'_>, e: &mut Emitter) {
     for v in ctx.mounts {
@@ -703,6 +859,18 @@ fn check_relative(ctx: &Ctx<'_>, e: &mut Emitter) {
         }
     }
 }
+
+pub(crate) const MNT013: Rule = Rule {
+    id: "MNT013",
+    name: "control-character-in-path",
+    area: Area::WritableMounts,
+    severity: Severity::High,
+    title: "a mount path contains a control character",
+    rationale: "A NUL ends the path for C-based tools while the rest stays in the profile; newlines and escape sequences make reviewers and logs show a different name from the one opened.",
+    remediation: "Remove control characters from the path.",
+    runtime_check: Some(CheckKind::LinkResolution),
+    check: check_control_chars,
+};
 
 fn check_control_chars(ctx: &Ctx<'_>, e: &mut Emitter) {
     for v in ctx.mounts {
@@ -756,6 +924,18 @@ fn is_identity_in_process(ctx: &Ctx<'_>, v: &crate::rules::MountView<'_>) -> boo
     process && same
 }
 
+pub(crate) const MNT014: Rule = Rule {
+    id: "MNT014",
+    name: "system-target",
+    area: Area::WritableMounts,
+    severity: Severity::High,
+    title: "a mount lands on `/` or a system directory",
+    rationale: "Mounting over `/`, `/proc`, `/sys` or `/dev` can cover the protections the runtime places there; mounting over `/etc` or `/usr` swaps the configuration and programs the job's own tools trust. Either way the boundary no longer matches what was reviewed.",
+    remediation: "Mount under a dedicated directory such as `/workspace` or `/scratch`, and point tools at it by argument or variable.",
+    runtime_check: None,
+    check: check_system_target,
+};
+
 fn check_system_target(ctx: &Ctx<'_>, e: &mut Emitter) {
     if root_starts_empty(ctx) {
         return;
@@ -806,6 +986,18 @@ fn check_system_target(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
+pub(crate) const MNT015: Rule = Rule {
+    id: "MNT015",
+    name: "shadowed-target",
+    area: Area::WritableMounts,
+    severity: Severity::High,
+    title: "two mounts share a target or one lies inside another",
+    rationale: "When targets coincide or nest, mount order decides what the job sees: a read-only mount can be covered by a writable one, or a sensitive file can appear inside an innocent-looking directory.",
+    remediation: "Give every mount its own target, none inside another.",
+    runtime_check: Some(CheckKind::LinkResolution),
+    check: check_shadowing,
+};
+
 fn check_shadowing(ctx: &Ctx<'_>, e: &mut Emitter) {
     // Indexed like `ctx.mounts`: the normalized absolute target, if any.
     let targets: Vec<Option<&str>> = ctx
@@ -843,6 +1035,18 @@ fn check_shadowing(ctx: &Ctx<'_>, e: &mut Emitter) {
             .evidence("relation", relation);
     }
 }
+
+pub(crate) const MNT016: Rule = Rule {
+    id: "MNT016",
+    name: "mount-undeclared",
+    area: Area::WritableMounts,
+    severity: Severity::Medium,
+    title: "mounts, or a mount's source, target or access, are not declared",
+    rationale: "What is not declared is decided by the runner's defaults, which the audit cannot see. Undeclared mounts often mean the working directory read-write; an undeclared access is audited as writable.",
+    remediation: "Declare `mounts` explicitly (an empty list if the job needs none) and give every mount a `source`, a `target` and an `access`.",
+    runtime_check: Some(CheckKind::WriteDenied),
+    check: check_declaration,
+};
 
 fn check_declaration(ctx: &Ctx<'_>, e: &mut Emitter) {
     if !ctx.present("/mounts") {
@@ -889,194 +1093,9 @@ fn check_declaration(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
-pub const RULES: &[Rule] = &[
-    Rule {
-        id: "MNT001",
-        name: "developer-home-mounted",
-        area: Area::WritableMounts,
-        severity: Severity::Critical,
-        title: "a developer's home directory is mounted",
-        rationale: "A home directory collects keys, cloud profiles, tokens, shell history and editor state. Code under test runs with the job's access, so a read-only mount still lets a project hook copy all of it; reading is enough to disclose secrets.",
-        remediation: "Remove the mount. Give the job a source snapshot of the files it tests and a scratch directory instead.",
-        runtime_check: Some(CheckKind::ReadDenied),
-        check: check_home,
-    },
-    Rule {
-        id: "MNT002",
-        name: "credential-store-mounted",
-        area: Area::WritableMounts,
-        severity: Severity::Critical,
-        title: "a credential file, credential store or agent socket is mounted",
-        rationale: "Files such as `.aws`, `.kube`, `.netrc` or a service-account token, and sockets of signing agents, hold or wield long-lived credentials. Anything the job runs can read or use them, whatever the mount's access mode.",
-        remediation: "Remove the mount. If the job needs a credential, have a broker issue a short-lived, task-scoped one (see the credentials rules).",
-        runtime_check: Some(CheckKind::ReadDenied),
-        check: check_credential_store,
-    },
-    Rule {
-        id: "MNT003",
-        name: "production-socket-mounted",
-        area: Area::WritableMounts,
-        severity: Severity::Critical,
-        title: "a production service socket is mounted",
-        rationale: "A socket of a production service (a database, a queue) lets the job talk to production directly, with whatever trust the service grants local peers. A test job needs a disposable test service, not production.",
-        remediation: "Remove the mount and give the job a disposable test service, declared under `needs.services`.",
-        runtime_check: Some(CheckKind::ReadDenied),
-        check: check_production_socket,
-    },
-    Rule {
-        id: "MNT004",
-        name: "engine-socket-mounted",
-        area: Area::WritableMounts,
-        severity: Severity::Critical,
-        title: "the container engine's socket is mounted",
-        rationale: "Whoever can connect to the Docker, containerd, Podman, CRI-O or BuildKit socket can start a privileged container with the host's root file system mounted: full control of the host. A read-only mount does not prevent connecting to a socket.",
-        remediation: "Remove the mount. If the job must build images, use a rootless or remote builder that holds no host authority.",
-        runtime_check: Some(CheckKind::ReadDenied),
-        check: check_engine_socket,
-    },
-    Rule {
-        id: "MNT005",
-        name: "sensitive-path-exposed",
-        area: Area::WritableMounts,
-        severity: Severity::Critical,
-        title: "a mount exposes a sensitive location beneath it",
-        rationale: "A mount grants everything below its source. Mounting a directory above a home, a credential store or a socket exposes them as surely as mounting them by name, and the exposure is easy to miss in review.",
-        remediation: "Mount the narrowest directory the job needs, one that contains none of the listed locations.",
-        runtime_check: Some(CheckKind::ReadDenied),
-        check: check_exposure,
-    },
-    Rule {
-        id: "MNT006",
-        name: "mount-not-needed",
-        area: Area::WritableMounts,
-        severity: Severity::High,
-        title: "a mount the job's declared needs do not require",
-        rationale: "A job should get only what it needs: its inputs, a place for output and the services it uses. A mount whose class the job does not list under `needs` widens what the code under test can reach for no reason the profile states.",
-        remediation: "Remove the mount, or, if the job really requires it, add its label class to `needs.inputs`, `needs.outputs` or `needs.services`.",
-        runtime_check: None,
-        check: check_not_needed,
-    },
-    Rule {
-        id: "MNT007",
-        name: "writable-not-scratch",
-        area: Area::WritableMounts,
-        severity: Severity::High,
-        title: "a writable mount that is not scratch or output",
-        rationale: "Only scratch and output locations are meant to receive the job's writes. A writable source snapshot, dependency cache or test service lets the code under test alter inputs that later runs or reviewers take as given.",
-        remediation: "Set `access` to `read-only`, and direct the job's writes to a scratch or output mount.",
-        runtime_check: Some(CheckKind::WriteDenied),
-        check: check_writable_not_scratch,
-    },
-    Rule {
-        id: "MNT008",
-        name: "writable-trusted-config",
-        area: Area::WritableMounts,
-        severity: Severity::Critical,
-        title: "writable storage overlaps trusted configuration or a host system tree",
-        rationale: "Trusted configuration steers the runner and later jobs. A writable mount that is, contains or sits inside it, or whose target overlaps it, lets the job rewrite the rules it will be judged by.",
-        remediation: "Keep writable output separate from configuration: mount configuration read-only and put scratch and output outside every trusted-config and system path.",
-        runtime_check: Some(CheckKind::WriteDenied),
-        check: check_writable_config,
-    },
-    Rule {
-        id: "MNT009",
-        name: "plantable-files-writable",
-        area: Area::WritableMounts,
-        severity: Severity::High,
-        title: "a writable mount holds files that run or are trusted after the job",
-        rationale: "Git hooks and config, shell start-up files, CI definitions and package-manager settings are executed or obeyed by something outside the job: a developer's shell, the next checkout, the next install. A job that can write them can plant code for the next run.",
-        remediation: "Mount repositories, homes and caches read-only, or give the job a disposable copy that nothing reuses after it ends.",
-        runtime_check: Some(CheckKind::WriteDenied),
-        check: check_plantable,
-    },
-    Rule {
-        id: "MNT010",
-        name: "unlabelled-source",
-        area: Area::WritableMounts,
-        severity: Severity::High,
-        title: "a mount source no trusted label covers",
-        rationale: "The audit can only vouch for paths the trusted fixture labels describe. An unlabelled source might hold anything, so it cannot be compared against what the job needs.",
-        remediation: "Mount a labelled location instead, or have the catalog's owner label this path with its class.",
-        runtime_check: None,
-        check: check_unlabelled,
-    },
-    Rule {
-        id: "MNT011",
-        name: "parent-reference-in-path",
-        area: Area::WritableMounts,
-        severity: Severity::High,
-        title: "a mount path contains `..`",
-        rationale: "isolint resolves `..` lexically, but the runtime resolves it after following symbolic links, so `a/link/..` can reach a different directory than the one audited. A path with `..` says one thing to the reviewer and may do another.",
-        remediation: "Write the absolute path without `..` components, and have the runner open mount sources with link-safe primitives.",
-        runtime_check: Some(CheckKind::LinkResolution),
-        check: check_parent_refs,
-    },
-    Rule {
-        id: "MNT012",
-        name: "relative-path",
-        area: Area::WritableMounts,
-        severity: Severity::High,
-        title: "a mount path is not absolute",
-        rationale: "A relative path, `~`, a variable or a Windows drive path means whatever the runner's working directory, user or platform makes of it at launch. The audit cannot match it against the labels, and `~` usually points at a developer's home.",
-        remediation: "Write an absolute POSIX path for both `source` and `target`.",
-        runtime_check: Some(CheckKind::LinkResolution),
-        check: check_relative,
-    },
-    Rule {
-        id: "MNT013",
-        name: "control-character-in-path",
-        area: Area::WritableMounts,
-        severity: Severity::High,
-        title: "a mount path contains a control character",
-        rationale: "A NUL ends the path for C-based tools while the rest stays in the profile; newlines and escape sequences make reviewers and logs show a different name from the one opened.",
-        remediation: "Remove control characters from the path.",
-        runtime_check: Some(CheckKind::LinkResolution),
-        check: check_control_chars,
-    },
-    Rule {
-        id: "MNT014",
-        name: "system-target",
-        area: Area::WritableMounts,
-        severity: Severity::High,
-        title: "a mount lands on `/` or a system directory",
-        rationale: "Mounting over `/`, `/proc`, `/sys` or `/dev` can cover the protections the runtime places there; mounting over `/etc` or `/usr` swaps the configuration and programs the job's own tools trust. Either way the boundary no longer matches what was reviewed.",
-        remediation: "Mount under a dedicated directory such as `/workspace` or `/scratch`, and point tools at it by argument or variable.",
-        runtime_check: None,
-        check: check_system_target,
-    },
-    Rule {
-        id: "MNT015",
-        name: "shadowed-target",
-        area: Area::WritableMounts,
-        severity: Severity::High,
-        title: "two mounts share a target or one lies inside another",
-        rationale: "When targets coincide or nest, mount order decides what the job sees: a read-only mount can be covered by a writable one, or a sensitive file can appear inside an innocent-looking directory.",
-        remediation: "Give every mount its own target, none inside another.",
-        runtime_check: Some(CheckKind::LinkResolution),
-        check: check_shadowing,
-    },
-    Rule {
-        id: "MNT016",
-        name: "mount-undeclared",
-        area: Area::WritableMounts,
-        severity: Severity::Medium,
-        title: "mounts, or a mount's source, target or access, are not declared",
-        rationale: "What is not declared is decided by the runner's defaults, which the audit cannot see. Undeclared mounts often mean the working directory read-write; an undeclared access is audited as writable.",
-        remediation: "Declare `mounts` explicitly (an empty list if the job needs none) and give every mount a `source`, a `target` and an `access`.",
-        runtime_check: Some(CheckKind::WriteDenied),
-        check: check_declaration,
-    },
-    Rule {
-        id: "MNT020",
-        name: "engine-data-mounted",
-        area: Area::WritableMounts,
-        severity: Severity::High,
-        title: "a container engine's data directory is mounted",
-        rationale: "Directories such as `/var/lib/docker/containers` or `/var/log/pods` hold every container's logs and configuration, including the environment variables other jobs were started with. Reading them discloses what those jobs were given; writing them alters containers the job does not own. It is not the engine's socket, but it reaches far beyond the job.",
-        remediation: "Remove the mount. If the job must ship logs, give it only its own log file, or let the node's log agent collect them outside the job.",
-        runtime_check: Some(CheckKind::ReadDenied),
-        check: check_engine_data,
-    },
+pub const RULES: &[&Rule] = &[
+    &MNT001, &MNT002, &MNT003, &MNT004, &MNT005, &MNT006, &MNT007, &MNT008, &MNT009, &MNT010,
+    &MNT011, &MNT012, &MNT013, &MNT014, &MNT015, &MNT016, &MNT020,
 ];
 
 #[cfg(test)]

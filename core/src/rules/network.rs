@@ -51,6 +51,18 @@ fn egress_text(net: &Network) -> &'static str {
     net.egress.map_or("not declared", |e| e.as_str())
 }
 
+pub(crate) const NET001: Rule = Rule {
+    id: "NET001",
+    name: "egress-undeclared",
+    area: Area::Network,
+    severity: Severity::High,
+    title: "network egress is not declared",
+    rationale: "Without a declared egress policy the job gets whatever network the runner provides, which is usually the open internet and the internal network. An offline test job should deny egress by default.",
+    remediation: "Declare `network.egress`: `deny` for an offline job, or `allow-list` with the few services it needs.",
+    runtime_check: Some(CheckKind::EgressDenied),
+    check: check_egress_undeclared,
+};
+
 fn check_egress_undeclared(ctx: &Ctx<'_>, e: &mut Emitter) {
     match network(ctx) {
         None if !ctx.present("/network") => {
@@ -64,6 +76,18 @@ fn check_egress_undeclared(ctx: &Ctx<'_>, e: &mut Emitter) {
         _ => {}
     }
 }
+
+pub(crate) const NET002: Rule = Rule {
+    id: "NET002",
+    name: "allow-all-egress",
+    area: Area::Network,
+    severity: Severity::High,
+    title: "egress allows every destination",
+    rationale: "With `allow-all` the code under test can send data anywhere and reach cloud metadata, internal services and the internet. A job that lists no services needs no network at all; one that does needs only those. Untrusted code with open egress is blocking at the highest severity.",
+    remediation: "Set `egress` to `deny`, or to `allow-list` with one entry per service named in `needs.services`.",
+    runtime_check: Some(CheckKind::EgressDenied),
+    check: check_allow_all,
+};
 
 fn check_allow_all(ctx: &Ctx<'_>, e: &mut Emitter) {
     if network(ctx).is_none_or(|n| n.egress != Some(Egress::AllowAll)) {
@@ -93,6 +117,18 @@ fn check_allow_all(ctx: &Ctx<'_>, e: &mut Emitter) {
             ctx.profile.tenancy.map_or("not declared", |t| t.as_str()),
         );
 }
+
+pub(crate) const NET003: Rule = Rule {
+    id: "NET003",
+    name: "broad-destination",
+    area: Area::Network,
+    severity: Severity::High,
+    title: "an allow entry admits more than one service",
+    rationale: "Wildcards, bare top-level names, unspecified addresses and wide address ranges turn an allow list back into an open door: anyone who can register a name or host a machine inside the range becomes reachable.",
+    remediation: "List exact host names or single addresses, one entry per service the job needs.",
+    runtime_check: Some(CheckKind::EgressDenied),
+    check: check_broad,
+};
 
 fn check_broad(ctx: &Ctx<'_>, e: &mut Emitter) {
     for (ptr, a) in allow_entries(ctx) {
@@ -126,6 +162,18 @@ fn phrase(s: Special) -> &'static str {
         Special::PrivateName => "a name that resolves only inside a private network",
     }
 }
+
+pub(crate) const NET004: Rule = Rule {
+    id: "NET004",
+    name: "private-destination",
+    area: Area::Network,
+    severity: Severity::High,
+    title: "an allow entry reaches private, loopback, link-local or cloud metadata addresses",
+    rationale: "Private and loopback addresses lead to services that trust their network position; link-local addresses hold the cloud metadata endpoint, which hands out the host's credentials. Numeric tricks (`2852039166`, `::ffff:169.254.169.254`) reach them too.",
+    remediation: "Remove the entry. Reach a test service by its own exact address and list it in `needs.services`; never allow the metadata endpoint.",
+    runtime_check: Some(CheckKind::EgressDenied),
+    check: check_private,
+};
 
 fn check_private(ctx: &Ctx<'_>, e: &mut Emitter) {
     let svc = services(ctx);
@@ -167,6 +215,18 @@ fn check_private(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
+pub(crate) const NET005: Rule = Rule {
+    id: "NET005",
+    name: "mutable-dns",
+    area: Area::Network,
+    severity: Severity::Medium,
+    title: "allowed host names are resolved by a DNS that can change",
+    rationale: "A name is reviewed once but resolved at every connection. When the resolver is the system's, the address behind an allowed name can move, including to a private or metadata address (DNS rebinding).",
+    remediation: "Set `dns` to `pinned` so allowed names resolve to reviewed addresses, or list addresses instead of names.",
+    runtime_check: Some(CheckKind::EgressDenied),
+    check: check_dns,
+};
+
 fn check_dns(ctx: &Ctx<'_>, e: &mut Emitter) {
     let Some(net) = network(ctx) else { return };
     if net.dns == Some(Dns::Pinned) || (net.dns.is_none() && ctx.present("/network/dns")) {
@@ -192,6 +252,18 @@ fn check_dns(ctx: &Ctx<'_>, e: &mut Emitter) {
     .evidence("names", names.iter().take(20).cloned().collect::<Vec<_>>())
     .evidence("count", names.len());
 }
+
+pub(crate) const NET006: Rule = Rule {
+    id: "NET006",
+    name: "redirects-followed",
+    area: Area::Network,
+    severity: Severity::High,
+    title: "redirects are followed by the job's HTTP clients",
+    rationale: "A redirect lets an allowed server send the client somewhere else. A URL check that saw only the first address is bypassed, and the new destination may be private or the metadata endpoint.",
+    remediation: "Set `follow_redirects` to `false`, and enforce the allow list at the network layer so a redirect cannot leave it.",
+    runtime_check: Some(CheckKind::EgressDenied),
+    check: check_redirects,
+};
 
 fn check_redirects(ctx: &Ctx<'_>, e: &mut Emitter) {
     let Some(net) = network(ctx) else { return };
@@ -233,6 +305,18 @@ fn check_redirects(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
+pub(crate) const NET007: Rule = Rule {
+    id: "NET007",
+    name: "egress-not-network-enforced",
+    area: Area::Network,
+    severity: Severity::High,
+    title: "egress is not enforced at the network layer",
+    rationale: "An application URL check sees only the requests that go through that application; code under test opens its own sockets, resolves its own names and ignores proxies. A network policy or firewall covers the rest of the route. Without either, the egress setting is only a request.",
+    remediation: "Set `enforced_by` to `network-policy` or `firewall`, and keep any application check as an extra layer.",
+    runtime_check: Some(CheckKind::EgressDenied),
+    check: check_enforcement,
+};
+
 fn check_enforcement(ctx: &Ctx<'_>, e: &mut Emitter) {
     let Some(net) = network(ctx) else { return };
     let egress = egress_text(net);
@@ -260,6 +344,18 @@ fn check_enforcement(ctx: &Ctx<'_>, e: &mut Emitter) {
 const PLAINTEXT: &[&str] = &[
     "http", "ftp", "telnet", "ws", "ldap", "smtp", "pop3", "imap", "git", "rsync", "tftp", "nntp",
 ];
+
+pub(crate) const NET008: Rule = Rule {
+    id: "NET008",
+    name: "unconstrained-allow-entry",
+    area: Area::Network,
+    severity: Severity::Medium,
+    title: "an allow entry without port or protocol, or with a plaintext protocol",
+    rationale: "An entry without a port opens every service on the host; without a protocol, any protocol may use it. Plaintext protocols expose what the job sends, and let anyone on the path alter what it receives.",
+    remediation: "Give every entry a `port` and a `protocol`, and prefer encrypted protocols such as `https`.",
+    runtime_check: Some(CheckKind::EgressDenied),
+    check: check_unconstrained,
+};
 
 fn check_unconstrained(ctx: &Ctx<'_>, e: &mut Emitter) {
     for (ptr, a) in allow_entries(ctx) {
@@ -305,6 +401,18 @@ fn check_unconstrained(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
+pub(crate) const NET009: Rule = Rule {
+    id: "NET009",
+    name: "contradictory-network",
+    area: Area::Network,
+    severity: Severity::Low,
+    title: "network settings contradict each other",
+    rationale: "Allow entries under `deny` or `allow-all` have no effect, but a reader may believe they do. Settings that disagree make the profile say more than the runner enforces.",
+    remediation: "Remove the allow entries, or set `egress` to `allow-list` if they are meant.",
+    runtime_check: None,
+    check: check_contradiction,
+};
+
 fn check_contradiction(ctx: &Ctx<'_>, e: &mut Emitter) {
     let Some(net) = network(ctx) else { return };
     let n = net.allow.as_ref().map_or(0, Vec::len);
@@ -334,6 +442,18 @@ fn shown_host(raw: &str) -> String {
 
 /// How imported NetworkPolicy peers that are pods, not addresses, are written.
 const IN_CLUSTER: &str = "in-cluster ";
+
+pub(crate) const NET010: Rule = Rule {
+    id: "NET010",
+    name: "allow-host-not-a-host",
+    area: Area::Network,
+    severity: Severity::High,
+    title: "an allow entry's host is a URL or not a valid host",
+    rationale: "The network layer sees addresses and ports, not URLs. An allow entry written as `https://mirror.example/simple`, `user@mirror.example` or `mirror.example:8443` was meant for an application URL check, which is a different control; an enforcer reads it in its own way, drops it or rejects the policy, so the reviewed list is not what is enforced. A host is a DNS name, an IP address or a CIDR range, with an optional leading `*.`.",
+    remediation: "Write only the host in `host` (`mirror.example`, `203.0.113.7`, `10.1.2.0/24`), put the port in `port` and the protocol in `protocol`, and keep URL paths for an application-level check.",
+    runtime_check: Some(CheckKind::EgressDenied),
+    check: check_host_syntax,
+};
 
 fn check_host_syntax(ctx: &Ctx<'_>, e: &mut Emitter) {
     for (ptr, a) in allow_entries(ctx) {
@@ -377,6 +497,18 @@ fn check_host_syntax(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
+pub(crate) const NET011: Rule = Rule {
+    id: "NET011",
+    name: "secret-in-allow-entry",
+    area: Area::Credentials,
+    severity: Severity::Critical,
+    title: "an allow entry carries a credential",
+    rationale: "User info in an allow entry (`deploy:password@mirror.example`) is a secret written into the profile: it is stored, reviewed, exported and shared with it. isolint never repeats the value; it names the entry.",
+    remediation: "Remove the credential from the entry and rotate it. If the job needs to authenticate to the mirror, declare a broker-issued task credential under `credentials`.",
+    runtime_check: None,
+    check: check_secret_in_entry,
+};
+
 /// Every allow entry, whatever `egress` says: a secret written into the
 /// profile is disclosed whether or not the entry decides anything.
 fn check_secret_in_entry(ctx: &Ctx<'_>, e: &mut Emitter) {
@@ -410,128 +542,9 @@ fn check_secret_in_entry(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
-pub const RULES: &[Rule] = &[
-    Rule {
-        id: "NET001",
-        name: "egress-undeclared",
-        area: Area::Network,
-        severity: Severity::High,
-        title: "network egress is not declared",
-        rationale: "Without a declared egress policy the job gets whatever network the runner provides, which is usually the open internet and the internal network. An offline test job should deny egress by default.",
-        remediation: "Declare `network.egress`: `deny` for an offline job, or `allow-list` with the few services it needs.",
-        runtime_check: Some(CheckKind::EgressDenied),
-        check: check_egress_undeclared,
-    },
-    Rule {
-        id: "NET002",
-        name: "allow-all-egress",
-        area: Area::Network,
-        severity: Severity::High,
-        title: "egress allows every destination",
-        rationale: "With `allow-all` the code under test can send data anywhere and reach cloud metadata, internal services and the internet. A job that lists no services needs no network at all; one that does needs only those. Untrusted code with open egress is blocking at the highest severity.",
-        remediation: "Set `egress` to `deny`, or to `allow-list` with one entry per service named in `needs.services`.",
-        runtime_check: Some(CheckKind::EgressDenied),
-        check: check_allow_all,
-    },
-    Rule {
-        id: "NET003",
-        name: "broad-destination",
-        area: Area::Network,
-        severity: Severity::High,
-        title: "an allow entry admits more than one service",
-        rationale: "Wildcards, bare top-level names, unspecified addresses and wide address ranges turn an allow list back into an open door: anyone who can register a name or host a machine inside the range becomes reachable.",
-        remediation: "List exact host names or single addresses, one entry per service the job needs.",
-        runtime_check: Some(CheckKind::EgressDenied),
-        check: check_broad,
-    },
-    Rule {
-        id: "NET004",
-        name: "private-destination",
-        area: Area::Network,
-        severity: Severity::High,
-        title: "an allow entry reaches private, loopback, link-local or cloud metadata addresses",
-        rationale: "Private and loopback addresses lead to services that trust their network position; link-local addresses hold the cloud metadata endpoint, which hands out the host's credentials. Numeric tricks (`2852039166`, `::ffff:169.254.169.254`) reach them too.",
-        remediation: "Remove the entry. Reach a test service by its own exact address and list it in `needs.services`; never allow the metadata endpoint.",
-        runtime_check: Some(CheckKind::EgressDenied),
-        check: check_private,
-    },
-    Rule {
-        id: "NET005",
-        name: "mutable-dns",
-        area: Area::Network,
-        severity: Severity::Medium,
-        title: "allowed host names are resolved by a DNS that can change",
-        rationale: "A name is reviewed once but resolved at every connection. When the resolver is the system's, the address behind an allowed name can move, including to a private or metadata address (DNS rebinding).",
-        remediation: "Set `dns` to `pinned` so allowed names resolve to reviewed addresses, or list addresses instead of names.",
-        runtime_check: Some(CheckKind::EgressDenied),
-        check: check_dns,
-    },
-    Rule {
-        id: "NET006",
-        name: "redirects-followed",
-        area: Area::Network,
-        severity: Severity::High,
-        title: "redirects are followed by the job's HTTP clients",
-        rationale: "A redirect lets an allowed server send the client somewhere else. A URL check that saw only the first address is bypassed, and the new destination may be private or the metadata endpoint.",
-        remediation: "Set `follow_redirects` to `false`, and enforce the allow list at the network layer so a redirect cannot leave it.",
-        runtime_check: Some(CheckKind::EgressDenied),
-        check: check_redirects,
-    },
-    Rule {
-        id: "NET007",
-        name: "egress-not-network-enforced",
-        area: Area::Network,
-        severity: Severity::High,
-        title: "egress is not enforced at the network layer",
-        rationale: "An application URL check sees only the requests that go through that application; code under test opens its own sockets, resolves its own names and ignores proxies. A network policy or firewall covers the rest of the route. Without either, the egress setting is only a request.",
-        remediation: "Set `enforced_by` to `network-policy` or `firewall`, and keep any application check as an extra layer.",
-        runtime_check: Some(CheckKind::EgressDenied),
-        check: check_enforcement,
-    },
-    Rule {
-        id: "NET008",
-        name: "unconstrained-allow-entry",
-        area: Area::Network,
-        severity: Severity::Medium,
-        title: "an allow entry without port or protocol, or with a plaintext protocol",
-        rationale: "An entry without a port opens every service on the host; without a protocol, any protocol may use it. Plaintext protocols expose what the job sends, and let anyone on the path alter what it receives.",
-        remediation: "Give every entry a `port` and a `protocol`, and prefer encrypted protocols such as `https`.",
-        runtime_check: Some(CheckKind::EgressDenied),
-        check: check_unconstrained,
-    },
-    Rule {
-        id: "NET009",
-        name: "contradictory-network",
-        area: Area::Network,
-        severity: Severity::Low,
-        title: "network settings contradict each other",
-        rationale: "Allow entries under `deny` or `allow-all` have no effect, but a reader may believe they do. Settings that disagree make the profile say more than the runner enforces.",
-        remediation: "Remove the allow entries, or set `egress` to `allow-list` if they are meant.",
-        runtime_check: None,
-        check: check_contradiction,
-    },
-    Rule {
-        id: "NET010",
-        name: "allow-host-not-a-host",
-        area: Area::Network,
-        severity: Severity::High,
-        title: "an allow entry's host is a URL or not a valid host",
-        rationale: "The network layer sees addresses and ports, not URLs. An allow entry written as `https://mirror.example/simple`, `user@mirror.example` or `mirror.example:8443` was meant for an application URL check, which is a different control; an enforcer reads it in its own way, drops it or rejects the policy, so the reviewed list is not what is enforced. A host is a DNS name, an IP address or a CIDR range, with an optional leading `*.`.",
-        remediation: "Write only the host in `host` (`mirror.example`, `203.0.113.7`, `10.1.2.0/24`), put the port in `port` and the protocol in `protocol`, and keep URL paths for an application-level check.",
-        runtime_check: Some(CheckKind::EgressDenied),
-        check: check_host_syntax,
-    },
-    Rule {
-        id: "NET011",
-        name: "secret-in-allow-entry",
-        area: Area::Credentials,
-        severity: Severity::Critical,
-        title: "an allow entry carries a credential",
-        rationale: "User info in an allow entry (`deploy:password@mirror.example`) is a secret written into the profile: it is stored, reviewed, exported and shared with it. isolint never repeats the value; it names the entry.",
-        remediation: "Remove the credential from the entry and rotate it. If the job needs to authenticate to the mirror, declare a broker-issued task credential under `credentials`.",
-        runtime_check: None,
-        check: check_secret_in_entry,
-    },
+pub const RULES: &[&Rule] = &[
+    &NET001, &NET002, &NET003, &NET004, &NET005, &NET006, &NET007, &NET008, &NET009, &NET010,
+    &NET011,
 ];
 
 #[cfg(test)]

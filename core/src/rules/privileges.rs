@@ -298,245 +298,255 @@ fn namespace_severity(ns: Namespace) -> (Severity, &'static str) {
     }
 }
 
-pub const RULES: &[Rule] = &[
-    Rule {
-        id: "PRV001",
-        name: "privileged-mode",
-        area: Area::Privileges,
-        severity: Severity::Critical,
-        title: "the job runs in privileged mode, or the profile does not say",
-        rationale: "Privileged mode gives the job every capability, every host device and no syscall filter or security profile: code in it can mount the host's disks or load kernel modules. Test code, and anything it imports, gets that authority too.",
-        remediation: "Set `boundary.privileged` to `false` and grant nothing beyond what the job needs; declare it explicitly so the runner's default cannot decide.",
-        runtime_check: Some(CheckKind::ReadDenied),
-        check: |ctx, e| match boundary(ctx).privileged {
-            Some(true) => {
-                e.emit("/boundary/privileged", "the job runs privileged: it holds every capability and every host device")
-                    .evidence("privileged", true);
-            }
-            Some(false) => {}
-            None => {
-                e.emit("/boundary/privileged", "privileged mode is not declared: the runner's default decides")
-                    .severity(Severity::Medium)
-                    .evidence("declared", false);
-            }
-        },
+pub(crate) const PRV001: Rule = Rule {
+    id: "PRV001",
+    name: "privileged-mode",
+    area: Area::Privileges,
+    severity: Severity::Critical,
+    title: "the job runs in privileged mode, or the profile does not say",
+    rationale: "Privileged mode gives the job every capability, every host device and no syscall filter or security profile: code in it can mount the host's disks or load kernel modules. Test code, and anything it imports, gets that authority too.",
+    remediation: "Set `boundary.privileged` to `false` and grant nothing beyond what the job needs; declare it explicitly so the runner's default cannot decide.",
+    runtime_check: Some(CheckKind::ReadDenied),
+    check: |ctx, e| match boundary(ctx).privileged {
+        Some(true) => {
+            e.emit("/boundary/privileged", "the job runs privileged: it holds every capability and every host device")
+                .evidence("privileged", true);
+        }
+        Some(false) => {}
+        None => {
+            e.emit("/boundary/privileged", "privileged mode is not declared: the runner's default decides")
+                .severity(Severity::Medium)
+                .evidence("declared", false);
+        }
     },
-    Rule {
-        id: "PRV002",
-        name: "added-capability",
-        area: Area::Privileges,
-        severity: Severity::High,
-        title: "the job is granted an extra Linux capability",
-        rationale: "Each added capability is a slice of root's power over the kernel. Some are the host outright: `SYS_ADMIN` (mounts and namespaces), `SYS_MODULE`, `SYS_RAWIO`, `SYS_PTRACE`, `DAC_READ_SEARCH` (read any file by handle), `BPF`, `PERFMON`, the MAC ones and `ALL`; these are critical. The rest widen the kernel surface the job can attack; `NET_ADMIN`, for one, can rewrite firewall rules inside the job's network namespace.",
-        remediation: "Remove the entry from `boundary.capabilities.add`; a test job needs none. If a tool insists, run that step separately with the single capability it needs.",
-        runtime_check: None,
-        check: |ctx, e| {
-            let caps = boundary(ctx).capabilities.as_ref();
-            let add = caps.and_then(|c| c.add.as_deref()).unwrap_or(&[]);
-            // After dropping `ALL`, `add` is the whole set the job holds (an
-            // OCI config lists absolute sets), not an addition to a default.
-            let absolute = caps
-                .and_then(|c| c.drop.as_deref())
-                .is_some_and(|d| d.iter().any(|x| capability_name(x) == "ALL"));
-            for (i, raw) in add.iter().enumerate() {
-                let name = capability_name(raw);
-                let host = HOST_CAPABILITIES.contains(&name.as_str());
-                let minimal = absolute && MINIMAL_CAPABILITIES.contains(&name.as_str());
-                let shown = if name.is_empty() { "(empty)".to_string() } else { name.clone() };
-                let d = e.emit(
-                    format!("/boundary/capabilities/add/{i}"),
-                    if host {
-                        format!("capability `{shown}` is added: it gives the job control over the host")
-                    } else if minimal {
-                        format!("capability `{shown}` is kept after dropping `ALL`; it is in runc's minimal set and reaches only the job's own processes and ports")
-                    } else if absolute {
-                        format!("capability `{shown}` is granted on top of an otherwise empty set")
-                    } else {
-                        format!("capability `{shown}` is added beyond the runtime's default set")
-                    },
-                );
-                d.evidence("capability", shown);
+};
+
+pub(crate) const PRV002: Rule = Rule {
+    id: "PRV002",
+    name: "added-capability",
+    area: Area::Privileges,
+    severity: Severity::High,
+    title: "the job is granted an extra Linux capability",
+    rationale: "Each added capability is a slice of root's power over the kernel. Some are the host outright: `SYS_ADMIN` (mounts and namespaces), `SYS_MODULE`, `SYS_RAWIO`, `SYS_PTRACE`, `DAC_READ_SEARCH` (read any file by handle), `BPF`, `PERFMON`, the MAC ones and `ALL`; these are critical. The rest widen the kernel surface the job can attack; `NET_ADMIN`, for one, can rewrite firewall rules inside the job's network namespace.",
+    remediation: "Remove the entry from `boundary.capabilities.add`; a test job needs none. If a tool insists, run that step separately with the single capability it needs.",
+    runtime_check: None,
+    check: |ctx, e| {
+        let caps = boundary(ctx).capabilities.as_ref();
+        let add = caps.and_then(|c| c.add.as_deref()).unwrap_or(&[]);
+        // After dropping `ALL`, `add` is the whole set the job holds (an
+        // OCI config lists absolute sets), not an addition to a default.
+        let absolute = caps
+            .and_then(|c| c.drop.as_deref())
+            .is_some_and(|d| d.iter().any(|x| capability_name(x) == "ALL"));
+        for (i, raw) in add.iter().enumerate() {
+            let name = capability_name(raw);
+            let host = HOST_CAPABILITIES.contains(&name.as_str());
+            let minimal = absolute && MINIMAL_CAPABILITIES.contains(&name.as_str());
+            let shown = if name.is_empty() { "(empty)".to_string() } else { name.clone() };
+            let d = e.emit(
+                format!("/boundary/capabilities/add/{i}"),
                 if host {
-                    d.severity(Severity::Critical);
+                    format!("capability `{shown}` is added: it gives the job control over the host")
                 } else if minimal {
-                    d.severity(Severity::Low);
-                }
-            }
-        },
-    },
-    Rule {
-        id: "PRV003",
-        name: "capabilities-not-dropped",
-        area: Area::Privileges,
-        severity: Severity::High,
-        title: "the job keeps the runtime's default capabilities",
-        rationale: "Container runtimes grant a default set of capabilities (changing file owners, bypassing file permissions, raw sockets, binding low ports and more) that a test job does not need. Unless `ALL` is dropped, that set stays, and a kernel bug reachable through one of them becomes an escape.",
-        remediation: "Set `boundary.capabilities.drop` to `[\"ALL\"]`, then add back, one by one, only what the job proves it needs.",
-        runtime_check: None,
-        check: |ctx, e| {
-            let caps = boundary(ctx).capabilities.as_ref();
-            if drops_all(caps) {
-                return;
-            }
-            match caps.and_then(|c| c.drop.as_ref()) {
-                Some(drop) => {
-                    let names: Vec<String> = drop.iter().map(|c| capability_name(c)).collect();
-                    e.emit("/boundary/capabilities/drop", "`ALL` is not dropped: the runtime's default capabilities stay with the job")
-                        .evidence("dropped", names);
-                }
-                None => {
-                    e.emit("/boundary/capabilities/drop", "dropped capabilities are not declared: the runtime's default set applies")
-                        .evidence("declared", false);
-                }
-            }
-        },
-    },
-    Rule {
-        id: "PRV004",
-        name: "root-user",
-        area: Area::Privileges,
-        severity: Severity::High,
-        title: "the job runs as root, or its user is not declared",
-        rationale: "Root inside the boundary owns every file the boundary can write, keeps whatever capabilities are left, and is one kernel or runtime bug away from root on the host. When no user is declared, a container gets its image's default user, which for most images is root; a process sandbox without an image (bwrap, Codex, sandbox-runtime) runs as the user who starts it, with everything that user may touch.",
-        remediation: "Set `boundary.user` to an unprivileged uid and gid (for example `\"1000:1000\"`) that owns only the scratch directory.",
-        runtime_check: Some(CheckKind::WriteDenied),
-        check: |ctx, e| match boundary(ctx).user.as_deref().map(|u| (u, user_kind(u))) {
-            Some((u, Some(UserKind::Root))) => {
-                let u = u.trim();
-                let message = if u == "root" { "the job runs as `root`".to_string() } else { format!("the job runs as `{u}`, which is root") };
-                e.emit("/boundary/user", message).evidence("user", u);
-            }
-            Some((u, Some(UserKind::RootGroup))) => {
-                e.emit("/boundary/user", format!("`{}` has root (gid 0) as its primary group: it can write whatever the root group can", u.trim()))
-                    .severity(Severity::Low)
-                    .evidence("user", u.trim());
-            }
-            Some((_, Some(UserKind::Unprivileged))) => {}
-            Some((_, None)) | None => {
-                let message = if runs_without_image(ctx) {
-                    "the user is not declared: a sandbox without an image runs as the user who starts it, with all of that user's files and groups (root, when started as root)"
+                    format!("capability `{shown}` is kept after dropping `ALL`; it is in runc's minimal set and reaches only the job's own processes and ports")
+                } else if absolute {
+                    format!("capability `{shown}` is granted on top of an otherwise empty set")
                 } else {
-                    "the user is not declared: the image's default applies, which is root for most images"
-                };
-                e.emit("/boundary/user", message).evidence("declared", false);
+                    format!("capability `{shown}` is added beyond the runtime's default set")
+                },
+            );
+            d.evidence("capability", shown);
+            if host {
+                d.severity(Severity::Critical);
+            } else if minimal {
+                d.severity(Severity::Low);
             }
-        },
+        }
     },
-    Rule {
-        id: "PRV005",
-        name: "new-privileges-allowed",
-        area: Area::Privileges,
-        severity: Severity::High,
-        title: "the job can gain privileges through set-uid programs",
-        rationale: "Without the no-new-privileges flag a process can gain privileges by executing a set-uid or file-capability binary present in the image. The flag closes that path for the whole process tree, whatever the test code starts.",
-        remediation: "Set `boundary.no_new_privileges` to `true`.",
-        runtime_check: None,
-        check: |ctx, e| match boundary(ctx).no_new_privileges {
-            Some(true) => {}
-            Some(false) => {
-                e.emit("/boundary/no_new_privileges", "`no_new_privileges` is `false`: set-uid programs can raise the job's privileges")
-                    .evidence("no_new_privileges", false);
+};
+
+pub(crate) const PRV003: Rule = Rule {
+    id: "PRV003",
+    name: "capabilities-not-dropped",
+    area: Area::Privileges,
+    severity: Severity::High,
+    title: "the job keeps the runtime's default capabilities",
+    rationale: "Container runtimes grant a default set of capabilities (changing file owners, bypassing file permissions, raw sockets, binding low ports and more) that a test job does not need. Unless `ALL` is dropped, that set stays, and a kernel bug reachable through one of them becomes an escape.",
+    remediation: "Set `boundary.capabilities.drop` to `[\"ALL\"]`, then add back, one by one, only what the job proves it needs.",
+    runtime_check: None,
+    check: |ctx, e| {
+        let caps = boundary(ctx).capabilities.as_ref();
+        if drops_all(caps) {
+            return;
+        }
+        match caps.and_then(|c| c.drop.as_ref()) {
+            Some(drop) => {
+                let names: Vec<String> = drop.iter().map(|c| capability_name(c)).collect();
+                e.emit("/boundary/capabilities/drop", "`ALL` is not dropped: the runtime's default capabilities stay with the job")
+                    .evidence("dropped", names);
             }
             None => {
-                e.emit("/boundary/no_new_privileges", "`no_new_privileges` is not declared: runtimes leave it off by default")
+                e.emit("/boundary/capabilities/drop", "dropped capabilities are not declared: the runtime's default set applies")
                     .evidence("declared", false);
             }
-        },
+        }
     },
-    Rule {
-        id: "PRV006",
-        name: "host-namespace",
-        area: Area::Privileges,
-        severity: Severity::High,
-        title: "the job shares a namespace with the host",
-        rationale: "Namespaces are what separate the job's view of processes, network, mounts and users from the host's. Sharing `pid`, `network` or `mount` hands the job a direct view into the host (critical); sharing `user` or `ipc` removes a layer an escape would otherwise need (high); sharing `uts` only exposes the host name (medium).",
-        remediation: "Remove the entry from `boundary.host_namespaces`; a test job needs private namespaces.",
-        runtime_check: Some(CheckKind::ReadDenied),
-        check: |ctx, e| {
-            let list = boundary(ctx).host_namespaces.as_deref().unwrap_or(&[]);
-            for (i, ns) in list.iter().enumerate() {
-                // An unknown entry is reported by the profile rules.
-                let Some(ns) = ns else { continue };
-                let (sev, why) = namespace_severity(*ns);
-                e.emit(format!("/boundary/host_namespaces/{i}"), format!("the host's `{}` namespace is shared: {why}", ns.as_str()))
-                    .severity(sev)
-                    .evidence("namespace", ns.as_str());
-            }
-        },
-    },
-    Rule {
-        id: "PRV007",
-        name: "seccomp-unconfined",
-        area: Area::Privileges,
-        severity: Severity::High,
-        title: "the job runs without a syscall filter",
-        rationale: "A seccomp profile blocks the rarely needed system calls through which most kernel escapes start. Running unconfined exposes the host kernel's whole system call surface to the test code; not declaring it leaves the choice to the runner.",
-        remediation: "Set `boundary.seccomp` to `default` (or to `custom` with a reviewed profile).",
-        runtime_check: None,
-        check: |ctx, e| match boundary(ctx).seccomp {
-            Some(Seccomp::Unconfined) => {
-                e.emit("/boundary/seccomp", "seccomp is `unconfined`: every system call reaches the kernel").evidence("seccomp", "unconfined");
-            }
-            Some(_) => {}
-            None => {
-                e.emit("/boundary/seccomp", "seccomp is not declared: the runner's default decides whether system calls are filtered")
-                    .severity(Severity::Medium)
-                    .evidence("declared", false);
-            }
-        },
-    },
-    Rule {
-        id: "PRV008",
-        name: "writable-root-filesystem",
-        area: Area::Privileges,
-        severity: Severity::Medium,
-        title: "the job's root filesystem is writable",
-        rationale: "With a writable root the job can replace programs and libraries that later steps of the same run execute, and can write outside the declared scratch mount. A read-only root keeps every write in the mounts the profile lists.",
-        remediation: "Set `boundary.read_only_root` to `true` and give the job a scratch mount (or tmpfs) for the files it must write.",
-        runtime_check: Some(CheckKind::WriteDenied),
-        check: |ctx, e| match boundary(ctx).read_only_root {
-            Some(true) => {}
-            Some(false) => {
-                e.emit("/boundary/read_only_root", "the root filesystem is writable: the job can change the programs it runs").evidence("read_only_root", false);
-            }
-            None => {
-                e.emit("/boundary/read_only_root", "a read-only root filesystem is not declared: runtimes make it writable by default")
-                    .evidence("declared", false);
-            }
-        },
-    },
-    Rule {
-        id: "PRV009",
-        name: "container-engine-access",
-        area: Area::Privileges,
-        severity: Severity::Critical,
-        title: "the job can reach a container engine",
-        rationale: "A container engine's API is administrative authority over the host: a client can start a privileged container that mounts the host's root filesystem. Mounting the engine socket (even read-only, since connecting to a socket is not a write to the file) or pointing `DOCKER_HOST` at it gives that authority to the test code.",
-        remediation: "Remove the socket mount (or the directory mount that contains it) and the engine variable. If the job must build images, use a rootless builder in its own boundary instead.",
-        runtime_check: Some(CheckKind::ReadDenied),
-        check: |ctx, e| {
-            // One conclusion per profile (the job holds engine authority),
-            // listing every route; the mount and credential rules report
-            // each route in its own area.
-            let routes = engine_access(ctx);
-            let Some(first) = routes.first() else { return };
-            let severity = routes.iter().map(|a| a.severity).min().unwrap_or(Severity::Critical);
-            let message = if routes.len() == 1 {
-                first.message.clone()
+};
+
+pub(crate) const PRV004: Rule = Rule {
+    id: "PRV004",
+    name: "root-user",
+    area: Area::Privileges,
+    severity: Severity::High,
+    title: "the job runs as root, or its user is not declared",
+    rationale: "Root inside the boundary owns every file the boundary can write, keeps whatever capabilities are left, and is one kernel or runtime bug away from root on the host. When no user is declared, a container gets its image's default user, which for most images is root; a process sandbox without an image (bwrap, Codex, sandbox-runtime) runs as the user who starts it, with everything that user may touch.",
+    remediation: "Set `boundary.user` to an unprivileged uid and gid (for example `\"1000:1000\"`) that owns only the scratch directory.",
+    runtime_check: Some(CheckKind::WriteDenied),
+    check: |ctx, e| match boundary(ctx).user.as_deref().map(|u| (u, user_kind(u))) {
+        Some((u, Some(UserKind::Root))) => {
+            let u = u.trim();
+            let message = if u == "root" { "the job runs as `root`".to_string() } else { format!("the job runs as `{u}`, which is root") };
+            e.emit("/boundary/user", message).evidence("user", u);
+        }
+        Some((u, Some(UserKind::RootGroup))) => {
+            e.emit("/boundary/user", format!("`{}` has root (gid 0) as its primary group: it can write whatever the root group can", u.trim()))
+                .severity(Severity::Low)
+                .evidence("user", u.trim());
+        }
+        Some((_, Some(UserKind::Unprivileged))) => {}
+        Some((_, None)) | None => {
+            let message = if runs_without_image(ctx) {
+                "the user is not declared: a sandbox without an image runs as the user who starts it, with all of that user's files and groups (root, when started as root)"
             } else {
-                let list: Vec<String> = routes.iter().map(|a| format!("`{}`", a.via)).collect();
-                format!(
-                    "the job can reach a container engine by {} routes ({}): any of them can start a container with host access",
-                    routes.len(),
-                    list.join(", ")
-                )
+                "the user is not declared: the image's default applies, which is root for most images"
             };
-            e.emit(first.pointer.clone(), message)
-                .severity(severity)
-                .evidence("routes", routes.iter().map(|a| a.via.clone()).collect::<Vec<_>>())
-                .evidence("endpoints", routes.iter().map(|a| a.endpoint.clone()).collect::<Vec<_>>());
-        },
+            e.emit("/boundary/user", message).evidence("declared", false);
+        }
     },
+};
+
+pub(crate) const PRV005: Rule = Rule {
+    id: "PRV005",
+    name: "new-privileges-allowed",
+    area: Area::Privileges,
+    severity: Severity::High,
+    title: "the job can gain privileges through set-uid programs",
+    rationale: "Without the no-new-privileges flag a process can gain privileges by executing a set-uid or file-capability binary present in the image. The flag closes that path for the whole process tree, whatever the test code starts.",
+    remediation: "Set `boundary.no_new_privileges` to `true`.",
+    runtime_check: None,
+    check: |ctx, e| match boundary(ctx).no_new_privileges {
+        Some(true) => {}
+        Some(false) => {
+            e.emit("/boundary/no_new_privileges", "`no_new_privileges` is `false`: set-uid programs can raise the job's privileges")
+                .evidence("no_new_privileges", false);
+        }
+        None => {
+            e.emit("/boundary/no_new_privileges", "`no_new_privileges` is not declared: runtimes leave it off by default")
+                .evidence("declared", false);
+        }
+    },
+};
+
+pub(crate) const PRV006: Rule = Rule {
+    id: "PRV006",
+    name: "host-namespace",
+    area: Area::Privileges,
+    severity: Severity::High,
+    title: "the job shares a namespace with the host",
+    rationale: "Namespaces are what separate the job's view of processes, network, mounts and users from the host's. Sharing `pid`, `network` or `mount` hands the job a direct view into the host (critical); sharing `user` or `ipc` removes a layer an escape would otherwise need (high); sharing `uts` only exposes the host name (medium).",
+    remediation: "Remove the entry from `boundary.host_namespaces`; a test job needs private namespaces.",
+    runtime_check: Some(CheckKind::ReadDenied),
+    check: |ctx, e| {
+        let list = boundary(ctx).host_namespaces.as_deref().unwrap_or(&[]);
+        for (i, ns) in list.iter().enumerate() {
+            // An unknown entry is reported by the profile rules.
+            let Some(ns) = ns else { continue };
+            let (sev, why) = namespace_severity(*ns);
+            e.emit(format!("/boundary/host_namespaces/{i}"), format!("the host's `{}` namespace is shared: {why}", ns.as_str()))
+                .severity(sev)
+                .evidence("namespace", ns.as_str());
+        }
+    },
+};
+
+pub(crate) const PRV007: Rule = Rule {
+    id: "PRV007",
+    name: "seccomp-unconfined",
+    area: Area::Privileges,
+    severity: Severity::High,
+    title: "the job runs without a syscall filter",
+    rationale: "A seccomp profile blocks the rarely needed system calls through which most kernel escapes start. Running unconfined exposes the host kernel's whole system call surface to the test code; not declaring it leaves the choice to the runner.",
+    remediation: "Set `boundary.seccomp` to `default` (or to `custom` with a reviewed profile).",
+    runtime_check: None,
+    check: |ctx, e| match boundary(ctx).seccomp {
+        Some(Seccomp::Unconfined) => {
+            e.emit("/boundary/seccomp", "seccomp is `unconfined`: every system call reaches the kernel").evidence("seccomp", "unconfined");
+        }
+        Some(_) => {}
+        None => {
+            e.emit("/boundary/seccomp", "seccomp is not declared: the runner's default decides whether system calls are filtered")
+                .severity(Severity::Medium)
+                .evidence("declared", false);
+        }
+    },
+};
+
+pub(crate) const PRV008: Rule = Rule {
+    id: "PRV008",
+    name: "writable-root-filesystem",
+    area: Area::Privileges,
+    severity: Severity::Medium,
+    title: "the job's root filesystem is writable",
+    rationale: "With a writable root the job can replace programs and libraries that later steps of the same run execute, and can write outside the declared scratch mount. A read-only root keeps every write in the mounts the profile lists.",
+    remediation: "Set `boundary.read_only_root` to `true` and give the job a scratch mount (or tmpfs) for the files it must write.",
+    runtime_check: Some(CheckKind::WriteDenied),
+    check: |ctx, e| match boundary(ctx).read_only_root {
+        Some(true) => {}
+        Some(false) => {
+            e.emit("/boundary/read_only_root", "the root filesystem is writable: the job can change the programs it runs").evidence("read_only_root", false);
+        }
+        None => {
+            e.emit("/boundary/read_only_root", "a read-only root filesystem is not declared: runtimes make it writable by default")
+                .evidence("declared", false);
+        }
+    },
+};
+
+pub(crate) const PRV009: Rule = Rule {
+    id: "PRV009",
+    name: "container-engine-access",
+    area: Area::Privileges,
+    severity: Severity::Critical,
+    title: "the job can reach a container engine",
+    rationale: "A container engine's API is administrative authority over the host: a client can start a privileged container that mounts the host's root filesystem. Mounting the engine socket (even read-only, since connecting to a socket is not a write to the file) or pointing `DOCKER_HOST` at it gives that authority to the test code.",
+    remediation: "Remove the socket mount (or the directory mount that contains it) and the engine variable. If the job must build images, use a rootless builder in its own boundary instead.",
+    runtime_check: Some(CheckKind::ReadDenied),
+    check: |ctx, e| {
+        // One conclusion per profile (the job holds engine authority),
+        // listing every route; the mount and credential rules report
+        // each route in its own area.
+        let routes = engine_access(ctx);
+        let Some(first) = routes.first() else { return };
+        let severity = routes.iter().map(|a| a.severity).min().unwrap_or(Severity::Critical);
+        let message = if routes.len() == 1 {
+            first.message.clone()
+        } else {
+            let list: Vec<String> = routes.iter().map(|a| format!("`{}`", a.via)).collect();
+            format!(
+                "the job can reach a container engine by {} routes ({}): any of them can start a container with host access",
+                routes.len(),
+                list.join(", ")
+            )
+        };
+        e.emit(first.pointer.clone(), message)
+            .severity(severity)
+            .evidence("routes", routes.iter().map(|a| a.via.clone()).collect::<Vec<_>>())
+            .evidence("endpoints", routes.iter().map(|a| a.endpoint.clone()).collect::<Vec<_>>());
+    },
+};
+
+pub const RULES: &[&Rule] = &[
+    &PRV001, &PRV002, &PRV003, &PRV004, &PRV005, &PRV006, &PRV007, &PRV008, &PRV009,
 ];
 
 #[cfg(test)]

@@ -12,6 +12,18 @@ use crate::finding::{Area, CheckKind, Severity};
 use crate::json::escape_token;
 use crate::model::Dns;
 
+pub(crate) const NET030: Rule = Rule {
+    id: "NET030",
+    name: "hosts-entry-to-special-address",
+    area: Area::Network,
+    severity: Severity::High,
+    title: "a hosts-file entry points a name at a metadata or private address",
+    rationale: "Kubernetes `hostAliases` and Compose `extra_hosts` write the job's hosts file, which wins over DNS. A name pinned there to the metadata endpoint (critical), to loopback or to a private address turns an innocent-looking destination into the instance's credentials or an internal service, and a name-based allow-list or URL check still sees the harmless name. The job's purpose does not enter into it: every program in it resolves through that file.",
+    remediation: "Remove the entry, or point the name at the public service it stands for; reach internal services through the network layer's allow-list by address, where the reviewer sees them.",
+    runtime_check: Some(CheckKind::EgressDenied),
+    check: check_hosts,
+};
+
 fn check_hosts(ctx: &Ctx<'_>, e: &mut Emitter) {
     let Some(net) = ctx.profile.network.as_ref() else {
         return;
@@ -32,6 +44,18 @@ fn check_hosts(ctx: &Ctx<'_>, e: &mut Emitter) {
         }
     }
 }
+
+pub(crate) const NET031: Rule = Rule {
+    id: "NET031",
+    name: "resolver-not-pinned",
+    area: Area::Network,
+    severity: Severity::High,
+    title: "the job's names go to a resolver nobody pinned",
+    rationale: "A resolver set for the job (Kubernetes `dnsPolicy: None` with `dnsConfig.nameservers`, Compose `dns`) decides what every allow-listed name means, and can change its answers between the check and the connection. One outside the job's network also receives every query, which is a channel out for data (high); one inside it still answers for names the reviewer read as fixed (medium). With `network.dns: pinned` the addresses are fixed at launch and this is not a finding.",
+    remediation: "Use the platform's resolver, or pin the addresses the job needs (`network.dns: pinned`) and deny DNS to anything else at the network layer.",
+    runtime_check: None,
+    check: check_resolvers,
+};
 
 fn check_resolvers(ctx: &Ctx<'_>, e: &mut Emitter) {
     let Some(net) = ctx.profile.network.as_ref() else {
@@ -64,30 +88,7 @@ fn check_resolvers(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
-pub const RULES: &[Rule] = &[
-    Rule {
-        id: "NET030",
-        name: "hosts-entry-to-special-address",
-        area: Area::Network,
-        severity: Severity::High,
-        title: "a hosts-file entry points a name at a metadata or private address",
-        rationale: "Kubernetes `hostAliases` and Compose `extra_hosts` write the job's hosts file, which wins over DNS. A name pinned there to the metadata endpoint (critical), to loopback or to a private address turns an innocent-looking destination into the instance's credentials or an internal service, and a name-based allow-list or URL check still sees the harmless name. The job's purpose does not enter into it: every program in it resolves through that file.",
-        remediation: "Remove the entry, or point the name at the public service it stands for; reach internal services through the network layer's allow-list by address, where the reviewer sees them.",
-        runtime_check: Some(CheckKind::EgressDenied),
-        check: check_hosts,
-    },
-    Rule {
-        id: "NET031",
-        name: "resolver-not-pinned",
-        area: Area::Network,
-        severity: Severity::High,
-        title: "the job's names go to a resolver nobody pinned",
-        rationale: "A resolver set for the job (Kubernetes `dnsPolicy: None` with `dnsConfig.nameservers`, Compose `dns`) decides what every allow-listed name means, and can change its answers between the check and the connection. One outside the job's network also receives every query, which is a channel out for data (high); one inside it still answers for names the reviewer read as fixed (medium). With `network.dns: pinned` the addresses are fixed at launch and this is not a finding.",
-        remediation: "Use the platform's resolver, or pin the addresses the job needs (`network.dns: pinned`) and deny DNS to anything else at the network layer.",
-        runtime_check: None,
-        check: check_resolvers,
-    },
-];
+pub const RULES: &[&Rule] = &[&NET030, &NET031];
 
 #[cfg(test)]
 mod tests {
