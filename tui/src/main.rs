@@ -1,9 +1,14 @@
 //! The `isolint` binary: the non-interactive CLI and the terminal dashboard.
 
+// Calls into the operating system that need `unsafe` live in `sys` only,
+// each with its safety argument.
+#![deny(unsafe_code)]
+
 mod cli;
 mod dashboard;
 mod runner;
 #[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
 mod sys;
 
 /// Paths into the repository's `fixtures/` for the binary's unit tests.

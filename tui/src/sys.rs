@@ -1,11 +1,18 @@
-//! The binary's calls into the operating system that the standard library
-//! does not offer: the only `unsafe` code of the `isolint` crate outside
-//! the runtime verifier (`verify/`), each block with its safety argument.
-//! Each stays because a figure in BENCHMARKS.md pays for it.
+//! The binary's calls into the operating system that neither the standard
+//! library nor rustix's safe functions offer: the only `unsafe` code of the
+//! `isolint` crate (`main.rs` denies it everywhere else). Each function is
+//! safe to call; each block says why it is sound and why it must exist,
+//! and a block that is only a speed trick names the figure in
+//! BENCHMARKS.md that keeps it.
 
 use std::fs::File;
 use std::io;
-use std::os::fd::AsRawFd;
+#[cfg(test)]
+use std::os::fd::AsFd;
+use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::process::CommandExt;
+use std::process::{Child, Command};
+use std::sync::Mutex;
 
 /// End the process at once, without running exit handlers: the
 /// allocator's clean-up at exit returns every page one segment at a time,
@@ -13,30 +20,9 @@ use std::os::fd::AsRawFd;
 /// everything it wrote.
 pub fn exit_without_cleanup(code: u8) -> ! {
     // SAFETY: `_exit` ends the process and never returns; no Rust code
-    // runs after it, and the caller left nothing buffered.
+    // runs after it, and the caller left nothing buffered. Why: std only
+    // exits through libc's `exit`, which runs mimalloc's clean-up.
     unsafe { libc::_exit(i32::from(code)) }
-}
-
-/// Turn `O_DIRECT` on or off for `file` (writes then go around the page
-/// cache, see `cli/direct.rs`).
-pub fn set_direct(file: &File, on: bool) -> io::Result<()> {
-    let fd = file.as_raw_fd();
-    // SAFETY: `fd` is the open descriptor of `file`, borrowed for the
-    // whole call; F_GETFL only reads its status flags.
-    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
-    if flags < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    let flags = if on {
-        flags | libc::O_DIRECT
-    } else {
-        flags & !libc::O_DIRECT
-    };
-    // SAFETY: as above; F_SETFL sets the status flags only.
-    if unsafe { libc::fcntl(fd, libc::F_SETFL, flags) } < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    Ok(())
 }
 
 /// Queue what was written to `file` so far for writeback, without waiting
@@ -45,6 +31,173 @@ pub fn set_direct(file: &File, on: bool) -> io::Result<()> {
 pub fn start_writeback(file: &File) {
     // SAFETY: the descriptor is `file`'s, open for the whole call; offset
     // 0 and length 0 mean "the whole file", and SYNC_FILE_RANGE_WRITE
-    // only queues writeback.
+    // only queues writeback. Why: neither std nor rustix has
+    // sync_file_range(2).
     let _ = unsafe { libc::sync_file_range(file.as_raw_fd(), 0, 0, libc::SYNC_FILE_RANGE_WRITE) };
+}
+
+/// Ask the kernel for `len` bytes of address space and give them back at
+/// once, never touching them: the kernel's answer to an overrun of the
+/// address-space limit, at no cost when the limit is not enforced.
+pub fn reserve_address_space(len: usize) -> io::Result<()> {
+    // SAFETY: an anonymous private mapping at an address the kernel
+    // chooses: it aliases no memory of this process. Why: an allocation
+    // through std goes through the global allocator, which may reserve
+    // more or less than asked, and reports no errno.
+    let p = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            len,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+            -1,
+            0,
+        )
+    };
+    if p == libc::MAP_FAILED {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: unmaps exactly the mapping made above, which no reference
+    // points into.
+    unsafe { libc::munmap(p, len) };
+    Ok(())
+}
+
+/// Spawn `cmd` with hard and soft resource `limits` (`RLIMIT_*`, value)
+/// set in the child before it executes, and `fd3`, when given, as the
+/// child's descriptor 3 (left open across exec).
+pub fn spawn_limited(
+    cmd: &mut Command,
+    limits: &[(libc::__rlimit_resource_t, u64)],
+    fd3: Option<BorrowedFd<'_>>,
+) -> io::Result<Child> {
+    let limits = limits.to_vec();
+    let fd3: Option<RawFd> = fd3.map(|f| f.as_raw_fd());
+    // SAFETY: between fork and exec the closure calls only
+    // async-signal-safe functions (fcntl, dup2, setrlimit) and allocates
+    // nothing (`limits` was copied before the fork). `fd3` stays open until
+    // `spawn` returns, as the borrow it came from outlives this call. Why:
+    // std sets no resource limit in a child and places no descriptor
+    // other than 0-2; setting the limits in this process instead would
+    // bind the launcher itself, irreversibly.
+    unsafe {
+        cmd.pre_exec(move || {
+            if let Some(fd) = fd3 {
+                if fd == 3 {
+                    let flags = libc::fcntl(3, libc::F_GETFD);
+                    if flags < 0 || libc::fcntl(3, libc::F_SETFD, flags & !libc::FD_CLOEXEC) < 0 {
+                        return Err(io::Error::last_os_error());
+                    }
+                } else if libc::dup2(fd, 3) < 0 {
+                    return Err(io::Error::last_os_error());
+                }
+            }
+            for &(r, v) in &limits {
+                let l = libc::rlimit {
+                    rlim_cur: v,
+                    rlim_max: v,
+                };
+                if libc::setrlimit(r, &l) != 0 {
+                    return Err(io::Error::last_os_error());
+                }
+            }
+            Ok(())
+        });
+    }
+    cmd.spawn()
+}
+
+/// Descriptors already taken over by [`inherited_fd`].
+static ADOPTED: Mutex<Vec<RawFd>> = Mutex::new(Vec::new());
+
+/// Take over descriptor `fd`, inherited from the process that started
+/// this one (`isolint probe --output-fd`). Each number is taken at most
+/// once; 0-2 are never taken (std's stdio owns them).
+pub fn inherited_fd(fd: RawFd) -> io::Result<File> {
+    let mut adopted = ADOPTED
+        .lock()
+        .map_err(|_| io::Error::other("descriptor table poisoned"))?;
+    if fd < 3 || adopted.contains(&fd) {
+        return Err(io::Error::from_raw_os_error(libc::EBADF));
+    }
+    // SAFETY: F_GETFD only reads the descriptor's flags; a closed number
+    // answers EBADF. Why: std can ask nothing of a bare descriptor number.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFD) };
+    if flags < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // Everything std (and so this process) opens is close-on-exec: a
+    // descriptor without the flag came through exec, and nothing here
+    // owns it.
+    if flags & libc::FD_CLOEXEC != 0 {
+        return Err(io::Error::from_raw_os_error(libc::EBADF));
+    }
+    adopted.push(fd);
+    // SAFETY: `fd` is open and was inherited across exec (both checked
+    // above), so no owner of it exists in this process, and the list
+    // above makes this the only one. Why: only `from_raw_fd` turns an
+    // inherited number into an owned descriptor.
+    Ok(File::from(unsafe { OwnedFd::from_raw_fd(fd) }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+    use std::process::Stdio;
+
+    /// Only an open descriptor that came through exec is taken, and only
+    /// once: stdio, a closed number, one this process opened (close on
+    /// exec) and a second take are all refused.
+    #[test]
+    fn only_an_inherited_descriptor_is_taken_and_only_once() {
+        for fd in [-1, 0, 1, 2, 999_999] {
+            assert!(inherited_fd(fd).is_err(), "{fd}");
+        }
+        let own = File::open("/dev/null").unwrap();
+        assert!(inherited_fd(own.as_raw_fd()).is_err(), "opened here");
+        // A descriptor without close-on-exec stands for an inherited one.
+        let (r, w) = std::io::pipe().unwrap();
+        let fd = rustix::io::dup(&w).unwrap();
+        let raw = fd.as_raw_fd();
+        std::mem::forget(fd);
+        drop(w);
+        let mut taken = inherited_fd(raw).unwrap();
+        assert!(inherited_fd(raw).is_err(), "taken twice");
+        use std::io::Write;
+        taken.write_all(b"x").unwrap();
+        drop(taken);
+        let mut got = Vec::new();
+        (&r).read_to_end(&mut got).unwrap();
+        assert_eq!(got, b"x");
+    }
+
+    #[test]
+    fn the_child_gets_its_limits_and_descriptor_3() {
+        let (mut r, w) = std::io::pipe().unwrap();
+        let mut cmd = Command::new("/bin/sh");
+        cmd.args(["-c", "echo \"$(ulimit -H -t) $(ulimit -S -t)\" >&3"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null());
+        let mut child =
+            spawn_limited(&mut cmd, &[(libc::RLIMIT_CPU, 77)], Some(w.as_fd())).unwrap();
+        drop(w);
+        assert!(child.wait().unwrap().success());
+        let mut out = String::new();
+        r.read_to_string(&mut out).unwrap();
+        assert_eq!(out.trim(), "77 77");
+        // This process keeps its own limit.
+        assert_ne!(
+            rustix::process::getrlimit(rustix::process::Resource::Cpu).maximum,
+            Some(77)
+        );
+    }
+
+    #[test]
+    fn a_reservation_within_the_limit_is_granted_and_one_past_it_refused() {
+        reserve_address_space(1 << 20).unwrap();
+        // Past what a 64-bit address space can hold: refused with ENOMEM.
+        let e = reserve_address_space(usize::MAX / 2).unwrap_err();
+        assert_eq!(e.raw_os_error(), Some(libc::ENOMEM));
+    }
 }

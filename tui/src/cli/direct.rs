@@ -106,7 +106,11 @@ impl Disk {
 
 /// Turn `O_DIRECT` on or off for `file`.
 fn set_direct(file: &File, on: bool) -> io::Result<()> {
-    crate::sys::set_direct(file, on)
+    use rustix::fs::{fcntl_getfl, fcntl_setfl, OFlags};
+    let mut flags = fcntl_getfl(file)?;
+    flags.set(OFlags::DIRECT, on);
+    fcntl_setfl(file, flags)?;
+    Ok(())
 }
 
 /// The writing thread, once the first block is full.

@@ -445,9 +445,7 @@ mod tests {
         use std::os::unix::fs::FileTypeExt;
         let dir = tempfile::tempdir().unwrap();
         let fifo = dir.path().join("pipe");
-        let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
-        // SAFETY: `c` is a NUL-terminated path that lives for the call.
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        rustix::fs::mkfifoat(rustix::fs::CWD, &fifo, rustix::fs::Mode::from(0o600)).unwrap();
         let reader = {
             let fifo = fifo.clone();
             std::thread::spawn(move || fs::read(&fifo).unwrap())

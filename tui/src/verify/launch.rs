@@ -13,6 +13,7 @@
 //! directory, which is removed before the result is printed.
 
 use std::io::Read;
+use std::os::fd::{AsFd, BorrowedFd};
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -410,7 +411,12 @@ impl Worker<'_> {
 
     /// Start bwrap running `command` (inside paths). `fd3`: the write end
     /// of a pipe the worker inherits as descriptor 3.
-    fn spawn(&self, command: &[String], stdout: Stdio, fd3: Option<i32>) -> std::io::Result<Child> {
+    fn spawn(
+        &self,
+        command: &[String],
+        stdout: Stdio,
+        fd3: Option<BorrowedFd<'_>>,
+    ) -> std::io::Result<Child> {
         let mut cmd = Command::new("bwrap");
         let args = self.bwrap_args();
         let mut prefix: Vec<String> = Vec::new();
@@ -437,47 +443,20 @@ impl Worker<'_> {
         } else {
             self.spec.limits
         };
-        let limits = [
+        let limits: Vec<_> = [
             (libc::RLIMIT_AS, l.memory),
             (libc::RLIMIT_NPROC, l.processes),
             (libc::RLIMIT_CPU, l.cpu),
-        ];
-        // SAFETY: getuid is always safe.
-        let drop_ids = unsafe { libc::geteuid() } == 0;
-        // SAFETY: between fork and exec the closure calls only
-        // async-signal-safe functions and allocates nothing.
-        unsafe {
-            cmd.pre_exec(move || {
-                if let Some(fd) = fd3 {
-                    if fd == 3 {
-                        let flags = libc::fcntl(3, libc::F_GETFD);
-                        libc::fcntl(3, libc::F_SETFD, flags & !libc::FD_CLOEXEC);
-                    } else if libc::dup2(fd, 3) < 0 {
-                        return Err(std::io::Error::last_os_error());
-                    }
-                }
-                for (r, v) in limits {
-                    if let Some(v) = v {
-                        let l = libc::rlimit {
-                            rlim_cur: v,
-                            rlim_max: v,
-                        };
-                        if libc::setrlimit(r, &l) != 0 {
-                            return Err(std::io::Error::last_os_error());
-                        }
-                    }
-                }
-                if drop_ids
-                    && (libc::setgroups(0, std::ptr::null()) != 0
-                        || libc::setgid(WORKER_ID) != 0
-                        || libc::setuid(WORKER_ID) != 0)
-                {
-                    return Err(std::io::Error::last_os_error());
-                }
-                Ok(())
-            });
+        ]
+        .into_iter()
+        .filter_map(|(r, v)| Some((r, v?)))
+        .collect();
+        // As root, std drops the supplementary groups, then sets the gid
+        // and the uid in the child before it executes bwrap.
+        if rustix::process::geteuid().is_root() {
+            cmd.uid(WORKER_ID).gid(WORKER_ID);
         }
-        cmd.spawn()
+        crate::sys::spawn_limited(&mut cmd, &limits, fd3)
     }
 }
 
@@ -603,9 +582,10 @@ fn hold(w: &Worker<'_>, token: &str) -> Result<Held, String> {
             )
         } else {
             let n = left.len();
-            for pid in left {
-                // SAFETY: a process this launcher started, marked by its token.
-                unsafe { libc::kill(pid, libc::SIGKILL) };
+            for pid in left.into_iter().filter_map(rustix::process::Pid::from_raw) {
+                // A process this launcher started, marked by its token;
+                // one gone since the scan is what was wanted.
+                let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
             }
             launcher_obs(
                 Observed::Survivors,
@@ -697,19 +677,9 @@ fn hold(w: &Worker<'_>, token: &str) -> Result<Held, String> {
 /// Run the probe in a worker; its observations come back on descriptor 3.
 /// `host_boot_id` is the host's, read outside, for the boundary-kernel check.
 fn probe(w: &Worker<'_>, host_boot_id: Option<&str>) -> Result<Observations, String> {
-    let mut fds = [0; 2];
-    // SAFETY: `fds` has room for both ends.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
-        return Err(format!("pipe: {}", std::io::Error::last_os_error()));
-    }
-    use std::os::fd::FromRawFd;
-    // SAFETY: fresh descriptors, each owned once from here on.
-    let (read_end, write_end) = unsafe {
-        (
-            std::fs::File::from_raw_fd(fds[0]),
-            std::fs::File::from_raw_fd(fds[1]),
-        )
-    };
+    // Both ends close on exec: the worker gets the write end only as its
+    // descriptor 3 (`spawn_limited`).
+    let (read_end, write_end) = std::io::pipe().map_err(|e| format!("pipe: {e}"))?;
     let runner = format!("isolint verify ({})", bwrap_version());
     let mut cmd = vec![
         format!("{INSIDE}/isolint"),
@@ -724,7 +694,7 @@ fn probe(w: &Worker<'_>, host_boot_id: Option<&str>) -> Result<Observations, Str
     if let Some(id) = host_boot_id {
         cmd.extend(["--host-boot-id".into(), id.into()]);
     }
-    let spawned = w.spawn(&cmd, Stdio::null(), Some(fds[1]));
+    let spawned = w.spawn(&cmd, Stdio::null(), Some(write_end.as_fd()));
     // The worker holds the write end now; ours must close for EOF.
     drop(write_end);
     let mut child = spawned.map_err(|e| format!("cannot start bwrap: {e}"))?;

@@ -20,7 +20,7 @@ use super::{output, EXIT_ERROR, EXIT_OK};
 #[derive(Debug, Args)]
 pub struct ProbeArgs {
     /// The isolint.findings/v2 document whose runtime checks to perform
-    #[arg(long, value_name = "FINDINGS", required_unless_present = "hold")]
+    #[arg(long, value_name = "FINDINGS", required_unless_present_any = ["hold", "helper"])]
     plan: Option<PathBuf>,
     /// Write the observations here instead of standard output
     #[arg(short, long, value_name = "OBSERVATIONS", conflicts_with = "output_fd")]
@@ -44,6 +44,93 @@ pub struct ProbeArgs {
     /// Bytes the helper writes to stdout before it waits
     #[arg(long, hide = true, default_value_t = 0, requires = "hold")]
     emit: u64,
+    /// A child the probe starts of itself (this program again, not a
+    /// fork, so that no `unsafe` runs between fork and exec)
+    #[arg(long, hide = true, value_enum, conflicts_with_all = ["plan", "emit"])]
+    helper: Option<Helper>,
+}
+
+/// What a child started with `--helper` does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Helper {
+    /// Ignore SIGTERM and wait (the `--hold` helper's child; at most
+    /// HOLD_LIMIT).
+    IgnoreTerm,
+    /// Wait until standard input closes (one of the processes that
+    /// overrun the process limit).
+    WaitEof,
+    /// Lower the soft CPU limit to one second and spin (at most
+    /// HOLD_LIMIT of wall time).
+    SpinCpu,
+}
+
+/// Exit status of a helper that could not do what it was started for.
+const HELPER_FAILED: u8 = 3;
+
+/// Start this program again as `helper`, its standard streams given.
+fn spawn_helper(
+    helper: Helper,
+    extra: &[&str],
+    stdin: std::process::Stdio,
+) -> std::io::Result<std::process::Child> {
+    use clap::ValueEnum;
+    let name = helper
+        .to_possible_value()
+        .map(|v| v.get_name().to_string())
+        .unwrap_or_default();
+    std::process::Command::new(std::env::current_exe()?)
+        .args(["probe", "--helper", &name])
+        .args(extra)
+        .stdin(stdin)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+}
+
+/// Run as a helper child; the exit status is all the parent reads.
+fn helper(h: Helper) -> u8 {
+    match h {
+        Helper::IgnoreTerm => {
+            // A handler that only sets a flag: SIGTERM no longer ends
+            // the process, as if ignored.
+            let caught = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+            if signal_hook::flag::register(signal_hook::consts::SIGTERM, caught).is_err() {
+                return HELPER_FAILED;
+            }
+            std::thread::sleep(HOLD_LIMIT);
+            EXIT_OK
+        }
+        Helper::WaitEof => {
+            let _ = std::io::copy(&mut std::io::stdin().lock(), &mut std::io::sink());
+            EXIT_OK
+        }
+        Helper::SpinCpu => {
+            use rustix::process::{getrlimit, setrlimit, Resource, Rlimit};
+            let hard = getrlimit(Resource::Cpu).maximum;
+            let soft = hard.map_or(1, |h| h.min(1));
+            if setrlimit(
+                Resource::Cpu,
+                Rlimit {
+                    current: Some(soft),
+                    maximum: hard,
+                },
+            )
+            .is_err()
+            {
+                return HELPER_FAILED;
+            }
+            // Bounded even if nobody stops it: the parent reads an end
+            // by exit status as "ended otherwise".
+            let start = Instant::now();
+            let mut x = 0u64;
+            while start.elapsed() < HOLD_LIMIT {
+                for _ in 0..1_000_000 {
+                    x = std::hint::black_box(x.wrapping_add(1));
+                }
+            }
+            EXIT_OK
+        }
+    }
 }
 
 /// The longest the `--hold` helper and its child stay alive, whatever the
@@ -250,32 +337,23 @@ fn link_resolution(target: &Value) -> Answer {
 
 /// The resource a limit names, for the limits the kernel enforces per
 /// process; the others are observed by the launcher from outside.
-fn resource(limit: &str) -> Option<libc::__rlimit_resource_t> {
+fn resource(limit: &str) -> Option<rustix::process::Resource> {
+    use rustix::process::Resource;
     match limit {
-        "memory_bytes" => Some(libc::RLIMIT_AS),
-        "processes" => Some(libc::RLIMIT_NPROC),
-        "cpu_seconds" => Some(libc::RLIMIT_CPU),
+        "memory_bytes" => Some(Resource::As),
+        "processes" => Some(Resource::Nproc),
+        "cpu_seconds" => Some(Resource::Cpu),
         _ => None,
     }
 }
 
-fn getrlimit(r: libc::__rlimit_resource_t) -> libc::rlimit {
-    let mut l = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
+/// Set a limit (`None`: unlimited); whether the kernel took it.
+fn setrlimit(r: rustix::process::Resource, soft: Option<u64>, hard: Option<u64>) -> bool {
+    let l = rustix::process::Rlimit {
+        current: soft,
+        maximum: hard,
     };
-    // SAFETY: `l` is a valid rlimit to write into.
-    unsafe { libc::getrlimit(r, &mut l) };
-    l
-}
-
-fn setrlimit(r: libc::__rlimit_resource_t, soft: u64, hard: u64) -> bool {
-    let l = libc::rlimit {
-        rlim_cur: soft,
-        rlim_max: hard,
-    };
-    // SAFETY: plain system call on a valid struct.
-    unsafe { libc::setrlimit(r, &l) == 0 }
+    rustix::process::setrlimit(r, l).is_ok()
 }
 
 /// `limit-enforced` for memory, processes and CPU time: the kernel's hard
@@ -294,9 +372,8 @@ fn limit(target: &Value) -> Answer {
         );
     };
     let threshold = target["threshold"].as_u64();
-    let l = getrlimit(r);
-    let hard = l.rlim_max;
-    if hard == libc::RLIM_INFINITY {
+    let l = rustix::process::getrlimit(r);
+    let Some(hard) = l.maximum else {
         if let Some(answer) = cgroup_limit(name, threshold) {
             return answer;
         }
@@ -306,7 +383,7 @@ fn limit(target: &Value) -> Answer {
             None,
             Some("no hard limit: the job may use any amount".into()),
         );
-    }
+    };
     if let Some(t) = threshold.filter(|t| hard > *t) {
         return (
             "getrlimit",
@@ -316,8 +393,9 @@ fn limit(target: &Value) -> Answer {
         );
     }
     // What a hostile job tries first: lift the limit.
-    if setrlimit(r, hard.saturating_add(1), hard.saturating_add(1)) {
-        setrlimit(r, l.rlim_cur, hard);
+    let above = Some(hard.saturating_add(1));
+    if setrlimit(r, above, above) {
+        setrlimit(r, l.current, Some(hard));
         return (
             "setrlimit above the hard limit",
             Observed::NotEnforced,
@@ -326,13 +404,13 @@ fn limit(target: &Value) -> Answer {
         );
     }
     // Then use the soft limit up to the hard one, as the job may.
-    setrlimit(r, hard, hard);
+    setrlimit(r, Some(hard), Some(hard));
     let answer = match name {
         "memory_bytes" => exceed_memory(hard),
         "processes" => exceed_processes(hard),
         _ => exceed_cpu(),
     };
-    setrlimit(r, l.rlim_cur, hard);
+    setrlimit(r, l.current, Some(hard));
     answer
 }
 
@@ -393,34 +471,19 @@ fn exceed_memory(hard: u64) -> Answer {
             Some("limit too large to reserve".into()),
         );
     };
-    // SAFETY: an anonymous private mapping at no fixed address.
-    let p = unsafe {
-        libc::mmap(
-            std::ptr::null_mut(),
-            len,
-            libc::PROT_READ | libc::PROT_WRITE,
-            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
-            -1,
-            0,
-        )
-    };
-    if p == libc::MAP_FAILED {
-        let e = std::io::Error::last_os_error();
-        (
+    match crate::sys::reserve_address_space(len) {
+        Err(e) => (
             action,
             Observed::Enforced,
             errno_name(&e),
             Some(format!("a reservation of {len} bytes was refused")),
-        )
-    } else {
-        // SAFETY: unmapping exactly what was mapped.
-        unsafe { libc::munmap(p, len) };
-        (
+        ),
+        Ok(()) => (
             action,
             Observed::NotEnforced,
             None,
             Some(format!("{len} bytes were reserved past the limit")),
-        )
+        ),
     }
 }
 
@@ -438,37 +501,30 @@ fn exceed_processes(hard: u64) -> Answer {
             )),
         );
     }
-    let mut fds = [0; 2];
-    // SAFETY: `fds` has room for both ends.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
-        let e = std::io::Error::last_os_error();
-        return (ACTION, Observed::Error, errno_name(&e), None);
-    }
+    // Every child reads its own copy of the read end; closing the write
+    // end releases them all.
+    let (reader, writer) = match std::io::pipe() {
+        Ok(p) => p,
+        Err(e) => return (ACTION, Observed::Error, errno_name(&e), None),
+    };
     let mut children = Vec::new();
     let mut refused = None;
     for _ in 0..hard + 4 {
-        // SAFETY: the child calls only async-signal-safe functions.
-        match unsafe { libc::fork() } {
-            0 => unsafe {
-                let mut b = 0u8;
-                libc::close(fds[1]);
-                libc::read(fds[0], (&mut b as *mut u8).cast(), 1);
-                libc::_exit(0)
-            },
-            -1 => {
-                refused = Some(std::io::Error::last_os_error());
+        let started = reader
+            .try_clone()
+            .and_then(|r| spawn_helper(Helper::WaitEof, &[], r.into()));
+        match started {
+            Ok(child) => children.push(child),
+            Err(e) => {
+                refused = Some(e);
                 break;
             }
-            pid => children.push(pid),
         }
     }
-    // SAFETY: closing our ends releases every child; then reap them.
-    unsafe {
-        libc::close(fds[1]);
-        libc::close(fds[0]);
-        for pid in &children {
-            libc::waitpid(*pid, std::ptr::null_mut(), 0);
-        }
+    drop(writer);
+    drop(reader);
+    for child in &mut children {
+        let _ = child.wait();
     }
     let n = children.len();
     match refused {
@@ -492,33 +548,18 @@ fn exceed_processes(hard: u64) -> Answer {
 /// limit) and spins: the kernel must stop it.
 fn exceed_cpu() -> Answer {
     const ACTION: &str = "spin past a 1 s soft CPU limit in a child";
-    // SAFETY: the child calls only async-signal-safe functions and spins.
-    let pid = unsafe { libc::fork() };
-    if pid == 0 {
-        let l = libc::rlimit {
-            rlim_cur: 1,
-            rlim_max: getrlimit(libc::RLIMIT_CPU).rlim_max,
-        };
-        unsafe { libc::setrlimit(libc::RLIMIT_CPU, &l) };
-        let mut x = 0u64;
-        loop {
-            x = std::hint::black_box(x.wrapping_add(1));
-        }
-    }
-    if pid < 0 {
-        let e = std::io::Error::last_os_error();
-        return (ACTION, Observed::Error, errno_name(&e), None);
-    }
+    let mut child = match spawn_helper(Helper::SpinCpu, &[], std::process::Stdio::null()) {
+        Ok(c) => c,
+        Err(e) => return (ACTION, Observed::Error, errno_name(&e), None),
+    };
     let start = Instant::now();
-    let mut status = 0;
     // On a loaded machine one CPU second can take several seconds of wall
     // time: wait long enough, and judge by the CPU the child really got.
     while start.elapsed() < Duration::from_secs(12) {
-        // SAFETY: polling our own child.
-        if unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) } == pid {
-            let sig = libc::WTERMSIG(status);
-            return if libc::WIFSIGNALED(status) && (sig == libc::SIGXCPU || sig == libc::SIGKILL) {
-                (
+        if let Ok(Some(status)) = child.try_wait() {
+            use std::os::unix::process::ExitStatusExt;
+            return match status.signal() {
+                Some(sig) if sig == libc::SIGXCPU || sig == libc::SIGKILL => (
                     ACTION,
                     Observed::Enforced,
                     None,
@@ -526,24 +567,21 @@ fn exceed_cpu() -> Answer {
                         "stopped by signal {sig} after {} ms",
                         start.elapsed().as_millis()
                     )),
-                )
-            } else {
-                (
+                ),
+                _ => (
                     ACTION,
                     Observed::Error,
                     None,
-                    Some("the child ended otherwise".into()),
-                )
+                    Some(format!("the child ended otherwise ({status})")),
+                ),
             };
         }
         std::thread::sleep(Duration::from_millis(10));
     }
-    let used = cpu_ms(pid);
-    // SAFETY: our own child, still spinning.
-    unsafe {
-        libc::kill(pid, libc::SIGKILL);
-        libc::waitpid(pid, &mut status, 0);
-    }
+    let used = i32::try_from(child.id()).ok().and_then(cpu_ms);
+    // Our own child, still spinning.
+    let _ = child.kill();
+    let _ = child.wait();
     match used {
         Some(ms) if ms >= 1500 => (
             ACTION,
@@ -570,8 +608,7 @@ fn cpu_ms(pid: i32) -> Option<u64> {
     let rest = stat.rsplit_once(')')?.1;
     let f: Vec<&str> = rest.split_whitespace().collect();
     let ticks: u64 = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
-    // SAFETY: sysconf has no preconditions.
-    let hz = u64::try_from(unsafe { libc::sysconf(libc::_SC_CLK_TCK) }).ok()?;
+    let hz = rustix::param::clock_ticks_per_second();
     Some(ticks * 1000 / hz.max(1))
 }
 
@@ -599,16 +636,11 @@ pub(super) fn parse_boot_id(s: &str) -> Result<String, String> {
 
 /// The kernel release (`uname -r`) of the kernel this process runs on.
 pub(super) fn kernel_release() -> Option<String> {
-    // SAFETY: `uname` fills the zeroed struct it is given.
-    let mut u: libc::utsname = unsafe { std::mem::zeroed() };
-    if unsafe { libc::uname(&mut u) } != 0 {
-        return None;
-    }
-    // SAFETY: the kernel NUL-terminates `release`.
-    let r = unsafe { std::ffi::CStr::from_ptr(u.release.as_ptr()) };
+    let u = rustix::system::uname();
     // A kernel of the team's own sandbox writes this: keep it printable.
     Some(
-        r.to_string_lossy()
+        u.release()
+            .to_string_lossy()
             .chars()
             .filter(char::is_ascii_graphic)
             .take(64)
@@ -744,7 +776,7 @@ pub fn observe(
 
 /// The launcher's helper: fill the output channel, then leave a child that
 /// ignores SIGTERM, and wait to be killed (both give up after HOLD_LIMIT).
-fn hold(emit: u64) -> u8 {
+fn hold(token: &str, emit: u64) -> u8 {
     use std::io::Write;
     let chunk = [b'.'; 64 * 1024];
     let mut out = std::io::stdout().lock();
@@ -761,45 +793,42 @@ fn hold(emit: u64) -> u8 {
     }
     let _ = out.flush();
     drop(out);
-    // SAFETY: the child calls only async-signal-safe functions.
-    match unsafe { libc::fork() } {
-        0 => unsafe {
-            libc::signal(libc::SIGTERM, libc::SIG_IGN);
-            let t = libc::timespec {
-                tv_sec: HOLD_LIMIT.as_secs() as libc::time_t,
-                tv_nsec: 0,
-            };
-            libc::nanosleep(&t, std::ptr::null_mut());
-            libc::_exit(0)
-        },
-        -1 => {
-            output::error("probe --hold: fork failed");
-            return EXIT_ERROR;
-        }
-        _ => {}
+    // The child carries the token on its command line, for the scan.
+    if let Err(e) = spawn_helper(
+        Helper::IgnoreTerm,
+        &["--hold", token],
+        std::process::Stdio::null(),
+    ) {
+        output::error(&format!("probe --hold: cannot start the child: {e}"));
+        return EXIT_ERROR;
     }
     std::thread::sleep(HOLD_LIMIT);
     EXIT_OK
 }
 
-/// Write to an inherited descriptor, after checking that it is open.
-fn write_fd(fd: i32, text: &str) -> Result<(), String> {
-    use std::io::Write;
-    use std::os::fd::FromRawFd;
-    // SAFETY: F_GETFD only asks whether `fd` is open.
-    if fd < 3 || unsafe { libc::fcntl(fd, libc::F_GETFD) } < 0 {
-        return Err(format!("--output-fd {fd}: not an open descriptor above 2"));
-    }
-    // SAFETY: `fd` is open, inherited for us alone, and closed once here.
-    let mut f = unsafe { std::fs::File::from_raw_fd(fd) };
-    f.write_all(text.as_bytes())
-        .map_err(|e| format!("--output-fd {fd}: {e}"))
+/// Take over an inherited descriptor to write the observations to.
+fn output_fd(fd: i32) -> Result<std::fs::File, String> {
+    crate::sys::inherited_fd(fd).map_err(|e| {
+        format!("--output-fd {fd}: not an open descriptor above 2 inherited by this process ({e})")
+    })
 }
 
 pub fn run(args: &ProbeArgs) -> u8 {
-    if args.hold.is_some() {
-        return hold(args.emit);
+    if let Some(h) = args.helper {
+        return helper(h);
     }
+    if let Some(token) = &args.hold {
+        return hold(token, args.emit);
+    }
+    // Taken before anything else is opened or done: a bad descriptor
+    // stops the probe before it acts.
+    let fd_out = match args.output_fd.map(output_fd).transpose() {
+        Ok(f) => f,
+        Err(e) => {
+            output::error(&e);
+            return EXIT_ERROR;
+        }
+    };
     let Some(plan) = &args.plan else {
         output::error("probe: --plan FINDINGS is required");
         return EXIT_ERROR;
@@ -824,8 +853,12 @@ pub fn run(args: &ProbeArgs) -> u8 {
     };
     let mut text = serde_json::to_string_pretty(&obs).unwrap_or_default();
     text.push('\n');
-    let written = match (&args.output, args.output_fd) {
-        (_, Some(fd)) => write_fd(fd, &text),
+    let written = match (&args.output, fd_out) {
+        (_, Some(mut f)) => {
+            use std::io::Write;
+            f.write_all(text.as_bytes())
+                .map_err(|e| format!("--output-fd: {e}"))
+        }
         (Some(p), None) => {
             std::fs::write(p, text).map_err(|e| format!("{}: cannot write: {e}", p.display()))
         }
