@@ -31,26 +31,7 @@ mod fixtures {
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
-    let code = cli::main();
-    exit_now(code)
-}
-
-/// End the process without the allocator's clean-up: at exit mimalloc
-/// hands every page it holds back to the kernel one segment at a time,
-/// for memory the kernel reclaims anyway (the figure is in
-/// BENCHMARKS.md). Everything the CLI writes goes through
-/// `std::io::stdout`, flushed here, or unbuffered stderr, and files are
-/// closed (and synced) before `cli::main` returns.
-#[cfg(target_os = "linux")]
-fn exit_now(code: u8) -> std::process::ExitCode {
-    use std::io::Write;
-    if std::io::stdout().flush().is_err() {
-        return std::process::ExitCode::from(code);
-    }
-    sys::exit_without_cleanup(code)
-}
-
-#[cfg(not(target_os = "linux"))]
-fn exit_now(code: u8) -> std::process::ExitCode {
-    std::process::ExitCode::from(code)
+    // std flushes stdout on the way out; files are closed (and synced)
+    // before `cli::main` returns.
+    std::process::ExitCode::from(cli::main())
 }

@@ -1,9 +1,9 @@
 //! The binary's calls into the operating system that neither the standard
 //! library nor rustix's safe functions offer: the only `unsafe` code of the
 //! `isolint` crate (`main.rs` denies it everywhere else). Each function is
-//! safe to call; each block says why it is sound and why it must exist,
-//! and a block that is only a speed trick names the figure in
-//! BENCHMARKS.md that keeps it.
+//! safe to call; each block says why it is sound and why it must exist.
+//! None is a speed trick: `_exit` and `sync_file_range` were, and went
+//! when they measured under 2 % (BENCHMARKS.md, "The binary's unsafe").
 
 use std::fs::File;
 use std::io;
@@ -13,28 +13,6 @@ use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::process::CommandExt;
 use std::process::{Child, Command};
 use std::sync::Mutex;
-
-/// End the process at once, without running exit handlers: the
-/// allocator's clean-up at exit returns every page one segment at a time,
-/// for memory the kernel reclaims anyway. The caller has flushed
-/// everything it wrote.
-pub fn exit_without_cleanup(code: u8) -> ! {
-    // SAFETY: `_exit` ends the process and never returns; no Rust code
-    // runs after it, and the caller left nothing buffered. Why: std only
-    // exits through libc's `exit`, which runs mimalloc's clean-up.
-    unsafe { libc::_exit(i32::from(code)) }
-}
-
-/// Queue what was written to `file` so far for writeback, without waiting
-/// for it: the final flush then finds little left to do. A hint; errors
-/// are ignored.
-pub fn start_writeback(file: &File) {
-    // SAFETY: the descriptor is `file`'s, open for the whole call; offset
-    // 0 and length 0 mean "the whole file", and SYNC_FILE_RANGE_WRITE
-    // only queues writeback. Why: neither std nor rustix has
-    // sync_file_range(2).
-    let _ = unsafe { libc::sync_file_range(file.as_raw_fd(), 0, 0, libc::SYNC_FILE_RANGE_WRITE) };
-}
 
 /// Ask the kernel for `len` bytes of address space and give them back at
 /// once, never touching them: the kernel's answer to an overrun of the

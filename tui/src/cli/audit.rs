@@ -338,11 +338,6 @@ impl Document<'_> {
                 self.reports += 1;
             }
         }
-        if let Some(Sink::File(f)) = &mut self.sink {
-            // A chunk is megabytes: let the disk take it while the next
-            // chunk is audited, instead of all at the end.
-            f.start_writeback()?;
-        }
         Ok(())
     }
 

@@ -218,20 +218,6 @@ impl AtomicFile {
         }
     }
 
-    /// Hand what was written so far to the disk without waiting for it,
-    /// so that [`AtomicFile::commit`]'s flush finds little left to do. A
-    /// hint only: durability still comes from `commit`.
-    pub fn start_writeback(&mut self) -> io::Result<()> {
-        // Direct writes are on their way to the disk already.
-        let Some(Out::Buffered(writer)) = &mut self.file else {
-            return Ok(());
-        };
-        writer.flush()?;
-        // A hint only: an error is ignored, `commit` still flushes fully.
-        crate::sys::start_writeback(writer.get_ref());
-        Ok(())
-    }
-
     /// Flush to disk and rename over the target (or only flush, into a
     /// device or a pipe).
     pub fn commit(mut self) -> io::Result<()> {
@@ -427,7 +413,6 @@ mod tests {
         for piece in data.chunks(16_411) {
             f.write_all(piece).unwrap();
         }
-        f.start_writeback().unwrap();
         f.commit().unwrap();
         assert_eq!(fs::read(&target).unwrap(), data);
         let mode = fs::metadata(&target).unwrap().permissions().mode() & 0o777;
