@@ -529,6 +529,63 @@ fn a_directory_run_reports_every_entry_it_does_not_audit_in_every_summary() {
     }
 }
 
+/// issue 21 item 10, by the extension's case: `job.JSON` or `compose.Yml`
+/// is named like a configuration as much as `job.json` is. Such a file is
+/// audited; such an entry that cannot be read fails the run (exit 2,
+/// named), in every case of the extension.
+#[test]
+fn a_directory_run_matches_extensions_in_any_case() {
+    use std::os::unix::fs::symlink;
+    for ext in ["JSON", "Json", "YAML", "Yml", "TOML", "SH"] {
+        for kind in ["dangling", "looping", "pipe"] {
+            let tmp = tempfile::tempdir().unwrap();
+            let d = tmp.path();
+            write(d, "jobs/ok.json", &fs::read(root().join(FIXED)).unwrap());
+            let name = format!("x.{ext}");
+            let at = d.join("jobs").join(&name);
+            match kind {
+                "dangling" => symlink("nowhere", &at).unwrap(),
+                "looping" => symlink(&name, &at).unwrap(),
+                _ => mkfifo(&at),
+            }
+            let run = isolint_in(
+                d,
+                ["audit", "--today", TODAY, "--fail-on", "high", "jobs"],
+                None,
+            );
+            run.expect_code(2);
+            assert!(
+                run.stderr.contains(&format!("jobs/{name}: cannot read")),
+                "{kind} {name}: {}",
+                run.stderr
+            );
+        }
+    }
+    // A profile whose extension is in capitals is audited, not passed over.
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    write(d, "jobs/ok.json", &fs::read(root().join(FIXED)).unwrap());
+    write(
+        d,
+        "jobs/bad.JSON",
+        &fs::read(root().join(WORKSHOP)).unwrap(),
+    );
+    let run = isolint_in(
+        d,
+        ["audit", "--today", TODAY, "--format", "json", "jobs"],
+        None,
+    );
+    run.expect_code(1);
+    let sources: Vec<String> = run
+        .json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["profile"]["source"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(sources, ["jobs/bad.JSON", "jobs/ok.json"]);
+}
+
 #[test]
 fn directory_output_is_deterministic() {
     let a = audit(&["--format", "json", "fixtures/profiles"]);
@@ -2426,6 +2483,10 @@ fn waivers_under_a_writable_mount_are_refused_however_the_source_is_spelled() {
         ("@/elsewhere/../opslink", "ops/waivers.json", false),
         ("missing/../ops", "ops/waivers.json", false),
         ("${OPS_DIR}", "ops/waivers.json", false),
+        // `~user`: a shell expands it to that user's home, which isolint
+        // does not look up; it may hold the file.
+        ("~nosuchuser/ops", "ops/waivers.json", false),
+        ("~root", "ops/waivers.json", false),
         ("elsewhere", "elsewhere/abslink/waivers.json", false),
     ]
     .iter()
@@ -2503,6 +2564,87 @@ fn waivers_under_a_writable_mount_are_refused_however_the_source_is_spelled() {
             }
         }
     }
+}
+
+/// issue 21 item 3, by hard link: the waivers file has a second name
+/// inside a writable mount, through which the job can rewrite it. Paths
+/// cannot show that; a file with several names counts as reachable from
+/// every mount on its file system.
+#[test]
+fn a_waivers_file_with_another_name_in_a_writable_mount_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = fs::canonicalize(tmp.path()).unwrap();
+    fs::create_dir_all(d.join("ops")).unwrap();
+    fs::create_dir_all(d.join("scratch")).unwrap();
+    let fixed = fs::read_to_string(root().join(FIXED)).unwrap();
+    let text = fixed.replace(
+        "/srv/workshop/scratch/job-17",
+        d.join("scratch").to_str().unwrap(),
+    );
+    fs::write(d.join("job.json"), &text).unwrap();
+    let doc = isolint_in(
+        &d,
+        ["audit", "--today", TODAY, "--format", "json", "job.json"],
+        None,
+    )
+    .json();
+    let target = doc["issues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["severity"] == "medium")
+        .expect("a medium finding")
+        .clone();
+    let entry = isolint_in(
+        &d,
+        [
+            "waive",
+            "--rule",
+            target["rule"].as_str().unwrap(),
+            "--pointer",
+            target["pointer"].as_str().unwrap(),
+            "--reason",
+            "accepted",
+            "--owner",
+            "ops",
+            "--expires",
+            "2026-12-31",
+            "--today",
+            TODAY,
+            "job.json",
+        ],
+        None,
+    );
+    entry.expect_code(0);
+    let waivers = serde_json::json!({ "schema": "isolint.waivers/v1", "waivers": [entry.json()] });
+    fs::write(d.join("ops/waivers.json"), waivers.to_string()).unwrap();
+    let waived = || {
+        let run = isolint_in(
+            &d,
+            [
+                "audit",
+                "--today",
+                TODAY,
+                "--format",
+                "json",
+                "--waivers",
+                "ops/waivers.json",
+                "job.json",
+            ],
+            None,
+        );
+        let doc = run.json();
+        let issues = doc["issues"].as_array().unwrap().clone();
+        (
+            issues.iter().any(|i| !i["waived"].is_null()),
+            issues.iter().any(|i| i["rule"] == "PRF008"),
+        )
+    };
+    // One name, outside every mount: it applies.
+    assert_eq!(waived(), (true, false));
+    // A second name in the writable scratch mount: refused.
+    fs::hard_link(d.join("ops/waivers.json"), d.join("scratch/w.json")).unwrap();
+    assert_eq!(waived(), (false, true));
 }
 
 #[test]

@@ -586,7 +586,10 @@ argument: use --format jsonl, or name the file's directory (an array)",
                     Some(input::Origin::File(p)) => Some(p.as_path()),
                     _ => None,
                 };
-                let host = |m: &isolint_core::report::MountRow| input::mount_host_path(profile, m);
+                let linked = input::linked_waivers_device(source);
+                let host = |m: &isolint_core::report::MountRow| {
+                    input::waivers_host_path(profile, m, linked)
+                };
                 waivers::apply_resolved(report, list, options.today, source, &host);
             }
             if let Some(old) = &baseline {

@@ -255,9 +255,11 @@ fn is_hidden(name: &std::ffi::OsStr) -> bool {
     name.as_encoded_bytes().first() == Some(&b'.')
 }
 
+/// In any case: `job.JSON` is named like a configuration as much as
+/// `job.json`, and a walk that passed it over would skip a profile.
 fn has_extension(p: &Path, extensions: &[&str]) -> bool {
     p.extension()
-        .is_some_and(|e| extensions.iter().any(|x| e == *x))
+        .is_some_and(|e| extensions.iter().any(|x| e.eq_ignore_ascii_case(x)))
 }
 
 /// `*.json`, `*.yaml or *.yml`, … for messages.
@@ -790,6 +792,11 @@ pub fn mount_host_path(
     if raw.contains('$') || raw.contains('`') {
         return HostPath::Unknown;
     }
+    // `~user`: a shell would put that user's home here, which is not
+    // looked up.
+    if raw.starts_with('~') && raw != "~" && !raw.starts_with("~/") {
+        return HostPath::Unknown;
+    }
     let path = if raw == "~" || raw.starts_with("~/") {
         match std::env::var_os("HOME") {
             Some(home) => {
@@ -829,6 +836,50 @@ pub fn mount_host_path(
             _ => return HostPath::Unknown,
         }
     }
+}
+
+/// The file system (device) `p` is on.
+#[cfg(unix)]
+fn device(m: &fs::Metadata) -> u64 {
+    std::os::unix::fs::MetadataExt::dev(m)
+}
+
+/// The file system of a waivers file that has other names (hard links):
+/// those may lie anywhere on it, inside a mount the job can write.
+#[cfg(unix)]
+pub fn linked_waivers_device(source: &WaiversSource) -> Option<u64> {
+    let m = fs::metadata(&source.path).ok()?;
+    (std::os::unix::fs::MetadataExt::nlink(&m) > 1).then(|| device(&m))
+}
+
+#[cfg(not(unix))]
+pub fn linked_waivers_device(_: &WaiversSource) -> Option<u64> {
+    None
+}
+
+/// [`mount_host_path`] for the waivers check: with a waivers file that has
+/// other names on device `linked`, a mount whose source is on that device
+/// may hold one of them, so its place is unknown (and covers the file).
+pub fn waivers_host_path(
+    profile: Option<&Path>,
+    m: &isolint_core::report::MountRow,
+    linked: Option<u64>,
+) -> waivers::HostPath {
+    let host = mount_host_path(profile, m);
+    #[cfg(unix)]
+    if let (waivers::HostPath::Path(p), Some(dev)) = (&host, linked) {
+        // The nearest part of the source that exists says which file system.
+        let on = Path::new(p)
+            .ancestors()
+            .find_map(|a| fs::metadata(a).ok())
+            .map(|md| device(&md));
+        if on.is_none_or(|d| d == dev) {
+            return waivers::HostPath::Unknown;
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = linked;
+    host
 }
 
 /// Load a `--baseline` export: an earlier `isolint.findings/v1` document
