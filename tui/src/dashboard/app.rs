@@ -1591,6 +1591,61 @@ mod tests {
         step(&mut app, Msg::PromptCancel);
     }
 
+    /// issue 21 item 2 in the dashboard: an export typed onto a profile it
+    /// shows or onto its label catalog, however the path reaches the file,
+    /// is refused and leaves the file as it was.
+    #[test]
+    fn export_onto_an_input_is_refused_however_it_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let profile = d.join("p.json");
+        fs::write(&profile, multi_area_profile()).unwrap();
+        let catalog = d.join("labels.json");
+        fs::copy(crate::fixtures::path("labels/workshop.json"), &catalog).unwrap();
+        std::os::unix::fs::symlink("p.json", d.join("link.json")).unwrap();
+        fs::hard_link(&profile, d.join("second.json")).unwrap();
+        std::os::unix::fs::symlink("labels.json", d.join("cat-link.json")).unwrap();
+        fs::create_dir(d.join("sub")).unwrap();
+        let mut app = App::new(
+            vec![Source::File(profile.clone())],
+            CatalogSource::File(catalog.clone()),
+            today(),
+            d.to_path_buf(),
+        );
+        let before = (fs::read(&profile).unwrap(), fs::read(&catalog).unwrap());
+        for typed in [
+            "p.json",
+            "./p.json",
+            "sub/../p.json",
+            "link.json",
+            "second.json",
+            "labels.json",
+            "cat-link.json",
+        ] {
+            step(&mut app, Msg::Export);
+            app.prompt = typed.into();
+            step(&mut app, Msg::PromptAccept);
+            let status = app.status.clone().unwrap();
+            assert!(status.error, "{typed}: {}", status.text);
+            assert!(
+                status.text.contains("nothing written"),
+                "{typed}: {}",
+                status.text
+            );
+            assert_eq!(
+                (fs::read(&profile).unwrap(), fs::read(&catalog).unwrap()),
+                before,
+                "{typed}"
+            );
+        }
+        // Any other name is written.
+        step(&mut app, Msg::Export);
+        app.prompt = "out.json".into();
+        step(&mut app, Msg::PromptAccept);
+        assert!(!app.status.clone().unwrap().error);
+        assert!(d.join("out.json").exists());
+    }
+
     /// `o` asks the loop to run the editor at the finding's place: the
     /// original file's line and column for an imported profile.
     #[test]

@@ -15,7 +15,12 @@ pub fn perform(app: &mut App, effect: Effect) {
     match effect {
         Effect::Export(path) => {
             let Some(report) = app.report() else { return };
-            let result = load::write_atomic(&path, json::render(report).as_bytes());
+            let result = match input_at(app, &path) {
+                Some(what) => Err(std::io::Error::other(format!(
+                    "it is {what}, which the export would replace; nothing written"
+                ))),
+                None => load::write_atomic(&path, json::render(report).as_bytes()),
+            };
             app::exported(app, &path, result);
         }
         Effect::Reload(i) => {
@@ -35,6 +40,20 @@ pub fn perform(app: &mut App, effect: Effect) {
         // Needs the terminal: the event loop runs it (`super::run_editor`).
         Effect::OpenEditor { .. } => {}
     }
+}
+
+/// What the dashboard reads at `path`, if anything: one of its profile
+/// files or its label catalog, however the path reaches it (a link, a
+/// second name, `./`). As `audit -o` refuses its inputs, so does the export.
+fn input_at(app: &App, path: &std::path::Path) -> Option<&'static str> {
+    let same = |p: &std::path::Path| crate::cli::output::same_file(p, path);
+    if app::catalog_path(&app.catalog).is_some_and(same) {
+        return Some("the label catalog");
+    }
+    app.slots
+        .iter()
+        .any(|s| matches!(&s.source, Source::File(p) if same(p)))
+        .then_some("a profile this dashboard shows")
 }
 
 /// `dir` made absolute, and the git work tree it lies in (the nearest
