@@ -67,24 +67,29 @@ enum Helper {
 /// Exit status of a helper that could not do what it was started for.
 const HELPER_FAILED: u8 = 3;
 
-/// Start this program again as `helper`, its standard streams given.
+/// Start this program again as `helper` with `stdin`. The `ignore-term`
+/// child keeps this process's stdout and stderr, as a job's grandchild
+/// would (the launcher must cope with a survivor holding its pipes); the
+/// others write nothing.
 fn spawn_helper(
     helper: Helper,
     extra: &[&str],
     stdin: std::process::Stdio,
 ) -> std::io::Result<std::process::Child> {
     use clap::ValueEnum;
+    use std::process::Stdio;
     let name = helper
         .to_possible_value()
         .map(|v| v.get_name().to_string())
         .unwrap_or_default();
-    std::process::Command::new(std::env::current_exe()?)
-        .args(["probe", "--helper", &name])
+    let mut cmd = std::process::Command::new(std::env::current_exe()?);
+    cmd.args(["probe", "--helper", &name])
         .args(extra)
-        .stdin(stdin)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
+        .stdin(stdin);
+    if helper != Helper::IgnoreTerm {
+        cmd.stdout(Stdio::null()).stderr(Stdio::null());
+    }
+    cmd.spawn()
 }
 
 /// Run as a helper child; the exit status is all the parent reads.
