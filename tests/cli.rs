@@ -1447,6 +1447,39 @@ fn two_profiles_with_one_name_are_reported() {
     );
 }
 
+/// issue 21 item 1, by look-alike names: a second profile whose name
+/// differs from another's only in case, invisible characters or combining
+/// marks reads as the same name to a reviewer, and is said as one.
+#[test]
+fn profiles_whose_names_look_alike_are_reported() {
+    let fixed: Value = serde_json::from_slice(&fs::read(root().join(FIXED)).unwrap()).unwrap();
+    for twin in [
+        "Legacy-Builder",
+        "LEGACY-BUILDER",
+        "legacy\u{200b}-builder",
+        "\u{feff}legacy-builder",
+        "legacy-builder\u{200f}",
+        "legacy-builde\u{0301}r",
+        "legacy-builder\u{00a0}",
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path();
+        let mut a = fixed.clone();
+        a["name"] = "legacy-builder".into();
+        write(d, "jobs/a.json", &serde_json::to_vec(&a).unwrap());
+        let mut b = fixed.clone();
+        b["name"] = twin.into();
+        write(d, "jobs/b.json", &serde_json::to_vec(&b).unwrap());
+        let run = isolint_in(d, ["audit", "--today", TODAY, "jobs"], None);
+        assert_ne!(run.code, Some(2), "{twin:?}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("jobs/a.json") && run.stderr.contains("look alike"),
+            "{twin:?}: {}",
+            run.stderr
+        );
+    }
+}
+
 /// Interrupted while its export is being written (here: waiting to read a
 /// named pipe in its second batch of inputs, after the first went to the
 /// temporary file), the run removes its temporary file, leaves no export

@@ -22,6 +22,67 @@ use super::{
 
 /// The exit status for a set of results: 2 when anything could not be
 /// read, else 1 when any profile is not eligible, else 0.
+/// A profile name as a reviewer reads it: in lower case, without the
+/// characters that draw nothing (`sanitize::is_invisible`) or only mark
+/// the letter before them (the combining diacritical blocks). Two names
+/// with one such form look alike on a screen.
+fn lookalike(name: &str) -> String {
+    // Report names come neutralized: `\u{200b}` stands for the character.
+    let mut chars = Vec::new();
+    let mut rest = name;
+    while let Some(c) = rest.chars().next() {
+        let escaped = rest
+            .strip_prefix("\\u{")
+            .and_then(|r| r.split_once('}'))
+            .and_then(|(hex, after)| {
+                let c = char::from_u32(u32::from_str_radix(hex, 16).ok()?)?;
+                Some((c, after))
+            });
+        match escaped {
+            Some((c, after)) => {
+                chars.push(c);
+                rest = after;
+            }
+            None => {
+                chars.push(c);
+                rest = &rest[c.len_utf8()..];
+            }
+        }
+    }
+    chars
+        .into_iter()
+        .filter(|c| !isolint_core::sanitize::is_invisible(*c) && !is_combining(*c))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// `name` neutralized, and with every character that draws nothing or
+/// only marks another written as `\u{..}`: the difference between two
+/// look-alike names is what must be seen.
+fn show_unseen(name: &str) -> String {
+    neutralize(name)
+        .chars()
+        .map(|c| {
+            if isolint_core::sanitize::is_invisible(c) || is_combining(c) {
+                format!("\\u{{{:x}}}", c as u32)
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// A combining mark of the combining diacritical blocks: it draws only
+/// over the letter before it.
+fn is_combining(c: char) -> bool {
+    matches!(c,
+        '\u{0300}'..='\u{036F}'
+        | '\u{1AB0}'..='\u{1AFF}'
+        | '\u{1DC0}'..='\u{1DFF}'
+        | '\u{20D0}'..='\u{20FF}'
+        | '\u{FE20}'..='\u{FE2F}')
+}
+
 pub fn exit_code(reports: &[Report], failed: bool) -> u8 {
     gate(reports, failed, None, false)
 }
@@ -548,9 +609,11 @@ pub fn run(args: &AuditArgs) -> u8 {
     let early = std::sync::Mutex::new(early);
     // Which profiles this run audited, to name the baseline's others.
     let audited_ids = std::sync::Mutex::new(std::collections::BTreeSet::new());
+    // By the name as a reviewer reads it ([`lookalike`]): the paths and
+    // exact names seen.
     let run_names = std::sync::Mutex::new(std::collections::BTreeMap::<
         String,
-        std::collections::BTreeSet<String>,
+        std::collections::BTreeSet<(String, String)>,
     >::new());
     let ambiguous = std::sync::atomic::AtomicBool::new(false);
     let audit_one = |job: Result<input::Input, Failure>| -> Result<Done, Failure> {
@@ -599,25 +662,36 @@ argument: use --format jsonl, or name the file's directory (an array)",
             // waivers could not tell them apart, the run cannot pass.
             let id = baseline::identity(&report.profile.source, &report.profile.name);
             if let Ok(mut names) = run_names.lock() {
-                let paths = names.entry(report.profile.name.clone()).or_default();
-                if paths.contains(&id.0) {
+                let name = &report.profile.name;
+                let seen = names.entry(lookalike(name)).or_default();
+                if seen.contains(&(id.0.clone(), name.clone())) {
                     if baseline.is_some() || waivers.is_some() {
                         output::error(&format!(
                             "{}: two profiles named `{}`: the baseline and waivers cannot tell them apart; rename one",
                             neutralize(&id.0),
-                            neutralize(&report.profile.name)
+                            neutralize(name)
                         ));
                         ambiguous.store(true, std::sync::atomic::Ordering::Relaxed);
                     }
-                } else if let Some(first) = paths.iter().next() {
-                    output::remark(&format!(
-                        "{} and {} are both named `{}`: baselines and waivers tell them apart by path",
-                        neutralize(first),
-                        neutralize(&id.0),
-                        neutralize(&report.profile.name)
-                    ));
+                } else if let Some((first, other)) = seen.iter().next() {
+                    output::remark(&if other == name {
+                        format!(
+                            "{} and {} are both named `{}`: baselines and waivers tell them apart by path",
+                            neutralize(first),
+                            neutralize(&id.0),
+                            neutralize(name)
+                        )
+                    } else {
+                        format!(
+                            "{} and {} have names that look alike (`{}` and `{}`): baselines and waivers tell them apart by path",
+                            neutralize(first),
+                            neutralize(&id.0),
+                            show_unseen(other),
+                            show_unseen(name)
+                        )
+                    });
                 }
-                paths.insert(id.0.clone());
+                seen.insert((id.0.clone(), name.clone()));
             }
             if baseline.is_some() {
                 if let Ok(mut seen) = audited_ids.lock() {
@@ -934,6 +1008,25 @@ mod tests {
             &AuditOptions::default(),
         )
         .unwrap()
+    }
+
+    #[test]
+    fn names_that_read_alike_have_one_form() {
+        for (a, b, alike) in [
+            ("legacy-builder", "Legacy-Builder", true),
+            ("legacy-builder", "legacy\u{200b}-builder", true),
+            ("legacy-builder", "\u{feff}legacy-builder\u{200f}", true),
+            ("legacy-builder", "legacy-builde\u{301}r", true),
+            ("legacy-builder", "legacy-builder\u{a0}", true),
+            ("legacy-builder", "legacy-builder-2", false),
+            ("legacy-builder", "legacy_builder", false),
+            ("caf\u{e9}", "cafe", false),
+            // As reports carry them: neutralized.
+            ("legacy-builder", "legacy\\u{200b}-builder", true),
+            ("legacy-builder", "legacy\\u{zz}-builder", false),
+        ] {
+            assert_eq!(lookalike(a) == lookalike(b), alike, "{a:?} {b:?}");
+        }
     }
 
     #[test]
