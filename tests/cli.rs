@@ -1338,6 +1338,85 @@ fn output_onto_the_labels_waivers_or_baseline_file_is_refused() {
     }
 }
 
+/// issue 21 item 2 for the other commands that write a file: `verify
+/// --observations` onto its profile, `--labels` or `--runner` file, and
+/// `probe -o` onto its `--plan`, however the path reaches the file, are
+/// refused (exit 2) and leave it as it was.
+#[test]
+fn no_command_writes_over_its_own_input() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    write(d, "job.json", &fs::read(root().join(FIXED)).unwrap());
+    write(
+        d,
+        "labels.json",
+        &fs::read(root().join("fixtures/labels/workshop.json")).unwrap(),
+    );
+    write(
+        d,
+        "runner.json",
+        br#"{"schema":"isolint.runner/v1","name":"r"}"#,
+    );
+    let plan = isolint_in(
+        d,
+        ["audit", "--today", TODAY, "--format", "json", "job.json"],
+        None,
+    );
+    write(d, "plan.json", &plan.stdout);
+    let cases: [(&str, &[&str]); 4] = [
+        ("job.json", &["verify", "--observations", "@", "job.json"]),
+        (
+            "labels.json",
+            &[
+                "verify",
+                "--labels",
+                "labels.json",
+                "--observations",
+                "@",
+                "job.json",
+            ],
+        ),
+        (
+            "runner.json",
+            &[
+                "verify",
+                "--runner",
+                "runner.json",
+                "--observations",
+                "@",
+                "job.json",
+            ],
+        ),
+        ("plan.json", &["probe", "--plan", "plan.json", "-o", "@"]),
+    ];
+    for (input, args) in cases {
+        std::os::unix::fs::symlink(input, d.join("link")).unwrap();
+        fs::hard_link(d.join(input), d.join("second")).unwrap();
+        let before = fs::read(d.join(input)).unwrap();
+        for out in [
+            input.to_string(),
+            format!("./{input}"),
+            "link".into(),
+            "second".into(),
+        ] {
+            let args: Vec<&str> = args
+                .iter()
+                .map(|a| if *a == "@" { out.as_str() } else { a })
+                .collect();
+            let run = isolint_in(d, &args, None);
+            run.expect_code(2);
+            assert!(
+                run.stderr.contains("would replace"),
+                "{args:?}: {}",
+                run.stderr
+            );
+            assert_eq!(fs::read(d.join(input)).unwrap(), before, "{args:?}");
+        }
+        fs::remove_file(d.join("link")).unwrap();
+        fs::remove_file(d.join("second")).unwrap();
+    }
+}
+
 /// issue 21 item 1: a new file that names itself like a baselined profile
 /// inherited its accepted findings and passed `--fail-on high`.
 #[test]

@@ -441,20 +441,14 @@ pub fn run(args: &AuditArgs) -> u8 {
         }
         // The operator's own inputs are never the report's destination.
         let inputs = [
-            ("--labels", args.labels.as_deref()),
-            ("--waivers", args.waivers.as_deref()),
-            ("--baseline", args.baseline.as_deref()),
-            ("--runner", args.runner.as_deref()),
+            ("--labels file", args.labels.as_deref()),
+            ("--waivers file", args.waivers.as_deref()),
+            ("--baseline file", args.baseline.as_deref()),
+            ("--runner file", args.runner.as_deref()),
         ];
-        for (flag, path) in inputs {
-            if let Some(path) = path.filter(|p| output::same_file(p, out)) {
-                output::error(&format!(
-                    "{}: is the {flag} file and also the --output file, which the report would \
-                     replace; write the report elsewhere",
-                    input::display(path)
-                ));
-                return EXIT_ERROR;
-            }
+        if let Err(e) = output::refuse_inputs(out, "--output", &inputs) {
+            output::error(&e);
+            return EXIT_ERROR;
         }
     }
     if output.is_some() {

@@ -256,6 +256,30 @@ impl AtomicFile {
     }
 }
 
+/// Refuse to write `out` (given with `flag`) over one of the command's
+/// own inputs, however the path reaches it (a link, a second name, `./`):
+/// the write would replace what the command read. `inputs`: what each is
+/// (`"--labels file"`) and its path, if given.
+pub fn refuse_inputs(
+    out: &Path,
+    flag: &str,
+    inputs: &[(&str, Option<&Path>)],
+) -> Result<(), String> {
+    if out.as_os_str() == "-" {
+        return Ok(());
+    }
+    for (what, path) in inputs {
+        if let Some(p) = path.filter(|p| p.as_os_str() != "-" && same_file(p, out)) {
+            return Err(format!(
+                "{}: is the {what} and also the {flag} file, which the write would replace; \
+                 write it elsewhere",
+                neutralize(&p.to_string_lossy())
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Whether `a` and `b` are the same regular file (links followed): a
 /// report written to `b` would replace `a`.
 pub fn same_file(a: &Path, b: &Path) -> bool {

@@ -826,6 +826,17 @@ pub fn run(args: &VerifyArgs) -> u8 {
 }
 
 fn verify(args: &VerifyArgs) -> Result<u8, String> {
+    if let Some(out) = &args.observations {
+        output::refuse_inputs(
+            out,
+            "--observations",
+            &[
+                ("profile", Some(args.profile.as_path())),
+                ("--labels file", args.labels.as_deref()),
+                ("--runner file", args.runner.as_deref()),
+            ],
+        )?;
+    }
     let faults = faults()?;
     let (profile_text, report) = audited(args)?;
     if report.verdict != isolint_core::report::Verdict::EligibleForRuntimeTesting {

@@ -838,6 +838,12 @@ pub fn run(args: &ProbeArgs) -> u8 {
         output::error("probe: --plan FINDINGS is required");
         return EXIT_ERROR;
     };
+    if let Some(out) = &args.output {
+        if let Err(e) = output::refuse_inputs(out, "--output", &[("--plan file", Some(plan))]) {
+            output::error(&e);
+            return EXIT_ERROR;
+        }
+    }
     let shown = plan.display();
     let doc = std::fs::read(plan)
         .map_err(|e| format!("{shown}: cannot read: {e}"))
