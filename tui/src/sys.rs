@@ -43,9 +43,10 @@ pub fn reserve_address_space(len: usize) -> io::Result<()> {
 
 /// Spawn `cmd` with hard and soft resource `limits` (`RLIMIT_*`, value)
 /// set in the child before it executes, and `fd3`, when given, as the
-/// child's descriptor 3 (left open across exec).
+/// child's descriptor 3 (left open across exec). `cmd` is taken: it
+/// cannot be spawned again once `fd3`'s borrow has ended.
 pub fn spawn_limited(
-    cmd: &mut Command,
+    mut cmd: Command,
     limits: &[(libc::__rlimit_resource_t, u64)],
     fd3: Option<BorrowedFd<'_>>,
 ) -> io::Result<Child> {
@@ -157,8 +158,7 @@ mod tests {
         cmd.args(["-c", "echo \"$(ulimit -H -t) $(ulimit -S -t)\" >&3"])
             .stdin(Stdio::null())
             .stdout(Stdio::null());
-        let mut child =
-            spawn_limited(&mut cmd, &[(libc::RLIMIT_CPU, 77)], Some(w.as_fd())).unwrap();
+        let mut child = spawn_limited(cmd, &[(libc::RLIMIT_CPU, 77)], Some(w.as_fd())).unwrap();
         drop(w);
         assert!(child.wait().unwrap().success());
         let mut out = String::new();

@@ -456,7 +456,7 @@ impl Worker<'_> {
         if rustix::process::geteuid().is_root() {
             cmd.uid(WORKER_ID).gid(WORKER_ID);
         }
-        crate::sys::spawn_limited(&mut cmd, &limits, fd3)
+        crate::sys::spawn_limited(cmd, &limits, fd3)
     }
 }
 
