@@ -534,7 +534,7 @@ pub fn profile(root: &Node) -> (Profile, Vec<Problem>) {
         p.name = o.string("name");
         if p.name
             .as_deref()
-            .is_none_or(|n| n.chars().all(crate::sanitize::is_invisible))
+            .is_none_or(|n| !crate::sanitize::has_visible_base(n))
         {
             let (ptr, pos) = match o.field("name") {
                 Some((n, ptr)) => (ptr, n.pos),
@@ -843,6 +843,11 @@ mod tests {
             r"\u3164",
             r"\t\u202e",
             r"\udb40\udc20",
+            r"\u0301",
+            r"\u0301\u0308",
+            r"\u200b\u0301\u20dd",
+            r"\u3099\ufe20",
+            r"\u00a0\u0300",
         ] {
             let doc = format!(r#"{{"schema":"isolint.profile/v1","name":"{name}"}}"#);
             let (_, probs) = decode(&doc);
@@ -852,7 +857,15 @@ mod tests {
                 "{name:?}"
             );
         }
-        for name in [r"x", r"\u200bx", r"build\u00a0job"] {
+        for name in [
+            r"x",
+            r"\u200bx",
+            r"build\u00a0job",
+            r"e\u0301",
+            r"\u00e9",
+            r"\u2615",
+            r"\u0915\u093f",
+        ] {
             let doc = format!(r#"{{"schema":"isolint.profile/v1","name":"{name}"}}"#);
             assert!(decode(&doc).1.is_empty(), "{name:?}");
         }

@@ -36,6 +36,26 @@ pub fn is_invisible(c: char) -> bool {
             | '\u{E0000}'..='\u{E0FFF}')
 }
 
+/// Whether `c` is a combining mark of the general blocks: it draws on the
+/// character before it, so a string of marks alone shows nothing a reader can
+/// tell apart. Kept out of [`is_invisible`], which command rules use, because
+/// accented text written with marks is ordinary there.
+pub fn is_combining_mark(c: char) -> bool {
+    matches!(c,
+        '\u{0300}'..='\u{036F}' | '\u{0483}'..='\u{0489}' | '\u{0591}'..='\u{05BD}'
+        | '\u{0610}'..='\u{061A}' | '\u{064B}'..='\u{065F}' | '\u{0E31}' | '\u{0E34}'..='\u{0E3A}'
+        | '\u{0E47}'..='\u{0E4E}' | '\u{1AB0}'..='\u{1AFF}' | '\u{1DC0}'..='\u{1DFF}'
+        | '\u{20D0}'..='\u{20FF}' | '\u{302A}'..='\u{302F}' | '\u{3099}' | '\u{309A}'
+        | '\u{FE20}'..='\u{FE2F}')
+}
+
+/// Whether a reader sees anything of `s`: at least one character that is
+/// neither invisible nor a combining mark. Names must pass this to identify
+/// a profile to a human.
+pub fn has_visible_base(s: &str) -> bool {
+    s.chars().any(|c| !is_invisible(c) && !is_combining_mark(c))
+}
+
 /// Replace every dangerous character (including newlines and tabs) with a
 /// visible escape, for single-line display.
 pub fn neutralize(s: &str) -> Cow<'_, str> {

@@ -350,7 +350,7 @@ pub fn apply_resolved(
                 continue;
             }
             if !matching.is_empty() {
-                extra.push(waiver_finding(
+                let mut f = waiver_finding(
                     report,
                     "PRF007",
                     &w.pointer,
@@ -358,7 +358,17 @@ pub fn apply_resolved(
                         "waiver for `{}` at `{}` (waivers line {}) was granted for another version of this profile (sha256 {}…); the finding counts again",
                         w.rule, w.pointer, w.line, w.profile_sha256.get(..12).unwrap_or("")
                     ),
-                ));
+                );
+                if w.profile.is_none() {
+                    // An entry that names no profile may belong to another
+                    // profile of a shared file with a finding at the same
+                    // place. The finding it names counts again on its own, so
+                    // saying so must not block a profile it may not be about.
+                    f.severity = crate::finding::Severity::Low;
+                    f.message
+                        .push_str("; the entry names no `profile`, so it may be another profile's");
+                }
+                extra.push(f);
             }
             continue;
         }
@@ -543,13 +553,20 @@ mod tests {
             parse(v.to_string().as_bytes()).unwrap()
         };
         let other = "0".repeat(64);
-        // (digest, profile named, PRF007, waived)
-        for (sha, profile, prf007, waived) in [
-            (other.as_str(), Some("another-job"), false, false),
-            (other.as_str(), Some(me.as_str()), true, false),
-            (other.as_str(), None, true, false),
-            (base.profile.sha256.as_str(), Some(me.as_str()), false, true),
-            (base.profile.sha256.as_str(), None, false, true),
+        // (digest, profile named, PRF007, waived, PRF007 blocks)
+        for (sha, profile, prf007, waived, prf007_blocks) in [
+            (other.as_str(), Some("another-job"), false, false, false),
+            (other.as_str(), Some(me.as_str()), true, false, true),
+            // Unnamed: said, but only the finding itself blocks.
+            (other.as_str(), None, true, false, false),
+            (
+                base.profile.sha256.as_str(),
+                Some(me.as_str()),
+                false,
+                true,
+                false,
+            ),
+            (base.profile.sha256.as_str(), None, false, true, false),
             // The digest decides: a wrong name on the right digest still
             // cannot widen anything, and the entry is left alone.
             (
@@ -557,6 +574,7 @@ mod tests {
                 Some("another-job"),
                 false,
                 true,
+                false,
             ),
         ] {
             let mut r = base.clone();
@@ -574,6 +592,11 @@ mod tests {
             assert_eq!(
                 r.issues.iter().any(|f| f.waived.is_some()),
                 waived,
+                "{profile:?} {sha}"
+            );
+            assert_eq!(
+                r.issues.iter().any(|f| f.rule == "PRF007" && f.blocks()),
+                prf007_blocks,
                 "{profile:?} {sha}"
             );
         }
