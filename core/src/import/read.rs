@@ -115,16 +115,6 @@ pub fn opt_strs(
     }
 }
 
-/// Keys of `node` not in `known`: they are typos or settings this importer
-/// does not map, so each one becomes a note at its line.
-pub fn unknown_keys<'a>(node: &'a SNode, known: &[&str]) -> Vec<(&'a str, Loc)> {
-    node.entries()
-        .iter()
-        .filter(|e| !known.contains(&e.key.as_str()))
-        .map(|e| (e.key.as_str(), e.key_loc))
-        .collect()
-}
-
 /// Bytes from a Kubernetes quantity (`512Mi`, `1G`, `1e9`, `500m`).
 pub fn k8s_bytes(q: &str) -> Option<u64> {
     let q = q.trim();
