@@ -615,3 +615,90 @@ fn codex_keys_are_never_silent() {
         },
     ]);
 }
+
+fn claude(top: &str, sandbox: &str) -> String {
+    format!("{{{top}\"sandbox\": {{{sandbox}\"enabled\": true}}}}")
+}
+
+fn sandbox_import(b: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
+    super::sandbox::import(b)
+}
+
+#[test]
+fn sandbox_settings_keys_are_never_silent() {
+    use super::sandbox_schema as s;
+    run(&[
+        Place {
+            name: "claude top level",
+            table: &s::CLAUDE_TOP,
+            syntax: Syntax::Json,
+            input: |k, v| claude(&jkv(k, v), ""),
+            import: sandbox_import,
+            present: &["sandbox"],
+            path: "",
+        },
+        Place {
+            name: "claude permissions",
+            table: &s::PERMISSIONS,
+            syntax: Syntax::Json,
+            input: |k, v| {
+                let inner = jkv(k, v);
+                claude(
+                    &format!("\"permissions\": {{{}}}, ", inner.trim_end_matches(", ")),
+                    "",
+                )
+            },
+            import: sandbox_import,
+            present: &[],
+            path: "permissions",
+        },
+        Place {
+            name: "claude sandbox",
+            table: &s::CLAUDE_SANDBOX,
+            syntax: Syntax::Json,
+            input: |k, v| claude("", &jkv(k, v)),
+            import: sandbox_import,
+            present: &["enabled"],
+            path: "sandbox",
+        },
+        Place {
+            name: "sandbox filesystem",
+            table: &s::FILESYSTEM,
+            syntax: Syntax::Json,
+            input: |k, v| {
+                let inner = jkv(k, v);
+                claude(
+                    "",
+                    &format!("\"filesystem\": {{{}}}, ", inner.trim_end_matches(", ")),
+                )
+            },
+            import: sandbox_import,
+            present: &[],
+            path: "sandbox.filesystem",
+        },
+        Place {
+            name: "sandbox network",
+            table: &s::NETWORK,
+            syntax: Syntax::Json,
+            input: |k, v| {
+                let inner = jkv(k, v);
+                claude(
+                    "",
+                    &format!("\"network\": {{{}}}, ", inner.trim_end_matches(", ")),
+                )
+            },
+            import: sandbox_import,
+            present: &[],
+            path: "sandbox.network",
+        },
+        Place {
+            name: "srt top level",
+            table: &s::SRT_TOP,
+            syntax: Syntax::Json,
+            input: |k, v| format!("{{{}\"filesystem\": {{\"denyRead\": []}}}}", jkv(k, v)),
+            import: sandbox_import,
+            present: &["filesystem"],
+            path: "",
+        },
+    ]);
+}

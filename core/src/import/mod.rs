@@ -55,6 +55,7 @@ mod oci;
 mod oci_schema;
 mod read;
 mod sandbox;
+mod sandbox_schema;
 pub(crate) mod schema;
 mod shell;
 pub mod toml;
