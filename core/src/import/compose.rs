@@ -178,6 +178,19 @@ fn service(root: &SNode, name: &str, key_loc: Loc, svc: &SNode) -> Result<Draft,
         }
     }
 
+    // Compose's schema wants a string: a plain YAML boolean is refused
+    // there (go-yaml v3 reads only `true`/`false` spellings as one), and
+    // here rather than read as a user named `true`.
+    if let Some(u) = svc.get("user") {
+        let plain_bool = matches!(&u.value, SValue::Scalar(s) if !s.quoted
+            && matches!(s.text.as_str(), "true" | "True" | "TRUE" | "false" | "False" | "FALSE"));
+        if plain_bool {
+            return Err(invalid(
+                u.loc,
+                format!("`services.{name}.user` must be a string, found a boolean"),
+            ));
+        }
+    }
     match read::opt_str(svc, "user")? {
         Some((u, at)) => d.set("/boundary/user", u, at),
         None => d.undeclared(
@@ -1056,10 +1069,12 @@ fn hooks(d: &mut Draft, svc: &SNode) -> Result<(), ImportError> {
                 d.note(at, format!("the `{key}` hook runs privileged, so the service's boundary is read as privileged"));
             }
             if let Some((u, at)) = user {
-                if matches!(u.trim(), "root" | "0")
-                    || u.trim().starts_with("0:")
-                    || u.trim().starts_with("root:")
-                {
+                // Go's `strconv.Atoi` reads a sign and leading zeros (`+0`,
+                // `-00`); a name is looked up as written.
+                let uid = u.split(':').next().unwrap_or("");
+                let digits = uid.strip_prefix(['+', '-']).unwrap_or(uid);
+                let zero = !digits.is_empty() && digits.bytes().all(|b| b == b'0');
+                if zero || uid.trim().eq_ignore_ascii_case("root") {
                     d.note(at, format!("the `{key}` hook runs as root"));
                 }
             }
