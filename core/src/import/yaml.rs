@@ -534,10 +534,6 @@ fn same_value(a: &SNode, b: &SNode) -> bool {
 mod tests {
     use super::*;
 
-    /// Where kubectl (go-yaml v2: a merge applies where it stands) and the
-    /// YAML spec (explicit keys win) read a mapping differently, the file is
-    /// refused; where they agree, it is read.
-    #[test]
     /// Item 9's variations: where go-yaml v2 (kubectl), go-yaml v3
     /// (Compose) and the spec could read `privileged` differently, the
     /// file is refused; where they agree, the shared reading is taken.
@@ -612,6 +608,9 @@ mod tests {
         }
     }
 
+    /// Where kubectl (go-yaml v2: a merge applies where it stands) and the
+    /// YAML spec (explicit keys win) read a mapping differently, the file is
+    /// refused; where they agree, it is read.
     #[test]
     fn merges_the_readers_disagree_on_are_refused() {
         let e =
