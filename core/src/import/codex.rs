@@ -58,22 +58,29 @@ pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
         ))
         .at(root.loc));
     }
-    // Types first: a wrong one is refused before any value is used.
-    let mut scratch = Draft::new("", "", root.loc);
+    // Types first, and the file's own keys walked once: every profile
+    // gets their notes.
+    let mut top = Draft::new("", "", root.loc);
     schema::walk(
-        &mut scratch,
+        &mut top,
         &root,
         &Shape::Map(&codex_schema::TOP),
         "",
-        &|_| String::new(),
+        &unknown,
     )?;
     let profiles = read::opt_map(&root, "profiles")?;
     let selected = read::opt_str(&root, "profile")?;
     let mut out = Vec::new();
     let mut default_layers = Layers { layers: Vec::new() };
+    let mut selected_layer = None;
+    let selected_path = format!("profiles.{}", selected.map_or("", |(n, _)| n));
     if let Some((name, at)) = selected {
         match profiles.and_then(|p| p.get(name)) {
-            Some(p) => default_layers.layers.push(read::map(p, name)?),
+            Some(p) => {
+                let layer = read::map(p, name)?;
+                selected_layer = Some(layer);
+                default_layers.layers.push(layer);
+            }
             None => {
                 return Err(invalid(
                     at,
@@ -85,7 +92,14 @@ pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
     default_layers.layers.push(&root);
     out.push((
         String::new(),
-        build(&root, &default_layers, "config.toml", root.loc)?,
+        build(
+            &root,
+            &default_layers,
+            "config.toml",
+            root.loc,
+            &top,
+            selected_layer.map(|l| (l, selected_path.as_str())),
+        )?,
     ));
     if let Some(ps) = profiles {
         for e in ps.entries() {
@@ -97,13 +111,27 @@ pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
                 layers: vec![layer, &root],
             };
             let name = format!("profiles.{}", e.key);
-            out.push((name.clone(), build(&root, &layers, &name, e.key_loc)?));
+            out.push((
+                name.clone(),
+                build(&root, &layers, &name, e.key_loc, &top, Some((layer, &name)))?,
+            ));
         }
     }
     Ok(out)
 }
 
-fn build(root: &SNode, l: &Layers<'_>, what: &str, anchor: Loc) -> Result<Draft, ImportError> {
+fn unknown(p: &str) -> String {
+    format!("`{p}` is not a setting this import knows; it is not audited")
+}
+
+fn build(
+    root: &SNode,
+    l: &Layers<'_>,
+    what: &str,
+    anchor: Loc,
+    top: &Draft,
+    profile: Option<(&SNode, &str)>,
+) -> Result<Draft, ImportError> {
     let mut d = Draft::new(
         if what == "config.toml" { "codex" } else { what },
         &format!("imported from Codex {what}"),
@@ -111,20 +139,15 @@ fn build(root: &SNode, l: &Layers<'_>, what: &str, anchor: Loc) -> Result<Draft,
     );
     // Every key is held to Codex's types before it is read; keys the
     // import does not know, at every level, are notes.
-    let unknown = |p: &str| format!("`{p}` is not a setting this import knows; it is not audited");
-    let table = Shape::Map(&codex_schema::TOP);
-    schema::walk(&mut d, root, &table, "", &unknown)?;
-    let profiles = root.get("profiles").map(SNode::entries).unwrap_or_default();
-    for layer in &l.layers {
-        if let Some(p) = profiles.iter().find(|p| std::ptr::eq(&p.value, *layer)) {
-            schema::walk(
-                &mut d,
-                layer,
-                &table,
-                &format!("profiles.{}", p.key),
-                &unknown,
-            )?;
-        }
+    d.adopt_notes(top);
+    if let Some((layer, path)) = profile {
+        schema::walk(
+            &mut d,
+            layer,
+            &Shape::Map(&codex_schema::TOP),
+            path,
+            &unknown,
+        )?;
     }
     d.set("/boundary/kind", "process", anchor);
     d.undeclared(

@@ -36,18 +36,21 @@ pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
     if services.entries().is_empty() {
         return Err(invalid(services.loc, "`services` is empty"));
     }
+    // The file's own keys apply to every service: walked once, noted in
+    // each profile.
+    let mut top = Draft::new("", "", root.loc);
+    schema::walk(
+        &mut top,
+        root,
+        &Shape::Map(&compose_schema::TOP),
+        "",
+        &unknown,
+    )?;
     let mut out = Vec::new();
     for svc in services.entries() {
         let node = read::map(&svc.value, &svc.key)?;
         let mut d = service(root, &svc.key, svc.key_loc, node)?;
-        // The file's own keys apply to every service: each profile notes them.
-        schema::walk(
-            &mut d,
-            root,
-            &Shape::Map(&compose_schema::TOP),
-            "",
-            &unknown,
-        )?;
+        d.adopt_notes(&top);
         out.push((svc.key.clone(), d));
     }
     if docs.len() > 1 {

@@ -225,14 +225,25 @@ pub fn import_with(
     for w in &found {
         // Types first, for the whole pod: a bad value in any container is
         // refused whichever container's profile would read it.
-        let mut scratch = Draft::new("", "", w.pod_at);
-        let quiet = |_: &str| String::new();
+        // Walked once per workload (per container, a pod of many
+        // containers would cost the square); each profile gets the notes.
+        let mut pod_notes = Draft::new("", "", w.pod_at);
+        if let Some(meta) = w.pod_meta {
+            let meta_path = w.pod_path.strip_suffix("spec").unwrap_or("").to_string() + "metadata";
+            schema::walk(
+                &mut pod_notes,
+                meta,
+                &Shape::Map(&k8s_schema::METADATA),
+                &meta_path,
+                &unknown,
+            )?;
+        }
         schema::walk(
-            &mut scratch,
+            &mut pod_notes,
             w.pod,
             &Shape::Map(&k8s_schema::POD_SPEC),
             w.pod_path,
-            &quiet,
+            &unknown,
         )?;
         let pod = read::map(w.pod, "spec")?;
         let mut any = false;
@@ -258,7 +269,15 @@ pub fn import_with(
                     Some(ns) => format!("{ns}/{}/{}/{}", w.kind, w.name, cname),
                     None => format!("{}/{}/{}", w.kind, w.name, cname),
                 };
-                let d = container(w, pod, (c, &c_path), &name, group, init, &cluster)?;
+                let d = container(
+                    w,
+                    pod,
+                    (c, &c_path),
+                    &name,
+                    (group, init),
+                    &cluster,
+                    &pod_notes,
+                )?;
                 out.push((name, d));
                 any = true;
             }
@@ -273,6 +292,10 @@ pub fn import_with(
     Ok(out)
 }
 
+fn unknown(p: &str) -> String {
+    format!("unknown field `{p}` is ignored by this import (and rejected or ignored by Kubernetes)")
+}
+
 /// A security-context value: the container's, else the pod's.
 fn sc_value<'a>(c_sc: Option<&'a SNode>, p_sc: Option<&'a SNode>, key: &str) -> Option<&'a SNode> {
     c_sc.and_then(|s| s.get(key))
@@ -284,9 +307,9 @@ fn container(
     pod: &SNode,
     (c, c_path): (&SNode, &str),
     name: &str,
-    group: &str,
-    init: bool,
+    (group, init): (&str, bool),
     cluster: &Cluster<'_>,
+    pod_notes: &Draft,
 ) -> Result<Draft, ImportError> {
     let cname = c.get("name").and_then(SNode::as_str).unwrap_or("");
     let purpose = format!(
@@ -305,28 +328,7 @@ fn container(
     // Every key is held to the API's types before it is read, and keys
     // this import does not know stay visible as notes, so a setting added
     // upstream can never vanish silently.
-    let unknown = |p: &str| {
-        format!(
-            "unknown field `{p}` is ignored by this import (and rejected or ignored by Kubernetes)"
-        )
-    };
-    if let Some(meta) = w.pod_meta {
-        let meta_path = w.pod_path.strip_suffix("spec").unwrap_or("").to_string() + "metadata";
-        schema::walk(
-            &mut d,
-            meta,
-            &Shape::Map(&k8s_schema::METADATA),
-            &meta_path,
-            &unknown,
-        )?;
-    }
-    schema::walk(
-        &mut d,
-        pod,
-        &Shape::Map(&k8s_schema::POD_SPEC),
-        w.pod_path,
-        &unknown,
-    )?;
+    d.adopt_notes(pod_notes);
     schema::walk(
         &mut d,
         c,
