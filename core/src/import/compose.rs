@@ -504,6 +504,12 @@ fn named_volume_device(
     };
     let o = opts.get("o").and_then(SNode::as_str).unwrap_or("");
     if !o.split(',').any(|x| x == "bind" || x == "rbind") {
+        // Other options mount storage of their own (NFS, a block device):
+        // not a host directory, but not Docker's plain volume either.
+        d.note(
+            opts.loc,
+            format!("named volume `{name}` is mounted with driver options (`type`, `o`, `device`) that are not a bind; the storage they name is not audited"),
+        );
         return Ok(None);
     }
     let Some(dev) = opts.get("device") else {
@@ -794,9 +800,13 @@ fn environment(d: &mut Draft, root: &SNode, svc: &SNode, key_loc: Loc) -> Result
             "file"
         };
         credential(d, &name, kind, at);
+        let from = match def.and_then(|x| x.get("file")).and_then(SNode::as_str) {
+            Some(f) => format!(" from host file `{f}`"),
+            None => String::new(),
+        };
         d.note(
             at,
-            format!("secret `{name}` is mounted at `/run/secrets/{name}`"),
+            format!("secret `{name}` is mounted{from} at `/run/secrets/{name}`"),
         );
     }
     Ok(())

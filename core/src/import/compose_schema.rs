@@ -31,9 +31,9 @@ pub const TOP: Table = Table {
         ),
         // Each service is walked against `SERVICE` in its own profile.
         read("services", Shape::Dict(&ANY_MAP)),
-        read("networks", Shape::Dict(&Shape::Any)),
-        read("volumes", Shape::Dict(&Shape::Any)),
-        read("secrets", Shape::Dict(&Shape::Any)),
+        read("networks", Shape::Dict(&Shape::Map(&NETWORK_DEF))),
+        read("volumes", Shape::Dict(&Shape::Map(&VOLUME_DEF))),
+        read("secrets", Shape::Dict(&Shape::Map(&SECRET_DEF))),
         neutral(
             "configs",
             Shape::Dict(&Shape::Any),
@@ -397,5 +397,69 @@ const HOOK: Table = Table {
             Shape::ListOrDict,
             "the hook's own variables are not mapped onto the profile's environment",
         ),
+    ],
+};
+
+const DEFINITION: &str = "how the engine creates the object; what a service reaches through it is read from its other keys";
+
+/// A network the file defines: only `internal` bounds egress.
+pub const NETWORK_DEF: Table = Table {
+    extensions: true,
+    fields: &[
+        read("internal", Shape::Bool),
+        neutral(
+            "external",
+            Shape::Any,
+            "a network made outside the file; its `internal` is not known, so it is read as not internal",
+        ),
+        neutral("driver", Shape::Scalar, DEFINITION),
+        neutral("driver_opts", Shape::Dict(&Shape::Scalar), DEFINITION),
+        neutral("attachable", Shape::Bool, DEFINITION),
+        neutral("enable_ipv4", Shape::Bool, DEFINITION),
+        neutral("enable_ipv6", Shape::Bool, DEFINITION),
+        neutral("ipam", ANY_MAP, DEFINITION),
+        neutral("labels", Shape::ListOrDict, NAMING),
+        neutral("name", Shape::Scalar, NAMING),
+    ],
+};
+
+/// A named volume: the local driver's `o: bind` with a `device` is a
+/// host directory.
+pub const VOLUME_DEF: Table = Table {
+    extensions: true,
+    fields: &[
+        read("driver_opts", Shape::Dict(&Shape::Scalar)),
+        neutral(
+            "driver",
+            Shape::Scalar,
+            "the volume's storage; it is a host path only through `driver_opts`, which is read",
+        ),
+        neutral(
+            "external",
+            Shape::Any,
+            "a volume made outside the file; services that mount it are noted as using a named volume",
+        ),
+        neutral("labels", Shape::ListOrDict, NAMING),
+        neutral("name", Shape::Scalar, NAMING),
+    ],
+};
+
+/// A secret: where its value comes from.
+pub const SECRET_DEF: Table = Table {
+    extensions: true,
+    fields: &[
+        read("file", Shape::Scalar),
+        read("environment", Shape::Scalar),
+        read("external", Shape::Any),
+        noted(
+            "content",
+            Shape::Scalar,
+            "the secret's value is written in the Compose file itself",
+        ),
+        neutral("name", Shape::Scalar, NAMING),
+        neutral("labels", Shape::ListOrDict, NAMING),
+        neutral("driver", Shape::Scalar, DEFINITION),
+        neutral("driver_opts", Shape::Dict(&Shape::Scalar), DEFINITION),
+        neutral("template_driver", Shape::Scalar, DEFINITION),
     ],
 };

@@ -607,3 +607,96 @@ pub const METADATA: Table = Table {
         neutral("selfLink", Shape::Scalar, NAMING),
     ],
 };
+
+const CONTROLLER: &str =
+    "how the controller rolls out, selects or keeps its pods; each pod has the access its template gives";
+
+/// A pod template; its metadata and spec are walked on their own
+/// (`METADATA`, `POD_SPEC`), once per workload.
+const TEMPLATE: Table = Table {
+    extensions: false,
+    fields: &[read("metadata", ANY_MAP), read("spec", ANY_MAP)],
+};
+
+/// A Job's spec (batch/v1 JobSpec).
+pub const JOB_SPEC: Table = Table {
+    extensions: false,
+    fields: &[
+        read("activeDeadlineSeconds", Shape::Int),
+        read("backoffLimit", Shape::Int),
+        neutral(
+            "backoffLimitPerIndex",
+            Shape::Int,
+            "retries of one index; every retry has the same access",
+        ),
+        neutral("completionMode", Shape::Scalar, CONTROLLER),
+        neutral("completions", Shape::Int, CONTROLLER),
+        neutral("managedBy", Shape::Scalar, CONTROLLER),
+        neutral("manualSelector", Shape::Bool, CONTROLLER),
+        neutral("maxFailedIndexes", Shape::Int, CONTROLLER),
+        read("parallelism", Shape::Int),
+        neutral("podFailurePolicy", ANY_MAP, CONTROLLER),
+        neutral("podReplacementPolicy", Shape::Scalar, CONTROLLER),
+        neutral("selector", ANY_MAP, CONTROLLER),
+        neutral("successPolicy", ANY_MAP, CONTROLLER),
+        neutral("suspend", Shape::Bool, CONTROLLER),
+        read("template", Shape::Map(&TEMPLATE)),
+        read("ttlSecondsAfterFinished", Shape::Int),
+    ],
+};
+
+const JOB_TEMPLATE: Table = Table {
+    extensions: false,
+    fields: &[
+        neutral("metadata", ANY_MAP, "the metadata of the Jobs it creates"),
+        read("spec", Shape::Map(&JOB_SPEC)),
+    ],
+};
+
+/// A CronJob's spec (batch/v1 CronJobSpec).
+pub const CRONJOB_SPEC: Table = Table {
+    extensions: false,
+    fields: &[
+        read(
+            "concurrencyPolicy",
+            Shape::Enum(&["Allow", "Forbid", "Replace"]),
+        ),
+        neutral("failedJobsHistoryLimit", Shape::Int, CONTROLLER),
+        read("jobTemplate", Shape::Map(&JOB_TEMPLATE)),
+        neutral("schedule", Shape::Scalar, SCHEDULING),
+        neutral("startingDeadlineSeconds", Shape::Int, SCHEDULING),
+        neutral("successfulJobsHistoryLimit", Shape::Int, CONTROLLER),
+        neutral("suspend", Shape::Bool, SCHEDULING),
+        neutral("timeZone", Shape::Scalar, SCHEDULING),
+    ],
+};
+
+/// The spec of a Deployment, StatefulSet, DaemonSet, ReplicaSet or
+/// ReplicationController (the keys of all of them).
+pub const CONTROLLER_SPEC: Table = Table {
+    extensions: false,
+    fields: &[
+        read("replicas", Shape::Int),
+        read("template", Shape::Map(&TEMPLATE)),
+        neutral("selector", ANY_MAP, CONTROLLER),
+        neutral("strategy", ANY_MAP, CONTROLLER),
+        neutral("updateStrategy", ANY_MAP, CONTROLLER),
+        neutral("minReadySeconds", Shape::Int, CONTROLLER),
+        neutral("revisionHistoryLimit", Shape::Int, CONTROLLER),
+        neutral("paused", Shape::Bool, CONTROLLER),
+        neutral("progressDeadlineSeconds", Shape::Int, CONTROLLER),
+        neutral("serviceName", Shape::Scalar, NAMING),
+        neutral(
+            "volumeClaimTemplates",
+            MAPS,
+            "claims of cluster storage per pod; a pod mounts them through `volumes`, which are read",
+        ),
+        neutral("podManagementPolicy", Shape::Scalar, CONTROLLER),
+        neutral(
+            "persistentVolumeClaimRetentionPolicy",
+            ANY_MAP,
+            CONTROLLER,
+        ),
+        neutral("ordinals", ANY_MAP, NAMING),
+    ],
+};

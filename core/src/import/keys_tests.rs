@@ -127,7 +127,9 @@ fn fits(shape: &Shape, v: V) -> bool {
     }
 }
 
-/// One place in an input where a table's keys are written.
+/// One place in an input where a table's keys are written. The key is
+/// written last, so no line or column of the rest moves: the source map
+/// then changes only when the key is read.
 struct Place {
     name: &'static str,
     table: &'static Table,
@@ -234,9 +236,11 @@ fn run(places: &[Place]) {
     );
 }
 
-fn k8s(pod: &str, container: &str) -> String {
+/// A pod: `before` goes above the containers, `container` into the one
+/// container, `after` below it (where the tested key goes last).
+fn k8s(before: &str, container: &str, after: &str) -> String {
     format!(
-        "apiVersion: v1\nkind: Pod\nmetadata: {{name: t}}\nspec:\n{pod}  containers:\n  - name: c\n    image: x\n{container}"
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: t}}\nspec:\n{before}  containers:\n  - name: c\n    image: x\n{container}{after}"
     )
 }
 
@@ -260,7 +264,7 @@ fn kubernetes_keys_are_never_silent() {
             name: "pod spec",
             table: &s::POD_SPEC,
             syntax: Syntax::Yaml,
-            input: |k, v| k8s(&kv("  ", k, v), ""),
+            input: |k, v| k8s("", "", &kv("  ", k, v)),
             import: k8s_import,
             present: &["containers"],
             path: "spec",
@@ -269,7 +273,7 @@ fn kubernetes_keys_are_never_silent() {
             name: "container",
             table: &s::CONTAINER,
             syntax: Syntax::Yaml,
-            input: |k, v| k8s("", &kv("    ", k, v)),
+            input: |k, v| k8s("", &kv("    ", k, v), ""),
             import: k8s_import,
             present: &["name", "image"],
             path: "spec.containers[0]",
@@ -278,7 +282,7 @@ fn kubernetes_keys_are_never_silent() {
             name: "pod securityContext",
             table: &s::POD_SC,
             syntax: Syntax::Yaml,
-            input: |k, v| k8s(&format!("  securityContext:\n{}", kv("    ", k, v)), ""),
+            input: |k, v| k8s("", "", &format!("  securityContext:\n{}", kv("    ", k, v))),
             import: k8s_import,
             present: &[],
             path: "spec.securityContext",
@@ -287,7 +291,13 @@ fn kubernetes_keys_are_never_silent() {
             name: "container securityContext",
             table: &s::CONTAINER_SC,
             syntax: Syntax::Yaml,
-            input: |k, v| k8s("", &format!("    securityContext:\n{}", kv("      ", k, v))),
+            input: |k, v| {
+                k8s(
+                    "",
+                    &format!("    securityContext:\n{}", kv("      ", k, v)),
+                    "",
+                )
+            },
             import: k8s_import,
             present: &[],
             path: "spec.containers[0].securityContext",
@@ -298,8 +308,9 @@ fn kubernetes_keys_are_never_silent() {
             syntax: Syntax::Yaml,
             input: |k, v| {
                 k8s(
-                    &format!("  volumes:\n  - name: v\n{}", kv("    ", k, v)),
+                    "",
                     "    volumeMounts:\n    - {name: v, mountPath: /v}\n",
+                    &format!("  volumes:\n  - name: v\n{}", kv("    ", k, v)),
                 )
             },
             import: k8s_import,
@@ -317,6 +328,7 @@ fn kubernetes_keys_are_never_silent() {
                         "    volumeMounts:\n    - name: v\n      mountPath: /v\n{}",
                         kv("      ", k, v)
                     ),
+                    "",
                 )
             },
             import: k8s_import,
@@ -324,12 +336,54 @@ fn kubernetes_keys_are_never_silent() {
             path: "spec.containers[0].volumeMounts[0]",
         },
         Place {
+            name: "Job spec",
+            table: &s::JOB_SPEC,
+            syntax: Syntax::Yaml,
+            input: |k, v| {
+                format!(
+                    "apiVersion: batch/v1\nkind: Job\nmetadata: {{name: t}}\nspec:\n  template:\n    spec:\n      containers:\n      - name: c\n        image: x\n{}",
+                    kv("  ", k, v)
+                )
+            },
+            import: k8s_import,
+            present: &["template"],
+            path: "spec",
+        },
+        Place {
+            name: "CronJob spec",
+            table: &s::CRONJOB_SPEC,
+            syntax: Syntax::Yaml,
+            input: |k, v| {
+                format!(
+                    "apiVersion: batch/v1\nkind: CronJob\nmetadata: {{name: t}}\nspec:\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          containers:\n          - name: c\n            image: x\n{}",
+                    kv("  ", k, v)
+                )
+            },
+            import: k8s_import,
+            present: &["jobTemplate"],
+            path: "spec",
+        },
+        Place {
+            name: "Deployment spec",
+            table: &s::CONTROLLER_SPEC,
+            syntax: Syntax::Yaml,
+            input: |k, v| {
+                format!(
+                    "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: t}}\nspec:\n  template:\n    spec:\n      containers:\n      - name: c\n        image: x\n{}",
+                    kv("  ", k, v)
+                )
+            },
+            import: k8s_import,
+            present: &["template"],
+            path: "spec",
+        },
+        Place {
             name: "metadata",
             table: &s::METADATA,
             syntax: Syntax::Yaml,
             input: |k, v| {
                 format!(
-                    "apiVersion: v1\nkind: Pod\nmetadata:\n  name: t\n{}spec:\n  containers:\n  - name: c\n    image: x\n",
+                    "apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - name: c\n    image: x\nmetadata:\n  name: t\n{}",
                     kv("  ", k, v)
                 )
             },
@@ -340,8 +394,10 @@ fn kubernetes_keys_are_never_silent() {
     ]);
 }
 
+/// A Compose file: `service` goes into the one service, `top` below it
+/// (where the tested key goes last).
 fn compose(top: &str, service: &str) -> String {
-    format!("{top}services:\n  a:\n    image: x\n{service}")
+    format!("services:\n  a:\n    image: x\n{service}{top}")
 }
 
 fn compose_import(b: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
@@ -428,6 +484,48 @@ fn compose_keys_are_never_silent() {
             path: "services.a.deploy.resources.reservations",
         },
         Place {
+            name: "network definition",
+            table: &s::NETWORK_DEF,
+            syntax: Syntax::Yaml,
+            input: |k, v| {
+                compose(
+                    &format!("networks:\n  n:\n    driver: bridge\n{}", kv("    ", k, v)),
+                    "    networks: [n]\n",
+                )
+            },
+            import: compose_import,
+            present: &["driver"],
+            path: "networks.n",
+        },
+        Place {
+            name: "volume definition",
+            table: &s::VOLUME_DEF,
+            syntax: Syntax::Yaml,
+            input: |k, v| {
+                compose(
+                    &format!("volumes:\n  data:\n    driver: local\n{}", kv("    ", k, v)),
+                    "    volumes: [\"data:/v\"]\n",
+                )
+            },
+            import: compose_import,
+            present: &["driver"],
+            path: "volumes.data",
+        },
+        Place {
+            name: "secret definition",
+            table: &s::SECRET_DEF,
+            syntax: Syntax::Yaml,
+            input: |k, v| {
+                compose(
+                    &format!("secrets:\n  s:\n    name: s\n{}", kv("    ", k, v)),
+                    "    secrets: [s]\n",
+                )
+            },
+            import: compose_import,
+            present: &["name"],
+            path: "secrets.s",
+        },
+        Place {
             name: "long volume",
             table: &s::LONG_VOLUME,
             syntax: Syntax::Yaml,
@@ -443,17 +541,25 @@ fn compose_keys_are_never_silent() {
     ]);
 }
 
+/// `, "key": value` to append to a JSON object, or nothing.
 fn jkv(key: &str, value: &str) -> String {
     if key.is_empty() {
         String::new()
     } else {
-        format!("\"{key}\": {value}, ")
+        format!(", \"{key}\": {value}")
     }
 }
 
+/// `"key": value` as the only member of a JSON object, or nothing.
+fn jonly(key: &str, value: &str) -> String {
+    jkv(key, value).trim_start_matches(", ").to_string()
+}
+
+/// An OCI config, one member a line; each part is appended at the end of
+/// its line, so nothing else moves.
 fn oci(root: &str, process: &str, linux: &str) -> String {
     format!(
-        "{{{root}\"ociVersion\": \"1.0.2\", \"process\": {{{process}\"args\": [\"sh\"]}}, \"root\": {{\"path\": \"rootfs\"}}, \"linux\": {{{linux}\"namespaces\": []}}}}"
+        "{{\"ociVersion\": \"1.0.2\",\n\"root\": {{\"path\": \"rootfs\"}},\n\"linux\": {{\"namespaces\": []{linux}}},\n\"process\": {{\"args\": [\"sh\"]{process}}}{root}\n}}"
     )
 }
 
@@ -490,7 +596,7 @@ fn oci_keys_are_never_silent() {
             input: |k, v| {
                 oci(
                     "",
-                    &format!("\"user\": {{{}\"uid\": 1000}}, ", jkv(k, v)),
+                    &format!(", \"user\": {{\"uid\": 1000{}}}", jkv(k, v)),
                     "",
                 )
             },
@@ -511,11 +617,7 @@ fn oci_keys_are_never_silent() {
             name: "oci linux.resources",
             table: &s::RESOURCES,
             syntax: Syntax::Json,
-            input: |k, v| {
-                let inner = jkv(k, v);
-                let inner = inner.trim_end_matches(", ");
-                oci("", "", &format!("\"resources\": {{{inner}}}, "))
-            },
+            input: |k, v| oci("", "", &format!(", \"resources\": {{{}}}", jonly(k, v))),
             import: oci_import,
             present: &[],
             path: "linux.resources",
@@ -525,14 +627,8 @@ fn oci_keys_are_never_silent() {
             table: &s::MOUNT,
             syntax: Syntax::Json,
             input: |k, v| {
-                oci(
-                    &format!(
-                        "\"mounts\": [{{{}\"destination\": \"/d\", \"source\": \"/s\", \"type\": \"bind\"}}], ",
-                        if ["destination", "source", "type"].contains(&k) { String::new() } else { jkv(k, v) }
-                    ),
-                    "",
-                    "",
-                )
+                let m = "\"destination\": \"/d\", \"source\": \"/s\", \"type\": \"bind\"";
+                oci(&format!(", \"mounts\": [{{{m}{}}}]", jkv(k, v)), "", "")
             },
             import: oci_import,
             present: &["destination", "source", "type"],
@@ -616,8 +712,9 @@ fn codex_keys_are_never_silent() {
     ]);
 }
 
+/// Claude Code settings; each part is appended last, so nothing moves.
 fn claude(top: &str, sandbox: &str) -> String {
-    format!("{{{top}\"sandbox\": {{{sandbox}\"enabled\": true}}}}")
+    format!("{{\"sandbox\": {{\"enabled\": true{sandbox}}}{top}}}")
 }
 
 fn sandbox_import(b: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
@@ -641,13 +738,7 @@ fn sandbox_settings_keys_are_never_silent() {
             name: "claude permissions",
             table: &s::PERMISSIONS,
             syntax: Syntax::Json,
-            input: |k, v| {
-                let inner = jkv(k, v);
-                claude(
-                    &format!("\"permissions\": {{{}}}, ", inner.trim_end_matches(", ")),
-                    "",
-                )
-            },
+            input: |k, v| claude(&format!(", \"permissions\": {{{}}}", jonly(k, v)), ""),
             import: sandbox_import,
             present: &[],
             path: "permissions",
@@ -665,13 +756,7 @@ fn sandbox_settings_keys_are_never_silent() {
             name: "sandbox filesystem",
             table: &s::FILESYSTEM,
             syntax: Syntax::Json,
-            input: |k, v| {
-                let inner = jkv(k, v);
-                claude(
-                    "",
-                    &format!("\"filesystem\": {{{}}}, ", inner.trim_end_matches(", ")),
-                )
-            },
+            input: |k, v| claude("", &format!(", \"filesystem\": {{{}}}", jonly(k, v))),
             import: sandbox_import,
             present: &[],
             path: "sandbox.filesystem",
@@ -680,13 +765,7 @@ fn sandbox_settings_keys_are_never_silent() {
             name: "sandbox network",
             table: &s::NETWORK,
             syntax: Syntax::Json,
-            input: |k, v| {
-                let inner = jkv(k, v);
-                claude(
-                    "",
-                    &format!("\"network\": {{{}}}, ", inner.trim_end_matches(", ")),
-                )
-            },
+            input: |k, v| claude("", &format!(", \"network\": {{{}}}", jonly(k, v))),
             import: sandbox_import,
             present: &[],
             path: "sandbox.network",
@@ -695,7 +774,7 @@ fn sandbox_settings_keys_are_never_silent() {
             name: "srt top level",
             table: &s::SRT_TOP,
             syntax: Syntax::Json,
-            input: |k, v| format!("{{{}\"filesystem\": {{\"denyRead\": []}}}}", jkv(k, v)),
+            input: |k, v| format!("{{\"filesystem\": {{\"denyRead\": []}}{}}}", jkv(k, v)),
             import: sandbox_import,
             present: &["filesystem"],
             path: "",

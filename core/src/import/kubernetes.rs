@@ -45,6 +45,8 @@ struct Workload<'a> {
     namespace: Option<String>,
     /// Where the pod spec is in the document, for messages.
     pod_path: &'static str,
+    /// The workload's own spec and the table it is walked against.
+    spec: Option<(&'a SNode, &'static schema::Table)>,
 }
 
 fn workloads<'a>(
@@ -64,6 +66,20 @@ fn workloads<'a>(
         .unwrap_or("unnamed")
         .to_string();
     let spec = read::opt_map(doc, "spec")?;
+    let spec_table: Option<&'static schema::Table> = match kind {
+        "Job" => Some(&k8s_schema::JOB_SPEC),
+        "CronJob" => Some(&k8s_schema::CRONJOB_SPEC),
+        "Deployment" | "StatefulSet" | "DaemonSet" | "ReplicaSet" | "ReplicationController" => {
+            Some(&k8s_schema::CONTROLLER_SPEC)
+        }
+        _ => None,
+    };
+    // Types first, before `replicas` or `concurrencyPolicy` is read; the
+    // notes are taken when the workload is imported.
+    if let (Some(s), Some(table)) = (spec, spec_table) {
+        let mut scratch = Draft::new("", "", s.loc);
+        schema::walk(&mut scratch, s, &Shape::Map(table), "spec", &unknown)?;
+    }
     let namespace = doc
         .get("metadata")
         .and_then(|m| m.get("namespace"))
@@ -141,6 +157,7 @@ fn workloads<'a>(
                 _ => "spec.template.spec",
             };
             out.push(Workload {
+                spec: spec.zip(spec_table),
                 kind,
                 name,
                 pod,
@@ -228,6 +245,9 @@ pub fn import_with(
         // Walked once per workload (per container, a pod of many
         // containers would cost the square); each profile gets the notes.
         let mut pod_notes = Draft::new("", "", w.pod_at);
+        if let Some((spec, table)) = w.spec {
+            schema::walk(&mut pod_notes, spec, &Shape::Map(table), "spec", &unknown)?;
+        }
         if let Some(meta) = w.pod_meta {
             let meta_path = w.pod_path.strip_suffix("spec").unwrap_or("").to_string() + "metadata";
             schema::walk(

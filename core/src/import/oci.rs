@@ -187,15 +187,13 @@ fn process_section(d: &mut Draft, process: &SNode) -> Result<(), ImportError> {
             }
             d.map("/command", at);
         }
-        _ => {
-            if let Some(c) = process.entry("commandLine").filter(|e| !e.value.is_null()) {
-                d.note(
-                    c.key_loc,
-                    "`commandLine` is for Windows containers; it is not mapped",
-                );
-            }
-            d.undeclared("/command", "`process.args` is empty or missing");
-        }
+        _ => d.undeclared("/command", "`process.args` is empty or missing"),
+    }
+    if let Some(c) = process.entry("commandLine").filter(|e| !e.value.is_null()) {
+        d.note(
+            c.key_loc,
+            "`commandLine` is for Windows containers; it is not mapped",
+        );
     }
 
     // The runtime passes exactly `process.env`: nothing is inherited.
@@ -220,17 +218,13 @@ fn process_section(d: &mut Draft, process: &SNode) -> Result<(), ImportError> {
         match (uid, gid) {
             (Some((u, at)), Some((g, _))) => d.set("/boundary/user", format!("{u}:{g}"), at),
             (Some((u, at)), None) => d.set("/boundary/user", u.to_string(), at),
-            _ => {
-                if let Some((name, at)) = read::opt_str(user, "username")? {
-                    d.note(
-                        at,
-                        format!(
-                            "`username` `{name}` is for Windows; the Linux uid is not declared"
-                        ),
-                    );
-                }
-                d.undeclared("/boundary/user", "`process.user.uid` is missing");
-            }
+            _ => d.undeclared("/boundary/user", "`process.user.uid` is missing"),
+        }
+        if let Some((name, at)) = read::opt_str(user, "username")? {
+            d.note(
+                at,
+                format!("`username` `{name}` is for Windows; it is not mapped to `boundary.user`"),
+            );
         }
         if let Some(gids) = read::opt_seq(user, "additionalGids")? {
             d.set(
@@ -658,21 +652,25 @@ fn linux_section(d: &mut Draft, linux: Option<&SNode>, root: &SNode) -> Result<(
     }
     // Either list missing or emptied takes its half of the masking away.
     let lists = ["maskedPaths", "readonlyPaths"].map(|k| (k, linux.get(k)));
-    match lists
+    let missing: Vec<_> = lists
         .iter()
-        .find(|(_, n)| n.is_none_or(|n| n.items().is_empty()))
-    {
-        Some((k, n)) => {
+        .filter(|(_, n)| n.is_none_or(|n| n.items().is_empty()))
+        .collect();
+    match missing.first() {
+        Some((_, n)) => {
             let at = n.map_or(linux.loc, |n| n.loc);
             if !d.has("/boundary/masked_paths") {
                 d.set("/boundary/masked_paths", false, at);
             }
-            d.note(
-                at,
-                format!(
-                    "no `{k}`: host kernel files under /proc and /sys stay open to the container"
-                ),
-            );
+            // Each list missing is a hole of its own: say so for each.
+            for (k, n) in &missing {
+                d.note(
+                    n.map_or(linux.loc, |n| n.loc),
+                    format!(
+                        "no `{k}`: host kernel files under /proc and /sys stay open to the container"
+                    ),
+                );
+            }
         }
         None if !d.has("/boundary/masked_paths") => {
             d.set(

@@ -284,9 +284,21 @@ fn sandboxed(root: &SNode, cfg: Option<&SNode>, tool: Tool) -> Result<Draft, Imp
                 let src = path(&mut d, &p, at);
                 mount(&mut d, &src, "read-write", at);
             }
-            if let Some((mode, at)) = read::opt_str(perms, "defaultMode")? {
-                if mode == "bypassPermissions" {
-                    d.note(at, "`bypassPermissions`: nothing asks for approval, including commands outside the sandbox");
+            match read::opt_str(perms, "defaultMode")? {
+                Some(("bypassPermissions", at)) => d.note(at, "`bypassPermissions`: nothing asks for approval, including commands outside the sandbox"),
+                Some(("default", _)) | None => {}
+                Some((mode, at)) => d.note(at, format!("`defaultMode: {mode}` changes what Claude Code asks before acting; it is not mapped")),
+            }
+            // Rules the profile has no place for still say what runs
+            // without asking, or what is refused.
+            for list in ["allow", "deny"] {
+                for (r, at) in read::opt_strs(perms, list, false)?.unwrap_or_default() {
+                    let mapped = r.starts_with("Edit(")
+                        || r.starts_with("WebFetch(domain:")
+                        || (list == "deny" && r.starts_with("Read("));
+                    if !mapped {
+                        d.note(at, format!("`{list}` rule `{r}` is not mapped"));
+                    }
                 }
             }
         }
