@@ -7,9 +7,13 @@
 //! kubelet restarts or stops a container, which changes when it runs, not
 //! what it can touch.
 
-use super::schema::{
-    neutral, noted, read, Shape, Table, ANY_MAP, ANY_SEQ, INTS, MAPS, SCALARS, SCALAR_MAP,
-};
+use super::schema::{neutral, noted, read, Shape, Table, ANY_MAP, ANY_SEQ, INTS, MAPS, TEXTS};
+
+/// String fields: the API server refuses a number or a boolean there
+/// (`value: 8080`, `name: yes`), as YAML 1.1 reads them through kubectl.
+const TEXT_MAP: Shape = Shape::Dict(&Shape::Text);
+/// Resource quantities: a number or a string (`512Mi`, `0.5`, `2`).
+const QUANTITIES: Shape = Shape::Dict(&Shape::Scalar);
 
 const SCHEDULING: &str =
     "scheduling: it picks the node or the moment, not what the container can reach there";
@@ -42,16 +46,16 @@ pub const POD_SPEC: Table = Table {
         read("hostNetwork", Shape::Bool),
         read("hostPID", Shape::Bool),
         read("hostUsers", Shape::Bool),
-        neutral("hostname", Shape::Scalar, NAMING),
-        neutral("hostnameOverride", Shape::Scalar, NAMING),
+        neutral("hostname", Shape::Text, NAMING),
+        neutral("hostnameOverride", Shape::Text, NAMING),
         neutral(
             "imagePullSecrets",
             MAPS,
             "the kubelet pulls the image with them; the container never sees them",
         ),
         read("initContainers", MAPS),
-        neutral("nodeName", Shape::Scalar, SCHEDULING),
-        neutral("nodeSelector", SCALAR_MAP, SCHEDULING),
+        neutral("nodeName", Shape::Text, SCHEDULING),
+        neutral("nodeSelector", TEXT_MAP, SCHEDULING),
         neutral(
             "os",
             Shape::Map(&POD_OS),
@@ -59,12 +63,12 @@ pub const POD_SPEC: Table = Table {
         ),
         neutral(
             "overhead",
-            SCALAR_MAP,
+            QUANTITIES,
             "resources the RuntimeClass's sandbox costs: accounting, not a limit on the job",
         ),
-        neutral("preemptionPolicy", Shape::Scalar, SCHEDULING),
+        neutral("preemptionPolicy", Shape::Text, SCHEDULING),
         neutral("priority", Shape::Int, SCHEDULING),
-        neutral("priorityClassName", Shape::Scalar, SCHEDULING),
+        neutral("priorityClassName", Shape::Text, SCHEDULING),
         neutral("readinessGates", MAPS, SCHEDULING),
         noted(
             "resourceClaims",
@@ -76,24 +80,24 @@ pub const POD_SPEC: Table = Table {
             Shape::Map(&RESOURCES),
             "pod-level resources bound all containers together; each profile takes its limits from its own container",
         ),
-        neutral("restartPolicy", Shape::Scalar, LIFECYCLE),
-        read("runtimeClassName", Shape::Scalar),
-        neutral("schedulerName", Shape::Scalar, SCHEDULING),
+        neutral("restartPolicy", Shape::Text, LIFECYCLE),
+        read("runtimeClassName", Shape::Text),
+        neutral("schedulerName", Shape::Text, SCHEDULING),
         neutral("schedulingGates", MAPS, SCHEDULING),
         read("securityContext", Shape::Map(&POD_SC)),
         noted(
             "serviceAccount",
-            Shape::Scalar,
+            Shape::Text,
             "the ServiceAccount's roles decide what its token can do in the cluster; they are not in the manifest",
         ),
         noted(
             "serviceAccountName",
-            Shape::Scalar,
+            Shape::Text,
             "the ServiceAccount's roles decide what its token can do in the cluster; they are not in the manifest",
         ),
         neutral("setHostnameAsFQDN", Shape::Bool, NAMING),
         read("shareProcessNamespace", Shape::Bool),
-        neutral("subdomain", Shape::Scalar, NAMING),
+        neutral("subdomain", Shape::Text, NAMING),
         neutral("terminationGracePeriodSeconds", Shape::Int, LIFECYCLE),
         neutral("tolerations", MAPS, SCHEDULING),
         neutral("topologySpreadConstraints", MAPS, SCHEDULING),
@@ -104,10 +108,10 @@ pub const POD_SPEC: Table = Table {
 const DNS_CONFIG: Table = Table {
     extensions: false,
     fields: &[
-        read("nameservers", SCALARS),
+        read("nameservers", TEXTS),
         neutral(
             "searches",
-            SCALARS,
+            TEXTS,
             "search domains complete short names; the resolvers decide what answers",
         ),
         neutral(
@@ -120,53 +124,53 @@ const DNS_CONFIG: Table = Table {
 
 const HOST_ALIAS: Table = Table {
     extensions: false,
-    fields: &[read("ip", Shape::Scalar), read("hostnames", SCALARS)],
+    fields: &[read("ip", Shape::Text), read("hostnames", TEXTS)],
 };
 
 const POD_OS: Table = Table {
     extensions: false,
-    fields: &[read("name", Shape::Scalar)],
+    fields: &[read("name", Shape::Text)],
 };
 
 const POD_RESOURCE_CLAIM: Table = Table {
     extensions: false,
     fields: &[
-        read("name", Shape::Scalar),
-        read("resourceClaimName", Shape::Scalar),
-        read("resourceClaimTemplateName", Shape::Scalar),
+        read("name", Shape::Text),
+        read("resourceClaimName", Shape::Text),
+        read("resourceClaimTemplateName", Shape::Text),
     ],
 };
 
 const RESOURCES: Table = Table {
     extensions: false,
     fields: &[
-        read("limits", SCALAR_MAP),
-        read("requests", SCALAR_MAP),
+        read("limits", QUANTITIES),
+        read("requests", QUANTITIES),
         read("claims", Shape::Seq(&Shape::Map(&CLAIM_REF))),
     ],
 };
 
 const CLAIM_REF: Table = Table {
     extensions: false,
-    fields: &[read("name", Shape::Scalar), read("request", Shape::Scalar)],
+    fields: &[read("name", Shape::Text), read("request", Shape::Text)],
 };
 
 pub const CONTAINER: Table = Table {
     extensions: false,
     fields: &[
-        read("args", SCALARS),
-        read("command", SCALARS),
+        read("args", TEXTS),
+        read("command", TEXTS),
         read("env", Shape::Seq(&Shape::Map(&ENV_VAR))),
         read("envFrom", Shape::Seq(&Shape::Map(&ENV_FROM))),
-        read("image", Shape::Scalar),
+        read("image", Shape::Text),
         neutral(
             "imagePullPolicy",
-            Shape::Scalar,
+            Shape::Text,
             "when the kubelet pulls the image; the image is named by `image`",
         ),
         read("lifecycle", Shape::Map(&LIFECYCLE_HOOKS)),
         read("livenessProbe", Shape::Map(&PROBE)),
-        read("name", Shape::Scalar),
+        read("name", Shape::Text),
         read("ports", Shape::Seq(&Shape::Map(&PORT))),
         read("readinessProbe", Shape::Map(&PROBE)),
         neutral(
@@ -188,29 +192,29 @@ pub const CONTAINER: Table = Table {
             Shape::Bool,
             "whether stdin closes after the first attach; `stdin` decides whether it is open",
         ),
-        read("targetContainerName", Shape::Scalar),
+        read("targetContainerName", Shape::Text),
         neutral(
             "terminationMessagePath",
-            Shape::Scalar,
+            Shape::Text,
             "a file inside the container the kubelet reads the exit message from",
         ),
         neutral(
             "terminationMessagePolicy",
-            Shape::Scalar,
+            Shape::Text,
             "where the kubelet takes the exit message from",
         ),
         read("tty", Shape::Bool),
         read("volumeDevices", Shape::Seq(&Shape::Map(&VOLUME_DEVICE))),
         read("volumeMounts", Shape::Seq(&Shape::Map(&MOUNT))),
-        read("workingDir", Shape::Scalar),
+        read("workingDir", Shape::Text),
     ],
 };
 
 const ENV_VAR: Table = Table {
     extensions: false,
     fields: &[
-        read("name", Shape::Scalar),
-        read("value", Shape::Scalar),
+        read("name", Shape::Text),
+        read("value", Shape::Text),
         read("valueFrom", Shape::Map(&VALUE_FROM)),
     ],
 };
@@ -237,7 +241,7 @@ const ENV_FROM: Table = Table {
         read("secretRef", ANY_MAP),
         neutral(
             "prefix",
-            Shape::Scalar,
+            Shape::Text,
             "a prefix for the imported variable names",
         ),
     ],
@@ -250,7 +254,7 @@ const LIFECYCLE_HOOKS: Table = Table {
         read("preStop", Shape::Map(&HANDLER)),
         neutral(
             "stopSignal",
-            Shape::Scalar,
+            Shape::Text,
             "the signal that stops the container",
         ),
     ],
@@ -278,7 +282,7 @@ const PROBE: Table = HANDLER;
 
 const EXEC: Table = Table {
     extensions: false,
-    fields: &[read("command", SCALARS)],
+    fields: &[read("command", TEXTS)],
 };
 
 const PORT: Table = Table {
@@ -292,41 +296,34 @@ const PORT: Table = Table {
         read("hostPort", Shape::Int),
         neutral(
             "hostIP",
-            Shape::Scalar,
+            Shape::Text,
             "the node address a `hostPort` binds; the `hostPort` note covers the exposure",
         ),
-        neutral("name", Shape::Scalar, NAMING),
-        neutral(
-            "protocol",
-            Shape::Scalar,
-            "the protocol of the port it names",
-        ),
+        neutral("name", Shape::Text, NAMING),
+        neutral("protocol", Shape::Text, "the protocol of the port it names"),
     ],
 };
 
 const VOLUME_DEVICE: Table = Table {
     extensions: false,
-    fields: &[
-        read("name", Shape::Scalar),
-        read("devicePath", Shape::Scalar),
-    ],
+    fields: &[read("name", Shape::Text), read("devicePath", Shape::Text)],
 };
 
 pub const MOUNT: Table = Table {
     extensions: false,
     fields: &[
-        read("name", Shape::Scalar),
-        read("mountPath", Shape::Scalar),
+        read("name", Shape::Text),
+        read("mountPath", Shape::Text),
         read("readOnly", Shape::Bool),
-        read("subPath", Shape::Scalar),
-        read("subPathExpr", Shape::Scalar),
+        read("subPath", Shape::Text),
+        read("subPathExpr", Shape::Text),
         read(
             "mountPropagation",
             Shape::Enum(&["None", "HostToContainer", "Bidirectional"]),
         ),
         noted(
             "recursiveReadOnly",
-            Shape::Scalar,
+            Shape::Text,
             "whether mounts below a read-only mount are read-only too is not mapped",
         ),
     ],
@@ -339,7 +336,7 @@ pub const POD_SC: Table = Table {
         read("fsGroup", Shape::Int),
         neutral(
             "fsGroupChangePolicy",
-            Shape::Scalar,
+            Shape::Text,
             "when the kubelet changes volume ownership to `fsGroup`, which is read itself",
         ),
         read("runAsGroup", Shape::Int),
@@ -347,7 +344,7 @@ pub const POD_SC: Table = Table {
         read("runAsUser", Shape::Int),
         neutral(
             "seLinuxChangePolicy",
-            Shape::Scalar,
+            Shape::Text,
             "how volumes are relabelled; the label itself is `seLinuxOptions`",
         ),
         read("seLinuxOptions", Shape::Map(&SELINUX)),
@@ -355,7 +352,7 @@ pub const POD_SC: Table = Table {
         read("supplementalGroups", INTS),
         noted(
             "supplementalGroupsPolicy",
-            Shape::Scalar,
+            Shape::Text,
             "with `Merge` (the default) the process also gets the groups the image's /etc/group gives its uid, which the manifest does not show",
         ),
         read("sysctls", Shape::Seq(&Shape::Map(&SYSCTL))),
@@ -370,7 +367,7 @@ pub const CONTAINER_SC: Table = Table {
         read("appArmorProfile", Shape::Map(&PROFILE_REF)),
         read("capabilities", Shape::Map(&CAPABILITIES)),
         read("privileged", Shape::Bool),
-        read("procMount", Shape::Scalar),
+        read("procMount", Shape::Text),
         read("readOnlyRootFilesystem", Shape::Bool),
         read("runAsGroup", Shape::Int),
         read("runAsNonRoot", Shape::Bool),
@@ -390,7 +387,7 @@ const PROFILE_REF: Table = Table {
         ),
         neutral(
             "localhostProfile",
-            Shape::Scalar,
+            Shape::Text,
             "the node's file holding the profile `type: Localhost` names; it is audited as custom",
         ),
     ],
@@ -398,26 +395,26 @@ const PROFILE_REF: Table = Table {
 
 const CAPABILITIES: Table = Table {
     extensions: false,
-    fields: &[read("add", SCALARS), read("drop", SCALARS)],
+    fields: &[read("add", TEXTS), read("drop", TEXTS)],
 };
 
 const SELINUX: Table = Table {
     extensions: false,
     fields: &[
-        read("type", Shape::Scalar),
+        read("type", Shape::Text),
         neutral(
             "user",
-            Shape::Scalar,
+            Shape::Text,
             "the SELinux user; the type decides the confinement",
         ),
         neutral(
             "role",
-            Shape::Scalar,
+            Shape::Text,
             "the SELinux role; the type decides the confinement",
         ),
         neutral(
             "level",
-            Shape::Scalar,
+            Shape::Text,
             "the MCS level separates containers from each other; the type decides the confinement",
         ),
     ],
@@ -429,17 +426,17 @@ const WINDOWS: Table = Table {
         read("hostProcess", Shape::Bool),
         noted(
             "runAsUserName",
-            Shape::Scalar,
+            Shape::Text,
             "the Windows user the container runs as is not mapped to `boundary.user`",
         ),
         noted(
             "gmsaCredentialSpecName",
-            Shape::Scalar,
+            Shape::Text,
             "a group Managed Service Account gives the container a domain identity",
         ),
         noted(
             "gmsaCredentialSpec",
-            Shape::Scalar,
+            Shape::Text,
             "a group Managed Service Account gives the container a domain identity",
         ),
     ],
@@ -447,7 +444,7 @@ const WINDOWS: Table = Table {
 
 const SYSCTL: Table = Table {
     extensions: false,
-    fields: &[read("name", Shape::Scalar), read("value", Shape::Scalar)],
+    fields: &[read("name", Shape::Text), read("value", Shape::Text)],
 };
 
 /// A volume: its name and one source. The sources that are not a host
@@ -455,7 +452,7 @@ const SYSCTL: Table = Table {
 pub const VOLUME: Table = Table {
     extensions: false,
     fields: &[
-        read("name", Shape::Scalar),
+        read("name", Shape::Text),
         read("hostPath", Shape::Map(&HOST_PATH)),
         read("secret", Shape::Map(&SECRET_VOLUME)),
         read("projected", Shape::Map(&PROJECTED)),
@@ -491,13 +488,13 @@ pub const VOLUME: Table = Table {
 
 const HOST_PATH: Table = Table {
     extensions: false,
-    fields: &[read("path", Shape::Scalar), read("type", Shape::Scalar)],
+    fields: &[read("path", Shape::Text), read("type", Shape::Text)],
 };
 
 const SECRET_VOLUME: Table = Table {
     extensions: false,
     fields: &[
-        read("secretName", Shape::Scalar),
+        read("secretName", Shape::Text),
         neutral(
             "items",
             MAPS,
@@ -557,11 +554,11 @@ const SA_TOKEN: Table = Table {
     fields: &[
         neutral(
             "audience",
-            Shape::Scalar,
+            Shape::Text,
             "who accepts the token; the token is counted as a credential",
         ),
         read("expirationSeconds", Shape::Int),
-        neutral("path", Shape::Scalar, "the token's file name in the volume"),
+        neutral("path", Shape::Text, "the token's file name in the volume"),
     ],
 };
 
@@ -570,28 +567,28 @@ const SA_TOKEN: Table = Table {
 pub const METADATA: Table = Table {
     extensions: false,
     fields: &[
-        read("name", Shape::Scalar),
+        read("name", Shape::Text),
         neutral(
             "generateName",
-            Shape::Scalar,
+            Shape::Text,
             "a prefix for a generated name, used as the profile's name when there is no `name`",
         ),
-        read("namespace", Shape::Scalar),
+        read("namespace", Shape::Text),
         neutral(
             "labels",
-            SCALAR_MAP,
+            TEXT_MAP,
             "labels act only through the NetworkPolicies that select them, which the import reads",
         ),
         neutral(
             "annotations",
-            SCALAR_MAP,
+            TEXT_MAP,
             "the annotations Kubernetes once read as security settings (seccomp, AppArmor) are read and noted; others are data for tools",
         ),
-        neutral("uid", Shape::Scalar, NAMING),
-        neutral("resourceVersion", Shape::Scalar, NAMING),
+        neutral("uid", Shape::Text, NAMING),
+        neutral("resourceVersion", Shape::Text, NAMING),
         neutral("generation", Shape::Int, NAMING),
-        neutral("creationTimestamp", Shape::Scalar, NAMING),
-        neutral("deletionTimestamp", Shape::Scalar, NAMING),
+        neutral("creationTimestamp", Shape::Text, NAMING),
+        neutral("deletionTimestamp", Shape::Text, NAMING),
         neutral("deletionGracePeriodSeconds", Shape::Int, LIFECYCLE),
         neutral(
             "ownerReferences",
@@ -600,11 +597,11 @@ pub const METADATA: Table = Table {
         ),
         neutral(
             "finalizers",
-            SCALARS,
+            TEXTS,
             "what must happen before the object is deleted",
         ),
         neutral("managedFields", ANY_SEQ, "which client wrote which field"),
-        neutral("selfLink", Shape::Scalar, NAMING),
+        neutral("selfLink", Shape::Text, NAMING),
     ],
 };
 
@@ -629,14 +626,14 @@ pub const JOB_SPEC: Table = Table {
             Shape::Int,
             "retries of one index; every retry has the same access",
         ),
-        neutral("completionMode", Shape::Scalar, CONTROLLER),
+        neutral("completionMode", Shape::Text, CONTROLLER),
         neutral("completions", Shape::Int, CONTROLLER),
-        neutral("managedBy", Shape::Scalar, CONTROLLER),
+        neutral("managedBy", Shape::Text, CONTROLLER),
         neutral("manualSelector", Shape::Bool, CONTROLLER),
         neutral("maxFailedIndexes", Shape::Int, CONTROLLER),
         read("parallelism", Shape::Int),
         neutral("podFailurePolicy", ANY_MAP, CONTROLLER),
-        neutral("podReplacementPolicy", Shape::Scalar, CONTROLLER),
+        neutral("podReplacementPolicy", Shape::Text, CONTROLLER),
         neutral("selector", ANY_MAP, CONTROLLER),
         neutral("successPolicy", ANY_MAP, CONTROLLER),
         neutral("suspend", Shape::Bool, CONTROLLER),
@@ -663,11 +660,11 @@ pub const CRONJOB_SPEC: Table = Table {
         ),
         neutral("failedJobsHistoryLimit", Shape::Int, CONTROLLER),
         read("jobTemplate", Shape::Map(&JOB_TEMPLATE)),
-        neutral("schedule", Shape::Scalar, SCHEDULING),
+        neutral("schedule", Shape::Text, SCHEDULING),
         neutral("startingDeadlineSeconds", Shape::Int, SCHEDULING),
         neutral("successfulJobsHistoryLimit", Shape::Int, CONTROLLER),
         neutral("suspend", Shape::Bool, SCHEDULING),
-        neutral("timeZone", Shape::Scalar, SCHEDULING),
+        neutral("timeZone", Shape::Text, SCHEDULING),
     ],
 };
 
@@ -685,13 +682,13 @@ pub const CONTROLLER_SPEC: Table = Table {
         neutral("revisionHistoryLimit", Shape::Int, CONTROLLER),
         neutral("paused", Shape::Bool, CONTROLLER),
         neutral("progressDeadlineSeconds", Shape::Int, CONTROLLER),
-        neutral("serviceName", Shape::Scalar, NAMING),
+        neutral("serviceName", Shape::Text, NAMING),
         neutral(
             "volumeClaimTemplates",
             MAPS,
             "claims of cluster storage per pod; a pod mounts them through `volumes`, which are read",
         ),
-        neutral("podManagementPolicy", Shape::Scalar, CONTROLLER),
+        neutral("podManagementPolicy", Shape::Text, CONTROLLER),
         neutral(
             "persistentVolumeClaimRetentionPolicy",
             ANY_MAP,

@@ -121,7 +121,6 @@ pub const SCALARS: Shape = Shape::Seq(&Shape::Scalar);
 pub const TEXTS: Shape = Shape::Seq(&Shape::Text);
 pub const INTS: Shape = Shape::Seq(&Shape::Int);
 pub const ANY_MAP: Shape = Shape::Dict(&Shape::Any);
-pub const SCALAR_MAP: Shape = Shape::Dict(&Shape::Scalar);
 pub const ANY_SEQ: Shape = Shape::Seq(&Shape::Any);
 pub const MAPS: Shape = Shape::Seq(&ANY_MAP);
 
