@@ -265,20 +265,6 @@ impl Draft {
     }
 
     /// A source setting with no profile equivalent.
-    /// Take the notes of a scratch draft (one that read the input before
-    /// this one had a name), in their order.
-    pub fn adopt_notes(&mut self, other: &Draft) {
-        for n in &other.notes {
-            self.note(
-                Loc {
-                    line: n.line,
-                    column: n.column,
-                },
-                n.message.clone(),
-            );
-        }
-    }
-
     pub fn note(&mut self, at: Loc, message: impl Into<String>) {
         self.notes.push(Note {
             line: at.line,

@@ -139,7 +139,7 @@ fn build(
     );
     // Every key is held to Codex's types before it is read; keys the
     // import does not know, at every level, are notes.
-    d.adopt_notes(top);
+    schema::adopt_notes(&mut d, top);
     if let Some((layer, path)) = profile {
         schema::walk(
             &mut d,

@@ -50,7 +50,7 @@ pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
     for svc in services.entries() {
         let node = read::map(&svc.value, &svc.key)?;
         let mut d = service(root, &svc.key, svc.key_loc, node)?;
-        d.adopt_notes(&top);
+        schema::adopt_notes(&mut d, &top);
         out.push((svc.key.clone(), d));
     }
     if docs.len() > 1 {

@@ -348,7 +348,7 @@ fn container(
     // Every key is held to the API's types before it is read, and keys
     // this import does not know stay visible as notes, so a setting added
     // upstream can never vanish silently.
-    d.adopt_notes(pod_notes);
+    schema::adopt_notes(&mut d, pod_notes);
     schema::walk(
         &mut d,
         c,

@@ -56,7 +56,7 @@ pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
         .filter(|h| !h.is_empty())
         .unwrap_or_else(|| "oci-config".into());
     let mut d = Draft::new(&name, "imported from an OCI runtime config.json", root.loc);
-    d.adopt_notes(&walked);
+    schema::adopt_notes(&mut d, &walked);
     d.set("/boundary/kind", "container", root.loc);
     d.undeclared(
         "/boundary/runtime",

@@ -77,7 +77,7 @@ pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
     Ok(out
         .into_iter()
         .map(|(name, mut d)| {
-            d.adopt_notes(&walked);
+            schema::adopt_notes(&mut d, &walked);
             (name, d)
         })
         .collect())

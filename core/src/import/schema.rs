@@ -20,7 +20,7 @@
 
 use super::builder::Draft;
 use super::read::invalid;
-use super::tree::{SNode, SValue};
+use super::tree::{Loc, SNode, SValue};
 use super::ImportError;
 use crate::decode::suggest;
 
@@ -214,6 +214,21 @@ fn expected(shape: &Shape) -> &'static str {
         Shape::ListOrDict => "a list or a mapping",
         Shape::MapOrScalar(_) => "a value or a mapping",
         Shape::SeqOfMapOrScalar(_) => "a list",
+    }
+}
+
+/// Copy the notes of a draft that walked a shared part of the input
+/// (a Compose file's top level, a pod spec) into a profile's draft, in
+/// their order: the part is walked once, however many profiles share it.
+pub fn adopt_notes(d: &mut Draft, from: &Draft) {
+    for n in &from.notes {
+        d.note(
+            Loc {
+                line: n.line,
+                column: n.column,
+            },
+            n.message.clone(),
+        );
     }
 }
 
