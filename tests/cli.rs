@@ -2080,7 +2080,13 @@ fn a_broken_import_exits_2_with_its_position() {
 #[test]
 fn a_wrong_typed_setting_exits_2_naming_its_path() {
     let tmp = tempfile::tempdir().unwrap();
-    let cases: [(&str, &str, &[u8], &str); 5] = [
+    let cases: [(&str, &str, &[u8], &str); 6] = [
+        (
+            "kubernetes",
+            "policy.yaml",
+            b"apiVersion: v1\nkind: Pod\nmetadata: {name: t}\nspec:\n  containers:\n  - name: c\n    image: x\n---\napiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: p}\nspec:\n  podSelector: {}\n  policyTypes: [Egress]\n  egress:\n  - ports: [{port: 80, endPort: tok-sekrit-5678}]\n",
+            "`endPort` must be a non-negative whole number, found a string",
+        ),
         (
             "kubernetes",
             "pod.yaml",
