@@ -293,7 +293,7 @@ fn service(root: &SNode, name: &str, key_loc: Loc, svc: &SNode) -> Result<Draft,
             if !known && !v.is_empty() {
                 return Err(invalid(
                     at,
-                    format!("`{key}: {v}` is not a mode the engine accepts (`host`, `service:NAME` or `container:NAME`)"),
+                    format!("`{key}` is not a mode the engine accepts (`host`, `service:NAME` or `container:NAME`)"),
                 ));
             }
             if key == "userns_mode" && v != "host" {
