@@ -2242,6 +2242,62 @@ fn a_broken_import_exits_2_with_its_position() {
     assert!(run.stderr.contains("kubernetes"), "{}", run.stderr);
 }
 
+/// A known setting with a value of the wrong type is refused by the
+/// format's own consumer, so `audit` refuses the file too: exit 2 with the
+/// file, line and column, the setting's path and the expected type, and
+/// never the value itself (it may be a secret).
+#[test]
+fn a_wrong_typed_setting_exits_2_naming_its_path() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cases: [(&str, &str, &[u8], &str); 6] = [
+        (
+            "kubernetes",
+            "policy.yaml",
+            b"apiVersion: v1\nkind: Pod\nmetadata: {name: t}\nspec:\n  containers:\n  - name: c\n    image: x\n---\napiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: p}\nspec:\n  podSelector: {}\n  policyTypes: [Egress]\n  egress:\n  - ports: [{port: 80, endPort: tok-sekrit-5678}]\n",
+            "`endPort` must be a non-negative whole number, found a string",
+        ),
+        (
+            "kubernetes",
+            "pod.yaml",
+            b"apiVersion: v1\nkind: Pod\nmetadata: {name: t}\nspec:\n  securityContext:\n    runAsNonRoot: \"0\"\n  containers:\n  - name: c\n    image: x\n",
+            "pod.yaml:6:19: `spec.securityContext.runAsNonRoot` must be true or false",
+        ),
+        (
+            "compose",
+            "compose.yaml",
+            b"services:\n  a:\n    image: x\n    deploy:\n      resources: tok-sekrit-1234\n",
+            "compose.yaml:5:18: `services.a.deploy.resources` must be a mapping",
+        ),
+        (
+            "oci",
+            "config.json",
+            b"{\"ociVersion\": \"1.0.2\", \"process\": {\"args\": [\"sh\"], \"user\": {\"uid\": \"0\"}}}",
+            "config.json:1:69: `process.user.uid` must be a whole number",
+        ),
+        (
+            "codex",
+            "config.toml",
+            b"sandbox_mode = \"workspace-write\"\n[sandbox_workspace_write]\nnetwork_access = \"yes\"\n",
+            "config.toml:3:18: `sandbox_workspace_write.network_access` must be true or false",
+        ),
+        (
+            "sandbox-settings",
+            "settings.json",
+            b"{\"sandbox\": {\"enabled\": true, \"network\": {\"allowLocalBinding\": 1}}}",
+            "settings.json:1:64: `sandbox.network.allowLocalBinding` must be true or false",
+        ),
+    ];
+    for (format, file, bytes, want) in cases {
+        write(tmp.path(), file, bytes);
+        let run = isolint_in(tmp.path(), ["audit", "--from", format, file], None);
+        run.expect_code(2);
+        assert_positioned_error(&run, file);
+        assert!(run.stderr.contains(want), "{format}: {}", run.stderr);
+        assert!(!run.stderr.contains("sekrit"), "{}", run.stderr);
+        assert!(run.stdout.is_empty());
+    }
+}
+
 // ---- --fail-on ----------------------------------------------------------
 
 const LEVELS: [&str; 5] = ["critical", "high", "medium", "low", "info"];

@@ -12,8 +12,9 @@
 
 use super::builder::{Draft, OVal};
 use super::read::{self, invalid};
+use super::schema::{self, Shape};
 use super::tree::{Loc, SNode};
-use super::{expand_home, ImportError, ImportErrorKind};
+use super::{codex_schema, expand_home, ImportError, ImportErrorKind};
 
 pub fn looks_like(root: &SNode) -> bool {
     [
@@ -57,13 +58,29 @@ pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
         ))
         .at(root.loc));
     }
+    // Types first, and the file's own keys walked once: every profile
+    // gets their notes.
+    let mut top = Draft::new("", "", root.loc);
+    schema::walk(
+        &mut top,
+        &root,
+        &Shape::Map(&codex_schema::TOP),
+        "",
+        &unknown,
+    )?;
     let profiles = read::opt_map(&root, "profiles")?;
     let selected = read::opt_str(&root, "profile")?;
     let mut out = Vec::new();
     let mut default_layers = Layers { layers: Vec::new() };
+    let mut selected_layer = None;
+    let selected_path = format!("profiles.{}", selected.map_or("", |(n, _)| n));
     if let Some((name, at)) = selected {
         match profiles.and_then(|p| p.get(name)) {
-            Some(p) => default_layers.layers.push(read::map(p, name)?),
+            Some(p) => {
+                let layer = read::map(p, name)?;
+                selected_layer = Some(layer);
+                default_layers.layers.push(layer);
+            }
             None => {
                 return Err(invalid(
                     at,
@@ -75,7 +92,14 @@ pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
     default_layers.layers.push(&root);
     out.push((
         String::new(),
-        build(&root, &default_layers, "config.toml", root.loc)?,
+        build(
+            &root,
+            &default_layers,
+            "config.toml",
+            root.loc,
+            &top,
+            selected_layer.map(|l| (l, selected_path.as_str())),
+        )?,
     ));
     if let Some(ps) = profiles {
         for e in ps.entries() {
@@ -87,18 +111,44 @@ pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
                 layers: vec![layer, &root],
             };
             let name = format!("profiles.{}", e.key);
-            out.push((name.clone(), build(&root, &layers, &name, e.key_loc)?));
+            out.push((
+                name.clone(),
+                build(&root, &layers, &name, e.key_loc, &top, Some((layer, &name)))?,
+            ));
         }
     }
     Ok(out)
 }
 
-fn build(root: &SNode, l: &Layers<'_>, what: &str, anchor: Loc) -> Result<Draft, ImportError> {
+fn unknown(p: &str) -> String {
+    format!("`{p}` is not a setting this import knows; it is not audited")
+}
+
+fn build(
+    root: &SNode,
+    l: &Layers<'_>,
+    what: &str,
+    anchor: Loc,
+    top: &Draft,
+    profile: Option<(&SNode, &str)>,
+) -> Result<Draft, ImportError> {
     let mut d = Draft::new(
         if what == "config.toml" { "codex" } else { what },
         &format!("imported from Codex {what}"),
         anchor,
     );
+    // Every key is held to Codex's types before it is read; keys the
+    // import does not know, at every level, are notes.
+    schema::adopt_notes(&mut d, top);
+    if let Some((layer, path)) = profile {
+        schema::walk(
+            &mut d,
+            layer,
+            &Shape::Map(&codex_schema::TOP),
+            path,
+            &unknown,
+        )?;
+    }
     d.set("/boundary/kind", "process", anchor);
     d.undeclared(
         "/boundary/runtime",
@@ -132,6 +182,9 @@ fn build(root: &SNode, l: &Layers<'_>, what: &str, anchor: Loc) -> Result<Draft,
     let mode = l.get("sandbox_mode");
     let permissions = l.get("default_permissions");
     let legacy = mode.is_some() || permissions.is_none();
+    if let (Some(_), Some(p)) = (mode, permissions) {
+        d.note(p.loc, "`default_permissions` is set beside `sandbox_mode`; the import reads `sandbox_mode` and ignores the permission profile");
+    }
     if legacy {
         legacy_sandbox(&mut d, l, mode, anchor)?;
     } else if let Some(p) = permissions {
@@ -189,56 +242,8 @@ fn build(root: &SNode, l: &Layers<'_>, what: &str, anchor: Loc) -> Result<Draft,
         d.undeclared(ptr, why);
     }
     outside_sandbox(&mut d, root, l)?;
-    for (k, at) in read::unknown_keys(root, TOP_KEYS) {
-        d.note(
-            at,
-            format!("`{k}` is not a setting this import knows; it is not audited"),
-        );
-    }
     Ok(d)
 }
-
-/// Top-level keys of `config.toml`: read by the import, or with no bearing
-/// on what commands can reach (model choice, display, history). Any other
-/// key gets a note, so a new upstream setting never vanishes silently.
-const TOP_KEYS: &[&str] = &[
-    "sandbox_mode",
-    "sandbox_workspace_write",
-    "shell_environment_policy",
-    "approval_policy",
-    "default_permissions",
-    "permissions",
-    "profile",
-    "profiles",
-    "mcp_servers",
-    "projects",
-    "notify",
-    "model",
-    "model_provider",
-    "model_providers",
-    "model_reasoning_effort",
-    "model_reasoning_summary",
-    "model_verbosity",
-    "model_context_window",
-    "model_max_output_tokens",
-    "model_auto_compact_token_limit",
-    "review_model",
-    "history",
-    "file_opener",
-    "tui",
-    "hide_agent_reasoning",
-    "show_raw_agent_reasoning",
-    "disable_response_storage",
-    "preferred_auth_method",
-    "forced_login_method",
-    "project_doc_max_bytes",
-    "instructions",
-    "chatgpt_base_url",
-    "otel",
-    "features",
-    "tools",
-    "windows_wsl_setup_acknowledged",
-];
 
 /// What Codex itself starts, outside the sandbox its commands get: MCP
 /// servers and the `notify` program run with the user's full access, so
@@ -256,6 +261,9 @@ fn outside_sandbox(d: &mut Draft, root: &SNode, l: &Layers<'_>) -> Result<(), Im
                         d.push(&format!("{p}/arguments"), a, a_at);
                     }
                     d.note(e.key_loc, format!("MCP server `{}` is started by Codex outside the sandbox, with the user's full access; it is audited as a setup step", e.key));
+                    if let Some(u) = server.get("url") {
+                        d.note(u.loc, format!("MCP server `{}` names both `command` and `url`; the command is audited", e.key));
+                    }
                 }
                 None => {
                     if server.get("url").is_some() {
@@ -279,8 +287,14 @@ fn outside_sandbox(d: &mut Draft, root: &SNode, l: &Layers<'_>) -> Result<(), Im
             }
         }
     }
-    if let Some(n) = root.get("notify") {
-        let words = read::opt_strs(root, "notify", false)?.unwrap_or_default();
+    if let Some(n) = l.get("notify") {
+        let words = match &n.value {
+            super::tree::SValue::Seq(items) => items
+                .iter()
+                .map(|i| Ok((read::text(i, "notify")?.to_string(), i.loc)))
+                .collect::<Result<Vec<_>, ImportError>>()?,
+            _ => Vec::new(),
+        };
         let mut it = words.into_iter();
         if let Some((exe, at)) = it.next() {
             let p = d.push("/setup", OVal::obj(), n.loc);

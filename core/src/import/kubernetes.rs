@@ -10,9 +10,9 @@
 use super::builder::{Draft, OVal};
 use super::k8s_cluster::{here, Cluster};
 use super::read::{self, invalid};
+use super::schema::{self, Shape};
 use super::tree::{Loc, SNode};
-use super::{cap_name, yaml, ImportError, ImportErrorKind};
-use crate::decode::suggest;
+use super::{cap_name, k8s_schema, yaml, ImportError, ImportErrorKind};
 
 pub fn looks_like(doc: &SNode) -> bool {
     doc.get("apiVersion").and_then(SNode::as_str).is_some()
@@ -43,6 +43,10 @@ struct Workload<'a> {
     /// The workload's namespace as written (`None`: whatever `kubectl`
     /// targets).
     namespace: Option<String>,
+    /// Where the pod spec is in the document, for messages.
+    pod_path: &'static str,
+    /// The workload's own spec and the table it is walked against.
+    spec: Option<(&'a SNode, &'static schema::Table)>,
 }
 
 fn workloads<'a>(
@@ -62,6 +66,20 @@ fn workloads<'a>(
         .unwrap_or("unnamed")
         .to_string();
     let spec = read::opt_map(doc, "spec")?;
+    let spec_table: Option<&'static schema::Table> = match kind {
+        "Job" => Some(&k8s_schema::JOB_SPEC),
+        "CronJob" => Some(&k8s_schema::CRONJOB_SPEC),
+        "Deployment" | "StatefulSet" | "DaemonSet" | "ReplicaSet" | "ReplicationController" => {
+            Some(&k8s_schema::CONTROLLER_SPEC)
+        }
+        _ => None,
+    };
+    // Types first, before `replicas` or `concurrencyPolicy` is read; the
+    // notes are taken when the workload is imported.
+    if let (Some(s), Some(table)) = (spec, spec_table) {
+        let mut scratch = Draft::new("", "", s.loc);
+        schema::walk(&mut scratch, s, &Shape::Map(table), "spec", &unknown)?;
+    }
     let namespace = doc
         .get("metadata")
         .and_then(|m| m.get("namespace"))
@@ -131,7 +149,15 @@ fn workloads<'a>(
                 },
                 _ => None,
             };
+            let pod_path = match kind {
+                "Pod" => "spec",
+                "PodTemplate" => "template.spec",
+                "Job" => "spec.template.spec",
+                "CronJob" => "spec.jobTemplate.spec.template.spec",
+                _ => "spec.template.spec",
+            };
             out.push(Workload {
+                spec: spec.zip(spec_table),
                 kind,
                 name,
                 pod,
@@ -141,6 +167,7 @@ fn workloads<'a>(
                 overlap,
                 pod_meta,
                 namespace,
+                pod_path,
             })
         }
         None => others.push((format!("{kind}/{name}"), doc.loc)),
@@ -213,6 +240,31 @@ pub fn import_with(
     }
     let mut out = Vec::new();
     for w in &found {
+        // Types first, for the whole pod: a bad value in any container is
+        // refused whichever container's profile would read it.
+        // Walked once per workload (per container, a pod of many
+        // containers would cost the square); each profile gets the notes.
+        let mut pod_notes = Draft::new("", "", w.pod_at);
+        if let Some((spec, table)) = w.spec {
+            schema::walk(&mut pod_notes, spec, &Shape::Map(table), "spec", &unknown)?;
+        }
+        if let Some(meta) = w.pod_meta {
+            let meta_path = w.pod_path.strip_suffix("spec").unwrap_or("").to_string() + "metadata";
+            schema::walk(
+                &mut pod_notes,
+                meta,
+                &Shape::Map(&k8s_schema::METADATA),
+                &meta_path,
+                &unknown,
+            )?;
+        }
+        schema::walk(
+            &mut pod_notes,
+            w.pod,
+            &Shape::Map(&k8s_schema::POD_SPEC),
+            w.pod_path,
+            &unknown,
+        )?;
         let pod = read::map(w.pod, "spec")?;
         let mut any = false;
         for (group, init) in [
@@ -220,8 +272,13 @@ pub fn import_with(
             ("containers", false),
             ("ephemeralContainers", false),
         ] {
-            for c in read::opt_seq(pod, group)?.unwrap_or_default() {
+            for (i, c) in read::opt_seq(pod, group)?
+                .unwrap_or_default()
+                .iter()
+                .enumerate()
+            {
                 let c = read::map(c, group)?;
+                let c_path = format!("{}.{group}[{i}]", w.pod_path);
                 let (cname, _) = read::opt_str(c, "name")?.ok_or_else(|| {
                     invalid(c.loc, format!("a container in `{group}` needs a `name`"))
                 })?;
@@ -232,7 +289,15 @@ pub fn import_with(
                     Some(ns) => format!("{ns}/{}/{}/{}", w.kind, w.name, cname),
                     None => format!("{}/{}/{}", w.kind, w.name, cname),
                 };
-                let d = container(w, pod, c, &name, group, init, &cluster)?;
+                let d = container(
+                    w,
+                    pod,
+                    (c, &c_path),
+                    &name,
+                    (group, init),
+                    &cluster,
+                    &pod_notes,
+                )?;
                 out.push((name, d));
                 any = true;
             }
@@ -247,6 +312,10 @@ pub fn import_with(
     Ok(out)
 }
 
+fn unknown(p: &str) -> String {
+    format!("unknown field `{p}` is ignored by this import (and rejected or ignored by Kubernetes)")
+}
+
 /// A security-context value: the container's, else the pod's.
 fn sc_value<'a>(c_sc: Option<&'a SNode>, p_sc: Option<&'a SNode>, key: &str) -> Option<&'a SNode> {
     c_sc.and_then(|s| s.get(key))
@@ -256,11 +325,11 @@ fn sc_value<'a>(c_sc: Option<&'a SNode>, p_sc: Option<&'a SNode>, key: &str) -> 
 fn container(
     w: &Workload<'_>,
     pod: &SNode,
-    c: &SNode,
+    (c, c_path): (&SNode, &str),
     name: &str,
-    group: &str,
-    init: bool,
+    (group, init): (&str, bool),
     cluster: &Cluster<'_>,
+    pod_notes: &Draft,
 ) -> Result<Draft, ImportError> {
     let cname = c.get("name").and_then(SNode::as_str).unwrap_or("");
     let purpose = format!(
@@ -276,14 +345,17 @@ fn container(
         }
     );
     let mut d = Draft::new(name, &purpose, c.loc);
-    // Keys this import does not know stay visible as notes, so a setting
-    // added upstream can never vanish silently.
-    for (k, at) in read::unknown_keys(pod, POD_SPEC_KEYS) {
-        unknown(&mut d, "spec", k, at, POD_SPEC_KEYS);
-    }
-    for (k, at) in read::unknown_keys(c, CONTAINER_KEYS) {
-        unknown(&mut d, group, k, at, CONTAINER_KEYS);
-    }
+    // Every key is held to the API's types before it is read, and keys
+    // this import does not know stay visible as notes, so a setting added
+    // upstream can never vanish silently.
+    schema::adopt_notes(&mut d, pod_notes);
+    schema::walk(
+        &mut d,
+        c,
+        &Shape::Map(&k8s_schema::CONTAINER),
+        c_path,
+        &unknown,
+    )?;
     let p_sc = read::opt_map(pod, "securityContext")?;
     let c_sc = read::opt_map(c, "securityContext")?;
     let sc_loc = key_at(c, "securityContext");
@@ -482,14 +554,22 @@ fn boundary(
     let group = sc_value(c_sc, p_sc, "runAsGroup");
     match user {
         Some(u) => {
-            let uid = u
-                .as_u64()
-                .ok_or_else(|| invalid(u.loc, "`runAsUser` must be a whole number"))?;
-            let text = match group.and_then(SNode::as_u64) {
+            let uid = k8s_id(u, "runAsUser")?;
+            let text = match group.map(|g| k8s_id(g, "runAsGroup")).transpose()? {
                 Some(g) => format!("{uid}:{g}"),
                 None => uid.to_string(),
             };
             d.set("/boundary/user", text, u.loc);
+        }
+        None if group.is_some() => {
+            // The group applies to whatever user the image names.
+            let g = group.map(|g| k8s_id(g, "runAsGroup")).transpose()?;
+            let at = group.map_or(sc_loc, |g| g.loc);
+            d.note(at, format!("`runAsGroup: {}` is the primary group of the image's user, which the manifest does not name", g.unwrap_or(0)));
+            d.undeclared(
+                "/boundary/user",
+                "no `runAsUser`: the image's USER applies (root unless the image says otherwise)",
+            );
         }
         None => match sc_value(c_sc, p_sc, "runAsNonRoot") {
             // The kubelet refuses to start the container as uid 0 (and a
@@ -610,25 +690,6 @@ fn boundary(
     }
 
     if let Some(s) = c_sc {
-        for (k, at) in read::unknown_keys(
-            s,
-            &[
-                "privileged",
-                "capabilities",
-                "runAsUser",
-                "runAsGroup",
-                "runAsNonRoot",
-                "allowPrivilegeEscalation",
-                "seccompProfile",
-                "readOnlyRootFilesystem",
-                "procMount",
-                "seLinuxOptions",
-                "windowsOptions",
-                "appArmorProfile",
-            ],
-        ) {
-            unknown(d, "securityContext", k, at, CONTAINER_SC_KEYS);
-        }
         if let Some((p, at)) = read::opt_str(s, "procMount")? {
             d.set("/boundary/masked_paths", p != "Unmasked", at);
         }
@@ -663,21 +724,15 @@ fn boundary(
                 );
             }
         }
-        for (k, at) in read::unknown_keys(s, POD_SC_KEYS) {
-            unknown(d, "spec.securityContext", k, at, POD_SC_KEYS);
-        }
         // `fsGroup` is added to every process's supplementary groups, as
         // are `supplementalGroups`.
         let mut groups: Vec<(u64, Loc)> = Vec::new();
-        if let Some((g, at)) = read::opt_u64(s, "fsGroup")? {
-            groups.push((g, at));
+        if let Some(g) = s.get("fsGroup") {
+            groups.push((k8s_id(g, "fsGroup")?, g.loc));
         }
         if let Some(list) = s.get("supplementalGroups") {
             for g in list.items() {
-                let id = g.as_u64().ok_or_else(|| {
-                    invalid(g.loc, "`supplementalGroups` must hold whole numbers")
-                })?;
-                groups.push((id, g.loc));
+                groups.push((k8s_id(g, "supplementalGroups")?, g.loc));
             }
         }
         if let Some((_, at)) = groups.first() {
@@ -700,97 +755,24 @@ fn boundary(
     Ok(())
 }
 
-/// Keys of a pod spec (core/v1 PodSpec).
-const POD_SPEC_KEYS: &[&str] = &[
-    "activeDeadlineSeconds",
-    "affinity",
-    "automountServiceAccountToken",
-    "containers",
-    "dnsConfig",
-    "dnsPolicy",
-    "enableServiceLinks",
-    "ephemeralContainers",
-    "hostAliases",
-    "hostIPC",
-    "hostNetwork",
-    "hostPID",
-    "hostUsers",
-    "hostname",
-    "hostnameOverride",
-    "imagePullSecrets",
-    "initContainers",
-    "nodeName",
-    "nodeSelector",
-    "os",
-    "overhead",
-    "preemptionPolicy",
-    "priority",
-    "priorityClassName",
-    "readinessGates",
-    "resourceClaims",
-    "resources",
-    "restartPolicy",
-    "runtimeClassName",
-    "schedulerName",
-    "schedulingGates",
-    "securityContext",
-    "serviceAccount",
-    "serviceAccountName",
-    "setHostnameAsFQDN",
-    "shareProcessNamespace",
-    "subdomain",
-    "terminationGracePeriodSeconds",
-    "tolerations",
-    "topologySpreadConstraints",
-    "volumes",
-];
-
-/// Keys of a container (core/v1 Container and EphemeralContainer).
-const CONTAINER_KEYS: &[&str] = &[
-    "args",
-    "command",
-    "env",
-    "envFrom",
-    "image",
-    "imagePullPolicy",
-    "lifecycle",
-    "livenessProbe",
-    "name",
-    "ports",
-    "readinessProbe",
-    "resizePolicy",
-    "resources",
-    "restartPolicy",
-    "restartPolicyRules",
-    "securityContext",
-    "startupProbe",
-    "stdin",
-    "stdinOnce",
-    "targetContainerName",
-    "terminationMessagePath",
-    "terminationMessagePolicy",
-    "tty",
-    "volumeDevices",
-    "volumeMounts",
-    "workingDir",
-];
-
-/// Keys of the pod-level `securityContext` (core/v1 PodSecurityContext).
-const POD_SC_KEYS: &[&str] = &[
-    "appArmorProfile",
-    "fsGroup",
-    "fsGroupChangePolicy",
-    "runAsGroup",
-    "runAsNonRoot",
-    "runAsUser",
-    "seLinuxChangePolicy",
-    "seLinuxOptions",
-    "seccompProfile",
-    "supplementalGroups",
-    "supplementalGroupsPolicy",
-    "sysctls",
-    "windowsOptions",
-];
+/// A user or group id as the API server reads it: a whole number in
+/// YAML 1.1 or JSON (`0x0`, `00` and `0.0` are 0), between 0 and
+/// 2147483647, the range its validation allows; anything else is refused
+/// there, so it is an error here.
+fn k8s_id(n: &SNode, key: &str) -> Result<u64, ImportError> {
+    schema::int_of(n)
+        .filter(|v| (0..=i128::from(i32::MAX)).contains(v))
+        .and_then(|v| u64::try_from(v).ok())
+        .ok_or_else(|| {
+            invalid(
+                n.loc,
+                format!(
+                    "`{key}` must be a whole number from 0 to 2147483647, found {}",
+                    schema::kind(n)
+                ),
+            )
+        })
+}
 
 /// The user written when `runAsNonRoot: true` is the only statement about
 /// it: some uid other than 0, chosen by the image.
@@ -963,18 +945,49 @@ fn name_resolution(d: &mut Draft, pod: &SNode) -> Result<(), ImportError> {
 
 /// Container settings with no profile field of their own.
 fn container_extras(d: &mut Draft, c: &SNode) -> Result<(), ImportError> {
-    if let (Some((true, at)), Some((true, _))) =
-        (read::opt_bool(c, "tty")?, read::opt_bool(c, "stdin")?)
-    {
-        d.set("/boundary/terminal", "pty", at);
+    match (read::opt_bool(c, "tty")?, read::opt_bool(c, "stdin")?) {
+        (Some((true, at)), Some((true, _))) => d.set("/boundary/terminal", "pty", at),
+        (Some((true, at)), _) => d.note(
+            at,
+            "`tty` without `stdin`: the container's output goes through a terminal, but nothing can type into it",
+        ),
+        (_, Some((true, at))) => d.note(
+            at,
+            "`stdin` without `tty`: whoever attaches to the container can write to its standard input",
+        ),
+        _ => {}
     }
     for port in read::opt_seq(c, "ports")?.unwrap_or_default() {
         if let Some(e) = port.entry("hostPort") {
             d.note(e.key_loc, format!("`hostPort: {}` opens a port on the node's own addresses, reachable from outside the pod network and outside NetworkPolicy's view", e.value.as_str().unwrap_or("?")));
         }
     }
+    // An ephemeral (debug) container aimed at another joins that
+    // container's process namespace: each sees and can signal the other's
+    // processes.
+    if let Some((target, at)) = read::opt_str(c, "targetContainerName")? {
+        if !d.has("/boundary/shares_pid_with") {
+            d.set("/boundary/shares_pid_with", OVal::arr(), at);
+        }
+        d.push("/boundary/shares_pid_with", target, at);
+    }
+    // A claim the container lists gives it the claim's devices, which the
+    // cluster's driver allocates: a device entry the device rule weighs.
+    let claims = c
+        .get("resources")
+        .and_then(|r| r.get("claims"))
+        .map(SNode::items)
+        .unwrap_or_default();
     let devices = read::opt_seq(c, "volumeDevices")?.unwrap_or_default();
-    if let Some(first) = devices.first() {
+    for cl in claims {
+        let name = cl.get("name").and_then(SNode::as_str).unwrap_or("?");
+        if !d.has("/boundary/devices") {
+            d.set("/boundary/devices", OVal::arr(), cl.loc);
+        }
+        d.push("/boundary/devices", format!("claim:{name}"), cl.loc);
+        d.note(cl.loc, format!("resource claim `{name}` gives the container the devices the cluster allocates to it"));
+    }
+    if let Some(first) = devices.first().filter(|_| !d.has("/boundary/devices")) {
         d.set("/boundary/devices", OVal::arr(), first.loc);
     }
     for dev in devices {
@@ -986,41 +999,6 @@ fn container_extras(d: &mut Draft, c: &SNode) -> Result<(), ImportError> {
     Ok(())
 }
 
-const CONTAINER_SC_KEYS: &[&str] = &[
-    "privileged",
-    "capabilities",
-    "runAsUser",
-    "runAsGroup",
-    "runAsNonRoot",
-    "allowPrivilegeEscalation",
-    "seccompProfile",
-    "readOnlyRootFilesystem",
-    "procMount",
-    "seLinuxOptions",
-    "windowsOptions",
-    "appArmorProfile",
-];
-
-fn unknown(d: &mut Draft, within: &str, key: &str, at: Loc, known: &'static [&'static str]) {
-    let hint = suggest(key, known)
-        .map(|s| format!("; did you mean `{s}`?"))
-        .unwrap_or_default();
-    d.note(
-        at,
-        format!("unknown field `{key}` in `{within}` is ignored by this import (and rejected or ignored by Kubernetes){hint}"),
-    );
-}
-
-const MOUNT_KEYS: &[&str] = &[
-    "name",
-    "mountPath",
-    "readOnly",
-    "subPath",
-    "subPathExpr",
-    "mountPropagation",
-    "recursiveReadOnly",
-];
-
 fn mounts(d: &mut Draft, pod: &SNode, pod_at: Loc, c: &SNode) -> Result<(), ImportError> {
     let volumes = read::opt_seq(pod, "volumes")?.unwrap_or_default();
     let vm_loc = key_at(c, "volumeMounts");
@@ -1028,9 +1006,6 @@ fn mounts(d: &mut Draft, pod: &SNode, pod_at: Loc, c: &SNode) -> Result<(), Impo
     let mut token_mounted = false;
     for vm in read::opt_seq(c, "volumeMounts")?.unwrap_or_default() {
         let vm = read::map(vm, "volumeMounts")?;
-        for (k, at) in read::unknown_keys(vm, MOUNT_KEYS) {
-            unknown(d, "volumeMounts", k, at, MOUNT_KEYS);
-        }
         let (vname, vname_at) = read::opt_str(vm, "name")?
             .ok_or_else(|| invalid(vm.loc, "a volume mount needs a `name`"))?;
         let (path, path_at) = read::opt_str(vm, "mountPath")?
@@ -1136,7 +1111,7 @@ fn mounts(d: &mut Draft, pod: &SNode, pod_at: Loc, c: &SNode) -> Result<(), Impo
         let kind = vol
             .entries()
             .iter()
-            .find(|e| e.key != "name")
+            .find(|e| e.key != "name" && !e.value.is_null())
             .map_or("unknown", |e| e.key.as_str());
         // A sub-path the kubelet could resolve outside the volume reaches
         // the node's file system: the volume's directory on the node is
@@ -1481,7 +1456,7 @@ mod tests {
                 "securityContext: {runAsUsr: 1000}",
                 "did you mean `runAsUser`",
             ),
-            ("priviledged: true", "unknown field `priviledged` in `spec`"),
+            ("priviledged: true", "unknown field `spec.priviledged`"),
             ("hostNetwrk: true", "did you mean `hostNetwork`"),
         ];
         for (pod_line, want) in cases {

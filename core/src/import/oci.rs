@@ -11,8 +11,9 @@ use std::collections::BTreeSet;
 
 use super::builder::{Draft, OVal};
 use super::read::{self, invalid};
+use super::schema::{self, Shape};
 use super::tree::{self, Loc, SNode};
-use super::{cap_name, ImportError, ImportErrorKind};
+use super::{cap_name, oci_schema, ImportError, ImportErrorKind};
 
 pub fn looks_like(root: &SNode) -> bool {
     root.get("ociVersion").is_some()
@@ -40,11 +41,22 @@ pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
         ))
         .at(root.loc));
     }
+    // Every key is held to the spec's types before it is read; keys the
+    // import does not know, at every level, are notes.
+    let mut walked = Draft::new("", "", root.loc);
+    schema::walk(
+        &mut walked,
+        &root,
+        &Shape::Map(&oci_schema::ROOT),
+        "",
+        &|p| format!("unknown field `{p}` is not audited by this import"),
+    )?;
     let name = read::opt_str(&root, "hostname")?
         .map(|(h, _)| h.to_string())
         .filter(|h| !h.is_empty())
         .unwrap_or_else(|| "oci-config".into());
     let mut d = Draft::new(&name, "imported from an OCI runtime config.json", root.loc);
+    schema::adopt_notes(&mut d, &walked);
     d.set("/boundary/kind", "container", root.loc);
     d.undeclared(
         "/boundary/runtime",
@@ -98,32 +110,13 @@ pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
             d.note(at, format!("`{key}` `{v}` has no profile equivalent"));
         }
     }
-    if let Some(a) = root.entry("annotations") {
+    if let Some(a) = root.entry("annotations").filter(|e| !e.value.is_null()) {
         d.note(
             a.key_loc,
             format!(
                 "{} annotation(s) are passed to the runtime; runtime-specific annotations can change isolation and are not audited",
                 a.value.entries().len()
             ),
-        );
-    }
-    for (key, at) in read::unknown_keys(
-        &root,
-        &[
-            "ociVersion",
-            "process",
-            "root",
-            "hostname",
-            "domainname",
-            "mounts",
-            "hooks",
-            "annotations",
-            "linux",
-        ],
-    ) {
-        d.note(
-            at,
-            format!("`{key}` is not a Linux OCI setting isolint maps"),
         );
     }
 
@@ -168,6 +161,18 @@ pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
     Ok(vec![(String::new(), d)])
 }
 
+/// A uid or gid as runc decodes it: a JSON integer that fits a `uint32`
+/// (Go refuses `0.0`, `1e3`, `-0` and anything past 4294967295).
+fn oci_id(user: &SNode, key: &str) -> Result<Option<(u64, Loc)>, ImportError> {
+    match read::opt_u64(user, key)? {
+        Some((v, at)) if u32::try_from(v).is_err() => Err(invalid(
+            at,
+            format!("`process.user.{key}` must be a whole number from 0 to 4294967295"),
+        )),
+        other => Ok(other),
+    }
+}
+
 fn process_section(d: &mut Draft, process: &SNode) -> Result<(), ImportError> {
     match read::opt_strs(process, "args", false)? {
         Some(args) if !args.is_empty() => {
@@ -182,15 +187,13 @@ fn process_section(d: &mut Draft, process: &SNode) -> Result<(), ImportError> {
             }
             d.map("/command", at);
         }
-        _ => {
-            if let Some(c) = process.entry("commandLine") {
-                d.note(
-                    c.key_loc,
-                    "`commandLine` is for Windows containers; it is not mapped",
-                );
-            }
-            d.undeclared("/command", "`process.args` is empty or missing");
-        }
+        _ => d.undeclared("/command", "`process.args` is empty or missing"),
+    }
+    if let Some(c) = process.entry("commandLine").filter(|e| !e.value.is_null()) {
+        d.note(
+            c.key_loc,
+            "`commandLine` is for Windows containers; it is not mapped",
+        );
     }
 
     // The runtime passes exactly `process.env`: nothing is inherited.
@@ -210,22 +213,18 @@ fn process_section(d: &mut Draft, process: &SNode) -> Result<(), ImportError> {
     }
 
     if let Some(user) = read::opt_map(process, "user")? {
-        let uid = read::opt_u64(user, "uid")?;
-        let gid = read::opt_u64(user, "gid")?;
+        let uid = oci_id(user, "uid")?;
+        let gid = oci_id(user, "gid")?;
         match (uid, gid) {
             (Some((u, at)), Some((g, _))) => d.set("/boundary/user", format!("{u}:{g}"), at),
             (Some((u, at)), None) => d.set("/boundary/user", u.to_string(), at),
-            _ => {
-                if let Some((name, at)) = read::opt_str(user, "username")? {
-                    d.note(
-                        at,
-                        format!(
-                            "`username` `{name}` is for Windows; the Linux uid is not declared"
-                        ),
-                    );
-                }
-                d.undeclared("/boundary/user", "`process.user.uid` is missing");
-            }
+            _ => d.undeclared("/boundary/user", "`process.user.uid` is missing"),
+        }
+        if let Some((name, at)) = read::opt_str(user, "username")? {
+            d.note(
+                at,
+                format!("`username` `{name}` is for Windows; it is not mapped to `boundary.user`"),
+            );
         }
         if let Some(gids) = read::opt_seq(user, "additionalGids")? {
             d.set(
@@ -236,7 +235,13 @@ fn process_section(d: &mut Draft, process: &SNode) -> Result<(), ImportError> {
             for g in gids {
                 let id = g
                     .as_u64()
-                    .ok_or_else(|| invalid(g.loc, "an additional gid must be a whole number"))?;
+                    .filter(|v| u32::try_from(*v).is_ok())
+                    .ok_or_else(|| {
+                        invalid(
+                            g.loc,
+                            "an additional gid must be a whole number from 0 to 4294967295",
+                        )
+                    })?;
                 d.push("/boundary/groups", id.to_string(), g.loc);
             }
         }
@@ -358,75 +363,7 @@ fn process_section(d: &mut Draft, process: &SNode) -> Result<(), ImportError> {
     if let Some((cwd, at)) = read::opt_str(process, "cwd")? {
         super::working_dir(d, cwd, at, "process.cwd");
     }
-    for key in ["consoleSize", "ioPriority", "scheduler", "execCPUAffinity"] {
-        if let Some(e) = process.entry(key) {
-            let v = e
-                .value
-                .as_str()
-                .map(|s| format!(" `{s}`"))
-                .unwrap_or_default();
-            d.note(
-                e.key_loc,
-                format!("`process.{key}`{v} has no profile equivalent"),
-            );
-        }
-    }
-    unknown_keys(d, process, "process", PROCESS_KEYS);
     Ok(())
-}
-
-/// Keys of `process` in the runtime spec; any other is noted, so a key a
-/// later spec adds can never vanish without a word.
-const PROCESS_KEYS: &[&str] = &[
-    "terminal",
-    "consoleSize",
-    "user",
-    "args",
-    "commandLine",
-    "env",
-    "cwd",
-    "capabilities",
-    "rlimits",
-    "apparmorProfile",
-    "selinuxLabel",
-    "noNewPrivileges",
-    "oomScoreAdj",
-    "scheduler",
-    "ioPriority",
-    "execCPUAffinity",
-];
-
-/// Keys of `linux` in the runtime spec.
-const LINUX_KEYS: &[&str] = &[
-    "namespaces",
-    "uidMappings",
-    "gidMappings",
-    "timeOffsets",
-    "devices",
-    "netDevices",
-    "cgroupsPath",
-    "rootfsPropagation",
-    "resources",
-    "seccomp",
-    "sysctl",
-    "maskedPaths",
-    "readonlyPaths",
-    "mountLabel",
-    "intelRdt",
-    "personality",
-    "memoryPolicy",
-];
-
-fn unknown_keys(d: &mut Draft, node: &SNode, within: &str, known: &'static [&'static str]) {
-    for (k, at) in read::unknown_keys(node, known) {
-        let hint = crate::decode::suggest(k, known)
-            .map(|s| format!("; did you mean `{s}`?"))
-            .unwrap_or_default();
-        d.note(
-            at,
-            format!("unknown field `{within}.{k}` is not audited by this import{hint}"),
-        );
-    }
 }
 
 fn mount(d: &mut Draft, m: &SNode) -> Result<(), ImportError> {
@@ -621,7 +558,7 @@ fn linux_section(d: &mut Draft, linux: Option<&SNode>, root: &SNode) -> Result<(
                     "`linux.resources.memory.limit` is missing",
                 ),
             }
-            if let Some(e) = mem.entry("swap") {
+            if let Some(e) = mem.entry("swap").filter(|e| !e.value.is_null()) {
                 d.note(e.key_loc, "the swap limit has no profile equivalent");
             }
         }
@@ -637,7 +574,7 @@ fn linux_section(d: &mut Draft, linux: Option<&SNode>, root: &SNode) -> Result<(
                 }
             }
         }
-        if let Some(cpu) = res.entry("cpu") {
+        if let Some(cpu) = res.entry("cpu").filter(|e| !e.value.is_null()) {
             d.note(
                 cpu.key_loc,
                 "CPU quota, period and shares limit a rate, not a total; `limits.cpu_seconds` stays as declared elsewhere",
@@ -715,21 +652,25 @@ fn linux_section(d: &mut Draft, linux: Option<&SNode>, root: &SNode) -> Result<(
     }
     // Either list missing or emptied takes its half of the masking away.
     let lists = ["maskedPaths", "readonlyPaths"].map(|k| (k, linux.get(k)));
-    match lists
+    let missing: Vec<_> = lists
         .iter()
-        .find(|(_, n)| n.is_none_or(|n| n.items().is_empty()))
-    {
-        Some((k, n)) => {
+        .filter(|(_, n)| n.is_none_or(|n| n.items().is_empty()))
+        .collect();
+    match missing.first() {
+        Some((_, n)) => {
             let at = n.map_or(linux.loc, |n| n.loc);
             if !d.has("/boundary/masked_paths") {
                 d.set("/boundary/masked_paths", false, at);
             }
-            d.note(
-                at,
-                format!(
-                    "no `{k}`: host kernel files under /proc and /sys stay open to the container"
-                ),
-            );
+            // Each list missing is a hole of its own: say so for each.
+            for (k, n) in &missing {
+                d.note(
+                    n.map_or(linux.loc, |n| n.loc),
+                    format!(
+                        "no `{k}`: host kernel files under /proc and /sys stay open to the container"
+                    ),
+                );
+            }
         }
         None if !d.has("/boundary/masked_paths") => {
             d.set(
@@ -740,27 +681,8 @@ fn linux_section(d: &mut Draft, linux: Option<&SNode>, root: &SNode) -> Result<(
         }
         None => {}
     }
-    unknown_keys(d, linux, "linux", LINUX_KEYS);
-    if let Some(e) = linux.entry("netDevices") {
+    if let Some(e) = linux.entry("netDevices").filter(|e| !e.value.is_null()) {
         d.note(e.key_loc, "`linux.netDevices` moves host network interfaces into the container: traffic through them leaves on the host's network, whatever the profile's egress says");
-    }
-    for key in [
-        "uidMappings",
-        "gidMappings",
-        "rootfsPropagation",
-        "cgroupsPath",
-        "intelRdt",
-        "personality",
-        "mountLabel",
-        "timeOffsets",
-        "memoryPolicy",
-    ] {
-        if let Some(e) = linux.entry(key) {
-            d.note(
-                e.key_loc,
-                format!("`linux.{key}` has no profile equivalent"),
-            );
-        }
     }
     Ok(())
 }

@@ -65,9 +65,10 @@ pub fn opt_bool(node: &SNode, key: &str) -> Result<Option<(bool, Loc)>, ImportEr
             Some(b) => Ok(Some((b, n.loc))),
             None => Err(invalid(
                 n.loc,
+                // The kind, never the value: it may be a secret.
                 format!(
-                    "`{key}` must be true or false, found `{}`",
-                    n.as_str().unwrap_or(n.kind())
+                    "`{key}` must be true or false, found {}",
+                    super::schema::kind(n)
                 ),
             )),
         },
@@ -82,9 +83,10 @@ pub fn opt_u64(node: &SNode, key: &str) -> Result<Option<(u64, Loc)>, ImportErro
             Some(v) => Ok(Some((v, n.loc))),
             None => Err(invalid(
                 n.loc,
+                // The kind, never the value: it may be a secret.
                 format!(
-                    "`{key}` must be a non-negative whole number, found `{}`",
-                    n.as_str().unwrap_or(n.kind())
+                    "`{key}` must be a non-negative whole number, found {}",
+                    super::schema::kind(n)
                 ),
             )),
         },
@@ -113,16 +115,6 @@ pub fn opt_strs(
             )),
         },
     }
-}
-
-/// Keys of `node` not in `known`: they are typos or settings this importer
-/// does not map, so each one becomes a note at its line.
-pub fn unknown_keys<'a>(node: &'a SNode, known: &[&str]) -> Vec<(&'a str, Loc)> {
-    node.entries()
-        .iter()
-        .filter(|e| !known.contains(&e.key.as_str()))
-        .map(|e| (e.key.as_str(), e.key_loc))
-        .collect()
 }
 
 /// Bytes from a Kubernetes quantity (`512Mi`, `1G`, `1e9`, `500m`).

@@ -13,8 +13,9 @@
 
 use super::builder::{Draft, OVal};
 use super::read;
+use super::schema::{self, Shape};
 use super::tree::{self, Loc, SNode};
-use super::{expand_home, shell, ImportError, ImportErrorKind};
+use super::{expand_home, sandbox_schema, shell, ImportError, ImportErrorKind};
 
 const SRT_FS: &[&str] = &["denyRead", "allowRead", "allowWrite", "denyWrite"];
 const SRT_NET: &[&str] = &[
@@ -62,9 +63,30 @@ pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
     }
     let claude = root.get("sandbox").is_some() || root.get("permissions").is_some();
     let tool = if claude { Tool::Claude } else { Tool::Srt };
+    // Every key is held to the tool's types before it is read; keys the
+    // import does not know, at every level, are notes of every profile.
+    let table = match tool {
+        Tool::Claude => &sandbox_schema::CLAUDE_TOP,
+        Tool::Srt => &sandbox_schema::SRT_TOP,
+    };
+    let mut walked = Draft::new("", "", root.loc);
+    schema::walk(&mut walked, &root, &Shape::Map(table), "", &|p| {
+        format!("unknown field `{p}` is not audited by this import")
+    })?;
+    let out = import_as(&root, tool)?;
+    Ok(out
+        .into_iter()
+        .map(|(name, mut d)| {
+            schema::adopt_notes(&mut d, &walked);
+            (name, d)
+        })
+        .collect())
+}
+
+fn import_as(root: &SNode, tool: Tool) -> Result<Vec<(String, Draft)>, ImportError> {
     let cfg = match tool {
-        Tool::Claude => read::opt_map(&root, "sandbox")?,
-        Tool::Srt => Some(&root),
+        Tool::Claude => read::opt_map(root, "sandbox")?,
+        Tool::Srt => Some(root),
     };
     let enabled = match (tool, cfg) {
         (Tool::Srt, _) => Some((true, root.loc)),
@@ -73,7 +95,7 @@ pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
     };
     let mut out = Vec::new();
     if enabled.is_some_and(|(e, _)| e) {
-        out.push((String::new(), sandboxed(&root, cfg, tool)?));
+        out.push((String::new(), sandboxed(root, cfg, tool)?));
     } else {
         let at = enabled.map_or(cfg.map_or(root.loc, |c| c.loc), |(_, l)| l);
         let mut d = unsandboxed(
@@ -82,12 +104,12 @@ pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
             at,
         );
         d.note(at, "`sandbox.enabled` is not true: bash commands run without the sandbox (Claude Code's default)");
-        environment(&mut d, &root, at)?;
+        environment(&mut d, root, at)?;
         out.push((String::new(), d));
         return Ok(out);
     }
     if tool == Tool::Claude {
-        if let Some(d) = outside(&root, cfg)? {
+        if let Some(d) = outside(root, cfg)? {
             out.push(("outside-sandbox".to_string(), d));
         }
     }
@@ -262,9 +284,21 @@ fn sandboxed(root: &SNode, cfg: Option<&SNode>, tool: Tool) -> Result<Draft, Imp
                 let src = path(&mut d, &p, at);
                 mount(&mut d, &src, "read-write", at);
             }
-            if let Some((mode, at)) = read::opt_str(perms, "defaultMode")? {
-                if mode == "bypassPermissions" {
-                    d.note(at, "`bypassPermissions`: nothing asks for approval, including commands outside the sandbox");
+            match read::opt_str(perms, "defaultMode")? {
+                Some(("bypassPermissions", at)) => d.note(at, "`bypassPermissions`: nothing asks for approval, including commands outside the sandbox"),
+                Some(("default", _)) | None => {}
+                Some((mode, at)) => d.note(at, format!("`defaultMode: {mode}` changes what Claude Code asks before acting; it is not mapped")),
+            }
+            // Rules the profile has no place for still say what runs
+            // without asking, or what is refused.
+            for list in ["allow", "deny"] {
+                for (r, at) in read::opt_strs(perms, list, false)?.unwrap_or_default() {
+                    let mapped = r.starts_with("Edit(")
+                        || r.starts_with("WebFetch(domain:")
+                        || (list == "deny" && r.starts_with("Read("));
+                    if !mapped {
+                        d.note(at, format!("`{list}` rule `{r}` is not mapped"));
+                    }
                 }
             }
         }
@@ -337,7 +371,7 @@ fn sandboxed(root: &SNode, cfg: Option<&SNode>, tool: Tool) -> Result<Draft, Imp
             );
         }
         for key in ["httpProxyPort", "socksProxyPort"] {
-            if let Some(e) = n.entry(key) {
+            if let Some(e) = n.entry(key).filter(|e| !e.value.is_null()) {
                 d.note(e.key_loc, format!("`{key}`: a proxy you run decides which domains are reachable; it is not audited here"));
             }
         }

@@ -312,9 +312,20 @@ impl Builder {
                 self.count(node.size(), at)?;
                 self.complete(node)?;
             }
-            Event::Scalar(text, style, anchor, _tag) => {
+            Event::Scalar(text, style, anchor, tag) => {
                 self.count(1, at)?;
                 let plain = style == ScalarStyle::Plain;
+                let is_key = matches!(self.stack.last(), Some(Frame::Map { key: None, .. }));
+                if is_key && text == "<<" && (!plain || tag.is_some()) {
+                    // The spec and go-yaml v2 (kubectl) merge only a plain
+                    // `<<` (or one tagged `!!merge`); go-yaml v3 (Compose)
+                    // decides by the tag alone, so a quoted `<<` may merge
+                    // there and be a plain key here.
+                    return Err(ImportError::new(ImportErrorKind::Invalid(
+                        "a `<<` key written quoted or with a tag: YAML readers disagree on whether it merges; write a plain `<<:` to merge, or another key".into(),
+                    ))
+                    .at(at));
+                }
                 let value = if plain && matches!(text.as_ref(), "" | "~" | "null" | "Null" | "NULL")
                 {
                     SValue::Null
@@ -424,7 +435,10 @@ impl Builder {
                     };
                     let is_merge =
                         matches!(&node.value, SValue::Scalar(s) if !s.quoted && s.text == "<<");
-                    if !is_merge {
+                    // A second `<<` in one mapping: go-yaml v2 applies both
+                    // where they stand (the later wins), go-yaml v3 refuses
+                    // the duplicate key; a list `<<: [*a, *b]` says it once.
+                    {
                         if let Some(&first) = keys.get(&text) {
                             return Err(ImportError::new(ImportErrorKind::DuplicateKey {
                                 key: text,
@@ -432,6 +446,9 @@ impl Builder {
                             })
                             .at(node.loc));
                         }
+                    }
+                    if is_merge {
+                        keys.insert("<<".into(), node.loc);
                     }
                     *key = Some((if is_merge { "<<".into() } else { text }, node.loc));
                 }
@@ -516,6 +533,80 @@ fn same_value(a: &SNode, b: &SNode) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Item 9's variations: where go-yaml v2 (kubectl), go-yaml v3
+    /// (Compose) and the spec could read `privileged` differently, the
+    /// file is refused; where they agree, the shared reading is taken.
+    #[test]
+    fn merge_variations_are_refused_or_read_as_every_reader_does() {
+        let refused = [
+            // Explicit key, then a merge that changes it (v2 takes the merge).
+            "b: &b {privileged: true}\nc:\n  privileged: false\n  <<: *b\n",
+            // The same through a list of maps.
+            "b: &b {privileged: true}\nc:\n  privileged: false\n  <<: [*b]\n",
+            // Two merges in one mapping: v2 lets the later win, v3 refuses.
+            "a: &a {privileged: false}\nb: &b {privileged: true}\nc:\n  <<: *a\n  <<: *b\n",
+            "a: &a {x: 1}\nb: &b {privileged: true}\nc:\n  <<: *a\n  <<: *b\n",
+            // A quoted or tagged `<<`: a plain key to some readers, a merge to others.
+            "b: &b {privileged: true}\nc:\n  \"<<\": *b\n",
+            "b: &b {privileged: true}\nc:\n  '<<': *b\n",
+            "b: &b {privileged: true}\nc:\n  !!merge \"<<\": *b\n",
+            "b: &b {privileged: true}\nc:\n  !!str <<: *b\n",
+            "b: &b {privileged: true}\nc: {\"<<\": *b}\n",
+            // Inside a sequence item, and in flow style.
+            "b: &b {privileged: true}\nc:\n- privileged: false\n  <<: *b\n",
+            "b: &b {privileged: true}\nc: {privileged: false, <<: *b}\n",
+            // A merge of something that is not a mapping.
+            "c:\n  <<: true\n",
+            "b: &b [1]\nc:\n  <<: *b\n",
+            "b: &b {x: 1}\nc:\n  <<: [*b, 1]\n",
+        ];
+        for y in refused {
+            assert!(parse(y.as_bytes()).is_err(), "accepted: {y}");
+        }
+        // (input, what every reader takes for c.privileged)
+        let agreed = [
+            // Merge first, then the explicit key: explicit wins everywhere.
+            (
+                "b: &b {privileged: true}\nc:\n  <<: *b\n  privileged: false\n",
+                Some("false"),
+            ),
+            // A list: earlier maps win in the spec, v2 (walks it backwards) and v3.
+            (
+                "a: &a {privileged: true}\nb: &b {privileged: false}\nc:\n  <<: [*a, *b]\n",
+                Some("true"),
+            ),
+            (
+                "a: &a {privileged: false}\nb: &b {privileged: true}\nc:\n  <<: [*a, *b]\n",
+                Some("false"),
+            ),
+            // Nested: the anchored map has its own merge.
+            (
+                "a: &a {privileged: true}\nb: &b\n  <<: *a\n  x: 1\nc:\n  <<: *b\n",
+                Some("true"),
+            ),
+            // A redefined anchor: an alias names the latest definition.
+            (
+                "a: &a {privileged: false}\nb: &a {privileged: true}\nc:\n  <<: *a\n",
+                Some("true"),
+            ),
+            // A `<<` value (not a key) is text.
+            ("c:\n  privileged: \"<<\"\n", Some("<<")),
+            // The same value above and in the merge.
+            (
+                "b: &b {privileged: true}\nc:\n  privileged: true\n  <<: *b\n",
+                Some("true"),
+            ),
+        ];
+        for (y, want) in agreed {
+            let n = one(y);
+            let got = n
+                .get("c")
+                .and_then(|c| c.get("privileged"))
+                .and_then(SNode::as_str);
+            assert_eq!(got, want, "{y}");
+        }
+    }
 
     /// Where kubectl (go-yaml v2: a merge applies where it stands) and the
     /// YAML spec (explicit keys win) read a mapping differently, the file is

@@ -1,0 +1,443 @@
+//! What each importer knows of its input: every key it reads, notes or
+//! holds neutral, and the type the format's own consumer requires of its
+//! value (the Kubernetes API server, `docker compose`'s JSON schema, runc,
+//! Codex, the sandbox runtime).
+//!
+//! One walk holds an input to its table before the importer reads a value:
+//! - a value of the wrong type is an [`ImportError`] at its line and
+//!   column naming the expected type, because the consumer refuses the file
+//!   and an importer that skipped the value would audit a configuration
+//!   that never runs;
+//! - a key the table does not hold is a note naming its path, at every
+//!   level the table describes, so a key added upstream cannot vanish;
+//! - a key with [`Role::Note`] gets its note here, so a known key with no
+//!   profile field cannot vanish either;
+//! - a key with [`Role::Neutral`] says in the table why it has no bearing
+//!   on what the job can reach.
+//!
+//! The tables are also what the structural tests iterate (every key, every
+//! value shape), so they grow with the importers.
+
+use super::builder::Draft;
+use super::read::invalid;
+use super::tree::{Loc, SNode, SValue};
+use super::ImportError;
+use crate::decode::suggest;
+
+/// The type a value must have.
+#[derive(Debug, Clone, Copy)]
+pub enum Shape {
+    /// Anything: content the import does not look into.
+    Any,
+    /// One value (a string, a number or a boolean).
+    Scalar,
+    /// A string: quoted, or a plain scalar that is no boolean or number
+    /// (in JSON and TOML, a quoted one).
+    Text,
+    /// A boolean (the importer's boolean reading, see [`SNode::as_bool`]).
+    Bool,
+    /// A whole number ([`yaml_int`]).
+    Int,
+    /// One of these words (an API enum: any other value is refused).
+    Enum(&'static [&'static str]),
+    /// A list whose items have one shape.
+    Seq(&'static Shape),
+    /// A mapping of known keys.
+    Map(&'static Table),
+    /// A mapping with keys of any name, each value of one shape.
+    Dict(&'static Shape),
+    /// One value or a list of values.
+    ScalarOrSeq,
+    /// A list or a mapping, of anything.
+    Collection,
+    /// A list of `KEY=VALUE` strings or a mapping of scalars (Compose's
+    /// `list_or_dict`).
+    ListOrDict,
+    /// A mapping of known keys, or one value (Compose's short forms).
+    MapOrScalar(&'static Table),
+    /// A list whose items are a value or a mapping of known keys.
+    SeqOfMapOrScalar(&'static Table),
+}
+
+/// What the importer does with a key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// Read by the importer: mapped onto the profile or noted there.
+    Read,
+    /// No bearing on what the job can reach or do; the text says why.
+    Neutral(&'static str),
+    /// No profile equivalent: the walk notes the key with this text.
+    Note(&'static str),
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct Field {
+    pub key: &'static str,
+    pub shape: Shape,
+    pub role: Role,
+}
+
+/// The keys of one mapping.
+#[derive(Debug)]
+pub struct Table {
+    pub fields: &'static [Field],
+    /// Keys starting `x-` are the author's own (Compose extensions).
+    pub extensions: bool,
+}
+
+impl Table {
+    pub fn field(&self, key: &str) -> Option<&'static Field> {
+        self.fields.iter().find(|f| f.key == key)
+    }
+    pub fn keys(&self) -> Vec<&'static str> {
+        self.fields.iter().map(|f| f.key).collect()
+    }
+}
+
+/// Shorthands for the tables.
+pub const fn read(key: &'static str, shape: Shape) -> Field {
+    Field {
+        key,
+        shape,
+        role: Role::Read,
+    }
+}
+pub const fn neutral(key: &'static str, shape: Shape, why: &'static str) -> Field {
+    Field {
+        key,
+        shape,
+        role: Role::Neutral(why),
+    }
+}
+pub const fn noted(key: &'static str, shape: Shape, note: &'static str) -> Field {
+    Field {
+        key,
+        shape,
+        role: Role::Note(note),
+    }
+}
+
+pub const SCALARS: Shape = Shape::Seq(&Shape::Scalar);
+pub const TEXTS: Shape = Shape::Seq(&Shape::Text);
+pub const INTS: Shape = Shape::Seq(&Shape::Int);
+pub const ANY_MAP: Shape = Shape::Dict(&Shape::Any);
+pub const ANY_SEQ: Shape = Shape::Seq(&Shape::Any);
+pub const MAPS: Shape = Shape::Seq(&ANY_MAP);
+
+/// A whole number as YAML 1.1 (go-yaml v2 under `sigs.k8s.io/yaml`) and
+/// JSON readers produce one: decimal with an optional sign and `_`
+/// separators, `0x`/`0o`/`0b` and a leading-zero octal, or a float with no
+/// fraction (`sigs.k8s.io/yaml` writes `0.0` to JSON as `0`, which the API
+/// server reads as the integer 0). `None` for anything else.
+pub fn yaml_int(text: &str) -> Option<i128> {
+    let t = text.replace('_', "");
+    let (neg, body) = match t.as_bytes().first() {
+        Some(b'-') => (true, t.get(1..)?),
+        Some(b'+') => (false, t.get(1..)?),
+        _ => (false, t.as_str()),
+    };
+    let radix = |p: &str, r: u32| {
+        body.strip_prefix(p)
+            .filter(|d| !d.is_empty() && d.chars().all(|c| c.is_digit(r)))
+            .and_then(|d| i128::from_str_radix(d, r).ok())
+    };
+    let v = if let Some(v) = radix("0x", 16).or_else(|| radix("0o", 8).or_else(|| radix("0b", 2))) {
+        v
+    } else if !body.is_empty() && body.bytes().all(|b| b.is_ascii_digit()) {
+        if body.len() > 1 && body.starts_with('0') {
+            // go-yaml v2 reads `09` as the float 9 when octal fails.
+            i128::from_str_radix(body, 8)
+                .ok()
+                .or_else(|| body.parse().ok())?
+        } else {
+            body.parse().ok()?
+        }
+    } else {
+        // A float spelled in ASCII only (`0.0`, `1e3`, `.5`): whole or not
+        // a number at all.
+        let ok = !body.is_empty()
+            && body
+                .bytes()
+                .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'))
+            && body.bytes().any(|b| b.is_ascii_digit());
+        if !ok {
+            return None;
+        }
+        let f: f64 = body.parse().ok()?;
+        if !f.is_finite() || f.fract() != 0.0 || f.abs() > 1e30 {
+            return None;
+        }
+        // Checked above: finite, whole and far inside i128.
+        #[allow(clippy::cast_possible_truncation)]
+        let w = f as i128;
+        w
+    };
+    Some(if neg { -v } else { v })
+}
+
+/// A node's whole number, as [`yaml_int`] reads an unquoted scalar.
+pub fn int_of(n: &SNode) -> Option<i128> {
+    match &n.value {
+        SValue::Scalar(s) if !s.quoted => yaml_int(&s.text),
+        _ => None,
+    }
+}
+
+/// The kind of a value for a message; never the value itself, which may
+/// be a secret.
+pub fn kind(n: &SNode) -> &'static str {
+    match &n.value {
+        SValue::Null => "null",
+        SValue::Seq(_) => "a list",
+        SValue::Map(_) => "a mapping",
+        SValue::Scalar(s) if s.quoted => "a quoted string",
+        SValue::Scalar(_) if n.as_bool().is_some() => "a boolean",
+        SValue::Scalar(s) if yaml_int(&s.text).is_some() || s.text.parse::<f64>().is_ok() => {
+            "a number"
+        }
+        SValue::Scalar(_) => "a string",
+    }
+}
+
+fn expected(shape: &Shape) -> &'static str {
+    match shape {
+        Shape::Any => "anything",
+        Shape::Scalar => "a single value",
+        Shape::Text => "a string",
+        Shape::Bool => "true or false",
+        Shape::Int => "a whole number",
+        Shape::Enum(_) => "one of the values the format defines",
+        Shape::Seq(_) => "a list",
+        Shape::Map(_) | Shape::Dict(_) => "a mapping",
+        Shape::ScalarOrSeq => "a value or a list",
+        Shape::Collection => "a list or a mapping",
+        Shape::ListOrDict => "a list or a mapping",
+        Shape::MapOrScalar(_) => "a value or a mapping",
+        Shape::SeqOfMapOrScalar(_) => "a list",
+    }
+}
+
+/// Copy the notes of a draft that walked a shared part of the input
+/// (a Compose file's top level, a pod spec) into a profile's draft, in
+/// their order: the part is walked once, however many profiles share it.
+pub fn adopt_notes(d: &mut Draft, from: &Draft) {
+    for n in &from.notes {
+        d.note(
+            Loc {
+                line: n.line,
+                column: n.column,
+            },
+            n.message.clone(),
+        );
+    }
+}
+
+/// Walk `node` against `shape`; `path` names it in messages
+/// (`spec.securityContext`), `unknown` words the note for a key the table
+/// does not hold (it gets the path and a "did you mean" hint).
+pub fn walk(
+    d: &mut Draft,
+    node: &SNode,
+    shape: &Shape,
+    path: &str,
+    unknown: &dyn Fn(&str) -> String,
+) -> Result<(), ImportError> {
+    // An explicit null is the key left out, as every consumer reads it.
+    if node.is_null() {
+        return Ok(());
+    }
+    let wrong = || {
+        invalid(
+            node.loc,
+            format!("`{path}` must be {}, found {}", expected(shape), kind(node)),
+        )
+    };
+    let scalar = matches!(node.value, SValue::Scalar(_));
+    match shape {
+        Shape::Any => {}
+        Shape::Scalar => {
+            if !scalar {
+                return Err(wrong());
+            }
+        }
+        Shape::Text => {
+            let text = match &node.value {
+                SValue::Scalar(s) => s.quoted || !matches!(kind(node), "a boolean" | "a number"),
+                _ => false,
+            };
+            if !text {
+                return Err(wrong());
+            }
+        }
+        Shape::Bool => {
+            if node.as_bool().is_none() {
+                return Err(wrong());
+            }
+        }
+        Shape::Int => {
+            if int_of(node).is_none() {
+                return Err(wrong());
+            }
+        }
+        Shape::Enum(words) => {
+            if !node.as_str().is_some_and(|t| words.contains(&t)) {
+                return Err(invalid(
+                    node.loc,
+                    format!("`{path}` must be one of {}", words.join(", ")),
+                ));
+            }
+        }
+        Shape::ScalarOrSeq => match &node.value {
+            SValue::Scalar(_) => {}
+            SValue::Seq(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    walk(d, item, &Shape::Scalar, &format!("{path}[{i}]"), unknown)?;
+                }
+            }
+            _ => return Err(wrong()),
+        },
+        Shape::Collection => {
+            if scalar {
+                return Err(wrong());
+            }
+        }
+        Shape::ListOrDict => match &node.value {
+            SValue::Seq(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    walk(d, item, &Shape::Scalar, &format!("{path}[{i}]"), unknown)?;
+                }
+            }
+            SValue::Map(entries) => {
+                for e in entries {
+                    walk(
+                        d,
+                        &e.value,
+                        &Shape::Scalar,
+                        &format!("{path}.{}", e.key),
+                        unknown,
+                    )?;
+                }
+            }
+            _ => return Err(wrong()),
+        },
+        Shape::Seq(item) => {
+            let SValue::Seq(items) = &node.value else {
+                return Err(wrong());
+            };
+            for (i, it) in items.iter().enumerate() {
+                walk(d, it, item, &format!("{path}[{i}]"), unknown)?;
+            }
+        }
+        Shape::Dict(value) => {
+            let SValue::Map(entries) = &node.value else {
+                return Err(wrong());
+            };
+            for e in entries {
+                walk(d, &e.value, value, &format!("{path}.{}", e.key), unknown)?;
+            }
+        }
+        Shape::Map(table) => {
+            if !node.is_map() {
+                return Err(wrong());
+            }
+            walk_table(d, node, table, path, unknown)?;
+        }
+        Shape::MapOrScalar(table) => match &node.value {
+            SValue::Scalar(_) => {}
+            SValue::Map(_) => walk_table(d, node, table, path, unknown)?,
+            _ => return Err(wrong()),
+        },
+        Shape::SeqOfMapOrScalar(table) => {
+            let SValue::Seq(items) = &node.value else {
+                return Err(wrong());
+            };
+            for (i, it) in items.iter().enumerate() {
+                walk(
+                    d,
+                    it,
+                    &Shape::MapOrScalar(table),
+                    &format!("{path}[{i}]"),
+                    unknown,
+                )?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn walk_table(
+    d: &mut Draft,
+    node: &SNode,
+    table: &Table,
+    path: &str,
+    unknown: &dyn Fn(&str) -> String,
+) -> Result<(), ImportError> {
+    let join = |k: &str| {
+        if path.is_empty() {
+            k.to_string()
+        } else {
+            format!("{path}.{k}")
+        }
+    };
+    for e in node.entries() {
+        let here = join(&e.key);
+        match table.field(&e.key) {
+            Some(f) => {
+                walk(d, &e.value, &f.shape, &here, unknown)?;
+                if let (Role::Note(text), false) = (f.role, e.value.is_null()) {
+                    d.note(e.key_loc, format!("`{here}`: {text}"));
+                }
+            }
+            None if table.extensions && e.key.starts_with("x-") => {}
+            None => {
+                let hint = suggest(&e.key, &table.keys())
+                    .map(|s| format!("; did you mean `{s}`?"))
+                    .unwrap_or_default();
+                d.note(e.key_loc, format!("{}{hint}", unknown(&here)));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whole_numbers_as_yaml_1_1_and_json_write_them() {
+        for (t, want) in [
+            ("0", Some(0)),
+            ("+0", Some(0)),
+            ("-0", Some(0)),
+            ("00", Some(0)),
+            ("+00", Some(0)),
+            ("0x0", Some(0)),
+            ("0o0", Some(0)),
+            ("0b0", Some(0)),
+            ("0.0", Some(0)),
+            ("-0.0", Some(0)),
+            ("0e0", Some(0)),
+            (".0", Some(0)),
+            ("1_000", Some(1000)),
+            ("1e3", Some(1000)),
+            ("010", Some(8)),
+            ("0x3E8", Some(1000)),
+            ("-1", Some(-1)),
+            ("4294967296", Some(4_294_967_296)),
+            ("0.5", None),
+            ("", None),
+            ("-", None),
+            ("0x", None),
+            ("09", Some(9)),
+            ("true", None),
+            ("١٠٠٠", None),
+            (" 0", None),
+            ("0 ", None),
+            ("inf", None),
+            (".nan", None),
+        ] {
+            assert_eq!(yaml_int(t), want, "{t:?}");
+        }
+    }
+}
