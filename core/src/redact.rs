@@ -270,38 +270,139 @@ pub fn is_strong_secret_name(name: &str) -> bool {
 /// Whether the argument that follows `option` is a secret: the one test
 /// the command rules and the collector share, so what a rule calls a
 /// secret is always masked. `--password X`, `--token X`, `-p X` for tools
-/// whose `-p` takes a password (`mysql -p X`), `-u user:password` for curl.
+/// whose `-p` takes a password (`mysql -p X`), and the other options of
+/// [`PROGRAM_OPTIONS`] (`redis-cli -a X`). A `-u user:password` of curl
+/// is judged with its value ([`secret_words`]).
 pub fn option_takes_secret(program: Option<&str>, option: &str) -> bool {
-    if !option.starts_with('-') || option.len() < 2 {
-        return false;
-    }
-    let name = option.trim_start_matches('-');
-    if option.starts_with("--") || name.len() > 1 {
-        return is_secret_name(name);
-    }
-    let prog = program.map(program_name).unwrap_or("");
-    match name {
-        "p" => PASSWORD_P_TOOLS.contains(&prog),
-        _ => false,
-    }
+    option_secret(program, false, option) == Some(Takes::Any)
 }
 
-/// Tools whose `-p` is a password (`-pX` or `-p X`), unlike `ssh -p PORT`.
-const PASSWORD_P_TOOLS: &[&str] = &[
-    "mysql",
-    "mysqldump",
-    "mysqladmin",
-    "mariadb",
-    "mariadb-dump",
-    "mysqlimport",
-    "mysqlshow",
-    "mysqlcheck",
-    "sshpass",
+/// What the value of a secret-taking option must be to be a secret.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Takes {
+    /// Any value that is not a reference.
+    Any,
+    /// `user:password`: a secret only with a password after the colon
+    /// (curl's `-u user` alone asks for the password).
+    UserPassword,
+}
+
+/// Options that take a secret for one program only (`-p` is a port for
+/// ssh, `-a` appends for tee): (program, option, what the value must be).
+/// `login` marks options that take a password only in a `login`
+/// subcommand (`docker login -p X`, but `docker run -p 8080:80`).
+const PROGRAM_OPTIONS: &[(&str, &str, Takes, bool)] = &[
+    ("mysql", "-p", Takes::Any, false),
+    ("mysqldump", "-p", Takes::Any, false),
+    ("mysqladmin", "-p", Takes::Any, false),
+    ("mariadb", "-p", Takes::Any, false),
+    ("mariadb-dump", "-p", Takes::Any, false),
+    ("mysqlimport", "-p", Takes::Any, false),
+    ("mysqlshow", "-p", Takes::Any, false),
+    ("mysqlcheck", "-p", Takes::Any, false),
+    ("sshpass", "-p", Takes::Any, false),
+    ("mongo", "-p", Takes::Any, false),
+    ("mongosh", "-p", Takes::Any, false),
+    ("mongodump", "-p", Takes::Any, false),
+    ("mongorestore", "-p", Takes::Any, false),
+    ("redis-cli", "-a", Takes::Any, false),
+    ("keydb-cli", "-a", Takes::Any, false),
+    ("az", "-p", Takes::Any, false),
+    ("docker", "-p", Takes::Any, true),
+    ("podman", "-p", Takes::Any, true),
+    ("buildah", "-p", Takes::Any, true),
+    ("nerdctl", "-p", Takes::Any, true),
+    ("helm", "-p", Takes::Any, true),
+    ("oras", "-p", Takes::Any, true),
+    ("skopeo", "-p", Takes::Any, true),
+    ("crane", "-p", Takes::Any, true),
+    ("curl", "-u", Takes::UserPassword, false),
+    ("curl", "--user", Takes::UserPassword, false),
+    ("curl", "-U", Takes::UserPassword, false),
+    ("curl", "--proxy-user", Takes::UserPassword, false),
+    ("wget", "--user", Takes::UserPassword, false),
+    ("skopeo", "--creds", Takes::UserPassword, false),
+    ("skopeo", "--src-creds", Takes::UserPassword, false),
+    ("skopeo", "--dest-creds", Takes::UserPassword, false),
+    ("podman", "--creds", Takes::UserPassword, false),
+    ("buildah", "--creds", Takes::UserPassword, false),
 ];
+
+/// What `option` of `program` takes: a secret by the option's own name
+/// (`--password`, `--api-key`), or by [`PROGRAM_OPTIONS`].
+fn option_secret(program: Option<&str>, login: bool, option: &str) -> Option<Takes> {
+    if !option.starts_with('-') || option.len() < 2 {
+        return None;
+    }
+    let prog = program.map(program_name).unwrap_or("");
+    let by_program = PROGRAM_OPTIONS
+        .iter()
+        .find(|(p, o, _, needs_login)| *p == prog && *o == option && (login || !needs_login));
+    if let Some((_, _, takes, _)) = by_program {
+        return Some(*takes);
+    }
+    let name = option.trim_start_matches('-');
+    (name.len() > 1 && is_secret_name(name)).then_some(Takes::Any)
+}
+
+/// Whether `value` is a secret as the value of an option that [`Takes`].
+fn takes_value(takes: Takes, option: &str, value: &str) -> bool {
+    let name = option.trim_start_matches('-');
+    match takes {
+        Takes::UserPassword => value
+            .split_once(':')
+            .is_some_and(|(_, pw)| !pw.is_empty() && !is_reference(pw)),
+        Takes::Any if name.len() > 1 && is_secret_name(name) => secret_by_name(name, value),
+        // A program's one-letter option has no name to judge a value by.
+        Takes::Any => !value.is_empty() && !is_reference(value),
+    }
+}
 
 /// The file name of a program path: `/usr/bin/mysql` is `mysql`.
 fn program_name(p: &str) -> &str {
     p.rsplit('/').next().unwrap_or(p)
+}
+
+/// Words that run the next word as the program (`sudo mysql -pX`).
+const WRAPPERS: &[&str] = &[
+    "sudo", "env", "exec", "nohup", "time", "command", "nice", "doas",
+];
+
+/// The program each word of a command line belongs to, and whether that
+/// command is a `login`: a shell line holds several commands (`a && b`,
+/// `sh -c "mysql -pX"`), and a program's options are its own.
+fn programs<'w>(words: &[&'w str]) -> Vec<(Option<&'w str>, bool)> {
+    let mut out = Vec::with_capacity(words.len());
+    let mut program: Option<&str> = None;
+    let mut starts = true;
+    let mut login = false;
+    for w in words {
+        let bare = w.trim_start_matches(['"', '\'', '(', '`', '{']);
+        let bare = bare.trim_end_matches(['"', '\'', ')', '`', ';', '}', '&', '|']);
+        if starts && !bare.is_empty() {
+            let assignment = bare.split_once('=').is_some_and(|(n, _)| {
+                !n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            });
+            if !assignment && !bare.starts_with('-') {
+                program = Some(bare);
+                login = false;
+                starts = WRAPPERS.contains(&program_name(bare));
+            }
+        } else if bare == "login" {
+            login = true;
+        }
+        out.push((program, login));
+        let ends = w.ends_with(';')
+            || w.ends_with("&&")
+            || w.ends_with("||")
+            || w.ends_with('|')
+            || w.ends_with('&')
+            || matches!(*w, "-c" | "then" | "do" | "else" | "!");
+        if ends {
+            starts = true;
+        }
+    }
+    out
 }
 
 /// Which words of one command line (the program first) hold a secret, and
@@ -313,18 +414,13 @@ fn program_name(p: &str) -> &str {
 /// rules and the collector both call this, so they cannot drift.
 pub fn secret_words(words: &[&str]) -> Vec<(usize, &'static str)> {
     let mut out = Vec::new();
-    let program = words.first().copied();
-    let mut expect_value_of: Option<&str> = None;
+    let programs = programs(words);
+    let mut expect_value_of: Option<(&str, Takes)> = None;
     for (i, w) in words.iter().enumerate() {
-        if let Some(opt) = expect_value_of.take() {
-            let name = opt.trim_start_matches('-');
-            let by_name = if name.len() > 1 {
-                secret_by_name(name, w)
-            } else {
-                // A one-letter option has no name to judge a value by.
-                !w.is_empty() && !is_reference(w)
-            };
-            if !w.starts_with('-') && by_name {
+        let (program, login) = programs.get(i).copied().unwrap_or((None, false));
+        if let Some((opt, takes)) = expect_value_of.take() {
+            let value = w.trim_matches(|c| c == '"' || c == '\'');
+            if !w.starts_with('-') && takes_value(takes, opt, value) {
                 out.push((i, "option-value"));
                 continue;
             }
@@ -339,23 +435,25 @@ pub fn secret_words(words: &[&str]) -> Vec<(usize, &'static str)> {
             .strip_prefix("-p")
             .filter(|r| !r.is_empty() && !w.starts_with("--"))
         {
-            if PASSWORD_P_TOOLS.contains(&program.map(program_name).unwrap_or(""))
-                && !is_reference(rest)
-            {
+            if option_secret(program, login, "-p").is_some() && !is_reference(rest) {
                 out.push((i, "option-value"));
                 continue;
             }
         }
         let (name, value) = match w.split_once('=') {
-            Some((n, v)) => (
-                n.trim_start_matches('-'),
-                Some(v.trim_matches(|c| c == '"' || c == '\'')),
-            ),
-            None => (w.trim_start_matches('-'), None),
+            Some((n, v)) => (n, Some(v.trim_matches(|c| c == '"' || c == '\''))),
+            None => (*w, None),
         };
         match value {
-            Some(v) if secret_by_name(name, v) => out.push((i, "assignment")),
-            None if option_takes_secret(program, w) => expect_value_of = Some(w),
+            Some(v) if secret_by_name(name.trim_start_matches('-'), v) => {
+                out.push((i, "assignment"));
+            }
+            Some(v)
+                if option_secret(program, login, name).is_some_and(|t| takes_value(t, name, v)) =>
+            {
+                out.push((i, "assignment"));
+            }
+            None => expect_value_of = option_secret(program, login, w).map(|t| (*w, t)),
             _ => {}
         }
     }
@@ -364,15 +462,16 @@ pub fn secret_words(words: &[&str]) -> Vec<(usize, &'static str)> {
 
 /// The part of a secret word that holds the secret: the value of
 /// `NAME=value` or `--name=value`, the `X` of `-pX`, or the word itself.
+/// Quotes and a shell line's separators around a word are not part of the
+/// secret, and a source that escapes quotes (JSON's `\"`) shows the secret
+/// without them.
 pub fn secret_part<'w>(word: &'w str, how: &str) -> &'w str {
-    match how {
-        "assignment" => word
-            .split_once('=')
-            .map(|(_, v)| v.trim_matches(|c| c == '"' || c == '\''))
-            .unwrap_or(word),
+    let part = match how {
+        "assignment" => word.split_once('=').map_or(word, |(_, v)| v),
         "option-value" if word.starts_with("-p") => word.get(2..).unwrap_or(word),
         _ => word,
-    }
+    };
+    part.trim_matches(|c| matches!(c, '"' | '\'' | ';' | '`' | '(' | ')'))
 }
 
 /// Vendor prefixes of credential formats; the value must go on for at
@@ -723,7 +822,7 @@ impl Secrets {
     /// [`secret_words`] calls a secret.
     pub fn collect(root: &Node) -> Secrets {
         let mut values = Vec::new();
-        walk(root, None, &mut values);
+        walk(root, None, Within::Anywhere, &mut values);
         Secrets::of_values(values)
     }
 
@@ -733,7 +832,7 @@ impl Secrets {
     pub fn collect_many(roots: impl IntoIterator<Item = Node>) -> Secrets {
         let mut values = Vec::new();
         for root in roots {
-            walk(&root, None, &mut values);
+            walk(&root, None, Within::Anywhere, &mut values);
         }
         Secrets::of_values(values)
     }
@@ -743,7 +842,7 @@ impl Secrets {
     pub fn collect_many_and(roots: impl IntoIterator<Item = Node>, more: Vec<String>) -> Secrets {
         let mut values = more;
         for root in roots {
-            walk(&root, None, &mut values);
+            walk(&root, None, Within::Anywhere, &mut values);
         }
         Secrets::of_values(values)
     }
@@ -784,6 +883,18 @@ impl Secrets {
             starts,
             local,
         }
+    }
+
+    /// The secrets of `self` and `other` together.
+    pub fn union(&self, other: &Secrets) -> Secrets {
+        let mut values: Vec<String> = Vec::new();
+        for s in [self, other] {
+            for (_, set) in &s.by_len {
+                values.extend(set.iter().map(|v| String::from_utf8_lossy(v).into_owned()));
+            }
+            values.extend(s.local.iter().cloned());
+        }
+        Secrets::of_values(values)
     }
 
     pub fn is_empty(&self) -> bool {
@@ -981,28 +1092,59 @@ impl Secrets {
     }
 }
 
+/// Where a value stands, for [`walk`]: anywhere, inside an object that
+/// holds secrets (`credentials`, `secrets`: its `value` or `content` is
+/// one), or inside such a value (every string of a Kubernetes Secret's
+/// `data`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Within {
+    Anywhere,
+    Holder,
+    Secret,
+}
+
+/// Keys whose objects hold secrets in their [`HELD`] members: a profile's
+/// `credentials`, a Compose file's `secrets` (`content: …`).
+const HOLDERS: &[&str] = &["credentials", "credential", "secrets", "secret"];
+
+/// The members of a [`HOLDERS`] object that hold the secret itself.
+const HELD: &[&str] = &[
+    "value",
+    "content",
+    "data",
+    "stringdata",
+    "string_data",
+    "text",
+    "plaintext",
+];
+
 /// Collect the secrets under `n`, whose key (or the key of the array that
 /// holds it) is `key`: a value is a secret by its name as the credential
-/// rules judge it ([`secret_by_name`]), or by its shape.
-fn walk(n: &Node, key: Option<&str>, out: &mut Vec<String>) {
-    let by_name = |v: &str| key.is_some_and(|k| secret_by_name(k, v));
+/// rules judge it ([`secret_by_name`]), by its shape, or by where it stands
+/// ([`Within`]). A key shaped like a credential is one too.
+fn walk(n: &Node, key: Option<&str>, within: Within, out: &mut Vec<String>) {
+    let by_name = |v: &str| {
+        key.is_some_and(|k| secret_by_name(k, v))
+            || (within == Within::Secret && secret_by_name("secret", v))
+    };
     match &n.value {
         Value::String(s) => {
-            if by_name(s) || looks_like_secret(s) {
-                out.push(s.clone());
+            if by_name(s) || looks_like_secret(s) || schemeless_user_password(s).is_some() {
+                push_secret(s, out);
             }
             // A URL's password on its own, for outputs that quote the
             // host part of the URL without its scheme.
             out.extend(url_passwords(s).map(str::to_string));
+            out.extend(schemeless_user_password(s).map(str::to_string));
             // A secret embedded in a longer string (a shell line, a path).
             for (a, b) in secret_spans(s) {
                 if let Some(tok) = s.get(a..b) {
                     if tok != s {
-                        out.push(tok.to_string());
+                        push_secret(tok, out);
                     }
                 }
             }
-            if s.contains(' ') {
+            if s.contains(char::is_whitespace) {
                 // A shell line: its words, as the command rules read them.
                 let words: Vec<&str> = s.split_whitespace().collect();
                 collect_words(&words, out);
@@ -1010,7 +1152,7 @@ fn walk(n: &Node, key: Option<&str>, out: &mut Vec<String>) {
         }
         Value::Number(num) if by_name(num.as_str()) => out.push(num.as_str().to_string()),
         Value::Array(items) => {
-            items.iter().for_each(|i| walk(i, key, out));
+            items.iter().for_each(|i| walk(i, key, within, out));
             let words: Vec<&str> = items
                 .iter()
                 .filter_map(|i| match &i.value {
@@ -1023,8 +1165,30 @@ fn walk(n: &Node, key: Option<&str>, out: &mut Vec<String>) {
             }
         }
         Value::Object(members) => {
+            // A Kubernetes Secret: everything under `data` and `stringData`.
+            let kind_secret = members.iter().any(|m| {
+                m.key == "kind" && matches!(&m.value.value, Value::String(k) if k == "Secret")
+            });
             for m in members {
-                walk(&m.value, Some(&m.key), out);
+                if looks_like_secret(&m.key) {
+                    push_secret(&m.key, out);
+                }
+                for (a, b) in secret_spans(&m.key) {
+                    if let Some(tok) = m.key.get(a..b) {
+                        push_secret(tok, out);
+                    }
+                }
+                let lower = m.key.to_ascii_lowercase();
+                let inner = match within {
+                    Within::Secret => Within::Secret,
+                    _ if kind_secret && matches!(lower.as_str(), "data" | "stringdata") => {
+                        Within::Secret
+                    }
+                    Within::Holder if HELD.contains(&lower.as_str()) => Within::Secret,
+                    _ if HOLDERS.contains(&lower.as_str()) => Within::Holder,
+                    w => w,
+                };
+                walk(&m.value, Some(&m.key), inner, out);
             }
             // A command: its executable and its arguments are one line.
             let member = |k: &str| members.iter().find(|m| m.key == k).map(|m| &m.value);
@@ -1042,6 +1206,47 @@ fn walk(n: &Node, key: Option<&str>, out: &mut Vec<String>) {
         }
         _ => {}
     }
+}
+
+/// A collected secret, and the forms in which a source may show it: each
+/// of its words when it has several (a PEM block's lines, a YAML folded
+/// scalar's lines, `Basic X`), and its JSON-escaped text (a PEM block's
+/// `\n`, a quote's `\"`), so the masked source hides it as written.
+fn push_secret(s: &str, out: &mut Vec<String>) {
+    if s.contains(char::is_whitespace) {
+        out.extend(
+            s.split_whitespace()
+                .filter(|w| w.len() >= MIN_SECRET && !w.bytes().all(|b| b.is_ascii_lowercase()))
+                .map(str::to_string),
+        );
+    }
+    let escaped = serde_json::Value::String(s.to_string()).to_string();
+    if let Some(inner) = escaped.get(1..escaped.len() - 1).filter(|e| *e != s) {
+        out.push(inner.to_string());
+    }
+    out.push(s.to_string());
+}
+
+/// The password of `user:password@host` written without a scheme (an
+/// allow entry, a Compose `extra_hosts` entry), which the network rules
+/// read as a URL. An image reference pinned by digest
+/// (`python:3.12@sha256:…`) is not one.
+fn schemeless_user_password(s: &str) -> Option<&str> {
+    if s.contains("://") || s.contains(char::is_whitespace) {
+        return None;
+    }
+    let (user, host) = s.split_once('@')?;
+    let (name, pw) = user.split_once(':')?;
+    let digest = host.split_once(':').is_some_and(|(alg, hex)| {
+        alg.starts_with("sha") && hex.bytes().all(|b| b.is_ascii_hexdigit())
+    });
+    let plain = |p: &str| !p.is_empty() && !p.contains(['/', '?', '#']);
+    (plain(name)
+        && plain(pw)
+        && plain(host.split(['/', ':']).next().unwrap_or(""))
+        && !digest
+        && !is_reference(pw))
+    .then_some(pw)
 }
 
 /// The secret parts of the words of one command line.
@@ -1217,10 +1422,22 @@ fn check_token(s: &str, t: Token, spans: &mut Vec<(usize, usize)>) {
         spans.push((a, b));
         return;
     }
+    let bytes = tok.as_bytes();
+    // A vendor token glued to other text by a dash, dot or underscore
+    // (`job-ghp_…`, `x.sk_live_…`): from its prefix to the token's end.
+    let glued = (1..bytes.len().saturating_sub(MIN_SECRET)).find(|&j| {
+        let (prev, first) = (bytes.get(j - 1).copied(), bytes.get(j).copied());
+        prev.is_some_and(|p| !p.is_ascii_alphanumeric())
+            && first.is_some_and(|f| f.is_ascii())
+            && vendor_prefixed(bytes.get(j..).unwrap_or_default(), first.unwrap_or(0))
+    });
+    if let Some(j) = glued {
+        spans.push((a + j, b));
+        return;
+    }
     if !pieces {
         return;
     }
-    let bytes = tok.as_bytes();
     let mut piece_start = 0;
     let mut piece_kinds = 0u16;
     for (i, &c) in bytes.iter().enumerate() {
@@ -1256,6 +1473,35 @@ fn spaced_key(key: &[u8]) -> bool {
                 .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b'_'))
 }
 
+/// The schemes of an HTTP `Authorization` header, after which the
+/// credential comes (`Bearer X`).
+const AUTH_SCHEMES: &[&str] = &[
+    "bearer",
+    "basic",
+    "token",
+    "digest",
+    "negotiate",
+    "bot",
+    "apikey",
+    "api-key",
+    "sso-key",
+];
+
+fn auth_scheme(word: &[u8]) -> bool {
+    let w = word.strip_suffix(b":").unwrap_or(word);
+    AUTH_SCHEMES
+        .iter()
+        .any(|s| w.eq_ignore_ascii_case(s.as_bytes()))
+}
+
+/// Whether a key joined to its value by spaces alone is an identifier
+/// (`//registry.npmjs.org/:_authToken X`, `credential.apiToken X`): its
+/// last piece is a name of several words, which prose never uses as one.
+fn identifier_key(key: &str) -> bool {
+    let last = key.rsplit(['/', '?', '&', '.', ':']).next().unwrap_or(key);
+    name_words(last).len() >= 2 && is_strong_secret_name(last)
+}
+
 /// The value token after a secret-named key token, when only `=`, `:`,
 /// spaces or quotes join them.
 fn check_pair(
@@ -1274,13 +1520,31 @@ fn check_pair(
         return;
     }
     let key = s.as_bytes().get(a0..b0).unwrap_or_default();
+    let value = s.as_bytes().get(a1..b1).unwrap_or_default();
     let keyed = key.last() == Some(&b':') || between.iter().any(|c| matches!(c, b'=' | b':'));
-    if !keyed && !spaced_key(key) {
+    // A word of prose ("without", "declared") is never the value of a key
+    // joined by spaces alone.
+    let prose = value.iter().all(u8::is_ascii_lowercase);
+    if auth_scheme(key) && !keyed {
+        // `Authorization: Bearer X`, `token X`, `Basic X`: the credential
+        // follows the scheme.
+        let v = s.get(a1..b1).unwrap_or("");
+        if !prose && secret_by_name("token", v) {
+            spans.push((a1, b1));
+        }
+        return;
+    }
+    if auth_scheme(value) {
+        // The scheme itself is a word, not the secret.
+        return;
+    }
+    let joined_as_key =
+        keyed || spaced_key(key) || (!prose && identifier_key(s.get(a0..b0).unwrap_or("")));
+    if !joined_as_key {
         // A path or a word and the next word of a sentence ("open
         // /run/secrets without following links", "credentials declared").
         return;
     }
-    let value = s.as_bytes().get(a1..b1).unwrap_or_default();
     if matches!(value.first(), Some(b'-' | b'$' | b'/')) {
         return;
     }
@@ -1746,6 +2010,129 @@ mod tests {
     }
 
     #[test]
+    fn each_program_s_secret_options_and_only_those() {
+        // (command line, the word that holds a secret, or "" for none)
+        let cases: &[(&str, &str)] = &[
+            ("redis-cli -h cache -a Pr8redisSh55 ping", "Pr8redisSh55"),
+            ("docker login -u ci -p Ps1dockerP77 reg", "Ps1dockerP77"),
+            ("podman login -pPs1podman77 reg", "-pPs1podman77"),
+            (
+                "az login --service-principal -u app -p Pt1azure77",
+                "Pt1azure77",
+            ),
+            ("curl -u deploy:Pr4curlU11 https://x", "deploy:Pr4curlU11"),
+            (
+                "curl --user=deploy:Pr5curlUser22 https://x",
+                "--user=deploy:Pr5curlUser22",
+            ),
+            ("mongosh -u app -p Pm1mongo11 db", "Pm1mongo11"),
+            // A program's options are its own, in every command of a line.
+            ("sh -c \"redis-cli -a Pc4redis44 ping", "Pc4redis44"),
+            ("cd /w && sudo mysql -p Pc5mysql55", "Pc5mysql55"),
+            ("true; docker login -p Pc6docker66 reg", "Pc6docker66"),
+            // Not secrets: ports, appends, a user without a password.
+            ("docker run -p 8080:80 image", ""),
+            ("ssh -p 2222 host", ""),
+            ("tee -a log.txt", ""),
+            ("curl -u deploy https://x", ""),
+            ("redis-cli -a $REDIS_PASSWORD ping", ""),
+            ("mysql -h db -p", ""),
+        ];
+        for (line, secret) in cases {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let hits: Vec<&str> = secret_words(&words)
+                .into_iter()
+                .filter_map(|(i, _)| words.get(i).copied())
+                .collect();
+            if secret.is_empty() {
+                assert!(hits.is_empty(), "{line}: {hits:?}");
+            } else {
+                assert_eq!(hits, [*secret], "{line}");
+            }
+        }
+    }
+
+    #[test]
+    fn credentials_after_auth_schemes_identifiers_and_glued_text_are_found() {
+        for (text, secret) in [
+            (
+                "curl -H \"Authorization: Bearer Pq9bearer66\" x",
+                "Pq9bearer66",
+            ),
+            ("authorization: token Pr0tokScheme12", "Pr0tokScheme12"),
+            (
+                "Authorization: Basic UHIzYmFzaWM6cGFzcw==",
+                "UHIzYmFzaWM6cGFzcw==",
+            ),
+            (
+                "npm config set //registry.npmjs.org/:_authToken Ps4npmTok11",
+                "Ps4npmTok11",
+            ),
+            (
+                "job-ghp_Zk7abcdefghijklmnopqrstuvwxyz012345",
+                "ghp_Zk7abcdefghijklmnopqrstuvwxyz012345",
+            ),
+            ("x.sk_live_abcdefghijklmnop", "sk_live_abcdefghijklmnop"),
+        ] {
+            let shown = scrub_tokens(text);
+            assert!(!shown.contains(secret), "{text} -> {shown}");
+            assert!(shown.contains(MASK), "{text} -> {shown}");
+        }
+        // The scheme is a word, a reference is no secret, and prose stays.
+        for text in [
+            "Authorization: Bearer $TOKEN",
+            "Basic usage of the tool",
+            "open /srv/workshop/scratch/db_password without racing",
+            "the bearer token is issued by the broker",
+            "ghp_ is the prefix of a GitHub token",
+        ] {
+            assert_eq!(scrub_tokens(text), text);
+        }
+        assert_eq!(
+            scrub_tokens("Authorization: Bearer Pq9bearer66"),
+            "Authorization: Bearer [redacted]"
+        );
+    }
+
+    #[test]
+    fn secrets_are_found_by_where_they_stand_and_as_a_source_writes_them() {
+        let doc = parse(
+            serde_json::json!({
+                "credentials": [{"name": "db", "value": "Pu7credVal22"}],
+                "secrets": {"db": {"content": "Qc8inline88", "file": "./db.txt"}},
+                "objects": [{"kind": "Secret", "data": {"tls.key": "UWIzYmFzZTY0a2V5MzM="}}],
+                "hosts": ["bot:Pq5noScheme22@mirror.example"],
+                "image": "python:3.12@sha256:4f9c2a1b0d3e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9f0a",
+                "ghp_Zk7abcdefghijklmnopqrstuvwxyz012345": 1,
+                "SSH_KEY": "-----BEGIN PRIVATE KEY-----\nMIIEpAIBAAKCAQEAline1xyz\nPu2pemLine2abcdEFGH\n-----END PRIVATE KEY-----"
+            })
+            .to_string()
+            .as_bytes(),
+            Limits::default(),
+        )
+        .unwrap();
+        let s = Secrets::collect(&doc.root);
+        for secret in [
+            "Pu7credVal22",
+            "Qc8inline88",
+            "UWIzYmFzZTY0a2V5MzM=",
+            "Pq5noScheme22",
+            "ghp_Zk7abcdefghijklmnopqrstuvwxyz012345",
+            "Pu2pemLine2abcdEFGH",
+            "-----BEGIN PRIVATE KEY-----\\nMIIEpAIBAAKCAQEAline1xyz\\nPu2pemLine2abcdEFGH\\n-----END PRIVATE KEY-----",
+        ] {
+            assert!(
+                s.mask_source(secret).chars().all(|c| c == '*'),
+                "{secret} not masked"
+            );
+        }
+        // Names, a file path and an image digest are not secrets.
+        for kept in ["db", "./db.txt", "python:3.12", "3.12", "mirror.example"] {
+            assert!(!s.contains(kept), "{kept}");
+        }
+    }
+
+    #[test]
     fn messages_scrub_their_backticked_values_and_never_their_wording() {
         let doc = parse(
             br#"{"environment":{"variables":{"DB_PASSWORD":"hunter2!","PIN_TOKEN":"x9z","LANG":"C"}}}"#,
@@ -1855,10 +2242,19 @@ mod tests {
 /// the string [`MASK`]. Text that does not parse as JSON is scrubbed token by
 /// token instead, so nothing is ever passed through unexamined.
 pub fn mask_json_document(text: &str) -> Cow<'_, str> {
+    mask_json_document_with(text, &Secrets::default())
+}
+
+/// [`mask_json_document`], masking `also` besides the document's own
+/// secrets (those of the file it was imported from).
+pub fn mask_json_document_with<'t>(text: &'t str, also: &Secrets) -> Cow<'t, str> {
     let Ok(doc) = crate::json::parse(text.as_bytes(), crate::json::Limits::default()) else {
-        return scrub_tokens_cow(text);
+        return match also.mask_everywhere(text) {
+            Cow::Borrowed(b) => scrub_tokens_cow(b),
+            Cow::Owned(o) => Cow::Owned(scrub_tokens_cow(&o).into_owned()),
+        };
     };
-    let secrets = Secrets::collect(&doc.root);
+    let secrets = Secrets::collect(&doc.root).union(also);
     if secrets.is_empty() {
         return Cow::Borrowed(text);
     }

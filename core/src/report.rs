@@ -330,6 +330,9 @@ pub struct Parsed<'a> {
     /// Left to the operating system after the audit (see
     /// [`Parsed::never_free`]).
     never_free: bool,
+    /// Secrets of the file the profile was imported from, masked besides
+    /// the profile's own (see [`Parsed::also_masking`]).
+    also: Option<Secrets>,
 }
 
 /// Sizes only: the bytes and the document hold the profile's secrets.
@@ -368,7 +371,18 @@ impl<'a> Parsed<'a> {
             problems,
             early,
             never_free: false,
+            also: None,
         })
+    }
+
+    /// Mask `more` secrets too in everything the report shows: those of
+    /// the file an imported profile came from, which the profile alone
+    /// may not reveal as secrets.
+    pub fn also_masking(mut self, more: &Secrets) -> Self {
+        if !more.is_empty() {
+            self.also = Some(more.clone());
+        }
+        self
     }
 
     /// For a caller whose process ends right after this audit: the
@@ -434,10 +448,17 @@ fn audit_scheduled(
         problems,
         early,
         never_free,
+        also,
     } = parsed;
     let (digests, analysis) = par::join(
         wide,
-        || early.unwrap_or_else(|| digests(&doc.root, &bytes, wide)),
+        || {
+            let mut d = early.unwrap_or_else(|| digests(&doc.root, &bytes, wide));
+            if let Some(more) = also {
+                d.secrets = d.secrets.union(&more);
+            }
+            d
+        },
         || analyse(&doc, &profile, &problems, labels, options, wide),
     );
     let Analysis {

@@ -100,9 +100,11 @@ pub fn run(args: &ImportArgs) -> u8 {
 fn withhold_secrets(shown: &str, imported: &mut [Imported]) {
     let mut withheld = 0;
     for i in imported.iter_mut() {
-        if let std::borrow::Cow::Owned(masked) =
-            isolint_core::redact::mask_json_document(&i.profile_json)
-        {
+        let masked = match i.masked_profile_json() {
+            std::borrow::Cow::Owned(masked) => Some(masked),
+            std::borrow::Cow::Borrowed(_) => None,
+        };
+        if let Some(masked) = masked {
             i.profile_json = masked;
             withheld += 1;
         }

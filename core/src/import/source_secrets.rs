@@ -1,0 +1,59 @@
+//! The secrets of an imported file as written, not only those the
+//! converted profiles kept: a Kubernetes Secret beside the pod, an
+//! annotation, a Compose `secrets:` entry with inline `content`, a build
+//! argument, an MCP server's `env`. The masked copy of the file (every
+//! snippet, the dashboard's and the page's source pane) is built from
+//! these and the profiles' secrets together, so what no profile field
+//! holds is masked all the same.
+
+use super::tree::{SNode, SValue};
+use super::{toml, yaml, Format};
+
+/// The file's settings as JSON documents, for [`crate::redact::Secrets`]
+/// to walk as it walks a profile (a file that does not parse gives none;
+/// its lines are still scanned, see [`line_values`]).
+pub(super) fn documents(format: Format, text: &str) -> Vec<crate::json::Node> {
+    let trees: Vec<SNode> = match format {
+        Format::Kubernetes | Format::Compose => yaml::parse(text.as_bytes()).unwrap_or_default(),
+        Format::Codex => toml::parse(text.as_bytes()).into_iter().collect(),
+        Format::Oci | Format::SandboxSettings => {
+            return crate::json::parse(text.as_bytes(), crate::json::Limits::default())
+                .map(|d| vec![d.root])
+                .unwrap_or_default();
+        }
+        // A script has no tree: its lines are scanned.
+        Format::Bwrap => Vec::new(),
+    };
+    trees
+        .iter()
+        .filter_map(|t| {
+            let json = to_json(t).to_string();
+            crate::json::parse(json.as_bytes(), crate::json::Limits::default())
+                .ok()
+                .map(|d| d.root)
+        })
+        .collect()
+}
+
+fn to_json(n: &SNode) -> serde_json::Value {
+    match &n.value {
+        SValue::Null => serde_json::Value::Null,
+        SValue::Scalar(s) => serde_json::Value::String(s.text.clone()),
+        SValue::Seq(items) => items.iter().map(to_json).collect(),
+        SValue::Map(entries) => serde_json::Value::Object(
+            entries
+                .iter()
+                .map(|e| (e.key.clone(), to_json(&e.value)))
+                .collect(),
+        ),
+    }
+}
+
+/// What looks like a secret on each line of the file read as free text
+/// (`--setenv DB_PASSWORD X`, `password = X` inside a Compose `configs`
+/// content, a token in a comment).
+pub(super) fn line_values(text: &str) -> Vec<String> {
+    text.lines()
+        .flat_map(crate::redact::secret_tokens)
+        .collect()
+}
