@@ -1165,6 +1165,22 @@ fn walk(n: &Node, key: Option<&str>, within: Within, out: &mut Vec<String>) {
             }
         }
         Value::Object(members) => {
+            // `{name: DB_PASSWORD, value: X}` (a Kubernetes or ECS env
+            // entry): the value is judged by the name it is given.
+            let named = members.iter().find_map(|m| match &m.value.value {
+                Value::String(n) if m.key == "name" => Some(n.as_str()),
+                _ => None,
+            });
+            if let Some(Value::String(v)) = named.and_then(|_| {
+                members
+                    .iter()
+                    .find(|m| m.key == "value")
+                    .map(|m| &m.value.value)
+            }) {
+                if named.is_some_and(|n| secret_by_name(n, v)) {
+                    push_secret(v, out);
+                }
+            }
             // A Kubernetes Secret: everything under `data` and `stringData`.
             let kind_secret = members.iter().any(|m| {
                 m.key == "kind" && matches!(&m.value.value, Value::String(k) if k == "Secret")
@@ -1564,6 +1580,63 @@ fn check_pair(
     if secret_by_name(key_like, value) && !spans.iter().any(|&(x, y)| x <= a1 && b1 <= y) {
         spans.push((a1, b1));
     }
+}
+
+/// A text that did not parse (a profile or an imported file with a syntax
+/// error) with its secrets masked as [`Secrets::mask_source`] masks them,
+/// so the lines shown around the error keep their lines and columns. With
+/// no tree to read, the text is read as a stream of words that runs over
+/// line ends, since a key and its value often stand on two lines
+/// (`- name: DB_PASSWORD` / `  value: X`, `"--password",` / `"X"`):
+/// credential shapes and `key: value` pairs on one line, each program's
+/// secret options ([`secret_words`]), a value after a secret-named key,
+/// and the `value` of an entry whose `name` is secret-named.
+pub fn mask_unparsed(text: &str) -> String {
+    let mut values: Vec<String> = text.lines().flat_map(secret_tokens).collect();
+    // Words, each marked when a `:` or `=` follows it (a key).
+    let mut words: Vec<(&str, bool)> = Vec::new();
+    let pieces = text.split(|c: char| {
+        c.is_whitespace() || matches!(c, '"' | '\'' | ',' | '[' | ']' | '{' | '}')
+    });
+    for piece in pieces.filter(|p| !p.is_empty() && *p != "-") {
+        if matches!(piece, ":" | "=") {
+            if let Some(last) = words.last_mut() {
+                last.1 = true;
+            }
+            continue;
+        }
+        match piece.strip_suffix([':', '=']).filter(|k| !k.is_empty()) {
+            Some(k) => words.push((k, true)),
+            None => words.push((piece, false)),
+        }
+    }
+    let plain: Vec<&str> = words.iter().map(|w| w.0).collect();
+    collect_words(&plain, &mut values);
+    let mut named_secret = false;
+    for (i, &(w, is_key)) in words.iter().enumerate() {
+        let next = plain.get(i + 1).copied().unwrap_or("");
+        // Which program an option belongs to cannot be told here: every
+        // program's secret option counts (masking a port is harmless).
+        let option = PROGRAM_OPTIONS
+            .iter()
+            .find(|(_, o, _, _)| *o == w)
+            .is_some_and(|(_, o, t, _)| !next.starts_with('-') && takes_value(*t, o, next));
+        if option || (is_key && secret_by_name(w, next)) {
+            values.push(next.to_string());
+        }
+        if !is_key {
+            continue;
+        }
+        if w.eq_ignore_ascii_case("name") {
+            named_secret = is_secret_name(next);
+        } else if w.eq_ignore_ascii_case("value") {
+            if named_secret && secret_by_name("secret", next) {
+                values.push(next.to_string());
+            }
+            named_secret = false;
+        }
+    }
+    Secrets::of_values(values).mask_source(text)
 }
 
 /// The credential-looking tokens of free text (see [`scrub_tokens`]).
@@ -2130,6 +2203,20 @@ mod tests {
         for kept in ["db", "./db.txt", "python:3.12", "3.12", "mirror.example"] {
             assert!(!s.contains(kept), "{kept}");
         }
+    }
+
+    #[test]
+    fn unparsed_text_is_masked_across_line_ends_in_place() {
+        let text = "{\"variables\": {\"DB_PASSWORD\":\n  \"Pz1split11\", \"LANG\": \"C.UTF-8\"},\n \"arguments\": [\"--token\",\n \"Pz2split22\"]\n env:\n - name: API_KEY\n   value: Pz3yaml33\n - name: MODE\n   value: fast oops\n";
+        let masked = mask_unparsed(text);
+        for secret in ["Pz1split11", "Pz2split22", "Pz3yaml33"] {
+            assert!(!masked.contains(secret), "{secret} in {masked}");
+        }
+        for kept in ["C.UTF-8", "fast", "DB_PASSWORD", "API_KEY", "--token"] {
+            assert!(masked.contains(kept), "{kept} masked in {masked}");
+        }
+        assert_eq!(masked.lines().count(), text.lines().count());
+        assert_eq!(masked.chars().count(), text.chars().count());
     }
 
     #[test]

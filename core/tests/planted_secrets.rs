@@ -13,6 +13,7 @@
 //! secret shows up anywhere fails with the place it leaked.
 
 use isolint_core::import::{self, Format};
+use isolint_core::redact::mask_unparsed;
 use isolint_core::render::{github, json, markdown, sarif, text};
 use isolint_core::{audit, AuditOptions, Date, Labels, Report};
 
@@ -129,6 +130,9 @@ fn profile_cases() -> Vec<Case> {
         p("an unknown key shaped like a token", format!(r#"{{"schema":"isolint.profile/v1","name":"x","{GHP}":1}}"#), vec![GHP]),
         p("a token as an enum value", format!(r#"{{"schema":"isolint.profile/v1","name":"x","tenancy":"{GHP}"}}"#), vec![GHP]),
         p("a secret as a wrong type", r#"{"schema":"isolint.profile/v1","name":"x","limits":{"wall_seconds":"token=Pv9bad33"}}"#.into(), vec!["Pv9bad33"]),
+        p("a syntax error after a key and value on two lines", "{\"schema\": \"isolint.profile/v1\",\n \"environment\": {\"variables\": {\"DB_PASSWORD\":\n   \"Pz1split11\" oops}}}\n".into(), vec!["Pz1split11"]),
+        p("a syntax error after an option and its value on two lines", "{\"command\": {\"executable\": \"mysql\", \"arguments\": [\"--password\",\n   \"Pz2split22\", \"-p\",\n \"Pz3split33\"] oops\n".into(), vec!["Pz2split22", "Pz3split33"]),
+        p("a syntax error beside a name and value entry", "{\"env\": [{\"name\": \"DB_PASSWORD\",\n  \"value\": \"Pz4split44\"}] oops\n".into(), vec!["Pz4split44"]),
         p("duplicate secret keys", r#"{"schema":"isolint.profile/v1","environment":{"variables":{"API_TOKEN":"Pv8dup11","API_TOKEN":"Pv8dup22"}}}"#.into(), vec!["Pv8dup11", "Pv8dup22"]),
     ]
 }
@@ -240,6 +244,7 @@ exec bwrap --ro-bind /usr /usr \\
         ("codex cut short", "bad.toml", Some(Format::Codex), "sandbox_mode = \"workspace-write\"\n[shell_environment_policy]\nset = { GITHUB_TOKEN = \"Qi3bad33\" \n".into(), vec!["Qi3bad33"]),
         ("bwrap unknown option", "bad.sh", Some(Format::Bwrap), "bwrap --setenv DB_PASSWORD Qi4bad44 --bogus-opt x -- true\n".into(), vec!["Qi4bad44"]),
         ("bwrap open quote", "bad2.sh", Some(Format::Bwrap), "bwrap --setenv DB_PASSWORD 'Qi5bad55 -- true\n".into(), vec!["Qi5bad55"]),
+        ("kubernetes env with a syntax error", "badk8s2.yaml", Some(Format::Kubernetes), "apiVersion: v1\nkind: Pod\nspec:\n  containers:\n    - name: t\n      env:\n        - name: DB_PASSWORD\n          value: Pz5yaml55\n      args: [\"--token\",\n             \"Pz6yaml66\"\n   bad: [\n".into(), vec!["Pz5yaml55", "Pz6yaml66"]),
         ("kubernetes duplicate key", "badk8s.yaml", Some(Format::Kubernetes), "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n    - name: t\n      image: x\n      env:\n        - name: DB_PASSWORD\n          value: Qi6bad66\n          value: dup\n".into(), vec!["Qi6bad66"]),
         ("compose unknown key shaped like a token", "badcompose3.yaml", Some(Format::Compose), "services:\n  tests:\n    image: x\n    ghp_Qi8abcdefghijklmnopqrstu: 1\n".into(), vec!["ghp_Qi8abcdefghijklmnopqrstu"]),
         ("oci syntax error", "badoci.json", Some(Format::Oci), r#"{"ociVersion":"1.2.0","process":{"args":["mysql","--password=Qi9bad99"],"env":["A=1"] "x":1}}"#.into(), vec!["Qi9bad99"]),
@@ -275,12 +280,18 @@ fn shown(name: &str, format: Option<Format>, text: &str) -> Vec<(String, String)
     let Some(format) = format else {
         match audit(text.as_bytes(), name, &labels, &opts) {
             Ok(r) => out.extend(exports(&r).into_iter().map(|(k, v)| (k.to_string(), v))),
-            Err(e) => out.push(("audit error".into(), e.to_string())),
+            Err(e) => {
+                out.push(("audit error".into(), e.to_string()));
+                out.push(("error context".into(), mask_unparsed(text)));
+            }
         }
         return out;
     };
     match import::import(text.as_bytes(), format) {
-        Err(e) => out.push(("import error".into(), e.to_string())),
+        Err(e) => {
+            out.push(("import error".into(), e.to_string()));
+            out.push(("error context".into(), mask_unparsed(text)));
+        }
         Ok(units) => {
             for u in &units {
                 let unit = &u.name;

@@ -303,7 +303,10 @@ fn positioned(file: &str, bytes: &[u8], pos: Option<(u32, u32)>, message: String
     let context = match (pos, std::str::from_utf8(bytes)) {
         (Some((line, _)), Ok(text)) => {
             let first = line.saturating_sub(2).max(1);
-            text.lines()
+            // Masked whole first: a key and its value may stand on two
+            // lines, of which only one is shown.
+            redact::mask_unparsed(text)
+                .lines()
                 .enumerate()
                 .map(|(i, l)| (i as u32 + 1, l))
                 .skip_while(|(n, _)| *n < first)
