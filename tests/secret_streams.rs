@@ -59,6 +59,87 @@ fn planted() -> Vec<(&'static str, String, Vec<&'static str>)> {
             vec!["PlantO-an11"],
         ),
     ]
+    .into_iter()
+    .chain(variations())
+    .collect()
+}
+
+/// An outside attacker's variations, each of which reached an output
+/// stream before the secret set learned its class: the secret-taking
+/// options of many programs in one shell line each, an Authorization
+/// scheme, identifier keys, tokens glued to text or written as keys,
+/// schemeless user info, values secret by where they stand, settings of
+/// an imported file that no profile field keeps, and text that does not
+/// parse.
+fn variations() -> Vec<(&'static str, String, Vec<&'static str>)> {
+    let fixed = include_str!("../fixtures/profiles/workshop-fixed.json");
+    let mut p: serde_json::Value = serde_json::from_str(fixed).unwrap();
+    let lines = [
+        "curl -H \"Authorization: Bearer VaBear11\" https://api.example",
+        "curl --user=deploy:VaCurl22 https://api.example",
+        "redis-cli -h cache -a VaRedis33 ping",
+        "docker login -u ci -p VaDocker44 registry.example",
+        "npm config set //registry.npmjs.org/:_authToken VaNpm55",
+        "az login --service-principal -u app -p VaAzure66 --tenant t",
+        "sh -c \"mongosh -u app -p VaMongo77 db\"",
+    ];
+    p["setup"] = lines
+        .iter()
+        .map(|l| serde_json::json!({ "shell": l }))
+        .collect();
+    p["name"] = "job-ghp_Vb1abcdefghijklmnopqrstuvwxyz01234".into();
+    p["credentials"] = serde_json::json!([{"name": "db", "value": "VbCred22"}]);
+    p["network"]["egress"] = "allow-list".into();
+    p["network"]["allow"] =
+        serde_json::json!([{"host": "bot:VbHost33@mirror.example", "ports": [443]}]);
+    p["environment"]["variables"]["ghp_Vb4abcdefghijklmnopqrstuvwxyz01234"] = "x".into();
+    vec![
+        (
+            "attack.json",
+            serde_json::to_string_pretty(&p).unwrap(),
+            vec![
+                "VaBear11", "VaCurl22", "VaRedis33", "VaDocker44", "VaNpm55", "VaAzure66", "VaMongo77",
+                "ghp_Vb1abcdefghijklmnopqrstuvwxyz01234", "VbCred22", "VbHost33",
+                "ghp_Vb4abcdefghijklmnopqrstuvwxyz01234",
+            ],
+        ),
+        (
+            "attack-compose.yaml",
+            "services:\n  tests:\n    image: python:3.12\n    labels:\n      ci.token: VcLabel11\n    command: >\n      sh -c \"redis-cli -a VcRedis22 ping\n      && docker login -p VcDocker33 reg\"\n    entrypoint: [\"curl\", \"-u\", \"ci:VcCurl44\"]\n    extra_hosts:\n      - \"user:VcHost55@mirror.example:10.0.0.1\"\n    build:\n      args:\n        NPM_TOKEN: VcBuild66\nsecrets:\n  db:\n    content: VcInline77\n"
+                .to_string(),
+            vec!["VcLabel11", "VcRedis22", "VcDocker33", "VcCurl44", "VcHost55", "VcBuild66", "VcInline77"],
+        ),
+        (
+            "attack-pod.yaml",
+            "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\nstringData:\n  password: VdString11\ndata:\n  tls.key: VmRCYXNlNjQyMg==\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  annotations:\n    deploy.example/token: VdAnnot33\nspec:\n  containers:\n    - name: t\n      image: python:3.12\n      command: [\"pytest\"]\n"
+                .to_string(),
+            vec!["VdString11", "VmRCYXNlNjQyMg==", "VdAnnot33"],
+        ),
+        (
+            "attack-config.json",
+            r#"{"ociVersion":"1.2.0","process":{"user":{"uid":1000,"gid":1000},"args":["sh","-c","redis-cli -a VeRedis11"],"env":["A=1"]},"root":{"path":"rootfs","readonly":true},"hooks":{"prestart":[{"path":"/usr/bin/hook","args":["hook"],"env":["API_KEY=VeHook22"]}]},"annotations":{"org.example.token":"VeAnnot33"}}"#
+                .to_string(),
+            vec!["VeRedis11", "VeHook22", "VeAnnot33"],
+        ),
+        (
+            "attack-run.sh",
+            "bwrap --ro-bind /usr /usr --unshare-all \\\n  curl -H \"Authorization: Bearer VfBear11\" https://api.example\n"
+                .to_string(),
+            vec!["VfBear11"],
+        ),
+        (
+            "attack-config.toml",
+            "sandbox_mode = \"workspace-write\"\n[mcp_servers.x]\ncommand = \"npx\"\nenv = { API_KEY = \"VgMcp11\" }\n"
+                .to_string(),
+            vec!["VgMcp11"],
+        ),
+        (
+            "attack-broken.json",
+            "{\"schema\": \"isolint.profile/v1\",\n \"environment\": {\"variables\": {\"DB_PASSWORD\":\n   \"VhSplit11\" oops}}}\n"
+                .to_string(),
+            vec!["VhSplit11"],
+        ),
+    ]
 }
 
 #[test]
@@ -86,13 +167,48 @@ fn planted_secrets_reach_no_output_stream() {
                     .to_vec()
                 })
                 .collect();
-        if name != "profile.json" {
+        // The same exports written with --output.
+        for f in ["text", "json", "jsonl", "sarif", "markdown", "github"] {
+            commands.push(
+                [
+                    "audit",
+                    "--today",
+                    "2026-11-29",
+                    "--color",
+                    "never",
+                    "--format",
+                    f,
+                    "-o",
+                    "out/export",
+                    name,
+                ]
+                .map(String::from)
+                .to_vec(),
+            );
+        }
+        if !name.ends_with("profile.json") && !name.starts_with("attack.") {
             commands.push(vec!["import".into(), name.into()]);
+            commands.push(vec![
+                "import".into(),
+                name.into(),
+                "-o".into(),
+                "out/".into(),
+            ]);
         }
         for args in commands {
+            let out_dir = dir.path().join("out");
+            let _ = fs::remove_dir_all(&out_dir);
+            fs::create_dir_all(&out_dir).unwrap();
             let run = isolint_in(dir.path(), &args, None);
             runs += 1;
-            let stdout = String::from_utf8_lossy(&run.stdout);
+            // Every file the run wrote, read as one more stream.
+            let mut written = String::new();
+            for e in fs::read_dir(&out_dir).unwrap() {
+                written.push_str(&String::from_utf8_lossy(
+                    &fs::read(e.unwrap().path()).unwrap(),
+                ));
+            }
+            let stdout = String::from_utf8_lossy(&run.stdout).into_owned() + &written;
             assert!(
                 run.code.is_some_and(|c| c <= 2),
                 "{args:?}: exit {:?}\n{}",
@@ -109,7 +225,7 @@ fn planted_secrets_reach_no_output_stream() {
             }
         }
     }
-    assert!(runs >= 40);
+    assert!(runs >= 150, "{runs} runs");
     assert!(
         leaks.is_empty(),
         "{} leaks:\n{}",
