@@ -233,3 +233,73 @@ fn planted_secrets_reach_no_output_stream() {
         leaks.join("\n")
     );
 }
+
+/// Control characters written into a profile or an imported file (an
+/// OSC title sequence, BEL, CR, a GitHub workflow command after a line
+/// break, U+2028, NEL, form feed) reach no output stream raw, and no line
+/// of any stream but the `github` export's own annotations starts a
+/// workflow command.
+#[test]
+fn hostile_control_characters_reach_no_stream_raw() {
+    let dir = tempfile::tempdir().unwrap();
+    let evil = "x\u{1b}]0;pwn\u{7}\r\n::error::inj%0A::warning::y\u{2028}z\u{85}w\u{c}|`";
+    let fixed = include_str!("../fixtures/profiles/workshop.json");
+    let mut p: serde_json::Value = serde_json::from_str(fixed).unwrap();
+    p["name"] = format!("n{evil}").into();
+    p["purpose"] = evil.into();
+    p["mounts"][0]["source"] = format!("/srv/workshop/{evil}").into();
+    p["environment"]["variables"][format!("K{evil}")] = format!("v{evil}").into();
+    p["command"] = serde_json::json!({ "shell": format!("echo {evil}") });
+    fs::write(dir.path().join("evil.json"), p.to_string()).unwrap();
+    fs::write(
+        dir.path().join("evil.yaml"),
+        "services:\n  t:\n    image: \"py\\e]0;pwn\\a\\r\\n::error::inj%0A\"\n    command: [\"echo\", \"\\e[31m\\r::warning::q\"]\n    volumes: [\"/srv/a\\u2028b\\x85c:/w\"]\n",
+    )
+    .unwrap();
+    let raw = [
+        '\u{1b}', '\u{7}', '\r', '\u{2028}', '\u{2029}', '\u{85}', '\u{c}',
+    ];
+    let mut wrong = Vec::new();
+    for name in ["evil.json", "evil.yaml"] {
+        let mut commands: Vec<Vec<&str>> = ["text", "json", "jsonl", "sarif", "markdown", "github"]
+            .iter()
+            .map(|f| {
+                vec![
+                    "audit",
+                    "--today",
+                    "2026-11-29",
+                    "--color",
+                    "never",
+                    "--format",
+                    f,
+                    name,
+                ]
+            })
+            .collect();
+        commands.push(vec!["import", name]);
+        commands.push(vec!["import", "--reveal-secrets", name]);
+        for args in commands {
+            let run = isolint_in(dir.path(), &args, None);
+            let github = args.contains(&"github");
+            for (stream, out) in [
+                ("stdout", String::from_utf8_lossy(&run.stdout).into_owned()),
+                ("stderr", run.stderr.clone()),
+            ] {
+                if let Some(c) = out.chars().find(|c| raw.contains(c)) {
+                    wrong.push(format!("{args:?}: raw {c:?} on {stream}"));
+                }
+                for line in out.split('\n') {
+                    let ours = github
+                        && stream == "stdout"
+                        && ["::error file=", "::warning file=", "::notice file="]
+                            .iter()
+                            .any(|p| line.starts_with(p));
+                    if line.trim_start().starts_with("::") && !ours {
+                        wrong.push(format!("{args:?}: a workflow command on {stream}: {line}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

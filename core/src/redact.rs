@@ -2371,7 +2371,7 @@ fn json_edits(text: &str, n: &Node, secrets: &Secrets, out: &mut Vec<(usize, usi
     match &n.value {
         Value::String(s) => {
             if let Cow::Owned(masked) = secrets.scrub_value(s) {
-                let quoted = serde_json::Value::String(masked).to_string();
+                let quoted = crate::sanitize::json_string(&masked);
                 out.push((span.0, span.1, quoted));
             }
         }
@@ -2386,7 +2386,7 @@ fn json_edits(text: &str, n: &Node, secrets: &Secrets, out: &mut Vec<(usize, usi
                 if let Cow::Owned(masked) = secrets.scrub_value(&m.key) {
                     let start = m.key_pos.offset as usize;
                     let end = string_literal_end(text, start);
-                    out.push((start, end, serde_json::Value::String(masked).to_string()));
+                    out.push((start, end, crate::sanitize::json_string(&masked)));
                 }
                 json_edits(text, &m.value, secrets, out);
             }
