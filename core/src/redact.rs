@@ -1042,15 +1042,19 @@ impl Secrets {
     /// Mask secrets in source text character by character, so lines and
     /// columns stay where they were: every value masked everywhere, and
     /// every short value where it stands as a whole word (between bytes
-    /// that are not letters, digits or `_`). Secrets are matched as they
-    /// appear in the source; escaped forms (`\u0041`) are rare and still
-    /// masked in every message.
+    /// that are not letters, digits or `_`). A quoted literal written with
+    /// escapes (`"hunt\u0065r2"`, YAML's `\x41`) is read as its value:
+    /// when that holds a secret the whole literal is masked, since the
+    /// escaped text spells the secret as well as the plain one.
     pub fn mask_source(&self, text: &str) -> String {
         let mut ranges = self.covered(text);
         if !self.local.is_empty() {
             ranges.extend(self.local_words(text));
-            crate::sort::sort(&mut ranges);
         }
+        if !self.is_empty() {
+            ranges.extend(self.escaped_literals(text));
+        }
+        crate::sort::sort(&mut ranges);
         let mut out = String::with_capacity(text.len());
         let mut at = 0;
         for (a, b) in ranges {
@@ -1064,6 +1068,47 @@ impl Secrets {
             at = b;
         }
         out.push_str(text.get(at..).unwrap_or_default());
+        out
+    }
+
+    /// The insides of the quoted literals of `text` that hold an escape
+    /// and whose value holds a secret ([`Secrets::scrub_value`]).
+    fn escaped_literals(&self, text: &str) -> Vec<(usize, usize)> {
+        let bytes = text.as_bytes();
+        let mut out = Vec::new();
+        let mut i = 0;
+        while let Some(&q) = bytes.get(i) {
+            i += 1;
+            if q != b'"' && q != b'\'' {
+                continue;
+            }
+            // A literal ends at its closing quote, on the same line.
+            let start = i;
+            let mut escaped = false;
+            let mut end = None;
+            while let Some(&c) = bytes.get(i) {
+                if c == b'\n' {
+                    break;
+                }
+                i += 1;
+                if c == b'\\' && q == b'"' {
+                    escaped = true;
+                    i += 1;
+                } else if c == q {
+                    end = Some(i - 1);
+                    break;
+                }
+            }
+            let Some(end) = end else { continue };
+            if !escaped {
+                continue;
+            }
+            let raw = text.get(start..end).unwrap_or_default();
+            let value = unescape(raw);
+            if value != raw && matches!(self.scrub_value(&value), Cow::Owned(_)) {
+                out.push((start, end));
+            }
+        }
         out
     }
 
@@ -1117,6 +1162,66 @@ const HELD: &[&str] = &[
     "text",
     "plaintext",
 ];
+
+/// The value of a double-quoted literal's inside written with the escapes
+/// JSON, YAML and TOML share (`\n`, `\t`, `\"`, `\\`, `\/`, `\xXX`,
+/// `\uXXXX` with surrogate pairs, `\UXXXXXXXX`); an escape it cannot read is
+/// kept as written.
+fn unescape(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars().peekable();
+    let mut high: Option<u32> = None;
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let Some(e) = chars.next() else {
+            out.push(c);
+            break;
+        };
+        let digits = match e {
+            'x' => 2,
+            'u' => 4,
+            'U' => 8,
+            _ => 0,
+        };
+        if digits == 0 {
+            out.push(match e {
+                'n' => '\n',
+                't' => '\t',
+                'r' => '\r',
+                '0' => '\0',
+                'b' => '\u{8}',
+                'f' => '\u{c}',
+                'e' => '\u{1b}',
+                other => other,
+            });
+            continue;
+        }
+        let hex: String = (0..digits)
+            .filter_map(|_| chars.next_if(char::is_ascii_hexdigit))
+            .collect();
+        let Some(n) = u32::from_str_radix(&hex, 16)
+            .ok()
+            .filter(|_| hex.len() == digits)
+        else {
+            out.push(c);
+            out.push(e);
+            out.push_str(&hex);
+            continue;
+        };
+        match (high.take(), n) {
+            (None, 0xD800..=0xDBFF) => high = Some(n),
+            (Some(h), 0xDC00..=0xDFFF) => {
+                let joined = 0x10000 + ((h - 0xD800) << 10) + (n - 0xDC00);
+                out.extend(char::from_u32(joined));
+            }
+            (_, n) => out.extend(char::from_u32(n)),
+        }
+    }
+    out
+}
 
 /// Collect the secrets under `n`, whose key (or the key of the array that
 /// holds it) is `key`: a value is a secret by its name as the credential
@@ -2203,6 +2308,23 @@ mod tests {
         for kept in ["db", "./db.txt", "python:3.12", "3.12", "mirror.example"] {
             assert!(!s.contains(kept), "{kept}");
         }
+    }
+
+    #[test]
+    fn a_literal_written_with_escapes_is_masked_whole() {
+        assert_eq!(
+            unescape(r"a\u0062\x63\n\ud83d\ude00\U0001F600\q\u12"),
+            "abc\n😀😀q\\u12"
+        );
+        let text = r#"{"DB_PASSWORD": "hunt\u0065r2x", "LANG": "C\u002eUTF-8", "X": "\u0067hp_abcdefghijklmnopqrstuvwxyz0123"}"#;
+        let doc = parse(text.as_bytes(), Limits::default()).unwrap();
+        let masked = Secrets::collect(&doc.root).mask_source(text);
+        assert!(
+            !masked.contains("r2x") && !masked.contains("hp_abc"),
+            "{masked}"
+        );
+        assert!(masked.contains(r"C\u002eUTF-8"), "{masked}");
+        assert_eq!(masked.chars().count(), text.chars().count());
     }
 
     #[test]
