@@ -303,3 +303,45 @@ fn hostile_control_characters_reach_no_stream_raw() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// A runner overlay's value that conflicts with the imported file is
+/// quoted in the conflict finding: masked there like any other.
+#[test]
+fn runner_overlay_conflicts_echo_no_secret() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("runner.json"),
+        r#"{"schema":"isolint.profile/v1","dependencies":{"image":"https://u:Rn4img44@reg.example/x"},"network":{"egress":"allow-list","allow":[{"host":"bot:Rn1host11@mirror.example","ports":[443]}]}}"#,
+    )
+    .unwrap();
+    fs::write(
+        dir.path().join("compose.yaml"),
+        "services:\n  t:\n    image: python:3.12\n    command: [\"pytest\"]\n",
+    )
+    .unwrap();
+    let mut leaks = Vec::new();
+    for f in ["text", "json", "sarif", "markdown", "github"] {
+        let args = [
+            "audit",
+            "--today",
+            "2026-11-29",
+            "--format",
+            f,
+            "--runner",
+            "runner.json",
+            "compose.yaml",
+        ];
+        let run = isolint_in(dir.path(), args, None);
+        let stdout = String::from_utf8_lossy(&run.stdout);
+        assert!(
+            stdout.contains("runner"),
+            "{f}: no conflict reported\n{stdout}"
+        );
+        for s in ["Rn4img44", "Rn1host11"] {
+            if stdout.contains(s) || run.stderr.contains(s) {
+                leaks.push(format!("{f}: {s}"));
+            }
+        }
+    }
+    assert!(leaks.is_empty(), "{leaks:?}");
+}

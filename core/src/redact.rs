@@ -1309,7 +1309,23 @@ fn walk(n: &Node, key: Option<&str>, within: Within, out: &mut Vec<String>) {
                     _ if HOLDERS.contains(&lower.as_str()) => Within::Holder,
                     w => w,
                 };
-                walk(&m.value, Some(&m.key), inner, out);
+                // Under a secret name, a member that names nothing of its
+                // own holds the secret (`DB_PASSWORD: {x: …}`), but not
+                // one that is about it (`token: {path: …, audience: …}`).
+                let own = match key {
+                    Some(k) if is_strong_secret_name(k) && !is_secret_name(&m.key) => {
+                        let about = name_words(&m.key)
+                            .last()
+                            .is_some_and(|w| ABOUT_A_SECRET.contains(&w.as_str()));
+                        if about {
+                            &m.key
+                        } else {
+                            k
+                        }
+                    }
+                    _ => &m.key,
+                };
+                walk(&m.value, Some(own), inner, out);
             }
             // A command: its executable and its arguments are one line.
             let member = |k: &str| members.iter().find(|m| m.key == k).map(|m| &m.value);
@@ -2280,6 +2296,8 @@ mod tests {
                 "secrets": {"db": {"content": "Qc8inline88", "file": "./db.txt"}},
                 "objects": [{"kind": "Secret", "data": {"tls.key": "UWIzYmFzZTY0a2V5MzM="}}],
                 "hosts": ["bot:Pq5noScheme22@mirror.example"],
+                "DB_PASSWORD": {"x": "Pt8obj88", "file": "/run/db"},
+                "serviceAccountToken": {"audience": "vault", "path": "token"},
                 "image": "python:3.12@sha256:4f9c2a1b0d3e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9f0a",
                 "ghp_Zk7abcdefghijklmnopqrstuvwxyz012345": 1,
                 "SSH_KEY": "-----BEGIN PRIVATE KEY-----\nMIIEpAIBAAKCAQEAline1xyz\nPu2pemLine2abcdEFGH\n-----END PRIVATE KEY-----"
@@ -2295,6 +2313,7 @@ mod tests {
             "Qc8inline88",
             "UWIzYmFzZTY0a2V5MzM=",
             "Pq5noScheme22",
+            "Pt8obj88",
             "ghp_Zk7abcdefghijklmnopqrstuvwxyz012345",
             "Pu2pemLine2abcdEFGH",
             "-----BEGIN PRIVATE KEY-----\\nMIIEpAIBAAKCAQEAline1xyz\\nPu2pemLine2abcdEFGH\\n-----END PRIVATE KEY-----",
@@ -2305,7 +2324,16 @@ mod tests {
             );
         }
         // Names, a file path and an image digest are not secrets.
-        for kept in ["db", "./db.txt", "python:3.12", "3.12", "mirror.example"] {
+        for kept in [
+            "db",
+            "./db.txt",
+            "python:3.12",
+            "3.12",
+            "mirror.example",
+            "vault",
+            "token",
+            "/run/db",
+        ] {
             assert!(!s.contains(kept), "{kept}");
         }
     }

@@ -252,6 +252,20 @@ impl Report {
         self.secrets.scrub(s)
     }
 
+    /// A finding made after the audit (a runner overlay's conflict) cleaned
+    /// as the audit cleans its own: the message's backticked values, the
+    /// pointer and every evidence key and value masked and neutralized.
+    pub fn clean_finding(&self, mut f: Finding) -> Finding {
+        let clean = Clean(&self.secrets);
+        f.pointer = clean.owned(f.pointer);
+        f.message = clean.message(f.message);
+        f.evidence = std::mem::take(&mut f.evidence)
+            .into_iter()
+            .map(|(k, v)| (clean.message(k), clean_value(v, &|s| clean.owned(s))))
+            .collect();
+        f
+    }
+
     /// The lines of the (masked) source, 1-based access.
     pub fn source_line(&self, line: u32) -> Option<&str> {
         self.source_text

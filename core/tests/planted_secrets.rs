@@ -135,6 +135,7 @@ fn profile_cases() -> Vec<Case> {
         p("a syntax error beside a name and value entry", "{\"env\": [{\"name\": \"DB_PASSWORD\",\n  \"value\": \"Pz4split44\"}] oops\n".into(), vec!["Pz4split44"]),
         p("a secret written with JSON escapes", profile("/environment/variables", serde_json::json!({"LANG": "C"})).replacen("\"LANG\"", "\"DB_PASSWORD\": \"Pe1\\u0073cape11\\u00e9\", \"LANG\"", 1), vec!["Pe1\\u0073cape11", "Pe1scape11"]),
         p("a token written with JSON escapes", profile("/environment/variables", serde_json::json!({"LANG": "C"})).replacen("\"LANG\"", "\"X\": \"\\u0067hp_Pe2abcdefghijklmnopqrstuvwxyz012345\", \"LANG\"", 1), vec!["hp_Pe2abcdefghijklmnopqrstuvwxyz012345"]),
+        p("an object under a secret name", profile("/environment/variables", serde_json::json!({"DB_PASSWORD": {"x": "Pt8obj88"}})), vec!["Pt8obj88"]),
         p("duplicate secret keys", r#"{"schema":"isolint.profile/v1","environment":{"variables":{"API_TOKEN":"Pv8dup11","API_TOKEN":"Pv8dup22"}}}"#.into(), vec!["Pv8dup11", "Pv8dup22"]),
     ]
 }
