@@ -134,6 +134,12 @@ fn variations() -> Vec<(&'static str, String, Vec<&'static str>)> {
             vec!["VgMcp11"],
         ),
         (
+            "attack-dup.yaml",
+            "services:\n  t:\n    image: x\n    environment:\n      ghp_Vi1abcdefghijklmnopqrstuvwxyz012: 1\n      ghp_Vi1abcdefghijklmnopqrstuvwxyz012: 2\n"
+                .to_string(),
+            vec!["ghp_Vi1abcdefghijklmnopqrstuvwxyz012"],
+        ),
+        (
             "attack-broken.json",
             "{\"schema\": \"isolint.profile/v1\",\n \"environment\": {\"variables\": {\"DB_PASSWORD\":\n   \"VhSplit11\" oops}}}\n"
                 .to_string(),

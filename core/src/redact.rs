@@ -1768,6 +1768,18 @@ pub fn secret_tokens(s: &str) -> Vec<String> {
         .collect()
 }
 
+/// Free text made safe for any stream (an error, a note, a line on
+/// stderr): credential-looking tokens masked ([`scrub_tokens`]), then
+/// dangerous characters neutralized ([`crate::sanitize::neutralize`]).
+/// Messages quote the input they are about (a duplicate key, an unknown
+/// option), and the input may be a secret.
+pub fn safe_text(s: &str) -> Cow<'_, str> {
+    match scrub_tokens_cow(s) {
+        Cow::Borrowed(b) => crate::sanitize::neutralize(b),
+        Cow::Owned(o) => Cow::Owned(crate::sanitize::neutralize(&o).into_owned()),
+    }
+}
+
 /// Mask credential-looking tokens in free text, for text that did not come
 /// from a collected document.
 pub fn scrub_tokens(s: &str) -> String {

@@ -322,7 +322,9 @@ impl fmt::Display for ImportError {
                 first.line, first.column
             ),
         };
-        f.write_str(&neutralize(&text))
+        // A message may quote the input (a duplicate key shaped like a
+        // token): masked as well as neutralized.
+        f.write_str(&crate::redact::safe_text(&text))
     }
 }
 
