@@ -177,6 +177,7 @@ const ABOUT_A_SECRET: &[&str] = &[
     "env",
     "var",
     "source",
+    "stdin",
     "mount",
     "sock",
     "socket",
@@ -405,6 +406,45 @@ fn programs<'w>(words: &[&'w str]) -> Vec<(Option<&'w str>, bool)> {
     out
 }
 
+/// Options that read a secret on standard input (`docker login
+/// --password-stdin`, `gh auth login --with-token`).
+const STDIN_SECRET_OPTIONS: &[&str] = &["--password-stdin", "--with-token", "--token-stdin"];
+
+/// The arguments of an `echo` or `printf` whose output is piped into a
+/// command that reads a secret on standard input
+/// (`echo X | docker login --password-stdin`).
+fn piped_secrets(words: &[&str]) -> Vec<(usize, &'static str)> {
+    let mut out = Vec::new();
+    let programs = programs(words);
+    for (i, w) in words.iter().enumerate() {
+        if !STDIN_SECRET_OPTIONS.contains(&w.trim_matches(['"', '\'', ';'])) {
+            continue;
+        }
+        // The pipe before this command, and the command before the pipe.
+        let Some(pipe) = words.get(..i).and_then(|b| {
+            b.iter()
+                .rposition(|w| w.ends_with('|') && !w.ends_with("||"))
+        }) else {
+            continue;
+        };
+        let feeder = programs.get(pipe).and_then(|p| p.0);
+        if !matches!(feeder.map(program_name), Some("echo" | "printf")) {
+            continue;
+        }
+        let start = (0..=pipe)
+            .rev()
+            .find(|&j| programs.get(j).and_then(|p| p.0) != feeder)
+            .map_or(0, |j| j + 1);
+        for (j, a) in words.iter().enumerate().take(pipe + 1).skip(start + 1) {
+            let a = a.trim_end_matches('|').trim_matches(['"', '\'']);
+            if !a.is_empty() && !a.starts_with('-') && !a.contains('%') && !is_reference(a) {
+                out.push((j, "value"));
+            }
+        }
+    }
+    out
+}
+
 /// Which words of one command line (the program first) hold a secret, and
 /// by which signal: the value after a secret-taking option
 /// (`option-value`), a `NAME=value` or `--name=value` whose name marks a
@@ -413,7 +453,7 @@ fn programs<'w>(words: &[&'w str]) -> Vec<(Option<&'w str>, bool)> {
 /// decides whether a value under a secret name is a secret. The command
 /// rules and the collector both call this, so they cannot drift.
 pub fn secret_words(words: &[&str]) -> Vec<(usize, &'static str)> {
-    let mut out = Vec::new();
+    let mut out = piped_secrets(words);
     let programs = programs(words);
     let mut expect_value_of: Option<(&str, Takes)> = None;
     for (i, w) in words.iter().enumerate() {
@@ -1610,6 +1650,18 @@ fn spaced_key(key: &[u8]) -> bool {
                 .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b'_'))
 }
 
+/// Words that take their value after a space in configuration text
+/// (`.netrc`'s `password X`, `token X`), which prose never follows with
+/// anything but a lower-case word.
+const SPACED_SECRET_WORDS: &[&str] = &[
+    "password",
+    "passwd",
+    "passphrase",
+    "secret",
+    "token",
+    "apikey",
+];
+
 /// The schemes of an HTTP `Authorization` header, after which the
 /// credential comes (`Bearer X`).
 const AUTH_SCHEMES: &[&str] = &[
@@ -1675,8 +1727,13 @@ fn check_pair(
         // The scheme itself is a word, not the secret.
         return;
     }
-    let joined_as_key =
-        keyed || spaced_key(key) || (!prose && identifier_key(s.get(a0..b0).unwrap_or("")));
+    let joined_as_key = keyed
+        || spaced_key(key)
+        || (!prose && identifier_key(s.get(a0..b0).unwrap_or("")))
+        || (!prose
+            && SPACED_SECRET_WORDS
+                .iter()
+                .any(|w| key.eq_ignore_ascii_case(w.as_bytes())));
     if !joined_as_key {
         // A path or a word and the next word of a sentence ("open
         // /run/secrets without following links", "credentials declared").
@@ -2236,6 +2293,14 @@ mod tests {
             ("sh -c \"redis-cli -a Pc4redis44 ping", "Pc4redis44"),
             ("cd /w && sudo mysql -p Pc5mysql55", "Pc5mysql55"),
             ("true; docker login -p Pc6docker66 reg", "Pc6docker66"),
+            (
+                "echo Pc7stdin77 | docker login -u ci --password-stdin reg",
+                "Pc7stdin77",
+            ),
+            (
+                "printf '%s' Pc8stdin88 | gh auth login --with-token",
+                "Pc8stdin88",
+            ),
             // Not secrets: ports, appends, a user without a password.
             ("docker run -p 8080:80 image", ""),
             ("ssh -p 2222 host", ""),
@@ -2243,6 +2308,8 @@ mod tests {
             ("curl -u deploy https://x", ""),
             ("redis-cli -a $REDIS_PASSWORD ping", ""),
             ("mysql -h db -p", ""),
+            ("echo $TOKEN | docker login --password-stdin reg", ""),
+            ("echo done | tee log", ""),
         ];
         for (line, secret) in cases {
             let words: Vec<&str> = line.split_whitespace().collect();
@@ -2279,6 +2346,7 @@ mod tests {
                 "ghp_Zk7abcdefghijklmnopqrstuvwxyz012345",
             ),
             ("x.sk_live_abcdefghijklmnop", "sk_live_abcdefghijklmnop"),
+            ("machine h login u password Pn1netrc11", "Pn1netrc11"),
         ] {
             let shown = scrub_tokens(text);
             assert!(!shown.contains(secret), "{text} -> {shown}");
@@ -2290,6 +2358,7 @@ mod tests {
             "Basic usage of the tool",
             "open /srv/workshop/scratch/db_password without racing",
             "the bearer token is issued by the broker",
+            "set the password once and rotate the token monthly",
             "ghp_ is the prefix of a GitHub token",
         ] {
             assert_eq!(scrub_tokens(text), text);

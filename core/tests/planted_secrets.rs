@@ -102,6 +102,8 @@ fn profile_cases() -> Vec<Case> {
         p("docker login --password", argv(&["docker", "login", "--password", "Ps3dockPw99", "registry.example"]), vec!["Ps3dockPw99"]),
         p("npm _authToken, spaced", shell("npm config set //registry.npmjs.org/:_authToken Ps4npmTok11"), vec!["Ps4npmTok11"]),
         p("npm _authToken=", shell("npm config set //registry.npmjs.org/:_authToken=Ps5npmEq22"), vec!["Ps5npmEq22"]),
+        p("echo piped into --password-stdin", shell("echo Pw1stdin11 | docker login -u ci --password-stdin registry.example"), vec!["Pw1stdin11"]),
+        p("a .netrc written by printf", shell("printf 'machine h login u password Pw2netrc22' > ~/.netrc"), vec!["Pw2netrc22"]),
         p("mysql --password=", shell("mysql --password=Ps6myEq33 -h db"), vec!["Ps6myEq33"]),
         p("mysql -pX after -uroot", shell("mysql -uroot -pPs7myJoin44"), vec!["Ps7myJoin44"]),
         p("openssl -pass pass:", shell("openssl enc -aes256 -pass pass:Ps9openssl66 -in x"), vec!["Ps9openssl66"]),
