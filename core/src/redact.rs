@@ -415,6 +415,10 @@ const STDIN_SECRET_OPTIONS: &[&str] = &["--password-stdin", "--with-token", "--t
 /// (`echo X | docker login --password-stdin`).
 fn piped_secrets(words: &[&str]) -> Vec<(usize, &'static str)> {
     let mut out = Vec::new();
+    let reads_stdin = |w: &&str| STDIN_SECRET_OPTIONS.contains(&w.trim_matches(['"', '\'', ';']));
+    if !words.iter().any(reads_stdin) {
+        return out;
+    }
     let programs = programs(words);
     for (i, w) in words.iter().enumerate() {
         if !STDIN_SECRET_OPTIONS.contains(&w.trim_matches(['"', '\'', ';'])) {
@@ -862,7 +866,7 @@ impl Secrets {
     /// [`secret_words`] calls a secret.
     pub fn collect(root: &Node) -> Secrets {
         let mut values = Vec::new();
-        walk(root, None, Within::Anywhere, &mut values);
+        walk(root, None, Within::Anywhere, false, &mut values);
         Secrets::of_values(values)
     }
 
@@ -872,7 +876,7 @@ impl Secrets {
     pub fn collect_many(roots: impl IntoIterator<Item = Node>) -> Secrets {
         let mut values = Vec::new();
         for root in roots {
-            walk(&root, None, Within::Anywhere, &mut values);
+            walk(&root, None, Within::Anywhere, false, &mut values);
         }
         Secrets::of_values(values)
     }
@@ -882,7 +886,7 @@ impl Secrets {
     pub fn collect_many_and(roots: impl IntoIterator<Item = Node>, more: Vec<String>) -> Secrets {
         let mut values = more;
         for root in roots {
-            walk(&root, None, Within::Anywhere, &mut values);
+            walk(&root, None, Within::Anywhere, false, &mut values);
         }
         Secrets::of_values(values)
     }
@@ -1035,8 +1039,8 @@ impl Secrets {
             return Cow::Owned(format!("{}{MASK}", s.get(..at).unwrap_or_default()));
         }
         match self.mask_everywhere(s) {
-            Cow::Borrowed(b) => scrub_tokens_cow(b),
-            Cow::Owned(o) => Cow::Owned(scrub_tokens_cow(&o).into_owned()),
+            Cow::Borrowed(b) => scrub_tokens_quick(b),
+            Cow::Owned(o) => Cow::Owned(scrub_tokens_quick(&o).into_owned()),
         }
     }
 
@@ -1267,20 +1271,23 @@ fn unescape(raw: &str) -> String {
 /// holds it) is `key`: a value is a secret by its name as the credential
 /// rules judge it ([`secret_by_name`]), by its shape, or by where it stands
 /// ([`Within`]). A key shaped like a credential is one too.
-fn walk(n: &Node, key: Option<&str>, within: Within, out: &mut Vec<String>) {
+/// `strong_key` says whether `key` is a strong secret name (the caller
+/// knows it once for every item of an array).
+fn walk(n: &Node, key: Option<&str>, within: Within, strong_key: bool, out: &mut Vec<String>) {
     let by_name = |v: &str| {
         key.is_some_and(|k| secret_by_name(k, v))
             || (within == Within::Secret && secret_by_name("secret", v))
     };
     match &n.value {
         Value::String(s) => {
-            if by_name(s) || looks_like_secret(s) || schemeless_user_password(s).is_some() {
+            let schemeless = schemeless_user_password(s);
+            if by_name(s) || looks_like_secret(s) || schemeless.is_some() {
                 push_secret(s, out);
             }
             // A URL's password on its own, for outputs that quote the
             // host part of the URL without its scheme.
             out.extend(url_passwords(s).map(str::to_string));
-            out.extend(schemeless_user_password(s).map(str::to_string));
+            out.extend(schemeless.map(str::to_string));
             // A secret embedded in a longer string (a shell line, a path).
             for (a, b) in secret_spans(s) {
                 if let Some(tok) = s.get(a..b) {
@@ -1289,7 +1296,7 @@ fn walk(n: &Node, key: Option<&str>, within: Within, out: &mut Vec<String>) {
                     }
                 }
             }
-            if s.contains(char::is_whitespace) {
+            if s.bytes().any(|b| b.is_ascii_whitespace()) || !s.is_ascii() {
                 // A shell line: its words, as the command rules read them.
                 let words: Vec<&str> = s.split_whitespace().collect();
                 collect_words(&words, out);
@@ -1297,7 +1304,9 @@ fn walk(n: &Node, key: Option<&str>, within: Within, out: &mut Vec<String>) {
         }
         Value::Number(num) if by_name(num.as_str()) => out.push(num.as_str().to_string()),
         Value::Array(items) => {
-            items.iter().for_each(|i| walk(i, key, within, out));
+            items
+                .iter()
+                .for_each(|i| walk(i, key, within, strong_key, out));
             let words: Vec<&str> = items
                 .iter()
                 .filter_map(|i| match &i.value {
@@ -1312,48 +1321,42 @@ fn walk(n: &Node, key: Option<&str>, within: Within, out: &mut Vec<String>) {
         Value::Object(members) => {
             // `{name: DB_PASSWORD, value: X}` (a Kubernetes or ECS env
             // entry): the value is judged by the name it is given.
-            let named = members.iter().find_map(|m| match &m.value.value {
-                Value::String(n) if m.key == "name" => Some(n.as_str()),
-                _ => None,
-            });
-            if let Some(Value::String(v)) = named.and_then(|_| {
-                members
-                    .iter()
-                    .find(|m| m.key == "value")
-                    .map(|m| &m.value.value)
-            }) {
-                if named.is_some_and(|n| secret_by_name(n, v)) {
+            // One look at the members that change how the others read.
+            let (mut named, mut value, mut kind_secret) = (None, None, false);
+            for m in members {
+                match (m.key.as_str(), &m.value.value) {
+                    ("name", Value::String(n)) => named = Some(n.as_str()),
+                    ("value", Value::String(v)) => value = Some(v.as_str()),
+                    // A Kubernetes Secret: everything under `data` and
+                    // `stringData`.
+                    ("kind", Value::String(k)) => kind_secret = k == "Secret",
+                    _ => {}
+                }
+            }
+            if let (Some(n), Some(v)) = (named, value) {
+                if secret_by_name(n, v) {
                     push_secret(v, out);
                 }
             }
-            // A Kubernetes Secret: everything under `data` and `stringData`.
-            let kind_secret = members.iter().any(|m| {
-                m.key == "kind" && matches!(&m.value.value, Value::String(k) if k == "Secret")
-            });
+            let is = |k: &str, set: &[&str]| set.iter().any(|w| k.eq_ignore_ascii_case(w));
             for m in members {
-                if looks_like_secret(&m.key) {
+                // A key shaped like a credential (a token written as a
+                // variable's name).
+                if m.key.len() >= MIN_SECRET && looks_like_secret(&m.key) {
                     push_secret(&m.key, out);
                 }
-                for (a, b) in secret_spans(&m.key) {
-                    if let Some(tok) = m.key.get(a..b) {
-                        push_secret(tok, out);
-                    }
-                }
-                let lower = m.key.to_ascii_lowercase();
                 let inner = match within {
                     Within::Secret => Within::Secret,
-                    _ if kind_secret && matches!(lower.as_str(), "data" | "stringdata") => {
-                        Within::Secret
-                    }
-                    Within::Holder if HELD.contains(&lower.as_str()) => Within::Secret,
-                    _ if HOLDERS.contains(&lower.as_str()) => Within::Holder,
+                    _ if kind_secret && is(&m.key, &["data", "stringData"]) => Within::Secret,
+                    Within::Holder if is(&m.key, HELD) => Within::Secret,
+                    _ if is(&m.key, HOLDERS) => Within::Holder,
                     w => w,
                 };
                 // Under a secret name, a member that names nothing of its
                 // own holds the secret (`DB_PASSWORD: {x: …}`), but not
                 // one that is about it (`token: {path: …, audience: …}`).
                 let own = match key {
-                    Some(k) if is_strong_secret_name(k) && !is_secret_name(&m.key) => {
+                    Some(k) if strong_key && !is_secret_name(&m.key) => {
                         let about = name_words(&m.key)
                             .last()
                             .is_some_and(|w| ABOUT_A_SECRET.contains(&w.as_str()));
@@ -1365,7 +1368,11 @@ fn walk(n: &Node, key: Option<&str>, within: Within, out: &mut Vec<String>) {
                     }
                     _ => &m.key,
                 };
-                walk(&m.value, Some(own), inner, out);
+                // Whether the name a container is held by is a secret's,
+                // found once for all it holds.
+                let container = matches!(m.value.value, Value::Object(_) | Value::Array(_));
+                let strong = container && is_strong_secret_name(own);
+                walk(&m.value, Some(own), inner, strong, out);
             }
             // A command: its executable and its arguments are one line.
             let member = |k: &str| members.iter().find(|m| m.key == k).map(|m| &m.value);
@@ -1390,16 +1397,24 @@ fn walk(n: &Node, key: Option<&str>, within: Within, out: &mut Vec<String>) {
 /// scalar's lines, `Basic X`), and its JSON-escaped text (a PEM block's
 /// `\n`, a quote's `\"`), so the masked source hides it as written.
 fn push_secret(s: &str, out: &mut Vec<String>) {
-    if s.contains(char::is_whitespace) {
+    let mut needs_escape = false;
+    let mut spaced = false;
+    for b in s.bytes() {
+        needs_escape |= b < 0x20 || b == b'"' || b == b'\\';
+        spaced |= b.is_ascii_whitespace();
+    }
+    if spaced || s.contains(char::is_whitespace) {
         out.extend(
             s.split_whitespace()
                 .filter(|w| w.len() >= MIN_SECRET && !w.bytes().all(|b| b.is_ascii_lowercase()))
                 .map(str::to_string),
         );
     }
-    let escaped = serde_json::Value::String(s.to_string()).to_string();
-    if let Some(inner) = escaped.get(1..escaped.len() - 1).filter(|e| *e != s) {
-        out.push(inner.to_string());
+    if needs_escape {
+        let escaped = serde_json::Value::String(s.to_string()).to_string();
+        if let Some(inner) = escaped.get(1..escaped.len() - 1) {
+            out.push(inner.to_string());
+        }
     }
     out.push(s.to_string());
 }
@@ -1409,10 +1424,11 @@ fn push_secret(s: &str, out: &mut Vec<String>) {
 /// read as a URL. An image reference pinned by digest
 /// (`python:3.12@sha256:…`) is not one.
 fn schemeless_user_password(s: &str) -> Option<&str> {
+    let at = s.bytes().position(|b| b == b'@')?;
     if s.contains("://") || s.contains(char::is_whitespace) {
         return None;
     }
-    let (user, host) = s.split_once('@')?;
+    let (user, host) = (s.get(..at)?, s.get(at + 1..)?);
     let (name, pw) = user.split_once(':')?;
     let digest = host.split_once(':').is_some_and(|(alg, hex)| {
         alg.starts_with("sha") && hex.bytes().all(|b| b.is_ascii_hexdigit())
@@ -1494,6 +1510,14 @@ const MIN_SECRET: usize = 8;
 /// One pass over the bytes, which also gathers each token's byte kinds, so
 /// most tokens are ruled out without looking at them again.
 fn secret_spans(s: &str) -> Vec<(usize, usize)> {
+    secret_spans_with(s, true)
+}
+
+/// [`secret_spans`]; `glued` also looks inside tokens for a vendor token
+/// glued to other text ([`check_token`]), a scan of every byte that
+/// [`Secrets::scrub_value`] leaves out: the values it masks come from a
+/// document whose glued tokens the collector already found.
+fn secret_spans_with(s: &str, glued: bool) -> Vec<(usize, usize)> {
     let mut spans = Vec::new();
     if s.len() < MIN_SECRET {
         // No token that short is a secret, and a key (three bytes at
@@ -1528,6 +1552,7 @@ fn secret_spans(s: &str) -> Vec<(usize, usize)> {
                         b: i,
                         kinds,
                         pieces,
+                        glued,
                     },
                     &mut key,
                     &mut spans,
@@ -1550,6 +1575,7 @@ fn secret_spans(s: &str) -> Vec<(usize, usize)> {
                 b: bytes.len(),
                 kinds,
                 pieces,
+                glued,
             },
             &mut key,
             &mut spans,
@@ -1568,6 +1594,8 @@ struct Token {
     kinds: u16,
     /// It holds a `/`, `:` or `@`, so it splits into pieces.
     pieces: bool,
+    /// Look for a vendor token glued inside it too.
+    glued: bool,
 }
 
 /// What [`secret_spans`] does at the end of each token: the token itself,
@@ -1593,6 +1621,7 @@ fn check_token(s: &str, t: Token, spans: &mut Vec<(usize, usize)>) {
         b,
         kinds,
         pieces,
+        glued,
     } = t;
     let tok = s.get(a..b).unwrap_or("");
     if secret_shaped(tok, kinds) {
@@ -1601,16 +1630,25 @@ fn check_token(s: &str, t: Token, spans: &mut Vec<(usize, usize)>) {
     }
     let bytes = tok.as_bytes();
     // A vendor token glued to other text by a dash, dot or underscore
-    // (`job-ghp_…`, `x.sk_live_…`): from its prefix to the token's end.
-    let glued = (1..bytes.len().saturating_sub(MIN_SECRET)).find(|&j| {
-        let (prev, first) = (bytes.get(j - 1).copied(), bytes.get(j).copied());
-        prev.is_some_and(|p| !p.is_ascii_alphanumeric())
-            && first.is_some_and(|f| f.is_ascii())
-            && vendor_prefixed(bytes.get(j..).unwrap_or_default(), first.unwrap_or(0))
-    });
-    if let Some(j) = glued {
-        spans.push((a + j, b));
-        return;
+    // (`job-ghp_…`, `x.sk_live_…`): from its prefix to the token's end. The
+    // shortest prefix and its eight bytes need a separator and ten more.
+    if glued && bytes.len() > MIN_SECRET + 2 && kinds & (K_SYMBOL | K_OTHER) != 0 {
+        let found = bytes
+            .iter()
+            .enumerate()
+            .skip(1)
+            .filter(|&(j, &f)| {
+                j + MIN_SECRET < bytes.len()
+                    && PREFIX_FIRST
+                        .get(usize::from(f))
+                        .is_some_and(|&set| set != 0)
+                    && bytes.get(j - 1).is_some_and(|p| !p.is_ascii_alphanumeric())
+            })
+            .find(|&(j, &f)| vendor_prefixed(bytes.get(j..).unwrap_or_default(), f));
+        if let Some((j, _)) = found {
+            spans.push((a + j, b));
+            return;
+        }
     }
     if !pieces {
         return;
@@ -1845,7 +1883,17 @@ pub fn scrub_tokens(s: &str) -> String {
 
 /// [`scrub_tokens`] without a copy when nothing needs masking.
 pub fn scrub_tokens_cow(s: &str) -> Cow<'_, str> {
-    let spans = secret_spans(s);
+    scrub_spans(s, secret_spans(s))
+}
+
+/// [`scrub_tokens_cow`] without the glued-token scan (see
+/// [`secret_spans_with`]), for [`Secrets::scrub_value`].
+fn scrub_tokens_quick(s: &str) -> Cow<'_, str> {
+    scrub_spans(s, secret_spans_with(s, false))
+}
+
+/// `s` with each of `spans` written as [`MASK`].
+fn scrub_spans(s: &str, spans: Vec<(usize, usize)>) -> Cow<'_, str> {
     if spans.is_empty() {
         return Cow::Borrowed(s);
     }

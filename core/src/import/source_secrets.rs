@@ -24,28 +24,32 @@ pub(super) fn documents(format: Format, text: &str) -> Vec<crate::json::Node> {
         // A script has no tree: its lines are scanned.
         Format::Bwrap => Vec::new(),
     };
-    trees
-        .iter()
-        .filter_map(|t| {
-            let json = to_json(t).to_string();
-            crate::json::parse(json.as_bytes(), crate::json::Limits::default())
-                .ok()
-                .map(|d| d.root)
-        })
-        .collect()
+    trees.iter().map(to_node).collect()
 }
 
-fn to_json(n: &SNode) -> serde_json::Value {
-    match &n.value {
-        SValue::Null => serde_json::Value::Null,
-        SValue::Scalar(s) => serde_json::Value::String(s.text.clone()),
-        SValue::Seq(items) => items.iter().map(to_json).collect(),
-        SValue::Map(entries) => serde_json::Value::Object(
+/// A tree as a JSON node, built directly (positions are not needed: only
+/// the values and keys are walked).
+fn to_node(n: &SNode) -> crate::json::Node {
+    use crate::json::{Member, Node, Pos, Value};
+    let value = match &n.value {
+        SValue::Null => Value::Null,
+        SValue::Scalar(s) => Value::String(s.text.clone()),
+        SValue::Seq(items) => Value::Array(items.iter().map(to_node).collect()),
+        SValue::Map(entries) => Value::Object(
             entries
                 .iter()
-                .map(|e| (e.key.clone(), to_json(&e.value)))
+                .map(|e| Member {
+                    key: e.key.clone(),
+                    key_pos: Pos::default(),
+                    value: to_node(&e.value),
+                })
                 .collect(),
         ),
+    };
+    Node {
+        pos: Pos::default(),
+        end: 0,
+        value,
     }
 }
 
