@@ -410,18 +410,60 @@ fn programs<'w>(words: &[&'w str]) -> Vec<(Option<&'w str>, bool)> {
 /// --password-stdin`, `gh auth login --with-token`).
 const STDIN_SECRET_OPTIONS: &[&str] = &["--password-stdin", "--with-token", "--token-stdin"];
 
+/// Programs that read passwords on standard input (`user:password` lines).
+const STDIN_SECRET_PROGRAMS: &[&str] = &["chpasswd", "chgpasswd"];
+
+/// The password `htpasswd -b` takes as its last argument (`htpasswd -bc
+/// FILE USER PASSWORD`, `htpasswd -nb USER PASSWORD`).
+fn positional_secrets(
+    words: &[&str],
+    programs: &[(Option<&str>, bool)],
+) -> Vec<(usize, &'static str)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let program = programs.get(i).and_then(|p| p.0);
+        let end = (i..words.len())
+            .find(|&j| programs.get(j).and_then(|p| p.0) != program)
+            .unwrap_or(words.len());
+        let segment = words.get(i..end).unwrap_or_default();
+        let batch = segment
+            .iter()
+            .any(|w| w.starts_with('-') && !w.starts_with("--") && w.contains('b'));
+        if program.map(program_name) == Some("htpasswd") && batch {
+            // The last argument before a redirection or the next command.
+            let last = segment
+                .iter()
+                .position(|w| w.starts_with(['>', '<', '|', '&']))
+                .map_or(end, |k| i + k);
+            let at = (i..last).rev().find(|&j| {
+                words
+                    .get(j)
+                    .map(|w| w.trim_matches(['"', '\'', ';', '&', '|']))
+                    .is_some_and(|w| !w.is_empty() && !w.starts_with('-') && !is_reference(w))
+            });
+            out.extend(at.filter(|&j| j > i).map(|j| (j, "value")));
+        }
+        i = end.max(i + 1);
+    }
+    out
+}
+
 /// The arguments of an `echo` or `printf` whose output is piped into a
 /// command that reads a secret on standard input
 /// (`echo X | docker login --password-stdin`).
 fn piped_secrets(words: &[&str]) -> Vec<(usize, &'static str)> {
     let mut out = Vec::new();
-    let reads_stdin = |w: &&str| STDIN_SECRET_OPTIONS.contains(&w.trim_matches(['"', '\'', ';']));
+    let reads_stdin = |w: &&str| {
+        let w = w.trim_matches(['"', '\'', ';']);
+        STDIN_SECRET_OPTIONS.contains(&w) || STDIN_SECRET_PROGRAMS.contains(&program_name(w))
+    };
     if !words.iter().any(reads_stdin) {
         return out;
     }
     let programs = programs(words);
     for (i, w) in words.iter().enumerate() {
-        if !STDIN_SECRET_OPTIONS.contains(&w.trim_matches(['"', '\'', ';'])) {
+        if !reads_stdin(w) {
             continue;
         }
         // The pipe before this command, and the command before the pipe.
@@ -459,6 +501,7 @@ fn piped_secrets(words: &[&str]) -> Vec<(usize, &'static str)> {
 pub fn secret_words(words: &[&str]) -> Vec<(usize, &'static str)> {
     let mut out = piped_secrets(words);
     let programs = programs(words);
+    out.extend(positional_secrets(words, &programs));
     let mut expect_value_of: Option<(&str, Takes)> = None;
     for (i, w) in words.iter().enumerate() {
         let (program, login) = programs.get(i).copied().unwrap_or((None, false));
@@ -501,6 +544,9 @@ pub fn secret_words(words: &[&str]) -> Vec<(usize, &'static str)> {
             _ => {}
         }
     }
+    // Each word once, in order: several signals may find the same one.
+    out.sort_by_key(|h| h.0);
+    out.dedup_by_key(|h| h.0);
     out
 }
 
@@ -2349,6 +2395,9 @@ mod tests {
                 "printf '%s' Pc8stdin88 | gh auth login --with-token",
                 "Pc8stdin88",
             ),
+            ("echo u:Pc9chpw99 | chpasswd", "u:Pc9chpw99"),
+            ("htpasswd -bc /etc/htpasswd admin Pd1htpw11", "Pd1htpw11"),
+            ("htpasswd -nb admin Pd2htpw22 > f", "Pd2htpw22"),
             // Not secrets: ports, appends, a user without a password.
             ("docker run -p 8080:80 image", ""),
             ("ssh -p 2222 host", ""),
@@ -2358,6 +2407,7 @@ mod tests {
             ("mysql -h db -p", ""),
             ("echo $TOKEN | docker login --password-stdin reg", ""),
             ("echo done | tee log", ""),
+            ("htpasswd -c /etc/htpasswd admin", ""),
         ];
         for (line, secret) in cases {
             let words: Vec<&str> = line.split_whitespace().collect();

@@ -104,6 +104,8 @@ fn profile_cases() -> Vec<Case> {
         p("npm _authToken=", shell("npm config set //registry.npmjs.org/:_authToken=Ps5npmEq22"), vec!["Ps5npmEq22"]),
         p("echo piped into --password-stdin", shell("echo Pw1stdin11 | docker login -u ci --password-stdin registry.example"), vec!["Pw1stdin11"]),
         p("a .netrc written by printf", shell("printf 'machine h login u password Pw2netrc22' > ~/.netrc"), vec!["Pw2netrc22"]),
+        p("htpasswd -b's last argument", shell("htpasswd -bc /etc/nginx/htpasswd admin Pw3htpw33"), vec!["Pw3htpw33"]),
+        p("echo piped into chpasswd", shell("echo 'ci:Pw4chpw44' | chpasswd"), vec!["Pw4chpw44"]),
         p("mysql --password=", shell("mysql --password=Ps6myEq33 -h db"), vec!["Ps6myEq33"]),
         p("mysql -pX after -uroot", shell("mysql -uroot -pPs7myJoin44"), vec!["Ps7myJoin44"]),
         p("openssl -pass pass:", shell("openssl enc -aes256 -pass pass:Ps9openssl66 -in x"), vec!["Ps9openssl66"]),
