@@ -215,6 +215,7 @@ configs:
     content: |
       password = Qc9config99
 ".into(), vec!["Qc1label11", "Qc2envMap22", "ghp_Qc3abcdefghijklmnopqrstuvwxyz0123", "Qc4redis44", "Qc5docker55", "Qc6curlU66", "Qc7host77", "Qc8inline88", "Qc9config99"]),
+        ("a service named like a token", "svc.yaml", Some(Format::Compose), "services:\n  ghp_Sv1abcdefghijklmnopqrstuvwxyz0123:\n    image: python:3.12\n    command: [\"pytest\"]\n".into(), vec!["ghp_Sv1abcdefghijklmnopqrstuvwxyz0123"]),
         ("compose list environment and build args", "compose2.yaml", Some(Format::Compose), "services:
   tests:
     image: python:3.12
@@ -307,6 +308,7 @@ fn shown(name: &str, format: Option<Format>, text: &str) -> Vec<(String, String)
         Ok(units) => {
             for u in &units {
                 let unit = &u.name;
+                out.push(("unit name".into(), u.shown_name()));
                 out.push((
                     format!("{unit}: import stdout"),
                     u.masked_profile_json().into_owned(),

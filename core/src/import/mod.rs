@@ -222,6 +222,12 @@ impl Imported {
         crate::redact::mask_json_document_with(&self.profile_json, &self.file_secrets)
     }
 
+    /// [`Imported::name`] as a front end may show it: the file's secrets
+    /// masked (a service or container named like a token) and neutralized.
+    pub fn shown_name(&self) -> String {
+        neutralize(&self.file_secrets.scrub_value(&self.name)).into_owned()
+    }
+
     /// `file#name`, or `file` when the file holds one unnamed profile.
     pub fn display_name(&self, file: &str) -> String {
         if self.name.is_empty() {

@@ -230,11 +230,15 @@ fn audit_import(
     imported
         .iter()
         .map(|unit| Loaded {
-            unit: neutralize(&unit.name).into_owned(),
+            unit: unit.shown_name(),
             notes: import_notes(file, unit),
             outcome: crate::runner::audit_imported(unit, name, labels, options).map_err(|e| {
                 positioned(
-                    &unit.display_name(file),
+                    &if unit.name.is_empty() {
+                        file.to_string()
+                    } else {
+                        format!("{file}#{}", unit.shown_name())
+                    },
                     unit.profile_json.as_bytes(),
                     None,
                     neutralize(&e).into_owned(),
