@@ -134,6 +134,12 @@ fn variations() -> Vec<(&'static str, String, Vec<&'static str>)> {
             vec!["VgMcp11"],
         ),
         (
+            "attack-svc.yaml",
+            "services:\n  ghp_Vj1abcdefghijklmnopqrstuvwxyz0123:\n    image: python:3.12\n    command: [\"pytest\"]\n  tests:\n    image: python:3.12\n    command: [\"pytest\"]\n"
+                .to_string(),
+            vec!["ghp_Vj1abcdefghijklmnopqrstuvwxyz0123"],
+        ),
+        (
             "attack-dup.yaml",
             "services:\n  t:\n    image: x\n    environment:\n      ghp_Vi1abcdefghijklmnopqrstuvwxyz012: 1\n      ghp_Vi1abcdefghijklmnopqrstuvwxyz012: 2\n"
                 .to_string(),
@@ -210,9 +216,10 @@ fn planted_secrets_reach_no_output_stream() {
             // Every file the run wrote, read as one more stream.
             let mut written = String::new();
             for e in fs::read_dir(&out_dir).unwrap() {
-                written.push_str(&String::from_utf8_lossy(
-                    &fs::read(e.unwrap().path()).unwrap(),
-                ));
+                let e = e.unwrap();
+                // Its name too: a profile's file is named after it.
+                written.push_str(&e.file_name().to_string_lossy());
+                written.push_str(&String::from_utf8_lossy(&fs::read(e.path()).unwrap()));
             }
             let stdout = String::from_utf8_lossy(&run.stdout).into_owned() + &written;
             assert!(

@@ -266,7 +266,13 @@ fn write_profiles(
         .to_string();
     let paths: Vec<PathBuf> = imported
         .iter()
-        .map(|i| out.join(profile_file_name(&stem, &i.name)))
+        // A name shaped like a token is not written into a file name.
+        .map(|i| {
+            out.join(profile_file_name(
+                &stem,
+                &i.file_secrets.scrub_value(&i.name),
+            ))
+        })
         .collect();
     for path in &paths {
         refuse_own_input(source, path)?;
