@@ -177,6 +177,7 @@ const ABOUT_A_SECRET: &[&str] = &[
     "env",
     "var",
     "source",
+    "stdin",
     "mount",
     "sock",
     "socket",
@@ -270,38 +271,224 @@ pub fn is_strong_secret_name(name: &str) -> bool {
 /// Whether the argument that follows `option` is a secret: the one test
 /// the command rules and the collector share, so what a rule calls a
 /// secret is always masked. `--password X`, `--token X`, `-p X` for tools
-/// whose `-p` takes a password (`mysql -p X`), `-u user:password` for curl.
+/// whose `-p` takes a password (`mysql -p X`), and the other options of
+/// [`PROGRAM_OPTIONS`] (`redis-cli -a X`). A `-u user:password` of curl
+/// is judged with its value ([`secret_words`]).
 pub fn option_takes_secret(program: Option<&str>, option: &str) -> bool {
-    if !option.starts_with('-') || option.len() < 2 {
-        return false;
-    }
-    let name = option.trim_start_matches('-');
-    if option.starts_with("--") || name.len() > 1 {
-        return is_secret_name(name);
-    }
-    let prog = program.map(program_name).unwrap_or("");
-    match name {
-        "p" => PASSWORD_P_TOOLS.contains(&prog),
-        _ => false,
-    }
+    option_secret(program, false, option) == Some(Takes::Any)
 }
 
-/// Tools whose `-p` is a password (`-pX` or `-p X`), unlike `ssh -p PORT`.
-const PASSWORD_P_TOOLS: &[&str] = &[
-    "mysql",
-    "mysqldump",
-    "mysqladmin",
-    "mariadb",
-    "mariadb-dump",
-    "mysqlimport",
-    "mysqlshow",
-    "mysqlcheck",
-    "sshpass",
+/// What the value of a secret-taking option must be to be a secret.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Takes {
+    /// Any value that is not a reference.
+    Any,
+    /// `user:password`: a secret only with a password after the colon
+    /// (curl's `-u user` alone asks for the password).
+    UserPassword,
+}
+
+/// Options that take a secret for one program only (`-p` is a port for
+/// ssh, `-a` appends for tee): (program, option, what the value must be).
+/// `login` marks options that take a password only in a `login`
+/// subcommand (`docker login -p X`, but `docker run -p 8080:80`).
+const PROGRAM_OPTIONS: &[(&str, &str, Takes, bool)] = &[
+    ("mysql", "-p", Takes::Any, false),
+    ("mysqldump", "-p", Takes::Any, false),
+    ("mysqladmin", "-p", Takes::Any, false),
+    ("mariadb", "-p", Takes::Any, false),
+    ("mariadb-dump", "-p", Takes::Any, false),
+    ("mysqlimport", "-p", Takes::Any, false),
+    ("mysqlshow", "-p", Takes::Any, false),
+    ("mysqlcheck", "-p", Takes::Any, false),
+    ("sshpass", "-p", Takes::Any, false),
+    ("mongo", "-p", Takes::Any, false),
+    ("mongosh", "-p", Takes::Any, false),
+    ("mongodump", "-p", Takes::Any, false),
+    ("mongorestore", "-p", Takes::Any, false),
+    ("redis-cli", "-a", Takes::Any, false),
+    ("keydb-cli", "-a", Takes::Any, false),
+    ("az", "-p", Takes::Any, false),
+    ("docker", "-p", Takes::Any, true),
+    ("podman", "-p", Takes::Any, true),
+    ("buildah", "-p", Takes::Any, true),
+    ("nerdctl", "-p", Takes::Any, true),
+    ("helm", "-p", Takes::Any, true),
+    ("oras", "-p", Takes::Any, true),
+    ("skopeo", "-p", Takes::Any, true),
+    ("crane", "-p", Takes::Any, true),
+    ("curl", "-u", Takes::UserPassword, false),
+    ("curl", "--user", Takes::UserPassword, false),
+    ("curl", "-U", Takes::UserPassword, false),
+    ("curl", "--proxy-user", Takes::UserPassword, false),
+    ("wget", "--user", Takes::UserPassword, false),
+    ("skopeo", "--creds", Takes::UserPassword, false),
+    ("skopeo", "--src-creds", Takes::UserPassword, false),
+    ("skopeo", "--dest-creds", Takes::UserPassword, false),
+    ("podman", "--creds", Takes::UserPassword, false),
+    ("buildah", "--creds", Takes::UserPassword, false),
 ];
+
+/// What `option` of `program` takes: a secret by the option's own name
+/// (`--password`, `--api-key`), or by [`PROGRAM_OPTIONS`].
+fn option_secret(program: Option<&str>, login: bool, option: &str) -> Option<Takes> {
+    if !option.starts_with('-') || option.len() < 2 {
+        return None;
+    }
+    let prog = program.map(program_name).unwrap_or("");
+    let by_program = PROGRAM_OPTIONS
+        .iter()
+        .find(|(p, o, _, needs_login)| *p == prog && *o == option && (login || !needs_login));
+    if let Some((_, _, takes, _)) = by_program {
+        return Some(*takes);
+    }
+    let name = option.trim_start_matches('-');
+    (name.len() > 1 && is_secret_name(name)).then_some(Takes::Any)
+}
+
+/// Whether `value` is a secret as the value of an option that [`Takes`].
+fn takes_value(takes: Takes, option: &str, value: &str) -> bool {
+    let name = option.trim_start_matches('-');
+    match takes {
+        Takes::UserPassword => value
+            .split_once(':')
+            .is_some_and(|(_, pw)| !pw.is_empty() && !is_reference(pw)),
+        Takes::Any if name.len() > 1 && is_secret_name(name) => secret_by_name(name, value),
+        // A program's one-letter option has no name to judge a value by.
+        Takes::Any => !value.is_empty() && !is_reference(value),
+    }
+}
 
 /// The file name of a program path: `/usr/bin/mysql` is `mysql`.
 fn program_name(p: &str) -> &str {
     p.rsplit('/').next().unwrap_or(p)
+}
+
+/// Words that run the next word as the program (`sudo mysql -pX`).
+const WRAPPERS: &[&str] = &[
+    "sudo", "env", "exec", "nohup", "time", "command", "nice", "doas",
+];
+
+/// The program each word of a command line belongs to, and whether that
+/// command is a `login`: a shell line holds several commands (`a && b`,
+/// `sh -c "mysql -pX"`), and a program's options are its own.
+fn programs<'w>(words: &[&'w str]) -> Vec<(Option<&'w str>, bool)> {
+    let mut out = Vec::with_capacity(words.len());
+    let mut program: Option<&str> = None;
+    let mut starts = true;
+    let mut login = false;
+    for w in words {
+        let bare = w.trim_start_matches(['"', '\'', '(', '`', '{']);
+        let bare = bare.trim_end_matches(['"', '\'', ')', '`', ';', '}', '&', '|']);
+        if starts && !bare.is_empty() {
+            let assignment = bare.split_once('=').is_some_and(|(n, _)| {
+                !n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            });
+            if !assignment && !bare.starts_with('-') {
+                program = Some(bare);
+                login = false;
+                starts = WRAPPERS.contains(&program_name(bare));
+            }
+        } else if bare == "login" {
+            login = true;
+        }
+        out.push((program, login));
+        let ends = w.ends_with(';')
+            || w.ends_with("&&")
+            || w.ends_with("||")
+            || w.ends_with('|')
+            || w.ends_with('&')
+            || matches!(*w, "-c" | "then" | "do" | "else" | "!");
+        if ends {
+            starts = true;
+        }
+    }
+    out
+}
+
+/// Options that read a secret on standard input (`docker login
+/// --password-stdin`, `gh auth login --with-token`).
+const STDIN_SECRET_OPTIONS: &[&str] = &["--password-stdin", "--with-token", "--token-stdin"];
+
+/// Programs that read passwords on standard input (`user:password` lines).
+const STDIN_SECRET_PROGRAMS: &[&str] = &["chpasswd", "chgpasswd"];
+
+/// The password `htpasswd -b` takes as its last argument (`htpasswd -bc
+/// FILE USER PASSWORD`, `htpasswd -nb USER PASSWORD`).
+fn positional_secrets(
+    words: &[&str],
+    programs: &[(Option<&str>, bool)],
+) -> Vec<(usize, &'static str)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let program = programs.get(i).and_then(|p| p.0);
+        let end = (i..words.len())
+            .find(|&j| programs.get(j).and_then(|p| p.0) != program)
+            .unwrap_or(words.len());
+        let segment = words.get(i..end).unwrap_or_default();
+        let batch = segment
+            .iter()
+            .any(|w| w.starts_with('-') && !w.starts_with("--") && w.contains('b'));
+        if program.map(program_name) == Some("htpasswd") && batch {
+            // The last argument before a redirection or the next command.
+            let last = segment
+                .iter()
+                .position(|w| w.starts_with(['>', '<', '|', '&']))
+                .map_or(end, |k| i + k);
+            let at = (i..last).rev().find(|&j| {
+                words
+                    .get(j)
+                    .map(|w| w.trim_matches(['"', '\'', ';', '&', '|']))
+                    .is_some_and(|w| !w.is_empty() && !w.starts_with('-') && !is_reference(w))
+            });
+            out.extend(at.filter(|&j| j > i).map(|j| (j, "value")));
+        }
+        i = end.max(i + 1);
+    }
+    out
+}
+
+/// The arguments of an `echo` or `printf` whose output is piped into a
+/// command that reads a secret on standard input
+/// (`echo X | docker login --password-stdin`).
+fn piped_secrets(words: &[&str]) -> Vec<(usize, &'static str)> {
+    let mut out = Vec::new();
+    let reads_stdin = |w: &&str| {
+        let w = w.trim_matches(['"', '\'', ';']);
+        STDIN_SECRET_OPTIONS.contains(&w) || STDIN_SECRET_PROGRAMS.contains(&program_name(w))
+    };
+    if !words.iter().any(reads_stdin) {
+        return out;
+    }
+    let programs = programs(words);
+    for (i, w) in words.iter().enumerate() {
+        if !reads_stdin(w) {
+            continue;
+        }
+        // The pipe before this command, and the command before the pipe.
+        let Some(pipe) = words.get(..i).and_then(|b| {
+            b.iter()
+                .rposition(|w| w.ends_with('|') && !w.ends_with("||"))
+        }) else {
+            continue;
+        };
+        let feeder = programs.get(pipe).and_then(|p| p.0);
+        if !matches!(feeder.map(program_name), Some("echo" | "printf")) {
+            continue;
+        }
+        let start = (0..=pipe)
+            .rev()
+            .find(|&j| programs.get(j).and_then(|p| p.0) != feeder)
+            .map_or(0, |j| j + 1);
+        for (j, a) in words.iter().enumerate().take(pipe + 1).skip(start + 1) {
+            let a = a.trim_end_matches('|').trim_matches(['"', '\'']);
+            if !a.is_empty() && !a.starts_with('-') && !a.contains('%') && !is_reference(a) {
+                out.push((j, "value"));
+            }
+        }
+    }
+    out
 }
 
 /// Which words of one command line (the program first) hold a secret, and
@@ -312,19 +499,15 @@ fn program_name(p: &str) -> &str {
 /// decides whether a value under a secret name is a secret. The command
 /// rules and the collector both call this, so they cannot drift.
 pub fn secret_words(words: &[&str]) -> Vec<(usize, &'static str)> {
-    let mut out = Vec::new();
-    let program = words.first().copied();
-    let mut expect_value_of: Option<&str> = None;
+    let mut out = piped_secrets(words);
+    let programs = programs(words);
+    out.extend(positional_secrets(words, &programs));
+    let mut expect_value_of: Option<(&str, Takes)> = None;
     for (i, w) in words.iter().enumerate() {
-        if let Some(opt) = expect_value_of.take() {
-            let name = opt.trim_start_matches('-');
-            let by_name = if name.len() > 1 {
-                secret_by_name(name, w)
-            } else {
-                // A one-letter option has no name to judge a value by.
-                !w.is_empty() && !is_reference(w)
-            };
-            if !w.starts_with('-') && by_name {
+        let (program, login) = programs.get(i).copied().unwrap_or((None, false));
+        if let Some((opt, takes)) = expect_value_of.take() {
+            let value = w.trim_matches(|c| c == '"' || c == '\'');
+            if !w.starts_with('-') && takes_value(takes, opt, value) {
                 out.push((i, "option-value"));
                 continue;
             }
@@ -339,40 +522,46 @@ pub fn secret_words(words: &[&str]) -> Vec<(usize, &'static str)> {
             .strip_prefix("-p")
             .filter(|r| !r.is_empty() && !w.starts_with("--"))
         {
-            if PASSWORD_P_TOOLS.contains(&program.map(program_name).unwrap_or(""))
-                && !is_reference(rest)
-            {
+            if option_secret(program, login, "-p").is_some() && !is_reference(rest) {
                 out.push((i, "option-value"));
                 continue;
             }
         }
         let (name, value) = match w.split_once('=') {
-            Some((n, v)) => (
-                n.trim_start_matches('-'),
-                Some(v.trim_matches(|c| c == '"' || c == '\'')),
-            ),
-            None => (w.trim_start_matches('-'), None),
+            Some((n, v)) => (n, Some(v.trim_matches(|c| c == '"' || c == '\''))),
+            None => (*w, None),
         };
         match value {
-            Some(v) if secret_by_name(name, v) => out.push((i, "assignment")),
-            None if option_takes_secret(program, w) => expect_value_of = Some(w),
+            Some(v) if secret_by_name(name.trim_start_matches('-'), v) => {
+                out.push((i, "assignment"));
+            }
+            Some(v)
+                if option_secret(program, login, name).is_some_and(|t| takes_value(t, name, v)) =>
+            {
+                out.push((i, "assignment"));
+            }
+            None => expect_value_of = option_secret(program, login, w).map(|t| (*w, t)),
             _ => {}
         }
     }
+    // Each word once, in order: several signals may find the same one.
+    out.sort_by_key(|h| h.0);
+    out.dedup_by_key(|h| h.0);
     out
 }
 
 /// The part of a secret word that holds the secret: the value of
 /// `NAME=value` or `--name=value`, the `X` of `-pX`, or the word itself.
+/// Quotes and a shell line's separators around a word are not part of the
+/// secret, and a source that escapes quotes (JSON's `\"`) shows the secret
+/// without them.
 pub fn secret_part<'w>(word: &'w str, how: &str) -> &'w str {
-    match how {
-        "assignment" => word
-            .split_once('=')
-            .map(|(_, v)| v.trim_matches(|c| c == '"' || c == '\''))
-            .unwrap_or(word),
+    let part = match how {
+        "assignment" => word.split_once('=').map_or(word, |(_, v)| v),
         "option-value" if word.starts_with("-p") => word.get(2..).unwrap_or(word),
         _ => word,
-    }
+    };
+    part.trim_matches(|c| matches!(c, '"' | '\'' | ';' | '`' | '(' | ')'))
 }
 
 /// Vendor prefixes of credential formats; the value must go on for at
@@ -723,7 +912,7 @@ impl Secrets {
     /// [`secret_words`] calls a secret.
     pub fn collect(root: &Node) -> Secrets {
         let mut values = Vec::new();
-        walk(root, None, &mut values);
+        walk(root, None, Within::Anywhere, false, &mut values);
         Secrets::of_values(values)
     }
 
@@ -733,7 +922,7 @@ impl Secrets {
     pub fn collect_many(roots: impl IntoIterator<Item = Node>) -> Secrets {
         let mut values = Vec::new();
         for root in roots {
-            walk(&root, None, &mut values);
+            walk(&root, None, Within::Anywhere, false, &mut values);
         }
         Secrets::of_values(values)
     }
@@ -743,7 +932,7 @@ impl Secrets {
     pub fn collect_many_and(roots: impl IntoIterator<Item = Node>, more: Vec<String>) -> Secrets {
         let mut values = more;
         for root in roots {
-            walk(&root, None, &mut values);
+            walk(&root, None, Within::Anywhere, false, &mut values);
         }
         Secrets::of_values(values)
     }
@@ -784,6 +973,18 @@ impl Secrets {
             starts,
             local,
         }
+    }
+
+    /// The secrets of `self` and `other` together.
+    pub fn union(&self, other: &Secrets) -> Secrets {
+        let mut values: Vec<String> = Vec::new();
+        for s in [self, other] {
+            for (_, set) in &s.by_len {
+                values.extend(set.iter().map(|v| String::from_utf8_lossy(v).into_owned()));
+            }
+            values.extend(s.local.iter().cloned());
+        }
+        Secrets::of_values(values)
     }
 
     pub fn is_empty(&self) -> bool {
@@ -884,8 +1085,8 @@ impl Secrets {
             return Cow::Owned(format!("{}{MASK}", s.get(..at).unwrap_or_default()));
         }
         match self.mask_everywhere(s) {
-            Cow::Borrowed(b) => scrub_tokens_cow(b),
-            Cow::Owned(o) => Cow::Owned(scrub_tokens_cow(&o).into_owned()),
+            Cow::Borrowed(b) => scrub_tokens_quick(b),
+            Cow::Owned(o) => Cow::Owned(scrub_tokens_quick(&o).into_owned()),
         }
     }
 
@@ -931,15 +1132,19 @@ impl Secrets {
     /// Mask secrets in source text character by character, so lines and
     /// columns stay where they were: every value masked everywhere, and
     /// every short value where it stands as a whole word (between bytes
-    /// that are not letters, digits or `_`). Secrets are matched as they
-    /// appear in the source; escaped forms (`\u0041`) are rare and still
-    /// masked in every message.
+    /// that are not letters, digits or `_`). A quoted literal written with
+    /// escapes (`"hunt\u0065r2"`, YAML's `\x41`) is read as its value:
+    /// when that holds a secret the whole literal is masked, since the
+    /// escaped text spells the secret as well as the plain one.
     pub fn mask_source(&self, text: &str) -> String {
         let mut ranges = self.covered(text);
         if !self.local.is_empty() {
             ranges.extend(self.local_words(text));
-            crate::sort::sort(&mut ranges);
         }
+        if !self.is_empty() {
+            ranges.extend(self.escaped_literals(text));
+        }
+        crate::sort::sort(&mut ranges);
         let mut out = String::with_capacity(text.len());
         let mut at = 0;
         for (a, b) in ranges {
@@ -953,6 +1158,47 @@ impl Secrets {
             at = b;
         }
         out.push_str(text.get(at..).unwrap_or_default());
+        out
+    }
+
+    /// The insides of the quoted literals of `text` that hold an escape
+    /// and whose value holds a secret ([`Secrets::scrub_value`]).
+    fn escaped_literals(&self, text: &str) -> Vec<(usize, usize)> {
+        let bytes = text.as_bytes();
+        let mut out = Vec::new();
+        let mut i = 0;
+        while let Some(&q) = bytes.get(i) {
+            i += 1;
+            if q != b'"' && q != b'\'' {
+                continue;
+            }
+            // A literal ends at its closing quote, on the same line.
+            let start = i;
+            let mut escaped = false;
+            let mut end = None;
+            while let Some(&c) = bytes.get(i) {
+                if c == b'\n' {
+                    break;
+                }
+                i += 1;
+                if c == b'\\' && q == b'"' {
+                    escaped = true;
+                    i += 1;
+                } else if c == q {
+                    end = Some(i - 1);
+                    break;
+                }
+            }
+            let Some(end) = end else { continue };
+            if !escaped {
+                continue;
+            }
+            let raw = text.get(start..end).unwrap_or_default();
+            let value = unescape(raw);
+            if value != raw && matches!(self.scrub_value(&value), Cow::Owned(_)) {
+                out.push((start, end));
+            }
+        }
         out
     }
 
@@ -981,28 +1227,122 @@ impl Secrets {
     }
 }
 
+/// Where a value stands, for [`walk`]: anywhere, inside an object that
+/// holds secrets (`credentials`, `secrets`: its `value` or `content` is
+/// one), or inside such a value (every string of a Kubernetes Secret's
+/// `data`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Within {
+    Anywhere,
+    Holder,
+    Secret,
+}
+
+/// Keys whose objects hold secrets in their [`HELD`] members: a profile's
+/// `credentials`, a Compose file's `secrets` (`content: …`).
+const HOLDERS: &[&str] = &["credentials", "credential", "secrets", "secret"];
+
+/// The members of a [`HOLDERS`] object that hold the secret itself.
+const HELD: &[&str] = &[
+    "value",
+    "content",
+    "data",
+    "stringdata",
+    "string_data",
+    "text",
+    "plaintext",
+];
+
+/// The value of a double-quoted literal's inside written with the escapes
+/// JSON, YAML and TOML share (`\n`, `\t`, `\"`, `\\`, `\/`, `\xXX`,
+/// `\uXXXX` with surrogate pairs, `\UXXXXXXXX`); an escape it cannot read is
+/// kept as written.
+fn unescape(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars().peekable();
+    let mut high: Option<u32> = None;
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let Some(e) = chars.next() else {
+            out.push(c);
+            break;
+        };
+        let digits = match e {
+            'x' => 2,
+            'u' => 4,
+            'U' => 8,
+            _ => 0,
+        };
+        if digits == 0 {
+            out.push(match e {
+                'n' => '\n',
+                't' => '\t',
+                'r' => '\r',
+                '0' => '\0',
+                'b' => '\u{8}',
+                'f' => '\u{c}',
+                'e' => '\u{1b}',
+                other => other,
+            });
+            continue;
+        }
+        let hex: String = (0..digits)
+            .filter_map(|_| chars.next_if(char::is_ascii_hexdigit))
+            .collect();
+        let Some(n) = u32::from_str_radix(&hex, 16)
+            .ok()
+            .filter(|_| hex.len() == digits)
+        else {
+            out.push(c);
+            out.push(e);
+            out.push_str(&hex);
+            continue;
+        };
+        match (high.take(), n) {
+            (None, 0xD800..=0xDBFF) => high = Some(n),
+            (Some(h), 0xDC00..=0xDFFF) => {
+                let joined = 0x10000 + ((h - 0xD800) << 10) + (n - 0xDC00);
+                out.extend(char::from_u32(joined));
+            }
+            (_, n) => out.extend(char::from_u32(n)),
+        }
+    }
+    out
+}
+
 /// Collect the secrets under `n`, whose key (or the key of the array that
 /// holds it) is `key`: a value is a secret by its name as the credential
-/// rules judge it ([`secret_by_name`]), or by its shape.
-fn walk(n: &Node, key: Option<&str>, out: &mut Vec<String>) {
-    let by_name = |v: &str| key.is_some_and(|k| secret_by_name(k, v));
+/// rules judge it ([`secret_by_name`]), by its shape, or by where it stands
+/// ([`Within`]). A key shaped like a credential is one too.
+/// `strong_key` says whether `key` is a strong secret name (the caller
+/// knows it once for every item of an array).
+fn walk(n: &Node, key: Option<&str>, within: Within, strong_key: bool, out: &mut Vec<String>) {
+    let by_name = |v: &str| {
+        key.is_some_and(|k| secret_by_name(k, v))
+            || (within == Within::Secret && secret_by_name("secret", v))
+    };
     match &n.value {
         Value::String(s) => {
-            if by_name(s) || looks_like_secret(s) {
-                out.push(s.clone());
+            let schemeless = schemeless_user_password(s);
+            if by_name(s) || looks_like_secret(s) || schemeless.is_some() {
+                push_secret(s, out);
             }
             // A URL's password on its own, for outputs that quote the
             // host part of the URL without its scheme.
             out.extend(url_passwords(s).map(str::to_string));
+            out.extend(schemeless.map(str::to_string));
             // A secret embedded in a longer string (a shell line, a path).
             for (a, b) in secret_spans(s) {
                 if let Some(tok) = s.get(a..b) {
                     if tok != s {
-                        out.push(tok.to_string());
+                        push_secret(tok, out);
                     }
                 }
             }
-            if s.contains(' ') {
+            if s.bytes().any(|b| b.is_ascii_whitespace()) || !s.is_ascii() {
                 // A shell line: its words, as the command rules read them.
                 let words: Vec<&str> = s.split_whitespace().collect();
                 collect_words(&words, out);
@@ -1010,7 +1350,9 @@ fn walk(n: &Node, key: Option<&str>, out: &mut Vec<String>) {
         }
         Value::Number(num) if by_name(num.as_str()) => out.push(num.as_str().to_string()),
         Value::Array(items) => {
-            items.iter().for_each(|i| walk(i, key, out));
+            items
+                .iter()
+                .for_each(|i| walk(i, key, within, strong_key, out));
             let words: Vec<&str> = items
                 .iter()
                 .filter_map(|i| match &i.value {
@@ -1023,8 +1365,60 @@ fn walk(n: &Node, key: Option<&str>, out: &mut Vec<String>) {
             }
         }
         Value::Object(members) => {
+            // `{name: DB_PASSWORD, value: X}` (a Kubernetes or ECS env
+            // entry): the value is judged by the name it is given.
+            // One look at the members that change how the others read.
+            let (mut named, mut value, mut kind_secret) = (None, None, false);
             for m in members {
-                walk(&m.value, Some(&m.key), out);
+                match (m.key.as_str(), &m.value.value) {
+                    ("name", Value::String(n)) => named = Some(n.as_str()),
+                    ("value", Value::String(v)) => value = Some(v.as_str()),
+                    // A Kubernetes Secret: everything under `data` and
+                    // `stringData`.
+                    ("kind", Value::String(k)) => kind_secret = k == "Secret",
+                    _ => {}
+                }
+            }
+            if let (Some(n), Some(v)) = (named, value) {
+                if secret_by_name(n, v) {
+                    push_secret(v, out);
+                }
+            }
+            let is = |k: &str, set: &[&str]| set.iter().any(|w| k.eq_ignore_ascii_case(w));
+            for m in members {
+                // A key shaped like a credential (a token written as a
+                // variable's name).
+                if m.key.len() >= MIN_SECRET && looks_like_secret(&m.key) {
+                    push_secret(&m.key, out);
+                }
+                let inner = match within {
+                    Within::Secret => Within::Secret,
+                    _ if kind_secret && is(&m.key, &["data", "stringData"]) => Within::Secret,
+                    Within::Holder if is(&m.key, HELD) => Within::Secret,
+                    _ if is(&m.key, HOLDERS) => Within::Holder,
+                    w => w,
+                };
+                // Under a secret name, a member that names nothing of its
+                // own holds the secret (`DB_PASSWORD: {x: …}`), but not
+                // one that is about it (`token: {path: …, audience: …}`).
+                let own = match key {
+                    Some(k) if strong_key && !is_secret_name(&m.key) => {
+                        let about = name_words(&m.key)
+                            .last()
+                            .is_some_and(|w| ABOUT_A_SECRET.contains(&w.as_str()));
+                        if about {
+                            &m.key
+                        } else {
+                            k
+                        }
+                    }
+                    _ => &m.key,
+                };
+                // Whether the name a container is held by is a secret's,
+                // found once for all it holds.
+                let container = matches!(m.value.value, Value::Object(_) | Value::Array(_));
+                let strong = container && is_strong_secret_name(own);
+                walk(&m.value, Some(own), inner, strong, out);
             }
             // A command: its executable and its arguments are one line.
             let member = |k: &str| members.iter().find(|m| m.key == k).map(|m| &m.value);
@@ -1042,6 +1436,56 @@ fn walk(n: &Node, key: Option<&str>, out: &mut Vec<String>) {
         }
         _ => {}
     }
+}
+
+/// A collected secret, and the forms in which a source may show it: each
+/// of its words when it has several (a PEM block's lines, a YAML folded
+/// scalar's lines, `Basic X`), and its JSON-escaped text (a PEM block's
+/// `\n`, a quote's `\"`), so the masked source hides it as written.
+fn push_secret(s: &str, out: &mut Vec<String>) {
+    let mut needs_escape = false;
+    let mut spaced = false;
+    for b in s.bytes() {
+        needs_escape |= b < 0x20 || b == b'"' || b == b'\\';
+        spaced |= b.is_ascii_whitespace();
+    }
+    if spaced || s.contains(char::is_whitespace) {
+        out.extend(
+            s.split_whitespace()
+                .filter(|w| w.len() >= MIN_SECRET && !w.bytes().all(|b| b.is_ascii_lowercase()))
+                .map(str::to_string),
+        );
+    }
+    if needs_escape {
+        let escaped = serde_json::Value::String(s.to_string()).to_string();
+        if let Some(inner) = escaped.get(1..escaped.len() - 1) {
+            out.push(inner.to_string());
+        }
+    }
+    out.push(s.to_string());
+}
+
+/// The password of `user:password@host` written without a scheme (an
+/// allow entry, a Compose `extra_hosts` entry), which the network rules
+/// read as a URL. An image reference pinned by digest
+/// (`python:3.12@sha256:…`) is not one.
+fn schemeless_user_password(s: &str) -> Option<&str> {
+    let at = s.bytes().position(|b| b == b'@')?;
+    if s.contains("://") || s.contains(char::is_whitespace) {
+        return None;
+    }
+    let (user, host) = (s.get(..at)?, s.get(at + 1..)?);
+    let (name, pw) = user.split_once(':')?;
+    let digest = host.split_once(':').is_some_and(|(alg, hex)| {
+        alg.starts_with("sha") && hex.bytes().all(|b| b.is_ascii_hexdigit())
+    });
+    let plain = |p: &str| !p.is_empty() && !p.contains(['/', '?', '#']);
+    (plain(name)
+        && plain(pw)
+        && plain(host.split(['/', ':']).next().unwrap_or(""))
+        && !digest
+        && !is_reference(pw))
+    .then_some(pw)
 }
 
 /// The secret parts of the words of one command line.
@@ -1112,6 +1556,14 @@ const MIN_SECRET: usize = 8;
 /// One pass over the bytes, which also gathers each token's byte kinds, so
 /// most tokens are ruled out without looking at them again.
 fn secret_spans(s: &str) -> Vec<(usize, usize)> {
+    secret_spans_with(s, true)
+}
+
+/// [`secret_spans`]; `glued` also looks inside tokens for a vendor token
+/// glued to other text ([`check_token`]), a scan of every byte that
+/// [`Secrets::scrub_value`] leaves out: the values it masks come from a
+/// document whose glued tokens the collector already found.
+fn secret_spans_with(s: &str, glued: bool) -> Vec<(usize, usize)> {
     let mut spans = Vec::new();
     if s.len() < MIN_SECRET {
         // No token that short is a secret, and a key (three bytes at
@@ -1146,6 +1598,7 @@ fn secret_spans(s: &str) -> Vec<(usize, usize)> {
                         b: i,
                         kinds,
                         pieces,
+                        glued,
                     },
                     &mut key,
                     &mut spans,
@@ -1168,6 +1621,7 @@ fn secret_spans(s: &str) -> Vec<(usize, usize)> {
                 b: bytes.len(),
                 kinds,
                 pieces,
+                glued,
             },
             &mut key,
             &mut spans,
@@ -1186,6 +1640,8 @@ struct Token {
     kinds: u16,
     /// It holds a `/`, `:` or `@`, so it splits into pieces.
     pieces: bool,
+    /// Look for a vendor token glued inside it too.
+    glued: bool,
 }
 
 /// What [`secret_spans`] does at the end of each token: the token itself,
@@ -1211,16 +1667,38 @@ fn check_token(s: &str, t: Token, spans: &mut Vec<(usize, usize)>) {
         b,
         kinds,
         pieces,
+        glued,
     } = t;
     let tok = s.get(a..b).unwrap_or("");
     if secret_shaped(tok, kinds) {
         spans.push((a, b));
         return;
     }
+    let bytes = tok.as_bytes();
+    // A vendor token glued to other text by a dash, dot or underscore
+    // (`job-ghp_…`, `x.sk_live_…`): from its prefix to the token's end. The
+    // shortest prefix and its eight bytes need a separator and ten more.
+    if glued && bytes.len() > MIN_SECRET + 2 && kinds & (K_SYMBOL | K_OTHER) != 0 {
+        let found = bytes
+            .iter()
+            .enumerate()
+            .skip(1)
+            .filter(|&(j, &f)| {
+                j + MIN_SECRET < bytes.len()
+                    && PREFIX_FIRST
+                        .get(usize::from(f))
+                        .is_some_and(|&set| set != 0)
+                    && bytes.get(j - 1).is_some_and(|p| !p.is_ascii_alphanumeric())
+            })
+            .find(|&(j, &f)| vendor_prefixed(bytes.get(j..).unwrap_or_default(), f));
+        if let Some((j, _)) = found {
+            spans.push((a + j, b));
+            return;
+        }
+    }
     if !pieces {
         return;
     }
-    let bytes = tok.as_bytes();
     let mut piece_start = 0;
     let mut piece_kinds = 0u16;
     for (i, &c) in bytes.iter().enumerate() {
@@ -1256,6 +1734,47 @@ fn spaced_key(key: &[u8]) -> bool {
                 .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b'_'))
 }
 
+/// Words that take their value after a space in configuration text
+/// (`.netrc`'s `password X`, `token X`), which prose never follows with
+/// anything but a lower-case word.
+const SPACED_SECRET_WORDS: &[&str] = &[
+    "password",
+    "passwd",
+    "passphrase",
+    "secret",
+    "token",
+    "apikey",
+];
+
+/// The schemes of an HTTP `Authorization` header, after which the
+/// credential comes (`Bearer X`).
+const AUTH_SCHEMES: &[&str] = &[
+    "bearer",
+    "basic",
+    "token",
+    "digest",
+    "negotiate",
+    "bot",
+    "apikey",
+    "api-key",
+    "sso-key",
+];
+
+fn auth_scheme(word: &[u8]) -> bool {
+    let w = word.strip_suffix(b":").unwrap_or(word);
+    AUTH_SCHEMES
+        .iter()
+        .any(|s| w.eq_ignore_ascii_case(s.as_bytes()))
+}
+
+/// Whether a key joined to its value by spaces alone is an identifier
+/// (`//registry.npmjs.org/:_authToken X`, `credential.apiToken X`): its
+/// last piece is a name of several words, which prose never uses as one.
+fn identifier_key(key: &str) -> bool {
+    let last = key.rsplit(['/', '?', '&', '.', ':']).next().unwrap_or(key);
+    name_words(last).len() >= 2 && is_strong_secret_name(last)
+}
+
 /// The value token after a secret-named key token, when only `=`, `:`,
 /// spaces or quotes join them.
 fn check_pair(
@@ -1274,13 +1793,36 @@ fn check_pair(
         return;
     }
     let key = s.as_bytes().get(a0..b0).unwrap_or_default();
+    let value = s.as_bytes().get(a1..b1).unwrap_or_default();
     let keyed = key.last() == Some(&b':') || between.iter().any(|c| matches!(c, b'=' | b':'));
-    if !keyed && !spaced_key(key) {
+    // A word of prose ("without", "declared") is never the value of a key
+    // joined by spaces alone.
+    let prose = value.iter().all(u8::is_ascii_lowercase);
+    if auth_scheme(key) && !keyed {
+        // `Authorization: Bearer X`, `token X`, `Basic X`: the credential
+        // follows the scheme.
+        let v = s.get(a1..b1).unwrap_or("");
+        if !prose && secret_by_name("token", v) {
+            spans.push((a1, b1));
+        }
+        return;
+    }
+    if auth_scheme(value) {
+        // The scheme itself is a word, not the secret.
+        return;
+    }
+    let joined_as_key = keyed
+        || spaced_key(key)
+        || (!prose && identifier_key(s.get(a0..b0).unwrap_or("")))
+        || (!prose
+            && SPACED_SECRET_WORDS
+                .iter()
+                .any(|w| key.eq_ignore_ascii_case(w.as_bytes())));
+    if !joined_as_key {
         // A path or a word and the next word of a sentence ("open
         // /run/secrets without following links", "credentials declared").
         return;
     }
-    let value = s.as_bytes().get(a1..b1).unwrap_or_default();
     if matches!(value.first(), Some(b'-' | b'$' | b'/')) {
         return;
     }
@@ -1302,12 +1844,81 @@ fn check_pair(
     }
 }
 
+/// A text that did not parse (a profile or an imported file with a syntax
+/// error) with its secrets masked as [`Secrets::mask_source`] masks them,
+/// so the lines shown around the error keep their lines and columns. With
+/// no tree to read, the text is read as a stream of words that runs over
+/// line ends, since a key and its value often stand on two lines
+/// (`- name: DB_PASSWORD` / `  value: X`, `"--password",` / `"X"`):
+/// credential shapes and `key: value` pairs on one line, each program's
+/// secret options ([`secret_words`]), a value after a secret-named key,
+/// and the `value` of an entry whose `name` is secret-named.
+pub fn mask_unparsed(text: &str) -> String {
+    let mut values: Vec<String> = text.lines().flat_map(secret_tokens).collect();
+    // Words, each marked when a `:` or `=` follows it (a key).
+    let mut words: Vec<(&str, bool)> = Vec::new();
+    let pieces = text.split(|c: char| {
+        c.is_whitespace() || matches!(c, '"' | '\'' | ',' | '[' | ']' | '{' | '}')
+    });
+    for piece in pieces.filter(|p| !p.is_empty() && *p != "-") {
+        if matches!(piece, ":" | "=") {
+            if let Some(last) = words.last_mut() {
+                last.1 = true;
+            }
+            continue;
+        }
+        match piece.strip_suffix([':', '=']).filter(|k| !k.is_empty()) {
+            Some(k) => words.push((k, true)),
+            None => words.push((piece, false)),
+        }
+    }
+    let plain: Vec<&str> = words.iter().map(|w| w.0).collect();
+    collect_words(&plain, &mut values);
+    let mut named_secret = false;
+    for (i, &(w, is_key)) in words.iter().enumerate() {
+        let next = plain.get(i + 1).copied().unwrap_or("");
+        // Which program an option belongs to cannot be told here: every
+        // program's secret option counts (masking a port is harmless).
+        let option = PROGRAM_OPTIONS
+            .iter()
+            .find(|(_, o, _, _)| *o == w)
+            .is_some_and(|(_, o, t, _)| !next.starts_with('-') && takes_value(*t, o, next));
+        if option || (is_key && secret_by_name(w, next)) {
+            values.push(next.to_string());
+        }
+        if !is_key {
+            continue;
+        }
+        if w.eq_ignore_ascii_case("name") {
+            named_secret = is_secret_name(next);
+        } else if w.eq_ignore_ascii_case("value") {
+            if named_secret && secret_by_name("secret", next) {
+                values.push(next.to_string());
+            }
+            named_secret = false;
+        }
+    }
+    Secrets::of_values(values).mask_source(text)
+}
+
 /// The credential-looking tokens of free text (see [`scrub_tokens`]).
 pub fn secret_tokens(s: &str) -> Vec<String> {
     secret_spans(s)
         .into_iter()
         .filter_map(|(a, b)| s.get(a..b).map(str::to_string))
         .collect()
+}
+
+/// Free text made safe for any stream (an error, a note, a line on
+/// stderr): credential-looking tokens masked ([`scrub_tokens`]), then
+/// dangerous characters neutralized ([`crate::sanitize::neutralize`]).
+/// Messages quote the input they are about (a duplicate key, an unknown
+/// option), and the input may be a secret.
+pub fn safe_text(s: &str) -> Cow<'_, str> {
+    match scrub_tokens_cow(s) {
+        Cow::Borrowed(b) => crate::sanitize::neutralize(b),
+        Cow::Owned(o) => Cow::Owned(crate::sanitize::neutralize(&o).into_owned()),
+    }
 }
 
 /// Mask credential-looking tokens in free text, for text that did not come
@@ -1318,7 +1929,17 @@ pub fn scrub_tokens(s: &str) -> String {
 
 /// [`scrub_tokens`] without a copy when nothing needs masking.
 pub fn scrub_tokens_cow(s: &str) -> Cow<'_, str> {
-    let spans = secret_spans(s);
+    scrub_spans(s, secret_spans(s))
+}
+
+/// [`scrub_tokens_cow`] without the glued-token scan (see
+/// [`secret_spans_with`]), for [`Secrets::scrub_value`].
+fn scrub_tokens_quick(s: &str) -> Cow<'_, str> {
+    scrub_spans(s, secret_spans_with(s, false))
+}
+
+/// `s` with each of `spans` written as [`MASK`].
+fn scrub_spans(s: &str, spans: Vec<(usize, usize)>) -> Cow<'_, str> {
     if spans.is_empty() {
         return Cow::Borrowed(s);
     }
@@ -1746,6 +2367,188 @@ mod tests {
     }
 
     #[test]
+    fn each_program_s_secret_options_and_only_those() {
+        // (command line, the word that holds a secret, or "" for none)
+        let cases: &[(&str, &str)] = &[
+            ("redis-cli -h cache -a Pr8redisSh55 ping", "Pr8redisSh55"),
+            ("docker login -u ci -p Ps1dockerP77 reg", "Ps1dockerP77"),
+            ("podman login -pPs1podman77 reg", "-pPs1podman77"),
+            (
+                "az login --service-principal -u app -p Pt1azure77",
+                "Pt1azure77",
+            ),
+            ("curl -u deploy:Pr4curlU11 https://x", "deploy:Pr4curlU11"),
+            (
+                "curl --user=deploy:Pr5curlUser22 https://x",
+                "--user=deploy:Pr5curlUser22",
+            ),
+            ("mongosh -u app -p Pm1mongo11 db", "Pm1mongo11"),
+            // A program's options are its own, in every command of a line.
+            ("sh -c \"redis-cli -a Pc4redis44 ping", "Pc4redis44"),
+            ("cd /w && sudo mysql -p Pc5mysql55", "Pc5mysql55"),
+            ("true; docker login -p Pc6docker66 reg", "Pc6docker66"),
+            (
+                "echo Pc7stdin77 | docker login -u ci --password-stdin reg",
+                "Pc7stdin77",
+            ),
+            (
+                "printf '%s' Pc8stdin88 | gh auth login --with-token",
+                "Pc8stdin88",
+            ),
+            ("echo u:Pc9chpw99 | chpasswd", "u:Pc9chpw99"),
+            ("htpasswd -bc /etc/htpasswd admin Pd1htpw11", "Pd1htpw11"),
+            ("htpasswd -nb admin Pd2htpw22 > f", "Pd2htpw22"),
+            // Not secrets: ports, appends, a user without a password.
+            ("docker run -p 8080:80 image", ""),
+            ("ssh -p 2222 host", ""),
+            ("tee -a log.txt", ""),
+            ("curl -u deploy https://x", ""),
+            ("redis-cli -a $REDIS_PASSWORD ping", ""),
+            ("mysql -h db -p", ""),
+            ("echo $TOKEN | docker login --password-stdin reg", ""),
+            ("echo done | tee log", ""),
+            ("htpasswd -c /etc/htpasswd admin", ""),
+        ];
+        for (line, secret) in cases {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let hits: Vec<&str> = secret_words(&words)
+                .into_iter()
+                .filter_map(|(i, _)| words.get(i).copied())
+                .collect();
+            if secret.is_empty() {
+                assert!(hits.is_empty(), "{line}: {hits:?}");
+            } else {
+                assert_eq!(hits, [*secret], "{line}");
+            }
+        }
+    }
+
+    #[test]
+    fn credentials_after_auth_schemes_identifiers_and_glued_text_are_found() {
+        for (text, secret) in [
+            (
+                "curl -H \"Authorization: Bearer Pq9bearer66\" x",
+                "Pq9bearer66",
+            ),
+            ("authorization: token Pr0tokScheme12", "Pr0tokScheme12"),
+            (
+                "Authorization: Basic UHIzYmFzaWM6cGFzcw==",
+                "UHIzYmFzaWM6cGFzcw==",
+            ),
+            (
+                "npm config set //registry.npmjs.org/:_authToken Ps4npmTok11",
+                "Ps4npmTok11",
+            ),
+            (
+                "job-ghp_Zk7abcdefghijklmnopqrstuvwxyz012345",
+                "ghp_Zk7abcdefghijklmnopqrstuvwxyz012345",
+            ),
+            ("x.sk_live_abcdefghijklmnop", "sk_live_abcdefghijklmnop"),
+            ("machine h login u password Pn1netrc11", "Pn1netrc11"),
+        ] {
+            let shown = scrub_tokens(text);
+            assert!(!shown.contains(secret), "{text} -> {shown}");
+            assert!(shown.contains(MASK), "{text} -> {shown}");
+        }
+        // The scheme is a word, a reference is no secret, and prose stays.
+        for text in [
+            "Authorization: Bearer $TOKEN",
+            "Basic usage of the tool",
+            "open /srv/workshop/scratch/db_password without racing",
+            "the bearer token is issued by the broker",
+            "set the password once and rotate the token monthly",
+            "ghp_ is the prefix of a GitHub token",
+        ] {
+            assert_eq!(scrub_tokens(text), text);
+        }
+        assert_eq!(
+            scrub_tokens("Authorization: Bearer Pq9bearer66"),
+            "Authorization: Bearer [redacted]"
+        );
+    }
+
+    #[test]
+    fn secrets_are_found_by_where_they_stand_and_as_a_source_writes_them() {
+        let doc = parse(
+            serde_json::json!({
+                "credentials": [{"name": "db", "value": "Pu7credVal22"}],
+                "secrets": {"db": {"content": "Qc8inline88", "file": "./db.txt"}},
+                "objects": [{"kind": "Secret", "data": {"tls.key": "UWIzYmFzZTY0a2V5MzM="}}],
+                "hosts": ["bot:Pq5noScheme22@mirror.example"],
+                "DB_PASSWORD": {"x": "Pt8obj88", "file": "/run/db"},
+                "serviceAccountToken": {"audience": "vault", "path": "token"},
+                "image": "python:3.12@sha256:4f9c2a1b0d3e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9f0a",
+                "ghp_Zk7abcdefghijklmnopqrstuvwxyz012345": 1,
+                "SSH_KEY": "-----BEGIN PRIVATE KEY-----\nMIIEpAIBAAKCAQEAline1xyz\nPu2pemLine2abcdEFGH\n-----END PRIVATE KEY-----"
+            })
+            .to_string()
+            .as_bytes(),
+            Limits::default(),
+        )
+        .unwrap();
+        let s = Secrets::collect(&doc.root);
+        for secret in [
+            "Pu7credVal22",
+            "Qc8inline88",
+            "UWIzYmFzZTY0a2V5MzM=",
+            "Pq5noScheme22",
+            "Pt8obj88",
+            "ghp_Zk7abcdefghijklmnopqrstuvwxyz012345",
+            "Pu2pemLine2abcdEFGH",
+            "-----BEGIN PRIVATE KEY-----\\nMIIEpAIBAAKCAQEAline1xyz\\nPu2pemLine2abcdEFGH\\n-----END PRIVATE KEY-----",
+        ] {
+            assert!(
+                s.mask_source(secret).chars().all(|c| c == '*'),
+                "{secret} not masked"
+            );
+        }
+        // Names, a file path and an image digest are not secrets.
+        for kept in [
+            "db",
+            "./db.txt",
+            "python:3.12",
+            "3.12",
+            "mirror.example",
+            "vault",
+            "token",
+            "/run/db",
+        ] {
+            assert!(!s.contains(kept), "{kept}");
+        }
+    }
+
+    #[test]
+    fn a_literal_written_with_escapes_is_masked_whole() {
+        assert_eq!(
+            unescape(r"a\u0062\x63\n\ud83d\ude00\U0001F600\q\u12"),
+            "abc\n😀😀q\\u12"
+        );
+        let text = r#"{"DB_PASSWORD": "hunt\u0065r2x", "LANG": "C\u002eUTF-8", "X": "\u0067hp_abcdefghijklmnopqrstuvwxyz0123"}"#;
+        let doc = parse(text.as_bytes(), Limits::default()).unwrap();
+        let masked = Secrets::collect(&doc.root).mask_source(text);
+        assert!(
+            !masked.contains("r2x") && !masked.contains("hp_abc"),
+            "{masked}"
+        );
+        assert!(masked.contains(r"C\u002eUTF-8"), "{masked}");
+        assert_eq!(masked.chars().count(), text.chars().count());
+    }
+
+    #[test]
+    fn unparsed_text_is_masked_across_line_ends_in_place() {
+        let text = "{\"variables\": {\"DB_PASSWORD\":\n  \"Pz1split11\", \"LANG\": \"C.UTF-8\"},\n \"arguments\": [\"--token\",\n \"Pz2split22\"]\n env:\n - name: API_KEY\n   value: Pz3yaml33\n - name: MODE\n   value: fast oops\n";
+        let masked = mask_unparsed(text);
+        for secret in ["Pz1split11", "Pz2split22", "Pz3yaml33"] {
+            assert!(!masked.contains(secret), "{secret} in {masked}");
+        }
+        for kept in ["C.UTF-8", "fast", "DB_PASSWORD", "API_KEY", "--token"] {
+            assert!(masked.contains(kept), "{kept} masked in {masked}");
+        }
+        assert_eq!(masked.lines().count(), text.lines().count());
+        assert_eq!(masked.chars().count(), text.chars().count());
+    }
+
+    #[test]
     fn messages_scrub_their_backticked_values_and_never_their_wording() {
         let doc = parse(
             br#"{"environment":{"variables":{"DB_PASSWORD":"hunter2!","PIN_TOKEN":"x9z","LANG":"C"}}}"#,
@@ -1855,10 +2658,19 @@ mod tests {
 /// the string [`MASK`]. Text that does not parse as JSON is scrubbed token by
 /// token instead, so nothing is ever passed through unexamined.
 pub fn mask_json_document(text: &str) -> Cow<'_, str> {
+    mask_json_document_with(text, &Secrets::default())
+}
+
+/// [`mask_json_document`], masking `also` besides the document's own
+/// secrets (those of the file it was imported from).
+pub fn mask_json_document_with<'t>(text: &'t str, also: &Secrets) -> Cow<'t, str> {
     let Ok(doc) = crate::json::parse(text.as_bytes(), crate::json::Limits::default()) else {
-        return scrub_tokens_cow(text);
+        return match also.mask_everywhere(text) {
+            Cow::Borrowed(b) => scrub_tokens_cow(b),
+            Cow::Owned(o) => Cow::Owned(scrub_tokens_cow(&o).into_owned()),
+        };
     };
-    let secrets = Secrets::collect(&doc.root);
+    let secrets = Secrets::collect(&doc.root).union(also);
     if secrets.is_empty() {
         return Cow::Borrowed(text);
     }
@@ -1888,7 +2700,7 @@ fn json_edits(text: &str, n: &Node, secrets: &Secrets, out: &mut Vec<(usize, usi
     match &n.value {
         Value::String(s) => {
             if let Cow::Owned(masked) = secrets.scrub_value(s) {
-                let quoted = serde_json::Value::String(masked).to_string();
+                let quoted = crate::sanitize::json_string(&masked);
                 out.push((span.0, span.1, quoted));
             }
         }
@@ -1903,7 +2715,7 @@ fn json_edits(text: &str, n: &Node, secrets: &Secrets, out: &mut Vec<(usize, usi
                 if let Cow::Owned(masked) = secrets.scrub_value(&m.key) {
                     let start = m.key_pos.offset as usize;
                     let end = string_literal_end(text, start);
-                    out.push((start, end, serde_json::Value::String(masked).to_string()));
+                    out.push((start, end, crate::sanitize::json_string(&masked)));
                 }
                 json_edits(text, &m.value, secrets, out);
             }

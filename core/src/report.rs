@@ -252,6 +252,20 @@ impl Report {
         self.secrets.scrub(s)
     }
 
+    /// A finding made after the audit (a runner overlay's conflict) cleaned
+    /// as the audit cleans its own: the message's backticked values, the
+    /// pointer and every evidence key and value masked and neutralized.
+    pub fn clean_finding(&self, mut f: Finding) -> Finding {
+        let clean = Clean(&self.secrets);
+        f.pointer = clean.owned(f.pointer);
+        f.message = clean.message(f.message);
+        f.evidence = std::mem::take(&mut f.evidence)
+            .into_iter()
+            .map(|(k, v)| (clean.message(k), clean_value(v, &|s| clean.owned(s))))
+            .collect();
+        f
+    }
+
     /// The lines of the (masked) source, 1-based access.
     pub fn source_line(&self, line: u32) -> Option<&str> {
         self.source_text
@@ -330,6 +344,9 @@ pub struct Parsed<'a> {
     /// Left to the operating system after the audit (see
     /// [`Parsed::never_free`]).
     never_free: bool,
+    /// Secrets of the file the profile was imported from, masked besides
+    /// the profile's own (see [`Parsed::also_masking`]).
+    also: Option<Secrets>,
 }
 
 /// Sizes only: the bytes and the document hold the profile's secrets.
@@ -368,7 +385,18 @@ impl<'a> Parsed<'a> {
             problems,
             early,
             never_free: false,
+            also: None,
         })
+    }
+
+    /// Mask `more` secrets too in everything the report shows: those of
+    /// the file an imported profile came from, which the profile alone
+    /// may not reveal as secrets.
+    pub fn also_masking(mut self, more: &Secrets) -> Self {
+        if !more.is_empty() {
+            self.also = Some(more.clone());
+        }
+        self
     }
 
     /// For a caller whose process ends right after this audit: the
@@ -434,10 +462,17 @@ fn audit_scheduled(
         problems,
         early,
         never_free,
+        also,
     } = parsed;
     let (digests, analysis) = par::join(
         wide,
-        || early.unwrap_or_else(|| digests(&doc.root, &bytes, wide)),
+        || {
+            let mut d = early.unwrap_or_else(|| digests(&doc.root, &bytes, wide));
+            if let Some(more) = also {
+                d.secrets = d.secrets.union(&more);
+            }
+            d
+        },
         || analyse(&doc, &profile, &problems, labels, options, wide),
     );
     let Analysis {

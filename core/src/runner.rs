@@ -412,7 +412,10 @@ fn add_conflicts(
             f.column = Some(pos.column);
             f.exact = exact;
         }
+        // The message quotes both values without backticks: scrubbed
+        // whole, as a value.
         f.message = report.redact(&f.message);
+        let f = report.clean_finding(f);
         report.issues.push(f);
     }
     report.refresh();

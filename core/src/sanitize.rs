@@ -95,6 +95,31 @@ pub fn neutralize_multiline(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `s` as a JSON string literal whose text holds no dangerous character
+/// raw: JSON's own escapes for C0 controls, and `\uXXXX` for the others
+/// (C1 controls, U+2028 and U+2029, bidi and zero-width characters). The
+/// string's value is unchanged, so a document written with it (the profile
+/// `isolint import` prints) says the same thing and cannot redraw, break or
+/// reorder the terminal or page that shows it.
+pub fn json_string(s: &str) -> String {
+    let quoted = serde_json::Value::String(s.to_string()).to_string();
+    if quoted.is_ascii() || !quoted.chars().any(is_dangerous) {
+        return quoted;
+    }
+    let mut out = String::with_capacity(quoted.len() + 8);
+    for c in quoted.chars() {
+        if is_dangerous(c) {
+            let mut units = [0u16; 2];
+            for u in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{u:04x}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Lowercase `s` for comparison with ASCII words: the result equals an
 /// ASCII word exactly when `s.to_lowercase()` does (and is then the same
 /// string), without the standard library's Unicode case tables, which the
@@ -121,6 +146,21 @@ mod tests {
         assert_eq!(neutralize("\u{202e}gnp.exe"), "\\u{202e}gnp.exe");
         assert_eq!(neutralize("plain/path"), "plain/path");
         assert_eq!(neutralize_multiline("a\n\u{1b}b\r\n"), "a\n\\u{1b}b\n");
+    }
+
+    #[test]
+    fn json_strings_escape_every_dangerous_character_and_keep_the_value() {
+        for s in [
+            "plain",
+            "a\u{2028}b\u{2029}c\u{85}d\u{c}e\r\n\u{1b}]0;x\u{7}",
+            "\u{202e}gnp.exe\u{200b}\u{feff}",
+            "é ü 日本 😀",
+        ] {
+            let j = json_string(s);
+            assert!(!j.chars().any(is_dangerous), "{j}");
+            let back: String = serde_json::from_str(&j).unwrap();
+            assert_eq!(back, s);
+        }
     }
 
     #[test]

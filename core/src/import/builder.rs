@@ -352,7 +352,7 @@ fn scalar(v: &OVal) -> Option<String> {
         OVal::Bool(b) => b.to_string(),
         OVal::Int(n) => n.to_string(),
         OVal::Negative(n) => n.to_string(),
-        OVal::Str(s) => serde_json::Value::String(s.clone()).to_string(),
+        OVal::Str(s) => crate::sanitize::json_string(s),
         _ => return None,
     })
 }
@@ -398,7 +398,7 @@ fn render(v: &OVal, pattern: &str, indent: usize, out: &mut String) {
             out.push_str("{\n");
             for (i, (k, val)) in sorted.iter().enumerate() {
                 out.push_str(&pad);
-                out.push_str(&serde_json::Value::String(k.clone()).to_string());
+                out.push_str(&crate::sanitize::json_string(k));
                 out.push_str(": ");
                 render(val, &format!("{pattern}/{k}"), indent + 1, out);
                 out.push_str(if i + 1 < sorted.len() { ",\n" } else { "\n" });

@@ -36,7 +36,7 @@ use std::sync::Arc;
 
 use crate::finding::Origin;
 use crate::json::InputError;
-use crate::report::{audit, sha256_hex, AuditOptions, Labels, OriginalSource, Report};
+use crate::report::{sha256_hex, AuditOptions, Labels, OriginalSource, Report};
 use crate::sanitize::neutralize;
 
 pub(crate) mod builder;
@@ -58,6 +58,7 @@ mod sandbox;
 mod sandbox_schema;
 pub(crate) mod schema;
 mod shell;
+mod source_secrets;
 pub mod toml;
 pub mod tree;
 pub mod yaml;
@@ -190,6 +191,10 @@ pub struct Imported {
     /// copy per profile made imports quadratic.
     pub masked_source: Arc<str>,
     pub source_sha256: Arc<str>,
+    /// The secrets of the whole file (every profile's, and those of
+    /// settings no profile kept): whatever is shown of one of its profiles
+    /// masks them all ([`audit_imported`], [`Imported::masked_profile_json`]).
+    pub file_secrets: Arc<crate::redact::Secrets>,
 }
 
 impl Imported {
@@ -216,6 +221,19 @@ impl Imported {
                 None => return find(""),
             }
         }
+    }
+
+    /// The profile JSON with every secret of the file written as
+    /// [`crate::redact::MASK`] (see [`crate::redact::mask_json_document_with`]):
+    /// what `isolint import` prints unless told to reveal secrets.
+    pub fn masked_profile_json(&self) -> std::borrow::Cow<'_, str> {
+        crate::redact::mask_json_document_with(&self.profile_json, &self.file_secrets)
+    }
+
+    /// [`Imported::name`] as a front end may show it: the file's secrets
+    /// masked (a service or container named like a token) and neutralized.
+    pub fn shown_name(&self) -> String {
+        neutralize(&self.file_secrets.scrub_value(&self.name)).into_owned()
     }
 
     /// `file#name`, or `file` when the file holds one unnamed profile.
@@ -318,7 +336,9 @@ impl fmt::Display for ImportError {
                 first.line, first.column
             ),
         };
-        f.write_str(&neutralize(&text))
+        // A message may quote the input (a duplicate key shaped like a
+        // token): masked as well as neutralized.
+        f.write_str(&crate::redact::safe_text(&text))
     }
 }
 
@@ -586,6 +606,8 @@ fn finish(
             }
         }
     });
+    noted.extend(source_secrets::line_values(text));
+    let roots = roots.chain(source_secrets::documents(format, text));
     let secrets = crate::redact::Secrets::collect_many_and(roots, noted);
     if let Some(e) = failed {
         return Err(ImportError::from_json(e));
@@ -603,6 +625,7 @@ fn finish(
         f.3.iter_mut().for_each(|u| clean(&mut u.reason));
     }
     let source_sha256: Arc<str> = Arc::from(sha256_hex(text.as_bytes()));
+    let file_secrets = Arc::new(secrets);
     Ok(finished
         .into_iter()
         .map(
@@ -616,6 +639,7 @@ fn finish(
                 source_text: Arc::clone(text),
                 masked_source: Arc::clone(&masked_source),
                 source_sha256: Arc::clone(&source_sha256),
+                file_secrets: Arc::clone(&file_secrets),
             },
         )
         .collect())
@@ -633,7 +657,21 @@ pub fn audit_imported(
     options: &AuditOptions,
 ) -> Result<Report, InputError> {
     let source = imported.display_name(original_name);
-    let mut report = audit(imported.profile_json.as_bytes(), &source, labels, options)?;
+    // The file's secrets are masked in this profile's report too: a value
+    // that is a secret only by where the file wrote it (a Compose
+    // `extra_hosts` entry with user info) is still one.
+    let parsed = crate::report::Parsed::new(
+        imported.profile_json.as_bytes(),
+        crate::json::Limits::default(),
+    )?
+    .also_masking(&imported.file_secrets);
+    let mut report = crate::report::audit_parsed(
+        parsed,
+        &source,
+        labels,
+        options,
+        crate::report::Detail::Full,
+    );
     let file = neutralize(original_name).into_owned();
     let mut cache: HashMap<String, Option<Loc>> = HashMap::new();
     for f in &mut report.issues {

@@ -100,9 +100,11 @@ pub fn run(args: &ImportArgs) -> u8 {
 fn withhold_secrets(shown: &str, imported: &mut [Imported]) {
     let mut withheld = 0;
     for i in imported.iter_mut() {
-        if let std::borrow::Cow::Owned(masked) =
-            isolint_core::redact::mask_json_document(&i.profile_json)
-        {
+        let masked = match i.masked_profile_json() {
+            std::borrow::Cow::Owned(masked) => Some(masked),
+            std::borrow::Cow::Borrowed(_) => None,
+        };
+        if let Some(masked) = masked {
             i.profile_json = masked;
             withheld += 1;
         }
@@ -264,7 +266,13 @@ fn write_profiles(
         .to_string();
     let paths: Vec<PathBuf> = imported
         .iter()
-        .map(|i| out.join(profile_file_name(&stem, &i.name)))
+        // A name shaped like a token is not written into a file name.
+        .map(|i| {
+            out.join(profile_file_name(
+                &stem,
+                &i.file_secrets.scrub_value(&i.name),
+            ))
+        })
         .collect();
     for path in &paths {
         refuse_own_input(source, path)?;

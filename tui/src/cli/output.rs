@@ -6,7 +6,7 @@ use std::fs::{self, OpenOptions};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-use isolint_core::sanitize::neutralize;
+use isolint_core::redact::safe_text;
 
 /// Whether the user asked for no colour (<https://no-color.org>: set and
 /// not empty), or the terminal cannot show it.
@@ -15,10 +15,10 @@ pub fn color_disabled_by_env() -> bool {
         || std::env::var_os("TERM").is_some_and(|t| t == "dumb")
 }
 
-/// Print `error: MESSAGE` on stderr. The message is neutralized: it may
-/// quote file names or input the user does not control.
+/// Print `error: MESSAGE` on stderr. The message is masked and
+/// neutralized: it may quote file names or input the user does not control.
 pub fn error(message: &str) {
-    let message = neutralize(message);
+    let message = safe_text(message);
     let label = if io::stderr().is_terminal() && !color_disabled_by_env() {
         "\x1b[1;31merror\x1b[0m"
     } else {
@@ -30,18 +30,18 @@ pub fn error(message: &str) {
 /// Print `note: MESSAGE` on stderr (a remark about the input, like a
 /// compiler's).
 pub fn remark(message: &str) {
-    line("note: ", &neutralize(message));
+    line("note: ", &safe_text(message));
 }
 
 /// Print `not declared: MESSAGE` on stderr: a profile field an imported
 /// format cannot express.
 pub fn not_declared(message: &str) {
-    line("not declared: ", &neutralize(message));
+    line("not declared: ", &safe_text(message));
 }
 
 /// Print an informational line on stderr.
 pub fn note(message: &str) {
-    line("isolint: ", &neutralize(message));
+    line("isolint: ", &safe_text(message));
 }
 
 /// One line on stderr in one write: stderr is unbuffered, `writeln!` would

@@ -230,11 +230,15 @@ fn audit_import(
     imported
         .iter()
         .map(|unit| Loaded {
-            unit: neutralize(&unit.name).into_owned(),
+            unit: unit.shown_name(),
             notes: import_notes(file, unit),
             outcome: crate::runner::audit_imported(unit, name, labels, options).map_err(|e| {
                 positioned(
-                    &unit.display_name(file),
+                    &if unit.name.is_empty() {
+                        file.to_string()
+                    } else {
+                        format!("{file}#{}", unit.shown_name())
+                    },
                     unit.profile_json.as_bytes(),
                     None,
                     neutralize(&e).into_owned(),
@@ -303,7 +307,10 @@ fn positioned(file: &str, bytes: &[u8], pos: Option<(u32, u32)>, message: String
     let context = match (pos, std::str::from_utf8(bytes)) {
         (Some((line, _)), Ok(text)) => {
             let first = line.saturating_sub(2).max(1);
-            text.lines()
+            // Masked whole first: a key and its value may stand on two
+            // lines, of which only one is shown.
+            redact::mask_unparsed(text)
+                .lines()
                 .enumerate()
                 .map(|(i, l)| (i as u32 + 1, l))
                 .skip_while(|(n, _)| *n < first)
