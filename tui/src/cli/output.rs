@@ -273,7 +273,7 @@ pub fn refuse_inputs(
             return Err(format!(
                 "{}: is the {what} and also the {flag} file, which the write would replace; \
                  write it elsewhere",
-                neutralize(&p.to_string_lossy())
+                safe_text(&p.to_string_lossy())
             ));
         }
     }
