@@ -84,14 +84,19 @@ impl std::fmt::Display for ObservationsError {
 impl std::error::Error for ObservationsError {}
 
 /// Parse an observations document; the message names line and column.
+///
+/// Read from core's own spanned JSON tree (the profile parser), not with
+/// serde: the page reads observations too, and one JSON parser there is
+/// cheaper than two. `tests::reads_like_serde` holds it to the serde
+/// derive's answers (required fields, `null` optionals, no unknown or
+/// repeated field).
 pub fn parse(bytes: &[u8]) -> Result<Observations, ObservationsError> {
-    crate::json::parse(bytes, crate::json::Limits::default())
+    let doc = crate::json::parse(bytes, crate::json::Limits::default())
         .map_err(|e| ObservationsError(e.to_string()))?;
-    let o: Observations = serde_json::from_slice(bytes).map_err(|e| {
+    let o = read_observations(&doc).map_err(|(pos, what)| {
         ObservationsError(format!(
-            "line {}, column {}: not an {OBSERVATIONS_SCHEMA} document: {e}",
-            e.line(),
-            e.column()
+            "line {}, column {}: not an {OBSERVATIONS_SCHEMA} document: {what}",
+            pos.line, pos.column
         ))
     })?;
     if o.schema != OBSERVATIONS_SCHEMA {
@@ -111,6 +116,125 @@ pub fn parse(bytes: &[u8]) -> Result<Observations, ObservationsError> {
         }
     }
     Ok(o)
+}
+
+type Bad = (crate::json::Pos, String);
+
+fn read_observations(doc: &crate::json::Document) -> Result<Observations, Bad> {
+    if let Some(d) = doc.duplicates.first() {
+        let name = d.pointer.rsplit('/').next().unwrap_or("");
+        let name = name.replace("~1", "/").replace("~0", "~");
+        return Err((d.again, format!("duplicate field `{name}`")));
+    }
+    let root = Fields::of(
+        &doc.root,
+        &["schema", "plan_fingerprint", "runner", "observations"],
+    )?;
+    let list = root.required("observations")?;
+    let crate::json::Value::Array(items) = &list.value else {
+        return Err(invalid(list, "a sequence"));
+    };
+    let mut observations = Vec::with_capacity(items.len());
+    for item in items {
+        let f = Fields::of(
+            item,
+            &[
+                "id",
+                "kind",
+                "action",
+                "observed",
+                "errno",
+                "detail",
+                "elapsed_us",
+            ],
+        )?;
+        let elapsed = f.required("elapsed_us")?;
+        let elapsed_us = match &elapsed.value {
+            crate::json::Value::Number(n) => n.as_u64(),
+            _ => None,
+        }
+        .ok_or_else(|| invalid(elapsed, "u64"))?;
+        observations.push(Observation {
+            id: f.string("id")?,
+            kind: f.string("kind")?,
+            action: f.string("action")?,
+            observed: f.string("observed")?,
+            errno: f.optional_string("errno")?,
+            detail: f.optional_string("detail")?,
+            elapsed_us,
+        });
+    }
+    Ok(Observations {
+        schema: root.string("schema")?,
+        plan_fingerprint: root.string("plan_fingerprint")?,
+        runner: root.string("runner")?,
+        observations,
+    })
+}
+
+/// The members of one JSON object whose field names are all known.
+struct Fields<'a> {
+    at: &'a crate::json::Node,
+    members: &'a [crate::json::Member],
+}
+
+impl<'a> Fields<'a> {
+    fn of(at: &'a crate::json::Node, known: &[&str]) -> Result<Fields<'a>, Bad> {
+        let members = at.members().ok_or_else(|| invalid(at, "a map"))?;
+        if let Some(m) = members.iter().find(|m| !known.contains(&m.key.as_str())) {
+            return Err((
+                m.key_pos,
+                format!(
+                    "unknown field `{}`, expected one of {}",
+                    m.key,
+                    known
+                        .iter()
+                        .map(|k| format!("`{k}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ));
+        }
+        Ok(Fields { at, members })
+    }
+
+    fn get(&self, name: &str) -> Option<&'a crate::json::Node> {
+        self.members
+            .iter()
+            .find(|m| m.key == name)
+            .map(|m| &m.value)
+    }
+
+    fn required(&self, name: &str) -> Result<&'a crate::json::Node, Bad> {
+        self.get(name)
+            .ok_or_else(|| (self.at.pos, format!("missing field `{name}`")))
+    }
+
+    fn string(&self, name: &str) -> Result<String, Bad> {
+        let n = self.required(name)?;
+        n.as_str()
+            .map(str::to_string)
+            .ok_or_else(|| invalid(n, "a string"))
+    }
+
+    /// Absent and `null` are both "none", as `#[serde(default)]` reads them.
+    fn optional_string(&self, name: &str) -> Result<Option<String>, Bad> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(n) if matches!(n.value, crate::json::Value::Null) => Ok(None),
+            Some(n) => n
+                .as_str()
+                .map(|s| Some(s.to_string()))
+                .ok_or_else(|| invalid(n, "a string")),
+        }
+    }
+}
+
+fn invalid(n: &crate::json::Node, expected: &str) -> Bad {
+    (
+        n.pos,
+        format!("invalid type: {}, expected {expected}", n.type_name()),
+    )
 }
 
 string_enum!(
@@ -519,6 +643,114 @@ mod tests {
         let rec = reconcile(&planned(&r), &r.profile.fingerprint, &o);
         assert_eq!(rec.count(Status::Stale), r.runtime_checks.len());
         assert!(!rec.passes());
+    }
+
+    /// The reader before core's JSON tree took over: serde's derive.
+    fn serde_reference(bytes: &[u8]) -> Option<Observations> {
+        let o: Observations = serde_json::from_slice(bytes).ok()?;
+        let known = o
+            .observations
+            .iter()
+            .all(|ob| Observed::parse(&ob.observed).is_some());
+        (o.schema == OBSERVATIONS_SCHEMA && known).then_some(o)
+    }
+
+    /// Every field of both objects, absent, repeated, unknown or replaced
+    /// by each JSON type (and the numbers `u64` refuses), reads as serde's
+    /// derive reads it: the same value, or an error with a position.
+    #[test]
+    fn reads_like_serde() {
+        use serde_json::{json, Value};
+        let base = json!({
+            "schema": OBSERVATIONS_SCHEMA,
+            "plan_fingerprint": "ab12",
+            "runner": "bwrap 0.8.0",
+            "observations": [
+                {"id": "rc-1", "kind": "path-read", "action": "open O_RDONLY", "observed": "denied",
+                 "errno": "EACCES", "detail": "x", "elapsed_us": 12},
+                {"id": "rc-2", "kind": "env-exact", "action": "environ", "observed": "exact", "elapsed_us": 0}
+            ]
+        });
+        let replacements = [
+            json!(null),
+            json!("s"),
+            json!(""),
+            json!("denied"),
+            json!(OBSERVATIONS_SCHEMA),
+            json!(0),
+            json!(7),
+            json!(-1),
+            json!(1.5),
+            json!(true),
+            json!([]),
+            json!([{}]),
+            json!({}),
+        ];
+        let mut docs: Vec<String> = vec![base.to_string()];
+        let mut variants = |doc: &Value, path: &[&str], obj: &serde_json::Map<String, Value>| {
+            let at = |mut v: Value, f: &dyn Fn(&mut serde_json::Map<String, Value>)| {
+                let mut o = &mut v;
+                for p in path {
+                    o = match p.parse::<usize>() {
+                        Ok(i) => &mut o[i],
+                        Err(_) => &mut o[*p],
+                    };
+                }
+                f(o.as_object_mut().unwrap());
+                v.to_string()
+            };
+            let mut keys: Vec<String> = obj.keys().cloned().collect();
+            keys.push("errno".into());
+            for key in keys {
+                docs.push(at(doc.clone(), &|o| {
+                    o.remove(&key);
+                }));
+                for r in &replacements {
+                    docs.push(at(doc.clone(), &|o| {
+                        o.insert(key.clone(), r.clone());
+                    }));
+                }
+            }
+            docs.push(at(doc.clone(), &|o| {
+                o.insert("extra".into(), json!(1));
+            }));
+        };
+        let obs = base["observations"][0].as_object().unwrap().clone();
+        variants(&base, &[], base.as_object().unwrap());
+        variants(&base, &["observations", "0"], &obs);
+        // Repeated fields, elapsed_us at and past u64, exponents, other roots.
+        let text = base.to_string();
+        docs.push(text.replacen("\"runner\"", "\"runner\":\"a\",\"runner\"", 1));
+        docs.push(text.replacen("\"id\"", "\"id\":\"a\",\"id\"", 1));
+        docs.push(text.replacen("\"detail\"", "\"detail\":null,\"detail\"", 1));
+        for n in [
+            "18446744073709551615",
+            "18446744073709551616",
+            "1e3",
+            "1.0",
+            "-0",
+            "0",
+        ] {
+            docs.push(text.replacen("\"elapsed_us\":12", &format!("\"elapsed_us\":{n}"), 1));
+        }
+        for other in ["[]", "null", "1", "\"x\"", "{}", "[{}]"] {
+            docs.push(other.to_string());
+        }
+        let mut ok = 0;
+        for d in &docs {
+            let ours = parse(d.as_bytes());
+            assert_eq!(ours.clone().ok(), serde_reference(d.as_bytes()), "{d}");
+            match ours {
+                Ok(_) => ok += 1,
+                Err(e) => assert!(
+                    e.0.starts_with("line ")
+                        || e.0.starts_with("schema is")
+                        || e.0.contains("unknown observed"),
+                    "{d}: {e}"
+                ),
+            }
+        }
+        assert!(ok >= 5 && docs.len() - ok >= 100, "{ok} of {}", docs.len());
     }
 
     #[test]
