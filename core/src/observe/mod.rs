@@ -93,7 +93,7 @@ impl std::error::Error for ObservationsError {}
 pub fn parse(bytes: &[u8]) -> Result<Observations, ObservationsError> {
     let doc = crate::json::parse(bytes, crate::json::Limits::default())
         .map_err(|e| ObservationsError(e.to_string()))?;
-    let o = read_observations(&doc).map_err(|(pos, what)| {
+    let o = read_observations(&doc, bytes).map_err(|(pos, what)| {
         ObservationsError(format!(
             "line {}, column {}: not an {OBSERVATIONS_SCHEMA} document: {what}",
             pos.line, pos.column
@@ -119,118 +119,143 @@ pub fn parse(bytes: &[u8]) -> Result<Observations, ObservationsError> {
 }
 
 type Bad = (crate::json::Pos, String);
+type JNode = crate::json::Node;
 
-fn read_observations(doc: &crate::json::Document) -> Result<Observations, Bad> {
-    if let Some(d) = doc.duplicates.first() {
-        let name = d.pointer.rsplit('/').next().unwrap_or("");
-        let name = name.replace("~1", "/").replace("~0", "~");
-        return Err((d.again, format!("duplicate field `{name}`")));
-    }
-    let root = Fields::of(
-        &doc.root,
-        &["schema", "plan_fingerprint", "runner", "observations"],
-    )?;
-    let list = root.required("observations")?;
-    let crate::json::Value::Array(items) = &list.value else {
-        return Err(invalid(list, "a sequence"));
-    };
-    let mut observations = Vec::with_capacity(items.len());
-    for item in items {
-        let f = Fields::of(
-            item,
-            &[
-                "id",
-                "kind",
-                "action",
-                "observed",
-                "errno",
-                "detail",
-                "elapsed_us",
-            ],
-        )?;
-        let elapsed = f.required("elapsed_us")?;
-        let elapsed_us = match &elapsed.value {
-            crate::json::Value::Number(n) => n.as_u64(),
-            _ => None,
+/// Members are read in document order, so the first problem reported is
+/// the first in the file, as serde reports it; missing fields after that,
+/// at the object's end.
+fn read_observations(doc: &crate::json::Document, bytes: &[u8]) -> Result<Observations, Bad> {
+    const KNOWN: &[&str] = &["schema", "plan_fingerprint", "runner", "observations"];
+    let root = &doc.root;
+    let (mut schema, mut plan_fingerprint, mut runner, mut observations) = (None, None, None, None);
+    for m in members(root)? {
+        match m.key.as_str() {
+            "schema" => set(&mut schema, m, string(&m.value)?)?,
+            "plan_fingerprint" => set(&mut plan_fingerprint, m, string(&m.value)?)?,
+            "runner" => set(&mut runner, m, string(&m.value)?)?,
+            "observations" => {
+                let crate::json::Value::Array(items) = &m.value.value else {
+                    return Err(invalid(&m.value, "a sequence"));
+                };
+                let list = items
+                    .iter()
+                    .map(|i| read_observation(i, bytes))
+                    .collect::<Result<Vec<_>, _>>()?;
+                set(&mut observations, m, list)?;
+            }
+            _ => return Err(unknown(m, KNOWN)),
         }
-        .ok_or_else(|| invalid(elapsed, "u64"))?;
-        observations.push(Observation {
-            id: f.string("id")?,
-            kind: f.string("kind")?,
-            action: f.string("action")?,
-            observed: f.string("observed")?,
-            errno: f.optional_string("errno")?,
-            detail: f.optional_string("detail")?,
-            elapsed_us,
-        });
     }
     Ok(Observations {
-        schema: root.string("schema")?,
-        plan_fingerprint: root.string("plan_fingerprint")?,
-        runner: root.string("runner")?,
-        observations,
+        schema: required(schema, root, bytes, "schema")?,
+        plan_fingerprint: required(plan_fingerprint, root, bytes, "plan_fingerprint")?,
+        runner: required(runner, root, bytes, "runner")?,
+        observations: required(observations, root, bytes, "observations")?,
     })
 }
 
-/// The members of one JSON object whose field names are all known.
-struct Fields<'a> {
-    at: &'a crate::json::Node,
-    members: &'a [crate::json::Member],
-}
-
-impl<'a> Fields<'a> {
-    fn of(at: &'a crate::json::Node, known: &[&str]) -> Result<Fields<'a>, Bad> {
-        let members = at.members().ok_or_else(|| invalid(at, "a map"))?;
-        if let Some(m) = members.iter().find(|m| !known.contains(&m.key.as_str())) {
-            return Err((
-                m.key_pos,
-                format!(
-                    "unknown field `{}`, expected one of {}",
-                    m.key,
-                    known
-                        .iter()
-                        .map(|k| format!("`{k}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            ));
-        }
-        Ok(Fields { at, members })
-    }
-
-    fn get(&self, name: &str) -> Option<&'a crate::json::Node> {
-        self.members
-            .iter()
-            .find(|m| m.key == name)
-            .map(|m| &m.value)
-    }
-
-    fn required(&self, name: &str) -> Result<&'a crate::json::Node, Bad> {
-        self.get(name)
-            .ok_or_else(|| (self.at.pos, format!("missing field `{name}`")))
-    }
-
-    fn string(&self, name: &str) -> Result<String, Bad> {
-        let n = self.required(name)?;
-        n.as_str()
-            .map(str::to_string)
-            .ok_or_else(|| invalid(n, "a string"))
-    }
-
-    /// Absent and `null` are both "none", as `#[serde(default)]` reads them.
-    fn optional_string(&self, name: &str) -> Result<Option<String>, Bad> {
-        match self.get(name) {
-            None => Ok(None),
-            Some(n) if matches!(n.value, crate::json::Value::Null) => Ok(None),
-            Some(n) => n
-                .as_str()
-                .map(|s| Some(s.to_string()))
-                .ok_or_else(|| invalid(n, "a string")),
+fn read_observation(n: &JNode, bytes: &[u8]) -> Result<Observation, Bad> {
+    const KNOWN: &[&str] = &[
+        "id",
+        "kind",
+        "action",
+        "observed",
+        "errno",
+        "detail",
+        "elapsed_us",
+    ];
+    let (mut id, mut kind, mut action, mut observed) = (None, None, None, None);
+    let (mut errno, mut detail, mut elapsed_us) = (None, None, None);
+    for m in members(n)? {
+        match m.key.as_str() {
+            "id" => set(&mut id, m, string(&m.value)?)?,
+            "kind" => set(&mut kind, m, string(&m.value)?)?,
+            "action" => set(&mut action, m, string(&m.value)?)?,
+            "observed" => set(&mut observed, m, string(&m.value)?)?,
+            // `#[serde(default)]` options: `null` is none, as absence is.
+            "errno" => set(&mut errno, m, optional_string(&m.value)?)?,
+            "detail" => set(&mut detail, m, optional_string(&m.value)?)?,
+            "elapsed_us" => {
+                let v = match &m.value.value {
+                    crate::json::Value::Number(num) => num.as_u64(),
+                    _ => None,
+                }
+                .ok_or_else(|| invalid(&m.value, "u64"))?;
+                set(&mut elapsed_us, m, v)?;
+            }
+            _ => return Err(unknown(m, KNOWN)),
         }
     }
+    Ok(Observation {
+        id: required(id, n, bytes, "id")?,
+        kind: required(kind, n, bytes, "kind")?,
+        action: required(action, n, bytes, "action")?,
+        observed: required(observed, n, bytes, "observed")?,
+        errno: errno.flatten(),
+        detail: detail.flatten(),
+        elapsed_us: required(elapsed_us, n, bytes, "elapsed_us")?,
+    })
 }
 
-fn invalid(n: &crate::json::Node, expected: &str) -> Bad {
+fn members(n: &JNode) -> Result<&[crate::json::Member], Bad> {
+    n.members().ok_or_else(|| invalid(n, "a map"))
+}
+
+/// Store a field's value; a field written twice is refused.
+fn set<T>(slot: &mut Option<T>, m: &crate::json::Member, v: T) -> Result<(), Bad> {
+    if slot.replace(v).is_some() {
+        return Err((m.key_pos, format!("duplicate field `{}`", m.key)));
+    }
+    Ok(())
+}
+
+fn required<T>(v: Option<T>, object: &JNode, bytes: &[u8], name: &str) -> Result<T, Bad> {
+    v.ok_or_else(|| {
+        // Where the object closes, as serde reports a missing field.
+        let end = (object.end as usize).saturating_sub(1);
+        let before = bytes.get(..end).unwrap_or_default();
+        let line = before.iter().filter(|b| **b == b'\n').count() + 1;
+        let column = end
+            - before
+                .iter()
+                .rposition(|b| *b == b'\n')
+                .map_or(0, |i| i + 1)
+            + 1;
+        let pos = crate::json::Pos {
+            line: u32::try_from(line).unwrap_or(u32::MAX),
+            column: u32::try_from(column).unwrap_or(u32::MAX),
+            offset: u32::try_from(end).unwrap_or(u32::MAX),
+        };
+        (pos, format!("missing field `{name}`"))
+    })
+}
+
+fn string(n: &JNode) -> Result<String, Bad> {
+    n.as_str()
+        .map(str::to_string)
+        .ok_or_else(|| invalid(n, "a string"))
+}
+
+fn optional_string(n: &JNode) -> Result<Option<String>, Bad> {
+    match n.value {
+        crate::json::Value::Null => Ok(None),
+        _ => string(n).map(Some),
+    }
+}
+
+fn unknown(m: &crate::json::Member, known: &[&str]) -> Bad {
+    let expected: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
+    (
+        m.key_pos,
+        format!(
+            "unknown field `{}`, expected one of {}",
+            m.key,
+            expected.join(", ")
+        ),
+    )
+}
+
+fn invalid(n: &JNode, expected: &str) -> Bad {
     (
         n.pos,
         format!("invalid type: {}, expected {expected}", n.type_name()),
@@ -736,10 +761,31 @@ mod tests {
         for other in ["[]", "null", "1", "\"x\"", "{}", "[{}]"] {
             docs.push(other.to_string());
         }
+        // Pretty-printed too, so that the line of each refusal is checked.
+        let pretty: Vec<String> = docs
+            .iter()
+            .filter_map(|d| serde_json::from_str::<Value>(d).ok())
+            .map(|v| serde_json::to_string_pretty(&v).unwrap())
+            .collect();
+        docs.extend(pretty);
         let mut ok = 0;
         for d in &docs {
             let ours = parse(d.as_bytes());
             assert_eq!(ours.clone().ok(), serde_reference(d.as_bytes()), "{d}");
+            // serde also reads a struct from an array of its fields; the
+            // reader refuses that form, so lines compare for objects only.
+            let objects = serde_json::from_str::<Value>(d).is_ok_and(|v| {
+                v.is_object()
+                    && v["observations"]
+                        .as_array()
+                        .is_none_or(|a| a.iter().all(Value::is_object))
+            });
+            if let (Err(e), Err(theirs)) = (&ours, serde_json::from_str::<Observations>(d)) {
+                if objects && e.0.starts_with("line ") {
+                    let line = format!("line {}, ", theirs.line());
+                    assert!(e.0.starts_with(&line), "{d}\nours: {e}\nserde: {theirs}");
+                }
+            }
             match ours {
                 Ok(_) => ok += 1,
                 Err(e) => assert!(
