@@ -84,14 +84,19 @@ impl std::fmt::Display for ObservationsError {
 impl std::error::Error for ObservationsError {}
 
 /// Parse an observations document; the message names line and column.
+///
+/// Read from core's own spanned JSON tree (the profile parser), not with
+/// serde: the page reads observations too, and one JSON parser there is
+/// cheaper than two. `tests::reads_like_serde` holds it to the serde
+/// derive's answers (required fields, `null` optionals, no unknown or
+/// repeated field).
 pub fn parse(bytes: &[u8]) -> Result<Observations, ObservationsError> {
-    crate::json::parse(bytes, crate::json::Limits::default())
+    let doc = crate::json::parse(bytes, crate::json::Limits::default())
         .map_err(|e| ObservationsError(e.to_string()))?;
-    let o: Observations = serde_json::from_slice(bytes).map_err(|e| {
+    let o = read_observations(&doc, bytes).map_err(|(pos, what)| {
         ObservationsError(format!(
-            "line {}, column {}: not an {OBSERVATIONS_SCHEMA} document: {e}",
-            e.line(),
-            e.column()
+            "line {}, column {}: not an {OBSERVATIONS_SCHEMA} document: {what}",
+            pos.line, pos.column
         ))
     })?;
     if o.schema != OBSERVATIONS_SCHEMA {
@@ -111,6 +116,150 @@ pub fn parse(bytes: &[u8]) -> Result<Observations, ObservationsError> {
         }
     }
     Ok(o)
+}
+
+type Bad = (crate::json::Pos, String);
+type JNode = crate::json::Node;
+
+/// Members are read in document order, so the first problem reported is
+/// the first in the file, as serde reports it; missing fields after that,
+/// at the object's end.
+fn read_observations(doc: &crate::json::Document, bytes: &[u8]) -> Result<Observations, Bad> {
+    const KNOWN: &[&str] = &["schema", "plan_fingerprint", "runner", "observations"];
+    let root = &doc.root;
+    let (mut schema, mut plan_fingerprint, mut runner, mut observations) = (None, None, None, None);
+    for m in members(root)? {
+        match m.key.as_str() {
+            "schema" => set(&mut schema, m, string(&m.value)?)?,
+            "plan_fingerprint" => set(&mut plan_fingerprint, m, string(&m.value)?)?,
+            "runner" => set(&mut runner, m, string(&m.value)?)?,
+            "observations" => {
+                let crate::json::Value::Array(items) = &m.value.value else {
+                    return Err(invalid(&m.value, "a sequence"));
+                };
+                let list = items
+                    .iter()
+                    .map(|i| read_observation(i, bytes))
+                    .collect::<Result<Vec<_>, _>>()?;
+                set(&mut observations, m, list)?;
+            }
+            _ => return Err(unknown(m, KNOWN)),
+        }
+    }
+    Ok(Observations {
+        schema: required(schema, root, bytes, "schema")?,
+        plan_fingerprint: required(plan_fingerprint, root, bytes, "plan_fingerprint")?,
+        runner: required(runner, root, bytes, "runner")?,
+        observations: required(observations, root, bytes, "observations")?,
+    })
+}
+
+fn read_observation(n: &JNode, bytes: &[u8]) -> Result<Observation, Bad> {
+    const KNOWN: &[&str] = &[
+        "id",
+        "kind",
+        "action",
+        "observed",
+        "errno",
+        "detail",
+        "elapsed_us",
+    ];
+    let (mut id, mut kind, mut action, mut observed) = (None, None, None, None);
+    let (mut errno, mut detail, mut elapsed_us) = (None, None, None);
+    for m in members(n)? {
+        match m.key.as_str() {
+            "id" => set(&mut id, m, string(&m.value)?)?,
+            "kind" => set(&mut kind, m, string(&m.value)?)?,
+            "action" => set(&mut action, m, string(&m.value)?)?,
+            "observed" => set(&mut observed, m, string(&m.value)?)?,
+            // `#[serde(default)]` options: `null` is none, as absence is.
+            "errno" => set(&mut errno, m, optional_string(&m.value)?)?,
+            "detail" => set(&mut detail, m, optional_string(&m.value)?)?,
+            "elapsed_us" => {
+                let v = match &m.value.value {
+                    crate::json::Value::Number(num) => num.as_u64(),
+                    _ => None,
+                }
+                .ok_or_else(|| invalid(&m.value, "u64"))?;
+                set(&mut elapsed_us, m, v)?;
+            }
+            _ => return Err(unknown(m, KNOWN)),
+        }
+    }
+    Ok(Observation {
+        id: required(id, n, bytes, "id")?,
+        kind: required(kind, n, bytes, "kind")?,
+        action: required(action, n, bytes, "action")?,
+        observed: required(observed, n, bytes, "observed")?,
+        errno: errno.flatten(),
+        detail: detail.flatten(),
+        elapsed_us: required(elapsed_us, n, bytes, "elapsed_us")?,
+    })
+}
+
+fn members(n: &JNode) -> Result<&[crate::json::Member], Bad> {
+    n.members().ok_or_else(|| invalid(n, "a map"))
+}
+
+/// Store a field's value; a field written twice is refused.
+fn set<T>(slot: &mut Option<T>, m: &crate::json::Member, v: T) -> Result<(), Bad> {
+    if slot.replace(v).is_some() {
+        return Err((m.key_pos, format!("duplicate field `{}`", m.key)));
+    }
+    Ok(())
+}
+
+fn required<T>(v: Option<T>, object: &JNode, bytes: &[u8], name: &str) -> Result<T, Bad> {
+    v.ok_or_else(|| {
+        // Where the object closes, as serde reports a missing field.
+        let end = (object.end as usize).saturating_sub(1);
+        let before = bytes.get(..end).unwrap_or_default();
+        let line = before.iter().filter(|b| **b == b'\n').count() + 1;
+        let column = end
+            - before
+                .iter()
+                .rposition(|b| *b == b'\n')
+                .map_or(0, |i| i + 1)
+            + 1;
+        let pos = crate::json::Pos {
+            line: u32::try_from(line).unwrap_or(u32::MAX),
+            column: u32::try_from(column).unwrap_or(u32::MAX),
+            offset: u32::try_from(end).unwrap_or(u32::MAX),
+        };
+        (pos, format!("missing field `{name}`"))
+    })
+}
+
+fn string(n: &JNode) -> Result<String, Bad> {
+    n.as_str()
+        .map(str::to_string)
+        .ok_or_else(|| invalid(n, "a string"))
+}
+
+fn optional_string(n: &JNode) -> Result<Option<String>, Bad> {
+    match n.value {
+        crate::json::Value::Null => Ok(None),
+        _ => string(n).map(Some),
+    }
+}
+
+fn unknown(m: &crate::json::Member, known: &[&str]) -> Bad {
+    let expected: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
+    (
+        m.key_pos,
+        format!(
+            "unknown field `{}`, expected one of {}",
+            m.key,
+            expected.join(", ")
+        ),
+    )
+}
+
+fn invalid(n: &JNode, expected: &str) -> Bad {
+    (
+        n.pos,
+        format!("invalid type: {}, expected {expected}", n.type_name()),
+    )
 }
 
 string_enum!(
@@ -519,6 +668,135 @@ mod tests {
         let rec = reconcile(&planned(&r), &r.profile.fingerprint, &o);
         assert_eq!(rec.count(Status::Stale), r.runtime_checks.len());
         assert!(!rec.passes());
+    }
+
+    /// The reader before core's JSON tree took over: serde's derive.
+    fn serde_reference(bytes: &[u8]) -> Option<Observations> {
+        let o: Observations = serde_json::from_slice(bytes).ok()?;
+        let known = o
+            .observations
+            .iter()
+            .all(|ob| Observed::parse(&ob.observed).is_some());
+        (o.schema == OBSERVATIONS_SCHEMA && known).then_some(o)
+    }
+
+    /// Every field of both objects, absent, repeated, unknown or replaced
+    /// by each JSON type (and the numbers `u64` refuses), reads as serde's
+    /// derive reads it: the same value, or an error with a position.
+    #[test]
+    fn reads_like_serde() {
+        use serde_json::{json, Value};
+        let base = json!({
+            "schema": OBSERVATIONS_SCHEMA,
+            "plan_fingerprint": "ab12",
+            "runner": "bwrap 0.8.0",
+            "observations": [
+                {"id": "rc-1", "kind": "path-read", "action": "open O_RDONLY", "observed": "denied",
+                 "errno": "EACCES", "detail": "x", "elapsed_us": 12},
+                {"id": "rc-2", "kind": "env-exact", "action": "environ", "observed": "exact", "elapsed_us": 0}
+            ]
+        });
+        let replacements = [
+            json!(null),
+            json!("s"),
+            json!(""),
+            json!("denied"),
+            json!(OBSERVATIONS_SCHEMA),
+            json!(0),
+            json!(7),
+            json!(-1),
+            json!(1.5),
+            json!(true),
+            json!([]),
+            json!([{}]),
+            json!({}),
+        ];
+        let mut docs: Vec<String> = vec![base.to_string()];
+        let mut variants = |doc: &Value, path: &[&str], obj: &serde_json::Map<String, Value>| {
+            let at = |mut v: Value, f: &dyn Fn(&mut serde_json::Map<String, Value>)| {
+                let mut o = &mut v;
+                for p in path {
+                    o = match p.parse::<usize>() {
+                        Ok(i) => &mut o[i],
+                        Err(_) => &mut o[*p],
+                    };
+                }
+                f(o.as_object_mut().unwrap());
+                v.to_string()
+            };
+            let mut keys: Vec<String> = obj.keys().cloned().collect();
+            keys.push("errno".into());
+            for key in keys {
+                docs.push(at(doc.clone(), &|o| {
+                    o.remove(&key);
+                }));
+                for r in &replacements {
+                    docs.push(at(doc.clone(), &|o| {
+                        o.insert(key.clone(), r.clone());
+                    }));
+                }
+            }
+            docs.push(at(doc.clone(), &|o| {
+                o.insert("extra".into(), json!(1));
+            }));
+        };
+        let obs = base["observations"][0].as_object().unwrap().clone();
+        variants(&base, &[], base.as_object().unwrap());
+        variants(&base, &["observations", "0"], &obs);
+        // Repeated fields, elapsed_us at and past u64, exponents, other roots.
+        let text = base.to_string();
+        docs.push(text.replacen("\"runner\"", "\"runner\":\"a\",\"runner\"", 1));
+        docs.push(text.replacen("\"id\"", "\"id\":\"a\",\"id\"", 1));
+        docs.push(text.replacen("\"detail\"", "\"detail\":null,\"detail\"", 1));
+        for n in [
+            "18446744073709551615",
+            "18446744073709551616",
+            "1e3",
+            "1.0",
+            "-0",
+            "0",
+        ] {
+            docs.push(text.replacen("\"elapsed_us\":12", &format!("\"elapsed_us\":{n}"), 1));
+        }
+        for other in ["[]", "null", "1", "\"x\"", "{}", "[{}]"] {
+            docs.push(other.to_string());
+        }
+        // Pretty-printed too, so that the line of each refusal is checked.
+        let pretty: Vec<String> = docs
+            .iter()
+            .filter_map(|d| serde_json::from_str::<Value>(d).ok())
+            .map(|v| serde_json::to_string_pretty(&v).unwrap())
+            .collect();
+        docs.extend(pretty);
+        let mut ok = 0;
+        for d in &docs {
+            let ours = parse(d.as_bytes());
+            assert_eq!(ours.clone().ok(), serde_reference(d.as_bytes()), "{d}");
+            // serde also reads a struct from an array of its fields; the
+            // reader refuses that form, so lines compare for objects only.
+            let objects = serde_json::from_str::<Value>(d).is_ok_and(|v| {
+                v.is_object()
+                    && v["observations"]
+                        .as_array()
+                        .is_none_or(|a| a.iter().all(Value::is_object))
+            });
+            if let (Err(e), Err(theirs)) = (&ours, serde_json::from_str::<Observations>(d)) {
+                if objects && e.0.starts_with("line ") {
+                    let line = format!("line {}, ", theirs.line());
+                    assert!(e.0.starts_with(&line), "{d}\nours: {e}\nserde: {theirs}");
+                }
+            }
+            match ours {
+                Ok(_) => ok += 1,
+                Err(e) => assert!(
+                    e.0.starts_with("line ")
+                        || e.0.starts_with("schema is")
+                        || e.0.contains("unknown observed"),
+                    "{d}: {e}"
+                ),
+            }
+        }
+        assert!(ok >= 5 && docs.len() - ok >= 100, "{ok} of {}", docs.len());
     }
 
     #[test]
