@@ -741,11 +741,28 @@ impl Secrets {
     /// [`Secrets::collect_many`] and `more` values found elsewhere (the
     /// secret-looking tokens of an imported file's notes).
     pub fn collect_many_and(roots: impl IntoIterator<Item = Node>, more: Vec<String>) -> Secrets {
+        Secrets::collect_each_and(roots, more).0
+    }
+
+    /// [`Secrets::collect_many_and`], and for each root whether it holds a
+    /// secret of its own: whether [`Secrets::collect`] of it alone is not
+    /// empty, so [`mask_json_document`] of its text would change it.
+    pub fn collect_each_and(
+        roots: impl IntoIterator<Item = Node>,
+        more: Vec<String>,
+    ) -> (Secrets, Vec<bool>) {
         let mut values = more;
+        let mut holds = Vec::new();
         for root in roots {
+            let from = values.len();
             walk(&root, None, &mut values);
+            holds.push(
+                values
+                    .get(from..)
+                    .is_some_and(|v| v.iter().any(|v| !v.trim().is_empty())),
+            );
         }
-        Secrets::of_values(values)
+        (Secrets::of_values(values), holds)
     }
 
     /// Secrets from values found elsewhere.

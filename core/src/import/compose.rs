@@ -113,7 +113,15 @@ const SERVICE_KEYS: &[&str] = &[
     "use_api_socket",
 ];
 
+#[cfg(test)]
 pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
+    let mut out = Vec::new();
+    import_into(bytes, &mut |name, d| out.push((name, d)))?;
+    Ok(out)
+}
+
+/// [`import`], each service's draft handed to `sink` as it is built.
+pub fn import_into(bytes: &[u8], sink: &mut dyn FnMut(String, Draft)) -> Result<(), ImportError> {
     let docs = yaml::parse(bytes)?;
     let Some(root) = docs.first() else {
         return Err(ImportError::new(ImportErrorKind::Unrecognized(
@@ -130,21 +138,18 @@ pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
     if services.entries().is_empty() {
         return Err(invalid(services.loc, "`services` is empty"));
     }
-    let mut out = Vec::new();
-    for svc in services.entries() {
+    for (k, svc) in services.entries().iter().enumerate() {
         let node = read::map(&svc.value, &svc.key)?;
-        let d = service(root, &svc.key, svc.key_loc, node)?;
-        out.push((svc.key.clone(), d));
-    }
-    if docs.len() > 1 {
-        if let Some((_, d)) = out.first_mut() {
+        let mut d = service(root, &svc.key, svc.key_loc, node)?;
+        if k == 0 && docs.len() > 1 {
             d.note(
                 docs.get(1).map_or(root.loc, |x| x.loc),
                 "only the first YAML document of a Compose file is read",
             );
         }
+        sink(svc.key.clone(), d);
     }
-    Ok(out)
+    Ok(())
 }
 
 /// The location of the character `offset` characters into a one-line
@@ -1647,8 +1652,11 @@ mod tests {
     fn import_one(yaml: &str) -> (String, Vec<String>) {
         let mut out = import(yaml.as_bytes()).unwrap();
         let (_, d) = out.remove(0);
-        let (json, _, notes, _) = d.finish();
-        (json, notes.into_iter().map(|n| n.message).collect())
+        let (json, _, notes, _) = d.finish().unwrap();
+        (
+            json,
+            notes.into_iter().map(|n| n.message.into_owned()).collect(),
+        )
     }
 
     #[test]
@@ -1709,8 +1717,8 @@ mod tests {
                     continue;
                 };
                 let (_, d) = out.remove(0);
-                let (p, _, n, u) = d.finish();
-                let notes: Vec<String> = n.into_iter().map(|n| n.message).collect();
+                let (p, _, n, u) = d.finish().unwrap();
+                let notes: Vec<String> = n.into_iter().map(|n| n.message.into_owned()).collect();
                 assert!(
                     p != p0 || notes != n0 || !u.is_empty(),
                     "`{k}: {v}` changed nothing"

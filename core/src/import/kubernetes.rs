@@ -158,6 +158,7 @@ fn spec_key(parent: &SNode) -> Loc {
     parent.entry("spec").map_or(parent.loc, |e| e.key_loc)
 }
 
+#[cfg(test)]
 pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
     import_with(bytes, &[])
 }
@@ -188,10 +189,22 @@ pub fn cluster_objects_only(bytes: &[u8]) -> Option<Vec<String>> {
 
 /// [`import`], with the cluster objects of `companions` (other files of
 /// the same run, already parsed) read as if they were in this stream.
+#[cfg(test)]
 pub fn import_with(
     bytes: &[u8],
     companions: &[SNode],
 ) -> Result<Vec<(String, Draft)>, ImportError> {
+    let mut out = Vec::new();
+    import_into(bytes, companions, &mut |name, d| out.push((name, d)))?;
+    Ok(out)
+}
+
+/// [`import_with`], each container's draft handed to `sink` as it is built.
+pub fn import_into(
+    bytes: &[u8],
+    companions: &[SNode],
+    sink: &mut dyn FnMut(String, Draft),
+) -> Result<(), ImportError> {
     let docs = yaml::parse(bytes)?;
     let mut found = Vec::new();
     let mut others = Vec::new();
@@ -211,7 +224,6 @@ pub fn import_with(
     for c in companions {
         cluster.add_companion(c);
     }
-    let mut out = Vec::new();
     for w in &found {
         let pod = read::map(w.pod, "spec")?;
         let mut any = false;
@@ -233,7 +245,7 @@ pub fn import_with(
                     None => format!("{}/{}/{}", w.kind, w.name, cname),
                 };
                 let d = container(w, pod, c, &name, group, init, &cluster)?;
-                out.push((name, d));
+                sink(name, d);
                 any = true;
             }
         }
@@ -244,7 +256,7 @@ pub fn import_with(
             ));
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 /// A security-context value: the container's, else the pod's.
@@ -1465,7 +1477,7 @@ mod tests {
     fn notes(y: &str) -> Vec<String> {
         let mut d = import(y.as_bytes()).unwrap();
         let (_, draft) = d.remove(0);
-        draft.notes.iter().map(|n| n.message.clone()).collect()
+        draft.notes.iter().map(|n| n.message.to_string()).collect()
     }
 
     /// Item by item: each setting that widens what the pod can do, and any

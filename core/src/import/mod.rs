@@ -30,6 +30,7 @@
 //! assert_eq!(imported[0].origin_of("/dependencies/image").map(|l| l.line), Some(7));
 //! ```
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
@@ -133,7 +134,8 @@ impl fmt::Display for Format {
 pub struct Note {
     pub line: u32,
     pub column: u32,
-    pub message: String,
+    /// Most notes are fixed texts, shared rather than copied per profile.
+    pub message: Cow<'static, str>,
 }
 
 impl fmt::Display for Note {
@@ -147,8 +149,8 @@ impl fmt::Display for Note {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Undeclared {
     /// RFC 6901 pointer of the profile field.
-    pub pointer: String,
-    pub reason: String,
+    pub pointer: Cow<'static, str>,
+    pub reason: Cow<'static, str>,
 }
 
 /// One entry of the source map: a profile pointer and where it came from.
@@ -168,6 +170,10 @@ pub struct Imported {
     pub name: String,
     /// The generated `isolint.profile/v1` document.
     pub profile_json: String,
+    /// Whether `profile_json` holds a secret value of its own: when not,
+    /// [`crate::redact::mask_json_document`] leaves it as it is, and a
+    /// front end need not parse it again to find out.
+    pub holds_secrets: bool,
     /// Source settings with no profile equivalent, in source order.
     pub notes: Vec<Note>,
     /// Profile fields the format cannot express.
@@ -358,12 +364,16 @@ pub fn detect(bytes: &[u8], file_name: Option<&str>) -> Option<Format> {
     if bwrap::find_invocation(text).is_some() {
         return Some(Format::Bwrap);
     }
-    if base.ends_with(".toml") || looks_like_codex(text) {
+    // A `.toml` file is read as Codex whatever its content: no need to
+    // parse it here (a tenth of the time of a large import).
+    if base.ends_with(".toml") {
+        return Some(Format::Codex);
+    }
+    if looks_like_codex(text) {
         match self::toml::parse(bytes) {
             Ok(t) if codex::looks_like(&t) => return Some(Format::Codex),
             // Broken TOML with Codex keys: the importer names the problem.
             Err(_) => return Some(Format::Codex),
-            Ok(_) if base.ends_with(".toml") => return Some(Format::Codex),
             Ok(_) => {}
         }
     }
@@ -494,8 +504,9 @@ pub fn import_with_companions(
         .flatten()
         .collect();
     let text: Arc<str> = Arc::from(tree::checked_text(bytes, &tree::TreeLimits::default())?);
-    let drafts = kubernetes::import_with(bytes, &docs)?;
-    finish(drafts, format, &text)
+    let mut kept = Kept::default();
+    kubernetes::import_into(bytes, &docs, &mut |name, d| kept.take(name, d))?;
+    finish(kept, format, &text)
 }
 
 /// The cluster objects a Kubernetes file holds when it holds no workload
@@ -509,49 +520,98 @@ pub fn kubernetes_cluster_objects_only(bytes: &[u8]) -> Option<Vec<String>> {
 /// other formats, plus one for commands a sandbox lets run outside it).
 pub fn import(bytes: &[u8], format: Format) -> Result<Vec<Imported>, ImportError> {
     let text: Arc<str> = Arc::from(tree::checked_text(bytes, &tree::TreeLimits::default())?);
+    let mut kept = Kept::default();
+    // A file of many profiles hands each draft over as it is built, so
+    // drafts never pile up; the others make one or two.
     let drafts = match format {
+        Format::Kubernetes => {
+            kubernetes::import_into(bytes, &[], &mut |name, d| kept.take(name, d))?;
+            Vec::new()
+        }
+        Format::Compose => {
+            compose::import_into(bytes, &mut |name, d| kept.take(name, d))?;
+            Vec::new()
+        }
         Format::Oci => oci::import(bytes)?,
-        Format::Kubernetes => kubernetes::import(bytes)?,
-        Format::Compose => compose::import(bytes)?,
         Format::Codex => codex::import(bytes)?,
         Format::SandboxSettings => sandbox::import(bytes)?,
         Format::Bwrap => bwrap::import(&text)?,
     };
-    finish(drafts, format, &text)
+    for (name, d) in drafts {
+        kept.take(name, d);
+    }
+    finish(kept, format, &text)
 }
 
-/// The drafts of one file as imported profiles, held to the size limits,
-/// with one masked copy of the source shared by all of them.
-fn finish(
-    drafts: Vec<(String, builder::Draft)>,
-    format: Format,
-    text: &Arc<str>,
-) -> Result<Vec<Imported>, ImportError> {
-    let finished: Vec<_> = drafts
-        .into_iter()
-        .map(|(name, draft)| (name, draft.finish()))
-        .collect();
-    // What an import produces is held to the input's limits: each profile
-    // must be one isolint could read as written, and together they may not
-    // outgrow the input by more than the same factor.
-    let limit = tree::TreeLimits::default().max_bytes;
-    let mut total = 0usize;
-    for (_, f) in &finished {
-        total = total.saturating_add(f.0.len());
-        if f.0.len() > limit {
+/// The finished drafts of one import, held to the size limits as they
+/// come. A refusal waits until the importer is done, so an error in the
+/// input is still reported first, as it would be for a small file.
+#[derive(Default)]
+struct Kept {
+    finished: Vec<(String, builder::Finished)>,
+    total: usize,
+    refused: Option<ImportError>,
+}
+
+impl Kept {
+    /// Write `draft` and drop it; keep what it made unless a limit refuses
+    /// the import (then nothing more is kept).
+    fn take(&mut self, name: String, draft: builder::Draft) {
+        if self.refused.is_some() {
+            return;
+        }
+        match draft.finish() {
+            Ok(f) => match self.check(f.0.len()) {
+                Ok(()) => self.finished.push((name, f)),
+                Err(e) => self.refuse(e),
+            },
+            Err(e) => self.refuse(
+                ImportError::new(ImportErrorKind::Invalid(format!(
+                    "the import would produce a profile of over {} bytes (the limit for a \
+                     profile) by this setting; refusing it",
+                    e.limit
+                )))
+                .at(e.at),
+            ),
+        }
+    }
+
+    fn refuse(&mut self, e: ImportError) {
+        self.refused = Some(e);
+        self.finished = Vec::new();
+    }
+
+    /// What an import produces is held to the input's limits: each profile
+    /// must be one isolint could read as written, and together they may not
+    /// outgrow the input by more than [`PRODUCED_FACTOR`].
+    fn check(&mut self, len: usize) -> Result<(), ImportError> {
+        let limit = tree::TreeLimits::default().max_bytes;
+        // A draft refuses itself once a lower bound of its size passes the
+        // limit; the text it wrote is held to the limit exactly.
+        if len > limit {
             return Err(ImportError::new(ImportErrorKind::Invalid(format!(
-                "the import would produce a {}-byte profile, over the {limit}-byte limit for a profile; refusing it",
-                f.0.len()
+                "the import would produce a {len}-byte profile, over the {limit}-byte limit for a profile; refusing it"
             ))));
         }
-        if total > PRODUCED_FACTOR.saturating_mul(limit) {
+        self.total = self.total.saturating_add(len);
+        if self.total > PRODUCED_FACTOR.saturating_mul(limit) {
             return Err(ImportError::new(ImportErrorKind::Invalid(format!(
                 "the import would produce over {} bytes of profiles ({} times the input limit); refusing it",
                 PRODUCED_FACTOR.saturating_mul(limit),
                 PRODUCED_FACTOR
             ))));
         }
+        Ok(())
     }
+}
+
+/// The drafts of one file as imported profiles, with one masked copy of
+/// the source shared by all of them.
+fn finish(kept: Kept, format: Format, text: &Arc<str>) -> Result<Vec<Imported>, ImportError> {
+    if let Some(e) = kept.refused {
+        return Err(e);
+    }
+    let finished = kept.finished;
     // Every profile parses (the importers write valid JSON), so no
     // profile's secrets can be missed by the shared masked copy. Each tree
     // is walked and dropped in turn, so at most one is held at a time.
@@ -559,15 +619,22 @@ fn finish(
     // Compose `environment: ["API_TOKEN: …"]` entry): what looks like a
     // secret in it is a secret of the file too, masked in the notes, in the
     // masked source and in every message.
+    // The same fixed text is in every profile of a large file: each
+    // distinct text is looked at once.
     let mut noted = Vec::new();
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
     for (_, f) in &finished {
-        for n in &f.2 {
-            noted.extend(crate::redact::secret_tokens(&n.message));
-        }
-        for u in &f.3 {
-            noted.extend(crate::redact::secret_tokens(&u.reason));
+        let texts =
+            f.2.iter()
+                .map(|n| &n.message)
+                .chain(f.3.iter().map(|u| &u.reason));
+        for t in texts {
+            if seen.insert(t) {
+                noted.extend(crate::redact::secret_tokens(t));
+            }
         }
     }
+    drop(seen);
     let mut failed = None;
     let roots = finished.iter().map_while(|(_, f)| {
         match crate::json::parse(f.0.as_bytes(), Default::default()) {
@@ -578,15 +645,29 @@ fn finish(
             }
         }
     });
-    let secrets = crate::redact::Secrets::collect_many_and(roots, noted);
+    let (secrets, holds) = crate::redact::Secrets::collect_each_and(roots, noted);
     if let Some(e) = failed {
         return Err(ImportError::from_json(e));
     }
     let masked_source: Arc<str> = Arc::from(secrets.mask_source(text));
     // Notes are printed on stderr: they go through the same masking and
     // neutralizing as every message.
-    let clean = |s: &mut String| {
-        let shown = neutralize(&secrets.scrub_value(s)).into_owned();
+    // A text shown as it is stays shared; each distinct text is cleaned
+    // once.
+    let mut cleaned: HashMap<Cow<'static, str>, Cow<'static, str>> = HashMap::new();
+    let mut clean = |s: &mut Cow<'static, str>| {
+        let fixed = matches!(s, Cow::Borrowed(_));
+        if let Some(shown) = cleaned.get(s.as_ref()).filter(|_| fixed) {
+            *s = shown.clone();
+            return;
+        }
+        let shown: Cow<'static, str> = match neutralize(&secrets.scrub_value(s)) {
+            Cow::Borrowed(b) if b == s.as_ref() => s.clone(),
+            other => Cow::Owned(other.into_owned()),
+        };
+        if fixed {
+            cleaned.insert(s.clone(), shown.clone());
+        }
         *s = shown;
     };
     let mut finished = finished;
@@ -594,13 +675,16 @@ fn finish(
         f.2.iter_mut().for_each(|n| clean(&mut n.message));
         f.3.iter_mut().for_each(|u| clean(&mut u.reason));
     }
+    drop(cleaned);
     let source_sha256: Arc<str> = Arc::from(sha256_hex(text.as_bytes()));
     Ok(finished
         .into_iter()
+        .zip(holds)
         .map(
-            |(name, (profile_json, source_map, notes, undeclared))| Imported {
+            |((name, (profile_json, source_map, notes, undeclared)), holds_secrets)| Imported {
                 format,
                 name,
+                holds_secrets,
                 profile_json,
                 notes,
                 undeclared,

@@ -99,7 +99,9 @@ pub fn run(args: &ImportArgs) -> u8 {
 /// secret when the profile is audited, so its finding stays.
 fn withhold_secrets(shown: &str, imported: &mut [Imported]) {
     let mut withheld = 0;
-    for i in imported.iter_mut() {
+    // A profile that holds no secret of its own is left as it is without
+    // parsing it again.
+    for i in imported.iter_mut().filter(|i| i.holds_secrets) {
         if let std::borrow::Cow::Owned(masked) =
             isolint_core::redact::mask_json_document(&i.profile_json)
         {
@@ -167,16 +169,17 @@ fn report_notes(shown: &str, format: Format, imported: &[Imported]) {
         format.title(),
         isolint_core::text::plural(imported.len(), "profile")
     ));
+    let mut lines = output::Remarks::default();
     for i in imported {
         let of = of_unit(i);
         for n in &i.notes {
-            output::remark(&format!(
+            lines.remark(&format!(
                 "{shown}:{}:{}: {}{of}",
                 n.line, n.column, n.message
             ));
         }
         for u in &i.undeclared {
-            output::not_declared(&format!("{}{of}: {}", u.pointer, u.reason));
+            lines.not_declared(&format!("{}{of}: {}", u.pointer, u.reason));
         }
     }
 }
