@@ -228,7 +228,9 @@ pub(crate) fn profile_limit() -> usize {
 #[derive(Debug)]
 pub struct Draft {
     root: OVal,
-    map: HashMap<String, Loc>,
+    /// Every pointer mapped, in the order mapped; the last place given
+    /// for a pointer wins (sorted and thinned once, when finished).
+    map: Vec<(String, Loc)>,
     pub notes: Vec<Note>,
     pub undeclared: Vec<Undeclared>,
     /// A lower bound of the JSON text's length (see [`json_floor`]).
@@ -262,7 +264,7 @@ impl Draft {
     pub(crate) fn with_limit(name: &str, purpose: &str, root_loc: Loc, limit: usize) -> Draft {
         let mut d = Draft {
             root: OVal::obj(),
-            map: HashMap::new(),
+            map: Vec::new(),
             notes: Vec::new(),
             undeclared: Vec::new(),
             floor: 2,
@@ -284,7 +286,7 @@ impl Draft {
         if self.floor > self.limit && self.over.is_none() {
             self.over = Some(self.last);
             self.root = OVal::obj();
-            self.map = HashMap::new();
+            self.map = Vec::new();
         }
     }
 
@@ -392,7 +394,7 @@ impl Draft {
     /// Record that the profile field `ptr` comes from `at`.
     pub fn map(&mut self, ptr: &str, at: Loc) {
         if self.over.is_none() {
-            self.map.insert(ptr.to_string(), at);
+            self.map.push((ptr.to_string(), at));
         }
     }
 
@@ -434,8 +436,17 @@ impl Draft {
         let mut out = String::with_capacity(self.floor.saturating_mul(2));
         render(&self.root, &mut String::new(), 0, &mut out);
         out.push('\n');
-        let mut map: Vec<Mapped> = self
-            .map
+        let mut map = self.map;
+        // Stable: of one pointer's places, the last mapped stays last.
+        map.sort_by(|a, b| a.0.cmp(&b.0));
+        map.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            if same {
+                kept.1 = later.1;
+            }
+            same
+        });
+        let map: Vec<Mapped> = map
             .into_iter()
             .map(|(pointer, at)| Mapped {
                 pointer,
@@ -443,7 +454,6 @@ impl Draft {
                 column: at.column,
             })
             .collect();
-        map.sort_unstable_by(|a, b| a.pointer.cmp(&b.pointer));
         let mut notes = self.notes;
         notes.sort_by_key(|n| (n.line, n.column));
         notes.dedup();
@@ -652,6 +662,27 @@ mod tests {
             .iter()
             .any(|m| m.pointer == "/environment/variables/A~1B"));
         assert!(map.iter().any(|m| m.pointer == "/mounts/0/source"));
+    }
+
+    /// A pointer mapped twice keeps the place given last, as an insert
+    /// into a map would.
+    #[test]
+    fn the_last_place_mapped_wins() {
+        let at = |line| Loc { line, column: 1 };
+        let mut d = Draft::new("x", "test", at(1));
+        for (ptr, line) in [
+            ("/b", 2),
+            ("/a", 3),
+            ("/b", 4),
+            ("/a", 5),
+            ("/b", 6),
+            ("/c", 7),
+        ] {
+            d.set(ptr, "v", at(line));
+        }
+        let (_, map, _, _) = d.finish().unwrap();
+        let lines: Vec<(&str, u32)> = map.iter().map(|m| (m.pointer.as_str(), m.line)).collect();
+        assert_eq!(lines, [("", 1), ("/a", 5), ("/b", 6), ("/c", 7)]);
     }
 
     fn rendered_len(d: &Draft) -> usize {

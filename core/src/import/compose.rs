@@ -122,7 +122,11 @@ pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
 
 /// [`import`], each service's draft handed to `sink` as it is built.
 pub fn import_into(bytes: &[u8], sink: &mut dyn FnMut(String, Draft)) -> Result<(), ImportError> {
-    let docs = yaml::parse(bytes)?;
+    import_docs(&yaml::parse(bytes)?, sink)
+}
+
+/// [`import_into`] from the file's YAML documents, already parsed.
+pub fn import_docs(docs: &[SNode], sink: &mut dyn FnMut(String, Draft)) -> Result<(), ImportError> {
     let Some(root) = docs.first() else {
         return Err(ImportError::new(ImportErrorKind::Unrecognized(
             "the file is empty".into(),

@@ -205,10 +205,18 @@ pub fn import_into(
     companions: &[SNode],
     sink: &mut dyn FnMut(String, Draft),
 ) -> Result<(), ImportError> {
-    let docs = yaml::parse(bytes)?;
+    import_docs(&yaml::parse(bytes)?, companions, sink)
+}
+
+/// [`import_into`] from the file's YAML documents, already parsed.
+pub fn import_docs(
+    docs: &[SNode],
+    companions: &[SNode],
+    sink: &mut dyn FnMut(String, Draft),
+) -> Result<(), ImportError> {
     let mut found = Vec::new();
     let mut others = Vec::new();
-    for doc in &docs {
+    for doc in docs {
         workloads(doc, &mut found, &mut others)?;
     }
     if found.is_empty() {
@@ -219,7 +227,7 @@ pub fn import_into(
         )))
         .at(docs.first().map_or(Loc { line: 1, column: 1 }, |d| d.loc)));
     }
-    let mut cluster = Cluster::read(&docs)?;
+    let mut cluster = Cluster::read(docs)?;
     // A broken companion is reported when it is audited itself.
     for c in companions {
         cluster.add_companion(c);

@@ -45,8 +45,8 @@ pub fn run(args: &ImportArgs) -> u8 {
             return EXIT_ERROR;
         }
     };
-    let format = match args.from {
-        Reading::Import(f) => f,
+    let (format, imported) = match args.from {
+        Reading::Import(f) => (f, import::import(&bytes, f)),
         Reading::Profile => {
             output::error(&format!(
                 "{shown}: --from profile reads isolint.profile/v1, which needs no import; \
@@ -54,15 +54,15 @@ pub fn run(args: &ImportArgs) -> u8 {
             ));
             return EXIT_ERROR;
         }
-        Reading::Auto => match import::detect(&bytes, Some(&name)) {
-            Some(f) => f,
+        Reading::Auto => match import::detect_and_import(&bytes, Some(&name)) {
+            Some(found) => found,
             None => {
                 output::error(&format!("{shown}: {}", undetected(&bytes)));
                 return EXIT_ERROR;
             }
         },
     };
-    let mut imported = match import::import(&bytes, format) {
+    let mut imported = match imported {
         Ok(i) if i.is_empty() => {
             output::error(&format!(
                 "{shown}: no profile found in this {}",
@@ -76,6 +76,7 @@ pub fn run(args: &ImportArgs) -> u8 {
             return EXIT_ERROR;
         }
     };
+    drop(bytes);
     report_notes(&shown, format, &imported);
     if !args.reveal_secrets {
         withhold_secrets(&shown, &mut imported);
