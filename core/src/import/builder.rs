@@ -424,6 +424,12 @@ impl Draft {
         format!("/environment/variables/{}", escape_token(name))
     }
 
+    /// [`Draft::finish`] with an empty source map.
+    pub fn finish_without_map(mut self) -> Result<Finished, TooLarge> {
+        self.map = Vec::new();
+        self.finish()
+    }
+
     /// Finish: the profile as JSON text, the source map sorted by pointer,
     /// or where it grew past the limit for a profile.
     pub fn finish(self) -> Result<Finished, TooLarge> {

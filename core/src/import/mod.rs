@@ -176,10 +176,12 @@ pub struct Imported {
     pub holds_secrets: bool,
     /// Source settings with no profile equivalent, in source order.
     pub notes: Vec<Note>,
-    /// Profile fields the format cannot express.
-    pub undeclared: Vec<Undeclared>,
+    /// Profile fields the format cannot express (one list shared by
+    /// profiles that lack the same fields).
+    pub undeclared: Arc<[Undeclared]>,
     /// Profile pointers and the source positions they came from, sorted by
-    /// pointer. The root pointer `""` is always present.
+    /// pointer. The root pointer `""` is always present, unless the file
+    /// was imported without source maps ([`detect_and_import`]).
     pub source_map: Vec<Mapped>,
     /// The original text (shared by every profile of one file).
     pub source_text: Arc<str>,
@@ -353,9 +355,14 @@ pub fn detect(bytes: &[u8], file_name: Option<&str>) -> Option<Format> {
 /// [`detect`], then [`import`] as the format detected: `None` when
 /// [`detect`] finds none. A YAML file is parsed once for both, not twice
 /// (a seventh of the time of a large Compose import).
+///
+/// Without `source_map`, every profile's source map is left empty (and
+/// [`Imported::origin_of`] finds nothing): for writing profiles out, not
+/// auditing them, at a third less memory for a file of many profiles.
 pub fn detect_and_import(
     bytes: &[u8],
     file_name: Option<&str>,
+    source_map: bool,
 ) -> Option<(Format, Result<Vec<Imported>, ImportError>)> {
     let (format, docs) = detect_parsed(bytes, file_name);
     let format = format?;
@@ -365,7 +372,7 @@ pub fn detect_and_import(
     let imported = match docs {
         Some(docs) => (|| {
             let text: Arc<str> = Arc::from(tree::checked_text(bytes, &limits)?);
-            let mut kept = Kept::default();
+            let mut kept = Kept::new(source_map);
             match format {
                 Format::Compose => compose::import_docs(&docs, &mut |n, d| kept.take(n, d))?,
                 _ => kubernetes::import_docs(&docs, &[], &mut |n, d| kept.take(n, d))?,
@@ -373,7 +380,7 @@ pub fn detect_and_import(
             drop(docs);
             finish(kept, format, &text)
         })(),
-        None => import(bytes, format),
+        None => import_as(bytes, format, source_map),
     };
     Some((format, imported))
 }
@@ -547,7 +554,7 @@ pub fn import_with_companions(
         .flatten()
         .collect();
     let text: Arc<str> = Arc::from(tree::checked_text(bytes, &tree::TreeLimits::default())?);
-    let mut kept = Kept::default();
+    let mut kept = Kept::new(true);
     kubernetes::import_into(bytes, &docs, &mut |name, d| kept.take(name, d))?;
     finish(kept, format, &text)
 }
@@ -562,8 +569,18 @@ pub fn kubernetes_cluster_objects_only(bytes: &[u8]) -> Option<Vec<String>> {
 /// (one per Kubernetes container, one per Compose service, one for the
 /// other formats, plus one for commands a sandbox lets run outside it).
 pub fn import(bytes: &[u8], format: Format) -> Result<Vec<Imported>, ImportError> {
+    import_as(bytes, format, true)
+}
+
+/// [`import`], with the source maps only when `source_map` (see
+/// [`detect_and_import`]).
+pub fn import_as(
+    bytes: &[u8],
+    format: Format,
+    source_map: bool,
+) -> Result<Vec<Imported>, ImportError> {
     let text: Arc<str> = Arc::from(tree::checked_text(bytes, &tree::TreeLimits::default())?);
-    let mut kept = Kept::default();
+    let mut kept = Kept::new(source_map);
     // A file of many profiles hands each draft over as it is built, so
     // drafts never pile up; the others make one or two.
     let drafts = match format {
@@ -586,26 +603,52 @@ pub fn import(bytes: &[u8], format: Format) -> Result<Vec<Imported>, ImportError
     finish(kept, format, &text)
 }
 
+/// A finished draft as kept: [`builder::Finished`] with its undeclared
+/// fields shared.
+type Unit = (String, Vec<Mapped>, Vec<Note>, Arc<[Undeclared]>);
+
 /// The finished drafts of one import, held to the size limits as they
 /// come. A refusal waits until the importer is done, so an error in the
 /// input is still reported first, as it would be for a small file.
-#[derive(Default)]
 struct Kept {
-    finished: Vec<(String, builder::Finished)>,
+    finished: Vec<(String, Unit)>,
     total: usize,
     refused: Option<ImportError>,
+    source_map: bool,
 }
 
 impl Kept {
+    fn new(source_map: bool) -> Kept {
+        Kept {
+            finished: Vec::new(),
+            total: 0,
+            refused: None,
+            source_map,
+        }
+    }
+
     /// Write `draft` and drop it; keep what it made unless a limit refuses
     /// the import (then nothing more is kept).
     fn take(&mut self, name: String, draft: builder::Draft) {
         if self.refused.is_some() {
             return;
         }
-        match draft.finish() {
-            Ok(f) => match self.check(f.0.len()) {
-                Ok(()) => self.finished.push((name, f)),
+        let finished = if self.source_map {
+            draft.finish()
+        } else {
+            draft.finish_without_map()
+        };
+        match finished {
+            Ok((json, map, notes, undeclared)) => match self.check(json.len()) {
+                Ok(()) => {
+                    // Profiles of one file mostly lack the same fields, for
+                    // the same reasons: one list serves a run of them.
+                    let undeclared = match self.finished.last() {
+                        Some((_, (.., prev))) if **prev == *undeclared => Arc::clone(prev),
+                        _ => Arc::from(undeclared),
+                    };
+                    self.finished.push((name, (json, map, notes, undeclared)));
+                }
                 Err(e) => self.refuse(e),
             },
             Err(e) => self.refuse(
@@ -714,10 +757,21 @@ fn finish(kept: Kept, format: Format, text: &Arc<str>) -> Result<Vec<Imported>, 
         *s = shown;
     };
     let mut finished = finished;
+    // The list last cleaned, as kept and as shown.
+    let mut last: Option<[Arc<[Undeclared]>; 2]> = None;
     for (_, f) in &mut finished {
         f.2.iter_mut().for_each(|n| clean(&mut n.message));
-        f.3.iter_mut().for_each(|u| clean(&mut u.reason));
+        match &last {
+            Some([was, shown]) if Arc::ptr_eq(was, &f.3) => f.3 = Arc::clone(shown),
+            _ => {
+                let mut list = f.3.to_vec();
+                list.iter_mut().for_each(|u| clean(&mut u.reason));
+                let shown: Arc<[Undeclared]> = Arc::from(list);
+                last = Some([std::mem::replace(&mut f.3, Arc::clone(&shown)), shown]);
+            }
+        }
     }
+    drop(last);
     drop(cleaned);
     let source_sha256: Arc<str> = Arc::from(sha256_hex(text.as_bytes()));
     Ok(finished

@@ -46,7 +46,8 @@ pub fn run(args: &ImportArgs) -> u8 {
         }
     };
     let (format, imported) = match args.from {
-        Reading::Import(f) => (f, import::import(&bytes, f)),
+        // The profiles are written, not audited: no source maps.
+        Reading::Import(f) => (f, import::import_as(&bytes, f, false)),
         Reading::Profile => {
             output::error(&format!(
                 "{shown}: --from profile reads isolint.profile/v1, which needs no import; \
@@ -54,7 +55,7 @@ pub fn run(args: &ImportArgs) -> u8 {
             ));
             return EXIT_ERROR;
         }
-        Reading::Auto => match import::detect_and_import(&bytes, Some(&name)) {
+        Reading::Auto => match import::detect_and_import(&bytes, Some(&name), false) {
             Some(found) => found,
             None => {
                 output::error(&format!("{shown}: {}", undetected(&bytes)));
@@ -179,7 +180,7 @@ fn report_notes(shown: &str, format: Format, imported: &[Imported]) {
                 n.line, n.column, n.message
             ));
         }
-        for u in &i.undeclared {
+        for u in i.undeclared.iter() {
             lines.not_declared(&format!("{}{of}: {}", u.pointer, u.reason));
         }
     }
@@ -210,17 +211,16 @@ fn one_document(imported: &[Imported]) -> String {
     if let [only] = imported {
         return only.profile_json.clone();
     }
-    let mut s = String::from("[\n");
+    // Each profile moved two spaces right. A profile is JSON written by
+    // the importer: a line ends in `\n` alone (a CR in a string is
+    // escaped), so splitting at `\n` is splitting into lines.
+    let size: usize = imported.iter().map(|i| i.profile_json.len() * 5 / 4).sum();
+    let mut s = String::with_capacity(size + 4);
+    s.push_str("[\n");
     for (k, i) in imported.iter().enumerate() {
-        for line in i.profile_json.trim_end().lines() {
-            s.push_str("  ");
-            s.push_str(line);
-            s.push('\n');
-        }
-        if k + 1 < imported.len() {
-            s.pop();
-            s.push_str(",\n");
-        }
+        s.push_str("  ");
+        s.push_str(&i.profile_json.trim_end().replace('\n', "\n  "));
+        s.push_str(if k + 1 < imported.len() { ",\n" } else { "\n" });
     }
     s.push_str("]\n");
     s
