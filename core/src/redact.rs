@@ -642,13 +642,18 @@ const SETTINGS: &[&str] = &[
 /// weakly secret-sounding, shaped like a credential rather than a word.
 pub fn secret_by_name(name: &str, value: &str) -> bool {
     let v = value.trim();
-    let signal = name_signal(name);
-    if signal == NameSignal::None || v.is_empty() || is_reference(v) || v.starts_with('/') {
+    // The value's own tests first: they are cheap, and the name's words
+    // are not (every key of every imported profile comes through here).
+    if v.is_empty() || is_reference(v) || v.starts_with('/') {
         return false;
     }
     if SETTINGS.iter().any(|s| v.eq_ignore_ascii_case(s))
         || (v.len() <= 5 && v.bytes().all(|b| b.is_ascii_digit()))
     {
+        return false;
+    }
+    let signal = name_signal(name);
+    if signal == NameSignal::None {
         return false;
     }
     signal == NameSignal::Strong

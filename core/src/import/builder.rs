@@ -176,7 +176,7 @@ impl OVal {
 /// that holds an escape (every field of a draft is set through a pointer).
 fn tokens(ptr: &str) -> impl Iterator<Item = Cow<'_, str>> {
     ptr.split('/').skip(1).map(|t| {
-        if t.contains('~') {
+        if t.as_bytes().contains(&b'~') {
             Cow::Owned(t.replace("~1", "/").replace("~0", "~"))
         } else {
             Cow::Borrowed(t)
@@ -201,15 +201,16 @@ fn json_floor(v: &OVal, depth: usize) -> usize {
             .map(|i| json_floor(i, depth + 1))
             .fold(1 + items.len().max(1), usize::saturating_add),
         OVal::Obj(members) => members.iter().fold(2, |n, (k, v)| {
-            n.saturating_add(member_floor(k, depth + 1))
+            n.saturating_add(member_floor(k.len(), depth + 1))
                 .saturating_add(json_floor(v, depth + 1))
         }),
     }
 }
 
-/// The bytes a member `depth` tokens deep takes besides its value.
-fn member_floor(key: &str, depth: usize) -> usize {
-    key.len() + 5 + 2 * depth
+/// The bytes a member `depth` tokens deep, its key `key` bytes long,
+/// takes besides its value.
+fn member_floor(key: usize, depth: usize) -> usize {
+    key + 5 + 2 * depth
 }
 
 /// The size limit of one generated profile: the limit of any profile
@@ -293,12 +294,21 @@ impl Draft {
     /// The value at `ptr`, parents made on the way; and whether the value
     /// itself was made (a new member, an empty object until set).
     fn slot(&mut self, ptr: &str) -> Option<(&mut OVal, bool)> {
+        self.slot_at(ptr).map(|(node, made, ..)| (node, made))
+    }
+
+    /// [`Draft::slot`], with the value's depth and the bytes its member
+    /// takes besides the value (see [`member_floor`]).
+    fn slot_at(&mut self, ptr: &str) -> Option<(&mut OVal, bool, usize, usize)> {
         let mut node = &mut self.root;
         let mut made = false;
+        let (mut depth, mut key) = (0, 0);
         for t in tokens(ptr) {
             (node, made) = node.child_mut(&t)?;
+            depth += 1;
+            key = t.len();
         }
-        Some((node, made))
+        Some((node, made, depth, member_floor(key, depth)))
     }
 
     /// The value at `ptr`, if set.
@@ -327,17 +337,14 @@ impl Draft {
             return;
         }
         let v = v.into();
-        let depth = ptr.matches('/').count();
-        let mut added = json_floor(&v, depth);
-        let removed = match self.slot(ptr) {
-            Some((slot, made)) => {
+        let (added, removed) = match self.slot_at(ptr) {
+            Some((slot, made, depth, member)) => {
+                let added = json_floor(&v, depth);
                 let old = std::mem::replace(slot, v);
                 if made {
-                    let key = tokens(ptr).last().unwrap_or_default();
-                    added = added.saturating_add(member_floor(&key, depth));
-                    0
+                    (added.saturating_add(member), 0)
                 } else {
-                    json_floor(&old, depth)
+                    (added, json_floor(&old, depth))
                 }
             }
             None => return,
