@@ -446,7 +446,8 @@ impl Draft {
                 at,
             });
         }
-        let mut out = String::with_capacity(self.floor.saturating_mul(2));
+        // The floor is below the length: at most one more allocation.
+        let mut out = String::with_capacity(self.floor);
         render(&self.root, &mut String::new(), 0, &mut out);
         out.push('\n');
         let mut map = self.map;
