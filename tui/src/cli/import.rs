@@ -208,22 +208,32 @@ fn profile_file_name(stem: &str, name: &str) -> String {
 
 /// One document: the profile itself, or an array of them.
 fn one_document(imported: &[Imported]) -> String {
+    let mut out = Vec::new();
+    // Writing to memory cannot fail, and every piece written is UTF-8.
+    let _ = write_document(&mut out, imported);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// [`one_document`], written piece by piece: a file of 45,000 profiles
+/// makes a 20 MB document, which need not be held whole as well.
+fn write_document(w: &mut dyn std::io::Write, imported: &[Imported]) -> std::io::Result<()> {
     if let [only] = imported {
-        return only.profile_json.clone();
+        return w.write_all(only.profile_json.as_bytes());
     }
     // Each profile moved two spaces right. A profile is JSON written by
     // the importer: a line ends in `\n` alone (a CR in a string is
     // escaped), so splitting at `\n` is splitting into lines.
-    let size: usize = imported.iter().map(|i| i.profile_json.len() * 5 / 4).sum();
-    let mut s = String::with_capacity(size + 4);
-    s.push_str("[\n");
+    w.write_all(b"[\n")?;
     for (k, i) in imported.iter().enumerate() {
-        s.push_str("  ");
-        s.push_str(&i.profile_json.trim_end().replace('\n', "\n  "));
-        s.push_str(if k + 1 < imported.len() { ",\n" } else { "\n" });
+        w.write_all(b"  ")?;
+        w.write_all(i.profile_json.trim_end().replace('\n', "\n  ").as_bytes())?;
+        w.write_all(if k + 1 < imported.len() {
+            b",\n"
+        } else {
+            b"\n"
+        })?;
     }
-    s.push_str("]\n");
-    s
+    w.write_all(b"]\n")
 }
 
 /// The file imported would be replaced by its own profile: refused.
@@ -251,7 +261,11 @@ fn write_profiles(
     let as_dir = out.as_os_str().to_string_lossy().ends_with(['/', '\\']) || out.is_dir();
     if !as_dir {
         refuse_own_input(source, out)?;
-        output::write_atomically(out, one_document(imported).as_bytes())
+        output::AtomicFile::create(out)
+            .and_then(|mut file| {
+                write_document(&mut file, imported)?;
+                file.commit()
+            })
             .map_err(|e| format!("{}: cannot write: {e}", input::display(out)))?;
         output::note(&format!("wrote {}", input::display(out)));
         return Ok(());
