@@ -80,7 +80,8 @@ fn cost(text: &str, format: Format) -> (Counts, Option<usize>) {
 }
 
 /// The inputs of `bench/gen-imports.py`, `n` units each; `env`: one
-/// container with `n` variables rather than `n` containers.
+/// container with `n` variables rather than `n` containers, or bwrap
+/// binds each remounted read-only.
 fn input(format: Format, env: bool, n: usize) -> String {
     let digest = format!("busybox@sha256:{}", "0".repeat(64));
     let each = |f: &dyn Fn(usize) -> String| (0..n).map(f).collect::<String>();
@@ -100,6 +101,11 @@ fn input(format: Format, env: bool, n: usize) -> String {
         Format::Kubernetes => format!(
             "apiVersion: v1\nkind: Pod\nmetadata: {{name: big}}\nspec:\n  containers:\n{}",
             each(&|i| format!("  - name: c{i}\n    image: {digest}\n"))
+        ),
+        Format::Bwrap if env => format!(
+            "bwrap \\\n{}{}  -- make test\n",
+            each(&|i| format!("  --bind /srv/d{i} /w/d{i} \\\n")),
+            each(&|i| format!("  --remount-ro /w/d{i} \\\n"))
         ),
         Format::Bwrap => format!(
             "bwrap \\\n{}  --unshare-all -- make test\n",
@@ -143,6 +149,7 @@ fn twice_the_input_costs_twice_as_much_in_every_format() {
         ("pod containers", Format::Kubernetes, false, 2000),
         ("container env entries", Format::Kubernetes, true, 4000),
         ("bwrap binds", Format::Bwrap, false, 4000),
+        ("bwrap binds remounted", Format::Bwrap, true, 2000),
         ("oci mounts and env", Format::Oci, false, 2000),
         ("codex env entries", Format::Codex, false, 8000),
         ("sandbox domains", Format::SandboxSettings, false, 8000),
