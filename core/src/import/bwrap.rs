@@ -145,6 +145,11 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
     // Each bind mount's target, as written into the profile, and the
     // index of the last mount there.
     let mut targets: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    // Where the last bwrap option is: a word the shell expands is read as
+    // options while one follows (found once, not by a scan per word).
+    let last_option = args
+        .iter()
+        .rposition(|x| x.text.starts_with("--") && arity(&x.text).is_some());
     let mut i = 0;
     let mut command: Vec<&Word> = Vec::new();
     while let Some(w) = args.get(i) {
@@ -158,10 +163,7 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
             // when the script runs. While bwrap options follow, the word is
             // read as more options, never as the start of the command, so
             // nothing after it is lost.
-            let later_options = args
-                .iter()
-                .skip(i + 1)
-                .any(|x| x.text.starts_with("--") && arity(&x.text).is_some());
+            let later_options = last_option.is_some_and(|j| j > i);
             if is_expansion(w) && later_options {
                 d.note(
                     w.loc,
@@ -512,5 +514,25 @@ mod tests {
                 assert!(notes.iter().any(|x| x == n), "{text}: {notes:?}");
             }
         }
+    }
+
+    /// A word the shell expands is read as options while a bwrap option
+    /// follows it anywhere later, else as the start of the command.
+    #[test]
+    fn expanded_words_are_options_while_options_follow() {
+        let (_, d) = import("bwrap $A --bind /a /b $B --unshare-net $C \"$@\"\n")
+            .unwrap()
+            .remove(0);
+        let notes: Vec<&str> = d.notes.iter().map(|n| n.message.as_ref()).collect();
+        for w in ["$A", "$B"] {
+            assert!(
+                notes
+                    .iter()
+                    .any(|n| n.starts_with(&format!("`{w}` is expanded by the shell"))),
+                "{w}: {notes:?}"
+            );
+        }
+        assert!(!notes.iter().any(|n| n.starts_with("`$C`")), "{notes:?}");
+        assert!(d.has("/command"), "`$C` starts the command");
     }
 }
