@@ -831,13 +831,18 @@ const SETTINGS: &[&str] = &[
 /// weakly secret-sounding, shaped like a credential rather than a word.
 pub fn secret_by_name(name: &str, value: &str) -> bool {
     let v = value.trim();
-    let signal = name_signal(name);
-    if signal == NameSignal::None || v.is_empty() || is_reference(v) || v.starts_with('/') {
+    // The value's own tests first: they are cheap, and the name's words
+    // are not (every key of every imported profile comes through here).
+    if v.is_empty() || is_reference(v) || v.starts_with('/') {
         return false;
     }
     if SETTINGS.iter().any(|s| v.eq_ignore_ascii_case(s))
         || (v.len() <= 5 && v.bytes().all(|b| b.is_ascii_digit()))
     {
+        return false;
+    }
+    let signal = name_signal(name);
+    if signal == NameSignal::None {
         return false;
     }
     signal == NameSignal::Strong
@@ -930,11 +935,28 @@ impl Secrets {
     /// [`Secrets::collect_many`] and `more` values found elsewhere (the
     /// secret-looking tokens of an imported file's notes).
     pub fn collect_many_and(roots: impl IntoIterator<Item = Node>, more: Vec<String>) -> Secrets {
+        Secrets::collect_each_and(roots, more).0
+    }
+
+    /// [`Secrets::collect_many_and`], and for each root whether it holds a
+    /// secret of its own: whether [`Secrets::collect`] of it alone is not
+    /// empty, so [`mask_json_document`] of its text would change it.
+    pub fn collect_each_and(
+        roots: impl IntoIterator<Item = Node>,
+        more: Vec<String>,
+    ) -> (Secrets, Vec<bool>) {
         let mut values = more;
+        let mut holds = Vec::new();
         for root in roots {
+            let from = values.len();
             walk(&root, None, Within::Anywhere, false, &mut values);
+            holds.push(
+                values
+                    .get(from..)
+                    .is_some_and(|v| v.iter().any(|v| !v.trim().is_empty())),
+            );
         }
-        Secrets::of_values(values)
+        (Secrets::of_values(values), holds)
     }
 
     /// Secrets from values found elsewhere.

@@ -320,8 +320,8 @@ fn shown(name: &str, format: Option<Format>, text: &str) -> Vec<(String, String)
                 for n in &u.notes {
                     out.push((format!("{unit}: note"), n.to_string()));
                 }
-                for d in &u.undeclared {
-                    out.push((format!("{unit}: not declared"), d.reason.clone()));
+                for d in u.undeclared.iter() {
+                    out.push((format!("{unit}: not declared"), d.reason.to_string()));
                 }
                 let r = import::audit_imported(u, name, &labels, &opts).unwrap();
                 out.extend(

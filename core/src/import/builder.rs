@@ -2,6 +2,7 @@
 //! where in the source file it came from, then writing it as JSON with the
 //! profile's own key order (the order of `SPEC.md` §2).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::tree::Loc;
@@ -142,15 +143,23 @@ impl OVal {
     pub fn arr() -> OVal {
         OVal::Arr(Vec::new())
     }
-    fn child_mut(&mut self, token: &str) -> Option<&mut OVal> {
+    /// The child `token`, made (an empty object) when missing; and whether
+    /// it was made.
+    fn child_mut(&mut self, token: &str) -> Option<(&mut OVal, bool)> {
         match self {
             OVal::Obj(members) => {
-                if members.position(token).is_none() {
-                    members.push(token.to_string(), OVal::obj());
-                }
-                members.get_mut(token)
+                let made = match members.position(token) {
+                    Some(i) => return members.list.get_mut(i).map(|(_, v)| (v, false)),
+                    None => {
+                        members.push(token.to_string(), OVal::obj());
+                        true
+                    }
+                };
+                members.list.last_mut().map(|(_, v)| (v, made))
             }
-            OVal::Arr(items) => items.get_mut(token.parse::<usize>().ok()?),
+            OVal::Arr(items) => items
+                .get_mut(token.parse::<usize>().ok()?)
+                .map(|v| (v, false)),
             _ => None,
         }
     }
@@ -163,30 +172,106 @@ impl OVal {
     }
 }
 
-fn tokens(ptr: &str) -> Vec<String> {
-    ptr.split('/')
-        .skip(1)
-        .map(|t| t.replace("~1", "/").replace("~0", "~"))
-        .collect()
+/// The unescaped reference tokens of a pointer; a copy only for a token
+/// that holds an escape (every field of a draft is set through a pointer).
+fn tokens(ptr: &str) -> impl Iterator<Item = Cow<'_, str>> {
+    ptr.split('/').skip(1).map(|t| {
+        if t.as_bytes().contains(&b'~') {
+            Cow::Owned(t.replace("~1", "/").replace("~0", "~"))
+        } else {
+            Cow::Borrowed(t)
+        }
+    })
+}
+
+/// A lower bound of the bytes `v` takes in the JSON text [`Draft::finish`]
+/// writes, `v` being `depth` tokens deep: every string at least its length
+/// and two quotes; every member its key, quotes, colon, space, newline and
+/// its indentation (members are never written on one line, elements may
+/// be). Escapes and separators only add.
+fn json_floor(v: &OVal, depth: usize) -> usize {
+    match v {
+        OVal::Bool(_) => 4,
+        OVal::Int(_) => 1,
+        OVal::Negative(_) => 2,
+        OVal::Str(s) => s.len() + 2,
+        // Brackets, elements and a separator between each two.
+        OVal::Arr(items) => items
+            .iter()
+            .map(|i| json_floor(i, depth + 1))
+            .fold(1 + items.len().max(1), usize::saturating_add),
+        OVal::Obj(members) => members.iter().fold(2, |n, (k, v)| {
+            n.saturating_add(member_floor(k.len(), depth + 1))
+                .saturating_add(json_floor(v, depth + 1))
+        }),
+    }
+}
+
+/// The bytes a member `depth` tokens deep, its key `key` bytes long,
+/// takes besides its value.
+fn member_floor(key: usize, depth: usize) -> usize {
+    key + 5 + 2 * depth
+}
+
+/// The size limit of one generated profile: the limit of any profile
+/// isolint reads, so every profile an import writes can be read back.
+pub(crate) fn profile_limit() -> usize {
+    super::tree::TreeLimits::default().max_bytes
 }
 
 /// A profile being generated, with its source map and notes.
+///
+/// It keeps a lower bound of the size of its JSON text. Once that passes
+/// the profile limit the draft is refused whatever follows, so it stops
+/// growing (every later change is ignored) and [`Draft::finish`] reports
+/// where the limit was passed: an 8 MiB input that would expand to a much
+/// larger profile costs no more than one at the limit.
 #[derive(Debug)]
 pub struct Draft {
     root: OVal,
-    map: HashMap<String, Loc>,
+    /// Every pointer mapped, in the order mapped; the last place given
+    /// for a pointer wins (sorted and thinned once, when finished).
+    map: Vec<(String, Loc)>,
     pub notes: Vec<Note>,
     pub undeclared: Vec<Undeclared>,
+    /// A lower bound of the JSON text's length (see [`json_floor`]).
+    floor: usize,
+    limit: usize,
+    /// The first place the profile grew past `limit`.
+    over: Option<Loc>,
+    /// The last place a field was set from, for `over`.
+    last: Loc,
 }
+
+/// A profile the import would make larger than the limit for a profile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TooLarge {
+    pub limit: usize,
+    /// The source setting that took it over the limit.
+    pub at: Loc,
+}
+
+/// A finished draft: the profile's JSON text, its source map sorted by
+/// pointer, its notes in source order and its undeclared fields.
+pub type Finished = (String, Vec<Mapped>, Vec<Note>, Vec<Undeclared>);
 
 impl Draft {
     /// A new profile named `name`, the whole of it mapped to `root_loc`.
     pub fn new(name: &str, purpose: &str, root_loc: Loc) -> Draft {
+        Draft::with_limit(name, purpose, root_loc, profile_limit())
+    }
+
+    /// [`Draft::new`] held to `limit` bytes of JSON text.
+    pub(crate) fn with_limit(name: &str, purpose: &str, root_loc: Loc, limit: usize) -> Draft {
         let mut d = Draft {
             root: OVal::obj(),
-            map: HashMap::new(),
+            map: Vec::new(),
             notes: Vec::new(),
             undeclared: Vec::new(),
+            floor: 2,
+            limit,
+            over: None,
+            last: root_loc,
         };
         d.map("", root_loc);
         d.set_quiet("/schema", crate::model::PROFILE_SCHEMA);
@@ -195,12 +280,35 @@ impl Draft {
         d
     }
 
-    fn slot(&mut self, ptr: &str) -> Option<&mut OVal> {
-        let mut node = &mut self.root;
-        for t in tokens(ptr) {
-            node = node.child_mut(&t)?;
+    /// Account for `added` bytes in place of `removed`; past the limit,
+    /// drop what was built: the draft is refused anyway.
+    fn grow(&mut self, added: usize, removed: usize) {
+        self.floor = self.floor.saturating_sub(removed).saturating_add(added);
+        if self.floor > self.limit && self.over.is_none() {
+            self.over = Some(self.last);
+            self.root = OVal::obj();
+            self.map = Vec::new();
         }
-        Some(node)
+    }
+
+    /// The value at `ptr`, parents made on the way; and whether the value
+    /// itself was made (a new member, an empty object until set).
+    fn slot(&mut self, ptr: &str) -> Option<(&mut OVal, bool)> {
+        self.slot_at(ptr).map(|(node, made, ..)| (node, made))
+    }
+
+    /// [`Draft::slot`], with the value's depth and the bytes its member
+    /// takes besides the value (see [`member_floor`]).
+    fn slot_at(&mut self, ptr: &str) -> Option<(&mut OVal, bool, usize, usize)> {
+        let mut node = &mut self.root;
+        let mut made = false;
+        let (mut depth, mut key) = (0, 0);
+        for t in tokens(ptr) {
+            (node, made) = node.child_mut(&t)?;
+            depth += 1;
+            key = t.len();
+        }
+        Some((node, made, depth, member_floor(key, depth)))
     }
 
     /// The value at `ptr`, if set.
@@ -218,35 +326,66 @@ impl Draft {
 
     /// Set the value at `ptr` (creating parent objects) and map it to `at`.
     pub fn set(&mut self, ptr: &str, v: impl Into<OVal>, at: Loc) {
+        self.last = at;
         self.set_quiet(ptr, v);
         self.map(ptr, at);
     }
 
     /// Set a value that has no place of its own in the source.
     pub fn set_quiet(&mut self, ptr: &str, v: impl Into<OVal>) {
-        if let Some(slot) = self.slot(ptr) {
-            *slot = v.into();
+        if self.over.is_some() {
+            return;
         }
+        let v = v.into();
+        let (added, removed) = match self.slot_at(ptr) {
+            Some((slot, made, depth, member)) => {
+                let added = json_floor(&v, depth);
+                let old = std::mem::replace(slot, v);
+                if made {
+                    (added.saturating_add(member), 0)
+                } else {
+                    (added, json_floor(&old, depth))
+                }
+            }
+            None => return,
+        };
+        self.grow(added, removed);
     }
 
     /// Append to the array at `array_ptr` (created when missing); returns
     /// the new element's pointer, mapped to `at`.
     pub fn push(&mut self, array_ptr: &str, v: impl Into<OVal>, at: Loc) -> String {
-        let index = match self.slot(array_ptr) {
-            Some(slot) => {
+        self.last = at;
+        let v = v.into();
+        let depth = array_ptr.matches('/').count();
+        let added = json_floor(&v, depth + 1);
+        let mut removed = 0;
+        let slot = if self.over.is_some() {
+            None
+        } else {
+            self.slot(array_ptr)
+        };
+        let pushed = match slot {
+            Some((slot, _)) => {
                 if !matches!(slot, OVal::Arr(_)) {
+                    removed = json_floor(slot, depth);
                     *slot = OVal::arr();
                 }
                 match slot {
                     OVal::Arr(items) => {
-                        items.push(v.into());
-                        items.len() - 1
+                        items.push(v);
+                        Some(items.len() - 1)
                     }
-                    _ => 0,
+                    _ => None,
                 }
             }
-            None => 0,
+            // Under a scalar, or past the limit: nothing is added.
+            None => None,
         };
+        let index = pushed.unwrap_or(0);
+        let added = pushed.map_or(0, |i| added.saturating_add(usize::from(i > 0)));
+        // Every element but the first also costs a comma.
+        self.grow(added, removed);
         let ptr = format!("{array_ptr}/{index}");
         self.map(&ptr, at);
         ptr
@@ -261,11 +400,15 @@ impl Draft {
 
     /// Record that the profile field `ptr` comes from `at`.
     pub fn map(&mut self, ptr: &str, at: Loc) {
-        self.map.insert(ptr.to_string(), at);
+        if self.over.is_none() {
+            self.map.push((ptr.to_string(), at));
+        }
     }
 
-    /// A source setting with no profile equivalent.
-    pub fn note(&mut self, at: Loc, message: impl Into<String>) {
+    /// A source setting with no profile equivalent. Fixed texts are kept
+    /// as they are, not copied: a file of 45,000 services has 45,000 of
+    /// each.
+    pub fn note(&mut self, at: Loc, message: impl Into<Cow<'static, str>>) {
         self.notes.push(Note {
             line: at.line,
             column: at.column,
@@ -274,10 +417,10 @@ impl Draft {
     }
 
     /// A profile field the source cannot express: it stays absent.
-    pub fn undeclared(&mut self, ptr: &str, reason: impl Into<String>) {
+    pub fn undeclared(&mut self, ptr: &'static str, reason: impl Into<Cow<'static, str>>) {
         if !self.has(ptr) && !self.undeclared.iter().any(|u| u.pointer == ptr) {
             self.undeclared.push(Undeclared {
-                pointer: ptr.to_string(),
+                pointer: Cow::Borrowed(ptr),
                 reason: reason.into(),
             });
         }
@@ -288,13 +431,36 @@ impl Draft {
         format!("/environment/variables/{}", escape_token(name))
     }
 
-    /// Finish: the profile as JSON text, the source map sorted by pointer.
-    pub fn finish(self) -> (String, Vec<Mapped>, Vec<Note>, Vec<Undeclared>) {
-        let mut out = String::new();
-        render(&self.root, "", 0, &mut out);
+    /// [`Draft::finish`] with an empty source map.
+    pub fn finish_without_map(mut self) -> Result<Finished, TooLarge> {
+        self.map = Vec::new();
+        self.finish()
+    }
+
+    /// Finish: the profile as JSON text, the source map sorted by pointer,
+    /// or where it grew past the limit for a profile.
+    pub fn finish(self) -> Result<Finished, TooLarge> {
+        if let Some(at) = self.over {
+            return Err(TooLarge {
+                limit: self.limit,
+                at,
+            });
+        }
+        // The floor is below the length: at most one more allocation.
+        let mut out = String::with_capacity(self.floor);
+        render(&self.root, &mut String::new(), 0, &mut out);
         out.push('\n');
-        let mut map: Vec<Mapped> = self
-            .map
+        let mut map = self.map;
+        // Stable: of one pointer's places, the last mapped stays last.
+        map.sort_by(|a, b| a.0.cmp(&b.0));
+        map.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            if same {
+                kept.1 = later.1;
+            }
+            same
+        });
+        let map: Vec<Mapped> = map
             .into_iter()
             .map(|(pointer, at)| Mapped {
                 pointer,
@@ -302,11 +468,10 @@ impl Draft {
                 column: at.column,
             })
             .collect();
-        map.sort_by(|a, b| a.pointer.cmp(&b.pointer));
         let mut notes = self.notes;
         notes.sort_by_key(|n| (n.line, n.column));
         notes.dedup();
-        (out, map, notes, self.undeclared)
+        Ok((out, map, notes, self.undeclared))
     }
 }
 
@@ -342,47 +507,84 @@ fn key_order(pattern: &str) -> Option<&'static [&'static str]> {
 /// writes it.
 pub(crate) fn to_json(v: &OVal) -> String {
     let mut out = String::new();
-    render(v, "", 0, &mut out);
+    render(v, &mut String::new(), 0, &mut out);
     out.push('\n');
     out
 }
 
-fn scalar(v: &OVal) -> Option<String> {
-    Some(match v {
-        OVal::Bool(b) => b.to_string(),
-        OVal::Int(n) => n.to_string(),
-        OVal::Negative(n) => n.to_string(),
-        OVal::Str(s) => crate::sanitize::json_string(s),
-        _ => return None,
-    })
+/// A string as JSON text. A character that could hide or reorder text on
+/// a terminal is written as an escape (the value is unchanged); the rest
+/// as the JSON writer writes it.
+fn json_str(out: &mut String, s: &str) {
+    if s.chars().any(crate::sanitize::is_dangerous) {
+        out.push_str(&crate::sanitize::json_string(s));
+    } else {
+        crate::json_writer::string(out, s);
+    }
 }
 
-fn render(v: &OVal, pattern: &str, indent: usize, out: &mut String) {
-    let pad = "  ".repeat(indent + 1);
-    let close = "  ".repeat(indent);
+/// A scalar as JSON text; `false` for arrays and objects.
+fn scalar(v: &OVal, out: &mut String) -> bool {
+    use std::fmt::Write;
+    match v {
+        OVal::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        OVal::Int(n) => {
+            let _ = write!(out, "{n}");
+        }
+        OVal::Negative(n) => {
+            let _ = write!(out, "{n}");
+        }
+        OVal::Str(s) => json_str(out, s),
+        OVal::Arr(_) | OVal::Obj(_) => return false,
+    }
+    true
+}
+
+fn pad(out: &mut String, indent: usize) {
+    for _ in 0..indent {
+        out.push_str("  ");
+    }
+}
+
+/// Write `v` at `indent`; `pattern` is its pointer with array indexes
+/// written as `N` (for [`key_order`]), extended and restored in place.
+fn render(v: &OVal, pattern: &mut String, indent: usize, out: &mut String) {
     match v {
         OVal::Arr(items) => {
             if items.is_empty() {
                 out.push_str("[]");
                 return;
             }
-            let flat: Option<Vec<String>> = items.iter().map(scalar).collect();
-            if let Some(flat) = flat {
-                let line = flat.join(", ");
-                if line.chars().count() + indent * 2 <= 76 {
-                    out.push('[');
-                    out.push_str(&line);
+            // Scalars on one line when it fits: written, then measured.
+            if items
+                .iter()
+                .all(|i| !matches!(i, OVal::Arr(_) | OVal::Obj(_)))
+            {
+                let mark = out.len();
+                out.push('[');
+                for (i, it) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    scalar(it, out);
+                }
+                let width = out.get(mark + 1..).map_or(0, |l| l.chars().count());
+                if width + indent * 2 <= 76 {
                     out.push(']');
                     return;
                 }
+                out.truncate(mark);
             }
+            let len = pattern.len();
+            pattern.push_str("/N");
             out.push_str("[\n");
             for (i, it) in items.iter().enumerate() {
-                out.push_str(&pad);
-                render(it, &format!("{pattern}/N"), indent + 1, out);
+                pad(out, indent + 1);
+                render(it, pattern, indent + 1, out);
                 out.push_str(if i + 1 < items.len() { ",\n" } else { "\n" });
             }
-            out.push_str(&close);
+            pattern.truncate(len);
+            pad(out, indent);
             out.push(']');
         }
         OVal::Obj(members) => {
@@ -390,23 +592,40 @@ fn render(v: &OVal, pattern: &str, indent: usize, out: &mut String) {
                 out.push_str("{}");
                 return;
             }
-            let mut sorted: Vec<&(String, OVal)> = members.iter().collect();
-            if let Some(order) = key_order(pattern) {
-                sorted
-                    .sort_by_key(|(k, _)| order.iter().position(|o| o == k).unwrap_or(usize::MAX));
-            }
+            let len = pattern.len();
             out.push_str("{\n");
-            for (i, (k, val)) in sorted.iter().enumerate() {
-                out.push_str(&pad);
-                out.push_str(&crate::sanitize::json_string(k));
+            let mut write = |i: usize, k: &str, val: &OVal, pattern: &mut String| {
+                pad(out, indent + 1);
+                json_str(out, k);
                 out.push_str(": ");
-                render(val, &format!("{pattern}/{k}"), indent + 1, out);
-                out.push_str(if i + 1 < sorted.len() { ",\n" } else { "\n" });
+                pattern.push('/');
+                pattern.push_str(k);
+                render(val, pattern, indent + 1, out);
+                pattern.truncate(len);
+                out.push_str(if i + 1 < members.len() { ",\n" } else { "\n" });
+            };
+            match key_order(pattern) {
+                Some(order) => {
+                    let mut sorted: Vec<&(String, OVal)> = members.iter().collect();
+                    sorted.sort_by_key(|(k, _)| {
+                        order.iter().position(|o| o == k).unwrap_or(usize::MAX)
+                    });
+                    for (i, (k, val)) in sorted.into_iter().enumerate() {
+                        write(i, k, val, pattern);
+                    }
+                }
+                None => {
+                    for (i, (k, val)) in members.iter().enumerate() {
+                        write(i, k, val, pattern);
+                    }
+                }
             }
-            out.push_str(&close);
+            pad(out, indent);
             out.push('}');
         }
-        other => out.push_str(&scalar(other).unwrap_or_default()),
+        other => {
+            scalar(other, out);
+        }
     }
 }
 
@@ -455,7 +674,7 @@ mod tests {
         let m = d.push("/mounts", OVal::obj(), at);
         d.set(&format!("{m}/access"), "read-only", at);
         d.set(&format!("{m}/source"), "/x", at);
-        let (json, map, _, _) = d.finish();
+        let (json, map, _, _) = d.finish().unwrap();
         let v: serde_json::Value = serde_json::from_str(&json).unwrap();
         assert_eq!(v["boundary"]["user"], "0");
         let b = json.find("\"boundary\"").unwrap();
@@ -468,5 +687,100 @@ mod tests {
             .iter()
             .any(|m| m.pointer == "/environment/variables/A~1B"));
         assert!(map.iter().any(|m| m.pointer == "/mounts/0/source"));
+    }
+
+    /// A pointer mapped twice keeps the place given last, as an insert
+    /// into a map would.
+    #[test]
+    fn the_last_place_mapped_wins() {
+        let at = |line| Loc { line, column: 1 };
+        let mut d = Draft::new("x", "test", at(1));
+        for (ptr, line) in [
+            ("/b", 2),
+            ("/a", 3),
+            ("/b", 4),
+            ("/a", 5),
+            ("/b", 6),
+            ("/c", 7),
+        ] {
+            d.set(ptr, "v", at(line));
+        }
+        let (_, map, _, _) = d.finish().unwrap();
+        let lines: Vec<(&str, u32)> = map.iter().map(|m| (m.pointer.as_str(), m.line)).collect();
+        assert_eq!(lines, [("", 1), ("/a", 5), ("/b", 6), ("/c", 7)]);
+    }
+
+    fn rendered_len(d: &Draft) -> usize {
+        let mut out = String::new();
+        render(&d.root, &mut String::new(), 0, &mut out);
+        out.len() + 1
+    }
+
+    proptest::proptest! {
+        /// The size a draft keeps is never above the text it writes,
+        /// whatever is set, replaced or appended in whatever order: a draft
+        /// refused at the limit would have been over it.
+        #[test]
+        fn the_size_floor_never_passes_the_text(
+            ops in proptest::collection::vec(
+                (0usize..4, 0usize..9, 0usize..5, "[a-z\"\\\\/~é\n]{0,12}"),
+                0..40,
+            )
+        ) {
+            const PTRS: [&str; 9] = [
+                "/limits/memory_bytes", "/mounts", "/boundary/host_namespaces",
+                "/environment/variables/a~1b", "/environment/variables", "/environment",
+                "/network/allow", "/boundary/capabilities/add", "/x~0y/z",
+            ];
+            let at = Loc { line: 1, column: 1 };
+            let mut d = Draft::new("p", "test", at);
+            for (op, p, kind, text) in ops {
+                let ptr = PTRS[p];
+                let v = match kind {
+                    0 => OVal::Str(text),
+                    1 => OVal::Int(text.len() as u64 * 1000),
+                    2 => OVal::Negative(-1 - text.len() as i64),
+                    3 => OVal::obj(),
+                    _ => OVal::Arr(vec![OVal::Str(text), OVal::Bool(true)]),
+                };
+                match op {
+                    0 => d.set(ptr, v, at),
+                    1 => d.set_quiet(ptr, v),
+                    2 => {
+                        d.push(ptr, v, at);
+                    }
+                    _ => {
+                        let m = d.push("/mounts", OVal::obj(), at);
+                        d.set(&format!("{m}/source"), v, at);
+                    }
+                }
+                proptest::prop_assert!(d.floor <= rendered_len(&d), "{} > {}", d.floor, rendered_len(&d));
+            }
+        }
+    }
+
+    /// A draft passing its limit stops growing and names the setting that
+    /// took it over; one just under it is written whole.
+    #[test]
+    fn a_draft_over_its_limit_is_refused_where_it_passed_it() {
+        let at = |line| Loc { line, column: 3 };
+        let build = |limit: usize, n: u32| {
+            let mut d = Draft::with_limit("x", "test", at(1), limit);
+            for i in 0..n {
+                d.set(&Draft::variable_ptr(&format!("V{i}")), "value", at(i + 2));
+            }
+            d
+        };
+        let whole = build(usize::MAX, 100).finish().unwrap().0.len();
+        assert!(build(whole, 100).finish().is_ok(), "at the limit");
+        let over = build(whole / 2, 100);
+        assert!(over.floor <= whole / 2 + 64, "stopped growing");
+        let e = over.finish().unwrap_err();
+        assert_eq!(e.limit, whole / 2);
+        assert!((40..=80).contains(&e.at.line), "{e:?}");
+        // The floor is close to the text: a profile of variables is
+        // refused within a sixth of the limit.
+        let d = build(usize::MAX, 100);
+        assert!(d.floor * 6 >= whole * 5, "{} vs {whole}", d.floor);
     }
 }

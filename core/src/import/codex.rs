@@ -626,12 +626,12 @@ mod tests {
         )
         .unwrap();
         let (_, d) = out.remove(0);
-        let (json, _, notes, _) = d.finish();
+        let (json, _, notes, _) = d.finish().unwrap();
         let v: serde_json::Value = serde_json::from_str(&json).unwrap();
         assert_eq!(v["setup"][0]["executable"], "npx");
         assert_eq!(v["setup"][0]["arguments"][2], "/");
         assert_eq!(v["setup"][1]["executable"], "python3");
-        let notes: Vec<String> = notes.into_iter().map(|n| n.message).collect();
+        let notes: Vec<String> = notes.into_iter().map(|n| n.message.into_owned()).collect();
         assert!(
             notes.iter().any(|n| n.contains("trusts every project")),
             "{notes:?}"

@@ -19,8 +19,20 @@ pub fn looks_like(doc: &SNode) -> bool {
     doc.get("services").is_some_and(SNode::is_map) && doc.get("apiVersion").is_none()
 }
 
+#[cfg(test)]
 pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
-    let docs = yaml::parse(bytes)?;
+    let mut out = Vec::new();
+    import_into(bytes, &mut |name, d| out.push((name, d)))?;
+    Ok(out)
+}
+
+/// [`import`], each service's draft handed to `sink` as it is built.
+pub fn import_into(bytes: &[u8], sink: &mut dyn FnMut(String, Draft)) -> Result<(), ImportError> {
+    import_docs(&yaml::parse(bytes)?, sink)
+}
+
+/// [`import_into`] from the file's YAML documents, already parsed.
+pub fn import_docs(docs: &[SNode], sink: &mut dyn FnMut(String, Draft)) -> Result<(), ImportError> {
     let Some(root) = docs.first() else {
         return Err(ImportError::new(ImportErrorKind::Unrecognized(
             "the file is empty".into(),
@@ -46,22 +58,19 @@ pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
         "",
         &unknown,
     )?;
-    let mut out = Vec::new();
-    for svc in services.entries() {
+    for (k, svc) in services.entries().iter().enumerate() {
         let node = read::map(&svc.value, &svc.key)?;
         let mut d = service(root, &svc.key, svc.key_loc, node)?;
         schema::adopt_notes(&mut d, &top);
-        out.push((svc.key.clone(), d));
-    }
-    if docs.len() > 1 {
-        if let Some((_, d)) = out.first_mut() {
+        if k == 0 && docs.len() > 1 {
             d.note(
                 docs.get(1).map_or(root.loc, |x| x.loc),
                 "only the first YAML document of a Compose file is read",
             );
         }
+        sink(svc.key.clone(), d);
     }
-    Ok(out)
+    Ok(())
 }
 
 /// The entry `key` when it has a value: a key written with none is left
@@ -1540,8 +1549,11 @@ mod tests {
     fn import_one(yaml: &str) -> (String, Vec<String>) {
         let mut out = import(yaml.as_bytes()).unwrap();
         let (_, d) = out.remove(0);
-        let (json, _, notes, _) = d.finish();
-        (json, notes.into_iter().map(|n| n.message).collect())
+        let (json, _, notes, _) = d.finish().unwrap();
+        (
+            json,
+            notes.into_iter().map(|n| n.message.into_owned()).collect(),
+        )
     }
 
     #[test]

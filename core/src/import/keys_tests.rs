@@ -24,13 +24,13 @@ fn outcome(r: Result<Vec<(String, Draft)>, ImportError>) -> Outcome {
         drafts
             .into_iter()
             .map(|(_, d)| {
-                let (json, map, notes, undeclared) = d.finish();
+                let (json, map, notes, undeclared) = d.finish().expect("a small test input");
                 (
                     json,
                     map.into_iter()
                         .map(|m| format!("{} {}:{}", m.pointer, m.line, m.column))
                         .collect(),
-                    notes.into_iter().map(|n| n.message).collect(),
+                    notes.into_iter().map(|n| n.message.into_owned()).collect(),
                     undeclared
                         .into_iter()
                         .map(|u| format!("{} {}", u.pointer, u.reason))

@@ -185,6 +185,7 @@ fn spec_key(parent: &SNode) -> Loc {
     parent.entry("spec").map_or(parent.loc, |e| e.key_loc)
 }
 
+#[cfg(test)]
 pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
     import_with(bytes, &[])
 }
@@ -215,14 +216,34 @@ pub fn cluster_objects_only(bytes: &[u8]) -> Option<Vec<String>> {
 
 /// [`import`], with the cluster objects of `companions` (other files of
 /// the same run, already parsed) read as if they were in this stream.
+#[cfg(test)]
 pub fn import_with(
     bytes: &[u8],
     companions: &[SNode],
 ) -> Result<Vec<(String, Draft)>, ImportError> {
-    let docs = yaml::parse(bytes)?;
+    let mut out = Vec::new();
+    import_into(bytes, companions, &mut |name, d| out.push((name, d)))?;
+    Ok(out)
+}
+
+/// [`import_with`], each container's draft handed to `sink` as it is built.
+pub fn import_into(
+    bytes: &[u8],
+    companions: &[SNode],
+    sink: &mut dyn FnMut(String, Draft),
+) -> Result<(), ImportError> {
+    import_docs(&yaml::parse(bytes)?, companions, sink)
+}
+
+/// [`import_into`] from the file's YAML documents, already parsed.
+pub fn import_docs(
+    docs: &[SNode],
+    companions: &[SNode],
+    sink: &mut dyn FnMut(String, Draft),
+) -> Result<(), ImportError> {
     let mut found = Vec::new();
     let mut others = Vec::new();
-    for doc in &docs {
+    for doc in docs {
         workloads(doc, &mut found, &mut others)?;
     }
     if found.is_empty() {
@@ -233,12 +254,11 @@ pub fn import_with(
         )))
         .at(docs.first().map_or(Loc { line: 1, column: 1 }, |d| d.loc)));
     }
-    let mut cluster = Cluster::read(&docs)?;
+    let mut cluster = Cluster::read(docs)?;
     // A broken companion is reported when it is audited itself.
     for c in companions {
         cluster.add_companion(c);
     }
-    let mut out = Vec::new();
     for w in &found {
         // Types first, for the whole pod: a bad value in any container is
         // refused whichever container's profile would read it.
@@ -298,7 +318,7 @@ pub fn import_with(
                     &cluster,
                     &pod_notes,
                 )?;
-                out.push((name, d));
+                sink(name, d);
                 any = true;
             }
         }
@@ -309,7 +329,7 @@ pub fn import_with(
             ));
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 fn unknown(p: &str) -> String {
@@ -1440,7 +1460,7 @@ mod tests {
     fn notes(y: &str) -> Vec<String> {
         let mut d = import(y.as_bytes()).unwrap();
         let (_, draft) = d.remove(0);
-        draft.notes.iter().map(|n| n.message.clone()).collect()
+        draft.notes.iter().map(|n| n.message.to_string()).collect()
     }
 
     /// Item by item: each setting that widens what the pod can do, and any

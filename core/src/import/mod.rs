@@ -30,6 +30,7 @@
 //! assert_eq!(imported[0].origin_of("/dependencies/image").map(|l| l.line), Some(7));
 //! ```
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
@@ -142,7 +143,8 @@ impl fmt::Display for Format {
 pub struct Note {
     pub line: u32,
     pub column: u32,
-    pub message: String,
+    /// Most notes are fixed texts, shared rather than copied per profile.
+    pub message: Cow<'static, str>,
 }
 
 impl fmt::Display for Note {
@@ -156,8 +158,8 @@ impl fmt::Display for Note {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Undeclared {
     /// RFC 6901 pointer of the profile field.
-    pub pointer: String,
-    pub reason: String,
+    pub pointer: Cow<'static, str>,
+    pub reason: Cow<'static, str>,
 }
 
 /// One entry of the source map: a profile pointer and where it came from.
@@ -177,12 +179,18 @@ pub struct Imported {
     pub name: String,
     /// The generated `isolint.profile/v1` document.
     pub profile_json: String,
+    /// Whether `profile_json` holds a secret value of its own: when not,
+    /// [`crate::redact::mask_json_document`] leaves it as it is, and a
+    /// front end need not parse it again to find out.
+    pub holds_secrets: bool,
     /// Source settings with no profile equivalent, in source order.
     pub notes: Vec<Note>,
-    /// Profile fields the format cannot express.
-    pub undeclared: Vec<Undeclared>,
+    /// Profile fields the format cannot express (one list shared by
+    /// profiles that lack the same fields).
+    pub undeclared: Arc<[Undeclared]>,
     /// Profile pointers and the source positions they came from, sorted by
-    /// pointer. The root pointer `""` is always present.
+    /// pointer. The root pointer `""` is always present, unless the file
+    /// was imported without source maps ([`detect_and_import`]).
     pub source_map: Vec<Mapped>,
     /// The original text (shared by every profile of one file).
     pub source_text: Arc<str>,
@@ -369,8 +377,56 @@ fn declares_profile_schema(bytes: &[u8]) -> bool {
 /// ties. `None` means "not an importable format" (an `isolint.profile/v1`
 /// document, or something unknown): audit it as a profile.
 pub fn detect(bytes: &[u8], file_name: Option<&str>) -> Option<Format> {
+    detect_parsed(bytes, file_name).0
+}
+
+/// [`detect`], then [`import`] as the format detected: `None` when
+/// [`detect`] finds none. A YAML file is parsed once for both, not twice
+/// (a seventh of the time of a large Compose import).
+///
+/// Without `source_map`, every profile's source map is left empty (and
+/// [`Imported::origin_of`] finds nothing): for writing profiles out, not
+/// auditing them, at a third less memory for a file of many profiles.
+pub fn detect_and_import(
+    bytes: &[u8],
+    file_name: Option<&str>,
+    source_map: bool,
+) -> Option<(Format, Result<Vec<Imported>, ImportError>)> {
+    let (format, docs) = detect_parsed(bytes, file_name);
+    let format = format?;
+    // Detection reads at most the input limit; past it, [`import`] refuses.
+    let limits = tree::TreeLimits::default();
+    let docs = docs.filter(|_| bytes.len() <= limits.max_bytes);
+    let imported = match docs {
+        Some(docs) => (|| {
+            let text: Arc<str> = Arc::from(tree::checked_text(bytes, &limits)?);
+            let mut kept = Kept::new(source_map);
+            match format {
+                Format::Compose => compose::import_docs(&docs, &mut |n, d| kept.take(n, d))?,
+                _ => kubernetes::import_docs(&docs, &[], &mut |n, d| kept.take(n, d))?,
+            }
+            drop(docs);
+            finish(kept, format, &text)
+        })(),
+        None => import_as(bytes, format, source_map),
+    };
+    Some((format, imported))
+}
+
+/// [`detect`], with the YAML documents it parsed when it found Kubernetes
+/// or Compose in them.
+fn detect_parsed(
+    bytes: &[u8],
+    file_name: Option<&str>,
+) -> (Option<Format>, Option<Vec<tree::SNode>>) {
+    let found = |f: Option<Format>| (f, None);
     let bytes = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes);
-    let text = std::str::from_utf8(bytes.get(..bytes.len().min(8 << 20))?).ok()?;
+    let Some(text) = bytes
+        .get(..bytes.len().min(8 << 20))
+        .and_then(|b| std::str::from_utf8(b).ok())
+    else {
+        return (None, None);
+    };
     let base = file_name
         .map(|f| {
             f.rsplit(['/', '\\'])
@@ -381,27 +437,31 @@ pub fn detect(bytes: &[u8], file_name: Option<&str>) -> Option<Format> {
         .unwrap_or_default();
     let trimmed = text.trim_start();
     if trimmed.starts_with('{') {
-        return detect_json(bytes, &base);
+        return found(detect_json(bytes, &base));
     }
     if bwrap::find_invocation(text).is_some() {
-        return Some(Format::Bwrap);
+        return found(Some(Format::Bwrap));
     }
-    if base.ends_with(".toml") || looks_like_codex(text) {
+    // A `.toml` file is read as Codex whatever its content: no need to
+    // parse it here (a tenth of the time of a large import).
+    if base.ends_with(".toml") {
+        return found(Some(Format::Codex));
+    }
+    if looks_like_codex(text) {
         match self::toml::parse(bytes) {
-            Ok(t) if codex::looks_like(&t) => return Some(Format::Codex),
+            Ok(t) if codex::looks_like(&t) => return found(Some(Format::Codex)),
             // Broken TOML with Codex keys: the importer names the problem.
-            Err(_) => return Some(Format::Codex),
-            Ok(_) if base.ends_with(".toml") => return Some(Format::Codex),
+            Err(_) => return found(Some(Format::Codex)),
             Ok(_) => {}
         }
     }
     match yaml::parse(bytes) {
         Ok(docs) => {
             if docs.iter().any(kubernetes::looks_like) {
-                return Some(Format::Kubernetes);
+                return (Some(Format::Kubernetes), Some(docs));
             }
             if docs.iter().any(compose::looks_like) {
-                return Some(Format::Compose);
+                return (Some(Format::Compose), Some(docs));
             }
         }
         // Broken YAML still says what it meant to be; the importer then
@@ -409,14 +469,14 @@ pub fn detect(bytes: &[u8], file_name: Option<&str>) -> Option<Format> {
         Err(_) => {
             let top = |key: &str| text.lines().any(|l| l.starts_with(key));
             if top("apiVersion:") && top("kind:") {
-                return Some(Format::Kubernetes);
+                return found(Some(Format::Kubernetes));
             }
             if top("services:") {
-                return Some(Format::Compose);
+                return found(Some(Format::Compose));
             }
         }
     }
-    by_name(&base)
+    found(by_name(&base))
 }
 
 fn detect_json(bytes: &[u8], base: &str) -> Option<Format> {
@@ -522,8 +582,9 @@ pub fn import_with_companions(
         .flatten()
         .collect();
     let text: Arc<str> = Arc::from(tree::checked_text(bytes, &tree::TreeLimits::default())?);
-    let drafts = kubernetes::import_with(bytes, &docs)?;
-    finish(drafts, format, &text)
+    let mut kept = Kept::new(true);
+    kubernetes::import_into(bytes, &docs, &mut |name, d| kept.take(name, d))?;
+    finish(kept, format, &text)
 }
 
 /// The cluster objects a Kubernetes file holds when it holds no workload
@@ -536,50 +597,135 @@ pub fn kubernetes_cluster_objects_only(bytes: &[u8]) -> Option<Vec<String>> {
 /// (one per Kubernetes container, one per Compose service, one for the
 /// other formats, plus one for commands a sandbox lets run outside it).
 pub fn import(bytes: &[u8], format: Format) -> Result<Vec<Imported>, ImportError> {
+    import_as(bytes, format, true)
+}
+
+/// [`import`], with the source maps only when `source_map` (see
+/// [`detect_and_import`]).
+pub fn import_as(
+    bytes: &[u8],
+    format: Format,
+    source_map: bool,
+) -> Result<Vec<Imported>, ImportError> {
     let text: Arc<str> = Arc::from(tree::checked_text(bytes, &tree::TreeLimits::default())?);
+    let mut kept = Kept::new(source_map);
+    // A file of many profiles hands each draft over as it is built, so
+    // drafts never pile up; the others make one or two.
     let drafts = match format {
+        Format::Kubernetes => {
+            kubernetes::import_into(bytes, &[], &mut |name, d| kept.take(name, d))?;
+            Vec::new()
+        }
+        Format::Compose => {
+            compose::import_into(bytes, &mut |name, d| kept.take(name, d))?;
+            Vec::new()
+        }
         Format::Oci => oci::import(bytes)?,
-        Format::Kubernetes => kubernetes::import(bytes)?,
-        Format::Compose => compose::import(bytes)?,
         Format::Codex => codex::import(bytes)?,
         Format::SandboxSettings => sandbox::import(bytes)?,
         Format::Bwrap => bwrap::import(&text)?,
     };
-    finish(drafts, format, &text)
+    for (name, d) in drafts {
+        kept.take(name, d);
+    }
+    finish(kept, format, &text)
 }
 
-/// The drafts of one file as imported profiles, held to the size limits,
-/// with one masked copy of the source shared by all of them.
-fn finish(
-    drafts: Vec<(String, builder::Draft)>,
-    format: Format,
-    text: &Arc<str>,
-) -> Result<Vec<Imported>, ImportError> {
-    let finished: Vec<_> = drafts
-        .into_iter()
-        .map(|(name, draft)| (name, draft.finish()))
-        .collect();
-    // What an import produces is held to the input's limits: each profile
-    // must be one isolint could read as written, and together they may not
-    // outgrow the input by more than the same factor.
-    let limit = tree::TreeLimits::default().max_bytes;
-    let mut total = 0usize;
-    for (_, f) in &finished {
-        total = total.saturating_add(f.0.len());
-        if f.0.len() > limit {
+/// A finished draft as kept: [`builder::Finished`] with its undeclared
+/// fields shared.
+type Unit = (String, Vec<Mapped>, Vec<Note>, Arc<[Undeclared]>);
+
+/// The finished drafts of one import, held to the size limits as they
+/// come. A refusal waits until the importer is done, so an error in the
+/// input is still reported first, as it would be for a small file.
+struct Kept {
+    finished: Vec<(String, Unit)>,
+    total: usize,
+    refused: Option<ImportError>,
+    source_map: bool,
+}
+
+impl Kept {
+    fn new(source_map: bool) -> Kept {
+        Kept {
+            finished: Vec::new(),
+            total: 0,
+            refused: None,
+            source_map,
+        }
+    }
+
+    /// Write `draft` and drop it; keep what it made unless a limit refuses
+    /// the import (then nothing more is kept).
+    fn take(&mut self, name: String, draft: builder::Draft) {
+        if self.refused.is_some() {
+            return;
+        }
+        let finished = if self.source_map {
+            draft.finish()
+        } else {
+            draft.finish_without_map()
+        };
+        match finished {
+            Ok((json, map, notes, undeclared)) => match self.check(json.len()) {
+                Ok(()) => {
+                    // Profiles of one file mostly lack the same fields, for
+                    // the same reasons: one list serves a run of them.
+                    let undeclared = match self.finished.last() {
+                        Some((_, (.., prev))) if **prev == *undeclared => Arc::clone(prev),
+                        _ => Arc::from(undeclared),
+                    };
+                    self.finished.push((name, (json, map, notes, undeclared)));
+                }
+                Err(e) => self.refuse(e),
+            },
+            Err(e) => self.refuse(
+                ImportError::new(ImportErrorKind::Invalid(format!(
+                    "the import would produce a profile of over {} bytes (the limit for a \
+                     profile) by this setting; refusing it",
+                    e.limit
+                )))
+                .at(e.at),
+            ),
+        }
+    }
+
+    fn refuse(&mut self, e: ImportError) {
+        self.refused = Some(e);
+        self.finished = Vec::new();
+    }
+
+    /// What an import produces is held to the input's limits: each profile
+    /// must be one isolint could read as written, and together they may not
+    /// outgrow the input by more than [`PRODUCED_FACTOR`].
+    fn check(&mut self, len: usize) -> Result<(), ImportError> {
+        let limit = tree::TreeLimits::default().max_bytes;
+        // A draft refuses itself once a lower bound of its size passes the
+        // limit; the text it wrote is held to the limit exactly.
+        if len > limit {
             return Err(ImportError::new(ImportErrorKind::Invalid(format!(
-                "the import would produce a {}-byte profile, over the {limit}-byte limit for a profile; refusing it",
-                f.0.len()
+                "the import would produce a {len}-byte profile, over the {limit}-byte limit for a profile; refusing it"
             ))));
         }
-        if total > PRODUCED_FACTOR.saturating_mul(limit) {
+        self.total = self.total.saturating_add(len);
+        if self.total > PRODUCED_FACTOR.saturating_mul(limit) {
             return Err(ImportError::new(ImportErrorKind::Invalid(format!(
                 "the import would produce over {} bytes of profiles ({} times the input limit); refusing it",
                 PRODUCED_FACTOR.saturating_mul(limit),
                 PRODUCED_FACTOR
             ))));
         }
+        Ok(())
     }
+}
+
+/// The drafts of one file as imported profiles, with one masked copy of
+/// the source shared by all of them.
+fn finish(kept: Kept, format: Format, text: &Arc<str>) -> Result<Vec<Imported>, ImportError> {
+    if let Some(e) = kept.refused {
+        return Err(e);
+    }
+    let finished = kept.finished;
     // Every profile parses (the importers write valid JSON), so no
     // profile's secrets can be missed by the shared masked copy. Each tree
     // is walked and dropped in turn, so at most one is held at a time.
@@ -587,15 +733,22 @@ fn finish(
     // Compose `environment: ["API_TOKEN: …"]` entry): what looks like a
     // secret in it is a secret of the file too, masked in the notes, in the
     // masked source and in every message.
+    // The same fixed text is in every profile of a large file: each
+    // distinct text is looked at once.
     let mut noted = Vec::new();
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
     for (_, f) in &finished {
-        for n in &f.2 {
-            noted.extend(crate::redact::secret_tokens(&n.message));
-        }
-        for u in &f.3 {
-            noted.extend(crate::redact::secret_tokens(&u.reason));
+        let texts =
+            f.2.iter()
+                .map(|n| &n.message)
+                .chain(f.3.iter().map(|u| &u.reason));
+        for t in texts {
+            if seen.insert(t) {
+                noted.extend(crate::redact::secret_tokens(t));
+            }
         }
     }
+    drop(seen);
     let mut failed = None;
     let roots = finished.iter().map_while(|(_, f)| {
         match crate::json::parse(f.0.as_bytes(), Default::default()) {
@@ -607,31 +760,67 @@ fn finish(
         }
     });
     noted.extend(source_secrets::line_values(text));
+    let noted_any = noted.iter().any(|v| !v.trim().is_empty());
+    let profiles = finished.len();
     let roots = roots.chain(source_secrets::documents(format, text));
-    let secrets = crate::redact::Secrets::collect_many_and(roots, noted);
+    let (secrets, mut holds) = crate::redact::Secrets::collect_each_and(roots, noted);
+    // A secret of the file that no profile's own walk finds (a value that
+    // is one only by where the file wrote it) may still be copied into a
+    // profile: then every profile of the file is masked again.
+    let file_level = noted_any || holds.get(profiles..).is_some_and(|h| h.contains(&true));
+    holds.truncate(profiles);
+    holds.iter_mut().for_each(|h| *h |= file_level);
     if let Some(e) = failed {
         return Err(ImportError::from_json(e));
     }
     let masked_source: Arc<str> = Arc::from(secrets.mask_source(text));
     // Notes are printed on stderr: they go through the same masking and
     // neutralizing as every message.
-    let clean = |s: &mut String| {
-        let shown = neutralize(&secrets.scrub_value(s)).into_owned();
+    // A text shown as it is stays shared; each distinct text is cleaned
+    // once.
+    let mut cleaned: HashMap<Cow<'static, str>, Cow<'static, str>> = HashMap::new();
+    let mut clean = |s: &mut Cow<'static, str>| {
+        let fixed = matches!(s, Cow::Borrowed(_));
+        if let Some(shown) = cleaned.get(s.as_ref()).filter(|_| fixed) {
+            *s = shown.clone();
+            return;
+        }
+        let shown: Cow<'static, str> = match neutralize(&secrets.scrub_value(s)) {
+            Cow::Borrowed(b) if b == s.as_ref() => s.clone(),
+            other => Cow::Owned(other.into_owned()),
+        };
+        if fixed {
+            cleaned.insert(s.clone(), shown.clone());
+        }
         *s = shown;
     };
     let mut finished = finished;
+    // The list last cleaned, as kept and as shown.
+    let mut last: Option<[Arc<[Undeclared]>; 2]> = None;
     for (_, f) in &mut finished {
         f.2.iter_mut().for_each(|n| clean(&mut n.message));
-        f.3.iter_mut().for_each(|u| clean(&mut u.reason));
+        match &last {
+            Some([was, shown]) if Arc::ptr_eq(was, &f.3) => f.3 = Arc::clone(shown),
+            _ => {
+                let mut list = f.3.to_vec();
+                list.iter_mut().for_each(|u| clean(&mut u.reason));
+                let shown: Arc<[Undeclared]> = Arc::from(list);
+                last = Some([std::mem::replace(&mut f.3, Arc::clone(&shown)), shown]);
+            }
+        }
     }
+    drop(last);
+    drop(cleaned);
     let source_sha256: Arc<str> = Arc::from(sha256_hex(text.as_bytes()));
     let file_secrets = Arc::new(secrets);
     Ok(finished
         .into_iter()
+        .zip(holds)
         .map(
-            |(name, (profile_json, source_map, notes, undeclared))| Imported {
+            |((name, (profile_json, source_map, notes, undeclared)), holds_secrets)| Imported {
                 format,
                 name,
+                holds_secrets,
                 profile_json,
                 notes,
                 undeclared,

@@ -45,8 +45,9 @@ pub fn run(args: &ImportArgs) -> u8 {
             return EXIT_ERROR;
         }
     };
-    let format = match args.from {
-        Reading::Import(f) => f,
+    let (format, imported) = match args.from {
+        // The profiles are written, not audited: no source maps.
+        Reading::Import(f) => (f, import::import_as(&bytes, f, false)),
         Reading::Profile => {
             output::error(&format!(
                 "{shown}: --from profile reads isolint.profile/v1, which needs no import; \
@@ -54,15 +55,15 @@ pub fn run(args: &ImportArgs) -> u8 {
             ));
             return EXIT_ERROR;
         }
-        Reading::Auto => match import::detect(&bytes, Some(&name)) {
-            Some(f) => f,
+        Reading::Auto => match import::detect_and_import(&bytes, Some(&name), false) {
+            Some(found) => found,
             None => {
                 output::error(&format!("{shown}: {}", undetected(&bytes)));
                 return EXIT_ERROR;
             }
         },
     };
-    let mut imported = match import::import(&bytes, format) {
+    let mut imported = match imported {
         Ok(i) if i.is_empty() => {
             output::error(&format!(
                 "{shown}: no profile found in this {}",
@@ -76,6 +77,7 @@ pub fn run(args: &ImportArgs) -> u8 {
             return EXIT_ERROR;
         }
     };
+    drop(bytes);
     report_notes(&shown, format, &imported);
     if !args.reveal_secrets {
         withhold_secrets(&shown, &mut imported);
@@ -99,12 +101,10 @@ pub fn run(args: &ImportArgs) -> u8 {
 /// secret when the profile is audited, so its finding stays.
 fn withhold_secrets(shown: &str, imported: &mut [Imported]) {
     let mut withheld = 0;
-    for i in imported.iter_mut() {
-        let masked = match i.masked_profile_json() {
-            std::borrow::Cow::Owned(masked) => Some(masked),
-            std::borrow::Cow::Borrowed(_) => None,
-        };
-        if let Some(masked) = masked {
+    // A profile that holds no secret is left as it is without parsing it
+    // again; the others are masked with every secret of their file.
+    for i in imported.iter_mut().filter(|i| i.holds_secrets) {
+        if let std::borrow::Cow::Owned(masked) = i.masked_profile_json() {
             i.profile_json = masked;
             withheld += 1;
         }
@@ -169,16 +169,17 @@ fn report_notes(shown: &str, format: Format, imported: &[Imported]) {
         format.title(),
         isolint_core::text::plural(imported.len(), "profile")
     ));
+    let mut lines = output::Remarks::default();
     for i in imported {
         let of = of_unit(i);
         for n in &i.notes {
-            output::remark(&format!(
+            lines.remark(&format!(
                 "{shown}:{}:{}: {}{of}",
                 n.line, n.column, n.message
             ));
         }
-        for u in &i.undeclared {
-            output::not_declared(&format!("{}{of}: {}", u.pointer, u.reason));
+        for u in i.undeclared.iter() {
+            lines.not_declared(&format!("{}{of}: {}", u.pointer, u.reason));
         }
     }
 }
@@ -205,23 +206,32 @@ fn profile_file_name(stem: &str, name: &str) -> String {
 
 /// One document: the profile itself, or an array of them.
 fn one_document(imported: &[Imported]) -> String {
+    let mut out = Vec::new();
+    // Writing to memory cannot fail, and every piece written is UTF-8.
+    let _ = write_document(&mut out, imported);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// [`one_document`], written piece by piece: a file of 45,000 profiles
+/// makes a 20 MB document, which need not be held whole as well.
+fn write_document(w: &mut dyn std::io::Write, imported: &[Imported]) -> std::io::Result<()> {
     if let [only] = imported {
-        return only.profile_json.clone();
+        return w.write_all(only.profile_json.as_bytes());
     }
-    let mut s = String::from("[\n");
+    // Each profile moved two spaces right. A profile is JSON written by
+    // the importer: a line ends in `\n` alone (a CR in a string is
+    // escaped), so splitting at `\n` is splitting into lines.
+    w.write_all(b"[\n")?;
     for (k, i) in imported.iter().enumerate() {
-        for line in i.profile_json.trim_end().lines() {
-            s.push_str("  ");
-            s.push_str(line);
-            s.push('\n');
-        }
-        if k + 1 < imported.len() {
-            s.pop();
-            s.push_str(",\n");
-        }
+        w.write_all(b"  ")?;
+        w.write_all(i.profile_json.trim_end().replace('\n', "\n  ").as_bytes())?;
+        w.write_all(if k + 1 < imported.len() {
+            b",\n"
+        } else {
+            b"\n"
+        })?;
     }
-    s.push_str("]\n");
-    s
+    w.write_all(b"]\n")
 }
 
 /// The file imported would be replaced by its own profile: refused.
@@ -249,7 +259,11 @@ fn write_profiles(
     let as_dir = out.as_os_str().to_string_lossy().ends_with(['/', '\\']) || out.is_dir();
     if !as_dir {
         refuse_own_input(source, out)?;
-        output::write_atomically(out, one_document(imported).as_bytes())
+        output::AtomicFile::create(out)
+            .and_then(|mut file| {
+                write_document(&mut file, imported)?;
+                file.commit()
+            })
             .map_err(|e| format!("{}: cannot write: {e}", input::display(out)))?;
         output::note(&format!("wrote {}", input::display(out)));
         return Ok(());
