@@ -405,8 +405,11 @@ pub fn detect_and_import(
                 Format::Compose => compose::import_docs(&docs, &mut |n, d| kept.take(n, d))?,
                 _ => kubernetes::import_docs(&docs, &[], &mut |n, d| kept.take(n, d))?,
             }
+            // The file's own secrets are read from the same documents,
+            // not from a second parse of the text.
+            let file_docs = source_secrets::documents_of(&docs);
             drop(docs);
-            finish(kept, format, &text)
+            finish_with(kept, format, &text, Some(file_docs))
         })(),
         None => import_as(bytes, format, source_map),
     };
@@ -722,6 +725,17 @@ impl Kept {
 /// The drafts of one file as imported profiles, with one masked copy of
 /// the source shared by all of them.
 fn finish(kept: Kept, format: Format, text: &Arc<str>) -> Result<Vec<Imported>, ImportError> {
+    finish_with(kept, format, text, None)
+}
+
+/// [`finish`], with the file's documents as JSON nodes when the caller has
+/// them (else the text is parsed again to find the file's own secrets).
+fn finish_with(
+    kept: Kept,
+    format: Format,
+    text: &Arc<str>,
+    file_docs: Option<Vec<crate::json::Node>>,
+) -> Result<Vec<Imported>, ImportError> {
     if let Some(e) = kept.refused {
         return Err(e);
     }
@@ -762,7 +776,8 @@ fn finish(kept: Kept, format: Format, text: &Arc<str>) -> Result<Vec<Imported>, 
     noted.extend(source_secrets::line_values(text));
     let noted_any = noted.iter().any(|v| !v.trim().is_empty());
     let profiles = finished.len();
-    let roots = roots.chain(source_secrets::documents(format, text));
+    let file_docs = file_docs.unwrap_or_else(|| source_secrets::documents(format, text));
+    let roots = roots.chain(file_docs);
     let (secrets, mut holds) = crate::redact::Secrets::collect_each_and(roots, noted);
     // A secret of the file that no profile's own walk finds (a value that
     // is one only by where the file wrote it) may still be copied into a

@@ -24,6 +24,11 @@ pub(super) fn documents(format: Format, text: &str) -> Vec<crate::json::Node> {
         // A script has no tree: its lines are scanned.
         Format::Bwrap => Vec::new(),
     };
+    documents_of(&trees)
+}
+
+/// [`documents`] of YAML documents the import has parsed already.
+pub(super) fn documents_of(trees: &[SNode]) -> Vec<crate::json::Node> {
     trees.iter().map(to_node).collect()
 }
 
