@@ -2663,42 +2663,7 @@ fn waivers_under_a_writable_mount_are_refused_however_the_source_is_spelled() {
     for (mount, wpath, applies) in cases {
         let text = fixed.replace(scratch, &mount);
         fs::write(d.join("job.json"), &text).unwrap();
-        let doc = isolint_in(
-            &d,
-            ["audit", "--today", TODAY, "--format", "json", "job.json"],
-            None,
-        )
-        .json();
-        let target = doc["issues"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|i| i["severity"] == "medium")
-            .expect("a medium finding")
-            .clone();
-        let entry = isolint_in(
-            &d,
-            [
-                "waive",
-                "--rule",
-                target["rule"].as_str().unwrap(),
-                "--pointer",
-                target["pointer"].as_str().unwrap(),
-                "--reason",
-                "accepted",
-                "--owner",
-                "ops",
-                "--expires",
-                "2026-12-31",
-                "--today",
-                TODAY,
-                "job.json",
-            ],
-            None,
-        );
-        entry.expect_code(0);
-        let waivers =
-            serde_json::json!({ "schema": "isolint.waivers/v1", "waivers": [entry.json()] });
+        let waivers = waivers_for_a_medium_finding(&d);
         fs::write(d.join("ops/waivers.json"), waivers.to_string()).unwrap();
         for profile in ["job.json", "./job.json", &format!("{abs}/job.json")] {
             let run = isolint_in(
@@ -2734,24 +2699,11 @@ fn waivers_under_a_writable_mount_are_refused_however_the_source_is_spelled() {
     }
 }
 
-/// issue 21 item 3, by hard link: the waivers file has a second name
-/// inside a writable mount, through which the job can rewrite it. Paths
-/// cannot show that; a file with several names counts as reachable from
-/// every mount on its file system.
-#[test]
-fn a_waivers_file_with_another_name_in_a_writable_mount_is_refused() {
-    let tmp = tempfile::tempdir().unwrap();
-    let d = fs::canonicalize(tmp.path()).unwrap();
-    fs::create_dir_all(d.join("ops")).unwrap();
-    fs::create_dir_all(d.join("scratch")).unwrap();
-    let fixed = fs::read_to_string(root().join(FIXED)).unwrap();
-    let text = fixed.replace(
-        "/srv/workshop/scratch/job-17",
-        d.join("scratch").to_str().unwrap(),
-    );
-    fs::write(d.join("job.json"), &text).unwrap();
+/// Audit `job.json` in `d`, waive its first medium finding with `isolint
+/// waive`, and return the waivers document holding that entry.
+fn waivers_for_a_medium_finding(d: &Path) -> serde_json::Value {
     let doc = isolint_in(
-        &d,
+        d,
         ["audit", "--today", TODAY, "--format", "json", "job.json"],
         None,
     )
@@ -2764,7 +2716,7 @@ fn a_waivers_file_with_another_name_in_a_writable_mount_is_refused() {
         .expect("a medium finding")
         .clone();
     let entry = isolint_in(
-        &d,
+        d,
         [
             "waive",
             "--rule",
@@ -2784,7 +2736,26 @@ fn a_waivers_file_with_another_name_in_a_writable_mount_is_refused() {
         None,
     );
     entry.expect_code(0);
-    let waivers = serde_json::json!({ "schema": "isolint.waivers/v1", "waivers": [entry.json()] });
+    serde_json::json!({ "schema": "isolint.waivers/v1", "waivers": [entry.json()] })
+}
+
+/// issue 21 item 3, by hard link: the waivers file has a second name
+/// inside a writable mount, through which the job can rewrite it. Paths
+/// cannot show that; a file with several names counts as reachable from
+/// every mount on its file system.
+#[test]
+fn a_waivers_file_with_another_name_in_a_writable_mount_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = fs::canonicalize(tmp.path()).unwrap();
+    fs::create_dir_all(d.join("ops")).unwrap();
+    fs::create_dir_all(d.join("scratch")).unwrap();
+    let fixed = fs::read_to_string(root().join(FIXED)).unwrap();
+    let text = fixed.replace(
+        "/srv/workshop/scratch/job-17",
+        d.join("scratch").to_str().unwrap(),
+    );
+    fs::write(d.join("job.json"), &text).unwrap();
+    let waivers = waivers_for_a_medium_finding(&d);
     fs::write(d.join("ops/waivers.json"), waivers.to_string()).unwrap();
     let waived = || {
         let run = isolint_in(
