@@ -452,3 +452,29 @@ fn renderers_show_the_original_location() {
     let text = isolint_core::render::text::render(&report, Default::default());
     assert!(!text.contains("ghp_abcdefghijklmnopqrstuvwxyz0123456789"));
 }
+
+/// The TOML reader's differential test compiles the TOML fixtures in
+/// (`TOML_FIXTURES` in core/src/import/toml.rs, so that core's own tests do
+/// no I/O): every TOML file under fixtures/import must be on that list.
+#[test]
+fn every_toml_fixture_is_in_the_toml_readers_differential_list() {
+    let list =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/import/toml.rs"))
+            .unwrap();
+    let mut stack = vec![root()];
+    let mut seen = 0;
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "toml") {
+                seen += 1;
+                let rel = path.strip_prefix(root()).unwrap().to_str().unwrap();
+                let quoted = format!("include_str!(\"../../../fixtures/import/{rel}\")");
+                assert!(list.contains(&quoted), "{rel} is not in TOML_FIXTURES");
+            }
+        }
+    }
+    assert!(seen >= 9, "{seen} TOML fixtures");
+}
