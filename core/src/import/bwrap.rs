@@ -269,8 +269,8 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
             "--remount-ro" => {
                 let (dst, _) = p(0);
                 // The last mount at that target, found by its name: a scan
-                // of every mount per option was quadratic (40,000 binds
-                // each remounted took 16 s).
+                // of every mount per option made the import quadratic in
+                // the number of binds.
                 let found = targets.get(dst).copied();
                 match found {
                     Some(idx) => d.set(&format!("/mounts/{idx}/access"), "read-only", w.loc),

@@ -212,8 +212,8 @@ fn one_document(imported: &[Imported]) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
-/// [`one_document`], written piece by piece: a file of 45,000 profiles
-/// makes a 20 MB document, which need not be held whole as well.
+/// [`one_document`], written piece by piece: a file of many profiles makes
+/// a document several times its size, which need not be held whole too.
 fn write_document(w: &mut dyn std::io::Write, imported: &[Imported]) -> std::io::Result<()> {
     if let [only] = imported {
         return w.write_all(only.profile_json.as_bytes());
