@@ -33,9 +33,9 @@ pub fn remark(message: &str) {
     line("note: ", &safe_text(message));
 }
 
-/// Lines for stderr gathered and written in large writes: an import of
-/// 45,000 services prints 865,000 notes, and one write each cost over a
-/// second of system time. Each line is masked and neutralized as [`remark`] does it;
+/// Lines for stderr gathered and written in large writes: a large import
+/// prints a note per setting per profile, and a system call per line
+/// would cost more than the import. Each line is masked and neutralized as [`remark`] does it;
 /// what is gathered is written when the batch is dropped.
 #[derive(Default)]
 pub struct Remarks {
