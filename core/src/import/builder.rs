@@ -420,7 +420,7 @@ impl Draft {
     pub fn undeclared(&mut self, ptr: &'static str, reason: impl Into<Cow<'static, str>>) {
         if !self.has(ptr) && !self.undeclared.iter().any(|u| u.pointer == ptr) {
             self.undeclared.push(Undeclared {
-                pointer: Cow::Borrowed(ptr),
+                pointer: ptr,
                 reason: reason.into(),
             });
         }

@@ -158,7 +158,7 @@ impl fmt::Display for Note {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Undeclared {
     /// RFC 6901 pointer of the profile field.
-    pub pointer: Cow<'static, str>,
+    pub pointer: &'static str,
     pub reason: Cow<'static, str>,
 }
 
@@ -183,10 +183,13 @@ pub struct Imported {
     /// [`crate::redact::mask_json_document`] leaves it as it is, and a
     /// front end need not parse it again to find out.
     pub holds_secrets: bool,
-    /// Source settings with no profile equivalent, in source order.
+    /// Source settings with no profile equivalent, in source order. Each
+    /// message is already masked with the file's secrets and neutralized:
+    /// safe to print on any stream as it is.
     pub notes: Vec<Note>,
     /// Profile fields the format cannot express (one list shared by
-    /// profiles that lack the same fields).
+    /// profiles that lack the same fields). Pointers are fixed texts;
+    /// reasons are masked and neutralized as notes are.
     pub undeclared: Arc<[Undeclared]>,
     /// Profile pointers and the source positions they came from, sorted by
     /// pointer. The root pointer `""` is always present, unless the file

@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 
 use isolint_core::import::{self, Format, ImportError, Imported};
 use isolint_core::sanitize::neutralize;
+use isolint_core::redact::safe_text;
 
 use super::input::{self, Failure, Origin, Reading};
 use super::{output, ImportArgs, EXIT_ERROR, EXIT_OK};
@@ -169,17 +170,19 @@ fn report_notes(shown: &str, format: Format, imported: &[Imported]) {
         format.title(),
         isolint_core::text::plural(imported.len(), "profile")
     ));
+    // Core returns notes masked and neutralized; what this adds (the
+    // file's name, a profile's name, numbers, fixed pointers) is made safe
+    // here, once per piece.
+    let shown = safe_text(shown);
     let mut lines = output::Remarks::default();
     for i in imported {
-        let of = of_unit(i);
+        let of = safe_text(&of_unit(i)).into_owned();
         for n in &i.notes {
-            lines.remark(&format!(
-                "{shown}:{}:{}: {}{of}",
-                n.line, n.column, n.message
-            ));
+            let at = format!(":{}:{}: ", n.line, n.column);
+            lines.remark(&[&shown, &at, &n.message, &of]);
         }
         for u in i.undeclared.iter() {
-            lines.not_declared(&format!("{}{of}: {}", u.pointer, u.reason));
+            lines.not_declared(&[&u.pointer, &of, ": ", &u.reason]);
         }
     }
 }

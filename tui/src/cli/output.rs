@@ -35,28 +35,34 @@ pub fn remark(message: &str) {
 
 /// Lines for stderr gathered and written in large writes: a large import
 /// prints a note per setting per profile, and a system call per line
-/// would cost more than the import. Each line is masked and neutralized as [`remark`] does it;
-/// what is gathered is written when the batch is dropped.
+/// would cost more than the import. What is gathered is written when the
+/// batch is dropped.
+///
+/// The pieces of a line are made safe by whoever has them: core masks and
+/// neutralizes every note it returns (with the secrets of the whole file,
+/// which a scan of one line cannot know), and the caller passes what it
+/// adds through [`safe_text`]. Scanning the joined line again would cost
+/// as much as the import itself on a file with a million notes.
 #[derive(Default)]
 pub struct Remarks {
     buf: String,
 }
 
 impl Remarks {
-    /// `note: MESSAGE`, as [`remark`] prints it.
-    pub fn remark(&mut self, message: &str) {
-        self.line("note: ", message);
+    /// `note: PIECES…`, as [`remark`] prints it; every piece already safe.
+    pub fn remark(&mut self, pieces: &[&str]) {
+        self.line("note: ", pieces);
     }
 
-    /// `not declared: MESSAGE`: a profile field an imported format cannot
-    /// express.
-    pub fn not_declared(&mut self, message: &str) {
-        self.line("not declared: ", message);
+    /// `not declared: PIECES…`: a profile field an imported format cannot
+    /// express; every piece already safe.
+    pub fn not_declared(&mut self, pieces: &[&str]) {
+        self.line("not declared: ", pieces);
     }
 
-    fn line(&mut self, prefix: &str, message: &str) {
+    fn line(&mut self, prefix: &str, pieces: &[&str]) {
         self.buf.push_str(prefix);
-        self.buf.push_str(&safe_text(message));
+        pieces.iter().for_each(|p| self.buf.push_str(p));
         self.buf.push('\n');
         if self.buf.len() >= 1 << 16 {
             self.flush();
