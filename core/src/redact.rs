@@ -25,6 +25,16 @@ pub const MASK: &str = "[redacted]";
 /// that is not an ASCII letter or digit (`_ - . /` and the like), and where
 /// case changes (`githubToken`, `APIKey`: `api` `key`).
 pub fn name_words(name: &str) -> Vec<String> {
+    word_slices(name)
+        .into_iter()
+        .map(str::to_ascii_lowercase)
+        .collect()
+}
+
+/// [`name_words`] as pieces of `name`, in their own case: every key of
+/// every profile is read as words, and a copy of each word would cost
+/// more than the reading.
+fn word_slices(name: &str) -> Vec<&str> {
     let mut words = Vec::new();
     for part in name.split(|c: char| !c.is_ascii_alphanumeric()) {
         let b = part.as_bytes();
@@ -40,13 +50,13 @@ pub fn name_words(name: &str) -> Vec<String> {
                 && next.is_some_and(|n| n.is_ascii_lowercase());
             if lower_to_upper || run_ends {
                 if let Some(w) = part.get(start..i) {
-                    words.push(w.to_ascii_lowercase());
+                    words.push(w);
                 }
                 start = i;
             }
         }
         if let Some(w) = part.get(start..).filter(|w| !w.is_empty()) {
-            words.push(w.to_ascii_lowercase());
+            words.push(w);
         }
     }
     words
@@ -218,37 +228,40 @@ enum NameSignal {
 }
 
 fn name_signal(name: &str) -> NameSignal {
-    let words = name_words(name);
+    // Words are ASCII letters and digits in any case; every comparison
+    // below ignores case.
+    let words = word_slices(name);
     let n = words.len();
-    let Some(last) = words.last() else {
+    let Some(&last) = words.last() else {
         return NameSignal::None;
     };
-    let is = |w: &str, set: &[&str]| set.contains(&w);
+    let eq = |w: &str, s: &str| w.eq_ignore_ascii_case(s);
+    let is = |w: &str, set: &[&str]| set.iter().any(|s| eq(w, s));
+    let before = |k: usize| words.get(n.wrapping_sub(k)).copied().unwrap_or_default();
     // `AWS_ACCESS_KEY_ID`: a key id counts as part of the key pair.
-    let key_id = n >= 3
-        && last == "id"
-        && words.get(n - 2).is_some_and(|w| w == "key")
-        && words.get(n - 3).is_some_and(|w| is(w, KEY_KINDS));
+    let key_id = n >= 3 && eq(last, "id") && eq(before(2), "key") && is(before(3), KEY_KINDS);
     if is(last, ABOUT_A_SECRET) && !key_id {
         return NameSignal::None;
     }
     let strong_word = |w: &str| {
-        STRONG_ANYWHERE
-            .iter()
-            .any(|s| w == *s || (w.len() > s.len() + 1 && w.ends_with(s)))
+        STRONG_ANYWHERE.iter().any(|s| {
+            eq(w, s)
+                || (w.len() > s.len() + 1
+                    && w.get(w.len() - s.len()..).is_some_and(|end| eq(end, s)))
+        })
     };
     if key_id
         || words.iter().any(|w| strong_word(w))
         || (n >= 2 && is(last, STRONG_LAST_OF_MANY))
         || is(last, STRONG_LAST)
-        || (n >= 2 && last == "key" && words.get(n - 2).is_some_and(|w| is(w, KEY_KINDS)))
+        || (n >= 2 && eq(last, "key") && is(before(2), KEY_KINDS))
     {
         return NameSignal::Strong;
     }
     if words.iter().any(|w| is(w, WEAK_ANYWHERE))
         || is(last, WEAK_LAST)
-        || (n >= 2 && last == "header" && words.get(n - 2).is_some_and(|w| is(w, WEAK_LAST)))
-        || (n >= 2 && last == "string" && words.get(n - 2).is_some_and(|w| w == "connection"))
+        || (n >= 2 && eq(last, "header") && is(before(2), WEAK_LAST))
+        || (n >= 2 && eq(last, "string") && eq(before(2), "connection"))
     {
         return NameSignal::Weak;
     }
@@ -1425,9 +1438,9 @@ fn walk(n: &Node, key: Option<&str>, within: Within, strong_key: bool, out: &mut
                 // one that is about it (`token: {path: …, audience: …}`).
                 let own = match key {
                     Some(k) if strong_key && !is_secret_name(&m.key) => {
-                        let about = name_words(&m.key)
-                            .last()
-                            .is_some_and(|w| ABOUT_A_SECRET.contains(&w.as_str()));
+                        let about = word_slices(&m.key).last().is_some_and(|w| {
+                            ABOUT_A_SECRET.iter().any(|a| w.eq_ignore_ascii_case(a))
+                        });
                         if about {
                             &m.key
                         } else {
@@ -1794,7 +1807,7 @@ fn auth_scheme(word: &[u8]) -> bool {
 /// last piece is a name of several words, which prose never uses as one.
 fn identifier_key(key: &str) -> bool {
     let last = key.rsplit(['/', '?', '&', '.', ':']).next().unwrap_or(key);
-    name_words(last).len() >= 2 && is_strong_secret_name(last)
+    word_slices(last).len() >= 2 && is_strong_secret_name(last)
 }
 
 /// The value token after a secret-named key token, when only `=`, `:`,
