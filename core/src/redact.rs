@@ -227,7 +227,41 @@ enum NameSignal {
     Strong,
 }
 
+/// Whether `name` holds, in any case, a piece of every name
+/// [`name_signal`] can call a secret's: each word of the tables above that
+/// makes a name one holds one of these (a test checks it). Most names
+/// (`source`, `read_only`, `image`) hold none and are no secret's without
+/// being read as words.
+fn may_signal(name: &str) -> bool {
+    let b = name.as_bytes();
+    (0..b.len()).any(|i| {
+        let pieces: &[&[u8]] = match b.get(i).map(u8::to_ascii_lowercase) {
+            Some(b'a') => &[b"auth"],
+            Some(b'c') => &[b"cred", b"cookie", b"connection"],
+            Some(b'd') => &[b"dsn"],
+            Some(b'k') => &[b"key"],
+            Some(b'p') => &[b"pass", b"pwd", b"pat"],
+            Some(b's') => &[b"secret"],
+            Some(b't') => &[b"token"],
+            _ => return false,
+        };
+        pieces.iter().any(|p| {
+            b.get(i..i + p.len())
+                .is_some_and(|w| w.eq_ignore_ascii_case(p))
+        })
+    })
+}
+
 fn name_signal(name: &str) -> NameSignal {
+    if may_signal(name) {
+        signal_of_words(name)
+    } else {
+        NameSignal::None
+    }
+}
+
+/// [`name_signal`], from the name's words alone.
+fn signal_of_words(name: &str) -> NameSignal {
     // Words are ASCII letters and digits in any case; every comparison
     // below ignores case.
     let words = word_slices(name);
@@ -1991,6 +2025,57 @@ fn scrub_spans(s: &str, spans: Vec<(usize, usize)>) -> Cow<'_, str> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn every_signal_word_holds_a_signal_piece() {
+        let sets = [
+            STRONG_ANYWHERE,
+            WEAK_ANYWHERE,
+            STRONG_LAST_OF_MANY,
+            STRONG_LAST,
+            WEAK_LAST,
+            &["key", "connection"],
+        ];
+        for w in sets.iter().flat_map(|s| s.iter()) {
+            assert!(may_signal(w), "{w} holds no piece may_signal looks for");
+        }
+        // Whatever the words read as a secret's name holds a piece: names
+        // built from every word of every table, alone, first, last and
+        // run together, in three cases.
+        let all = [
+            STRONG_ANYWHERE,
+            WEAK_ANYWHERE,
+            STRONG_LAST_OF_MANY,
+            STRONG_LAST,
+            WEAK_LAST,
+        ];
+        let words: Vec<&str> = all
+            .iter()
+            .flat_map(|s| s.iter().copied())
+            .chain(KEY_KINDS.iter().copied())
+            .chain(ABOUT_A_SECRET.iter().copied())
+            .chain(["key", "id", "header", "string", "connection", "db", "my"])
+            .collect();
+        let mut names = 0;
+        for a in &words {
+            for b in &words {
+                for name in [
+                    a.to_string(),
+                    format!("{a}_{b}"),
+                    format!("{a}{b}"),
+                    format!("{}_{}", a.to_uppercase(), b.to_uppercase()),
+                    format!("{a}{}", b.to_uppercase()),
+                    format!("x_{a}_key_{b}"),
+                ] {
+                    names += 1;
+                    if signal_of_words(&name) != NameSignal::None {
+                        assert!(may_signal(&name), "{name}");
+                    }
+                }
+            }
+        }
+        assert!(names > 10_000);
+    }
+
     use super::*;
     use crate::json::{parse, Limits};
     use proptest::prelude::*;
