@@ -17,8 +17,8 @@
 use std::path::{Path, PathBuf};
 
 use isolint_core::import::{self, Format, ImportError, Imported};
-use isolint_core::sanitize::neutralize;
 use isolint_core::redact::safe_text;
+use isolint_core::sanitize::neutralize;
 
 use super::input::{self, Failure, Origin, Reading};
 use super::{output, ImportArgs, EXIT_ERROR, EXIT_OK};
