@@ -968,42 +968,17 @@ impl Secrets {
         Secrets::of_values(values)
     }
 
-    /// The secrets of several profiles together (each root is walked and
-    /// dropped in turn), e.g. every profile imported from one file, so the
-    /// file's text is masked once for all of them.
-    pub fn collect_many(roots: impl IntoIterator<Item = Node>) -> Secrets {
-        let mut values = Vec::new();
-        for root in roots {
-            walk(&root, None, Within::Anywhere, false, &mut values);
-        }
-        Secrets::of_values(values)
-    }
-
-    /// [`Secrets::collect_many`] and `more` values found elsewhere (the
-    /// secret-looking tokens of an imported file's notes).
-    pub fn collect_many_and(roots: impl IntoIterator<Item = Node>, more: Vec<String>) -> Secrets {
-        Secrets::collect_each_and(roots, more).0
-    }
-
-    /// [`Secrets::collect_many_and`], and for each root whether it holds a
-    /// secret of its own: whether [`Secrets::collect`] of it alone is not
-    /// empty, so [`mask_json_document`] of its text would change it.
-    pub fn collect_each_and(
-        roots: impl IntoIterator<Item = Node>,
-        more: Vec<String>,
-    ) -> (Secrets, Vec<bool>) {
-        let mut values = more;
-        let mut holds = Vec::new();
-        for root in roots {
-            let from = values.len();
-            walk(&root, None, Within::Anywhere, false, &mut values);
-            holds.push(
-                values
-                    .get(from..)
-                    .is_some_and(|v| v.iter().any(|v| !v.trim().is_empty())),
-            );
-        }
-        (Secrets::of_values(values), holds)
+    /// Add the secrets under `root` to `values` (the secrets of several
+    /// profiles go together, e.g. every profile imported from one file,
+    /// so the file's text is masked once for all of them); whether it held
+    /// any of its own: whether [`Secrets::collect`] of it alone would not
+    /// be empty, so [`mask_json_document`] of its text would change it.
+    pub fn collect_into<T: Tree>(root: &T, values: &mut Vec<String>) -> bool {
+        let from = values.len();
+        walk(root, None, Within::Anywhere, false, values);
+        values
+            .get(from..)
+            .is_some_and(|v| v.iter().any(|v| !v.trim().is_empty()))
     }
 
     /// Secrets from values found elsewhere.
@@ -1388,13 +1363,72 @@ fn unescape(raw: &str) -> String {
 /// ([`Within`]). A key shaped like a credential is one too.
 /// `strong_key` says whether `key` is a strong secret name (the caller
 /// knows it once for every item of an array).
-fn walk(n: &Node, key: Option<&str>, within: Within, strong_key: bool, out: &mut Vec<String>) {
+/// What the secret walk reads of a tree: a parsed JSON document, or a
+/// profile an importer has built and not yet written (so an import does not
+/// parse what it has just written to find its secrets).
+pub trait Tree: Sized {
+    /// An object's members, in order; cheap to clone (a slice iterator).
+    type Members<'a>: Iterator<Item = (&'a str, &'a Self)> + Clone
+    where
+        Self: 'a;
+    fn view(&self) -> View<'_, Self>;
+    fn as_str(&self) -> Option<&str> {
+        match self.view() {
+            View::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+    fn is_container(&self) -> bool {
+        matches!(self.view(), View::Array(_) | View::Object(_))
+    }
+}
+
+/// One value of a [`Tree`], as the walk reads it.
+pub enum View<'a, T: Tree + 'a> {
+    Str(&'a str),
+    /// A number as written.
+    Number(Cow<'a, str>),
+    Array(&'a [T]),
+    Object(T::Members<'a>),
+    /// `true`, `false`, `null`: never a secret.
+    Other,
+}
+
+type NodeMembers<'a> = std::iter::Map<
+    std::slice::Iter<'a, crate::json::Member>,
+    fn(&crate::json::Member) -> (&str, &Node),
+>;
+
+impl Tree for Node {
+    type Members<'a> = NodeMembers<'a>;
+    fn view(&self) -> View<'_, Node> {
+        match &self.value {
+            Value::String(s) => View::Str(s),
+            Value::Number(n) => View::Number(Cow::Borrowed(n.as_str())),
+            Value::Array(items) => View::Array(items),
+            Value::Object(members) => {
+                let pair: fn(&crate::json::Member) -> (&str, &Node) =
+                    |m| (m.key.as_str(), &m.value);
+                View::Object(members.iter().map(pair))
+            }
+            Value::Null | Value::Bool(_) => View::Other,
+        }
+    }
+}
+
+fn walk<T: Tree>(
+    n: &T,
+    key: Option<&str>,
+    within: Within,
+    strong_key: bool,
+    out: &mut Vec<String>,
+) {
     let by_name = |v: &str| {
         key.is_some_and(|k| secret_by_name(k, v))
             || (within == Within::Secret && secret_by_name("secret", v))
     };
-    match &n.value {
-        Value::String(s) => {
+    match n.view() {
+        View::Str(s) => {
             let schemeless = schemeless_user_password(s);
             if by_name(s) || looks_like_secret(s) || schemeless.is_some() {
                 push_secret(s, out);
@@ -1417,34 +1451,32 @@ fn walk(n: &Node, key: Option<&str>, within: Within, strong_key: bool, out: &mut
                 collect_words(&words, out);
             }
         }
-        Value::Number(num) if by_name(num.as_str()) => out.push(num.as_str().to_string()),
-        Value::Array(items) => {
+        View::Number(num) => {
+            if by_name(&num) {
+                out.push(num.into_owned());
+            }
+        }
+        View::Array(items) => {
             items
                 .iter()
                 .for_each(|i| walk(i, key, within, strong_key, out));
-            let words: Vec<&str> = items
-                .iter()
-                .filter_map(|i| match &i.value {
-                    Value::String(s) => Some(s.as_str()),
-                    _ => None,
-                })
-                .collect();
+            let words: Vec<&str> = items.iter().filter_map(T::as_str).collect();
             if words.len() >= 2 {
                 collect_words(&words, out);
             }
         }
-        Value::Object(members) => {
+        View::Object(members) => {
             // `{name: DB_PASSWORD, value: X}` (a Kubernetes or ECS env
             // entry): the value is judged by the name it is given.
             // One look at the members that change how the others read.
             let (mut named, mut value, mut kind_secret) = (None, None, false);
-            for m in members {
-                match (m.key.as_str(), &m.value.value) {
-                    ("name", Value::String(n)) => named = Some(n.as_str()),
-                    ("value", Value::String(v)) => value = Some(v.as_str()),
+            for (k, v) in members.clone() {
+                match (k, v.as_str()) {
+                    ("name", Some(n)) => named = Some(n),
+                    ("value", Some(v)) => value = Some(v),
                     // A Kubernetes Secret: everything under `data` and
                     // `stringData`.
-                    ("kind", Value::String(k)) => kind_secret = k == "Secret",
+                    ("kind", Some(k)) => kind_secret = k == "Secret",
                     _ => {}
                 }
             }
@@ -1454,56 +1486,57 @@ fn walk(n: &Node, key: Option<&str>, within: Within, strong_key: bool, out: &mut
                 }
             }
             let is = |k: &str, set: &[&str]| set.iter().any(|w| k.eq_ignore_ascii_case(w));
-            for m in members {
+            for (mk, mv) in members.clone() {
                 // A key shaped like a credential (a token written as a
                 // variable's name).
-                if m.key.len() >= MIN_SECRET && looks_like_secret(&m.key) {
-                    push_secret(&m.key, out);
+                if mk.len() >= MIN_SECRET && looks_like_secret(mk) {
+                    push_secret(mk, out);
                 }
                 let inner = match within {
                     Within::Secret => Within::Secret,
-                    _ if kind_secret && is(&m.key, &["data", "stringData"]) => Within::Secret,
-                    Within::Holder if is(&m.key, HELD) => Within::Secret,
-                    _ if is(&m.key, HOLDERS) => Within::Holder,
+                    _ if kind_secret && is(mk, &["data", "stringData"]) => Within::Secret,
+                    Within::Holder if is(mk, HELD) => Within::Secret,
+                    _ if is(mk, HOLDERS) => Within::Holder,
                     w => w,
                 };
                 // Under a secret name, a member that names nothing of its
                 // own holds the secret (`DB_PASSWORD: {x: …}`), but not
                 // one that is about it (`token: {path: …, audience: …}`).
                 let own = match key {
-                    Some(k) if strong_key && !is_secret_name(&m.key) => {
-                        let about = word_slices(&m.key).last().is_some_and(|w| {
+                    Some(k) if strong_key && !is_secret_name(mk) => {
+                        let about = word_slices(mk).last().is_some_and(|w| {
                             ABOUT_A_SECRET.iter().any(|a| w.eq_ignore_ascii_case(a))
                         });
                         if about {
-                            &m.key
+                            mk
                         } else {
                             k
                         }
                     }
-                    _ => &m.key,
+                    _ => mk,
                 };
                 // Whether the name a container is held by is a secret's,
                 // found once for all it holds.
-                let container = matches!(m.value.value, Value::Object(_) | Value::Array(_));
+                let container = mv.is_container();
                 let strong = container && is_strong_secret_name(own);
-                walk(&m.value, Some(own), inner, strong, out);
+                walk(mv, Some(own), inner, strong, out);
             }
             // A command: its executable and its arguments are one line.
-            let member = |k: &str| members.iter().find(|m| m.key == k).map(|m| &m.value);
-            if let (Some(Value::String(x)), Some(Value::Array(args))) = (
-                member("executable").map(|n| &n.value),
-                member("arguments").map(|n| &n.value),
-            ) {
-                let mut words = vec![x.as_str()];
-                words.extend(args.iter().filter_map(|a| match &a.value {
-                    Value::String(s) => Some(s.as_str()),
-                    _ => None,
-                }));
+            let member = |k: &str| {
+                members
+                    .clone()
+                    .find(|(mk, _)| *mk == k)
+                    .map(|(_, v)| v.view())
+            };
+            if let (Some(View::Str(x)), Some(View::Array(args))) =
+                (member("executable"), member("arguments"))
+            {
+                let mut words = vec![x];
+                words.extend(args.iter().filter_map(T::as_str));
                 collect_words(&words, out);
             }
         }
-        _ => {}
+        View::Other => {}
     }
 }
 

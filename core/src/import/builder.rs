@@ -21,6 +21,29 @@ pub enum OVal {
     Obj(Members),
 }
 
+type OValMembers<'a> =
+    std::iter::Map<std::slice::Iter<'a, (String, OVal)>, fn(&(String, OVal)) -> (&str, &OVal)>;
+
+/// A draft's tree reads as the JSON text it is written as: the secret
+/// walk finds the same values in either.
+impl crate::redact::Tree for OVal {
+    type Members<'a> = OValMembers<'a>;
+    fn view(&self) -> crate::redact::View<'_, OVal> {
+        use crate::redact::View;
+        match self {
+            OVal::Str(s) => View::Str(s),
+            OVal::Int(n) => View::Number(Cow::Owned(n.to_string())),
+            OVal::Negative(n) => View::Number(Cow::Owned(n.to_string())),
+            OVal::Arr(items) => View::Array(items),
+            OVal::Obj(members) => {
+                let pair: fn(&(String, OVal)) -> (&str, &OVal) = |(k, v)| (k.as_str(), v);
+                View::Object(members.iter().map(pair))
+            }
+            OVal::Bool(_) => View::Other,
+        }
+    }
+}
+
 /// An object's members in insertion order. Once it has more than a few,
 /// a map from key to position finds a member, so an object built key by
 /// key (100,000 environment variables) costs linear time, not quadratic.
@@ -429,6 +452,11 @@ impl Draft {
     /// The pointer of a variable under `/environment/variables`.
     pub fn variable_ptr(name: &str) -> String {
         format!("/environment/variables/{}", escape_token(name))
+    }
+
+    /// The profile as built so far.
+    pub fn root(&self) -> &OVal {
+        &self.root
     }
 
     /// [`Draft::finish`] with an empty source map.

@@ -19,12 +19,29 @@ use super::ImportError;
 /// its field to its own line.
 type Outcome = Result<Vec<(String, Vec<String>, Vec<String>, Vec<String>)>, ImportError>;
 
+/// What the secret walk finds in a tree, sorted, and whether it held any.
+/// An import walks each draft's tree instead of its written text: every
+/// outcome here checks that both give the same.
+pub(super) fn secrets_of<T: crate::redact::Tree>(root: &T) -> (Vec<String>, bool) {
+    let mut values = Vec::new();
+    let holds = crate::redact::Secrets::collect_into(root, &mut values);
+    values.sort();
+    (values, holds)
+}
+
 fn outcome(r: Result<Vec<(String, Draft)>, ImportError>) -> Outcome {
     r.map(|drafts| {
         drafts
             .into_iter()
             .map(|(_, d)| {
+                let tree = secrets_of(d.root());
                 let (json, map, notes, undeclared) = d.finish().expect("a small test input");
+                let doc = crate::json::parse(json.as_bytes(), Default::default()).expect("JSON");
+                assert_eq!(
+                    tree,
+                    secrets_of(&doc.root),
+                    "the draft's tree and its text differ"
+                );
                 (
                     json,
                     map.into_iter()
@@ -780,4 +797,31 @@ fn sandbox_settings_keys_are_never_silent() {
             path: "",
         },
     ]);
+}
+
+/// Files whose profiles hold secrets in every place the walk reads one:
+/// by name, by shape, in a URL, inside a shell line, as `{name, value}`
+/// pairs, under a Kubernetes Secret, as a number under a secret name. The
+/// draft's tree and its written text must give the same secrets (checked
+/// in [`outcome`]), and the walk must find them.
+#[test]
+fn draft_trees_hold_what_their_text_holds() {
+    let compose = "services:\n  app:\n    image: postgres:16\n    environment:\n      DB_PASSWORD: hunter2-Very-Secret\n      PIN_PASSWORD: 493817\n      URL: postgres://u:S3cr3t-pw@db/x\n    command: [\"sh\", \"-c\", \"mysql -u root --password Zq8xWv3rTt\"]\n    volumes: [\"/run/ghp_abcdefghijklmnopqrstuvwxyz0123456789:/x\"]\n";
+    let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    image: busybox\n    env:\n    - {name: API_TOKEN, value: tok-123456789abcdef}\n    - {name: PLAIN, value: hello}\n    args: [\"--token\", \"xoxb-1234567890-abcdefghij\"]\n";
+    let codex = "[mcp_servers.x]\ncommand = \"npx\"\nenv = { GITHUB_TOKEN = \"ghp_abcdefghijklmnopqrstuvwxyz0123456789\" }\n";
+    // Codex keeps an MCP server's environment out of the profile (a note
+    // quotes it, and notes are scanned on their own): only the trees are
+    // compared.
+    for (what, got, holds_one) in [
+        ("compose", compose_import(compose.as_bytes()), true),
+        ("pod", k8s_import(pod.as_bytes()), true),
+        ("codex", codex_import(codex.as_bytes()), false),
+    ] {
+        let drafts = got.unwrap_or_else(|e| panic!("{what}: {e}"));
+        let found: Vec<(Vec<String>, bool)> =
+            drafts.iter().map(|(_, d)| secrets_of(d.root())).collect();
+        let any = found.iter().any(|(v, holds)| *holds && !v.is_empty());
+        assert_eq!(any, holds_one, "{what}: {found:?}");
+        outcome(Ok(drafts)).unwrap_or_else(|e| panic!("{what}: {e}"));
+    }
 }

@@ -646,6 +646,10 @@ type Unit = (String, Vec<Mapped>, Vec<Note>, Arc<[Undeclared]>);
 /// input is still reported first, as it would be for a small file.
 struct Kept {
     finished: Vec<(String, Unit)>,
+    /// What looks like a secret in the kept profiles, found in each
+    /// draft's tree before it is written; and which profiles hold one.
+    secrets: Vec<String>,
+    holds: Vec<bool>,
     total: usize,
     refused: Option<ImportError>,
     source_map: bool,
@@ -655,6 +659,8 @@ impl Kept {
     fn new(source_map: bool) -> Kept {
         Kept {
             finished: Vec::new(),
+            secrets: Vec::new(),
+            holds: Vec::new(),
             total: 0,
             refused: None,
             source_map,
@@ -667,6 +673,7 @@ impl Kept {
         if self.refused.is_some() {
             return;
         }
+        let holds = crate::redact::Secrets::collect_into(draft.root(), &mut self.secrets);
         let finished = if self.source_map {
             draft.finish()
         } else {
@@ -682,6 +689,7 @@ impl Kept {
                         _ => Arc::from(undeclared),
                     };
                     self.finished.push((name, (json, map, notes, undeclared)));
+                    self.holds.push(holds);
                 }
                 Err(e) => self.refuse(e),
             },
@@ -699,6 +707,8 @@ impl Kept {
     fn refuse(&mut self, e: ImportError) {
         self.refused = Some(e);
         self.finished = Vec::new();
+        self.secrets = Vec::new();
+        self.holds = Vec::new();
     }
 
     /// What an import produces is held to the input's limits: each profile
@@ -742,18 +752,21 @@ fn finish_with(
     if let Some(e) = kept.refused {
         return Err(e);
     }
-    let finished = kept.finished;
-    // Every profile parses (the importers write valid JSON), so no
-    // profile's secrets can be missed by the shared masked copy. Each tree
-    // is walked and dropped in turn, so at most one is held at a time.
+    let Kept {
+        finished,
+        secrets: mut values,
+        mut holds,
+        ..
+    } = kept;
+    // Each profile's secrets were found in its tree as it was taken.
     // A note quotes a source setting the profile has no place for (a
     // Compose `environment: ["API_TOKEN: …"]` entry): what looks like a
     // secret in it is a secret of the file too, masked in the notes, in the
     // masked source and in every message.
     // The same fixed text is in every profile of a large file: each
     // distinct text is looked at once.
-    let mut noted = Vec::new();
     let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut noted_any = false;
     for (_, f) in &finished {
         let texts =
             f.2.iter()
@@ -761,36 +774,28 @@ fn finish_with(
                 .chain(f.3.iter().map(|u| &u.reason));
         for t in texts {
             if seen.insert(t) {
-                noted.extend(crate::redact::secret_tokens(t));
+                let tokens = crate::redact::secret_tokens(t);
+                noted_any |= tokens.iter().any(|v| !v.trim().is_empty());
+                values.extend(tokens);
             }
         }
     }
     drop(seen);
-    let mut failed = None;
-    let roots = finished.iter().map_while(|(_, f)| {
-        match crate::json::parse(f.0.as_bytes(), Default::default()) {
-            Ok(doc) => Some(doc.root),
-            Err(e) => {
-                failed = Some(e);
-                None
-            }
-        }
-    });
-    noted.extend(source_secrets::line_values(text));
-    let noted_any = noted.iter().any(|v| !v.trim().is_empty());
-    let profiles = finished.len();
+    let lines = source_secrets::line_values(text);
+    noted_any |= lines.iter().any(|v| !v.trim().is_empty());
+    values.extend(lines);
     let file_docs = file_docs.unwrap_or_else(|| source_secrets::documents(format, text));
-    let roots = roots.chain(file_docs);
-    let (secrets, mut holds) = crate::redact::Secrets::collect_each_and(roots, noted);
+    let mut file_holds = false;
+    for doc in &file_docs {
+        file_holds |= crate::redact::Secrets::collect_into(doc, &mut values);
+    }
+    drop(file_docs);
+    let secrets = crate::redact::Secrets::of_values(values);
     // A secret of the file that no profile's own walk finds (a value that
     // is one only by where the file wrote it) may still be copied into a
     // profile: then every profile of the file is masked again.
-    let file_level = noted_any || holds.get(profiles..).is_some_and(|h| h.contains(&true));
-    holds.truncate(profiles);
+    let file_level = noted_any || file_holds;
     holds.iter_mut().for_each(|h| *h |= file_level);
-    if let Some(e) = failed {
-        return Err(ImportError::from_json(e));
-    }
     let masked_source: Arc<str> = Arc::from(secrets.mask_source(text));
     // Notes are printed on stderr: they go through the same masking and
     // neutralizing as every message.
