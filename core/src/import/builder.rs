@@ -544,7 +544,10 @@ pub(crate) fn to_json(v: &OVal) -> String {
 /// a terminal is written as an escape (the value is unchanged); the rest
 /// as the JSON writer writes it.
 fn json_str(out: &mut String, s: &str) {
-    if s.chars().any(crate::sanitize::is_dangerous) {
+    // ASCII text is written the same either way (`json_string` keeps
+    // serde's ASCII output, which `string` equals): only other text needs
+    // the look at each character.
+    if !s.is_ascii() && s.chars().any(crate::sanitize::is_dangerous) {
         out.push_str(&crate::sanitize::json_string(s));
     } else {
         crate::json_writer::string(out, s);
