@@ -242,6 +242,50 @@ pub fn walk(
     path: &str,
     unknown: &dyn Fn(&str) -> String,
 ) -> Result<(), ImportError> {
+    walk_at(d, node, shape, &At::Root(path), unknown)
+}
+
+/// Where a node stands, as messages name it (`spec.containers[0].env`).
+/// Written out only when a message needs it: most nodes of a large file
+/// are walked without one.
+#[derive(Clone, Copy)]
+enum At<'a> {
+    Root(&'a str),
+    /// A table's key: `path.key`, or `key` alone at the top.
+    Field(&'a At<'a>, &'a str),
+    /// A dictionary's key: always `path.key`.
+    Entry(&'a At<'a>, &'a str),
+    Index(&'a At<'a>, usize),
+}
+
+impl At<'_> {
+    fn is_empty(&self) -> bool {
+        match self {
+            At::Root(p) => p.is_empty(),
+            At::Field(parent, k) => parent.is_empty() && k.is_empty(),
+            At::Entry(..) | At::Index(..) => false,
+        }
+    }
+}
+
+impl std::fmt::Display for At<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            At::Root(p) => f.write_str(p),
+            At::Field(parent, k) if parent.is_empty() => f.write_str(k),
+            At::Field(parent, k) | At::Entry(parent, k) => write!(f, "{parent}.{k}"),
+            At::Index(parent, i) => write!(f, "{parent}[{i}]"),
+        }
+    }
+}
+
+fn walk_at(
+    d: &mut Draft,
+    node: &SNode,
+    shape: &Shape,
+    path: &At<'_>,
+    unknown: &dyn Fn(&str) -> String,
+) -> Result<(), ImportError> {
     // An explicit null is the key left out, as every consumer reads it.
     if node.is_null() {
         return Ok(());
@@ -291,7 +335,7 @@ pub fn walk(
             SValue::Scalar(_) => {}
             SValue::Seq(items) => {
                 for (i, item) in items.iter().enumerate() {
-                    walk(d, item, &Shape::Scalar, &format!("{path}[{i}]"), unknown)?;
+                    walk_at(d, item, &Shape::Scalar, &At::Index(path, i), unknown)?;
                 }
             }
             _ => return Err(wrong()),
@@ -304,16 +348,16 @@ pub fn walk(
         Shape::ListOrDict => match &node.value {
             SValue::Seq(items) => {
                 for (i, item) in items.iter().enumerate() {
-                    walk(d, item, &Shape::Scalar, &format!("{path}[{i}]"), unknown)?;
+                    walk_at(d, item, &Shape::Scalar, &At::Index(path, i), unknown)?;
                 }
             }
             SValue::Map(entries) => {
                 for e in entries {
-                    walk(
+                    walk_at(
                         d,
                         &e.value,
                         &Shape::Scalar,
-                        &format!("{path}.{}", e.key),
+                        &At::Entry(path, &e.key),
                         unknown,
                     )?;
                 }
@@ -325,7 +369,7 @@ pub fn walk(
                 return Err(wrong());
             };
             for (i, it) in items.iter().enumerate() {
-                walk(d, it, item, &format!("{path}[{i}]"), unknown)?;
+                walk_at(d, it, item, &At::Index(path, i), unknown)?;
             }
         }
         Shape::Dict(value) => {
@@ -333,7 +377,7 @@ pub fn walk(
                 return Err(wrong());
             };
             for e in entries {
-                walk(d, &e.value, value, &format!("{path}.{}", e.key), unknown)?;
+                walk_at(d, &e.value, value, &At::Entry(path, &e.key), unknown)?;
             }
         }
         Shape::Map(table) => {
@@ -352,11 +396,11 @@ pub fn walk(
                 return Err(wrong());
             };
             for (i, it) in items.iter().enumerate() {
-                walk(
+                walk_at(
                     d,
                     it,
                     &Shape::MapOrScalar(table),
-                    &format!("{path}[{i}]"),
+                    &At::Index(path, i),
                     unknown,
                 )?;
             }
@@ -369,21 +413,14 @@ fn walk_table(
     d: &mut Draft,
     node: &SNode,
     table: &Table,
-    path: &str,
+    path: &At<'_>,
     unknown: &dyn Fn(&str) -> String,
 ) -> Result<(), ImportError> {
-    let join = |k: &str| {
-        if path.is_empty() {
-            k.to_string()
-        } else {
-            format!("{path}.{k}")
-        }
-    };
     for e in node.entries() {
-        let here = join(&e.key);
+        let here = At::Field(path, &e.key);
         match table.field(&e.key) {
             Some(f) => {
-                walk(d, &e.value, &f.shape, &here, unknown)?;
+                walk_at(d, &e.value, &f.shape, &here, unknown)?;
                 if let (Role::Note(text), false) = (f.role, e.value.is_null()) {
                     d.note(e.key_loc, format!("`{here}`: {text}"));
                 }
@@ -393,7 +430,7 @@ fn walk_table(
                 let hint = suggest(&e.key, &table.keys())
                     .map(|s| format!("; did you mean `{s}`?"))
                     .unwrap_or_default();
-                d.note(e.key_loc, format!("{}{hint}", unknown(&here)));
+                d.note(e.key_loc, format!("{}{hint}", unknown(&here.to_string())));
             }
         }
     }
