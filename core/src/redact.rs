@@ -964,7 +964,7 @@ impl Secrets {
     /// [`secret_words`] calls a secret.
     pub fn collect(root: &Node) -> Secrets {
         let mut values = Vec::new();
-        walk(root, None, Within::Anywhere, false, &mut values);
+        walk(root, None, Within::Anywhere, false, &mut values, &mut None);
         Secrets::of_values(values)
     }
 
@@ -973,9 +973,15 @@ impl Secrets {
     /// so the file's text is masked once for all of them); whether it held
     /// any of its own: whether [`Secrets::collect`] of it alone would not
     /// be empty, so [`mask_json_document`] of its text would change it.
-    pub fn collect_into<T: Tree>(root: &T, values: &mut Vec<String>) -> bool {
+    /// `memo`, when the trees come from one file, remembers what its
+    /// strings hold across them.
+    pub fn collect_into<T: Tree>(
+        root: &T,
+        values: &mut Vec<String>,
+        mut memo: Option<&mut Memo>,
+    ) -> bool {
         let from = values.len();
-        walk(root, None, Within::Anywhere, false, values);
+        walk(root, None, Within::Anywhere, false, values, &mut memo);
         values
             .get(from..)
             .is_some_and(|v| v.iter().any(|v| !v.trim().is_empty()))
@@ -1422,6 +1428,7 @@ fn walk<T: Tree>(
     within: Within,
     strong_key: bool,
     out: &mut Vec<String>,
+    memo: &mut Option<&mut Memo>,
 ) {
     let by_name = |v: &str| {
         key.is_some_and(|k| secret_by_name(k, v))
@@ -1429,26 +1436,12 @@ fn walk<T: Tree>(
     };
     match n.view() {
         View::Str(s) => {
-            let schemeless = schemeless_user_password(s);
-            if by_name(s) || looks_like_secret(s) || schemeless.is_some() {
+            let shaped = match memo.as_deref_mut() {
+                Some(m) => m.findings(s, out),
+                None => string_findings(s, out),
+            };
+            if shaped || by_name(s) {
                 push_secret(s, out);
-            }
-            // A URL's password on its own, for outputs that quote the
-            // host part of the URL without its scheme.
-            out.extend(url_passwords(s).map(str::to_string));
-            out.extend(schemeless.map(str::to_string));
-            // A secret embedded in a longer string (a shell line, a path).
-            for (a, b) in secret_spans(s) {
-                if let Some(tok) = s.get(a..b) {
-                    if tok != s {
-                        push_secret(tok, out);
-                    }
-                }
-            }
-            if s.bytes().any(|b| b.is_ascii_whitespace()) || !s.is_ascii() {
-                // A shell line: its words, as the command rules read them.
-                let words: Vec<&str> = s.split_whitespace().collect();
-                collect_words(&words, out);
             }
         }
         View::Number(num) => {
@@ -1459,7 +1452,7 @@ fn walk<T: Tree>(
         View::Array(items) => {
             items
                 .iter()
-                .for_each(|i| walk(i, key, within, strong_key, out));
+                .for_each(|i| walk(i, key, within, strong_key, out, memo));
             let words: Vec<&str> = items.iter().filter_map(T::as_str).collect();
             if words.len() >= 2 {
                 collect_words(&words, out);
@@ -1519,7 +1512,7 @@ fn walk<T: Tree>(
                 // found once for all it holds.
                 let container = mv.is_container();
                 let strong = container && is_strong_secret_name(own);
-                walk(mv, Some(own), inner, strong, out);
+                walk(mv, Some(own), inner, strong, out, memo);
             }
             // A command: its executable and its arguments are one line.
             let member = |k: &str| {
@@ -1537,6 +1530,60 @@ fn walk<T: Tree>(
             }
         }
         View::Other => {}
+    }
+}
+
+/// What a string holds whatever key it stands under: the values in it
+/// that are secrets, added to `out`; and whether the whole string is
+/// shaped like one.
+fn string_findings(s: &str, out: &mut Vec<String>) -> bool {
+    let schemeless = schemeless_user_password(s);
+    let shaped = looks_like_secret(s) || schemeless.is_some();
+    // A URL's password on its own, for outputs that quote the host part
+    // of the URL without its scheme.
+    out.extend(url_passwords(s).map(str::to_string));
+    out.extend(schemeless.map(str::to_string));
+    // A secret embedded in a longer string (a shell line, a path).
+    for (a, b) in secret_spans(s) {
+        if let Some(tok) = s.get(a..b) {
+            if tok != s {
+                push_secret(tok, out);
+            }
+        }
+    }
+    if s.bytes().any(|b| b.is_ascii_whitespace()) || !s.is_ascii() {
+        // A shell line: its words, as the command rules read them.
+        let words: Vec<&str> = s.split_whitespace().collect();
+        collect_words(&words, out);
+    }
+    shaped
+}
+
+/// [`string_findings`] remembered for the strings of many trees walked one
+/// after another: the profiles imported from one file repeat the same
+/// image, paths and words. It keeps the first [`Memo::KEPT`] distinct
+/// strings, which is where a file's repeated values first appear, so its
+/// memory stays small whatever the file holds.
+#[derive(Default)]
+pub struct Memo {
+    found: std::collections::HashMap<String, (bool, Box<[String]>)>,
+}
+
+impl Memo {
+    const KEPT: usize = 4096;
+
+    fn findings(&mut self, s: &str, out: &mut Vec<String>) -> bool {
+        if let Some((shaped, found)) = self.found.get(s) {
+            out.extend(found.iter().cloned());
+            return *shaped;
+        }
+        let from = out.len();
+        let shaped = string_findings(s, out);
+        if self.found.len() < Memo::KEPT {
+            let found = out.get(from..).unwrap_or_default().into();
+            self.found.insert(s.to_string(), (shaped, found));
+        }
+        shaped
     }
 }
 
@@ -2058,6 +2105,39 @@ fn scrub_spans(s: &str, spans: Vec<(usize, usize)>) -> Cow<'_, str> {
 
 #[cfg(test)]
 mod tests {
+    /// A memo shared by many trees finds what each tree's own walk finds,
+    /// before and after it is full, for strings seen again after it is.
+    #[test]
+    fn a_memo_finds_what_each_walk_finds() {
+        let strings = |i: usize| {
+            [
+                format!("ghp_{i:036}"),
+                format!("mysql -u root --password pw{i}x"),
+                "postgres://u:S3cr3t-pw@db/x".to_string(),
+                format!("plain-{i}"),
+                "sk-live-0123456789abcdefghij".to_string(),
+                format!("curl -u user:pa{i}ss https://x"),
+            ]
+        };
+        let mut memo = Memo::default();
+        for i in 0..Memo::KEPT + 300 {
+            let text = serde_json::json!({
+                "env": {"DB_PASSWORD": format!("v{i}"), "PLAIN": strings(i % 50)[3]},
+                "args": strings(i),
+                "again": strings(i % 7),
+            })
+            .to_string();
+            let doc = parse(text.as_bytes(), Limits::default()).unwrap();
+            let (mut alone, mut shared) = (Vec::new(), Vec::new());
+            let a = Secrets::collect_into(&doc.root, &mut alone, None);
+            let b = Secrets::collect_into(&doc.root, &mut shared, Some(&mut memo));
+            alone.sort();
+            shared.sort();
+            assert_eq!((a, alone), (b, shared), "tree {i}");
+        }
+        assert_eq!(memo.found.len(), Memo::KEPT);
+    }
+
     #[test]
     fn every_signal_word_holds_a_signal_piece() {
         let sets = [

@@ -24,17 +24,24 @@ type Outcome = Result<Vec<(String, Vec<String>, Vec<String>, Vec<String>)>, Impo
 /// outcome here checks that both give the same.
 pub(super) fn secrets_of<T: crate::redact::Tree>(root: &T) -> (Vec<String>, bool) {
     let mut values = Vec::new();
-    let holds = crate::redact::Secrets::collect_into(root, &mut values);
+    let holds = crate::redact::Secrets::collect_into(root, &mut values, None);
     values.sort();
     (values, holds)
 }
 
 fn outcome(r: Result<Vec<(String, Draft)>, ImportError>) -> Outcome {
+    // One memo for the drafts of one file, as an import keeps it.
+    let mut memo = crate::redact::Memo::default();
     r.map(|drafts| {
         drafts
             .into_iter()
             .map(|(_, d)| {
                 let tree = secrets_of(d.root());
+                let mut values = Vec::new();
+                let holds =
+                    crate::redact::Secrets::collect_into(d.root(), &mut values, Some(&mut memo));
+                values.sort();
+                assert_eq!(tree, (values, holds), "the memo changes what is found");
                 let (json, map, notes, undeclared) = d.finish().expect("a small test input");
                 let doc = crate::json::parse(json.as_bytes(), Default::default()).expect("JSON");
                 assert_eq!(

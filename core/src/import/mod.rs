@@ -650,6 +650,7 @@ struct Kept {
     /// draft's tree before it is written; and which profiles hold one.
     secrets: Vec<String>,
     holds: Vec<bool>,
+    memo: crate::redact::Memo,
     total: usize,
     refused: Option<ImportError>,
     source_map: bool,
@@ -661,6 +662,7 @@ impl Kept {
             finished: Vec::new(),
             secrets: Vec::new(),
             holds: Vec::new(),
+            memo: crate::redact::Memo::default(),
             total: 0,
             refused: None,
             source_map,
@@ -673,7 +675,11 @@ impl Kept {
         if self.refused.is_some() {
             return;
         }
-        let holds = crate::redact::Secrets::collect_into(draft.root(), &mut self.secrets);
+        let holds = crate::redact::Secrets::collect_into(
+            draft.root(),
+            &mut self.secrets,
+            Some(&mut self.memo),
+        );
         let finished = if self.source_map {
             draft.finish()
         } else {
@@ -756,6 +762,7 @@ fn finish_with(
         finished,
         secrets: mut values,
         mut holds,
+        mut memo,
         ..
     } = kept;
     // Each profile's secrets were found in its tree as it was taken.
@@ -787,7 +794,7 @@ fn finish_with(
     let file_docs = file_docs.unwrap_or_else(|| source_secrets::documents(format, text));
     let mut file_holds = false;
     for doc in &file_docs {
-        file_holds |= crate::redact::Secrets::collect_into(doc, &mut values);
+        file_holds |= crate::redact::Secrets::collect_into(doc, &mut values, Some(&mut memo));
     }
     drop(file_docs);
     let secrets = crate::redact::Secrets::of_values(values);
