@@ -198,9 +198,9 @@ impl OVal {
 /// The unescaped reference tokens of a pointer; a copy only for a token
 /// that holds an escape (every field of a draft is set through a pointer).
 fn tokens(ptr: &str) -> impl Iterator<Item = Cow<'_, str>> {
-    // Split by a predicate, not by the char: pointers are a few bytes
+    // Split by a set of chars, not by the char: pointers are a few bytes
     // long, shorter than the setup of the char searcher's memchr.
-    ptr.split(|c| c == '/').skip(1).map(|t| {
+    ptr.split(['/']).skip(1).map(|t| {
         if t.as_bytes().contains(&b'~') {
             Cow::Owned(t.replace("~1", "/").replace("~0", "~"))
         } else {
