@@ -774,12 +774,13 @@ fn finish_with(
     // distinct text is looked at once.
     let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
     let mut noted_any = false;
+    let mut last: Option<&Arc<[Undeclared]>> = None;
     for (_, f) in &finished {
-        let texts =
-            f.2.iter()
-                .map(|n| &n.message)
-                .chain(f.3.iter().map(|u| &u.reason));
-        for t in texts {
+        // A run of profiles shares one undeclared list: read it once.
+        let new_list = !last.is_some_and(|l| Arc::ptr_eq(l, &f.3));
+        last = Some(&f.3);
+        let reasons = f.3.iter().filter(|_| new_list).map(|u| &u.reason);
+        for t in f.2.iter().map(|n| &n.message).chain(reasons) {
             if seen.insert(t) {
                 let tokens = crate::redact::secret_tokens(t);
                 noted_any |= tokens.iter().any(|v| !v.trim().is_empty());
