@@ -68,6 +68,16 @@ counts["bwrap"] = fill(
     "  --unshare-all -- make test\n",
     budget=7_700_000,
 )
+# bwrap options that take back what earlier ones gave (variables set and
+# unset, namespaces unshared and shared again, capabilities added and
+# dropped): each removal must cost what it removes, not a scan of all.
+counts["bwrap-undo"] = fill(
+    "bwrap-undo.sh",
+    "bwrap \\\n",
+    lambda i: f"  --setenv V{i} x --unsetenv W{i} --unshare-all --share-net "
+    f"--cap-add CAP_A{i} --cap-drop CAP_B{i} \\\n",
+    "  -- make test\n",
+)
 # OCI: mounts and environment.
 mounts, env = [], []
 budget, size, i = int((LIMIT - 4096) * scale), 200, 0

@@ -89,7 +89,7 @@ cpu_rss() {
        "$(awk '{print $3}' "$IMP/runs.txt" | sort -n | sed -n "${mid}p")" \
        "$(tail -n1 "$IMP/runs.txt" | awk '{print $4}')"
 }
-for f in compose.yaml pod.yaml env.yaml bwrap.sh config.json config.toml; do
+for f in compose.yaml pod.yaml env.yaml bwrap.sh bwrap-undo.sh config.json config.toml; do
   read -r full kib code < <(cpu_rss "$IMP/full/$f")
   read -r half _ _ < <(cpu_rss "$IMP/half/$f")
   echo "$f $(stat -c %s "$IMP/full/$f") $full $half $kib $code" >> "$OUT/imports.txt"

@@ -117,6 +117,64 @@ pub fn import(text: &str) -> Result<Vec<(String, Draft)>, ImportError> {
     Ok(vec![(String::new(), d)])
 }
 
+/// Add a namespace to those unshared, once: the list stays as short as the
+/// kinds of namespace, whatever the script repeats.
+fn unshare<'a>(unshared: &mut Vec<&'a str>, ns: &'a str) {
+    if !unshared.contains(&ns) {
+        unshared.push(ns);
+    }
+}
+
+/// Entries kept in the order they were added and removed by name, each
+/// removal costing only the entries it removes: a script of 100,000
+/// `--unsetenv` or `--cap-drop` options is read in linear time.
+struct Removable<T> {
+    items: Vec<Option<(String, T)>>,
+    live: std::collections::HashMap<String, Vec<usize>>,
+}
+
+impl<T> Default for Removable<T> {
+    fn default() -> Self {
+        Removable {
+            items: Vec::new(),
+            live: std::collections::HashMap::new(),
+        }
+    }
+}
+
+impl<T> Removable<T> {
+    fn push(&mut self, name: String, value: T) {
+        self.live
+            .entry(name.clone())
+            .or_default()
+            .push(self.items.len());
+        self.items.push(Some((name, value)));
+    }
+
+    fn remove(&mut self, name: &str) {
+        for i in self.live.remove(name).unwrap_or_default() {
+            if let Some(item) = self.items.get_mut(i) {
+                *item = None;
+            }
+        }
+    }
+
+    fn clear(&mut self) {
+        for (_, at) in self.live.drain() {
+            for i in at {
+                if let Some(item) = self.items.get_mut(i) {
+                    *item = None;
+                }
+            }
+        }
+    }
+
+    /// What is left, in the order it was added.
+    fn into_items(self) -> impl Iterator<Item = (String, T)> {
+        self.items.into_iter().flatten()
+    }
+}
+
 fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
     d.set("/boundary/kind", "container", bw);
     d.set("/boundary/runtime/name", "bubblewrap", bw);
@@ -137,11 +195,11 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
     let mut clearenv: Option<Loc> = None;
     let mut uid: Option<(String, Loc)> = None;
     let mut gid: Option<String> = None;
-    let mut caps: Vec<(String, Loc)> = Vec::new();
+    let mut caps: Removable<Loc> = Removable::default();
     let mut seccomp: Option<Loc> = None;
     let mut new_session: Option<Loc> = None;
     let mut chdir: Option<(String, Loc)> = None;
-    let mut vars: Vec<(String, String, Loc)> = Vec::new();
+    let mut vars: Removable<(String, Loc)> = Removable::default();
     // Each bind mount's target, as written into the profile, and the
     // index of the last mount there.
     let mut targets: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
@@ -193,14 +251,16 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
                 .map_or(("", w.loc), |x| (x.text.as_str(), x.loc))
         };
         match opt {
-            "--unshare-all" => unshared.extend(["user", "ipc", "pid", "network", "uts", "cgroup"]),
+            "--unshare-all" => ["user", "ipc", "pid", "network", "uts", "cgroup"]
+                .into_iter()
+                .for_each(|ns| unshare(&mut unshared, ns)),
             "--share-net" => unshared.retain(|n| *n != "network"),
-            "--unshare-user" | "--unshare-user-try" => unshared.push("user"),
-            "--unshare-ipc" => unshared.push("ipc"),
-            "--unshare-pid" => unshared.push("pid"),
-            "--unshare-net" => unshared.push("network"),
-            "--unshare-uts" => unshared.push("uts"),
-            "--unshare-cgroup" | "--unshare-cgroup-try" => unshared.push("cgroup"),
+            "--unshare-user" | "--unshare-user-try" => unshare(&mut unshared, "user"),
+            "--unshare-ipc" => unshare(&mut unshared, "ipc"),
+            "--unshare-pid" => unshare(&mut unshared, "pid"),
+            "--unshare-net" => unshare(&mut unshared, "network"),
+            "--unshare-uts" => unshare(&mut unshared, "uts"),
+            "--unshare-cgroup" | "--unshare-cgroup-try" => unshare(&mut unshared, "cgroup"),
             "--clearenv" => {
                 clearenv = Some(w.loc);
                 vars.clear();
@@ -209,20 +269,20 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
                 if params.get(1).is_some_and(|x| x.expands) {
                     d.note(p(1).1, format!("the value of `{}` is expanded by the shell; it is kept as written", p(0).0));
                 }
-                vars.push((p(0).0.to_string(), p(1).0.to_string(), p(1).1));
+                vars.push(p(0).0.to_string(), (p(1).0.to_string(), p(1).1));
             }
             "--unsetenv" => {
                 let name = p(0).0;
-                vars.retain(|(k, _, _)| k != name);
+                vars.remove(name);
                 d.note(w.loc, format!("`{name}` is removed from the environment"));
             }
             "--uid" => uid = Some((p(0).0.to_string(), p(0).1)),
             "--gid" => gid = Some(p(0).0.to_string()),
-            "--cap-add" => caps.push((cap_name(p(0).0), p(0).1)),
-            "--cap-drop" => {
-                let c = cap_name(p(0).0);
-                caps.retain(|(x, _)| *x != c && c != "ALL");
-            }
+            "--cap-add" => caps.push(cap_name(p(0).0), p(0).1),
+            "--cap-drop" => match cap_name(p(0).0) {
+                c if c == "ALL" => caps.clear(),
+                c => caps.remove(&c),
+            },
             "--seccomp" | "--add-seccomp-fd" => seccomp = Some(w.loc),
             "--bind" | "--bind-try" | "--dev-bind" | "--dev-bind-try" | "--ro-bind" | "--ro-bind-try" => {
                 let ro = opt.starts_with("--ro-");
@@ -335,7 +395,7 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
         OVal::obj(),
         clearenv.unwrap_or(bw),
     );
-    for (k, v, at) in vars {
+    for (k, (v, at)) in vars.into_items() {
         d.set(&Draft::variable_ptr(&k), v, at);
     }
 
@@ -354,7 +414,7 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
         ),
     }
     d.set("/boundary/capabilities/add", OVal::arr(), bw);
-    for (c, at) in caps {
+    for (c, at) in caps.into_items() {
         d.push("/boundary/capabilities/add", c, at);
     }
     d.set("/boundary/capabilities/drop", vec!["ALL".to_string()], bw);
