@@ -230,3 +230,47 @@ fn bwrap_options_that_take_back_cost_what_they_remove() {
     println!("{n} options: {a:.4} s, {}: {b:.4} s, ratio {r:.2}", 2 * n);
     assert!(r < 3.0, "twice the options took {r:.2} times as long");
 }
+
+/// Every pod is matched against every NetworkPolicy (and LimitRange,
+/// ResourceQuota, RuntimeClass) of its stream: pods times objects, which
+/// no index makes linear for selectors in general. Past a bound the
+/// import is refused with the place and the reason, never left to run
+/// for minutes; below it, each pod still gets the policy that selects it.
+#[test]
+fn pods_times_cluster_objects_is_bounded() {
+    let stream = |n: usize| {
+        let pods = (0..n).map(|i| {
+            format!(
+                "apiVersion: v1\nkind: Pod\nmetadata: {{name: p{i}, namespace: ns, labels: {{app: a{i}}}}}\n\
+                 spec:\n  containers:\n  - name: c\n    image: busybox\n"
+            )
+        });
+        let policies = (0..n).map(|i| {
+            format!(
+                "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {{name: np{i}, namespace: ns}}\n\
+                 spec:\n  podSelector:\n    matchExpressions:\n    - {{key: app, operator: In, values: [a{i}]}}\n  \
+                 policyTypes: [Egress]\n  egress: []\n"
+            )
+        });
+        pods.chain(policies).collect::<Vec<_>>().join("---\n")
+    };
+    let small = import::import(stream(300).as_bytes(), Format::Kubernetes).expect("300 x 300");
+    assert_eq!(small.len(), 300);
+    for p in &small {
+        assert!(
+            p.profile_json.contains("\"egress\": \"deny\""),
+            "{}",
+            p.name
+        );
+    }
+    let t = std::time::Instant::now();
+    let big = import::import(stream(3000).as_bytes(), Format::Kubernetes);
+    let e = big.err().expect("3,000 pods x 3,000 policies is refused");
+    assert!(e.to_string().contains("checks; refusing it"), "{e}");
+    assert!(e.loc.is_some(), "{e}");
+    assert!(
+        t.elapsed().as_secs() < 20,
+        "refused only after {:?}",
+        t.elapsed()
+    );
+}

@@ -44,6 +44,9 @@ pub struct EgressPolicy<'a> {
     pub name: String,
     pub namespace: Option<String>,
     pub selector: &'a SNode,
+    /// `selector` read once, when a pod is first matched against it (a
+    /// policy no pod meets is never read, as before).
+    read: std::cell::OnceCell<Result<Selector<'a>, ImportError>>,
     /// Where the policy is (its `kind` line's document).
     pub at: Loc,
     pub rules: Vec<EgressRule>,
@@ -95,6 +98,8 @@ pub struct RuntimeClass {
 #[derive(Default)]
 pub struct Cluster<'a> {
     pub egress: Vec<EgressPolicy<'a>>,
+    /// Cluster objects looked at for the pods so far (see [`CHECKS`]).
+    checks: std::cell::Cell<usize>,
     /// NetworkPolicies that only isolate ingress (they do not limit egress).
     pub ingress_only: Vec<(String, Loc)>,
     pub limit_ranges: Vec<LimitRange>,
@@ -192,6 +197,7 @@ impl<'a> Cluster<'a> {
                     name,
                     namespace,
                     selector,
+                    read: std::cell::OnceCell::new(),
                     at: doc.loc,
                     rules,
                 });
@@ -251,36 +257,68 @@ impl<'a> Cluster<'a> {
         Ok(())
     }
 
+    /// Count `n` more objects looked at for a pod at `at`; past [`CHECKS`]
+    /// the import is refused rather than left to run for minutes.
+    fn spend(&self, n: usize, at: Loc) -> Result<(), ImportError> {
+        let total = self.checks.get().saturating_add(n);
+        self.checks.set(total);
+        if total > CHECKS {
+            return Err(invalid(
+                at,
+                format!(
+                    "matching this file's pods against its NetworkPolicies, LimitRanges, \
+                     ResourceQuotas and RuntimeClasses takes over {CHECKS} checks; refusing \
+                     it (import the pods with fewer cluster objects at a time)"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     /// The egress policies selecting a pod with `labels` in `namespace`.
     pub fn egress_for(
         &self,
         namespace: Option<&str>,
         labels: &SNode,
     ) -> Result<Vec<&EgressPolicy<'a>>, ImportError> {
+        self.spend(self.egress.len(), labels.loc)?;
         let mut out = Vec::new();
         for p in &self.egress {
-            if p.namespace.as_deref() == namespace && selects(p.selector, labels)? {
+            if p.namespace.as_deref() == namespace && p.selector()?.selects(labels) {
                 out.push(p);
             }
         }
         Ok(out)
     }
 
-    pub fn limit_range_for(&self, namespace: Option<&str>) -> Option<&LimitRange> {
-        self.limit_ranges
+    pub fn limit_range_for(
+        &self,
+        namespace: Option<&str>,
+        at: Loc,
+    ) -> Result<Option<&LimitRange>, ImportError> {
+        self.spend(self.limit_ranges.len(), at)?;
+        Ok(self
+            .limit_ranges
             .iter()
-            .find(|l| l.namespace.as_deref() == namespace)
+            .find(|l| l.namespace.as_deref() == namespace))
     }
 
-    pub fn quota_for(&self, namespace: Option<&str>) -> Option<&Quota> {
-        self.quotas
+    pub fn quota_for(
+        &self,
+        namespace: Option<&str>,
+        at: Loc,
+    ) -> Result<Option<&Quota>, ImportError> {
+        self.spend(self.quotas.len(), at)?;
+        Ok(self
+            .quotas
             .iter()
             .filter(|q| q.namespace.as_deref() == namespace && q.pods.is_some())
-            .min_by_key(|q| q.pods.map(|p| p.0))
+            .min_by_key(|q| q.pods.map(|p| p.0)))
     }
 
-    pub fn runtime_class(&self, name: &str) -> Option<&RuntimeClass> {
-        self.runtime_classes.iter().find(|r| r.name == name)
+    pub fn runtime_class(&self, name: &str, at: Loc) -> Result<Option<&RuntimeClass>, ImportError> {
+        self.spend(self.runtime_classes.len(), at)?;
+        Ok(self.runtime_classes.iter().find(|r| r.name == name))
     }
 }
 
@@ -411,47 +449,85 @@ fn egress_rule(r: &SNode) -> Result<EgressRule, ImportError> {
     Ok(EgressRule { allowed, notes })
 }
 
-/// Whether a label selector selects an object with `labels` (a mapping).
-/// An operator this code does not know selects nothing, which for a
-/// NetworkPolicy leaves the pod less restricted: the cautious reading.
-pub fn selects(selector: &SNode, labels: &SNode) -> Result<bool, ImportError> {
-    let selector = read::map(selector, "podSelector")?;
-    let label = |k: &str| labels.get(k).and_then(SNode::as_str);
-    if let Some(m) = read::opt_map(selector, "matchLabels")? {
-        for e in m.entries() {
-            if label(&e.key) != e.value.as_str() {
-                return Ok(false);
+/// The most cluster objects an import looks at for its pods, all pods
+/// together: a pod is matched against every policy of the stream, so
+/// 20,000 pods and 20,000 policies would be 400 million checks.
+const CHECKS: usize = 5_000_000;
+
+impl<'a> EgressPolicy<'a> {
+    fn selector(&self) -> Result<&Selector<'a>, ImportError> {
+        self.read
+            .get_or_init(|| Selector::read(self.selector))
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+}
+
+/// A label selector, read once.
+pub struct Selector<'a> {
+    /// `matchLabels`: each key's value (`None`: not a string, which no
+    /// label equals).
+    labels: Vec<(&'a str, Option<&'a str>)>,
+    /// `matchExpressions`: key, operator, values.
+    expressions: Vec<(&'a str, &'a str, Vec<String>)>,
+}
+
+impl<'a> Selector<'a> {
+    pub fn read(selector: &'a SNode) -> Result<Selector<'a>, ImportError> {
+        let selector = read::map(selector, "podSelector")?;
+        let mut labels = Vec::new();
+        if let Some(m) = read::opt_map(selector, "matchLabels")? {
+            for e in m.entries() {
+                labels.push((e.key.as_str(), e.value.as_str()));
             }
         }
-    }
-    for ex in read::opt_seq(selector, "matchExpressions")?.unwrap_or_default() {
-        let (key, _) = read::opt_str(ex, "key")?
-            .ok_or_else(|| invalid(ex.loc, "a match expression needs a `key`"))?;
-        let (op, _) = read::opt_str(ex, "operator")?
-            .ok_or_else(|| invalid(ex.loc, "a match expression needs an `operator`"))?;
-        let values: Vec<String> = read::opt_strs(ex, "values", false)?
-            .unwrap_or_default()
-            .into_iter()
-            .map(|(v, _)| v)
-            .collect();
-        let have = label(key);
-        let ok = match op {
-            "In" => have.is_some_and(|h| values.iter().any(|v| v == h)),
-            "NotIn" => have.is_none_or(|h| !values.iter().any(|v| v == h)),
-            "Exists" => have.is_some(),
-            "DoesNotExist" => have.is_none(),
-            _ => false,
-        };
-        if !ok {
-            return Ok(false);
+        let mut expressions = Vec::new();
+        for ex in read::opt_seq(selector, "matchExpressions")?.unwrap_or_default() {
+            let (key, _) = read::opt_str(ex, "key")?
+                .ok_or_else(|| invalid(ex.loc, "a match expression needs a `key`"))?;
+            let (op, _) = read::opt_str(ex, "operator")?
+                .ok_or_else(|| invalid(ex.loc, "a match expression needs an `operator`"))?;
+            let values: Vec<String> = read::opt_strs(ex, "values", false)?
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(v, _)| v)
+                .collect();
+            expressions.push((key, op, values));
         }
+        Ok(Selector {
+            labels,
+            expressions,
+        })
     }
-    Ok(true)
+
+    /// Whether it selects an object with `labels` (a mapping). An operator
+    /// this code does not know selects nothing, which for a NetworkPolicy
+    /// leaves the pod less restricted: the cautious reading.
+    pub fn selects(&self, labels: &SNode) -> bool {
+        let label = |k: &str| labels.get(k).and_then(SNode::as_str);
+        if self.labels.iter().any(|(k, v)| label(k) != *v) {
+            return false;
+        }
+        self.expressions.iter().all(|(key, op, values)| {
+            let have = label(key);
+            match *op {
+                "In" => have.is_some_and(|h| values.iter().any(|v| v == h)),
+                "NotIn" => have.is_none_or(|h| !values.iter().any(|v| v == h)),
+                "Exists" => have.is_some(),
+                "DoesNotExist" => have.is_none(),
+                _ => false,
+            }
+        })
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn selects(selector: &SNode, labels: &SNode) -> Result<bool, ImportError> {
+        Ok(Selector::read(selector)?.selects(labels))
+    }
 
     fn docs(y: &str) -> Vec<SNode> {
         super::super::yaml::parse(y.as_bytes()).unwrap()

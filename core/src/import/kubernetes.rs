@@ -424,7 +424,7 @@ fn container(
                 );
             }
             Some((n, at)) => d.set("/concurrency/max_jobs", n, at),
-            None => match cluster.quota_for(w.namespace.as_deref()) {
+            None => match cluster.quota_for(w.namespace.as_deref(), w.pod_at)? {
                 Some(q) => {
                     if let Some((n, at)) = q.pods {
                         let at = here(at, w.pod_at);
@@ -491,7 +491,7 @@ fn boundary(
         Some((rc, at)) => {
             // The RuntimeClass in the stream names the handler the node
             // runs; without it only the class's name is known.
-            let (l, at) = match cluster.runtime_class(rc) {
+            let (l, at) = match cluster.runtime_class(rc, at)? {
                 Some(class) => match &class.handler {
                     Some((h, h_at)) => {
                         let place = if *h_at == super::k8s_cluster::ELSEWHERE {
@@ -1345,7 +1345,7 @@ fn limits(
     c: &SNode,
     cluster: &Cluster<'_>,
 ) -> Result<(), ImportError> {
-    let range = cluster.limit_range_for(w.namespace.as_deref());
+    let range = cluster.limit_range_for(w.namespace.as_deref(), c.loc)?;
     let res = read::opt_map(c, "resources")?;
     let lim = match res {
         Some(r) => read::opt_map(r, "limits")?,

@@ -182,7 +182,7 @@ fn report_notes(shown: &str, format: Format, imported: &[Imported]) {
             lines.remark(&[&shown, &at, &n.message, &of]);
         }
         for u in i.undeclared.iter() {
-            lines.not_declared(&[&u.pointer, &of, ": ", &u.reason]);
+            lines.not_declared(&[u.pointer, &of, ": ", &u.reason]);
         }
     }
 }
