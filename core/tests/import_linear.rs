@@ -265,7 +265,7 @@ fn pods_times_cluster_objects_is_bounded() {
     }
     let t = std::time::Instant::now();
     let big = import::import(stream(3000).as_bytes(), Format::Kubernetes);
-    let e = big.err().expect("3,000 pods x 3,000 policies is refused");
+    let e = big.expect_err("3,000 pods x 3,000 policies is refused");
     assert!(e.to_string().contains("checks; refusing it"), "{e}");
     assert!(e.loc.is_some(), "{e}");
     assert!(
