@@ -286,6 +286,7 @@ pub fn import_docs(
             &unknown,
         )?;
         let pod = read::map(w.pod, "spec")?;
+        let volumes = volumes_of(pod)?;
         let mut any = false;
         for (group, init) in [
             ("initContainers", true),
@@ -311,7 +312,7 @@ pub fn import_docs(
                 };
                 let d = container(
                     w,
-                    pod,
+                    (pod, &volumes),
                     (c, &c_path),
                     &name,
                     (group, init),
@@ -344,7 +345,7 @@ fn sc_value<'a>(c_sc: Option<&'a SNode>, p_sc: Option<&'a SNode>, key: &str) -> 
 
 fn container(
     w: &Workload<'_>,
-    pod: &SNode,
+    (pod, volumes): (&SNode, &Volumes<'_>),
     (c, c_path): (&SNode, &str),
     name: &str,
     (group, init): (&str, bool),
@@ -384,7 +385,7 @@ fn container(
     boundary(&mut d, pod, w.pod_at, c, p_sc, c_sc, cluster)?;
     legacy_annotations(&mut d, w, cname);
     network(&mut d, w, cluster)?;
-    mounts(&mut d, pod, w.pod_at, c)?;
+    mounts(&mut d, (pod, volumes), w.pod_at, c)?;
     container_extras(&mut d, c)?;
     environment(&mut d, c)?;
     command(&mut d, c)?;
@@ -1019,8 +1020,27 @@ fn container_extras(d: &mut Draft, c: &SNode) -> Result<(), ImportError> {
     Ok(())
 }
 
-fn mounts(d: &mut Draft, pod: &SNode, pod_at: Loc, c: &SNode) -> Result<(), ImportError> {
-    let volumes = read::opt_seq(pod, "volumes")?.unwrap_or_default();
+/// A pod's volumes by name, the first of each name as the kubelet reads
+/// them: built once per pod, so each mount of each container finds its
+/// volume without a scan of them all.
+type Volumes<'a> = std::collections::HashMap<&'a str, &'a SNode>;
+
+fn volumes_of(pod: &SNode) -> Result<Volumes<'_>, ImportError> {
+    let mut volumes = Volumes::new();
+    for v in read::opt_seq(pod, "volumes")?.unwrap_or_default() {
+        if let Some(name) = v.get("name").and_then(SNode::as_str) {
+            volumes.entry(name).or_insert(v);
+        }
+    }
+    Ok(volumes)
+}
+
+fn mounts(
+    d: &mut Draft,
+    (pod, volumes): (&SNode, &Volumes<'_>),
+    pod_at: Loc,
+    c: &SNode,
+) -> Result<(), ImportError> {
     let vm_loc = key_at(c, "volumeMounts");
     d.ensure_array("/mounts", vm_loc);
     let mut token_mounted = false;
@@ -1040,10 +1060,7 @@ fn mounts(d: &mut Draft, pod: &SNode, pod_at: Loc, c: &SNode) -> Result<(), Impo
             Some(s) => Some(s),
             None => read::opt_str(vm, "subPathExpr")?,
         };
-        let Some(vol) = volumes
-            .iter()
-            .find(|v| v.get("name").and_then(SNode::as_str) == Some(vname))
-        else {
+        let Some(&vol) = volumes.get(vname) else {
             d.note(
                 vname_at,
                 format!("volume `{vname}` is not defined in the pod's `volumes`"),
