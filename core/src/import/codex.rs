@@ -50,7 +50,16 @@ impl<'a> Layers<'a> {
     }
 }
 
+#[cfg(test)]
 pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
+    let mut out = Vec::new();
+    import_into(bytes, &mut |name, d| out.push((name, d)))?;
+    Ok(out)
+}
+
+/// [`import`], each profile's draft handed to `sink` as it is built: a
+/// file of 60,000 `[profiles.*]` tables need not hold 60,000 drafts.
+pub fn import_into(bytes: &[u8], sink: &mut dyn FnMut(String, Draft)) -> Result<(), ImportError> {
     let root = super::toml::parse(bytes)?;
     if !looks_like(&root) && !root.entries().is_empty() {
         return Err(ImportError::new(ImportErrorKind::Unrecognized(
@@ -70,7 +79,6 @@ pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
     )?;
     let profiles = read::opt_map(&root, "profiles")?;
     let selected = read::opt_str(&root, "profile")?;
-    let mut out = Vec::new();
     let mut default_layers = Layers { layers: Vec::new() };
     let mut selected_layer = None;
     let selected_path = format!("profiles.{}", selected.map_or("", |(n, _)| n));
@@ -90,7 +98,7 @@ pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
         }
     }
     default_layers.layers.push(&root);
-    out.push((
+    sink(
         String::new(),
         build(
             &root,
@@ -100,7 +108,7 @@ pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
             &top,
             selected_layer.map(|l| (l, selected_path.as_str())),
         )?,
-    ));
+    );
     if let Some(ps) = profiles {
         for e in ps.entries() {
             if selected.is_some_and(|(s, _)| s == e.key) {
@@ -111,13 +119,11 @@ pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
                 layers: vec![layer, &root],
             };
             let name = format!("profiles.{}", e.key);
-            out.push((
-                name.clone(),
-                build(&root, &layers, &name, e.key_loc, &top, Some((layer, &name)))?,
-            ));
+            let d = build(&root, &layers, &name, e.key_loc, &top, Some((layer, &name)))?;
+            sink(name, d);
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 fn unknown(p: &str) -> String {

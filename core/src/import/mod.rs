@@ -627,7 +627,10 @@ pub fn import_as(
             Vec::new()
         }
         Format::Oci => oci::import(bytes)?,
-        Format::Codex => codex::import(bytes)?,
+        Format::Codex => {
+            codex::import_into(bytes, &mut |name, d| kept.take(name, d))?;
+            Vec::new()
+        }
         Format::SandboxSettings => sandbox::import(bytes)?,
         Format::Bwrap => bwrap::import(&text)?,
     };
