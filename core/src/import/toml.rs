@@ -116,8 +116,16 @@ struct Entry {
     node: Node,
 }
 
+/// Below this many entries a table is searched, not indexed: most tables
+/// hold a few keys, and a map per table (60,000 `[profiles.*]` of one key
+/// each) cost more memory than the file.
+const INDEXED_FROM: usize = 16;
+
 impl Table {
     fn find(&self, key: &str) -> Option<usize> {
+        if self.entries.len() < INDEXED_FROM {
+            return self.entries.iter().position(|e| e.key == key);
+        }
         self.index.get(key).copied()
     }
 
@@ -134,7 +142,18 @@ impl Table {
 
     fn insert(&mut self, key: &Key, node: Node) -> usize {
         let at = self.entries.len();
-        self.index.insert(key.name.clone(), at);
+        if at + 1 == INDEXED_FROM {
+            // Indexed from now on: the entries so far first.
+            self.index = self
+                .entries
+                .iter()
+                .enumerate()
+                .map(|(i, e)| (e.key.clone(), i))
+                .collect();
+        }
+        if at + 1 >= INDEXED_FROM {
+            self.index.insert(key.name.clone(), at);
+        }
         self.entries.push(Entry {
             key: key.name.clone(),
             key_at: key.at,
@@ -1361,6 +1380,42 @@ mod tests {
         );
         let e = parse(b"[t]\nx = 1\n[t]\ny = 2\n").unwrap_err();
         assert_eq!(e.loc.map(|l| l.line), Some(3), "{e}");
+    }
+
+    /// Tables are searched below `INDEXED_FROM` keys and indexed from
+    /// there: a duplicate is found on either side of the switch, whichever
+    /// key it repeats, and so is every key by name.
+    #[test]
+    fn duplicates_are_found_in_small_and_large_tables() {
+        for n in [
+            1,
+            2,
+            INDEXED_FROM - 2,
+            INDEXED_FROM - 1,
+            INDEXED_FROM,
+            INDEXED_FROM + 5,
+            40,
+        ] {
+            let keys: String = (0..n).map(|i| format!("k{i} = {i}\n")).collect();
+            let t = parse(keys.as_bytes()).unwrap();
+            for i in 0..n {
+                assert_eq!(
+                    t.get(&format!("k{i}")).and_then(|v| v.as_u64()),
+                    Some(i as u64)
+                );
+            }
+            for dup in [0, n / 2, n - 1] {
+                let text = format!("{keys}k{dup} = 0\n");
+                let e = parse(text.as_bytes()).unwrap_err();
+                assert_eq!(
+                    e.loc.map(|l| l.line),
+                    Some(n as u32 + 1),
+                    "{n} keys, k{dup}: {e}"
+                );
+                let header = format!("[t]\n{keys}[t.k{dup}]\n");
+                assert!(parse(header.as_bytes()).is_err(), "{n} keys, [t.k{dup}]");
+            }
+        }
     }
 
     #[test]
