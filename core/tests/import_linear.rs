@@ -221,8 +221,8 @@ fn timed_ratio(text: &dyn Fn(usize) -> String, format: Format, n: usize) -> f64 
 }
 
 /// bwrap options that take back what earlier ones gave (`--unsetenv`,
-/// `--share-net`, `--cap-drop`), and Kubernetes volume mounts, each
-/// finding its volume by name.
+/// `--share-net`, `--cap-drop`); Kubernetes volume mounts and Compose
+/// named volumes and secrets, each finding its definition by name.
 #[test]
 fn lookups_by_name_cost_what_they_find() {
     let bwrap = |n: usize| {
@@ -248,14 +248,28 @@ fn lookups_by_name_cost_what_they_find() {
              image: busybox\n    volumeMounts:\n{mounts}  volumes:\n{volumes}"
         )
     };
+    let compose = |n: usize| {
+        let (mut uses, mut volumes, mut secrets) = (String::new(), String::new(), String::new());
+        for i in 0..n {
+            uses.push_str(&format!("      - nv{i}:/v/{i}\n"));
+            volumes.push_str(&format!("  nv{i}:\n    driver: local\n"));
+            secrets.push_str(&format!("  s{i}:\n    file: ./s{i}\n"));
+        }
+        let refs: String = (0..n).map(|i| format!("      - s{i}\n")).collect();
+        format!(
+            "services:\n  a:\n    image: busybox\n    volumes:\n{uses}    secrets:\n{refs}\
+             volumes:\n{volumes}secrets:\n{secrets}"
+        )
+    };
     let mut failures = Vec::new();
     for (what, text, format, n) in [
         (
-            "bwrap options taken back",
-            &bwrap as &dyn Fn(usize) -> String,
-            Format::Bwrap,
-            4000,
+            "compose named volumes and secrets",
+            &compose as &dyn Fn(usize) -> String,
+            Format::Compose,
+            8000,
         ),
+        ("bwrap options taken back", &bwrap, Format::Bwrap, 4000),
         ("pod volume mounts", &volumes, Format::Kubernetes, 3000),
     ] {
         let r = timed_ratio(text, format, n);
