@@ -154,6 +154,11 @@ impl Table {
         if at + 1 >= INDEXED_FROM {
             self.index.insert(key.name.clone(), at);
         }
+        if at == 0 {
+            // Room for one: a vector's first push makes room for four, and
+            // most tables (`[profiles.x]`) hold one or two keys.
+            self.entries.reserve_exact(1);
+        }
         self.entries.push(Entry {
             key: key.name.clone(),
             key_at: key.at,
