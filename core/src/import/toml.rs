@@ -12,8 +12,6 @@
 //! refuse. A light pre-scan refuses more than 64 levels of arrays, inline
 //! tables or dotted key segments before anything is built.
 
-use rustc_hash::FxHashMap;
-
 use super::tree::{checked_text, LineIndex, Loc, SEntry, SNode, SValue, Scalar, TreeLimits};
 use super::{ImportError, ImportErrorKind};
 
@@ -104,7 +102,11 @@ impl Val {
 #[derive(Default)]
 struct Table {
     entries: Vec<Entry>,
-    index: FxHashMap<String, usize>,
+    /// From [`INDEXED_FROM`] keys on. Keys come from the file: the
+    /// standard hasher, with its random keys, so no file can choose keys
+    /// that all collide. Boxed: absent, it takes a pointer's room.
+    #[allow(clippy::box_collection)]
+    index: Option<Box<std::collections::HashMap<String, usize>>>,
     implicit: bool,
     dotted: bool,
     inline: bool,
@@ -123,10 +125,10 @@ const INDEXED_FROM: usize = 16;
 
 impl Table {
     fn find(&self, key: &str) -> Option<usize> {
-        if self.entries.len() < INDEXED_FROM {
-            return self.entries.iter().position(|e| e.key == key);
+        match &self.index {
+            Some(index) => index.get(key).copied(),
+            None => self.entries.iter().position(|e| e.key == key),
         }
-        self.index.get(key).copied()
     }
 
     /// The entry named `key`, with its index.
@@ -144,15 +146,16 @@ impl Table {
         let at = self.entries.len();
         if at + 1 == INDEXED_FROM {
             // Indexed from now on: the entries so far first.
-            self.index = self
-                .entries
-                .iter()
-                .enumerate()
-                .map(|(i, e)| (e.key.clone(), i))
-                .collect();
+            self.index = Some(Box::new(
+                self.entries
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| (e.key.clone(), i))
+                    .collect(),
+            ));
         }
-        if at + 1 >= INDEXED_FROM {
-            self.index.insert(key.name.clone(), at);
+        if let Some(index) = &mut self.index {
+            index.insert(key.name.clone(), at);
         }
         if at == 0 {
             // Room for one: a vector's first push makes room for four, and
