@@ -805,25 +805,34 @@ fn merge_same_checks(checks: &mut Vec<RuntimeCheck>) {
 const FALLBACK_LINKS: usize = 8;
 
 fn link_motives(checks: &mut [RuntimeCheck], issues: &[Finding]) {
-    use std::collections::BTreeMap;
-    let mut by_anchor: BTreeMap<(CheckKind, &str), Vec<usize>> = BTreeMap::new();
-    let mut first_of_kind: BTreeMap<CheckKind, Vec<usize>> = BTreeMap::new();
+    // (kind, anchor, index), sorted: a pointer's checks are a range of it.
+    let mut by_anchor: Vec<(CheckKind, &str, usize)> = checks
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.kind, c.anchor.as_str(), i))
+        .collect();
+    crate::sort::sort(&mut by_anchor);
+    let from = |kind: CheckKind, anchor: &str| {
+        by_anchor.partition_point(|&(k, a, _)| (k, a) < (kind, anchor))
+    };
+    let at = |kind: CheckKind, anchor: &str, hit: &mut Vec<usize>| {
+        let rest = by_anchor.get(from(kind, anchor)..).unwrap_or_default();
+        hit.extend(
+            rest.iter()
+                .take_while(|&&(k, a, _)| k == kind && a == anchor)
+                .map(|&(_, _, i)| i),
+        );
+    };
+    let mut first_of_kind: std::collections::BTreeMap<CheckKind, Vec<usize>> = Default::default();
     for (i, c) in checks.iter().enumerate() {
-        by_anchor
-            .entry((c.kind, c.anchor.as_str()))
-            .or_default()
-            .push(i);
         let first = first_of_kind.entry(c.kind).or_default();
         if first.len() < FALLBACK_LINKS {
             first.push(i);
         }
     }
-    let asks: BTreeMap<&str, CheckKind> = rules::all()
-        .filter_map(|r| Some((r.id, r.runtime_check?)))
-        .collect();
     let mut links: Vec<(usize, crate::plan::Motive)> = Vec::new();
     for f in issues {
-        let Some(&kind) = asks.get(f.rule) else {
+        let Some(kind) = check_asked_by(f.rule) else {
             continue;
         };
         let mut hit: Vec<usize> = Vec::new();
@@ -833,9 +842,7 @@ fn link_motives(checks: &mut [RuntimeCheck], issues: &[Finding]) {
         loop {
             let prefix = p.get(..end).unwrap_or("");
             if !prefix.is_empty() {
-                if let Some(ix) = by_anchor.get(&(kind, prefix)) {
-                    hit.extend(ix);
-                }
+                at(kind, prefix, &mut hit);
             }
             match prefix.rfind('/') {
                 Some(k) if k > 0 => end = k,
@@ -845,17 +852,15 @@ fn link_motives(checks: &mut [RuntimeCheck], issues: &[Finding]) {
         // Anchors below the pointer (a finding on a whole section).
         if !p.is_empty() {
             let below = crate::text::cat!(p, "/");
-            for ((_, a), ix) in by_anchor.range((kind, below.as_str())..) {
-                if !a.starts_with(below.as_str()) {
-                    break;
-                }
-                hit.extend(ix);
-            }
+            let rest = by_anchor.get(from(kind, &below)..).unwrap_or_default();
+            hit.extend(
+                rest.iter()
+                    .take_while(|&&(k, a, _)| k == kind && a.starts_with(below.as_str()))
+                    .map(|&(_, _, i)| i),
+            );
         }
         if hit.is_empty() {
-            if let Some(ix) = by_anchor.get(&(kind, "")) {
-                hit.extend(ix);
-            }
+            at(kind, "", &mut hit);
         }
         // A finding elsewhere in the profile (a shell command asking for
         // the timeout check) asks for that kind's checks as a whole: the
@@ -885,6 +890,19 @@ fn link_motives(checks: &mut [RuntimeCheck], issues: &[Finding]) {
         c.motivated_by.sort();
         c.motivated_by.dedup();
     }
+}
+
+/// The kind of check a rule's findings ask for, by rule id.
+fn check_asked_by(rule: &str) -> Option<CheckKind> {
+    static ASKS: std::sync::OnceLock<rustc_hash::FxHashMap<&'static str, CheckKind>> =
+        std::sync::OnceLock::new();
+    ASKS.get_or_init(|| {
+        rules::all()
+            .filter_map(|r| Some((r.id, r.runtime_check?)))
+            .collect()
+    })
+    .get(rule)
+    .copied()
 }
 
 fn clean_value(v: serde_json::Value, clean: &dyn Fn(String) -> String) -> serde_json::Value {
