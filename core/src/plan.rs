@@ -248,9 +248,68 @@ pub fn in_job(source: &str, target: &str, host_path: &str) -> String {
     }
 }
 
+/// The checks a catalog asks of every job audited against it, with their
+/// ids: the same for every profile, so built once, with the catalog.
+#[derive(Debug, Clone, Default)]
+pub struct CatalogChecks {
+    /// Each sensitive label must not be readable (step 2 of [`derive`]).
+    reads: Vec<RuntimeCheck>,
+    /// Each trusted configuration must not be writable (step 3).
+    writes: Vec<RuntimeCheck>,
+}
+
+impl CatalogChecks {
+    pub fn new(catalog: &crate::labels::Catalog) -> CatalogChecks {
+        let with_id = |mut c: RuntimeCheck| {
+            c.id = c.stable_id();
+            c
+        };
+        let mut seen = std::collections::BTreeSet::new();
+        let reads = catalog
+            .labels
+            .iter()
+            .filter(|l| l.class.sensitive_to_read() && seen.insert(l.path.as_str()))
+            .map(|l| {
+                with_id(check(
+                    CheckKind::ReadDenied,
+                    path(l.path.clone()),
+                    Expect::Denied,
+                    "",
+                    cat!(
+                        "catalog label ",
+                        l.path,
+                        " (",
+                        l.class.as_str(),
+                        ") must not be readable from inside the job"
+                    ),
+                ))
+            })
+            .collect();
+        let writes = catalog
+            .labels
+            .iter()
+            .filter(|l| l.class == crate::labels::LabelClass::TrustedConfig)
+            .map(|l| {
+                with_id(check(
+                    CheckKind::WriteDenied,
+                    path(l.path.clone()),
+                    Expect::Denied,
+                    "",
+                    cat!(
+                        "trusted configuration ",
+                        l.path,
+                        " must never be writable by the job"
+                    ),
+                ))
+            })
+            .collect();
+        CatalogChecks { reads, writes }
+    }
+}
+
 /// Derive the plan. Order: reads, writes, links, egress, limits, timeout,
 /// environment, credentials, cleanup; within a group, profile order.
-pub fn derive(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
+pub fn derive(ctx: &Ctx<'_>, catalog: &CatalogChecks) -> Vec<RuntimeCheck> {
     // Room for what a mount (a write, a link, sometimes a read) and a
     // catalog label usually add, so that a large plan is not copied as it
     // grows.
@@ -308,23 +367,13 @@ pub fn derive(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
     }
     // 2. Every sensitive catalog label, at its host path: it must not be
     //    reachable from the job by any mount the profile did not declare.
-    for l in &ctx.index.catalog().labels {
-        if l.class.sensitive_to_read() && seen_read.insert(l.path.clone()) {
-            out.push(check(
-                CheckKind::ReadDenied,
-                path(l.path.clone()),
-                Expect::Denied,
-                "",
-                cat!(
-                    "catalog label ",
-                    l.path,
-                    " (",
-                    l.class.as_str(),
-                    ") must not be readable from inside the job"
-                ),
-            ));
-        }
-    }
+    out.extend(
+        catalog
+            .reads
+            .iter()
+            .filter(|c| !matches!(&c.target, Target::Path(p) if seen_read.contains(p)))
+            .cloned(),
+    );
 
     // 2b. Kernel interfaces the profile leaves open (rules/kernel.rs).
     out.extend(kernel_reads(ctx));
@@ -379,21 +428,7 @@ pub fn derive(ctx: &Ctx<'_>) -> Vec<RuntimeCheck> {
             ));
         }
     }
-    for l in &ctx.index.catalog().labels {
-        if l.class == crate::labels::LabelClass::TrustedConfig {
-            out.push(check(
-                CheckKind::WriteDenied,
-                path(l.path.clone()),
-                Expect::Denied,
-                "",
-                cat!(
-                    "trusted configuration ",
-                    l.path,
-                    " must never be writable by the job"
-                ),
-            ));
-        }
-    }
+    out.extend(catalog.writes.iter().cloned());
 
     // 4. Links and races: every mount target must resolve where declared.
     for v in ctx.mounts {

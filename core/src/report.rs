@@ -56,6 +56,8 @@ impl Verdict {
 pub struct Labels {
     pub index: LabelIndex,
     pub sha256: String,
+    /// The runtime checks the catalog asks of every job.
+    checks: plan::CatalogChecks,
 }
 
 /// Why a catalog could not be used.
@@ -90,8 +92,10 @@ impl Labels {
             },
             || sha256_hex(bytes),
         );
+        let index = index?;
         Ok(Labels {
-            index: index?,
+            checks: plan::CatalogChecks::new(index.catalog()),
+            index,
             sha256,
         })
     }
@@ -108,6 +112,7 @@ impl Labels {
                     labels: Vec::new(),
                 }),
                 sha256: sha256_hex(crate::labels::WORKSHOP_CATALOG.as_bytes()),
+                checks: plan::CatalogChecks::default(),
             },
         }
     }
@@ -567,7 +572,7 @@ fn analyse<'p>(
     let (drafts, checks) = par::join(
         wide,
         || rules::run_scheduled(&ctx, wide),
-        || plan::derive(&ctx),
+        || plan::derive(&ctx, &labels.checks),
     );
     drop(ctx);
     Analysis {
@@ -602,8 +607,18 @@ impl Clean<'_> {
     /// The same for a value the report can own: kept as it is, without a
     /// copy, when there is nothing to mask or escape (the common case).
     fn owned(self, s: String) -> String {
-        let scrubbed = changed(self.0.scrub_value(&s));
-        Self::keep(s, scrubbed)
+        self.revised(s).0
+    }
+
+    /// [`Clean::owned`], and whether cleaning changed the text.
+    fn revised(self, s: String) -> (String, bool) {
+        match changed(self.0.scrub_value(&s)) {
+            None => match neutralize(&s) {
+                Cow::Borrowed(_) => (s, false),
+                Cow::Owned(n) => (n, true),
+            },
+            Some(scrubbed) => (neutralize(&scrubbed).into_owned(), true),
+        }
     }
 
     /// [`Clean::owned`] for a message (or an evidence key, a check's
@@ -660,10 +675,19 @@ fn findings(
 /// large plan's copy would be as large again in fresh memory).
 fn clean_checks(mut checks: Vec<RuntimeCheck>, clean: Clean<'_>, wide: bool) -> Vec<RuntimeCheck> {
     par::for_each_indexed(wide, &mut checks, |_, c| {
-        c.target.map_strings(&mut |s| clean.owned(s));
+        let mut changed = false;
+        c.target.map_strings(&mut |s| {
+            let (s, masked) = clean.revised(s);
+            changed |= masked;
+            s
+        });
         c.because = clean.message(std::mem::take(&mut c.because));
         c.anchor = clean.owned(std::mem::take(&mut c.anchor));
-        c.id = c.stable_id();
+        // The catalog's checks come with their ids; a target that cleaning
+        // changed needs a new one.
+        if c.id.is_empty() || changed {
+            c.id = c.stable_id();
+        }
     });
     checks
 }
@@ -1022,6 +1046,50 @@ mod tests {
         let shown = format!("{report:?}");
         assert!(shown.contains("API_TOKEN"), "the report is printed");
         assert!(!holds_secret(&shown), "{shown}");
+    }
+
+    /// A check's id is the digest of what the exported check names, also
+    /// for the catalog's checks, which come with ids made before cleaning:
+    /// a secret that masks a catalog path gives its check a new id.
+    #[test]
+    fn check_ids_name_the_checks_as_exported() {
+        const TOKEN: &str = "ghp_Zq8xW2vL5nR7tY1uK3mP9sD4fG6hJ0aB2cE5";
+        let catalog = crate::labels::WORKSHOP_CATALOG.replace(
+            r#"{ "path": "/etc/runner", "label": "trusted-config" }"#,
+            &format!(
+                r#"{{ "path": "/etc/runner", "label": "trusted-config" }},
+    {{ "path": "/home/botie/{TOKEN}", "label": "credential-store" }},
+    {{ "path": "/etc/{TOKEN}", "label": "trusted-config" }}"#
+            ),
+        );
+        let with_token = crate::WORKSHOP_PROFILE_FIXED.replace(
+            r#""LANG": "C.UTF-8""#,
+            &format!(r#""LANG": "C.UTF-8", "API_TOKEN": "{TOKEN}""#),
+        );
+        assert_ne!(with_token, crate::WORKSHOP_PROFILE_FIXED);
+        let (workshop, tokens) = (Labels::workshop(), Labels::load(catalog.as_bytes()).unwrap());
+        let options = AuditOptions::default();
+        let mut masked = 0;
+        for profile in [
+            crate::WORKSHOP_PROFILE,
+            crate::WORKSHOP_PROFILE_FIXED,
+            with_token.as_str(),
+            crate::synth::profile(40, 3).as_str(),
+        ] {
+            for labels in [&workshop, &tokens] {
+                let r = audit(profile.as_bytes(), "p.json", labels, &options).unwrap();
+                assert!(r.runtime_checks.len() > 10);
+                for c in &r.runtime_checks {
+                    assert_eq!(c.id, c.stable_id(), "{c:?}");
+                    assert!(!c.target.to_string().contains(TOKEN));
+                    masked += usize::from(c.target.to_string().contains("/home/botie/[")
+                        || c.target.to_string().starts_with("/etc/["));
+                }
+            }
+        }
+        // A token-shaped path is masked whatever the profile holds: both
+        // kinds of the catalog's checks, with each of the four profiles.
+        assert_eq!(masked, 8, "the token paths were not masked");
     }
 
     /// A report audited for its findings alone exports the same bytes in
