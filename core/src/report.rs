@@ -647,7 +647,7 @@ fn findings(
     clean: Clean<'_>,
     wide: bool,
 ) -> Vec<Finding> {
-    par::map(wide, drafts, |d| {
+    let mut out = par::map(wide, drafts, |d| {
         let (pos, exact) = locator.locate(&d.pointer);
         Finding {
             rule: d.rule.id,
@@ -668,10 +668,14 @@ fn findings(
             baseline: None,
             origin: None,
         }
-    })
+    });
+    // In report order already, so that the report's final sort, which runs
+    // alone, finds one sorted run (a large report's sort then costs a scan).
+    crate::sort::sort_by(&mut out, |a, b| a.sort_key().cmp(&b.sort_key()));
+    out
 }
 
-/// Stage 2b: the plan's checks cleaned and given their ids, in place (a
+/// Stage 2b: the plan's checks cleaned, given their ids and merged, in place (a
 /// large plan's copy would be as large again in fresh memory).
 fn clean_checks(mut checks: Vec<RuntimeCheck>, clean: Clean<'_>, wide: bool) -> Vec<RuntimeCheck> {
     par::for_each_indexed(wide, &mut checks, |_, c| {
@@ -689,6 +693,7 @@ fn clean_checks(mut checks: Vec<RuntimeCheck>, clean: Clean<'_>, wide: bool) -> 
             c.id = c.stable_id();
         }
     });
+    merge_same_checks(&mut checks);
     checks
 }
 
@@ -759,7 +764,6 @@ fn assemble(
         .as_deref()
         .filter(|n| !n.trim().is_empty())
         .unwrap_or("unnamed");
-    merge_same_checks(&mut runtime_checks);
     link_motives(&mut runtime_checks, &issues);
     let mut report = Report {
         route: clean.str(profile.route()),
@@ -816,8 +820,13 @@ fn release<T: Send + 'static>(never_free: bool, wide: bool, owned: T) {
 /// One check per id: two steps that check the same thing (a mount at
 /// `/etc` and the plan's own `/etc`) are one check, first place kept.
 fn merge_same_checks(checks: &mut Vec<RuntimeCheck>) {
-    let mut seen = std::collections::HashSet::with_capacity(checks.len());
-    checks.retain(|c| seen.insert(c.id.clone()));
+    let keep: Vec<bool> = {
+        let mut seen = rustc_hash::FxHashSet::default();
+        seen.reserve(checks.len());
+        checks.iter().map(|c| seen.insert(c.id.as_str())).collect()
+    };
+    let mut keep = keep.into_iter();
+    checks.retain(|_| keep.next().unwrap_or(true));
 }
 
 /// Link each finding to the checks it asks for: those of its rule's
