@@ -382,7 +382,7 @@ fn option_secret(program: Option<&str>, login: bool, option: &str) -> Option<Tak
     if !option.starts_with('-') || option.len() < 2 {
         return None;
     }
-    let prog = program.map(program_name).unwrap_or("");
+    let prog = program.map(program_name).unwrap_or_default();
     let by_program = PROGRAM_OPTIONS
         .iter()
         .find(|(p, o, _, needs_login)| *p == prog && *o == option && (login || !needs_login));
@@ -406,15 +406,15 @@ fn takes_value(takes: Takes, option: &str, value: &str) -> bool {
     }
 }
 
-/// The file name of a program path: `/usr/bin/mysql` is `mysql`.
-fn program_name(p: &str) -> &str {
-    p.rsplit('/').next().unwrap_or(p)
-}
+/// The program a word names, as the shell analysis reads it: base name,
+/// lowercase, without `.exe` (`/usr/bin/MySQL.exe` is `mysql`).
+use crate::shell::program_name;
 
-/// Words that run the next word as the program (`sudo mysql -pX`).
-const WRAPPERS: &[&str] = &[
-    "sudo", "env", "exec", "nohup", "time", "command", "nice", "doas",
-];
+/// Whether a program runs the next word as the program (`sudo mysql -pX`):
+/// the shell analysis's wrappers, and `env`.
+fn runs_next_word(name: &str) -> bool {
+    name == "env" || crate::shell::programs::wrapper(name).is_some()
+}
 
 /// The program each word of a command line belongs to, and whether that
 /// command is a `login`: a shell line holds several commands (`a && b`,
@@ -434,7 +434,7 @@ fn programs<'w>(words: &[&'w str]) -> Vec<(Option<&'w str>, bool)> {
             if !assignment && !bare.starts_with('-') {
                 program = Some(bare);
                 login = false;
-                starts = WRAPPERS.contains(&program_name(bare));
+                starts = runs_next_word(&program_name(bare));
             }
         } else if bare == "login" {
             login = true;
@@ -477,7 +477,7 @@ fn positional_secrets(
         let batch = segment
             .iter()
             .any(|w| w.starts_with('-') && !w.starts_with("--") && w.contains('b'));
-        if program.map(program_name) == Some("htpasswd") && batch {
+        if program.map(program_name).as_deref() == Some("htpasswd") && batch {
             // The last argument before a redirection or the next command.
             let last = segment
                 .iter()
@@ -503,7 +503,8 @@ fn piped_secrets(words: &[&str]) -> Vec<(usize, &'static str)> {
     let mut out = Vec::new();
     let reads_stdin = |w: &&str| {
         let w = w.trim_matches(['"', '\'', ';']);
-        STDIN_SECRET_OPTIONS.contains(&w) || STDIN_SECRET_PROGRAMS.contains(&program_name(w))
+        STDIN_SECRET_OPTIONS.contains(&w)
+            || STDIN_SECRET_PROGRAMS.contains(&program_name(w).as_str())
     };
     if !words.iter().any(reads_stdin) {
         return out;
@@ -521,7 +522,7 @@ fn piped_secrets(words: &[&str]) -> Vec<(usize, &'static str)> {
             continue;
         };
         let feeder = programs.get(pipe).and_then(|p| p.0);
-        if !matches!(feeder.map(program_name), Some("echo" | "printf")) {
+        if !matches!(feeder.map(program_name).as_deref(), Some("echo" | "printf")) {
             continue;
         }
         let start = (0..=pipe)
@@ -2105,6 +2106,53 @@ fn scrub_spans(s: &str, spans: Vec<(usize, usize)>) -> Cow<'_, str> {
 
 #[cfg(test)]
 mod tests {
+    /// A program's secret options are found however the command names it,
+    /// as the shell analysis reads program names (a path, a case, `.exe`,
+    /// the dots Windows drops), behind any wrapper it knows.
+    #[test]
+    fn secret_options_follow_the_shell_analysis_program_names() {
+        let spellings = [
+            "mysql",
+            "/usr/bin/mysql",
+            "MYSQL",
+            "MySQL.exe",
+            "mysql.",
+            "mysql. .",
+            r"C:\Tools\MySQL\bin\mysql.exe",
+            r"bin\MYSQL.EXE",
+        ];
+        for program in spellings {
+            assert_eq!(crate::shell::program_name(program), "mysql", "{program}");
+            for line in [
+                format!("{program} -p Hunter2Secret"),
+                format!("sudo {program} -p Hunter2Secret"),
+                format!("nohup {program} -p Hunter2Secret"),
+                format!("setsid {program} -p Hunter2Secret"),
+                format!("stdbuf {program} -p Hunter2Secret"),
+                format!("env {program} -p Hunter2Secret"),
+            ] {
+                let words: Vec<&str> = line.split(' ').collect();
+                let at = words.iter().position(|w| *w == "Hunter2Secret").unwrap();
+                assert!(
+                    secret_words(&words).iter().any(|&(i, _)| i == at),
+                    "{line}: the password is not found"
+                );
+            }
+        }
+        for (program, option) in [("REDIS-CLI.EXE", "-a"), ("Docker", "-p")] {
+            let line = format!("{program} login {option} Hunter2Secret");
+            let words: Vec<&str> = line.split(' ').collect();
+            assert!(secret_words(&words).iter().any(|&(i, _)| i == 3), "{line}");
+        }
+        for name in ["htpasswd", "HTPASSWD.EXE", "/usr/sbin/htpasswd"] {
+            let line = format!("{name} -b users alice Hunter2Secret");
+            let words: Vec<&str> = line.split(' ').collect();
+            assert!(secret_words(&words).iter().any(|&(i, _)| i == 4), "{line}");
+        }
+        let words = ["echo", "alice:Hunter2Secret", "|", "/usr/sbin/CHPASSWD"];
+        assert!(secret_words(&words).iter().any(|&(i, _)| i == 1));
+    }
+
     /// A memo shared by many trees finds what each tree's own walk finds,
     /// before and after it is full, for strings seen again after it is.
     #[test]
