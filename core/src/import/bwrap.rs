@@ -12,16 +12,12 @@ use super::shell::{self, Word};
 use super::tree::Loc;
 use super::{cap_name, ImportError, ImportErrorKind};
 
-/// Words that may precede the program name on a command line.
-fn is_prefix(w: &str) -> bool {
-    matches!(
-        w,
-        "exec" | "sudo" | "env" | "command" | "nice" | "nohup" | "time" | "setsid"
-    ) || (w.contains('=') && !w.starts_with('-'))
-}
-
-fn is_bwrap(w: &str) -> bool {
-    w.rsplit('/').next() == Some("bwrap")
+/// Where `bwrap` is the program of a command's words (behind `sudo -u
+/// ci`, `env -i`, `timeout 10` and the other wrappers the shell analysis
+/// knows).
+fn bwrap_at(words: &[&str]) -> Option<usize> {
+    crate::shell::programs::program_index(words)
+        .filter(|&i| words.get(i).is_some_and(|w| crate::shell::program_name(w) == "bwrap"))
 }
 
 /// The 1-based line of the first `bwrap` invocation, found cheaply.
@@ -29,10 +25,8 @@ pub fn find_invocation(text: &str) -> Option<usize> {
     text.lines()
         .position(|l| {
             let l = l.trim_start();
-            !l.starts_with('#')
-                && l.split_whitespace()
-                    .find(|w| !is_prefix(w))
-                    .is_some_and(is_bwrap)
+            let words: Vec<&str> = l.split_whitespace().collect();
+            !l.starts_with('#') && bwrap_at(&words).is_some()
         })
         .map(|i| i + 1)
 }
@@ -81,22 +75,14 @@ pub fn import(text: &str) -> Result<Vec<(String, Draft)>, ImportError> {
     let words = shell::split(text, Loc { line: 1, column: 1 })?;
     // Find the first command whose program is bwrap.
     let mut start = None;
-    let mut at_command_start = true;
-    for (i, w) in words.iter().enumerate() {
-        if w.operator {
-            at_command_start = true;
-            continue;
+    let mut from = 0;
+    for command in words.split(|w| w.operator) {
+        let texts: Vec<&str> = command.iter().map(|w| w.text.as_str()).collect();
+        if let Some(i) = bwrap_at(&texts) {
+            start = Some(from + i);
+            break;
         }
-        if at_command_start {
-            if is_prefix(&w.text) {
-                continue;
-            }
-            if is_bwrap(&w.text) {
-                start = Some(i);
-                break;
-            }
-            at_command_start = false;
-        }
+        from += command.len() + 1;
     }
     let Some(start) = start else {
         return Err(ImportError::new(ImportErrorKind::Unrecognized(
@@ -510,6 +496,45 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// bwrap is found behind every wrapper the shell analysis knows, with
+    /// its options and operands, on the line it is on.
+    #[test]
+    fn bwrap_is_found_behind_wrappers_and_assignments() {
+        for prefix in [
+            "",
+            "exec ",
+            "exec -a name ",
+            "sudo ",
+            "sudo -u ci -g ci ",
+            "/usr/bin/sudo -E ",
+            "doas -u ci ",
+            "env ",
+            "env -i HOME=/tmp ",
+            "env -u SECRET -C /tmp ",
+            "X=1 Y=2 ",
+            "nohup ",
+            "setsid ",
+            "nice -n 10 ",
+            "ionice -c 3 ",
+            "timeout 60 ",
+            "timeout -s KILL 60 ",
+            "stdbuf -o L ",
+            "time ",
+            "command ",
+            "sudo -u ci env -i timeout 5 ",
+        ] {
+            for program in ["bwrap", "/usr/bin/bwrap"] {
+                let text = format!("#!/bin/sh\nset -e\n{prefix}{program} --ro-bind /usr /usr -- true\n");
+                assert_eq!(find_invocation(&text), Some(3), "{text}");
+                let (mounts, _) = access(&text);
+                assert_eq!(mounts, [("/usr".to_string(), "read-only".to_string())], "{text}");
+            }
+        }
+        for other in ["sudo -u bwrap true", "echo bwrap", "timeout bwrap true", "nice -n bwrap"] {
+            assert_eq!(find_invocation(other), None, "{other}");
+        }
+    }
 
     fn access(text: &str) -> (Vec<(String, String)>, Vec<String>) {
         let (_, d) = import(text).unwrap().remove(0);

@@ -370,7 +370,7 @@ impl Walker {
                 }
                 return;
             }
-            if matches!(a, "-u" | "--unset" | "-C" | "--chdir") {
+            if super::programs::ENV_VALUED.contains(&a) {
                 k += 2;
                 continue;
             }

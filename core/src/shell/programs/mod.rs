@@ -149,6 +149,38 @@ pub(crate) fn wrapper(name: &str) -> Option<&'static Wrapper> {
     WRAPPERS.iter().find(|w| w.names.contains(&s))
 }
 
+/// `env`'s options that take the next word as their value.
+pub(crate) const ENV_VALUED: &[&str] = &["-u", "--unset", "-C", "--chdir"];
+
+/// Where the program of a simple command is among its words: past
+/// variable assignments and the wrappers above (`sudo -u ci`, `timeout
+/// 10`, `env -i X=1`), with their options and operands. `None` when the
+/// words end first.
+pub(crate) fn program_index(words: &[&str]) -> Option<usize> {
+    let mut i = 0;
+    loop {
+        let w = *words.get(i)?;
+        if super::lex::is_assignment(w) {
+            i += 1;
+            continue;
+        }
+        let name = super::program_name(w);
+        let (valued, positional) = match wrapper(&name) {
+            Some(wr) => (wr.valued, wr.positional),
+            None if name == "env" => (ENV_VALUED, 0),
+            None => return Some(i),
+        };
+        i += 1;
+        while let Some(&o) = words.get(i).filter(|o| o.starts_with('-') && o.len() > 1) {
+            i += if valued.contains(&o) { 2 } else { 1 };
+            if o == "--" {
+                break;
+            }
+        }
+        i += positional;
+    }
+}
+
 /// How one family reads its arguments.
 type Reader = fn(&mut Walker, &Call<'_>);
 
