@@ -818,9 +818,8 @@ fn link_motives(checks: &mut [RuntimeCheck], issues: &[Finding]) {
             first.push(i);
         }
     }
-    let asks: BTreeMap<&str, CheckKind> = rules::all()
-        .filter_map(|r| Some((r.id, r.runtime_check?)))
-        .collect();
+    let mut asks: BTreeMap<&str, CheckKind> = BTreeMap::new();
+    asks.extend(rules::all().filter_map(|r| Some((r.id, r.runtime_check?))));
     let mut links: Vec<(usize, crate::plan::Motive)> = Vec::new();
     for f in issues {
         let Some(&kind) = asks.get(f.rule) else {
@@ -882,7 +881,7 @@ fn link_motives(checks: &mut [RuntimeCheck], issues: &[Finding]) {
         }
     }
     for c in checks.iter_mut() {
-        c.motivated_by.sort();
+        crate::sort::sort(&mut c.motivated_by);
         c.motivated_by.dedup();
     }
 }

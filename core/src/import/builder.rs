@@ -482,7 +482,7 @@ impl Draft {
         out.push('\n');
         let mut map = self.map;
         // Stable: of one pointer's places, the last mapped stays last.
-        map.sort_by(|a, b| a.0.cmp(&b.0));
+        crate::sort::sort_by(&mut map, |a, b| a.0.cmp(&b.0));
         map.dedup_by(|later, kept| {
             let same = later.0 == kept.0;
             if same {
@@ -499,7 +499,7 @@ impl Draft {
             })
             .collect();
         let mut notes = self.notes;
-        notes.sort_by_key(|n| (n.line, n.column));
+        crate::sort::sort_by_key(&mut notes, |n| (n.line, n.column));
         notes.dedup();
         Ok((out, map, notes, self.undeclared))
     }
@@ -640,7 +640,7 @@ fn render(v: &OVal, pattern: &mut String, indent: usize, out: &mut String) {
             match key_order(pattern) {
                 Some(order) => {
                     let mut sorted: Vec<&(String, OVal)> = members.iter().collect();
-                    sorted.sort_by_key(|(k, _)| {
+                    crate::sort::sort_by_key(&mut sorted, |(k, _)| {
                         order.iter().position(|o| o == k).unwrap_or(usize::MAX)
                     });
                     for (i, (k, val)) in sorted.into_iter().enumerate() {

@@ -464,11 +464,10 @@ pub fn join_report(report: &crate::Report, obs: &Observations) -> Reconciliation
 /// runner or policy changed since the plan, so the checks must be repeated.
 pub fn reconcile(plan: &[PlannedCheck], fingerprint: &str, obs: &Observations) -> Reconciliation {
     use std::collections::BTreeMap;
-    let by_id: BTreeMap<&str, &Observation> = obs
-        .observations
-        .iter()
-        .map(|o| (o.id.as_str(), o))
-        .collect();
+    // Built by insertion, not collected: collecting sorts, and each sorted
+    // element type adds a copy of the standard library's sort to the page.
+    let mut by_id: BTreeMap<&str, &Observation> = BTreeMap::new();
+    by_id.extend(obs.observations.iter().map(|o| (o.id.as_str(), o)));
     let stale = obs.plan_fingerprint != fingerprint;
     let checks = plan
         .iter()
@@ -507,7 +506,8 @@ pub fn reconcile(plan: &[PlannedCheck], fingerprint: &str, obs: &Observations) -
             }
         })
         .collect();
-    let known: std::collections::BTreeSet<&str> = plan.iter().map(|c| c.id.as_str()).collect();
+    let mut known = std::collections::BTreeSet::new();
+    known.extend(plan.iter().map(|c| c.id.as_str()));
     let unknown = obs
         .observations
         .iter()
