@@ -818,11 +818,17 @@ fn link_motives(checks: &mut [RuntimeCheck], issues: &[Finding]) {
             first.push(i);
         }
     }
-    let mut asks: BTreeMap<&str, CheckKind> = BTreeMap::new();
-    asks.extend(rules::all().filter_map(|r| Some((r.id, r.runtime_check?))));
+    let mut asks: Vec<(&str, CheckKind)> = rules::all()
+        .filter_map(|r| Some((r.id, r.runtime_check?)))
+        .collect();
+    crate::sort::sort_by(&mut asks, |a, b| a.0.cmp(b.0));
     let mut links: Vec<(usize, crate::plan::Motive)> = Vec::new();
     for f in issues {
-        let Some(&kind) = asks.get(f.rule) else {
+        let Some(&(_, kind)) = asks
+            .binary_search_by(|a| a.0.cmp(f.rule))
+            .ok()
+            .and_then(|i| asks.get(i))
+        else {
             continue;
         };
         let mut hit: Vec<usize> = Vec::new();
