@@ -593,7 +593,7 @@ pub fn secret_words(words: &[&str]) -> Vec<(usize, &'static str)> {
         }
     }
     // Each word once, in order: several signals may find the same one.
-    out.sort_by_key(|h| h.0);
+    crate::sort::sort_by_key(&mut out, |h| h.0);
     out.dedup_by_key(|h| h.0);
     out
 }

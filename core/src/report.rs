@@ -856,11 +856,13 @@ fn link_motives(checks: &mut [RuntimeCheck], issues: &[Finding]) {
                 .map(|&(_, _, i)| i),
         );
     };
-    let mut first_of_kind: std::collections::BTreeMap<CheckKind, Vec<usize>> = Default::default();
+    // The first checks of each kind, in plan order (there are few kinds).
+    let mut first_of_kind: Vec<(CheckKind, Vec<usize>)> = Vec::new();
     for (i, c) in checks.iter().enumerate() {
-        let first = first_of_kind.entry(c.kind).or_default();
-        if first.len() < FALLBACK_LINKS {
-            first.push(i);
+        match first_of_kind.iter_mut().find(|(k, _)| *k == c.kind) {
+            Some((_, first)) if first.len() < FALLBACK_LINKS => first.push(i),
+            Some(_) => {}
+            None => first_of_kind.push((c.kind, vec![i])),
         }
     }
     let mut links: Vec<(usize, crate::plan::Motive)> = Vec::new();
@@ -900,7 +902,7 @@ fn link_motives(checks: &mut [RuntimeCheck], issues: &[Finding]) {
         // first few, in plan order, so a large plan is not linked to
         // every finding.
         if hit.is_empty() {
-            if let Some(ix) = first_of_kind.get(&kind) {
+            if let Some((_, ix)) = first_of_kind.iter().find(|(k, _)| *k == kind) {
                 hit.extend(ix);
             }
         }
@@ -920,22 +922,25 @@ fn link_motives(checks: &mut [RuntimeCheck], issues: &[Finding]) {
         }
     }
     for c in checks.iter_mut() {
-        c.motivated_by.sort();
+        crate::sort::sort(&mut c.motivated_by);
         c.motivated_by.dedup();
     }
 }
 
 /// The kind of check a rule's findings ask for, by rule id.
 fn check_asked_by(rule: &str) -> Option<CheckKind> {
-    static ASKS: std::sync::OnceLock<rustc_hash::FxHashMap<&'static str, CheckKind>> =
-        std::sync::OnceLock::new();
-    ASKS.get_or_init(|| {
-        rules::all()
+    // Sorted by id, built once (a list keeps the page's wasm free of
+    // another map type).
+    static ASKS: std::sync::OnceLock<Vec<(&'static str, CheckKind)>> = std::sync::OnceLock::new();
+    let asks = ASKS.get_or_init(|| {
+        let mut asks: Vec<_> = rules::all()
             .filter_map(|r| Some((r.id, r.runtime_check?)))
-            .collect()
-    })
-    .get(rule)
-    .copied()
+            .collect();
+        crate::sort::sort_by(&mut asks, |a, b| a.0.cmp(b.0));
+        asks
+    });
+    let i = asks.binary_search_by(|a| a.0.cmp(rule)).ok()?;
+    asks.get(i).map(|&(_, kind)| kind)
 }
 
 fn clean_value(v: serde_json::Value, clean: &dyn Fn(String) -> String) -> serde_json::Value {

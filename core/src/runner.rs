@@ -139,7 +139,7 @@ impl Runner {
             )?;
         }
         out.profile_json = to_json(&merged);
-        out.from_runner.sort();
+        crate::sort::sort(&mut out.from_runner);
         Ok(out)
     }
 }

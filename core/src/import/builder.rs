@@ -351,17 +351,26 @@ impl Draft {
 
     /// Set the value at `ptr` (creating parent objects) and map it to `at`.
     pub fn set(&mut self, ptr: &str, v: impl Into<OVal>, at: Loc) {
+        self.set_value(ptr, v.into(), at);
+    }
+
+    /// [`Draft::set`] of a built value: one copy of the code for every
+    /// type the importers set, not one per type.
+    fn set_value(&mut self, ptr: &str, v: OVal, at: Loc) {
         self.last = at;
-        self.set_quiet(ptr, v);
+        self.put(ptr, v);
         self.map(ptr, at);
     }
 
     /// Set a value that has no place of its own in the source.
     pub fn set_quiet(&mut self, ptr: &str, v: impl Into<OVal>) {
+        self.put(ptr, v.into());
+    }
+
+    fn put(&mut self, ptr: &str, v: OVal) {
         if self.over.is_some() {
             return;
         }
-        let v = v.into();
         let (added, removed) = match self.slot_at(ptr) {
             Some((slot, made, depth, member)) => {
                 let added = json_floor(&v, depth);
@@ -380,8 +389,11 @@ impl Draft {
     /// Append to the array at `array_ptr` (created when missing); returns
     /// the new element's pointer, mapped to `at`.
     pub fn push(&mut self, array_ptr: &str, v: impl Into<OVal>, at: Loc) -> String {
+        self.push_value(array_ptr, v.into(), at)
+    }
+
+    fn push_value(&mut self, array_ptr: &str, v: OVal, at: Loc) -> String {
         self.last = at;
-        let v = v.into();
         let depth = array_ptr.matches('/').count();
         let added = json_floor(&v, depth + 1);
         let mut removed = 0;
@@ -434,19 +446,27 @@ impl Draft {
     /// as they are, not copied: a file of 45,000 services has 45,000 of
     /// each.
     pub fn note(&mut self, at: Loc, message: impl Into<Cow<'static, str>>) {
+        self.note_text(at, message.into());
+    }
+
+    fn note_text(&mut self, at: Loc, message: Cow<'static, str>) {
         self.notes.push(Note {
             line: at.line,
             column: at.column,
-            message: message.into(),
+            message,
         });
     }
 
     /// A profile field the source cannot express: it stays absent.
     pub fn undeclared(&mut self, ptr: &'static str, reason: impl Into<Cow<'static, str>>) {
+        self.undeclared_because(ptr, reason.into());
+    }
+
+    fn undeclared_because(&mut self, ptr: &'static str, reason: Cow<'static, str>) {
         if !self.has(ptr) && !self.undeclared.iter().any(|u| u.pointer == ptr) {
             self.undeclared.push(Undeclared {
                 pointer: ptr,
-                reason: reason.into(),
+                reason,
             });
         }
     }
@@ -482,7 +502,7 @@ impl Draft {
         out.push('\n');
         let mut map = self.map;
         // Stable: of one pointer's places, the last mapped stays last.
-        map.sort_by(|a, b| a.0.cmp(&b.0));
+        crate::sort::sort_by(&mut map, |a, b| a.0.cmp(&b.0));
         map.dedup_by(|later, kept| {
             let same = later.0 == kept.0;
             if same {
@@ -499,7 +519,7 @@ impl Draft {
             })
             .collect();
         let mut notes = self.notes;
-        notes.sort_by_key(|n| (n.line, n.column));
+        crate::sort::sort_by_key(&mut notes, |n| (n.line, n.column));
         notes.dedup();
         Ok((out, map, notes, self.undeclared))
     }
@@ -640,7 +660,7 @@ fn render(v: &OVal, pattern: &mut String, indent: usize, out: &mut String) {
             match key_order(pattern) {
                 Some(order) => {
                     let mut sorted: Vec<&(String, OVal)> = members.iter().collect();
-                    sorted.sort_by_key(|(k, _)| {
+                    crate::sort::sort_by_key(&mut sorted, |(k, _)| {
                         order.iter().position(|o| o == k).unwrap_or(usize::MAX)
                     });
                     for (i, (k, val)) in sorted.into_iter().enumerate() {

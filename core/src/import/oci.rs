@@ -267,7 +267,7 @@ fn process_section(d: &mut Draft, process: &SNode) -> Result<(), ImportError> {
                     }
                 }
             }
-            first_at.sort();
+            crate::sort::sort(&mut first_at);
             d.set("/boundary/capabilities/add", OVal::arr(), caps.loc);
             for (c, at) in first_at {
                 d.push("/boundary/capabilities/add", c, at);

@@ -463,17 +463,27 @@ pub fn join_report(report: &crate::Report, obs: &Observations) -> Reconciliation
 /// A fingerprint mismatch makes every check stale: the image, mounts,
 /// runner or policy changed since the plan, so the checks must be repeated.
 pub fn reconcile(plan: &[PlannedCheck], fingerprint: &str, obs: &Observations) -> Reconciliation {
-    use std::collections::BTreeMap;
-    let by_id: BTreeMap<&str, &Observation> = obs
+    // Sorted lists, not maps: each map type adds its own copy of the
+    // tree's code to the page. The sort is stable, so of one id's
+    // observations the last is found, as a map built in order keeps it.
+    let mut by_id: Vec<(&str, &Observation)> = obs
         .observations
         .iter()
         .map(|o| (o.id.as_str(), o))
         .collect();
+    crate::sort::sort_by(&mut by_id, |a, b| a.0.cmp(b.0));
+    let observation = |id: &str| {
+        let end = by_id.partition_point(|e| e.0 <= id);
+        by_id
+            .get(end.wrapping_sub(1))
+            .filter(|e| e.0 == id)
+            .map(|e| e.1)
+    };
     let stale = obs.plan_fingerprint != fingerprint;
     let checks = plan
         .iter()
         .map(|c| {
-            let o = by_id.get(c.id.as_str());
+            let o = observation(c.id.as_str());
             let observed = o.and_then(|o| Observed::parse(&o.observed));
             let (status, reason) = match (stale, observed) {
                 (true, _) => (
@@ -507,11 +517,12 @@ pub fn reconcile(plan: &[PlannedCheck], fingerprint: &str, obs: &Observations) -
             }
         })
         .collect();
-    let known: std::collections::BTreeSet<&str> = plan.iter().map(|c| c.id.as_str()).collect();
+    let mut known: Vec<&str> = plan.iter().map(|c| c.id.as_str()).collect();
+    crate::sort::sort(&mut known);
     let unknown = obs
         .observations
         .iter()
-        .filter(|o| !known.contains(o.id.as_str()))
+        .filter(|o| known.binary_search(&o.id.as_str()).is_err())
         .map(|o| o.id.clone())
         .collect();
     Reconciliation { checks, unknown }

@@ -71,7 +71,7 @@ pub fn sarif(rec: &Reconciliation, source: &str, fingerprint: &str, runner: &str
     use serde_json::{json, Value};
     let uri = relative_uri(source);
     let mut kinds: Vec<&str> = rec.checks.iter().map(|c| c.kind.as_str()).collect();
-    kinds.sort_unstable();
+    crate::sort::sort(&mut kinds);
     kinds.dedup();
     let rules: Vec<Value> = kinds
         .iter()
