@@ -410,9 +410,7 @@ pub fn detect_and_import(
             }
             // The file's own secrets are read from the same documents,
             // not from a second parse of the text.
-            let file_docs = source_secrets::documents_of(&docs);
-            drop(docs);
-            finish_with(kept, format, &text, Some(file_docs))
+            finish_with(kept, format, &text, Some(source_secrets::Documents::Trees(docs)))
         })(),
         None => import_as(bytes, format, source_map),
     };
@@ -758,7 +756,7 @@ fn finish_with(
     kept: Kept,
     format: Format,
     text: &Arc<str>,
-    file_docs: Option<Vec<crate::json::Node>>,
+    file_docs: Option<source_secrets::Documents>,
 ) -> Result<Vec<Imported>, ImportError> {
     if let Some(e) = kept.refused {
         return Err(e);
@@ -797,11 +795,8 @@ fn finish_with(
     let lines = source_secrets::line_values(text);
     noted_any |= lines.iter().any(|v| !v.trim().is_empty());
     values.extend(lines);
-    let file_docs = file_docs.unwrap_or_else(|| source_secrets::documents(format, text));
-    let mut file_holds = false;
-    for doc in &file_docs {
-        file_holds |= crate::redact::Secrets::collect_into(doc, &mut values, Some(&mut memo));
-    }
+    let file_docs = file_docs.unwrap_or_else(|| source_secrets::Documents::of(format, text));
+    let file_holds = file_docs.collect_into(&mut values, &mut memo);
     drop(file_docs);
     let secrets = crate::redact::Secrets::of_values(values);
     // A secret of the file that no profile's own walk finds (a value that

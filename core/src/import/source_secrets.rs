@@ -6,55 +6,56 @@
 //! these and the profiles' secrets together, so what no profile field
 //! holds is masked all the same.
 
-use super::tree::{SNode, SValue};
+use super::tree::SNode;
 use super::{toml, yaml, Format};
 
-/// The file's settings as JSON documents, for [`crate::redact::Secrets`]
-/// to walk as it walks a profile (a file that does not parse gives none;
-/// its lines are still scanned, see [`line_values`]).
-pub(super) fn documents(format: Format, text: &str) -> Vec<crate::json::Node> {
-    let trees: Vec<SNode> = match format {
-        Format::Kubernetes | Format::Compose => yaml::parse(text.as_bytes()).unwrap_or_default(),
-        Format::Codex => toml::parse(text.as_bytes()).into_iter().collect(),
-        Format::Oci | Format::SandboxSettings => {
-            return crate::json::parse(text.as_bytes(), crate::json::Limits::default())
-                .map(|d| vec![d.root])
-                .unwrap_or_default();
+/// The file's settings as parsed, for [`crate::redact::Secrets`] to walk
+/// as it walks a profile (a file that does not parse gives none; its lines
+/// are still scanned, see [`line_values`]).
+pub(super) enum Documents {
+    Trees(Vec<SNode>),
+    Json(Vec<crate::json::Node>),
+}
+
+impl Documents {
+    pub(super) fn of(format: Format, text: &str) -> Documents {
+        match format {
+            Format::Kubernetes | Format::Compose => {
+                Documents::Trees(yaml::parse(text.as_bytes()).unwrap_or_default())
+            }
+            Format::Codex => Documents::Trees(toml::parse(text.as_bytes()).into_iter().collect()),
+            Format::Oci | Format::SandboxSettings => Documents::Json(
+                crate::json::parse(text.as_bytes(), crate::json::Limits::default())
+                    .map(|d| vec![d.root])
+                    .unwrap_or_default(),
+            ),
+            // A script has no tree: its lines are scanned.
+            Format::Bwrap => Documents::Trees(Vec::new()),
         }
-        // A script has no tree: its lines are scanned.
-        Format::Bwrap => Vec::new(),
-    };
-    documents_of(&trees)
-}
+    }
 
-/// [`documents`] of YAML documents the import has parsed already.
-pub(super) fn documents_of(trees: &[SNode]) -> Vec<crate::json::Node> {
-    trees.iter().map(to_node).collect()
-}
-
-/// A tree as a JSON node, built directly (positions are not needed: only
-/// the values and keys are walked).
-fn to_node(n: &SNode) -> crate::json::Node {
-    use crate::json::{Member, Node, Pos, Value};
-    let value = match &n.value {
-        SValue::Null => Value::Null,
-        SValue::Scalar(s) => Value::String(s.text.clone()),
-        SValue::Seq(items) => Value::Array(items.iter().map(to_node).collect()),
-        SValue::Map(entries) => Value::Object(
-            entries
-                .iter()
-                .map(|e| Member {
-                    key: e.key.clone(),
-                    key_pos: Pos::default(),
-                    value: to_node(&e.value),
-                })
-                .collect(),
-        ),
-    };
-    Node {
-        pos: Pos::default(),
-        end: 0,
-        value,
+    /// Add the documents' secrets to `values`; whether they held any
+    /// ([`crate::redact::Secrets::collect_into`]).
+    pub(super) fn collect_into(
+        &self,
+        values: &mut Vec<String>,
+        memo: &mut crate::redact::Memo,
+    ) -> bool {
+        use crate::redact::Secrets;
+        let mut holds = false;
+        match self {
+            Documents::Trees(trees) => {
+                for t in trees {
+                    holds |= Secrets::collect_into(t, values, Some(&mut *memo));
+                }
+            }
+            Documents::Json(nodes) => {
+                for n in nodes {
+                    holds |= Secrets::collect_into(n, values, Some(&mut *memo));
+                }
+            }
+        }
+        holds
     }
 }
 

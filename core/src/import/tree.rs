@@ -42,6 +42,26 @@ pub enum SValue {
     Map(Vec<SEntry>),
 }
 
+type SEntries<'a> = std::iter::Map<std::slice::Iter<'a, SEntry>, fn(&SEntry) -> (&str, &SNode)>;
+
+/// The secret walk reads a parsed file as it reads a profile: every
+/// scalar as a string, keys in source order.
+impl crate::redact::Tree for SNode {
+    type Members<'a> = SEntries<'a>;
+    fn view(&self) -> crate::redact::View<'_, SNode> {
+        use crate::redact::View;
+        match &self.value {
+            SValue::Null => View::Other,
+            SValue::Scalar(s) => View::Str(&s.text),
+            SValue::Seq(items) => View::Array(items),
+            SValue::Map(entries) => {
+                let pair: fn(&SEntry) -> (&str, &SNode) = |e| (e.key.as_str(), &e.value);
+                View::Object(entries.iter().map(pair))
+            }
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SEntry {
     pub key: String,
