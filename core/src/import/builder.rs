@@ -496,8 +496,10 @@ impl Draft {
                 at,
             });
         }
-        // The floor is below the length: at most one more allocation.
-        let mut out = String::with_capacity(self.floor);
+        // The text runs about a quarter over its floor (separators, the
+        // newlines of arrays): room for that writes it in one allocation,
+        // not in a copy at twice the size.
+        let mut out = String::with_capacity(self.floor + self.floor / 4);
         render(&self.root, &mut String::new(), 0, &mut out);
         out.push('\n');
         let mut map = self.map;
