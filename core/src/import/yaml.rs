@@ -265,14 +265,50 @@ enum Frame {
         loc: Loc,
         anchor: usize,
         entries: Vec<SEntry>,
-        /// Where each key of `entries` was written: a mapping can hold tens
-        /// of thousands of keys (Compose services), so duplicates are found
-        /// by lookup rather than by a scan per key.
-        keys: HashMap<String, Loc>,
+        /// Where each key of `entries` was written, to refuse a duplicate.
+        keys: Keys,
+        /// Where a `<<` was written in this mapping.
+        merge_at: Option<Loc>,
         /// Mappings merged in with `<<`, in priority order.
         merges: Vec<SNode>,
         key: Option<(String, Loc)>,
     },
+}
+
+/// The keys of a mapping being read: found by a scan of its entries while
+/// it is small (most mappings), by lookup once it holds many (a Compose
+/// file's tens of thousands of services), so a duplicate costs no scan
+/// per key.
+#[derive(Default)]
+struct Keys {
+    index: Option<HashMap<String, Loc>>,
+}
+
+impl Keys {
+    const INDEXED_FROM: usize = 16;
+
+    /// Where `key` was written among `entries`.
+    fn get(&self, entries: &[SEntry], key: &str) -> Option<Loc> {
+        match &self.index {
+            Some(index) => index.get(key).copied(),
+            None => entries.iter().find(|e| e.key == key).map(|e| e.key_loc),
+        }
+    }
+
+    /// Take in the entry just pushed onto `entries`.
+    fn pushed(&mut self, entries: &[SEntry]) {
+        match &mut self.index {
+            Some(index) => {
+                if let Some(e) = entries.last() {
+                    index.insert(e.key.clone(), e.key_loc);
+                }
+            }
+            None if entries.len() > Self::INDEXED_FROM => {
+                self.index = Some(entries.iter().map(|e| (e.key.clone(), e.key_loc)).collect());
+            }
+            None => {}
+        }
+    }
 }
 
 struct Builder {
@@ -360,7 +396,8 @@ impl Builder {
                         loc: at,
                         anchor,
                         entries: Vec::new(),
-                        keys: HashMap::new(),
+                        keys: Keys::default(),
+                        merge_at: None,
                         merges: Vec::new(),
                         key: None,
                     }
@@ -388,9 +425,9 @@ impl Builder {
                     } => {
                         for m in merges {
                             for e in m.entries() {
-                                if !keys.contains_key(&e.key) {
-                                    keys.insert(e.key.clone(), e.key_loc);
+                                if keys.get(&entries, &e.key).is_none() {
                                     entries.push(e.clone());
+                                    keys.pushed(&entries);
                                 }
                             }
                         }
@@ -418,6 +455,7 @@ impl Builder {
             Some(Frame::Map {
                 entries,
                 keys,
+                merge_at,
                 merges,
                 key,
                 ..
@@ -438,17 +476,19 @@ impl Builder {
                     // A second `<<` in one mapping: go-yaml v2 applies both
                     // where they stand (the later wins), go-yaml v3 refuses
                     // the duplicate key; a list `<<: [*a, *b]` says it once.
-                    {
-                        if let Some(&first) = keys.get(&text) {
-                            return Err(ImportError::new(ImportErrorKind::DuplicateKey {
-                                key: text,
-                                first,
-                            })
-                            .at(node.loc));
-                        }
+                    let earlier = match text.as_str() {
+                        "<<" => *merge_at,
+                        _ => None,
+                    };
+                    if let Some(first) = earlier.or_else(|| keys.get(entries, &text)) {
+                        return Err(ImportError::new(ImportErrorKind::DuplicateKey {
+                            key: text,
+                            first,
+                        })
+                        .at(node.loc));
                     }
                     if is_merge {
-                        keys.insert("<<".into(), node.loc);
+                        *merge_at = Some(node.loc);
                     }
                     *key = Some((if is_merge { "<<".into() } else { text }, node.loc));
                 }
@@ -471,12 +511,12 @@ impl Builder {
                     }
                 },
                 Some((k, key_loc)) => {
-                    keys.insert(k.clone(), key_loc);
                     entries.push(SEntry {
                         key: k,
                         key_loc,
                         value: node,
-                    })
+                    });
+                    keys.pushed(entries);
                 }
             },
         }
@@ -491,12 +531,12 @@ impl Builder {
 /// `<<: {privileged: true}` is privileged there. The file means two things.
 fn merge_conflict(
     explicit: &[SEntry],
-    keys: &HashMap<String, Loc>,
+    keys: &Keys,
     merged: &SNode,
     at: Loc,
 ) -> Result<(), ImportError> {
     for m in merged.entries() {
-        if keys.contains_key(&m.key) {
+        if keys.get(explicit, &m.key).is_some() {
             let Some(e) = explicit.iter().find(|e| e.key == m.key) else {
                 continue;
             };
