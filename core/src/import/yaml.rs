@@ -743,6 +743,32 @@ mod tests {
         assert_eq!(e.loc.map(|l| l.line), Some(1));
     }
 
+    /// A duplicate is refused, naming the first place, whether the mapping
+    /// is scanned (few keys) or indexed (many), and whichever key repeats;
+    /// a merge fills in only what the mapping lacks at every size.
+    #[test]
+    fn duplicates_and_merges_read_the_same_at_every_mapping_size() {
+        for n in [1usize, 2, 15, 16, 17, 18, 40, 200] {
+            for repeat in [0, n / 2, n - 1] {
+                let mut text: String = (0..n).map(|i| format!("k{i}: {i}\n")).collect();
+                text.push_str(&format!("k{repeat}: x\n"));
+                let e = parse(text.as_bytes()).unwrap_err();
+                assert!(matches!(e.kind, ImportErrorKind::DuplicateKey { .. }), "{n} {repeat}");
+                let line = u32::try_from(n + 1).unwrap();
+                assert_eq!(e.loc, Some(Loc { line, column: 1 }), "{n} {repeat}");
+                let first = format!("first at {}:1", repeat + 1);
+                assert!(e.to_string().contains(&first), "{n} {repeat}: {e}");
+            }
+            let explicit: String = (0..n).map(|i| format!("  k{i}: {i}\n")).collect();
+            let text = format!("base: &b\n  k0: 0\n  extra: 1\nm:\n{explicit}  <<: *b\n");
+            let docs = parse(text.as_bytes()).unwrap();
+            let m = docs[0].entries().iter().find(|e| e.key == "m").unwrap();
+            let keys: Vec<&str> = m.value.entries().iter().map(|e| e.key.as_str()).collect();
+            assert_eq!(keys.len(), n + 1, "{n}");
+            assert_eq!(keys.last(), Some(&"extra"));
+        }
+    }
+
     #[test]
     fn duplicate_keys_are_refused() {
         let e = parse(b"a: 1\nb: 2\na: 3\n").unwrap_err();
