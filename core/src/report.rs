@@ -1081,7 +1081,10 @@ mod tests {
             &format!(r#""LANG": "C.UTF-8", "API_TOKEN": "{TOKEN}""#),
         );
         assert_ne!(with_token, crate::WORKSHOP_PROFILE_FIXED);
-        let (workshop, tokens) = (Labels::workshop(), Labels::load(catalog.as_bytes()).unwrap());
+        let (workshop, tokens) = (
+            Labels::workshop(),
+            Labels::load(catalog.as_bytes()).unwrap(),
+        );
         let options = AuditOptions::default();
         let mut masked = 0;
         for profile in [
@@ -1096,8 +1099,10 @@ mod tests {
                 for c in &r.runtime_checks {
                     assert_eq!(c.id, c.stable_id(), "{c:?}");
                     assert!(!c.target.to_string().contains(TOKEN));
-                    masked += usize::from(c.target.to_string().contains("/home/botie/[")
-                        || c.target.to_string().starts_with("/etc/["));
+                    masked += usize::from(
+                        c.target.to_string().contains("/home/botie/[")
+                            || c.target.to_string().starts_with("/etc/["),
+                    );
                 }
             }
         }

@@ -16,8 +16,11 @@ use super::{cap_name, ImportError, ImportErrorKind};
 /// ci`, `env -i`, `timeout 10` and the other wrappers the shell analysis
 /// knows).
 fn bwrap_at(words: &[&str]) -> Option<usize> {
-    crate::shell::programs::program_index(words)
-        .filter(|&i| words.get(i).is_some_and(|w| crate::shell::program_name(w) == "bwrap"))
+    crate::shell::programs::program_index(words).filter(|&i| {
+        words
+            .get(i)
+            .is_some_and(|w| crate::shell::program_name(w) == "bwrap")
+    })
 }
 
 /// The 1-based line of the first `bwrap` invocation, found cheaply.
@@ -525,13 +528,23 @@ mod tests {
             "sudo -u ci env -i timeout 5 ",
         ] {
             for program in ["bwrap", "/usr/bin/bwrap"] {
-                let text = format!("#!/bin/sh\nset -e\n{prefix}{program} --ro-bind /usr /usr -- true\n");
+                let text =
+                    format!("#!/bin/sh\nset -e\n{prefix}{program} --ro-bind /usr /usr -- true\n");
                 assert_eq!(find_invocation(&text), Some(3), "{text}");
                 let (mounts, _) = access(&text);
-                assert_eq!(mounts, [("/usr".to_string(), "read-only".to_string())], "{text}");
+                assert_eq!(
+                    mounts,
+                    [("/usr".to_string(), "read-only".to_string())],
+                    "{text}"
+                );
             }
         }
-        for other in ["sudo -u bwrap true", "echo bwrap", "timeout bwrap true", "nice -n bwrap"] {
+        for other in [
+            "sudo -u bwrap true",
+            "echo bwrap",
+            "timeout bwrap true",
+            "nice -n bwrap",
+        ] {
             assert_eq!(find_invocation(other), None, "{other}");
         }
     }

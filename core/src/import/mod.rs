@@ -410,7 +410,12 @@ pub fn detect_and_import(
             }
             // The file's own secrets are read from the same documents,
             // not from a second parse of the text.
-            finish_with(kept, format, &text, Some(source_secrets::Documents::Trees(docs)))
+            finish_with(
+                kept,
+                format,
+                &text,
+                Some(source_secrets::Documents::Trees(docs)),
+            )
         })(),
         None => import_as(bytes, format, source_map),
     };

@@ -753,7 +753,10 @@ mod tests {
                 let mut text: String = (0..n).map(|i| format!("k{i}: {i}\n")).collect();
                 text.push_str(&format!("k{repeat}: x\n"));
                 let e = parse(text.as_bytes()).unwrap_err();
-                assert!(matches!(e.kind, ImportErrorKind::DuplicateKey { .. }), "{n} {repeat}");
+                assert!(
+                    matches!(e.kind, ImportErrorKind::DuplicateKey { .. }),
+                    "{n} {repeat}"
+                );
                 let line = u32::try_from(n + 1).unwrap();
                 assert_eq!(e.loc, Some(Loc { line, column: 1 }), "{n} {repeat}");
                 let first = format!("first at {}:1", repeat + 1);
