@@ -410,10 +410,15 @@ fn takes_value(takes: Takes, option: &str, value: &str) -> bool {
 /// lowercase, without `.exe` (`/usr/bin/MySQL.exe` is `mysql`).
 use crate::shell::program_name;
 
-/// Whether a program runs the next word as the program (`sudo mysql -pX`):
-/// the shell analysis's wrappers, and `env`.
-fn runs_next_word(name: &str) -> bool {
-    name == "env" || crate::shell::programs::wrapper(name).is_some()
+/// What a wrapper takes before the program it runs (`sudo -u ci mysql`,
+/// `timeout 10 mysql`): the shell analysis's wrappers and `env`, with the
+/// options that take a value and the operands that come first.
+fn wrapped(name: &str) -> Option<(&'static [&'static str], usize)> {
+    match crate::shell::programs::wrapper(name) {
+        Some(w) => Some((w.valued, w.positional)),
+        None if name == "env" => Some((crate::shell::programs::ENV_VALUED, 0)),
+        None => None,
+    }
 }
 
 /// The program each word of a command line belongs to, and whether that
@@ -424,6 +429,9 @@ fn programs<'w>(words: &[&'w str]) -> Vec<(Option<&'w str>, bool)> {
     let mut program: Option<&str> = None;
     let mut starts = true;
     let mut login = false;
+    // Before the program: a wrapper's options that take a value, whether
+    // this word is one's value, and the wrapper's operands still to come.
+    let (mut valued, mut is_value, mut operands): (&[&str], bool, usize) = (&[], false, 0);
     for w in words {
         let bare = w.trim_start_matches(['"', '\'', '(', '`', '{']);
         let bare = bare.trim_end_matches(['"', '\'', ')', '`', ';', '}', '&', '|']);
@@ -431,10 +439,20 @@ fn programs<'w>(words: &[&'w str]) -> Vec<(Option<&'w str>, bool)> {
             let assignment = bare.split_once('=').is_some_and(|(n, _)| {
                 !n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
             });
-            if !assignment && !bare.starts_with('-') {
+            if is_value {
+                is_value = false;
+            } else if bare.starts_with('-') {
+                is_value = valued.contains(&bare);
+            } else if assignment {
+            } else if operands > 0 {
+                operands -= 1;
+            } else {
                 program = Some(bare);
                 login = false;
-                starts = runs_next_word(&program_name(bare));
+                match wrapped(&program_name(bare)) {
+                    Some((v, n)) => (valued, operands) = (v, n),
+                    None => starts = false,
+                }
             }
         } else if bare == "login" {
             login = true;
@@ -448,6 +466,7 @@ fn programs<'w>(words: &[&'w str]) -> Vec<(Option<&'w str>, bool)> {
             || matches!(*w, "-c" | "then" | "do" | "else" | "!");
         if ends {
             starts = true;
+            (valued, is_value, operands) = (&[], false, 0);
         }
     }
     out
@@ -2130,6 +2149,12 @@ mod tests {
                 format!("setsid {program} -p Hunter2Secret"),
                 format!("stdbuf {program} -p Hunter2Secret"),
                 format!("env {program} -p Hunter2Secret"),
+                format!("sudo -u ci {program} -p Hunter2Secret"),
+                format!("timeout 5 {program} -p Hunter2Secret"),
+                format!("timeout -s KILL 5 {program} -p Hunter2Secret"),
+                format!("nice -n 5 {program} -p Hunter2Secret"),
+                format!("env -u HOME X=1 {program} -p Hunter2Secret"),
+                format!("sudo -u ci env -i timeout 5 {program} -p Hunter2Secret"),
             ] {
                 let words: Vec<&str> = line.split(' ').collect();
                 let at = words.iter().position(|w| *w == "Hunter2Secret").unwrap();
