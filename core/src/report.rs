@@ -838,6 +838,14 @@ fn merge_same_checks(checks: &mut Vec<RuntimeCheck>) {
 const FALLBACK_LINKS: usize = 8;
 
 fn link_motives(checks: &mut [RuntimeCheck], issues: &[Finding]) {
+    let asking: Vec<(&Finding, CheckKind)> = issues
+        .iter()
+        .filter_map(|f| Some((f, check_asked_by(f.rule)?)))
+        .collect();
+    // Most findings ask for no check: then there is nothing to index.
+    if asking.is_empty() {
+        return;
+    }
     // (kind, anchor, index), sorted: a pointer's checks are a range of it.
     let mut by_anchor: Vec<(CheckKind, &str, usize)> = checks
         .iter()
@@ -866,10 +874,7 @@ fn link_motives(checks: &mut [RuntimeCheck], issues: &[Finding]) {
         }
     }
     let mut links: Vec<(usize, crate::plan::Motive)> = Vec::new();
-    for f in issues {
-        let Some(kind) = check_asked_by(f.rule) else {
-            continue;
-        };
+    for (f, kind) in asking {
         let mut hit: Vec<usize> = Vec::new();
         // Anchors that are the pointer or one of its ancestors.
         let p = f.pointer.as_str();
