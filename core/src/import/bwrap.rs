@@ -14,13 +14,19 @@ use super::{cap_name, ImportError, ImportErrorKind};
 
 /// Where `bwrap` is the program of a command's words (behind `sudo -u
 /// ci`, `env -i`, `timeout 10` and the other wrappers the shell analysis
-/// knows).
-fn bwrap_at(words: &[&str]) -> Option<usize> {
-    crate::shell::programs::program_index(words).filter(|&i| {
-        words
-            .get(i)
-            .is_some_and(|w| crate::shell::program_name(w) == "bwrap")
-    })
+/// knows), and whether it runs behind `xargs`, which appends words read at
+/// run time to the command line: then bwrap's options are not all in the
+/// file, and the import refuses it.
+fn bwrap_at(words: &[&str]) -> Option<(usize, bool)> {
+    let i = crate::shell::programs::program_index(words)?;
+    let before = words.get(..i).unwrap_or_default();
+    let appended = before
+        .iter()
+        .any(|w| crate::shell::program_name(w) == "xargs");
+    let bwrap = words
+        .get(i)
+        .is_some_and(|w| crate::shell::program_name(w) == "bwrap");
+    bwrap.then_some((i, appended))
 }
 
 /// The 1-based line of the first `bwrap` invocation, found cheaply.
@@ -29,7 +35,7 @@ pub fn find_invocation(text: &str) -> Option<usize> {
         .position(|l| {
             let l = l.trim_start();
             let words: Vec<&str> = l.split_whitespace().collect();
-            !l.starts_with('#') && bwrap_at(&words).is_some()
+            !l.starts_with('#') && bwrap_at(&words).is_some_and(|(_, appended)| !appended)
         })
         .map(|i| i + 1)
 }
@@ -81,9 +87,21 @@ pub fn import(text: &str) -> Result<Vec<(String, Draft)>, ImportError> {
     let mut from = 0;
     for command in words.split(|w| w.operator) {
         let texts: Vec<&str> = command.iter().map(|w| w.text.as_str()).collect();
-        if let Some(i) = bwrap_at(&texts) {
-            start = Some(from + i);
-            break;
+        match bwrap_at(&texts) {
+            Some((i, false)) => {
+                start = Some(from + i);
+                break;
+            }
+            Some((i, true)) => {
+                let at = command.get(i).map_or(Loc { line: 1, column: 1 }, |w| w.loc);
+                return Err(ImportError::new(ImportErrorKind::Unrecognized(
+                    "`bwrap` runs behind `xargs`, which adds words read at run time to its \
+                     command line: the options it runs with are not all in the file"
+                        .into(),
+                ))
+                .at(at));
+            }
+            None => {}
         }
         from += command.len() + 1;
     }
