@@ -92,20 +92,25 @@ pub enum Target {
 
 impl Target {
     /// What identifies the thing checked, independent of declared values
-    /// that a re-run compares anyway (the limit's value, the variables).
-    fn identity(&self) -> String {
+    /// that a re-run compares anyway (the limit's value, the variables):
+    /// the parts of one key, in order. `port` holds an endpoint's port as
+    /// text.
+    fn identity<'a>(&'a self, port: &'a mut String) -> [&'a str; 6] {
         match self {
-            Target::Path(p) => cat!("path\0", p),
+            Target::Path(p) => ["path\0", p, "", "", "", ""],
             Target::Endpoint {
                 host,
-                port,
+                port: number,
                 protocol,
-            } => format!("endpoint\0{host}\0{}\0{protocol}", port.unwrap_or(0)),
-            Target::Limit { limit, .. } => cat!("limit\0", limit.as_str()),
-            Target::Variables(_) => "environment".into(),
-            Target::Credential(c) => cat!("credential\0", c),
-            Target::Worker => "worker".into(),
-            Target::Kernel { .. } => "kernel".into(),
+            } => {
+                *port = number.unwrap_or(0).to_string();
+                ["endpoint\0", host, "\0", port, "\0", protocol]
+            }
+            Target::Limit { limit, .. } => ["limit\0", limit.as_str(), "", "", "", ""],
+            Target::Variables(_) => ["environment", "", "", "", "", ""],
+            Target::Credential(c) => ["credential\0", c, "", "", "", ""],
+            Target::Worker => ["worker", "", "", "", "", ""],
+            Target::Kernel { .. } => ["kernel", "", "", "", "", ""],
         }
     }
 
@@ -185,15 +190,25 @@ pub struct RuntimeCheck {
 impl RuntimeCheck {
     /// The stable id: what is checked, not where it stands in the plan.
     pub fn stable_id(&self) -> String {
-        let key = cat!(
+        let mut port = String::new();
+        let [a, b, c, d, e, f] = self.target.identity(&mut port);
+        let key = [
             self.kind.as_str(),
             "\0",
             self.expect.as_str(),
             "\0",
-            self.target.identity()
-        );
-        let hex = crate::digest::sha256_hex(key.as_bytes());
-        cat!("rc-", hex.get(..12).unwrap_or(&hex))
+            a,
+            b,
+            c,
+            d,
+            e,
+            f,
+        ]
+        .map(str::as_bytes);
+        let mut id = String::with_capacity(15);
+        id.push_str("rc-");
+        crate::digest::push_hex(&mut id, &crate::digest::sha256(&key), 12);
+        id
     }
 }
 

@@ -174,7 +174,10 @@ pub use crate::plan::RuntimeCheck;
 /// profile (its rule, its pointer and the profile's name). The JSON export,
 /// SARIF's `partialFingerprints` and the plan's `motivated_by` all use it.
 pub fn finding_fingerprint(rule: &str, pointer: &str, profile_name: &str) -> String {
-    sha256_hex(crate::text::cat!(rule, "\0", pointer, "\0", profile_name).as_bytes())
+    let key = [rule, "\0", pointer, "\0", profile_name].map(str::as_bytes);
+    let mut hex = String::with_capacity(64);
+    crate::digest::push_hex(&mut hex, &crate::digest::sha256(&key), 64);
+    hex
 }
 
 /// A mount compared with the labels, for the mounts-vs-labels table.
