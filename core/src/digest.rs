@@ -22,12 +22,13 @@ pub fn sha256(parts: &[&[u8]]) -> [u8; 32] {
 
 /// The first `digits` lowercase hex digits of `bytes`, after `out`'s text.
 pub fn push_hex(out: &mut String, bytes: &[u8], digits: usize) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    for nibble in bytes.iter().flat_map(|b| [b >> 4, b & 0xf]).take(digits) {
-        out.push(char::from(
-            HEX.get(usize::from(nibble)).copied().unwrap_or(b'0'),
-        ));
+    let hex = |n: u8| if n < 10 { b'0' + n } else { b'a' + n - 10 };
+    let mut buf = [0u8; 64];
+    for (pair, b) in buf.chunks_exact_mut(2).zip(bytes) {
+        pair.copy_from_slice(&[hex(b >> 4), hex(b & 0xf)]);
     }
+    let shown = buf.get(..digits.min(2 * bytes.len())).unwrap_or(&buf);
+    out.push_str(std::str::from_utf8(shown).unwrap_or_default());
 }
 
 #[cfg(test)]
