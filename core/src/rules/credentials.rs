@@ -366,34 +366,58 @@ fn check_secret_in_command(ctx: &Ctx<'_>, e: &mut Emitter) {
             words.push(x);
         }
         words.extend(cmd.arguments().iter().map(String::as_str));
+        // A word's pointer and how a message names it.
+        let word = |i: usize| match (executable, i) {
+            (Some(_), 0) => (format!("{base}/executable"), "the executable".to_string()),
+            (Some(_), i) => (
+                format!("{base}/arguments/{}", i - 1),
+                format!("argument {}", i - 1),
+            ),
+            (None, i) => (format!("{base}/arguments/{i}"), format!("argument {i}")),
+        };
         let mut hits = secret_words(&words);
         hits.dedup_by_key(|(i, _)| *i);
-        for (i, how) in hits {
+        for &(i, how) in &hits {
             // Pointers are written for the words that hold a secret only.
-            let (p, what) = match (executable, i) {
-                (Some(_), 0) => (format!("{base}/executable"), "the executable".to_string()),
-                (Some(_), i) => (
-                    format!("{base}/arguments/{}", i - 1),
-                    format!("argument {}", i - 1),
-                ),
-                (None, i) => (format!("{base}/arguments/{i}"), format!("argument {i}")),
-            };
+            let (p, what) = word(i);
             e.emit(p, format!("{what} of `{base}` carries a secret; command lines show up in process lists, logs and shell history"))
                 .evidence("detected_by", how);
         }
-        if let Some(sh) = cmd.shell.as_deref() {
-            let shell_words: Vec<&str> = sh.split_whitespace().collect();
-            let found = secret_words(&shell_words);
-            if !found.is_empty() {
-                let mut kinds: Vec<&str> = found.iter().map(|(_, k)| *k).collect();
-                crate::sort::sort(&mut kinds);
-                kinds.dedup();
-                e.emit(format!("{base}/shell"), format!("the shell text of `{base}` carries {} secret-looking value(s); command lines show up in process lists, logs and shell history", found.len()))
-                    .evidence("count", found.len())
-                    .evidence("detected_by", kinds);
+        // A word that is a line of shell text of its own (`sh -c "…"`,
+        // `ssh host "…"`, `su -c "…"`), read as the `shell` field is.
+        for (i, w) in words.iter().enumerate() {
+            if hits.iter().any(|&(h, _)| h == i) || !w.contains(char::is_whitespace) {
+                continue;
             }
+            let (p, what) = word(i);
+            shell_text(e, p, &format!("{what} of `{base}`"), w);
+        }
+        if let Some(sh) = cmd.shell.as_deref() {
+            shell_text(
+                e,
+                format!("{base}/shell"),
+                &format!("the shell text of `{base}`"),
+                sh,
+            );
         }
     }
+}
+
+/// A finding at `pointer` when shell `text` carries secret-looking values,
+/// found in its words as the secret collector reads them, so that what is
+/// masked on the command line is also reported.
+fn shell_text(e: &mut Emitter, pointer: String, what: &str, text: &str) {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let found = secret_words(&words);
+    if found.is_empty() {
+        return;
+    }
+    let mut kinds: Vec<&str> = found.iter().map(|(_, k)| *k).collect();
+    crate::sort::sort(&mut kinds);
+    kinds.dedup();
+    e.emit(pointer, format!("{what} carries {} secret-looking value(s); command lines show up in process lists, logs and shell history", found.len()))
+        .evidence("count", found.len())
+        .evidence("detected_by", kinds);
 }
 
 pub const RULES: &[&Rule] = &[
@@ -480,6 +504,56 @@ mod tests {
         ));
         assert!(has(&f, "CRD007", "/environment/variables/SSH_AUTH_SOCK"));
         assert!(!f.iter().any(|x| x.0 == "CRD002"), "{f:?}");
+    }
+
+    /// Shell text handed over in one argument (`sh -c "…"`, `ssh host "…"`,
+    /// `su -c "…"`) is read as the collector reads it: its words, so a
+    /// password option inside is reported where it stands, never echoed.
+    #[test]
+    fn secrets_in_shell_text_held_by_one_argument() {
+        let inner = [
+            ("mysql -p S3cretPw1x", "S3cretPw1x"),
+            ("mysql --password=S3cretPw1x db", "S3cretPw1x"),
+            ("redis-cli -a S3cretPw1x ping", "S3cretPw1x"),
+            ("curl -u ci:Pa55word99x https://x.example", "Pa55word99x"),
+            (
+                "export GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123 && make",
+                "ghp_abcdefghij",
+            ),
+            ("sudo -u ci mysql -p S3cretPw1x", "S3cretPw1x"),
+        ];
+        let outer: &[&[&str]] = &[
+            &["sh", "-c"],
+            &["bash", "-lc"],
+            &["/bin/sh", "-e", "-c"],
+            &["su", "ci", "-c"],
+            &["ssh", "build-host"],
+            &["docker", "exec", "runner", "sh", "-c"],
+            &["env", "X=1", "sh", "-c"],
+        ];
+        for (text, secret) in inner {
+            for o in outer {
+                let (exe, args) = o.split_first().unwrap();
+                let mut arguments: Vec<&str> = args.to_vec();
+                arguments.push(text);
+                let at = arguments.len() - 1;
+                let p = serde_json::json!({
+                    "name": "t",
+                    "command": {"executable": exe, "arguments": arguments}
+                })
+                .to_string();
+                let f = fired(&p);
+                let ptr = format!("/command/arguments/{at}");
+                assert!(has(&f, "CRD008", &ptr), "{exe} {args:?} {text:?}: {f:?}");
+                assert!(
+                    !f.iter().any(|x| x.3.contains(secret)),
+                    "{secret} echoed: {f:?}"
+                );
+            }
+        }
+        // Words with no secret in them are not a finding.
+        let p = r#"{"name":"t","command":{"executable":"sh","arguments":["-c","make test && echo done"]}}"#;
+        assert!(!fired(p).iter().any(|x| x.0 == "CRD008"));
     }
 
     #[test]
