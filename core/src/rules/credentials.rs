@@ -415,9 +415,15 @@ fn shell_text(e: &mut Emitter, pointer: String, what: &str, text: &str) {
     let mut kinds: Vec<&str> = found.iter().map(|(_, k)| *k).collect();
     crate::sort::sort(&mut kinds);
     kinds.dedup();
-    e.emit(pointer, format!("{what} carries {} secret-looking value(s); command lines show up in process lists, logs and shell history", found.len()))
-        .evidence("count", found.len())
-        .evidence("detected_by", kinds);
+    e.emit(
+        pointer,
+        format!(
+            "{what} carries {}; command lines show up in process lists, logs and shell history",
+            crate::text::plural(found.len(), "secret-looking value")
+        ),
+    )
+    .evidence("count", found.len())
+    .evidence("detected_by", kinds);
 }
 
 pub const RULES: &[&Rule] = &[
