@@ -953,6 +953,11 @@ pub(crate) fn expand_home(path: &str) -> Option<String> {
     None
 }
 
+/// Every namespace a profile names, in the order the importers list
+/// them: what a process with no sandbox shares with the host.
+pub(crate) const ALL_NAMESPACES: [&str; 7] =
+    ["pid", "network", "ipc", "uts", "user", "mount", "cgroup"];
+
 /// Strip `CAP_` and upper-case a capability name.
 pub(crate) fn cap_name(raw: &str) -> String {
     let up = raw.trim().to_ascii_uppercase();
