@@ -285,15 +285,36 @@ pub enum ImportErrorKind {
 }
 
 /// An import failure, with the place it happened when there is one.
+///
+/// Boxed: every `?` in the importers moves an error, and moving a pointer
+/// takes less code than moving the kind and the place. Its fields are
+/// read through [`ImportFailure`].
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ImportError {
+pub struct ImportError(Box<ImportFailure>);
+
+/// What an [`ImportError`] holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportFailure {
     pub kind: ImportErrorKind,
     pub loc: Option<Loc>,
 }
 
+impl std::ops::Deref for ImportError {
+    type Target = ImportFailure;
+    fn deref(&self) -> &ImportFailure {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for ImportError {
+    fn deref_mut(&mut self) -> &mut ImportFailure {
+        &mut self.0
+    }
+}
+
 impl ImportError {
     pub fn new(kind: ImportErrorKind) -> ImportError {
-        ImportError { kind, loc: None }
+        ImportError(Box::new(ImportFailure { kind, loc: None }))
     }
     pub fn at(mut self, loc: Loc) -> ImportError {
         self.loc = Some(loc);
@@ -311,13 +332,13 @@ impl ImportError {
             }
             J::Syntax(m) => ImportErrorKind::Syntax(format!("invalid JSON: {m}")),
         };
-        ImportError {
+        ImportError(Box::new(ImportFailure {
             kind,
             loc: e.pos.map(|p| Loc {
                 line: p.line,
                 column: p.column,
             }),
-        }
+        }))
     }
 }
 

@@ -664,11 +664,7 @@ fn audit_imported(
     }
     let imported = crate::runner::import(bytes, format, &input.name).map_err(|e| {
         let pos = e.loc.map(|l| (l.line, l.column));
-        let message = ImportError {
-            kind: e.kind,
-            loc: None,
-        }
-        .to_string();
+        let message = ImportError::new(e.kind.clone()).to_string();
         Failure {
             pos,
             ..Failure::new(shown, format!("{message} (read as {})", format.title()))

@@ -206,11 +206,7 @@ fn audit_import(
     let imported = match import::import(bytes, format) {
         Ok(i) => i,
         Err(e) => {
-            let message = ImportError {
-                kind: e.kind.clone(),
-                loc: None,
-            }
-            .to_string();
+            let message = ImportError::new(e.kind.clone()).to_string();
             let pos = e.loc.map(|l| (l.line, l.column));
             return vec![Loaded::whole(Err(LoadError {
                 message: format!("{} (read as {})", neutralize(&message), format.title()),
