@@ -47,10 +47,7 @@ pub struct InputProblem {
 
 impl InputProblem {
     fn from_error(e: &InputError) -> InputProblem {
-        let bare = InputError {
-            kind: e.kind.clone(),
-            pos: None,
-        };
+        let bare = InputError::new(e.kind.clone(), None);
         InputProblem {
             message: neutralize(&bare.to_string()).into_owned(),
             line: e.pos.map(|p| p.line),

@@ -322,6 +322,7 @@ impl ImportError {
     }
     pub fn from_json(e: InputError) -> ImportError {
         use crate::json::InputErrorKind as J;
+        let e = e.into_failure();
         let kind = match e.kind {
             J::TooLarge { size, limit } => ImportErrorKind::TooLarge { size, limit },
             J::TooDeep { limit } => ImportErrorKind::TooDeep { limit },

@@ -45,13 +45,9 @@ impl Failure {
 
     /// A parse refusal from core, with its position split out so the line
     /// reads `file:line:column: message` like a compiler's.
-    fn input(path: &str, e: InputError) -> Failure {
-        let pos = e.pos.map(|p| (p.line, p.column));
-        let message = InputError {
-            kind: e.kind,
-            pos: None,
-        }
-        .to_string();
+    fn input(path: &str, mut e: InputError) -> Failure {
+        let pos = e.pos.take().map(|p| (p.line, p.column));
+        let message = e.to_string();
         Failure {
             pos,
             ..Failure::new(path, message)

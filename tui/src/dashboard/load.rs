@@ -284,11 +284,7 @@ fn neutralize_lines(s: &str) -> String {
 /// An input error with up to two lines of context on each side. The text
 /// did not parse, so secrets are masked by token shape and by key name.
 fn input_error(file: &str, bytes: &[u8], e: &InputError) -> LoadError {
-    let message = InputError {
-        kind: e.kind.clone(),
-        pos: None,
-    }
-    .to_string();
+    let message = InputError::new(e.kind.clone(), None).to_string();
     positioned(
         file,
         bytes,
