@@ -293,10 +293,7 @@ fn outside_sandbox(d: &mut Draft, root: &SNode, l: &Layers<'_>) -> Result<(), Im
     }
     if let Some(n) = l.get("notify") {
         let words = match &n.value {
-            super::tree::SValue::Seq(items) => items
-                .iter()
-                .map(|i| Ok((read::text(i, "notify")?.to_string(), i.loc)))
-                .collect::<Result<Vec<_>, ImportError>>()?,
+            super::tree::SValue::Seq(items) => read::texts(items, "notify")?,
             _ => Vec::new(),
         };
         if !words.is_empty() {

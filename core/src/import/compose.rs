@@ -98,10 +98,7 @@ fn inside(node: &SNode, offset: usize) -> Loc {
 /// is split into words the way Compose does (no shell involved).
 fn words(node: &SNode, what: &str) -> Result<Vec<(String, Loc)>, ImportError> {
     match &node.value {
-        SValue::Seq(items) => items
-            .iter()
-            .map(|i| Ok((read::text(i, what)?.to_string(), i.loc)))
-            .collect(),
+        SValue::Seq(items) => read::texts(items, what),
         SValue::Scalar(s) => {
             let origin = inside(node, 0);
             Ok(shell::split(&s.text, origin)?
@@ -467,11 +464,7 @@ fn network(
         None => {
             // Networks the service joins; all `internal: true` means no way out.
             let names: Vec<(String, Loc)> = match svc.get("networks") {
-                Some(n) if n.is_seq() => n
-                    .items()
-                    .iter()
-                    .map(|i| Ok((read::text(i, "networks")?.to_string(), i.loc)))
-                    .collect::<Result<_, ImportError>>()?,
+                Some(n) if n.is_seq() => read::texts(n.items(), "networks")?,
                 Some(n) => n
                     .entries()
                     .iter()
