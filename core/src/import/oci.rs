@@ -7,8 +7,6 @@
 //! a seccomp section it lacks means no filter, and hooks are programs the
 //! runtime runs (most of them on the host).
 
-use std::collections::BTreeSet;
-
 use super::builder::{Draft, OVal};
 use super::read::{self, invalid};
 use super::schema::{self, Shape};
@@ -244,7 +242,7 @@ fn process_section(d: &mut Draft, process: &SNode) -> Result<(), ImportError> {
 
     match read::opt_map(process, "capabilities")? {
         Some(caps) => {
-            let mut held: BTreeSet<String> = BTreeSet::new();
+            let mut held: std::collections::HashSet<String> = std::collections::HashSet::new();
             let mut first_at: Vec<(String, Loc)> = Vec::new();
             for set in [
                 "bounding",
