@@ -54,10 +54,42 @@ pub enum InputErrorKind {
 }
 
 /// A refusal, with the place it happened when there is one.
+///
+/// Boxed, like `import::ImportError`: every `?` on the way out of the
+/// parser and the decoder moves a pointer, not the kind and the place.
+/// Its fields are read through [`InputFailure`].
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InputError {
+pub struct InputError(Box<InputFailure>);
+
+/// What an [`InputError`] holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputFailure {
     pub kind: InputErrorKind,
     pub pos: Option<Pos>,
+}
+
+impl InputError {
+    pub fn new(kind: InputErrorKind, pos: Option<Pos>) -> InputError {
+        InputError(Box::new(InputFailure { kind, pos }))
+    }
+
+    /// The kind and the place, moved out.
+    pub fn into_failure(self) -> InputFailure {
+        *self.0
+    }
+}
+
+impl std::ops::Deref for InputError {
+    type Target = InputFailure;
+    fn deref(&self) -> &InputFailure {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for InputError {
+    fn deref_mut(&mut self) -> &mut InputFailure {
+        &mut self.0
+    }
 }
 
 impl fmt::Display for InputError {
@@ -398,23 +430,23 @@ pub struct Document {
 /// Parse bytes as one JSON document under `limits`.
 pub fn parse(bytes: &[u8], limits: Limits) -> Result<Document, InputError> {
     if bytes.len() > limits.max_bytes {
-        return Err(InputError {
-            kind: InputErrorKind::TooLarge {
+        return Err(InputError::new(
+            InputErrorKind::TooLarge {
                 size: bytes.len(),
                 limit: limits.max_bytes,
             },
-            pos: None,
-        });
+            None,
+        ));
     }
     if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
-        return Err(InputError {
-            kind: InputErrorKind::ByteOrderMark,
-            pos: Some(Pos {
+        return Err(InputError::new(
+            InputErrorKind::ByteOrderMark,
+            Some(Pos {
                 line: 1,
                 column: 1,
                 offset: 0,
             }),
-        });
+        ));
     }
     let text = match std::str::from_utf8(bytes) {
         Ok(t) => t,
@@ -422,10 +454,7 @@ pub fn parse(bytes: &[u8], limits: Limits) -> Result<Document, InputError> {
             let good = e.valid_up_to();
             let mut cursor = Cursor::new(bytes);
             let pos = cursor.pos_at(good);
-            return Err(InputError {
-                kind: InputErrorKind::InvalidUtf8,
-                pos: Some(pos),
-            });
+            return Err(InputError::new(InputErrorKind::InvalidUtf8, Some(pos)));
         }
     };
     let mut p = Parser {
@@ -561,10 +590,10 @@ impl Parser<'_> {
     }
 
     fn error_here(&mut self, msg: &str) -> InputError {
-        InputError {
-            kind: InputErrorKind::Syntax(msg.to_string()),
-            pos: Some(self.exact_pos()),
-        }
+        InputError::new(
+            InputErrorKind::Syntax(msg.to_string()),
+            Some(self.exact_pos()),
+        )
     }
 
     fn peek(&self) -> Option<u8> {
@@ -601,12 +630,12 @@ impl Parser<'_> {
     fn value(&mut self, depth: usize) -> Result<Node, InputError> {
         self.values += 1;
         if self.values > self.limits.max_values {
-            return Err(InputError {
-                kind: InputErrorKind::TooManyValues {
+            return Err(InputError::new(
+                InputErrorKind::TooManyValues {
                     limit: self.limits.max_values,
                 },
-                pos: Some(self.pos()),
-            });
+                Some(self.pos()),
+            ));
         }
         let pos = self.pos();
         let value = match self.peek() {
@@ -632,12 +661,12 @@ impl Parser<'_> {
 
     fn enter(&mut self, depth: usize) -> Result<(), InputError> {
         if depth > self.limits.max_depth {
-            return Err(InputError {
-                kind: InputErrorKind::TooDeep {
+            return Err(InputError::new(
+                InputErrorKind::TooDeep {
                     limit: self.limits.max_depth,
                 },
-                pos: Some(self.pos()),
-            });
+                Some(self.pos()),
+            ));
         }
         Ok(())
     }

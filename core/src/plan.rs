@@ -279,7 +279,9 @@ impl CatalogChecks {
             c.id = c.stable_id();
             c
         };
-        let mut seen = std::collections::BTreeSet::new();
+        // Hash sets: the importers' own types, so the page holds no
+        // B-tree set code for these two.
+        let mut seen = std::collections::HashSet::new();
         let reads = catalog
             .labels
             .iter()
@@ -329,7 +331,7 @@ pub fn derive(ctx: &Ctx<'_>, catalog: &CatalogChecks) -> Vec<RuntimeCheck> {
     // catalog label usually add, so that a large plan is not copied as it
     // grows.
     let mut out = Vec::with_capacity(3 * ctx.mounts.len() + ctx.index.catalog().labels.len() + 16);
-    let mut seen_read = std::collections::BTreeSet::new();
+    let mut seen_read = std::collections::HashSet::new();
 
     // 1. Reads of sensitive paths a mount reaches, at the path the job sees.
     for v in ctx.mounts {

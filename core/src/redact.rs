@@ -14,7 +14,7 @@
 //! and which are masked and neutralized ([`Secrets::scrub_message`]).
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 
 use crate::json::{Node, Value};
 
@@ -1013,7 +1013,9 @@ impl Secrets {
             // Most profiles hold no secret: no tables to build.
             return Secrets::default();
         }
-        let mut by_len: BTreeMap<usize, HashSet<Vec<u8>>> = BTreeMap::new();
+        // One set per length, longest first: a list searched by length
+        // (a few distinct lengths), not a B-tree map.
+        let mut by_len: Vec<(usize, HashSet<Vec<u8>>)> = Vec::new();
         let mut prefixes = HashSet::new();
         let mut starts = vec![0u64; 65536 / 64];
         let mut local = HashSet::new();
@@ -1035,10 +1037,19 @@ impl Secrets {
             if let Some(p) = bytes.get(..4).and_then(|p| <[u8; 4]>::try_from(p).ok()) {
                 prefixes.insert(p);
             }
-            by_len.entry(bytes.len()).or_default().insert(bytes);
+            let len = bytes.len();
+            let i = by_len
+                .binary_search_by(|(l, _)| len.cmp(l))
+                .unwrap_or_else(|i| {
+                    by_len.insert(i, (len, HashSet::new()));
+                    i
+                });
+            if let Some((_, set)) = by_len.get_mut(i) {
+                set.insert(bytes);
+            }
         }
         Secrets {
-            by_len: by_len.into_iter().rev().collect(),
+            by_len,
             prefixes,
             starts,
             local,

@@ -47,10 +47,7 @@ pub struct InputProblem {
 
 impl InputProblem {
     fn from_error(e: &InputError) -> InputProblem {
-        let bare = InputError {
-            kind: e.kind.clone(),
-            pos: None,
-        };
+        let bare = InputError::new(e.kind.clone(), None);
         InputProblem {
             message: neutralize(&bare.to_string()).into_owned(),
             line: e.pos.map(|p| p.line),
@@ -70,10 +67,7 @@ impl InputProblem {
 
 /// A problem with the runner overlay, located in the overlay file.
 fn runner_problem(e: &RunnerError, runner: &str) -> InputProblem {
-    let bare = ImportError {
-        kind: e.0.kind.clone(),
-        loc: None,
-    };
+    let bare = ImportError::new(e.0.kind.clone());
     InputProblem {
         message: format!(
             "the runner overlay {}: {}",
@@ -87,10 +81,7 @@ fn runner_problem(e: &RunnerError, runner: &str) -> InputProblem {
 
 /// Why an overlay file was refused, located as "line L, column C: …".
 fn describe_runner_error(e: &RunnerError) -> String {
-    let bare = ImportError {
-        kind: e.0.kind.clone(),
-        loc: None,
-    };
+    let bare = ImportError::new(e.0.kind.clone());
     let message = neutralize(&bare.to_string()).into_owned();
     match e.0.loc {
         Some(l) => format!("line {}, column {}: {message}", l.line, l.column),
@@ -134,13 +125,7 @@ fn audit_text(
     let units = import::import(bytes, format).map_err(|e| InputProblem {
         message: format!(
             "{} (read as {})",
-            neutralize(
-                &ImportError {
-                    kind: e.kind.clone(),
-                    loc: None
-                }
-                .to_string()
-            ),
+            neutralize(&ImportError::new(e.kind.clone()).to_string()),
             format.title()
         ),
         line: e.loc.map(|l| l.line),

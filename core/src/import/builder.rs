@@ -362,6 +362,16 @@ impl Draft {
         self.map(ptr, at);
     }
 
+    /// [`Draft::set`] of `base`'s member `field` (`{base}/{field}`): the
+    /// pointer is built here, not at each of the importers' calls.
+    pub fn set_field(&mut self, base: &str, field: &str, v: impl Into<OVal>, at: Loc) {
+        self.set_field_value(base, field, v.into(), at);
+    }
+
+    fn set_field_value(&mut self, base: &str, field: &str, v: OVal, at: Loc) {
+        self.set_value(&format!("{base}/{field}"), v, at);
+    }
+
     /// Set a value that has no place of its own in the source.
     pub fn set_quiet(&mut self, ptr: &str, v: impl Into<OVal>) {
         self.put(ptr, v.into());
@@ -426,6 +436,33 @@ impl Draft {
         let ptr = format!("{array_ptr}/{index}");
         self.map(&ptr, at);
         ptr
+    }
+
+    /// Set `ptr` to the list of `items`: the list mapped to `at`, each item
+    /// to its own place. One loop for every list the importers copy.
+    pub fn set_list(&mut self, ptr: &str, at: Loc, items: Vec<(String, Loc)>) {
+        self.set_value(ptr, OVal::arr(), at);
+        for (item, at) in items {
+            self.push_value(ptr, OVal::Str(item), at);
+        }
+    }
+
+    /// Set `ptr` to a list of fixed words, all mapped to `at`.
+    pub fn set_words_at(&mut self, ptr: &str, at: Loc, words: &[&str]) {
+        self.set_value(ptr, OVal::arr(), at);
+        for w in words {
+            self.push_value(ptr, OVal::from(*w), at);
+        }
+    }
+
+    /// A command's words at `base`: the first is its `executable` (when
+    /// there is one), the rest its `arguments`, a list mapped to `args_at`.
+    pub fn set_command(&mut self, base: &str, words: Vec<(String, Loc)>, args_at: Loc) {
+        let mut words = words.into_iter();
+        if let Some((exe, at)) = words.next() {
+            self.set_field_value(base, "executable", OVal::Str(exe), at);
+        }
+        self.set_list(&format!("{base}/arguments"), args_at, words.collect());
     }
 
     /// Make sure `ptr` holds an (empty) array, mapped to `at`.

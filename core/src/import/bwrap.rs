@@ -299,16 +299,16 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
                 match super::expand_home(src) {
                     Some(e) => {
                         d.note(src_at, format!("`{src}` is the caller's home directory; shown as `{e}`"));
-                        d.set(&format!("{ptr}/source"), e, src_at);
+                        d.set_field(&ptr, "source", e, src_at);
                     }
-                    None => d.set(&format!("{ptr}/source"), src, src_at),
+                    None => d.set_field(&ptr, "source", src, src_at),
                 }
                 let target = super::expand_home(dst).unwrap_or_else(|| dst.to_string());
                 if let Some(index) = ptr.rsplit('/').next().and_then(|n| n.parse().ok()) {
                     targets.insert(target.clone(), index);
                 }
-                d.set(&format!("{ptr}/target"), target, dst_at);
-                d.set(&format!("{ptr}/access"), if ro { "read-only" } else { "read-write" }, w.loc);
+                d.set_field(&ptr, "target", target, dst_at);
+                d.set_field(&ptr, "access", if ro { "read-only" } else { "read-write" }, w.loc);
                 if opt.starts_with("--dev-") {
                     d.note(w.loc, format!("`{opt}` also allows device access under `{dst}`"));
                     // `--dev-bind / /` or `/dev` hands over every host

@@ -261,11 +261,9 @@ fn outside_sandbox(d: &mut Draft, root: &SNode, l: &Layers<'_>) -> Result<(), Im
             match read::opt_str(server, "command")? {
                 Some((cmd, at)) => {
                     let p = d.push("/setup", OVal::obj(), e.key_loc);
-                    d.set(&format!("{p}/executable"), cmd, at);
-                    d.set(&format!("{p}/arguments"), OVal::arr(), at);
-                    for (a, a_at) in read::opt_strs(server, "args", false)?.unwrap_or_default() {
-                        d.push(&format!("{p}/arguments"), a, a_at);
-                    }
+                    d.set_field(&p, "executable", cmd, at);
+                    let args = read::opt_strs(server, "args", false)?.unwrap_or_default();
+                    d.set_list(&format!("{p}/arguments"), at, args);
                     d.note(e.key_loc, format!("MCP server `{}` is started by Codex outside the sandbox, with the user's full access; it is audited as a setup step", e.key));
                     if let Some(u) = server.get("url") {
                         d.note(u.loc, format!("MCP server `{}` names both `command` and `url`; the command is audited", e.key));
@@ -295,20 +293,12 @@ fn outside_sandbox(d: &mut Draft, root: &SNode, l: &Layers<'_>) -> Result<(), Im
     }
     if let Some(n) = l.get("notify") {
         let words = match &n.value {
-            super::tree::SValue::Seq(items) => items
-                .iter()
-                .map(|i| Ok((read::text(i, "notify")?.to_string(), i.loc)))
-                .collect::<Result<Vec<_>, ImportError>>()?,
+            super::tree::SValue::Seq(items) => read::texts(items, "notify")?,
             _ => Vec::new(),
         };
-        let mut it = words.into_iter();
-        if let Some((exe, at)) = it.next() {
+        if !words.is_empty() {
             let p = d.push("/setup", OVal::obj(), n.loc);
-            d.set(&format!("{p}/executable"), exe, at);
-            d.set(&format!("{p}/arguments"), OVal::arr(), n.loc);
-            for (a, a_at) in it {
-                d.push(&format!("{p}/arguments"), a, a_at);
-            }
+            d.set_command(&p, words, n.loc);
             d.note(n.loc, "`notify` runs a program outside the sandbox after each turn; it is audited as a setup step");
         }
     }
@@ -339,9 +329,9 @@ fn outside_sandbox(d: &mut Draft, root: &SNode, l: &Layers<'_>) -> Result<(), Im
 
 fn mount(d: &mut Draft, source: &str, access: &str, at: Loc) {
     let p = d.push("/mounts", OVal::obj(), at);
-    d.set(&format!("{p}/source"), source, at);
-    d.set(&format!("{p}/target"), source, at);
-    d.set(&format!("{p}/access"), access, at);
+    d.set_field(&p, "source", source, at);
+    d.set_field(&p, "target", source, at);
+    d.set_field(&p, "access", access, at);
 }
 
 /// Namespaces: with the sandbox off, the commands share all of the host's;
@@ -349,10 +339,7 @@ fn mount(d: &mut Draft, source: &str, access: &str, at: Loc) {
 /// may not), so the field stays undeclared.
 fn process_namespaces(d: &mut Draft, sandbox_off: bool, at: Loc) {
     if sandbox_off {
-        d.set("/boundary/host_namespaces", OVal::arr(), at);
-        for ns in ["pid", "network", "ipc", "uts", "user", "mount", "cgroup"] {
-            d.push("/boundary/host_namespaces", ns, at);
-        }
+        d.set_words_at("/boundary/host_namespaces", at, &super::ALL_NAMESPACES);
     } else {
         d.undeclared(
             "/boundary/host_namespaces",

@@ -98,10 +98,7 @@ fn inside(node: &SNode, offset: usize) -> Loc {
 /// is split into words the way Compose does (no shell involved).
 fn words(node: &SNode, what: &str) -> Result<Vec<(String, Loc)>, ImportError> {
     match &node.value {
-        SValue::Seq(items) => items
-            .iter()
-            .map(|i| Ok((read::text(i, what)?.to_string(), i.loc)))
-            .collect(),
+        SValue::Seq(items) => read::texts(items, what),
         SValue::Scalar(s) => {
             let origin = inside(node, 0);
             Ok(shell::split(&s.text, origin)?
@@ -467,11 +464,7 @@ fn network(
         None => {
             // Networks the service joins; all `internal: true` means no way out.
             let names: Vec<(String, Loc)> = match svc.get("networks") {
-                Some(n) if n.is_seq() => n
-                    .items()
-                    .iter()
-                    .map(|i| Ok((read::text(i, "networks")?.to_string(), i.loc)))
-                    .collect::<Result<_, ImportError>>()?,
+                Some(n) if n.is_seq() => read::texts(n.items(), "networks")?,
                 Some(n) => n
                     .entries()
                     .iter()
@@ -529,9 +522,9 @@ fn add_mount(
     access: (&str, Loc),
 ) {
     let p = d.push("/mounts", OVal::obj(), anchor);
-    d.set(&format!("{p}/source"), source.0, source.1);
-    d.set(&format!("{p}/target"), target.0, target.1);
-    d.set(&format!("{p}/access"), access.0, access.1);
+    d.set_field(&p, "source", source.0, source.1);
+    d.set_field(&p, "target", target.0, target.1);
+    d.set_field(&p, "access", access.0, access.1);
 }
 
 /// A named volume bound to a host directory through the local driver:
@@ -757,9 +750,9 @@ fn mounts(d: &mut Draft, defs: &Defs<'_>, svc: &SNode, key_loc: Loc) -> Result<(
 
 fn credential(d: &mut Draft, name: &str, source: &str, at: Loc) {
     let p = d.push("/credentials", OVal::obj(), at);
-    d.set(&format!("{p}/name"), name, at);
-    d.set(&format!("{p}/source"), source, at);
-    d.set(&format!("{p}/exposed_to"), "job", at);
+    d.set_field(&p, "name", name, at);
+    d.set_field(&p, "source", source, at);
+    d.set_field(&p, "exposed_to", "job", at);
 }
 
 fn environment(
@@ -880,14 +873,9 @@ fn command(d: &mut Draft, svc: &SNode, key_loc: Loc) -> Result<(), ImportError> 
         _ => {
             let anchor = svc.get("entrypoint").or_else(|| svc.get("command")).map_or(key_loc, |n| n.loc);
             d.map("/command", anchor);
-            let mut all = entry.clone().unwrap_or_default().into_iter().chain(cmd.clone().unwrap_or_default());
-            if let Some((exe, at)) = all.next() {
-                d.set("/command/executable", exe, at);
-            }
-            d.set("/command/arguments", OVal::arr(), anchor);
-            for (a, at) in all {
-                d.push("/command/arguments", a, at);
-            }
+            let mut all = entry.clone().unwrap_or_default();
+            all.extend(cmd.clone().unwrap_or_default());
+            d.set_command("/command", all, anchor);
             if entry.is_none() {
                 d.note(anchor, "if the image defines an ENTRYPOINT, `command` becomes its arguments");
             }
@@ -902,24 +890,20 @@ fn command(d: &mut Draft, svc: &SNode, key_loc: Loc) -> Result<(), ImportError> 
                 Some((k, at)) if k == "CMD-SHELL" => {
                     let text: Vec<String> = it.map(|(t, _)| t).collect();
                     let p = d.push("/setup", OVal::obj(), test.loc);
-                    d.set(&format!("{p}/shell"), text.join(" "), at);
+                    d.set_field(&p, "shell", text.join(" "), at);
                     d.note(test.loc, "the healthcheck runs shell text in the container; it is audited as a setup step");
                 }
                 Some((k, at)) => {
-                    let (exe, exe_at, rest): (String, Loc, Vec<(String, Loc)>) = if k == "CMD" {
-                        match it.next() {
-                            Some((e, l)) => (e, l, it.collect()),
-                            None => return Ok(()),
-                        }
+                    let words: Vec<(String, Loc)> = if k == "CMD" {
+                        it.collect()
                     } else {
-                        (k, at, it.collect())
+                        std::iter::once((k, at)).chain(it).collect()
                     };
-                    let p = d.push("/setup", OVal::obj(), test.loc);
-                    d.set(&format!("{p}/executable"), exe, exe_at);
-                    d.set(&format!("{p}/arguments"), OVal::arr(), test.loc);
-                    for (a, l) in rest {
-                        d.push(&format!("{p}/arguments"), a, l);
+                    if words.is_empty() {
+                        return Ok(());
                     }
+                    let p = d.push("/setup", OVal::obj(), test.loc);
+                    d.set_command(&p, words, test.loc);
                     d.note(test.loc, "the healthcheck runs a command in the container; it is audited as a setup step");
                 }
                 None => {}
@@ -998,17 +982,11 @@ fn kernel(d: &mut Draft, svc: &SNode) -> Result<(), ImportError> {
     }
     if let Some(servers) = read::opt_strs(svc, "dns", true)? {
         let at = svc.get("dns").map_or(svc.loc, |n| n.loc);
-        d.set("/network/resolvers", OVal::arr(), at);
-        for (s, at) in servers {
-            d.push("/network/resolvers", s, at);
-        }
+        d.set_list("/network/resolvers", at, servers);
     }
     if let Some(groups) = read::opt_strs(svc, "group_add", false)? {
         let at = svc.get("group_add").map_or(svc.loc, |n| n.loc);
-        d.set("/boundary/groups", OVal::arr(), at);
-        for (g, at) in groups {
-            d.push("/boundary/groups", g, at);
-        }
+        d.set_list("/boundary/groups", at, groups);
     }
     if let Some(n) = svc.get("oom_score_adj") {
         let v = n
@@ -1071,13 +1049,8 @@ fn kernel(d: &mut Draft, svc: &SNode) -> Result<(), ImportError> {
         );
         devices.push((entry, dev.loc));
     }
-    if let Some((first, _)) = devices.first() {
-        let _ = first;
-        let at = devices.first().map_or(svc.loc, |(_, l)| *l);
-        d.set("/boundary/devices", OVal::arr(), at);
-        for (dev, at) in devices {
-            d.push("/boundary/devices", dev, at);
-        }
+    if let Some(&(_, at)) = devices.first() {
+        d.set_list("/boundary/devices", at, devices);
     }
     // A pty alone only relays output; with stdin open, an attached
     // reviewer's terminal is wired to the job both ways.
@@ -1110,16 +1083,11 @@ fn hooks(d: &mut Draft, svc: &SNode) -> Result<(), ImportError> {
                 return Err(invalid(h.loc, format!("a `{key}` hook needs a `command`")));
             };
             let w = words(cmd, "command")?;
-            let mut it = w.into_iter();
-            let Some((exe, exe_at)) = it.next() else {
+            if w.is_empty() {
                 continue;
-            };
-            let p = d.push("/setup", OVal::obj(), h.loc);
-            d.set(&format!("{p}/executable"), exe, exe_at);
-            d.set(&format!("{p}/arguments"), OVal::arr(), cmd.loc);
-            for (a, l) in it {
-                d.push(&format!("{p}/arguments"), a, l);
             }
+            let p = d.push("/setup", OVal::obj(), h.loc);
+            d.set_command(&p, w, cmd.loc);
             let user = read::opt_str(h, "user")?;
             let who = match user {
                 Some((u, _)) => format!("as `{u}`"),

@@ -911,20 +911,17 @@ fn network(d: &mut Draft, w: &Workload<'_>, cluster: &Cluster<'_>) -> Result<(),
     d.set("/network/allow", OVal::arr(), here(first.at, w.pod_at));
     for a in allowed {
         let p = d.push("/network/allow", OVal::obj(), here(a.at, w.pod_at));
-        d.set(
-            &format!("{p}/host"),
+        d.set_field(
+            &p,
+            "host",
             a.to.clone().unwrap_or_else(|| "0.0.0.0/0".into()),
             here(a.at, w.pod_at),
         );
         if let Some(port) = a.port {
-            d.set(&format!("{p}/port"), port, here(a.at, w.pod_at));
+            d.set_field(&p, "port", port, here(a.at, w.pod_at));
         }
         if let Some(proto) = &a.protocol {
-            d.set(
-                &format!("{p}/protocol"),
-                proto.clone(),
-                here(a.at, w.pod_at),
-            );
+            d.set_field(&p, "protocol", proto.clone(), here(a.at, w.pod_at));
         }
     }
     Ok(())
@@ -951,11 +948,8 @@ fn name_resolution(d: &mut Draft, pod: &SNode) -> Result<(), ImportError> {
     let policy = read::opt_str(pod, "dnsPolicy")?;
     if let Some(cfg) = read::opt_map(pod, "dnsConfig")? {
         let servers = read::opt_strs(cfg, "nameservers", false)?.unwrap_or_default();
-        if let Some((_, at)) = servers.first() {
-            d.set("/network/resolvers", OVal::arr(), *at);
-        }
-        for (s, at) in servers {
-            d.push("/network/resolvers", s, at);
+        if let Some(&(_, at)) = servers.first() {
+            d.set_list("/network/resolvers", at, servers);
         }
         if let Some(("None", at)) = policy {
             d.set("/network/dns", "system", at);
@@ -1077,7 +1071,7 @@ fn mounts(
             let p = d.push("/mounts", OVal::obj(), vm.loc);
             // What is mounted is decided at the hostPath (with the subPath
             // appended, which a note points at).
-            d.set(&format!("{p}/source"), source, src_at);
+            d.set_field(&p, "source", source, src_at);
             if let Some((s, at)) = sub.filter(|(s, _)| !s.is_empty()) {
                 d.note(
                     at,
@@ -1087,17 +1081,18 @@ fn mounts(
                     ),
                 );
             }
-            d.set(&format!("{p}/target"), path, path_at);
+            d.set_field(&p, "target", path, path_at);
             if let Some((s, at)) = sub.filter(|(s, _)| !s.is_empty()) {
-                d.set(&format!("{p}/sub_path"), s, at);
+                d.set_field(&p, "sub_path", s, at);
             }
             match read_only {
-                Some((ro, at)) => d.set(
-                    &format!("{p}/access"),
+                Some((ro, at)) => d.set_field(
+                    &p,
+                    "access",
                     if ro { "read-only" } else { "read-write" },
                     at,
                 ),
-                None => d.set(&format!("{p}/access"), "read-write", vm.loc),
+                None => d.set_field(&p, "access", "read-write", vm.loc),
             }
             if let Some((t, at)) = read::opt_str(hp, "type")? {
                 if matches!(t, "Socket" | "CharDevice" | "BlockDevice") {
@@ -1136,9 +1131,9 @@ fn mounts(
                     let ttl = read::opt_u64(tok, "expirationSeconds")?;
                     let p = credential(d, "service-account-token", "file", tok.loc);
                     match ttl {
-                        Some((t, at)) => d.set(&format!("{p}/ttl_seconds"), t, at),
+                        Some((t, at)) => d.set_field(&p, "ttl_seconds", t, at),
                         // The API server's default lifetime for projected tokens.
-                        None => d.set(&format!("{p}/ttl_seconds"), 3600u64, tok.loc),
+                        None => d.set_field(&p, "ttl_seconds", 3600u64, tok.loc),
                     }
                 }
             }
@@ -1157,23 +1152,20 @@ fn mounts(
             sub.filter(|(s, _)| s.contains("$(") || s.split('/').any(|c| c == ".."))
         {
             let p = d.push("/mounts", OVal::obj(), vm.loc);
-            d.set(
-                &format!("{p}/source"),
+            d.set_field(
+                &p,
+                "source",
                 format!("/var/lib/kubelet/pods/<pod>/volumes/{kind}/{vname}"),
                 vname_at,
             );
-            d.set(&format!("{p}/target"), path, path_at);
-            d.set(&format!("{p}/sub_path"), s, at);
+            d.set_field(&p, "target", path, path_at);
+            d.set_field(&p, "sub_path", s, at);
             let access = if read_only.is_some_and(|(r, _)| r) {
                 "read-only"
             } else {
                 "read-write"
             };
-            d.set(
-                &format!("{p}/access"),
-                access,
-                read_only.map_or(vm.loc, |(_, l)| l),
-            );
+            d.set_field(&p, "access", access, read_only.map_or(vm.loc, |(_, l)| l));
             d.note(at, format!("`{kind}` volume `{vname}` is mounted through sub-path `{s}`, which the kubelet resolves on the node"));
             continue;
         }
@@ -1193,9 +1185,9 @@ fn mounts(
         auto if !token_mounted => {
             let at = auto.map_or(pod_at, |(_, l)| l);
             let p = d.push("/mounts", OVal::obj(), at);
-            d.set(&format!("{p}/source"), TOKEN_PATH, at);
-            d.set(&format!("{p}/target"), TOKEN_PATH, at);
-            d.set(&format!("{p}/access"), "read-only", at);
+            d.set_field(&p, "source", TOKEN_PATH, at);
+            d.set_field(&p, "target", TOKEN_PATH, at);
+            d.set_field(&p, "access", "read-only", at);
             d.note(
                 at,
                 "the service-account token is mounted (`automountServiceAccountToken` is not false; the ServiceAccount may also decide)",
@@ -1209,9 +1201,9 @@ fn mounts(
 /// Add a credential; returns its pointer.
 fn credential(d: &mut Draft, name: &str, source: &str, at: Loc) -> String {
     let p = d.push("/credentials", OVal::obj(), at);
-    d.set(&format!("{p}/name"), name, at);
-    d.set(&format!("{p}/source"), source, at);
-    d.set(&format!("{p}/exposed_to"), "job", at);
+    d.set_field(&p, "name", name, at);
+    d.set_field(&p, "source", source, at);
+    d.set_field(&p, "exposed_to", "job", at);
     p
 }
 
@@ -1290,16 +1282,11 @@ fn exec_step(d: &mut Draft, node: &SNode, what: &str) -> Result<(), ImportError>
         return Ok(());
     };
     let cmd = read::opt_strs(exec, "command", false)?.unwrap_or_default();
-    let mut it = cmd.into_iter();
-    let Some((exe, exe_at)) = it.next() else {
+    if cmd.is_empty() {
         return Ok(());
-    };
-    let p = d.push("/setup", OVal::obj(), exec.loc);
-    d.set(&format!("{p}/executable"), exe, exe_at);
-    d.set(&format!("{p}/arguments"), OVal::arr(), exec.loc);
-    for (a, at) in it {
-        d.push(&format!("{p}/arguments"), a, at);
     }
+    let p = d.push("/setup", OVal::obj(), exec.loc);
+    d.set_command(&p, cmd, exec.loc);
     d.note(
         exec.loc,
         format!("the {what} runs a command in the container; it is audited as a setup step"),
@@ -1321,21 +1308,17 @@ fn command(d: &mut Draft, c: &SNode) -> Result<(), ImportError> {
         ),
         _ => {
             d.map("/command", anchor);
-            let mut all = cmd.clone().unwrap_or_default().into_iter();
-            match cmd.as_ref().and_then(|c| c.first()) {
-                Some(_) => {
-                    if let Some((exe, at)) = all.next() {
-                        d.set("/command/executable", exe, at);
-                    }
-                }
-                None => d.undeclared(
+            let mut all = cmd.clone().unwrap_or_default();
+            let args = args.clone().unwrap_or_default();
+            if all.is_empty() {
+                d.undeclared(
                     "/command/executable",
                     "only `args` is set: the executable is the image's ENTRYPOINT",
-                ),
-            }
-            d.set("/command/arguments", OVal::arr(), anchor);
-            for (a, at) in all.chain(args.clone().unwrap_or_default()) {
-                d.push("/command/arguments", a, at);
+                );
+                d.set_list("/command/arguments", anchor, args);
+            } else {
+                all.extend(args);
+                d.set_command("/command", all, anchor);
             }
         }
     }

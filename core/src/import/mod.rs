@@ -285,15 +285,36 @@ pub enum ImportErrorKind {
 }
 
 /// An import failure, with the place it happened when there is one.
+///
+/// Boxed: every `?` in the importers moves an error, and moving a pointer
+/// takes less code than moving the kind and the place. Its fields are
+/// read through [`ImportFailure`].
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ImportError {
+pub struct ImportError(Box<ImportFailure>);
+
+/// What an [`ImportError`] holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportFailure {
     pub kind: ImportErrorKind,
     pub loc: Option<Loc>,
 }
 
+impl std::ops::Deref for ImportError {
+    type Target = ImportFailure;
+    fn deref(&self) -> &ImportFailure {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for ImportError {
+    fn deref_mut(&mut self) -> &mut ImportFailure {
+        &mut self.0
+    }
+}
+
 impl ImportError {
     pub fn new(kind: ImportErrorKind) -> ImportError {
-        ImportError { kind, loc: None }
+        ImportError(Box::new(ImportFailure { kind, loc: None }))
     }
     pub fn at(mut self, loc: Loc) -> ImportError {
         self.loc = Some(loc);
@@ -301,6 +322,7 @@ impl ImportError {
     }
     pub fn from_json(e: InputError) -> ImportError {
         use crate::json::InputErrorKind as J;
+        let e = e.into_failure();
         let kind = match e.kind {
             J::TooLarge { size, limit } => ImportErrorKind::TooLarge { size, limit },
             J::TooDeep { limit } => ImportErrorKind::TooDeep { limit },
@@ -311,13 +333,13 @@ impl ImportError {
             }
             J::Syntax(m) => ImportErrorKind::Syntax(format!("invalid JSON: {m}")),
         };
-        ImportError {
+        ImportError(Box::new(ImportFailure {
             kind,
             loc: e.pos.map(|p| Loc {
                 line: p.line,
                 column: p.column,
             }),
-        }
+        }))
     }
 }
 
@@ -952,6 +974,11 @@ pub(crate) fn expand_home(path: &str) -> Option<String> {
     }
     None
 }
+
+/// Every namespace a profile names, in the order the importers list
+/// them: what a process with no sandbox shares with the host.
+pub(crate) const ALL_NAMESPACES: [&str; 7] =
+    ["pid", "network", "ipc", "uts", "user", "mount", "cgroup"];
 
 /// Strip `CAP_` and upper-case a capability name.
 pub(crate) fn cap_name(raw: &str) -> String {

@@ -7,8 +7,6 @@
 //! a seccomp section it lacks means no filter, and hooks are programs the
 //! runtime runs (most of them on the host).
 
-use std::collections::BTreeSet;
-
 use super::builder::{Draft, OVal};
 use super::read::{self, invalid};
 use super::schema::{self, Shape};
@@ -176,15 +174,8 @@ fn oci_id(user: &SNode, key: &str) -> Result<Option<(u64, Loc)>, ImportError> {
 fn process_section(d: &mut Draft, process: &SNode) -> Result<(), ImportError> {
     match read::opt_strs(process, "args", false)? {
         Some(args) if !args.is_empty() => {
-            let mut it = args.into_iter();
-            if let Some((exe, at)) = it.next() {
-                d.set("/command/executable", exe, at);
-            }
             let at = process.get("args").map_or(process.loc, |a| a.loc);
-            d.set("/command/arguments", OVal::arr(), at);
-            for (a, at) in it {
-                d.push("/command/arguments", a, at);
-            }
+            d.set_command("/command", args, at);
             d.map("/command", at);
         }
         _ => d.undeclared("/command", "`process.args` is empty or missing"),
@@ -251,7 +242,7 @@ fn process_section(d: &mut Draft, process: &SNode) -> Result<(), ImportError> {
 
     match read::opt_map(process, "capabilities")? {
         Some(caps) => {
-            let mut held: BTreeSet<String> = BTreeSet::new();
+            let mut held: std::collections::HashSet<String> = std::collections::HashSet::new();
             let mut first_at: Vec<(String, Loc)> = Vec::new();
             for set in [
                 "bounding",
@@ -268,10 +259,7 @@ fn process_section(d: &mut Draft, process: &SNode) -> Result<(), ImportError> {
                 }
             }
             crate::sort::sort(&mut first_at);
-            d.set("/boundary/capabilities/add", OVal::arr(), caps.loc);
-            for (c, at) in first_at {
-                d.push("/boundary/capabilities/add", c, at);
-            }
+            d.set_list("/boundary/capabilities/add", caps.loc, first_at);
             d.set(
                 "/boundary/capabilities/drop",
                 vec!["ALL".to_string()],
@@ -391,18 +379,20 @@ fn mount(d: &mut Draft, m: &SNode) -> Result<(), ImportError> {
     let (source, source_at) = read::opt_str(m, "source")?
         .ok_or_else(|| invalid(m.loc, "a bind mount needs a `source`"))?;
     let p = d.push("/mounts", OVal::obj(), m.loc);
-    d.set(&format!("{p}/source"), source, source_at);
-    d.set(&format!("{p}/target"), dest, dest_at);
+    d.set_field(&p, "source", source, source_at);
+    d.set_field(&p, "target", dest, dest_at);
     // The last of `ro`/`rw` wins, as in mount(8); bind mounts default to rw.
     let access = options.iter().rev().find(|(o, _)| o == "ro" || o == "rw");
     match access {
-        Some((o, at)) => d.set(
-            &format!("{p}/access"),
+        Some((o, at)) => d.set_field(
+            &p,
+            "access",
             if o == "ro" { "read-only" } else { "read-write" },
             *at,
         ),
-        None => d.set(
-            &format!("{p}/access"),
+        None => d.set_field(
+            &p,
+            "access",
             "read-write",
             m.get("options").map_or(m.loc, |o| o.loc),
         ),
@@ -431,20 +421,17 @@ fn hooks_section(d: &mut Draft, hooks: &SNode) -> Result<(), ImportError> {
             let (path, path_at) =
                 read::opt_str(h, "path")?.ok_or_else(|| invalid(h.loc, "a hook needs a `path`"))?;
             let p = d.push("/setup", OVal::obj(), h.loc);
-            d.set(&format!("{p}/executable"), path, path_at);
-            d.set(
-                &format!("{p}/arguments"),
-                OVal::arr(),
-                h.get("args").map_or(h.loc, |a| a.loc),
-            );
+            d.set_field(&p, "executable", path, path_at);
             // args[0] is the program's own name, as in execve(2).
-            for (a, at) in read::opt_strs(h, "args", false)?
-                .unwrap_or_default()
-                .into_iter()
-                .skip(1)
-            {
-                d.push(&format!("{p}/arguments"), a, at);
+            let mut args = read::opt_strs(h, "args", false)?.unwrap_or_default();
+            if !args.is_empty() {
+                args.remove(0);
             }
+            d.set_list(
+                &format!("{p}/arguments"),
+                h.get("args").map_or(h.loc, |a| a.loc),
+                args,
+            );
             d.note(
                 entry.key_loc,
                 format!(

@@ -49,6 +49,15 @@ pub fn text<'a>(n: &'a SNode, what: &str) -> Result<&'a str, ImportError> {
     })
 }
 
+/// The texts of `items`, each with its location; `what` names them in
+/// an error.
+pub fn texts(items: &[SNode], what: &str) -> Result<Vec<(String, Loc)>, ImportError> {
+    items
+        .iter()
+        .map(|i| Ok((text(i, what)?.to_string(), i.loc)))
+        .collect()
+}
+
 /// The text under `key`, with its location.
 pub fn opt_str<'a>(node: &'a SNode, key: &str) -> Result<Option<(&'a str, Loc)>, ImportError> {
     match node.get(key) {
@@ -103,11 +112,7 @@ pub fn opt_strs(
     match node.get(key) {
         None => Ok(None),
         Some(n) => match &n.value {
-            SValue::Seq(items) => items
-                .iter()
-                .map(|i| Ok((text(i, key)?.to_string(), i.loc)))
-                .collect::<Result<Vec<_>, _>>()
-                .map(Some),
+            SValue::Seq(items) => texts(items, key).map(Some),
             SValue::Scalar(s) if lenient => Ok(Some(vec![(s.text.clone(), n.loc)])),
             _ => Err(invalid(
                 n.loc,

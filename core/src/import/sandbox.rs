@@ -138,9 +138,9 @@ fn common_undeclared(d: &mut Draft) {
 
 fn mount(d: &mut Draft, source: &str, access: &str, at: Loc) {
     let p = d.push("/mounts", OVal::obj(), at);
-    d.set(&format!("{p}/source"), source, at);
-    d.set(&format!("{p}/target"), source, at);
-    d.set(&format!("{p}/access"), access, at);
+    d.set_field(&p, "source", source, at);
+    d.set_field(&p, "target", source, at);
+    d.set_field(&p, "access", access, at);
 }
 
 /// A path as written in the settings, with `~` shown as a home directory.
@@ -167,10 +167,7 @@ fn path(d: &mut Draft, raw: &str, at: Loc) -> String {
 fn unsandboxed(name: &str, purpose: &str, at: Loc) -> Draft {
     let mut d = Draft::new(name, purpose, at);
     d.set("/boundary/kind", "process", at);
-    d.set("/boundary/host_namespaces", OVal::arr(), at);
-    for ns in ["pid", "network", "ipc", "uts", "user", "mount", "cgroup"] {
-        d.push("/boundary/host_namespaces", ns, at);
-    }
+    d.set_words_at("/boundary/host_namespaces", at, &super::ALL_NAMESPACES);
     d.set("/boundary/read_only_root", false, at);
     d.undeclared("/boundary/runtime", "no sandbox runtime is involved");
     mount(&mut d, "/", "read-write", at);
@@ -338,7 +335,7 @@ fn sandboxed(root: &SNode, cfg: Option<&SNode>, tool: Tool) -> Result<Draft, Imp
         d.set("/network/egress", "allow-list", net_at);
         for (dom, at) in domains {
             let p = d.push("/network/allow", OVal::obj(), at);
-            d.set(&format!("{p}/host"), dom, at);
+            d.set_field(&p, "host", dom, at);
         }
         d.set("/network/dns", "system", net_at);
         d.note(
@@ -457,17 +454,8 @@ fn outside(root: &SNode, cfg: Option<&SNode>) -> Result<Option<Draft>, ImportErr
         };
         d.map(&base, sat);
         match shell_text {
-            Some(t) => d.set(&format!("{base}/shell"), t, sat),
-            None => {
-                let mut it = words.into_iter();
-                if let Some((exe, eat)) = it.next() {
-                    d.set(&format!("{base}/executable"), exe, eat);
-                }
-                d.set(&format!("{base}/arguments"), OVal::arr(), sat);
-                for (a, aat) in it {
-                    d.push(&format!("{base}/arguments"), a, aat);
-                }
-            }
+            Some(t) => d.set_field(&base, "shell", t, sat),
+            None => d.set_command(&base, words, sat),
         }
     }
     Ok(Some(d))

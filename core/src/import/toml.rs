@@ -40,8 +40,11 @@ pub fn parse(bytes: &[u8]) -> Result<SNode, ImportError> {
     table(&root, index.loc(0), &index, 0, &limits, &mut values)
 }
 
-/// A refusal and the byte offset it is about.
-struct Fail {
+/// A refusal and the byte offset it is about; boxed, so each `?` of
+/// the reader moves a pointer.
+type Fail = Box<Failure>;
+
+struct Failure {
     at: usize,
     what: What,
 }
@@ -52,20 +55,20 @@ enum What {
 }
 
 fn syntax<T>(at: usize, msg: impl Into<String>) -> Result<T, Fail> {
-    Err(Fail {
+    Err(Box::new(Failure {
         at,
         what: What::Syntax(msg.into()),
-    })
+    }))
 }
 
 fn duplicate<T>(key: &Key, first: usize) -> Result<T, Fail> {
-    Err(Fail {
+    Err(Box::new(Failure {
         at: key.at,
         what: What::Duplicate {
             key: key.name.clone(),
             first,
         },
-    })
+    }))
 }
 
 /// A value and the byte offset where it starts (a header's `[` for a
@@ -816,9 +819,11 @@ impl Reader<'_> {
             Some(b'0'..=b'9' | b'+' | b'-' | b'.' | b'_') => "invalid number or date",
             _ => "not a value (a string needs quotes)",
         };
-        scalar_text(raw).ok_or_else(|| Fail {
-            at,
-            what: What::Syntax(what.to_string()),
+        scalar_text(raw).ok_or_else(|| {
+            Box::new(Failure {
+                at,
+                what: What::Syntax(what.to_string()),
+            })
         })
     }
 }

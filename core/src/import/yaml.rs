@@ -126,8 +126,10 @@ fn parse_flow_tolerant(text: &str, limits: TreeLimits) -> Result<Vec<SNode>, Imp
             };
             for d in &mut docs {
                 walk_locs(d, &mut |l| {
-                    if let Some(k) = shifts.get(&l.line) {
-                        l.column = l.column.saturating_sub(*k).max(1);
+                    if let Ok(i) = shifts.binary_search_by_key(&l.line, |&(line, _)| line) {
+                        if let Some(&(_, k)) = shifts.get(i) {
+                            l.column = l.column.saturating_sub(k).max(1);
+                        }
                     }
                 });
             }
@@ -168,9 +170,10 @@ fn parse_text(text: &str, limits: TreeLimits) -> Result<Vec<SNode>, ImportError>
 /// one column deeper, and the spaces added per 1-based line; `None` when no
 /// line needs it. Inside a flow collection leading spaces carry no meaning
 /// (scalars fold them away), so the padding changes no value.
-fn reindent_flow(text: &str) -> Option<(String, HashMap<u32, u32>)> {
+fn reindent_flow(text: &str) -> Option<(String, Vec<(u32, u32)>)> {
     let mut out = String::with_capacity(text.len() + 64);
-    let mut shifts = HashMap::new();
+    // (line, spaces added), by line: lines are met in order.
+    let mut shifts = Vec::new();
     let mut depth = 0usize;
     let mut open_indent = 0usize;
     let mut quote: Option<char> = None;
@@ -188,10 +191,10 @@ fn reindent_flow(text: &str) -> Option<(String, HashMap<u32, u32>)> {
         if depth > 0 && !blank && indent <= open_indent {
             let pad = open_indent + 1 - indent;
             out.extend(std::iter::repeat_n(' ', pad));
-            shifts.insert(
+            shifts.push((
                 u32::try_from(n + 1).unwrap_or(u32::MAX),
                 u32::try_from(pad).unwrap_or(0),
-            );
+            ));
         }
         out.push_str(line);
         let mut node_start = true;

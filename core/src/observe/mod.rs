@@ -93,7 +93,8 @@ impl std::error::Error for ObservationsError {}
 pub fn parse(bytes: &[u8]) -> Result<Observations, ObservationsError> {
     let doc = crate::json::parse(bytes, crate::json::Limits::default())
         .map_err(|e| ObservationsError(e.to_string()))?;
-    let o = read_observations(&doc, bytes).map_err(|(pos, what)| {
+    let o = read_observations(&doc, bytes).map_err(|bad| {
+        let (pos, what) = *bad;
         ObservationsError(format!(
             "line {}, column {}: not an {OBSERVATIONS_SCHEMA} document: {what}",
             pos.line, pos.column
@@ -118,7 +119,8 @@ pub fn parse(bytes: &[u8]) -> Result<Observations, ObservationsError> {
     Ok(o)
 }
 
-type Bad = (crate::json::Pos, String);
+/// A refusal and where it is; boxed, so each `?` moves a pointer.
+type Bad = Box<(crate::json::Pos, String)>;
 type JNode = crate::json::Node;
 
 /// Members are read in document order, so the first problem reported is
@@ -204,30 +206,37 @@ fn members(n: &JNode) -> Result<&[crate::json::Member], Bad> {
 /// Store a field's value; a field written twice is refused.
 fn set<T>(slot: &mut Option<T>, m: &crate::json::Member, v: T) -> Result<(), Bad> {
     if slot.replace(v).is_some() {
-        return Err((m.key_pos, format!("duplicate field `{}`", m.key)));
+        return Err(Box::new((
+            m.key_pos,
+            format!("duplicate field `{}`", m.key),
+        )));
     }
     Ok(())
 }
 
 fn required<T>(v: Option<T>, object: &JNode, bytes: &[u8], name: &str) -> Result<T, Bad> {
-    v.ok_or_else(|| {
-        // Where the object closes, as serde reports a missing field.
-        let end = (object.end as usize).saturating_sub(1);
-        let before = bytes.get(..end).unwrap_or_default();
-        let line = before.iter().filter(|b| **b == b'\n').count() + 1;
-        let column = end
-            - before
-                .iter()
-                .rposition(|b| *b == b'\n')
-                .map_or(0, |i| i + 1)
-            + 1;
-        let pos = crate::json::Pos {
-            line: u32::try_from(line).unwrap_or(u32::MAX),
-            column: u32::try_from(column).unwrap_or(u32::MAX),
-            offset: u32::try_from(end).unwrap_or(u32::MAX),
-        };
-        (pos, format!("missing field `{name}`"))
-    })
+    v.ok_or_else(|| missing(object, bytes, name))
+}
+
+/// A required field `name` missing from `object`: one copy of this for
+/// every type [`required`] reads.
+fn missing(object: &JNode, bytes: &[u8], name: &str) -> Bad {
+    // Where the object closes, as serde reports a missing field.
+    let end = (object.end as usize).saturating_sub(1);
+    let before = bytes.get(..end).unwrap_or_default();
+    let line = before.iter().filter(|b| **b == b'\n').count() + 1;
+    let column = end
+        - before
+            .iter()
+            .rposition(|b| *b == b'\n')
+            .map_or(0, |i| i + 1)
+        + 1;
+    let pos = crate::json::Pos {
+        line: u32::try_from(line).unwrap_or(u32::MAX),
+        column: u32::try_from(column).unwrap_or(u32::MAX),
+        offset: u32::try_from(end).unwrap_or(u32::MAX),
+    };
+    Box::new((pos, format!("missing field `{name}`")))
 }
 
 fn string(n: &JNode) -> Result<String, Bad> {
@@ -245,21 +254,21 @@ fn optional_string(n: &JNode) -> Result<Option<String>, Bad> {
 
 fn unknown(m: &crate::json::Member, known: &[&str]) -> Bad {
     let expected: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
-    (
+    Box::new((
         m.key_pos,
         format!(
             "unknown field `{}`, expected one of {}",
             m.key,
             expected.join(", ")
         ),
-    )
+    ))
 }
 
 fn invalid(n: &JNode, expected: &str) -> Bad {
-    (
+    Box::new((
         n.pos,
         format!("invalid type: {}, expected {expected}", n.type_name()),
-    )
+    ))
 }
 
 string_enum!(

@@ -7,7 +7,6 @@
 //! asks the verifier to confirm it on the launched environment.
 
 use crate::text::cat;
-use std::collections::BTreeSet;
 
 use super::paths::{self, Nesting, PathSet, Source};
 use super::{Ctx, Emitter, MountView, Rule};
@@ -91,19 +90,17 @@ fn sensitive_source(
 
 /// The label classes the job says it requires; `None` when `needs` is not
 /// declared at all.
-fn needed_classes(ctx: &Ctx<'_>) -> Option<BTreeSet<LabelClass>> {
+fn needed_classes(ctx: &Ctx<'_>) -> Option<Vec<LabelClass>> {
     let n = ctx.profile.needs.as_ref()?;
-    // Inserted one by one: `collect` would sort first, which costs the
-    // browser page's wasm a sort for this type.
-    let mut classes = BTreeSet::new();
-    for class in [&n.inputs, &n.outputs, &n.services]
-        .into_iter()
-        .flat_map(|l| l.as_deref().unwrap_or(&[]))
-        .filter_map(|s| LabelClass::parse(s))
-    {
-        classes.insert(class);
-    }
-    Some(classes)
+    // A list, only ever asked whether it holds a class: a handful of
+    // entries, and no set type of its own in the page's wasm.
+    Some(
+        [&n.inputs, &n.outputs, &n.services]
+            .into_iter()
+            .flat_map(|l| l.as_deref().unwrap_or(&[]))
+            .filter_map(|s| LabelClass::parse(s))
+            .collect(),
+    )
 }
 
 /// A writable mount of a class that is neither scratch/output nor one of
@@ -336,8 +333,15 @@ fn plantable(v: &MountView<'_>, s: Option<Source<'_>>) -> (Vec<&'static str>, Ve
             }
         }
     }
-    let mut seen = BTreeSet::new();
-    files.retain(|f| seen.insert(*f));
+    // The first of each file, in order (a few dozen names at most).
+    let mut seen: Vec<&str> = Vec::new();
+    files.retain(|f| {
+        let first = !seen.contains(f);
+        if first {
+            seen.push(f);
+        }
+        first
+    });
     why.dedup();
     (files, why)
 }

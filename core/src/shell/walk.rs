@@ -3,8 +3,6 @@
 //! the program tables of [`super::programs`] what each program does with
 //! its arguments.
 
-use std::collections::BTreeSet;
-
 use super::lex::{is_assignment, parse};
 use super::programs;
 use super::programs::{code_loading_variable, is_interpreter, is_posix_shell};
@@ -56,7 +54,8 @@ pub(crate) struct Analysis {
     pub hits: Vec<Hit>,
     /// Words consumed as code or shell text by an option (`-c TEXT`), which
     /// the metacharacter check must not read as plain arguments.
-    pub payloads: BTreeSet<usize>,
+    /// Sorted, each once.
+    pub payloads: Vec<usize>,
 }
 
 /// Walk an argument-list command: `words[0]` is the executable.
@@ -189,7 +188,7 @@ impl Walker {
 
     pub(crate) fn payload(&mut self, c: &Call<'_>, k: usize) {
         if k < c.args.len() {
-            self.out.payloads.insert(c.at(k));
+            super::words::insert_sorted(&mut self.out.payloads, c.at(k));
         }
     }
 

@@ -1,8 +1,6 @@
 //! What single words mean: the shell constructs inside a string that an
 //! argument list passes literally, and how a word names a program.
 
-use std::collections::BTreeSet;
-
 use super::lex::is_var_name;
 
 /// Something a shell would act on in a string.
@@ -49,11 +47,19 @@ impl Meta {
     }
 }
 
+/// Add `x` to the sorted list `set` unless it is there: a set of a few
+/// small values, in order, with no set type of its own in the page.
+pub(crate) fn insert_sorted<T: Ord>(set: &mut Vec<T>, x: T) {
+    if let Err(at) = set.binary_search(&x) {
+        set.insert(at, x);
+    }
+}
+
 /// What a shell would act on in `arg`. Version specifiers such as
 /// `pkg>=1,<2` and URL queries (`?a=1&b=2`) are not reported: their `<`,
 /// `>` and `&` are not at a word boundary.
-pub(crate) fn metacharacters(arg: &str) -> BTreeSet<Meta> {
-    let mut found = BTreeSet::new();
+pub(crate) fn metacharacters(arg: &str) -> Vec<Meta> {
+    let mut found = Vec::new();
     let b = arg.as_bytes();
     let at = |i: usize| b.get(i).copied();
     let boundary_before = |i: usize| i == 0 || at(i - 1).is_some_and(|c| c.is_ascii_whitespace());
@@ -62,11 +68,11 @@ pub(crate) fn metacharacters(arg: &str) -> BTreeSet<Meta> {
     while let Some(c) = at(i) {
         match c {
             b'`' => {
-                found.insert(Meta::Substitution);
+                insert_sorted(&mut found, Meta::Substitution);
             }
             b'$' => match at(i + 1) {
                 Some(b'(') => {
-                    found.insert(Meta::Substitution);
+                    insert_sorted(&mut found, Meta::Substitution);
                 }
                 Some(n)
                     if n == b'{'
@@ -74,12 +80,12 @@ pub(crate) fn metacharacters(arg: &str) -> BTreeSet<Meta> {
                         || n.is_ascii_alphanumeric()
                         || b"@*#?$!".contains(&n) =>
                 {
-                    found.insert(Meta::Expansion);
+                    insert_sorted(&mut found, Meta::Expansion);
                 }
                 _ => {}
             },
             b'<' | b'>' if at(i + 1) == Some(b'(') => {
-                found.insert(Meta::Substitution);
+                insert_sorted(&mut found, Meta::Substitution);
             }
             b'<' | b'>' => {
                 // At a word start, possibly after a descriptor number (`2>`).
@@ -88,48 +94,48 @@ pub(crate) fn metacharacters(arg: &str) -> BTreeSet<Meta> {
                     s -= 1;
                 }
                 if boundary_before(s) {
-                    found.insert(Meta::Redirection);
+                    insert_sorted(&mut found, Meta::Redirection);
                 }
             }
             b';' => {
-                found.insert(Meta::Chaining);
+                insert_sorted(&mut found, Meta::Chaining);
             }
             b'&' if at(i + 1) == Some(b'&') => {
-                found.insert(Meta::Chaining);
+                insert_sorted(&mut found, Meta::Chaining);
                 i += 1;
             }
             b'&' if (boundary_before(i) || boundary_after(i))
                 && at(i.wrapping_sub(1)) != Some(b'>') =>
             {
-                found.insert(Meta::Chaining);
+                insert_sorted(&mut found, Meta::Chaining);
             }
             b'|' if at(i + 1) == Some(b'|') => {
-                found.insert(Meta::Chaining);
+                insert_sorted(&mut found, Meta::Chaining);
                 i += 1;
             }
             b'|' if boundary_before(i) || boundary_after(i) => {
-                found.insert(Meta::Pipe);
+                insert_sorted(&mut found, Meta::Pipe);
             }
             b'|' => {
-                found.insert(Meta::InnerBar);
+                insert_sorted(&mut found, Meta::InnerBar);
             }
             b'\n' | b'\r' => {
-                found.insert(Meta::Newline);
+                insert_sorted(&mut found, Meta::Newline);
             }
             b'*' => {
-                found.insert(Meta::Glob);
+                insert_sorted(&mut found, Meta::Glob);
             }
             b'%' => {
                 // `%NAME%`, as cmd.exe expands it.
                 let rest = arg.get(i + 1..).unwrap_or("");
                 if let Some(end) = rest.find('%') {
                     if is_var_name(rest.get(..end).unwrap_or("")) {
-                        found.insert(Meta::Expansion);
+                        insert_sorted(&mut found, Meta::Expansion);
                     }
                 }
             }
             b'~' if i == 0 && (b.len() == 1 || at(1) == Some(b'/')) => {
-                found.insert(Meta::Expansion);
+                insert_sorted(&mut found, Meta::Expansion);
             }
             _ => {}
         }

@@ -143,11 +143,7 @@ fn is_profile(bytes: &[u8]) -> bool {
 
 /// `file:line:column: message (read as FORMAT)`.
 fn describe(shown: &str, format: Format, e: &ImportError) -> Failure {
-    let message = ImportError {
-        kind: e.kind.clone(),
-        loc: None,
-    }
-    .to_string();
+    let message = ImportError::new(e.kind.clone()).to_string();
     Failure {
         path: shown.to_string(),
         pos: e.loc.map(|l| (l.line, l.column)),

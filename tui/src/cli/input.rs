@@ -45,13 +45,9 @@ impl Failure {
 
     /// A parse refusal from core, with its position split out so the line
     /// reads `file:line:column: message` like a compiler's.
-    fn input(path: &str, e: InputError) -> Failure {
-        let pos = e.pos.map(|p| (p.line, p.column));
-        let message = InputError {
-            kind: e.kind,
-            pos: None,
-        }
-        .to_string();
+    fn input(path: &str, mut e: InputError) -> Failure {
+        let pos = e.pos.take().map(|p| (p.line, p.column));
+        let message = e.to_string();
         Failure {
             pos,
             ..Failure::new(path, message)
@@ -664,11 +660,7 @@ fn audit_imported(
     }
     let imported = crate::runner::import(bytes, format, &input.name).map_err(|e| {
         let pos = e.loc.map(|l| (l.line, l.column));
-        let message = ImportError {
-            kind: e.kind,
-            loc: None,
-        }
-        .to_string();
+        let message = ImportError::new(e.kind.clone()).to_string();
         Failure {
             pos,
             ..Failure::new(shown, format!("{message} (read as {})", format.title()))

@@ -206,11 +206,7 @@ fn audit_import(
     let imported = match import::import(bytes, format) {
         Ok(i) => i,
         Err(e) => {
-            let message = ImportError {
-                kind: e.kind.clone(),
-                loc: None,
-            }
-            .to_string();
+            let message = ImportError::new(e.kind.clone()).to_string();
             let pos = e.loc.map(|l| (l.line, l.column));
             return vec![Loaded::whole(Err(LoadError {
                 message: format!("{} (read as {})", neutralize(&message), format.title()),
@@ -288,11 +284,7 @@ fn neutralize_lines(s: &str) -> String {
 /// An input error with up to two lines of context on each side. The text
 /// did not parse, so secrets are masked by token shape and by key name.
 fn input_error(file: &str, bytes: &[u8], e: &InputError) -> LoadError {
-    let message = InputError {
-        kind: e.kind.clone(),
-        pos: None,
-    }
-    .to_string();
+    let message = InputError::new(e.kind.clone(), None).to_string();
     positioned(
         file,
         bytes,

@@ -192,14 +192,8 @@ fn draft_offer(dispatch: &Dispatch, offered: bool) -> Html {
     if !offered {
         return html! {};
     }
-    let restore = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.dispatch(Action::RestoreDraft))
-    };
-    let discard = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.dispatch(Action::DiscardDraft))
-    };
+    let restore = super::send_on_click(dispatch, Action::RestoreDraft);
+    let discard = super::send_on_click(dispatch, Action::DiscardDraft);
     html! {
         <div class="alert draft-offer" id="draft-offer" role="group" aria-label="Saved edit">
             <span>{ "You edited this profile earlier; the edit was kept in this browser only." }</span>

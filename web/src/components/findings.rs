@@ -127,10 +127,7 @@ fn finding_item(dispatch: &Dispatch, report: &Report, index: usize, open: bool) 
     let Some(f) = report.issues.get(index) else {
         return html! {};
     };
-    let onclick = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.dispatch(Action::Select(index)))
-    };
+    let onclick = super::send_on_click(dispatch, Action::Select(index));
     let detail_id = format!("finding-detail-{index}");
     let (line, column) = view_model::shown_position(report, f);
     let position = match (line, column, &f.origin) {

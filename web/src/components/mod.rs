@@ -19,7 +19,7 @@ use isolint_core::model::StringEnum;
 use isolint_core::Severity;
 use yew::prelude::*;
 
-use crate::state::State;
+use crate::state::{Action, State};
 
 /// How components send actions: [`App`]'s dispatcher, handed down as a
 /// prop or argument (a context would cost the page's wasm a provider
@@ -48,6 +48,13 @@ impl<T> Deref for Shared<T> {
     fn deref(&self) -> &T {
         &self.0
     }
+}
+
+/// A click that only sends `action`. One closure type for every such
+/// button: each closure type is a callback's worth of code of its own.
+fn send_on_click(dispatch: &Dispatch, action: Action) -> Callback<MouseEvent> {
+    let dispatch = dispatch.clone();
+    Callback::from(move |_: MouseEvent| dispatch.dispatch(action.clone()))
 }
 
 /// Text with `backtick` spans shown as code. Always text nodes: whatever the

@@ -40,8 +40,7 @@ pub fn tables(props: &TablesProps) -> Html {
 fn mounts_table(dispatch: &Dispatch, report: &Report) -> Html {
     let rows = report.mounts.iter().map(|m| {
         let goto = m.line.map(|line| {
-            let dispatch = dispatch.clone();
-            let onclick = Callback::from(move |_: MouseEvent| dispatch.dispatch(Action::RevealLine(line)));
+            let onclick = super::send_on_click(dispatch, Action::RevealLine(line));
             html! {
                 <button type="button" class="link-button" {onclick}
                     aria-label={format!("Show {} (line {line}) in the editor", m.pointer)}>{ m.pointer.clone() }</button>
@@ -132,10 +131,7 @@ fn observations_bar(dispatch: &Dispatch, props: &TablesProps) -> Html {
     let open = super::tools::on_file_chosen(dispatch.clone(), |name, bytes| {
         Action::LoadObservations { name, bytes }
     });
-    let drop_obs = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.dispatch(Action::DropObservations))
-    };
+    let drop_obs = super::send_on_click(dispatch, Action::DropObservations);
     let summary = match (&props.observations, props.observed.as_ref()) {
         (Some((file, runner)), Some(r)) => {
             let unknown = if r.unknown.is_empty() {

@@ -91,10 +91,7 @@ pub fn profile_tools(
             }
         })
     };
-    let dismiss_catalog_error = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.dispatch(Action::DismissCatalogError))
-    };
+    let dismiss_catalog_error = super::send_on_click(dispatch, Action::DismissCatalogError);
     let loaded = matches!(catalog, CatalogChoice::Loaded { .. });
 
     html! {
@@ -136,8 +133,7 @@ pub fn profile_tools(
 
 /// One polite live region for transient messages (file opened, link copied…).
 pub fn status_line(dispatch: &Dispatch, status: Option<&Status>) -> Html {
-    let dispatch = dispatch.clone();
-    let dismiss = Callback::from(move |_: MouseEvent| dispatch.dispatch(Action::DismissStatus));
+    let dismiss = super::send_on_click(dispatch, Action::DismissStatus);
     let (class, text) = match status {
         Some(s) if s.error => ("status status-error", s.text.clone()),
         Some(s) => ("status", s.text.clone()),
@@ -183,14 +179,8 @@ pub fn runner_tools(
             });
         })
     };
-    let drop_runner = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.dispatch(Action::DropRunner))
-    };
-    let dismiss = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.dispatch(Action::DismissRunnerError))
-    };
+    let drop_runner = super::send_on_click(dispatch, Action::DropRunner);
+    let dismiss = super::send_on_click(dispatch, Action::DismissRunnerError);
     let summary = match (runner, applied) {
         (None, _) => "none".to_string(),
         (Some(file), true) => format!("{file}, merged under the imported profile"),
