@@ -152,6 +152,18 @@ mod tests {
             }
         );
         assert!(split("x \"$Y\"", Loc { line: 1, column: 1 }).unwrap()[1].expands);
+        // Columns count characters, not bytes.
+        let w = split("héllo 'ü' \\\n x", Loc { line: 2, column: 5 }).unwrap();
+        assert_eq!(
+            w[1].loc,
+            Loc {
+                line: 2,
+                column: 11
+            }
+        );
+        assert_eq!(w[2].loc, Loc { line: 3, column: 2 });
+        let e = split("é x 'ü", Loc { line: 1, column: 1 }).unwrap_err();
+        assert_eq!(e.loc, Some(Loc { line: 1, column: 5 }));
     }
 
     #[test]
