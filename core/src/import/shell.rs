@@ -1,245 +1,73 @@
 //! Splitting shell text into words the way a POSIX shell would before it
 //! runs a command, keeping where each word starts. Used for `bwrap`
-//! command lines and for Compose's string form of `command`.
+//! command lines and for Compose's string form of `command`. The words are
+//! those the command rules read ([`crate::shell::lex::tokens`]).
 //!
 //! Nothing is expanded: `$HOME` stays `$HOME` (the importer says so in a
 //! note), and command substitution is kept as text.
 
-use std::iter::Peekable;
-use std::str::Chars;
-
 use super::tree::Loc;
 use super::{ImportError, ImportErrorKind};
+use crate::shell::lex::tokens;
 
-/// One word, or a control operator (`;`, `&&`, `|`, a newline, ...).
+/// One word, or a control or redirection operator (`;`, `&&`, `|`, `>`, a
+/// newline, ...).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Word {
     pub text: String,
     pub loc: Loc,
-    /// A control operator rather than a word; `text` holds it.
+    /// An operator rather than a word; `text` holds it.
     pub operator: bool,
-    /// Whether an unquoted `$` or backquote appeared (an expansion the
-    /// importer cannot resolve).
+    /// Whether a `$`, backquote or process substitution appeared outside
+    /// single quotes (an expansion the importer cannot resolve).
     pub expands: bool,
 }
 
 /// Split `text` (starting at `origin`) into words and operators.
 pub fn split(text: &str, origin: Loc) -> Result<Vec<Word>, ImportError> {
-    let mut out: Vec<Word> = Vec::new();
-    let mut cur: Option<Word> = None;
-    let mut loc = origin;
-    let mut chars = text.chars().peekable();
-
-    fn start(cur: &mut Option<Word>, loc: Loc) -> &mut Word {
-        cur.get_or_insert_with(|| Word {
-            text: String::new(),
-            loc,
-            operator: false,
-            expands: false,
+    let scan = tokens(text);
+    if let Some((opener, at)) = scan.unterminated {
+        let what = match opener {
+            "'" => "single-quoted string".to_string(),
+            "\"" => "double-quoted string".to_string(),
+            _ => format!("`{opener}`"),
+        };
+        let loc = advance(origin, text.get(..at).unwrap_or(""));
+        return Err(ImportError::new(ImportErrorKind::Syntax(format!(
+            "unterminated {what} in the command line"
+        )))
+        .at(loc));
+    }
+    // Tokens come in order: each location moves on from the last.
+    let (mut loc, mut done) = (origin, 0);
+    Ok(scan
+        .tokens
+        .into_iter()
+        .map(|t| {
+            loc = advance(loc, text.get(done..t.at).unwrap_or(""));
+            done = t.at;
+            Word {
+                text: t.text,
+                loc,
+                operator: t.operator,
+                expands: t.expands,
+            }
         })
-    }
-
-    while let Some(c) = chars.next() {
-        let here = loc;
-        advance(&mut loc, c);
-        match c {
-            '\\' => match chars.next() {
-                // A line continuation disappears.
-                Some('\n') => advance(&mut loc, '\n'),
-                Some(n) => {
-                    advance(&mut loc, n);
-                    start(&mut cur, here).text.push(n);
-                }
-                None => start(&mut cur, here).text.push('\\'),
-            },
-            '\'' => {
-                let w = start(&mut cur, here);
-                loop {
-                    match chars.next() {
-                        Some('\'') => {
-                            advance(&mut loc, '\'');
-                            break;
-                        }
-                        Some(n) => {
-                            advance(&mut loc, n);
-                            w.text.push(n);
-                        }
-                        None => return Err(unterminated("single", here)),
-                    }
-                }
-            }
-            '"' => {
-                let w = start(&mut cur, here);
-                loop {
-                    match chars.next() {
-                        Some('"') => {
-                            advance(&mut loc, '"');
-                            break;
-                        }
-                        Some('\\') => {
-                            advance(&mut loc, '\\');
-                            match chars.next() {
-                                Some('\n') => advance(&mut loc, '\n'),
-                                Some(n @ ('$' | '`' | '"' | '\\')) => {
-                                    advance(&mut loc, n);
-                                    w.text.push(n);
-                                }
-                                Some(n) => {
-                                    advance(&mut loc, n);
-                                    w.text.push('\\');
-                                    w.text.push(n);
-                                }
-                                None => return Err(unterminated("double", here)),
-                            }
-                        }
-                        Some(n @ ('$' | '`')) => {
-                            let at = loc;
-                            advance(&mut loc, n);
-                            w.expands = true;
-                            substitution(n, &mut chars, &mut loc, &mut w.text, at)?;
-                        }
-                        Some(n) => {
-                            advance(&mut loc, n);
-                            w.text.push(n);
-                        }
-                        None => return Err(unterminated("double", here)),
-                    }
-                }
-            }
-            '#' if cur.is_none() => {
-                // A comment runs to the end of the line.
-                while let Some(&n) = chars.peek() {
-                    if n == '\n' {
-                        break;
-                    }
-                    chars.next();
-                    advance(&mut loc, n);
-                }
-            }
-            ' ' | '\t' | '\r' => {
-                if let Some(w) = cur.take() {
-                    out.push(w);
-                }
-            }
-            '\n' | ';' | '|' | '&' | '<' | '>' | '(' | ')' => {
-                if let Some(w) = cur.take() {
-                    // `2>file`, `10<file`: the digits name a file descriptor
-                    // of the redirection, not an argument.
-                    let fd = matches!(c, '<' | '>')
-                        && !w.text.is_empty()
-                        && w.text.bytes().all(|b| b.is_ascii_digit())
-                        && w.loc.column + u32::try_from(w.text.len()).unwrap_or(0) == here.column;
-                    if !fd {
-                        out.push(w);
-                    }
-                }
-                let mut op = c.to_string();
-                if matches!(c, '|' | '&' | ';' | '>' | '<') {
-                    if let Some(&n) = chars.peek() {
-                        if n == c {
-                            chars.next();
-                            advance(&mut loc, n);
-                            op.push(n);
-                        }
-                    }
-                }
-                out.push(Word {
-                    text: op,
-                    loc: here,
-                    operator: true,
-                    expands: false,
-                });
-            }
-            '$' | '`' => {
-                let w = start(&mut cur, here);
-                w.expands = true;
-                substitution(c, &mut chars, &mut loc, &mut w.text, here)?;
-            }
-            _ => start(&mut cur, here).text.push(c),
-        }
-    }
-    if let Some(w) = cur.take() {
-        out.push(w);
-    }
-    Ok(out)
+        .collect())
 }
 
-fn advance(loc: &mut Loc, c: char) {
-    if c == '\n' {
-        loc.line += 1;
-        loc.column = 1;
-    } else {
-        loc.column += 1;
-    }
-}
-
-/// After a `$` or a backquote (already read, `first`): copy an expansion
-/// whole into `text`, so that `$(id -u)`, `` `id -u` ``, `${X:-a b}` and
-/// `$((1 + 2))` stay one opaque part of the word, as the shell keeps them,
-/// instead of their spaces and parentheses splitting the command line.
-fn substitution(
-    first: char,
-    chars: &mut Peekable<Chars<'_>>,
-    loc: &mut Loc,
-    text: &mut String,
-    at: Loc,
-) -> Result<(), ImportError> {
-    text.push(first);
-    let close = match (first, chars.peek()) {
-        ('`', _) => '`',
-        ('$', Some('(')) => ')',
-        ('$', Some('{')) => '}',
-        _ => return Ok(()),
-    };
-    let open = if first == '`' {
-        None
-    } else {
-        let o = chars.next().unwrap_or('(');
-        advance(loc, o);
-        text.push(o);
-        Some(o)
-    };
-    let mut depth = 1usize;
-    let mut quote: Option<char> = None;
-    while let Some(c) = chars.next() {
-        advance(loc, c);
-        text.push(c);
-        match (quote, c) {
-            (_, '\\') if quote != Some('\'') => {
-                if let Some(n) = chars.next() {
-                    advance(loc, n);
-                    text.push(n);
-                }
-            }
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), _) => {}
-            (None, '\'' | '"') if open.is_some() => quote = Some(c),
-            (None, c) if Some(c) == open => depth += 1,
-            (None, c) if c == close => {
-                depth -= 1;
-                if depth == 0 {
-                    return Ok(());
-                }
-            }
-            _ => {}
-        }
-    }
-    Err(ImportError::new(ImportErrorKind::Syntax(format!(
-        "unterminated `{}` in the command line",
-        if first == '`' {
-            "`".to_string()
+/// `loc` moved past `text`: a column per character, lines at line breaks
+/// (line continuations included).
+fn advance(mut loc: Loc, text: &str) -> Loc {
+    for c in text.chars() {
+        if c == '\n' {
+            loc.line += 1;
+            loc.column = 1;
         } else {
-            format!("${}", open.unwrap_or('('))
+            loc.column += 1;
         }
-    )))
-    .at(at))
-}
-
-fn unterminated(kind: &str, at: Loc) -> ImportError {
-    ImportError::new(ImportErrorKind::Syntax(format!(
-        "unterminated {kind}-quoted string in the command line"
-    )))
-    .at(at)
+    }
+    loc
 }
 
 #[cfg(test)]
@@ -269,10 +97,7 @@ mod tests {
             ]
         );
         assert_eq!(words("a && b # c d\ne"), ["a", "&&", "b", "\n", "e"]);
-        assert_eq!(
-            words("run x 10<f 2>&1"),
-            ["run", "x", "<", "f", ">", "&", "1"]
-        );
+        assert_eq!(words("run x 10<f 2>&1"), ["run", "x", "<", "f", ">&", "1"]);
         assert_eq!(words("'a b'c d"), ["a bc", "d"]);
     }
 
@@ -327,6 +152,18 @@ mod tests {
             }
         );
         assert!(split("x \"$Y\"", Loc { line: 1, column: 1 }).unwrap()[1].expands);
+        // Columns count characters, not bytes.
+        let w = split("héllo 'ü' \\\n x", Loc { line: 2, column: 5 }).unwrap();
+        assert_eq!(
+            w[1].loc,
+            Loc {
+                line: 2,
+                column: 11
+            }
+        );
+        assert_eq!(w[2].loc, Loc { line: 3, column: 2 });
+        let e = split("é x 'ü", Loc { line: 1, column: 1 }).unwrap_err();
+        assert_eq!(e.loc, Some(Loc { line: 1, column: 5 }));
     }
 
     #[test]
@@ -334,5 +171,258 @@ mod tests {
         let e = split("a 'b", Loc { line: 1, column: 1 }).unwrap_err();
         assert_eq!(e.loc, Some(Loc { line: 1, column: 3 }));
         assert!(split("a \"b", Loc { line: 1, column: 1 }).is_err());
+    }
+
+    /// The importers' words and the rules' commands come from one
+    /// tokenizer: both readings of each text, side by side. Where the two
+    /// tokenizers they replaced disagreed, the comment says what changed.
+    #[test]
+    fn one_tokenizer_for_importers_and_rules() {
+        type Row = (
+            &'static str,
+            Result<&'static [&'static str], &'static str>,
+            &'static [&'static [&'static str]],
+        );
+        let table: &[Row] = &[
+            ("a b  c", Ok(&["a", "b", "c"]), &[&["a", "b", "c"]]),
+            ("'a b'c d", Ok(&["a bc", "d"]), &[&["a bc", "d"]]),
+            (
+                r#""a \"b\" \\ \$ \x" e"#,
+                Ok(&[r#"a "b" \ $ \x"#, "e"]),
+                &[&[r#"a "b" \ $ \x"#, "e"]],
+            ),
+            (r"a\ b c\\d", Ok(&["a b", r"c\d"]), &[&["a b", r"c\d"]]),
+            ("a \\\n  b", Ok(&["a", "b"]), &[&["a", "b"]]),
+            ("\"a\\\nb\" c", Ok(&["ab", "c"]), &[&["ab", "c"]]),
+            ("a # comment\nb", Ok(&["a", "\n", "b"]), &[&["a"], &["b"]]),
+            ("a#b #c", Ok(&["a#b"]), &[&["a#b"]]),
+            (
+                "a;b;;c",
+                Ok(&["a", ";", "b", ";;", "c"]),
+                &[&["a"], &["b"], &["c"]],
+            ),
+            (
+                "a&&b||c",
+                Ok(&["a", "&&", "b", "||", "c"]),
+                &[&["a"], &["b"], &["c"]],
+            ),
+            ("a|b", Ok(&["a", "|", "b"]), &[&["a"], &["b"]]),
+            // bash pipes stderr too; was `|`, `&` (a background job).
+            ("a |& b", Ok(&["a", "|&", "b"]), &[&["a"], &["b"]]),
+            ("a & b", Ok(&["a", "&", "b"]), &[&["a"], &["b"]]),
+            (
+                "(a) ; { b; }",
+                Ok(&["(", "a", ")", ";", "{", "b", ";", "}"]),
+                &[&["a"], &["b"]],
+            ),
+            ("a >f <g", Ok(&["a", ">", "f", "<", "g"]), &[&["a"]]),
+            ("a >>f <<EOF", Ok(&["a", ">>", "f", "<<", "EOF"]), &[&["a"]]),
+            // was `<<`, `-EOF`.
+            ("a <<-EOF", Ok(&["a", "<<-", "EOF"]), &[&["a"]]),
+            // was `<<`, `<`.
+            ("a <<<word", Ok(&["a", "<<<", "word"]), &[&["a"]]),
+            // was `>`, `&`, `1`, `<`, `&`, `0`.
+            ("a 2>&1 3<&0", Ok(&["a", ">&", "1", "<&", "0"]), &[&["a"]]),
+            // was `<`, `>` and `>`, `|` (a pipe).
+            ("a <>f >|g", Ok(&["a", "<>", "f", ">|", "g"]), &[&["a"]]),
+            // was `&` (a background job), `>`.
+            ("a &>f &>>g", Ok(&["a", "&>", "f", "&>>", "g"]), &[&["a"]]),
+            (
+                "a 10<f 2>/dev/null",
+                Ok(&["a", "<", "f", ">", "/dev/null"]),
+                &[&["a"]],
+            ),
+            // quoted digits are arguments; the rules dropped them.
+            (
+                r#"a "2">f '3'<g"#,
+                Ok(&["a", "2", ">", "f", "3", "<", "g"]),
+                &[&["a", "2", "3"]],
+            ),
+            // the continuation goes first, so `12` names a descriptor; the importers kept it.
+            ("a 1\\\n2>f", Ok(&["a", ">", "f"]), &[&["a"]]),
+            // bash names a descriptor `{name}` only; the importers kept `{fd}`, the rules dropped `{}`.
+            (
+                "a {fd}>f {}>g",
+                Ok(&["a", ">", "f", "{}", ">", "g"]),
+                &[&["a", "{}"]],
+            ),
+            // `&>` takes no descriptor; the rules dropped `2`.
+            ("a 2&>f", Ok(&["a", "2", "&>", "f"]), &[&["a", "2"]]),
+            (
+                "a $(b c) d",
+                Ok(&["a", "$(b c)", "d"]),
+                &[&["a", "$(b c)", "d"]],
+            ),
+            (
+                "a $(b $(c d) ')') e",
+                Ok(&["a", "$(b $(c d) ')')", "e"]),
+                &[&["a", "$(b $(c d) ')')", "e"]],
+            ),
+            (
+                r#"a "$(b "c d")" e"#,
+                Ok(&["a", r#"$(b "c d")"#, "e"]),
+                &[&["a", r#"$(b "c d")"#, "e"]],
+            ),
+            (
+                "a $((1 + 2)) b",
+                Ok(&["a", "$((1 + 2))", "b"]),
+                &[&["a", "$((1 + 2))", "b"]],
+            ),
+            (
+                "a ${X:-p q} b",
+                Ok(&["a", "${X:-p q}", "b"]),
+                &[&["a", "${X:-p q}", "b"]],
+            ),
+            // the rules ended `${` at the quoted `}`.
+            (
+                r#"a ${X:-"}"} b"#,
+                Ok(&["a", r#"${X:-"}"}"#, "b"]),
+                &[&["a", r#"${X:-"}"}"#, "b"]],
+            ),
+            (
+                "a `b c` d",
+                Ok(&["a", "`b c`", "d"]),
+                &[&["a", "`b c`", "d"]],
+            ),
+            // the rules dropped the backslashes of the word.
+            (
+                r"a `echo \` x` b",
+                Ok(&["a", r"`echo \` x`", "b"]),
+                &[&["a", r"`echo \` x`", "b"]],
+            ),
+            // the rules dropped the backslashes of the word.
+            (
+                r"a `echo '\a' \\$x` b",
+                Ok(&["a", r"`echo '\a' \\$x`", "b"]),
+                &[&["a", r"`echo '\a' \\$x`", "b"]],
+            ),
+            // the importers split process substitution into operators.
+            (
+                "a <(b c) >(d)",
+                Ok(&["a", "<(b c)", ">(d)"]),
+                &[&["a", "<(b c)", ">(d)"]],
+            ),
+            // the importers split process substitution into operators.
+            (
+                "diff <(a) x<(b)",
+                Ok(&["diff", "<(a)", "x<(b)"]),
+                &[&["diff", "<(a)", "x<(b)"]],
+            ),
+            // a backslash is literal in single quotes; the rules read it as escaping the quote.
+            (
+                r"a $(echo '\') b",
+                Ok(&["a", r"$(echo '\')", "b"]),
+                &[&["a", r"$(echo '\')", "b"]],
+            ),
+            (
+                r#"a $HOME "$@" '$x' $ b$"#,
+                Ok(&["a", "$HOME", "$@", "$x", "$", "b$"]),
+                &[&["a", "$HOME", "$@", "$x", "$", "b$"]],
+            ),
+            (
+                "FOO=1 BAR='x y' cmd arg",
+                Ok(&["FOO=1", "BAR=x y", "cmd", "arg"]),
+                &[&["FOO=1", "BAR=x y", "cmd", "arg"]],
+            ),
+            (
+                "if a; then b; fi",
+                Ok(&["if", "a", ";", "then", "b", ";", "fi"]),
+                &[&["a"], &["b"]],
+            ),
+            (
+                "for f in a b; do c $f; done",
+                Ok(&[
+                    "for", "f", "in", "a", "b", ";", "do", "c", "$f", ";", "done",
+                ]),
+                &[&["c", "$f"]],
+            ),
+            (
+                r#"héllo wörld 'ünï' "ç""#,
+                Ok(&["héllo", "wörld", "ünï", "ç"]),
+                &[&["héllo", "wörld", "ünï", "ç"]],
+            ),
+            ("a \\\n#b", Ok(&["a"]), &[&["a"]]),
+            (
+                "a\r\nb\tc",
+                Ok(&["a", "\n", "b", "c"]),
+                &[&["a"], &["b", "c"]],
+            ),
+            (r#"a "" ''"#, Ok(&["a", "", ""]), &[&["a", "", ""]]),
+            (
+                "a 'b",
+                Err("1:3: unterminated single-quoted string in the command line"),
+                &[&["a", "b"]],
+            ),
+            (
+                r#"a "b"#,
+                Err("1:3: unterminated double-quoted string in the command line"),
+                &[&["a", "b"]],
+            ),
+            // the rules added the missing `)` to the word.
+            (
+                "a $(b",
+                Err("1:3: unterminated `$(` in the command line"),
+                &[&["a", "$(b"]],
+            ),
+            // the rules did not report it unterminated.
+            (
+                "a ${b",
+                Err("1:3: unterminated `${` in the command line"),
+                &[&["a", "${b"]],
+            ),
+            // the rules added the missing backquote to the word.
+            (
+                "a `b",
+                Err("1:3: unterminated ``` in the command line"),
+                &[&["a", "`b"]],
+            ),
+            // the rules added the missing `)` to the word.
+            (
+                r#"a "$(b""#,
+                Err("1:4: unterminated `$(` in the command line"),
+                &[&["a", r#"$(b""#]],
+            ),
+            // the importers split it into operators.
+            (
+                "a <(b",
+                Err("1:3: unterminated `<(` in the command line"),
+                &[&["a", "<(b"]],
+            ),
+            (
+                "x $(a\nb) y",
+                Ok(&["x", "$(a\nb)", "y"]),
+                &[&["x", "$(a\nb)", "y"]],
+            ),
+            (
+                r#"a "b\"#,
+                Err("1:3: unterminated double-quoted string in the command line"),
+                &[&["a", r"b\"]],
+            ),
+            (r"a \", Ok(&["a", r"\"]), &[&["a", r"\"]]),
+        ];
+        assert!(table.len() >= 40);
+        for (text, words, commands) in table {
+            let split = split(text, Loc { line: 1, column: 1 });
+            let split = split
+                .as_ref()
+                .map(|w| w.iter().map(|w| w.text.as_str()).collect::<Vec<_>>())
+                .map_err(ToString::to_string);
+            let want = words.map(<[&str]>::to_vec).map_err(str::to_string);
+            assert_eq!(split, want, "split {text:?}");
+            let script = crate::shell::parse(text);
+            let got: Vec<Vec<&str>> = script
+                .commands
+                .iter()
+                .map(|c| {
+                    c.assignments
+                        .iter()
+                        .chain(&c.words)
+                        .map(String::as_str)
+                        .collect()
+                })
+                .collect();
+            assert_eq!(got, *commands, "parse {text:?}");
+            assert_eq!(script.unterminated, words.is_err(), "{text:?}");
+        }
     }
 }

@@ -1,6 +1,361 @@
-//! The tokenizer: shell text into simple commands. It is not a shell; it
-//! only has to find the simple commands well enough to look at their
-//! programs and options.
+//! The tokenizer: shell text into words and operators ([`tokens`]), and
+//! those into simple commands ([`parse`]). It is not a shell; it only has to
+//! find the words well enough for the rules to look at programs and options
+//! and for the importers to read a command line's arguments.
+
+/// One word or operator of a shell text.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Token {
+    /// The word with quotes and escapes removed and its substitutions and
+    /// expansions kept as written, or the operator (`\n` for a line break).
+    pub text: String,
+    /// Byte offset in the text where it starts.
+    pub at: usize,
+    pub operator: bool,
+    /// A `$`, backquote or process substitution outside single quotes: the
+    /// shell may change the word.
+    pub expands: bool,
+    /// Among those, a parameter: `$NAME`, `$1`, `$@`, `${..}`.
+    pub parameter: bool,
+    /// Command substitutions in the word, with their opener (`$(`, `` ` ``,
+    /// `<(`, `>(`) and body.
+    pub substitutions: Vec<(&'static str, String)>,
+}
+
+/// What [`tokens`] found in a text.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Tokens {
+    pub tokens: Vec<Token>,
+    /// The quote or substitution left open, by its opener (`'`, `"`, `$(`,
+    /// `${`, `` ` ``, `<(`, `>(`), and where it opens. It runs to the end
+    /// of the text, which its word holds.
+    pub unterminated: Option<(&'static str, usize)>,
+}
+
+/// Control and redirection operators, each before its own prefixes. The
+/// bash ones (`|&`, `&>`, `<<<`) are read too: a script written for bash
+/// means them.
+const OPERATOR_TEXTS: &[&str] = &[
+    "&>>", "<<<", "<<-", ";;", "&&", "||", "|&", "&>", "<<", "<&", "<>", ">>", ">&", ">|", "\n",
+    ";", "&", "|", "<", ">", "(", ")",
+];
+
+/// Bytes that end a run of ordinary characters outside quotes.
+const SPECIAL: &[u8] = b" \t\r\n#'\"\\$`;&|<>()";
+
+/// Split shell text into words and operators, the way a shell does before
+/// expanding anything. Unquoted digits or a `{name}` right before a `<` or
+/// `>` redirection name a file descriptor and are dropped; comments and
+/// line continuations disappear.
+pub(crate) fn tokens(text: &str) -> Tokens {
+    let mut s = Scanner {
+        src: text,
+        i: 0,
+        out: Tokens::default(),
+        word: None,
+        quoted: false,
+    };
+    while let Some(c) = s.peek(0) {
+        s.step(c);
+    }
+    s.end_word();
+    s.out
+}
+
+/// The scanner works on bytes: every byte it acts on is ASCII, and it only
+/// splits the text there, so words stay UTF-8.
+struct Scanner<'t> {
+    src: &'t str,
+    i: usize,
+    out: Tokens,
+    word: Option<Token>,
+    /// Part of the word was quoted, escaped or expanded: it cannot name a
+    /// file descriptor.
+    quoted: bool,
+}
+
+impl Scanner<'_> {
+    fn peek(&self, ahead: usize) -> Option<u8> {
+        self.src.as_bytes().get(self.i + ahead).copied()
+    }
+
+    fn rest(&self) -> &str {
+        self.src.get(self.i..).unwrap_or("")
+    }
+
+    /// The word being read; one starting at `at` if there is none.
+    fn word(&mut self, at: usize) -> &mut Token {
+        self.word.get_or_insert_with(|| Token {
+            at,
+            ..Token::default()
+        })
+    }
+
+    /// Append the text from `from` up to here to the word.
+    fn take(&mut self, at: usize, from: usize) {
+        let src = self.src;
+        let text = src.get(from..self.i).unwrap_or("");
+        self.word(at).text.push_str(text);
+    }
+
+    fn unterminated(&mut self, opener: &'static str, at: usize) {
+        self.out.unterminated.get_or_insert((opener, at));
+    }
+
+    fn end_word(&mut self) {
+        self.quoted = false;
+        if let Some(w) = self.word.take() {
+            self.out.tokens.push(w);
+        }
+    }
+
+    fn step(&mut self, c: u8) {
+        let at = self.i;
+        match c {
+            b' ' | b'\t' | b'\r' => {
+                self.end_word();
+                self.i += 1;
+            }
+            b'#' if self.word.is_none() => {
+                // A comment runs to the end of the line.
+                let rest = self.rest();
+                self.i += rest.find('\n').unwrap_or(rest.len());
+            }
+            b'\\' => {
+                self.i += 1;
+                match self.rest().chars().next() {
+                    // A line continuation disappears, even inside a word.
+                    Some('\n') => self.i += 1,
+                    Some(n) => {
+                        self.quoted = true;
+                        self.i += n.len_utf8();
+                        self.take(at, at + 1);
+                    }
+                    None => self.take(at, at),
+                }
+            }
+            b'\'' => {
+                self.quoted = true;
+                self.i += 1;
+                match self.rest().find('\'') {
+                    Some(n) => {
+                        self.i += n;
+                        self.take(at, at + 1);
+                        self.i += 1;
+                    }
+                    None => {
+                        self.i = self.src.len();
+                        self.take(at, at + 1);
+                        self.unterminated("'", at);
+                    }
+                }
+            }
+            b'"' => self.double_quoted(),
+            b'$' => self.dollar(),
+            b'`' => self.backquote(),
+            b'<' | b'>' if self.peek(1) == Some(b'(') => {
+                // Process substitution: a path to the command's output or
+                // input, part of the word it stands in.
+                let opener = if c == b'<' { "<(" } else { ">(" };
+                self.i += 1;
+                let body = self.balanced(b'(', b')', opener, at);
+                self.expanded(at, false, Some((opener, body)));
+            }
+            _ => match OPERATOR_TEXTS.iter().find(|o| self.rest().starts_with(**o)) {
+                Some(op) => self.operator(op),
+                None => {
+                    // A run of ordinary bytes (or a `#` inside a word).
+                    let rest = self.rest().as_bytes();
+                    let n = rest
+                        .iter()
+                        .skip(1)
+                        .position(|b| SPECIAL.contains(b))
+                        .map_or(rest.len(), |n| n + 1);
+                    self.i += n;
+                    self.take(at, at);
+                }
+            },
+        }
+    }
+
+    fn operator(&mut self, op: &'static str) {
+        // `2>file`, `{fd}>file`: the word right before names a descriptor
+        // of the redirection, not an argument.
+        let fd = !self.quoted && self.word.as_ref().is_some_and(|w| names_fd(&w.text));
+        if fd && op.starts_with(['<', '>']) {
+            self.word = None;
+        }
+        self.end_word();
+        self.out.tokens.push(Token {
+            text: op.to_string(),
+            at: self.i,
+            operator: true,
+            ..Token::default()
+        });
+        self.i += op.len();
+    }
+
+    fn double_quoted(&mut self) {
+        let at = self.i;
+        self.quoted = true;
+        self.i += 1;
+        self.word(at);
+        loop {
+            let from = self.i;
+            match self.peek(0) {
+                None => return self.unterminated("\"", at),
+                Some(b'"') => {
+                    self.i += 1;
+                    return;
+                }
+                Some(b'\\') => {
+                    self.i += 1;
+                    match self.peek(0) {
+                        Some(b'\n') => self.i += 1,
+                        Some(b'$' | b'`' | b'"' | b'\\') => {
+                            self.i += 1;
+                            self.take(at, from + 1);
+                        }
+                        // Before anything else the backslash is kept.
+                        _ => self.take(at, from),
+                    }
+                }
+                Some(b'$') => self.dollar(),
+                Some(b'`') => self.backquote(),
+                Some(_) => {
+                    let rest = self.rest().as_bytes();
+                    self.i += rest
+                        .iter()
+                        .position(|b| b"\"\\$`".contains(b))
+                        .unwrap_or(rest.len());
+                    self.take(at, from);
+                }
+            }
+        }
+    }
+
+    /// At `$`: a substitution, an expansion or a lone dollar.
+    fn dollar(&mut self) {
+        let at = self.i;
+        match self.peek(1) {
+            Some(b'(') => {
+                let arithmetic = self.peek(2) == Some(b'(');
+                self.i += 1;
+                let body = self.balanced(b'(', b')', "$(", at);
+                self.expanded(at, false, (!arithmetic).then_some(("$(", body)));
+            }
+            Some(b'{') => {
+                self.i += 1;
+                self.balanced(b'{', b'}', "${", at);
+                self.expanded(at, true, None);
+            }
+            Some(c) if c.is_ascii_alphanumeric() || b"_@*#?$!-".contains(&c) => {
+                self.i += 1;
+                self.expanded(at, true, None);
+            }
+            _ => {
+                self.i += 1;
+                self.expanded(at, false, None);
+            }
+        }
+    }
+
+    /// At a backquote: the substitution up to the next unescaped one.
+    fn backquote(&mut self) {
+        let at = self.i;
+        self.i += 1;
+        let bytes = self.src.as_bytes();
+        let mut end = None;
+        while let Some(&c) = bytes.get(self.i) {
+            self.i += 1;
+            match c {
+                b'\\' => self.i += 1,
+                b'`' => {
+                    end = Some(self.i - 1);
+                    break;
+                }
+                _ => {}
+            }
+        }
+        self.i = self.i.min(self.src.len());
+        if end.is_none() {
+            self.unterminated("`", at);
+        }
+        let inner = self.src.get(at + 1..end.unwrap_or(self.i)).unwrap_or("");
+        let body = unescape_backquoted(inner);
+        self.expanded(at, false, Some(("`", body)));
+    }
+
+    /// At an opening bracket: the text up to its match, skipping quoted
+    /// brackets; the rest of the text if it is left open.
+    fn balanced(&mut self, open: u8, close: u8, opener: &'static str, at: usize) -> String {
+        let bytes = self.src.as_bytes();
+        self.i += 1;
+        let start = self.i;
+        let mut depth = 1u32;
+        let mut quote: Option<u8> = None;
+        while let Some(&c) = bytes.get(self.i) {
+            self.i += 1;
+            match (quote, c) {
+                (q, b'\\') if q != Some(b'\'') => self.i += 1,
+                (Some(q), c) if c == q => quote = None,
+                (Some(_), _) => {}
+                (None, b'\'' | b'"') => quote = Some(c),
+                (None, c) if c == open => depth += 1,
+                (None, c) if c == close => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return self.src.get(start..self.i - 1).unwrap_or("").to_string();
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.i = self.src.len();
+        self.unterminated(opener, at);
+        self.src.get(start..).unwrap_or("").to_string()
+    }
+
+    /// Append the text from `at` up to here to the word as written: the
+    /// shell expands it later.
+    fn expanded(
+        &mut self,
+        at: usize,
+        parameter: bool,
+        substitution: Option<(&'static str, String)>,
+    ) {
+        self.quoted = true;
+        self.take(at, at);
+        let w = self.word(at);
+        w.expands = true;
+        w.parameter |= parameter;
+        w.substitutions.extend(substitution);
+    }
+}
+
+/// Unquoted digits (`2>`) or a bash `{name}` (`{fd}>`) before a redirection.
+fn names_fd(word: &str) -> bool {
+    let braced = word.strip_prefix('{').and_then(|w| w.strip_suffix('}'));
+    (!word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()))
+        || braced.is_some_and(is_var_name)
+}
+
+/// The command a backquoted text runs: a backslash quotes only `$`, a
+/// backquote or a backslash there (POSIX), and is kept before anything else.
+fn unescape_backquoted(inner: &str) -> String {
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars().peekable();
+    while let Some(c) = chars.next() {
+        match chars.peek() {
+            Some(&n @ ('$' | '`' | '\\')) if c == '\\' => {
+                out.push(n);
+                chars.next();
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
 
 /// One simple command of a shell text.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -44,7 +399,7 @@ impl Script {
             .map(|(_, o)| *o)
             .collect()
     }
-    fn note(&mut self, op: &'static str) {
+    fn note(&mut self, op: &str) {
         if let Some(i) = OPERATORS.iter().position(|o| *o == op) {
             self.operator_bits |= 1 << i;
         }
@@ -58,357 +413,52 @@ pub(crate) const KEYWORDS: &[&str] = &[
 /// Compound commands whose header words are not a command line.
 const SKIP_HEADERS: &[&str] = &["for", "case", "select", "function"];
 
-/// The tokenizer works on bytes: every byte it acts on is ASCII, and the
-/// bytes of other characters are copied through whole, so words stay UTF-8.
-struct Parser<'t> {
-    bytes: &'t [u8],
-    i: usize,
+/// Shell text into simple commands (see module docs).
+pub(crate) fn parse(text: &str) -> Script {
+    let scan = tokens(text);
+    let mut p = Parser::default();
+    p.script.unterminated = scan.unterminated.is_some();
+    for t in scan.tokens {
+        p.token(t);
+    }
+    p.finish_command();
+    p.script
+}
+
+#[derive(Default)]
+struct Parser {
     script: Script,
-    word: Option<Vec<u8>>,
     cur: Simple,
-    /// The next finished word is a redirection target.
+    /// The next word is a redirection target.
     target_next: bool,
     /// Dropping words until the next control operator (`for x in ...`).
     skipping: bool,
     next_piped: bool,
 }
 
-/// Tokenize shell text into simple commands (see module docs).
-pub(crate) fn parse(text: &str) -> Script {
-    let mut p = Parser {
-        bytes: text.as_bytes(),
-        i: 0,
-        script: Script::default(),
-        word: None,
-        cur: Simple::default(),
-        target_next: false,
-        skipping: false,
-        next_piped: false,
-    };
-    p.run();
-    p.script
-}
-
-/// Bytes back to text; the split points are ASCII, so this is lossless for
-/// UTF-8 input.
-fn text_of(bytes: Vec<u8>) -> String {
-    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
-}
-
-impl Parser<'_> {
-    fn peek(&self, ahead: usize) -> Option<u8> {
-        self.bytes.get(self.i + ahead).copied()
-    }
-
-    fn push(&mut self, b: u8) {
-        self.word.get_or_insert_with(Vec::new).push(b);
-    }
-
-    fn push_all(&mut self, s: &[u8]) {
-        self.word.get_or_insert_with(Vec::new).extend_from_slice(s);
-    }
-
-    fn run(&mut self) {
-        while let Some(c) = self.peek(0) {
-            match c {
-                b' ' | b'\t' | b'\r' => {
-                    self.end_word();
-                    self.i += 1;
-                }
-                b'\n' => {
-                    self.i += 1;
-                    self.control("newline", false);
-                }
-                b'#' if self.word.is_none() => {
-                    while self.peek(0).is_some_and(|c| c != b'\n') {
-                        self.i += 1;
-                    }
-                }
-                b'\'' => {
-                    self.i += 1;
-                    let rest = self.bytes.get(self.i..).unwrap_or(&[]);
-                    let len = rest.iter().position(|&b| b == b'\'');
-                    let body = rest.get(..len.unwrap_or(rest.len())).unwrap_or(&[]);
-                    self.push_all(body);
-                    self.i += body.len();
-                    match len {
-                        Some(_) => self.i += 1,
-                        None => self.script.unterminated = true,
-                    }
-                }
-                b'"' => {
-                    self.i += 1;
-                    self.word.get_or_insert_with(Vec::new);
-                    self.double_quoted();
-                }
-                b'\\' => {
-                    match self.peek(1) {
-                        Some(b'\n') => {}
-                        Some(n) => self.push(n),
-                        None => self.push(b'\\'),
-                    }
-                    self.i += 2;
-                }
-                b'$' => self.dollar(),
-                b'`' => self.backquote(),
-                b';' => {
-                    if self.peek(1) == Some(b';') {
-                        self.i += 2;
-                        self.control(";;", false);
-                    } else {
-                        self.i += 1;
-                        self.control(";", false);
-                    }
-                }
-                b'&' => match self.peek(1) {
-                    Some(b'&') => {
-                        self.i += 2;
-                        self.control("&&", false);
-                    }
-                    Some(b'>') => {
-                        let append = self.peek(2) == Some(b'>');
-                        self.i += if append { 3 } else { 2 };
-                        self.redirect(if append { "&>>" } else { "&>" });
-                    }
-                    _ => {
-                        self.i += 1;
-                        self.control("&", false);
-                    }
-                },
-                b'|' => match self.peek(1) {
-                    Some(b'|') => {
-                        self.i += 2;
-                        self.control("||", false);
-                    }
-                    Some(b'&') => {
-                        self.i += 2;
-                        self.control("|&", true);
-                    }
-                    _ => {
-                        self.i += 1;
-                        self.control("|", true);
-                    }
-                },
-                b'>' | b'<' if self.peek(1) == Some(b'(') => {
-                    self.i += 1;
-                    let body = self.balanced();
-                    // The text stays in its word, as for `$(..)`, so that a
-                    // rule can tell what the substituted command is.
-                    self.push(c);
-                    self.push(b'(');
-                    self.push_all(body.as_bytes());
-                    self.push(b')');
-                    self.script.substitutions.push(body);
-                    self.script.note(if c == b'>' { ">(" } else { "<(" });
-                }
-                b'>' => {
-                    let op = match self.peek(1) {
-                        Some(b'>') => ">>",
-                        Some(b'&') => ">&",
-                        Some(b'|') => ">|",
-                        _ => ">",
-                    };
-                    self.i += op.len();
-                    self.redirect(op);
-                }
-                b'<' => {
-                    let op = match (self.peek(1), self.peek(2)) {
-                        (Some(b'<'), Some(b'<')) => "<<<",
-                        (Some(b'<'), Some(b'-')) => "<<-",
-                        (Some(b'<'), _) => "<<",
-                        (Some(b'&'), _) => "<&",
-                        (Some(b'>'), _) => "<>",
-                        _ => "<",
-                    };
-                    self.i += op.len();
-                    self.redirect(op);
-                }
-                b'(' | b')' => {
-                    self.i += 1;
-                    self.control(if c == b'(' { "(" } else { ")" }, false);
-                }
-                _ => {
-                    // Copy a run of ordinary bytes at once.
-                    let rest = self.bytes.get(self.i..).unwrap_or(&[]);
-                    let n = rest
-                        .iter()
-                        .position(|b| SPECIAL.contains(b))
-                        .unwrap_or(rest.len())
-                        .max(1);
-                    self.push_all(rest.get(..n).unwrap_or(&[]));
-                    self.i += n;
-                }
+impl Parser {
+    fn token(&mut self, t: Token) {
+        if t.operator {
+            let op = t.text.as_str();
+            self.script.note(if op == "\n" { "newline" } else { op });
+            if op.starts_with(['<', '>']) || op.starts_with("&>") {
+                self.target_next = true;
+            } else {
+                self.finish_command();
+                self.skipping = false;
+                self.next_piped = op == "|" || op == "|&";
             }
-        }
-        self.end_word();
-        self.finish_command();
-    }
-
-    fn double_quoted(&mut self) {
-        loop {
-            match self.peek(0) {
-                None => {
-                    self.script.unterminated = true;
-                    return;
-                }
-                Some(b'"') => {
-                    self.i += 1;
-                    return;
-                }
-                Some(b'\\') => {
-                    match self.peek(1) {
-                        Some(n @ (b'$' | b'`' | b'"' | b'\\')) => self.push(n),
-                        Some(b'\n') => {}
-                        Some(n) => {
-                            self.push(b'\\');
-                            self.push(n);
-                        }
-                        None => self.push(b'\\'),
-                    }
-                    self.i += 2;
-                }
-                Some(b'$') => self.dollar(),
-                Some(b'`') => self.backquote(),
-                Some(c) => {
-                    self.push(c);
-                    self.i += 1;
-                }
-            }
-        }
-    }
-
-    /// At `$`: a substitution, an expansion or a literal dollar.
-    fn dollar(&mut self) {
-        match self.peek(1) {
-            Some(b'(') => {
-                let arithmetic = self.peek(2) == Some(b'(');
-                self.i += 1;
-                let body = self.balanced();
-                self.push_all(b"$(");
-                self.push_all(body.as_bytes());
-                self.push(b')');
-                if !arithmetic {
-                    self.script.substitutions.push(body);
-                    self.script.note("$(");
-                }
-            }
-            Some(b'{') => {
-                self.script.expansions = true;
-                let start = self.i;
-                while let Some(c) = self.peek(0) {
-                    self.i += 1;
-                    if c == b'}' {
-                        break;
-                    }
-                }
-                let raw = self.bytes.get(start..self.i).unwrap_or(&[]);
-                self.push_all(raw);
-            }
-            Some(c) if c.is_ascii_alphanumeric() || b"_@*#?$!-".contains(&c) => {
-                self.script.expansions = true;
-                self.push(b'$');
-                self.i += 1;
-            }
-            _ => {
-                self.push(b'$');
-                self.i += 1;
-            }
-        }
-    }
-
-    fn backquote(&mut self) {
-        self.i += 1;
-        let mut body = Vec::new();
-        loop {
-            match self.peek(0) {
-                None => {
-                    self.script.unterminated = true;
-                    break;
-                }
-                Some(b'`') => {
-                    self.i += 1;
-                    break;
-                }
-                Some(b'\\') => {
-                    if let Some(n) = self.peek(1) {
-                        body.push(n);
-                    }
-                    self.i += 2;
-                }
-                Some(c) => {
-                    body.push(c);
-                    self.i += 1;
-                }
-            }
-        }
-        self.script.note("`");
-        self.push(b'`');
-        self.push_all(&body);
-        self.push(b'`');
-        self.script.substitutions.push(text_of(body));
-    }
-
-    /// At `(`: the text up to the matching `)`, which is consumed.
-    fn balanced(&mut self) -> String {
-        self.i += 1;
-        let start = self.i;
-        let mut depth = 1u32;
-        let mut quote: Option<u8> = None;
-        while let Some(c) = self.peek(0) {
-            self.i += 1;
-            match (quote, c) {
-                (Some(q), c) if c == q => quote = None,
-                (_, b'\\') => self.i += 1,
-                (Some(_), _) => {}
-                (None, b'\'' | b'"') => quote = Some(c),
-                (None, b'(') => depth += 1,
-                (None, b')') => {
-                    depth -= 1;
-                    if depth == 0 {
-                        let body = self.bytes.get(start..self.i - 1).unwrap_or(&[]);
-                        return text_of(body.to_vec());
-                    }
-                }
-                _ => {}
-            }
-        }
-        self.i = self.i.min(self.bytes.len());
-        self.script.unterminated = true;
-        text_of(self.bytes.get(start..).unwrap_or(&[]).to_vec())
-    }
-
-    fn redirect(&mut self, op: &'static str) {
-        // `2>` and `{fd}>`: the digits name a descriptor, not an argument.
-        if let Some(w) = &self.word {
-            let fd = (!w.is_empty() && w.iter().all(u8::is_ascii_digit))
-                || (w.first() == Some(&b'{') && w.last() == Some(&b'}'));
-            if fd {
-                self.word = None;
-            }
-        }
-        self.end_word();
-        self.script.note(op);
-        self.target_next = true;
-    }
-
-    fn control(&mut self, op: &'static str, pipe: bool) {
-        self.end_word();
-        self.script.note(op);
-        self.finish_command();
-        self.skipping = false;
-        self.next_piped = pipe;
-    }
-
-    fn end_word(&mut self) {
-        let Some(w) = self.word.take() else { return };
-        if self.target_next {
-            self.target_next = false;
             return;
         }
-        if self.skipping {
+        for (opener, body) in t.substitutions {
+            self.script.note(opener);
+            self.script.substitutions.push(body);
+        }
+        self.script.expansions |= t.parameter;
+        if std::mem::take(&mut self.target_next) || self.skipping {
             return;
         }
-        let w = text_of(w);
+        let w = t.text;
         if self.cur.words.is_empty() {
             if is_assignment(&w) {
                 self.cur.assignments.push(w);
@@ -434,9 +484,6 @@ impl Parser<'_> {
         self.next_piped = false;
     }
 }
-
-/// Bytes the tokenizer acts on outside quotes.
-const SPECIAL: &[u8] = b" \t\r\n#'\"\\$`;&|<>()";
 
 /// `NAME=value` with a shell variable name.
 pub(crate) fn is_assignment(word: &str) -> bool {

@@ -2,8 +2,9 @@
 //! asks this module.
 //!
 //! - [`lex`]: a conservative tokenizer for `shell` text (quotes, escapes,
-//!   control and redirection operators, `$(..)` and backquotes) into
-//!   simple commands. It is not a shell and never runs anything.
+//!   control and redirection operators, `$(..)` and backquotes) into words,
+//!   which the `bwrap` and Compose importers read too, and into simple
+//!   commands. It is not a shell and never runs anything.
 //! - [`words`]: what one word means: the shell constructs a string holds
 //!   ([`metacharacters`]) and the program a word names ([`program_name`]).
 //! - [`programs`]: tables of program families (shells, interpreters,

@@ -67,6 +67,21 @@ fn tokenizer_finds_substitutions_and_compound_commands() {
     assert!(parse("echo $((1+2))").substitutions.is_empty());
 }
 
+/// A backquoted command stays in its word as written; the command it runs
+/// loses a backslash only before `$`, a backquote or a backslash (POSIX).
+#[test]
+fn tokenizer_reads_backquotes_and_process_substitution() {
+    let s = parse(r"echo `echo '\a' \\$x \$y \`id\``");
+    assert_eq!(s.commands[0].words[1], r"`echo '\a' \\$x \$y \`id\``");
+    assert_eq!(s.substitutions, [r"echo '\a' \$x $y `id`"]);
+    let t = tokens("a <(b) \"$(c)\" '$d' $");
+    let expands: Vec<bool> = t.tokens.iter().map(|t| t.expands).collect();
+    assert_eq!(expands, [false, true, true, false, true]);
+    assert_eq!(t.tokens[1].substitutions, [("<(", "b".to_string())]);
+    assert!(!t.tokens[4].parameter && t.tokens[2].substitutions.len() == 1);
+    assert_eq!(tokens("a ${b").unterminated, Some(("${", 2)));
+}
+
 #[test]
 fn metacharacters_by_kind() {
     use Meta::*;
