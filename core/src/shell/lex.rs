@@ -18,8 +18,9 @@ pub(crate) struct Token {
     /// Among those, a parameter: `$NAME`, `$1`, `$@`, `${..}`.
     pub parameter: bool,
     /// Command substitutions in the word, with their opener (`$(`, `` ` ``,
-    /// `<(`, `>(`) and body.
-    pub substitutions: Vec<(&'static str, String)>,
+    /// `<(`, `>(`) and body. Boxed: few words have one, and a long command
+    /// line's tokens (a bwrap line of 200,000 binds) are held at once.
+    pub substitutions: Option<Box<[(&'static str, String)]>>,
 }
 
 /// What [`tokens`] found in a text.
@@ -329,7 +330,11 @@ impl Scanner<'_> {
         let w = self.word(at);
         w.expands = true;
         w.parameter |= parameter;
-        w.substitutions.extend(substitution);
+        if let Some(sub) = substitution {
+            let mut subs = w.substitutions.take().map(Vec::from).unwrap_or_default();
+            subs.push(sub);
+            w.substitutions = Some(subs.into_boxed_slice());
+        }
     }
 }
 
@@ -450,7 +455,7 @@ impl Parser {
             }
             return;
         }
-        for (opener, body) in t.substitutions {
+        for (opener, body) in t.substitutions.map(Vec::from).unwrap_or_default() {
             self.script.note(opener);
             self.script.substitutions.push(body);
         }

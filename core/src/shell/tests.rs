@@ -77,8 +77,15 @@ fn tokenizer_reads_backquotes_and_process_substitution() {
     let t = tokens("a <(b) \"$(c)\" '$d' $");
     let expands: Vec<bool> = t.tokens.iter().map(|t| t.expands).collect();
     assert_eq!(expands, [false, true, true, false, true]);
-    assert_eq!(t.tokens[1].substitutions, [("<(", "b".to_string())]);
-    assert!(!t.tokens[4].parameter && t.tokens[2].substitutions.len() == 1);
+    let subs = |i: usize| {
+        t.tokens[i]
+            .substitutions
+            .as_deref()
+            .unwrap_or_default()
+            .to_vec()
+    };
+    assert_eq!(subs(1), [("<(", "b".to_string())]);
+    assert!(!t.tokens[4].parameter && subs(2).len() == 1);
     assert_eq!(tokens("a ${b").unterminated, Some(("${", 2)));
 }
 
