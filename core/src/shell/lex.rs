@@ -19,7 +19,7 @@ pub(crate) struct Token {
     pub parameter: bool,
     /// Command substitutions in the word, with their opener (`$(`, `` ` ``,
     /// `<(`, `>(`) and body. Boxed: few words have one, and a long command
-    /// line's tokens (a bwrap line of 200,000 binds) are held at once.
+    /// line's tokens (a bwrap line of many binds) are all held at once.
     pub substitutions: Option<Box<[(&'static str, String)]>>,
 }
 
