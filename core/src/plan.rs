@@ -263,22 +263,116 @@ pub fn in_job(source: &str, target: &str, host_path: &str) -> String {
     }
 }
 
-/// The checks a catalog asks of every job audited against it, with their
-/// ids: the same for every profile, so built once, with the catalog.
-#[derive(Debug, Clone, Default)]
-pub struct CatalogChecks {
+/// The checks that do not depend on the profile, built once with the
+/// catalog, ids included: what the catalog asks of every job audited
+/// against it, and what every job gets whatever it declares. A check whose
+/// target carries a declared value its identity leaves out (a limit's
+/// value, the environment's names, the kernel's kind) keeps only its id
+/// here.
+#[derive(Debug, Clone)]
+pub struct Standing {
     /// Each sensitive label must not be readable (step 2 of [`derive`]).
     reads: Vec<RuntimeCheck>,
     /// Each trusted configuration must not be writable (step 3).
     writes: Vec<RuntimeCheck>,
+    /// Writes outside the job's mounts (step 3), by path.
+    outside: [RuntimeCheck; 3],
+    /// The metadata endpoint, then two destinations no allow list names
+    /// (step 5).
+    metadata: RuntimeCheck,
+    unlisted: [RuntimeCheck; 2],
+    /// The worker is destroyed (step 10).
+    worker: RuntimeCheck,
+    /// The ids of the limit checks (by [`LimitName`]), the timeout's, the
+    /// environment's and the kernel's.
+    limit_ids: [String; 6],
+    timeout_id: String,
+    env_id: String,
+    kernel_id: String,
 }
 
-impl CatalogChecks {
-    pub fn new(catalog: &crate::labels::Catalog) -> CatalogChecks {
-        let with_id = |mut c: RuntimeCheck| {
-            c.id = c.stable_id();
-            c
-        };
+/// `c` with its id.
+fn identified(mut c: RuntimeCheck) -> RuntimeCheck {
+    c.id = c.stable_id();
+    c
+}
+
+/// The limits a profile declares, in plan order.
+const LIMITS: [LimitName; 6] = [
+    LimitName::MemoryBytes,
+    LimitName::Processes,
+    LimitName::OutputBytes,
+    LimitName::CpuSeconds,
+    LimitName::WallSeconds,
+    LimitName::MaxJobs,
+];
+
+fn limit(name: LimitName, value: Option<u64>) -> Target {
+    Target::Limit {
+        limit: name,
+        value,
+        threshold: value.map_or(Threshold::Any, Threshold::Value),
+    }
+}
+
+fn limit_check(name: LimitName, value: Option<u64>, how: &str) -> RuntimeCheck {
+    match name {
+        LimitName::MaxJobs => check(
+            CheckKind::LimitEnforced,
+            limit(name, value),
+            Expect::Enforced,
+            "/concurrency/max_jobs",
+            "start one job over the cap; it must wait or be refused",
+        ),
+        _ => check(
+            CheckKind::LimitEnforced,
+            limit(name, value),
+            Expect::Enforced,
+            cat!("/limits/", name.as_str()),
+            cat!("exceed ", name.as_str(), " with a small probe; ", how),
+        ),
+    }
+}
+
+fn timeout_check(wall_seconds: Option<u64>) -> RuntimeCheck {
+    check(
+        CheckKind::TimeoutKillsTree,
+        limit(LimitName::WallSeconds, wall_seconds),
+        Expect::NoSurvivors,
+        "/limits/timeout_kills",
+        "start a grandchild that ignores SIGTERM; after the timeout no process of the job may remain",
+    )
+}
+
+fn env_check(names: Vec<String>) -> RuntimeCheck {
+    check(
+        CheckKind::EnvExact,
+        Target::Variables(names),
+        Expect::Exact,
+        "/environment",
+        "the job's environment must hold only the declared variables, nothing inherited from the launcher",
+    )
+}
+
+fn kernel_check(kind: &str, runtime: Option<String>) -> RuntimeCheck {
+    check(
+        CheckKind::BoundaryKernel,
+        Target::Kernel {
+            kind: kind.to_string(),
+            runtime,
+        },
+        Expect::SeparateKernel,
+        "/boundary",
+        cat!(
+            "the boundary is declared as ",
+            kind,
+            "; the kernel seen from inside the job (boot id, release, version) must differ from the host's, or the job shares the host's kernel"
+        ),
+    )
+}
+
+impl Standing {
+    pub fn new(catalog: &crate::labels::Catalog) -> Standing {
         // Hash sets: the importers' own types, so the page holds no
         // B-tree set code for these two.
         let mut seen = std::collections::HashSet::new();
@@ -287,7 +381,7 @@ impl CatalogChecks {
             .iter()
             .filter(|l| l.class.sensitive_to_read() && seen.insert(l.path.as_str()))
             .map(|l| {
-                with_id(check(
+                identified(check(
                     CheckKind::ReadDenied,
                     path(l.path.clone()),
                     Expect::Denied,
@@ -307,7 +401,7 @@ impl CatalogChecks {
             .iter()
             .filter(|l| l.class == crate::labels::LabelClass::TrustedConfig)
             .map(|l| {
-                with_id(check(
+                identified(check(
                     CheckKind::WriteDenied,
                     path(l.path.clone()),
                     Expect::Denied,
@@ -320,13 +414,72 @@ impl CatalogChecks {
                 ))
             })
             .collect();
-        CatalogChecks { reads, writes }
+        let outside = ["/", "/etc", "/usr"].map(|t| {
+            identified(check(
+                CheckKind::WriteDenied,
+                path(t),
+                Expect::Denied,
+                "",
+                "writing outside the declared scratch and output mounts must fail",
+            ))
+        });
+        let egress = |target, anchor, because| {
+            identified(check(
+                CheckKind::EgressDenied,
+                target,
+                Expect::Denied,
+                anchor,
+                because,
+            ))
+        };
+        Standing {
+            reads,
+            writes,
+            outside,
+            metadata: egress(
+                tcp(METADATA_HOST, METADATA_PORT),
+                "",
+                "the cloud metadata endpoint hands out instance credentials",
+            ),
+            unlisted: [
+                egress(
+                    tcp("example.com", 443),
+                    "/network/egress",
+                    "a destination outside the allow list must be unreachable at the network layer",
+                ),
+                egress(
+                    tcp("10.0.0.1", 22),
+                    "/network/egress",
+                    "private addresses must be unreachable unless listed",
+                ),
+            ],
+            worker: identified(check(
+                CheckKind::WorkerDestroyed,
+                Target::Worker,
+                Expect::Destroyed,
+                "/cleanup",
+                "after results are collected the worker must be gone, with nothing kept but the declared metadata",
+            )),
+            limit_ids: LIMITS.map(|name| limit_check(name, None, "").stable_id()),
+            timeout_id: timeout_check(None).stable_id(),
+            env_id: env_check(Vec::new()).stable_id(),
+            kernel_id: kernel_check("", None).stable_id(),
+        }
+    }
+
+    /// `c`, whose id is `id`: a check built for the profile whose identity
+    /// [`Standing::new`] has already hashed.
+    fn with_id(c: RuntimeCheck, id: &str) -> RuntimeCheck {
+        RuntimeCheck {
+            id: id.to_string(),
+            ..c
+        }
     }
 }
 
 /// Derive the plan. Order: reads, writes, links, egress, limits, timeout,
 /// environment, credentials, cleanup; within a group, profile order.
-pub fn derive(ctx: &Ctx<'_>, catalog: &CatalogChecks) -> Vec<RuntimeCheck> {
+pub fn derive(ctx: &Ctx<'_>, standing: &Standing) -> Vec<RuntimeCheck> {
     // Room for what a mount (a write, a link, sometimes a read) and a
     // catalog label usually add, so that a large plan is not copied as it
     // grows.
@@ -385,7 +538,7 @@ pub fn derive(ctx: &Ctx<'_>, catalog: &CatalogChecks) -> Vec<RuntimeCheck> {
     // 2. Every sensitive catalog label, at its host path: it must not be
     //    reachable from the job by any mount the profile did not declare.
     out.extend(
-        catalog
+        standing
             .reads
             .iter()
             .filter(|c| !matches!(&c.target, Target::Path(p) if seen_read.contains(p)))
@@ -433,19 +586,15 @@ pub fn derive(ctx: &Ctx<'_>, catalog: &CatalogChecks) -> Vec<RuntimeCheck> {
             ));
         }
     }
-    let outside = ["/", "/etc", "/usr"];
-    for t in outside {
+    for c in &standing.outside {
+        let Target::Path(t) = &c.target else {
+            continue;
+        };
         if !write_targets.iter().any(|w| contains(w, t)) {
-            out.push(check(
-                CheckKind::WriteDenied,
-                path(t),
-                Expect::Denied,
-                "",
-                "writing outside the declared scratch and output mounts must fail",
-            ));
+            out.push(c.clone());
         }
     }
-    out.extend(catalog.writes.iter().cloned());
+    out.extend(standing.writes.iter().cloned());
 
     // 4. Links and races: every mount target must resolve where declared.
     for v in ctx.mounts {
@@ -479,33 +628,11 @@ pub fn derive(ctx: &Ctx<'_>, catalog: &CatalogChecks) -> Vec<RuntimeCheck> {
     }
 
     // 5. Egress.
-    out.push(check(
-        CheckKind::EgressDenied,
-        tcp(METADATA_HOST, METADATA_PORT),
-        Expect::Denied,
-        "",
-        "the cloud metadata endpoint hands out instance credentials",
-    ));
+    out.push(standing.metadata.clone());
     let net = ctx.profile.network.as_ref();
     let egress = net.and_then(|n| n.egress);
-    match egress {
-        Some(Egress::AllowAll) => {}
-        _ => {
-            out.push(check(
-                CheckKind::EgressDenied,
-                tcp("example.com", 443),
-                Expect::Denied,
-                "/network/egress",
-                "a destination outside the allow list must be unreachable at the network layer",
-            ));
-            out.push(check(
-                CheckKind::EgressDenied,
-                tcp("10.0.0.1", 22),
-                Expect::Denied,
-                "/network/egress",
-                "private addresses must be unreachable unless listed",
-            ));
-        }
+    if egress != Some(Egress::AllowAll) {
+        out.extend(standing.unlisted.iter().cloned());
     }
     if egress == Some(Egress::AllowList) {
         for (i, a) in net
@@ -546,46 +673,26 @@ pub fn derive(ctx: &Ctx<'_>, catalog: &CatalogChecks) -> Vec<RuntimeCheck> {
         }
         Some(_) => "the declared enforcer must stop a program that ignores it",
     };
-    let limit = |name: LimitName, value: Option<u64>| Target::Limit {
-        limit: name,
-        value,
-        threshold: value.map_or(Threshold::Any, Threshold::Value),
-    };
-    let limit_fields: [(LimitName, Option<u64>); 5] = [
-        (LimitName::MemoryBytes, limits.and_then(|l| l.memory_bytes)),
-        (LimitName::Processes, limits.and_then(|l| l.processes)),
-        (LimitName::OutputBytes, limits.and_then(|l| l.output_bytes)),
-        (LimitName::CpuSeconds, limits.and_then(|l| l.cpu_seconds)),
-        (LimitName::WallSeconds, limits.and_then(|l| l.wall_seconds)),
+    let max_jobs = ctx.profile.concurrency.as_ref().and_then(|c| c.max_jobs);
+    let values = [
+        limits.and_then(|l| l.memory_bytes),
+        limits.and_then(|l| l.processes),
+        limits.and_then(|l| l.output_bytes),
+        limits.and_then(|l| l.cpu_seconds),
+        limits.and_then(|l| l.wall_seconds),
+        max_jobs,
     ];
-    for (name, value) in limit_fields {
-        out.push(check(
-            CheckKind::LimitEnforced,
-            limit(name, value),
-            Expect::Enforced,
-            cat!("/limits/", name.as_str()),
-            cat!("exceed ", name.as_str(), " with a small probe; ", how),
-        ));
-    }
-    if let Some(c) = &ctx.profile.concurrency {
-        if let Some(m) = c.max_jobs {
-            out.push(check(
-                CheckKind::LimitEnforced,
-                limit(LimitName::MaxJobs, Some(m)),
-                Expect::Enforced,
-                "/concurrency/max_jobs",
-                "start one job over the cap; it must wait or be refused",
-            ));
+    for ((name, value), id) in LIMITS.into_iter().zip(values).zip(&standing.limit_ids) {
+        // Every declared limit is probed; the job cap only when declared.
+        if name != LimitName::MaxJobs || value.is_some() {
+            out.push(Standing::with_id(limit_check(name, value, how), id));
         }
     }
 
     // 7. Timeout kills the whole tree.
-    out.push(check(
-        CheckKind::TimeoutKillsTree,
-        limit(LimitName::WallSeconds, limits.and_then(|l| l.wall_seconds)),
-        Expect::NoSurvivors,
-        "/limits/timeout_kills",
-        "start a grandchild that ignores SIGTERM; after the timeout no process of the job may remain",
+    out.push(Standing::with_id(
+        timeout_check(limits.and_then(|l| l.wall_seconds)),
+        &standing.timeout_id,
     ));
 
     // 8. Environment exactly as declared.
@@ -598,13 +705,7 @@ pub fn derive(ctx: &Ctx<'_>, catalog: &CatalogChecks) -> Vec<RuntimeCheck> {
         .iter()
         .map(|(k, _)| k.clone())
         .collect();
-    out.push(check(
-        CheckKind::EnvExact,
-        Target::Variables(names),
-        Expect::Exact,
-        "/environment",
-        "the job's environment must hold only the declared variables, nothing inherited from the launcher",
-    ));
+    out.push(Standing::with_id(env_check(names), &standing.env_id));
 
     // 9. Credentials expire; 10. the worker is destroyed.
     for (i, c) in ctx.profile.credentials().iter().enumerate() {
@@ -618,13 +719,7 @@ pub fn derive(ctx: &Ctx<'_>, catalog: &CatalogChecks) -> Vec<RuntimeCheck> {
             cat!(at, " must be unusable once the job ends"),
         ));
     }
-    out.push(check(
-        CheckKind::WorkerDestroyed,
-        Target::Worker,
-        Expect::Destroyed,
-        "/cleanup",
-        "after results are collected the worker must be gone, with nothing kept but the declared metadata",
-    ));
+    out.push(standing.worker.clone());
 
     // 11. A kernel of its own, when the kind or the runtime claims one: the
     //     declared kind is a claim, the kernel the job runs on is the fact.
@@ -637,19 +732,9 @@ pub fn derive(ctx: &Ctx<'_>, catalog: &CatalogChecks) -> Vec<RuntimeCheck> {
             .map(str::trim)
             .filter(|n| !n.is_empty())
             .map(str::to_string);
-        out.push(check(
-            CheckKind::BoundaryKernel,
-            Target::Kernel {
-                kind: kind.to_string(),
-                runtime,
-            },
-            Expect::SeparateKernel,
-            "/boundary",
-            cat!(
-                "the boundary is declared as ",
-                kind,
-                "; the kernel seen from inside the job (boot id, release, version) must differ from the host's, or the job shares the host's kernel"
-            ),
+        out.push(Standing::with_id(
+            kernel_check(kind, runtime),
+            &standing.kernel_id,
         ));
     }
     out

@@ -57,7 +57,7 @@ pub struct Labels {
     pub index: LabelIndex,
     pub sha256: String,
     /// The runtime checks the catalog asks of every job.
-    checks: plan::CatalogChecks,
+    checks: plan::Standing,
 }
 
 /// Why a catalog could not be used.
@@ -94,7 +94,7 @@ impl Labels {
         );
         let index = index?;
         Ok(Labels {
-            checks: plan::CatalogChecks::new(index.catalog()),
+            checks: plan::Standing::new(index.catalog()),
             index,
             sha256,
         })
@@ -106,14 +106,17 @@ impl Labels {
             Ok(l) => l,
             // The embedded catalog is checked by a unit test; an empty
             // catalog is the only sane fallback and cannot be reached.
-            Err(_) => Labels {
-                index: LabelIndex::new(Catalog {
+            Err(_) => {
+                let index = LabelIndex::new(Catalog {
                     name: "workshop".into(),
                     labels: Vec::new(),
-                }),
-                sha256: sha256_hex(crate::labels::WORKSHOP_CATALOG.as_bytes()),
-                checks: plan::CatalogChecks::default(),
-            },
+                });
+                Labels {
+                    checks: plan::Standing::new(index.catalog()),
+                    index,
+                    sha256: sha256_hex(crate::labels::WORKSHOP_CATALOG.as_bytes()),
+                }
+            }
         }
     }
 }
