@@ -111,10 +111,14 @@ pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
     if let Some(a) = root.entry("annotations").filter(|e| !e.value.is_null()) {
         d.note(
             a.key_loc,
-            format!(
-                "{} annotation(s) are passed to the runtime; runtime-specific annotations can change isolation and are not audited",
-                a.value.entries().len()
-            ),
+            {
+                let n = a.value.entries().len();
+                format!(
+                    "{} {} passed to the runtime; runtime-specific annotations can change isolation and are not audited",
+                    crate::text::plural(n, "annotation"),
+                    if n == 1 { "is" } else { "are" }
+                )
+            },
         );
     }
 
@@ -672,4 +676,32 @@ fn linux_section(d: &mut Draft, linux: Option<&SNode>, root: &SNode) -> Result<(
         d.note(e.key_loc, "`linux.netDevices` moves host network interfaces into the container: traffic through them leaves on the host's network, whatever the profile's egress says");
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    /// The note on annotations counts them in words that agree with the
+    /// count.
+    #[test]
+    fn the_annotations_note_agrees_with_its_count() {
+        for (annotations, want) in [
+            (r#"{"a": "1"}"#, "1 annotation is passed"),
+            (r#"{"a": "1", "b": "2"}"#, "2 annotations are passed"),
+            ("{}", "0 annotations are passed"),
+        ] {
+            let config = format!(
+                r#"{{"ociVersion": "1.0.2", "process": {{"args": ["true"]}}, "root": {{"path": "rootfs"}}, "annotations": {annotations}}}"#
+            );
+            let imported = crate::import::import(config.as_bytes(), crate::import::Format::Oci)
+                .unwrap_or_else(|e| panic!("{config}: {e}"));
+            let notes: Vec<&str> = imported
+                .iter()
+                .flat_map(|i| i.notes.iter().map(|n| n.message.as_ref()))
+                .collect();
+            assert!(
+                notes.iter().any(|n| n.starts_with(want)),
+                "{annotations}: {notes:?}"
+            );
+        }
+    }
 }
