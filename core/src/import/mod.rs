@@ -46,6 +46,7 @@ mod codex;
 mod codex_schema;
 mod compose;
 mod compose_schema;
+mod float;
 pub mod hints;
 mod k8s_cluster;
 mod k8s_schema;

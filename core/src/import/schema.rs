@@ -163,14 +163,8 @@ pub fn yaml_int(text: &str) -> Option<i128> {
         if !ok {
             return None;
         }
-        let f: f64 = body.parse().ok()?;
-        if !f.is_finite() || f.fract() != 0.0 || f.abs() > 1e30 {
-            return None;
-        }
-        // Checked above: finite, whole and far inside i128.
-        #[allow(clippy::cast_possible_truncation)]
-        let w = f as i128;
-        w
+        // Whole once read as an f64 and at most 1e30.
+        super::float::whole(body)?
     };
     Some(if neg { -v } else { v })
 }
@@ -192,7 +186,7 @@ pub fn kind(n: &SNode) -> &'static str {
         SValue::Map(_) => "a mapping",
         SValue::Scalar(s) if s.quoted => "a quoted string",
         SValue::Scalar(_) if n.as_bool().is_some() => "a boolean",
-        SValue::Scalar(s) if yaml_int(&s.text).is_some() || s.text.parse::<f64>().is_ok() => {
+        SValue::Scalar(s) if yaml_int(&s.text).is_some() || super::float::is_float(&s.text) => {
             "a number"
         }
         SValue::Scalar(_) => "a string",
