@@ -208,7 +208,7 @@ fn check(place: &Place) -> Vec<String> {
                 }
                 (Ok(_), false) => failures.push(format!("{what}: a wrong type is accepted")),
                 (Ok(o), true) => {
-                    if *o == base && !matches!(f.role, Role::Neutral(_)) {
+                    if *o == base && !matches!(f.role, Role::Neutral) {
                         failures.push(format!("{what}: no effect, no note, no error"));
                     }
                 }

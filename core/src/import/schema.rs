@@ -64,8 +64,10 @@ pub enum Shape {
 pub enum Role {
     /// Read by the importer: mapped onto the profile or noted there.
     Read,
-    /// No bearing on what the job can reach or do; the text says why.
-    Neutral(&'static str),
+    /// No bearing on what the job can reach or do. The table says why, in
+    /// text for its readers that the value does not keep: nothing reads it,
+    /// and the page would carry every reason otherwise.
+    Neutral,
     /// No profile equivalent: the walk notes the key with this text.
     Note(&'static str),
 }
@@ -102,11 +104,11 @@ pub const fn read(key: &'static str, shape: Shape) -> Field {
         role: Role::Read,
     }
 }
-pub const fn neutral(key: &'static str, shape: Shape, why: &'static str) -> Field {
+pub const fn neutral(key: &'static str, shape: Shape, _why: &'static str) -> Field {
     Field {
         key,
         shape,
-        role: Role::Neutral(why),
+        role: Role::Neutral,
     }
 }
 pub const fn noted(key: &'static str, shape: Shape, note: &'static str) -> Field {
