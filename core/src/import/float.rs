@@ -134,7 +134,7 @@ fn rounded(digits: &[u8], point: i64) -> Option<u128> {
     if int == 0 {
         // 2^-1075 has 323 zeros after the point: a fraction with fewer is
         // above it and cannot round to zero.
-        if zeros > 320 && cmp_frac(zeros, frac, &half_power(1075)) != Ordering::Greater {
+        if zeros > 320 && cmp_frac(zeros, frac, half_smallest()) != Ordering::Greater {
             return Some(0);
         }
         let bound = one_minus(&half_power(54));
@@ -163,6 +163,13 @@ fn half_power(k: u32) -> Vec<u8> {
         d.push(carry * 5);
     }
     d
+}
+
+/// The digits of 2^-1075, half the smallest subnormal, made once: working
+/// them out takes a million steps, and a file may hold many tiny numbers.
+fn half_smallest() -> &'static [u8] {
+    static DIGITS: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    DIGITS.get_or_init(|| half_power(1075))
 }
 
 /// The digits of 1 - x for the digits of a fraction x that ends in 5.
