@@ -166,7 +166,8 @@ fn half_power(k: u32) -> Vec<u8> {
 }
 
 /// The digits of 2^-1075, half the smallest subnormal, made once: working
-/// them out takes a million steps, and a file may hold many tiny numbers.
+/// them out costs far more than comparing a number with them, and a file
+/// may hold many tiny numbers.
 fn half_smallest() -> &'static [u8] {
     static DIGITS: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
     DIGITS.get_or_init(|| half_power(1075))
