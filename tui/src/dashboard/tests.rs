@@ -508,3 +508,34 @@ fn the_plan_tab_shows_what_was_observed() {
     std::fs::write(&path, "{}").unwrap();
     assert!(super::load::load_observations(&path).is_err());
 }
+
+/// A check's id is how a reviewer finds it in the export and in the
+/// verifier's observations: where the screen has room, every id on the
+/// plan tab is shown whole (a 6-column id column showed `rc-33…` for two
+/// different checks), with or without the observed column; a narrow
+/// screen falls back to a short prefix so that the targets keep room.
+#[test]
+fn plan_tab_shows_whole_check_ids_when_there_is_room() {
+    let mut a = app(vec![fixture("workshop.json")]);
+    step(&mut a, Msg::ShowTab(Tab::Checks));
+    let report = a.slots[0].outcome.as_ref().unwrap().clone();
+    let ids: Vec<&str> = report
+        .runtime_checks
+        .iter()
+        .map(|c| c.id.as_str())
+        .collect();
+    assert!(ids.len() > 10, "{ids:?}");
+    for (w, h) in [(120, 60), (100, 60), (200, 60)] {
+        let text = screen(&a, w, h);
+        // The table shows the rows that fit; each of them whole.
+        let shown: Vec<&&str> = ids.iter().filter(|id| text.contains(**id)).collect();
+        assert!(
+            shown.len() >= 10,
+            "{w}x{h}: {} whole ids\n{text}",
+            shown.len()
+        );
+        assert!(!text.contains("rc-33…"), "{w}x{h}\n{text}");
+    }
+    let text = screen(&a, 80, 40);
+    assert!(text.contains("/home/botie/.aws"), "{text}");
+}

@@ -15,12 +15,19 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{HighlightSpacing, Row, StatefulWidget, Table, TableState};
 
+/// `rc-` and twelve hex digits.
+const ID_WIDTH: u16 = 15;
+
 pub(crate) fn render_checks_tab(app: &App, report: &Report, area: Rect, buf: &mut Buffer) {
     let checks = &report.runtime_checks;
     let (table_r, bottom) = checks_layout(area);
     let joined = observed(app, report);
+    // Whole ids where the targets keep room (an id is how a reviewer
+    // finds the check in the export and in the observations); a prefix
+    // on a narrow screen.
+    let id_width = if table_r.width >= 100 { ID_WIDTH } else { 6 };
     let mut widths = vec![
-        Constraint::Length(6),
+        Constraint::Length(id_width),
         Constraint::Length(18),
         Constraint::Length(8),
     ];
