@@ -61,7 +61,12 @@ pub fn import_docs(docs: &[SNode], sink: &mut dyn FnMut(String, Draft)) -> Resul
     let defs = Defs::of(root);
     for (k, svc) in services.entries().iter().enumerate() {
         let node = read::map(&svc.value, &svc.key)?;
-        let mut d = service(root, &defs, &svc.key, svc.key_loc, node)?;
+        let mut assumed = Vec::new();
+        let node = interpolated(node, "", &mut assumed)?;
+        let mut d = service(root, &defs, &svc.key, svc.key_loc, &node)?;
+        for (at, note) in assumed {
+            d.note(at, note);
+        }
         schema::adopt_notes(&mut d, &top);
         if k == 0 && docs.len() > 1 {
             d.note(
@@ -1332,25 +1337,137 @@ fn braced(body: &str, out: &mut Interpolated) -> Result<(), String> {
 
 /// Say how a value was interpolated, next to the setting it came from.
 fn note_interpolation(d: &mut Draft, at: Loc, what: &str, raw: &str, i: &Interpolated) {
+    for note in interpolation_notes(what, raw, i, None) {
+        d.note(at, note);
+    }
+}
+
+/// What a reader must know about one interpolated value: each default
+/// assumed, and each variable with no value (kept as written, or read as
+/// `widest`, the most permissive value the setting could take).
+fn interpolation_notes(
+    what: &str,
+    raw: &str,
+    i: &Interpolated,
+    widest: Option<&str>,
+) -> Vec<String> {
+    let mut out = Vec::new();
     for (name, default) in &i.defaulted {
-        d.note(
-            at,
-            format!(
-                "{what} `{raw}`: `{name}` is not known here, so its default `{default}` is used; if `{name}` is set when Compose runs, the value differs"
-            ),
-        );
+        out.push(format!(
+            "{what} `{raw}`: `{name}` is not known here, so its default `{default}` is used; if `{name}` is set when Compose runs, the value differs"
+        ));
     }
     for name in &i.unresolved {
         if name == "HOME" {
             continue;
         }
-        d.note(
-            at,
-            format!(
+        out.push(match widest {
+            Some(w) => format!(
+                "{what} `{raw}`: `{name}` has no value in the file; read as `{w}`, the widest value it could take"
+            ),
+            None => format!(
                 "{what} `{raw}`: `{name}` has no value in the file; it is kept as written, and the import cannot say what it resolves to"
             ),
-        );
+        });
     }
+    out
+}
+
+/// Keys whose values the import reads as text of their own: volumes are
+/// interpolated where they are parsed (positions inside a short volume
+/// hold only for exact text), environment values are reported as values,
+/// and commands are audited as written.
+const READ_AS_WRITTEN: &[&str] = &[
+    "volumes",
+    "environment",
+    "env_file",
+    "command",
+    "entrypoint",
+    "healthcheck",
+    "labels",
+    "build",
+    "extends",
+];
+
+/// The most permissive value a setting could take when its variable has
+/// no value in the file: a reading that never errs in the safe direction.
+fn widest(key: &str, text: &str) -> Option<String> {
+    let w = match key {
+        "network_mode" | "pid" | "ipc" | "uts" | "userns_mode" | "cgroup" => "host",
+        "privileged" | "oom_kill_disable" => "true",
+        "read_only" => "false",
+        "cap_add" => "ALL",
+        "security_opt" => match text.split([':', '=']).next().unwrap_or("") {
+            "no-new-privileges" => "no-new-privileges:false",
+            "apparmor" => "apparmor:unconfined",
+            "label" => "label:disable",
+            "systempaths" => "systempaths:unconfined",
+            _ => "seccomp:unconfined",
+        },
+        _ => return None,
+    };
+    Some(w.to_string())
+}
+
+/// A service as Compose reads it: every value interpolated before any
+/// setting is read (compose-go interpolates the whole model, then casts
+/// `privileged: "${P:-true}"` to its type), except the keys in
+/// [`READ_AS_WRITTEN`]. `key` is the setting a value belongs to (the
+/// nearest mapping key). What was assumed goes to `notes`.
+fn interpolated(
+    node: &SNode,
+    key: &str,
+    notes: &mut Vec<(Loc, String)>,
+) -> Result<SNode, ImportError> {
+    let value = match &node.value {
+        SValue::Scalar(s) if s.text.contains('$') => {
+            let i = interpolate(&s.text).map_err(|m| invalid(node.loc, m))?;
+            if i.is_exact() && i.text == s.text {
+                return Ok(node.clone());
+            }
+            let wide = if i.unresolved.iter().any(|n| n != "HOME") {
+                widest(key, &i.text)
+            } else {
+                None
+            };
+            let what = format!("`{key}`");
+            for n in interpolation_notes(&what, &s.text, &i, wide.as_deref()) {
+                notes.push((node.loc, n));
+            }
+            // Compose casts the interpolated text to the field's type, so
+            // quotes around a template do not keep it a string.
+            SValue::Scalar(super::tree::Scalar {
+                quoted: s.quoted && i.is_exact(),
+                text: wide.unwrap_or(i.text),
+            })
+        }
+        SValue::Seq(items) => SValue::Seq(
+            items
+                .iter()
+                .map(|n| interpolated(n, key, notes))
+                .collect::<Result<_, _>>()?,
+        ),
+        SValue::Map(entries) => SValue::Map(
+            entries
+                .iter()
+                .map(|e| {
+                    let value =
+                        if READ_AS_WRITTEN.contains(&e.key.as_str()) || e.key.starts_with("x-") {
+                            e.value.clone()
+                        } else {
+                            interpolated(&e.value, &e.key, notes)?
+                        };
+                    Ok(super::tree::SEntry {
+                        key: e.key.clone(),
+                        key_loc: e.key_loc,
+                        value,
+                    })
+                })
+                .collect::<Result<_, ImportError>>()?,
+        ),
+        _ => return Ok(node.clone()),
+    };
+    Ok(SNode::new(node.loc, value))
 }
 
 /// A short-syntax volume, `[SOURCE:]TARGET[:OPTIONS]`, as compose-go's
@@ -1609,6 +1726,207 @@ mod tests {
         assert_eq!(v["setup"][0]["executable"], "chown");
         assert_eq!(v["setup"][1]["executable"], "./drain.sh");
         assert_eq!(v["boundary"]["privileged"], true);
+    }
+
+    /// Compose interpolates every value of a service before it reads any
+    /// setting (compose-go's `interpolation.Interpolate`, then type casts):
+    /// a variable in `network_mode`, `privileged` or `security_opt` is as
+    /// much the setting as a literal. A default is read with a note; a
+    /// variable with no value is read as the widest value it could take.
+    #[test]
+    fn every_setting_is_read_after_interpolation() {
+        // (the service's settings, JSON pointer, the value it must hold)
+        let table: &[(&str, &str, serde_json::Value)] = &[
+            (
+                "network_mode: ${NM:-host}",
+                "/boundary/host_namespaces",
+                serde_json::json!(["network"]),
+            ),
+            (
+                "network_mode: \"${NM-host}\"",
+                "/network/egress",
+                serde_json::json!("allow-all"),
+            ),
+            (
+                "network_mode: ${NM}",
+                "/boundary/host_namespaces",
+                serde_json::json!(["network"]),
+            ),
+            (
+                "network_mode: ${NM:?set it}",
+                "/boundary/host_namespaces",
+                serde_json::json!(["network"]),
+            ),
+            (
+                "network_mode: ${NM:-none}",
+                "/network/egress",
+                serde_json::json!("deny"),
+            ),
+            (
+                "network_mode: ${NM:-bridge}",
+                "/boundary/host_namespaces",
+                serde_json::json!([]),
+            ),
+            (
+                "pid: ${P:-host}",
+                "/boundary/host_namespaces",
+                serde_json::json!(["pid"]),
+            ),
+            (
+                "pid: ${P}",
+                "/boundary/host_namespaces",
+                serde_json::json!(["pid"]),
+            ),
+            (
+                "ipc: ${XORG_IPC}",
+                "/boundary/host_namespaces",
+                serde_json::json!(["ipc"]),
+            ),
+            (
+                "ipc: ${IPC:-private}",
+                "/boundary/host_namespaces",
+                serde_json::json!([]),
+            ),
+            (
+                "uts: '${U-host}'",
+                "/boundary/host_namespaces",
+                serde_json::json!(["uts"]),
+            ),
+            (
+                "userns_mode: ${UM:-host}",
+                "/boundary/host_namespaces",
+                serde_json::json!(["user"]),
+            ),
+            (
+                "userns_mode: $UM",
+                "/boundary/host_namespaces",
+                serde_json::json!(["user"]),
+            ),
+            (
+                "cgroup: ${CG:-host}",
+                "/boundary/host_namespaces",
+                serde_json::json!(["cgroup"]),
+            ),
+            (
+                "privileged: ${PRIV:-true}",
+                "/boundary/privileged",
+                serde_json::json!(true),
+            ),
+            (
+                "privileged: ${PRIV}",
+                "/boundary/privileged",
+                serde_json::json!(true),
+            ),
+            (
+                "privileged: ${PRIV:-false}",
+                "/boundary/privileged",
+                serde_json::json!(false),
+            ),
+            (
+                "read_only: ${RO:-true}",
+                "/boundary/read_only_root",
+                serde_json::json!(true),
+            ),
+            (
+                "read_only: ${RO}",
+                "/boundary/read_only_root",
+                serde_json::json!(false),
+            ),
+            (
+                "security_opt: [\"${S:-seccomp:unconfined}\"]",
+                "/boundary/seccomp",
+                serde_json::json!("unconfined"),
+            ),
+            (
+                "security_opt: [\"${S}\"]",
+                "/boundary/seccomp",
+                serde_json::json!("unconfined"),
+            ),
+            (
+                "security_opt: [\"no-new-privileges:${NNP:-true}\"]",
+                "/boundary/no_new_privileges",
+                serde_json::json!(true),
+            ),
+            (
+                "security_opt: [\"apparmor=${AA:-unconfined}\"]",
+                "/boundary/apparmor",
+                serde_json::json!("unconfined"),
+            ),
+            (
+                "cap_add: [\"${CAP:-SYS_ADMIN}\"]",
+                "/boundary/capabilities/add",
+                serde_json::json!(["SYS_ADMIN"]),
+            ),
+            (
+                "cap_add: [$CAP]",
+                "/boundary/capabilities/add",
+                serde_json::json!(["ALL"]),
+            ),
+            (
+                "cap_drop: [\"${DROP:-ALL}\"]",
+                "/boundary/capabilities/drop",
+                serde_json::json!(["ALL"]),
+            ),
+            (
+                "user: ${APP_UID:-0}",
+                "/boundary/user",
+                serde_json::json!("0"),
+            ),
+            (
+                "user: \"${PUID:-1000}:${PGID:-1000}\"",
+                "/boundary/user",
+                serde_json::json!("1000:1000"),
+            ),
+            ("user: \"$$x\"", "/boundary/user", serde_json::json!("$x")),
+            (
+                "runtime: ${RT:-runsc}",
+                "/boundary/kind",
+                serde_json::json!("user-space-kernel"),
+            ),
+            (
+                "mem_limit: ${MEM:-2g}",
+                "/limits/memory_bytes",
+                serde_json::json!(2_147_483_648u64),
+            ),
+            (
+                "pids_limit: ${PIDS:-256}",
+                "/limits/processes",
+                serde_json::json!(256),
+            ),
+            (
+                "working_dir: ${WD:-/srv}",
+                "/command/cwd",
+                serde_json::json!("/srv"),
+            ),
+        ];
+        let mut wrong = Vec::new();
+        for (setting, ptr, want) in table {
+            let yaml =
+                format!("services:\n  a:\n    image: x\n    command: [\"run\"]\n    {setting}\n");
+            let got = match import(yaml.as_bytes()) {
+                Ok(mut out) => {
+                    let (_, d) = out.remove(0);
+                    let (json, _, notes, _) = d.finish().unwrap();
+                    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+                    let said = notes.iter().any(|n| n.message.contains('`') && n.line == 5);
+                    if setting.contains('$') && !setting.contains("$$") && !said {
+                        wrong.push(format!("{setting}: no note at its line"));
+                    }
+                    v.pointer(ptr).cloned().unwrap_or(serde_json::Value::Null)
+                }
+                Err(e) => serde_json::Value::String(format!("error: {e}")),
+            };
+            if &got != want {
+                wrong.push(format!("{setting}: {ptr} is {got}, want {want}"));
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "{} of {}:\n{}",
+            wrong.len(),
+            table.len(),
+            wrong.join("\n")
+        );
     }
 
     #[test]
