@@ -94,6 +94,14 @@ pub struct RuntimeClass {
     pub handler: Option<(String, Loc)>,
 }
 
+/// A ServiceAccount: whether it has the kubelet mount its token into the
+/// pods that use it and do not say themselves.
+pub struct ServiceAccount {
+    pub name: String,
+    pub namespace: Option<String>,
+    pub automount: Option<(bool, Loc)>,
+}
+
 /// Every cluster object of the stream this import reads.
 #[derive(Default)]
 pub struct Cluster<'a> {
@@ -105,6 +113,7 @@ pub struct Cluster<'a> {
     pub limit_ranges: Vec<LimitRange>,
     pub quotas: Vec<Quota>,
     pub runtime_classes: Vec<RuntimeClass>,
+    pub service_accounts: Vec<ServiceAccount>,
 }
 
 fn meta_str(doc: &SNode, key: &str) -> Option<String> {
@@ -155,6 +164,10 @@ impl<'a> Cluster<'a> {
             self.limit_ranges.extend(more.limit_ranges);
             self.quotas.extend(more.quotas);
             self.runtime_classes.extend(more.runtime_classes);
+            more.service_accounts
+                .iter_mut()
+                .for_each(|a| a.automount.iter_mut().for_each(|x| x.1 = ELSEWHERE));
+            self.service_accounts.extend(more.service_accounts);
         }
     }
 
@@ -248,6 +261,14 @@ impl<'a> Cluster<'a> {
                     pods,
                 });
             }
+            "ServiceAccount" => {
+                let automount = read::opt_bool(doc, "automountServiceAccountToken")?;
+                self.service_accounts.push(ServiceAccount {
+                    name,
+                    namespace,
+                    automount,
+                });
+            }
             "RuntimeClass" => {
                 let handler = read::opt_str(doc, "handler")?.map(|(h, at)| (h.to_string(), at));
                 self.runtime_classes.push(RuntimeClass { name, handler });
@@ -314,6 +335,20 @@ impl<'a> Cluster<'a> {
             .iter()
             .filter(|q| q.namespace.as_deref() == namespace && q.pods.is_some())
             .min_by_key(|q| q.pods.map(|p| p.0)))
+    }
+
+    /// The ServiceAccount `name` in `namespace`, when the stream holds it.
+    pub fn service_account(
+        &self,
+        namespace: Option<&str>,
+        name: &str,
+        at: Loc,
+    ) -> Result<Option<&ServiceAccount>, ImportError> {
+        self.spend(self.service_accounts.len(), at)?;
+        Ok(self
+            .service_accounts
+            .iter()
+            .find(|a| a.name == name && a.namespace.as_deref() == namespace))
     }
 
     pub fn runtime_class(&self, name: &str, at: Loc) -> Result<Option<&RuntimeClass>, ImportError> {

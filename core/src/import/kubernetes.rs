@@ -385,7 +385,13 @@ fn container(
     boundary(&mut d, pod, w.pod_at, c, p_sc, c_sc, cluster)?;
     legacy_annotations(&mut d, w, cname);
     network(&mut d, w, cluster)?;
-    mounts(&mut d, (pod, volumes), w.pod_at, c)?;
+    mounts(
+        &mut d,
+        (pod, volumes),
+        w.pod_at,
+        c,
+        (cluster, w.namespace.as_deref()),
+    )?;
     container_extras(&mut d, c)?;
     environment(&mut d, c)?;
     command(&mut d, c)?;
@@ -1034,6 +1040,7 @@ fn mounts(
     (pod, volumes): (&SNode, &Volumes<'_>),
     pod_at: Loc,
     c: &SNode,
+    (cluster, namespace): (&Cluster<'_>, Option<&str>),
 ) -> Result<(), ImportError> {
     let vm_loc = key_at(c, "volumeMounts");
     d.ensure_array("/mounts", vm_loc);
@@ -1180,7 +1187,29 @@ fn mounts(
         );
     }
 
-    match read::opt_bool(pod, "automountServiceAccountToken")? {
+    // The pod's own setting wins; without one, its ServiceAccount's, when
+    // the stream holds that account (the kubelet's order).
+    let mut auto = read::opt_bool(pod, "automountServiceAccountToken")?;
+    if auto.is_none() {
+        let account = match read::opt_str(pod, "serviceAccountName")? {
+            Some(n) => Some(n),
+            None => read::opt_str(pod, "serviceAccount")?,
+        };
+        let (name, name_at) = account.unwrap_or(("default", pod_at));
+        if let Some(sa) = cluster.service_account(namespace, name, name_at)? {
+            if let Some((b, at)) = sa.automount {
+                let at = here(at, name_at);
+                if !b {
+                    d.note(
+                        at,
+                        format!("ServiceAccount `{name}` sets `automountServiceAccountToken: false` and the pod does not override it, so no token is mounted"),
+                    );
+                }
+                auto = Some((b, at));
+            }
+        }
+    }
+    match auto {
         Some((false, _)) => {}
         auto if !token_mounted => {
             let at = auto.map_or(pod_at, |(_, l)| l);
@@ -1461,6 +1490,67 @@ mod tests {
         let mut d = import(y.as_bytes()).unwrap();
         let (_, draft) = d.remove(0);
         draft.notes.iter().map(|n| n.message.to_string()).collect()
+    }
+
+    /// The kubelet mounts the service-account token when the pod's
+    /// `automountServiceAccountToken` says so, else when its
+    /// ServiceAccount's does, else by default. A ServiceAccount in the same
+    /// stream (same namespace, named by `serviceAccountName`, the
+    /// deprecated `serviceAccount`, or `default`) decides when the pod
+    /// does not.
+    #[test]
+    fn the_service_account_in_the_stream_decides_the_token_mount() {
+        fn sa(name: &str, ns: &str, auto: &str) -> String {
+            format!(
+                "apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: {name}\n{ns}{auto}---\n"
+            )
+        }
+        let pod = |ns: &str, spec: &str| {
+            format!("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n{ns}spec:\n{spec}  containers:\n  - name: c\n    image: x\n")
+        };
+        let ns_ci = "  namespace: ci\n";
+        let off = "automountServiceAccountToken: false\n";
+        let on = "automountServiceAccountToken: true\n";
+        let named = "  serviceAccountName: runner\n";
+        // (stream, is the token mounted)
+        let table: Vec<(String, bool)> = vec![
+            (pod("", ""), true),
+            (sa("runner", "", off) + &pod("", named), false),
+            (sa("runner", "", on) + &pod("", named), true),
+            (sa("runner", "", "") + &pod("", named), true),
+            (sa("default", "", off) + &pod("", ""), false),
+            (sa("runner", "", off) + &pod("", "  serviceAccount: runner\n"), false),
+            (sa("runner", "", off) + &pod("", &format!("{named}  automountServiceAccountToken: true\n")), true),
+            (sa("runner", "", on) + &pod("", &format!("{named}  automountServiceAccountToken: false\n")), false),
+            // Another name or namespace is another account.
+            (sa("other", "", off) + &pod("", named), true),
+            (sa("runner", ns_ci, off) + &pod("", named), true),
+            (sa("runner", ns_ci, off) + &pod(ns_ci, named), false),
+            (pod("", named) + "---\n" + &sa("runner", "", off), false),
+            // Inside a List.
+            (
+                format!("apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ServiceAccount\n  metadata: {{name: runner}}\n  {off}")
+                    + "---\n" + &pod("", named),
+                false,
+            ),
+        ];
+        let mut wrong = Vec::new();
+        for (y, want) in &table {
+            let out = import(y.as_bytes()).unwrap();
+            let (_, d) = out.into_iter().next().unwrap();
+            let (json, _, _, _) = d.finish().unwrap();
+            let got = json.contains(TOKEN_PATH);
+            if got != *want {
+                wrong.push(format!("token mounted {got}, want {want}:\n{y}"));
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "{} of {}:\n{}",
+            wrong.len(),
+            table.len(),
+            wrong.join("\n")
+        );
     }
 
     /// Item by item: each setting that widens what the pod can do, and any
