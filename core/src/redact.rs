@@ -809,7 +809,9 @@ fn secret_shaped(v: &str, kinds: u16) -> bool {
     if kinds & K_SPACE != 0 && has(b, b"-----BEGIN") && has(b, b"PRIVATE KEY") {
         return true;
     }
-    if b.starts_with(b"eyJ") && b.iter().filter(|&&c| c == b'.').count() == 2 {
+    // A JSON Web Token: header, payload and signature; whatever a rule
+    // glues after it (`.html`, `.example`) is masked with it.
+    if b.starts_with(b"eyJ") && b.iter().filter(|&&c| c == b'.').count() >= 2 {
         return true;
     }
     if kinds & K_COLON != 0 && kinds & K_AT != 0 && has_url_password(v) {
@@ -952,14 +954,26 @@ fn masked_everywhere(v: &str) -> bool {
 /// masked, overlapping ones included, so no part of a secret survives next
 /// to another. Shorter values are masked where they stand: a whole value,
 /// a backticked segment, or the value of a `NAME=value` pair.
+///
+/// A value shaped like a credential ([`looks_like_secret`]) is matched
+/// whatever its ASCII case, since a rule may show a value with its case
+/// changed (a capability in capitals, a host in small letters). A value
+/// that is secret only by the name it sits under (a password such as
+/// `wordpress`) is matched as written: in other cases it is most often
+/// ordinary text (`WORDPRESS_DB_HOST`), and it has no shape to tell the two
+/// apart.
 #[derive(Clone, Default, PartialEq, Eq)]
 pub struct Secrets {
-    /// Values by length, longest first.
-    by_len: Vec<(usize, HashSet<Vec<u8>>)>,
-    /// The first four bytes of every value (all are at least that long).
+    /// Values matched as written, by length, longest first.
+    exact: Vec<(usize, HashSet<Vec<u8>>)>,
+    /// Values matched whatever their case, in small letters, by length,
+    /// longest first.
+    folded: Vec<(usize, HashSet<Vec<u8>>)>,
+    /// The first four bytes of every value, in small letters (all values
+    /// are at least that long).
     prefixes: HashSet<[u8; 4]>,
-    /// Bit `a * 256 + b` set: some value starts with the bytes `a b`. Most
-    /// positions fail this test, which costs no hashing.
+    /// Bit `a * 256 + b` set: some value starts with the bytes `a b`, in
+    /// small letters. Most positions fail this test, which costs no hashing.
     starts: Vec<u64>,
     /// Values masked only where they stand, trimmed.
     local: HashSet<String>,
@@ -969,12 +983,36 @@ pub struct Secrets {
 /// `{:?}` must not echo what the audit masks everywhere else.
 impl std::fmt::Debug for Secrets {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let values: usize = self.by_len.iter().map(|(_, set)| set.len()).sum();
+        let count =
+            |t: &[(usize, HashSet<Vec<u8>>)]| t.iter().map(|(_, set)| set.len()).sum::<usize>();
+        let values: usize = count(&self.exact) + count(&self.folded);
         f.debug_struct("Secrets")
             .field("values", &values)
             .field("local", &self.local.len())
             .finish_non_exhaustive()
     }
+}
+
+/// Put `value` in the set for its length, keeping `table` longest first.
+fn insert_by_len(table: &mut Vec<(usize, HashSet<Vec<u8>>)>, value: Vec<u8>) {
+    let len = value.len();
+    let i = table
+        .binary_search_by(|(l, _)| len.cmp(l))
+        .unwrap_or_else(|i| {
+            table.insert(i, (len, HashSet::new()));
+            i
+        });
+    if let Some((_, set)) = table.get_mut(i) {
+        set.insert(value);
+    }
+}
+
+/// Whether `table` holds `value`.
+fn holds(table: &[(usize, HashSet<Vec<u8>>)], value: &[u8]) -> bool {
+    table
+        .iter()
+        .find(|(len, _)| *len == value.len())
+        .is_some_and(|(_, set)| set.contains(value))
 }
 
 impl Secrets {
@@ -1009,93 +1047,89 @@ impl Secrets {
 
     /// Secrets from values found elsewhere.
     pub fn of_values(values: Vec<String>) -> Secrets {
-        if values.iter().all(|v| v.trim().is_empty()) {
-            // Most profiles hold no secret: no tables to build.
-            return Secrets::default();
-        }
-        // One set per length, longest first: a list searched by length
-        // (a few distinct lengths), not a B-tree map.
-        let mut by_len: Vec<(usize, HashSet<Vec<u8>>)> = Vec::new();
-        let mut prefixes = HashSet::new();
-        let mut starts = vec![0u64; 65536 / 64];
-        let mut local = HashSet::new();
+        let mut out = Secrets::default();
         for v in values {
-            if !masked_everywhere(&v) {
-                let t = v.trim();
-                if !t.is_empty() {
-                    local.insert(t.to_string());
-                }
-                continue;
+            let fold = looks_like_secret(&v);
+            out.add(v, fold);
+        }
+        out
+    }
+
+    /// Hold `v`: where it stands when it is short, else everywhere, and
+    /// whatever its case when `fold`.
+    fn add(&mut self, v: String, fold: bool) {
+        if !masked_everywhere(&v) {
+            let t = v.trim();
+            if !t.is_empty() {
+                self.local.insert(t.to_string());
             }
-            let bytes = v.into_bytes();
-            if let [a, b, ..] = bytes.as_slice() {
-                let pair = usize::from(*a) * 256 + usize::from(*b);
-                if let Some(word) = starts.get_mut(pair / 64) {
-                    *word |= 1 << (pair % 64);
-                }
-            }
-            if let Some(p) = bytes.get(..4).and_then(|p| <[u8; 4]>::try_from(p).ok()) {
-                prefixes.insert(p);
-            }
-            let len = bytes.len();
-            let i = by_len
-                .binary_search_by(|(l, _)| len.cmp(l))
-                .unwrap_or_else(|i| {
-                    by_len.insert(i, (len, HashSet::new()));
-                    i
-                });
-            if let Some((_, set)) = by_len.get_mut(i) {
-                set.insert(bytes);
+            return;
+        }
+        if self.starts.is_empty() {
+            self.starts = vec![0u64; 65536 / 64];
+        }
+        let bytes = v.into_bytes();
+        let lower = bytes.to_ascii_lowercase();
+        if let [a, b, ..] = lower.as_slice() {
+            let pair = usize::from(*a) * 256 + usize::from(*b);
+            if let Some(word) = self.starts.get_mut(pair / 64) {
+                *word |= 1 << (pair % 64);
             }
         }
-        Secrets {
-            by_len,
-            prefixes,
-            starts,
-            local,
+        if let Some(p) = lower.get(..4).and_then(|p| <[u8; 4]>::try_from(p).ok()) {
+            self.prefixes.insert(p);
+        }
+        if fold {
+            insert_by_len(&mut self.folded, lower);
+        } else {
+            insert_by_len(&mut self.exact, bytes);
         }
     }
 
     /// The secrets of `self` and `other` together.
     pub fn union(&self, other: &Secrets) -> Secrets {
-        let mut values: Vec<String> = Vec::new();
+        let mut out = Secrets::default();
         for s in [self, other] {
-            for (_, set) in &s.by_len {
-                values.extend(set.iter().map(|v| String::from_utf8_lossy(v).into_owned()));
+            for (table, fold) in [(&s.exact, false), (&s.folded, true)] {
+                for (_, set) in table {
+                    for v in set {
+                        out.add(String::from_utf8_lossy(v).into_owned(), fold);
+                    }
+                }
             }
-            values.extend(s.local.iter().cloned());
+            for v in &s.local {
+                out.add(v.clone(), false);
+            }
         }
-        Secrets::of_values(values)
+        out
     }
 
     pub fn is_empty(&self) -> bool {
-        self.by_len.is_empty() && self.local.is_empty()
+        self.exact.is_empty() && self.folded.is_empty() && self.local.is_empty()
     }
 
     /// Whether `s` is one of the collected secret values.
     pub fn contains(&self, s: &str) -> bool {
         self.local.contains(s.trim())
-            || self
-                .by_len
-                .iter()
-                .find(|(len, _)| *len == s.len())
-                .is_some_and(|(_, set)| set.contains(s.as_bytes()))
+            || holds(&self.exact, s.as_bytes())
+            || holds(&self.folded, &s.as_bytes().to_ascii_lowercase())
     }
 
     /// The byte ranges of `text` covered by some value masked everywhere,
     /// merged and in order. Ranges start and end on character boundaries:
     /// a value is valid UTF-8, so it can only match where a character
-    /// starts.
+    /// starts, and a change of ASCII case keeps every byte where it was.
     fn covered(&self, text: &str) -> Vec<(usize, usize)> {
         let bytes = text.as_bytes();
         let mut out: Vec<(usize, usize)> = Vec::new();
-        if self.by_len.is_empty() {
+        if self.exact.is_empty() && self.folded.is_empty() {
             return out;
         }
+        let low = |i: usize| bytes.get(i).copied().unwrap_or(0).to_ascii_lowercase();
+        // Made once some position begins a value: most texts hold none.
+        let mut lower: Option<Vec<u8>> = None;
         for i in 0..bytes.len().saturating_sub(GLOBAL_MIN - 1) {
-            let a = usize::from(bytes.get(i).copied().unwrap_or(0));
-            let b = usize::from(bytes.get(i + 1).copied().unwrap_or(0));
-            let pair = a * 256 + b;
+            let pair = usize::from(low(i)) * 256 + usize::from(low(i + 1));
             if self
                 .starts
                 .get(pair / 64)
@@ -1103,18 +1137,25 @@ impl Secrets {
             {
                 continue;
             }
-            let here = bytes
-                .get(i..i + 4)
-                .and_then(|w| <[u8; 4]>::try_from(w).ok())
-                .is_some_and(|w| self.prefixes.contains(&w));
-            if !here {
+            if i + 4 > bytes.len()
+                || !self
+                    .prefixes
+                    .contains(&[low(i), low(i + 1), low(i + 2), low(i + 3)])
+            {
                 continue;
             }
-            let hit = self
-                .by_len
-                .iter()
-                .find(|(len, set)| bytes.get(i..i + len).is_some_and(|w| set.contains(w)));
-            if let Some((len, _)) = hit {
+            let lower = lower.get_or_insert_with(|| bytes.to_ascii_lowercase());
+            let at = |table: &[(usize, HashSet<Vec<u8>>)], hay: &[u8]| {
+                table
+                    .iter()
+                    .find(|(len, set)| hay.get(i..i + len).is_some_and(|w| set.contains(w)))
+                    .map(|(len, _)| *len)
+            };
+            let hit = match (at(&self.exact, bytes), at(&self.folded, lower)) {
+                (Some(a), Some(b)) => Some(a.max(b)),
+                (a, b) => a.or(b),
+            };
+            if let Some(len) = hit {
                 let end = i + len;
                 match out.last_mut() {
                     Some(last) if i <= last.1 => last.1 = last.1.max(end),
@@ -2136,6 +2177,47 @@ fn scrub_spans(s: &str, spans: Vec<(usize, usize)>) -> Cow<'_, str> {
 
 #[cfg(test)]
 mod tests {
+    use super::Secrets;
+
+    /// A value shaped like a credential is masked whatever case a rule
+    /// shows it in; a value secret only by its name is masked as written,
+    /// so the names built from it stay readable.
+    #[test]
+    fn shaped_values_are_masked_in_any_case_named_ones_as_written() {
+        let shaped = [
+            "ghp_Zk7abcdefghijklmnopqrstuvwxyz012345",
+            "xoxb-123456789012-Zk9slackTokenValue",
+            "sk-proj-Zk2abcdefghijklmnopqrstuvwxyz0123",
+            "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJaazFqd3QifQ.Zk1jwtSigXyZabc123",
+            "AKIAQZ7PLANT0EXAMPL1",
+            "wJalrXUtnFEMI7K7MDENGbPxRfiCYzEXAMPLEKEY",
+        ];
+        for v in shaped {
+            let s = Secrets::of_values(vec![v.to_string()]);
+            for shown in [
+                v.to_string(),
+                v.to_ascii_uppercase(),
+                v.to_ascii_lowercase(),
+                format!("CAP_{}", v.to_ascii_uppercase()),
+                format!("reports/{}.html", v.to_ascii_lowercase()),
+            ] {
+                let out = s.scrub(&shown);
+                assert!(
+                    !out.to_ascii_lowercase().contains(&v.to_ascii_lowercase()),
+                    "{shown} -> {out}"
+                );
+                assert!(s.contains(v) && s.contains(&v.to_ascii_uppercase()), "{v}");
+            }
+        }
+        let named = Secrets::of_values(vec!["wordpress".to_string()]);
+        assert_eq!(named.scrub("WORDPRESS_DB_HOST"), "WORDPRESS_DB_HOST");
+        assert_ne!(named.scrub("wordpress:latest"), "wordpress:latest");
+        // The union keeps how each value is matched.
+        let both = named.union(&Secrets::of_values(vec![shaped[0].to_string()]));
+        assert_eq!(both.scrub("WORDPRESS_DB_HOST"), "WORDPRESS_DB_HOST");
+        assert!(!both.scrub(&shaped[0].to_ascii_uppercase()).contains("ZK7"));
+    }
+
     /// A program's secret options are found however the command names it,
     /// as the shell analysis reads program names (a path, a case, `.exe`,
     /// the dots Windows drops), behind any wrapper it knows.
@@ -2306,7 +2388,7 @@ mod tests {
         if v.contains("-----BEGIN") && v.contains("PRIVATE KEY") {
             return true;
         }
-        if v.starts_with("eyJ") && v.matches('.').count() == 2 {
+        if v.starts_with("eyJ") && v.matches('.').count() >= 2 {
             return true;
         }
         if has_url_password_reference(v) {

@@ -370,3 +370,102 @@ fn no_planted_secret_reaches_any_text_a_front_end_shows() {
         leaks.join("\n")
     );
 }
+
+/// A rule that shows a value with its case changed (a capability in capitals,
+/// a host name or a file extension in small letters) must not show a secret
+/// that way either: masking matches secrets whatever their ASCII case. Every
+/// token shape, planted in every field a rule may quote changed, is looked
+/// for in every text, ignoring case.
+#[test]
+fn no_planted_secret_reaches_any_text_with_its_case_changed() {
+    let tokens = [
+        GHP,
+        GH_PAT,
+        SLACK,
+        JWT,
+        "sk-proj-Zk2abcdefghijklmnopqrstuvwxyz0123",
+    ];
+    type Place = (&'static str, fn(&str) -> String);
+    let places: &[Place] = &[
+        ("added capability", |t| {
+            profile("/boundary/capabilities/add", serde_json::json!([t]))
+        }),
+        ("dropped capability", |t| {
+            profile("/boundary/capabilities/drop", serde_json::json!([t]))
+        }),
+        ("host namespace", |t| {
+            profile("/boundary/host_namespaces", serde_json::json!([t]))
+        }),
+        ("seccomp", |t| {
+            profile("/boundary/seccomp", serde_json::json!(t))
+        }),
+        ("boundary kind", |t| {
+            profile("/boundary/kind", serde_json::json!(t))
+        }),
+        ("runtime name", |t| {
+            profile("/boundary/runtime/name", serde_json::json!(t))
+        }),
+        ("user", |t| profile("/boundary/user", serde_json::json!(t))),
+        ("allow host", |t| allow_host(&format!("{t}.example"))),
+        ("allow host alone", |t| allow_host(t)),
+        ("artifact", |t| {
+            profile(
+                "/artifacts/collect",
+                serde_json::json!([format!("reports/{t}.HTML")]),
+            )
+        }),
+        ("executable", |t| argv(&[t, "x"])),
+        ("windows executable", |t| argv(&[&format!("{t}.EXE"), "x"])),
+        ("argument", |t| argv(&["python", "-m", "pytest", t])),
+        ("setup argument", |t| {
+            profile(
+                "/setup",
+                serde_json::json!([{"executable": "pip", "arguments": ["install", t]}]),
+            )
+        }),
+        ("shell text", |t| shell(&format!("{t} --version"))),
+        ("image", |t| {
+            profile(
+                "/dependencies/image",
+                serde_json::json!(format!("registry.example/{t}:latest")),
+            )
+        }),
+        ("mount source", |t| {
+            profile(
+                "/mounts/1/source",
+                serde_json::json!(format!("/srv/workshop/scratch/{t}")),
+            )
+        }),
+        ("mount target", |t| {
+            profile("/mounts/1/target", serde_json::json!(format!("/{t}")))
+        }),
+        ("variable name", |t| env(t, "1")),
+        ("credential source", |t| {
+            profile(
+                "/credentials",
+                serde_json::json!([{"name": "x", "source": t, "scope": "task",
+                    "ttl_seconds": 900, "exposed_to": "job"}]),
+            )
+        }),
+        ("retained", |t| {
+            profile("/cleanup/retain", serde_json::json!([t]))
+        }),
+    ];
+    let mut leaks = Vec::new();
+    for (place, make) in places {
+        for t in tokens {
+            let text = make(t);
+            for (stream, out) in shown("p.json", None, &text) {
+                if out.to_ascii_lowercase().contains(&t.to_ascii_lowercase()) {
+                    leaks.push(format!("{place}: {t} in {stream}"));
+                }
+            }
+        }
+    }
+    assert!(
+        leaks.is_empty(),
+        "{} leaks:\n{}",
+        leaks.len(),
+        leaks.join("\n")
+    );
+}
