@@ -12,7 +12,10 @@ use super::builder::{Draft, OVal};
 use super::read::{self, invalid};
 use super::schema::{self, Shape};
 use super::tree::{Loc, SNode, SValue};
-use super::{cap_name, compose_schema, expand_home, shell, yaml, ImportError, ImportErrorKind};
+use super::{
+    cap_name, compose_extends, compose_schema, expand_home, shell, yaml, ImportError,
+    ImportErrorKind,
+};
 use crate::redact::is_secret_name;
 
 pub fn looks_like(doc: &SNode) -> bool {
@@ -59,10 +62,16 @@ pub fn import_docs(docs: &[SNode], sink: &mut dyn FnMut(String, Draft)) -> Resul
         &unknown,
     )?;
     let defs = Defs::of(root);
+    let mut extends = compose_extends::Extends::new(services);
     for (k, svc) in services.entries().iter().enumerate() {
-        let node = read::map(&svc.value, &svc.key)?;
+        let own = read::map(&svc.value, &svc.key)?;
         let mut assumed = Vec::new();
+        let merged = extends.resolve(&svc.key)?;
+        let node = merged.as_ref().map_or(own, |m| &m.node);
         let node = interpolated(node, "", &mut assumed)?;
+        if let Some(m) = merged {
+            assumed.push((m.at, m.note));
+        }
         let mut d = service(root, &defs, &svc.key, svc.key_loc, &node)?;
         for (at, note) in assumed {
             d.note(at, note);
@@ -169,9 +178,6 @@ fn service(
         &format!("services.{name}"),
         &unknown,
     )?;
-    if let Some(e) = written(svc, "extends") {
-        d.note(e.key_loc, "`extends` pulls settings from another service or file, which this import does not read");
-    }
 
     // Boundary.
     match read::opt_str(svc, "runtime")? {
@@ -1215,12 +1221,12 @@ fn limits(d: &mut Draft, svc: &SNode, _key_loc: Loc) -> Result<(), ImportError> 
 /// says so; one without stays in the text as `${NAME}` (or `$NAME` as
 /// written), so a path built from it stays visibly unresolved.
 #[derive(Debug, Default, PartialEq, Eq)]
-struct Interpolated {
-    text: String,
+pub(super) struct Interpolated {
+    pub(super) text: String,
     /// Variables read with the default the file gives: (name, default).
     defaulted: Vec<(String, String)>,
     /// Variables the file gives no value for.
-    unresolved: Vec<String>,
+    pub(super) unresolved: Vec<String>,
 }
 
 impl Interpolated {
@@ -1241,7 +1247,7 @@ fn is_name_char(c: char) -> bool {
 /// `${NAME` followed by `:-`, `-`, `:?`, `?`, `:+` or `+` and a word that
 /// may itself hold `${...}`. Anything else after a `$` is an error in
 /// Compose too ("invalid interpolation format").
-fn interpolate(s: &str) -> Result<Interpolated, String> {
+pub(super) fn interpolate(s: &str) -> Result<Interpolated, String> {
     let mut out = Interpolated::default();
     let chars: Vec<char> = s.chars().collect();
     let mut i = 0;
@@ -1473,17 +1479,17 @@ fn interpolated(
 /// A short-syntax volume, `[SOURCE:]TARGET[:OPTIONS]`, as compose-go's
 /// `format.ParseVolume` reads it.
 #[derive(Debug, Default, PartialEq, Eq)]
-struct ShortVolume {
+pub(super) struct ShortVolume {
     /// Empty for an anonymous volume.
     source: String,
-    target: String,
+    pub(super) target: String,
     /// The comma-separated options, in order.
     options: Vec<String>,
 }
 
 /// A colon ends a field, except right after a single letter, which makes
 /// a Windows drive (`C:\data`, `c:/data`) wherever it occurs.
-fn parse_short_volume(spec: &str) -> Result<ShortVolume, String> {
+pub(super) fn parse_short_volume(spec: &str) -> Result<ShortVolume, String> {
     let mut v = ShortVolume::default();
     if spec.is_empty() {
         return Err("an empty volume".into());

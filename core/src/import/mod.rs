@@ -45,6 +45,7 @@ mod bwrap;
 mod codex;
 mod codex_schema;
 mod compose;
+mod compose_extends;
 mod compose_schema;
 mod float;
 pub mod hints;
