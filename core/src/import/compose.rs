@@ -72,7 +72,7 @@ pub fn import_docs(docs: &[SNode], sink: &mut dyn FnMut(String, Draft)) -> Resul
         if let Some(m) = merged {
             assumed.push((m.at, m.note));
         }
-        let mut d = service(root, &defs, &svc.key, svc.key_loc, &node)?;
+        let mut d = service(root, &defs, &mut extends, &svc.key, svc.key_loc, &node)?;
         for (at, note) in assumed {
             d.note(at, note);
         }
@@ -160,6 +160,7 @@ impl<'a> Defs<'a> {
 fn service(
     root: &SNode,
     defs: &Defs<'_>,
+    extends: &mut compose_extends::Extends<'_>,
     name: &str,
     key_loc: Loc,
     svc: &SNode,
@@ -324,7 +325,22 @@ fn service(
 
     // Namespaces and network.
     d.set("/boundary/host_namespaces", OVal::arr(), key_loc);
-    let network_mode = read::opt_str(svc, "network_mode")?;
+    // `service:NAME` joins that service's namespace: what counts is the
+    // mode at the end of the chain (`host` there is the host's here).
+    let network_mode = match read::opt_str(svc, "network_mode")? {
+        Some((v, at)) => {
+            // Only these two modes say what the joined stack reaches.
+            let end = joined(&mut d, extends, "network_mode", v, at)?;
+            let v = if end == "host" || end == "none" {
+                end
+            } else {
+                v.to_string()
+            };
+            Some((v, at))
+        }
+        None => None,
+    };
+    let network_mode = network_mode.as_ref().map(|(v, at)| (v.as_str(), *at));
     if let Some(("host", at)) = network_mode {
         d.push("/boundary/host_namespaces", "network", at);
     }
@@ -355,8 +371,16 @@ fn service(
                     format!("`userns_mode: {v}` picks the user namespace; only `host` is mapped"),
                 );
             }
-            if v == "host" {
+            let end = if key == "pid" || key == "ipc" {
+                joined(&mut d, extends, key, v, at)?
+            } else {
+                v.to_string()
+            };
+            if end == "host" {
                 d.push("/boundary/host_namespaces", ns, at);
+            }
+            if v == "host" {
+                // Mapped above.
             } else if let Some(peer) = v
                 .strip_prefix("service:")
                 .or_else(|| v.strip_prefix("container:"))
@@ -436,6 +460,70 @@ fn service(
         d.undeclared(ptr, why);
     }
     Ok(d)
+}
+
+/// The mode a namespace setting ends at when it names another service
+/// (`service:NAME`, followed through each service it names in turn), or
+/// `v` itself. A chain that leaves the file (`container:NAME`) ends there;
+/// a cycle is an error, as in Compose, and so is a `network_mode` naming a
+/// service the file does not define.
+fn joined(
+    d: &mut Draft,
+    extends: &mut compose_extends::Extends<'_>,
+    key: &str,
+    v: &str,
+    at: Loc,
+) -> Result<String, ImportError> {
+    let mut mode = v.to_string();
+    let mut via: Vec<String> = Vec::new();
+    while let Some(peer) = mode.strip_prefix("service:").map(str::to_string) {
+        if via.contains(&peer) {
+            return Err(invalid(
+                at,
+                format!("`{key}: {v}` comes back to service `{peer}`: a cycle, which Compose refuses too"),
+            ));
+        }
+        let Some(set) = extends.setting(&peer, key)? else {
+            // compose-go refuses an unknown service for `network_mode`;
+            // for the others the namespace is simply not known here.
+            let what =
+                format!("`{key}: {v}` names service `{peer}`, which this file does not define");
+            if key == "network_mode" {
+                return Err(invalid(at, what));
+            }
+            d.note(at, what);
+            return Ok(v.to_string());
+        };
+        via.push(peer);
+        mode = match set {
+            Some(n) => {
+                let text = n.as_str().unwrap_or_default();
+                let i = interpolate(text).map_err(|m| invalid(n.loc, m))?;
+                if i.unresolved.is_empty() {
+                    i.text
+                } else {
+                    widest(key, &i.text).unwrap_or(i.text)
+                }
+            }
+            None => String::new(),
+        };
+    }
+    if !via.is_empty() {
+        let chain = via
+            .iter()
+            .map(|p| format!("`{p}`"))
+            .collect::<Vec<_>>()
+            .join(" then ");
+        let end = match mode.as_str() {
+            "" => "its own (not the host's)".to_string(),
+            m => format!("`{m}`"),
+        };
+        d.note(
+            at,
+            format!("`{key}` joins the namespace of service {chain}, whose mode is {end}"),
+        );
+    }
+    Ok(mode)
 }
 
 fn network(
@@ -1933,6 +2021,131 @@ mod tests {
             table.len(),
             wrong.join("\n")
         );
+    }
+
+    /// `service:NAME` joins that service's namespace, so a job joined to
+    /// a service on the host's network or process namespace is on it too,
+    /// however many services (or `extends` bases) stand between them.
+    #[test]
+    fn a_namespace_joined_from_another_service_is_that_services() {
+        // (the job's setting, the other services, pointer, want)
+        let table: &[(&str, &str, &str, serde_json::Value)] = &[
+            (
+                "network_mode: service:peer",
+                "  peer:\n    network_mode: host\n",
+                "/boundary/host_namespaces",
+                serde_json::json!(["network"]),
+            ),
+            (
+                "network_mode: service:peer",
+                "  peer:\n    network_mode: host\n",
+                "/network/egress",
+                serde_json::json!("allow-all"),
+            ),
+            (
+                "network_mode: service:peer",
+                "  peer:\n    network_mode: none\n",
+                "/network/egress",
+                serde_json::json!("deny"),
+            ),
+            (
+                "network_mode: service:peer",
+                "  peer:\n    network_mode: service:p2\n  p2:\n    network_mode: host\n",
+                "/boundary/host_namespaces",
+                serde_json::json!(["network"]),
+            ),
+            (
+                "network_mode: service:peer",
+                "  peer:\n    extends: base\n  base:\n    network_mode: host\n",
+                "/boundary/host_namespaces",
+                serde_json::json!(["network"]),
+            ),
+            (
+                "network_mode: service:peer",
+                "  peer:\n    network_mode: ${NM}\n",
+                "/boundary/host_namespaces",
+                serde_json::json!(["network"]),
+            ),
+            (
+                "network_mode: service:peer",
+                "  peer:\n    network_mode: ${NM:-bridge}\n",
+                "/boundary/host_namespaces",
+                serde_json::json!([]),
+            ),
+            (
+                "network_mode: service:peer",
+                "  peer:\n    image: y\n",
+                "/network",
+                serde_json::Value::Null,
+            ),
+            (
+                "pid: service:peer",
+                "  peer:\n    pid: host\n",
+                "/boundary/host_namespaces",
+                serde_json::json!(["pid"]),
+            ),
+            (
+                "pid: service:peer",
+                "  peer:\n    pid: service:p2\n  p2:\n    pid: host\n",
+                "/boundary/host_namespaces",
+                serde_json::json!(["pid"]),
+            ),
+            (
+                "pid: service:peer",
+                "  peer:\n    image: y\n",
+                "/boundary/shares_pid_with",
+                serde_json::json!(["peer"]),
+            ),
+            (
+                "ipc: service:peer",
+                "  peer:\n    ipc: host\n",
+                "/boundary/host_namespaces",
+                serde_json::json!(["ipc"]),
+            ),
+            (
+                "ipc: service:peer",
+                "  peer:\n    ipc: shareable\n",
+                "/boundary/host_namespaces",
+                serde_json::json!([]),
+            ),
+        ];
+        let mut wrong = Vec::new();
+        for (own, others, ptr, want) in table {
+            let yaml = format!("services:\n  job:\n    image: x\n    {own}\n{others}");
+            let got = match import(yaml.as_bytes()) {
+                Ok(mut out) => {
+                    let (_, d) = out.remove(0);
+                    let (json, _, _, _) = d.finish().unwrap();
+                    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+                    v.pointer(ptr).cloned().unwrap_or(serde_json::Value::Null)
+                }
+                Err(e) => serde_json::Value::String(format!("error: {e}")),
+            };
+            if &got != want {
+                wrong.push(format!("{own} / {others:?}: {ptr} is {got}, want {want}"));
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "{} of {}:\n{}",
+            wrong.len(),
+            table.len(),
+            wrong.join("\n")
+        );
+        for (yaml, says) in [
+            (
+                "services:\n  job:\n    network_mode: service:nowhere\n",
+                "does not define",
+            ),
+            (
+                "services:\n  job:\n    pid: service:b\n  b:\n    pid: service:job\n",
+                "cycle",
+            ),
+        ] {
+            let e = import(yaml.as_bytes()).map(|_| ()).unwrap_err();
+            assert!(e.to_string().contains(says), "{e}");
+            assert_eq!(e.loc.map(|l| l.line), Some(3), "{e}");
+        }
     }
 
     #[test]

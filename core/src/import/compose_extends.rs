@@ -108,6 +108,21 @@ impl<'a> Extends<'a> {
         }))
     }
 
+    /// The value of `key` in service `name` with its bases merged in
+    /// (not interpolated): `Ok(None)` when the file defines no such
+    /// service, `Some(None)` when the service does not set `key`.
+    pub fn setting(&mut self, name: &str, key: &str) -> Result<Option<Option<SNode>>, ImportError> {
+        let Some(name) = self.services.entries().iter().find(|e| e.key == name) else {
+            return Ok(None);
+        };
+        let name: &'a str = name.key.as_str();
+        let value = match self.resolve(name)? {
+            Some(m) => m.node.get(key).cloned(),
+            None => self.service(name, None)?.get(key).cloned(),
+        };
+        Ok(Some(value))
+    }
+
     /// The base the last service of `chain` names.
     fn last_base(&self, chain: &[&'a str]) -> Result<String, ImportError> {
         let last = chain.last().copied().unwrap_or_default();
