@@ -401,7 +401,7 @@ fn service(
     }
     network(&mut d, root, svc, key_loc, network_mode)?;
 
-    mounts(&mut d, defs, svc, key_loc)?;
+    mounts(&mut d, defs, extends, svc, key_loc)?;
     environment(&mut d, defs, svc, key_loc)?;
     command(&mut d, svc, key_loc)?;
     kernel(&mut d, svc)?;
@@ -814,21 +814,17 @@ fn long_volume(d: &mut Draft, defs: &Defs<'_>, v: &SNode) -> Result<(), ImportEr
     Ok(())
 }
 
-fn mounts(d: &mut Draft, defs: &Defs<'_>, svc: &SNode, key_loc: Loc) -> Result<(), ImportError> {
+fn mounts(
+    d: &mut Draft,
+    defs: &Defs<'_>,
+    extends: &mut compose_extends::Extends<'_>,
+    svc: &SNode,
+    key_loc: Loc,
+) -> Result<(), ImportError> {
     d.ensure_array("/mounts", svc.get("volumes").map_or(key_loc, |v| v.loc));
-    for v in read::opt_seq(svc, "volumes")?.unwrap_or_default() {
-        match &v.value {
-            SValue::Scalar(s) => short_volume(d, defs, v, &s.text)?,
-            SValue::Map(_) => long_volume(d, defs, v)?,
-            _ => return Err(invalid(v.loc, "a volume must be a string or a mapping")),
-        }
-    }
-    if let Some(e) = written(svc, "volumes_from") {
-        d.note(
-            e.key_loc,
-            "`volumes_from` mounts every volume of another container, which this import cannot see",
-        );
-    }
+    volumes(d, defs, svc.get("volumes"))?;
+    let mut seen = Vec::new();
+    volumes_from(d, defs, extends, svc.get("volumes_from"), &mut seen)?;
     if let Some(e) = written(svc, "tmpfs") {
         d.note(
             e.key_loc,
@@ -843,6 +839,91 @@ fn mounts(d: &mut Draft, defs: &Defs<'_>, svc: &SNode, key_loc: Loc) -> Result<(
             ("/var/run/docker.sock", at),
             ("read-write", at),
         );
+    }
+    Ok(())
+}
+
+fn volumes(d: &mut Draft, defs: &Defs<'_>, list: Option<&SNode>) -> Result<(), ImportError> {
+    let Some(list) = list else {
+        return Ok(());
+    };
+    for v in read::seq(list, "volumes")? {
+        match &v.value {
+            SValue::Scalar(s) => short_volume(d, defs, v, &s.text)?,
+            SValue::Map(_) => long_volume(d, defs, v)?,
+            _ => return Err(invalid(v.loc, "a volume must be a string or a mapping")),
+        }
+    }
+    Ok(())
+}
+
+/// `volumes_from`: every mount of another service, at the same targets
+/// (read-only with `:ro`), its own `volumes_from` included. A container
+/// outside the file (`container:NAME`) cannot be seen: a note says so.
+fn volumes_from(
+    d: &mut Draft,
+    defs: &Defs<'_>,
+    extends: &mut compose_extends::Extends<'_>,
+    list: Option<&SNode>,
+    seen: &mut Vec<String>,
+) -> Result<(), ImportError> {
+    let Some(list) = list else {
+        return Ok(());
+    };
+    for (item, at) in read::texts(read::seq(list, "volumes_from")?, "volumes_from")? {
+        let i = interpolate(&item).map_err(|m| invalid(at, m))?;
+        let (name, mode) = match i.text.strip_prefix("container:") {
+            Some(_) => {
+                d.note(at, format!("`volumes_from: {item}` mounts every volume of a container outside this file, which this import cannot see"));
+                continue;
+            }
+            None => {
+                let t = i.text.strip_prefix("service:").unwrap_or(&i.text);
+                match t.rsplit_once(':') {
+                    Some((n, m @ ("ro" | "rw"))) => (n.to_string(), m),
+                    _ => (t.to_string(), "rw"),
+                }
+            }
+        };
+        if !i.unresolved.is_empty() {
+            d.note(at, format!("`volumes_from: {item}` names a service with a variable that has no value here, so its mounts cannot be known"));
+            continue;
+        }
+        if seen.contains(&name) {
+            continue;
+        }
+        seen.push(name.clone());
+        let Some(peer_volumes) = extends.setting(&name, "volumes")? else {
+            return Err(invalid(
+                at,
+                format!("`volumes_from` names service `{name}`, which this file does not define"),
+            ));
+        };
+        let before = match d.get("/mounts") {
+            Some(OVal::Arr(a)) => a.len(),
+            _ => 0,
+        };
+        volumes(d, defs, peer_volumes.as_ref())?;
+        let peer_from = extends.setting(&name, "volumes_from")?.flatten();
+        volumes_from(d, defs, extends, peer_from.as_ref(), seen)?;
+        let after = match d.get("/mounts") {
+            Some(OVal::Arr(a)) => a.len(),
+            _ => 0,
+        };
+        let what = if after > before {
+            ""
+        } else {
+            " (none of them a host path)"
+        };
+        d.note(
+            at,
+            format!("`volumes_from: {item}` mounts the volumes of service `{name}` here{what}"),
+        );
+        if mode == "ro" {
+            for k in before..after {
+                d.set(&format!("/mounts/{k}/access"), "read-only", at);
+            }
+        }
     }
     Ok(())
 }
@@ -2146,6 +2227,93 @@ mod tests {
             assert!(e.to_string().contains(says), "{e}");
             assert_eq!(e.loc.map(|l| l.line), Some(3), "{e}");
         }
+    }
+
+    /// `volumes_from` gives the job every mount of the service it names,
+    /// read-only with `:ro`, through that service's own `volumes_from`
+    /// and `extends` too.
+    #[test]
+    fn volumes_from_a_service_are_the_jobs_mounts() {
+        let sock = serde_json::json!([{"source": "/var/run/docker.sock", "target": "/var/run/docker.sock", "access": "read-write"}]);
+        let sock_ro = serde_json::json!([{"source": "/var/run/docker.sock", "target": "/var/run/docker.sock", "access": "read-only"}]);
+        let peer = "  peer:\n    volumes: [\"/var/run/docker.sock:/var/run/docker.sock\"]\n";
+        let table: &[(&str, String, serde_json::Value)] = &[
+            ("volumes_from: [peer]", peer.to_string(), sock.clone()),
+            (
+                "volumes_from: [\"service:peer\"]",
+                peer.to_string(),
+                sock.clone(),
+            ),
+            (
+                "volumes_from: [\"peer:rw\"]",
+                peer.to_string(),
+                sock.clone(),
+            ),
+            (
+                "volumes_from: [\"peer:ro\"]",
+                peer.to_string(),
+                sock_ro.clone(),
+            ),
+            (
+                "volumes_from: [\"${P:-peer}\"]",
+                peer.to_string(),
+                sock.clone(),
+            ),
+            (
+                "volumes_from: [mid]",
+                format!("  mid:\n    volumes_from: [peer]\n{peer}"),
+                sock.clone(),
+            ),
+            (
+                "volumes_from: [\"mid:ro\"]",
+                format!("  mid:\n    volumes_from: [peer]\n{peer}"),
+                sock_ro,
+            ),
+            (
+                "volumes_from: [mid]",
+                format!("  mid:\n    extends: peer\n{peer}"),
+                sock,
+            ),
+            (
+                "volumes_from: [a]",
+                "  a:\n    volumes_from: [job]\n".to_string(),
+                serde_json::json!([]),
+            ),
+            (
+                "volumes_from: [\"container:x\"]",
+                String::new(),
+                serde_json::json!([]),
+            ),
+        ];
+        let mut wrong = Vec::new();
+        for (own, others, want) in table {
+            let yaml = format!("services:\n  job:\n    image: x\n    {own}\n{others}");
+            let got = match import(yaml.as_bytes()) {
+                Ok(mut out) => {
+                    let (_, d) = out.remove(0);
+                    let (json, _, _, _) = d.finish().unwrap();
+                    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+                    v.pointer("/mounts")
+                        .cloned()
+                        .unwrap_or(serde_json::Value::Null)
+                }
+                Err(e) => serde_json::Value::String(format!("error: {e}")),
+            };
+            if &got != want {
+                wrong.push(format!("{own} / {others:?}: mounts are {got}, want {want}"));
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "{} of {}:\n{}",
+            wrong.len(),
+            table.len(),
+            wrong.join("\n")
+        );
+        let e = import(b"services:\n  job:\n    volumes_from: [nowhere]\n")
+            .map(|_| ())
+            .unwrap_err();
+        assert!(e.to_string().contains("does not define"), "{e}");
     }
 
     #[test]

@@ -29,13 +29,18 @@ pub fn opt_map<'a>(node: &'a SNode, key: &str) -> Result<Option<&'a SNode>, Impo
 
 /// The list under `key`, if present.
 pub fn opt_seq<'a>(node: &'a SNode, key: &str) -> Result<Option<&'a [SNode]>, ImportError> {
-    match node.get(key) {
-        None => Ok(None),
-        Some(n) if n.is_seq() => Ok(Some(n.items())),
-        Some(n) => Err(invalid(
-            n.loc,
-            format!("`{key}` must be a list, found {}", n.kind()),
-        )),
+    node.get(key).map(|n| seq(n, key)).transpose()
+}
+
+/// `node`'s items; `what` names it if it is not a list.
+pub fn seq<'a>(node: &'a SNode, what: &str) -> Result<&'a [SNode], ImportError> {
+    if node.is_seq() {
+        Ok(node.items())
+    } else {
+        Err(invalid(
+            node.loc,
+            format!("`{what}` must be a list, found {}", node.kind()),
+        ))
     }
 }
 
