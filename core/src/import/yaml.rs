@@ -323,6 +323,25 @@ struct Builder {
     values: usize,
 }
 
+/// A local tag (`!reset`, `!override`, `!Ref`) means what its reader
+/// says: Compose's `!reset` removes the value and `!override` replaces
+/// the base's instead of merging. Read as plain values they could show a
+/// setting the tool does not apply (`cap_drop: !reset [ALL]` drops
+/// nothing), so a file with one is refused rather than misread. The core
+/// schema's tags (`!!str`, `!!int`, ...) are read as the values they tag.
+fn refuse_local_tag(tag: Option<&saphyr_parser::Tag>, at: Loc) -> Result<(), ImportError> {
+    match tag {
+        Some(t) if !t.is_yaml_core_schema() => Err(ImportError::new(ImportErrorKind::Invalid(
+            format!(
+                "the tag `{}{}` gives this value a meaning of its reader's (Compose's `!reset` removes it, `!override` replaces rather than merges), which this import does not apply; remove the tag, or audit the output of `docker compose config`",
+                t.handle, t.suffix
+            ),
+        ))
+        .at(at)),
+        _ => Ok(()),
+    }
+}
+
 impl Builder {
     fn count(&mut self, n: usize, at: Loc) -> Result<(), ImportError> {
         self.values = self.values.saturating_add(n);
@@ -353,6 +372,7 @@ impl Builder {
             }
             Event::Scalar(text, style, anchor, tag) => {
                 self.count(1, at)?;
+                refuse_local_tag(tag.as_deref(), at)?;
                 let plain = style == ScalarStyle::Plain;
                 let is_key = matches!(self.stack.last(), Some(Frame::Map { key: None, .. }));
                 if is_key && text == "<<" && (!plain || tag.is_some()) {
@@ -380,8 +400,9 @@ impl Builder {
                 }
                 self.complete(node)?;
             }
-            Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
+            Event::SequenceStart(anchor, ref tag) | Event::MappingStart(anchor, ref tag) => {
                 self.count(1, at)?;
+                refuse_local_tag(tag.as_deref(), at)?;
                 if self.stack.len() >= self.limits.max_depth {
                     return Err(ImportError::new(ImportErrorKind::TooDeep {
                         limit: self.limits.max_depth,
@@ -576,6 +597,40 @@ fn same_value(a: &SNode, b: &SNode) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A local tag is refused wherever it stands (scalar, list, mapping,
+    /// key, flow or block), at its line; the core schema's tags are read.
+    #[test]
+    fn local_tags_are_refused_at_their_line() {
+        let refused = [
+            "a:\n  cap_drop: !reset [ALL]\n",
+            "a:\n  cap_drop: !reset\n    - ALL\n",
+            "a:\n  privileged: !reset true\n",
+            "a:\n  ports: !override [\"80:80\"]\n",
+            "a:\n  security_opt: !override\n    - no-new-privileges:true\n",
+            "a:\n  environment: !reset {A: 1}\n",
+            "a:\n  x: [1, !custom 2]\n",
+            "a:\n  !reset k: v\n",
+            "a:\n  x: !<tag:example.com,2000:x> v\n",
+        ];
+        for src in refused {
+            match parse(src.as_bytes()) {
+                Ok(_) => panic!("read: {src}"),
+                Err(e) => {
+                    assert!(e.to_string().contains("the tag `"), "{src}: {e}");
+                    assert_eq!(e.loc.map(|l| l.line), Some(2), "{src}: {e}");
+                }
+            }
+        }
+        for src in [
+            "a: !!str true\n",
+            "a: !!int 3\n",
+            "a: !!seq [1]\n",
+            "a: !!map {b: 1}\n",
+        ] {
+            assert!(parse(src.as_bytes()).is_ok(), "{src}");
+        }
+    }
 
     /// Item 9's variations: where go-yaml v2 (kubectl), go-yaml v3
     /// (Compose) and the spec could read `privileged` differently, the
