@@ -12,9 +12,8 @@
 //! What this import cannot know, it refuses (the file is an error, exit 2):
 //! a base in another file (`extends.file`, which core cannot read), a base
 //! named by a variable with no value, a base that does not exist, and a
-//! cycle. The `!reset` and `!override` tags are not read: sequences are
-//! then appended where Compose would clear or replace them, which can
-//! only add settings, never hide one.
+//! cycle. A file with Compose's `!reset` or `!override` tags is refused
+//! by the YAML reader (see `yaml::refuse_local_tag`).
 
 use std::collections::{HashMap, HashSet};
 
