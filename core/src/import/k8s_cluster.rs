@@ -102,6 +102,21 @@ pub struct ServiceAccount {
     pub automount: Option<(bool, Loc)>,
 }
 
+/// A PersistentVolume that is a directory of the node (`hostPath` or
+/// `local`), and the claim it is bound to, if it names one.
+pub struct HostVolume {
+    pub name: String,
+    pub path: (String, Loc),
+    pub claim: Option<(String, Option<String>)>,
+}
+
+/// A PersistentVolumeClaim that names the volume it binds.
+pub struct Claim {
+    pub name: String,
+    pub namespace: Option<String>,
+    pub volume: String,
+}
+
 /// Every cluster object of the stream this import reads.
 #[derive(Default)]
 pub struct Cluster<'a> {
@@ -114,6 +129,8 @@ pub struct Cluster<'a> {
     pub quotas: Vec<Quota>,
     pub runtime_classes: Vec<RuntimeClass>,
     pub service_accounts: Vec<ServiceAccount>,
+    pub host_volumes: Vec<HostVolume>,
+    pub claims: Vec<Claim>,
 }
 
 fn meta_str(doc: &SNode, key: &str) -> Option<String> {
@@ -168,6 +185,11 @@ impl<'a> Cluster<'a> {
                 .iter_mut()
                 .for_each(|a| a.automount.iter_mut().for_each(|x| x.1 = ELSEWHERE));
             self.service_accounts.extend(more.service_accounts);
+            more.host_volumes
+                .iter_mut()
+                .for_each(|v| v.path.1 = ELSEWHERE);
+            self.host_volumes.extend(more.host_volumes);
+            self.claims.extend(more.claims);
         }
     }
 
@@ -269,6 +291,47 @@ impl<'a> Cluster<'a> {
                     automount,
                 });
             }
+            "PersistentVolume" => {
+                let Some(spec) = read::opt_map(doc, "spec")? else {
+                    return Ok(());
+                };
+                let path = match read::opt_map(spec, "hostPath")? {
+                    Some(hp) => read::opt_str(hp, "path")?,
+                    None => match read::opt_map(spec, "local")? {
+                        Some(l) => read::opt_str(l, "path")?,
+                        None => None,
+                    },
+                };
+                let Some((path, at)) = path else {
+                    return Ok(());
+                };
+                let claim = read::opt_map(spec, "claimRef")?.and_then(|r| {
+                    let name = r.get("name").and_then(SNode::as_str)?.to_string();
+                    let ns = r
+                        .get("namespace")
+                        .and_then(SNode::as_str)
+                        .map(str::to_string);
+                    Some((name, ns))
+                });
+                self.host_volumes.push(HostVolume {
+                    name,
+                    path: (path.to_string(), at),
+                    claim,
+                });
+            }
+            "PersistentVolumeClaim" => {
+                let volume = read::opt_map(doc, "spec")?
+                    .map(|s| read::opt_str(s, "volumeName"))
+                    .transpose()?
+                    .flatten();
+                if let Some((v, _)) = volume {
+                    self.claims.push(Claim {
+                        name,
+                        namespace,
+                        volume: v.to_string(),
+                    });
+                }
+            }
             "RuntimeClass" => {
                 let handler = read::opt_str(doc, "handler")?.map(|(h, at)| (h.to_string(), at));
                 self.runtime_classes.push(RuntimeClass { name, handler });
@@ -349,6 +412,30 @@ impl<'a> Cluster<'a> {
             .service_accounts
             .iter()
             .find(|a| a.name == name && a.namespace.as_deref() == namespace))
+    }
+
+    /// The node directory behind claim `claim` in `namespace`: a
+    /// `hostPath` or `local` PersistentVolume of the stream bound to it
+    /// (the claim's `volumeName`, or the volume's `claimRef`).
+    pub fn claimed_host_path(
+        &self,
+        namespace: Option<&str>,
+        claim: &str,
+        at: Loc,
+    ) -> Result<Option<&HostVolume>, ImportError> {
+        self.spend(self.host_volumes.len() + self.claims.len(), at)?;
+        let named = self
+            .claims
+            .iter()
+            .find(|c| c.name == claim && c.namespace.as_deref() == namespace)
+            .map(|c| c.volume.as_str());
+        Ok(self.host_volumes.iter().find(|v| {
+            named == Some(v.name.as_str())
+                || v.claim.as_ref().is_some_and(|(n, ns)| {
+                    n == claim
+                        && (ns.as_deref() == namespace || ns.is_none() || namespace.is_none())
+                })
+        }))
     }
 
     pub fn runtime_class(&self, name: &str, at: Loc) -> Result<Option<&RuntimeClass>, ImportError> {

@@ -1035,6 +1035,34 @@ fn volumes_of(pod: &SNode) -> Result<Volumes<'_>, ImportError> {
     Ok(volumes)
 }
 
+/// The node directory a `persistentVolumeClaim` volume mounts, when the
+/// stream binds its claim to a `hostPath` or `local` PersistentVolume:
+/// (path, where it is written, whether the claim is read-only).
+fn claimed_host_path(
+    d: &mut Draft,
+    vol: &SNode,
+    (cluster, namespace): (&Cluster<'_>, Option<&str>),
+) -> Result<Option<(String, Loc, bool)>, ImportError> {
+    let Some(pvc) = read::opt_map(vol, "persistentVolumeClaim")? else {
+        return Ok(None);
+    };
+    let Some((claim, at)) = read::opt_str(pvc, "claimName")? else {
+        return Ok(None);
+    };
+    let Some(v) = cluster.claimed_host_path(namespace, claim, at)? else {
+        return Ok(None);
+    };
+    d.note(
+        at,
+        format!(
+            "claim `{claim}` is bound to PersistentVolume `{}`, the node's directory `{}`",
+            v.name, v.path.0
+        ),
+    );
+    let read_only = read::opt_bool(pvc, "readOnly")?.is_some_and(|(r, _)| r);
+    Ok(Some((v.path.0.clone(), here(v.path.1, at), read_only)))
+}
+
 fn mounts(
     d: &mut Draft,
     (pod, volumes): (&SNode, &Volumes<'_>),
@@ -1068,9 +1096,23 @@ fn mounts(
             );
             continue;
         };
-        if let Some(hp) = read::opt_map(vol, "hostPath")? {
-            let (src, src_at) = read::opt_str(hp, "path")?
-                .ok_or_else(|| invalid(hp.loc, "`hostPath` needs a `path`"))?;
+        // A directory of the node: a hostPath volume, or a claim bound to a
+        // hostPath or local PersistentVolume of the stream.
+        let hp = read::opt_map(vol, "hostPath")?;
+        let host = match hp {
+            Some(hp) => {
+                let (src, src_at) = read::opt_str(hp, "path")?
+                    .ok_or_else(|| invalid(hp.loc, "`hostPath` needs a `path`"))?;
+                Some((src.to_string(), src_at, false))
+            }
+            None => claimed_host_path(d, vol, (cluster, namespace))?,
+        };
+        if let Some((src, src_at, claim_read_only)) = host {
+            let src = src.as_str();
+            let read_only = match (read_only, claim_read_only) {
+                (None, true) => Some((true, vname_at)),
+                (r, _) => r,
+            };
             let source = match sub {
                 Some((s, _)) if !s.is_empty() => format!("{}/{}", src.trim_end_matches('/'), s),
                 _ => src.to_string(),
@@ -1101,7 +1143,11 @@ fn mounts(
                 ),
                 None => d.set_field(&p, "access", "read-write", vm.loc),
             }
-            if let Some((t, at)) = read::opt_str(hp, "type")? {
+            if let Some((t, at)) = hp
+                .map(|hp| read::opt_str(hp, "type"))
+                .transpose()?
+                .flatten()
+            {
                 if matches!(t, "Socket" | "CharDevice" | "BlockDevice") {
                     d.note(
                         at,
@@ -1542,6 +1588,61 @@ mod tests {
             let got = json.contains(TOKEN_PATH);
             if got != *want {
                 wrong.push(format!("token mounted {got}, want {want}:\n{y}"));
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "{} of {}:\n{}",
+            wrong.len(),
+            table.len(),
+            wrong.join("\n")
+        );
+    }
+
+    /// A claim bound to a `hostPath` or `local` PersistentVolume of the
+    /// stream mounts that node directory, as the kubelet does: by the
+    /// claim's `volumeName` or the volume's `claimRef`, read-only when the
+    /// claim or the mount says so.
+    #[test]
+    fn a_claim_bound_to_a_node_directory_is_a_host_mount() {
+        fn pv(name: &str, spec: &str) -> String {
+            format!("apiVersion: v1\nkind: PersistentVolume\nmetadata: {{name: {name}}}\nspec:\n  capacity: {{storage: 1Gi}}\n{spec}---\n")
+        }
+        fn pvc(name: &str, volume: &str) -> String {
+            format!("apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {{name: {name}}}\nspec:\n  volumeName: {volume}\n---\n")
+        }
+        fn pod(mount: &str, claim: &str) -> String {
+            format!("apiVersion: v1\nkind: Pod\nmetadata: {{name: p}}\nspec:\n  automountServiceAccountToken: false\n  containers:\n  - name: c\n    image: x\n    volumeMounts: [{{name: d, mountPath: /data{mount}}}]\n  volumes:\n  - name: d\n    persistentVolumeClaim: {{claimName: c{claim}}}\n")
+        }
+        let host = "  hostPath: {path: /}\n";
+        let local = "  local: {path: /var/lib/docker}\n";
+        let nfs = "  nfs: {server: n, path: /}\n";
+        let m = |src: &str, access: &str| serde_json::json!([{"source": src, "target": "/data", "access": access}]);
+        let table: Vec<(String, serde_json::Value)> = vec![
+            (pv("pv", host) + &pvc("c", "pv") + &pod("", ""), m("/", "read-write")),
+            (pod("", "") + "---\n" + &pv("pv", host) + &pvc("c", "pv"), m("/", "read-write")),
+            (pv("pv", &format!("{host}  claimRef: {{name: c, namespace: default}}\n")) + &pod("", ""), m("/", "read-write")),
+            (pv("pv", &format!("{local}  claimRef: {{name: c}}\n")) + &pod("", ""), m("/var/lib/docker", "read-write")),
+            (pv("pv", host) + &pvc("c", "pv") + &pod("", ", readOnly: true"), m("/", "read-only")),
+            (pv("pv", host) + &pvc("c", "pv") + &pod(", readOnly: true", ""), m("/", "read-only")),
+            (pv("pv", host) + &pvc("c", "pv") + &pod(", subPath: etc", ""), serde_json::json!([{"source": "/etc", "target": "/data", "sub_path": "etc", "access": "read-write"}])),
+            ("apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: PersistentVolume\n  metadata: {name: pv}\n  spec:\n    hostPath: {path: /}\n    claimRef: {name: c}\n---\n".to_string() + &pod("", ""), m("/", "read-write")),
+            (pv("pv", nfs) + &pvc("c", "pv") + &pod("", ""), serde_json::json!([])),
+            (pv("pv", host) + &pvc("c", "other") + &pod("", ""), serde_json::json!([])),
+            (pod("", ""), serde_json::json!([])),
+        ];
+        let mut wrong = Vec::new();
+        for (y, want) in &table {
+            let out = import(y.as_bytes()).unwrap();
+            let (_, d) = out.into_iter().find(|(n, _)| n.contains("Pod/p")).unwrap();
+            let (json, _, _, _) = d.finish().unwrap();
+            let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+            let got = v
+                .pointer("/mounts")
+                .cloned()
+                .unwrap_or(serde_json::Value::Null);
+            if &got != want {
+                wrong.push(format!("mounts {got}, want {want}:\n{y}"));
             }
         }
         assert!(
