@@ -2095,13 +2095,7 @@ mod tests {
                 wrong.push(format!("{setting}: {ptr} is {got}, want {want}"));
             }
         }
-        assert!(
-            wrong.is_empty(),
-            "{} of {}:\n{}",
-            wrong.len(),
-            table.len(),
-            wrong.join("\n")
-        );
+        crate::import::table_tests::assert_none_wrong(&wrong, table.len());
     }
 
     /// `service:NAME` joins that service's namespace, so a job joined to
@@ -2196,8 +2190,7 @@ mod tests {
             let got = match import(yaml.as_bytes()) {
                 Ok(mut out) => {
                     let (_, d) = out.remove(0);
-                    let (json, _, _, _) = d.finish().unwrap();
-                    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+                    let v = crate::import::table_tests::profile(d);
                     v.pointer(ptr).cloned().unwrap_or(serde_json::Value::Null)
                 }
                 Err(e) => serde_json::Value::String(format!("error: {e}")),
@@ -2206,13 +2199,7 @@ mod tests {
                 wrong.push(format!("{own} / {others:?}: {ptr} is {got}, want {want}"));
             }
         }
-        assert!(
-            wrong.is_empty(),
-            "{} of {}:\n{}",
-            wrong.len(),
-            table.len(),
-            wrong.join("\n")
-        );
+        crate::import::table_tests::assert_none_wrong(&wrong, table.len());
         for (yaml, says) in [
             (
                 "services:\n  job:\n    network_mode: service:nowhere\n",
@@ -2291,8 +2278,7 @@ mod tests {
             let got = match import(yaml.as_bytes()) {
                 Ok(mut out) => {
                     let (_, d) = out.remove(0);
-                    let (json, _, _, _) = d.finish().unwrap();
-                    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+                    let v = crate::import::table_tests::profile(d);
                     v.pointer("/mounts")
                         .cloned()
                         .unwrap_or(serde_json::Value::Null)
@@ -2303,13 +2289,7 @@ mod tests {
                 wrong.push(format!("{own} / {others:?}: mounts are {got}, want {want}"));
             }
         }
-        assert!(
-            wrong.is_empty(),
-            "{} of {}:\n{}",
-            wrong.len(),
-            table.len(),
-            wrong.join("\n")
-        );
+        crate::import::table_tests::assert_none_wrong(&wrong, table.len());
         let e = import(b"services:\n  job:\n    volumes_from: [nowhere]\n")
             .map(|_| ())
             .unwrap_err();

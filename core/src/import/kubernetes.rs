@@ -1590,13 +1590,7 @@ mod tests {
                 wrong.push(format!("token mounted {got}, want {want}:\n{y}"));
             }
         }
-        assert!(
-            wrong.is_empty(),
-            "{} of {}:\n{}",
-            wrong.len(),
-            table.len(),
-            wrong.join("\n")
-        );
+        crate::import::table_tests::assert_none_wrong(&wrong, table.len());
     }
 
     /// A claim bound to a `hostPath` or `local` PersistentVolume of the
@@ -1635,8 +1629,7 @@ mod tests {
         for (y, want) in &table {
             let out = import(y.as_bytes()).unwrap();
             let (_, d) = out.into_iter().find(|(n, _)| n.contains("Pod/p")).unwrap();
-            let (json, _, _, _) = d.finish().unwrap();
-            let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+            let v = crate::import::table_tests::profile(d);
             let got = v
                 .pointer("/mounts")
                 .cloned()
@@ -1645,13 +1638,7 @@ mod tests {
                 wrong.push(format!("mounts {got}, want {want}:\n{y}"));
             }
         }
-        assert!(
-            wrong.is_empty(),
-            "{} of {}:\n{}",
-            wrong.len(),
-            table.len(),
-            wrong.join("\n")
-        );
+        crate::import::table_tests::assert_none_wrong(&wrong, table.len());
     }
 
     /// Item by item: each setting that widens what the pod can do, and any

@@ -62,6 +62,8 @@ mod sandbox_schema;
 pub(crate) mod schema;
 mod shell;
 mod source_secrets;
+#[cfg(test)]
+mod table_tests;
 pub mod toml;
 pub mod tree;
 pub mod yaml;
