@@ -424,17 +424,21 @@ impl<'a> Cluster<'a> {
         at: Loc,
     ) -> Result<Option<&HostVolume>, ImportError> {
         self.spend(self.host_volumes.len() + self.claims.len(), at)?;
-        let named = self
+        // An object written without a namespace lands in whichever one
+        // `kubectl` is pointed at, so it may be any: the wider reading
+        // (a node directory mounted) is taken.
+        let may_share = |ns: Option<&str>| ns.is_none() || namespace.is_none() || ns == namespace;
+        let named: Vec<&str> = self
             .claims
             .iter()
-            .find(|c| c.name == claim && c.namespace.as_deref() == namespace)
-            .map(|c| c.volume.as_str());
+            .filter(|c| c.name == claim && may_share(c.namespace.as_deref()))
+            .map(|c| c.volume.as_str())
+            .collect();
         Ok(self.host_volumes.iter().find(|v| {
-            named == Some(v.name.as_str())
-                || v.claim.as_ref().is_some_and(|(n, ns)| {
-                    n == claim
-                        && (ns.as_deref() == namespace || ns.is_none() || namespace.is_none())
-                })
+            named.contains(&v.name.as_str())
+                || v.claim
+                    .as_ref()
+                    .is_some_and(|(n, ns)| n == claim && may_share(ns.as_deref()))
         }))
     }
 

@@ -1624,6 +1624,11 @@ mod tests {
             (pv("pv", nfs) + &pvc("c", "pv") + &pod("", ""), serde_json::json!([])),
             (pv("pv", host) + &pvc("c", "other") + &pod("", ""), serde_json::json!([])),
             (pod("", ""), serde_json::json!([])),
+            // Namespaces: an object without one may share the pod's.
+            (pv("pv", host) + &pvc("c", "pv").replace("{name: c}", "{name: c, namespace: default}") + &pod("", ""), m("/", "read-write")),
+            (pv("pv", host) + &pvc("c", "pv") + &pod("", "").replace("{name: p}", "{name: p, namespace: ci}"), m("/", "read-write")),
+            (pv("pv", host) + &pvc("c", "pv").replace("{name: c}", "{name: c, namespace: other}") + &pod("", "").replace("{name: p}", "{name: p, namespace: ci}"), serde_json::json!([])),
+            (pv("pv", &format!("{host}  claimRef: {{name: c, namespace: other}}\n")) + &pod("", "").replace("{name: p}", "{name: p, namespace: ci}"), serde_json::json!([])),
         ];
         let mut wrong = Vec::new();
         for (y, want) in &table {
