@@ -2098,6 +2098,19 @@ mod tests {
         crate::import::table_tests::assert_none_wrong(&wrong, table.len());
     }
 
+    /// `ptr` in the profile of service `job` (image `x`, then `own`)
+    /// written above `others`, or the import's error as a string.
+    fn job_pointer(own: &str, others: &str, ptr: &str) -> serde_json::Value {
+        let yaml = format!("services:\n  job:\n    image: x\n    {own}\n{others}");
+        match import(yaml.as_bytes()) {
+            Ok(mut out) => {
+                let v = crate::import::table_tests::profile(out.remove(0).1);
+                v.pointer(ptr).cloned().unwrap_or(serde_json::Value::Null)
+            }
+            Err(e) => serde_json::Value::String(format!("error: {e}")),
+        }
+    }
+
     /// `service:NAME` joins that service's namespace, so a job joined to
     /// a service on the host's network or process namespace is on it too,
     /// however many services (or `extends` bases) stand between them.
@@ -2186,15 +2199,7 @@ mod tests {
         ];
         let mut wrong = Vec::new();
         for (own, others, ptr, want) in table {
-            let yaml = format!("services:\n  job:\n    image: x\n    {own}\n{others}");
-            let got = match import(yaml.as_bytes()) {
-                Ok(mut out) => {
-                    let (_, d) = out.remove(0);
-                    let v = crate::import::table_tests::profile(d);
-                    v.pointer(ptr).cloned().unwrap_or(serde_json::Value::Null)
-                }
-                Err(e) => serde_json::Value::String(format!("error: {e}")),
-            };
+            let got = job_pointer(own, others, ptr);
             if &got != want {
                 wrong.push(format!("{own} / {others:?}: {ptr} is {got}, want {want}"));
             }
@@ -2274,17 +2279,7 @@ mod tests {
         ];
         let mut wrong = Vec::new();
         for (own, others, want) in table {
-            let yaml = format!("services:\n  job:\n    image: x\n    {own}\n{others}");
-            let got = match import(yaml.as_bytes()) {
-                Ok(mut out) => {
-                    let (_, d) = out.remove(0);
-                    let v = crate::import::table_tests::profile(d);
-                    v.pointer("/mounts")
-                        .cloned()
-                        .unwrap_or(serde_json::Value::Null)
-                }
-                Err(e) => serde_json::Value::String(format!("error: {e}")),
-            };
+            let got = job_pointer(own, others, "/mounts");
             if &got != want {
                 wrong.push(format!("{own} / {others:?}: mounts are {got}, want {want}"));
             }
