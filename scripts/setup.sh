@@ -15,6 +15,11 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
+if ! rustup component list --installed | grep -q '^rust-src'; then
+  log "adding the rust-src component (the page rebuilds std for size)"
+  rustup component add rust-src
+fi
+
 if ! trunk --version 2>/dev/null | grep -q "$TRUNK_VERSION"; then
   log "installing trunk $TRUNK_VERSION (about 10 minutes on 2 cores)"
   cargo install trunk --version "$TRUNK_VERSION" --locked
