@@ -24,8 +24,8 @@ fn js_error(e: JsValue) -> String {
 }
 
 /// Lowercase for the findings search (core's `view_model::Lowercase`) with the
-/// browser's `toLowerCase`: the standard library's Unicode case tables
-/// would cost the page about 9 KB. ASCII text, the common case, never
+/// browser's `toLowerCase`, so the page does not carry the standard
+/// library's Unicode case tables. ASCII text, the common case, never
 /// leaves the wasm. Natively (unit tests) it is `str::to_lowercase`.
 pub fn lowercase(s: &str) -> String {
     if s.is_ascii() {

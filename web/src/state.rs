@@ -229,7 +229,8 @@ pub struct AuditTiming {
 
 impl AuditTiming {
     /// The last audit's duration as `"1.234"` (milliseconds), formatted
-    /// through integers: float formatting would add ~10 KB to the page.
+    /// through integers, so the page does not carry the standard library's
+    /// float formatting for this one number.
     pub fn last_ms_text(&self) -> String {
         let micros = if self.last_ms.is_finite() && self.last_ms > 0.0 {
             (self.last_ms * 1000.0).round() as u64

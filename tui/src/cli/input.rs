@@ -275,8 +275,8 @@ fn patterns(extensions: &[&str]) -> String {
 ///
 /// Each directory's entries are sorted by name as they are listed, and
 /// directories are entered in that order: component order without sorting
-/// whole paths (10,000 files had cost 10-20 ms to sort by path, all of it
-/// before the first file was read).
+/// whole paths, which would all have to be listed and compared before the
+/// first file could be read.
 #[cfg(test)]
 fn walk(root: &Path, extensions: &[&str]) -> Vec<Result<PathBuf, Failure>> {
     walk_noting(root, extensions, &mut Vec::new())
