@@ -142,7 +142,7 @@ fn parse_text(text: &str, limits: TreeLimits) -> Result<Vec<SNode>, ImportError>
     let mut b = Builder {
         limits,
         stack: Vec::new(),
-        anchors: HashMap::new(),
+        anchors: Vec::new(),
         docs: Vec::new(),
         values: 0,
     };
@@ -284,17 +284,17 @@ enum Frame {
 /// per key.
 #[derive(Default)]
 struct Keys {
-    index: Option<HashMap<String, Loc>>,
+    index: Option<HashMap<String, usize>>,
 }
 
 impl Keys {
     const INDEXED_FROM: usize = 16;
 
-    /// Where `key` was written among `entries`.
-    fn get(&self, entries: &[SEntry], key: &str) -> Option<Loc> {
+    /// The entry of `entries` written with `key`.
+    fn get<'e>(&self, entries: &'e [SEntry], key: &str) -> Option<&'e SEntry> {
         match &self.index {
-            Some(index) => index.get(key).copied(),
-            None => entries.iter().find(|e| e.key == key).map(|e| e.key_loc),
+            Some(index) => index.get(key).and_then(|&i| entries.get(i)),
+            None => entries.iter().find(|e| e.key == key),
         }
     }
 
@@ -303,11 +303,17 @@ impl Keys {
         match &mut self.index {
             Some(index) => {
                 if let Some(e) = entries.last() {
-                    index.insert(e.key.clone(), e.key_loc);
+                    index.insert(e.key.clone(), entries.len() - 1);
                 }
             }
             None if entries.len() > Self::INDEXED_FROM => {
-                self.index = Some(entries.iter().map(|e| (e.key.clone(), e.key_loc)).collect());
+                self.index = Some(
+                    entries
+                        .iter()
+                        .enumerate()
+                        .map(|(i, e)| (e.key.clone(), i))
+                        .collect(),
+                );
             }
             None => {}
         }
@@ -317,8 +323,8 @@ impl Keys {
 struct Builder {
     limits: TreeLimits,
     stack: Vec<Frame>,
-    /// Anchored nodes by anchor id.
-    anchors: HashMap<usize, SNode>,
+    /// Anchored nodes by anchor id (the parser numbers anchors 1, 2, ...).
+    anchors: Vec<Option<SNode>>,
     docs: Vec<SNode>,
     values: usize,
 }
@@ -343,6 +349,18 @@ fn refuse_local_tag(tag: Option<&saphyr_parser::Tag>, at: Loc) -> Result<(), Imp
 }
 
 impl Builder {
+    /// Keep `node` under its anchor's id (0: it has none).
+    fn anchor(&mut self, id: usize, node: &SNode) {
+        if id > 0 {
+            if self.anchors.len() <= id {
+                self.anchors.resize(id + 1, None);
+            }
+            if let Some(slot) = self.anchors.get_mut(id) {
+                *slot = Some(node.clone());
+            }
+        }
+    }
+
     fn count(&mut self, n: usize, at: Loc) -> Result<(), ImportError> {
         self.values = self.values.saturating_add(n);
         if self.values > self.limits.max_values {
@@ -361,12 +379,17 @@ impl Builder {
             Event::StreamEnd => return Ok(true),
             Event::Nothing | Event::StreamStart | Event::DocumentStart(_) | Event::DocumentEnd => {}
             Event::Alias(id) => {
-                let node = self.anchors.get(&id).cloned().ok_or_else(|| {
-                    ImportError::new(ImportErrorKind::Syntax(
-                        "alias refers to an unknown anchor".into(),
-                    ))
-                    .at(at)
-                })?;
+                let node = self
+                    .anchors
+                    .get(id)
+                    .and_then(Option::as_ref)
+                    .cloned()
+                    .ok_or_else(|| {
+                        ImportError::new(ImportErrorKind::Syntax(
+                            "alias refers to an unknown anchor".into(),
+                        ))
+                        .at(at)
+                    })?;
                 self.count(node.size(), at)?;
                 self.complete(node)?;
             }
@@ -395,9 +418,7 @@ impl Builder {
                     })
                 };
                 let node = SNode::new(at, value);
-                if anchor > 0 {
-                    self.anchors.insert(anchor, node.clone());
-                }
+                self.anchor(anchor, &node);
                 self.complete(node)?;
             }
             Event::SequenceStart(anchor, ref tag) | Event::MappingStart(anchor, ref tag) => {
@@ -458,9 +479,7 @@ impl Builder {
                         (SNode::new(loc, SValue::Map(entries)), anchor)
                     }
                 };
-                if anchor > 0 {
-                    self.anchors.insert(anchor, node.clone());
-                }
+                self.anchor(anchor, &node);
                 self.complete(node)?;
             }
         }
@@ -504,7 +523,9 @@ impl Builder {
                         "<<" => *merge_at,
                         _ => None,
                     };
-                    if let Some(first) = earlier.or_else(|| keys.get(entries, &text)) {
+                    if let Some(first) =
+                        earlier.or_else(|| keys.get(entries, &text).map(|e| e.key_loc))
+                    {
                         return Err(ImportError::new(ImportErrorKind::DuplicateKey {
                             key: text,
                             first,
@@ -560,10 +581,7 @@ fn merge_conflict(
     at: Loc,
 ) -> Result<(), ImportError> {
     for m in merged.entries() {
-        if keys.get(explicit, &m.key).is_some() {
-            let Some(e) = explicit.iter().find(|e| e.key == m.key) else {
-                continue;
-            };
+        if let Some(e) = keys.get(explicit, &m.key) {
             if !same_value(&e.value, &m.value) {
                 return Err(ImportError::new(ImportErrorKind::Invalid(format!(
                     "the merge key `<<` sets `{}`, already set above it at {}:{}; YAML readers disagree on which wins (the spec and go-yaml v3 keep the explicit value, kubectl's go-yaml v2 takes the merged one), so write the key once",
