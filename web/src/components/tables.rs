@@ -8,6 +8,7 @@ use isolint_core::observe::{Reconciled, Reconciliation, Status};
 use isolint_core::Report;
 use yew::prelude::*;
 
+use super::tools::{file_button, JSON_TYPES};
 use super::{Dispatch, Shared};
 use crate::state::Action;
 
@@ -128,9 +129,6 @@ fn observed_cell(r: Option<&Reconciled>) -> Html {
 
 /// Open or drop an observations file, with the counts once one is open.
 fn observations_bar(dispatch: &Dispatch, props: &TablesProps) -> Html {
-    let open = super::tools::on_file_chosen(dispatch.clone(), |name, bytes| {
-        Action::LoadObservations { name, bytes }
-    });
     let drop_obs = super::send_on_click(dispatch, Action::DropObservations);
     let summary = match (&props.observations, props.observed.as_ref()) {
         (Some((file, runner)), Some(r)) => {
@@ -156,11 +154,9 @@ fn observations_bar(dispatch: &Dispatch, props: &TablesProps) -> Html {
     };
     html! {
         <div class="tool-row observations-bar" role="group" aria-label="Observations">
-            <span class="file-button">
-                <input type="file" id="open-observations" class="visually-hidden"
-                    accept=".json,application/json" onchange={open} />
-                <label for="open-observations" class="button">{ "Open observations…" }</label>
-            </span>
+            { file_button(dispatch, "open-observations", JSON_TYPES, "Open observations…", None, |name, bytes| {
+                Action::LoadObservations { name, bytes }
+            }) }
             if props.observations.is_some() {
                 <button type="button" class="button button-small" id="drop-observations" onclick={drop_obs}>{ "Close" }</button>
             }

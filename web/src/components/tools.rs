@@ -10,8 +10,11 @@ use crate::state::{Action, CatalogChoice, Status, WORKSHOP_SOURCE};
 /// Files the profile picker offers: profiles and every format core imports.
 const PROFILE_TYPES: &str = ".json,.yaml,.yml,.toml,.sh,application/json";
 
+/// Files the catalog, runner and observations pickers offer.
+pub(super) const JSON_TYPES: &str = ".json,application/json";
+
 /// Read the first file of a file input, then hand it to `make`.
-pub(super) fn on_file_chosen(
+fn on_file_chosen(
     dispatch: Dispatch,
     make: fn(String, Vec<u8>) -> Action,
 ) -> Callback<Event> {
@@ -32,6 +35,25 @@ pub(super) fn on_file_chosen(
     })
 }
 
+/// A file input shown as a button: `label` opens the picker, and the
+/// chosen file is read and handed to `make`.
+pub(super) fn file_button(
+    dispatch: &Dispatch,
+    id: &'static str,
+    accept: &'static str,
+    label: &'static str,
+    title: Option<&'static str>,
+    make: fn(String, Vec<u8>) -> Action,
+) -> Html {
+    let onchange = on_file_chosen(dispatch.clone(), make);
+    html! {
+        <span class="file-button">
+            <input type="file" {id} class="visually-hidden" {accept} {onchange} />
+            <label for={id} class="button" {title}>{ label }</label>
+        </span>
+    }
+}
+
 /// Open, paste or reset the profile; choose the catalog. A plain function,
 /// not a component: it keeps no state.
 pub fn profile_tools(
@@ -40,14 +62,6 @@ pub fn profile_tools(
     catalog_label: &str,
     catalog_error: Option<&str>,
 ) -> Html {
-    let open_profile = on_file_chosen(dispatch.clone(), |name, bytes| Action::LoadFile {
-        name,
-        bytes,
-    });
-    let open_catalog = on_file_chosen(dispatch.clone(), |name, bytes| Action::LoadCatalog {
-        name,
-        bytes,
-    });
     let reset = {
         let dispatch = dispatch.clone();
         Callback::from(move |_: MouseEvent| {
@@ -97,11 +111,9 @@ pub fn profile_tools(
     html! {
         <div class="tools" role="group" aria-label="Profile and catalog">
             <div class="tool-row">
-                <span class="file-button">
-                    <input type="file" id="open-profile" class="visually-hidden"
-                        accept={PROFILE_TYPES} onchange={open_profile} />
-                    <label for="open-profile" class="button">{ "Open file…" }</label>
-                </span>
+                { file_button(dispatch, "open-profile", PROFILE_TYPES, "Open file…", None, |name, bytes| {
+                    Action::LoadFile { name, bytes }
+                }) }
                 <button type="button" class="button" id="paste-profile" onclick={paste}
                     title="Replace the editor's text with the clipboard's">{ "Paste" }</button>
                 <button type="button" class="button" id="reset-workshop" onclick={reset}>{ "Workshop profile" }</button>
@@ -114,11 +126,9 @@ pub fn profile_tools(
                         <option value="loaded" selected=true>{ catalog_label.to_string() }</option>
                     }
                 </select>
-                <span class="file-button">
-                    <input type="file" id="open-catalog" class="visually-hidden"
-                        accept=".json,application/json" onchange={open_catalog} />
-                    <label for="open-catalog" class="button">{ "Load catalog…" }</label>
-                </span>
+                { file_button(dispatch, "open-catalog", JSON_TYPES, "Load catalog…", None, |name, bytes| {
+                    Action::LoadCatalog { name, bytes }
+                }) }
             </div>
             if let Some(error) = catalog_error {
                 <div class="alert alert-error" role="alert" id="catalog-error">
@@ -158,10 +168,6 @@ pub fn runner_tools(
     applied: bool,
     error: Option<&str>,
 ) -> Html {
-    let open = on_file_chosen(dispatch.clone(), |name, bytes| Action::LoadRunner {
-        name,
-        bytes,
-    });
     let paste = {
         let dispatch = dispatch.clone();
         Callback::from(move |_: MouseEvent| {
@@ -193,11 +199,14 @@ pub fn runner_tools(
         <div class="tool-row runner-row" role="group" aria-label="Runner overlay">
             <span class="tool-label">{ "Runner" }</span>
             <span class="runner-name" id="runner-name" data-applied={applied.to_string()}>{ summary }</span>
-            <span class="file-button">
-                <input type="file" id="open-runner" class="visually-hidden"
-                    accept=".json,application/json" onchange={open} />
-                <label for="open-runner" class="button" title="A partial isolint.profile/v1, as for isolint audit --runner">{ "Runner overlay…" }</label>
-            </span>
+            { file_button(
+                dispatch,
+                "open-runner",
+                JSON_TYPES,
+                "Runner overlay…",
+                Some("A partial isolint.profile/v1, as for isolint audit --runner"),
+                |name, bytes| Action::LoadRunner { name, bytes },
+            ) }
             <button type="button" class="button" id="paste-runner" onclick={paste}
                 title="Use the clipboard's text as the runner overlay">{ "Paste runner" }</button>
             if runner.is_some() {
