@@ -565,242 +565,175 @@ impl State {
     }
 }
 
-impl Reducible for State {
-    type Action = Action;
-
-    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+impl State {
+    /// Whether `action` would leave the state as it is: a stale timer, an
+    /// identical edit, a dismissal with nothing shown. Such actions make no
+    /// new state, so nothing re-renders.
+    fn unchanged_by(&self, action: &Action) -> bool {
         match action {
             Action::Audit { revision } => {
-                if revision != self.revision || self.audited == self.revision {
-                    // Stale timer or already audited: no new state, no re-render.
-                    return self;
-                }
-                let mut s = (*self).clone();
-                s.run_audit();
-                Rc::new(s)
+                *revision != self.revision || self.audited == self.revision
             }
-            Action::Edit(text) => {
-                if *self.text == *text {
-                    return self;
-                }
-                let mut s = (*self).clone();
-                s.text = Rc::from(text);
-                s.revision += 1;
-                s.edited = true;
-                Rc::new(s)
-            }
-            Action::OfferDraft(text) => {
-                if *text == *self.text {
-                    return self;
-                }
-                let mut s = (*self).clone();
-                s.draft = Some(Rc::from(text));
-                Rc::new(s)
-            }
-            Action::RestoreDraft => {
-                let Some(draft) = self.draft.clone() else {
-                    return self;
-                };
-                let mut s = (*self).clone();
-                s.text = draft;
-                s.revision += 1;
-                s.edited = true;
-                s.draft = None;
-                s.selected = None;
-                s.run_audit();
-                Rc::new(s)
-            }
-            Action::DiscardDraft => {
-                if self.draft.is_none() {
-                    return self;
-                }
-                let mut s = (*self).clone();
-                s.draft = None;
-                Rc::new(s)
-            }
-            Action::Load { name, text, lesson } => {
-                let mut s = (*self).clone();
-                s.replace_text(name, text, lesson);
-                s.status = None;
-                Rc::new(s)
-            }
-            Action::LoadFile { name, bytes } => {
-                let mut s = (*self).clone();
-                match State::load_bytes_as_text(&name, bytes) {
-                    Ok(text) => {
-                        s.status = Some(Status::info(format!("opened {}", neutralize(&name))));
-                        s.replace_text(name, text, None);
-                    }
-                    Err(message) => s.status = Some(Status::error(message)),
-                }
-                Rc::new(s)
-            }
-            Action::LoadCatalog { name, bytes } => {
-                let mut s = (*self).clone();
-                match Labels::load(&bytes) {
-                    Ok(labels) => {
-                        s.labels = Rc::new(labels);
-                        s.catalog = CatalogChoice::Loaded {
-                            file: neutralize(&name).into_owned(),
-                        };
-                        s.catalog_error = None;
-                        s.run_audit();
-                    }
-                    Err(e) => {
-                        s.catalog_error = Some(format!(
-                            "{} was not loaded; still using {}.\n{}",
-                            neutralize(&name),
-                            s.catalog_label(),
-                            describe_catalog_error(&e)
-                        ));
-                    }
-                }
-                Rc::new(s)
-            }
-            Action::LoadRunner { name, bytes } => {
-                let mut s = (*self).clone();
-                match Runner::parse(&bytes, &name) {
-                    Ok(runner) => {
-                        s.runner = Some(Rc::new(runner));
-                        s.runner_error = None;
-                        s.run_audit();
-                    }
-                    Err(e) => {
-                        let keep = match &s.runner {
-                            Some(r) => format!("still using {}", r.file),
-                            None => "auditing without one".into(),
-                        };
-                        s.runner_error = Some(format!(
-                            "{} was not loaded as a runner overlay; {keep}.\n{}",
-                            neutralize(&name),
-                            describe_runner_error(&e)
-                        ));
-                    }
-                }
-                Rc::new(s)
-            }
-            Action::DropRunner => {
-                if self.runner.is_none() && self.runner_error.is_none() {
-                    return self;
-                }
-                let mut s = (*self).clone();
-                s.runner_error = None;
-                if s.runner.take().is_some() {
-                    s.run_audit();
-                }
-                Rc::new(s)
-            }
-            Action::DismissRunnerError => {
-                if self.runner_error.is_none() {
-                    return self;
-                }
-                let mut s = (*self).clone();
-                s.runner_error = None;
-                Rc::new(s)
-            }
-            Action::LoadObservations { name, bytes } => {
-                let mut s = (*self).clone();
-                match observe::parse(&bytes) {
-                    Ok(obs) => {
-                        s.observations = Some((Rc::from(neutralize(&name)), Rc::new(obs)));
-                        s.observations_error = None;
-                    }
-                    Err(e) => {
-                        s.observations_error = Some(format!(
-                            "{} was not loaded: {}",
-                            neutralize(&name),
-                            neutralize(&e.to_string())
-                        ));
-                    }
-                }
-                Rc::new(s)
-            }
+            Action::Edit(text) | Action::OfferDraft(text) => *self.text == **text,
+            Action::RestoreDraft | Action::DiscardDraft => self.draft.is_none(),
+            Action::DropRunner => self.runner.is_none() && self.runner_error.is_none(),
+            Action::DismissRunnerError => self.runner_error.is_none(),
             Action::DropObservations => {
-                if self.observations.is_none() && self.observations_error.is_none() {
-                    return self;
-                }
-                let mut s = (*self).clone();
-                s.observations = None;
-                s.observations_error = None;
-                Rc::new(s)
+                self.observations.is_none() && self.observations_error.is_none()
             }
             Action::UseWorkshopCatalog => {
-                if self.catalog == CatalogChoice::Workshop && self.catalog_error.is_none() {
-                    return self;
+                self.catalog == CatalogChoice::Workshop && self.catalog_error.is_none()
+            }
+            Action::DismissCatalogError => self.catalog_error.is_none(),
+            Action::Select(index) => self
+                .report
+                .as_ref()
+                .and_then(|r| r.issues.get(*index))
+                .is_none(),
+            Action::DismissStatus => self.status.is_none(),
+            _ => false,
+        }
+    }
+
+    /// Change this (new) state by `action`.
+    fn apply(&mut self, action: Action) {
+        match action {
+            Action::Audit { .. } => self.run_audit(),
+            Action::Edit(text) => {
+                self.text = Rc::from(text);
+                self.revision += 1;
+                self.edited = true;
+            }
+            Action::OfferDraft(text) => self.draft = Some(Rc::from(text)),
+            Action::RestoreDraft => {
+                if let Some(draft) = self.draft.take() {
+                    self.text = draft;
+                    self.revision += 1;
+                    self.edited = true;
+                    self.selected = None;
+                    self.run_audit();
                 }
-                let mut s = (*self).clone();
-                if s.catalog != CatalogChoice::Workshop {
-                    s.labels = Rc::new(Labels::workshop());
-                    s.catalog = CatalogChoice::Workshop;
-                    s.run_audit();
+            }
+            Action::DiscardDraft => self.draft = None,
+            Action::Load { name, text, lesson } => {
+                self.replace_text(name, text, lesson);
+                self.status = None;
+            }
+            Action::LoadFile { name, bytes } => match State::load_bytes_as_text(&name, bytes) {
+                Ok(text) => {
+                    self.status = Some(Status::info(format!("opened {}", neutralize(&name))));
+                    self.replace_text(name, text, None);
                 }
-                s.catalog_error = None;
-                Rc::new(s)
-            }
-            Action::DismissCatalogError => {
-                if self.catalog_error.is_none() {
-                    return self;
+                Err(message) => self.status = Some(Status::error(message)),
+            },
+            Action::LoadCatalog { name, bytes } => match Labels::load(&bytes) {
+                Ok(labels) => {
+                    self.labels = Rc::new(labels);
+                    self.catalog = CatalogChoice::Loaded {
+                        file: neutralize(&name).into_owned(),
+                    };
+                    self.catalog_error = None;
+                    self.run_audit();
                 }
-                let mut s = (*self).clone();
-                s.catalog_error = None;
-                Rc::new(s)
+                Err(e) => {
+                    self.catalog_error = Some(format!(
+                        "{} was not loaded; still using {}.\n{}",
+                        neutralize(&name),
+                        self.catalog_label(),
+                        describe_catalog_error(&e)
+                    ));
+                }
+            },
+            Action::LoadRunner { name, bytes } => match Runner::parse(&bytes, &name) {
+                Ok(runner) => {
+                    self.runner = Some(Rc::new(runner));
+                    self.runner_error = None;
+                    self.run_audit();
+                }
+                Err(e) => {
+                    let keep = match &self.runner {
+                        Some(r) => format!("still using {}", r.file),
+                        None => "auditing without one".into(),
+                    };
+                    self.runner_error = Some(format!(
+                        "{} was not loaded as a runner overlay; {keep}.\n{}",
+                        neutralize(&name),
+                        describe_runner_error(&e)
+                    ));
+                }
+            },
+            Action::DropRunner => {
+                self.runner_error = None;
+                if self.runner.take().is_some() {
+                    self.run_audit();
+                }
             }
-            Action::SetMinSeverity(min) => {
-                let mut s = (*self).clone();
-                s.filter.min_severity = min;
-                Rc::new(s)
+            Action::DismissRunnerError => self.runner_error = None,
+            Action::LoadObservations { name, bytes } => match observe::parse(&bytes) {
+                Ok(obs) => {
+                    self.observations = Some((Rc::from(neutralize(&name)), Rc::new(obs)));
+                    self.observations_error = None;
+                }
+                Err(e) => {
+                    self.observations_error = Some(format!(
+                        "{} was not loaded: {}",
+                        neutralize(&name),
+                        neutralize(&e.to_string())
+                    ));
+                }
+            },
+            Action::DropObservations => {
+                self.observations = None;
+                self.observations_error = None;
             }
-            Action::SetQuery(query) => {
-                let mut s = (*self).clone();
-                s.filter.query = query;
-                Rc::new(s)
+            Action::UseWorkshopCatalog => {
+                if self.catalog != CatalogChoice::Workshop {
+                    self.labels = Rc::new(Labels::workshop());
+                    self.catalog = CatalogChoice::Workshop;
+                    self.run_audit();
+                }
+                self.catalog_error = None;
             }
+            Action::DismissCatalogError => self.catalog_error = None,
+            Action::SetMinSeverity(min) => self.filter.min_severity = min,
+            Action::SetQuery(query) => self.filter.query = query,
             Action::Select(index) => {
-                let Some(f) = self.report.as_ref().and_then(|r| r.issues.get(index)) else {
-                    return self;
-                };
-                let mut s = (*self).clone();
                 if self.selected_index() == Some(index) {
-                    s.selected = None;
-                } else {
-                    s.selected = Some(Selection {
+                    self.selected = None;
+                } else if let Some(f) = self.report.as_ref().and_then(|r| r.issues.get(index)) {
+                    self.selected = Some(Selection {
                         index,
                         rule: f.rule,
                         pointer: f.pointer.clone(),
                         message: f.message.clone(),
                     });
-                    if let Some(line) = report_line(&self, index) {
-                        s.cursor_line = Some(line);
-                        s.jump += 1;
+                    if let Some(line) = report_line(self, index) {
+                        self.cursor_line = Some(line);
+                        self.jump += 1;
                     }
                 }
-                Rc::new(s)
             }
             Action::RevealLine(line) => {
-                let mut s = (*self).clone();
-                s.cursor_line = Some(line);
-                s.jump += 1;
-                Rc::new(s)
+                self.cursor_line = Some(line);
+                self.jump += 1;
             }
-            Action::Notify(status) => {
-                let mut s = (*self).clone();
-                s.status = Some(status);
-                Rc::new(s)
-            }
-            Action::DismissStatus => {
-                if self.status.is_none() {
-                    return self;
-                }
-                let mut s = (*self).clone();
-                s.status = None;
-                Rc::new(s)
-            }
-            Action::ShowLink(url) => {
-                let mut s = (*self).clone();
-                s.share_link = Some(url);
-                Rc::new(s)
-            }
+            Action::Notify(status) => self.status = Some(status),
+            Action::DismissStatus => self.status = None,
+            Action::ShowLink(url) => self.share_link = Some(url),
         }
+    }
+}
+
+impl Reducible for State {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        if self.unchanged_by(&action) {
+            return self;
+        }
+        let mut s = (*self).clone();
+        s.apply(action);
+        Rc::new(s)
     }
 }
 

@@ -14,10 +14,7 @@ const PROFILE_TYPES: &str = ".json,.yaml,.yml,.toml,.sh,application/json";
 pub(super) const JSON_TYPES: &str = ".json,application/json";
 
 /// Read the first file of a file input, then hand it to `make`.
-fn on_file_chosen(
-    dispatch: Dispatch,
-    make: fn(String, Vec<u8>) -> Action,
-) -> Callback<Event> {
+fn on_file_chosen(dispatch: Dispatch, make: fn(String, Vec<u8>) -> Action) -> Callback<Event> {
     Callback::from(move |e: Event| {
         let input: HtmlInputElement = e.target_unchecked_into();
         let Some(file) = input.files().and_then(|f| f.get(0)) else {
