@@ -82,11 +82,12 @@ fn runner_problem(e: &RunnerError, runner: &str) -> InputProblem {
 /// Why an overlay file was refused, located as "line L, column C: …".
 fn describe_runner_error(e: &RunnerError) -> String {
     let bare = ImportError::new(e.0.kind.clone());
-    let message = neutralize(&bare.to_string()).into_owned();
-    match e.0.loc {
-        Some(l) => format!("line {}, column {}: {message}", l.line, l.column),
-        None => message,
+    InputProblem {
+        message: neutralize(&bare.to_string()).into_owned(),
+        line: e.0.loc.map(|l| l.line),
+        column: e.0.loc.map(|l| l.column),
     }
+    .located()
 }
 
 /// Audit the editor's text: an `isolint.profile/v1` document directly, any
