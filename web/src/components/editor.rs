@@ -14,8 +14,8 @@ use wasm_bindgen::JsCast;
 use web_sys::{HtmlElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
+use super::tools::read_file;
 use super::Dispatch;
-use crate::browser;
 use crate::lines::{line_count, utf16_span};
 use crate::state::Action;
 
@@ -137,17 +137,9 @@ pub fn editor(props: &EditorProps) -> Html {
                 .and_then(|d| d.files())
                 .and_then(|f| f.get(0));
             if let Some(file) = file {
-                let dispatch = dispatch.clone();
-                wasm_bindgen_futures::spawn_local(async move {
-                    match browser::read_file(&file).await {
-                        Ok(bytes) => dispatch.dispatch(Action::LoadFile {
-                            name: file.name(),
-                            bytes,
-                        }),
-                        Err(message) => {
-                            dispatch.dispatch(Action::Notify(crate::state::Status::error(message)))
-                        }
-                    }
+                read_file(dispatch.clone(), file, |name, bytes| Action::LoadFile {
+                    name,
+                    bytes,
                 });
             }
         })

@@ -1,6 +1,6 @@
 //! Opening profiles, catalogs and runner overlays, and the status line.
 
-use web_sys::{HtmlInputElement, HtmlSelectElement};
+use web_sys::{File, HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use super::Dispatch;
@@ -22,14 +22,18 @@ fn on_file_chosen(dispatch: Dispatch, make: fn(String, Vec<u8>) -> Action) -> Ca
         };
         // Clear it so choosing the same file again still fires `change`.
         input.set_value("");
-        let dispatch = dispatch.clone();
-        wasm_bindgen_futures::spawn_local(async move {
-            match browser::read_file(&file).await {
-                Ok(bytes) => dispatch.dispatch(make(file.name(), bytes)),
-                Err(message) => dispatch.dispatch(Action::Notify(Status::error(message))),
-            }
-        });
+        read_file(dispatch.clone(), file, make);
     })
+}
+
+/// Read `file`, then hand its name and bytes to `make`.
+pub(super) fn read_file(dispatch: Dispatch, file: File, make: fn(String, Vec<u8>) -> Action) {
+    wasm_bindgen_futures::spawn_local(async move {
+        match browser::read_file(&file).await {
+            Ok(bytes) => dispatch.dispatch(make(file.name(), bytes)),
+            Err(message) => dispatch.dispatch(Action::Notify(Status::error(message))),
+        }
+    });
 }
 
 /// A file input shown as a button: `label` opens the picker, and the
