@@ -43,6 +43,12 @@ fn set_var(node: &NodeRef, name: &str, value: &str) {
     }
 }
 
+/// Move the gutter and the highlight band with the textarea's scroll.
+fn show_scroll(root: &NodeRef, ta: &HtmlTextAreaElement) {
+    set_var(root, "--scroll-y", &ta.scroll_top().to_string());
+    set_var(root, "--scroll-x", &ta.scroll_left().to_string());
+}
+
 #[function_component(Editor)]
 pub fn editor(props: &EditorProps) -> Html {
     let dispatch = props.dispatch.clone();
@@ -83,8 +89,7 @@ pub fn editor(props: &EditorProps) -> Html {
                         ta.set_scroll_left(0);
                     }
                 }
-                set_var(&root, "--scroll-y", &ta.scroll_top().to_string());
-                set_var(&root, "--scroll-x", &ta.scroll_left().to_string());
+                show_scroll(&root, &ta);
             }
         });
     }
@@ -92,9 +97,7 @@ pub fn editor(props: &EditorProps) -> Html {
     let onscroll = {
         let root = root.clone();
         Callback::from(move |e: Event| {
-            let ta: HtmlTextAreaElement = e.target_unchecked_into();
-            set_var(&root, "--scroll-y", &ta.scroll_top().to_string());
-            set_var(&root, "--scroll-x", &ta.scroll_left().to_string());
+            show_scroll(&root, &e.target_unchecked_into());
         })
     };
     let oninput = {
