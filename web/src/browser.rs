@@ -99,14 +99,9 @@ pub fn link_with_fragment(fragment: &str) -> Result<String, String> {
 
 /// Read a file the learner picked or dropped.
 pub async fn read_file(file: &web_sys::File) -> Result<Vec<u8>, String> {
-    let limit = isolint_core::json::Limits::default().max_bytes;
     // Refuse before reading: a huge file would stall the page.
-    if file.size() > limit as f64 {
-        return Err(format!(
-            "{}: the file is {} bytes, over the {limit}-byte limit",
-            isolint_core::sanitize::neutralize(&file.name()),
-            file.size() as u64
-        ));
+    if file.size() > isolint_core::json::Limits::default().max_bytes as f64 {
+        return Err(crate::state::too_large(&file.name(), file.size() as u64));
     }
     let buffer = JsFuture::from(file.array_buffer())
         .await

@@ -151,6 +151,15 @@ fn audit_text(
         })
 }
 
+/// Why a file of `size` bytes, over core's input limit, was refused.
+pub fn too_large(name: &str, size: u64) -> String {
+    format!(
+        "{}: the file is {size} bytes, over the {}-byte limit",
+        neutralize(name),
+        Limits::default().max_bytes
+    )
+}
+
 /// The editor line of `report.issues[index]`.
 fn report_line(state: &State, index: usize) -> Option<u32> {
     let report = state.report.as_ref()?;
@@ -548,13 +557,8 @@ impl State {
     }
 
     fn load_bytes_as_text(name: &str, bytes: Vec<u8>) -> Result<String, String> {
-        let limit = Limits::default().max_bytes;
-        if bytes.len() > limit {
-            return Err(format!(
-                "{}: the file is {} bytes, over the {limit}-byte limit",
-                neutralize(name),
-                bytes.len()
-            ));
+        if bytes.len() > Limits::default().max_bytes {
+            return Err(too_large(name, bytes.len() as u64));
         }
         String::from_utf8(bytes).map_err(|e| {
             format!(
