@@ -117,6 +117,7 @@ pub fn app() -> Html {
         (Some(r), None) => r.verdict.as_str(),
         (None, None) => "pending",
     };
+    let catalog_label = state.catalog_label();
     let eligible_now = current
         .as_ref()
         .is_some_and(|r| r.verdict == isolint_core::Verdict::EligibleForRuntimeTesting);
@@ -144,7 +145,7 @@ pub fn app() -> Html {
                         <h2 id="editor-title">{ "Profile" }</h2>
                         <span class="source-name" title="exported as profile.source">{ state.source_name.to_string() }</span>
                     </div>
-                    { profile_tools(&dispatch, &state.catalog, &state.catalog_label(), state.catalog_error.as_deref()) }
+                    { profile_tools(&dispatch, &state.catalog, &catalog_label, state.catalog_error.as_deref()) }
                     { runner_tools(&dispatch, state.runner.as_ref().map(|r| r.file.as_str()), state.runner_applied, state.runner_error.as_deref()) }
                     { draft_offer(&dispatch, state.draft.is_some()) }
                     <Editor
@@ -163,7 +164,7 @@ pub fn app() -> Html {
                         report.as_deref(),
                         state.input_error.as_ref(),
                         state.today.map(|d| d.to_string()),
-                        &state.catalog_label(),
+                        &catalog_label,
                     ) }
                     { export_tools(&dispatch, current.as_ref(), state.share_link.as_deref()) }
                     { filter_bar(&dispatch, &state.filter, grouped.as_ref().as_ref()) }
