@@ -24,6 +24,9 @@ use super::{compose, ImportError, ImportErrorKind};
 /// Resolves the `extends` of one file's services, each base merged once.
 pub struct Extends<'a> {
     services: &'a SNode,
+    /// Each service by its key in the file, found without a scan: a
+    /// file may define tens of thousands of services, each looked up.
+    by_name: HashMap<&'a str, &'a SNode>,
     /// Services with a base, already merged with it.
     merged: HashMap<&'a str, SNode>,
     /// Nodes the merges may still produce: a chain of services, each
@@ -40,8 +43,13 @@ pub struct Merged {
 
 impl<'a> Extends<'a> {
     pub fn new(services: &'a SNode) -> Extends<'a> {
+        let mut by_name = HashMap::new();
+        for e in services.entries() {
+            by_name.entry(e.key.as_str()).or_insert(&e.value);
+        }
         Extends {
             services,
+            by_name,
             merged: HashMap::new(),
             budget: TreeLimits::default().max_values,
         }
@@ -111,10 +119,9 @@ impl<'a> Extends<'a> {
     /// (not interpolated): `Ok(None)` when the file defines no such
     /// service, `Some(None)` when the service does not set `key`.
     pub fn setting(&mut self, name: &str, key: &str) -> Result<Option<Option<SNode>>, ImportError> {
-        let Some(name) = self.services.entries().iter().find(|e| e.key == name) else {
+        let Some((&name, _)) = self.by_name.get_key_value(name) else {
             return Ok(None);
         };
-        let name: &'a str = name.key.as_str();
         let value = match self.resolve(name)? {
             Some(m) => m.node.get(key).cloned(),
             None => self.service(name, None)?.get(key).cloned(),
@@ -131,11 +138,9 @@ impl<'a> Extends<'a> {
     /// The service's own key in the file, so the merged map can be keyed
     /// by it.
     fn name_of(&self, name: &str, at: Loc) -> Result<&'a str, ImportError> {
-        self.services
-            .entries()
-            .iter()
-            .find(|e| e.key == name)
-            .map(|e| e.key.as_str())
+        self.by_name
+            .get_key_value(name)
+            .map(|(&key, _)| key)
             .ok_or_else(|| {
                 invalid(
                     at,
@@ -145,12 +150,17 @@ impl<'a> Extends<'a> {
     }
 
     fn service(&self, name: &str, at: Option<Loc>) -> Result<&'a SNode, ImportError> {
-        let node = self.services.get(name).ok_or_else(|| {
-            invalid(
-                at.unwrap_or(self.services.loc),
-                format!("`extends` names service `{name}`, which this file does not define"),
-            )
-        })?;
+        let node = self
+            .by_name
+            .get(name)
+            .copied()
+            .filter(|v| !v.is_null())
+            .ok_or_else(|| {
+                invalid(
+                    at.unwrap_or(self.services.loc),
+                    format!("`extends` names service `{name}`, which this file does not define"),
+                )
+            })?;
         super::read::map(node, name)
     }
 }
@@ -650,6 +660,10 @@ mod tests {
             "services:\n  a:\n    image: x\n    extends: b\n  b:\n    image: x\n    extends: a\n";
         let e = import(cycle.as_bytes()).map(|_| ()).unwrap_err();
         assert!(e.to_string().contains("cycle"), "{e}");
+        // A service written with no value is not a base to merge.
+        let empty = "services:\n  job:\n    image: x\n    extends: empty\n  empty:\n";
+        let e = import(empty.as_bytes()).map(|_| ()).unwrap_err();
+        assert!(e.to_string().contains("does not define"), "{e}");
     }
 
     /// A long chain is merged without recursion and in linear passes.
