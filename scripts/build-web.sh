@@ -17,8 +17,10 @@ done
 
 # The page rebuilds the standard library for its own profile: std is
 # then optimized for size with the page, and a panic traps at once instead
-# of formatting a message nobody sees (the page installs no panic hook, so
-# a trap is what a panic already was). Both are unstable cargo/rustc
+# of formatting its message. The page never showed that message: Yew's
+# default hook wrote it to the browser's developer console, which now shows
+# only the trap ("unreachable"); `trunk serve` builds, made without these
+# options, still print it for whoever debugs one. Both are unstable cargo/rustc
 # options, enabled for this build alone with RUSTC_BOOTSTRAP on the pinned
 # stable toolchain; native builds and every test are untouched. This is
 # what brings the page under its 400 KB budget (BENCHMARKS.md).
