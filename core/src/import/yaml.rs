@@ -724,6 +724,68 @@ mod tests {
         }
     }
 
+    /// Every alias reads the node its anchor named last, however many
+    /// anchors a file has; an alias inside the node it names, or to no
+    /// anchor, is refused.
+    #[test]
+    fn aliases_read_their_anchors_and_unknown_ones_are_refused() {
+        for n in [1usize, 2, 17, 300] {
+            let mut y = String::new();
+            for i in 0..n {
+                y.push_str(&format!("a{i}: &x{i} v{i}\n"));
+            }
+            // Re-anchoring a name: the alias after it reads the new node.
+            y.push_str("again: &x0 w0\n");
+            for i in (0..n).rev() {
+                y.push_str(&format!("b{i}: *x{i}\n"));
+            }
+            let doc = one(&y);
+            for i in 0..n {
+                let want = if i == 0 {
+                    "w0".to_string()
+                } else {
+                    format!("v{i}")
+                };
+                let got = doc.get(&format!("b{i}")).and_then(SNode::as_str);
+                assert_eq!(got, Some(want.as_str()), "n = {n}, b{i}");
+            }
+        }
+        for refused in ["a: &a [*a]\n", "a: &a {k: *a}\n", "a: *nowhere\n"] {
+            assert!(parse(refused.as_bytes()).is_err(), "{refused}");
+        }
+    }
+
+    /// Duplicate and merged keys are found wherever they stand, in small
+    /// mappings (scanned) and large ones (indexed), at the first key's place.
+    #[test]
+    fn duplicate_and_merged_keys_are_found_in_mappings_of_any_size() {
+        for keys in [1usize, 15, 16, 17, 40] {
+            let mut body = String::new();
+            for i in 0..keys {
+                body.push_str(&format!("  k{i}: {i}\n"));
+            }
+            let first = keys / 2;
+            let dup = format!("c:\n{body}  k{first}: again\n");
+            let e = parse(dup.as_bytes()).unwrap_err();
+            assert!(e.to_string().contains(&format!("k{first}")), "{keys}: {e}");
+            assert!(
+                e.to_string().contains(&format!("{}:3", first + 2)),
+                "{keys}: {e}"
+            );
+            let merged = format!("b: &b {{k{first}: other}}\nc:\n{body}  <<: *b\n");
+            let e = parse(merged.as_bytes()).unwrap_err();
+            assert!(
+                e.to_string().contains(&format!(
+                    "sets `k{first}`, already set above it at {}:3",
+                    first + 3
+                )),
+                "{keys}: {e}"
+            );
+            let same = format!("b: &b {{k{first}: {first}}}\nc:\n{body}  <<: *b\n");
+            assert!(parse(same.as_bytes()).is_ok(), "{keys}");
+        }
+    }
+
     /// Where kubectl (go-yaml v2: a merge applies where it stands) and the
     /// YAML spec (explicit keys win) read a mapping differently, the file is
     /// refused; where they agree, it is read.
