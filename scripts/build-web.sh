@@ -22,8 +22,8 @@ done
 # only the trap ("unreachable"); `trunk serve` builds, made without these
 # options, still print it for whoever debugs one. Both are unstable cargo/rustc
 # options, enabled for this build alone with RUSTC_BOOTSTRAP on the pinned
-# stable toolchain; native builds and every test are untouched. This is
-# what brings the page under its 400 KB budget (BENCHMARKS.md).
+# stable toolchain; native builds and every test are untouched. It is the
+# largest single cut in the page's size (BENCHMARKS.md).
 export RUSTC_BOOTSTRAP=1
 export CARGO_UNSTABLE_BUILD_STD=std,panic_abort
 export CARGO_UNSTABLE_BUILD_STD_FEATURES=optimize_for_size
