@@ -26,7 +26,6 @@ done
 # largest single cut in the page's size (BENCHMARKS.md).
 export RUSTC_BOOTSTRAP=1
 export CARGO_UNSTABLE_BUILD_STD=std,panic_abort
-export CARGO_UNSTABLE_BUILD_STD_FEATURES=optimize_for_size
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort"
 if ! rustup component list --installed 2>/dev/null | grep -q '^rust-src'; then
   echo "build-web: the rust-src component is missing; run scripts/setup.sh first" >&2
