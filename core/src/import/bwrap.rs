@@ -7,7 +7,7 @@
 //! `--clearenv`, and no seccomp filter applies without `--seccomp`.
 
 use super::builder::{Draft, OVal};
-use super::read::invalid;
+use super::invalid;
 use super::shell::{self, Word};
 use super::tree::Loc;
 use super::{cap_name, ImportError, ImportErrorKind};

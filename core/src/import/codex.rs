@@ -11,7 +11,8 @@
 //! directory Codex starts in (`.`).
 
 use super::builder::{Draft, OVal};
-use super::read::{self, invalid};
+use super::invalid;
+use super::read;
 use super::schema::{self, Shape};
 use super::tree::{Loc, SNode};
 use super::{codex_schema, expand_home, ImportError, ImportErrorKind};

@@ -7,15 +7,17 @@
 //! privileged, outbound network on the default bridge); what depends on the
 //! daemon (user-namespace remapping, the runtime's version) stays
 //! undeclared.
+//!
+//! A service's `extends` is resolved in [`extends`] before it is read.
+
+mod extends;
 
 use super::builder::{Draft, OVal};
-use super::read::{self, invalid};
+use super::invalid;
+use super::read;
 use super::schema::{self, Shape};
 use super::tree::{Loc, SNode, SValue};
-use super::{
-    cap_name, compose_extends, compose_schema, expand_home, shell, yaml, ImportError,
-    ImportErrorKind,
-};
+use super::{cap_name, compose_schema, expand_home, shell, yaml, ImportError, ImportErrorKind};
 use crate::redact::is_secret_name;
 
 pub fn looks_like(doc: &SNode) -> bool {
@@ -62,7 +64,7 @@ pub fn import_docs(docs: &[SNode], sink: &mut dyn FnMut(String, Draft)) -> Resul
         &unknown,
     )?;
     let defs = Defs::of(root);
-    let mut extends = compose_extends::Extends::new(services);
+    let mut extends = extends::Extends::new(services);
     for (k, svc) in services.entries().iter().enumerate() {
         let own = read::map(&svc.value, &svc.key)?;
         let mut assumed = Vec::new();
@@ -160,7 +162,7 @@ impl<'a> Defs<'a> {
 fn service(
     root: &SNode,
     defs: &Defs<'_>,
-    extends: &mut compose_extends::Extends<'_>,
+    extends: &mut extends::Extends<'_>,
     name: &str,
     key_loc: Loc,
     svc: &SNode,
@@ -469,7 +471,7 @@ fn service(
 /// service the file does not define.
 fn joined(
     d: &mut Draft,
-    extends: &mut compose_extends::Extends<'_>,
+    extends: &mut extends::Extends<'_>,
     key: &str,
     v: &str,
     at: Loc,
@@ -817,7 +819,7 @@ fn long_volume(d: &mut Draft, defs: &Defs<'_>, v: &SNode) -> Result<(), ImportEr
 fn mounts(
     d: &mut Draft,
     defs: &Defs<'_>,
-    extends: &mut compose_extends::Extends<'_>,
+    extends: &mut extends::Extends<'_>,
     svc: &SNode,
     key_loc: Loc,
 ) -> Result<(), ImportError> {
@@ -863,7 +865,7 @@ fn volumes(d: &mut Draft, defs: &Defs<'_>, list: Option<&SNode>) -> Result<(), I
 fn volumes_from(
     d: &mut Draft,
     defs: &Defs<'_>,
-    extends: &mut compose_extends::Extends<'_>,
+    extends: &mut extends::Extends<'_>,
     list: Option<&SNode>,
     seen: &mut Vec<String>,
 ) -> Result<(), ImportError> {

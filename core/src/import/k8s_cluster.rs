@@ -19,7 +19,8 @@
 //! namespace either: pairing it with a workload of a named namespace could
 //! restrict a pod the real cluster leaves open.
 
-use super::read::{self, invalid};
+use super::invalid;
+use super::read;
 use super::tree::{Loc, SNode};
 use super::ImportError;
 

@@ -8,8 +8,9 @@
 //! runtime class, deadlines) apply to each of them.
 
 use super::builder::{Draft, OVal};
+use super::invalid;
 use super::k8s_cluster::{here, Cluster};
-use super::read::{self, invalid};
+use super::read;
 use super::schema::{self, Shape};
 use super::tree::{Loc, SNode};
 use super::{cap_name, k8s_schema, yaml, ImportError, ImportErrorKind};

@@ -45,7 +45,6 @@ mod bwrap;
 mod codex;
 mod codex_schema;
 mod compose;
-mod compose_extends;
 mod compose_schema;
 mod float;
 pub mod hints;
@@ -314,6 +313,12 @@ impl std::ops::DerefMut for ImportError {
     fn deref_mut(&mut self) -> &mut ImportFailure {
         &mut self.0
     }
+}
+
+/// The input is well-formed but the format's consumer would refuse it:
+/// the message says why, at `at`.
+pub(crate) fn invalid(at: Loc, msg: impl Into<String>) -> ImportError {
+    ImportError::new(ImportErrorKind::Invalid(msg.into())).at(at)
 }
 
 impl ImportError {

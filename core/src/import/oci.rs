@@ -8,7 +8,8 @@
 //! runtime runs (most of them on the host).
 
 use super::builder::{Draft, OVal};
-use super::read::{self, invalid};
+use super::invalid;
+use super::read;
 use super::schema::{self, Shape};
 use super::tree::{self, Loc, SNode};
 use super::{cap_name, oci_schema, ImportError, ImportErrorKind};

@@ -4,11 +4,7 @@
 //! setting into a silent default.
 
 use super::tree::{Loc, SNode, SValue};
-use super::{ImportError, ImportErrorKind};
-
-pub fn invalid(at: Loc, msg: impl Into<String>) -> ImportError {
-    ImportError::new(ImportErrorKind::Invalid(msg.into())).at(at)
-}
+use super::{invalid, ImportError};
 
 /// `node` must be a mapping.
 pub fn map<'a>(node: &'a SNode, what: &str) -> Result<&'a SNode, ImportError> {

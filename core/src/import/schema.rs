@@ -19,7 +19,7 @@
 //! value shape), so they grow with the importers.
 
 use super::builder::Draft;
-use super::read::invalid;
+use super::invalid;
 use super::tree::{Loc, SNode, SValue};
 use super::ImportError;
 use crate::decode::suggest;

@@ -8,11 +8,12 @@
 //! - [`words`]: what one word means: the shell constructs a string holds
 //!   ([`metacharacters`]) and the program a word names ([`program_name`]).
 //! - [`programs`]: tables of program families (shells, interpreters,
-//!   wrappers, downloaders, installers) and the readers of their options.
+//!   wrappers, downloaders, installers).
 //! - [`walk`]: one command line walked through wrappers (`env`, `timeout`,
 //!   `xargs`, `busybox`) and into text given to `sh -c` or `cmd /c`,
 //!   reporting shells told to run text, options that make a program run
-//!   code, Windows batch files and programs named by a relative path.
+//!   code, Windows batch files and programs named by a relative path; its
+//!   family files read each family's options.
 
 pub(crate) mod codevars;
 pub(crate) mod fetch;

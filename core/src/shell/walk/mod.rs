@@ -1,10 +1,18 @@
 //! The walk over one command line: through wrappers (`env`, `timeout`,
-//! `xargs`, `busybox`) and into text given to `sh -c` or `cmd /c`, asking
-//! the program tables of [`super::programs`] what each program does with
-//! its arguments.
+//! `xargs`, `busybox`) and into text given to `sh -c` or `cmd /c`. The
+//! program tables of [`super::programs`] say which family a program is;
+//! the family files here read that family's options (`python -c`,
+//! `git -c core.sshCommand=…`), and [`readers`] picks the reader by name.
+
+mod files;
+mod git;
+mod javascript;
+mod python;
+mod readers;
+mod scripting;
+mod shells;
 
 use super::lex::{is_assignment, parse};
-use super::programs;
 use super::programs::{code_loading_variable, is_interpreter, is_posix_shell};
 use super::words::{is_batch, is_relative_path, program_name};
 use crate::finding::Severity;
@@ -313,7 +321,7 @@ impl Walker {
             base: offset + 1,
             pin,
         };
-        programs::read(self, &c);
+        readers::read(self, &c);
         self.depth -= 1;
     }
 

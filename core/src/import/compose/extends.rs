@@ -17,9 +17,10 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::read::invalid;
-use super::tree::{Loc, SEntry, SNode, SValue, Scalar, TreeLimits};
-use super::{compose, ImportError, ImportErrorKind};
+use crate::import::compose;
+use crate::import::invalid;
+use crate::import::tree::{Loc, SEntry, SNode, SValue, Scalar, TreeLimits};
+use crate::import::{ImportError, ImportErrorKind};
 
 /// Resolves the `extends` of one file's services, each base merged once.
 pub struct Extends<'a> {
@@ -161,7 +162,7 @@ impl<'a> Extends<'a> {
                     format!("`extends` names service `{name}`, which this file does not define"),
                 )
             })?;
-        super::read::map(node, name)
+        crate::import::read::map(node, name)
     }
 }
 
@@ -438,7 +439,7 @@ fn merge_by_target(base: &SNode, own: &SNode, volumes: bool) -> SNode {
 
 #[cfg(test)]
 mod tests {
-    use super::super::compose::import;
+    use crate::import::compose::import;
     use serde_json::{json, Value};
 
     /// The profile of service `svc` in `yaml`, or the import's error.
