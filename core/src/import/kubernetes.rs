@@ -788,7 +788,7 @@ fn boundary(
 /// 2147483647, the range its validation allows; anything else is refused
 /// there, so it is an error here.
 fn k8s_id(n: &SNode, key: &str) -> Result<u64, ImportError> {
-    schema::int_of(n)
+    n.as_int()
         .filter(|v| (0..=i128::from(i32::MAX)).contains(v))
         .and_then(|v| u64::try_from(v).ok())
         .ok_or_else(|| {
@@ -796,7 +796,7 @@ fn k8s_id(n: &SNode, key: &str) -> Result<u64, ImportError> {
                 n.loc,
                 format!(
                     "`{key}` must be a whole number from 0 to 2147483647, found {}",
-                    schema::kind(n)
+                    n.kind()
                 ),
             )
         })

@@ -76,10 +76,7 @@ pub fn opt_bool(node: &SNode, key: &str) -> Result<Option<(bool, Loc)>, ImportEr
             None => Err(invalid(
                 n.loc,
                 // The kind, never the value: it may be a secret.
-                format!(
-                    "`{key}` must be true or false, found {}",
-                    super::schema::kind(n)
-                ),
+                format!("`{key}` must be true or false, found {}", n.kind()),
             )),
         },
     }
@@ -96,7 +93,7 @@ pub fn opt_u64(node: &SNode, key: &str) -> Result<Option<(u64, Loc)>, ImportErro
                 // The kind, never the value: it may be a secret.
                 format!(
                     "`{key}` must be a non-negative whole number, found {}",
-                    super::schema::kind(n)
+                    n.kind()
                 ),
             )),
         },

@@ -36,7 +36,7 @@ pub enum Shape {
     Text,
     /// A boolean (the importer's boolean reading, see [`SNode::as_bool`]).
     Bool,
-    /// A whole number ([`yaml_int`]).
+    /// A whole number ([`SNode::as_int`]).
     Int,
     /// One of these words (an API enum: any other value is refused).
     Enum(&'static [&'static str]),
@@ -125,75 +125,6 @@ pub const INTS: Shape = Shape::Seq(&Shape::Int);
 pub const ANY_MAP: Shape = Shape::Dict(&Shape::Any);
 pub const ANY_SEQ: Shape = Shape::Seq(&Shape::Any);
 pub const MAPS: Shape = Shape::Seq(&ANY_MAP);
-
-/// A whole number as YAML 1.1 (go-yaml v2 under `sigs.k8s.io/yaml`) and
-/// JSON readers produce one: decimal with an optional sign and `_`
-/// separators, `0x`/`0o`/`0b` and a leading-zero octal, or a float with no
-/// fraction (`sigs.k8s.io/yaml` writes `0.0` to JSON as `0`, which the API
-/// server reads as the integer 0). `None` for anything else.
-pub fn yaml_int(text: &str) -> Option<i128> {
-    let t = text.replace('_', "");
-    let (neg, body) = match t.as_bytes().first() {
-        Some(b'-') => (true, t.get(1..)?),
-        Some(b'+') => (false, t.get(1..)?),
-        _ => (false, t.as_str()),
-    };
-    let radix = |p: &str, r: u32| {
-        body.strip_prefix(p)
-            .filter(|d| !d.is_empty() && d.chars().all(|c| c.is_digit(r)))
-            .and_then(|d| i128::from_str_radix(d, r).ok())
-    };
-    let v = if let Some(v) = radix("0x", 16).or_else(|| radix("0o", 8).or_else(|| radix("0b", 2))) {
-        v
-    } else if !body.is_empty() && body.bytes().all(|b| b.is_ascii_digit()) {
-        if body.len() > 1 && body.starts_with('0') {
-            // go-yaml v2 reads `09` as the float 9 when octal fails.
-            i128::from_str_radix(body, 8)
-                .ok()
-                .or_else(|| body.parse().ok())?
-        } else {
-            body.parse().ok()?
-        }
-    } else {
-        // A float spelled in ASCII only (`0.0`, `1e3`, `.5`): whole or not
-        // a number at all.
-        let ok = !body.is_empty()
-            && body
-                .bytes()
-                .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'))
-            && body.bytes().any(|b| b.is_ascii_digit());
-        if !ok {
-            return None;
-        }
-        // Whole once read as an f64 and at most 1e30.
-        super::float::whole(body)?
-    };
-    Some(if neg { -v } else { v })
-}
-
-/// A node's whole number, as [`yaml_int`] reads an unquoted scalar.
-pub fn int_of(n: &SNode) -> Option<i128> {
-    match &n.value {
-        SValue::Scalar(s) if !s.quoted => yaml_int(&s.text),
-        _ => None,
-    }
-}
-
-/// The kind of a value for a message; never the value itself, which may
-/// be a secret.
-pub fn kind(n: &SNode) -> &'static str {
-    match &n.value {
-        SValue::Null => "null",
-        SValue::Seq(_) => "a list",
-        SValue::Map(_) => "a mapping",
-        SValue::Scalar(s) if s.quoted => "a quoted string",
-        SValue::Scalar(_) if n.as_bool().is_some() => "a boolean",
-        SValue::Scalar(s) if yaml_int(&s.text).is_some() || super::float::is_float(&s.text) => {
-            "a number"
-        }
-        SValue::Scalar(_) => "a string",
-    }
-}
 
 fn expected(shape: &Shape) -> &'static str {
     match shape {
@@ -289,7 +220,11 @@ fn walk_at(
     let wrong = || {
         invalid(
             node.loc,
-            format!("`{path}` must be {}, found {}", expected(shape), kind(node)),
+            format!(
+                "`{path}` must be {}, found {}",
+                expected(shape),
+                node.kind()
+            ),
         )
     };
     let scalar = matches!(node.value, SValue::Scalar(_));
@@ -302,7 +237,7 @@ fn walk_at(
         }
         Shape::Text => {
             let text = match &node.value {
-                SValue::Scalar(s) => s.quoted || !matches!(kind(node), "a boolean" | "a number"),
+                SValue::Scalar(s) => s.quoted || !matches!(node.kind(), "a boolean" | "a number"),
                 _ => false,
             };
             if !text {
@@ -315,7 +250,7 @@ fn walk_at(
             }
         }
         Shape::Int => {
-            if int_of(node).is_none() {
+            if node.as_int().is_none() {
                 return Err(wrong());
             }
         }
@@ -431,46 +366,4 @@ fn walk_table(
         }
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn whole_numbers_as_yaml_1_1_and_json_write_them() {
-        for (t, want) in [
-            ("0", Some(0)),
-            ("+0", Some(0)),
-            ("-0", Some(0)),
-            ("00", Some(0)),
-            ("+00", Some(0)),
-            ("0x0", Some(0)),
-            ("0o0", Some(0)),
-            ("0b0", Some(0)),
-            ("0.0", Some(0)),
-            ("-0.0", Some(0)),
-            ("0e0", Some(0)),
-            (".0", Some(0)),
-            ("1_000", Some(1000)),
-            ("1e3", Some(1000)),
-            ("010", Some(8)),
-            ("0x3E8", Some(1000)),
-            ("-1", Some(-1)),
-            ("4294967296", Some(4_294_967_296)),
-            ("0.5", None),
-            ("", None),
-            ("-", None),
-            ("0x", None),
-            ("09", Some(9)),
-            ("true", None),
-            ("١٠٠٠", None),
-            (" 0", None),
-            ("0 ", None),
-            ("inf", None),
-            (".nan", None),
-        ] {
-            assert_eq!(yaml_int(t), want, "{t:?}");
-        }
-    }
 }

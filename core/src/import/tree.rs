@@ -81,14 +81,27 @@ impl SNode {
         SNode { loc, value }
     }
 
-    /// A short description of the value's kind, for messages.
+    /// The kind of a value for a message; never the value itself, which
+    /// may be a secret.
     pub fn kind(&self) -> &'static str {
         match &self.value {
-            SValue::Null => "nothing",
-            SValue::Scalar(s) if s.quoted => "a string",
-            SValue::Scalar(_) => "a scalar",
+            SValue::Null => "null",
             SValue::Seq(_) => "a list",
             SValue::Map(_) => "a mapping",
+            SValue::Scalar(s) if s.quoted => "a quoted string",
+            SValue::Scalar(_) if self.as_bool().is_some() => "a boolean",
+            SValue::Scalar(s) if yaml_int(&s.text).is_some() || super::float::is_float(&s.text) => {
+                "a number"
+            }
+            SValue::Scalar(_) => "a string",
+        }
+    }
+
+    /// A whole number, as [`yaml_int`] reads an unquoted scalar.
+    pub fn as_int(&self) -> Option<i128> {
+        match &self.value {
+            SValue::Scalar(s) if !s.quoted => yaml_int(&s.text),
+            _ => None,
         }
     }
 
@@ -351,6 +364,51 @@ fn json_node(n: &crate::json::Node) -> SNode {
     SNode { loc, value }
 }
 
+/// A whole number as YAML 1.1 (go-yaml v2 under `sigs.k8s.io/yaml`) and
+/// JSON readers produce one: decimal with an optional sign and `_`
+/// separators, `0x`/`0o`/`0b` and a leading-zero octal, or a float with no
+/// fraction (`sigs.k8s.io/yaml` writes `0.0` to JSON as `0`, which the API
+/// server reads as the integer 0). `None` for anything else.
+pub fn yaml_int(text: &str) -> Option<i128> {
+    let t = text.replace('_', "");
+    let (neg, body) = match t.as_bytes().first() {
+        Some(b'-') => (true, t.get(1..)?),
+        Some(b'+') => (false, t.get(1..)?),
+        _ => (false, t.as_str()),
+    };
+    let radix = |p: &str, r: u32| {
+        body.strip_prefix(p)
+            .filter(|d| !d.is_empty() && d.chars().all(|c| c.is_digit(r)))
+            .and_then(|d| i128::from_str_radix(d, r).ok())
+    };
+    let v = if let Some(v) = radix("0x", 16).or_else(|| radix("0o", 8).or_else(|| radix("0b", 2))) {
+        v
+    } else if !body.is_empty() && body.bytes().all(|b| b.is_ascii_digit()) {
+        if body.len() > 1 && body.starts_with('0') {
+            // go-yaml v2 reads `09` as the float 9 when octal fails.
+            i128::from_str_radix(body, 8)
+                .ok()
+                .or_else(|| body.parse().ok())?
+        } else {
+            body.parse().ok()?
+        }
+    } else {
+        // A float spelled in ASCII only (`0.0`, `1e3`, `.5`): whole or not
+        // a number at all.
+        let ok = !body.is_empty()
+            && body
+                .bytes()
+                .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'))
+            && body.bytes().any(|b| b.is_ascii_digit());
+        if !ok {
+            return None;
+        }
+        // Whole once read as an f64 and at most 1e30.
+        super::float::whole(body)?
+    };
+    Some(if neg { -v } else { v })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -389,5 +447,73 @@ mod tests {
         assert_eq!(n("true", true).as_bool(), None);
         assert_eq!(n("1_000", false).as_u64(), Some(1000));
         assert_eq!(n("-1", false).as_u64(), None);
+    }
+
+    #[test]
+    fn whole_numbers_as_yaml_1_1_and_json_write_them() {
+        for (t, want) in [
+            ("0", Some(0)),
+            ("+0", Some(0)),
+            ("-0", Some(0)),
+            ("00", Some(0)),
+            ("+00", Some(0)),
+            ("0x0", Some(0)),
+            ("0o0", Some(0)),
+            ("0b0", Some(0)),
+            ("0.0", Some(0)),
+            ("-0.0", Some(0)),
+            ("0e0", Some(0)),
+            (".0", Some(0)),
+            ("1_000", Some(1000)),
+            ("1e3", Some(1000)),
+            ("010", Some(8)),
+            ("0x3E8", Some(1000)),
+            ("-1", Some(-1)),
+            ("4294967296", Some(4_294_967_296)),
+            ("0.5", None),
+            ("", None),
+            ("-", None),
+            ("0x", None),
+            ("09", Some(9)),
+            ("true", None),
+            ("١٠٠٠", None),
+            (" 0", None),
+            ("0 ", None),
+            ("inf", None),
+            (".nan", None),
+        ] {
+            assert_eq!(yaml_int(t), want, "{t:?}");
+        }
+    }
+
+    /// Every message that names what a value is uses one description:
+    /// the type the format's consumer would read, never the value.
+    #[test]
+    fn a_value_is_described_by_its_type_alone() {
+        for (yaml, want) in [
+            ("v: null", "null"),
+            ("v: ~", "null"),
+            ("v:", "null"),
+            ("v: [1]", "a list"),
+            ("v: {a: 1}", "a mapping"),
+            ("v: \"x\"", "a quoted string"),
+            ("v: '1'", "a quoted string"),
+            ("v: yes", "a boolean"),
+            ("v: false", "a boolean"),
+            ("v: 0x1f", "a number"),
+            ("v: 1.5", "a number"),
+            ("v: -3", "a number"),
+            ("v: hunter2", "a string"),
+        ] {
+            let doc = crate::import::yaml::parse(yaml.as_bytes()).unwrap();
+            let v = &doc[0].entry("v").unwrap().value;
+            assert_eq!(v.kind(), want, "{yaml}");
+            if want != "a mapping" {
+                let err = crate::import::read::map(v, "v").map(|_| ()).unwrap_err();
+                let err = err.to_string();
+                assert!(err.contains(&format!("found {want}")), "{yaml}: {err}");
+                assert!(!err.contains("hunter2"), "{err}");
+            }
+        }
     }
 }
