@@ -62,7 +62,10 @@ fn modules(src: &Path) -> BTreeMap<ModPath, Module> {
             if segs == ["lib"] || segs == ["main"] {
                 segs.clear();
             }
-            if segs.last().is_some_and(|s| s == "tests" || s.ends_with("_tests")) {
+            if segs
+                .last()
+                .is_some_and(|s| s == "tests" || s.ends_with("_tests"))
+            {
                 continue;
             }
             let text = std::fs::read_to_string(&path).expect("read source");
@@ -94,7 +97,11 @@ fn without_tests(text: &str) -> String {
         } else if skipping {
             depth += line.matches('{').count() as i32 - line.matches('}').count() as i32;
             opened |= line.contains('{');
-            skipping = if opened { depth > 0 } else { !line.trim_end().ends_with(';') };
+            skipping = if opened {
+                depth > 0
+            } else {
+                !line.trim_end().ends_with(';')
+            };
         } else {
             kept.push_str(line);
         }
@@ -109,14 +116,21 @@ fn blank_literals(text: &str) -> String {
     let b = text.as_bytes();
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
-    let blank = |out: &mut Vec<u8>, s: &[u8]| out.extend(s.iter().map(|&c| if c == b'\n' { c } else { b' ' }));
+    let blank = |out: &mut Vec<u8>, s: &[u8]| {
+        out.extend(s.iter().map(|&c| if c == b'\n' { c } else { b' ' }))
+    };
     while i < b.len() {
         let rest = &b[i..];
         let end = if rest.starts_with(b"//") {
             i + rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len())
         } else if rest.starts_with(b"/*") {
-            i + 2 + rest[2..].windows(2).position(|w| w == b"*/").map_or(rest.len() - 2, |p| p + 2)
-        } else if rest[0] == b'r' && (rest.get(1) == Some(&b'"') || rest.get(1) == Some(&b'#'))
+            i + 2
+                + rest[2..]
+                    .windows(2)
+                    .position(|w| w == b"*/")
+                    .map_or(rest.len() - 2, |p| p + 2)
+        } else if rest[0] == b'r'
+            && (rest.get(1) == Some(&b'"') || rest.get(1) == Some(&b'#'))
             && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_'))
         {
             let hashes = rest[1..].iter().take_while(|&&c| c == b'#').count();
@@ -128,7 +142,11 @@ fn blank_literals(text: &str) -> String {
             let mut close = vec![b'"'];
             close.extend(std::iter::repeat_n(b'#', hashes));
             let body = 2 + hashes;
-            i + body + rest[body..].windows(close.len()).position(|w| w == close).map_or(rest.len() - body, |p| p + close.len())
+            i + body
+                + rest[body..]
+                    .windows(close.len())
+                    .position(|w| w == close)
+                    .map_or(rest.len() - body, |p| p + close.len())
         } else if rest[0] == b'"' {
             let mut j = 1;
             while j < rest.len() && rest[j] != b'"' {
@@ -174,11 +192,7 @@ fn absolute(at: &[String], path: &[&str]) -> Option<ModPath> {
         }
         _ => return None,
     }
-    base.extend(
-        rest.iter()
-            .filter(|s| **s != "self")
-            .map(|s| s.to_string()),
-    );
+    base.extend(rest.iter().filter(|s| **s != "self").map(|s| s.to_string()));
     Some(base)
 }
 
@@ -244,7 +258,12 @@ fn expand_use(tree: &str) -> Vec<(Vec<String>, String)> {
     out
 }
 
-fn parse_tree(tokens: &[String], pos: &mut usize, prefix: &[String], out: &mut Vec<(Vec<String>, String)>) {
+fn parse_tree(
+    tokens: &[String],
+    pos: &mut usize,
+    prefix: &[String],
+    out: &mut Vec<(Vec<String>, String)>,
+) {
     let mut path = prefix.to_vec();
     while let Some(tok) = tokens.get(*pos).map(String::as_str) {
         match tok {
@@ -332,7 +351,11 @@ fn cycles(src: &Path) -> Vec<String> {
             let b = to[..=common].to_vec();
             let site = format!(
                 "{}:{} names {}",
-                module.file.strip_prefix(root()).unwrap_or(&module.file).display(),
+                module
+                    .file
+                    .strip_prefix(root())
+                    .unwrap_or(&module.file)
+                    .display(),
                 r.line,
                 r.path.join("::")
             );
@@ -340,7 +363,10 @@ fn cycles(src: &Path) -> Vec<String> {
         }
     }
     // Strongly connected components over the lifted edges.
-    let nodes: BTreeSet<ModPath> = edges.keys().flat_map(|(a, b)| [a.clone(), b.clone()]).collect();
+    let nodes: BTreeSet<ModPath> = edges
+        .keys()
+        .flat_map(|(a, b)| [a.clone(), b.clone()])
+        .collect();
     let reach = |from: &ModPath| -> BTreeSet<ModPath> {
         let mut seen = BTreeSet::new();
         let mut todo = vec![from.clone()];
@@ -356,15 +382,12 @@ fn cycles(src: &Path) -> Vec<String> {
         }
         seen
     };
-    let reaches: BTreeMap<&ModPath, BTreeSet<ModPath>> = nodes.iter().map(|n| (n, reach(n))).collect();
+    let reaches: BTreeMap<&ModPath, BTreeSet<ModPath>> =
+        nodes.iter().map(|n| (n, reach(n))).collect();
     let mut found = Vec::new();
     for ((a, b), site) in &edges {
         if reaches[b].contains(a) {
-            found.push(format!(
-                "{} -> {}: {site}",
-                a.join("::"),
-                b.join("::")
-            ));
+            found.push(format!("{} -> {}: {site}", a.join("::"), b.join("::")));
         }
     }
     found
@@ -389,7 +412,11 @@ fn the_cycle_check_sees_a_cycle_and_resolves_use_trees() {
     let dir = tempfile::tempdir().unwrap();
     let src = dir.path();
     std::fs::create_dir_all(src.join("b")).unwrap();
-    std::fs::write(src.join("lib.rs"), "mod a;\nmod b;\npub use b::inner::Thing;\n").unwrap();
+    std::fs::write(
+        src.join("lib.rs"),
+        "mod a;\nmod b;\npub use b::inner::Thing;\n",
+    )
+    .unwrap();
     // a -> b through a re-export at the root; b/inner -> a through a
     // braced `use super::super::{…}`.
     std::fs::write(src.join("a.rs"), "use crate::Thing;\n").unwrap();
@@ -423,6 +450,11 @@ fn use_trees_expand_to_every_path() {
         .collect();
     assert_eq!(
         got,
-        ["super::a=a", "super::b::self=b", "super::b::c=d", "super::e=*"]
+        [
+            "super::a=a",
+            "super::b::self=b",
+            "super::b::c=d",
+            "super::e=*"
+        ]
     );
 }
