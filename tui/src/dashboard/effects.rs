@@ -46,7 +46,7 @@ pub fn perform(app: &mut App, effect: Effect) {
 /// files or its label catalog, however the path reaches it (a link, a
 /// second name, `./`). As `audit -o` refuses its inputs, so does the export.
 fn input_at(app: &App, path: &std::path::Path) -> Option<&'static str> {
-    let same = |p: &std::path::Path| crate::cli::output::same_file(p, path);
+    let same = |p: &std::path::Path| crate::files::atomic::same_file(p, path);
     if app::catalog_path(&app.catalog).is_some_and(same) {
         return Some("the label catalog");
     }
