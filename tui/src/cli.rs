@@ -5,17 +5,13 @@
 //! message on stderr and exit code 2.
 
 mod audit;
-#[cfg(target_os = "linux")]
-mod direct;
 mod docs;
 mod import;
-pub(crate) mod input;
-pub(crate) mod output;
+mod output;
 #[cfg(target_os = "linux")]
 #[path = "verify/probe.rs"]
 mod probe;
 mod reconcile;
-pub(crate) mod today;
 #[cfg(target_os = "linux")]
 #[path = "verify/launch.rs"]
 mod verify;
@@ -25,6 +21,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use isolint_core::Date;
+
+use crate::files::input;
 
 /// Exit status: every audited profile is eligible for runtime testing (or
 /// the command was not an audit and succeeded).
@@ -528,7 +526,7 @@ fn run(cli: Cli) -> u8 {
 
 /// Read `--runner FILE` once for the run; a bad overlay is a usage error.
 pub(crate) fn load_runner(path: Option<&std::path::Path>) -> Result<(), u8> {
-    match path.map(crate::runner::load) {
+    match path.map(crate::files::runner::load) {
         Some(Err(e)) => {
             output::error(&e);
             Err(EXIT_ERROR)

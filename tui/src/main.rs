@@ -6,7 +6,7 @@
 
 mod cli;
 mod dashboard;
-mod runner;
+mod files;
 #[cfg(target_os = "linux")]
 #[allow(unsafe_code)]
 mod sys;

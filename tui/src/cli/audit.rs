@@ -14,10 +14,11 @@ use isolint_core::{
 };
 use rayon::prelude::*;
 
-use super::input::{self, Failure};
+use crate::files::input::{self, Failure};
+use crate::files::{atomic, today};
+
 use super::{
-    output, today, AuditArgs, ColorChoice, ReportFormat, WaiveArgs, EXIT_ERROR, EXIT_NOT_ELIGIBLE,
-    EXIT_OK,
+    output, AuditArgs, ColorChoice, ReportFormat, WaiveArgs, EXIT_ERROR, EXIT_NOT_ELIGIBLE, EXIT_OK,
 };
 
 /// The exit status for a set of results: 2 when anything could not be
@@ -294,13 +295,13 @@ enum Sink {
     Stdout(io::BufWriter<io::Stdout>),
     /// The reader of stdout went away (`isolint … | head`): not an error.
     Closed,
-    File(Box<output::AtomicFile>),
+    File(Box<atomic::AtomicFile>),
 }
 
 impl Sink {
     fn open(path: Option<&Path>) -> io::Result<Sink> {
         Ok(match path {
-            Some(p) => Sink::File(Box::new(output::AtomicFile::create(p)?)),
+            Some(p) => Sink::File(Box::new(atomic::AtomicFile::create(p)?)),
             None => Sink::Stdout(io::BufWriter::with_capacity(1 << 16, io::stdout())),
         })
     }
@@ -430,7 +431,7 @@ pub fn run(args: &AuditArgs) -> u8 {
         let own = args
             .profiles
             .iter()
-            .find(|p| p.as_os_str() != "-" && output::same_file(p, out));
+            .find(|p| p.as_os_str() != "-" && atomic::same_file(p, out));
         if let Some(p) = own {
             output::error(&format!(
                 "{}: is also the --output file, which the report would replace; \
@@ -452,7 +453,7 @@ pub fn run(args: &AuditArgs) -> u8 {
         }
     }
     if output.is_some() {
-        output::remove_temporaries_on_interrupt();
+        atomic::remove_temporaries_on_interrupt();
     }
     let expanded = input::expand_detecting(
         &args.profiles,
@@ -551,7 +552,7 @@ pub fn run(args: &AuditArgs) -> u8 {
     // Several inputs: Kubernetes cluster objects in one file apply to the
     // workloads of the others (a lone policy file is still an error).
     if expanded.jobs.len() > 1 {
-        crate::runner::collect_companions(expanded.jobs.iter().filter_map(|j| match j {
+        crate::files::runner::collect_companions(expanded.jobs.iter().filter_map(|j| match j {
             Ok(input::Input {
                 origin: input::Origin::File(p),
                 name,

@@ -20,7 +20,9 @@ use isolint_core::import::{self, Format, ImportError, Imported};
 use isolint_core::redact::safe_text;
 use isolint_core::sanitize::neutralize;
 
-use super::input::{self, Failure, Origin, Reading};
+use crate::files::atomic;
+use crate::files::input::{self, Failure, Origin, Reading};
+
 use super::{output, ImportArgs, EXIT_ERROR, EXIT_OK};
 
 /// Run `isolint import`; returns the exit status.
@@ -84,7 +86,7 @@ pub fn run(args: &ImportArgs) -> u8 {
         withhold_secrets(&shown, &mut imported);
     }
     if args.output.is_some() {
-        output::remove_temporaries_on_interrupt();
+        atomic::remove_temporaries_on_interrupt();
     }
     let source = (!stdin).then_some(args.file.as_path());
     match write_profiles(args.output.as_deref(), source, &name, &imported) {
@@ -236,7 +238,7 @@ fn write_document(w: &mut dyn std::io::Write, imported: &[Imported]) -> std::io:
 /// The file imported would be replaced by its own profile: refused.
 fn refuse_own_input(source: Option<&Path>, target: &Path) -> Result<(), String> {
     match source {
-        Some(src) if output::same_file(src, target) => Err(format!(
+        Some(src) if atomic::same_file(src, target) => Err(format!(
             "{}: is also where the profile would be written, which would replace it; \
              write the profile elsewhere",
             input::display(target)
@@ -258,7 +260,7 @@ fn write_profiles(
     let as_dir = out.as_os_str().to_string_lossy().ends_with(['/', '\\']) || out.is_dir();
     if !as_dir {
         refuse_own_input(source, out)?;
-        output::AtomicFile::create(out)
+        atomic::AtomicFile::create(out)
             .and_then(|mut file| {
                 write_document(&mut file, imported)?;
                 file.commit()
@@ -307,7 +309,7 @@ fn write_profiles(
         }
     }
     for (i, path) in imported.iter().zip(&paths) {
-        output::write_atomically(path, i.profile_json.as_bytes())
+        atomic::write_atomically(path, i.profile_json.as_bytes())
             .map_err(|e| format!("{}: cannot write: {e}", input::display(path)))?;
         output::note(&format!("wrote {}", input::display(path)));
     }

@@ -1,44 +1,69 @@
-//! The effects [`super::app::update`] asks for, run by the event loop:
-//! reading and auditing files, writing the export. Each does its I/O here,
-//! then hands the result to a plain function of `app` that changes the
-//! model, so `update` itself never touches a file.
+//! The effects `update` asks for, run by the event loop: reading and
+//! auditing files, writing the export. Each does its I/O here, stores what
+//! it read in the model, and answers with the message that reports it, so
+//! `update` itself never touches a file. The first read, before the loop
+//! runs, is here too ([`open`]).
+
+use std::path::PathBuf;
 
 use isolint_core::render::json;
 use isolint_core::{Date, Labels};
 
-use super::app::{self, App, Effect};
 use super::load::{self, CatalogSource, LoadError, Loaded, Source, Stamp};
+use super::model::{catalog_path, file_slots, replace_file, App, Effect, Msg, Slot};
 
-/// Run one effect. Opening the editor is not here: it needs the terminal,
-/// which only the event loop holds.
-pub fn perform(app: &mut App, effect: Effect) {
+/// Read the catalog and every profile and build the model on them. Input
+/// errors become error panels, never failures.
+pub fn open(
+    sources: Vec<Source>,
+    catalog: CatalogSource,
+    today: Option<Date>,
+    export_dir: PathBuf,
+) -> App {
+    let (labels, labels_stamp) = read_catalog(&catalog);
+    let slots: Vec<Slot> = sources
+        .iter()
+        .flat_map(|source| {
+            let (stamp, loaded) = read_file(&labels, source, today);
+            file_slots(source, stamp, loaded)
+        })
+        .collect();
+    let export_repo = work_tree(&export_dir);
+    let mut app = App::new(catalog, labels, labels_stamp, slots, today, export_dir);
+    app.export_repo = export_repo;
+    app.editor = super::editor::from_env();
+    app
+}
+
+/// Run one effect; the message, if any, reports what it did. Opening the
+/// editor is not here: it needs the terminal, which only the event loop
+/// holds.
+pub fn perform(app: &mut App, effect: Effect) -> Option<Msg> {
     match effect {
         Effect::Export(path) => {
-            let Some(report) = app.report() else { return };
+            let report = app.report()?;
             let result = match input_at(app, &path) {
-                Some(what) => Err(std::io::Error::other(format!(
+                Some(what) => Err(format!(
                     "it is {what}, which the export would replace; nothing written"
-                ))),
-                None => load::write_atomic(&path, json::render(report).as_bytes()),
+                )),
+                None => load::write_atomic(&path, json::render(report).as_bytes())
+                    .map_err(|e| e.to_string()),
             };
-            app::exported(app, &path, result);
+            Some(Msg::Exported { path, result })
         }
-        Effect::Reload(i) => {
-            let range = reload_file(app, i);
-            app::file_reloaded(app, range);
-        }
+        Effect::Reload(i) => Some(Msg::FileReloaded(reload_file(app, i))),
         Effect::ReloadAll => {
             reload_catalog(app);
             reload_every_file(app);
-            app::reloaded_all(app);
+            Some(Msg::ReloadedAll)
         }
         Effect::ReloadCatalog => {
             reload_catalog(app);
             reload_every_file(app);
-            app::catalog_reloaded(app);
+            Some(Msg::CatalogReloaded)
         }
         // Needs the terminal: the event loop runs it (`super::run_editor`).
-        Effect::OpenEditor { .. } => {}
+        Effect::OpenEditor { .. } => None,
     }
 }
 
@@ -46,8 +71,8 @@ pub fn perform(app: &mut App, effect: Effect) {
 /// files or its label catalog, however the path reaches it (a link, a
 /// second name, `./`). As `audit -o` refuses its inputs, so does the export.
 fn input_at(app: &App, path: &std::path::Path) -> Option<&'static str> {
-    let same = |p: &std::path::Path| crate::cli::output::same_file(p, path);
-    if app::catalog_path(&app.catalog).is_some_and(same) {
+    let same = |p: &std::path::Path| crate::files::atomic::same_file(p, path);
+    if catalog_path(&app.catalog).is_some_and(same) {
         return Some("the label catalog");
     }
     app.slots
@@ -70,7 +95,7 @@ pub fn work_tree(dir: &std::path::Path) -> Option<(std::path::PathBuf, std::path
 
 /// Read the catalog, with its file's identity for change detection.
 pub fn read_catalog(catalog: &CatalogSource) -> (Result<Labels, LoadError>, Stamp) {
-    let stamp = app::catalog_path(catalog).and_then(load::stamp);
+    let stamp = catalog_path(catalog).and_then(load::stamp);
     (load::load_labels(catalog), stamp)
 }
 
@@ -113,8 +138,8 @@ fn reload_file(app: &mut App, i: usize) -> std::ops::Range<usize> {
         return i..i;
     };
     let (stamp, loaded) = read_file(&app.labels, &source, app.today);
-    let fresh = app::file_slots(&source, stamp, loaded);
-    app::replace_file(app, i, fresh)
+    let fresh = file_slots(&source, stamp, loaded);
+    replace_file(app, i, fresh)
 }
 
 fn reload_every_file(app: &mut App) {
@@ -127,8 +152,10 @@ fn reload_every_file(app: &mut App) {
 /// `update`, then every effect it asks for: what the event loop does for
 /// a message, for tests that follow a message to its end.
 #[cfg(test)]
-pub fn step(app: &mut App, msg: app::Msg) {
-    for e in app::update(app, msg) {
-        perform(app, e);
+pub fn step(app: &mut App, msg: Msg) {
+    for e in super::update::update(app, msg) {
+        if let Some(reply) = perform(app, e) {
+            step(app, reply);
+        }
     }
 }

@@ -3,7 +3,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
-use super::app::{App, Mode, Msg, Tab};
+use super::model::{App, Mode, Msg, Tab};
 
 /// A key, with or without Ctrl. Shift is part of the character itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,7 +67,7 @@ impl Key {
 }
 
 /// One row of the keymap.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Binding {
     pub mode: Mode,
     /// Heading it is listed under in the help overlay.
@@ -433,7 +433,7 @@ pub fn handle_key(app: &App, key: KeyEvent) -> Option<Msg> {
         .iter()
         .find(|b| b.mode == app.mode && b.keys.iter().any(|k| k.matches(&key)))
     {
-        return Some(b.msg);
+        return Some(b.msg.clone());
     }
     match (app.mode, key.code) {
         (Mode::Search | Mode::Prompt, KeyCode::Char(c))
@@ -464,10 +464,11 @@ pub fn hints(mode: Mode) -> Vec<(String, &'static str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dashboard::effects;
     use crate::dashboard::load::{CatalogSource, Source};
 
     fn app() -> App {
-        App::new(
+        effects::open(
             vec![Source::Embedded],
             CatalogSource::Embedded,
             None,
@@ -614,7 +615,7 @@ mod tests {
                 };
                 assert_eq!(
                     handle_key(&probe, KeyEvent::new(k.code, mods)),
-                    Some(b.msg),
+                    Some(b.msg.clone()),
                     "{}",
                     k.label()
                 );

@@ -2,9 +2,9 @@
 //! at a given size, and how far a pane can scroll. Pure functions of the
 //! model and the terminal size; nothing here draws.
 
-use super::app::{self, App, Tab};
+use super::content::{check_lines, detail_lines, help_content, mount_lines, observed, rule_lines};
+use super::model::{self, App, Tab};
 use super::text::width;
-use super::view::{findings::*, help::*, mounts::*, plan::*, rules::*};
 use isolint_core::view_model::{self as vm, Grouped};
 use isolint_core::Report;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -51,7 +51,7 @@ pub(crate) fn detail_extent(app: &App) -> Option<(u16, usize)> {
     let (pane, lines) = match app.tab {
         Tab::Profiles => return None,
         Tab::Findings => {
-            let g = app::group(report, &app.filter);
+            let g = model::group(report, &app.filter);
             let (_, _, d, _) = findings_layout(&g, body);
             let lines = app.selected_issue().map_or(0, |i| {
                 let notes = app.slot().map_or(&[][..], |s| &s.notes);

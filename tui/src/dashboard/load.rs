@@ -1,7 +1,7 @@
 //! How the dashboard reads and audits files and shows what went wrong.
 //! The reading itself (bounded reads, directory expansion, today's date,
-//! atomic writes) is the CLI's input layer, `cli::input`, `cli::today` and
-//! `cli::output`, so the dashboard refuses exactly what `audit` refuses;
+//! atomic writes) is [`crate::files`], the layer the CLI reads through
+//! too, so the dashboard refuses exactly what `audit` refuses;
 //! this module keeps only the error panels' shape (file, line, column,
 //! masked context). Called from [`super::effects`]; the view never
 //! touches a file.
@@ -77,7 +77,7 @@ pub fn display_path(path: &Path) -> String {
 /// content is a format isolint reads). An argument that cannot be expanded
 /// becomes an error slot, so it is shown rather than dropped.
 pub fn expand(args: &[PathBuf]) -> anyhow::Result<Vec<Source>> {
-    use crate::cli::input::{self, Reading};
+    use crate::files::input::{self, Reading};
     let expanded = input::expand_detecting(args, Reading::Auto.extensions(), None, true);
     let mut out = Vec::new();
     for job in expanded.jobs {
@@ -228,18 +228,20 @@ fn audit_import(
         .map(|unit| Loaded {
             unit: unit.shown_name(),
             notes: import_notes(file, unit),
-            outcome: crate::runner::audit_imported(unit, name, labels, options).map_err(|e| {
-                positioned(
-                    &if unit.name.is_empty() {
-                        file.to_string()
-                    } else {
-                        format!("{file}#{}", unit.shown_name())
-                    },
-                    unit.profile_json.as_bytes(),
-                    None,
-                    neutralize(&e).into_owned(),
-                )
-            }),
+            outcome: crate::files::runner::audit_imported(unit, name, labels, options).map_err(
+                |e| {
+                    positioned(
+                        &if unit.name.is_empty() {
+                            file.to_string()
+                        } else {
+                            format!("{file}#{}", unit.shown_name())
+                        },
+                        unit.profile_json.as_bytes(),
+                        None,
+                        neutralize(&e).into_owned(),
+                    )
+                },
+            ),
         })
         .collect()
 }
@@ -264,7 +266,7 @@ fn import_notes(file: &str, unit: &import::Imported) -> Vec<String> {
 /// before reading and enforced while reading, so `/dev/zero`, a FIFO fed
 /// without end or an over-size file is refused, never read into memory.
 fn read(path: &Path, file: &str) -> Result<Vec<u8>, LoadError> {
-    use crate::cli::input::{self, Origin};
+    use crate::files::input::{self, Origin};
     input::read(&Origin::File(path.to_path_buf()), file).map_err(|f| LoadError {
         file: file.to_string(),
         line: None,
@@ -373,7 +375,7 @@ fn quoted(s: &str) -> Option<(&str, &str)> {
 
 /// Read an observations document (bounded, as every input).
 pub fn load_observations(path: &Path) -> anyhow::Result<isolint_core::observe::Observations> {
-    use crate::cli::input::{self, Origin};
+    use crate::files::input::{self, Origin};
     let name = display_path(path);
     let bytes = input::read(&Origin::File(path.to_path_buf()), &name)
         .map_err(|f| anyhow::anyhow!("{f}"))?;
@@ -383,7 +385,7 @@ pub fn load_observations(path: &Path) -> anyhow::Result<isolint_core::observe::O
 
 /// Today's date (UTC), as `audit` reads it, for staleness rules.
 pub fn today() -> Option<Date> {
-    crate::cli::today::utc_today()
+    crate::files::today::utc_today()
 }
 
 /// The export's file name for a profile: `<stem>.findings.json`, or
@@ -418,12 +420,12 @@ pub fn export_name(source: &Source, unit: &str) -> String {
 }
 
 /// Write `contents` to `path` atomically, as the CLI writes its exports
-/// (`cli::output`): a temporary file in the same directory, flushed to
+/// ([`crate::files::atomic`]): a temporary file in the same directory, flushed to
 /// disk, then renamed over the destination, so a reader (or a crash) sees
 /// the old file or the new one, never half of either. A link is kept and
 /// the file it names replaced; a device or a pipe is written into.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
-    crate::cli::output::write_atomically(path, contents)
+    crate::files::atomic::write_atomically(path, contents)
 }
 
 #[cfg(test)]
@@ -602,7 +604,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn refuses_endless_and_oversize_input_as_audit_does() {
-        use crate::cli::input::{self, Origin};
+        use crate::files::input::{self, Origin};
         use std::io::Write;
         let limit = input::max_bytes();
         let dir = tempfile::tempdir().unwrap();

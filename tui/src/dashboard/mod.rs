@@ -1,23 +1,33 @@
 //! The reviewers' terminal dashboard (ratatui + crossterm), in the Elm
-//! architecture: [`app::App`] is the model, [`app::Msg`] the messages,
+//! architecture: [`model::App`] is the model, [`model::Msg`] the messages,
 //! [`keymap::handle_key`] turns keys into messages through one table,
-//! [`app::update`] applies them and returns [`app::Effect`]s (file reads and
-//! writes) that the event loop runs through [`effects::perform`], and
-//! [`view::view`] draws the model without changing it; [`layout`] is the
-//! arithmetic both share. Terminal setup and teardown live only in [`run`].
+//! [`update::update`] applies them and returns [`model::Effect`]s (file
+//! reads and writes) that the event loop runs through [`effects::perform`],
+//! whose results come back as messages; [`view::view`] draws the model
+//! without changing it. [`content`] builds each pane's lines and
+//! [`layout`] is the arithmetic (where panes go, how far they scroll) that
+//! the view and `update` share. Terminal setup and teardown live only in
+//! [`run`].
+//!
+//! Dependencies go one way: `model` at the bottom; `content`, `keymap`
+//! and `layout` read it; `update` uses `model` and `layout`; `view` draws
+//! with all of them; `effects` does the I/O on `model`; this module wires
+//! them together.
 //!
 //! The event loop redraws only after a key, a resize or a change on disk
 //! (ratatui diffs its two buffers, so a redraw sends only changed cells),
 //! and polls the watched files about every 500 ms.
 
-mod app;
+mod content;
 mod editor;
 mod effects;
 mod keymap;
 mod layout;
 mod load;
+mod model;
 mod text;
 mod theme;
+mod update;
 mod view;
 
 #[cfg(test)]
@@ -35,8 +45,8 @@ use crossterm::{cursor, execute};
 use ratatui::backend::CrosstermBackend;
 use ratatui::Terminal;
 
-use app::{App, Msg};
 use load::{CatalogSource, Source};
+use model::{App, Effect, Msg};
 
 /// How often watched files are checked for changes.
 const WATCH_EVERY: Duration = Duration::from_millis(500);
@@ -69,7 +79,7 @@ pub fn run(
     // file is an error on the command line (exit 2), never a plan tab that
     // silently shows nothing observed.
     let observed = observed.map(|p| load::load_observations(&p)).transpose()?;
-    let mut app = App::new(sources, catalog, load::today(), PathBuf::from("."));
+    let mut app = effects::open(sources, catalog, load::today(), PathBuf::from("."));
     app.observed = observed;
 
     let stop = Arc::new(AtomicBool::new(false));
@@ -166,17 +176,21 @@ fn event_loop(
     }
 }
 
-/// Apply a message and run the effects it asks for.
+/// Apply a message, run the effects it asks for, and apply the messages
+/// that report what they did.
 fn dispatch(terminal: &mut Term, app: &mut App, msg: Msg) -> io::Result<()> {
-    for effect in app::update(app, msg) {
-        match effect {
-            app::Effect::OpenEditor {
+    for effect in update::update(app, msg) {
+        let reply = match effect {
+            Effect::OpenEditor {
                 editor,
                 file,
                 line,
                 column,
-            } => run_editor(terminal, app, &editor, &file, line, column)?,
+            } => run_editor(terminal, &editor, &file, line, column)?,
             other => effects::perform(app, other),
+        };
+        if let Some(reply) = reply {
+            dispatch(terminal, app, reply)?;
         }
     }
     Ok(())
@@ -185,17 +199,16 @@ fn dispatch(terminal: &mut Term, app: &mut App, msg: Msg) -> io::Result<()> {
 /// Suspend the dashboard (normal screen, cooked mode, cursor shown), run
 /// the editor in the terminal and wait for it, then take the screen back
 /// and redraw everything. `Err` only when the terminal cannot be taken
-/// back; an editor that cannot start is a status message.
+/// back; an editor that cannot start is reported in the message.
 fn run_editor(
     terminal: &mut Term,
-    app: &mut App,
     editor: &[String],
     file: &std::path::Path,
     line: u32,
     column: u32,
-) -> io::Result<()> {
+) -> io::Result<Option<Msg>> {
     let Some(cmd) = editor::command(editor, file, line, column) else {
-        return Ok(());
+        return Ok(None);
     };
     let program = load::display_path(std::path::Path::new(&cmd.program));
     leave();
@@ -211,8 +224,7 @@ fn run_editor(
             }
         });
     resume(terminal)?;
-    app::editor_returned(app, &program, result);
-    Ok(())
+    Ok(Some(Msg::EditorReturned { program, result }))
 }
 
 /// Take the terminal back after [`leave`]: raw mode, alternate screen,
@@ -276,7 +288,7 @@ fn spawn_watchdog(stop: Arc<AtomicBool>) {
 
 /// Messages for watched files whose modification time or size changed.
 fn changes(app: &App) -> Vec<Msg> {
-    if let Some(p) = app::catalog_path(&app.catalog) {
+    if let Some(p) = model::catalog_path(&app.catalog) {
         if load::stamp(p) != app.labels_stamp {
             return vec![Msg::CatalogChanged];
         }

@@ -9,9 +9,9 @@ use isolint_core::{Area, Date};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 
-use super::app::{App, Msg, Tab};
-use super::effects::step;
+use super::effects::{self, step};
 use super::load::{CatalogSource, Source};
+use super::model::{App, Msg, Tab};
 use super::view::view;
 
 /// Paths relative to the package root (cargo runs tests there), so no
@@ -25,7 +25,7 @@ fn testdata(name: &str) -> Source {
 }
 
 fn app(sources: Vec<Source>) -> App {
-    App::new(
+    effects::open(
         sources,
         CatalogSource::Embedded,
         Date::parse("2026-11-29"),

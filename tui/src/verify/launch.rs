@@ -27,7 +27,9 @@ use isolint_core::{AuditOptions, Labels};
 use serde_json::Value;
 
 use super::reconcile::{self, ReconcileFormat};
-use super::{input, output, today, EXIT_ERROR, EXIT_NOT_ELIGIBLE};
+use crate::files::{atomic, input, today};
+
+use super::{output, EXIT_ERROR, EXIT_NOT_ELIGIBLE};
 
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
@@ -933,7 +935,7 @@ fn verify(args: &VerifyArgs) -> Result<u8, String> {
     if let Some(p) = &args.observations {
         let mut text = serde_json::to_string_pretty(&obs).unwrap_or_default();
         text.push('\n');
-        output::write_atomically(p, text.as_bytes())
+        atomic::write_atomically(p, text.as_bytes())
             .map_err(|e| format!("{}: cannot write: {e}", p.display()))?;
     }
     let rec = observe::join_report(&report, &obs);

@@ -1,13 +1,14 @@
 //! The frame around every tab: identity, verdict banner, counts, tab bar,
 //! status and hint line; the error panel and the too-small message.
 
-use super::super::app::{self, App, Mode, Tab};
+use super::super::content::safe;
 use super::super::keymap::{self};
 use super::super::layout::*;
 use super::super::load::LoadError;
+use super::super::model::{self, App, Mode, Tab};
 use super::super::text::{truncate, truncate_left, width, wrap};
 use super::super::theme;
-use super::{line, pad, pane, plural, safe};
+use super::{line, pad, pane, plural};
 use isolint_core::model::StringEnum;
 use isolint_core::view_model::{self as vm, Grouped};
 use isolint_core::{Report, Severity};
@@ -181,7 +182,7 @@ pub(crate) fn render_status(app: &App, area: Rect, buf: &mut Buffer) {
     if app.mode == Mode::Prompt {
         let hints = hint_spans(Mode::Prompt);
         let hints_w: usize = hints.iter().map(|s| s.width()).sum();
-        let note = app::export_note(app)
+        let note = model::export_note(app)
             .map(|n| format!(" ({n})"))
             .unwrap_or_default();
         let lead = " export to: ";

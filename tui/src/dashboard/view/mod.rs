@@ -3,18 +3,14 @@
 //! characters neutralized) before it reaches the buffer; secrets were
 //! already masked by core.
 
-use std::borrow::Cow;
-
-use isolint_core::sanitize::neutralize;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Row, Widget};
 use ratatui::Frame;
 
-use super::app::{self, App, Mode, Tab};
-use super::text::{truncate, width, wrap};
+use super::model::{self, App, Mode, Tab};
+use super::text::{truncate, width};
 use super::theme;
 
 mod chrome;
@@ -50,7 +46,7 @@ impl Widget for &App {
         render_ident(self, ident, buf);
         match self.slot().map(|s| &s.outcome) {
             Some(Ok(report)) => {
-                let grouped = app::group(report, &self.filter);
+                let grouped = model::group(report, &self.filter);
                 render_banner(report, banner, buf);
                 render_counts(self, report, &grouped, counts, buf);
                 render_tabs(self, tabs, buf);
@@ -98,10 +94,6 @@ impl Widget for &App {
     }
 }
 
-pub(crate) fn safe(s: &str) -> Cow<'_, str> {
-    neutralize(s)
-}
-
 pub(crate) fn line(spans: Vec<Span<'_>>) -> Paragraph<'_> {
     Paragraph::new(Line::from(spans))
 }
@@ -116,35 +108,6 @@ pub(crate) fn pane(title: String) -> Block<'static> {
     Block::bordered()
         .border_style(theme::border())
         .title(Span::styled(format!(" {title} "), theme::title()))
-}
-
-pub(crate) fn lines_of(text: &str, w: u16) -> Vec<Line<'static>> {
-    wrap(text, w as usize).into_iter().map(Line::from).collect()
-}
-
-/// A labelled paragraph: `label: text` wrapped under a hanging indent.
-pub(crate) fn field(
-    out: &mut Vec<Line<'static>>,
-    label: &str,
-    value: &str,
-    w: usize,
-    style: Style,
-) {
-    let indent = width(label) + 2;
-    let wrapped = wrap(value, w.saturating_sub(indent).max(8));
-    for (i, l) in wrapped.into_iter().enumerate() {
-        if i == 0 {
-            out.push(Line::from(vec![
-                Span::styled(format!("{label}: "), theme::label()),
-                Span::styled(l, style),
-            ]));
-        } else {
-            out.push(Line::from(vec![
-                Span::raw(" ".repeat(indent)),
-                Span::styled(l, style),
-            ]));
-        }
-    }
 }
 
 /// A scrollable pane of pre-wrapped lines, with "more" markers.

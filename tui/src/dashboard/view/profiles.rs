@@ -1,9 +1,10 @@
 //! The profiles tab (k9s style): every audited profile of every file.
 
-use super::super::app::App;
+use super::super::content::safe;
+use super::super::model::App;
 use super::super::text::{truncate, truncate_left};
 use super::super::theme;
-use super::{column_widths, fitted_row, pane, plural, safe};
+use super::{column_widths, fitted_row, pane, plural};
 use isolint_core::Severity;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Rect};

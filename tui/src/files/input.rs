@@ -141,7 +141,7 @@ pub fn expand_detecting(
     let mut skipped = Vec::new();
     let output_names: Vec<std::ffi::OsString> = output
         .into_iter()
-        .flat_map(|o| [o.to_path_buf(), super::output::followed(o)])
+        .flat_map(|o| [o.to_path_buf(), super::atomic::followed(o)])
         .filter_map(|o| o.file_name().map(ToOwned::to_owned))
         .collect();
     for arg in args {
@@ -182,7 +182,7 @@ pub fn expand_detecting(
                         let is_output = p
                             .file_name()
                             .is_some_and(|n| output_names.iter().any(|o| o == n))
-                            && super::output::same_file(p, out);
+                            && super::atomic::same_file(p, out);
                         if is_output {
                             skipped.push(p.clone());
                         }
@@ -634,7 +634,7 @@ pub fn audit_read(
     let parsed = if last { parsed.never_free() } else { parsed };
     let report = isolint_core::audit_parsed(parsed, &input.name, labels, options, detail);
     let mut notes = Vec::new();
-    if crate::runner::active() {
+    if super::runner::active() {
         notes.push(neutralize(&format!("{shown}: the --runner overlay applies to imported formats; this isolint.profile/v1 is audited as written")).into_owned());
     }
     Ok(Audited {
@@ -652,13 +652,13 @@ fn audit_imported(
     labels: &Labels,
     options: &isolint_core::AuditOptions,
 ) -> Result<Audited, Failure> {
-    if format == Format::Kubernetes && crate::runner::is_companion(&input.name) {
+    if format == Format::Kubernetes && super::runner::is_companion(&input.name) {
         return Ok(Audited {
             reports: Vec::new(),
             notes: vec![neutralize(&format!("{shown}: holds only cluster objects (NetworkPolicy, LimitRange, ResourceQuota, RuntimeClass); they are read into the run's Kubernetes workloads, not audited as a profile")).into_owned()],
         });
     }
-    let imported = crate::runner::import(bytes, format, &input.name).map_err(|e| {
+    let imported = super::runner::import(bytes, format, &input.name).map_err(|e| {
         let pos = e.loc.map(|l| (l.line, l.column));
         let message = ImportError::new(e.kind.clone()).to_string();
         Failure {
@@ -692,7 +692,7 @@ fn audit_imported(
                 audited.notes.push(note);
             }
         }
-        let report = crate::runner::audit_imported(unit, &input.name, labels, options)
+        let report = super::runner::audit_imported(unit, &input.name, labels, options)
             .map_err(|e| Failure::new(&unit.display_name(shown), e))?;
         audited.reports.push(report);
     }

@@ -1,464 +1,16 @@
-//! The model and its transitions (the Elm architecture's `Model` and
-//! `update`). Grouping, ordering and filtering come from
-//! `isolint_core::view_model`; this module only keeps track of what is selected.
+//! The transitions (the Elm architecture's `update`): a message changes
+//! the model and asks for effects; the effects' results come back as
+//! messages. Nothing here reads or writes a file.
 
 use std::path::{Path, PathBuf};
 
-use isolint_core::rules::Rule;
-use isolint_core::view_model::{self as vm, Filter, Grouped};
-use isolint_core::{Area, Date, Labels, Report};
+use isolint_core::text::plural;
+use isolint_core::view_model::{self as vm, Filter};
+use isolint_core::Area;
 
-use super::effects;
 use super::layout;
-use super::load::{self, CatalogSource, LoadError, Source, Stamp};
-use super::view::plural;
-
-/// Findings grouped by area, worst first within an area (then by pointer),
-/// so a critical finding is never listed below the highs of its area.
-/// Every surface of the dashboard that lists or navigates findings uses
-/// this one order, so the cursor and the drawn list always agree.
-pub fn group(report: &Report, filter: &Filter) -> Grouped {
-    let mut g = vm::group(report, filter);
-    for area in &mut g.groups {
-        area.shown.sort_by(|&a, &b| {
-            let (fa, fb) = (&report.issues[a], &report.issues[b]);
-            (fa.severity, &fa.pointer, a).cmp(&(fb.severity, &fb.pointer, b))
-        });
-    }
-    g
-}
-
-/// The dashboard's tabs, in display order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Tab {
-    /// Every audited profile of every file (shown when there are several).
-    Profiles,
-    Findings,
-    Mounts,
-    Checks,
-    Rules,
-}
-
-impl Tab {
-    pub const ALL: [Tab; 5] = [
-        Tab::Profiles,
-        Tab::Findings,
-        Tab::Mounts,
-        Tab::Checks,
-        Tab::Rules,
-    ];
-
-    pub fn title(self) -> &'static str {
-        match self {
-            Tab::Profiles => "Profiles",
-            Tab::Findings => "Findings",
-            Tab::Mounts => "Mounts vs labels",
-            Tab::Checks => "Runtime-check plan",
-            Tab::Rules => "Rules",
-        }
-    }
-
-    /// A shorter title, for a tab bar that does not fit.
-    pub fn short_title(self) -> &'static str {
-        match self {
-            Tab::Mounts => "Mounts",
-            Tab::Checks => "Plan",
-            other => other.title(),
-        }
-    }
-
-    /// The digit that shows the tab.
-    pub fn digit(self) -> usize {
-        Tab::ALL.iter().position(|t| *t == self).unwrap_or(0)
-    }
-
-    /// The tabs shown: the profiles list only when there is more than one
-    /// profile to choose from.
-    pub fn shown(profiles: usize) -> &'static [Tab] {
-        if profiles > 1 {
-            &Tab::ALL
-        } else {
-            &Tab::ALL[1..]
-        }
-    }
-
-    fn step(self, forward: bool, profiles: usize) -> Tab {
-        let tabs = Tab::shown(profiles);
-        let n = tabs.len();
-        let at = tabs.iter().position(|t| *t == self).unwrap_or(0);
-        let i = if forward { at + 1 } else { at + n - 1 };
-        tabs[i % n]
-    }
-}
-
-/// Where keys go.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    Normal,
-    /// Typing a search query.
-    Search,
-    /// The help overlay is open.
-    Help,
-    /// Typing the path an export is written to.
-    Prompt,
-}
-
-/// Everything that can happen to the model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Msg {
-    Quit,
-    /// Next finding (or row, outside the findings tab).
-    Down,
-    Up,
-    Top,
-    Bottom,
-    NextArea,
-    PrevArea,
-    /// Scroll the detail pane.
-    DetailDown,
-    DetailUp,
-    NextTab,
-    PrevTab,
-    ShowTab(Tab),
-    CycleSeverity,
-    StartSearch,
-    SearchChar(char),
-    SearchBackspace,
-    /// Keep the typed query and leave search mode.
-    SearchAccept,
-    /// Restore the query from before the search and leave search mode.
-    SearchCancel,
-    /// Reset severity and search filters.
-    ClearFilter,
-    NextProfile,
-    PrevProfile,
-    /// Enter: open the selected profile (in the profiles list), or the
-    /// selected finding in the editor (in the findings tab).
-    Activate,
-    /// Open `$VISUAL`/`$EDITOR` at the selected finding.
-    OpenEditor,
-    /// Ask where to write the export.
-    Export,
-    PromptChar(char),
-    PromptBackspace,
-    /// Write the export to the typed path.
-    PromptAccept,
-    PromptCancel,
-    Reload,
-    ToggleHelp,
-    /// A watched profile changed on disk.
-    FileChanged(usize),
-    /// The watched catalog changed on disk.
-    CatalogChanged,
-    Resize(u16, u16),
-}
-
-/// What the reader has selected in one profile.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Nav {
-    /// Index into [`Area::ALL`].
-    pub area: usize,
-    /// Position within the area's shown findings.
-    pub cursor: usize,
-    /// Position in [`mount_order`].
-    pub mount: usize,
-    pub check: usize,
-}
-
-/// One audited profile: a profile file, or one container or service of
-/// an imported configuration. The profiles of one file are adjacent.
-#[derive(Debug)]
-pub struct Slot {
-    pub source: Source,
-    /// Display-safe name (the path as given).
-    pub name: String,
-    /// Which part of the file this profile is (display-safe); empty when
-    /// the file holds one profile.
-    pub unit: String,
-    pub outcome: Result<Report, LoadError>,
-    /// The importer's notes for this profile (see [`load::Loaded::notes`]).
-    pub notes: Vec<String>,
-    pub stamp: Stamp,
-    pub nav: Nav,
-    /// The selected finding (rule, pointer, message) when the profile last
-    /// audited, so a selection survives an edit that briefly breaks the file.
-    remembered: Option<(&'static str, String, String)>,
-}
-
-impl Slot {
-    pub fn path(&self) -> Option<&Path> {
-        match &self.source {
-            Source::File(p) => Some(p),
-            Source::Embedded | Source::Unreadable(..) => None,
-        }
-    }
-
-    /// `file` or `file#unit`.
-    pub fn title(&self) -> String {
-        if self.unit.is_empty() {
-            self.name.clone()
-        } else {
-            format!("{}#{}", self.name, self.unit)
-        }
-    }
-
-    /// Sort rank in the profiles list: not eligible, then no verdict (the
-    /// file could not be audited), then eligible.
-    pub fn rank(&self) -> u8 {
-        match &self.outcome {
-            Ok(r) if r.verdict == isolint_core::Verdict::NotEligible => 0,
-            Err(_) => 1,
-            Ok(_) => 2,
-        }
-    }
-}
-
-/// The slots of one file from its audit (`stamp`: the file's identity
-/// when it was read).
-pub fn file_slots(source: &Source, stamp: Stamp, loaded: Vec<load::Loaded>) -> Vec<Slot> {
-    let name = match source {
-        Source::Embedded => "workshop.json (built in)".to_string(),
-        Source::File(p) => load::display_path(p),
-        Source::Unreadable(name, _) => name.clone(),
-    };
-    loaded
-        .into_iter()
-        .map(|l| {
-            let mut slot = Slot {
-                source: source.clone(),
-                name: name.clone(),
-                unit: l.unit,
-                outcome: l.outcome,
-                notes: l.notes,
-                stamp,
-                nav: Nav::default(),
-                remembered: None,
-            };
-            if let Ok(r) = &slot.outcome {
-                slot.nav.area = first_nonempty(&group(r, &Filter::default())).unwrap_or(0);
-            }
-            slot
-        })
-        .collect()
-}
-
-/// A one-line message about the last action.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Status {
-    pub text: String,
-    pub error: bool,
-}
-
-/// The model.
-#[derive(Debug)]
-pub struct App {
-    pub slots: Vec<Slot>,
-    pub current: usize,
-    pub catalog: CatalogSource,
-    pub labels: Result<Labels, LoadError>,
-    pub labels_stamp: Stamp,
-    pub today: Option<Date>,
-    /// Where exports are written (the working directory).
-    pub export_dir: PathBuf,
-    pub tab: Tab,
-    pub mode: Mode,
-    pub filter: Filter,
-    /// The profiles list's filter (typed with `/` in that tab).
-    pub profile_query: String,
-    /// The export path being typed (in [`Mode::Prompt`]).
-    pub prompt: String,
-    /// The export directory made absolute and the git work tree it lies
-    /// in, if any, so the prompt can say that the export adds an untracked
-    /// file there.
-    pub export_repo: Option<(PathBuf, PathBuf)>,
-    /// Observations of a runtime verifier (`--observed`), joined with each
-    /// profile's plan in the plan tab.
-    pub observed: Option<isolint_core::observe::Observations>,
-    /// `$VISUAL` or `$EDITOR`, split into words (read once at start).
-    pub editor: Option<Vec<String>>,
-    /// The query and selected finding as they were when search mode
-    /// started, for cancelling.
-    pub search_before: String,
-    pub search_before_selection: Option<usize>,
-    pub rules: Vec<&'static Rule>,
-    /// Cursor in the rules tab.
-    pub rule: usize,
-    pub detail_scroll: u16,
-    pub help_scroll: u16,
-    pub status: Option<Status>,
-    pub size: (u16, u16),
-    pub quit: bool,
-}
-
-impl App {
-    /// Load the catalog and every profile. Input errors become error panels,
-    /// never failures.
-    pub fn new(
-        sources: Vec<Source>,
-        catalog: CatalogSource,
-        today: Option<Date>,
-        export_dir: PathBuf,
-    ) -> App {
-        // The first read, before the loop runs; later reads are effects.
-        let (labels, labels_stamp) = effects::read_catalog(&catalog);
-        let slots: Vec<Slot> = sources
-            .iter()
-            .flat_map(|source| {
-                let (stamp, loaded) = effects::read_file(&labels, source, today);
-                file_slots(source, stamp, loaded)
-            })
-            .collect();
-        // Several profiles open on their list, the worst selected.
-        let tab = if slots.len() > 1 {
-            Tab::Profiles
-        } else {
-            Tab::Findings
-        };
-        let export_repo = effects::work_tree(&export_dir);
-        let mut app = App {
-            slots,
-            current: 0,
-            catalog,
-            labels,
-            labels_stamp,
-            today,
-            export_dir,
-            tab,
-            mode: Mode::Normal,
-            filter: Filter::default(),
-            profile_query: String::new(),
-            prompt: String::new(),
-            export_repo,
-            editor: super::editor::from_env(),
-            observed: None,
-            search_before: String::new(),
-            search_before_selection: None,
-            rules: isolint_core::rules::all().collect(),
-            rule: 0,
-            detail_scroll: 0,
-            help_scroll: 0,
-            status: None,
-            size: (80, 24),
-            quit: false,
-        };
-        app.current = app.order().first().copied().unwrap_or(0);
-        app
-    }
-
-    /// Every slot in the profiles list's order: not eligible first, then
-    /// those that could not be audited, then eligible; worst first within
-    /// each (most critical findings, then high, …), else as given.
-    /// `n`/`p` and "profile i of n" follow this order.
-    pub fn order(&self) -> Vec<usize> {
-        let mut order: Vec<usize> = (0..self.slots.len()).collect();
-        order.sort_by_key(|&i| {
-            let slot = &self.slots[i];
-            let counts = slot.outcome.as_ref().map_or([0; 5], |r| {
-                isolint_core::Severity::ALL.map(|s| r.summary.count(s))
-            });
-            (slot.rank(), std::cmp::Reverse(counts), i)
-        });
-        order
-    }
-
-    /// The slots the profiles list shows under its filter, in list order.
-    pub fn shown_profiles(&self) -> Vec<usize> {
-        let q = self.profile_query.to_lowercase();
-        self.order()
-            .into_iter()
-            .filter(|&i| q.is_empty() || profile_text(&self.slots[i]).contains(&q))
-            .collect()
-    }
-
-    /// 1-based position of the current profile in the list, and the count.
-    pub fn position(&self) -> (usize, usize) {
-        let order = self.order();
-        let at = order.iter().position(|&i| i == self.current).unwrap_or(0);
-        (at + 1, order.len())
-    }
-
-    pub fn slot(&self) -> Option<&Slot> {
-        self.slots.get(self.current)
-    }
-
-    pub fn report(&self) -> Option<&Report> {
-        self.slot().and_then(|s| s.outcome.as_ref().ok())
-    }
-
-    pub fn nav(&self) -> Nav {
-        self.slot().map(|s| s.nav).unwrap_or_default()
-    }
-
-    fn nav_mut(&mut self) -> Option<&mut Nav> {
-        self.slots.get_mut(self.current).map(|s| &mut s.nav)
-    }
-
-    /// The current report's findings grouped under the filter.
-    pub fn grouped(&self) -> Option<Grouped> {
-        self.report().map(|r| group(r, &self.filter))
-    }
-
-    /// The selected finding, as an index into `report.issues`.
-    pub fn selected_issue(&self) -> Option<usize> {
-        let g = self.grouped()?;
-        let nav = self.nav();
-        g.groups.get(nav.area)?.shown.get(nav.cursor).copied()
-    }
-
-    /// The selected area.
-    pub fn selected_area(&self) -> Area {
-        Area::ALL
-            .get(self.nav().area)
-            .copied()
-            .unwrap_or(Area::WritableMounts)
-    }
-
-    /// The selected mount, as an index into `report.mounts`.
-    pub fn selected_mount(&self) -> Option<usize> {
-        mount_order(self.report()?).get(self.nav().mount).copied()
-    }
-
-    /// Where exports of the current profile go.
-    pub fn export_path(&self) -> Option<PathBuf> {
-        let slot = self.slot()?;
-        Some(
-            self.export_dir
-                .join(load::export_name(&slot.source, &slot.unit)),
-        )
-    }
-}
-
-/// What the profiles filter matches: file, profile name and verdict.
-fn profile_text(slot: &Slot) -> String {
-    let verdict = match &slot.outcome {
-        Ok(r) => r.verdict.as_str(),
-        Err(_) => "no verdict",
-    };
-    format!("{} {} {verdict}", slot.name, slot.unit).to_lowercase()
-}
-
-/// Mount rows in display order: writable mounts first, then read-only
-/// ones (the spec keeps them apart), each in profile order.
-pub fn mount_order(report: &Report) -> Vec<usize> {
-    let (ro, rw): (Vec<usize>, Vec<usize>) = (0..report.mounts.len()).partition(|&i| {
-        report
-            .mounts
-            .get(i)
-            .is_some_and(|m| m.access == "read-only")
-    });
-    rw.into_iter().chain(ro).collect()
-}
-
-pub fn catalog_path(c: &CatalogSource) -> Option<&Path> {
-    match c {
-        CatalogSource::File(p) => Some(p),
-        CatalogSource::Embedded => None,
-    }
-}
-
-fn first_nonempty(g: &Grouped) -> Option<usize> {
-    g.groups.iter().position(|a| !a.shown.is_empty())
-}
+use super::load;
+use super::model::{clamp, App, Effect, Mode, Msg, Status, Tab};
 
 fn display_export_path(dir: &Path, path: &Path) -> String {
     if dir == Path::new(".") {
@@ -471,37 +23,11 @@ fn display_export_path(dir: &Path, path: &Path) -> String {
     }
 }
 
-/// Apply a message.
-/// Work `update` hands to the event loop: everything that reads or writes
-/// a file or runs another program. `update` itself only changes the model.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Effect {
-    /// Write the current profile's findings to this path.
-    Export(PathBuf),
-    /// Re-read and re-audit the file of this slot.
-    Reload(usize),
-    /// Re-read the catalog and every file (`r`).
-    ReloadAll,
-    /// Suspend the dashboard and run the editor on `file` at `line` and
-    /// `column` (1-based); files are watched, so an edit re-audits.
-    OpenEditor {
-        editor: Vec<String>,
-        file: PathBuf,
-        line: u32,
-        column: u32,
-    },
-    /// The catalog changed on disk: re-read it and every file.
-    ReloadCatalog,
-}
-
 /// Apply a message to the model; returns the effects the loop must run
 /// (see [`super::effects::perform`]).
 pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
     let mut effects = Vec::new();
-    if !matches!(
-        msg,
-        Msg::FileChanged(_) | Msg::CatalogChanged | Msg::Resize(..)
-    ) {
+    if !from_outside(&msg) {
         app.status = None;
     }
     if app.mode == Mode::Help {
@@ -512,14 +38,10 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
                 app.mode = Mode::Normal;
                 app.help_scroll = 0;
             }
-            // Quitting and outside events still apply under the overlay.
-            Msg::Quit | Msg::FileChanged(_) | Msg::CatalogChanged | Msg::Resize(..) => {}
             _ => {}
         }
-        if !matches!(
-            msg,
-            Msg::Quit | Msg::FileChanged(_) | Msg::CatalogChanged | Msg::Resize(..)
-        ) {
+        // Quitting and outside events still apply under the overlay.
+        if msg != Msg::Quit && !from_outside(&msg) {
             return effects;
         }
     }
@@ -699,30 +221,30 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             app.detail_scroll = app.detail_scroll.min(layout::max_detail_scroll(app));
             app.help_scroll = app.help_scroll.min(layout::max_help_scroll(app));
         }
+        Msg::Exported { path, result } => exported(app, &path, result),
+        Msg::FileReloaded(range) => file_reloaded(app, range),
+        Msg::ReloadedAll => reloaded_all(app),
+        Msg::CatalogReloaded => catalog_reloaded(app),
+        Msg::EditorReturned { program, result } => editor_returned(app, &program, result),
     }
     effects
 }
 
-/// What the export prompt warns about the typed path: that it lies in a
-/// git work tree, where it adds an untracked file.
-pub fn export_note(app: &App) -> Option<String> {
-    let (dir, repo) = app.export_repo.as_ref()?;
-    let mut at = PathBuf::new();
-    for part in dir.join(app.prompt.trim()).components() {
-        match part {
-            std::path::Component::ParentDir => {
-                at.pop();
-            }
-            std::path::Component::CurDir => {}
-            other => at.push(other),
-        }
-    }
-    at.starts_with(repo).then(|| {
-        format!(
-            "inside the git work tree {}: writes an untracked file",
-            load::display_path(repo)
-        )
-    })
+/// Messages that come from outside the reader's keys: a file changed, the
+/// terminal was resized, an effect finished. They leave the status line
+/// to what they report, and apply under the help overlay.
+fn from_outside(msg: &Msg) -> bool {
+    matches!(
+        msg,
+        Msg::FileChanged(_)
+            | Msg::CatalogChanged
+            | Msg::Resize(..)
+            | Msg::Exported { .. }
+            | Msg::FileReloaded(_)
+            | Msg::ReloadedAll
+            | Msg::CatalogReloaded
+            | Msg::EditorReturned { .. }
+    )
 }
 
 /// Where the editor opens for the current selection: the selected
@@ -774,7 +296,7 @@ fn open_editor(app: &mut App, effects: &mut Vec<Effect>) {
 }
 
 /// After the editor ran: `Err` says why it could not start or failed.
-pub fn editor_returned(app: &mut App, program: &str, result: Result<(), String>) {
+fn editor_returned(app: &mut App, program: &str, result: Result<(), String>) {
     app.status = Some(match result {
         Ok(()) => Status {
             text: format!("back from {program}; a saved file is re-audited"),
@@ -788,7 +310,7 @@ pub fn editor_returned(app: &mut App, program: &str, result: Result<(), String>)
 }
 
 /// After every file was re-read (`r`): how many could be audited.
-pub fn reloaded_all(app: &mut App) {
+fn reloaded_all(app: &mut App) {
     let failed = app.slots.iter().filter(|s| s.outcome.is_err()).count();
     app.status = Some(match failed {
         0 => Status {
@@ -809,7 +331,7 @@ pub fn reloaded_all(app: &mut App) {
 }
 
 /// After the catalog changed on disk and every file was re-read.
-pub fn catalog_reloaded(app: &mut App) {
+fn catalog_reloaded(app: &mut App) {
     app.status = Some(match &app.labels {
         Ok(_) => Status {
             text: "label catalog changed on disk: every profile re-audited".into(),
@@ -826,7 +348,7 @@ pub fn catalog_reloaded(app: &mut App) {
 }
 
 /// After one file changed on disk and its profiles (`range`) were replaced.
-pub fn file_reloaded(app: &mut App, range: std::ops::Range<usize>) {
+fn file_reloaded(app: &mut App, range: std::ops::Range<usize>) {
     let Some(first) = app.slots.get(range.start) else {
         return;
     };
@@ -860,40 +382,6 @@ fn refilter(app: &mut App, change: impl FnOnce(&mut Filter)) {
     let before = app.selected_issue();
     change(&mut app.filter);
     clamp(app, before);
-}
-
-/// Make the selection valid again after the findings or the filter changed:
-/// keep `keep` (an issue index) if it is shown; otherwise clamp the cursor
-/// in its area; if the area shows nothing, go to the first area that does.
-fn clamp(app: &mut App, keep: Option<usize>) {
-    let Some(g) = app.grouped() else { return };
-    let n_mounts = app.report().map_or(0, |r| r.mounts.len());
-    let n_checks = app.report().map_or(0, |r| r.runtime_checks.len());
-    let Some(nav) = app.nav_mut() else { return };
-    let before = *nav;
-    nav.mount = nav.mount.min(n_mounts.saturating_sub(1));
-    nav.check = nav.check.min(n_checks.saturating_sub(1));
-    if let Some((area, cursor)) = keep.and_then(|k| {
-        g.groups
-            .iter()
-            .enumerate()
-            .find_map(|(a, grp)| grp.shown.iter().position(|&i| i == k).map(|c| (a, c)))
-    }) {
-        nav.area = area;
-        nav.cursor = cursor;
-    } else {
-        nav.area = nav.area.min(Area::ALL.len() - 1);
-        let shown = g.groups.get(nav.area).map_or(0, |a| a.shown.len());
-        if shown > 0 {
-            nav.cursor = nav.cursor.min(shown - 1);
-        } else {
-            nav.area = first_nonempty(&g).unwrap_or(nav.area);
-            nav.cursor = 0;
-        }
-    }
-    if *nav != before {
-        app.detail_scroll = 0;
-    }
 }
 
 /// Move one row in the current tab. In the findings tab the walk continues
@@ -1039,82 +527,8 @@ fn select_shown_profile(app: &mut App) {
     }
 }
 
-/// The slots that hold the profiles of slot `i`'s file.
-pub fn file_range(app: &App, i: usize) -> std::ops::Range<usize> {
-    let Some(source) = app.slots.get(i).map(|s| &s.source) else {
-        return i..i;
-    };
-    let start = (0..=i)
-        .rev()
-        .take_while(|&j| app.slots[j].source == *source)
-        .last()
-        .unwrap_or(i);
-    let end = (i..app.slots.len())
-        .take_while(|&j| app.slots[j].source == *source)
-        .last()
-        .map_or(i, |j| j + 1);
-    start..end
-}
-
-/// Replace the profiles of slot `i`'s file with `fresh` (a file can gain
-/// or lose containers). Each keeps its selection when its profile (same
-/// name) and finding (same rule, pointer and message) still exist.
-/// Returns the file's new slots.
-pub fn replace_file(app: &mut App, i: usize, mut fresh: Vec<Slot>) -> std::ops::Range<usize> {
-    let std::ops::Range { start, end } = file_range(app, i);
-    if start == end {
-        return start..end;
-    }
-    // The current profile's selection, taken before its report goes.
-    let selected = app
-        .selected_issue()
-        .and_then(|k| app.report()?.issues.get(k))
-        .map(|f| (f.rule, f.pointer.clone(), f.message.clone()));
-    if (start..end).contains(&app.current) {
-        if let Some(sel) = selected {
-            app.slots[app.current].remembered = Some(sel);
-        }
-    }
-    let current_unit = (start..end)
-        .contains(&app.current)
-        .then(|| app.slots[app.current].unit.clone());
-    let old: Vec<Slot> = app.slots.drain(start..end).collect();
-    for slot in &mut fresh {
-        if let Some(prev) = old.iter().find(|o| o.unit == slot.unit) {
-            slot.nav = prev.nav;
-            slot.remembered = prev.remembered.clone();
-        }
-    }
-    let new_end = start + fresh.len();
-    app.slots.splice(start..start, fresh);
-    // Keep the current profile where it went; shift the index of a later one.
-    if let Some(unit) = current_unit {
-        app.current = (start..new_end)
-            .find(|&j| app.slots[j].unit == unit)
-            .unwrap_or(start);
-    } else if app.current >= end {
-        app.current = app.current + new_end - end;
-    }
-    let current = app.current;
-    for j in start..new_end {
-        app.current = j;
-        let keep = app.slots[j]
-            .remembered
-            .clone()
-            .and_then(|(rule, pointer, message)| {
-                app.report()?
-                    .issues
-                    .iter()
-                    .position(|f| f.rule == rule && f.pointer == pointer && f.message == message)
-            });
-        clamp(app, keep);
-    }
-    app.current = current;
-    start..new_end
-}
-
 /// After an export was written (or failed) at `path`.
-pub fn exported(app: &mut App, path: &Path, result: std::io::Result<()>) {
+fn exported(app: &mut App, path: &Path, result: Result<(), String>) {
     let shown = display_export_path(&app.export_dir, path);
     let Some(report) = app.report() else {
         return;
@@ -1131,7 +545,7 @@ pub fn exported(app: &mut App, path: &Path, result: std::io::Result<()>) {
         Err(e) => Status {
             text: format!(
                 "export to {shown} failed: {}",
-                isolint_core::sanitize::neutralize(&e.to_string())
+                isolint_core::sanitize::neutralize(&e)
             ),
             error: true,
         },
@@ -1141,8 +555,11 @@ pub fn exported(app: &mut App, path: &Path, result: std::io::Result<()>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dashboard::effects::step;
+    use crate::dashboard::effects::{self, step};
+    use crate::dashboard::load::{CatalogSource, Source};
+    use crate::dashboard::model::{export_note, mount_order};
     use isolint_core::render::json;
+    use isolint_core::Date;
     use std::fs;
 
     pub(crate) fn fixture(name: &str) -> PathBuf {
@@ -1158,7 +575,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("p.json");
         fs::write(&path, text).unwrap();
-        let app = App::new(
+        let app = effects::open(
             vec![Source::File(path)],
             CatalogSource::Embedded,
             today(),
@@ -1180,7 +597,7 @@ mod tests {
 
     /// Two profiles, opened on the findings of the first.
     fn workshop() -> App {
-        let mut app = App::new(
+        let mut app = effects::open(
             vec![
                 Source::File(fixture("workshop.json")),
                 Source::File(fixture("workshop-fixed.json")),
@@ -1207,7 +624,7 @@ mod tests {
             if path.extension().and_then(|e| e.to_str()) != Some("json") {
                 continue;
             }
-            let app = App::new(
+            let app = effects::open(
                 vec![Source::File(path.clone())],
                 CatalogSource::Embedded,
                 today(),
@@ -1606,7 +1023,7 @@ mod tests {
         fs::hard_link(&profile, d.join("second.json")).unwrap();
         std::os::unix::fs::symlink("labels.json", d.join("cat-link.json")).unwrap();
         fs::create_dir(d.join("sub")).unwrap();
-        let mut app = App::new(
+        let mut app = effects::open(
             vec![Source::File(profile.clone())],
             CatalogSource::File(catalog.clone()),
             today(),
@@ -1651,7 +1068,7 @@ mod tests {
     #[test]
     fn the_editor_opens_at_the_finding_in_the_original_file() {
         let pod = crate::fixtures::path("import/kubernetes/pod-home.yaml");
-        let mut app = App::new(
+        let mut app = effects::open(
             vec![Source::File(pod.clone())],
             CatalogSource::Embedded,
             today(),
@@ -1676,7 +1093,7 @@ mod tests {
         );
         assert_eq!(update(&mut app, Msg::Activate), [want], "Enter too");
         // The built-in profile has no file: say so, run nothing.
-        let mut built_in = App::new(
+        let mut built_in = effects::open(
             vec![Source::Embedded],
             CatalogSource::Embedded,
             today(),
@@ -1788,7 +1205,7 @@ mod tests {
         let two =
             "services:\n  a:\n    image: busybox\n  b:\n    image: busybox\n    privileged: true\n";
         fs::write(&compose, two).unwrap();
-        let mut app = App::new(
+        let mut app = effects::open(
             vec![
                 Source::File(compose.clone()),
                 Source::File(fixture("workshop-fixed.json")),
@@ -1824,7 +1241,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let labels = dir.path().join("labels.json");
         fs::write(&labels, "[1,").unwrap();
-        let app = App::new(
+        let app = effects::open(
             vec![Source::File(fixture("workshop.json"))],
             CatalogSource::File(labels),
             today(),

@@ -1,4 +1,4 @@
-//! Today's date in UTC, from the system clock. Core is clock-free: the CLI
+//! Today's date in UTC, from the system clock. Core is clock-free: a run
 //! reads the clock once and passes the date in `AuditOptions::today`.
 
 use std::time::{SystemTime, UNIX_EPOCH};
