@@ -174,16 +174,16 @@ fn blank_literals(text: &str) -> String {
 fn absolute(at: &[String], path: &[&str]) -> Option<ModPath> {
     let mut base: ModPath;
     let mut rest = path;
-    match rest.first()? {
-        &"crate" => {
+    match *rest.first()? {
+        "crate" => {
             base = Vec::new();
             rest = &rest[1..];
         }
-        &"self" => {
+        "self" => {
             base = at.to_vec();
             rest = &rest[1..];
         }
-        &"super" => {
+        "super" => {
             base = at.to_vec();
             while rest.first() == Some(&"super") {
                 base.pop()?;

@@ -246,10 +246,7 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
         if params.len() < n {
             return Err(invalid(
                 w.loc,
-                format!(
-                    "`{opt}` needs {n} argument{}",
-                    if n == 1 { "" } else { "s" }
-                ),
+                format!("`{opt}` needs {}", crate::text::plural(n, "argument")),
             ));
         }
         let p = |k: usize| {

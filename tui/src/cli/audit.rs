@@ -220,8 +220,8 @@ impl Layout {
             return String::new();
         }
         let mut out = format!(
-            "\naudited {reports} profile{}: {eligible} eligible for runtime testing, {} not eligible",
-            if reports == 1 { "" } else { "s" },
+            "\naudited {}: {eligible} eligible for runtime testing, {} not eligible",
+            isolint_core::text::plural(reports, "profile"),
             reports - eligible
         );
         if failures > 0 {
