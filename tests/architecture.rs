@@ -59,6 +59,11 @@ fn modules(src: &Path) -> BTreeMap<ModPath, Module> {
             if segs.last().is_some_and(|s| s == "mod") {
                 segs.pop();
             }
+            // A `main.rs` beside a `lib.rs` is another crate, which names
+            // the library by its crate name, never by `crate::`.
+            if segs == ["main"] && src.join("lib.rs").exists() {
+                continue;
+            }
             if segs == ["lib"] || segs == ["main"] {
                 segs.clear();
             }
