@@ -340,11 +340,14 @@ fn target(mods: &BTreeMap<ModPath, Module>, path: &[String]) -> ModPath {
     path
 }
 
-/// Cycles among the children of each module, as readable edges.
-fn cycles(src: &Path) -> Vec<String> {
+/// Dependencies between modules side by side in one parent: `a -> b`
+/// when anything in `a`'s subtree names anything in `b`'s, with the first
+/// place that does.
+type Edges = BTreeMap<(ModPath, ModPath), String>;
+
+fn edges(src: &Path) -> Edges {
     let mods = modules(src);
-    // child-of-LCA edges, with one example site each
-    let mut edges: BTreeMap<(ModPath, ModPath), String> = BTreeMap::new();
+    let mut edges = Edges::new();
     for (from, module) in &mods {
         for r in &module.refs {
             let to = target(&mods, &r.path);
@@ -367,35 +370,66 @@ fn cycles(src: &Path) -> Vec<String> {
             edges.entry((a, b)).or_insert(site);
         }
     }
-    // Strongly connected components over the lifted edges.
-    let nodes: BTreeSet<ModPath> = edges
-        .keys()
-        .flat_map(|(a, b)| [a.clone(), b.clone()])
-        .collect();
-    let reach = |from: &ModPath| -> BTreeSet<ModPath> {
-        let mut seen = BTreeSet::new();
-        let mut todo = vec![from.clone()];
-        while let Some(n) = todo.pop() {
-            for ((a, b), _) in edges.range((n.clone(), Vec::new())..) {
-                if *a != n {
-                    break;
-                }
-                if seen.insert(b.clone()) {
-                    todo.push(b.clone());
-                }
+    edges
+}
+
+/// Every module `from` depends on, directly or through its siblings.
+fn reach(edges: &Edges, from: &ModPath) -> BTreeSet<ModPath> {
+    let mut seen = BTreeSet::new();
+    let mut todo = vec![from.clone()];
+    while let Some(n) = todo.pop() {
+        for ((a, b), _) in edges.range((n.clone(), Vec::new())..) {
+            if *a != n {
+                break;
+            }
+            if seen.insert(b.clone()) {
+                todo.push(b.clone());
             }
         }
-        seen
-    };
-    let reaches: BTreeMap<&ModPath, BTreeSet<ModPath>> =
-        nodes.iter().map(|n| (n, reach(n))).collect();
-    let mut found = Vec::new();
-    for ((a, b), site) in &edges {
-        if reaches[b].contains(a) {
-            found.push(format!("{} -> {}: {site}", a.join("::"), b.join("::")));
+    }
+    seen
+}
+
+/// The shortest run of edges from `from` to `to`, each with its site.
+fn chain(edges: &Edges, from: &ModPath, to: &ModPath) -> Option<Vec<String>> {
+    let mut came: BTreeMap<ModPath, ModPath> = BTreeMap::new();
+    let mut todo = std::collections::VecDeque::from([from.clone()]);
+    while let Some(n) = todo.pop_front() {
+        if n == *to {
+            let mut out = Vec::new();
+            let mut at = n;
+            while let Some(prev) = came.get(&at) {
+                out.push(edges[&(prev.clone(), at.clone())].clone());
+                at = prev.clone();
+            }
+            out.reverse();
+            return Some(out);
+        }
+        for ((a, b), _) in edges.range((n.clone(), Vec::new())..) {
+            if *a != n {
+                break;
+            }
+            if *b != *from && !came.contains_key(b) {
+                came.insert(b.clone(), n.clone());
+                todo.push_back(b.clone());
+            }
         }
     }
-    found
+    None
+}
+
+/// The edges that lie on a cycle, as readable lines.
+fn cycles(src: &Path) -> Vec<String> {
+    let edges = edges(src);
+    edges
+        .iter()
+        .filter(|((a, b), _)| reach(&edges, b).contains(a))
+        .map(|((a, b), site)| format!("{} -> {}: {site}", a.join("::"), b.join("::")))
+        .collect()
+}
+
+fn path(dotted: &str) -> ModPath {
+    dotted.split("::").map(str::to_string).collect()
 }
 
 #[test]
@@ -410,6 +444,67 @@ fn no_module_depends_on_a_module_that_depends_back_on_it() {
         "module cycles (each edge is part of a cycle; break one direction):\n{}",
         all.join("\n")
     );
+}
+
+/// Beyond having no cycle, data goes down the pipeline: a stage never
+/// depends on a later one (the parser on the rules, the rules on the
+/// report, the report on the exports). In the dashboard, the model is at
+/// the bottom and `update` reaches neither the drawing nor the I/O.
+#[test]
+fn data_flows_down_the_pipeline_and_the_dashboards_layers() {
+    let orders: &[(&str, &[&str])] = &[
+        (
+            "core/src",
+            &["json", "decode", "rules", "plan", "report", "render"],
+        ),
+        ("core/src", &["labels", "rules"]),
+        ("core/src", &["report", "view_model"]),
+        (
+            "tui/src",
+            &["dashboard::model", "dashboard::layout", "dashboard::update"],
+        ),
+        (
+            "tui/src",
+            &["dashboard::model", "dashboard::content", "dashboard::view"],
+        ),
+        ("tui/src", &["files", "cli"]),
+        ("tui/src", &["files", "dashboard"]),
+    ];
+    let never: &[(&str, &str, &str)] = &[
+        ("tui/src", "dashboard::update", "dashboard::view"),
+        ("tui/src", "dashboard::update", "dashboard::effects"),
+        ("tui/src", "dashboard", "cli"),
+    ];
+    let mut wrong = Vec::new();
+    let mut graphs = BTreeMap::new();
+    let mut check = |krate: &str, from: &str, to: &str| {
+        let edges = graphs
+            .entry(krate.to_string())
+            .or_insert_with(|| edges(&root().join(krate)));
+        // Both must exist, or the table has gone stale.
+        let known = |m: &str| edges.keys().any(|(a, b)| *a == path(m) || *b == path(m));
+        assert!(
+            known(from) && known(to),
+            "{krate}: no module {from} or {to}"
+        );
+        if let Some(chain) = chain(edges, &path(from), &path(to)) {
+            wrong.push(format!(
+                "{krate}: {from} depends on {to}:\n  {}",
+                chain.join("\n  ")
+            ));
+        }
+    };
+    for (krate, order) in orders {
+        for (i, early) in order.iter().enumerate() {
+            for late in &order[i + 1..] {
+                check(krate, early, late);
+            }
+        }
+    }
+    for (krate, from, to) in never {
+        check(krate, from, to);
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
 #[test]
