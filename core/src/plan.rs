@@ -7,8 +7,8 @@
 //! team's own): every check has a typed [`Target`], an [`Expect`] from a
 //! closed set, an id derived from what it checks (not from its position, so
 //! it survives unrelated edits of the profile) and the findings that ask
-//! for it. To add a check for a new rule, push one more [`check`] in
-//! [`derive`] with the pointer it derives from: the id and the findings
+//! for it. To add a check for a new rule, push one more `check` in
+//! `derive` with the pointer it derives from: the id and the findings
 //! that motivate it follow by themselves.
 
 use crate::finding::CheckKind;

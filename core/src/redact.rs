@@ -319,7 +319,7 @@ pub fn is_strong_secret_name(name: &str) -> bool {
 /// the command rules and the collector share, so what a rule calls a
 /// secret is always masked. `--password X`, `--token X`, `-p X` for tools
 /// whose `-p` takes a password (`mysql -p X`), and the other options of
-/// [`PROGRAM_OPTIONS`] (`redis-cli -a X`). A `-u user:password` of curl
+/// `PROGRAM_OPTIONS` (`redis-cli -a X`). A `-u user:password` of curl
 /// is judged with its value ([`secret_words`]).
 pub fn option_takes_secret(program: Option<&str>, option: &str) -> bool {
     option_secret(program, false, option) == Some(Takes::Any)
@@ -947,7 +947,7 @@ fn masked_everywhere(v: &str) -> bool {
 /// The secret values of one document, collected once and scrubbed from
 /// every output string.
 ///
-/// Values that could be credentials ([`masked_everywhere`]) are matched
+/// Values that could be credentials (`masked_everywhere`) are matched
 /// anywhere in a text in one pass whatever their number: they are kept in
 /// one hash set per length, and a position is only looked at when its
 /// first bytes begin some value. Every occurrence of every such value is
@@ -1438,7 +1438,7 @@ fn unescape(raw: &str) -> String {
 /// Collect the secrets under `n`, whose key (or the key of the array that
 /// holds it) is `key`: a value is a secret by its name as the credential
 /// rules judge it ([`secret_by_name`]), by its shape, or by where it stands
-/// ([`Within`]). A key shaped like a credential is one too.
+/// (`Within`). A key shaped like a credential is one too.
 /// `strong_key` says whether `key` is a strong secret name (the caller
 /// knows it once for every item of an array).
 /// What the secret walk reads of a tree: a parsed JSON document, or a
@@ -1631,9 +1631,9 @@ fn string_findings(s: &str, out: &mut Vec<String>) -> bool {
     shaped
 }
 
-/// [`string_findings`] remembered for the strings of many trees walked one
+/// `string_findings` remembered for the strings of many trees walked one
 /// after another: the profiles imported from one file repeat the same
-/// image, paths and words. It keeps the first [`Memo::KEPT`] distinct
+/// image, paths and words. It keeps the first `Memo::KEPT` distinct
 /// strings, which is where a file's repeated values first appear, so its
 /// memory stays small whatever the file holds.
 #[derive(Default)]

@@ -268,6 +268,12 @@ fn patterns(extensions: &[&str]) -> String {
     }
 }
 
+/// [`walk_noting`] without the notes.
+#[cfg(test)]
+fn walk(root: &Path, extensions: &[&str]) -> Vec<Result<PathBuf, Failure>> {
+    walk_noting(root, extensions, &mut Vec::new())
+}
+
 /// Every file with one of `extensions` under `root`, sorted by path (component-wise, so a
 /// directory's files stay together). Hidden entries are skipped; links to
 /// files are followed, links to directories are not (no cycles). A
@@ -277,12 +283,8 @@ fn patterns(extensions: &[&str]) -> String {
 /// directories are entered in that order: component order without sorting
 /// whole paths, which would all have to be listed and compared before the
 /// first file could be read.
-#[cfg(test)]
-fn walk(root: &Path, extensions: &[&str]) -> Vec<Result<PathBuf, Failure>> {
-    walk_noting(root, extensions, &mut Vec::new())
-}
-
-/// [`walk`], listing each entry it passes over with the reason in `noted`.
+///
+/// Each entry passed over is listed with the reason in `noted`.
 fn walk_noting(
     root: &Path,
     extensions: &[&str],
