@@ -22,9 +22,8 @@ cargo clippy -p isolint-core --all-targets -- -D warnings
 # The rest of the workspace: the CLI, the page (natively) and the test crates.
 cargo clippy --workspace --all-targets -- -D warnings
 
-step "API docs of the engine and the page (no broken or private links)"
-# Not the binary: its clap help text is doc comments written for users.
-RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p isolint-core -p isolint-web
+step "API docs (no broken or private links)"
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p isolint-core -p isolint -p isolint-web
 
 step "build the release binary"
 cargo build --release -p isolint

@@ -374,9 +374,14 @@ pub struct ImportArgs {
     /// sandbox-settings or bwrap
     #[arg(long, value_name = "FORMAT", default_value = "auto", value_parser = input::Reading::parse)]
     from: input::Reading,
-    /// Write the profile to FILE (atomically) instead of stdout; a path ending in `/` (or an
-    /// existing directory) gets one file per profile, <stem>.<name>.json
-    #[arg(long, short = 'o', value_name = "FILE|DIR/")]
+    // The help as an attribute: rustdoc would read `<stem>` as HTML.
+    #[arg(
+        long,
+        short = 'o',
+        value_name = "FILE|DIR/",
+        help = "Write the profile to FILE (atomically) instead of stdout; a path ending in `/` (or an \
+                existing directory) gets one file per profile, <stem>.<name>.json"
+    )]
     output: Option<PathBuf>,
     /// Copy secret values into the profile as they are; by default each is written as
     /// `[redacted]`, which the audit still reports as a credential
