@@ -8,6 +8,7 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use isolint_core::baseline;
+use isolint_core::decode::Problem;
 use isolint_core::import::{self, Format, ImportError};
 use isolint_core::json::{InputError, Limits};
 use isolint_core::render::json::{Export, FINDINGS_SCHEMA};
@@ -715,21 +716,22 @@ pub fn load_labels(path: &Path) -> Result<Labels, Vec<Failure>> {
     let bytes = read(&Origin::File(path.to_path_buf()), &name).map_err(|f| vec![f])?;
     Labels::load(&bytes).map_err(|e| match e {
         CatalogError::Input(e) => vec![Failure::input(&name, e)],
-        CatalogError::Invalid(problems) => problems
-            .iter()
-            .map(|p| Failure {
-                pos: Some((p.pos.line, p.pos.column)),
-                ..Failure::new(
-                    &name,
-                    format!(
-                        "invalid label catalog: {} (at `{}`)",
-                        p.describe(),
-                        p.pointer
-                    ),
-                )
-            })
-            .collect(),
+        CatalogError::Invalid(problems) => invalid(&name, "label catalog", &problems),
     })
+}
+
+/// One failure per problem of an unusable `what` file, each at its place.
+fn invalid(name: &str, what: &str, problems: &[Problem]) -> Vec<Failure> {
+    problems
+        .iter()
+        .map(|p| Failure {
+            pos: Some((p.pos.line, p.pos.column)),
+            ..Failure::new(
+                name,
+                format!("invalid {what}: {} (at `{}`)", p.describe(), p.pointer),
+            )
+        })
+        .collect()
 }
 
 /// Load a `--waivers` file, with where it lives (absolute, links resolved
@@ -740,20 +742,7 @@ pub fn load_waivers(path: &Path) -> Result<(Vec<Waiver>, WaiversSource), Vec<Fai
     let bytes = read(&Origin::File(path.to_path_buf()), &name).map_err(|f| vec![f])?;
     let list = waivers::parse(&bytes).map_err(|e| match e {
         WaiversError::Input(e) => vec![Failure::input(&name, e)],
-        WaiversError::Invalid(problems) => problems
-            .iter()
-            .map(|p| Failure {
-                pos: Some((p.pos.line, p.pos.column)),
-                ..Failure::new(
-                    &name,
-                    format!(
-                        "invalid waivers file: {} (at `{}`)",
-                        p.describe(),
-                        p.pointer
-                    ),
-                )
-            })
-            .collect(),
+        WaiversError::Invalid(problems) => invalid(&name, "waivers file", &problems),
     })?;
     let absolute = fs::canonicalize(path)
         .or_else(|_| std::path::absolute(path))
@@ -965,6 +954,54 @@ mod tests {
             f.to_string(),
             "b\\u{1b}[31m.json: cannot read: no such file or directory"
         );
+    }
+
+    /// A catalog or waivers file with several problems: each is its own
+    /// failure, at its line and column, naming the file's kind and the
+    /// pointer; none is dropped.
+    #[test]
+    fn every_problem_of_a_catalog_or_waivers_file_is_reported_in_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let catalog = dir.path().join("labels.json");
+        std::fs::write(
+            &catalog,
+            r#"{"schema":"isolint.labels/v1","name":"x","labels":[{"path":"/a","label":"nope"},{"label":"scratch"}]}"#,
+        )
+        .unwrap();
+        let failures = load_labels(&catalog).expect_err("invalid");
+        let lines: Vec<String> = failures.iter().map(ToString::to_string).collect();
+        assert_eq!(lines.len(), 2, "{lines:#?}");
+        assert!(
+            lines[0].contains(":1:73: invalid label catalog: unknown value `nope`"),
+            "{lines:#?}"
+        );
+        assert!(lines[0].ends_with("(at `/labels/0/label`)"), "{lines:#?}");
+        assert!(
+            lines[1]
+                .contains(":1:81: invalid label catalog: `path` is required (at `/labels/1/path`)"),
+            "{lines:#?}"
+        );
+
+        let waivers = dir.path().join("waivers.json");
+        std::fs::write(
+            &waivers,
+            r#"{"schema":"isolint.waivers/v1","waivers":[{"rule":"MNT999"}]}"#,
+        )
+        .unwrap();
+        let failures = load_waivers(&waivers).map(|_| ()).expect_err("invalid");
+        for field in ["reason", "owner", "expires", "profile_sha256", "rule"] {
+            let at = format!("(at `/waivers/0/{field}`)");
+            assert!(
+                failures.iter().any(|f| f.to_string().ends_with(&at)),
+                "{field}: {failures:#?}"
+            );
+        }
+        for f in &failures {
+            let line = f.to_string();
+            assert!(line.contains(": invalid waivers file: "), "{line}");
+            assert!(line.contains("(at `/waivers/0/"), "{line}");
+            assert!(f.pos.is_some(), "{line}");
+        }
     }
 
     #[test]
