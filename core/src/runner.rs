@@ -111,7 +111,7 @@ impl Runner {
                 ));
             }
         }
-        to_oval(&root)?;
+        to_oval(&root, Numbers::Unsigned)?;
         Ok(Runner {
             file: crate::sanitize::neutralize(file).into_owned(),
             root,
@@ -123,7 +123,7 @@ impl Runner {
     /// the conflicts.
     pub fn overlay(&self, profile_json: &str) -> Result<Overlaid, RunnerError> {
         let base = from_json(profile_json.as_bytes()).map_err(RunnerError)?;
-        let mut merged = to_oval(&base)?;
+        let mut merged = to_oval(&base, Numbers::Signed)?;
         let mut out = Overlaid {
             profile_json: String::new(),
             from_runner: Vec::new(),
@@ -173,7 +173,17 @@ impl Overlaid {
     }
 }
 
-fn to_oval(n: &SNode) -> Result<OVal, RunnerError> {
+/// What an overlay may say of a number: the fields it may set are counts
+/// and sizes, so a negative one is refused at its position. The imported
+/// profile under it is the importer's own output, which holds negative
+/// numbers too (`oom_score_adj: -1000`).
+#[derive(Clone, Copy, PartialEq)]
+enum Numbers {
+    Unsigned,
+    Signed,
+}
+
+fn to_oval(n: &SNode, numbers: Numbers) -> Result<OVal, RunnerError> {
     Ok(match &n.value {
         SValue::Null => {
             return Err(bad(
@@ -185,18 +195,27 @@ fn to_oval(n: &SNode) -> Result<OVal, RunnerError> {
         SValue::Scalar(s) => match s.text.as_str() {
             "true" => OVal::Bool(true),
             "false" => OVal::Bool(false),
-            t => OVal::Int(t.parse::<u64>().map_err(|_| {
-                bad(
-                    n.loc,
-                    format!("`{t}` is not a whole non-negative number, the only numbers a profile holds"),
-                )
-            })?),
+            t => match (t.parse::<u64>(), t.parse::<i64>()) {
+                (Ok(u), _) => OVal::Int(u),
+                (_, Ok(i)) if numbers == Numbers::Signed => OVal::Negative(i),
+                _ => {
+                    return Err(bad(
+                        n.loc,
+                        format!("`{t}` is not a whole non-negative number, the only numbers a runner overlay sets"),
+                    ))
+                }
+            },
         },
-        SValue::Seq(items) => OVal::Arr(items.iter().map(to_oval).collect::<Result<_, _>>()?),
+        SValue::Seq(items) => OVal::Arr(
+            items
+                .iter()
+                .map(|it| to_oval(it, numbers))
+                .collect::<Result<_, _>>()?,
+        ),
         SValue::Map(entries) => OVal::Obj(
             entries
                 .iter()
-                .map(|e| Ok((e.key.clone(), to_oval(&e.value)?)))
+                .map(|e| Ok((e.key.clone(), to_oval(&e.value, numbers)?)))
                 .collect::<Result<_, RunnerError>>()?,
         ),
     })
@@ -242,7 +261,7 @@ fn merge(
         return Ok(());
     };
     let Some(slot) = members.get_mut(key) else {
-        members.push(key.to_string(), to_oval(over)?);
+        members.push(key.to_string(), to_oval(over, Numbers::Unsigned)?);
         record(over, ptr, out);
         return Ok(());
     };
@@ -258,7 +277,7 @@ fn merge(
         }
         return Ok(());
     }
-    let theirs = to_oval(over)?;
+    let theirs = to_oval(over, Numbers::Unsigned)?;
     // Two upper bounds on the same quantity do not contradict each other:
     // each layer enforces its own, and the imported one is audited.
     let both_bounds =
@@ -460,12 +479,82 @@ mod tests {
         assert!(o.runner_origin("/limits/enforced_by").is_none());
     }
 
+    /// Every profile an importer writes can have an overlay merged under
+    /// it, and an overlay that sets nothing the profile declares leaves it
+    /// as it was: the merge reads every value the importer writes (a
+    /// negative `oom_score_adj` once made it refuse the file).
+    #[test]
+    fn every_imported_profile_survives_an_overlay_unchanged() {
+        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            for e in std::fs::read_dir(dir).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    walk(&p, out);
+                } else {
+                    out.push(p);
+                }
+            }
+        }
+        let mut files = Vec::new();
+        walk(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/import"),
+            &mut files,
+        );
+        let extra: [(&str, &str); 3] = [
+            (
+                "oom.yaml",
+                "services:\n  t:\n    image: python:3.12\n    oom_score_adj: -1000\n",
+            ),
+            (
+                "oom-k8s.yaml",
+                "apiVersion: v1\nkind: Pod\nmetadata: {name: t}\nspec:\n  containers:\n  - name: c\n    image: python:3.12\n    securityContext: {runAsUser: 0}\n",
+            ),
+            (
+                "big.yaml",
+                "services:\n  t:\n    image: python:3.12\n    pids_limit: 9223372036854775807\n    oom_score_adj: -999\n",
+            ),
+        ];
+        let overlay = Runner::parse(br#"{"schema": "isolint.profile/v1"}"#, "r.json").unwrap();
+        let mut profiles = 0;
+        let mut check = |name: &str, bytes: &[u8]| {
+            let Some((_, Ok(imported))) = import::detect_and_import(bytes, Some(name), false)
+            else {
+                return;
+            };
+            for i in imported {
+                let merged = overlay
+                    .overlay(&i.profile_json)
+                    .unwrap_or_else(|e| panic!("{name} {}: {e}", i.name));
+                let want: serde_json::Value = serde_json::from_str(&i.profile_json).unwrap();
+                let got: serde_json::Value = serde_json::from_str(&merged.profile_json).unwrap();
+                assert_eq!(got, want, "{name} {}", i.name);
+                profiles += 1;
+            }
+        };
+        for (name, text) in extra {
+            check(name, text.as_bytes());
+        }
+        for f in &files {
+            let name = f.file_name().unwrap().to_string_lossy().into_owned();
+            check(&name, &std::fs::read(f).unwrap());
+        }
+        assert!(
+            profiles > 40,
+            "only {profiles} imported profiles were checked"
+        );
+    }
+
     #[test]
     fn bad_overlays_are_refused_with_a_position() {
         for (text, want) in [
             (r#"{"boundary": {}}"#, "cannot be set by a runner overlay"),
             (r#"{"limts": {}}"#, "did you mean `limits`"),
             (r#"{"limits": {"processes": -1}}"#, "whole non-negative"),
+            (
+                r#"{"limits": {"processes": -9999999999999999999}}"#,
+                "whole non-negative",
+            ),
+            (r#"{"limits": {"processes": 1.5}}"#, "whole non-negative"),
             (r#"{"limits": {"processes": null}}"#, "`null`"),
             (r#"{"schema": "isolint.labels/v1"}"#, "`schema`"),
             (r#"{"cleanup": {}, "cleanup": {}}"#, "duplicate key"),
