@@ -33,6 +33,9 @@ pub enum ProblemKind {
         found: String,
         expected: &'static str,
     },
+    /// Something said twice that may be said once (a key, a catalog path):
+    /// which one a reader keeps differs between readers, so it is refused.
+    Repeated { what: String, first: Pos },
 }
 
 /// One decoding problem, anchored at a pointer (and its node's position).
@@ -69,6 +72,10 @@ impl Problem {
             ProblemKind::WrongSchema { found, expected } => {
                 format!("schema is `{found}`, expected `{expected}`")
             }
+            ProblemKind::Repeated { what, first } => format!(
+                "{what}; it was first given at line {}, column {}",
+                first.line, first.column
+            ),
         }
     }
 }

@@ -89,9 +89,9 @@ impl Catalog {
             d.problems.push(Problem {
                 pointer: dup.pointer.clone(),
                 pos: dup.again,
-                kind: ProblemKind::UnknownValue {
-                    value: "duplicate key".into(),
-                    accepted: &[],
+                kind: ProblemKind::Repeated {
+                    what: "duplicate key".into(),
+                    first: dup.first,
                 },
             });
         }
@@ -131,7 +131,10 @@ impl Catalog {
                         );
                     }
                     match path {
-                        Some(path) if path.starts_with('/') => Some((path, class?, p.to_string())),
+                        Some(path) if path.starts_with('/') => {
+                            let pos = o.field("path").map_or(n.pos, |(n, _)| n.pos);
+                            Some((path, class?, p.to_string(), pos))
+                        }
                         Some(_) => {
                             let (pos, ptr) = o
                                 .field("path")
@@ -162,12 +165,15 @@ impl Catalog {
             });
             match entries {
                 Some(entries) => {
-                    for (path, class, pointer) in entries.into_iter().flatten() {
-                        labels.push(Label {
-                            path,
-                            class,
-                            pointer,
-                        });
+                    for (path, class, pointer, pos) in entries.into_iter().flatten() {
+                        labels.push((
+                            Label {
+                                path,
+                                class,
+                                pointer,
+                            },
+                            pos,
+                        ));
                     }
                 }
                 None => {
@@ -183,10 +189,43 @@ impl Catalog {
                 }
             }
         }
+        conflicting_labels(&labels, &mut d.problems);
         if d.problems.is_empty() {
+            let labels = labels.into_iter().map(|(l, _)| l).collect();
             Ok(Catalog { name, labels })
         } else {
             Err(d.problems)
+        }
+    }
+}
+
+/// A path labelled twice with different classes: which label applies
+/// would depend on the entries' order, so the catalog is refused. The same
+/// path is the same after normalization (`/srv/s`, `/srv//s/`, `/srv/x/../s`).
+/// Repeating a path with the same class is harmless and accepted.
+fn conflicting_labels(labels: &[(Label, crate::json::Pos)], problems: &mut Vec<Problem>) {
+    let mut seen: rustc_hash::FxHashMap<String, (LabelClass, crate::json::Pos)> =
+        rustc_hash::FxHashMap::default();
+    for (label, pos) in labels {
+        let key = normalize(&label.path).path;
+        match seen.get(&key) {
+            Some((class, first)) if *class != label.class => problems.push(Problem {
+                pointer: format!("{}/path", label.pointer),
+                pos: *pos,
+                kind: ProblemKind::Repeated {
+                    what: format!(
+                        "`{}` is labelled `{}` here and `{}` before; a path takes one label",
+                        crate::sanitize::neutralize(&label.path),
+                        label.class.as_str(),
+                        class.as_str()
+                    ),
+                    first: *first,
+                },
+            }),
+            Some(_) => {}
+            None => {
+                seen.insert(key, (label.class, *pos));
+            }
         }
     }
 }
@@ -752,6 +791,76 @@ mod tests {
     fn workshop() -> LabelIndex {
         let doc = parse(WORKSHOP_CATALOG.as_bytes(), Limits::default()).unwrap();
         LabelIndex::new(Catalog::from_json(&doc.root, &doc.duplicates).unwrap())
+    }
+
+    fn catalog_of(entries: &[(&str, &str)]) -> Result<Catalog, Vec<Problem>> {
+        let labels: Vec<String> = entries
+            .iter()
+            .map(|(p, l)| format!("{{\"path\": \"{p}\", \"label\": \"{l}\"}}"))
+            .collect();
+        let text = format!(
+            "{{\"schema\": \"{LABELS_SCHEMA}\", \"name\": \"t\", \"labels\": [\n{}\n]}}",
+            labels.join(",\n")
+        );
+        let doc = parse(text.as_bytes(), Limits::default()).unwrap();
+        Catalog::from_json(&doc.root, &doc.duplicates)
+    }
+
+    /// A path labelled twice with different classes is refused at the
+    /// second entry, naming the first: otherwise the entries' order picks
+    /// the label, and a writable `credential-store` passes as `scratch`.
+    #[test]
+    fn a_path_takes_one_label() {
+        for (second, conflicts) in [
+            ("/srv/s", true),
+            ("/srv/s/", true),
+            ("/srv//s", true),
+            ("/srv/./s", true),
+            ("/srv/x/../s", true),
+            ("/srv/s/t", false),
+            ("/srv", false),
+            ("/srv/S", false),
+        ] {
+            for (first_class, second_class) in [
+                ("credential-store", "scratch"),
+                ("scratch", "credential-store"),
+            ] {
+                let got = catalog_of(&[
+                    ("/srv/a", "output"),
+                    ("/srv/s", first_class),
+                    (second, second_class),
+                ]);
+                match got {
+                    Err(problems) => {
+                        assert!(conflicts, "{second}: {problems:?}");
+                        let [p] = problems.as_slice() else {
+                            panic!("{second}: {problems:?}")
+                        };
+                        assert_eq!(p.pointer, "/labels/2/path");
+                        assert_eq!((p.pos.line, p.pos.column), (4, 10), "{second}");
+                        let text = p.describe();
+                        assert!(text.contains(&format!("`{second_class}` here")), "{text}");
+                        assert!(text.contains(&format!("`{first_class}` before")), "{text}");
+                        assert!(text.ends_with("first given at line 3, column 10"), "{text}");
+                    }
+                    Ok(_) => assert!(!conflicts, "{second} {second_class}: accepted"),
+                }
+            }
+            // The same class twice says nothing new: accepted.
+            assert!(catalog_of(&[("/srv/s", "scratch"), (second, "scratch")]).is_ok());
+        }
+    }
+
+    #[test]
+    fn a_duplicate_key_names_where_it_was_first() {
+        let text = br#"{"schema": "isolint.labels/v1", "name": "x", "labels": [{"path": "/srv/s", "path": "/home", "label": "scratch"}]}"#;
+        let doc = parse(text, Limits::default()).unwrap();
+        let problems = Catalog::from_json(&doc.root, &doc.duplicates).unwrap_err();
+        let text = problems[0].describe();
+        assert_eq!(
+            text,
+            "duplicate key; it was first given at line 1, column 58"
+        );
     }
 
     #[test]

@@ -62,8 +62,9 @@ pub fn parse(bytes: &[u8]) -> Result<Vec<Waiver>, WaiversError> {
         d.problems.push(Problem {
             pointer: dup.pointer.clone(),
             pos: dup.again,
-            kind: ProblemKind::Missing {
-                what: "each key exactly once (duplicate key)",
+            kind: ProblemKind::Repeated {
+                what: "duplicate key".into(),
+                first: dup.first,
             },
         });
     }
