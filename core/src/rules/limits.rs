@@ -69,6 +69,10 @@ struct Magnitude {
     above: u64,
     /// Why such a value bounds nothing.
     because: &'static str,
+    /// The rule that reports this bound missing: a value too large to
+    /// bound anything is as severe as none (`0` already is), so a
+    /// placeholder cannot turn a blocking gap into a medium finding.
+    missing: &'static str,
 }
 
 fn limit(p: &Profile, get: fn(&Limits) -> Option<u64>) -> Option<u64> {
@@ -85,6 +89,7 @@ const MAGNITUDES: &[Magnitude] = &[
         get: |p| limit(p, |l| l.wall_seconds),
         above: 7 * DAY,
         because: "a test job allowed to run for more than a week is not meaningfully bounded",
+        missing: "LIM001",
     },
     Magnitude {
         pointer: "/limits/cpu_seconds",
@@ -93,6 +98,7 @@ const MAGNITUDES: &[Magnitude] = &[
         get: |p| limit(p, |l| l.cpu_seconds),
         above: 7 * DAY,
         because: "more than a week of processor time is not a bound for a test job",
+        missing: "LIM002",
     },
     Magnitude {
         pointer: "/limits/memory_bytes",
@@ -101,6 +107,7 @@ const MAGNITUDES: &[Magnitude] = &[
         get: |p| limit(p, |l| l.memory_bytes),
         above: TIB,
         because: "more than 1 TiB exceeds the memory of almost any worker, so it limits nothing",
+        missing: "LIM003",
     },
     Magnitude {
         pointer: "/limits/processes",
@@ -109,6 +116,7 @@ const MAGNITUDES: &[Magnitude] = &[
         get: |p| limit(p, |l| l.processes),
         above: 32_768,
         because: "above 32768, the kernel's classic `pid_max` default, the cap can let one job fill the host's process table",
+        missing: "LIM004",
     },
     Magnitude {
         pointer: "/limits/output_bytes",
@@ -117,6 +125,7 @@ const MAGNITUDES: &[Magnitude] = &[
         get: |p| limit(p, |l| l.output_bytes),
         above: TIB,
         because: "more than 1 TiB of output is not a bound on what reaches the collector",
+        missing: "LIM005",
     },
     Magnitude {
         pointer: "/concurrency/max_jobs",
@@ -125,6 +134,7 @@ const MAGNITUDES: &[Magnitude] = &[
         get: |p| p.concurrency.as_ref().and_then(|c| c.max_jobs),
         above: 1000,
         because: "more than a thousand jobs at once can exhaust the runner and the services they share, however small each job's own limits",
+        missing: "LIM009",
     },
     Magnitude {
         pointer: "/artifacts/max_bytes",
@@ -133,6 +143,7 @@ const MAGNITUDES: &[Magnitude] = &[
         get: |p| p.artifacts.as_ref().and_then(|a| a.max_bytes),
         above: 64 * GIB,
         because: "more than 64 GiB of collected files is not a bound on what the collector must store and scan",
+        missing: "ART004",
     },
     Magnitude {
         pointer: "/artifacts/log_max_bytes",
@@ -141,6 +152,7 @@ const MAGNITUDES: &[Magnitude] = &[
         get: |p| p.artifacts.as_ref().and_then(|a| a.log_max_bytes),
         above: 4 * GIB,
         because: "more than 4 GiB of logs from one test run is more than anyone reads, and fills the log store",
+        missing: "ART005",
     },
 ];
 
@@ -247,7 +259,7 @@ pub(crate) const LIM006: Rule = Rule {
     area: Area::Limits,
     severity: Severity::Medium,
     title: "a limit too large to bound anything",
-    rationale: "A limit set far above what any test needs (a week of time, a terabyte of memory or output, tens of thousands of processes, more than a thousand concurrent jobs, tens of gigabytes of artifacts or logs) looks like a bound in review but stops nothing in practice, often because a placeholder or a unit mistake slipped in. Findings about artifact sizes are shown with the artifacts.",
+    rationale: "A limit set far above what any test needs (a week of time, a terabyte of memory or output, tens of thousands of processes, more than a thousand concurrent jobs, tens of gigabytes of artifacts or logs) looks like a bound in review but stops nothing in practice, often because a placeholder or a unit mistake slipped in. Each finding carries the severity of the missing bound it amounts to: high for time, processor, memory and processes, medium for output, concurrency and artifact sizes. Findings about artifact sizes are shown with the artifacts.",
     remediation: "Replace the value with one derived from the job's measured needs; check the unit (seconds, bytes).",
     runtime_check: Some(CheckKind::LimitEnforced),
     check: implausible_limits,
@@ -265,6 +277,7 @@ fn implausible_limits(ctx: &Ctx<'_>, e: &mut Emitter) {
                 format!("`{field}` is {}: {}", human(m.unit, v), m.because),
             )
             .area(m.area)
+            .severity(super::find(m.missing).map_or(Severity::High, |r| r.severity))
             .evidence("field", field)
             .evidence("value", v)
             .evidence("plausible_up_to", m.above);
@@ -545,6 +558,48 @@ mod tests {
         // The issue's example, word for word.
         let f = magnitude("max_jobs", "8", 1_000_000);
         assert_eq!(f, vec![(Limits, "/concurrency/max_jobs".to_string())]);
+    }
+
+    /// A bound too large to bound anything weighs as much as the bound
+    /// left out: for each bound, the severity of the finding when it is
+    /// removed from the fixed workshop profile equals LIM006's when it is
+    /// set to u64::MAX, and the verdict is the same either way.
+    #[test]
+    fn an_absurd_bound_is_as_severe_as_a_missing_one() {
+        let audit = |text: &str| {
+            crate::audit(
+                text.as_bytes(),
+                "t.json",
+                &crate::Labels::workshop(),
+                &crate::AuditOptions::default(),
+            )
+            .unwrap()
+        };
+        let fixed: serde_json::Value = serde_json::from_str(crate::WORKSHOP_PROFILE_FIXED).unwrap();
+        for m in MAGNITUDES {
+            let path: Vec<&str> = m.pointer.trim_start_matches('/').split('/').collect();
+            let [section, field] = path.as_slice() else {
+                panic!("{}", m.pointer)
+            };
+            let mut without = fixed.clone();
+            without[*section].as_object_mut().unwrap().remove(*field);
+            let mut absurd = fixed.clone();
+            absurd[*section][*field] = serde_json::Value::from(u64::MAX);
+            let gone = audit(&without.to_string());
+            let huge = audit(&absurd.to_string());
+            let missing = gone
+                .issues
+                .iter()
+                .find(|f| f.rule == m.missing && f.pointer == m.pointer)
+                .unwrap_or_else(|| panic!("{} reports no missing {}", m.missing, m.pointer));
+            let implausible = huge
+                .issues
+                .iter()
+                .find(|f| f.rule == "LIM006" && f.pointer == m.pointer)
+                .unwrap_or_else(|| panic!("LIM006 misses {}", m.pointer));
+            assert_eq!(implausible.severity, missing.severity, "{}", m.pointer);
+            assert_eq!(huge.verdict, gone.verdict, "{}", m.pointer);
+        }
     }
 
     /// Credential lifetimes are judged by CRD005, whose ceiling (an hour)
