@@ -304,7 +304,7 @@ pub(crate) const CRD006: Rule = Rule {
     area: Area::Credentials,
     severity: Severity::Critical,
     title: "a credential is exposed to model context",
-    rationale: "Text in a model's context can be echoed into answers, logs, commits and tool calls, and is shaped by whatever the repository under test contains. A credential placed there must be considered disclosed.",
+    rationale: "Text in a model's context can be echoed into answers, logs, commits and tool calls, and is shaped by whatever the repository under test contains. A credential placed there must be considered disclosed. A credential that does not say where it is exposed may be there, and blocks too (high).",
     remediation: "Set `exposed_to` to `job`, and let the runner inject the credential into the job without the model seeing it.",
     runtime_check: None,
     check: check_model_context,
@@ -312,12 +312,28 @@ pub(crate) const CRD006: Rule = Rule {
 
 fn check_model_context(ctx: &Ctx<'_>, e: &mut Emitter) {
     for (ptr, c) in credentials(ctx) {
-        if c.exposed_to == Some(Exposure::ModelContext) {
-            e.emit(
-                format!("{ptr}/exposed_to"),
-                format!("{} is placed in the model's context, where prompts, logs and tool output can repeat it", label(c)),
-            )
-            .evidence("exposed_to", Exposure::ModelContext.as_str());
+        let f = format!("{ptr}/exposed_to");
+        match c.exposed_to {
+            Some(Exposure::ModelContext) => {
+                e.emit(
+                    f,
+                    format!("{} is placed in the model's context, where prompts, logs and tool output can repeat it", label(c)),
+                )
+                .evidence("exposed_to", Exposure::ModelContext.as_str());
+            }
+            // Unreadable: a profile finding already blocks on it.
+            None if ctx.present(&f) => {}
+            // Not said: it may be in the model's context, so it blocks,
+            // as a credential's missing `source` or `scope` does (high).
+            None => {
+                e.emit(
+                    f,
+                    format!("{} declares no `exposed_to`, so nothing shows it is kept out of the model's context", label(c)),
+                )
+                .severity(Severity::High)
+                .evidence("exposed_to", "not declared");
+            }
+            Some(_) => {}
         }
     }
 }
@@ -576,6 +592,58 @@ mod tests {
             assert!(
                 !f.iter().any(|x| x.3.contains(secret)),
                 "{secret} echoed: {f:?}"
+            );
+        }
+    }
+
+    /// Every field that says what a credential can reach blocks when it is
+    /// left out of the fixed workshop job's credential: an unstated
+    /// source, scope or exposure is never assumed to be the safe one. The
+    /// lifetime says how long a leak lasts, not what it reaches: CRD005
+    /// reports it missing at its own severity (medium), and the cleanup
+    /// rules hold the expiry itself.
+    #[test]
+    fn an_unstated_credential_field_blocks() {
+        let mut fixed: serde_json::Value =
+            serde_json::from_str(crate::WORKSHOP_PROFILE_FIXED).unwrap();
+        fixed["credentials"] = serde_json::json!([{"name": "artifact-upload", "source": "broker",
+            "scope": "task", "ttl_seconds": 900, "exposed_to": "job"}]);
+        let audit = |p: &serde_json::Value| {
+            crate::audit(
+                p.to_string().as_bytes(),
+                "t.json",
+                &crate::Labels::workshop(),
+                &crate::AuditOptions::default(),
+            )
+            .unwrap()
+        };
+        assert_eq!(
+            audit(&fixed).verdict,
+            crate::Verdict::EligibleForRuntimeTesting,
+            "the whole credential is fine"
+        );
+        let fields: Vec<String> = fixed["credentials"][0]
+            .as_object()
+            .unwrap()
+            .keys()
+            .filter(|k| *k != "name" && *k != "ttl_seconds")
+            .cloned()
+            .collect();
+        assert_eq!(fields, ["exposed_to", "scope", "source"]);
+        for field in fields {
+            let mut p = fixed.clone();
+            p["credentials"][0].as_object_mut().unwrap().remove(&field);
+            let r = audit(&p);
+            let pointer = format!("/credentials/0/{field}");
+            assert!(
+                r.issues
+                    .iter()
+                    .any(|f| f.pointer == pointer && f.severity.blocks()),
+                "{pointer}: {:?}",
+                r.issues
+                    .iter()
+                    .map(|f| (f.rule, &f.pointer, f.severity))
+                    .collect::<Vec<_>>()
             );
         }
     }
