@@ -39,10 +39,176 @@ fn escape(pattern: &str) -> Option<&'static str> {
         Some("it starts at a home directory, outside the job's tree")
     } else if components(p).contains(&"..") {
         Some("it climbs out of the job's tree with `..`")
+    } else if let Some(why) = spells_parent(p) {
+        Some(why)
     } else if p.contains('$') || p.contains('%') {
         Some("it expands a variable, so where it points is decided at run time")
     } else {
         None
+    }
+}
+
+/// Brace alternatives one pattern may stand for before it is refused as
+/// too many to check: collectors expand `{a,b}` before matching.
+const MAX_ALTERNATIVES: usize = 256;
+
+/// Why glob syntax in `pattern` can stand for a `..` component, if it can:
+/// a brace alternative that is `..`, or a component that can match the
+/// name `..` (see [`can_match_parent`]).
+fn spells_parent(pattern: &str) -> Option<&'static str> {
+    let mut alternatives = Vec::new();
+    if !expand_braces(pattern, &mut alternatives) {
+        return Some("it has more brace alternatives than can be checked one by one");
+    }
+    alternatives
+        .iter()
+        .flat_map(|a| components(a))
+        .any(can_match_parent)
+        .then_some("its glob syntax can stand for `..`, which climbs out of the job's tree")
+}
+
+/// Every string `pattern` expands to, as a shell or a collector expands
+/// `{a,b}` (a brace group without a comma stays as written). False when
+/// there would be more than [`MAX_ALTERNATIVES`], or groups nest deeper
+/// than the number of doublings that makes.
+fn expand_braces(pattern: &str, out: &mut Vec<String>) -> bool {
+    fn expand(pattern: &str, depth: u32, out: &mut Vec<String>) -> bool {
+        let Some((open, close, commas)) = first_brace_group(pattern) else {
+            out.push(pattern.to_string());
+            return out.len() <= MAX_ALTERNATIVES;
+        };
+        if 1 << depth > MAX_ALTERNATIVES {
+            return false;
+        }
+        let (Some(head), Some(tail)) = (pattern.get(..open), pattern.get(close + 1..)) else {
+            return false;
+        };
+        let mut start = open + 1;
+        for end in commas.into_iter().chain([close]) {
+            let alternative = [head, pattern.get(start..end).unwrap_or(""), tail].concat();
+            if !expand(&alternative, depth + 1, out) {
+                return false;
+            }
+            start = end + 1;
+        }
+        true
+    }
+    expand(pattern, 0, out)
+}
+
+/// The leftmost `{…}` group holding a comma at its own level: the byte
+/// offsets of its braces and of those commas. One pass, so that a pattern
+/// of many unmatched braces costs no more than its length.
+fn first_brace_group(pattern: &str) -> Option<(usize, usize, Vec<usize>)> {
+    let mut open: Vec<(usize, Vec<usize>)> = Vec::new();
+    let mut first: Option<(usize, usize, Vec<usize>)> = None;
+    for (i, b) in pattern.bytes().enumerate() {
+        match b {
+            b'{' => open.push((i, Vec::new())),
+            b',' => {
+                if let Some((_, commas)) = open.last_mut() {
+                    commas.push(i);
+                }
+            }
+            b'}' => {
+                if let Some((o, commas)) = open.pop() {
+                    if !commas.is_empty() && first.as_ref().is_none_or(|f| o < f.0) {
+                        first = Some((o, i, commas));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    first
+}
+
+/// One element of a component's glob.
+enum Atom {
+    Literal(char),
+    /// `?`
+    One,
+    /// `*`
+    Any,
+    /// `[…]`, and whether it can match a `.`.
+    Set(bool),
+}
+
+/// Whether a component's glob can match the name `..`. A name's leading
+/// dot is matched only by a literal `.` or by a bracket expression (which
+/// some matchers let match it); after that, `?` and `*` match a dot as
+/// any character (so `.*` matches `..` where the listing holds it).
+fn can_match_parent(component: &str) -> bool {
+    fn matches(atoms: &[Atom], at: usize) -> bool {
+        let Some((first, rest)) = atoms.split_first() else {
+            return at == 2;
+        };
+        let dot_left = at < 2;
+        match first {
+            Atom::Literal(c) => dot_left && *c == '.' && matches(rest, at + 1),
+            Atom::Set(dot) => dot_left && *dot && matches(rest, at + 1),
+            Atom::One => dot_left && at > 0 && matches(rest, at + 1),
+            Atom::Any => matches(rest, at) || (dot_left && at > 0 && matches(atoms, at + 1)),
+        }
+    }
+    matches(&atoms(component), 0)
+}
+
+/// A component's glob as atoms; a `[` without its `]` is a literal.
+fn atoms(component: &str) -> Vec<Atom> {
+    let chars: Vec<char> = component.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(&c) = chars.get(i) {
+        i += 1;
+        out.push(match c {
+            '?' => Atom::One,
+            '*' => Atom::Any,
+            '[' => match bracket(chars.get(i..).unwrap_or_default()) {
+                Some((dot, used)) => {
+                    i += used;
+                    Atom::Set(dot)
+                }
+                None => Atom::Literal('['),
+            },
+            c => Atom::Literal(c),
+        });
+    }
+    out
+}
+
+/// A bracket expression's body (after its `[`): whether it can match `.`,
+/// and how many characters it takes, its `]` included. A character class
+/// (`[:punct:]`) is taken to match a dot.
+fn bracket(body: &[char]) -> Option<(bool, usize)> {
+    let negated = matches!(body.first(), Some('!' | '^'));
+    let mut i = usize::from(negated);
+    let mut dot = false;
+    let mut first = true;
+    loop {
+        let c = *body.get(i)?;
+        if c == ']' && !first {
+            return Some((dot != negated, i + 1));
+        }
+        first = false;
+        if c == '[' && matches!(body.get(i + 1), Some(':' | '.' | '=')) {
+            let kind = body.get(i + 1).copied();
+            let close = (i + 2..body.len().saturating_sub(1))
+                .find(|&j| body.get(j).copied() == kind && body.get(j + 1) == Some(&']'))?;
+            dot = true;
+            i = close + 2;
+            continue;
+        }
+        match (body.get(i + 1), body.get(i + 2)) {
+            (Some('-'), Some(&hi)) if hi != ']' => {
+                dot |= c <= '.' && '.' <= hi;
+                i += 3;
+            }
+            _ => {
+                dot |= c == '.';
+                i += 1;
+            }
+        }
     }
 }
 
@@ -261,6 +427,61 @@ mod tests {
         ] {
             assert_eq!(escape(p), None, "{p}");
         }
+    }
+
+    /// Glob syntax that can stand for `..`: brace alternatives are
+    /// expanded before matching (so `{..,x}` is a literal `..`), bracket
+    /// expressions that admit `.` are matched by some collectors against
+    /// entries that include `..`, and after a literal leading dot a
+    /// wildcard matches the second one (bash before 5.2 lists `..` for
+    /// `.*`). Each pattern is judged by what any of its readers makes of it.
+    #[test]
+    fn glob_syntax_that_can_spell_a_parent_is_an_escape() {
+        for p in [
+            "{..,reports}/{..,reports}/etc/passwd",
+            "{../x,y}",
+            "reports/{a,{b,..}}/x",
+            "{.,reports}./x",
+            "[.][.]/[.][.]/etc/passwd",
+            "[.]./x",
+            ".[.]/x",
+            "[!a][!a]/x",
+            "[^a]./x",
+            "[--0][--0]/x",
+            "[[:punct:]].",
+            "out/.*",
+            "out/.?",
+            "out/.*/x",
+            "..*/x",
+            "out\\{..,a}\\x",
+        ] {
+            assert!(escape(p).is_some(), "{p}");
+        }
+        for p in [
+            "reports/{junit,coverage}.xml",
+            "{reports,out}/**/*.xml",
+            "reports/{a,b}/*.xml",
+            "[a-z]*/x.xml",
+            "reports/*",
+            "reports/*/x",
+            "reports/?",
+            "out/.coverage*",
+            "out/.[a-z]*",
+            "report[.]xml",
+            "{a}/x",
+            "a..b/{c,d}",
+        ] {
+            assert_eq!(escape(p), None, "{p}");
+        }
+        // Too many alternatives to check each one: refused as an escape.
+        let many = "{a,b,c,d}/".repeat(8);
+        assert!(escape(&many).is_some(), "{many}");
+        // Long runs of braces are read in one pass and refused, not
+        // expanded without end.
+        assert!(escape(&"{a,b}".repeat(100_000)).is_some());
+        // Braces that never close are literal, like the shell's.
+        assert_eq!(escape(&"{".repeat(200_000)), None);
+        assert_eq!(escape(&"{a,".repeat(100_000)), None);
     }
 
     #[test]
