@@ -156,7 +156,7 @@ pub(crate) const CRD002: Rule = Rule {
     area: Area::Credentials,
     severity: Severity::Critical,
     title: "an environment variable holds a secret",
-    rationale: "A secret written into the profile is stored, reviewed, exported and shared with it, and every process in the job can read it. isolint never repeats the value; it names the variable. Passing a launcher secret through by reference is reported too, at lower severity.",
+    rationale: "A secret written into the profile is stored, reviewed, exported and shared with it, and every process in the job can read it. isolint never repeats the value; it names the variable. Passing a launcher secret through by reference (`$GITHUB_TOKEN`, `${..}`, `$(..)`, `%..%`, under any variable name), or filling a variable with a command's output at launch, is reported too, at high.",
     remediation: "Remove the value from the profile and rotate it. If the job needs a credential, declare it under `credentials` with a broker source and task scope.",
     runtime_check: Some(CheckKind::EnvExact),
     check: check_secret_variables,
@@ -184,8 +184,103 @@ fn check_secret_variables(ctx: &Ctx<'_>, e: &mut Emitter) {
                 .severity(Severity::High)
                 .evidence("variable", name)
                 .evidence("detected_by", "reference");
+        } else if let Some(filled) = filled_at_launch(ctx, value) {
+            let text = match filled {
+                Filled::Secret(from) => format!("the variable `{name}` takes the launcher's secret `{from}` when the launcher fills it in, instead of a task credential from a broker"),
+                Filled::Command => format!("the variable `{name}` is filled in at launch with a command's output, which can read any file the launcher can, credentials included; the profile cannot show what it holds"),
+            };
+            let by = match filled {
+                Filled::Secret(_) => "reference",
+                Filled::Command => "command",
+            };
+            e.emit(ptr, text)
+                .severity(Severity::High)
+                .evidence("variable", name)
+                .evidence("detected_by", by);
         }
     }
+}
+
+/// What a launcher that expands variables puts into a value.
+enum Filled<'v> {
+    /// The launcher's own variable of this secret's name.
+    Secret(&'v str),
+    /// A command's output (`$(…)`, backticks).
+    Command,
+}
+
+/// How a value that a launcher expands can reach a secret: a reference
+/// (`$NAME`, `${NAME…}`, `$(NAME)` as Kubernetes writes it, `%NAME%`) to a
+/// secret's name that this list does not define itself, or a command.
+fn filled_at_launch<'v>(ctx: &Ctx<'_>, value: &'v str) -> Option<Filled<'v>> {
+    let own = |n: &str| {
+        ctx.profile
+            .environment
+            .as_ref()
+            .and_then(|e| e.variables.as_deref())
+            .is_some_and(|vars| vars.iter().any(|(k, _)| k == n))
+    };
+    let is_name = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let secret = |n: &'v str| {
+        (!n.is_empty() && !own(n) && crate::redact::is_strong_secret_name(n))
+            .then_some(Filled::Secret(n))
+    };
+    // Programs that print facts about the process or the host and read no
+    // file a secret lives in: `$(id -u)` in a runtime directory's path.
+    const HARMLESS: [&str; 8] = [
+        "id", "whoami", "date", "hostname", "uname", "pwd", "nproc", "getconf",
+    ];
+    let command = |text: &str| {
+        let program = text.split_whitespace().next().unwrap_or("");
+        (!HARMLESS.contains(&program)).then_some(Filled::Command)
+    };
+    // Between backticks (the odd pieces), each a command.
+    if let Some(c) = value.split('`').skip(1).step_by(2).find_map(command) {
+        return Some(c);
+    }
+    let mut rest = value;
+    while let Some(i) = rest.find(['$', '%']) {
+        let (sigil, after) = (
+            rest.as_bytes().get(i).copied(),
+            rest.get(i + 1..).unwrap_or(""),
+        );
+        rest = after;
+        let found = match sigil {
+            Some(b'%') => match after.split_once('%') {
+                Some((n, tail)) if n.chars().all(is_name) => {
+                    rest = tail;
+                    secret(n)
+                }
+                _ => None,
+            },
+            _ => match after.chars().next() {
+                Some('(') => {
+                    let inner = after.get(1..).unwrap_or("");
+                    let (n, tail) = inner.split_once(')').unwrap_or((inner, ""));
+                    if !n.chars().all(is_name) {
+                        match command(n) {
+                            Some(c) => return Some(c),
+                            None => {
+                                rest = tail;
+                                continue;
+                            }
+                        }
+                    }
+                    rest = tail;
+                    secret(n)
+                }
+                Some('{') => {
+                    let inner = after.get(1..).unwrap_or("");
+                    secret(inner.split(|c: char| !is_name(c)).next().unwrap_or(""))
+                }
+                _ => secret(after.split(|c: char| !is_name(c)).next().unwrap_or("")),
+            },
+        };
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
 }
 
 /// The credential entries that are objects (others are profile findings).
@@ -473,6 +568,53 @@ mod tests {
 
     fn has(f: &[(String, String, Severity, String)], rule: &str, ptr: &str) -> bool {
         f.iter().any(|(r, p, _, _)| r == rule && p == ptr)
+    }
+
+    /// A value the launcher fills in at start (a reference to its own
+    /// variable, or a command's output) is judged by what it reaches: a
+    /// secret's name, or any file a command can read, blocks; a reference
+    /// to another variable of the same list stays inside the job.
+    #[test]
+    fn values_filled_in_by_the_launcher_are_judged_by_what_they_reach() {
+        let blocks = |vars: &str| -> Vec<(String, Severity)> {
+            let p = crate::WORKSHOP_PROFILE_FIXED.replace(
+                r#""variables": { "LANG": "C.UTF-8" }"#,
+                &format!(r#""variables": {{ "LANG": "C.UTF-8", {vars} }}"#),
+            );
+            assert_ne!(p, crate::WORKSHOP_PROFILE_FIXED);
+            fired(&p)
+                .into_iter()
+                .filter(|(r, _, s, _)| r == "CRD002" && s.blocks())
+                .map(|(_, p, s, _)| (p, s))
+                .collect()
+        };
+        let high = |var: &str| vec![(format!("/environment/variables/{var}"), Severity::High)];
+        for (vars, want) in [
+            (r#""GH": "${GITHUB_TOKEN}""#, high("GH")),
+            (r#""GH": "$GITHUB_TOKEN""#, high("GH")),
+            (r#""GH": "token ${GITHUB_TOKEN:-none}""#, high("GH")),
+            (r#""GH": "Bearer $(GITHUB_TOKEN)""#, high("GH")),
+            (r#""GH": "%GITHUB_TOKEN%""#, high("GH")),
+            (r#""A": "x:${AWS_SECRET_ACCESS_KEY}""#, high("A")),
+            (
+                r#""AWS": "$(cat /home/botie/.aws/credentials)""#,
+                high("AWS"),
+            ),
+            (r#""AWS": "`cat ~/.aws/credentials`""#, high("AWS")),
+            (r#""V": "$(vault read -field=token secret/x)""#, high("V")),
+            (r#""GITHUB_TOKEN": "${GITHUB_TOKEN}""#, high("GITHUB_TOKEN")),
+            (r#""P": "${PATH}:/opt/bin""#, vec![]),
+            (r#""H": "$HOME/cache""#, vec![]),
+            (r#""U": "$(USER_NAME)""#, vec![]),
+            (r#""PRICE": "5$""#, vec![]),
+            (r#""XDG_RUNTIME_DIR": "/run/user/`id -u`""#, vec![]),
+            (r#""X": "`id -u`:`cat ~/.netrc`""#, high("X")),
+            (r#""STAMP": "$(date +%s)-${GITHUB_TOKEN}""#, high("STAMP")),
+            (r#""STAMP": "$(date +%s)""#, vec![]),
+            (r#""T": "${TOKEN_FILE_PATH}""#, vec![]),
+        ] {
+            assert_eq!(blocks(vars), want, "{vars}");
+        }
     }
 
     #[test]
