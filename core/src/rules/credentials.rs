@@ -83,6 +83,39 @@ const STORE_VARIABLES: &[(&str, &str)] = &[
     ),
     ("AZURE_CONFIG_DIR", "the Azure CLI's token cache"),
     ("NETRC", "a `.netrc` file of host passwords"),
+    (
+        "AWS_CONTAINER_CREDENTIALS_FULL_URI",
+        "an endpoint that hands out a task role's AWS credentials",
+    ),
+    (
+        "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
+        "the ECS endpoint that hands out a task role's AWS credentials",
+    ),
+    (
+        "AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE",
+        "the token that unlocks the container credentials endpoint",
+    ),
+    (
+        "AWS_WEB_IDENTITY_TOKEN_FILE",
+        "a web-identity token that is exchanged for AWS credentials",
+    ),
+    (
+        "AZURE_FEDERATED_TOKEN_FILE",
+        "a federated token that is exchanged for Azure credentials",
+    ),
+    (
+        "ACTIONS_ID_TOKEN_REQUEST_URL",
+        "GitHub Actions' endpoint that issues identity tokens for cloud logins",
+    ),
+    ("KRB5CCNAME", "a Kerberos ticket cache"),
+    (
+        "GH_CONFIG_DIR",
+        "the GitHub CLI's configuration and its tokens",
+    ),
+    (
+        "NPM_CONFIG_USERCONFIG",
+        "an npm configuration, where registry tokens are kept",
+    ),
 ];
 
 fn store_variable(name: &str) -> Option<&'static str> {
@@ -94,7 +127,14 @@ fn store_variable(name: &str) -> Option<&'static str> {
 
 /// Why a variable holds a secret: by its value's shape, or by its name.
 fn secret_reason(name: &str, value: &str) -> Option<&'static str> {
-    if looks_like_secret(value) {
+    // The whole value, or a piece of it shaped like a credential
+    // (`Bearer <JWT>`, `token=<key>`, `--auth <key>`).
+    let piece_is_secret = || {
+        value
+            .split(|c: char| c.is_whitespace() || matches!(c, '=' | ',' | ';' | '"' | '\''))
+            .any(looks_like_secret)
+    };
+    if looks_like_secret(value) || piece_is_secret() {
         Some("value")
     } else if secret_by_name(name, value) {
         Some("name")
@@ -655,6 +695,51 @@ mod tests {
                 && !is_reference("$")
                 && !is_reference("a$b")
         );
+    }
+
+    /// Every variable of the store table, set to a plain path or URL, is
+    /// reported by CRD007 at its pointer and blocks.
+    /// A credential inside a longer value is found, whatever the variable
+    /// is called; words that merely sit near one (`-field=token`) are not.
+    #[test]
+    fn a_secret_inside_a_value_is_found() {
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhYmMxMjMifQ.c2lnbmF0dXJlMTIzNDU2Nzg";
+        let ghp = "ghp_Zk1abcdefghijklmnopqrstuvwxyz0123456";
+        for (value, secret) in [
+            (format!("Bearer {jwt}"), true),
+            (format!("token={ghp}"), true),
+            (format!("--auth {ghp} --verbose"), true),
+            ("C.UTF-8".to_string(), false),
+            ("/usr/local/bin:/usr/bin:/bin".to_string(), false),
+            ("https://pypi.org/simple".to_string(), false),
+            ("--maxfail=1 -q tests/test_date.py".to_string(), false),
+            ("vault read -field=token secret/x".to_string(), false),
+        ] {
+            let p = format!(
+                r#"{{"name":"t","environment":{{"inherit":false,"variables":{{"AUTHZ":"{value}"}}}}}}"#
+            );
+            let f = fired(&p);
+            let hit = f.iter().any(|(r, q, s, _)| {
+                r == "CRD002" && q == "/environment/variables/AUTHZ" && *s == Severity::Critical
+            });
+            assert_eq!(hit, secret, "{value}: {f:?}");
+        }
+    }
+
+    #[test]
+    fn every_store_variable_is_reported() {
+        for (name, _) in STORE_VARIABLES {
+            let p = format!(
+                r#"{{"name":"t","environment":{{"inherit":false,"variables":{{"{name}":"/run/x/y"}}}}}}"#
+            );
+            let f = fired(&p);
+            let ptr = format!("/environment/variables/{name}");
+            assert!(
+                f.iter()
+                    .any(|(r, q, s, _)| r == "CRD007" && *q == ptr && s.blocks()),
+                "{name}: {f:?}"
+            );
+        }
     }
 
     #[test]
