@@ -90,8 +90,17 @@ pub(crate) fn parse(raw: &str) -> Dest {
     if let Ok(v4) = host.parse::<Ipv4Addr>() {
         return ip_dest(IpAddr::V4(v4), false);
     }
-    if let Some(v4) = inet_aton(&host) {
-        return ip_dest(IpAddr::V4(v4), true);
+    // Leading zeros: `inet_aton` reads `010` as octal (8), other parsers
+    // as decimal (10) or refuse it. Judge by a reading that reaches a
+    // special range when any does.
+    let decimal = decimal_quad(&host).filter(|d| !special_v4(u32::from(*d), 32).is_empty());
+    match (inet_aton(&host), decimal) {
+        (Some(v4), Some(d)) if special_v4(u32::from(v4), 32).is_empty() => {
+            return ip_dest(IpAddr::V4(d), true)
+        }
+        (Some(v4), _) => return ip_dest(IpAddr::V4(v4), true),
+        (None, Some(d)) => return ip_dest(IpAddr::V4(d), true),
+        (None, None) => {}
     }
     if host.is_empty() {
         return Dest::Any("(empty)".into());
@@ -115,6 +124,21 @@ fn address(s: &str) -> Option<IpAddr> {
     s.parse::<IpAddr>()
         .ok()
         .or_else(|| inet_aton(s).map(IpAddr::V4))
+}
+
+/// Four dotted parts of decimal digits, read as decimal even with leading
+/// zeros (`010.0.0.1` as `10.0.0.1`), as some parsers read them.
+fn decimal_quad(s: &str) -> Option<Ipv4Addr> {
+    let mut parts = s.split('.');
+    let mut octets = [0u8; 4];
+    for o in &mut octets {
+        let p = parts.next()?;
+        if p.is_empty() || p.len() > 4 || !p.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        *o = p.parse().ok()?;
+    }
+    parts.next().is_none().then_some(Ipv4Addr::from(octets))
 }
 
 /// IPv4 in any form `inet_aton` accepts: 1 to 4 parts, each decimal, octal
@@ -667,6 +691,35 @@ mod tests {
         assert_eq!(parse("1.2.3.256"), Dest::Name("1.2.3.256".into()));
         assert_eq!(parse("123.com"), Dest::Name("123.com".into()));
         assert_eq!(parse("09.1.1.1"), Dest::Name("09.1.1.1".into()));
+    }
+
+    /// A dotted quad with leading zeros reads as octal to `inet_aton` and
+    /// as decimal to others: the reading that reaches a special range wins.
+    #[test]
+    fn leading_zeros_are_judged_by_the_riskier_reading() {
+        for (h, want) in [
+            ("010.0.0.1", "10.0.0.1"),
+            ("010.8.8.8", "10.8.8.8"),
+            ("0127.0.0.1", "127.0.0.1"),
+            ("0169.0254.0169.0254", "169.254.169.254"),
+            ("0192.0168.01.01", "192.168.1.1"),
+            ("0251.0376.0251.0376", "169.254.169.254"),
+            ("010.010.010.010", "10.10.10.10"),
+            ("012.0.0.1", "10.0.0.1"),
+            ("011.0.0.1", "9.0.0.1"),
+        ] {
+            let d = parse(h);
+            assert_eq!(
+                d,
+                Dest::Ip {
+                    addr: want.parse().unwrap(),
+                    unusual: true
+                },
+                "{h}"
+            );
+        }
+        assert!(!specials(&parse("0127.0.0.1")).is_empty());
+        assert!(!specials(&parse("010.0.0.1")).is_empty());
     }
 
     #[test]
