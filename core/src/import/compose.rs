@@ -10,6 +10,8 @@
 //!
 //! A service's `extends` is resolved in [`extends`] before it is read.
 
+#[cfg(test)]
+mod closed_tests;
 mod extends;
 
 use super::builder::{Draft, OVal};
@@ -38,11 +40,21 @@ pub fn import_into(bytes: &[u8], sink: &mut dyn FnMut(String, Draft)) -> Result<
 
 /// [`import_into`] from the file's YAML documents, already parsed.
 pub fn import_docs(docs: &[SNode], sink: &mut dyn FnMut(String, Draft)) -> Result<(), ImportError> {
-    let Some(root) = docs.first() else {
+    // compose-go reads each YAML document of a file as one more layer and
+    // merges them in order, skipping an empty one (a trailing `---`). This
+    // import reads one document: a second one is refused, not left out.
+    let mut written = docs.iter().filter(|d| !d.is_null());
+    let Some(root) = written.next() else {
         return Err(ImportError::new(ImportErrorKind::Unrecognized(
             "the file is empty".into(),
         )));
     };
+    if let Some(next) = written.next() {
+        return Err(invalid(
+            next.loc,
+            "a second YAML document starts here: Docker Compose merges the documents of a file in order, and this import reads only one; write them as one document",
+        ));
+    }
     read::map(root, "compose file")?;
     let Some(services) = read::opt_map(root, "services")? else {
         return Err(ImportError::new(ImportErrorKind::Unrecognized(
@@ -65,7 +77,7 @@ pub fn import_docs(docs: &[SNode], sink: &mut dyn FnMut(String, Draft)) -> Resul
     )?;
     let defs = Defs::of(root);
     let mut extends = extends::Extends::new(services);
-    for (k, svc) in services.entries().iter().enumerate() {
+    for svc in services.entries() {
         let own = read::map(&svc.value, &svc.key)?;
         let mut assumed = Vec::new();
         let merged = extends.resolve(&svc.key)?;
@@ -79,12 +91,6 @@ pub fn import_docs(docs: &[SNode], sink: &mut dyn FnMut(String, Draft)) -> Resul
             d.note(at, note);
         }
         schema::adopt_notes(&mut d, &top);
-        if k == 0 && docs.len() > 1 {
-            d.note(
-                docs.get(1).map_or(root.loc, |x| x.loc),
-                "only the first YAML document of a Compose file is read",
-            );
-        }
         sink(svc.key.clone(), d);
     }
     Ok(())
