@@ -136,13 +136,14 @@ fn words(node: &SNode, what: &str) -> Result<Vec<(String, Loc)>, ImportError> {
     }
 }
 
-/// The file's top-level `volumes` and `secrets` by name, built once per
+/// The file's top-level `volumes`, `secrets` and `configs` by name, built once per
 /// file: each mount and secret of each service finds its definition
 /// without a scan of them all (one service mounting 50,000 named volumes
 /// took seconds).
 struct Defs<'a> {
     volumes: std::collections::HashMap<&'a str, &'a SNode>,
     secrets: std::collections::HashMap<&'a str, &'a SNode>,
+    configs: std::collections::HashMap<&'a str, &'a SNode>,
 }
 
 impl<'a> Defs<'a> {
@@ -161,6 +162,7 @@ impl<'a> Defs<'a> {
         Defs {
             volumes: by_name("volumes"),
             secrets: by_name("secrets"),
+            configs: by_name("configs"),
         }
     }
 }
@@ -833,6 +835,8 @@ fn mounts(
     volumes(d, defs, svc.get("volumes"))?;
     let mut seen = Vec::new();
     volumes_from(d, defs, extends, svc.get("volumes_from"), &mut seen)?;
+    bound_files(d, defs, svc, "secrets")?;
+    bound_files(d, defs, svc, "configs")?;
     if let Some(e) = written(svc, "tmpfs") {
         d.note(
             e.key_loc,
@@ -936,6 +940,133 @@ fn volumes_from(
     Ok(())
 }
 
+/// A service's `secrets` or `configs` (`key`): Docker Compose bind-mounts
+/// each one defined by a host `file` into the container, read-only, at its
+/// `target` or under `/run/secrets/` (secrets) or `/` (configs) by its
+/// name; one from `environment` or `content` is copied in, and a target
+/// a volume already mounts is left to the volume (docker/compose
+/// `pkg/compose/create.go`, `buildContainerSecretMounts` and
+/// `buildContainerConfigMounts`). A config the file does not define is an
+/// error, as in compose-go.
+fn bound_files(d: &mut Draft, defs: &Defs<'_>, svc: &SNode, key: &str) -> Result<(), ImportError> {
+    let (what, base, defined) = match key {
+        "secrets" => ("secret", "/run/secrets/", &defs.secrets),
+        _ => ("config", "/", &defs.configs),
+    };
+    let Some(list) = read::opt_seq(svc, key)? else {
+        return Ok(());
+    };
+    // The targets mounted so far, gathered once (a scan per entry was
+    // quadratic in a service with thousands of volumes and secrets).
+    let mut taken: std::collections::HashSet<String> = match d.get("/mounts") {
+        Some(OVal::Arr(a)) => a
+            .iter()
+            .filter_map(|m| match m {
+                OVal::Obj(o) => match o.get("target") {
+                    Some(OVal::Str(t)) => Some(t.clone()),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect(),
+        _ => Default::default(),
+    };
+    for s in list {
+        let (name, name_at) = match &s.value {
+            SValue::Scalar(x) => (x.text.clone(), s.loc),
+            SValue::Map(_) => match read::opt_str(s, "source")? {
+                Some((n, at)) => (n.to_string(), at),
+                None => return Err(invalid(s.loc, format!("a {what} needs a `source`"))),
+            },
+            _ => {
+                return Err(invalid(
+                    s.loc,
+                    format!("a {what} must be a name or a mapping"),
+                ))
+            }
+        };
+        let (target, target_at) = match s.get("target").filter(|t| !t.is_null()) {
+            Some(t) => {
+                let raw = read::text(t, "target")?;
+                let absolute = raw.starts_with('/')
+                    || raw.starts_with("\\\\")
+                    || (raw.len() > 2
+                        && raw.as_bytes().get(1) == Some(&b':')
+                        && raw.as_bytes().get(2) == Some(&b'\\'));
+                let t_text = if absolute {
+                    raw.to_string()
+                } else {
+                    format!("{base}{raw}")
+                };
+                (t_text, t.loc)
+            }
+            None => (format!("{base}{name}"), name_at),
+        };
+        let Some(&def) = defined.get(name.as_str()) else {
+            if key == "configs" {
+                return Err(invalid(
+                    name_at,
+                    format!("the service uses config `{name}`, which this file does not define (Compose refuses it too)"),
+                ));
+            }
+            d.note(
+                name_at,
+                format!("secret `{name}` is mounted at `{target}`; the file does not define it"),
+            );
+            continue;
+        };
+        if let Some(f) = def.get("file").filter(|f| !f.is_null()) {
+            let raw = read::text(f, "file")?;
+            let i = interpolate(raw).map_err(|m| invalid(f.loc, m))?;
+            note_interpolation(d, f.loc, &format!("the {what}'s `file`"), raw, &i);
+            d.note(
+                name_at,
+                format!(
+                    "{what} `{name}` is mounted from host file `{}` at `{target}`",
+                    i.text
+                ),
+            );
+            if taken.contains(&target) {
+                d.note(
+                    name_at,
+                    format!("a volume is already mounted at `{target}`, so Compose does not mount {what} `{name}` there"),
+                );
+                continue;
+            }
+            let source = host_source(d, &i.text, f.loc);
+            taken.insert(target.clone());
+            add_mount(
+                d,
+                s.loc,
+                (source, f.loc),
+                (&target, target_at),
+                ("read-only", s.loc),
+            );
+        } else if let Some((var, _)) = read::opt_str(def, "environment")? {
+            d.note(
+                name_at,
+                format!("{what} `{name}` is written into the container at `{target}` from the variable `{var}`"),
+            );
+        } else if def.get("content").is_some_and(|c| !c.is_null()) {
+            d.note(
+                name_at,
+                format!("{what} `{name}` is written into the container at `{target}` from the Compose file"),
+            );
+        } else if def.get("external").is_some_and(|e| !e.is_null()) {
+            d.note(
+                name_at,
+                format!("{what} `{name}` is made outside the file (`external`); what it holds is not audited, and it appears at `{target}`"),
+            );
+        } else {
+            d.note(
+                name_at,
+                format!("{what} `{name}` names no `file`, `environment` or `content`; what appears at `{target}` is not known"),
+            );
+        }
+    }
+    Ok(())
+}
+
 fn credential(d: &mut Draft, name: &str, source: &str, at: Loc) {
     let p = d.push("/credentials", OVal::obj(), at);
     d.set_field(&p, "name", name, at);
@@ -1031,14 +1162,6 @@ fn environment(
             "file"
         };
         credential(d, &name, kind, at);
-        let from = match def.and_then(|x| x.get("file")).and_then(SNode::as_str) {
-            Some(f) => format!(" from host file `{f}`"),
-            None => String::new(),
-        };
-        d.note(
-            at,
-            format!("secret `{name}` is mounted{from} at `/run/secrets/{name}`"),
-        );
     }
     Ok(())
 }

@@ -34,11 +34,7 @@ pub const TOP: Table = Table {
         read("networks", Shape::Dict(&Shape::Map(&NETWORK_DEF))),
         read("volumes", Shape::Dict(&Shape::Map(&VOLUME_DEF))),
         read("secrets", Shape::Dict(&Shape::Map(&SECRET_DEF))),
-        neutral(
-            "configs",
-            Shape::Dict(&Shape::Any),
-            "definitions only; a service that mounts one gets a note there",
-        ),
+        read("configs", Shape::Dict(&Shape::Map(&CONFIG_DEF))),
         neutral(
             "models",
             Shape::Dict(&Shape::Any),
@@ -87,11 +83,7 @@ pub const SERVICE: Table = Table {
         read("environment", Shape::ListOrDict),
         read("env_file", Shape::Any),
         read("secrets", Shape::SeqOfMapOrScalar(&FILE_REF)),
-        noted(
-            "configs",
-            Shape::SeqOfMapOrScalar(&FILE_REF),
-            "mounts files into the container that this import does not read",
-        ),
+        read("configs", Shape::SeqOfMapOrScalar(&FILE_REF)),
         read("runtime", Shape::Scalar),
         read("deploy", Shape::Map(&DEPLOY)),
         read("scale", Shape::Scalar),
@@ -286,11 +278,7 @@ const FILE_REF: Table = Table {
     extensions: true,
     fields: &[
         read("source", Shape::Scalar),
-        neutral(
-            "target",
-            Shape::Scalar,
-            "where the file appears in the container",
-        ),
+        read("target", Shape::Scalar),
         neutral("uid", Shape::Scalar, "the file's owner in the container"),
         neutral("gid", Shape::Scalar, "the file's group in the container"),
         neutral("mode", Shape::Scalar, "the file's mode in the container"),
@@ -460,6 +448,21 @@ pub const SECRET_DEF: Table = Table {
         neutral("labels", Shape::ListOrDict, NAMING),
         neutral("driver", Shape::Scalar, DEFINITION),
         neutral("driver_opts", Shape::Dict(&Shape::Scalar), DEFINITION),
+        neutral("template_driver", Shape::Scalar, DEFINITION),
+    ],
+};
+
+/// A config: a file of the host bound into the container, or text the
+/// engine writes there.
+pub const CONFIG_DEF: Table = Table {
+    extensions: true,
+    fields: &[
+        read("file", Shape::Scalar),
+        read("environment", Shape::Scalar),
+        read("content", Shape::Scalar),
+        read("external", Shape::Any),
+        neutral("name", Shape::Scalar, NAMING),
+        neutral("labels", Shape::ListOrDict, NAMING),
         neutral("template_driver", Shape::Scalar, DEFINITION),
     ],
 };

@@ -550,6 +550,20 @@ fn compose_keys_are_never_silent() {
             path: "secrets.s",
         },
         Place {
+            name: "config definition",
+            table: &s::CONFIG_DEF,
+            syntax: Syntax::Yaml,
+            input: |k, v| {
+                compose(
+                    &format!("configs:\n  c:\n    name: c\n{}", kv("    ", k, v)),
+                    "    configs: [c]\n",
+                )
+            },
+            import: compose_import,
+            present: &["name"],
+            path: "configs.c",
+        },
+        Place {
             name: "long volume",
             table: &s::LONG_VOLUME,
             syntax: Syntax::Yaml,

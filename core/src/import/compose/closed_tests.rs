@@ -4,7 +4,40 @@
 //! container's. One table per class of setting.
 
 use super::import;
-use crate::import::table_tests::assert_none_wrong;
+use crate::import::table_tests::{assert_none_wrong, profile};
+use crate::import::{Format, ImportError};
+
+/// A hardened service `a` (no network, a pinned image), then `service`
+/// (indented for the service's keys), then `top` (top-level keys).
+fn file(service: &str, top: &str) -> String {
+    format!("services:\n  a:\n    image: x\n    network_mode: none\n{service}{top}")
+}
+
+/// The first profile of a file and its notes.
+fn read(yaml: &str) -> Result<(serde_json::Value, Vec<String>), ImportError> {
+    let mut out = import(yaml.as_bytes())?;
+    let (_, d) = out.remove(0);
+    let notes: Vec<String> = d.notes.iter().map(|n| n.message.to_string()).collect();
+    Ok((profile(d), notes))
+}
+
+/// The rules that fire on the first profile, and whether the verdict
+/// blocks.
+fn audit(yaml: &str) -> (Vec<&'static str>, bool) {
+    let units = crate::import::import(yaml.as_bytes(), Format::Compose).expect("imported");
+    let labels = crate::Labels::workshop();
+    let r = crate::import::audit_imported(&units[0], "x", &labels, &Default::default())
+        .expect("audited");
+    let rules = r.issues.iter().map(|f| f.rule).collect();
+    (rules, r.issues.iter().any(|f| f.blocks()))
+}
+
+/// Where an error points and what it says.
+fn refused(yaml: &str) -> Option<(u32, u32, String)> {
+    let e = import(yaml.as_bytes()).err()?;
+    let l = e.loc?;
+    Some((l.line, l.column, e.to_string()))
+}
 
 /// compose-go reads each YAML document of a file as one more layer and
 /// merges them in order (`loader/multidoc_test.go`,
@@ -49,4 +82,153 @@ fn a_second_yaml_document_is_refused_where_it_starts() {
         }
     }
     assert_none_wrong(&wrong, table.len());
+}
+
+/// Docker Compose bind-mounts a `file:` config into the container,
+/// read-only, at its `target` or `/<name>` (a relative target is under
+/// `/`), and a `file:` secret the same way under `/run/secrets/`
+/// (docker/compose `pkg/compose/create.go`, `buildContainerConfigMounts`
+/// and `buildContainerSecretMounts`). `environment:` and `content:` are
+/// copied in, not bound: no host path, but a note.
+#[test]
+fn file_configs_and_secrets_are_read_only_mounts_at_their_target() {
+    type Mount = (&'static str, &'static str);
+    // (service keys, top-level keys, mounts as (source, target), a note)
+    let table: &[(&str, &str, &[Mount], &str)] = &[
+        (
+            "    configs: [engine]\n",
+            "configs:\n  engine:\n    file: /var/run/docker.sock\n",
+            &[("/var/run/docker.sock", "/engine")],
+            "config `engine` is mounted from host file `/var/run/docker.sock` at `/engine`",
+        ),
+        (
+            "    configs:\n      - source: kube\n        target: /home/app/.kube/config\n",
+            "configs:\n  kube:\n    file: /root/.kube/config\n",
+            &[("/root/.kube/config", "/home/app/.kube/config")],
+            "at `/home/app/.kube/config`",
+        ),
+        (
+            "    configs:\n      - source: kube\n",
+            "configs:\n  kube:\n    file: /root/.kube/config\n",
+            &[("/root/.kube/config", "/kube")],
+            "at `/kube`",
+        ),
+        (
+            "    configs:\n      - source: app\n        target: etc/app.conf\n",
+            "configs:\n  app:\n    file: /etc/shadow\n",
+            &[("/etc/shadow", "/etc/app.conf")],
+            "at `/etc/app.conf`",
+        ),
+        (
+            "    configs: [nginx]\n",
+            "configs:\n  nginx:\n    file: ./nginx.conf\n",
+            &[("./nginx.conf", "/nginx")],
+            "relative to the Compose file's directory",
+        ),
+        (
+            "    configs: [aws]\n",
+            "configs:\n  aws:\n    file: ~/.aws/credentials\n",
+            &[("/home/user/.aws/credentials", "/aws")],
+            "home directory",
+        ),
+        (
+            "    configs: [e]\n",
+            "configs:\n  e:\n    environment: APP_CONFIG\n",
+            &[],
+            "config `e` is written into the container at `/e` from the variable `APP_CONFIG`",
+        ),
+        (
+            "    configs: [c]\n",
+            "configs:\n  c:\n    content: |\n      debug = false\n",
+            &[],
+            "config `c` is written into the container at `/c` from the Compose file",
+        ),
+        (
+            "    secrets: [engine]\n",
+            "secrets:\n  engine:\n    file: /var/run/docker.sock\n",
+            &[("/var/run/docker.sock", "/run/secrets/engine")],
+            "secret `engine` is mounted from host file `/var/run/docker.sock` at `/run/secrets/engine`",
+        ),
+        (
+            "    secrets:\n      - source: engine\n        target: /var/run/docker.sock\n",
+            "secrets:\n  engine:\n    file: /var/run/docker.sock\n",
+            &[("/var/run/docker.sock", "/var/run/docker.sock")],
+            "secret `engine` is mounted from host file `/var/run/docker.sock` at `/var/run/docker.sock`",
+        ),
+        (
+            "    secrets:\n      - source: t\n        target: token\n",
+            "secrets:\n  t:\n    file: ./token.txt\n",
+            &[("./token.txt", "/run/secrets/token")],
+            "at `/run/secrets/token`",
+        ),
+        (
+            "    secrets: [e]\n",
+            "secrets:\n  e:\n    environment: TOKEN\n",
+            &[],
+            "secret `e` is written into the container at `/run/secrets/e` from the variable `TOKEN`",
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (service, top, mounts, note) in table {
+        let yaml = file(service, top);
+        let (v, notes) = match read(&yaml) {
+            Ok(x) => x,
+            Err(e) => {
+                wrong.push(format!("{yaml:?}: refused: {e}"));
+                continue;
+            }
+        };
+        let got: Vec<(String, String, String)> = v["mounts"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|m| {
+                        let s = |k: &str| m[k].as_str().unwrap_or("").to_string();
+                        (s("source"), s("target"), s("access"))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let want: Vec<(String, String, String)> = mounts
+            .iter()
+            .map(|(s, t)| (s.to_string(), t.to_string(), "read-only".to_string()))
+            .collect();
+        let got_home = got
+            .iter()
+            .map(|(s, t, a)| {
+                let s = s.replace(crate::import::HOME_PLACEHOLDER, "/home/user");
+                (s, t.clone(), a.clone())
+            })
+            .collect::<Vec<_>>();
+        if got_home != want {
+            wrong.push(format!("{yaml:?}: mounts {got:?}"));
+        }
+        if !notes.iter().any(|n| n.contains(note)) {
+            wrong.push(format!("{yaml:?}: no note with {note:?} in {notes:?}"));
+        }
+    }
+    assert_none_wrong(&wrong, table.len());
+}
+
+/// A config or secret the file does not define: Compose refuses the
+/// project (compose-go: "refers to undefined config"); so does the import.
+#[test]
+fn an_undefined_config_is_refused() {
+    let yaml = file("    configs:\n      - source: nope\n", "");
+    let (line, column, m) = refused(&yaml).expect("refused");
+    assert_eq!((line, column), (6, 17), "{m}");
+    assert!(m.contains("config `nope`"), "{m}");
+}
+
+/// The probe's file: an engine socket and a cluster's credentials given to
+/// the job as configs block the verdict with the socket's own rule.
+#[test]
+fn a_config_of_the_engine_socket_blocks() {
+    let yaml = file(
+        "    configs:\n      - source: engine\n        target: /var/run/docker.sock\n      - source: kube\n        target: /home/app/.kube/config\n",
+        "configs:\n  engine:\n    file: /var/run/docker.sock\n  kube:\n    file: /root/.kube/config\n",
+    );
+    let (rules, blocks) = audit(&yaml);
+    assert!(rules.contains(&"MNT004"), "{rules:?}");
+    assert!(blocks, "{rules:?}");
 }
