@@ -232,3 +232,53 @@ fn a_config_of_the_engine_socket_blocks() {
     assert!(rules.contains(&"MNT004"), "{rules:?}");
     assert!(blocks, "{rules:?}");
 }
+
+/// `volumes_from` a container outside the file (or a service named by a
+/// variable with no value) mounts volumes the import cannot see: neither a
+/// blocking finding fits (the profile would have to invent the mounts) nor
+/// may the file pass, so it is refused at the entry.
+#[test]
+fn volumes_from_what_the_file_cannot_show_is_refused() {
+    let b = "  b:\n    image: y\n    volumes_from: [\"container:dind\"]\n";
+    // (service keys, further services, where the refusal points, a word of it)
+    let table: &[(&str, &str, (u32, u32), &str)] = &[
+        (
+            "    volumes_from:\n      - container:dind\n",
+            "",
+            (6, 9),
+            "container `dind`",
+        ),
+        (
+            "    volumes_from:\n      - container:dind:ro\n",
+            "",
+            (6, 9),
+            "container `dind`",
+        ),
+        (
+            "    volumes_from: [\"container:${PEER:-dind}\"]\n",
+            "",
+            (5, 20),
+            "container `dind`",
+        ),
+        ("    volumes_from:\n      - ${PEER}\n", "", (6, 9), "`PEER`"),
+        ("    volumes_from: [b]\n", b, (8, 20), "container `dind`"),
+    ];
+    let mut wrong = Vec::new();
+    for (service, others, at, word) in table {
+        let yaml =
+            format!("services:\n  a:\n    image: x\n    network_mode: none\n{service}{others}");
+        match refused(&yaml) {
+            Some((line, column, m)) => {
+                if (line, column) != *at || !m.contains(word) {
+                    wrong.push(format!("{yaml:?}: refused at {line}:{column}: {m}"));
+                }
+            }
+            None => wrong.push(format!("{yaml:?}: not refused")),
+        }
+    }
+    assert_none_wrong(&wrong, table.len());
+    // A service of the file is still followed.
+    let ok = "services:\n  a:\n    image: x\n    volumes_from: [b]\n  b:\n    image: y\n    volumes: [\"/srv:/srv\"]\n";
+    let (v, _) = read(ok).expect("read");
+    assert_eq!(v["mounts"][0]["source"], "/srv");
+}
