@@ -350,6 +350,10 @@ fn service(
         }
         None => None,
     };
+    let network_mode = match network_mode {
+        Some(m) => Some(m),
+        None => engine_network(&mut d, root, svc, key_loc)?,
+    };
     let network_mode = network_mode.as_ref().map(|(v, at)| (v.as_str(), *at));
     if let Some(("host", at)) = network_mode {
         d.push("/boundary/host_namespaces", "network", at);
@@ -534,6 +538,86 @@ fn joined(
         );
     }
     Ok(mode)
+}
+
+/// The engine's own `host` or `none` network joined by name, which is
+/// what `network_mode: host` or `none` gives: docker/compose makes the
+/// service's first network the container's network mode by its engine
+/// name. A network's engine name is its `name`, else the legacy
+/// `external.name`, else, for an external network, its key (a network
+/// the file creates gets the project's prefix, so it is never `host`).
+/// `host` wins over any other network joined beside it; `none` counts
+/// only when every network joined is `none`.
+fn engine_network(
+    d: &mut Draft,
+    root: &SNode,
+    svc: &SNode,
+    key_loc: Loc,
+) -> Result<Option<(String, Loc)>, ImportError> {
+    let joined: Vec<(String, Loc)> = match svc.get("networks") {
+        Some(n) if n.is_seq() => read::texts(n.items(), "networks")?,
+        Some(n) => n
+            .entries()
+            .iter()
+            .map(|e| (e.key.clone(), e.key_loc))
+            .collect(),
+        None => vec![("default".to_string(), key_loc)],
+    };
+    let defs = root.get("networks");
+    let mut engine = Vec::new();
+    for (key, at) in &joined {
+        let Some(e) = defs.and_then(|n| n.entry(key)) else {
+            engine.push((None, *at));
+            continue;
+        };
+        let def = &e.value;
+        let external = def.get("external");
+        let legacy = external.and_then(|x| x.get("name"));
+        let named = def
+            .get("name")
+            .filter(|n| !n.is_null())
+            .or(legacy)
+            .and_then(|n| n.as_str().map(|t| (t.to_string(), n.loc)));
+        let name = match named {
+            Some(n) => Some(n),
+            None if external.is_some_and(|x| x.is_map() || x.as_bool() == Some(true)) => {
+                Some((key.clone(), e.key_loc))
+            }
+            None => None,
+        };
+        engine.push((name.map(|(n, l)| (key.clone(), n, l)), *at));
+    }
+    let found = |want: &str| {
+        engine
+            .iter()
+            .filter_map(|(n, _)| n.as_ref())
+            .find(|(_, name, _)| name == want)
+            .cloned()
+    };
+    let every_none = !engine.is_empty()
+        && engine
+            .iter()
+            .all(|(n, _)| n.as_ref().is_some_and(|(_, name, _)| name == "none"));
+    let (mode, (key, _, at)) = if let Some(host) = found("host") {
+        ("host", host)
+    } else if every_none {
+        match found("none") {
+            Some(none) => ("none", none),
+            None => return Ok(None),
+        }
+    } else {
+        return Ok(None);
+    };
+    let what = if mode == "host" {
+        "the container shares the host's network stack"
+    } else {
+        "the container has only loopback"
+    };
+    d.note(
+        at,
+        format!("network `{key}` is the engine's `{mode}` network: {what}, as with `network_mode: {mode}`"),
+    );
+    Ok(Some((mode.to_string(), at)))
 }
 
 fn network(

@@ -390,7 +390,10 @@ const HOOK: Table = Table {
 
 const DEFINITION: &str = "how the engine creates the object; what a service reaches through it is read from its other keys";
 
-/// A network the file defines: only `internal` bounds egress.
+/// A network the file defines: only `internal` bounds egress, and a
+/// network named `host` or `none` (`name`, `external.name`, or the key of
+/// an external network) is the engine's own, read where the service
+/// joins it.
 pub const NETWORK_DEF: Table = Table {
     extensions: true,
     fields: &[
@@ -398,7 +401,7 @@ pub const NETWORK_DEF: Table = Table {
         neutral(
             "external",
             Shape::Any,
-            "a network made outside the file; its `internal` is not known, so it is read as not internal",
+            "a network made outside the file; its `internal` is not known, so it is read as not internal (a `host` or `none` one is read by its name)",
         ),
         neutral("driver", Shape::Scalar, DEFINITION),
         neutral("driver_opts", Shape::Dict(&Shape::Scalar), DEFINITION),
@@ -407,7 +410,11 @@ pub const NETWORK_DEF: Table = Table {
         neutral("enable_ipv6", Shape::Bool, DEFINITION),
         neutral("ipam", ANY_MAP, DEFINITION),
         neutral("labels", Shape::ListOrDict, NAMING),
-        neutral("name", Shape::Scalar, NAMING),
+        neutral(
+            "name",
+            Shape::Scalar,
+            "the engine's name for it; only `host` and `none` change what the service reaches, and are read where it joins",
+        ),
     ],
 };
 

@@ -282,3 +282,89 @@ fn volumes_from_what_the_file_cannot_show_is_refused() {
     let (v, _) = read(ok).expect("read");
     assert_eq!(v["mounts"][0]["source"], "/srv");
 }
+
+/// A network whose engine name is `host` is Docker's host network: the
+/// container shares the host's network stack exactly as with
+/// `network_mode: host` (docker/compose makes the first network the
+/// container's network mode by its name). An external network's name is
+/// its `name`, else the legacy `external.name`, else its key. `none`
+/// likewise means no network.
+#[test]
+fn the_engine_host_network_joined_by_name_is_the_host_network() {
+    // (service keys, top-level keys, host network namespace?, egress)
+    let table: &[(&str, &str, bool, &str)] = &[
+        (
+            "",
+            "networks:\n  default:\n    name: host\n    external: true\n",
+            true,
+            "allow-all",
+        ),
+        (
+            "    networks: [hostnet]\n",
+            "networks:\n  hostnet:\n    name: host\n    external: true\n",
+            true,
+            "allow-all",
+        ),
+        (
+            "    networks:\n      hostnet: {}\n",
+            "networks:\n  hostnet:\n    name: host\n    external: true\n",
+            true,
+            "allow-all",
+        ),
+        (
+            "    networks: [host]\n",
+            "networks:\n  host:\n    external: true\n",
+            true,
+            "allow-all",
+        ),
+        (
+            "    networks: [h]\n",
+            "networks:\n  h:\n    external:\n      name: host\n",
+            true,
+            "allow-all",
+        ),
+        (
+            "",
+            "networks:\n  default:\n    name: none\n    external: true\n",
+            false,
+            "deny",
+        ),
+        (
+            "",
+            "networks:\n  default:\n    name: hostile\n    external: true\n",
+            false,
+            "allow-all",
+        ),
+        (
+            "    networks: [host]\n",
+            "networks:\n  host:\n    driver: bridge\n",
+            false,
+            "allow-all",
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (service, top, host, egress) in table {
+        let yaml = format!("services:\n  a:\n    image: x\n{service}{top}");
+        let (v, _) = match read(&yaml) {
+            Ok(x) => x,
+            Err(e) => {
+                wrong.push(format!("{yaml:?}: refused: {e}"));
+                continue;
+            }
+        };
+        let shares = v["boundary"]["host_namespaces"]
+            .as_array()
+            .is_some_and(|a| a.iter().any(|n| n == "network"));
+        if shares != *host || v["network"]["egress"] != *egress {
+            wrong.push(format!(
+                "{yaml:?}: host network {shares}, egress {}",
+                v["network"]["egress"]
+            ));
+        }
+    }
+    assert_none_wrong(&wrong, table.len());
+    let (rules, _) = audit(
+        "services:\n  a:\n    image: x\nnetworks:\n  default:\n    name: host\n    external: true\n",
+    );
+    assert!(rules.contains(&"PRV006"), "{rules:?}");
+}
