@@ -1483,37 +1483,65 @@ fn kernel(d: &mut Draft, svc: &SNode) -> Result<(), ImportError> {
 fn hooks(d: &mut Draft, svc: &SNode) -> Result<(), ImportError> {
     for key in ["post_start", "pre_stop"] {
         for h in read::opt_seq(svc, key)?.unwrap_or_default() {
-            read::map(h, key)?;
-            let Some(cmd) = h.get("command") else {
-                return Err(invalid(h.loc, format!("a `{key}` hook needs a `command`")));
-            };
-            let w = words(cmd, "command")?;
-            if w.is_empty() {
-                continue;
+            hook(d, key, h)?;
+        }
+    }
+    // `docker compose watch` runs a `sync+exec` rule's `exec` the same way.
+    if let Some(dev) = read::opt_map(svc, "develop")? {
+        for (i, w) in read::opt_seq(dev, "watch")?
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
+            if let Some(h) = w.get("exec").filter(|h| !h.is_null()) {
+                hook(d, &format!("develop.watch[{i}].exec"), h)?;
             }
-            let p = d.push("/setup", OVal::obj(), h.loc);
-            d.set_command(&p, w, cmd.loc);
-            let user = read::opt_str(h, "user")?;
-            let who = match user {
-                Some((u, _)) => format!("as `{u}`"),
-                None => "as the service's user".to_string(),
-            };
-            d.note(h.loc, format!("the `{key}` hook runs a command in the container {who}; it is audited as a setup step"));
-            if let Some((true, at)) = read::opt_bool(h, "privileged")? {
-                // The hook's process is privileged inside the job's boundary.
-                d.set("/boundary/privileged", true, at);
-                d.note(at, format!("the `{key}` hook runs privileged, so the service's boundary is read as privileged"));
-            }
-            if let Some((u, at)) = user {
-                // Go's `strconv.Atoi` reads a sign and leading zeros (`+0`,
-                // `-00`); a name is looked up as written.
-                let uid = u.split(':').next().unwrap_or("");
-                let digits = uid.strip_prefix(['+', '-']).unwrap_or(uid);
-                let zero = !digits.is_empty() && digits.bytes().all(|b| b == b'0');
-                if zero || uid.trim().eq_ignore_ascii_case("root") {
-                    d.note(at, format!("the `{key}` hook runs as root"));
-                }
-            }
+        }
+    }
+    Ok(())
+}
+
+/// One hook (`key` names it): a setup step, privileged when it asks.
+fn hook(d: &mut Draft, key: &str, h: &SNode) -> Result<(), ImportError> {
+    read::map(h, key)?;
+    let Some(cmd) = h.get("command") else {
+        return Err(invalid(h.loc, format!("a `{key}` hook needs a `command`")));
+    };
+    let w = words(cmd, "command")?;
+    if w.is_empty() {
+        return Ok(());
+    }
+    let p = d.push("/setup", OVal::obj(), h.loc);
+    d.set_command(&p, w, cmd.loc);
+    let user = read::opt_str(h, "user")?;
+    let who = match user {
+        Some((u, _)) => format!("as `{u}`"),
+        None => "as the service's user".to_string(),
+    };
+    d.note(
+        h.loc,
+        format!(
+            "the `{key}` hook runs a command in the container {who}; it is audited as a setup step"
+        ),
+    );
+    if let Some((true, at)) = read::opt_bool(h, "privileged")? {
+        // The hook's process is privileged inside the job's boundary.
+        d.set("/boundary/privileged", true, at);
+        d.note(
+            at,
+            format!(
+                "the `{key}` hook runs privileged, so the service's boundary is read as privileged"
+            ),
+        );
+    }
+    if let Some((u, at)) = user {
+        // Go's `strconv.Atoi` reads a sign and leading zeros (`+0`,
+        // `-00`); a name is looked up as written.
+        let uid = u.split(':').next().unwrap_or("");
+        let digits = uid.strip_prefix(['+', '-']).unwrap_or(uid);
+        let zero = !digits.is_empty() && digits.bytes().all(|b| b == b'0');
+        if zero || uid.trim().eq_ignore_ascii_case("root") {
+            d.note(at, format!("the `{key}` hook runs as root"));
         }
     }
     Ok(())

@@ -157,10 +157,10 @@ pub const SERVICE: Table = Table {
             Shape::Bool,
             "whether `docker compose up` shows the output",
         ),
-        neutral(
+        noted(
             "develop",
-            ANY_MAP,
-            "`docker compose watch` only, a development loop",
+            Shape::Map(&DEVELOP),
+            "used by `docker compose watch` only, a development loop; its `exec` hooks are audited as setup steps",
         ),
         read("device_cgroup_rules", SCALARS),
         read("gpus", Shape::Any),
@@ -369,7 +369,7 @@ const EXTENDS: Table = Table {
     fields: &[read("service", Shape::Scalar), read("file", Shape::Scalar)],
 };
 
-const HOOK: Table = Table {
+pub const HOOK: Table = Table {
     extensions: true,
     fields: &[
         read("command", Shape::ScalarOrSeq),
@@ -385,6 +385,32 @@ const HOOK: Table = Table {
             Shape::ListOrDict,
             "the hook's own variables are not mapped onto the profile's environment",
         ),
+    ],
+};
+
+/// `develop`: what `docker compose watch` does when files change.
+pub const DEVELOP: Table = Table {
+    extensions: true,
+    fields: &[read("watch", Shape::Seq(&Shape::Map(&WATCH)))],
+};
+
+const WATCHED: &str = "which host files `docker compose watch` follows and where it copies them; the container reaches none of the host's files through it";
+
+/// One `develop.watch` rule.
+pub const WATCH: Table = Table {
+    extensions: true,
+    fields: &[
+        neutral("path", Shape::Scalar, WATCHED),
+        neutral(
+            "action",
+            Shape::Enum(&["rebuild", "sync", "restart", "sync+restart", "sync+exec"]),
+            WATCHED,
+        ),
+        neutral("target", Shape::Scalar, WATCHED),
+        neutral("ignore", Shape::ScalarOrSeq, WATCHED),
+        neutral("include", Shape::ScalarOrSeq, WATCHED),
+        neutral("initial_sync", Shape::Bool, WATCHED),
+        read("exec", Shape::Map(&HOOK)),
     ],
 };
 

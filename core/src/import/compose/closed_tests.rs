@@ -368,3 +368,47 @@ fn the_engine_host_network_joined_by_name_is_the_host_network() {
     );
     assert!(rules.contains(&"PRV006"), "{rules:?}");
 }
+
+/// `develop.watch` entries run `exec` hooks in the container (as root,
+/// privileged, when they say so), like `post_start`: setup steps, and a
+/// privileged one makes the boundary privileged. Every key under
+/// `develop` the import does not know is a note naming its path.
+#[test]
+fn develop_watch_exec_hooks_are_setup_steps() {
+    let watch = "    develop:\n      watch:\n        - path: ./src\n          action: sync+exec\n          target: /app\n          exec:\n            command: [\"sh\", \"-c\", \"make\"]\n            user: root\n            privileged: true\n";
+    let (v, notes) = read(&file(watch, "")).expect("read");
+    assert_eq!(v["boundary"]["privileged"], true);
+    assert_eq!(v["setup"][0]["executable"], "sh");
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("develop.watch[0].exec") && n.contains("privileged")),
+        "{notes:?}"
+    );
+    assert!(
+        notes.iter().any(|n| n.contains("runs as root")),
+        "{notes:?}"
+    );
+    // Unknown keys at each level are notes with their path.
+    let unknown: &[(&str, &str)] = &[
+        ("    develop:\n      zz: 1\n", "services.a.develop.zz"),
+        (
+            "    develop:\n      watch:\n        - path: ./src\n          action: sync\n          zz: 1\n",
+            "services.a.develop.watch[0].zz",
+        ),
+        (
+            "    develop:\n      watch:\n        - path: ./src\n          action: sync+exec\n          exec:\n            command: make\n            zz: 1\n",
+            "services.a.develop.watch[0].exec.zz",
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (service, path) in unknown {
+        match read(&file(service, "")) {
+            Ok((_, notes)) if notes.iter().any(|n| n.contains(path)) => {}
+            other => wrong.push(format!("{service:?}: no note naming {path}: {other:?}")),
+        }
+    }
+    assert_none_wrong(&wrong, unknown.len());
+    let (rules, blocks) = audit(&file(watch, ""));
+    assert!(rules.contains(&"PRV001") && blocks, "{rules:?}");
+}
