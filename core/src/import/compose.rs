@@ -82,7 +82,7 @@ pub fn import_docs(docs: &[SNode], sink: &mut dyn FnMut(String, Draft)) -> Resul
         let mut assumed = Vec::new();
         let merged = extends.resolve(&svc.key)?;
         let node = merged.as_ref().map_or(own, |m| &m.node);
-        let node = interpolated(node, "", &mut assumed)?;
+        let node = cast_booleans(interpolated(node, "", &mut assumed)?, &mut assumed);
         if let Some(m) = merged {
             assumed.push((m.at, m.note));
         }
@@ -1896,6 +1896,60 @@ fn interpolated(
         _ => return Ok(node.clone()),
     };
     Ok(SNode::new(node.loc, value))
+}
+
+/// The service fields compose-go casts from a string to a boolean after
+/// interpolation, whatever the quoting (`loader/interpolate.go`:
+/// `privileged`, `read_only`, `init` and `oom_kill_disable` of a
+/// container, `stdin_open` and `tty` of a workload).
+const CAST_TO_BOOL: &[&str] = &[
+    "privileged",
+    "read_only",
+    "init",
+    "oom_kill_disable",
+    "stdin_open",
+    "tty",
+];
+
+/// compose-go's `toBoolean`: `true`, `y`, `yes`, `on` and `false`, `n`,
+/// `no`, `off`, in any case; anything else is an error there.
+fn compose_bool(text: &str) -> Option<bool> {
+    match text.to_ascii_lowercase().as_str() {
+        "true" | "y" | "yes" | "on" => Some(true),
+        "false" | "n" | "no" | "off" => Some(false),
+        _ => None,
+    }
+}
+
+/// A service with each string in a [`CAST_TO_BOOL`] field that Compose
+/// reads as a boolean made that boolean, with a note; any other string
+/// stays, for the schema walk to refuse as Compose does.
+fn cast_booleans(mut node: SNode, notes: &mut Vec<(Loc, String)>) -> SNode {
+    if let SValue::Map(entries) = &mut node.value {
+        for e in entries.iter_mut() {
+            if !CAST_TO_BOOL.contains(&e.key.as_str()) || e.value.as_bool().is_some() {
+                continue;
+            }
+            let SValue::Scalar(s) = &e.value.value else {
+                continue;
+            };
+            let Some(b) = compose_bool(&s.text) else {
+                continue;
+            };
+            notes.push((
+                e.value.loc,
+                format!(
+                    "`{}: {}` is read as `{b}`, as Compose casts the string",
+                    e.key, s.text
+                ),
+            ));
+            e.value.value = SValue::Scalar(super::tree::Scalar {
+                text: b.to_string(),
+                quoted: false,
+            });
+        }
+    }
+    node
 }
 
 /// A short-syntax volume, `[SOURCE:]TARGET[:OPTIONS]`, as compose-go's

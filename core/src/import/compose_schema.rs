@@ -4,9 +4,11 @@
 //! it.
 //!
 //! Where the schema allows a string for a boolean or a number (so that
-//! `${VAR}` can stand there), the import still asks for the typed value:
-//! it cannot know what the variable holds, so such a file is refused
-//! rather than read as the default.
+//! `${VAR}` can stand there), the import still asks for the typed value,
+//! except for the service's boolean fields compose-go casts from any
+//! string (`privileged`, `read_only`, `init`, `oom_kill_disable`,
+//! `stdin_open`, `tty`), which are read as it casts them before the walk;
+//! any other string is refused rather than read as a default.
 
 use super::schema::{neutral, noted, read, Shape, Table, ANY_MAP, ANY_SEQ, MAPS, SCALARS};
 

@@ -412,3 +412,86 @@ fn develop_watch_exec_hooks_are_setup_steps() {
     let (rules, blocks) = audit(&file(watch, ""));
     assert!(rules.contains(&"PRV001") && blocks, "{rules:?}");
 }
+
+/// compose-go casts a string to a boolean for these service fields,
+/// case-insensitively: `true`, `y`, `yes`, `on` are true and `false`,
+/// `n`, `no`, `off` false (`loader/interpolate.go`, `toBoolean`, applied
+/// to every string at a cast path, quoted or not); anything else is an
+/// error, in Compose and here.
+#[test]
+fn boolean_strings_are_read_as_compose_casts_them() {
+    // (service keys, JSON pointer, value; or None: refused)
+    let table: &[(&str, &str, Option<serde_json::Value>)] = &[
+        (
+            "    privileged: \"true\"\n",
+            "/boundary/privileged",
+            Some(true.into()),
+        ),
+        (
+            "    privileged: oN\n",
+            "/boundary/privileged",
+            Some(true.into()),
+        ),
+        (
+            "    privileged: \"oN\"\n",
+            "/boundary/privileged",
+            Some(true.into()),
+        ),
+        (
+            "    privileged: 'YES'\n",
+            "/boundary/privileged",
+            Some(true.into()),
+        ),
+        (
+            "    privileged: \"Y\"\n",
+            "/boundary/privileged",
+            Some(true.into()),
+        ),
+        (
+            "    privileged: \"Off\"\n",
+            "/boundary/privileged",
+            Some(false.into()),
+        ),
+        (
+            "    privileged: \"nO\"\n",
+            "/boundary/privileged",
+            Some(false.into()),
+        ),
+        (
+            "    read_only: \"FALSE\"\n",
+            "/boundary/read_only_root",
+            Some(false.into()),
+        ),
+        (
+            "    read_only: \"on\"\n",
+            "/boundary/read_only_root",
+            Some(true.into()),
+        ),
+        (
+            "    oom_kill_disable: \"yes\"\n",
+            "/boundary/oom_kill_disable",
+            Some(true.into()),
+        ),
+        (
+            "    tty: \"true\"\n    stdin_open: \"On\"\n",
+            "/boundary/terminal",
+            Some("pty".into()),
+        ),
+        ("    privileged: \"maybe\"\n", "/boundary/privileged", None),
+        ("    privileged: \"1\"\n", "/boundary/privileged", None),
+    ];
+    let mut wrong = Vec::new();
+    for (service, ptr, want) in table {
+        let yaml = file(service, "");
+        match (read(&yaml), want) {
+            (Ok((v, _)), Some(w)) => {
+                if v.pointer(ptr) != Some(w) {
+                    wrong.push(format!("{service:?}: {ptr} is {:?}", v.pointer(ptr)));
+                }
+            }
+            (Err(e), None) if e.loc.is_some() => {}
+            (got, _) => wrong.push(format!("{service:?}: {:?}", got.map(|(v, _)| v))),
+        }
+    }
+    assert_none_wrong(&wrong, table.len());
+}
