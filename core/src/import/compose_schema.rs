@@ -4,9 +4,11 @@
 //! it.
 //!
 //! Where the schema allows a string for a boolean or a number (so that
-//! `${VAR}` can stand there), the import still asks for the typed value:
-//! it cannot know what the variable holds, so such a file is refused
-//! rather than read as the default.
+//! `${VAR}` can stand there), the import still asks for the typed value,
+//! except for the service's boolean fields compose-go casts from any
+//! string (`privileged`, `read_only`, `init`, `oom_kill_disable`,
+//! `stdin_open`, `tty`), which are read as it casts them before the walk;
+//! any other string is refused rather than read as a default.
 
 use super::schema::{neutral, noted, read, Shape, Table, ANY_MAP, ANY_SEQ, MAPS, SCALARS};
 
@@ -34,11 +36,7 @@ pub const TOP: Table = Table {
         read("networks", Shape::Dict(&Shape::Map(&NETWORK_DEF))),
         read("volumes", Shape::Dict(&Shape::Map(&VOLUME_DEF))),
         read("secrets", Shape::Dict(&Shape::Map(&SECRET_DEF))),
-        neutral(
-            "configs",
-            Shape::Dict(&Shape::Any),
-            "definitions only; a service that mounts one gets a note there",
-        ),
+        read("configs", Shape::Dict(&Shape::Map(&CONFIG_DEF))),
         neutral(
             "models",
             Shape::Dict(&Shape::Any),
@@ -87,11 +85,7 @@ pub const SERVICE: Table = Table {
         read("environment", Shape::ListOrDict),
         read("env_file", Shape::Any),
         read("secrets", Shape::SeqOfMapOrScalar(&FILE_REF)),
-        noted(
-            "configs",
-            Shape::SeqOfMapOrScalar(&FILE_REF),
-            "mounts files into the container that this import does not read",
-        ),
+        read("configs", Shape::SeqOfMapOrScalar(&FILE_REF)),
         read("runtime", Shape::Scalar),
         read("deploy", Shape::Map(&DEPLOY)),
         read("scale", Shape::Scalar),
@@ -165,10 +159,10 @@ pub const SERVICE: Table = Table {
             Shape::Bool,
             "whether `docker compose up` shows the output",
         ),
-        neutral(
+        noted(
             "develop",
-            ANY_MAP,
-            "`docker compose watch` only, a development loop",
+            Shape::Map(&DEVELOP),
+            "used by `docker compose watch` only, a development loop; its `exec` hooks are audited as setup steps",
         ),
         read("device_cgroup_rules", SCALARS),
         read("gpus", Shape::Any),
@@ -286,11 +280,7 @@ const FILE_REF: Table = Table {
     extensions: true,
     fields: &[
         read("source", Shape::Scalar),
-        neutral(
-            "target",
-            Shape::Scalar,
-            "where the file appears in the container",
-        ),
+        read("target", Shape::Scalar),
         neutral("uid", Shape::Scalar, "the file's owner in the container"),
         neutral("gid", Shape::Scalar, "the file's group in the container"),
         neutral("mode", Shape::Scalar, "the file's mode in the container"),
@@ -381,7 +371,7 @@ const EXTENDS: Table = Table {
     fields: &[read("service", Shape::Scalar), read("file", Shape::Scalar)],
 };
 
-const HOOK: Table = Table {
+pub const HOOK: Table = Table {
     extensions: true,
     fields: &[
         read("command", Shape::ScalarOrSeq),
@@ -400,9 +390,38 @@ const HOOK: Table = Table {
     ],
 };
 
+/// `develop`: what `docker compose watch` does when files change.
+pub const DEVELOP: Table = Table {
+    extensions: true,
+    fields: &[read("watch", Shape::Seq(&Shape::Map(&WATCH)))],
+};
+
+const WATCHED: &str = "which host files `docker compose watch` follows and where it copies them; the container reaches none of the host's files through it";
+
+/// One `develop.watch` rule.
+pub const WATCH: Table = Table {
+    extensions: true,
+    fields: &[
+        neutral("path", Shape::Scalar, WATCHED),
+        neutral(
+            "action",
+            Shape::Enum(&["rebuild", "sync", "restart", "sync+restart", "sync+exec"]),
+            WATCHED,
+        ),
+        neutral("target", Shape::Scalar, WATCHED),
+        neutral("ignore", Shape::ScalarOrSeq, WATCHED),
+        neutral("include", Shape::ScalarOrSeq, WATCHED),
+        neutral("initial_sync", Shape::Bool, WATCHED),
+        read("exec", Shape::Map(&HOOK)),
+    ],
+};
+
 const DEFINITION: &str = "how the engine creates the object; what a service reaches through it is read from its other keys";
 
-/// A network the file defines: only `internal` bounds egress.
+/// A network the file defines: only `internal` bounds egress, and a
+/// network named `host` or `none` (`name`, `external.name`, or the key of
+/// an external network) is the engine's own, read where the service
+/// joins it.
 pub const NETWORK_DEF: Table = Table {
     extensions: true,
     fields: &[
@@ -410,7 +429,7 @@ pub const NETWORK_DEF: Table = Table {
         neutral(
             "external",
             Shape::Any,
-            "a network made outside the file; its `internal` is not known, so it is read as not internal",
+            "a network made outside the file; its `internal` is not known, so it is read as not internal (a `host` or `none` one is read by its name)",
         ),
         neutral("driver", Shape::Scalar, DEFINITION),
         neutral("driver_opts", Shape::Dict(&Shape::Scalar), DEFINITION),
@@ -419,7 +438,11 @@ pub const NETWORK_DEF: Table = Table {
         neutral("enable_ipv6", Shape::Bool, DEFINITION),
         neutral("ipam", ANY_MAP, DEFINITION),
         neutral("labels", Shape::ListOrDict, NAMING),
-        neutral("name", Shape::Scalar, NAMING),
+        neutral(
+            "name",
+            Shape::Scalar,
+            "the engine's name for it; only `host` and `none` change what the service reaches, and are read where it joins",
+        ),
     ],
 };
 
@@ -460,6 +483,21 @@ pub const SECRET_DEF: Table = Table {
         neutral("labels", Shape::ListOrDict, NAMING),
         neutral("driver", Shape::Scalar, DEFINITION),
         neutral("driver_opts", Shape::Dict(&Shape::Scalar), DEFINITION),
+        neutral("template_driver", Shape::Scalar, DEFINITION),
+    ],
+};
+
+/// A config: a file of the host bound into the container, or text the
+/// engine writes there.
+pub const CONFIG_DEF: Table = Table {
+    extensions: true,
+    fields: &[
+        read("file", Shape::Scalar),
+        read("environment", Shape::Scalar),
+        read("content", Shape::Scalar),
+        read("external", Shape::Any),
+        neutral("name", Shape::Scalar, NAMING),
+        neutral("labels", Shape::ListOrDict, NAMING),
         neutral("template_driver", Shape::Scalar, DEFINITION),
     ],
 };

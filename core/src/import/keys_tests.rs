@@ -550,6 +550,70 @@ fn compose_keys_are_never_silent() {
             path: "secrets.s",
         },
         Place {
+            name: "develop",
+            table: &s::DEVELOP,
+            syntax: Syntax::Yaml,
+            // `develop` is noted once it holds anything: the minimal input
+            // holds an extension key, so only the tested key differs.
+            input: |k, v| {
+                compose(
+                    "",
+                    &format!("    develop:\n      x-base: 1\n{}", kv("      ", k, v)),
+                )
+            },
+            import: compose_import,
+            present: &[],
+            path: "services.a.develop",
+        },
+        Place {
+            name: "develop.watch",
+            table: &s::WATCH,
+            syntax: Syntax::Yaml,
+            input: |k, v| {
+                compose(
+                    "",
+                    &format!(
+                        "    develop:\n      watch:\n        - path: ./src\n          action: sync\n{}",
+                        kv("          ", k, v)
+                    ),
+                )
+            },
+            import: compose_import,
+            present: &["path", "action"],
+            path: "services.a.develop.watch[0]",
+        },
+        Place {
+            name: "develop.watch exec",
+            table: &s::HOOK,
+            syntax: Syntax::Yaml,
+            input: |k, v| {
+                compose(
+                    "",
+                    &format!(
+                        "    develop:\n      watch:\n        - path: ./src\n          action: sync+exec\n          exec:\n            command: make\n{}",
+                        kv("            ", k, v)
+                    ),
+                )
+            },
+            import: compose_import,
+            present: &["command"],
+            path: "services.a.develop.watch[0].exec",
+        },
+        Place {
+            name: "config definition",
+            table: &s::CONFIG_DEF,
+            syntax: Syntax::Yaml,
+            input: |k, v| {
+                compose(
+                    &format!("configs:\n  c:\n    name: c\n{}", kv("    ", k, v)),
+                    "    configs: [c]\n",
+                )
+            },
+            import: compose_import,
+            present: &["name"],
+            path: "configs.c",
+        },
+        Place {
             name: "long volume",
             table: &s::LONG_VOLUME,
             syntax: Syntax::Yaml,
@@ -563,6 +627,77 @@ fn compose_keys_are_never_silent() {
             path: "services.a.volumes[0]",
         },
     ]);
+}
+
+/// A key the walk holds neutral must not hide a subtree: a value of any
+/// shape under it (`Any`, a mapping or list of anything) is neither
+/// walked for unknown keys nor read, so anything Compose adds there
+/// (`develop.watch[].exec` was one: a privileged hook) would pass
+/// silently. Such a key is read, noted, or given a table; the few that
+/// stay opaque are listed here with why nothing under them can grant the
+/// job anything.
+#[test]
+fn no_neutral_compose_key_hides_a_subtree() {
+    use super::compose_schema as s;
+    use super::schema::Field;
+    const OPAQUE: &[(&str, &str)] = &[
+        ("logging", "where the engine sends the container's output"),
+        ("depends_on", "start order and conditions"),
+        ("placement", "which Swarm node runs the service"),
+        ("restart_policy", "when the container restarts"),
+        ("rollback_config", "how Swarm rolls back an update"),
+        ("update_config", "how Swarm rolls out an update"),
+        ("volume", "options of a Docker-managed volume"),
+        ("tmpfs", "size and mode of scratch memory"),
+        ("image", "a path inside an image"),
+        ("ipam", "address ranges of a network"),
+        ("external", "that a definition is made outside the file"),
+        (
+            "models",
+            "top-level model definitions; a service's use is noted",
+        ),
+    ];
+    fn opaque(shape: &Shape) -> bool {
+        match shape {
+            Shape::Any | Shape::Collection => true,
+            Shape::Dict(inner) | Shape::Seq(inner) => opaque(inner),
+            _ => false,
+        }
+    }
+    fn tables(shape: &Shape) -> Vec<&'static Table> {
+        match shape {
+            Shape::Map(t) | Shape::MapOrScalar(t) | Shape::SeqOfMapOrScalar(t) => vec![*t],
+            Shape::Dict(inner) | Shape::Seq(inner) => tables(inner),
+            _ => Vec::new(),
+        }
+    }
+    fn visit(t: &'static Table, path: &str, seen: &mut Vec<*const Table>, wrong: &mut Vec<String>) {
+        if seen.contains(&(t as *const Table)) {
+            return;
+        }
+        seen.push(t);
+        for f in t.fields {
+            let Field { key, shape, role } = f;
+            let here = format!("{path}.{key}");
+            // `build` is noted as a whole, so what it holds is noted too.
+            let in_build = path.ends_with(".build");
+            if *role == Role::Neutral
+                && opaque(shape)
+                && !in_build
+                && !OPAQUE.iter().any(|(k, _)| k == key)
+            {
+                wrong.push(format!("{here}: neutral, and nothing under it is walked"));
+            }
+            for inner in tables(shape) {
+                visit(inner, &here, seen, wrong);
+            }
+        }
+    }
+    let mut wrong = Vec::new();
+    let mut seen = Vec::new();
+    visit(&s::TOP, "", &mut seen, &mut wrong);
+    visit(&s::SERVICE, "services.a", &mut seen, &mut wrong);
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
 /// `, "key": value` to append to a JSON object, or nothing.
