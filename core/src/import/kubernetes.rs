@@ -56,7 +56,13 @@ fn workloads<'a>(
     others: &mut Vec<(String, Loc)>,
 ) -> Result<(), ImportError> {
     read::map(doc, "document")?;
-    let Some((kind, _)) = read::opt_str(doc, "kind")? else {
+    let Some((kind, kind_at)) = read::opt_str(doc, "kind")? else {
+        if let Some(path) = held_container(doc, true) {
+            return Err(invalid(
+                doc.loc,
+                format!("a document without `kind` holds containers (`{path}`); this import cannot tell what runs them, so they would not be audited"),
+            ));
+        }
         others.push(("a document without `kind`".into(), doc.loc));
         return Ok(());
     };
@@ -171,9 +177,99 @@ fn workloads<'a>(
                 pod_path,
             })
         }
-        None => others.push((format!("{kind}/{name}"), doc.loc)),
+        None => {
+            // Containers where this import reads none (a custom resource
+            // such as an Argo Workflow or a Tekton Task, or a pod spec
+            // written outside its template): whatever runs them, they
+            // would not be audited.
+            let data = matches!(kind, "ConfigMap" | "Secret");
+            if let Some(path) = held_container(doc, !data) {
+                let why = if WORKLOAD_KINDS.contains(&kind) {
+                    "not where this import reads a pod spec".to_string()
+                } else {
+                    format!("this import does not read kind `{kind}`")
+                };
+                return Err(invalid(
+                    kind_at,
+                    format!("`{kind}/{name}` holds containers (`{path}`), but {why}: they are not audited; import the pod spec as a Pod, Job or Deployment, or leave the document out"),
+                ));
+            }
+            others.push((format!("{kind}/{name}"), doc.loc))
+        }
     }
     Ok(())
+}
+
+/// The kinds whose pod template this import reads.
+const WORKLOAD_KINDS: [&str; 9] = [
+    "Pod",
+    "PodTemplate",
+    "Job",
+    "CronJob",
+    "Deployment",
+    "StatefulSet",
+    "DaemonSet",
+    "ReplicaSet",
+    "ReplicationController",
+];
+
+/// The kinds [`Cluster`] reads beside the workloads.
+const CLUSTER_KINDS: [&str; 7] = [
+    "NetworkPolicy",
+    "LimitRange",
+    "ResourceQuota",
+    "RuntimeClass",
+    "ServiceAccount",
+    "PersistentVolume",
+    "PersistentVolumeClaim",
+];
+
+/// Where `node` holds a container: a `containers`, `initContainers` or
+/// `ephemeralContainers` list with a mapping in it, or (with `image`) a
+/// mapping that names an image as text (an Argo template's `container`
+/// or `script`, a Tekton step); its path, as messages write one
+/// (`spec.templates[0].container`). Depth is bounded by the parser.
+fn held_container(node: &SNode, image: bool) -> Option<String> {
+    fn walk(n: &SNode, path: &mut Vec<String>, image: bool) -> bool {
+        if image && n.get("image").and_then(SNode::as_str).is_some() {
+            return true;
+        }
+        for e in n.entries() {
+            path.push(e.key.clone());
+            if matches!(
+                e.key.as_str(),
+                "containers" | "initContainers" | "ephemeralContainers"
+            ) {
+                if let Some(i) = e.value.items().iter().position(SNode::is_map) {
+                    path.push(format!("[{i}]"));
+                    return true;
+                }
+            }
+            if walk(&e.value, path, image) {
+                return true;
+            }
+            path.pop();
+        }
+        for (i, item) in n.items().iter().enumerate() {
+            path.push(format!("[{i}]"));
+            if walk(item, path, image) {
+                return true;
+            }
+            path.pop();
+        }
+        false
+    }
+    let mut path = Vec::new();
+    walk(node, &mut path, image).then(|| {
+        let mut out = String::new();
+        for p in path {
+            if !out.is_empty() && !p.starts_with('[') {
+                out.push('.');
+            }
+            out.push_str(&p);
+        }
+        out
+    })
 }
 
 /// Where `key` is written in `node` (the node itself when it is absent).
@@ -255,6 +351,27 @@ pub fn import_docs(
         )))
         .at(docs.first().map_or(Loc { line: 1, column: 1 }, |d| d.loc)));
     }
+    // Documents of the stream this import reads nothing from: named, so
+    // none is left out without a word.
+    let mut unread = Draft::new(
+        "",
+        "",
+        docs.first().map_or(Loc { line: 1, column: 1 }, |d| d.loc),
+    );
+    for (k, at) in &others {
+        let kind = k.split('/').next().unwrap_or("");
+        let what = if k.starts_with("a document") {
+            k.clone()
+        } else {
+            format!("`{k}`")
+        };
+        if !CLUSTER_KINDS.contains(&kind) {
+            unread.note(
+                *at,
+                format!("{what} is not audited: this import reads no pod spec from it, and it holds no containers"),
+            );
+        }
+    }
     let mut cluster = Cluster::read(docs)?;
     // A broken companion is reported when it is audited itself.
     for c in companions {
@@ -266,6 +383,7 @@ pub fn import_docs(
         // Walked once per workload (per container, a pod of many
         // containers would cost the square); each profile gets the notes.
         let mut pod_notes = Draft::new("", "", w.pod_at);
+        schema::adopt_notes(&mut pod_notes, &unread);
         if let Some((spec, table)) = w.spec {
             schema::walk(&mut pod_notes, spec, &Shape::Map(table), "spec", &unknown)?;
         }
@@ -1645,6 +1763,117 @@ mod tests {
             }
         }
         crate::import::table_tests::assert_none_wrong(&wrong, table.len());
+    }
+
+    /// A document of a kind this import does not read is never dropped
+    /// without a word. One that holds containers anywhere (a container
+    /// list, or a mapping naming an `image`: an Argo template, a Tekton
+    /// step) refuses the whole file at its `kind`, whichever side of the
+    /// workload it is on; any other is a note naming it and its line.
+    #[test]
+    fn unread_kinds_with_containers_refuse_the_file_and_others_are_noted() {
+        let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  automountServiceAccountToken: false\n  containers:\n  - name: c\n    image: x\n";
+        // (document, kind named, where its container is)
+        let refused = [
+            ("apiVersion: argoproj.io/v1alpha1\nkind: Workflow\nmetadata: {name: wf}\nspec:\n  templates:\n  - name: t\n    container:\n      image: busybox\n      securityContext: {privileged: true}\n", "Workflow", "spec.templates[0].container"),
+            ("apiVersion: argoproj.io/v1alpha1\nkind: Workflow\nmetadata: {name: wf}\nspec:\n  templates:\n  - name: s\n    script: {image: python, source: print(1)}\n", "Workflow", "spec.templates[0].script"),
+            ("apiVersion: argoproj.io/v1alpha1\nkind: Workflow\nmetadata: {name: wf}\nspec:\n  templates:\n  - name: t\n    containerSet:\n      containers:\n      - {name: a, image: busybox}\n", "Workflow", "spec.templates[0].containerSet.containers[0]"),
+            ("apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata: {name: ro}\nspec:\n  template:\n    spec:\n      hostNetwork: true\n      containers:\n      - {name: c, image: busybox}\n", "Rollout", "spec.template.spec.containers[0]"),
+            ("apiVersion: serving.knative.dev/v1\nkind: Service\nmetadata: {name: k}\nspec:\n  template:\n    spec:\n      containers:\n      - image: busybox\n", "Service", "spec.template.spec.containers[0]"),
+            ("apiVersion: tekton.dev/v1\nkind: Task\nmetadata: {name: t}\nspec:\n  steps:\n  - name: build\n    image: golang\n    script: go build\n", "Task", "spec.steps[0]"),
+            ("apiVersion: keda.sh/v1alpha1\nkind: ScaledJob\nmetadata: {name: j}\nspec:\n  jobTargetRef:\n    template:\n      spec:\n        initContainers:\n        - {name: i, image: busybox}\n", "ScaledJob", "spec.jobTargetRef.template.spec.initContainers[0]"),
+            ("apiVersion: example.com/v1\nkind: Runner\nmetadata: {name: r}\nspec:\n  pods:\n  - spec:\n      ephemeralContainers:\n      - {name: e, image: busybox}\n", "Runner", "spec.pods[0].spec.ephemeralContainers[0]"),
+            // A kind this import reads for pods, with its containers
+            // written where no pod template is.
+            ("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  containers:\n  - {name: c, image: busybox}\n", "Deployment", "spec.containers[0]"),
+            // Inside a List.
+            ("apiVersion: v1\nkind: List\nitems:\n- apiVersion: argoproj.io/v1alpha1\n  kind: Rollout\n  metadata: {name: ro}\n  spec:\n    template:\n      spec:\n        containers:\n        - {name: c, image: busybox}\n", "Rollout", "spec.template.spec.containers[0]"),
+        ];
+        let mut wrong = Vec::new();
+        for (doc, kind, path) in refused {
+            for y in [format!("{pod}---\n{doc}"), format!("{doc}---\n{pod}")] {
+                let kind_line = y
+                    .lines()
+                    .position(|l| {
+                        l.trim_start_matches("- ").trim_start() == format!("kind: {kind}")
+                    })
+                    .map(|i| i as u32 + 1);
+                match import(y.as_bytes()) {
+                    Ok(_) => wrong.push(format!("imported, want refused:\n{y}")),
+                    Err(e) => {
+                        let m = e.to_string();
+                        if !(m.contains(&format!("`{kind}"))
+                            && m.contains(path)
+                            && m.contains("not audited"))
+                            || e.loc.map(|l| l.line) != kind_line
+                        {
+                            wrong.push(format!("error {m} (want kind `{kind}`, `{path}`, at line {kind_line:?}):\n{y}"));
+                        }
+                    }
+                }
+            }
+        }
+        // (document, the note's words)
+        let noted = [
+            ("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg}\ndata: {image: busybox, containers: x}\n", "`ConfigMap/cfg`"),
+            ("apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {image: busybox}\n", "`Secret/s`"),
+            ("apiVersion: v1\nkind: Service\nmetadata: {name: svc}\nspec:\n  ports: [{port: 80}]\n", "`Service/svc`"),
+            ("apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: in}\nspec: {}\n", "`Ingress/in`"),
+            ("apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: admin}\nrules: [{apiGroups: ['*'], resources: ['*'], verbs: ['*']}]\n", "`ClusterRole/admin`"),
+            ("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: runners.example.com}\nspec:\n  versions:\n  - name: v1\n    schema:\n      openAPIV3Schema:\n        properties:\n          containers: {type: array, items: {type: object}}\n          image: {type: string}\n", "`CustomResourceDefinition/runners.example.com`"),
+            ("apiVersion: v1\nmetadata: {name: x}\ndata: {}\n", "without `kind`"),
+            ("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: empty}\nspec: {replicas: 1}\n", "`Deployment/empty`"),
+        ];
+        for (doc, want) in noted {
+            for (y, doc_line) in [
+                (format!("{pod}---\n{doc}"), pod.lines().count() as u32 + 2),
+                (format!("{doc}---\n{pod}"), 1),
+            ] {
+                match import(y.as_bytes()) {
+                    Err(e) => wrong.push(format!("refused ({e}), want a note:\n{y}")),
+                    Ok(out) => {
+                        let hit = out[0].1.notes.iter().any(|n| {
+                            n.message.contains(want)
+                                && n.message.contains("not audited")
+                                && n.line == doc_line
+                        });
+                        if !hit {
+                            let n: Vec<String> =
+                                out[0].1.notes.iter().map(|n| n.to_string()).collect();
+                            wrong.push(format!(
+                                "no note with {want} at line {doc_line}: {n:#?}\n{y}"
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        // The cluster objects this import reads keep their own notes.
+        let sa = format!(
+            "{pod}---\napiVersion: v1\nkind: ServiceAccount\nmetadata: {{name: default}}\n"
+        );
+        let out = import(sa.as_bytes()).unwrap();
+        if out[0]
+            .1
+            .notes
+            .iter()
+            .any(|n| n.message.contains("not audited"))
+        {
+            wrong.push(format!("a ServiceAccount is noted as not audited:\n{sa}"));
+        }
+        // A file of cluster objects beside an unread workload is not a
+        // companion of other files (it would never be audited itself).
+        let objects = "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: deny}\nspec:\n  podSelector: {}\n  policyTypes: [Egress]\n---\n";
+        for (doc, _, _) in refused {
+            let y = format!("{objects}{doc}");
+            if cluster_objects_only(y.as_bytes()).is_some() {
+                wrong.push(format!("read as cluster objects only:\n{y}"));
+            }
+        }
+        crate::import::table_tests::assert_none_wrong(
+            &wrong,
+            2 * (refused.len() + noted.len()) + 1 + refused.len(),
+        );
     }
 
     /// Item by item: each setting that widens what the pod can do, and any
