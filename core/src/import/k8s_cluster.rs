@@ -37,6 +37,29 @@ pub fn here(at: Loc, fallback: Loc) -> Loc {
     }
 }
 
+/// The kinds read here, each with the `apiVersion`s the API server serves
+/// for it (Kubernetes 1.25 and later; see the deprecated API migration
+/// guide, kubernetes.io/docs/reference/using-api/deprecation-guide). The
+/// one place an object's version is checked ([`Cluster::add`]): the API
+/// server refuses an object of any other version, or of none, so it
+/// changes nothing about a pod.
+pub const SERVED: [(&str, &[&str]); 7] = [
+    // `extensions/v1beta1` stopped being served in 1.16.
+    ("NetworkPolicy", &["networking.k8s.io/v1"]),
+    ("LimitRange", &["v1"]),
+    ("ResourceQuota", &["v1"]),
+    // `node.k8s.io/v1beta1` stopped being served in 1.25.
+    ("RuntimeClass", &["node.k8s.io/v1"]),
+    ("ServiceAccount", &["v1"]),
+    ("PersistentVolume", &["v1"]),
+    ("PersistentVolumeClaim", &["v1"]),
+];
+
+/// Whether this import reads objects of `kind` beside the workloads.
+pub fn reads_kind(kind: &str) -> bool {
+    SERVED.iter().any(|(k, _)| *k == kind)
+}
+
 /// How a peer selecting the cluster's DNS pods is described.
 const CLUSTER_DNS: &str = "DNS pods (k8s-app=kube-dns)";
 
@@ -132,6 +155,8 @@ pub struct Cluster<'a> {
     pub service_accounts: Vec<ServiceAccount>,
     pub host_volumes: Vec<HostVolume>,
     pub claims: Vec<Claim>,
+    /// Objects read but not applied, and why: where, and the note.
+    pub not_applied: Vec<(Loc, String)>,
 }
 
 fn meta_str(doc: &SNode, key: &str) -> Option<String> {
@@ -191,6 +216,11 @@ impl<'a> Cluster<'a> {
                 .for_each(|v| v.path.1 = ELSEWHERE);
             self.host_volumes.extend(more.host_volumes);
             self.claims.extend(more.claims);
+            for (at, why) in &mut more.not_applied {
+                *at = ELSEWHERE;
+                why.push_str(" (in another file of this run)");
+            }
+            self.not_applied.extend(more.not_applied);
         }
     }
 
@@ -207,6 +237,7 @@ impl<'a> Cluster<'a> {
                     self.add(item)?;
                 }
             }
+            _ if !self.served(doc, kind, &name) => {}
             "NetworkPolicy" => {
                 let Some(spec) = read::opt_map(doc, "spec")? else {
                     return Ok(());
@@ -340,6 +371,35 @@ impl<'a> Cluster<'a> {
             _ => {}
         }
         Ok(())
+    }
+
+    /// Whether the API server serves `doc`'s `apiVersion` for its `kind`
+    /// ([`SERVED`]); when not, the object is noted as not applied.
+    fn served(&mut self, doc: &SNode, kind: &str, name: &str) -> bool {
+        let Some((_, served)) = SERVED.iter().find(|(k, _)| *k == kind) else {
+            return true;
+        };
+        let version = doc.get("apiVersion");
+        let text = version.and_then(SNode::as_str);
+        if text.is_some_and(|v| served.contains(&v)) {
+            return true;
+        }
+        let serves = served
+            .iter()
+            .map(|v| format!("`{v}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let why = match text {
+            Some(v) => format!(
+                "`{kind}/{name}` is not applied: `apiVersion: {v}` is not one the API server serves for {kind} ({serves}), so the object is refused there or belongs to another API this import does not read"
+            ),
+            None => format!(
+                "`{kind}/{name}` is not applied: it has no `apiVersion`, so the API server refuses it ({kind} is served at {serves})"
+            ),
+        };
+        self.not_applied
+            .push((version.map_or(doc.loc, |v| v.loc), why));
+        false
     }
 
     /// Count `n` more objects looked at for a pod at `at`; past [`CHECKS`]
@@ -726,10 +786,10 @@ mod tests {
     #[test]
     fn egress_isolation_and_rules() {
         let d = docs(
-            "kind: NetworkPolicy\nmetadata: {name: deny}\nspec:\n  podSelector: {}\n  policyTypes: [Egress]\n---\n\
-             kind: NetworkPolicy\nmetadata: {name: ingress}\nspec:\n  podSelector: {}\n  ingress: [{}]\n---\n\
-             kind: NetworkPolicy\nmetadata: {name: implied}\nspec:\n  podSelector: {}\n  egress:\n  - to: [{ipBlock: {cidr: 10.0.0.0/8, except: [10.1.0.0/16]}}]\n    ports: [{port: 5432}, {port: dns, protocol: UDP}]\n---\n\
-             kind: NetworkPolicy\nmetadata: {name: open, namespace: other}\nspec:\n  podSelector: {}\n  policyTypes: [Egress]\n  egress: [{}]\n",
+            "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: deny}\nspec:\n  podSelector: {}\n  policyTypes: [Egress]\n---\n\
+             apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: ingress}\nspec:\n  podSelector: {}\n  ingress: [{}]\n---\n\
+             apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: implied}\nspec:\n  podSelector: {}\n  egress:\n  - to: [{ipBlock: {cidr: 10.0.0.0/8, except: [10.1.0.0/16]}}]\n    ports: [{port: 5432}, {port: dns, protocol: UDP}]\n---\n\
+             apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: open, namespace: other}\nspec:\n  podSelector: {}\n  policyTypes: [Egress]\n  egress: [{}]\n",
         );
         let c = Cluster::read(&d).unwrap();
         assert_eq!(c.egress.len(), 3);
@@ -751,7 +811,7 @@ mod tests {
         // Port 53 to the cluster DNS pods is the resolver; another port to
         // them, or port 53 elsewhere, is a destination.
         let d = docs(
-            "kind: NetworkPolicy\nmetadata: {name: dns}\nspec:\n  podSelector: {}\n  policyTypes: [Egress]\n  egress:\n  - to: [{namespaceSelector: {}, podSelector: {matchLabels: {k8s-app: kube-dns}}}]\n    ports: [{port: 53, protocol: UDP}, {port: 9153}]\n  - to: [{ipBlock: {cidr: 8.8.8.8/32}}]\n    ports: [{port: 53, protocol: UDP}]\n",
+            "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: dns}\nspec:\n  podSelector: {}\n  policyTypes: [Egress]\n  egress:\n  - to: [{namespaceSelector: {}, podSelector: {matchLabels: {k8s-app: kube-dns}}}]\n    ports: [{port: 53, protocol: UDP}, {port: 9153}]\n  - to: [{ipBlock: {cidr: 8.8.8.8/32}}]\n    ports: [{port: 53, protocol: UDP}]\n",
         );
         let dns_cluster = Cluster::read(&d).unwrap();
         let dns: Vec<bool> = dns_cluster.egress[0]

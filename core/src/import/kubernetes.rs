@@ -213,17 +213,6 @@ const WORKLOAD_KINDS: [&str; 9] = [
     "ReplicationController",
 ];
 
-/// The kinds [`Cluster`] reads beside the workloads.
-const CLUSTER_KINDS: [&str; 7] = [
-    "NetworkPolicy",
-    "LimitRange",
-    "ResourceQuota",
-    "RuntimeClass",
-    "ServiceAccount",
-    "PersistentVolume",
-    "PersistentVolumeClaim",
-];
-
 /// Where `node` holds a container: a `containers`, `initContainers` or
 /// `ephemeralContainers` list with a mapping in it, or (with `image`) a
 /// mapping that names an image as text (an Argo template's `container`
@@ -365,7 +354,7 @@ pub fn import_docs(
         } else {
             format!("`{k}`")
         };
-        if !CLUSTER_KINDS.contains(&kind) {
+        if !super::k8s_cluster::reads_kind(kind) {
             unread.note(
                 *at,
                 format!("{what} is not audited: this import reads no pod spec from it, and it holds no containers"),
@@ -384,6 +373,9 @@ pub fn import_docs(
         // containers would cost the square); each profile gets the notes.
         let mut pod_notes = Draft::new("", "", w.pod_at);
         schema::adopt_notes(&mut pod_notes, &unread);
+        for (at, why) in &cluster.not_applied {
+            pod_notes.note(here(*at, w.pod_at), why.clone());
+        }
         if let Some((spec, table)) = w.spec {
             schema::walk(&mut pod_notes, spec, &Shape::Map(table), "spec", &unknown)?;
         }
@@ -1874,6 +1866,164 @@ mod tests {
             &wrong,
             2 * (refused.len() + noted.len()) + 1 + refused.len(),
         );
+    }
+
+    /// A cluster object changes what a pod is audited with only when the
+    /// API server would accept it: of a kind this import reads, with an
+    /// `apiVersion` the server serves for that kind. Any other (removed,
+    /// misspelt, of another group, or none) is not applied, and a note
+    /// says why; the pod is then judged as if the object were absent.
+    #[test]
+    fn cluster_objects_apply_only_with_a_served_api_version() {
+        let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  runtimeClassName: sandboxed\n  serviceAccountName: runner\n  containers:\n  - name: c\n    image: x\n    volumeMounts: [{name: d, mountPath: /data}]\n  volumes:\n  - name: d\n    persistentVolumeClaim: {claimName: c}\n---\n";
+        let with = |v: &str, rest: &str| match v {
+            "" => rest.to_string(),
+            v => format!("apiVersion: {v}\n{rest}"),
+        };
+        let pv = "kind: PersistentVolume\nmetadata: {name: pv}\nspec:\n  hostPath: {path: /srv}\n";
+        use serde_json::json;
+        // (kind, the object at an apiVersion, served, not served, pointer, value when applied)
+        type Row<'a> = (
+            &'a str,
+            Box<dyn Fn(&str) -> String>,
+            &'a str,
+            Vec<&'a str>,
+            &'a str,
+            serde_json::Value,
+        );
+        let rows: Vec<Row<'_>> = vec![
+            (
+                "NetworkPolicy",
+                Box::new(move |v| {
+                    with(v, "kind: NetworkPolicy\nmetadata: {name: deny}\nspec:\n  podSelector: {}\n  policyTypes: [Egress]\n")
+                }),
+                "networking.k8s.io/v1",
+                vec![
+                    "extensions/v1beta1",
+                    "networking.k8s.io/v1beta1",
+                    "bogus.example.com/v9",
+                    "v1",
+                    "projectcalico.org/v3",
+                    "",
+                ],
+                "/network/egress",
+                json!("deny"),
+            ),
+            (
+                "LimitRange",
+                Box::new(move |v| {
+                    with(v, "kind: LimitRange\nmetadata: {name: lr}\nspec:\n  limits:\n  - type: Container\n    default: {memory: 128Mi}\n")
+                }),
+                "v1",
+                vec!["example.com/v1", "v1beta1", "apps/v1", ""],
+                "/limits/memory_bytes",
+                json!(134217728),
+            ),
+            (
+                "ResourceQuota",
+                Box::new(move |v| {
+                    with(
+                        v,
+                        "kind: ResourceQuota\nmetadata: {name: q}\nspec:\n  hard: {pods: '3'}\n",
+                    )
+                }),
+                "v1",
+                vec!["example.com/v1", "v2", ""],
+                "/concurrency/max_jobs",
+                json!(3),
+            ),
+            (
+                "RuntimeClass",
+                Box::new(move |v| {
+                    with(
+                        v,
+                        "kind: RuntimeClass\nmetadata: {name: sandboxed}\nhandler: runsc\n",
+                    )
+                }),
+                "node.k8s.io/v1",
+                vec!["node.k8s.io/v1beta1", "node.k8s.io/v1alpha1", "v1", ""],
+                "/boundary/kind",
+                json!("user-space-kernel"),
+            ),
+            (
+                "ServiceAccount",
+                Box::new(move |v| {
+                    with(v, "kind: ServiceAccount\nmetadata: {name: runner}\nautomountServiceAccountToken: false\n")
+                }),
+                "v1",
+                vec!["v2", "core/v1", ""],
+                "/mounts/0",
+                serde_json::Value::Null,
+            ),
+            (
+                "PersistentVolume",
+                Box::new(move |v| {
+                    with(v, "kind: PersistentVolume\nmetadata: {name: pv}\nspec:\n  hostPath: {path: /srv}\n  claimRef: {name: c}\n")
+                }),
+                "v1",
+                vec!["storage.k8s.io/v1", ""],
+                "/mounts/0/source",
+                json!("/srv"),
+            ),
+            (
+                "PersistentVolumeClaim",
+                Box::new(move |v| {
+                    format!("apiVersion: v1\n{pv}---\n") + &with(v, "kind: PersistentVolumeClaim\nmetadata: {name: c}\nspec:\n  volumeName: pv\n")
+                }),
+                "v1",
+                vec!["v1alpha1", ""],
+                "/mounts/0/source",
+                json!("/srv"),
+            ),
+        ];
+        let mut wrong = Vec::new();
+        let mut count = 0;
+        for (kind, object, served, not_served, ptr, applied) in &rows {
+            for v in std::iter::once(served).chain(not_served.iter()) {
+                count += 1;
+                let y = format!("{pod}{}", object(v));
+                let out = match import(y.as_bytes()) {
+                    Ok(out) => out,
+                    Err(e) => {
+                        wrong.push(format!("refused: {e}\n{y}"));
+                        continue;
+                    }
+                };
+                let (_, d) = out.into_iter().next().unwrap();
+                let notes: Vec<String> = d.notes.iter().map(|n| n.to_string()).collect();
+                let got = crate::import::table_tests::profile(d)
+                    .pointer(ptr)
+                    .cloned()
+                    .unwrap_or(serde_json::Value::Null);
+                let noted = notes
+                    .iter()
+                    .any(|n| n.contains(&format!("`{kind}/")) && n.contains("not applied"));
+                if v == served {
+                    if &got != applied || noted {
+                        wrong.push(format!(
+                            "{ptr} {got}, want {applied}, notes {notes:#?}:\n{y}"
+                        ));
+                    }
+                } else if &got == applied || !noted {
+                    wrong.push(format!(
+                        "{kind} applied at `{v}` ({ptr} {got}), or no note: {notes:#?}\n{y}"
+                    ));
+                }
+            }
+        }
+        // From another file of the run, too.
+        let policy = "apiVersion: extensions/v1beta1\nkind: NetworkPolicy\nmetadata: {name: deny}\nspec:\n  podSelector: {}\n  policyTypes: [Egress]\n";
+        let companions = crate::import::yaml::parse(policy.as_bytes()).unwrap();
+        let (_, d) = import_with(pod.as_bytes(), &companions).unwrap().remove(0);
+        let noted = d.notes.iter().any(|n| n.message.contains("not applied"));
+        if crate::import::table_tests::profile(d)
+            .pointer("/network/egress")
+            .is_some()
+            || !noted
+        {
+            wrong.push(format!("a companion NetworkPolicy at extensions/v1beta1 is applied, or not noted:\n{policy}"));
+        }
+        crate::import::table_tests::assert_none_wrong(&wrong, count + 1);
     }
 
     /// Item by item: each setting that widens what the pod can do, and any
