@@ -399,6 +399,8 @@ pub fn import_docs(
         let pod = read::map(w.pod, "spec")?;
         let volumes = volumes_of(pod)?;
         let mut any = false;
+        // Names are unique across every kind of container in a pod.
+        let mut names: std::collections::HashMap<&str, Loc> = std::collections::HashMap::new();
         for (group, init) in [
             ("initContainers", true),
             ("containers", false),
@@ -411,9 +413,18 @@ pub fn import_docs(
             {
                 let c = read::map(c, group)?;
                 let c_path = format!("{}.{group}[{i}]", w.pod_path);
-                let (cname, _) = read::opt_str(c, "name")?.ok_or_else(|| {
+                let (cname, cname_at) = read::opt_str(c, "name")?.ok_or_else(|| {
                     invalid(c.loc, format!("a container in `{group}` needs a `name`"))
                 })?;
+                if let Some(first) = names.insert(cname, cname_at) {
+                    return Err(invalid(
+                        cname_at,
+                        format!(
+                            "container name `{cname}` is used twice in the pod (first at line {}); the API server refuses a pod whose containers, init and ephemeral ones included, share a name",
+                            first.line
+                        ),
+                    ));
+                }
                 // The namespace first, as `kubectl` names an object, when
                 // the manifest gives one: `Pod ci/x` and `Pod staging/x`
                 // are two profiles, in reports, baselines and file names.
@@ -1131,16 +1142,26 @@ fn container_extras(d: &mut Draft, c: &SNode) -> Result<(), ImportError> {
     Ok(())
 }
 
-/// A pod's volumes by name, the first of each name as the kubelet reads
-/// them: built once per pod, so each mount of each container finds its
-/// volume without a scan of them all.
+/// A pod's volumes by name: built once per pod, so each mount of each
+/// container finds its volume without a scan of them all.
 type Volumes<'a> = std::collections::HashMap<&'a str, &'a SNode>;
 
+/// The pod's volumes; two of one name are refused, as the API server
+/// refuses them, rather than one of them read.
 fn volumes_of(pod: &SNode) -> Result<Volumes<'_>, ImportError> {
     let mut volumes = Volumes::new();
     for v in read::opt_seq(pod, "volumes")?.unwrap_or_default() {
-        if let Some(name) = v.get("name").and_then(SNode::as_str) {
-            volumes.entry(name).or_insert(v);
+        let Some(n) = v.get("name") else { continue };
+        let Some(name) = n.as_str() else { continue };
+        if let Some(first) = volumes.insert(name, v) {
+            let first = first.get("name").map_or(first.loc, |f| f.loc);
+            return Err(invalid(
+                n.loc,
+                format!(
+                    "volume `{name}` is defined twice in the pod (first at line {}); the API server refuses a pod with two volumes of one name",
+                    first.line
+                ),
+            ));
         }
     }
     Ok(volumes)
@@ -1184,12 +1205,23 @@ fn mounts(
     let vm_loc = key_at(c, "volumeMounts");
     d.ensure_array("/mounts", vm_loc);
     let mut token_mounted = false;
+    let mut paths: std::collections::HashMap<&str, Loc> = std::collections::HashMap::new();
     for vm in read::opt_seq(c, "volumeMounts")?.unwrap_or_default() {
         let vm = read::map(vm, "volumeMounts")?;
         let (vname, vname_at) = read::opt_str(vm, "name")?
             .ok_or_else(|| invalid(vm.loc, "a volume mount needs a `name`"))?;
         let (path, path_at) = read::opt_str(vm, "mountPath")?
             .ok_or_else(|| invalid(vm.loc, "a volume mount needs a `mountPath`"))?;
+        if let Some(first) = paths.insert(path, path_at) {
+            let cname = c.get("name").and_then(SNode::as_str).unwrap_or("?");
+            return Err(invalid(
+                path_at,
+                format!(
+                    "`mountPath: {path}` is used twice in container `{cname}` (first at line {}); the API server refuses two mounts at one path",
+                    first.line
+                ),
+            ));
+        }
         if path.trim_end_matches('/') == TOKEN_PATH {
             token_mounted = true;
         }
@@ -2024,6 +2056,74 @@ mod tests {
             wrong.push(format!("a companion NetworkPolicy at extensions/v1beta1 is applied, or not noted:\n{policy}"));
         }
         crate::import::table_tests::assert_none_wrong(&wrong, count + 1);
+    }
+
+    /// The API server refuses a pod with two volumes of one name, two
+    /// containers of one name (init and ephemeral ones included), or two
+    /// mounts at one path in one container. The import refuses it too, at
+    /// the second (the line marked `# 2nd`), rather than read one of them.
+    #[test]
+    fn duplicate_volumes_containers_and_mount_paths_are_refused() {
+        let pod = |spec: &str| {
+            format!("apiVersion: v1\nkind: Pod\nmetadata: {{name: p}}\nspec:\n  automountServiceAccountToken: false\n{spec}")
+        };
+        let deployment = |spec: &str| {
+            format!(
+                "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: d}}\nspec:\n  template:\n    spec:\n{}",
+                spec.lines().map(|l| format!("    {l}\n")).collect::<String>()
+            )
+        };
+        let two_volumes = "  containers:\n  - name: c\n    image: x\n    volumeMounts: [{name: v, mountPath: /h}]\n  volumes:\n  - name: v\n    emptyDir: {}\n  - name: v # 2nd\n    hostPath: {path: /var/run/docker.sock}\n";
+        let two_volumes_unmounted = "  containers:\n  - name: c\n    image: x\n  volumes:\n  - {name: v, hostPath: {path: /srv}}\n  - {name: w, emptyDir: {}}\n  - {name: v, emptyDir: {}} # 2nd\n";
+        let two_containers =
+            "  containers:\n  - name: c\n    image: x\n  - name: c # 2nd\n    image: z\n";
+        let init_and_container = "  initContainers:\n  - name: c\n    image: x\n  containers:\n  - name: c # 2nd\n    image: z\n";
+        let container_and_ephemeral = "  containers:\n  - name: c\n    image: x\n  ephemeralContainers:\n  - name: c # 2nd\n    image: z\n";
+        let two_mounts = "  containers:\n  - name: c\n    image: x\n    volumeMounts:\n    - {name: a, mountPath: /data}\n    - {name: b, mountPath: /data} # 2nd\n  volumes:\n  - {name: a, emptyDir: {}}\n  - {name: b, hostPath: {path: /}}\n";
+        let two_mounts_second_container = "  containers:\n  - name: c\n    image: x\n  - name: d\n    image: x\n    volumeMounts:\n    - {name: a, mountPath: /data}\n    - {name: a, mountPath: /data} # 2nd\n  volumes:\n  - {name: a, emptyDir: {}}\n";
+        // (manifest, words of the error)
+        let refused = [
+            (pod(two_volumes), "volume `v`"),
+            (deployment(two_volumes), "volume `v`"),
+            (pod(two_volumes_unmounted), "volume `v`"),
+            (pod(two_containers), "container name `c`"),
+            (deployment(two_containers), "container name `c`"),
+            (pod(init_and_container), "container name `c`"),
+            (pod(container_and_ephemeral), "container name `c`"),
+            (pod(two_mounts), "`mountPath: /data`"),
+            (deployment(two_mounts), "`mountPath: /data`"),
+            (pod(two_mounts_second_container), "`mountPath: /data`"),
+        ];
+        let mut wrong = Vec::new();
+        for (y, words) in &refused {
+            let line = y
+                .lines()
+                .position(|l| l.ends_with("# 2nd"))
+                .map(|i| i as u32 + 1);
+            match import(y.as_bytes()) {
+                Ok(_) => wrong.push(format!("imported, want refused:\n{y}")),
+                Err(e) => {
+                    let m = e.to_string();
+                    if !m.contains(words)
+                        || !m.contains("API server refuses")
+                        || e.loc.map(|l| l.line) != line
+                    {
+                        wrong.push(format!("error {m}, want {words} at line {line:?}:\n{y}"));
+                    }
+                }
+            }
+        }
+        // What the API server accepts is imported.
+        let accepted = [
+            pod("  containers:\n  - name: c\n    image: x\n    volumeMounts: [{name: v, mountPath: /a}, {name: v, mountPath: /b}]\n  - name: d\n    image: x\n    volumeMounts: [{name: v, mountPath: /a}]\n  volumes:\n  - {name: v, emptyDir: {}}\n"),
+            pod("  containers:\n  - name: v\n    image: x\n  volumes:\n  - {name: c, emptyDir: {}}\n  - {name: v, emptyDir: {}}\n"),
+        ];
+        for y in &accepted {
+            if let Err(e) = import(y.as_bytes()) {
+                wrong.push(format!("refused ({e}):\n{y}"));
+            }
+        }
+        crate::import::table_tests::assert_none_wrong(&wrong, refused.len() + accepted.len());
     }
 
     /// Item by item: each setting that widens what the pod can do, and any
