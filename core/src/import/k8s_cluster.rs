@@ -21,7 +21,7 @@
 
 use super::invalid;
 use super::read;
-use super::tree::{Loc, SNode};
+use super::tree::{Loc, SEntry, SNode};
 use super::ImportError;
 
 /// The position of an object read from another file of the run: callers
@@ -292,7 +292,34 @@ impl<'a> Cluster<'a> {
                 self.limit_ranges.push(lr);
             }
             "ResourceQuota" => {
-                let hard = read::opt_map(doc, "spec")?
+                let spec = read::opt_map(doc, "spec")?;
+                // A scoped quota counts only the pods its scopes match
+                // (`BestEffort` leaves out a pod that sets limits), which
+                // is not evaluated here: it bounds no pod.
+                let scoped = spec.and_then(|s| {
+                    // `scopes: []` and a null name no scope.
+                    let named = |e: &&SEntry| {
+                        !(e.value.is_null() || e.value.is_seq() && e.value.items().is_empty())
+                    };
+                    s.entry("scopeSelector")
+                        .filter(named)
+                        .or_else(|| s.entry("scopes").filter(named))
+                });
+                if let Some(e) = scoped {
+                    let listed: Vec<&str> =
+                        e.value.items().iter().filter_map(SNode::as_str).collect();
+                    let which = if listed.is_empty() {
+                        format!("`{}`", e.key)
+                    } else {
+                        format!("`{}` ({})", e.key, listed.join(", "))
+                    };
+                    self.not_applied.push((
+                        e.key_loc,
+                        format!("`ResourceQuota/{name}` is not applied: it counts only the pods that match its {which}, which this import does not evaluate, so its `pods` is not taken as a bound on this pod"),
+                    ));
+                    return Ok(());
+                }
+                let hard = spec
                     .map(|s| read::opt_map(s, "hard"))
                     .transpose()?
                     .flatten();

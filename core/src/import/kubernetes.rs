@@ -2126,6 +2126,62 @@ mod tests {
         crate::import::table_tests::assert_none_wrong(&wrong, refused.len() + accepted.len());
     }
 
+    /// A ResourceQuota with `scopes` or a `scopeSelector` counts only the
+    /// pods its scopes match (`BestEffort` does not count a pod that sets
+    /// limits), which this import does not evaluate: its `pods` is never
+    /// taken as the bound on a pod, and a note says so. One without scopes
+    /// bounds every pod of its namespace.
+    #[test]
+    fn a_scoped_resource_quota_is_not_a_bound() {
+        let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ci}\nspec:\n  containers:\n  - name: c\n    image: x\n    resources: {limits: {memory: 64Mi}}\n---\n";
+        let quota = |name: &str, pods: u32, rest: &str| {
+            format!("apiVersion: v1\nkind: ResourceQuota\nmetadata: {{name: {name}, namespace: ci}}\nspec:\n  hard: {{pods: '{pods}'}}\n{rest}---\n")
+        };
+        let selector = |op: &str| {
+            format!("  scopeSelector:\n    matchExpressions:\n    - {{scopeName: PriorityClass, operator: {op}, values: [high]}}\n")
+        };
+        // (the quotas, the bound applied, whether a note says one is not applied)
+        let rows: Vec<(String, Option<u64>, bool)> = vec![
+            (quota("q", 3, ""), Some(3), false),
+            (quota("q", 3, "  scopes: []\n"), Some(3), false),
+            (quota("q", 3, "  scopes: [BestEffort]\n"), None, true),
+            (quota("q", 3, "  scopes: [NotBestEffort]\n"), None, true),
+            (quota("q", 3, "  scopes: [Terminating]\n"), None, true),
+            (quota("q", 3, "  scopes: [NotTerminating, NotBestEffort]\n"), None, true),
+            (quota("q", 3, "  scopes:\n  - PriorityClass\n"), None, true),
+            (quota("q", 3, "  scopes: [CrossNamespacePodAffinity]\n"), None, true),
+            (quota("q", 3, &selector("In")), None, true),
+            (quota("q", 3, &selector("NotIn")), None, true),
+            (quota("q", 3, "  scopeSelector:\n    matchExpressions:\n    - {scopeName: BestEffort, operator: Exists}\n"), None, true),
+            (quota("q", 3, "  scopeSelector: {}\n"), None, true),
+            // A smaller scoped quota does not replace an unscoped one.
+            (quota("scoped", 1, "  scopes: [BestEffort]\n") + &quota("all", 5, ""), Some(5), true),
+        ];
+        let mut wrong = Vec::new();
+        for (quotas, want, note) in &rows {
+            let y = format!("{pod}{quotas}");
+            let (_, d) = match import(y.as_bytes()) {
+                Ok(mut out) => out.remove(0),
+                Err(e) => {
+                    wrong.push(format!("refused ({e}):\n{y}"));
+                    continue;
+                }
+            };
+            let noted = d.notes.iter().any(|n| {
+                n.message.contains("`ResourceQuota/") && n.message.contains("not applied")
+            });
+            let got = crate::import::table_tests::profile(d)
+                .pointer("/concurrency/max_jobs")
+                .and_then(serde_json::Value::as_u64);
+            if got != *want || noted != *note {
+                wrong.push(format!(
+                    "max_jobs {got:?} (want {want:?}), noted {noted} (want {note}):\n{y}"
+                ));
+            }
+        }
+        crate::import::table_tests::assert_none_wrong(&wrong, rows.len());
+    }
+
     /// Item by item: each setting that widens what the pod can do, and any
     /// key the import does not know, leaves a note (never silence).
     #[test]
