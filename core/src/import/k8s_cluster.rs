@@ -60,6 +60,35 @@ pub fn reads_kind(kind: &str) -> bool {
     SERVED.iter().any(|(k, _)| *k == kind)
 }
 
+/// What an item of a typed list takes from the list when it names
+/// neither its kind nor its apiVersion.
+#[derive(Clone, Copy)]
+pub struct Inherited<'a> {
+    pub kind: &'a str,
+    pub api_version: Option<&'a SNode>,
+}
+
+/// A list's items, and what an item takes from a typed list.
+pub type ListItems<'a> = Option<(&'a [SNode], Option<Inherited<'a>>)>;
+
+/// The items of `doc` when `kubectl` reads it as a list: kind `List`, or
+/// a typed list (`PodList`, `NetworkPolicyList`, as `kubectl get -o yaml`
+/// writes them) with an `items` sequence; and, for a typed list, what an
+/// item that names neither kind nor apiVersion takes from it (a
+/// `PodList`'s items are Pods), as `kubectl` decodes such a list.
+pub fn list_items<'a>(doc: &'a SNode, kind: &'a str) -> Result<ListItems<'a>, ImportError> {
+    let item = match kind.strip_suffix("List") {
+        Some("") => None,
+        Some(k) if doc.get("items").is_some_and(SNode::is_seq) => Some(Inherited {
+            kind: k,
+            api_version: doc.get("apiVersion"),
+        }),
+        _ => return Ok(None),
+    };
+    let items = read::opt_seq(doc, "items")?.unwrap_or_default();
+    Ok(Some((items, item)))
+}
+
 /// How a peer selecting the cluster's DNS pods is described.
 const CLUSTER_DNS: &str = "DNS pods (k8s-app=kube-dns)";
 
@@ -225,19 +254,38 @@ impl<'a> Cluster<'a> {
     }
 
     fn add(&mut self, doc: &'a SNode) -> Result<(), ImportError> {
+        self.add_item(doc, None)
+    }
+
+    /// [`Cluster::add`], for an item of a typed list.
+    fn add_item(
+        &mut self,
+        doc: &'a SNode,
+        inherit: Option<Inherited<'a>>,
+    ) -> Result<(), ImportError> {
         if !doc.is_map() {
             return Ok(());
         }
-        let kind = doc.get("kind").and_then(SNode::as_str).unwrap_or("");
+        // An item naming neither kind nor apiVersion takes its list's.
+        let inherited =
+            inherit.filter(|_| doc.get("kind").is_none() && doc.get("apiVersion").is_none());
+        let (kind, version) = match inherited {
+            Some(i) => (i.kind, i.api_version),
+            None => (
+                doc.get("kind").and_then(SNode::as_str).unwrap_or(""),
+                doc.get("apiVersion"),
+            ),
+        };
         let name = meta_str(doc, "name").unwrap_or_else(|| "unnamed".into());
         let namespace = meta_str(doc, "namespace");
-        match kind {
-            "List" => {
-                for item in read::opt_seq(doc, "items")?.unwrap_or_default() {
-                    self.add(item)?;
-                }
+        if let Some((items, item)) = list_items(doc, kind)? {
+            for i in items {
+                self.add_item(i, item)?;
             }
-            _ if !self.served(doc, kind, &name) => {}
+            return Ok(());
+        }
+        match kind {
+            _ if !self.served(doc, version, kind, &name) => {}
             "NetworkPolicy" => {
                 let Some(spec) = read::opt_map(doc, "spec")? else {
                     return Ok(());
@@ -402,11 +450,10 @@ impl<'a> Cluster<'a> {
 
     /// Whether the API server serves `doc`'s `apiVersion` for its `kind`
     /// ([`SERVED`]); when not, the object is noted as not applied.
-    fn served(&mut self, doc: &SNode, kind: &str, name: &str) -> bool {
+    fn served(&mut self, doc: &SNode, version: Option<&SNode>, kind: &str, name: &str) -> bool {
         let Some((_, served)) = SERVED.iter().find(|(k, _)| *k == kind) else {
             return true;
         };
-        let version = doc.get("apiVersion");
         let text = version.and_then(SNode::as_str);
         if text.is_some_and(|v| served.contains(&v)) {
             return true;

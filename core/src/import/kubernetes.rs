@@ -1,6 +1,7 @@
 //! Kubernetes workloads: Pod, Job, CronJob, Deployment, StatefulSet,
-//! DaemonSet, ReplicaSet, ReplicationController, PodTemplate and `List`s of
-//! them, in YAML or JSON, several documents per file.
+//! DaemonSet, ReplicaSet, ReplicationController, PodTemplate and lists of
+//! them (`List`, or a typed list such as `PodList`), in YAML or JSON,
+//! several documents per file.
 //!
 //! One profile per container (init and ephemeral containers included):
 //! mounts, capabilities, user, command and limits differ per container,
@@ -9,7 +10,7 @@
 
 use super::builder::{Draft, OVal};
 use super::invalid;
-use super::k8s_cluster::{here, Cluster};
+use super::k8s_cluster::{here, list_items, Cluster, Inherited};
 use super::read;
 use super::schema::{self, Shape};
 use super::tree::{Loc, SNode};
@@ -55,8 +56,24 @@ fn workloads<'a>(
     out: &mut Vec<Workload<'a>>,
     others: &mut Vec<(String, Loc)>,
 ) -> Result<(), ImportError> {
+    workloads_in(doc, None, out, others)
+}
+
+/// [`workloads`], for an item of a typed list (`inherit`: the kind an
+/// item that names neither kind nor apiVersion takes).
+fn workloads_in<'a>(
+    doc: &'a SNode,
+    inherit: Option<Inherited<'a>>,
+    out: &mut Vec<Workload<'a>>,
+    others: &mut Vec<(String, Loc)>,
+) -> Result<(), ImportError> {
     read::map(doc, "document")?;
-    let Some((kind, kind_at)) = read::opt_str(doc, "kind")? else {
+    let own = read::opt_str(doc, "kind")?;
+    let own = match (own, inherit) {
+        (None, Some(i)) if doc.get("apiVersion").is_none() => Some((i.kind, doc.loc)),
+        (own, _) => own,
+    };
+    let Some((kind, kind_at)) = own else {
         if let Some(path) = held_container(doc, true) {
             return Err(invalid(
                 doc.loc,
@@ -66,6 +83,12 @@ fn workloads<'a>(
         others.push(("a document without `kind`".into(), doc.loc));
         return Ok(());
     };
+    if let Some((items, item)) = list_items(doc, kind)? {
+        for i in items {
+            workloads_in(i, item, out, others)?;
+        }
+        return Ok(());
+    }
     let name = doc
         .get("metadata")
         .and_then(|m| m.get("name").or_else(|| m.get("generateName")))
@@ -113,12 +136,6 @@ fn workloads<'a>(
         _ => {}
     }
     let w = match (kind, spec) {
-        ("List", _) => {
-            for item in read::opt_seq(doc, "items")?.unwrap_or_default() {
-                workloads(item, out, others)?;
-            }
-            return Ok(());
-        }
         ("PodTemplate", _) => match read::opt_map(doc, "template")? {
             Some(t) => read::opt_map(t, "spec")?.map(|pod| (pod, None, None, spec_key(t))),
             None => None,
@@ -2177,6 +2194,53 @@ mod tests {
                 wrong.push(format!(
                     "max_jobs {got:?} (want {want:?}), noted {noted} (want {note}):\n{y}"
                 ));
+            }
+        }
+        crate::import::table_tests::assert_none_wrong(&wrong, rows.len());
+    }
+
+    /// `kubectl` reads any object with `items` as a list, whatever its
+    /// kind: `List`, or a typed list such as `PodList` as `kubectl get -o
+    /// yaml` writes it. An item that names neither its kind nor its
+    /// apiVersion takes the list's (`PodList` items are Pods), as
+    /// `kubectl` sets them.
+    #[test]
+    fn typed_lists_are_read_like_list() {
+        let pod_item = "- apiVersion: v1\n  kind: Pod\n  metadata: {name: p}\n  spec:\n    containers:\n    - {name: c, image: x}\n";
+        let bare_pod =
+            "- metadata: {name: p}\n  spec:\n    containers:\n    - {name: c, image: x}\n";
+        let bare_deployment = "- metadata: {name: d}\n  spec:\n    template:\n      spec:\n        containers:\n        - {name: c, image: x}\n";
+        let pod_doc = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - {name: c, image: x}\n---\n";
+        let deny =
+            "- metadata: {name: deny}\n  spec:\n    podSelector: {}\n    policyTypes: [Egress]\n";
+        // (stream, the profiles' names, egress of the first, a note's words)
+        type Row<'a> = (String, Vec<&'a str>, Option<&'a str>, Option<&'a str>);
+        let rows: Vec<Row<'_>> = vec![
+            (format!("apiVersion: v1\nkind: List\nitems:\n{pod_item}"), vec!["Pod/p/c"], None, None),
+            (format!("apiVersion: v1\nkind: PodList\nitems:\n{pod_item}"), vec!["Pod/p/c"], None, None),
+            (format!("apiVersion: v1\nkind: PodList\nmetadata: {{resourceVersion: '1'}}\nitems:\n{bare_pod}{pod_item}"), vec!["Pod/p/c", "Pod/p/c"], None, None),
+            (format!("apiVersion: apps/v1\nkind: DeploymentList\nitems:\n{bare_deployment}"), vec!["Deployment/d/c"], None, None),
+            (format!("{pod_doc}apiVersion: networking.k8s.io/v1\nkind: NetworkPolicyList\nitems:\n{deny}"), vec!["Pod/p/c"], Some("deny"), None),
+            (format!("{pod_doc}apiVersion: extensions/v1beta1\nkind: NetworkPolicyList\nitems:\n{deny}"), vec!["Pod/p/c"], None, Some("not applied")),
+            (format!("{pod_doc}apiVersion: v1\nkind: ConfigMapList\nitems:\n- metadata: {{name: cfg}}\n  data: {{a: b}}\n"), vec!["Pod/p/c"], None, Some("`ConfigMap/cfg` is not audited")),
+        ];
+        let mut wrong = Vec::new();
+        for (y, names, egress, note) in &rows {
+            let out = match import(y.as_bytes()) {
+                Ok(out) => out,
+                Err(e) => {
+                    wrong.push(format!("refused ({e}):\n{y}"));
+                    continue;
+                }
+            };
+            let got: Vec<String> = out.iter().map(|(n, _)| n.clone()).collect();
+            let (_, d) = out.into_iter().next().unwrap();
+            let noted = note.is_none_or(|w| d.notes.iter().any(|n| n.message.contains(w)));
+            let e = crate::import::table_tests::profile(d)
+                .pointer("/network/egress")
+                .and_then(|v| v.as_str().map(str::to_string));
+            if got != *names || e.as_deref() != *egress || !noted {
+                wrong.push(format!("profiles {got:?} (want {names:?}), egress {e:?} (want {egress:?}), note {note:?} found {noted}:\n{y}"));
             }
         }
         crate::import::table_tests::assert_none_wrong(&wrong, rows.len());
