@@ -21,7 +21,7 @@
 
 use super::invalid;
 use super::read;
-use super::tree::{Loc, SNode};
+use super::tree::{Loc, SEntry, SNode};
 use super::ImportError;
 
 /// The position of an object read from another file of the run: callers
@@ -35,6 +35,58 @@ pub fn here(at: Loc, fallback: Loc) -> Loc {
     } else {
         at
     }
+}
+
+/// The kinds read here, each with the `apiVersion`s the API server serves
+/// for it (Kubernetes 1.25 and later; see the deprecated API migration
+/// guide, kubernetes.io/docs/reference/using-api/deprecation-guide). The
+/// one place an object's version is checked ([`Cluster::add`]): the API
+/// server refuses an object of any other version, or of none, so it
+/// changes nothing about a pod.
+pub const SERVED: [(&str, &[&str]); 7] = [
+    // `extensions/v1beta1` stopped being served in 1.16.
+    ("NetworkPolicy", &["networking.k8s.io/v1"]),
+    ("LimitRange", &["v1"]),
+    ("ResourceQuota", &["v1"]),
+    // `node.k8s.io/v1beta1` stopped being served in 1.25.
+    ("RuntimeClass", &["node.k8s.io/v1"]),
+    ("ServiceAccount", &["v1"]),
+    ("PersistentVolume", &["v1"]),
+    ("PersistentVolumeClaim", &["v1"]),
+];
+
+/// Whether this import reads objects of `kind` beside the workloads.
+pub fn reads_kind(kind: &str) -> bool {
+    SERVED.iter().any(|(k, _)| *k == kind)
+}
+
+/// What an item of a typed list takes from the list when it names
+/// neither its kind nor its apiVersion.
+#[derive(Clone, Copy)]
+pub struct Inherited<'a> {
+    pub kind: &'a str,
+    pub api_version: Option<&'a SNode>,
+}
+
+/// A list's items, and what an item takes from a typed list.
+pub type ListItems<'a> = Option<(&'a [SNode], Option<Inherited<'a>>)>;
+
+/// The items of `doc` when `kubectl` reads it as a list: kind `List`, or
+/// a typed list (`PodList`, `NetworkPolicyList`, as `kubectl get -o yaml`
+/// writes them) with an `items` sequence; and, for a typed list, what an
+/// item that names neither kind nor apiVersion takes from it (a
+/// `PodList`'s items are Pods), as `kubectl` decodes such a list.
+pub fn list_items<'a>(doc: &'a SNode, kind: &'a str) -> Result<ListItems<'a>, ImportError> {
+    let item = match kind.strip_suffix("List") {
+        Some("") => None,
+        Some(k) if doc.get("items").is_some_and(SNode::is_seq) => Some(Inherited {
+            kind: k,
+            api_version: doc.get("apiVersion"),
+        }),
+        _ => return Ok(None),
+    };
+    let items = read::opt_seq(doc, "items")?.unwrap_or_default();
+    Ok(Some((items, item)))
 }
 
 /// How a peer selecting the cluster's DNS pods is described.
@@ -132,6 +184,8 @@ pub struct Cluster<'a> {
     pub service_accounts: Vec<ServiceAccount>,
     pub host_volumes: Vec<HostVolume>,
     pub claims: Vec<Claim>,
+    /// Objects read but not applied, and why: where, and the note.
+    pub not_applied: Vec<(Loc, String)>,
 }
 
 fn meta_str(doc: &SNode, key: &str) -> Option<String> {
@@ -191,22 +245,47 @@ impl<'a> Cluster<'a> {
                 .for_each(|v| v.path.1 = ELSEWHERE);
             self.host_volumes.extend(more.host_volumes);
             self.claims.extend(more.claims);
+            for (at, why) in &mut more.not_applied {
+                *at = ELSEWHERE;
+                why.push_str(" (in another file of this run)");
+            }
+            self.not_applied.extend(more.not_applied);
         }
     }
 
     fn add(&mut self, doc: &'a SNode) -> Result<(), ImportError> {
+        self.add_item(doc, None)
+    }
+
+    /// [`Cluster::add`], for an item of a typed list.
+    fn add_item(
+        &mut self,
+        doc: &'a SNode,
+        inherit: Option<Inherited<'a>>,
+    ) -> Result<(), ImportError> {
         if !doc.is_map() {
             return Ok(());
         }
-        let kind = doc.get("kind").and_then(SNode::as_str).unwrap_or("");
+        // An item naming neither kind nor apiVersion takes its list's.
+        let inherited =
+            inherit.filter(|_| doc.get("kind").is_none() && doc.get("apiVersion").is_none());
+        let (kind, version) = match inherited {
+            Some(i) => (i.kind, i.api_version),
+            None => (
+                doc.get("kind").and_then(SNode::as_str).unwrap_or(""),
+                doc.get("apiVersion"),
+            ),
+        };
         let name = meta_str(doc, "name").unwrap_or_else(|| "unnamed".into());
         let namespace = meta_str(doc, "namespace");
-        match kind {
-            "List" => {
-                for item in read::opt_seq(doc, "items")?.unwrap_or_default() {
-                    self.add(item)?;
-                }
+        if let Some((items, item)) = list_items(doc, kind)? {
+            for i in items {
+                self.add_item(i, item)?;
             }
+            return Ok(());
+        }
+        match kind {
+            _ if !self.served(doc, version, kind, &name) => {}
             "NetworkPolicy" => {
                 let Some(spec) = read::opt_map(doc, "spec")? else {
                     return Ok(());
@@ -261,7 +340,34 @@ impl<'a> Cluster<'a> {
                 self.limit_ranges.push(lr);
             }
             "ResourceQuota" => {
-                let hard = read::opt_map(doc, "spec")?
+                let spec = read::opt_map(doc, "spec")?;
+                // A scoped quota counts only the pods its scopes match
+                // (`BestEffort` leaves out a pod that sets limits), which
+                // is not evaluated here: it bounds no pod.
+                let scoped = spec.and_then(|s| {
+                    // `scopes: []` and a null name no scope.
+                    let named = |e: &&SEntry| {
+                        !(e.value.is_null() || e.value.is_seq() && e.value.items().is_empty())
+                    };
+                    s.entry("scopeSelector")
+                        .filter(named)
+                        .or_else(|| s.entry("scopes").filter(named))
+                });
+                if let Some(e) = scoped {
+                    let listed: Vec<&str> =
+                        e.value.items().iter().filter_map(SNode::as_str).collect();
+                    let which = if listed.is_empty() {
+                        format!("`{}`", e.key)
+                    } else {
+                        format!("`{}` ({})", e.key, listed.join(", "))
+                    };
+                    self.not_applied.push((
+                        e.key_loc,
+                        format!("`ResourceQuota/{name}` is not applied: it counts only the pods that match its {which}, which this import does not evaluate, so its `pods` is not taken as a bound on this pod"),
+                    ));
+                    return Ok(());
+                }
+                let hard = spec
                     .map(|s| read::opt_map(s, "hard"))
                     .transpose()?
                     .flatten();
@@ -340,6 +446,34 @@ impl<'a> Cluster<'a> {
             _ => {}
         }
         Ok(())
+    }
+
+    /// Whether the API server serves `doc`'s `apiVersion` for its `kind`
+    /// ([`SERVED`]); when not, the object is noted as not applied.
+    fn served(&mut self, doc: &SNode, version: Option<&SNode>, kind: &str, name: &str) -> bool {
+        let Some((_, served)) = SERVED.iter().find(|(k, _)| *k == kind) else {
+            return true;
+        };
+        let text = version.and_then(SNode::as_str);
+        if text.is_some_and(|v| served.contains(&v)) {
+            return true;
+        }
+        let serves = served
+            .iter()
+            .map(|v| format!("`{v}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let why = match text {
+            Some(v) => format!(
+                "`{kind}/{name}` is not applied: `apiVersion: {v}` is not one the API server serves for {kind} ({serves}), so the object is refused there or belongs to another API this import does not read"
+            ),
+            None => format!(
+                "`{kind}/{name}` is not applied: it has no `apiVersion`, so the API server refuses it ({kind} is served at {serves})"
+            ),
+        };
+        self.not_applied
+            .push((version.map_or(doc.loc, |v| v.loc), why));
+        false
     }
 
     /// Count `n` more objects looked at for a pod at `at`; past [`CHECKS`]
@@ -726,10 +860,10 @@ mod tests {
     #[test]
     fn egress_isolation_and_rules() {
         let d = docs(
-            "kind: NetworkPolicy\nmetadata: {name: deny}\nspec:\n  podSelector: {}\n  policyTypes: [Egress]\n---\n\
-             kind: NetworkPolicy\nmetadata: {name: ingress}\nspec:\n  podSelector: {}\n  ingress: [{}]\n---\n\
-             kind: NetworkPolicy\nmetadata: {name: implied}\nspec:\n  podSelector: {}\n  egress:\n  - to: [{ipBlock: {cidr: 10.0.0.0/8, except: [10.1.0.0/16]}}]\n    ports: [{port: 5432}, {port: dns, protocol: UDP}]\n---\n\
-             kind: NetworkPolicy\nmetadata: {name: open, namespace: other}\nspec:\n  podSelector: {}\n  policyTypes: [Egress]\n  egress: [{}]\n",
+            "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: deny}\nspec:\n  podSelector: {}\n  policyTypes: [Egress]\n---\n\
+             apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: ingress}\nspec:\n  podSelector: {}\n  ingress: [{}]\n---\n\
+             apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: implied}\nspec:\n  podSelector: {}\n  egress:\n  - to: [{ipBlock: {cidr: 10.0.0.0/8, except: [10.1.0.0/16]}}]\n    ports: [{port: 5432}, {port: dns, protocol: UDP}]\n---\n\
+             apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: open, namespace: other}\nspec:\n  podSelector: {}\n  policyTypes: [Egress]\n  egress: [{}]\n",
         );
         let c = Cluster::read(&d).unwrap();
         assert_eq!(c.egress.len(), 3);
@@ -751,7 +885,7 @@ mod tests {
         // Port 53 to the cluster DNS pods is the resolver; another port to
         // them, or port 53 elsewhere, is a destination.
         let d = docs(
-            "kind: NetworkPolicy\nmetadata: {name: dns}\nspec:\n  podSelector: {}\n  policyTypes: [Egress]\n  egress:\n  - to: [{namespaceSelector: {}, podSelector: {matchLabels: {k8s-app: kube-dns}}}]\n    ports: [{port: 53, protocol: UDP}, {port: 9153}]\n  - to: [{ipBlock: {cidr: 8.8.8.8/32}}]\n    ports: [{port: 53, protocol: UDP}]\n",
+            "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: dns}\nspec:\n  podSelector: {}\n  policyTypes: [Egress]\n  egress:\n  - to: [{namespaceSelector: {}, podSelector: {matchLabels: {k8s-app: kube-dns}}}]\n    ports: [{port: 53, protocol: UDP}, {port: 9153}]\n  - to: [{ipBlock: {cidr: 8.8.8.8/32}}]\n    ports: [{port: 53, protocol: UDP}]\n",
         );
         let dns_cluster = Cluster::read(&d).unwrap();
         let dns: Vec<bool> = dns_cluster.egress[0]

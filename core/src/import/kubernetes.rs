@@ -1,6 +1,7 @@
 //! Kubernetes workloads: Pod, Job, CronJob, Deployment, StatefulSet,
-//! DaemonSet, ReplicaSet, ReplicationController, PodTemplate and `List`s of
-//! them, in YAML or JSON, several documents per file.
+//! DaemonSet, ReplicaSet, ReplicationController, PodTemplate and lists of
+//! them (`List`, or a typed list such as `PodList`), in YAML or JSON,
+//! several documents per file.
 //!
 //! One profile per container (init and ephemeral containers included):
 //! mounts, capabilities, user, command and limits differ per container,
@@ -9,7 +10,7 @@
 
 use super::builder::{Draft, OVal};
 use super::invalid;
-use super::k8s_cluster::{here, Cluster};
+use super::k8s_cluster::{here, list_items, Cluster, Inherited};
 use super::read;
 use super::schema::{self, Shape};
 use super::tree::{Loc, SNode};
@@ -55,11 +56,39 @@ fn workloads<'a>(
     out: &mut Vec<Workload<'a>>,
     others: &mut Vec<(String, Loc)>,
 ) -> Result<(), ImportError> {
+    workloads_in(doc, None, out, others)
+}
+
+/// [`workloads`], for an item of a typed list (`inherit`: the kind an
+/// item that names neither kind nor apiVersion takes).
+fn workloads_in<'a>(
+    doc: &'a SNode,
+    inherit: Option<Inherited<'a>>,
+    out: &mut Vec<Workload<'a>>,
+    others: &mut Vec<(String, Loc)>,
+) -> Result<(), ImportError> {
     read::map(doc, "document")?;
-    let Some((kind, _)) = read::opt_str(doc, "kind")? else {
+    let own = read::opt_str(doc, "kind")?;
+    let own = match (own, inherit) {
+        (None, Some(i)) if doc.get("apiVersion").is_none() => Some((i.kind, doc.loc)),
+        (own, _) => own,
+    };
+    let Some((kind, kind_at)) = own else {
+        if let Some(path) = held_container(doc, true) {
+            return Err(invalid(
+                doc.loc,
+                format!("a document without `kind` holds containers (`{path}`); this import cannot tell what runs them, so they would not be audited"),
+            ));
+        }
         others.push(("a document without `kind`".into(), doc.loc));
         return Ok(());
     };
+    if let Some((items, item)) = list_items(doc, kind)? {
+        for i in items {
+            workloads_in(i, item, out, others)?;
+        }
+        return Ok(());
+    }
     let name = doc
         .get("metadata")
         .and_then(|m| m.get("name").or_else(|| m.get("generateName")))
@@ -107,12 +136,6 @@ fn workloads<'a>(
         _ => {}
     }
     let w = match (kind, spec) {
-        ("List", _) => {
-            for item in read::opt_seq(doc, "items")?.unwrap_or_default() {
-                workloads(item, out, others)?;
-            }
-            return Ok(());
-        }
         ("PodTemplate", _) => match read::opt_map(doc, "template")? {
             Some(t) => read::opt_map(t, "spec")?.map(|pod| (pod, None, None, spec_key(t))),
             None => None,
@@ -171,9 +194,88 @@ fn workloads<'a>(
                 pod_path,
             })
         }
-        None => others.push((format!("{kind}/{name}"), doc.loc)),
+        None => {
+            // Containers where this import reads none (a custom resource
+            // such as an Argo Workflow or a Tekton Task, or a pod spec
+            // written outside its template): whatever runs them, they
+            // would not be audited.
+            let data = matches!(kind, "ConfigMap" | "Secret");
+            if let Some(path) = held_container(doc, !data) {
+                let why = if WORKLOAD_KINDS.contains(&kind) {
+                    "not where this import reads a pod spec".to_string()
+                } else {
+                    format!("this import does not read kind `{kind}`")
+                };
+                return Err(invalid(
+                    kind_at,
+                    format!("`{kind}/{name}` holds containers (`{path}`), but {why}: they are not audited; import the pod spec as a Pod, Job or Deployment, or leave the document out"),
+                ));
+            }
+            others.push((format!("{kind}/{name}"), doc.loc))
+        }
     }
     Ok(())
+}
+
+/// The kinds whose pod template this import reads.
+const WORKLOAD_KINDS: [&str; 9] = [
+    "Pod",
+    "PodTemplate",
+    "Job",
+    "CronJob",
+    "Deployment",
+    "StatefulSet",
+    "DaemonSet",
+    "ReplicaSet",
+    "ReplicationController",
+];
+
+/// Where `node` holds a container: a `containers`, `initContainers` or
+/// `ephemeralContainers` list with a mapping in it, or (with `image`) a
+/// mapping that names an image as text (an Argo template's `container`
+/// or `script`, a Tekton step); its path, as messages write one
+/// (`spec.templates[0].container`). Depth is bounded by the parser.
+fn held_container(node: &SNode, image: bool) -> Option<String> {
+    fn walk(n: &SNode, path: &mut Vec<String>, image: bool) -> bool {
+        if image && n.get("image").and_then(SNode::as_str).is_some() {
+            return true;
+        }
+        for e in n.entries() {
+            path.push(e.key.clone());
+            if matches!(
+                e.key.as_str(),
+                "containers" | "initContainers" | "ephemeralContainers"
+            ) {
+                if let Some(i) = e.value.items().iter().position(SNode::is_map) {
+                    path.push(format!("[{i}]"));
+                    return true;
+                }
+            }
+            if walk(&e.value, path, image) {
+                return true;
+            }
+            path.pop();
+        }
+        for (i, item) in n.items().iter().enumerate() {
+            path.push(format!("[{i}]"));
+            if walk(item, path, image) {
+                return true;
+            }
+            path.pop();
+        }
+        false
+    }
+    let mut path = Vec::new();
+    walk(node, &mut path, image).then(|| {
+        let mut out = String::new();
+        for p in path {
+            if !out.is_empty() && !p.starts_with('[') {
+                out.push('.');
+            }
+            out.push_str(&p);
+        }
+        out
+    })
 }
 
 /// Where `key` is written in `node` (the node itself when it is absent).
@@ -255,6 +357,27 @@ pub fn import_docs(
         )))
         .at(docs.first().map_or(Loc { line: 1, column: 1 }, |d| d.loc)));
     }
+    // Documents of the stream this import reads nothing from: named, so
+    // none is left out without a word.
+    let mut unread = Draft::new(
+        "",
+        "",
+        docs.first().map_or(Loc { line: 1, column: 1 }, |d| d.loc),
+    );
+    for (k, at) in &others {
+        let kind = k.split('/').next().unwrap_or("");
+        let what = if k.starts_with("a document") {
+            k.clone()
+        } else {
+            format!("`{k}`")
+        };
+        if !super::k8s_cluster::reads_kind(kind) {
+            unread.note(
+                *at,
+                format!("{what} is not audited: this import reads no pod spec from it, and it holds no containers"),
+            );
+        }
+    }
     let mut cluster = Cluster::read(docs)?;
     // A broken companion is reported when it is audited itself.
     for c in companions {
@@ -266,6 +389,10 @@ pub fn import_docs(
         // Walked once per workload (per container, a pod of many
         // containers would cost the square); each profile gets the notes.
         let mut pod_notes = Draft::new("", "", w.pod_at);
+        schema::adopt_notes(&mut pod_notes, &unread);
+        for (at, why) in &cluster.not_applied {
+            pod_notes.note(here(*at, w.pod_at), why.clone());
+        }
         if let Some((spec, table)) = w.spec {
             schema::walk(&mut pod_notes, spec, &Shape::Map(table), "spec", &unknown)?;
         }
@@ -289,6 +416,8 @@ pub fn import_docs(
         let pod = read::map(w.pod, "spec")?;
         let volumes = volumes_of(pod)?;
         let mut any = false;
+        // Names are unique across every kind of container in a pod.
+        let mut names: std::collections::HashMap<&str, Loc> = std::collections::HashMap::new();
         for (group, init) in [
             ("initContainers", true),
             ("containers", false),
@@ -301,9 +430,18 @@ pub fn import_docs(
             {
                 let c = read::map(c, group)?;
                 let c_path = format!("{}.{group}[{i}]", w.pod_path);
-                let (cname, _) = read::opt_str(c, "name")?.ok_or_else(|| {
+                let (cname, cname_at) = read::opt_str(c, "name")?.ok_or_else(|| {
                     invalid(c.loc, format!("a container in `{group}` needs a `name`"))
                 })?;
+                if let Some(first) = names.insert(cname, cname_at) {
+                    return Err(invalid(
+                        cname_at,
+                        format!(
+                            "container name `{cname}` is used twice in the pod (first at line {}); the API server refuses a pod whose containers, init and ephemeral ones included, share a name",
+                            first.line
+                        ),
+                    ));
+                }
                 // The namespace first, as `kubectl` names an object, when
                 // the manifest gives one: `Pod ci/x` and `Pod staging/x`
                 // are two profiles, in reports, baselines and file names.
@@ -1021,16 +1159,26 @@ fn container_extras(d: &mut Draft, c: &SNode) -> Result<(), ImportError> {
     Ok(())
 }
 
-/// A pod's volumes by name, the first of each name as the kubelet reads
-/// them: built once per pod, so each mount of each container finds its
-/// volume without a scan of them all.
+/// A pod's volumes by name: built once per pod, so each mount of each
+/// container finds its volume without a scan of them all.
 type Volumes<'a> = std::collections::HashMap<&'a str, &'a SNode>;
 
+/// The pod's volumes; two of one name are refused, as the API server
+/// refuses them, rather than one of them read.
 fn volumes_of(pod: &SNode) -> Result<Volumes<'_>, ImportError> {
     let mut volumes = Volumes::new();
     for v in read::opt_seq(pod, "volumes")?.unwrap_or_default() {
-        if let Some(name) = v.get("name").and_then(SNode::as_str) {
-            volumes.entry(name).or_insert(v);
+        let Some(n) = v.get("name") else { continue };
+        let Some(name) = n.as_str() else { continue };
+        if let Some(first) = volumes.insert(name, v) {
+            let first = first.get("name").map_or(first.loc, |f| f.loc);
+            return Err(invalid(
+                n.loc,
+                format!(
+                    "volume `{name}` is defined twice in the pod (first at line {}); the API server refuses a pod with two volumes of one name",
+                    first.line
+                ),
+            ));
         }
     }
     Ok(volumes)
@@ -1074,12 +1222,23 @@ fn mounts(
     let vm_loc = key_at(c, "volumeMounts");
     d.ensure_array("/mounts", vm_loc);
     let mut token_mounted = false;
+    let mut paths: std::collections::HashMap<&str, Loc> = std::collections::HashMap::new();
     for vm in read::opt_seq(c, "volumeMounts")?.unwrap_or_default() {
         let vm = read::map(vm, "volumeMounts")?;
         let (vname, vname_at) = read::opt_str(vm, "name")?
             .ok_or_else(|| invalid(vm.loc, "a volume mount needs a `name`"))?;
         let (path, path_at) = read::opt_str(vm, "mountPath")?
             .ok_or_else(|| invalid(vm.loc, "a volume mount needs a `mountPath`"))?;
+        if let Some(first) = paths.insert(path, path_at) {
+            let cname = c.get("name").and_then(SNode::as_str).unwrap_or("?");
+            return Err(invalid(
+                path_at,
+                format!(
+                    "`mountPath: {path}` is used twice in container `{cname}` (first at line {}); the API server refuses two mounts at one path",
+                    first.line
+                ),
+            ));
+        }
         if path.trim_end_matches('/') == TOKEN_PATH {
             token_mounted = true;
         }
@@ -1645,6 +1804,446 @@ mod tests {
             }
         }
         crate::import::table_tests::assert_none_wrong(&wrong, table.len());
+    }
+
+    /// A document of a kind this import does not read is never dropped
+    /// without a word. One that holds containers anywhere (a container
+    /// list, or a mapping naming an `image`: an Argo template, a Tekton
+    /// step) refuses the whole file at its `kind`, whichever side of the
+    /// workload it is on; any other is a note naming it and its line.
+    #[test]
+    fn unread_kinds_with_containers_refuse_the_file_and_others_are_noted() {
+        let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  automountServiceAccountToken: false\n  containers:\n  - name: c\n    image: x\n";
+        // (document, kind named, where its container is)
+        let refused = [
+            ("apiVersion: argoproj.io/v1alpha1\nkind: Workflow\nmetadata: {name: wf}\nspec:\n  templates:\n  - name: t\n    container:\n      image: busybox\n      securityContext: {privileged: true}\n", "Workflow", "spec.templates[0].container"),
+            ("apiVersion: argoproj.io/v1alpha1\nkind: Workflow\nmetadata: {name: wf}\nspec:\n  templates:\n  - name: s\n    script: {image: python, source: print(1)}\n", "Workflow", "spec.templates[0].script"),
+            ("apiVersion: argoproj.io/v1alpha1\nkind: Workflow\nmetadata: {name: wf}\nspec:\n  templates:\n  - name: t\n    containerSet:\n      containers:\n      - {name: a, image: busybox}\n", "Workflow", "spec.templates[0].containerSet.containers[0]"),
+            ("apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata: {name: ro}\nspec:\n  template:\n    spec:\n      hostNetwork: true\n      containers:\n      - {name: c, image: busybox}\n", "Rollout", "spec.template.spec.containers[0]"),
+            ("apiVersion: serving.knative.dev/v1\nkind: Service\nmetadata: {name: k}\nspec:\n  template:\n    spec:\n      containers:\n      - image: busybox\n", "Service", "spec.template.spec.containers[0]"),
+            ("apiVersion: tekton.dev/v1\nkind: Task\nmetadata: {name: t}\nspec:\n  steps:\n  - name: build\n    image: golang\n    script: go build\n", "Task", "spec.steps[0]"),
+            ("apiVersion: keda.sh/v1alpha1\nkind: ScaledJob\nmetadata: {name: j}\nspec:\n  jobTargetRef:\n    template:\n      spec:\n        initContainers:\n        - {name: i, image: busybox}\n", "ScaledJob", "spec.jobTargetRef.template.spec.initContainers[0]"),
+            ("apiVersion: example.com/v1\nkind: Runner\nmetadata: {name: r}\nspec:\n  pods:\n  - spec:\n      ephemeralContainers:\n      - {name: e, image: busybox}\n", "Runner", "spec.pods[0].spec.ephemeralContainers[0]"),
+            // A kind this import reads for pods, with its containers
+            // written where no pod template is.
+            ("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  containers:\n  - {name: c, image: busybox}\n", "Deployment", "spec.containers[0]"),
+            // Inside a List.
+            ("apiVersion: v1\nkind: List\nitems:\n- apiVersion: argoproj.io/v1alpha1\n  kind: Rollout\n  metadata: {name: ro}\n  spec:\n    template:\n      spec:\n        containers:\n        - {name: c, image: busybox}\n", "Rollout", "spec.template.spec.containers[0]"),
+        ];
+        let mut wrong = Vec::new();
+        for (doc, kind, path) in refused {
+            for y in [format!("{pod}---\n{doc}"), format!("{doc}---\n{pod}")] {
+                let kind_line = y
+                    .lines()
+                    .position(|l| {
+                        l.trim_start_matches("- ").trim_start() == format!("kind: {kind}")
+                    })
+                    .map(|i| i as u32 + 1);
+                match import(y.as_bytes()) {
+                    Ok(_) => wrong.push(format!("imported, want refused:\n{y}")),
+                    Err(e) => {
+                        let m = e.to_string();
+                        if !(m.contains(&format!("`{kind}"))
+                            && m.contains(path)
+                            && m.contains("not audited"))
+                            || e.loc.map(|l| l.line) != kind_line
+                        {
+                            wrong.push(format!("error {m} (want kind `{kind}`, `{path}`, at line {kind_line:?}):\n{y}"));
+                        }
+                    }
+                }
+            }
+        }
+        // (document, the note's words)
+        let noted = [
+            ("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg}\ndata: {image: busybox, containers: x}\n", "`ConfigMap/cfg`"),
+            ("apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {image: busybox}\n", "`Secret/s`"),
+            ("apiVersion: v1\nkind: Service\nmetadata: {name: svc}\nspec:\n  ports: [{port: 80}]\n", "`Service/svc`"),
+            ("apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: in}\nspec: {}\n", "`Ingress/in`"),
+            ("apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: admin}\nrules: [{apiGroups: ['*'], resources: ['*'], verbs: ['*']}]\n", "`ClusterRole/admin`"),
+            ("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: runners.example.com}\nspec:\n  versions:\n  - name: v1\n    schema:\n      openAPIV3Schema:\n        properties:\n          containers: {type: array, items: {type: object}}\n          image: {type: string}\n", "`CustomResourceDefinition/runners.example.com`"),
+            ("apiVersion: v1\nmetadata: {name: x}\ndata: {}\n", "without `kind`"),
+            ("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: empty}\nspec: {replicas: 1}\n", "`Deployment/empty`"),
+        ];
+        for (doc, want) in noted {
+            for (y, doc_line) in [
+                (format!("{pod}---\n{doc}"), pod.lines().count() as u32 + 2),
+                (format!("{doc}---\n{pod}"), 1),
+            ] {
+                match import(y.as_bytes()) {
+                    Err(e) => wrong.push(format!("refused ({e}), want a note:\n{y}")),
+                    Ok(out) => {
+                        let hit = out[0].1.notes.iter().any(|n| {
+                            n.message.contains(want)
+                                && n.message.contains("not audited")
+                                && n.line == doc_line
+                        });
+                        if !hit {
+                            let n: Vec<String> =
+                                out[0].1.notes.iter().map(|n| n.to_string()).collect();
+                            wrong.push(format!(
+                                "no note with {want} at line {doc_line}: {n:#?}\n{y}"
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        // The cluster objects this import reads keep their own notes.
+        let sa = format!(
+            "{pod}---\napiVersion: v1\nkind: ServiceAccount\nmetadata: {{name: default}}\n"
+        );
+        let out = import(sa.as_bytes()).unwrap();
+        if out[0]
+            .1
+            .notes
+            .iter()
+            .any(|n| n.message.contains("not audited"))
+        {
+            wrong.push(format!("a ServiceAccount is noted as not audited:\n{sa}"));
+        }
+        // A file of cluster objects beside an unread workload is not a
+        // companion of other files (it would never be audited itself).
+        let objects = "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: deny}\nspec:\n  podSelector: {}\n  policyTypes: [Egress]\n---\n";
+        for (doc, _, _) in refused {
+            let y = format!("{objects}{doc}");
+            if cluster_objects_only(y.as_bytes()).is_some() {
+                wrong.push(format!("read as cluster objects only:\n{y}"));
+            }
+        }
+        crate::import::table_tests::assert_none_wrong(
+            &wrong,
+            2 * (refused.len() + noted.len()) + 1 + refused.len(),
+        );
+    }
+
+    /// A cluster object changes what a pod is audited with only when the
+    /// API server would accept it: of a kind this import reads, with an
+    /// `apiVersion` the server serves for that kind. Any other (removed,
+    /// misspelt, of another group, or none) is not applied, and a note
+    /// says why; the pod is then judged as if the object were absent.
+    #[test]
+    fn cluster_objects_apply_only_with_a_served_api_version() {
+        let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  runtimeClassName: sandboxed\n  serviceAccountName: runner\n  containers:\n  - name: c\n    image: x\n    volumeMounts: [{name: d, mountPath: /data}]\n  volumes:\n  - name: d\n    persistentVolumeClaim: {claimName: c}\n---\n";
+        let with = |v: &str, rest: &str| match v {
+            "" => rest.to_string(),
+            v => format!("apiVersion: {v}\n{rest}"),
+        };
+        let pv = "kind: PersistentVolume\nmetadata: {name: pv}\nspec:\n  hostPath: {path: /srv}\n";
+        use serde_json::json;
+        // (kind, the object at an apiVersion, served, not served, pointer, value when applied)
+        type Row<'a> = (
+            &'a str,
+            Box<dyn Fn(&str) -> String>,
+            &'a str,
+            Vec<&'a str>,
+            &'a str,
+            serde_json::Value,
+        );
+        let rows: Vec<Row<'_>> = vec![
+            (
+                "NetworkPolicy",
+                Box::new(move |v| {
+                    with(v, "kind: NetworkPolicy\nmetadata: {name: deny}\nspec:\n  podSelector: {}\n  policyTypes: [Egress]\n")
+                }),
+                "networking.k8s.io/v1",
+                vec![
+                    "extensions/v1beta1",
+                    "networking.k8s.io/v1beta1",
+                    "bogus.example.com/v9",
+                    "v1",
+                    "projectcalico.org/v3",
+                    "",
+                ],
+                "/network/egress",
+                json!("deny"),
+            ),
+            (
+                "LimitRange",
+                Box::new(move |v| {
+                    with(v, "kind: LimitRange\nmetadata: {name: lr}\nspec:\n  limits:\n  - type: Container\n    default: {memory: 128Mi}\n")
+                }),
+                "v1",
+                vec!["example.com/v1", "v1beta1", "apps/v1", ""],
+                "/limits/memory_bytes",
+                json!(134217728),
+            ),
+            (
+                "ResourceQuota",
+                Box::new(move |v| {
+                    with(
+                        v,
+                        "kind: ResourceQuota\nmetadata: {name: q}\nspec:\n  hard: {pods: '3'}\n",
+                    )
+                }),
+                "v1",
+                vec!["example.com/v1", "v2", ""],
+                "/concurrency/max_jobs",
+                json!(3),
+            ),
+            (
+                "RuntimeClass",
+                Box::new(move |v| {
+                    with(
+                        v,
+                        "kind: RuntimeClass\nmetadata: {name: sandboxed}\nhandler: runsc\n",
+                    )
+                }),
+                "node.k8s.io/v1",
+                vec!["node.k8s.io/v1beta1", "node.k8s.io/v1alpha1", "v1", ""],
+                "/boundary/kind",
+                json!("user-space-kernel"),
+            ),
+            (
+                "ServiceAccount",
+                Box::new(move |v| {
+                    with(v, "kind: ServiceAccount\nmetadata: {name: runner}\nautomountServiceAccountToken: false\n")
+                }),
+                "v1",
+                vec!["v2", "core/v1", ""],
+                "/mounts/0",
+                serde_json::Value::Null,
+            ),
+            (
+                "PersistentVolume",
+                Box::new(move |v| {
+                    with(v, "kind: PersistentVolume\nmetadata: {name: pv}\nspec:\n  hostPath: {path: /srv}\n  claimRef: {name: c}\n")
+                }),
+                "v1",
+                vec!["storage.k8s.io/v1", ""],
+                "/mounts/0/source",
+                json!("/srv"),
+            ),
+            (
+                "PersistentVolumeClaim",
+                Box::new(move |v| {
+                    format!("apiVersion: v1\n{pv}---\n") + &with(v, "kind: PersistentVolumeClaim\nmetadata: {name: c}\nspec:\n  volumeName: pv\n")
+                }),
+                "v1",
+                vec!["v1alpha1", ""],
+                "/mounts/0/source",
+                json!("/srv"),
+            ),
+        ];
+        let mut wrong = Vec::new();
+        let mut count = 0;
+        for (kind, object, served, not_served, ptr, applied) in &rows {
+            for v in std::iter::once(served).chain(not_served.iter()) {
+                count += 1;
+                let y = format!("{pod}{}", object(v));
+                let out = match import(y.as_bytes()) {
+                    Ok(out) => out,
+                    Err(e) => {
+                        wrong.push(format!("refused: {e}\n{y}"));
+                        continue;
+                    }
+                };
+                let (_, d) = out.into_iter().next().unwrap();
+                let notes: Vec<String> = d.notes.iter().map(|n| n.to_string()).collect();
+                let got = crate::import::table_tests::profile(d)
+                    .pointer(ptr)
+                    .cloned()
+                    .unwrap_or(serde_json::Value::Null);
+                let noted = notes
+                    .iter()
+                    .any(|n| n.contains(&format!("`{kind}/")) && n.contains("not applied"));
+                if v == served {
+                    if &got != applied || noted {
+                        wrong.push(format!(
+                            "{ptr} {got}, want {applied}, notes {notes:#?}:\n{y}"
+                        ));
+                    }
+                } else if &got == applied || !noted {
+                    wrong.push(format!(
+                        "{kind} applied at `{v}` ({ptr} {got}), or no note: {notes:#?}\n{y}"
+                    ));
+                }
+            }
+        }
+        // From another file of the run, too.
+        let policy = "apiVersion: extensions/v1beta1\nkind: NetworkPolicy\nmetadata: {name: deny}\nspec:\n  podSelector: {}\n  policyTypes: [Egress]\n";
+        let companions = crate::import::yaml::parse(policy.as_bytes()).unwrap();
+        let (_, d) = import_with(pod.as_bytes(), &companions).unwrap().remove(0);
+        let noted = d.notes.iter().any(|n| n.message.contains("not applied"));
+        if crate::import::table_tests::profile(d)
+            .pointer("/network/egress")
+            .is_some()
+            || !noted
+        {
+            wrong.push(format!("a companion NetworkPolicy at extensions/v1beta1 is applied, or not noted:\n{policy}"));
+        }
+        crate::import::table_tests::assert_none_wrong(&wrong, count + 1);
+    }
+
+    /// The API server refuses a pod with two volumes of one name, two
+    /// containers of one name (init and ephemeral ones included), or two
+    /// mounts at one path in one container. The import refuses it too, at
+    /// the second (the line marked `# 2nd`), rather than read one of them.
+    #[test]
+    fn duplicate_volumes_containers_and_mount_paths_are_refused() {
+        let pod = |spec: &str| {
+            format!("apiVersion: v1\nkind: Pod\nmetadata: {{name: p}}\nspec:\n  automountServiceAccountToken: false\n{spec}")
+        };
+        let deployment = |spec: &str| {
+            format!(
+                "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: d}}\nspec:\n  template:\n    spec:\n{}",
+                spec.lines().map(|l| format!("    {l}\n")).collect::<String>()
+            )
+        };
+        let two_volumes = "  containers:\n  - name: c\n    image: x\n    volumeMounts: [{name: v, mountPath: /h}]\n  volumes:\n  - name: v\n    emptyDir: {}\n  - name: v # 2nd\n    hostPath: {path: /var/run/docker.sock}\n";
+        let two_volumes_unmounted = "  containers:\n  - name: c\n    image: x\n  volumes:\n  - {name: v, hostPath: {path: /srv}}\n  - {name: w, emptyDir: {}}\n  - {name: v, emptyDir: {}} # 2nd\n";
+        let two_containers =
+            "  containers:\n  - name: c\n    image: x\n  - name: c # 2nd\n    image: z\n";
+        let init_and_container = "  initContainers:\n  - name: c\n    image: x\n  containers:\n  - name: c # 2nd\n    image: z\n";
+        let container_and_ephemeral = "  containers:\n  - name: c\n    image: x\n  ephemeralContainers:\n  - name: c # 2nd\n    image: z\n";
+        let two_mounts = "  containers:\n  - name: c\n    image: x\n    volumeMounts:\n    - {name: a, mountPath: /data}\n    - {name: b, mountPath: /data} # 2nd\n  volumes:\n  - {name: a, emptyDir: {}}\n  - {name: b, hostPath: {path: /}}\n";
+        let two_mounts_second_container = "  containers:\n  - name: c\n    image: x\n  - name: d\n    image: x\n    volumeMounts:\n    - {name: a, mountPath: /data}\n    - {name: a, mountPath: /data} # 2nd\n  volumes:\n  - {name: a, emptyDir: {}}\n";
+        // (manifest, words of the error)
+        let refused = [
+            (pod(two_volumes), "volume `v`"),
+            (deployment(two_volumes), "volume `v`"),
+            (pod(two_volumes_unmounted), "volume `v`"),
+            (pod(two_containers), "container name `c`"),
+            (deployment(two_containers), "container name `c`"),
+            (pod(init_and_container), "container name `c`"),
+            (pod(container_and_ephemeral), "container name `c`"),
+            (pod(two_mounts), "`mountPath: /data`"),
+            (deployment(two_mounts), "`mountPath: /data`"),
+            (pod(two_mounts_second_container), "`mountPath: /data`"),
+        ];
+        let mut wrong = Vec::new();
+        for (y, words) in &refused {
+            let line = y
+                .lines()
+                .position(|l| l.ends_with("# 2nd"))
+                .map(|i| i as u32 + 1);
+            match import(y.as_bytes()) {
+                Ok(_) => wrong.push(format!("imported, want refused:\n{y}")),
+                Err(e) => {
+                    let m = e.to_string();
+                    if !m.contains(words)
+                        || !m.contains("API server refuses")
+                        || e.loc.map(|l| l.line) != line
+                    {
+                        wrong.push(format!("error {m}, want {words} at line {line:?}:\n{y}"));
+                    }
+                }
+            }
+        }
+        // What the API server accepts is imported.
+        let accepted = [
+            pod("  containers:\n  - name: c\n    image: x\n    volumeMounts: [{name: v, mountPath: /a}, {name: v, mountPath: /b}]\n  - name: d\n    image: x\n    volumeMounts: [{name: v, mountPath: /a}]\n  volumes:\n  - {name: v, emptyDir: {}}\n"),
+            pod("  containers:\n  - name: v\n    image: x\n  volumes:\n  - {name: c, emptyDir: {}}\n  - {name: v, emptyDir: {}}\n"),
+        ];
+        for y in &accepted {
+            if let Err(e) = import(y.as_bytes()) {
+                wrong.push(format!("refused ({e}):\n{y}"));
+            }
+        }
+        crate::import::table_tests::assert_none_wrong(&wrong, refused.len() + accepted.len());
+    }
+
+    /// A ResourceQuota with `scopes` or a `scopeSelector` counts only the
+    /// pods its scopes match (`BestEffort` does not count a pod that sets
+    /// limits), which this import does not evaluate: its `pods` is never
+    /// taken as the bound on a pod, and a note says so. One without scopes
+    /// bounds every pod of its namespace.
+    #[test]
+    fn a_scoped_resource_quota_is_not_a_bound() {
+        let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ci}\nspec:\n  containers:\n  - name: c\n    image: x\n    resources: {limits: {memory: 64Mi}}\n---\n";
+        let quota = |name: &str, pods: u32, rest: &str| {
+            format!("apiVersion: v1\nkind: ResourceQuota\nmetadata: {{name: {name}, namespace: ci}}\nspec:\n  hard: {{pods: '{pods}'}}\n{rest}---\n")
+        };
+        let selector = |op: &str| {
+            format!("  scopeSelector:\n    matchExpressions:\n    - {{scopeName: PriorityClass, operator: {op}, values: [high]}}\n")
+        };
+        // (the quotas, the bound applied, whether a note says one is not applied)
+        let rows: Vec<(String, Option<u64>, bool)> = vec![
+            (quota("q", 3, ""), Some(3), false),
+            (quota("q", 3, "  scopes: []\n"), Some(3), false),
+            (quota("q", 3, "  scopes: [BestEffort]\n"), None, true),
+            (quota("q", 3, "  scopes: [NotBestEffort]\n"), None, true),
+            (quota("q", 3, "  scopes: [Terminating]\n"), None, true),
+            (quota("q", 3, "  scopes: [NotTerminating, NotBestEffort]\n"), None, true),
+            (quota("q", 3, "  scopes:\n  - PriorityClass\n"), None, true),
+            (quota("q", 3, "  scopes: [CrossNamespacePodAffinity]\n"), None, true),
+            (quota("q", 3, &selector("In")), None, true),
+            (quota("q", 3, &selector("NotIn")), None, true),
+            (quota("q", 3, "  scopeSelector:\n    matchExpressions:\n    - {scopeName: BestEffort, operator: Exists}\n"), None, true),
+            (quota("q", 3, "  scopeSelector: {}\n"), None, true),
+            // A smaller scoped quota does not replace an unscoped one.
+            (quota("scoped", 1, "  scopes: [BestEffort]\n") + &quota("all", 5, ""), Some(5), true),
+        ];
+        let mut wrong = Vec::new();
+        for (quotas, want, note) in &rows {
+            let y = format!("{pod}{quotas}");
+            let (_, d) = match import(y.as_bytes()) {
+                Ok(mut out) => out.remove(0),
+                Err(e) => {
+                    wrong.push(format!("refused ({e}):\n{y}"));
+                    continue;
+                }
+            };
+            let noted = d.notes.iter().any(|n| {
+                n.message.contains("`ResourceQuota/") && n.message.contains("not applied")
+            });
+            let got = crate::import::table_tests::profile(d)
+                .pointer("/concurrency/max_jobs")
+                .and_then(serde_json::Value::as_u64);
+            if got != *want || noted != *note {
+                wrong.push(format!(
+                    "max_jobs {got:?} (want {want:?}), noted {noted} (want {note}):\n{y}"
+                ));
+            }
+        }
+        crate::import::table_tests::assert_none_wrong(&wrong, rows.len());
+    }
+
+    /// `kubectl` reads any object with `items` as a list, whatever its
+    /// kind: `List`, or a typed list such as `PodList` as `kubectl get -o
+    /// yaml` writes it. An item that names neither its kind nor its
+    /// apiVersion takes the list's (`PodList` items are Pods), as
+    /// `kubectl` sets them.
+    #[test]
+    fn typed_lists_are_read_like_list() {
+        let pod_item = "- apiVersion: v1\n  kind: Pod\n  metadata: {name: p}\n  spec:\n    containers:\n    - {name: c, image: x}\n";
+        let bare_pod =
+            "- metadata: {name: p}\n  spec:\n    containers:\n    - {name: c, image: x}\n";
+        let bare_deployment = "- metadata: {name: d}\n  spec:\n    template:\n      spec:\n        containers:\n        - {name: c, image: x}\n";
+        let pod_doc = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - {name: c, image: x}\n---\n";
+        let deny =
+            "- metadata: {name: deny}\n  spec:\n    podSelector: {}\n    policyTypes: [Egress]\n";
+        // (stream, the profiles' names, egress of the first, a note's words)
+        type Row<'a> = (String, Vec<&'a str>, Option<&'a str>, Option<&'a str>);
+        let rows: Vec<Row<'_>> = vec![
+            (format!("apiVersion: v1\nkind: List\nitems:\n{pod_item}"), vec!["Pod/p/c"], None, None),
+            (format!("apiVersion: v1\nkind: PodList\nitems:\n{pod_item}"), vec!["Pod/p/c"], None, None),
+            (format!("apiVersion: v1\nkind: PodList\nmetadata: {{resourceVersion: '1'}}\nitems:\n{bare_pod}{pod_item}"), vec!["Pod/p/c", "Pod/p/c"], None, None),
+            (format!("apiVersion: apps/v1\nkind: DeploymentList\nitems:\n{bare_deployment}"), vec!["Deployment/d/c"], None, None),
+            (format!("{pod_doc}apiVersion: networking.k8s.io/v1\nkind: NetworkPolicyList\nitems:\n{deny}"), vec!["Pod/p/c"], Some("deny"), None),
+            (format!("{pod_doc}apiVersion: extensions/v1beta1\nkind: NetworkPolicyList\nitems:\n{deny}"), vec!["Pod/p/c"], None, Some("not applied")),
+            (format!("{pod_doc}apiVersion: v1\nkind: ConfigMapList\nitems:\n- metadata: {{name: cfg}}\n  data: {{a: b}}\n"), vec!["Pod/p/c"], None, Some("`ConfigMap/cfg` is not audited")),
+        ];
+        let mut wrong = Vec::new();
+        for (y, names, egress, note) in &rows {
+            let out = match import(y.as_bytes()) {
+                Ok(out) => out,
+                Err(e) => {
+                    wrong.push(format!("refused ({e}):\n{y}"));
+                    continue;
+                }
+            };
+            let got: Vec<String> = out.iter().map(|(n, _)| n.clone()).collect();
+            let (_, d) = out.into_iter().next().unwrap();
+            let noted = note.is_none_or(|w| d.notes.iter().any(|n| n.message.contains(w)));
+            let e = crate::import::table_tests::profile(d)
+                .pointer("/network/egress")
+                .and_then(|v| v.as_str().map(str::to_string));
+            if got != *names || e.as_deref() != *egress || !noted {
+                wrong.push(format!("profiles {got:?} (want {names:?}), egress {e:?} (want {egress:?}), note {note:?} found {noted}:\n{y}"));
+            }
+        }
+        crate::import::table_tests::assert_none_wrong(&wrong, rows.len());
     }
 
     /// Item by item: each setting that widens what the pod can do, and any
