@@ -455,9 +455,11 @@ impl LabelIndex {
     pub fn classify(&self, raw: &str) -> Classification {
         let normalized = normalize(raw);
         if normalized.relative {
+            // Where it resolves is unknown, but an engine's socket or pipe
+            // is one by its name (`./docker.sock`, `\\.\pipe\docker_engine`).
             return Classification {
+                matched: builtin::engine_socket(&normalized.path),
                 normalized,
-                matched: None,
                 exposes: Vec::new(),
             };
         }
@@ -549,6 +551,12 @@ pub mod builtin {
         "crio.sock",
         "buildkitd.sock",
         "dockershim.sock",
+        // Windows named pipes (`\\.\pipe\docker_engine`) of the same engines.
+        "docker_engine",
+        "dockerDesktopEngine",
+        "dockerDesktopLinuxEngine",
+        "containerd-containerd",
+        "podman-machine-default",
     ];
     /// Directories that belong to container engines.
     pub(super) const ENGINE_DIRS: &[&str] = &[
@@ -648,6 +656,17 @@ pub mod builtin {
             || name == "keyring"
     }
 
+    /// An engine's socket or Windows pipe, known by its last component
+    /// wherever it lies.
+    pub fn engine_socket(path: &str) -> Option<Match> {
+        let name = path.rsplit(['/', '\\']).next().unwrap_or("");
+        ENGINE_SOCKETS.contains(&name).then(|| Match {
+            class: LabelClass::ContainerEngineSocket,
+            path: path.to_string(),
+            origin: Origin::BuiltIn("container engine socket"),
+        })
+    }
+
     /// The most specific well-known location containing `path`.
     pub fn classify(path: &str) -> Option<Match> {
         let hit = |class, p: &str, why| {
@@ -658,12 +677,8 @@ pub mod builtin {
             })
         };
         let name = path.rsplit('/').next().unwrap_or("");
-        if ENGINE_SOCKETS.contains(&name) {
-            return hit(
-                LabelClass::ContainerEngineSocket,
-                path,
-                "container engine socket",
-            );
+        if let Some(m) = engine_socket(path) {
+            return Some(m);
         }
         // Below any other first component, only the name checks apply.
         let listed = TOPS.contains(&top(path));
@@ -915,6 +930,16 @@ mod tests {
         // Outside those, only the names decide.
         assert!(builtin::classify("/srv/x").is_none());
         assert!(builtin::classify("/srv/docker.sock").is_some());
+        for pipe in [
+            r"\\.\pipe\docker_engine",
+            r"\\.\pipe\dockerDesktopLinuxEngine",
+            r"\\.\pipe\containerd-containerd",
+            r"\\.\pipe\podman-machine-default",
+        ] {
+            let m = builtin::classify(pipe).unwrap_or_else(|| panic!("{pipe}"));
+            assert_eq!(m.class, LabelClass::ContainerEngineSocket, "{pipe}");
+        }
+        assert!(builtin::classify(r"\\.\pipe\some_app").is_none());
         assert!(builtin::classify("/tmp/ssh-abc/agent.123").is_some());
         assert!(builtin::classify("/").is_some());
         // Nothing listed lies under another first component; above them,

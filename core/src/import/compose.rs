@@ -891,18 +891,16 @@ fn long_volume(d: &mut Draft, defs: &Defs<'_>, v: &SNode) -> Result<(), ImportEr
             v.loc,
             format!("tmpfs at `{dst}` is private scratch memory, not a host path"),
         ),
-        ("npipe", s) => d.note(
-            v.loc,
-            format!(
-                "named pipe `{}` of the Windows host is bound at `{dst}`{}",
-                s.as_ref().map_or("", |(s, _)| s.as_str()),
-                if s.as_ref().is_some_and(|(s, _)| s.contains("docker_engine")) {
-                    "; that pipe controls the Docker engine"
-                } else {
-                    ""
-                }
-            ),
-        ),
+        // A host pipe is a host path the job can talk through: audited as a
+        // mount (an engine's pipe is its socket), not only noted.
+        ("npipe", Some((s, s_at))) => {
+            d.note(
+                v.loc,
+                format!("named pipe `{s}` of the Windows host is bound at `{dst}`"),
+            );
+            add_mount(d, v.loc, (s, s_at), (&dst, dst_at), access);
+        }
+        ("npipe", None) => return Err(invalid(v.loc, "a named pipe needs a `source`")),
         (k, _) => d.note(v.loc, format!("`{k}` mount at `{dst}` is not a host path")),
     }
     Ok(())

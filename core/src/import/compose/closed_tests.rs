@@ -495,3 +495,25 @@ fn boolean_strings_are_read_as_compose_casts_them() {
     }
     assert_none_wrong(&wrong, table.len());
 }
+
+/// A Windows named pipe is a host path the job talks through: audited as a
+/// mount, so the engine's pipe is its socket (PRV009) and any other pipe is
+/// a source the audit cannot vouch for; neither passes.
+#[test]
+fn host_named_pipes_are_mounts() {
+    for (pipe, engine) in [
+        (r"\\.\pipe\docker_engine", true),
+        (r"\\.\pipe\dockerDesktopLinuxEngine", true),
+        (r"\\.\pipe\some_app", false),
+    ] {
+        let yaml = file(
+            &format!(
+                "    volumes:\n      - type: npipe\n        source: '{pipe}'\n        target: '\\\\.\\pipe\\docker_engine'\n"
+            ),
+            "",
+        );
+        let (rules, blocks) = audit(&yaml);
+        assert_eq!(rules.contains(&"PRV009"), engine, "{pipe}: {rules:?}");
+        assert!(blocks, "{pipe}: {rules:?}");
+    }
+}
