@@ -451,6 +451,40 @@ mod tests {
         assert_eq!(findings(WORKSHOP_PROFILE_FIXED), []);
     }
 
+    /// Probe B R02/R03: a wrapper the table knows (`tini --`, `uv run`)
+    /// does not hide the shell or the interpreter it runs.
+    #[test]
+    fn wrappers_do_not_hide_what_runs() {
+        for (command, rule, pointer) in [
+            (
+                r#"{"executable": "tini", "arguments": ["--", "bash", "-c", "id"]}"#,
+                "CMD003",
+                "/command/arguments/2",
+            ),
+            (
+                r#"{"executable": "uv", "arguments": ["run", "python", "-c", "import payload"]}"#,
+                "CMD005",
+                "/command/arguments/2",
+            ),
+            (
+                r#"{"executable": "script", "arguments": ["-q", "-c", "id", "/dev/null"]}"#,
+                "CMD003",
+                "/command/arguments/2",
+            ),
+            (
+                r#"{"executable": "tini", "arguments": ["--frob", "python", "t.py"]}"#,
+                "CMD005",
+                "/command/arguments/0",
+            ),
+        ] {
+            let f = findings(&with_command(command));
+            assert!(
+                f.contains(&(rule, Severity::High, pointer.to_string())),
+                "{command}: {f:?}"
+            );
+        }
+    }
+
     #[test]
     fn hits_point_at_the_offending_argument() {
         let f = findings(&with_command(

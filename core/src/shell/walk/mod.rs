@@ -13,7 +13,7 @@ mod scripting;
 mod shells;
 
 use super::lex::{is_assignment, parse};
-use super::programs::{code_loading_variable, is_interpreter, is_posix_shell};
+use super::programs::{code_loading_variable, is_interpreter, is_posix_shell, Inner};
 use super::words::{is_batch, is_relative_path, program_name};
 use crate::finding::Severity;
 
@@ -325,24 +325,56 @@ impl Walker {
         self.depth -= 1;
     }
 
-    /// A program that runs another: skip its options (those in `valued`
-    /// take the next word) and `positional` leading operands, then walk the
-    /// rest as a command line.
-    pub(crate) fn wrapper(&mut self, c: &Call<'_>, valued: &[&str], positional: usize) {
-        let mut k = 0;
-        while let Some(a) = c.arg(k) {
-            if a == "--" {
-                k += 1;
-                break;
+    /// A program that runs another ([`super::programs::unwrap`] says
+    /// where): walk the command line or shell text it runs; a bare shell
+    /// or an option the table cannot read blocks.
+    pub(crate) fn wrapped(&mut self, c: &Call<'_>, inner: Inner) {
+        match inner {
+            Inner::Command(k) => {
+                if k < c.args.len() {
+                    self.words(c.rest(k), c.base + k, c.pin);
+                }
             }
-            if !a.starts_with('-') || a == "-" {
-                break;
+            Inner::Text {
+                option,
+                at,
+                span,
+                text,
+            } => {
+                self.hit(
+                    c,
+                    at,
+                    HitKind::ShellRunsText,
+                    &option,
+                    Severity::High,
+                    "runs its argument as shell text",
+                );
+                for j in at..at + span.max(1) {
+                    self.payload(c, j);
+                }
+                self.text(&text, c.at(at));
             }
-            k += if valued.contains(&a) { 2 } else { 1 };
-        }
-        k += positional;
-        if k < c.args.len() {
-            self.words(c.rest(k), c.base + k, c.pin);
+            Inner::Shell => {
+                let me = c.program();
+                self.hit(
+                    &me,
+                    0,
+                    HitKind::ShellRunsText,
+                    "",
+                    Severity::High,
+                    "starts a shell that reads its commands from standard input",
+                );
+            }
+            Inner::Unreadable(k) => {
+                let option = option_of(c.arg(k).unwrap_or(""));
+                self.code(
+                    c,
+                    k,
+                    &option,
+                    "has an option the audit cannot read, so what it runs cannot be vouched for",
+                );
+            }
+            Inner::Nothing => {}
         }
     }
 

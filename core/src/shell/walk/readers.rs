@@ -2,7 +2,7 @@
 
 use super::{Call, HitKind, Walker};
 use crate::finding::Severity;
-use crate::shell::programs::{wrapper, POSIX_SHELLS};
+use crate::shell::programs::{unwrap, POSIX_SHELLS};
 use crate::shell::words::stem;
 
 /// How one family reads its arguments.
@@ -60,11 +60,11 @@ const READERS: &[(&[&str], Reader)] = &[
 /// arguments.
 pub(crate) fn read(w: &mut Walker, c: &Call<'_>) {
     let s = stem(c.name);
-    if let Some(wr) = wrapper(c.name) {
-        if s == "xargs" {
+    if let Some(inner) = unwrap(c.name, c.args) {
+        if matches!(s, "xargs" | "parallel") {
             w.program_hit(c, "builds and runs command lines from its input");
         }
-        w.wrapper(c, wr.valued, wr.positional);
+        w.wrapped(c, inner);
         return;
     }
     if let Some((_, read)) = READERS.iter().find(|(names, _)| names.contains(&s)) {
