@@ -485,6 +485,30 @@ mod tests {
         }
     }
 
+    /// Probe B R04, item 2: past the walk's depth bound the command still
+    /// blocks; past the dependency rules' `sh -c` bound (fetch.rs,
+    /// `MAX_NESTING`), every `sh -c` level is CMD003 high already.
+    #[test]
+    fn depth_limits_block() {
+        let envs = ["\"env\""; 12].join(", ");
+        let f = findings(&with_command(&format!(
+            r#"{{"executable": "env", "arguments": [{envs}, "python", "-c", "import payload"]}}"#
+        )));
+        assert!(
+            f.iter()
+                .any(|(r, s, _)| *r == "CMD005" && *s == Severity::High),
+            "{f:?}"
+        );
+        let f = findings(&with_command(
+            r#"{"executable": "sh", "arguments": ["-c", "sh -c 'sh -c \"sh -c \\\"sh -c pip\\\"\"'"]}"#,
+        ));
+        assert!(
+            f.iter()
+                .any(|(r, s, _)| *r == "CMD003" && *s == Severity::High),
+            "{f:?}"
+        );
+    }
+
     #[test]
     fn hits_point_at_the_offending_argument() {
         let f = findings(&with_command(

@@ -403,11 +403,60 @@ fn deep_nesting_is_bounded() {
         text = format!("echo $({text})");
     }
     assert!(
-        analyze_script(&text).hits.is_empty(),
-        "nesting past the bound is not walked"
+        blocks_as_too_deep(&analyze_script(&text)),
+        "nesting past the bound is not walked, and blocks"
     );
     let words: Vec<&str> = std::iter::repeat_n("env", 10_000).collect();
-    assert!(analyze_words(&words).hits.is_empty());
+    assert!(blocks_as_too_deep(&analyze_words(&words)));
+}
+
+/// Whether an analysis reports, once and high, that it stopped looking.
+fn blocks_as_too_deep(a: &Analysis) -> bool {
+    let deep: Vec<_> = a.hits.iter().filter(|h| h.why.contains("deeper")).collect();
+    deep.len() == 1 && deep[0].severity == Severity::High && deep[0].kind == HitKind::CodeOption
+}
+
+/// Probe B R04, item 2: every depth limit of the walk fails closed. Any
+/// number of wrappers, nested shell texts or substitutions in front of
+/// `python -c` is reported high: by the hit itself while the walk reaches
+/// it, by the depth hit once it does not.
+#[test]
+fn every_depth_limit_fails_closed() {
+    let high = |a: &Analysis| a.hits.iter().any(|h| h.severity == Severity::High);
+    for n in 0..40 {
+        // Wrappers (`env`, and wrappers of the table) in front of the code.
+        for wrapper in [&["env"][..], &["nice"], &["timeout", "5"], &["tini", "--"]] {
+            let mut words: Vec<&str> = Vec::new();
+            for _ in 0..n {
+                words.extend_from_slice(wrapper);
+            }
+            words.extend_from_slice(&["python", "-c", "import payload"]);
+            assert!(high(&analyze_words(&words)), "{n} x {wrapper:?}");
+        }
+    }
+    // Shell text inside shell text (its quoting doubles each level), and
+    // command substitutions.
+    for n in 0..16 {
+        let mut text = "python -c 'import payload'".to_string();
+        let mut subst = text.clone();
+        for _ in 0..n {
+            text = format!("sh -c {}", shell_quote(&text));
+            subst = format!("echo $({subst})");
+        }
+        assert!(high(&analyze_script(&text)), "{n} x sh -c");
+        assert!(
+            analyze_script(&subst)
+                .hits
+                .iter()
+                .any(|h| h.severity == Severity::High),
+            "{n} x $(..)"
+        );
+    }
+    // Past the bound, the one blocking hit says why.
+    let words: Vec<&str> = std::iter::repeat_n("env", 12)
+        .chain(["python", "-c", "1"])
+        .collect();
+    assert!(blocks_as_too_deep(&analyze_words(&words)));
 }
 
 fn shell_quote(s: &str) -> String {
