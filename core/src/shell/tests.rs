@@ -795,3 +795,67 @@ fn wrapper_table_finds_what_runs() {
         wrong.join("\n")
     );
 }
+
+/// Probe B R18, item 4: interpreters and tools whose options or program
+/// text run code, each with a benign twin.
+#[test]
+fn code_running_options_table() {
+    let rows: &[(&[&str], bool)] = &[
+        (&["awk", "BEGIN{system(\"id\")}"], true),
+        (&["gawk", "-F:", "{ print | \"sh\" }", "/etc/passwd"], true),
+        (&["awk", "-v", "x=1", "BEGIN{\"id\" | getline v}"], true),
+        (&["mawk", "-e", "BEGIN{system(\"id\")}"], true),
+        (&["gawk", "-l", "filefuncs", "{print}"], true),
+        (&["awk", "{print $1}", "f.txt"], false),
+        (&["awk", "-F", ",", "{print $2}"], false),
+        (&["sed", "-e", "1e id", "f"], true),
+        (&["sed", "1e id", "f"], true),
+        (&["sed", "-n", "s/x/id/e", "f"], true),
+        (&["sed", "--expression=$e id", "f"], true),
+        (&["sed", "-e", "s/a/b/g", "f"], false),
+        (&["sed", "-i", "s/version/v/", "f"], false),
+        (&["gdb", "-batch", "-ex", "shell id", "./a.out"], true),
+        (&["gdb", "--eval-command=shell id"], true),
+        (&["gdb", "-x", "cmds.gdb", "./a.out"], true),
+        (&["gdb", "./a.out"], false),
+        (&["vim", "-c", "!id", "f"], true),
+        (&["nvim", "--cmd", "lua os.execute('id')"], true),
+        (&["vi", "+!id", "f"], true),
+        (&["vim", "+10", "f"], false),
+        (&["vim", "f"], false),
+        (&["gradle", "--init-script", "x.gradle", "build"], true),
+        (&["./gradlew", "build", "-I", "x.gradle"], true),
+        (&["gradle", "build"], false),
+        (&["osascript", "-e", "do shell script \"id\""], true),
+        (&["osascript", "t.scpt"], false),
+        (&["expect", "-c", "spawn sh"], true),
+        (&["expect", "t.exp"], false),
+        (&["bash", "--rcfile", "/tmp/x", "-i"], true),
+        (&["bash", "--init-file", "/tmp/x"], true),
+        (&["bash", "--norc", "t.sh"], false),
+        (&["perl", "-e", "1"], true),
+        (&["ruby", "-e", "1"], true),
+        (&["php", "-r", "1;"], true),
+        (&["lua", "-e", "x=1"], true),
+        (&["Rscript", "-e", "1"], true),
+        (&["deno", "eval", "1"], true),
+        (&["bun", "-e", "1"], true),
+        (&["perl", "t.pl"], false),
+    ];
+    let mut wrong = Vec::new();
+    for (words, runs) in rows {
+        let hits = analyze_words(words).hits;
+        let got = hits
+            .iter()
+            .any(|h| h.kind == HitKind::CodeOption && h.severity == Severity::High);
+        if got != *runs {
+            wrong.push(format!("{words:?}: want {runs}, got {hits:?}"));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} rows wrong:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}

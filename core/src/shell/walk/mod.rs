@@ -11,6 +11,7 @@ mod python;
 mod readers;
 mod scripting;
 mod shells;
+mod text_tools;
 
 use super::lex::{is_assignment, parse};
 use super::programs::{code_loading_variable, is_interpreter, is_posix_shell, Inner};

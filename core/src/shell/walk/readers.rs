@@ -46,6 +46,43 @@ const READERS: &[(&[&str], Reader)] = &[
             "runs or loads code named on the command line",
         )
     }),
+    (&["awk", "gawk", "mawk", "nawk"], Walker::awk),
+    (&["sed", "gsed"], Walker::sed),
+    (&["gdb"], |w, c| {
+        w.simple_options(
+            c,
+            &[
+                "-ex",
+                "--ex",
+                "-eval-command",
+                "--eval-command",
+                "-iex",
+                "--init-eval-command",
+                "-x",
+                "--command",
+                "-ix",
+                "--init-command",
+            ],
+            "runs debugger commands, which can run shell commands",
+        )
+    }),
+    (
+        &["vim", "nvim", "vi", "view", "ex", "gvim", "vimdiff"],
+        Walker::vim,
+    ),
+    (&["gradle", "gradlew"], |w, c| {
+        w.options_anywhere(
+            c,
+            &["--init-script", "-I"],
+            "runs the named init script as build code",
+        )
+    }),
+    (&["osascript"], |w, c| {
+        w.simple_options(c, &["-e"], "runs the text that follows as AppleScript")
+    }),
+    (&["expect"], |w, c| {
+        w.simple_options(c, &["-c"], "runs the text that follows as Tcl code")
+    }),
     (&["make", "gmake"], Walker::make),
     (&["env"], Walker::env),
     (&["find"], Walker::find),
