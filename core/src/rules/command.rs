@@ -380,6 +380,27 @@ fn check_malformed(ctx: &Ctx<'_>, e: &mut Emitter) {
             }
         }
         let words = argv(c).unwrap_or_default();
+        // Bidi controls, zero-width and tag characters, in every word and
+        // in shell text; a word with a control character is reported below.
+        let shell_text = c
+            .shell
+            .as_deref()
+            .map(|t| (format!("{ptr}/shell"), t, false));
+        let words_at = words.iter().enumerate().map(|(i, w)| {
+            let control = w
+                .chars()
+                .any(|ch| ch.is_control() && !matches!(ch, '\n' | '\r' | '\t'));
+            (word_pointer(&ptr, i), *w, control)
+        });
+        for (p, w, control) in words_at.chain(shell_text) {
+            if !control && w.chars().any(crate::sanitize::is_hidden_in_word) {
+                e.emit(
+                    p,
+                    "contains an invisible character (a bidi control, zero-width or tag character) that makes it read differently from what runs",
+                )
+                .evidence("problem", "invisible-character");
+            }
+        }
         for (i, w) in words.iter().enumerate() {
             if w.contains('\0') {
                 // What the audit read is not what the program receives.
@@ -588,6 +609,53 @@ mod tests {
                 ),
                 None => assert_eq!(blocking, [], "{command}"),
             }
+        }
+    }
+
+    /// Probe B R14, item 5: every bidi control, zero-width and tag
+    /// character in a word (and in shell text) is CMD007; plain text,
+    /// spaces, tabs and accents are not.
+    #[test]
+    fn invisible_characters_are_reported() {
+        let ranges = [
+            ('\u{202A}', '\u{202E}'),
+            ('\u{2066}', '\u{2069}'),
+            ('\u{200B}', '\u{200F}'),
+            ('\u{2060}', '\u{2064}'),
+            ('\u{FEFF}', '\u{FEFF}'),
+            ('\u{00AD}', '\u{00AD}'),
+            ('\u{180E}', '\u{180E}'),
+            ('\u{E0000}', '\u{E007F}'),
+        ];
+        let mut chars: Vec<char> = ranges.iter().flat_map(|&(a, b)| a..=b).collect();
+        chars.retain(|ch| !ch.is_whitespace());
+        assert_eq!(chars.len(), 150);
+        let cmd007 = |word: &str, field: &str| {
+            let command = if field == "shell" {
+                format!(r#"{{"shell": "pytest {}"}}"#, word)
+            } else {
+                format!(
+                    r#"{{"executable": "python", "arguments": ["-m", "pytest", "{}"]}}"#,
+                    word
+                )
+            };
+            findings(&with_command(&command))
+                .into_iter()
+                .filter(|(r, _, _)| *r == "CMD007")
+                .count()
+        };
+        for ch in chars {
+            let word = format!("tests/test_{ch}x.py");
+            assert_eq!(cmd007(&word, "arguments"), 1, "U+{:04X}", ch as u32);
+            assert_eq!(
+                cmd007(&word, "shell"),
+                1,
+                "U+{:04X} in shell text",
+                ch as u32
+            );
+        }
+        for word in ["tests/test_date.py", "t\u{e9}st", "a b", "cafe\u{301}"] {
+            assert_eq!(cmd007(word, "arguments"), 0, "{word}");
         }
     }
 
