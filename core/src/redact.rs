@@ -415,7 +415,7 @@ use crate::shell::program_name;
 /// options that take a value and the operands that come first.
 fn wrapped(name: &str) -> Option<(&'static [&'static str], usize)> {
     match crate::shell::programs::wrapper(name) {
-        Some(w) => Some((w.valued, w.positional)),
+        Some(w) => Some((w.valued, w.positional + w.sub.len())),
         None if name == "env" => Some((crate::shell::programs::ENV_VALUED, 0)),
         None => None,
     }

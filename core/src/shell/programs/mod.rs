@@ -4,8 +4,10 @@
 //! options is the walk's part ([`super::walk`]).
 
 mod env;
+mod wrappers;
 
 pub(crate) use env::code_loading_variable;
+pub(crate) use wrappers::{unwrap, Inner, Wrapper};
 
 use super::words::stem;
 
@@ -78,67 +80,10 @@ pub(crate) fn is_downloader(name: &str) -> bool {
     DOWNLOADERS.contains(&name)
 }
 
-/// A program that runs the command line that follows its own options.
-pub(crate) struct Wrapper {
-    pub names: &'static [&'static str],
-    /// Options that take the next word as their value.
-    pub valued: &'static [&'static str],
-    /// Operands before the wrapped program (`timeout DURATION cmd`).
-    pub positional: usize,
-}
-
-pub(crate) const WRAPPERS: &[Wrapper] = &[
-    Wrapper {
-        names: &["busybox", "nohup", "setsid", "command"],
-        valued: &[],
-        positional: 0,
-    },
-    Wrapper {
-        names: &["exec"],
-        valued: &["-a"],
-        positional: 0,
-    },
-    Wrapper {
-        names: &["time"],
-        valued: &["-f", "-o"],
-        positional: 0,
-    },
-    Wrapper {
-        names: &["nice"],
-        valued: &["-n"],
-        positional: 0,
-    },
-    Wrapper {
-        names: &["stdbuf"],
-        valued: &["-i", "-o", "-e"],
-        positional: 0,
-    },
-    Wrapper {
-        names: &["ionice"],
-        valued: &["-c", "-n", "-p", "-P", "-u"],
-        positional: 0,
-    },
-    Wrapper {
-        names: &["timeout"],
-        valued: &["-s", "-k", "--signal", "--kill-after"],
-        positional: 1,
-    },
-    Wrapper {
-        names: &["sudo", "doas"],
-        valued: &["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T"],
-        positional: 0,
-    },
-    Wrapper {
-        names: &["xargs"],
-        valued: &["-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s"],
-        positional: 0,
-    },
-];
-
-/// The wrapper a program name (its [`stem`]) is, if any.
+/// The first wrapper row of a program name, if any (for readers that only
+/// skip a wrapper's options, such as the secret scrubber).
 pub(crate) fn wrapper(name: &str) -> Option<&'static Wrapper> {
-    let s = stem(name);
-    WRAPPERS.iter().find(|w| w.names.contains(&s))
+    wrappers::wrappers(name).next()
 }
 
 /// `env`'s options that take the next word as their value.
@@ -157,19 +102,24 @@ pub(crate) fn program_index(words: &[&str]) -> Option<usize> {
             continue;
         }
         let name = super::program_name(w);
-        let (valued, positional) = match wrapper(&name) {
-            Some(wr) => (wr.valued, wr.positional),
-            None if name == "env" => (ENV_VALUED, 0),
-            None => return Some(i),
-        };
-        i += 1;
-        while let Some(&o) = words.get(i).filter(|o| o.starts_with('-') && o.len() > 1) {
-            i += if valued.contains(&o) { 2 } else { 1 };
-            if o == "--" {
-                break;
+        let rest = words.get(i + 1..).unwrap_or(&[]);
+        if name == "env" {
+            i += 1;
+            while let Some(&o) = words.get(i).filter(|o| o.starts_with('-') && o.len() > 1) {
+                i += if ENV_VALUED.contains(&o) { 2 } else { 1 };
+                if o == "--" {
+                    break;
+                }
             }
+            continue;
         }
-        i += positional;
+        match unwrap(&name, rest) {
+            None => return Some(i),
+            Some(Inner::Command(k)) => i += 1 + k,
+            // Shell text, a bare shell, an unreadable option: no one
+            // program runs here that a caller could judge by its name.
+            Some(_) => return None,
+        }
     }
 }
 

@@ -11,14 +11,17 @@ mod python;
 mod readers;
 mod scripting;
 mod shells;
+mod text_tools;
 
 use super::lex::{is_assignment, parse};
-use super::programs::{code_loading_variable, is_interpreter, is_posix_shell};
+use super::programs::{code_loading_variable, is_interpreter, is_posix_shell, Inner};
 use super::words::{is_batch, is_relative_path, program_name};
 use crate::finding::Severity;
 
-/// Nesting bound for text inside text (`sh -c "sh -c '...'"`, `$(..)`):
-/// deeper input is not analysed further rather than recursing without end.
+/// Nesting bound for wrappers and text inside text (`env env ...`,
+/// `sh -c "sh -c '...'"`, `$(..)`): deeper input is not analysed further
+/// rather than recursing without end, and the walk reports that it
+/// stopped ([`Walker::too_deep`]), which blocks.
 const MAX_DEPTH: u32 = 12;
 
 /// What a hit is about; each command rule reports one kind.
@@ -84,6 +87,8 @@ pub(crate) fn analyze_script(text: &str) -> Analysis {
 pub(crate) struct Walker {
     pub(crate) out: Analysis,
     depth: u32,
+    /// The depth bound was reached (reported once).
+    truncated: bool,
 }
 
 /// One program with its arguments, and where its words sit in the
@@ -203,6 +208,8 @@ impl Walker {
     /// Shell text held by one word (global index `at`).
     pub(crate) fn text(&mut self, text: &str, at: usize) {
         if self.depth >= MAX_DEPTH {
+            let name = program_name(text.split_whitespace().next().unwrap_or(""));
+            self.too_deep(&name, at, Some(at));
             return;
         }
         self.depth += 1;
@@ -232,6 +239,27 @@ impl Walker {
             self.text(s, at);
         }
         self.depth -= 1;
+    }
+
+    /// The depth bound stops the walk at the word `offset` (or the text
+    /// word `pin`): what runs from here on is not known, so it blocks, once
+    /// per command line.
+    fn too_deep(&mut self, name: &str, offset: usize, pin: Option<usize>) {
+        if std::mem::replace(&mut self.truncated, true) {
+            return;
+        }
+        let me = Call {
+            name,
+            args: &[],
+            base: offset,
+            pin,
+        };
+        self.code(
+            &me,
+            0,
+            "",
+            "is nested deeper in wrappers or shell text than the audit follows, so what runs cannot be vouched for",
+        );
     }
 
     /// `... | sh`: an interpreter whose program arrives through the pipe.
@@ -283,10 +311,11 @@ impl Walker {
 
     /// One command line: `words[0]` is the program, at global index `offset`.
     pub(crate) fn words(&mut self, words: &[&str], offset: usize, pin: Option<usize>) {
+        let Some(program) = words.first() else { return };
         if self.depth >= MAX_DEPTH {
+            self.too_deep(&program_name(program), offset, pin);
             return;
         }
-        let Some(program) = words.first() else { return };
         self.depth += 1;
         let name = program_name(program);
         let me = Call {
@@ -325,24 +354,56 @@ impl Walker {
         self.depth -= 1;
     }
 
-    /// A program that runs another: skip its options (those in `valued`
-    /// take the next word) and `positional` leading operands, then walk the
-    /// rest as a command line.
-    pub(crate) fn wrapper(&mut self, c: &Call<'_>, valued: &[&str], positional: usize) {
-        let mut k = 0;
-        while let Some(a) = c.arg(k) {
-            if a == "--" {
-                k += 1;
-                break;
+    /// A program that runs another ([`super::programs::unwrap`] says
+    /// where): walk the command line or shell text it runs; a bare shell
+    /// or an option the table cannot read blocks.
+    pub(crate) fn wrapped(&mut self, c: &Call<'_>, inner: Inner) {
+        match inner {
+            Inner::Command(k) => {
+                if k < c.args.len() {
+                    self.words(c.rest(k), c.base + k, c.pin);
+                }
             }
-            if !a.starts_with('-') || a == "-" {
-                break;
+            Inner::Text {
+                option,
+                at,
+                span,
+                text,
+            } => {
+                self.hit(
+                    c,
+                    at,
+                    HitKind::ShellRunsText,
+                    &option,
+                    Severity::High,
+                    "runs its argument as shell text",
+                );
+                for j in at..at + span.max(1) {
+                    self.payload(c, j);
+                }
+                self.text(&text, c.at(at));
             }
-            k += if valued.contains(&a) { 2 } else { 1 };
-        }
-        k += positional;
-        if k < c.args.len() {
-            self.words(c.rest(k), c.base + k, c.pin);
+            Inner::Shell => {
+                let me = c.program();
+                self.hit(
+                    &me,
+                    0,
+                    HitKind::ShellRunsText,
+                    "",
+                    Severity::High,
+                    "starts a shell that reads its commands from standard input",
+                );
+            }
+            Inner::Unreadable(k) => {
+                let option = option_of(c.arg(k).unwrap_or(""));
+                self.code(
+                    c,
+                    k,
+                    &option,
+                    "has an option the audit cannot read, so what it runs cannot be vouched for",
+                );
+            }
+            Inner::Nothing => {}
         }
     }
 

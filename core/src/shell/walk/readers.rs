@@ -2,7 +2,7 @@
 
 use super::{Call, HitKind, Walker};
 use crate::finding::Severity;
-use crate::shell::programs::{wrapper, POSIX_SHELLS};
+use crate::shell::programs::{unwrap, POSIX_SHELLS};
 use crate::shell::words::stem;
 
 /// How one family reads its arguments.
@@ -46,6 +46,43 @@ const READERS: &[(&[&str], Reader)] = &[
             "runs or loads code named on the command line",
         )
     }),
+    (&["awk", "gawk", "mawk", "nawk"], Walker::awk),
+    (&["sed", "gsed"], Walker::sed),
+    (&["gdb"], |w, c| {
+        w.simple_options(
+            c,
+            &[
+                "-ex",
+                "--ex",
+                "-eval-command",
+                "--eval-command",
+                "-iex",
+                "--init-eval-command",
+                "-x",
+                "--command",
+                "-ix",
+                "--init-command",
+            ],
+            "runs debugger commands, which can run shell commands",
+        )
+    }),
+    (
+        &["vim", "nvim", "vi", "view", "ex", "gvim", "vimdiff"],
+        Walker::vim,
+    ),
+    (&["gradle", "gradlew"], |w, c| {
+        w.options_anywhere(
+            c,
+            &["--init-script", "-I"],
+            "runs the named init script as build code",
+        )
+    }),
+    (&["osascript"], |w, c| {
+        w.simple_options(c, &["-e"], "runs the text that follows as AppleScript")
+    }),
+    (&["expect"], |w, c| {
+        w.simple_options(c, &["-c"], "runs the text that follows as Tcl code")
+    }),
     (&["make", "gmake"], Walker::make),
     (&["env"], Walker::env),
     (&["find"], Walker::find),
@@ -60,11 +97,11 @@ const READERS: &[(&[&str], Reader)] = &[
 /// arguments.
 pub(crate) fn read(w: &mut Walker, c: &Call<'_>) {
     let s = stem(c.name);
-    if let Some(wr) = wrapper(c.name) {
-        if s == "xargs" {
+    if let Some(inner) = unwrap(c.name, c.args) {
+        if matches!(s, "xargs" | "parallel") {
             w.program_hit(c, "builds and runs command lines from its input");
         }
-        w.wrapper(c, wr.valued, wr.positional);
+        w.wrapped(c, inner);
         return;
     }
     if let Some((_, read)) = READERS.iter().find(|(names, _)| names.contains(&s)) {

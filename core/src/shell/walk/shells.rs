@@ -31,11 +31,17 @@ impl Walker {
                     }
                     return;
                 }
-                k += if matches!(long, "rcfile" | "init-file") {
-                    2
-                } else {
-                    1
-                };
+                if matches!(name, "rcfile" | "init-file") {
+                    self.code(
+                        c,
+                        k,
+                        &option_of(a),
+                        "reads the named file as shell commands before it starts",
+                    );
+                    k += if long.contains('=') { 1 } else { 2 };
+                    continue;
+                }
+                k += 1;
                 continue;
             }
             let flags = match a.strip_prefix('-').or_else(|| a.strip_prefix('+')) {
