@@ -540,6 +540,20 @@ fn joined(
     Ok(mode)
 }
 
+/// The networks a service joins (its `networks`, as a list or a map),
+/// each with where it is named; `default` when it names none.
+fn joined_networks(svc: &SNode, key_loc: Loc) -> Result<Vec<(String, Loc)>, ImportError> {
+    Ok(match svc.get("networks") {
+        Some(n) if n.is_seq() => read::texts(n.items(), "networks")?,
+        Some(n) => n
+            .entries()
+            .iter()
+            .map(|e| (e.key.clone(), e.key_loc))
+            .collect(),
+        None => vec![("default".to_string(), key_loc)],
+    })
+}
+
 /// The engine's own `host` or `none` network joined by name, which is
 /// what `network_mode: host` or `none` gives: docker/compose makes the
 /// service's first network the container's network mode by its engine
@@ -554,15 +568,7 @@ fn engine_network(
     svc: &SNode,
     key_loc: Loc,
 ) -> Result<Option<(String, Loc)>, ImportError> {
-    let joined: Vec<(String, Loc)> = match svc.get("networks") {
-        Some(n) if n.is_seq() => read::texts(n.items(), "networks")?,
-        Some(n) => n
-            .entries()
-            .iter()
-            .map(|e| (e.key.clone(), e.key_loc))
-            .collect(),
-        None => vec![("default".to_string(), key_loc)],
-    };
+    let joined = joined_networks(svc, key_loc)?;
     let defs = root.get("networks");
     let mut engine = Vec::new();
     for (key, at) in &joined {
@@ -656,15 +662,7 @@ fn network(
         }
         None => {
             // Networks the service joins; all `internal: true` means no way out.
-            let names: Vec<(String, Loc)> = match svc.get("networks") {
-                Some(n) if n.is_seq() => read::texts(n.items(), "networks")?,
-                Some(n) => n
-                    .entries()
-                    .iter()
-                    .map(|e| (e.key.clone(), e.key_loc))
-                    .collect(),
-                None => vec![("default".to_string(), key_loc)],
-            };
+            let names = joined_networks(svc, key_loc)?;
             let defs = root.get("networks");
             let internal = |n: &str| {
                 defs.and_then(|d| d.get(n))

@@ -89,6 +89,35 @@ const fn w(names: &'static [&'static str]) -> Wrapper {
     }
 }
 
+/// tox's options with a value, and without one, read by both of its rows
+/// (`tox exec …` and `tox -- …`).
+const TOX_VALUED: &[&str] = &[
+    "-e",
+    "-c",
+    "--conf",
+    "--root",
+    "--workdir",
+    "-x",
+    "--override",
+    "-f",
+    "--factors",
+    "-m",
+    "--labels",
+];
+const TOX_FLAGS: &[&str] = &[
+    "-q",
+    "--quiet",
+    "-v",
+    "--verbose",
+    "-r",
+    "--recreate",
+    "-n",
+    "--notest",
+    "--skip-missing-interpreters",
+    "--no-recreate-pkg",
+    "--skip-pkg-install",
+];
+
 /// The wrappers. `env`, `npx` and `xargs`' input are read by the walk's own
 /// readers; `xargs` and `parallel` also run what their input says.
 pub(crate) const WRAPPERS: &[Wrapper] = &[
@@ -900,61 +929,13 @@ pub(crate) const WRAPPERS: &[Wrapper] = &[
     // configured commands, which may be `{posargs}` alone.
     Wrapper {
         sub: &[&["exec", "e", "run", "r", "run-parallel", "p"]],
-        valued: &[
-            "-e",
-            "-c",
-            "--conf",
-            "--root",
-            "--workdir",
-            "-x",
-            "--override",
-            "-f",
-            "--factors",
-            "-m",
-            "--labels",
-        ],
-        flags: &[
-            "-q",
-            "--quiet",
-            "-v",
-            "--verbose",
-            "-r",
-            "--recreate",
-            "-n",
-            "--notest",
-            "--skip-missing-interpreters",
-            "--no-recreate-pkg",
-            "--skip-pkg-install",
-        ],
+        valued: TOX_VALUED,
+        flags: TOX_FLAGS,
         ..w(&["tox"])
     },
     Wrapper {
-        valued: &[
-            "-e",
-            "-c",
-            "--conf",
-            "--root",
-            "--workdir",
-            "-x",
-            "--override",
-            "-f",
-            "--factors",
-            "-m",
-            "--labels",
-        ],
-        flags: &[
-            "-q",
-            "--quiet",
-            "-v",
-            "--verbose",
-            "-r",
-            "--recreate",
-            "-n",
-            "--notest",
-            "--skip-missing-interpreters",
-            "--no-recreate-pkg",
-            "--skip-pkg-install",
-        ],
+        valued: TOX_VALUED,
+        flags: TOX_FLAGS,
         runs: Runs::Command,
         ..w(&["tox"])
     },
