@@ -1000,11 +1000,31 @@ pub(crate) const WRAPPERS: &[Wrapper] = &[
 /// The wrappers a program name (its [`stem`](super::super::words::stem))
 /// may be, in table order; a row with `sub` words wraps only when they
 /// follow.
-pub(crate) fn wrappers(name: &str) -> impl Iterator<Item = &'static Wrapper> + '_ {
-    let s = super::super::words::stem(name);
-    WRAPPERS
-        .iter()
-        .filter(move |w| w.names.contains(&name) || w.names.contains(&s))
+pub(crate) fn wrappers(name: &str) -> impl Iterator<Item = &'static Wrapper> {
+    // Every program word of every command asks this, and almost none is a
+    // wrapper: rows are found through an index of their names (each with
+    // its place in the table) rather than by reading the table each time.
+    static BY_NAME: std::sync::OnceLock<rustc_hash::FxHashMap<&'static str, Vec<usize>>> =
+        std::sync::OnceLock::new();
+    let index = BY_NAME.get_or_init(|| {
+        let mut index: rustc_hash::FxHashMap<&'static str, Vec<usize>> =
+            rustc_hash::FxHashMap::default();
+        for (i, w) in WRAPPERS.iter().enumerate() {
+            for n in w.names {
+                index.entry(n).or_default().push(i);
+            }
+        }
+        index
+    });
+    let stem = super::super::words::stem(name);
+    let mut rows: Vec<usize> = Vec::new();
+    for n in [name, stem] {
+        rows.extend(index.get(n).into_iter().flatten());
+    }
+    // In table order, each row once (a name and its stem may both be listed).
+    rows.sort_unstable();
+    rows.dedup();
+    rows.into_iter().filter_map(|i| WRAPPERS.get(i))
 }
 
 /// How one option word reads against a row.
