@@ -139,19 +139,27 @@ enum Atom {
 /// some matchers let match it); after that, `?` and `*` match a dot as
 /// any character (so `.*` matches `..` where the listing holds it).
 fn can_match_parent(component: &str) -> bool {
-    fn matches(atoms: &[Atom], at: usize) -> bool {
-        let Some((first, rest)) = atoms.split_first() else {
-            return at == 2;
+    // `rest[t]`: whether the atoms after the one at hand match the rest of
+    // `..` from its `t`-th character; filled from the last atom back, so a
+    // component of any length costs a pass, not a recursion per atom.
+    let mut rest = [false, false, true];
+    for atom in atoms(component).iter().rev() {
+        let [r0, r1, r2] = rest;
+        // What the atom makes of each position of `..`: a leading dot is
+        // matched only by a literal `.` or a bracket expression, and
+        // nothing is left to match at position 2 but the empty string.
+        rest = match atom {
+            Atom::Literal(c) => {
+                let dot = *c == '.';
+                [dot && r1, dot && r2, false]
+            }
+            Atom::Set(dot) => [*dot && r1, *dot && r2, false],
+            Atom::One => [false, r2, false],
+            // Nothing, or the second dot and on.
+            Atom::Any => [r0, r1 || r2, r2],
         };
-        let dot_left = at < 2;
-        match first {
-            Atom::Literal(c) => dot_left && *c == '.' && matches(rest, at + 1),
-            Atom::Set(dot) => dot_left && *dot && matches(rest, at + 1),
-            Atom::One => dot_left && at > 0 && matches(rest, at + 1),
-            Atom::Any => matches(rest, at) || (dot_left && at > 0 && matches(atoms, at + 1)),
-        }
     }
-    matches(&atoms(component), 0)
+    rest[0]
 }
 
 /// A component's glob as atoms; a `[` without its `]` is a literal.
@@ -479,6 +487,21 @@ mod tests {
         // Long runs of braces are read in one pass and refused, not
         // expanded without end.
         assert!(escape(&"{a,b}".repeat(100_000)).is_some());
+        // Long runs of wildcards are matched without recursion: a pattern
+        // of any length is judged, not a stack overflow.
+        for p in [
+            format!("reports/{}", "*".repeat(300_000)),
+            format!(".{}", "*".repeat(300_000)),
+            format!(".{}?", "*".repeat(300_000)),
+            format!("{}..", "*".repeat(300_000)),
+        ] {
+            assert_eq!(
+                escape(&p).is_some(),
+                !p.starts_with("reports"),
+                "{}",
+                &p[..12]
+            );
+        }
         // Braces that never close are literal, like the shell's.
         assert_eq!(escape(&"{".repeat(200_000)), None);
         assert_eq!(escape(&"{a,".repeat(100_000)), None);
