@@ -48,6 +48,11 @@ fn escape(pattern: &str) -> Option<&'static str> {
     }
 }
 
+/// The longest pattern whose glob syntax is read: bracket expressions are
+/// looked for to the end of their component, and no real collection
+/// pattern comes near this.
+const MAX_PATTERN_BYTES: usize = 4096;
+
 /// Brace alternatives one pattern may stand for before it is refused as
 /// too many to check: collectors expand `{a,b}` before matching.
 const MAX_ALTERNATIVES: usize = 256;
@@ -56,6 +61,9 @@ const MAX_ALTERNATIVES: usize = 256;
 /// a brace alternative that is `..`, or a component that can match the
 /// name `..` (see [`can_match_parent`]).
 fn spells_parent(pattern: &str) -> Option<&'static str> {
+    if pattern.len() > MAX_PATTERN_BYTES {
+        return Some("it is longer than a collection pattern can be checked");
+    }
     let mut alternatives = Vec::new();
     if !expand_braces(pattern, &mut alternatives) {
         return Some("it has more brace alternatives than can be checked one by one");
@@ -484,27 +492,32 @@ mod tests {
         // Too many alternatives to check each one: refused as an escape.
         let many = "{a,b,c,d}/".repeat(8);
         assert!(escape(&many).is_some(), "{many}");
-        // Long runs of braces are read in one pass and refused, not
-        // expanded without end.
+        // Runs of braces are read in one pass, and braces that never close
+        // are literal, like the shell's.
         assert!(escape(&"{a,b}".repeat(100_000)).is_some());
-        // Long runs of wildcards are matched without recursion: a pattern
-        // of any length is judged, not a stack overflow.
-        for p in [
-            format!("reports/{}", "*".repeat(300_000)),
-            format!(".{}", "*".repeat(300_000)),
-            format!(".{}?", "*".repeat(300_000)),
-            format!("{}..", "*".repeat(300_000)),
-        ] {
-            assert_eq!(
-                escape(&p).is_some(),
-                !p.starts_with("reports"),
-                "{}",
-                &p[..12]
-            );
+        let mut out = Vec::new();
+        assert!(!expand_braces(&"{a,b}".repeat(100_000), &mut out));
+        for p in ["{".repeat(200_000), "{a,".repeat(100_000)] {
+            let mut out = Vec::new();
+            assert!(expand_braces(&p, &mut out) && out == [p.clone()]);
         }
-        // Braces that never close are literal, like the shell's.
-        assert_eq!(escape(&"{".repeat(200_000)), None);
-        assert_eq!(escape(&"{a,".repeat(100_000)), None);
+        // Long runs of wildcards are matched without recursion: a component
+        // of any length is judged, not a stack overflow.
+        for (c, parent) in [
+            ("*".repeat(300_000), false),
+            (format!(".{}", "*".repeat(300_000)), true),
+            (format!(".{}?", "*".repeat(300_000)), true),
+            (format!("{}..", "*".repeat(300_000)), true),
+            (format!(".{}??", "*".repeat(300_000)), false),
+        ] {
+            assert_eq!(can_match_parent(&c), parent, "{}", &c[..12]);
+        }
+        // A pattern longer than any real one is refused, not read for
+        // minutes (a run of unclosed `[` is read to its end per bracket).
+        for p in ["[".repeat(300_000), format!("reports/{}", "*".repeat(5000))] {
+            assert!(escape(&p).is_some(), "{}", &p[..12]);
+        }
+        assert_eq!(escape(&format!("reports/{}.xml", "a".repeat(4000))), None);
     }
 
     #[test]
