@@ -463,7 +463,56 @@ impl LabelIndex {
                 exposes: Vec::new(),
             };
         }
+        if normalized.had_parent_refs {
+            if let Some(m) = builtin::climbs_out_of_proc(raw) {
+                return Classification {
+                    normalized,
+                    matched: Some(m),
+                    exposes: Vec::new(),
+                };
+            }
+        }
         let path = normalized.path.as_str();
+        let (matched, exposes) = match builtin::proc_root_alias(path) {
+            // `/proc/1/root/etc` is `/etc`: classified as that path, with
+            // every path it reports written back under the alias, where
+            // the mount's source has it.
+            Some(n) => {
+                let (alias, named) = path.split_at(n);
+                let (matched, exposes) =
+                    self.classify_host(if named.is_empty() { "/" } else { named });
+                let back = |p: &str| {
+                    if p == "/" {
+                        alias.to_string()
+                    } else {
+                        crate::text::cat!(alias, p)
+                    }
+                };
+                (
+                    matched.map(|m| Match {
+                        path: back(&m.path),
+                        ..m
+                    }),
+                    exposes
+                        .into_iter()
+                        .map(|e| Exposure {
+                            path: back(&e.path),
+                            ..e
+                        })
+                        .collect(),
+                )
+            }
+            None => self.classify_host(path),
+        };
+        Classification {
+            normalized,
+            matched,
+            exposes,
+        }
+    }
+
+    /// The label of a normalized absolute host path, and what lies beneath it.
+    fn classify_host(&self, path: &str) -> (Option<Match>, Vec<Exposure>) {
         let catalog_match = self.longest_catalog_match(path);
         let builtin_match = builtin::classify(path);
         let matched = match (catalog_match, builtin_match) {
@@ -485,11 +534,7 @@ impl LabelIndex {
             }
         }
         crate::sort::sort_by(&mut exposes, |a, b| a.path.cmp(&b.path));
-        Classification {
-            normalized,
-            matched,
-            exposes,
-        }
+        (matched, exposes)
     }
 
     fn longest_catalog_match(&self, path: &str) -> Option<Match> {
@@ -595,13 +640,99 @@ pub mod builtin {
         ".pypirc",
         ".ssh",
     ];
-    /// Host locations that hand out credentials or agent access.
-    pub(super) const SYSTEM_SECRETS: &[&str] = &[
-        "/var/run/secrets/kubernetes.io",
-        "/run/secrets/kubernetes.io",
-        "/var/run/secrets/eks.amazonaws.com",
-        "/run/dbus/system_bus_socket",
-        "/var/run/dbus/system_bus_socket",
+    /// Host files and directories that hold credentials outside any home
+    /// directory, with why. A directory counts as a whole: what it holds
+    /// is the service's secret state. No profile's `needs` vouches for
+    /// them (they are credential stores, not `system`).
+    pub(super) const HOST_SECRETS: &[(&str, &str)] = &[
+        // Service-account tokens and agent access handed to workloads.
+        ("/var/run/secrets/kubernetes.io", "service credential mount"),
+        ("/run/secrets/kubernetes.io", "service credential mount"),
+        (
+            "/var/run/secrets/eks.amazonaws.com",
+            "service credential mount",
+        ),
+        ("/var/run/secrets", "service credential mount"),
+        ("/run/secrets", "service credential mount"),
+        ("/run/dbus/system_bus_socket", "service credential mount"),
+        (
+            "/var/run/dbus/system_bus_socket",
+            "service credential mount",
+        ),
+        // Kubernetes: control-plane and kubelet kubeconfigs, the cluster
+        // CA and keys, the kubelet's pod volumes, etcd (every Secret).
+        ("/etc/kubernetes", "cluster credentials and PKI"),
+        (
+            "/var/lib/kubelet",
+            "kubelet state: every pod's secrets and tokens",
+        ),
+        ("/var/lib/etcd", "etcd data: every cluster secret"),
+        ("/etc/rancher", "k3s/RKE2 kubeconfig and node credentials"),
+        ("/var/lib/rancher", "k3s/RKE2 server state and join tokens"),
+        ("/var/lib/k0s", "k0s cluster state and credentials"),
+        ("/var/snap/microk8s", "MicroK8s cluster credentials"),
+        // Accounts and host keys.
+        ("/etc/shadow", "password hashes"),
+        ("/etc/shadow-", "password hashes"),
+        ("/etc/gshadow", "password hashes"),
+        ("/etc/gshadow-", "password hashes"),
+        ("/etc/security/opasswd", "password hashes"),
+        ("/etc/ssh/ssh_host_rsa_key", "ssh host key"),
+        ("/etc/ssh/ssh_host_ecdsa_key", "ssh host key"),
+        ("/etc/ssh/ssh_host_ed25519_key", "ssh host key"),
+        ("/etc/ssl/private", "TLS private keys"),
+        ("/etc/pki/tls/private", "TLS private keys"),
+        ("/etc/letsencrypt", "TLS private keys"),
+        ("/etc/krb5.keytab", "Kerberos host keys"),
+        ("/etc/wireguard", "VPN private keys"),
+        ("/etc/ipsec.secrets", "VPN private keys"),
+        (
+            "/etc/NetworkManager/system-connections",
+            "network passwords",
+        ),
+        ("/var/lib/tailscale", "VPN node key"),
+        // CI runners and agents: their registration tokens.
+        ("/etc/gitlab-runner", "CI runner registration"),
+        ("/etc/buildkite-agent", "CI agent registration"),
+        ("/var/lib/buildkite-agent", "CI agent registration"),
+        ("/var/lib/jenkins", "CI server credentials"),
+        ("/var/jenkins_home", "CI server credentials"),
+        // Cloud instance data and agents: user data, provisioning secrets.
+        ("/var/lib/cloud", "cloud-init user data"),
+        ("/var/lib/waagent", "cloud agent provisioning data"),
+        ("/var/lib/amazon", "cloud agent registration"),
+        // Kernel memory.
+        ("/proc/kcore", "kernel memory"),
+    ];
+    /// File names that are a CI runner's registration wherever they lie
+    /// (the GitHub Actions and Azure Pipelines runners write them into
+    /// their install directory), and that directory's usual name.
+    const RUNNER_FILES: &[&str] = &[".credentials", ".credentials_rsaparams", ".runner"];
+    const RUNNER_DIR: &str = "actions-runner";
+    /// What a process's own entries under `/proc/<pid>` hand over: its
+    /// secrets or a way into it (`root` is resolved as an alias first).
+    const PROC_ENTRIES: &[(&str, &str)] = &[
+        ("cmdline", "another process's command line"),
+        ("cwd", "another process's working directory"),
+        ("environ", "another process's environment"),
+        ("fd", "another process's open files"),
+        ("map_files", "another process's mapped files"),
+        ("mem", "another process's memory"),
+        ("ns", "another process's namespaces"),
+        ("root", "another process's root directory"),
+    ];
+    /// Directories of a home that hold other programs' state (browser
+    /// profiles, tokens, keyrings): as much the home as the home itself.
+    const HOME_STATE: &[&str] = &[
+        ".cache",
+        ".config",
+        ".local",
+        ".mozilla",
+        ".thunderbird",
+        ".var",
+        "AppData",
+        "Library",
+        "snap",
     ];
     /// Where container engines' sockets usually are, for what a mount
     /// above them exposes.
@@ -629,6 +760,136 @@ pub mod builtin {
     pub(super) fn top(path: &str) -> &str {
         let rest = path.strip_prefix('/').unwrap_or(path);
         rest.split('/').next().unwrap_or("")
+    }
+
+    /// Whether a component under `/proc` names a process.
+    fn is_pid(c: &str) -> bool {
+        c == "self"
+            || c == "thread-self"
+            || (!c.is_empty() && c.bytes().all(|b| b.is_ascii_digit()))
+    }
+
+    /// A path in a process's directory: the length of `/proc/<pid>` (with
+    /// `/task/<tid>` when present) and what follows it (empty or `/...`).
+    fn proc_dir(path: &str) -> Option<(usize, &str)> {
+        let rest = path.strip_prefix("/proc/")?;
+        let pid = rest.split('/').next().unwrap_or("");
+        if !is_pid(pid) {
+            return None;
+        }
+        let mut len = "/proc/".len() + pid.len();
+        let after_task = path.get(len..)?.strip_prefix("/task/");
+        if let Some(tid) = after_task.map(|t| t.split('/').next().unwrap_or("")) {
+            if is_pid(tid) {
+                len += "/task/".len() + tid.len();
+            }
+        }
+        Some((len, path.get(len..)?))
+    }
+
+    /// The length of the alias in front of a normalized path:
+    /// `/proc/<pid>/root` (also through `task/<tid>`, and repeated) is that
+    /// process's root, and a mount source is opened by the runner on the
+    /// host, where it is the host's root. `path[n..]`, or `/` when empty, is
+    /// the path it names.
+    pub fn proc_root_alias(path: &str) -> Option<usize> {
+        let mut end = 0;
+        while let Some((len, after)) = path.get(end..).and_then(proc_dir) {
+            match after.strip_prefix("/root") {
+                Some(a) if a.is_empty() || a.starts_with('/') => end += len + "/root".len(),
+                _ => break,
+            }
+        }
+        (end > 0).then_some(end)
+    }
+
+    /// The host path a normalized source names: itself, or the path its
+    /// `/proc/<pid>/root` alias leads to.
+    pub fn host_path(path: &str) -> &str {
+        match proc_root_alias(path).map(|n| path.get(n..).unwrap_or("")) {
+            Some("") => "/",
+            Some(rest) => rest,
+            None => path,
+        }
+    }
+
+    /// The entry of `/proc/<pid>` a path is or lies in, as the entry's
+    /// path and what it hands over.
+    fn proc_entry(path: &str) -> Option<(&str, &'static str)> {
+        let (len, rest) = proc_dir(path)?;
+        let entry = rest.strip_prefix('/')?.split('/').next().unwrap_or("");
+        let (e, why) = PROC_ENTRIES.iter().find(|(e, _)| *e == entry)?;
+        Some((path.get(..len + 1 + e.len())?, why))
+    }
+
+    /// A declared path that climbs with `..` out of a process's entry
+    /// (`/proc/1/fd/3/../../etc`): the runtime resolves `..` from wherever
+    /// the entry points, not back out of `/proc`, so the lexical result
+    /// names nothing certain. Returns the entry it goes through.
+    pub fn climbs_out_of_proc(raw: &str) -> Option<Match> {
+        let mut stack: Vec<&str> = Vec::new();
+        let mut through: Option<(String, &'static str)> = None;
+        for c in raw.split('/') {
+            match c {
+                "" | "." => {}
+                ".." => {
+                    if let Some((entry, why)) = through.take() {
+                        return Some(Match {
+                            class: LabelClass::CredentialStore,
+                            path: entry,
+                            origin: Origin::BuiltIn(why),
+                        });
+                    }
+                    stack.pop();
+                }
+                c => {
+                    stack.push(c);
+                    if through.is_none() && stack.first() == Some(&"proc") && stack.len() <= 5 {
+                        let p = crate::text::cat!("/", stack.join("/"));
+                        if let Some((entry, why)) =
+                            proc_entry(&p).filter(|(e, _)| e.len() == p.len())
+                        {
+                            through = Some((entry.to_string(), why));
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// The process directory whose entries a mount of `path` exposes:
+    /// `path` itself for `/proc/<pid>` (or a task of it), pid 1's for all
+    /// of `/proc`, a task's for `/proc/<pid>/task`.
+    fn proc_dir_exposed(path: &str) -> Option<String> {
+        if path == "/proc" {
+            return Some("/proc/1".into());
+        }
+        let (_, rest) = proc_dir(path)?;
+        match rest {
+            "" => Some(path.to_string()),
+            "/task" => {
+                let pid = path.strip_prefix("/proc/")?.split('/').next()?;
+                Some(crate::text::cat!(path, "/", pid))
+            }
+            _ => None,
+        }
+    }
+
+    /// A home's own state directory (`~/.config`, `~/.local/share`).
+    fn in_home_state(home: &str, path: &str) -> bool {
+        let rest = path.get(home.len()..).unwrap_or("");
+        let first = rest.trim_start_matches('/').split('/').next().unwrap_or("");
+        HOME_STATE.contains(&first)
+    }
+
+    /// The host credential store of the table containing `path`, the most
+    /// specific one.
+    fn host_secret(path: &str) -> Option<&'static (&'static str, &'static str)> {
+        HOST_SECRETS
+            .iter()
+            .filter(|(d, _)| contains(d, path))
+            .max_by_key(|(d, _)| d.len())
     }
 
     /// The home directory a path lies in (`/root`, `/home/NAME`, `/Users/NAME`).
@@ -702,11 +963,23 @@ pub mod builtin {
         if is_agent_socket(path, name) {
             return hit(LabelClass::CredentialStore, path, "agent socket");
         }
+        if RUNNER_FILES.contains(&name) || name == RUNNER_DIR {
+            return hit(LabelClass::CredentialStore, path, "CI runner registration");
+        }
         if !listed {
             return (path == "/").then(|| hit(LabelClass::System, "/", "host root"))?;
         }
-        if let Some(s) = SYSTEM_SECRETS.iter().find(|d| contains(d, path)) {
-            return hit(LabelClass::CredentialStore, s, "service credential mount");
+        if let Some((s, why)) = host_secret(path) {
+            return hit(LabelClass::CredentialStore, s, why);
+        }
+        if path
+            .strip_prefix("/etc/ssh/ssh_host_")
+            .is_some_and(|k| !k.contains('/') && !k.ends_with(".pub"))
+        {
+            return hit(LabelClass::CredentialStore, path, "ssh host key");
+        }
+        if let Some((entry, why)) = proc_entry(path) {
+            return hit(LabelClass::CredentialStore, entry, why);
         }
         if let Some(home) = home_of(path) {
             for rel in HOME_SECRETS {
@@ -719,7 +992,13 @@ pub mod builtin {
                     );
                 }
             }
-            return hit(LabelClass::DeveloperHome, home, "home directory");
+            // A project directory or one file inside a home is what it
+            // is, not the home: only the home itself, and the directories
+            // where programs keep their state, hand over all of it.
+            if path == home || in_home_state(home, path) {
+                return hit(LabelClass::DeveloperHome, home, "home directory");
+            }
+            return None;
         }
         if path == "/home" || path == "/Users" {
             return hit(LabelClass::DeveloperHome, path, "all home directories");
@@ -754,21 +1033,34 @@ pub mod builtin {
             }
         };
         if let Some(home) = home_of(path) {
-            if home == path {
-                for rel in HOME_SECRETS {
-                    add(
-                        LabelClass::CredentialStore,
-                        &crate::text::cat!(home, "/", rel),
-                        "credential store in a home directory",
-                    );
-                }
+            for rel in HOME_SECRETS {
+                add(
+                    LabelClass::CredentialStore,
+                    &crate::text::cat!(home, "/", rel),
+                    "credential store in a home directory",
+                );
             }
         } else {
             for p in ["/home", "/root"] {
                 add(LabelClass::DeveloperHome, p, "home directories");
             }
-            for s in SYSTEM_SECRETS {
-                add(LabelClass::CredentialStore, s, "service credential mount");
+            // The outermost stores only: what lies in one is exposed with it.
+            for (s, why) in HOST_SECRETS {
+                let outermost = !HOST_SECRETS
+                    .iter()
+                    .any(|(o, _)| o != s && contains(o, s) && contains(path, o));
+                if outermost {
+                    add(LabelClass::CredentialStore, s, why);
+                }
+            }
+            if let Some(dir) = proc_dir_exposed(path) {
+                for (e, why) in PROC_ENTRIES {
+                    add(
+                        LabelClass::CredentialStore,
+                        &crate::text::cat!(dir, "/", e),
+                        why,
+                    );
+                }
             }
             for s in ENGINE_SOCKET_PATHS {
                 add(
@@ -917,7 +1209,10 @@ mod tests {
         let lists = [
             builtin::ENGINE_DIRS,
             builtin::ENGINE_DATA_DIRS,
-            builtin::SYSTEM_SECRETS,
+            &builtin::HOST_SECRETS
+                .iter()
+                .map(|(p, _)| *p)
+                .collect::<Vec<_>>()[..],
             builtin::SYSTEM_TREES,
             builtin::ENGINE_SOCKET_PATHS,
             &["/root", "/home/x", "/Users/x"][..],
@@ -946,8 +1241,47 @@ mod tests {
         // everything does.
         assert!(builtin::inside("/srv").is_empty());
         assert!(builtin::inside("/srv/x/y").is_empty());
-        assert_eq!(builtin::inside("/var/run").len(), 5);
+        // The secrets directory (whose service-account tokens lie in it),
+        // the system bus, two engine sockets.
+        assert_eq!(builtin::inside("/var/run").len(), 4);
         assert!(builtin::inside("/").len() > 10);
+    }
+
+    /// `/proc/<pid>/root` is that process's root: what follows it is the
+    /// host path named, however often the alias is repeated.
+    #[test]
+    fn proc_root_aliases() {
+        for (path, named) in [
+            ("/proc/1/root", "/"),
+            ("/proc/self/root/etc", "/etc"),
+            ("/proc/thread-self/root/home/u", "/home/u"),
+            ("/proc/1/task/7/root/etc", "/etc"),
+            ("/proc/1/root/proc/self/root/root/.ssh", "/root/.ssh"),
+            ("/proc/1/rootfs", "/proc/1/rootfs"),
+            ("/proc/1/task/root", "/proc/1/task/root"),
+            ("/proc/sys/root", "/proc/sys/root"),
+            ("/proc/x1/root", "/proc/x1/root"),
+            ("/srv/proc/1/root", "/srv/proc/1/root"),
+            ("/proc", "/proc"),
+        ] {
+            assert_eq!(builtin::host_path(path), named, "{path}");
+        }
+        let idx = workshop();
+        let c = idx.classify("/proc/1/root/home/botie/.aws/config");
+        let m = c.matched.unwrap();
+        assert_eq!(m.class, LabelClass::CredentialStore);
+        assert_eq!(m.path, "/proc/1/root/home/botie/.aws");
+        assert!(matches!(m.origin, Origin::Catalog(_)));
+        let c = idx.classify("/proc/1/root");
+        assert_eq!(c.matched.unwrap().path, "/proc/1/root");
+        assert!(c
+            .exposes
+            .iter()
+            .any(|e| e.path == "/proc/1/root/var/run/docker.sock"));
+        assert!(c
+            .exposes
+            .iter()
+            .any(|e| e.path == "/proc/1/root/etc/shadow"));
     }
 
     #[test]

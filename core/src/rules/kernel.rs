@@ -200,7 +200,7 @@ pub(crate) const PRV022: Rule = Rule {
     severity: Severity::High,
     title: "the job can open a host device",
     rationale: "A device node is a door into a host driver that no namespace separates. Raw disks, `/dev/mem` and an allow-all device rule reach every file and the kernel's memory (critical); KVM, network taps, input devices, consoles and kernel control nodes reach a large kernel interface or the reviewer's keyboard and screen (high); FUSE and GPU or sound drivers widen the kernel surface (medium). Devices the runtime always creates (`/dev/null`, `/dev/zero`, `/dev/urandom`, the job's own pty) are not findings. The task needing only tests does not matter: any process of the job can open the node.",
-    remediation: "Remove the device (Compose `devices`/`device_cgroup_rules`, Kubernetes `volumeDevices`, OCI `linux.devices` and device cgroup, bwrap `--dev-bind`); use `--dev /dev` or the runtime's default device set. A job that needs KVM or a GPU belongs in a boundary of its own.",
+    remediation: "Remove the device (Compose `devices`/`device_cgroup_rules`, Kubernetes `volumeDevices`, OCI `linux.devices` and device cgroup, bwrap `--dev-bind`, or a mount whose source is a device node); use `--dev /dev` or the runtime's default device set. A job that needs KVM or a GPU belongs in a boundary of its own.",
     runtime_check: None,
     check: check_devices,
 };
@@ -217,6 +217,34 @@ fn check_devices(ctx: &Ctx<'_>, e: &mut Emitter) {
             )
             .severity(sev)
             .evidence("device", dev.trim());
+        }
+    }
+    // A device node mounted as a source (a hostPath, a volume, a bind,
+    // also through `/proc/<pid>/root`) is that device, whatever class its
+    // path has; bwrap's `--dev-bind` already listed it above.
+    for v in ctx.mounts {
+        let Some(c) = v.class.as_ref().filter(|c| !c.normalized.relative) else {
+            continue;
+        };
+        let dev = crate::labels::builtin::host_path(&c.normalized.path);
+        if !crate::labels::contains("/dev", dev)
+            || list
+                .iter()
+                .any(|d| d.trim() == dev || (d.trim() == "*" && dev == "/dev"))
+        {
+            continue;
+        }
+        if let Some((sev, why)) = device_risk(dev) {
+            e.emit(
+                v.field("source"),
+                format!(
+                    "the mount source `{}` hands the job host device `{dev}`: {why}",
+                    c.normalized.path
+                ),
+            )
+            .area(v.area())
+            .severity(sev)
+            .evidence("device", dev);
         }
     }
 }
