@@ -9,6 +9,7 @@
 //! destination. The task being "only tests" does not change this: the
 //! code under test opens its own connections.
 
+use super::netaddr::in_zone;
 use super::{Ctx, Emitter, Rule};
 use crate::finding::{Area, CheckKind, Severity};
 use crate::json::escape_token;
@@ -283,10 +284,6 @@ fn allowed_hosts(ctx: &Ctx<'_>) -> Vec<(String, String, Option<u64>)> {
         .collect()
 }
 
-fn in_zone(host: &str, zone: &str) -> bool {
-    host == zone || host.strip_suffix(zone).is_some_and(|r| r.ends_with('.'))
-}
-
 /// Services where anyone can publish content or receive uploads, with
 /// what they carry; matched as the name or any name under it.
 const SHARED_HOSTING: &[(&str, &str)] = &[
@@ -356,16 +353,6 @@ fn check_shared_hosting(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
-/// Wildcard DNS services: the address is whatever the name spells.
-const ADDRESS_IN_NAME: &[&str] = &[
-    "nip.io",
-    "sslip.io",
-    "xip.io",
-    "traefik.me",
-    "localtest.me",
-    "lvh.me",
-];
-
 /// Names of the Kubernetes API server inside a cluster.
 fn is_api_server(host: &str) -> bool {
     matches!(
@@ -398,10 +385,14 @@ fn check_in_cluster(ctx: &Ctx<'_>, e: &mut Emitter) {
             )
             .evidence("host", host.as_str())
             .evidence("problem", "api-server");
-        } else if let Some(z) = ADDRESS_IN_NAME.iter().find(|z| in_zone(&host, z)) {
+        } else if let Some((z, answer)) = super::netaddr::address_in_name(&host) {
+            let how = match answer {
+                super::netaddr::Answer::InName => "which resolves a name to the address written in it, metadata and private addresses included",
+                super::netaddr::Answer::Loopback => "which resolves every name to loopback, where local services trust their callers",
+            };
             e.emit(
                 format!("{pointer}/host"),
-                format!("`{host}` is under `{z}`, which resolves a name to the address written in it, metadata and private addresses included"),
+                format!("`{host}` is under `{z}`, {how}"),
             )
             .evidence("host", host.as_str())
             .evidence("problem", "address-in-name");

@@ -530,8 +530,12 @@ const METADATA_NAMES: &[&str] = &[
     "instance-data",
     "instance-data.ec2.internal",
 ];
-/// Suffixes of names that resolve only inside a private network.
+/// Suffixes of names that resolve only inside a private network: a
+/// cluster's service names (`vault.vault.svc`, `*.svc.cluster.local`),
+/// Consul's (`vault.service.consul`), and the private-use zones.
 const PRIVATE_SUFFIXES: &[&str] = &[
+    "svc",
+    "consul",
     "internal",
     "local",
     "localdomain",
@@ -540,6 +544,104 @@ const PRIVATE_SUFFIXES: &[&str] = &[
     "intranet",
     "corp",
 ];
+
+/// What a public DNS service answers for the names under it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Answer {
+    /// The address written in the name (wildcard-IP services), or each of
+    /// several in turn (rebinding services).
+    InName,
+    /// Loopback, whatever the name.
+    Loopback,
+}
+
+/// Public services whose answer the name's writer chooses, matched as the
+/// zone or any name under it.
+pub(super) const ADDRESS_IN_NAME: &[(&str, Answer)] = &[
+    ("nip.io", Answer::InName), // 10.0.0.1.nip.io, app-10-0-0-1.nip.io, 0a000001.nip.io
+    ("sslip.io", Answer::InName), // as nip.io, and IPv6 as `--1.sslip.io`
+    ("xip.io", Answer::InName), // 10.0.0.1.xip.io
+    ("traefik.me", Answer::InName), // 10.0.0.1.traefik.me, else loopback
+    ("1u.ms", Answer::InName),  // make-1.2.3.4-rebind-169.254.169.254-rr.1u.ms
+    ("rbndr.us", Answer::InName), // 7f000001.a9fea9fe.rbndr.us
+    ("localtest.me", Answer::Loopback), // *.localtest.me
+    ("lvh.me", Answer::Loopback),
+    ("vcap.me", Answer::Loopback),
+    ("localhost.direct", Answer::Loopback),
+];
+
+/// Whether `host` is `zone` or a name under it.
+pub(super) fn in_zone(host: &str, zone: &str) -> bool {
+    host == zone || host.strip_suffix(zone).is_some_and(|r| r.ends_with('.'))
+}
+
+/// The service of [`ADDRESS_IN_NAME`] a name (or wildcard) is under.
+pub(super) fn address_in_name(name: &str) -> Option<(&'static str, Answer)> {
+    let n = name.trim_start_matches("*.");
+    ADDRESS_IN_NAME.iter().find(|(z, _)| in_zone(n, z)).copied()
+}
+
+/// Every address a wildcard-IP or rebinding name can spell, in the forms
+/// those services read: four decimal parts separated by `.` or `-`
+/// (`10.0.0.1`, `10-0-0-1`, also split across labels), eight hex digits
+/// (`0a000001`), and IPv6 with `-` for `:` (`--1`, `fd00-ec2--254`).
+/// Where a run of numbers can be read more than one way, every reading
+/// counts: the address the service answers is the writer's choice.
+fn addresses_in_name(sub: &str) -> Vec<IpAddr> {
+    let mut out = Vec::new();
+    let tokens: Vec<&str> = sub.split(['.', '-']).collect();
+    let octet = |t: &str| {
+        (!t.is_empty() && t.len() <= 3 && t.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| t.parse::<u8>().ok())
+            .flatten()
+    };
+    let octets: Vec<Option<u8>> = tokens.iter().map(|t| octet(t)).collect();
+    for w in octets.windows(4) {
+        if let [Some(a), Some(b), Some(c), Some(d)] = *w {
+            out.push(IpAddr::V4(Ipv4Addr::new(a, b, c, d)));
+        }
+    }
+    for t in &tokens {
+        if t.len() == 8 {
+            if let Ok(v) = u32::from_str_radix(t, 16) {
+                out.push(IpAddr::V4(Ipv4Addr::from(v)));
+            }
+        }
+    }
+    // A DNS label has at most 63 bytes; a longer one spells no address,
+    // and trying every `-` of it would cost its length squared.
+    for label in sub.split('.').filter(|l| l.len() <= 63) {
+        let starts = std::iter::once(0).chain(label.match_indices('-').map(|(i, _)| i + 1));
+        for i in starts {
+            let v6 = label.get(i..).unwrap_or("").replace('-', ":");
+            if let Ok(a) = v6.parse::<Ipv6Addr>() {
+                out.push(IpAddr::V6(a));
+            }
+        }
+    }
+    out
+}
+
+/// What a name under a wildcard-IP or rebinding service reaches: the
+/// specials of every address written in it, or private where it spells
+/// none (the service answers what its owner, or the name's, chooses).
+fn service_special(name: &str, zone: &str, answer: Answer) -> Vec<Special> {
+    if answer == Answer::Loopback {
+        return vec![Special::Loopback];
+    }
+    let sub = name.strip_suffix(zone).unwrap_or("").trim_end_matches('.');
+    let addrs = addresses_in_name(sub);
+    if addrs.is_empty() {
+        return vec![Special::Private];
+    }
+    addrs
+        .into_iter()
+        .flat_map(|a| match a {
+            IpAddr::V4(v4) => special_v4(u32::from(v4), 32),
+            IpAddr::V6(v6) => special_v6(v6, 128),
+        })
+        .collect()
+}
 
 fn name_special(name: &str) -> Vec<Special> {
     let n = name.trim_start_matches("*.");
@@ -553,6 +655,9 @@ fn name_special(name: &str) -> Vec<Special> {
         || n == "localhost.localdomain"
     {
         return vec![Special::Loopback];
+    }
+    if let Some((zone, answer)) = address_in_name(n) {
+        return service_special(n, zone, answer);
     }
     if PRIVATE_SUFFIXES
         .iter()
