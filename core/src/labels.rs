@@ -766,7 +766,7 @@ pub mod builtin {
     fn is_pid(c: &str) -> bool {
         c == "self"
             || c == "thread-self"
-            || (!c.is_empty() && c.bytes().all(|b| b.is_ascii_digit()))
+            || (!c.is_empty() && c.len() <= 10 && c.bytes().all(|b| b.is_ascii_digit()))
     }
 
     /// A path in a process's directory: the length of `/proc/<pid>` (with
@@ -844,13 +844,18 @@ pub mod builtin {
                 }
                 c => {
                     stack.push(c);
-                    if through.is_none() && stack.first() == Some(&"proc") && stack.len() <= 5 {
-                        let p = crate::text::cat!("/", stack.join("/"));
-                        if let Some((entry, why)) =
-                            proc_entry(&p).filter(|(e, _)| e.len() == p.len())
-                        {
-                            through = Some((entry.to_string(), why));
-                        }
+                    // Read on the components: joining them at every step
+                    // would copy a long one again each time.
+                    let entry = match stack.as_slice() {
+                        ["proc", p, e] if is_pid(p) => Some(*e),
+                        ["proc", p, "task", t, e] if is_pid(p) && is_pid(t) => Some(*e),
+                        _ => None,
+                    };
+                    if let Some((_, why)) = entry
+                        .filter(|_| through.is_none())
+                        .and_then(|e| PROC_ENTRIES.iter().find(|(name, _)| *name == e))
+                    {
+                        through = Some((crate::text::cat!("/", stack.join("/")), *why));
                     }
                 }
             }
