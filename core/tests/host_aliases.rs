@@ -215,3 +215,25 @@ fn needs_system_vouches_for_no_alias() {
         failed.len()
     );
 }
+
+/// The finding names the host path an alias leads to, beside the path as
+/// written, so a reviewer sees what `/proc/self/root/...` is.
+#[test]
+fn an_alias_finding_names_the_host_path() {
+    let opts = AuditOptions { today: None };
+    let r = audit(
+        profile("/proc/self/root/home/u/.aws").as_bytes(),
+        "t.json",
+        &Labels::workshop(),
+        &opts,
+    )
+    .unwrap();
+    let f = r
+        .issues
+        .iter()
+        .find(|f| f.rule == "MNT002" && f.pointer == "/mounts/2/source")
+        .unwrap();
+    assert_eq!(f.evidence["host_path"], "/home/u/.aws");
+    assert_eq!(f.evidence["label_path"], "/proc/self/root/home/u/.aws");
+    assert_eq!(f.evidence["job_path"], "/mnt/host");
+}

@@ -82,6 +82,10 @@ fn sensitive_source(
         if let Some(why) = s.guessed_from {
             d.evidence("guessed_because", why);
         }
+        let host = builtin::host_path(s.path);
+        if host != s.path && !s.normalized.relative {
+            d.evidence("host_path", host);
+        }
         if let Some(t) = paths::in_job(s.path, v.target.as_ref(), s.path) {
             d.evidence("job_path", t);
         }
