@@ -66,6 +66,7 @@ const TABLE: &[Row] = &[
     ("*.lvh.me", &[("NET004", H), ("NET024", H)]),
     ("app.vcap.me", &[("NET004", H), ("NET024", H)]),
     ("app.localhost.direct", &[("NET004", H), ("NET024", H)]),
+    ("www.lacolhost.com", &[("NET004", H), ("NET024", H)]),
     // Wildcard-IP services: the address written in the name.
     ("169.254.169.254.nip.io", &[("NET004", C), ("NET024", H)]),
     (
@@ -110,6 +111,10 @@ const TABLE: &[Row] = &[
     // Where the name does not tell the address: private.
     ("*.nip.io", &[("NET004", H), ("NET024", H)]),
     ("app.nip.io", &[("NET004", H), ("NET024", H)]),
+    (
+        "s-1.2.3.4-169.254.169.254-4242-fs-e.d.rebind.it",
+        &[("NET004", C), ("NET024", H)],
+    ),
     ("*.rbndr.us", &[("NET004", H), ("NET024", H)]),
     ("anything.rbndr.us", &[("NET004", H), ("NET024", H)]),
     ("*.1u.ms", &[("NET004", H), ("NET024", H)]),

@@ -558,16 +558,24 @@ pub(super) enum Answer {
 /// Public services whose answer the name's writer chooses, matched as the
 /// zone or any name under it.
 pub(super) const ADDRESS_IN_NAME: &[(&str, Answer)] = &[
-    ("nip.io", Answer::InName), // 10.0.0.1.nip.io, app-10-0-0-1.nip.io, 0a000001.nip.io
-    ("sslip.io", Answer::InName), // as nip.io, and IPv6 as `--1.sslip.io`
-    ("xip.io", Answer::InName), // 10.0.0.1.xip.io
-    ("traefik.me", Answer::InName), // 10.0.0.1.traefik.me, else loopback
-    ("1u.ms", Answer::InName),  // make-1.2.3.4-rebind-169.254.169.254-rr.1u.ms
-    ("rbndr.us", Answer::InName), // 7f000001.a9fea9fe.rbndr.us
-    ("localtest.me", Answer::Loopback), // *.localtest.me
+    // 10.0.0.1.nip.io, app-10-0-0-1.nip.io, 0a000001.nip.io
+    ("nip.io", Answer::InName),
+    // as nip.io, and IPv6 as `--1.sslip.io`
+    ("sslip.io", Answer::InName),
+    ("xip.io", Answer::InName),
+    // 10.0.0.1.traefik.me, else loopback
+    ("traefik.me", Answer::InName),
+    // make-1.2.3.4-rebind-169.254.169.254-rr.1u.ms
+    ("1u.ms", Answer::InName),
+    // 7f000001.a9fea9fe.rbndr.us
+    ("rbndr.us", Answer::InName),
+    // Singularity: s-1.2.3.4-169.254.169.254-N-fs-e.d.rebind.it
+    ("rebind.it", Answer::InName),
+    ("localtest.me", Answer::Loopback),
     ("lvh.me", Answer::Loopback),
     ("vcap.me", Answer::Loopback),
     ("localhost.direct", Answer::Loopback),
+    ("lacolhost.com", Answer::Loopback),
 ];
 
 /// Whether `host` is `zone` or a name under it.
