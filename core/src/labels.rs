@@ -1289,6 +1289,45 @@ mod tests {
             .any(|e| e.path == "/proc/1/root/etc/shadow"));
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1000))]
+        /// Through `/proc/<pid>/root`, any path is classified as the path
+        /// itself, every reported path under the alias.
+        #[test]
+        fn an_alias_classifies_as_the_path_it_names(
+            parts in proptest::collection::vec(proptest::prop_oneof![
+                proptest::strategy::Just("home"), proptest::strategy::Just("botie"),
+                proptest::strategy::Just("u"), proptest::strategy::Just(".aws"),
+                proptest::strategy::Just(".config"), proptest::strategy::Just("etc"),
+                proptest::strategy::Just("shadow"), proptest::strategy::Just("kubernetes"),
+                proptest::strategy::Just("var"), proptest::strategy::Just("run"),
+                proptest::strategy::Just("docker.sock"), proptest::strategy::Just("lib"),
+                proptest::strategy::Just("srv"), proptest::strategy::Just("workshop"),
+                proptest::strategy::Just("scratch"), proptest::strategy::Just("proc"),
+                proptest::strategy::Just("1"), proptest::strategy::Just("root"),
+                proptest::strategy::Just("environ"), proptest::strategy::Just("dev"),
+            ], 0..6),
+            alias in proptest::prop_oneof![
+                proptest::strategy::Just("/proc/1/root"),
+                proptest::strategy::Just("/proc/self/root"),
+                proptest::strategy::Just("/proc/7/task/7/root"),
+            ],
+        ) {
+            let idx = workshop();
+            let plain = crate::text::cat!("/", parts.join("/"));
+            let direct = idx.classify(&plain);
+            let through = idx.classify(&crate::text::cat!(alias, plain));
+            let under = |p: &str| if p == "/" { alias.to_string() } else { crate::text::cat!(alias, p) };
+            proptest::prop_assert_eq!(
+                direct.matched.map(|m| (m.class, under(&m.path))),
+                through.matched.map(|m| (m.class, m.path))
+            );
+            let want: Vec<_> = direct.exposes.iter().map(|e| (e.class, under(&e.path))).collect();
+            let got: Vec<_> = through.exposes.iter().map(|e| (e.class, e.path.clone())).collect();
+            proptest::prop_assert_eq!(want, got);
+        }
+    }
+
     #[test]
     fn component_wise_containment() {
         assert!(contains("/home/botie", "/home/botie/.aws"));
