@@ -75,9 +75,14 @@ pub fn import_docs(docs: &[SNode], sink: &mut dyn FnMut(String, Draft)) -> Resul
     // The file's own keys apply to every service: walked once, noted in
     // each profile.
     let mut top = Draft::new("", "", root.loc);
+    let mut assumed = Vec::new();
+    let view = top_view(root, &mut assumed)?;
+    for (at, note) in assumed {
+        top.note(at, note);
+    }
     schema::walk(
         &mut top,
-        root,
+        &view,
         &Shape::Map(&compose_schema::TOP),
         "",
         &unknown,
@@ -603,6 +608,20 @@ fn joined(
     Ok(mode)
 }
 
+/// A top-level scalar (a network's `name`) as Compose reads it, after
+/// interpolation (every template was checked by [`check_templates`]).
+fn root_text(n: &SNode) -> Option<String> {
+    let t = n.as_str()?;
+    Some(interpolate(t).map_or_else(|_| t.to_string(), |i| i.text))
+}
+
+/// A top-level boolean (a network's `internal`, `external`) as compose-go
+/// casts it after interpolation: `true`, `yes`, `on`, ... in any case.
+fn root_bool(n: &SNode) -> Option<bool> {
+    n.as_bool()
+        .or_else(|| root_text(n).as_deref().and_then(compose_bool))
+}
+
 /// The networks a service joins (its `networks`, as a list or a map),
 /// each with where it is named; `default` when it names none.
 fn joined_networks(svc: &SNode, key_loc: Loc) -> Result<Vec<(String, Loc)>, ImportError> {
@@ -646,10 +665,11 @@ fn engine_network(
             .get("name")
             .filter(|n| !n.is_null())
             .or(legacy)
-            .and_then(|n| n.as_str().map(|t| (t.to_string(), n.loc)));
+            .and_then(|n| root_text(n).map(|t| (t, n.loc)));
         let name = match named {
             Some(n) => Some(n),
-            None if external.is_some_and(|x| x.is_map() || x.as_bool() == Some(true)) => {
+            // A flag a variable decides counts as set: the wider reading.
+            None if external.is_some_and(|x| x.is_map() || root_bool(x) != Some(false)) => {
                 Some((key.clone(), e.key_loc))
             }
             None => None,
@@ -730,7 +750,7 @@ fn network(
             let internal = |n: &str| {
                 defs.and_then(|d| d.get(n))
                     .and_then(|d| d.get("internal"))
-                    .and_then(SNode::as_bool)
+                    .and_then(root_bool)
                     .unwrap_or(false)
             };
             let at = names.first().map_or(key_loc, |(_, l)| *l);
@@ -1976,10 +1996,108 @@ fn compose_bool(text: &str) -> Option<bool> {
 /// A service with each string in a [`CAST_TO_BOOL`] field that Compose
 /// reads as a boolean made that boolean, with a note; any other string
 /// stays, for the schema walk to refuse as Compose does.
-fn cast_booleans(mut node: SNode, notes: &mut Vec<(Loc, String)>) -> SNode {
+fn cast_booleans(node: SNode, notes: &mut Vec<(Loc, String)>) -> SNode {
+    cast_fields(node, CAST_TO_BOOL, notes)
+}
+
+/// The fields of a top-level definition compose-go casts to a boolean
+/// (`networks.*.internal`, `volumes.*.external`, ...).
+const TOP_CAST_TO_BOOL: &[&str] = &[
+    "external",
+    "internal",
+    "attachable",
+    "enable_ipv4",
+    "enable_ipv6",
+];
+
+/// The file's top level as compose-go validates it: each value outside
+/// `services` interpolated and the booleans it casts cast, before the
+/// schema walk (`internal: "${INTERNAL:-true}"` is a valid network). Each
+/// service stands as an empty mapping: it is walked in its own profile,
+/// after its own interpolation.
+fn top_view(root: &SNode, notes: &mut Vec<(Loc, String)>) -> Result<SNode, ImportError> {
+    let SValue::Map(entries) = &root.value else {
+        return Ok(root.clone());
+    };
+    let mut out = Vec::with_capacity(entries.len());
+    for e in entries {
+        let value = match (e.key.as_str(), &e.value.value) {
+            ("services", SValue::Map(services)) => SNode::new(
+                e.value.loc,
+                SValue::Map(
+                    services
+                        .iter()
+                        .map(|s| super::tree::SEntry {
+                            key: s.key.clone(),
+                            key_loc: s.key_loc,
+                            value: if s.value.is_map() {
+                                SNode::new(s.value.loc, SValue::Map(Vec::new()))
+                            } else {
+                                s.value.clone()
+                            },
+                        })
+                        .collect(),
+                ),
+            ),
+            (k, _) if k.starts_with("x-") => e.value.clone(),
+            (k, _) => {
+                let mut v = interpolated(&e.value, k, notes)?;
+                if let SValue::Map(defs) = &mut v.value {
+                    for d in defs.iter_mut() {
+                        let loc = d.value.loc;
+                        let def = std::mem::replace(&mut d.value, SNode::new(loc, SValue::Null));
+                        d.value = cast_fields(def, TOP_CAST_TO_BOOL, notes);
+                        unknown_flags_widest(&mut d.value, notes);
+                    }
+                }
+                v
+            }
+        };
+        out.push(super::tree::SEntry {
+            key: e.key.clone(),
+            key_loc: e.key_loc,
+            value,
+        });
+    }
+    Ok(SNode::new(root.loc, SValue::Map(out)))
+}
+
+/// A definition's boolean that a variable with no value in the file
+/// decides read as its widest value: `internal` false (traffic gets out),
+/// `external` true (a network named `host` is then the engine's own).
+fn unknown_flags_widest(def: &mut SNode, notes: &mut Vec<(Loc, String)>) {
+    if let SValue::Map(entries) = &mut def.value {
+        for e in entries.iter_mut() {
+            let SValue::Scalar(s) = &e.value.value else {
+                continue;
+            };
+            if TOP_CAST_TO_BOOL.contains(&e.key.as_str())
+                && e.value.as_bool().is_none()
+                && s.text.contains('$')
+            {
+                let widest = if e.key == "internal" { "false" } else { "true" };
+                notes.push((
+                    e.value.loc,
+                    format!(
+                        "`{}: {}` has no value in the file; read as `{widest}`, the widest value it could take",
+                        e.key, s.text
+                    ),
+                ));
+                e.value.value = SValue::Scalar(super::tree::Scalar {
+                    text: widest.into(),
+                    quoted: false,
+                });
+            }
+        }
+    }
+}
+
+/// `node` with each string in one of `fields` that compose-go reads as a
+/// boolean made that boolean, with a note.
+fn cast_fields(mut node: SNode, fields: &[&str], notes: &mut Vec<(Loc, String)>) -> SNode {
     if let SValue::Map(entries) = &mut node.value {
         for e in entries.iter_mut() {
-            if !CAST_TO_BOOL.contains(&e.key.as_str()) || e.value.as_bool().is_some() {
+            if !fields.contains(&e.key.as_str()) || e.value.as_bool().is_some() {
                 continue;
             }
             let SValue::Scalar(s) = &e.value.value else {

@@ -199,8 +199,39 @@ fn interpolation_applies_wherever_compose_applies_it() {
             serde_json::json!(false),
         ),
     ];
+    // Top-level definitions are interpolated too: a network's name and
+    // its `internal` flag.
+    let net = |def: &str| {
+        format!("services:\n  a:\n    image: x\n    networks: [n]\nnetworks:\n  n:\n{def}")
+    };
+    let table: Vec<(String, &str, serde_json::Value)> = table
+        .iter()
+        .cloned()
+        .chain([
+            (
+                net("    name: ${NET:-host}\n    external: true\n"),
+                "/boundary/host_namespaces",
+                serde_json::json!(["network"]),
+            ),
+            (
+                net("    internal: \"${INTERNAL:-true}\"\n"),
+                "/network/egress",
+                serde_json::json!("deny"),
+            ),
+            (
+                net("    internal: ${INTERNAL}\n"),
+                "/network/egress",
+                serde_json::json!("allow-all"),
+            ),
+            (
+                "services:\n  a:\n    image: x\n    networks: [host]\nnetworks:\n  host:\n    external: ${EXT}\n".to_string(),
+                "/boundary/host_namespaces",
+                serde_json::json!(["network"]),
+            ),
+        ])
+        .collect();
     let mut wrong = Vec::new();
-    for (yaml, ptr, want) in table {
+    for (yaml, ptr, want) in &table {
         let got = read(yaml, ptr);
         if &got != want {
             wrong.push(format!("{yaml:?}: {ptr} is {got}, want {want}"));
