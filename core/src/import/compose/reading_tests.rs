@@ -300,3 +300,28 @@ fn relative_sources_are_joined_lexically() {
     }
     assert_none_wrong(&wrong, table.len());
 }
+
+/// A default that is a secret is reported, never repeated: the notes that
+/// say which default was assumed are masked like every other message.
+#[test]
+fn a_secret_default_is_not_echoed_in_notes() {
+    for (yaml, secret) in [
+        (
+            file("    environment:\n      DB_PASSWORD: ${DB_PASSWORD:-Xk3pQz9vLm2w}\n"),
+            "Xk3pQz9vLm2w",
+        ),
+        (
+            file("    environment:\n      - API_TOKEN=${API_TOKEN:-tok_9f8e7d6c5b4a}\n"),
+            "tok_9f8e7d6c5b4a",
+        ),
+        (
+            file("    command: run --password ${PW:-Zq8wRt5yUi3o}\n"),
+            "Zq8wRt5yUi3o",
+        ),
+    ] {
+        let units = crate::import::import(yaml.as_bytes(), Format::Compose).expect("imported");
+        for n in &units[0].notes {
+            assert!(!n.message.contains(secret), "{yaml:?}: {}", n.message);
+        }
+    }
+}
