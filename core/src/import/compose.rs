@@ -13,13 +13,19 @@
 #[cfg(test)]
 mod closed_tests;
 mod extends;
+#[cfg(test)]
+mod reading_tests;
+mod shellwords;
+mod template;
+
+use template::{Interpolated, TemplateError, Var};
 
 use super::builder::{Draft, OVal};
 use super::invalid;
 use super::read;
 use super::schema::{self, Shape};
 use super::tree::{Loc, SNode, SValue};
-use super::{cap_name, compose_schema, expand_home, shell, yaml, ImportError, ImportErrorKind};
+use super::{cap_name, compose_schema, expand_home, yaml, ImportError, ImportErrorKind};
 use crate::redact::is_secret_name;
 
 pub fn looks_like(doc: &SNode) -> bool {
@@ -56,6 +62,7 @@ pub fn import_docs(docs: &[SNode], sink: &mut dyn FnMut(String, Draft)) -> Resul
         ));
     }
     read::map(root, "compose file")?;
+    check_templates(root)?;
     let Some(services) = read::opt_map(root, "services")? else {
         return Err(ImportError::new(ImportErrorKind::Unrecognized(
             "not a Compose file: no `services` mapping".into(),
@@ -68,9 +75,14 @@ pub fn import_docs(docs: &[SNode], sink: &mut dyn FnMut(String, Draft)) -> Resul
     // The file's own keys apply to every service: walked once, noted in
     // each profile.
     let mut top = Draft::new("", "", root.loc);
+    let mut assumed = Vec::new();
+    let view = top_view(root, &mut assumed)?;
+    for (at, note) in assumed {
+        top.note(at, note);
+    }
     schema::walk(
         &mut top,
-        root,
+        &view,
         &Shape::Map(&compose_schema::TOP),
         "",
         &unknown,
@@ -116,16 +128,72 @@ fn inside(node: &SNode, offset: usize) -> Loc {
     }
 }
 
-/// A command as a list of (word, location): a list is taken as is; a string
-/// is split into words the way Compose does (no shell involved).
-fn words(node: &SNode, what: &str) -> Result<Vec<(String, Loc)>, ImportError> {
+/// A command as a list of (word, location), interpolated here unless the
+/// service pass already did (`interpolated`): a list is taken as is; a
+/// string is split into words as Compose splits it ([`shellwords`]: no
+/// shell involved, a line break is a space, and the line ends at the first
+/// `;`, `&`, `|`, `<` or `>` outside quotes).
+fn words(
+    d: &mut Draft,
+    node: &SNode,
+    what: &str,
+    interpolated: bool,
+) -> Result<Vec<(String, Loc)>, ImportError> {
+    let interpolate = |s: &str| {
+        if interpolated {
+            Ok(Interpolated {
+                text: s.to_string(),
+                ..Interpolated::default()
+            })
+        } else {
+            interpolate(s)
+        }
+    };
     match &node.value {
-        SValue::Seq(items) => read::texts(items, what),
+        SValue::Seq(items) => {
+            let mut out = Vec::new();
+            for (raw, at) in read::texts(items, what)? {
+                let i = interpolate(&raw).map_err(|m| invalid(at, m))?;
+                note_interpolation(d, at, &format!("`{what}`"), &raw, &i);
+                out.push((i.text, at));
+            }
+            Ok(out)
+        }
         SValue::Scalar(s) => {
-            let origin = inside(node, 0);
-            Ok(shell::split(&s.text, origin)?
+            let i = interpolate(&s.text).map_err(|m| invalid(node.loc, m))?;
+            note_interpolation(d, node.loc, &format!("`{what}`"), &s.text, &i);
+            let split = shellwords::parse(&i.text).map_err(|()| {
+                invalid(
+                    node.loc,
+                    format!("`{what}` is not a command line Compose can split into words (an unclosed quote or `$(`, a `\\` at the end, or a `(` or `)` outside `$(…)`): Compose refuses it"),
+                )
+            })?;
+            if let Some(at) = split.stopped_at {
+                let op = i
+                    .text
+                    .get(at..)
+                    .and_then(|r| r.chars().next())
+                    .unwrap_or(';');
+                let rest = i.text.get(at..).unwrap_or("").trim();
+                d.note(
+                    node.loc,
+                    format!("Compose splits `{what}` without a shell and stops at `{op}`: `{rest}` is not part of the command Docker runs"),
+                );
+            }
+            // Positions inside the scalar hold only for one line written
+            // as it is read.
+            let exact = i.text == s.text && !s.text.contains('\n');
+            Ok(split
+                .words
                 .into_iter()
-                .map(|w| (w.text, w.loc))
+                .map(|(w, at)| {
+                    let loc = if exact {
+                        inside(node, i.text.get(..at).unwrap_or("").chars().count())
+                    } else {
+                        node.loc
+                    };
+                    (w, loc)
+                })
                 .collect())
         }
         SValue::Null => Ok(Vec::new()),
@@ -540,6 +608,20 @@ fn joined(
     Ok(mode)
 }
 
+/// A top-level scalar (a network's `name`) as Compose reads it, after
+/// interpolation (every template was checked by [`check_templates`]).
+fn root_text(n: &SNode) -> Option<String> {
+    let t = n.as_str()?;
+    Some(interpolate(t).map_or_else(|_| t.to_string(), |i| i.text))
+}
+
+/// A top-level boolean (a network's `internal`, `external`) as compose-go
+/// casts it after interpolation: `true`, `yes`, `on`, ... in any case.
+fn root_bool(n: &SNode) -> Option<bool> {
+    n.as_bool()
+        .or_else(|| root_text(n).as_deref().and_then(compose_bool))
+}
+
 /// The networks a service joins (its `networks`, as a list or a map),
 /// each with where it is named; `default` when it names none.
 fn joined_networks(svc: &SNode, key_loc: Loc) -> Result<Vec<(String, Loc)>, ImportError> {
@@ -583,10 +665,11 @@ fn engine_network(
             .get("name")
             .filter(|n| !n.is_null())
             .or(legacy)
-            .and_then(|n| n.as_str().map(|t| (t.to_string(), n.loc)));
+            .and_then(|n| root_text(n).map(|t| (t, n.loc)));
         let name = match named {
             Some(n) => Some(n),
-            None if external.is_some_and(|x| x.is_map() || x.as_bool() == Some(true)) => {
+            // A flag a variable decides counts as set: the wider reading.
+            None if external.is_some_and(|x| x.is_map() || root_bool(x) != Some(false)) => {
                 Some((key.clone(), e.key_loc))
             }
             None => None,
@@ -667,7 +750,7 @@ fn network(
             let internal = |n: &str| {
                 defs.and_then(|d| d.get(n))
                     .and_then(|d| d.get("internal"))
-                    .and_then(SNode::as_bool)
+                    .and_then(root_bool)
                     .unwrap_or(false)
             };
             let at = names.first().map_or(key_loc, |(_, l)| *l);
@@ -691,6 +774,14 @@ fn network(
 
 fn host_source(d: &mut Draft, raw: &str, at: Loc) -> String {
     if let Some(expanded) = expand_home(raw) {
+        // compose-go joins the rest to the home directory lexically.
+        let rest = expanded.get(super::HOME_PLACEHOLDER.len()..).unwrap_or("");
+        let expanded = match join_lexically(rest.trim_start_matches('/')) {
+            (clean, 0) if clean.is_empty() => super::HOME_PLACEHOLDER.to_string(),
+            (clean, 0) => format!("{}/{clean}", super::HOME_PLACEHOLDER),
+            // Above the home: where that is depends on the home's depth.
+            _ => expanded,
+        };
         d.note(
             at,
             format!(
@@ -699,10 +790,55 @@ fn host_source(d: &mut Draft, raw: &str, at: Loc) -> String {
         );
         return expanded;
     }
-    if raw.starts_with('.') {
-        d.note(at, format!("`{raw}` is relative to the Compose file's directory, which the import cannot resolve"));
+    let absolute =
+        raw.starts_with(['/', '$', '\\']) || raw.len() > 1 && raw.as_bytes().get(1) == Some(&b':');
+    if absolute {
+        return raw.to_string();
     }
-    raw.to_string()
+    // compose-go joins a relative source to the project directory (the
+    // Compose file's) with `filepath.Join`, which resolves `..` lexically
+    // before Docker sees the path: that lexical result is what is mounted.
+    let (clean, climbs) = join_lexically(raw);
+    let shown = if climbs == 0 {
+        if clean.is_empty() {
+            ".".to_string()
+        } else {
+            format!("./{clean}")
+        }
+    } else {
+        clean
+    };
+    if climbs > 0 {
+        d.note(at, format!("`{raw}` is relative to the Compose file's directory and climbs {climbs} level(s) above it (Compose resolves `..` lexically, giving `{shown}` there): what it names depends on where that directory is, which the file does not fix"));
+    } else if shown == raw {
+        d.note(at, format!("`{raw}` is relative to the Compose file's directory, which the import cannot resolve"));
+    } else {
+        d.note(at, format!("`{raw}` is relative to the Compose file's directory, which the import cannot resolve; Compose resolves it lexically there, as `{shown}`"));
+    }
+    shown
+}
+
+/// A relative path as Go's `filepath.Join(base, path)` resolves it when
+/// `base` is unknown: `.` and empty parts dropped, each `..` removing the
+/// part before it; the `..` that climb above `base` are kept in front and
+/// counted.
+pub(super) fn join_lexically(rel: &str) -> (String, usize) {
+    let mut parts: Vec<&str> = Vec::new();
+    let mut climbs = 0;
+    for part in rel.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                if parts.pop().is_none() {
+                    climbs += 1;
+                }
+            }
+            p => parts.push(p),
+        }
+    }
+    let mut out: Vec<&str> = vec![".."; climbs];
+    out.extend(parts);
+    (out.join("/"), climbs)
 }
 
 fn add_mount(
@@ -1173,15 +1309,19 @@ fn environment(
     let env_loc = svc.get("environment").map_or(key_loc, |e| e.loc);
     d.set("/environment/inherit", false, env_loc);
     d.set("/environment/variables", OVal::obj(), env_loc);
+    // compose-go interpolates each value (each whole `KEY=value` item of a
+    // list) before the environment is read.
     let mut pairs: Vec<(String, Option<String>, Loc)> = Vec::new();
     match svc.get("environment") {
         None => {}
         Some(e) if e.is_seq() => {
             for item in e.items() {
-                let t = read::text(item, "environment")?;
-                match t.split_once('=') {
+                let raw = read::text(item, "environment")?;
+                let i = interpolate(raw).map_err(|m| invalid(item.loc, m))?;
+                note_interpolation(d, item.loc, "`environment`", raw, &i);
+                match i.text.split_once('=') {
                     Some((k, v)) => pairs.push((k.to_string(), Some(v.to_string()), item.loc)),
-                    None => pairs.push((t.to_string(), None, item.loc)),
+                    None => pairs.push((i.text.clone(), None, item.loc)),
                 }
             }
         }
@@ -1189,7 +1329,18 @@ fn environment(
             for entry in e.entries() {
                 let v = match &entry.value.value {
                     SValue::Null => None,
-                    _ => Some(read::text(&entry.value, &entry.key)?.to_string()),
+                    _ => {
+                        let raw = read::text(&entry.value, &entry.key)?;
+                        let i = interpolate(raw).map_err(|m| invalid(entry.value.loc, m))?;
+                        note_interpolation(
+                            d,
+                            entry.value.loc,
+                            &format!("`{}`", entry.key),
+                            raw,
+                            &i,
+                        );
+                        Some(i.text)
+                    }
                 };
                 let at = if v.is_some() {
                     entry.value.loc
@@ -1201,13 +1352,9 @@ fn environment(
         }
         Some(e) => return Err(invalid(e.loc, "`environment` must be a list or a mapping")),
     }
-    let mut interpolated = false;
     for (k, v, at) in pairs {
         match v {
-            Some(v) => {
-                interpolated |= v.contains('$');
-                d.set(&Draft::variable_ptr(&k), v, at);
-            }
+            Some(v) => d.set(&Draft::variable_ptr(&k), v, at),
             None => {
                 d.set(&Draft::variable_ptr(&k), format!("${{{k}}}"), at);
                 d.note(
@@ -1221,12 +1368,6 @@ fn environment(
                 }
             }
         }
-    }
-    if interpolated {
-        d.note(
-            env_loc,
-            "`${...}` values are filled in from the shell and `.env` when Compose runs",
-        );
     }
     if let Some(e) = written(svc, "env_file") {
         d.note(
@@ -1259,11 +1400,11 @@ fn environment(
 fn command(d: &mut Draft, svc: &SNode, key_loc: Loc) -> Result<(), ImportError> {
     let entry = svc
         .get("entrypoint")
-        .map(|n| words(n, "entrypoint"))
+        .map(|n| words(d, n, "entrypoint", false))
         .transpose()?;
     let cmd = svc
         .get("command")
-        .map(|n| words(n, "command"))
+        .map(|n| words(d, n, "command", false))
         .transpose()?;
     d.ensure_array("/setup", key_loc);
     match (&entry, &cmd) {
@@ -1284,7 +1425,16 @@ fn command(d: &mut Draft, svc: &SNode, key_loc: Loc) -> Result<(), ImportError> 
     }
     if let Some(hc) = read::opt_map(svc, "healthcheck")? {
         if let Some(test) = hc.get("test") {
-            let w = words(test, "test")?;
+            // compose-go: a string is `CMD-SHELL` with that text; a list
+            // must start with `CMD`, `CMD-SHELL` or `NONE`.
+            let w = match &test.value {
+                SValue::Scalar(s) => {
+                    let i = interpolate(&s.text).map_err(|m| invalid(test.loc, m))?;
+                    note_interpolation(d, test.loc, "`healthcheck.test`", &s.text, &i);
+                    vec![("CMD-SHELL".to_string(), test.loc), (i.text, test.loc)]
+                }
+                _ => words(d, test, "healthcheck.test", false)?,
+            };
             let mut it = w.into_iter();
             match it.next() {
                 Some((k, _)) if k == "NONE" => {}
@@ -1294,18 +1444,20 @@ fn command(d: &mut Draft, svc: &SNode, key_loc: Loc) -> Result<(), ImportError> 
                     d.set_field(&p, "shell", text.join(" "), at);
                     d.note(test.loc, "the healthcheck runs shell text in the container; it is audited as a setup step");
                 }
-                Some((k, at)) => {
-                    let words: Vec<(String, Loc)> = if k == "CMD" {
-                        it.collect()
-                    } else {
-                        std::iter::once((k, at)).chain(it).collect()
-                    };
+                Some((k, _)) if k == "CMD" => {
+                    let words: Vec<(String, Loc)> = it.collect();
                     if words.is_empty() {
                         return Ok(());
                     }
                     let p = d.push("/setup", OVal::obj(), test.loc);
                     d.set_command(&p, words, test.loc);
                     d.note(test.loc, "the healthcheck runs a command in the container; it is audited as a setup step");
+                }
+                Some(_) => {
+                    return Err(invalid(
+                        test.loc,
+                        "`healthcheck.test` must start with `CMD`, `CMD-SHELL` or `NONE`: Compose refuses any other first word",
+                    ))
                 }
                 None => {}
             }
@@ -1503,7 +1655,7 @@ fn hook(d: &mut Draft, key: &str, h: &SNode) -> Result<(), ImportError> {
     let Some(cmd) = h.get("command") else {
         return Err(invalid(h.loc, format!("a `{key}` hook needs a `command`")));
     };
-    let w = words(cmd, "command")?;
+    let w = words(d, cmd, "command", true)?;
     if w.is_empty() {
         return Ok(());
     }
@@ -1631,132 +1783,32 @@ fn limits(d: &mut Draft, svc: &SNode, _key_loc: Loc) -> Result<(), ImportError> 
     Ok(())
 }
 
-/// A value after Compose interpolation, as far as the file alone allows.
+/// The value Compose gives `s` after interpolation, as far as the file
+/// alone allows ([`template::substitute`], compose-go's own algorithm).
 ///
 /// The import does not know the environment `docker compose` runs in (core
-/// does no I/O, and a CI host's is not the author's), so every variable is
-/// unknown: one with a default is read with that default, and the caller
-/// says so; one without stays in the text as `${NAME}` (or `$NAME` as
-/// written), so a path built from it stays visibly unresolved.
-#[derive(Debug, Default, PartialEq, Eq)]
-pub(super) struct Interpolated {
-    pub(super) text: String,
-    /// Variables read with the default the file gives: (name, default).
-    defaulted: Vec<(String, String)>,
-    /// Variables the file gives no value for.
-    pub(super) unresolved: Vec<String>,
-}
-
-impl Interpolated {
-    fn is_exact(&self) -> bool {
-        self.defaulted.is_empty() && self.unresolved.is_empty()
-    }
-}
-
-fn is_name_start(c: char) -> bool {
-    c == '_' || c.is_ascii_alphabetic()
-}
-
-fn is_name_char(c: char) -> bool {
-    c == '_' || c.is_ascii_alphanumeric()
-}
-
-/// Compose's interpolation grammar: `$$`, `$NAME`, `${NAME}`, and
-/// `${NAME` followed by `:-`, `-`, `:?`, `?`, `:+` or `+` and a word that
-/// may itself hold `${...}`. Anything else after a `$` is an error in
-/// Compose too ("invalid interpolation format").
+/// does no I/O, and a CI host's is not the author's). It reads the file as
+/// Compose does with no variable set, except where that would hide a
+/// value: a default (`${NAME:-word}`, `${NAME-word}`) is used, and said; a
+/// required variable (`${NAME:?why}`) is refused, as Compose refuses it
+/// unset; a plain reference (`$NAME`, `${NAME}`), which Compose would make
+/// empty, stays in the text as written so that a path or a value built
+/// from it stays visibly unresolved (fail closed), and so does
+/// `${NAME:+word}`. `HOME` is always set.
 pub(super) fn interpolate(s: &str) -> Result<Interpolated, String> {
-    let mut out = Interpolated::default();
-    let chars: Vec<char> = s.chars().collect();
-    let mut i = 0;
-    while let Some(&c) = chars.get(i) {
-        if c != '$' {
-            out.text.push(c);
-            i += 1;
-            continue;
+    let lookup = |name: &str| {
+        if name == "HOME" {
+            Var::UnknownNonEmpty
+        } else {
+            Var::Unknown
         }
-        match chars.get(i + 1) {
-            Some('$') => {
-                out.text.push('$');
-                i += 2;
-            }
-            Some(&n) if is_name_start(n) => {
-                let end = (i + 1..chars.len())
-                    .find(|&j| !chars.get(j).copied().is_some_and(is_name_char))
-                    .unwrap_or(chars.len());
-                let name: String = chars.get(i + 1..end).unwrap_or_default().iter().collect();
-                out.text.push('$');
-                out.text.push_str(&name);
-                out.unresolved.push(name);
-                i = end;
-            }
-            Some('{') => {
-                // The matching `}`: a default may hold `${...}` itself.
-                let mut depth = 0usize;
-                let mut close = None;
-                let mut j = i + 1;
-                while let Some(&x) = chars.get(j) {
-                    if x == '{' && j > 0 && chars.get(j - 1) == Some(&'$') {
-                        depth += 1;
-                    } else if x == '}' {
-                        depth = depth.saturating_sub(1);
-                        if depth == 0 {
-                            close = Some(j);
-                            break;
-                        }
-                    }
-                    j += 1;
-                }
-                let close = close
-                    .ok_or_else(|| format!("`{}` opens `${{` with no closing `}}`", s.trim()))?;
-                let body: String = chars.get(i + 2..close).unwrap_or_default().iter().collect();
-                braced(&body, &mut out)?;
-                i = close + 1;
-            }
-            _ => {
-                return Err(format!(
-                    "`{}` has a `$` that starts no variable (write `$$` for a literal `$`)",
-                    s.trim()
-                ))
-            }
-        }
-    }
-    Ok(out)
-}
-
-/// One `${...}` body.
-fn braced(body: &str, out: &mut Interpolated) -> Result<(), String> {
-    let name_len = body.find(|c: char| !is_name_char(c)).unwrap_or(body.len());
-    let (name, rest) = body.split_at(name_len);
-    if !name.starts_with(is_name_start) {
-        return Err(format!("`${{{body}}}` is not a valid variable reference"));
-    }
-    let unresolved = |out: &mut Interpolated| {
-        out.text.push_str(&format!("${{{name}}}"));
-        out.unresolved.push(name.to_string());
     };
-    let (op, word) = [":-", "-", ":?", "?", ":+", "+"]
-        .iter()
-        .filter_map(|op| rest.strip_prefix(op).map(|w| (*op, w)))
-        .next()
-        .unwrap_or(("", rest));
-    match op {
-        "" if rest.is_empty() => unresolved(out),
-        // `$HOME` is set wherever Compose runs: its default never applies.
-        ":-" | "-" if name == "HOME" => unresolved(out),
-        ":-" | "-" => {
-            let inner = interpolate(word)?;
-            out.text.push_str(&inner.text);
-            out.defaulted.push((name.to_string(), inner.text));
-            out.defaulted.extend(inner.defaulted);
-            out.unresolved.extend(inner.unresolved);
-        }
-        // Required (`:?`) or replaced when set (`:+`): the value is the
-        // variable's or a word that depends on it, unknown either way.
-        ":?" | "?" | ":+" | "+" => unresolved(out),
-        _ => return Err(format!("`${{{body}}}` is not a valid variable reference")),
-    }
-    Ok(())
+    template::substitute(s, &lookup).map_err(|e| match e {
+        TemplateError::Invalid => "invalid interpolation format, as Compose reports it: a `${` that does not start `${NAME}`, `${NAME:-default}` or another form Compose knows (write `$$` for a literal `$`)".to_string(),
+        TemplateError::Required { name, .. } => format!(
+            "required variable `{name}` has no value (`${{{name}:?…}}`): Docker Compose refuses the file unless `{name}` is set when it runs, and isolint reads no environment; audit a copy with the value written in"
+        ),
+    })
 }
 
 /// Say how a value was interpolated, next to the setting it came from.
@@ -1797,10 +1849,11 @@ fn interpolation_notes(
     out
 }
 
-/// Keys whose values the import reads as text of their own: volumes are
-/// interpolated where they are parsed (positions inside a short volume
-/// hold only for exact text), environment values are reported as values,
-/// and commands are audited as written.
+/// Keys whose values the import interpolates where it reads them (positions
+/// inside a short volume or a command line hold only for exact text, and a
+/// note names the setting), or does not read (`build`, `extends`,
+/// `env_file`: every template of the file is still checked once, by
+/// [`check_templates`]).
 const READ_AS_WRITTEN: &[&str] = &[
     "volumes",
     "environment",
@@ -1808,7 +1861,6 @@ const READ_AS_WRITTEN: &[&str] = &[
     "command",
     "entrypoint",
     "healthcheck",
-    "labels",
     "build",
     "extends",
 ];
@@ -1831,6 +1883,30 @@ fn widest(key: &str, text: &str) -> Option<String> {
         _ => return None,
     };
     Some(w.to_string())
+}
+
+/// Every template of the file, read once as Compose reads it: compose-go
+/// interpolates every string value of the whole file (keys are not), so a
+/// template it refuses, anywhere, is an error, even under a setting this
+/// import does not read.
+fn check_templates(node: &SNode) -> Result<(), ImportError> {
+    match &node.value {
+        SValue::Scalar(s) if s.text.contains('$') => {
+            interpolate(&s.text).map_err(|m| invalid(node.loc, m))?;
+        }
+        SValue::Seq(items) => {
+            for n in items {
+                check_templates(n)?;
+            }
+        }
+        SValue::Map(entries) => {
+            for e in entries {
+                check_templates(&e.value)?;
+            }
+        }
+        _ => {}
+    }
+    Ok(())
 }
 
 /// A service as Compose reads it: every value interpolated before any
@@ -1920,10 +1996,108 @@ fn compose_bool(text: &str) -> Option<bool> {
 /// A service with each string in a [`CAST_TO_BOOL`] field that Compose
 /// reads as a boolean made that boolean, with a note; any other string
 /// stays, for the schema walk to refuse as Compose does.
-fn cast_booleans(mut node: SNode, notes: &mut Vec<(Loc, String)>) -> SNode {
+fn cast_booleans(node: SNode, notes: &mut Vec<(Loc, String)>) -> SNode {
+    cast_fields(node, CAST_TO_BOOL, notes)
+}
+
+/// The fields of a top-level definition compose-go casts to a boolean
+/// (`networks.*.internal`, `volumes.*.external`, ...).
+const TOP_CAST_TO_BOOL: &[&str] = &[
+    "external",
+    "internal",
+    "attachable",
+    "enable_ipv4",
+    "enable_ipv6",
+];
+
+/// The file's top level as compose-go validates it: each value outside
+/// `services` interpolated and the booleans it casts cast, before the
+/// schema walk (`internal: "${INTERNAL:-true}"` is a valid network). Each
+/// service stands as an empty mapping: it is walked in its own profile,
+/// after its own interpolation.
+fn top_view(root: &SNode, notes: &mut Vec<(Loc, String)>) -> Result<SNode, ImportError> {
+    let SValue::Map(entries) = &root.value else {
+        return Ok(root.clone());
+    };
+    let mut out = Vec::with_capacity(entries.len());
+    for e in entries {
+        let value = match (e.key.as_str(), &e.value.value) {
+            ("services", SValue::Map(services)) => SNode::new(
+                e.value.loc,
+                SValue::Map(
+                    services
+                        .iter()
+                        .map(|s| super::tree::SEntry {
+                            key: s.key.clone(),
+                            key_loc: s.key_loc,
+                            value: if s.value.is_map() {
+                                SNode::new(s.value.loc, SValue::Map(Vec::new()))
+                            } else {
+                                s.value.clone()
+                            },
+                        })
+                        .collect(),
+                ),
+            ),
+            (k, _) if k.starts_with("x-") => e.value.clone(),
+            (k, _) => {
+                let mut v = interpolated(&e.value, k, notes)?;
+                if let SValue::Map(defs) = &mut v.value {
+                    for d in defs.iter_mut() {
+                        let loc = d.value.loc;
+                        let def = std::mem::replace(&mut d.value, SNode::new(loc, SValue::Null));
+                        d.value = cast_fields(def, TOP_CAST_TO_BOOL, notes);
+                        unknown_flags_widest(&mut d.value, notes);
+                    }
+                }
+                v
+            }
+        };
+        out.push(super::tree::SEntry {
+            key: e.key.clone(),
+            key_loc: e.key_loc,
+            value,
+        });
+    }
+    Ok(SNode::new(root.loc, SValue::Map(out)))
+}
+
+/// A definition's boolean that a variable with no value in the file
+/// decides read as its widest value: `internal` false (traffic gets out),
+/// `external` true (a network named `host` is then the engine's own).
+fn unknown_flags_widest(def: &mut SNode, notes: &mut Vec<(Loc, String)>) {
+    if let SValue::Map(entries) = &mut def.value {
+        for e in entries.iter_mut() {
+            let SValue::Scalar(s) = &e.value.value else {
+                continue;
+            };
+            if TOP_CAST_TO_BOOL.contains(&e.key.as_str())
+                && e.value.as_bool().is_none()
+                && s.text.contains('$')
+            {
+                let widest = if e.key == "internal" { "false" } else { "true" };
+                notes.push((
+                    e.value.loc,
+                    format!(
+                        "`{}: {}` has no value in the file; read as `{widest}`, the widest value it could take",
+                        e.key, s.text
+                    ),
+                ));
+                e.value.value = SValue::Scalar(super::tree::Scalar {
+                    text: widest.into(),
+                    quoted: false,
+                });
+            }
+        }
+    }
+}
+
+/// `node` with each string in one of `fields` that compose-go reads as a
+/// boolean made that boolean, with a note.
+fn cast_fields(mut node: SNode, fields: &[&str], notes: &mut Vec<(Loc, String)>) -> SNode {
     if let SValue::Map(entries) = &mut node.value {
         for e in entries.iter_mut() {
-            if !CAST_TO_BOOL.contains(&e.key.as_str()) || e.value.as_bool().is_some() {
+            if !fields.contains(&e.key.as_str()) || e.value.as_bool().is_some() {
                 continue;
             }
             let SValue::Scalar(s) = &e.value.value else {
@@ -2081,8 +2255,9 @@ mod tests {
                 ok("./dags", "/opt/airflow/dags", ""),
             ),
             ("${DATA-/srv/data}:/data", ok("/srv/data", "/data", "")),
-            ("${DATA:?set DATA}:/data:ro", ok("${DATA}", "/data", "ro")),
-            ("${DATA?}:/data", ok("${DATA}", "/data", "")),
+            // A `$` that starts no variable is a literal, in compose-go.
+            ("/a$/b:/c", ok("/a$/b", "/c", "")),
+            ("/x$", ok("", "/x$", "")),
             ("${DATA:+/x}:/data", ok("${DATA}", "/data", "")),
             ("$DATA/x:/data", ok("$DATA/x", "/data", "")),
             (
@@ -2111,11 +2286,12 @@ mod tests {
         }
         for bad in [
             "${DATA:/x",
-            "/a$/b:/c",
             "${}:/x",
             "${1X}:/x",
             "${X*y}:/x",
-            "/x$",
+            // Required, and no environment here: Compose refuses it unset.
+            "${DATA:?set DATA}:/data:ro",
+            "${DATA?}:/data",
         ] {
             assert!(vol(bad).is_err(), "{bad}");
         }
@@ -2173,7 +2349,7 @@ mod tests {
     #[test]
     fn defaults_and_unknowns_stay_visible() {
         let (json, notes) = import_one(
-            "services:\n  a:\n    image: x\n    volumes:\n      - ${P:-.}/dags:/opt/dags\n      - ${DATA}:/data\n      - type: bind\n        source: ${SRC:?need SRC}\n        target: /src\n        read_only: true\n        bind:\n          propagation: rshared\n",
+            "services:\n  a:\n    image: x\n    volumes:\n      - ${P:-.}/dags:/opt/dags\n      - ${DATA}:/data\n      - type: bind\n        source: ${SRC:+/x}\n        target: /src\n        read_only: true\n        bind:\n          propagation: rshared\n",
         );
         let v: serde_json::Value = serde_json::from_str(&json).unwrap();
         assert_eq!(v["mounts"][0]["source"], "./dags");
@@ -2231,7 +2407,7 @@ mod tests {
                 serde_json::json!(["network"]),
             ),
             (
-                "network_mode: ${NM:?set it}",
+                "network_mode: ${NM:+host}",
                 "/boundary/host_namespaces",
                 serde_json::json!(["network"]),
             ),

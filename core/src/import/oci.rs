@@ -383,6 +383,25 @@ fn mount(d: &mut Draft, m: &SNode) -> Result<(), ImportError> {
     }
     let (source, source_at) = read::opt_str(m, "source")?
         .ok_or_else(|| invalid(m.loc, "a bind mount needs a `source`"))?;
+    // runc joins a relative bind source to the bundle directory with
+    // `filepath.Join` (`createLibcontainerMount`), which resolves `..`
+    // lexically: that result is what is mounted. The `..` that climb above
+    // the bundle stay in front, since where they lead is not in the file.
+    let source = if source.starts_with('/') {
+        source.to_string()
+    } else {
+        let (clean, climbs) = super::compose::join_lexically(source);
+        let shown = match (clean.is_empty(), climbs) {
+            (true, _) => ".".to_string(),
+            (false, 0) => format!("./{clean}"),
+            _ => clean,
+        };
+        d.note(
+            source_at,
+            format!("`{source}` is relative to the bundle directory, which the file does not fix; runc joins it there lexically, as `{shown}`"),
+        );
+        shown
+    };
     let p = d.push("/mounts", OVal::obj(), m.loc);
     d.set_field(&p, "source", source, source_at);
     d.set_field(&p, "target", dest, dest_at);
@@ -704,5 +723,37 @@ mod tests {
                 "{annotations}: {notes:?}"
             );
         }
+    }
+
+    /// runc joins a relative bind source to the bundle directory
+    /// lexically (`filepath.Join`), so the lexical result is audited; a
+    /// `..` above the bundle stays in front, and an absolute source with
+    /// `..` is left for the kernel to resolve after following links.
+    #[test]
+    fn relative_sources_are_joined_to_the_bundle_lexically() {
+        let table = [
+            ("data", "./data"),
+            ("./a/../b", "./b"),
+            ("a/..", "."),
+            ("../../home/u/.ssh", "../../home/u/.ssh"),
+            ("a/../../x", "../x"),
+            ("/srv/a/../b", "/srv/a/../b"),
+        ];
+        let mut wrong = Vec::new();
+        for (source, want) in table {
+            let config = format!(
+                r#"{{"ociVersion": "1.0.2", "process": {{"args": ["true"]}}, "root": {{"path": "rootfs"}}, "mounts": [{{"destination": "/x", "type": "bind", "source": "{source}", "options": ["rbind", "ro"]}}]}}"#
+            );
+            let imported = crate::import::import(config.as_bytes(), crate::import::Format::Oci)
+                .unwrap_or_else(|e| panic!("{config}: {e}"));
+            let v: serde_json::Value = serde_json::from_str(&imported[0].profile_json).unwrap();
+            if v["mounts"][0]["source"] != want {
+                wrong.push(format!(
+                    "{source}: {}, want {want}",
+                    v["mounts"][0]["source"]
+                ));
+            }
+        }
+        crate::import::table_tests::assert_none_wrong(&wrong, table.len());
     }
 }

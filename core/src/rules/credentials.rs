@@ -486,7 +486,12 @@ pub(crate) const CRD007: Rule = Rule {
 };
 
 fn check_store_variables(ctx: &Ctx<'_>, e: &mut Emitter) {
-    for (ptr, name, _) in variables(ctx) {
+    for (ptr, name, value) in variables(ctx) {
+        // An empty value (Compose's `${AWS_PROFILE:-}` unset) names no
+        // store: the tools read their defaults, as with the variable unset.
+        if value.trim().is_empty() {
+            continue;
+        }
         if let Some(what) = store_variable(name) {
             e.emit(
                 ptr,
@@ -739,6 +744,25 @@ mod tests {
                     .any(|(r, q, s, _)| r == "CRD007" && *q == ptr && s.blocks()),
                 "{name}: {f:?}"
             );
+        }
+    }
+
+    #[test]
+    fn an_empty_store_variable_names_no_store() {
+        for (name, _) in STORE_VARIABLES {
+            for value in ["", " "] {
+                let p = format!(
+                    r#"{{"name":"t","environment":{{"inherit":false,"variables":{{"{name}":"{value}"}}}}}}"#
+                );
+                assert!(
+                    !has(
+                        &fired(&p),
+                        "CRD007",
+                        &format!("/environment/variables/{name}")
+                    ),
+                    "{name}"
+                );
+            }
         }
     }
 

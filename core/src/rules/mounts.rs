@@ -781,7 +781,7 @@ pub(crate) const MNT011: Rule = Rule {
 fn check_parent_refs(ctx: &Ctx<'_>, e: &mut Emitter) {
     for v in ctx.mounts {
         for (field, raw, n) in path_fields(v) {
-            if !n.had_parent_refs {
+            if !n.had_parent_refs || (n.relative && only_leading_parent_refs(raw)) {
                 continue;
             }
             let climb = if n.escaped_root {
@@ -813,6 +813,24 @@ fn check_parent_refs(ctx: &Ctx<'_>, e: &mut Emitter) {
                 .evidence("escaped_root", n.escaped_root);
         }
     }
+}
+
+/// A relative path whose `..` all come first (`../../shared`): no `..`
+/// follows a component that a link could redirect, so the runtime's
+/// reading is the lexical one (Compose and runc join such a source to the
+/// project or bundle directory with `filepath.Join`). Where the climb lands
+/// depends on that directory: MNT012 reports the path as relative.
+fn only_leading_parent_refs(raw: &str) -> bool {
+    let mut named = false;
+    for part in raw.split('/') {
+        match part {
+            "" | "." => {}
+            ".." if named => return false,
+            ".." => {}
+            _ => named = true,
+        }
+    }
+    true
 }
 
 pub(crate) const MNT012: Rule = Rule {
@@ -1155,6 +1173,24 @@ mod tests {
             "../../../fixtures/profiles/workshop-fixed.json"
         ));
         assert!(fixed.is_empty(), "{fixed:?}");
+    }
+
+    /// Only a `..` after a named component can be redirected by a link.
+    #[test]
+    fn leading_parent_refs_are_lexical() {
+        for (raw, want) in [
+            ("../x", true),
+            ("../../home/u/.ssh", true),
+            ("./../x", true),
+            ("..", true),
+            ("a/../b", false),
+            ("scratch/..", false),
+            ("../a/../b", false),
+            ("~/../x", false),
+            ("$D/../x", false),
+        ] {
+            assert_eq!(only_leading_parent_refs(raw), want, "{raw}");
+        }
     }
 
     #[test]
