@@ -28,6 +28,32 @@ const fn h(format: &'static str, rule: &'static str, area: Area, text: &'static 
 
 /// First match wins, so a rule's own row comes before its area's.
 const HINTS: &[Hint] = &[
+    // OCI, sandbox-runtime and Codex: rows by rule, each naming the one
+    // setting of the file that raises it.
+    h(
+        "oci",
+        "PRV020",
+        Area::Privileges,
+        "add the paths the finding names to `linux.maskedPaths` or `linux.readonlyPaths` (runc's defaults list them), and mount sysfs with `ro`",
+    ),
+    h(
+        "oci",
+        "PRV022",
+        Area::Privileges,
+        "remove the device from `linux.devices` and its `allow: true` rule from `linux.resources.devices`, or narrow that rule's `access`",
+    ),
+    h(
+        "sandbox-settings",
+        "PRV020",
+        Area::Privileges,
+        "set `enableWeakerNestedSandbox` to false: the sandbox then mounts a /proc of its own",
+    ),
+    h(
+        "sandbox-settings",
+        "NET020",
+        Area::Network,
+        "set `enableWeakerNetworkIsolation` to false, so direct connections are refused again",
+    ),
     h(
         "kubernetes",
         "",
