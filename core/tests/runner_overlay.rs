@@ -69,3 +69,95 @@ fn every_imported_profile_survives_an_overlay_unchanged() {
         "only {profiles} imported profiles were checked"
     );
 }
+
+/// The worked examples of `fixtures/runner/` (an OCI bundle and a bwrap
+/// script, which cannot state their runtime's version and patch date, the
+/// tenancy or the job's needs, and the restricted Pod): each input is
+/// eligible with its honest overlay, and not eligible when any one fact
+/// of that overlay is made risky.
+#[test]
+fn worked_examples_are_eligible_with_an_honest_overlay_and_only_then() {
+    use isolint_core::{AuditOptions, Date, Labels, Verdict};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/runner");
+    let options = AuditOptions {
+        today: Date::parse("2026-11-29"),
+    };
+    // (directory, input, its format)
+    let examples = [
+        ("oci", "config.json", import::Format::Oci),
+        ("bwrap", "run-tests.sh", import::Format::Bwrap),
+        ("codex", "config.toml", import::Format::Codex),
+        ("kubernetes", "restricted.yaml", import::Format::Kubernetes),
+    ];
+    // One fact made risky at a time: (pointer in the overlay, risky value).
+    let risky: &[(&str, serde_json::Value)] = &[
+        ("/tenancy", serde_json::json!("untrusted")),
+        (
+            "/boundary/runtime/patched_on",
+            serde_json::json!("2024-01-02"),
+        ),
+        ("/cleanup/destroy_worker", serde_json::json!(false)),
+        ("/artifacts/treat_as_untrusted", serde_json::json!(false)),
+        ("/needs/inputs", serde_json::json!([])),
+    ];
+    let audit = |input: &[u8], format, runner: &[u8]| {
+        let runner = Runner::parse(runner, "runner.json").unwrap();
+        let units = import::import(input, format).unwrap();
+        units
+            .iter()
+            .map(|u| {
+                isolint_core::runner::audit_imported(
+                    u,
+                    "input",
+                    &Labels::workshop(),
+                    &options,
+                    &runner,
+                )
+                .unwrap()
+            })
+            .collect::<Vec<_>>()
+    };
+    let mut wrong = Vec::new();
+    let mut cases = 0;
+    for (sub, input, format) in examples {
+        let input = std::fs::read(dir.join(sub).join(input)).unwrap();
+        let runner_text = std::fs::read(dir.join(sub).join("runner.json")).unwrap();
+        cases += 1;
+        for r in audit(&input, format, &runner_text) {
+            if r.verdict != Verdict::EligibleForRuntimeTesting {
+                let blocking: Vec<String> = r
+                    .issues
+                    .iter()
+                    .filter(|f| f.waived.is_none())
+                    .map(|f| format!("{} {} {}", f.rule, f.pointer, f.message))
+                    .collect();
+                wrong.push(format!(
+                    "{sub}: not eligible with its overlay:\n  {}",
+                    blocking.join("\n  ")
+                ));
+            }
+        }
+        let honest: serde_json::Value = serde_json::from_slice(&runner_text).unwrap();
+        for (ptr, value) in risky {
+            let mut v = honest.clone();
+            match v.pointer_mut(ptr) {
+                Some(slot) => *slot = value.clone(),
+                None => continue,
+            }
+            cases += 1;
+            let text = serde_json::to_vec(&v).unwrap();
+            if audit(&input, format, &text)
+                .iter()
+                .all(|r| r.verdict == Verdict::EligibleForRuntimeTesting)
+            {
+                wrong.push(format!("{sub}: still eligible with {ptr} = {value}"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} of {cases} cases wrong:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}
