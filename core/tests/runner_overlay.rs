@@ -161,3 +161,118 @@ fn worked_examples_are_eligible_with_an_honest_overlay_and_only_then() {
         wrong.join("\n")
     );
 }
+
+/// What the overlay may now state about the runtime, the tenancy and the
+/// needs fills only what the file leaves out: where the file says
+/// otherwise, the file's value is audited and PRF020 reports the
+/// disagreement.
+#[test]
+fn overlay_facts_the_file_contradicts_are_prf020() {
+    use isolint_core::{AuditOptions, Date, Labels};
+    let options = AuditOptions {
+        today: Date::parse("2026-11-29"),
+    };
+    let oci = r#"{"ociVersion": "1.2.0", "process": {"args": ["true"], "user": {"uid": 1000, "gid": 1000}}, "root": {"path": "rootfs"}}"#;
+    let bwrap = "bwrap --unshare-all --ro-bind /usr /usr python -m pytest\n";
+    let danger = "sandbox_mode = \"danger-full-access\"\n";
+    let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: t}\nspec:\n  runtimeClassName: gvisor\n  containers:\n  - name: c\n    image: python:3.12\n    command: [pytest]\n    securityContext: {runAsUser: 1000}\n";
+    // (input, format, overlay, pointer of the PRF020 wanted, or "" for none)
+    let cases: &[(&str, import::Format, &str, &str)] = &[
+        (
+            bwrap,
+            import::Format::Bwrap,
+            r#"{"boundary": {"runtime": {"name": "runc"}}}"#,
+            "/boundary/runtime/name",
+        ),
+        (
+            bwrap,
+            import::Format::Bwrap,
+            r#"{"boundary": {"runtime": {"name": "bubblewrap", "version": "0.11.0"}}}"#,
+            "",
+        ),
+        (
+            bwrap,
+            import::Format::Bwrap,
+            r#"{"boundary": {"kind": "vm"}}"#,
+            "/boundary/kind",
+        ),
+        (
+            oci,
+            import::Format::Oci,
+            r#"{"boundary": {"privileged": true}}"#,
+            "/boundary/privileged",
+        ),
+        (
+            oci,
+            import::Format::Oci,
+            r#"{"boundary": {"user": "0"}}"#,
+            "/boundary/user",
+        ),
+        (
+            oci,
+            import::Format::Oci,
+            r#"{"boundary": {"runtime": {"name": "runc", "version": "1.3.3"}}, "tenancy": "internal"}"#,
+            "",
+        ),
+        (
+            danger,
+            import::Format::Codex,
+            r#"{"boundary": {"kind": "container"}}"#,
+            "/boundary/kind",
+        ),
+        (
+            danger,
+            import::Format::Codex,
+            r#"{"command": {"executable": "codex"}}"#,
+            "",
+        ),
+        (
+            oci,
+            import::Format::Oci,
+            r#"{"command": {"executable": "sh"}}"#,
+            "/command/executable",
+        ),
+        (
+            pod,
+            import::Format::Kubernetes,
+            r#"{"boundary": {"user": "0"}}"#,
+            "/boundary/user",
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (input, format, overlay, want) in cases {
+        let runner = Runner::parse(overlay.as_bytes(), "runner.json").unwrap();
+        let units = import::import(input.as_bytes(), *format).unwrap();
+        let r = isolint_core::runner::audit_imported(
+            &units[0],
+            "f",
+            &Labels::workshop(),
+            &options,
+            &runner,
+        )
+        .unwrap();
+        let got: Vec<&str> = r
+            .issues
+            .iter()
+            .filter(|f| f.rule == "PRF020")
+            .map(|f| f.pointer.as_str())
+            .collect();
+        let ok = if want.is_empty() {
+            got.is_empty()
+        } else {
+            got == [*want]
+        };
+        if !ok {
+            wrong.push(format!(
+                "{overlay} over {format:?}: PRF020 at {got:?} (want {want:?})"
+            ));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} of {} cases wrong:\n{}",
+        wrong.len(),
+        cases.len(),
+        wrong.join("\n")
+    );
+}
