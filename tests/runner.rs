@@ -22,6 +22,36 @@ fn the_restricted_pod_passes_with_the_runner_and_fails_without() {
     isolint(without).expect_code(1);
 }
 
+/// The worked examples of the README: an OCI bundle, a bwrap script and
+/// a Codex config, each eligible (exit 0) with its honest overlay and
+/// blocked (exit 1) without it.
+#[test]
+fn the_worked_examples_pass_with_their_overlays_and_fail_without() {
+    for (dir, input) in [
+        ("oci", "config.json"),
+        ("bwrap", "run-tests.sh"),
+        ("codex", "config.toml"),
+    ] {
+        let runner = format!("fixtures/runner/{dir}/runner.json");
+        let input = format!("fixtures/runner/{dir}/{input}");
+        let base = ["audit", "--today", "2026-11-29", "--format", "json"];
+        let with: Vec<&str> = base
+            .iter()
+            .copied()
+            .chain(["--runner", &runner, &input])
+            .collect();
+        let run = isolint(with);
+        run.expect_code(0);
+        assert_eq!(
+            run.json()["verdict"],
+            "eligible-for-runtime-testing",
+            "{dir}"
+        );
+        let without: Vec<&str> = base.iter().copied().chain([input.as_str()]).collect();
+        isolint(without).expect_code(1);
+    }
+}
+
 #[test]
 fn a_finding_the_overlay_owns_points_into_the_overlay() {
     let dir = tempfile::tempdir().unwrap();
@@ -58,7 +88,7 @@ fn a_finding_the_overlay_owns_points_into_the_overlay() {
 fn a_bad_overlay_is_a_usage_error_with_its_position() {
     let dir = tempfile::tempdir().unwrap();
     let runner = dir.path().join("r.json");
-    std::fs::write(&runner, "{\n  \"boundary\": {}\n}\n").unwrap();
+    std::fs::write(&runner, "{\n  \"mounts\": []\n}\n").unwrap();
     let run = isolint([
         "audit",
         "--runner",

@@ -245,7 +245,7 @@ fn complete_profile() -> Value {
         "privileged": false, "capabilities": { "add": [], "drop": ["ALL"] },
         "user": "1000:1000", "no_new_privileges": true, "host_namespaces": [],
         "seccomp": "default", "read_only_root": true,
-        "terminal": "none", "masked_paths": true, "unix_sockets": "blocked", "apparmor": "default", "selinux": "default",
+        "terminal": "none", "masked_paths": true, "unmasked_paths": [], "unix_sockets": "blocked", "apparmor": "default", "selinux": "default",
         "devices": [], "shares_pid_with": [], "sysctls": {}, "oom_score_adj": 0,
         "oom_kill_disable": false, "groups": []
       },

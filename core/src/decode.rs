@@ -407,6 +407,7 @@ pub(crate) const BOUNDARY_KEYS: &[&str] = &[
     "read_only_root",
     "terminal",
     "masked_paths",
+    "unmasked_paths",
     "unix_sockets",
     "apparmor",
     "selinux",
@@ -620,6 +621,7 @@ fn boundary(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Boundary> {
         read_only_root: o.boolean("read_only_root"),
         terminal: o.enumeration("terminal"),
         masked_paths: o.boolean("masked_paths"),
+        unmasked_paths: o.strings("unmasked_paths"),
         unix_sockets: o.enumeration("unix_sockets"),
         apparmor: o.enumeration("apparmor"),
         selinux: o.enumeration("selinux"),
@@ -654,7 +656,7 @@ fn network(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Network> {
     let mut o = d.object(n, ptr, NETWORK_KEYS)?;
     Some(Network {
         egress: o.enumeration("egress"),
-        enforced_by: o.enumeration("enforced_by"),
+        enforced_by: o.with("enforced_by", network_enforcement),
         allow: o.with("allow", |d, n, ptr| {
             d.array(n, ptr, |d, n, p| {
                 let Some(mut o) = d.object(n, p, ALLOW_KEYS) else {
@@ -679,6 +681,41 @@ fn environment(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Environment> {
     let inherit = o.boolean("inherit");
     let variables = o.with("variables", string_map);
     Some(Environment { inherit, variables })
+}
+
+/// `network.enforced_by`: one layer, or the layers that enforce egress
+/// together (a filtering proxy and an OS sandbox that blocks direct
+/// connections). The rules judge the strongest: the network layer
+/// (`network-policy`, `firewall`) over a proxy over an application check.
+fn network_enforcement(d: &mut Decoder, n: &Node, ptr: &str) -> Option<NetworkEnforcement> {
+    let Value::Array(items) = &n.value else {
+        return d.enumeration(n, ptr);
+    };
+    if items.is_empty() {
+        d.problem(
+            ptr.to_string(),
+            n.pos,
+            ProblemKind::Missing {
+                what: "an enforcing layer (write `none` if nothing enforces egress)",
+            },
+        );
+        return None;
+    }
+    let layers: Vec<NetworkEnforcement> = items
+        .iter()
+        .enumerate()
+        .filter_map(|(i, it)| d.enumeration(it, &format!("{ptr}/{i}")))
+        .collect();
+    if layers.len() != items.len() {
+        return None;
+    }
+    let rank = |e: &NetworkEnforcement| match e {
+        NetworkEnforcement::NetworkPolicy | NetworkEnforcement::Firewall => 0,
+        NetworkEnforcement::Proxy => 1,
+        NetworkEnforcement::Application => 2,
+        NetworkEnforcement::None => 3,
+    };
+    layers.into_iter().min_by_key(rank)
 }
 
 /// An object of names to string values (numbers and booleans as written).

@@ -232,6 +232,10 @@ pub struct Boundary {
     /// and `/sys` and keeps `/proc/sys` and `/sys` read-only, as container
     /// runtimes do by default.
     pub masked_paths: Option<bool>,
+    /// The paths of that masking the job can still reach (a partial
+    /// `maskedPaths`/`readonlyPaths`, the host's `/proc`), when the source
+    /// says exactly which; `masked_paths` is then `false`.
+    pub unmasked_paths: Option<Vec<String>>,
     /// Whether the sandbox blocks connecting to unix sockets; undeclared
     /// means a visible socket can be connected to.
     pub unix_sockets: Option<UnixSockets>,

@@ -25,10 +25,21 @@ use crate::json::escape_token;
 use crate::report::{AuditOptions, Labels, Report};
 
 /// The profile sections an overlay may declare: the ones a runner, not a
-/// workload manifest, decides. Identity, boundary, mounts, credentials and
-/// command stay the manifest's alone.
+/// workload manifest, decides, and the facts some formats cannot state:
+/// who wrote the code, what the job needs, which runtime at which version
+/// and patch date starts it (an OCI bundle, a bwrap script or a Codex
+/// config name none of them), and, for an agent's sandbox whose boundary
+/// depends on the platform it runs on (Codex, sandbox-runtime), that
+/// boundary and the command the runner starts the agent with. Like every
+/// overlay value these only fill what the import left undeclared; what the
+/// file states wins, and a disagreement is PRF020. Identity, mounts and
+/// credentials stay the manifest's alone.
 pub const RUNNER_KEYS: &[&str] = &[
     "schema",
+    "tenancy",
+    "needs",
+    "boundary",
+    "command",
     "network",
     "limits",
     "concurrency",
@@ -36,6 +47,19 @@ pub const RUNNER_KEYS: &[&str] = &[
     "artifacts",
     "cleanup",
 ];
+
+/// What an overlay's `boundary` may hold (facts of the runtime and of how
+/// the runner starts it), and that `runtime`'s fields.
+pub const BOUNDARY_KEYS: &[&str] = &[
+    "kind",
+    "runtime",
+    "privileged",
+    "capabilities",
+    "user",
+    "no_new_privileges",
+    "seccomp",
+];
+const RUNTIME_KEYS: &[&str] = &["name", "version", "patched_on"];
 
 /// A parsed overlay.
 #[derive(Debug, Clone)]
@@ -100,6 +124,28 @@ impl Runner {
                 ));
             }
         }
+        check_keys(&root, "boundary", BOUNDARY_KEYS)?;
+        if let Some(b) = root.get("boundary") {
+            check_keys(b, "runtime", RUNTIME_KEYS)?;
+            if let Some(rt) = b.get("runtime") {
+                for e in rt.entries() {
+                    if !matches!(&e.value.value, SValue::Scalar(s) if s.quoted) {
+                        return Err(bad(
+                            e.value.loc,
+                            format!("`boundary.runtime.{}` must be a string", e.key),
+                        ));
+                    }
+                }
+            }
+        }
+        if let Some(t) = root.get("tenancy") {
+            if !matches!(t.as_str(), Some("internal" | "untrusted")) {
+                return Err(bad(
+                    t.loc,
+                    "a runner overlay's `tenancy` must be `internal` or `untrusted`".into(),
+                ));
+            }
+        }
         if let Some(s) = root.get("schema") {
             if s.as_str() != Some(crate::model::PROFILE_SCHEMA) {
                 return Err(bad(
@@ -142,6 +188,30 @@ impl Runner {
         crate::sort::sort(&mut out.from_runner);
         Ok(out)
     }
+}
+
+/// The members of `parent.key`, when present, must be a mapping of
+/// `allowed` keys only.
+fn check_keys(parent: &SNode, key: &str, allowed: &[&str]) -> Result<(), RunnerError> {
+    let Some(n) = parent.get(key) else {
+        return Ok(());
+    };
+    if !n.is_map() {
+        return Err(bad(n.loc, format!("`{key}` must be an object")));
+    }
+    for e in n.entries() {
+        if !allowed.contains(&e.key.as_str()) {
+            return Err(bad(
+                e.key_loc,
+                format!(
+                    "`{key}.{}` cannot be set by a runner overlay (it may set {})",
+                    e.key,
+                    allowed.join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// An imported profile with an overlay merged under it.
@@ -482,7 +552,21 @@ mod tests {
     #[test]
     fn bad_overlays_are_refused_with_a_position() {
         for (text, want) in [
-            (r#"{"boundary": {}}"#, "cannot be set by a runner overlay"),
+            (r#"{"mounts": []}"#, "cannot be set by a runner overlay"),
+            (
+                r#"{"boundary": {"devices": []}}"#,
+                "`boundary.devices` cannot be set",
+            ),
+            (
+                r#"{"boundary": {"runtime": {"label": "x"}}}"#,
+                "`runtime.label` cannot be set",
+            ),
+            (
+                r#"{"boundary": {"runtime": {"version": 1}}}"#,
+                "must be a string",
+            ),
+            (r#"{"boundary": []}"#, "must be an object"),
+            (r#"{"tenancy": "everyone"}"#, "`tenancy` must be"),
             (r#"{"limts": {}}"#, "did you mean `limits`"),
             (r#"{"limits": {"processes": -1}}"#, "whole non-negative"),
             (

@@ -96,6 +96,23 @@ mod tests {
         got.sort_unstable();
         assert_eq!(got, want);
         for k in keys {
+            if k == "boundary" {
+                // Of the boundary, the fields the overlay parser accepts,
+                // each as the profile defines it.
+                let b = props[k]["properties"].as_object().unwrap();
+                let mut got: Vec<&str> = b.keys().map(String::as_str).collect();
+                got.sort_unstable();
+                let mut want = crate::runner::BOUNDARY_KEYS.to_vec();
+                want.sort_unstable();
+                assert_eq!(got, want);
+                for (f, def) in b {
+                    assert_eq!(
+                        def, &p["properties"]["boundary"]["properties"][f],
+                        "boundary.{f}"
+                    );
+                }
+                continue;
+            }
             assert_eq!(props[k], p["properties"][k], "section {k}");
         }
         assert_eq!(r["$defs"], p["$defs"]);

@@ -52,8 +52,12 @@ fn oci(patch: serde_json::Value) -> String {
         "linux": {
             "namespaces": [{"type": "pid"}, {"type": "network"}, {"type": "ipc"}, {"type": "uts"},
                            {"type": "mount"}, {"type": "user"}, {"type": "cgroup"}],
-            "maskedPaths": ["/proc/kcore", "/proc/keys"],
-            "readonlyPaths": ["/proc/sys", "/proc/sysrq-trigger"],
+            // runc's defaults (libcontainer/specconv/example.go).
+            "maskedPaths": ["/proc/acpi", "/proc/asound", "/proc/kcore", "/proc/keys",
+                "/proc/latency_stats", "/proc/timer_list", "/proc/timer_stats",
+                "/proc/sched_debug", "/sys/firmware", "/proc/scsi"],
+            "readonlyPaths": ["/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys",
+                "/proc/sysrq-trigger"],
             "seccomp": {"defaultAction": "SCMP_ACT_ERRNO", "syscalls": [{"names": ["read"], "action": "SCMP_ACT_ALLOW"}]}
         }
     });

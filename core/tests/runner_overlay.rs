@@ -69,3 +69,210 @@ fn every_imported_profile_survives_an_overlay_unchanged() {
         "only {profiles} imported profiles were checked"
     );
 }
+
+/// The worked examples of `fixtures/runner/` (an OCI bundle and a bwrap
+/// script, which cannot state their runtime's version and patch date, the
+/// tenancy or the job's needs, and the restricted Pod): each input is
+/// eligible with its honest overlay, and not eligible when any one fact
+/// of that overlay is made risky.
+#[test]
+fn worked_examples_are_eligible_with_an_honest_overlay_and_only_then() {
+    use isolint_core::{AuditOptions, Date, Labels, Verdict};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/runner");
+    let options = AuditOptions {
+        today: Date::parse("2026-11-29"),
+    };
+    // (directory, input, its format)
+    let examples = [
+        ("oci", "config.json", import::Format::Oci),
+        ("bwrap", "run-tests.sh", import::Format::Bwrap),
+        ("codex", "config.toml", import::Format::Codex),
+        ("kubernetes", "restricted.yaml", import::Format::Kubernetes),
+    ];
+    // One fact made risky at a time: (pointer in the overlay, risky value).
+    let risky: &[(&str, serde_json::Value)] = &[
+        ("/tenancy", serde_json::json!("untrusted")),
+        (
+            "/boundary/runtime/patched_on",
+            serde_json::json!("2024-01-02"),
+        ),
+        ("/cleanup/destroy_worker", serde_json::json!(false)),
+        ("/artifacts/treat_as_untrusted", serde_json::json!(false)),
+        ("/needs/inputs", serde_json::json!([])),
+    ];
+    let audit = |input: &[u8], format, runner: &[u8]| {
+        let runner = Runner::parse(runner, "runner.json").unwrap();
+        let units = import::import(input, format).unwrap();
+        units
+            .iter()
+            .map(|u| {
+                isolint_core::runner::audit_imported(
+                    u,
+                    "input",
+                    &Labels::workshop(),
+                    &options,
+                    &runner,
+                )
+                .unwrap()
+            })
+            .collect::<Vec<_>>()
+    };
+    let mut wrong = Vec::new();
+    let mut cases = 0;
+    for (sub, input, format) in examples {
+        let input = std::fs::read(dir.join(sub).join(input)).unwrap();
+        let runner_text = std::fs::read(dir.join(sub).join("runner.json")).unwrap();
+        cases += 1;
+        for r in audit(&input, format, &runner_text) {
+            if r.verdict != Verdict::EligibleForRuntimeTesting {
+                let blocking: Vec<String> = r
+                    .issues
+                    .iter()
+                    .filter(|f| f.waived.is_none())
+                    .map(|f| format!("{} {} {}", f.rule, f.pointer, f.message))
+                    .collect();
+                wrong.push(format!(
+                    "{sub}: not eligible with its overlay:\n  {}",
+                    blocking.join("\n  ")
+                ));
+            }
+        }
+        let honest: serde_json::Value = serde_json::from_slice(&runner_text).unwrap();
+        for (ptr, value) in risky {
+            let mut v = honest.clone();
+            match v.pointer_mut(ptr) {
+                Some(slot) => *slot = value.clone(),
+                None => continue,
+            }
+            cases += 1;
+            let text = serde_json::to_vec(&v).unwrap();
+            if audit(&input, format, &text)
+                .iter()
+                .all(|r| r.verdict == Verdict::EligibleForRuntimeTesting)
+            {
+                wrong.push(format!("{sub}: still eligible with {ptr} = {value}"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} of {cases} cases wrong:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}
+
+/// What the overlay may now state about the runtime, the tenancy and the
+/// needs fills only what the file leaves out: where the file says
+/// otherwise, the file's value is audited and PRF020 reports the
+/// disagreement.
+#[test]
+fn overlay_facts_the_file_contradicts_are_prf020() {
+    use isolint_core::{AuditOptions, Date, Labels};
+    let options = AuditOptions {
+        today: Date::parse("2026-11-29"),
+    };
+    let oci = r#"{"ociVersion": "1.2.0", "process": {"args": ["true"], "user": {"uid": 1000, "gid": 1000}}, "root": {"path": "rootfs"}}"#;
+    let bwrap = "bwrap --unshare-all --ro-bind /usr /usr python -m pytest\n";
+    let danger = "sandbox_mode = \"danger-full-access\"\n";
+    let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: t}\nspec:\n  runtimeClassName: gvisor\n  containers:\n  - name: c\n    image: python:3.12\n    command: [pytest]\n    securityContext: {runAsUser: 1000}\n";
+    // (input, format, overlay, pointer of the PRF020 wanted, or "" for none)
+    let cases: &[(&str, import::Format, &str, &str)] = &[
+        (
+            bwrap,
+            import::Format::Bwrap,
+            r#"{"boundary": {"runtime": {"name": "runc"}}}"#,
+            "/boundary/runtime/name",
+        ),
+        (
+            bwrap,
+            import::Format::Bwrap,
+            r#"{"boundary": {"runtime": {"name": "bubblewrap", "version": "0.11.0"}}}"#,
+            "",
+        ),
+        (
+            bwrap,
+            import::Format::Bwrap,
+            r#"{"boundary": {"kind": "vm"}}"#,
+            "/boundary/kind",
+        ),
+        (
+            oci,
+            import::Format::Oci,
+            r#"{"boundary": {"privileged": true}}"#,
+            "/boundary/privileged",
+        ),
+        (
+            oci,
+            import::Format::Oci,
+            r#"{"boundary": {"user": "0"}}"#,
+            "/boundary/user",
+        ),
+        (
+            oci,
+            import::Format::Oci,
+            r#"{"boundary": {"runtime": {"name": "runc", "version": "1.3.3"}}, "tenancy": "internal"}"#,
+            "",
+        ),
+        (
+            danger,
+            import::Format::Codex,
+            r#"{"boundary": {"kind": "container"}}"#,
+            "/boundary/kind",
+        ),
+        (
+            danger,
+            import::Format::Codex,
+            r#"{"command": {"executable": "codex"}}"#,
+            "",
+        ),
+        (
+            oci,
+            import::Format::Oci,
+            r#"{"command": {"executable": "sh"}}"#,
+            "/command/executable",
+        ),
+        (
+            pod,
+            import::Format::Kubernetes,
+            r#"{"boundary": {"user": "0"}}"#,
+            "/boundary/user",
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (input, format, overlay, want) in cases {
+        let runner = Runner::parse(overlay.as_bytes(), "runner.json").unwrap();
+        let units = import::import(input.as_bytes(), *format).unwrap();
+        let r = isolint_core::runner::audit_imported(
+            &units[0],
+            "f",
+            &Labels::workshop(),
+            &options,
+            &runner,
+        )
+        .unwrap();
+        let got: Vec<&str> = r
+            .issues
+            .iter()
+            .filter(|f| f.rule == "PRF020")
+            .map(|f| f.pointer.as_str())
+            .collect();
+        let ok = if want.is_empty() {
+            got.is_empty()
+        } else {
+            got == [*want]
+        };
+        if !ok {
+            wrong.push(format!(
+                "{overlay} over {format:?}: PRF020 at {got:?} (want {want:?})"
+            ));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} of {} cases wrong:\n{}",
+        wrong.len(),
+        cases.len(),
+        wrong.join("\n")
+    );
+}

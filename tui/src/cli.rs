@@ -345,9 +345,9 @@ pub struct AuditArgs {
     /// marked waived, and no longer blocks; expired or mismatched waivers become findings
     #[arg(long, value_name = "FILE")]
     waivers: Option<PathBuf>,
-    /// Runner overlay (a partial isolint.profile/v1: network, limits, concurrency,
-    /// dependencies, artifacts, cleanup) merged under every imported profile; a value both
-    /// declare differently is a blocking finding
+    /// Runner overlay (a partial isolint.profile/v1: tenancy, needs, the boundary's runtime
+    /// facts, command, network, limits, concurrency, dependencies, artifacts, cleanup) merged
+    /// under every imported profile; a value both declare differently is a blocking finding
     #[arg(long, value_name = "FILE")]
     runner: Option<PathBuf>,
     /// Exit 1 if any non-waived finding is at LEVEL or worse, else 0, whatever the verdict

@@ -205,6 +205,7 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
     let mut caps: Removable<Loc> = Removable::default();
     let mut seccomp: Option<Loc> = None;
     let mut new_session: Option<Loc> = None;
+    let mut root_ro: Option<Loc> = None;
     let mut chdir: Option<(String, Loc)> = None;
     let mut vars: Removable<(String, Loc)> = Removable::default();
     // Each bind mount's target, as written into the profile, and the
@@ -338,6 +339,8 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
                 let found = targets.get(dst).copied();
                 match found {
                     Some(idx) => d.set(&format!("/mounts/{idx}/access"), "read-only", w.loc),
+                    // The empty root bwrap starts from, made read-only.
+                    None if dst.trim_end_matches('/').is_empty() => root_ro = Some(w.loc),
                     None => d.note(w.loc, format!("`--remount-ro {dst}` names no bind mount")),
                 }
             }
@@ -440,9 +443,10 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
         }),
         _ => None,
     };
-    match root_mount {
-        Some(ro) => d.set("/boundary/read_only_root", ro, bw),
-        None => {
+    match (root_mount, root_ro) {
+        (Some(ro), _) => d.set("/boundary/read_only_root", ro, bw),
+        (None, Some(at)) => d.set("/boundary/read_only_root", true, at),
+        (None, None) => {
             d.set("/boundary/read_only_root", false, bw);
             d.note(
                 bw,

@@ -156,7 +156,6 @@ fn build(
             &unknown,
         )?;
     }
-    d.set("/boundary/kind", "process", anchor);
     d.undeclared(
         "/boundary/runtime",
         "the sandbox is the operating system's (Seatbelt, Landlock and seccomp, or bubblewrap), at a version the config does not show",
@@ -186,11 +185,29 @@ fn build(
         d.undeclared(ptr, why);
     }
 
-    let mode = l.get("sandbox_mode");
+    // Which settings decide, as Codex's `resolve_permission_config_syntax`
+    // chooses for one config file: the selected profile's `sandbox_mode`,
+    // else `default_permissions` (the permission profile), else
+    // `sandbox_mode`; the settings of the other kind are ignored.
+    let profile_mode = profile.and_then(|(layer, _)| layer.get("sandbox_mode"));
     let permissions = l.get("default_permissions");
-    let legacy = mode.is_some() || permissions.is_none();
-    if let (Some(_), Some(p)) = (mode, permissions) {
-        d.note(p.loc, "`default_permissions` is set beside `sandbox_mode`; the import reads `sandbox_mode` and ignores the permission profile");
+    let legacy = profile_mode.is_some() || permissions.is_none();
+    let mode = if legacy { l.get("sandbox_mode") } else { None };
+    if let (true, Some(p)) = (legacy, permissions) {
+        d.note(
+            p.loc,
+            "`default_permissions` is ignored: the selected profile's `sandbox_mode` decides",
+        );
+    }
+    if !legacy {
+        if let Some(m) = l.get("sandbox_mode") {
+            d.note(m.loc, "`sandbox_mode` is ignored: `default_permissions` selects a permission profile, which Codex reads instead");
+        }
+        if let Some(ww) = l.table("sandbox_workspace_write")? {
+            if let Some(e) = ww.entry("network_access") {
+                d.note(e.key_loc, "`network_access` is ignored: `default_permissions` selects a permission profile, whose `network` table decides");
+            }
+        }
     }
     if legacy {
         legacy_sandbox(&mut d, l, mode, anchor)?;
@@ -201,12 +218,17 @@ fn build(
     environment(&mut d, l, anchor)?;
 
     if let Some(a) = l.get("approval_policy") {
-        let v = read::text(a, "approval_policy")?;
+        let v = if a.is_map() {
+            "granular"
+        } else {
+            read::text(a, "approval_policy")?
+        };
         let msg = match v {
             "never" => "`approval_policy = \"never\"`: commands run without asking; the sandbox is the only boundary",
             "on-failure" => "`approval_policy = \"on-failure\"`: a command that fails in the sandbox can be re-run outside it once approved",
             "on-request" => "`approval_policy = \"on-request\"`: the model can ask to run a command outside the sandbox",
             "untrusted" => "`approval_policy = \"untrusted\"`: commands outside a trusted set need approval",
+            "granular" => "`approval_policy = { granular = ... }`: each kind of request to leave the sandbox is allowed or refused as configured",
             _ => "`approval_policy` has no profile equivalent",
         };
         d.note(a.loc, msg);
@@ -307,12 +329,19 @@ fn outside_sandbox(d: &mut Draft, root: &SNode, l: &Layers<'_>) -> Result<(), Im
         for e in projects.entries() {
             let level = e.value.get("trust_level").and_then(SNode::as_str);
             if level == Some("trusted") {
-                let path = e.key.trim_end_matches('/');
-                if path.is_empty()
-                    || path == "~"
-                    || expand_home(&e.key).as_deref() == Some(super::HOME_PLACEHOLDER)
-                {
-                    d.note(e.key_loc, format!("`[projects.\"{}\"]` is trusted, which trusts every project below it: Codex then relaxes approvals there", e.key));
+                if holds_homes(&e.key) {
+                    // Codex reads a trusted project's own
+                    // `.codex/config.toml`: every repository under a home
+                    // can then start programs outside the sandbox and turn
+                    // it off, from files this one does not show.
+                    let p = d.push("/setup", OVal::obj(), e.key_loc);
+                    d.set_field(
+                        &p,
+                        "shell",
+                        format!("the mcp_servers, notify and hooks commands of the .codex/config.toml of any repository under {}", e.key),
+                        e.key_loc,
+                    );
+                    d.note(e.key_loc, format!("`[projects.\"{}\"]` is trusted, which trusts every repository below it: Codex loads each one's `.codex/config.toml`, which can start programs outside the sandbox and set `sandbox_mode`; audited as a setup step that runs them", e.key));
                 } else {
                     d.note(
                         e.key_loc,
@@ -328,6 +357,22 @@ fn outside_sandbox(d: &mut Draft, root: &SNode, l: &Layers<'_>) -> Result<(), Im
     Ok(())
 }
 
+/// Whether a project path is a home directory or a directory above homes
+/// (`~`, `$HOME`, `/home/u`, `/Users/u`, `/root`, `/home`, `/`).
+fn holds_homes(path: &str) -> bool {
+    let p = path.trim();
+    let p = p.strip_suffix('/').filter(|r| !r.is_empty()).unwrap_or(p);
+    if expand_home(p).as_deref() == Some(super::HOME_PLACEHOLDER) {
+        return true;
+    }
+    let parts: Vec<&str> = p.split('/').filter(|c| !c.is_empty()).collect();
+    p.starts_with('/')
+        && matches!(
+            parts.as_slice(),
+            [] | ["root"] | ["home"] | ["Users"] | ["home" | "Users", _]
+        )
+}
+
 fn mount(d: &mut Draft, source: &str, access: &str, at: Loc) {
     let p = d.push("/mounts", OVal::obj(), at);
     d.set_field(&p, "source", source, at);
@@ -340,8 +385,15 @@ fn mount(d: &mut Draft, source: &str, access: &str, at: Loc) {
 /// may not), so the field stays undeclared.
 fn process_namespaces(d: &mut Draft, sandbox_off: bool, at: Loc) {
     if sandbox_off {
+        d.set("/boundary/kind", "process", at);
         d.set_words_at("/boundary/host_namespaces", at, &super::ALL_NAMESPACES);
     } else {
+        // Seatbelt on macOS confines a plain process; on Linux the
+        // commands run in bubblewrap's namespaces (or under Landlock).
+        d.undeclared(
+            "/boundary/kind",
+            "the sandbox is a plain process on macOS (Seatbelt) and namespaces on Linux (bubblewrap); the config does not say which platform runs it",
+        );
         d.undeclared(
             "/boundary/host_namespaces",
             "which namespaces the sandbox separates depends on the platform (Seatbelt shares all of them; bubblewrap may not)",
@@ -627,7 +679,7 @@ mod tests {
         assert_eq!(v["setup"][1]["executable"], "python3");
         let notes: Vec<String> = notes.into_iter().map(|n| n.message.into_owned()).collect();
         assert!(
-            notes.iter().any(|n| n.contains("trusts every project")),
+            notes.iter().any(|n| n.contains("trusts every repository")),
             "{notes:?}"
         );
         assert!(

@@ -28,6 +28,38 @@ const fn h(format: &'static str, rule: &'static str, area: Area, text: &'static 
 
 /// First match wins, so a rule's own row comes before its area's.
 const HINTS: &[Hint] = &[
+    // OCI, sandbox-runtime and Codex: rows by rule, each naming the one
+    // setting of the file that raises it.
+    h(
+        "oci",
+        "PRV020",
+        Area::Privileges,
+        "add the paths the finding names to `linux.maskedPaths` or `linux.readonlyPaths` (runc's defaults list them), and mount sysfs with `ro`",
+    ),
+    h(
+        "oci",
+        "PRV022",
+        Area::Privileges,
+        "remove the device from `linux.devices` and its `allow: true` rule from `linux.resources.devices`, or narrow that rule's `access`",
+    ),
+    h(
+        "sandbox-settings",
+        "PRV020",
+        Area::Privileges,
+        "set `enableWeakerNestedSandbox` to false: the sandbox then mounts a /proc of its own",
+    ),
+    h(
+        "codex",
+        "CMD002",
+        Area::Command,
+        "trust each repository by its own path in `[projects]`, never a home directory or a directory above one (`trust_level = \"untrusted\"` there)",
+    ),
+    h(
+        "sandbox-settings",
+        "NET020",
+        Area::Network,
+        "set `enableWeakerNetworkIsolation` to false, so direct connections are refused again",
+    ),
     h(
         "kubernetes",
         "",
@@ -133,6 +165,53 @@ mod tests {
         for h in HINTS {
             assert!(Format::parse(h.format).is_some(), "{}", h.format);
             assert!(!h.text.is_empty() && !h.text.ends_with('.'), "{}", h.text);
+        }
+    }
+
+    /// An OCI bundle's, sandbox settings' and Codex config's findings of
+    /// a rule with its own row name the one setting that raised them.
+    #[test]
+    fn oci_srt_and_codex_rows_name_the_setting_of_their_rule() {
+        let labels = crate::Labels::workshop();
+        for (text, format, rule, want) in [
+            (
+                r#"{"ociVersion": "1.2.0", "process": {"args": ["true"]}, "root": {"path": "r"}}"#,
+                Format::Oci,
+                "PRV020",
+                "maskedPaths",
+            ),
+            (
+                r#"{"network": {"allowedDomains": ["pypi.org"]}, "enableWeakerNetworkIsolation": true}"#,
+                Format::SandboxSettings,
+                "NET020",
+                "enableWeakerNetworkIsolation",
+            ),
+            (
+                r#"{"network": {"allowedDomains": []}, "enableWeakerNestedSandbox": true}"#,
+                Format::SandboxSettings,
+                "PRV020",
+                "enableWeakerNestedSandbox",
+            ),
+            (
+                "sandbox_mode = \"read-only\"\n[projects.\"~\"]\ntrust_level = \"trusted\"\n",
+                Format::Codex,
+                "CMD002",
+                "[projects]",
+            ),
+        ] {
+            let units = crate::import::import(text.as_bytes(), format).unwrap();
+            let r = crate::import::audit_imported(&units[0], "x", &labels, &Default::default())
+                .unwrap();
+            let f = r
+                .issues
+                .iter()
+                .find(|f| f.rule == rule)
+                .unwrap_or_else(|| panic!("{text}: no {rule}"));
+            assert!(
+                hint(format.name(), f).is_some_and(|h| h.contains(want)),
+                "{text}: {:?}",
+                hint(format.name(), f)
+            );
         }
     }
 

@@ -61,10 +61,11 @@ pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
         "/boundary/runtime",
         "the config does not say which runtime (runc, crun, runsc, kata) starts it, nor its version",
     );
-    d.undeclared(
-        "/boundary/privileged",
-        "OCI has no privileged switch; its parts (capabilities, seccomp, devices) are mapped one by one",
-    );
+    // OCI has no privileged switch: what one grants elsewhere
+    // (capabilities, no seccomp, every device, unmasked paths, a writable
+    // sysfs) is listed part by part, and each part is mapped and audited
+    // on its own. No further privilege hides behind the config.
+    d.set("/boundary/privileged", false, root.loc);
 
     if let Some(process) = read::opt_map(&root, "process")? {
         process_section(&mut d, process)?;
@@ -366,8 +367,30 @@ fn mount(d: &mut Draft, m: &SNode) -> Result<(), ImportError> {
     let kind = read::opt_str(m, "type")?.map(|(t, _)| t).unwrap_or("");
     let options = read::opt_strs(m, "options", false)?.unwrap_or_default();
     let is_bind = kind == "bind" || options.iter().any(|(o, _)| o == "bind" || o == "rbind");
+    for (o, at) in &options {
+        // A bind mount ignores data options; a file system's are the
+        // kernel's to check, and only a word without `=` that no file
+        // system runc mounts by default takes is worth naming.
+        let named = if is_bind {
+            !RUNC_MOUNT_OPTIONS.contains(&o.as_str())
+        } else {
+            !o.contains('=')
+                && !RUNC_MOUNT_OPTIONS.contains(&o.as_str())
+                && !FS_WORDS.contains(&o.as_str())
+        };
+        if named {
+            d.note(
+                *at,
+                if is_bind {
+                    format!("mount option `{o}` is not one runc knows; a bind mount ignores it, so it changes nothing (not even read-only)")
+                } else {
+                    format!("mount option `{o}` is not one runc knows; it is passed to the `{kind}` file system as data and not audited")
+                },
+            );
+        }
+    }
     if !is_bind {
-        let ro = options.iter().any(|(o, _)| o == "ro");
+        let ro = options.iter().any(|(o, _)| o == "ro" || o == "rro");
         let what = if kind.is_empty() {
             "a mount without a type"
         } else {
@@ -375,6 +398,10 @@ fn mount(d: &mut Draft, m: &SNode) -> Result<(), ImportError> {
         };
         if matches!(kind, "sysfs" | "cgroup" | "cgroup2") && !ro {
             d.set("/boundary/masked_paths", false, m.loc);
+            if !d.has("/boundary/unmasked_paths") {
+                d.set("/boundary/unmasked_paths", OVal::arr(), m.loc);
+            }
+            d.push("/boundary/unmasked_paths", dest, dest_at);
             d.note(m.loc, format!("`{dest}` is a writable `{what}` mount: the container can change host kernel settings through it"));
         } else {
             d.note(m.loc, format!("`{dest}` is a `{what}` filesystem, not a host path; it is not represented as a mount"));
@@ -405,13 +432,18 @@ fn mount(d: &mut Draft, m: &SNode) -> Result<(), ImportError> {
     let p = d.push("/mounts", OVal::obj(), m.loc);
     d.set_field(&p, "source", source, source_at);
     d.set_field(&p, "target", dest, dest_at);
-    // The last of `ro`/`rw` wins, as in mount(8); bind mounts default to rw.
-    let access = options.iter().rev().find(|(o, _)| o == "ro" || o == "rw");
+    // The last of `ro`/`rw` wins, as in mount(8); bind mounts default to
+    // rw. runc applies the recursive `rro`/`rrw` after the mount, so the
+    // last of those decides when one is given.
+    let last = |a: &str, b: &str| options.iter().rev().find(|(o, _)| o == a || o == b);
+    let access = last("rro", "rrw")
+        .map(|(o, at)| (o == "rro", at))
+        .or_else(|| last("ro", "rw").map(|(o, at)| (o == "ro", at)));
     match access {
-        Some((o, at)) => d.set_field(
+        Some((ro, at)) => d.set_field(
             &p,
             "access",
-            if o == "ro" { "read-only" } else { "read-write" },
+            if ro { "read-only" } else { "read-write" },
             *at,
         ),
         None => d.set_field(
@@ -518,6 +550,7 @@ fn linux_section(d: &mut Draft, linux: Option<&SNode>, root: &SNode) -> Result<(
     }
 
     let Some(linux) = linux else {
+        masking(d, root)?;
         d.set("/boundary/seccomp", "unconfined", root.loc);
         d.undeclared(
             "/limits/memory_bytes",
@@ -592,30 +625,7 @@ fn linux_section(d: &mut Draft, linux: Option<&SNode>, root: &SNode) -> Result<(
             );
         }
         if let Some(devs) = read::opt_seq(res, "devices")? {
-            for dev in devs {
-                let allow = read::opt_bool(dev, "allow")?.is_some_and(|(a, _)| a);
-                let any = dev
-                    .get("type")
-                    .and_then(|t| t.as_str())
-                    .is_none_or(|t| t == "a")
-                    && dev.get("major").is_none();
-                if allow {
-                    let kind = dev.get("type").and_then(|t| t.as_str()).unwrap_or("a");
-                    let num = |k: &str| dev.get(k).and_then(SNode::as_i64).filter(|n| *n >= 0);
-                    let entry = if any {
-                        "*".to_string()
-                    } else {
-                        super::cgroup_device(kind, num("major"), num("minor"))
-                    };
-                    if !d.has("/boundary/devices") {
-                        d.set("/boundary/devices", OVal::arr(), dev.loc);
-                    }
-                    d.push("/boundary/devices", entry, dev.loc);
-                    if any {
-                        d.note(dev.loc, "the device cgroup allows every device");
-                    }
-                }
-            }
+            device_rules(d, devs)?;
         }
     }
     if !d.has("/limits/memory_bytes") {
@@ -661,39 +671,267 @@ fn linux_section(d: &mut Draft, linux: Option<&SNode>, root: &SNode) -> Result<(
         }
         d.push("/boundary/devices", path, at);
     }
-    // Either list missing or emptied takes its half of the masking away.
-    let lists = ["maskedPaths", "readonlyPaths"].map(|k| (k, linux.get(k)));
-    let missing: Vec<_> = lists
-        .iter()
-        .filter(|(_, n)| n.is_none_or(|n| n.items().is_empty()))
-        .collect();
-    match missing.first() {
-        Some((_, n)) => {
-            let at = n.map_or(linux.loc, |n| n.loc);
-            if !d.has("/boundary/masked_paths") {
-                d.set("/boundary/masked_paths", false, at);
-            }
-            // Each list missing is a hole of its own: say so for each.
-            for (k, n) in &missing {
-                d.note(
-                    n.map_or(linux.loc, |n| n.loc),
-                    format!(
-                        "no `{k}`: host kernel files under /proc and /sys stay open to the container"
-                    ),
-                );
-            }
-        }
-        None if !d.has("/boundary/masked_paths") => {
-            d.set(
-                "/boundary/masked_paths",
-                true,
-                linux.get("maskedPaths").map_or(linux.loc, |n| n.loc),
-            );
-        }
-        None => {}
-    }
+    masking(d, linux)?;
     if let Some(e) = linux.entry("netDevices").filter(|e| !e.value.is_null()) {
         d.note(e.key_loc, "`linux.netDevices` moves host network interfaces into the container: traffic through them leaves on the host's network, whatever the profile's egress says");
+    }
+    Ok(())
+}
+
+/// The mount options runc knows (libcontainer/specconv/spec_linux.go at
+/// runc commit 76d9cf5da5683ff449ae967db58fa8c5927ca54b: `mountFlags`,
+/// `mountPropagationMapping`, `recAttrFlags`, `extensionFlags`,
+/// `complexFlags`). Anything else is file system data.
+const RUNC_MOUNT_OPTIONS: &[&str] = &[
+    "async",
+    "atime",
+    "bind",
+    "defaults",
+    "dev",
+    "diratime",
+    "dirsync",
+    "exec",
+    "iversion",
+    "lazytime",
+    "loud",
+    "mand",
+    "noatime",
+    "nodev",
+    "nodiratime",
+    "noexec",
+    "noiversion",
+    "nolazytime",
+    "nomand",
+    "norelatime",
+    "nostrictatime",
+    "nosuid",
+    "nosymfollow",
+    "rbind",
+    "relatime",
+    "remount",
+    "ro",
+    "rw",
+    "silent",
+    "strictatime",
+    "suid",
+    "sync",
+    "symfollow",
+    "rprivate",
+    "private",
+    "rslave",
+    "slave",
+    "rshared",
+    "shared",
+    "runbindable",
+    "unbindable",
+    "rro",
+    "rrw",
+    "rnosuid",
+    "rsuid",
+    "rnodev",
+    "rdev",
+    "rnoexec",
+    "rexec",
+    "rnodiratime",
+    "rdiratime",
+    "rrelatime",
+    "rnorelatime",
+    "rnoatime",
+    "ratime",
+    "rstrictatime",
+    "rnostrictatime",
+    "rnosymfollow",
+    "rsymfollow",
+    "tmpcopyup",
+    "idmap",
+    "ridmap",
+];
+
+/// Data words without `=` of the file systems in runc's default spec
+/// (devpts `newinstance`).
+const FS_WORDS: &[&str] = &["newinstance"];
+
+/// One allow rule of the device cgroup, as runc keeps it: type (`a`, `c`,
+/// `b`), numbers (`None` for any) and the access letters left.
+struct DeviceRule {
+    kind: String,
+    major: Option<i64>,
+    minor: Option<i64>,
+    access: String,
+    at: Loc,
+}
+
+/// `linux.resources.devices` applied in order, as runc's device cgroup
+/// emulator does: an allow rule adds access, a deny rule of every device
+/// (`a`, no numbers) with all of `rwm` clears what came before, and a deny
+/// rule for the same device takes its letters away. Each device left is
+/// listed with its access when that is less than read and write (`/dev/sd*
+/// r`); `m` alone only creates nodes, which runc allows for every device.
+fn device_rules(d: &mut Draft, devs: &[SNode]) -> Result<(), ImportError> {
+    let mut allowed: Vec<DeviceRule> = Vec::new();
+    for dev in devs {
+        let dev = read::map(dev, "devices")?;
+        let allow = read::opt_bool(dev, "allow")?.is_some_and(|(a, _)| a);
+        let kind = read::opt_str(dev, "type")?
+            .map_or("a", |(t, _)| t)
+            .to_string();
+        let num = |k: &str| dev.get(k).and_then(SNode::as_i64).filter(|n| *n >= 0);
+        let (major, minor) = if kind == "a" {
+            (None, None)
+        } else {
+            (num("major"), num("minor"))
+        };
+        // The specification's default access is all of `rwm`.
+        let access: String = match read::opt_str(dev, "access")? {
+            Some((a, at)) => {
+                if let Some(bad) = a.chars().find(|c| !matches!(c, 'r' | 'w' | 'm')) {
+                    return Err(invalid(
+                        at,
+                        format!("device access `{a}` has `{bad}`; runc accepts only the letters r, w and m"),
+                    ));
+                }
+                a.to_string()
+            }
+            None => "rwm".to_string(),
+        };
+        if allow {
+            allowed.push(DeviceRule {
+                kind,
+                major,
+                minor,
+                access,
+                at: dev.loc,
+            });
+        } else if kind == "a"
+            && major.is_none()
+            && ["r", "w", "m"].iter().all(|l| access.contains(l))
+        {
+            allowed.clear();
+        } else {
+            for r in &mut allowed {
+                if r.kind == kind && r.major == major && r.minor == minor {
+                    r.access.retain(|c| !access.contains(c));
+                }
+            }
+            allowed.retain(|r| !r.access.is_empty());
+        }
+    }
+    for r in allowed {
+        let base = if r.kind == "a" {
+            "*".to_string()
+        } else {
+            super::cgroup_device(&r.kind, r.major, r.minor)
+        };
+        let rw = r.access.contains('r') && r.access.contains('w');
+        let letters: String = ['r', 'w', 'm']
+            .iter()
+            .filter(|l| r.access.contains(**l))
+            .collect();
+        let entry = if rw {
+            base.clone()
+        } else {
+            format!("{base} {letters}")
+        };
+        if !d.has("/boundary/devices") {
+            d.set("/boundary/devices", OVal::arr(), r.at);
+        }
+        d.push("/boundary/devices", entry, r.at);
+        if base == "*" && rw {
+            d.note(r.at, "the device cgroup allows every device");
+        }
+    }
+    Ok(())
+}
+
+/// runc's default `maskedPaths` and `readonlyPaths`
+/// (libcontainer/specconv/example.go, runc commit
+/// 76d9cf5da5683ff449ae967db58fa8c5927ca54b): what `runc spec` writes and
+/// what Docker and containerd apply.
+pub(crate) const RUNC_MASKED: &[&str] = &[
+    "/proc/acpi",
+    "/proc/asound",
+    "/proc/kcore",
+    "/proc/keys",
+    "/proc/latency_stats",
+    "/proc/timer_list",
+    "/proc/timer_stats",
+    "/proc/sched_debug",
+    "/sys/firmware",
+    "/proc/scsi",
+];
+pub(crate) const RUNC_READONLY: &[&str] = &[
+    "/proc/bus",
+    "/proc/fs",
+    "/proc/irq",
+    "/proc/sys",
+    "/proc/sysrq-trigger",
+];
+
+/// Whether `listed` (a path of the config) covers `default`: the same
+/// path, or a directory above it.
+fn covers(listed: &str, default: &str) -> bool {
+    let l = listed.trim_end_matches('/');
+    let l = if l.is_empty() { "/" } else { l };
+    l == default || l == "/" || default.strip_prefix(l).is_some_and(|r| r.starts_with('/'))
+}
+
+/// `maskedPaths` and `readonlyPaths` compared path by path with runc's
+/// defaults: a default path neither list covers (a masked path also
+/// covers read-only) is left open, and named.
+fn masking(d: &mut Draft, linux: &SNode) -> Result<(), ImportError> {
+    let read_list = |k: &str| -> Result<Vec<String>, ImportError> {
+        Ok(read::opt_strs(linux, k, false)?
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(p, _)| p.to_string())
+            .collect())
+    };
+    let masked = read_list("maskedPaths")?;
+    let readonly = read_list("readonlyPaths")?;
+    let mut open: Vec<(&str, &str)> = Vec::new();
+    for p in RUNC_MASKED {
+        if !masked.iter().any(|m| covers(m, p)) {
+            open.push((p, "maskedPaths"));
+        }
+    }
+    for p in RUNC_READONLY {
+        if !masked.iter().chain(&readonly).any(|m| covers(m, p)) {
+            open.push((p, "readonlyPaths"));
+        }
+    }
+    let at_of = |k: &str| linux.get(k).map_or(linux.loc, |n| n.loc);
+    if open.is_empty() {
+        if !d.has("/boundary/masked_paths") {
+            d.set("/boundary/masked_paths", true, at_of("maskedPaths"));
+        }
+        return Ok(());
+    }
+    let first = open.first().map_or("maskedPaths", |(_, k)| k);
+    if !d.has("/boundary/masked_paths") {
+        d.set("/boundary/masked_paths", false, at_of(first));
+    }
+    if !d.has("/boundary/unmasked_paths") {
+        d.set("/boundary/unmasked_paths", OVal::arr(), at_of(first));
+    }
+    for (p, k) in &open {
+        d.push("/boundary/unmasked_paths", *p, at_of(k));
+    }
+    for k in ["maskedPaths", "readonlyPaths"] {
+        let names: Vec<String> = open
+            .iter()
+            .filter(|(_, l)| *l == k)
+            .map(|(p, _)| format!("`{p}`"))
+            .collect();
+        if !names.is_empty() {
+            d.note(
+                at_of(k),
+                format!(
+                    "`{k}` leaves out {} of runc's defaults: {}",
+                    names.len(),
+                    names.join(", ")
+                ),
+            );
+        }
     }
     Ok(())
 }

@@ -149,14 +149,25 @@ fn path(d: &mut Draft, raw: &str, at: Loc) -> String {
         .strip_prefix("//")
         .map(|p| format!("/{p}"))
         .unwrap_or_else(|| raw.to_string());
-    let trimmed = raw
-        .strip_suffix("/**")
-        .or_else(|| raw.strip_suffix("/*"))
-        .unwrap_or(&raw)
-        .to_string();
-    if trimmed.contains(['*', '?', '[']) {
-        d.note(at, format!("`{raw}` is a glob; it is kept as written"));
-    }
+    // A glob is a pattern (Seatbelt matches it on macOS): what it can
+    // match lies beneath its static directory, as sandbox-runtime's
+    // `normalizePathForSandbox` takes it, so that directory is audited.
+    let trimmed = match raw.find(['*', '?', '[', ']']) {
+        Some(i) => {
+            let prefix = raw.get(..i).unwrap_or("");
+            let base = match prefix.rfind('/') {
+                Some(0) => "/".to_string(),
+                Some(j) => prefix.get(..j).unwrap_or("/").to_string(),
+                None => ".".to_string(),
+            };
+            d.note(
+                at,
+                format!("`{raw}` is a pattern: it can match anything beneath `{base}`, which is audited in its place"),
+            );
+            base
+        }
+        None => raw.clone(),
+    };
     match expand_home(&trimmed) {
         Some(e) => e,
         None => trimmed,
@@ -218,7 +229,10 @@ fn sandboxed(root: &SNode, cfg: Option<&SNode>, tool: Tool) -> Result<Draft, Imp
         ),
     };
     let mut d = Draft::new(name, purpose, anchor);
-    d.set("/boundary/kind", "process", anchor);
+    d.undeclared(
+        "/boundary/kind",
+        "the sandbox is bubblewrap's namespaces on Linux and a plain process under Seatbelt on macOS; the settings do not say which platform runs it",
+    );
     d.set("/boundary/runtime/name", "sandbox-runtime", anchor);
     d.undeclared(
         "/boundary/runtime/version",
@@ -317,14 +331,27 @@ fn sandboxed(root: &SNode, cfg: Option<&SNode>, tool: Tool) -> Result<Draft, Imp
             }
         }
     }
-    // With domains, the allow-list is the runtime's filtering proxy; a
-    // process that ignores the proxy variables meets only the namespace.
-    let enforcer = if domains.is_empty() {
-        "firewall"
-    } else {
-        "proxy"
+    // With domains, the allow-list is the runtime's filtering proxy, and
+    // the OS sandbox refuses direct connections (a network namespace with
+    // only the proxy bridged in on Linux, Seatbelt on macOS): two layers.
+    // `enableWeakerNetworkIsolation` opens a system service around the
+    // proxy, so only the proxy is left.
+    let weaker_net = match cfg {
+        Some(c) => read::opt_bool(c, "enableWeakerNetworkIsolation")?,
+        None => None,
     };
-    d.set("/network/enforced_by", enforcer, net_at);
+    match weaker_net {
+        Some((true, at)) => {
+            d.set("/network/enforced_by", "proxy", at);
+            d.note(at, "`enableWeakerNetworkIsolation` lets sandboxed commands reach the system TLS trust service (macOS), a path out that the proxy does not see: only the proxy is left");
+        }
+        _ if domains.is_empty() => d.set("/network/enforced_by", "firewall", net_at),
+        _ => d.set(
+            "/network/enforced_by",
+            vec!["proxy".to_string(), "firewall".to_string()],
+            net_at,
+        ),
+    }
     d.set("/network/allow", OVal::arr(), net_at);
     if domains.is_empty() {
         d.set("/network/egress", "deny", net_at);
@@ -340,7 +367,7 @@ fn sandboxed(root: &SNode, cfg: Option<&SNode>, tool: Tool) -> Result<Draft, Imp
         d.set("/network/dns", "system", net_at);
         d.note(
             net_at,
-            "allowed domains are checked by name at the sandbox's proxy, and direct connections are blocked by the OS sandbox (mapped as a firewall); names resolve through the host's DNS",
+            "allowed domains are checked by name at the sandbox's proxy, and direct connections are blocked by the OS sandbox (recorded as a second layer, `firewall`); names resolve through the host's DNS",
         );
     }
     if let Some(n) = net {
@@ -350,16 +377,21 @@ fn sandboxed(root: &SNode, cfg: Option<&SNode>, tool: Tool) -> Result<Draft, Imp
                 format!("`{dom}` is denied even if an allowed pattern covers it"),
             );
         }
+        // An allowed socket is a connection the sandbox lets through, not
+        // a place the job may write: it is shown as a read-only mount of
+        // the socket (which does not stop `connect`), so the rules about
+        // what listens there still see it.
         for (sock, at) in read::opt_strs(n, "allowUnixSockets", false)?.unwrap_or_default() {
             let src = path(&mut d, &sock, at);
-            mount(&mut d, &src, "read-write", at);
-            d.note(at, format!("unix socket `{sock}` is reachable from the sandbox (macOS; on Linux the path list is not enforced)"));
+            mount(&mut d, &src, "read-only", at);
+            d.note(at, format!("unix socket `{sock}` can be connected to from the sandbox (macOS; on Linux the path list is not enforced)"));
         }
         if let Some((true, at)) = read::opt_bool(n, "allowAllUnixSockets")? {
-            mount(&mut d, "/var/run", "read-write", at);
-            mount(&mut d, "/run", "read-write", at);
             d.set("/boundary/unix_sockets", "allowed", at);
-            d.note(at, "`allowAllUnixSockets`: every unix socket is reachable; shown as writable /run and /var/run, where sockets live");
+            d.note(
+                at,
+                "`allowAllUnixSockets`: every unix socket the sandbox can see can be connected to",
+            );
         }
         if let Some((true, at)) = read::opt_bool(n, "allowLocalBinding")? {
             d.note(
@@ -375,10 +407,25 @@ fn sandboxed(root: &SNode, cfg: Option<&SNode>, tool: Tool) -> Result<Draft, Imp
     }
     if let Some(c) = cfg {
         if let Some((true, at)) = read::opt_bool(c, "enableWeakerNestedSandbox")? {
+            // bwrap then mounts no /proc of its own: the host's, seen
+            // through the read-only `/`, shows every host process.
+            d.set("/boundary/masked_paths", false, at);
+            d.set("/boundary/unmasked_paths", vec!["/proc".to_string()], at);
             d.note(
                 at,
-                "`enableWeakerNestedSandbox` weakens isolation (meant for running inside Docker)",
+                "`enableWeakerNestedSandbox`: the sandbox mounts no /proc of its own, so the host's `/proc` (its processes and kernel files) is readable",
             );
+        }
+        if let Some((true, at)) = read::opt_bool(c, "allowPty")? {
+            d.note(
+                at,
+                "`allowPty`: pseudo-terminal operations are allowed in the sandbox (macOS)",
+            );
+        }
+    }
+    if let Some(fs) = fs {
+        if let Some((true, at)) = read::opt_bool(fs, "allowGitConfig")? {
+            d.note(at, "`allowGitConfig`: writes to `.git/config` are allowed; a command can set `core.fsmonitor` or `core.hooksPath`, which git later runs outside the sandbox");
         }
     }
     // Without `allowAllUnixSockets` the sandbox refuses unix socket

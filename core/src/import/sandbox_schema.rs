@@ -100,9 +100,14 @@ pub const CLAUDE_SANDBOX: Table = Table {
             "violations of these rules are not reported; they are still blocked",
         ),
         read("enableWeakerNestedSandbox", Shape::Bool),
+        read("enableWeakerNetworkIsolation", Shape::Bool),
     ],
 };
 
+/// sandbox-runtime's `SandboxRuntimeConfigSchema` (src/sandbox/
+/// sandbox-config.ts at anthropic-experimental/sandbox-runtime commit
+/// d35b8136407c6b7d0fa744a5b9140f51eb50e1b4), with
+/// `enableWeakerNetworkIsolation` of the releases after it.
 pub const SRT_TOP: Table = Table {
     extensions: false,
     fields: &[
@@ -114,6 +119,26 @@ pub const SRT_TOP: Table = Table {
             "violations of these rules are not reported; they are still blocked",
         ),
         read("enableWeakerNestedSandbox", Shape::Bool),
+        read("enableWeakerNetworkIsolation", Shape::Bool),
+        noted(
+            "ripgrep",
+            Shape::Map(&RIPGREP),
+            "the program the sandbox runs, outside it, to find files to protect; it is not audited",
+        ),
+        neutral(
+            "mandatoryDenySearchDepth",
+            Shape::Int,
+            "how deep the sandbox looks for files it always protects (Linux)",
+        ),
+        read("allowPty", Shape::Bool),
+    ],
+};
+
+pub const RIPGREP: Table = Table {
+    extensions: false,
+    fields: &[
+        neutral("command", Shape::Text, "see `ripgrep`"),
+        neutral("args", TEXTS, "see `ripgrep`"),
     ],
 };
 
@@ -124,6 +149,7 @@ pub const FILESYSTEM: Table = Table {
         read("allowRead", TEXTS),
         read("allowWrite", TEXTS),
         read("denyWrite", TEXTS),
+        read("allowGitConfig", Shape::Bool),
     ],
 };
 

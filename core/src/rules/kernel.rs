@@ -68,7 +68,21 @@ pub(crate) const PRV020: Rule = Rule {
 };
 
 fn check_masking(ctx: &Ctx<'_>, e: &mut Emitter) {
-    if boundary(ctx).and_then(|b| b.masked_paths) == Some(false) {
+    let Some(b) = boundary(ctx) else { return };
+    let exposed = b.unmasked_paths.as_deref().unwrap_or(&[]);
+    if !exposed.is_empty() {
+        let list: Vec<String> = exposed.iter().map(|p| format!("`{p}`")).collect();
+        e.emit(
+            "/boundary/unmasked_paths",
+            format!(
+                "{} of the kernel files a runtime masks or keeps read-only {} open to the job: {}; namespaces do not cover them",
+                crate::text::plural(exposed.len(), "path"),
+                if exposed.len() == 1 { "is" } else { "are" },
+                list.join(", ")
+            ),
+        )
+        .evidence("unmasked_paths", exposed.to_vec());
+    } else if b.masked_paths == Some(false) {
         e.emit(
             "/boundary/masked_paths",
             "the runtime's masking of kernel files is off: the job can read `/proc/kcore` and `/proc/keys`, write `/proc/sysrq-trigger` and `/proc/sys`, and reach `/sys`, none of which its namespaces cover",
@@ -112,7 +126,42 @@ fn check_security_modules(ctx: &Ctx<'_>, e: &mut Emitter) {
 /// What a host device gives the job, worst first; `None` for the devices
 /// every container runtime creates and that reach nothing of the host's.
 pub(crate) fn device_risk(entry: &str) -> Option<(Severity, &'static str)> {
-    let e = entry.trim();
+    let (e, access) = split_device_access(entry.trim());
+    // `m` alone creates device nodes but opens none.
+    if access.is_some_and(|a| !a.contains(['r', 'w'])) {
+        return None;
+    }
+    let (sev, why) = device_risk_of(e)?;
+    if access.is_some_and(|a| !a.contains('w')) {
+        return Some((sev, read_only_reason(why)));
+    }
+    Some((sev, why))
+}
+
+/// A device entry and its access letters (`/dev/sd* r`, `c 240:3 rm`), when
+/// it states them: the last word, made of `r`, `w` and `m` only.
+pub(crate) fn split_device_access(entry: &str) -> (&str, Option<&str>) {
+    match entry.rsplit_once(' ') {
+        Some((dev, a)) if !a.is_empty() && a.chars().all(|c| matches!(c, 'r' | 'w' | 'm')) => {
+            (dev.trim_end(), Some(a))
+        }
+        _ => (entry, None),
+    }
+}
+
+/// What a device the job may only read gives it: the reasons that speak of
+/// writing, said for reading alone.
+fn read_only_reason(why: &'static str) -> &'static str {
+    if why.starts_with("a raw disk") {
+        "a raw disk, readable: every file on it can be read below the file system, whatever its permissions"
+    } else if why.starts_with("physical memory") {
+        "physical memory or I/O ports, readable: the host kernel's memory, keys included, can be read"
+    } else {
+        why
+    }
+}
+
+fn device_risk_of(e: &str) -> Option<(Severity, &'static str)> {
     if matches!(e, "*" | "a" | "all" | "/dev")
         || e.starts_with("a ")
         || e.contains("*:")
@@ -211,9 +260,11 @@ fn check_devices(ctx: &Ctx<'_>, e: &mut Emitter) {
         .unwrap_or(&[]);
     for (i, dev) in list.iter().enumerate() {
         if let Some((sev, why)) = device_risk(dev) {
+            let (name, access) = split_device_access(dev.trim());
+            let access = access.map_or(String::new(), |a| format!(" (access `{a}`)"));
             e.emit(
                 format!("/boundary/devices/{i}"),
-                format!("the job can open host device `{}`: {why}", dev.trim()),
+                format!("the job can open host device `{name}`{access}: {why}"),
             )
             .severity(sev)
             .evidence("device", dev.trim());

@@ -935,14 +935,15 @@ fn root_starts_empty(ctx: &Ctx<'_>) -> bool {
 
 /// A process sandbox (Codex, sandbox-runtime) already runs in the host's
 /// tree: a mount of a host path at the same path changes what it may
-/// access, not which files are there.
+/// access, not which files are there. A boundary of no declared kind (an
+/// agent's sandbox, a process on one platform and namespaces over the
+/// host's tree on another) is read the same way; ISO002 reports the
+/// missing kind.
 fn is_identity_in_process(ctx: &Ctx<'_>, v: &crate::rules::MountView<'_>) -> bool {
-    let process = ctx
-        .profile
-        .boundary
-        .as_ref()
-        .and_then(|b| b.kind)
-        .is_some_and(|k| k == crate::model::BoundaryKind::Process);
+    let process = ctx.profile.boundary.as_ref().is_some_and(|b| {
+        b.kind
+            .is_none_or(|k| k == crate::model::BoundaryKind::Process)
+    });
     let same = match (v.mount.source.as_deref(), v.target.as_ref()) {
         (Some(s), Some(t)) => crate::labels::normalize(s).path == t.path,
         _ => false,

@@ -25,6 +25,7 @@ fn boundary<'a>(ctx: &'a Ctx<'_>) -> &'a Boundary {
         read_only_root: None,
         terminal: None,
         masked_paths: None,
+        unmasked_paths: None,
         unix_sockets: None,
         apparmor: None,
         selinux: None,
