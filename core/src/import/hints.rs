@@ -87,7 +87,9 @@ fn kubernetes(f: &Finding) -> Option<&'static str> {
     let rule = f.rule;
     Some(match f.area {
         Area::WritableMounts | Area::ReadOnlyMounts => {
-            if ev("label_path").is_some_and(token) || ev("job_path").is_some_and(token) || ev("normalized").is_some_and(token) {
+            if rule == "MNT030" {
+                "remove the `subPath`/`subPathExpr` that can leave its volume (`..`, or a `$(VAR)` the job's environment decides)"
+            } else if ev("label_path").is_some_and(token) || ev("job_path").is_some_and(token) || ev("normalized").is_some_and(token) {
                 "set `automountServiceAccountToken: false` on the pod (or its ServiceAccount), and mount no projected `serviceAccountToken`, unless the job calls the API; then bind the account to only the verbs it needs"
             } else if ev("normalized").is_some_and(|p| p.starts_with("/var/lib/kubelet/pods/")) {
                 "mount the shared volume with `readOnly: true`, or give the job an `emptyDir` for what it writes: other pods and later runs read what it leaves in shared storage"

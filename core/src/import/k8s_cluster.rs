@@ -531,10 +531,11 @@ impl<'a> Cluster<'a> {
                     &["data", "binaryData"]
                 };
                 for section in sections {
-                    for e in read::opt_map(doc, section)?
-                        .map(SNode::entries)
-                        .unwrap_or_default()
-                    {
+                    // Null is an empty section to the API server.
+                    let Some(m) = doc.get(section).filter(|n| !n.is_null()) else {
+                        continue;
+                    };
+                    for e in read::map(m, section)?.entries() {
                         let value = (kind == "ConfigMap" && *section == "data")
                             .then(|| e.value.as_str().map(|v| (v, e.value.loc)))
                             .flatten();

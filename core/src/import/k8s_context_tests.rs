@@ -23,8 +23,11 @@ fn first(y: &str) -> Result<(serde_json::Value, Vec<String>), String> {
     Ok((profile(d), notes))
 }
 
-/// The first profile's findings: (rule, severity, pointer, hint).
-fn audit(y: &str) -> Result<Vec<(&'static str, Severity, String, Option<&'static str>)>, String> {
+/// A finding as the tables read it: (rule, severity, pointer, hint).
+type Found = (&'static str, Severity, String, Option<&'static str>);
+
+/// The first profile's findings.
+fn audit(y: &str) -> Result<Vec<Found>, String> {
     let units =
         crate::import::import(y.as_bytes(), Format::Kubernetes).map_err(|e| e.to_string())?;
     let r = crate::import::audit_imported(
@@ -619,7 +622,35 @@ fn a_pod_without_seccomp_runs_unconfined() {
             ));
         }
     }
-    assert_none_wrong(&wrong, rows.len());
+    // PRV007's severity follows tenancy: high for untrusted or unstated
+    // code, medium for internal code.
+    let fixed = crate::WORKSHOP_PROFILE_FIXED
+        .replace(r#""seccomp": "default""#, r#""seccomp": "unconfined""#);
+    let tenancy = [
+        (r#""tenancy": "untrusted","#, Severity::High),
+        (r#""tenancy": "internal","#, Severity::Medium),
+        ("", Severity::High),
+    ];
+    for (t, want) in &tenancy {
+        let p = fixed.replace(r#""tenancy": "internal","#, t);
+        let r = crate::audit(
+            p.as_bytes(),
+            "t.json",
+            &crate::Labels::workshop(),
+            &Default::default(),
+        )
+        .unwrap();
+        let got: Vec<_> = r
+            .issues
+            .iter()
+            .filter(|f| f.rule == "PRV007")
+            .map(|f| f.severity)
+            .collect();
+        if got != [*want] {
+            wrong.push(format!("PRV007 {got:?} with `{t}`, want {want:?}"));
+        }
+    }
+    assert_none_wrong(&wrong, rows.len() + tenancy.len());
 }
 
 /// A hint names the setting the file actually holds: the token's
@@ -743,6 +774,26 @@ fn hints_name_what_the_file_holds() {
             "/boundary/runtime",
             "runtimeClassName",
             &["hostNetwork", "hostPID"],
+        ),
+        (
+            pod(
+                "  volumes: [{name: v, emptyDir: {}}]\n",
+                "    volumeMounts: [{name: v, mountPath: /s, subPath: ../../etc}]\n",
+            ),
+            "MNT030",
+            "/mounts/",
+            "subPath",
+            &["hostPath", "automountServiceAccountToken"],
+        ),
+        (
+            pod(
+                "  volumes: [{name: v, nfs: {server: n, path: /x}}]\n",
+                "    volumeMounts: [{name: v, mountPath: /s}]\n",
+            ),
+            "MNT010",
+            "/mounts/",
+            "readOnly: true",
+            &["hostPath", "automountServiceAccountToken"],
         ),
     ];
     let mut wrong = Vec::new();

@@ -294,7 +294,9 @@ pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
 }
 
 /// The cluster objects a file holds when it holds no workload: `Kind/name`
-/// of each NetworkPolicy, LimitRange, ResourceQuota and RuntimeClass, or
+/// of each object of a kind read beside workloads (NetworkPolicy,
+/// LimitRange, ResourceQuota, RuntimeClass, ServiceAccount, volumes and
+/// claims, ConfigMap, Secret, RBAC roles and bindings), or
 /// `None` (a workload is there, nothing of the kind is, or it does not parse).
 pub fn cluster_objects_only(bytes: &[u8]) -> Option<Vec<String>> {
     let docs = yaml::parse(bytes).ok()?;
@@ -303,12 +305,10 @@ pub fn cluster_objects_only(bytes: &[u8]) -> Option<Vec<String>> {
     for d in &docs {
         workloads(d, &mut found, &mut others).ok()?;
     }
-    let kinds = [
-        "NetworkPolicy/",
-        "LimitRange/",
-        "ResourceQuota/",
-        "RuntimeClass/",
-    ];
+    let kinds: Vec<String> = super::k8s_cluster::SERVED
+        .iter()
+        .map(|(k, _)| format!("{k}/"))
+        .collect();
     let objects: Vec<String> = others
         .into_iter()
         .map(|(k, _)| k)
@@ -1242,6 +1242,7 @@ fn mounts(
     let (account, account_at) = account.unwrap_or(("default", pod_at));
     let grants = cluster.token_grants(namespace, account, account_at)?;
     let mut token_mounted = false;
+    let mut projected_token = false;
     let mut paths: std::collections::HashMap<&str, Loc> = std::collections::HashMap::new();
     for vm in read::opt_seq(c, "volumeMounts")?.unwrap_or_default() {
         let vm = read::map(vm, "volumeMounts")?;
@@ -1384,6 +1385,7 @@ fn mounts(
                     referenced(d, cm, "ConfigMap", "name", (cluster, namespace))?;
                 }
                 if let Some(tok) = read::opt_map(src, "serviceAccountToken")? {
+                    projected_token = true;
                     let ttl = read::opt_u64(tok, "expirationSeconds")?;
                     let p = credential(d, "service-account-token", "file", tok.loc);
                     match ttl {
@@ -1514,6 +1516,14 @@ fn mounts(
                 }
                 auto = Some((b, at));
             }
+        }
+    }
+    if token_mounted || projected_token || !matches!(auto, Some((false, _))) {
+        for (who, at) in &grants.unknown {
+            d.note(
+                here(*at, account_at),
+                format!("{who} binds ServiceAccount `{account}` to a role that is neither in this input nor built in: what its token can do is not known"),
+            );
         }
     }
     match auto {
