@@ -199,11 +199,16 @@ pub struct RbacRule {
 }
 
 /// A Role (namespaced) or ClusterRole (`namespace: None`, `cluster`).
-pub struct RbacRole {
+pub struct RbacRole<'a> {
     pub cluster: bool,
     pub name: String,
     pub namespace: Option<String>,
     pub rules: Vec<RbacRule>,
+    /// The object's labels, which an aggregated ClusterRole selects.
+    pub labels: Option<&'a SNode>,
+    /// `aggregationRule.clusterRoleSelectors`: the controller fills the
+    /// role's rules with those of every ClusterRole they select.
+    pub aggregate: Vec<&'a SNode>,
 }
 
 /// A RoleBinding or ClusterRoleBinding.
@@ -233,7 +238,7 @@ pub struct Cluster<'a> {
     pub host_volumes: Vec<HostVolume>,
     pub claims: Vec<Claim>,
     pub data: Vec<DataObject<'a>>,
-    pub roles: Vec<RbacRole>,
+    pub roles: Vec<RbacRole<'a>>,
     pub bindings: Vec<RbacBinding>,
     /// Objects read but not applied, and why: where, and the note.
     pub not_applied: Vec<(Loc, String)>,
@@ -567,11 +572,20 @@ impl<'a> Cluster<'a> {
                     });
                 }
                 let cluster = kind == "ClusterRole";
+                let aggregate = doc
+                    .get("aggregationRule")
+                    .and_then(|a| a.get("clusterRoleSelectors"))
+                    .map(SNode::items)
+                    .unwrap_or_default()
+                    .iter()
+                    .collect();
                 self.roles.push(RbacRole {
                     cluster,
                     name,
                     namespace: if cluster { None } else { namespace },
                     rules,
+                    labels: doc.get("metadata").and_then(|m| m.get("labels")),
+                    aggregate,
                 });
             }
             "RoleBinding" | "ClusterRoleBinding" => {
@@ -822,7 +836,28 @@ impl<'a> Cluster<'a> {
                 continue;
             }
             for r in roles {
-                for rule in &r.rules {
+                let mut rules: Vec<&RbacRule> = r.rules.iter().collect();
+                if r.cluster && !r.aggregate.is_empty() {
+                    // The ClusterRoles of the input it selects; the cluster
+                    // may hold more, so what it grants is not all known.
+                    out.unknown.push((who.clone(), b.at));
+                    let empty = SNode::new(b.at, super::tree::SValue::Map(Vec::new()));
+                    for other in self
+                        .roles
+                        .iter()
+                        .filter(|o| o.cluster && o.aggregate.is_empty())
+                    {
+                        let labels = other.labels.unwrap_or(&empty);
+                        let mut selected = false;
+                        for sel in &r.aggregate {
+                            selected |= Selector::read(sel)?.selects(labels);
+                        }
+                        if selected {
+                            rules.extend(other.rules.iter());
+                        }
+                    }
+                }
+                for rule in rules {
                     for g in dangerous(rule) {
                         out.grants.push((g, who.clone(), b.at));
                     }
