@@ -189,6 +189,9 @@ pub struct DataObject<'a> {
     /// Secret's values are never read: only its keys are.
     pub keys: Vec<(&'a str, Option<(&'a str, Loc)>)>,
     pub at: Loc,
+    /// A Secret of type `kubernetes.io/service-account-token`: the
+    /// account whose long-lived token the API server writes into it.
+    pub token_of: Option<String>,
 }
 
 /// One rule of a Role or ClusterRole.
@@ -547,12 +550,23 @@ impl<'a> Cluster<'a> {
                         keys.push((e.key.as_str(), value));
                     }
                 }
+                let token_of = (doc.get("type").and_then(SNode::as_str)
+                    == Some("kubernetes.io/service-account-token"))
+                .then(|| {
+                    doc.get("metadata")
+                        .and_then(|m| m.get("annotations"))
+                        .and_then(|a| a.get("kubernetes.io/service-account.name"))
+                        .and_then(SNode::as_str)
+                        .map(str::to_string)
+                })
+                .flatten();
                 self.data.push(DataObject {
                     kind,
                     name,
                     namespace,
                     keys,
                     at: doc.loc,
+                    token_of,
                 });
             }
             "Role" | "ClusterRole" => {

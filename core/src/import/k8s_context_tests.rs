@@ -519,6 +519,10 @@ fn rbac_grants_make_a_mounted_token_critical() {
     let mount = "    volumeMounts: [{name: tok, mountPath: /var/run/secrets/tokens}]\n";
     let with_token = pod(&format!("{sa}{projected}"), mount);
     let no_token = pod(sa, "");
+    let secret_token = pod(
+        &format!("{sa}  volumes: [{{name: tok, secret: {{secretName: t}}}}]\n"),
+        mount,
+    );
     let role = |kind: &str, rules: &str| {
         let ns = if kind == "Role" {
             ", namespace: ci"
@@ -570,6 +574,18 @@ fn rbac_grants_make_a_mounted_token_critical() {
         // An aggregated ClusterRole takes the rules of those it selects.
         (role("ClusterRole", "[{apiGroups: [''], resources: [secrets], verbs: [get]}]").replace("metadata: {name: r}", "metadata: {name: part, labels: {agg: 'true'}}") + &role("ClusterRole", "[]").replace("rules: []", "aggregationRule: {clusterRoleSelectors: [{matchLabels: {agg: 'true'}}]}\nrules: []") + &binding("ClusterRoleBinding", "ClusterRole", "r", runner), &with_token, true),
         (role("ClusterRole", "[{apiGroups: [''], resources: [secrets], verbs: [get]}]").replace("metadata: {name: r}", "metadata: {name: part, labels: {agg: 'no'}}") + &role("ClusterRole", "[]").replace("rules: []", "aggregationRule: {clusterRoleSelectors: [{matchLabels: {agg: 'true'}}]}\nrules: []") + &binding("ClusterRoleBinding", "ClusterRole", "r", runner), &with_token, false),
+        // A Secret volume holding another account's long-lived token.
+        (
+            "apiVersion: v1\nkind: Secret\nmetadata: {name: t, namespace: ci, annotations: {kubernetes.io/service-account.name: deployer}}\ntype: kubernetes.io/service-account-token\n---\n".to_string()
+                + &binding("ClusterRoleBinding", "ClusterRole", "cluster-admin", "{kind: ServiceAccount, name: deployer, namespace: ci}"),
+            &secret_token,
+            true,
+        ),
+        (
+            "apiVersion: v1\nkind: Secret\nmetadata: {name: t, namespace: ci, annotations: {kubernetes.io/service-account.name: deployer}}\ntype: kubernetes.io/service-account-token\n---\n".to_string(),
+            &secret_token,
+            false,
+        ),
         // Another account, another namespace, no token.
         (role("Role", "[{apiGroups: [''], resources: [secrets], verbs: [get]}]") + &binding("RoleBinding", "Role", "r", "{kind: ServiceAccount, name: other, namespace: ci}"), &with_token, false),
         (role("ClusterRole", "[{apiGroups: [''], resources: [secrets], verbs: [get]}]") + &binding("ClusterRoleBinding", "ClusterRole", "r", "{kind: ServiceAccount, name: runner, namespace: prod}"), &with_token, false),

@@ -1348,9 +1348,12 @@ fn mounts(
         }
         if let Some(sec) = read::opt_map(vol, "secret")? {
             let (sname, at) = read::opt_str(sec, "secretName")?.unwrap_or(("unnamed", sec.loc));
-            let keys = referenced(d, sec, "Secret", "secretName", (cluster, namespace))?
-                .map(|o| key_list(&o.keys));
+            let obj = referenced(d, sec, "Secret", "secretName", (cluster, namespace))?;
+            let keys = obj.map(|o| key_list(&o.keys));
             credential(d, sname, "file", at);
+            if let Some(account) = obj.and_then(|o| o.token_of.as_deref()) {
+                token_secret((d, at), account, (path, path_at), (cluster, namespace))?;
+            }
             d.note(
                 vname_at,
                 format!("Secret `{sname}` is mounted read-only (the kubelet mounts Secret volumes so) as files at `{path}`{}", keys.unwrap_or_default()),
@@ -1378,8 +1381,11 @@ fn mounts(
             for src in read::opt_seq(proj, "sources")?.unwrap_or_default() {
                 if let Some(sec) = read::opt_map(src, "secret")? {
                     let (sname, at) = read::opt_str(sec, "name")?.unwrap_or(("unnamed", sec.loc));
-                    referenced(d, sec, "Secret", "name", (cluster, namespace))?;
+                    let obj = referenced(d, sec, "Secret", "name", (cluster, namespace))?;
                     credential(d, sname, "file", at);
+                    if let Some(account) = obj.and_then(|o| o.token_of.as_deref()) {
+                        token_secret((d, at), account, (path, path_at), (cluster, namespace))?;
+                    }
                 }
                 if let Some(cm) = read::opt_map(src, "configMap")? {
                     referenced(d, cm, "ConfigMap", "name", (cluster, namespace))?;
@@ -1586,6 +1592,31 @@ fn key_list(keys: &[(&str, Option<(&str, Loc)>)]) -> String {
         String::new()
     };
     format!(" (files {}{tail})", names.join(", "))
+}
+
+/// A Secret volume holding the long-lived token of service account
+/// `account` (a `kubernetes.io/service-account-token` Secret): when the
+/// input's RBAC lets that account reach beyond the job, it is mounted as
+/// the account's token is, from where tokens live.
+fn token_secret(
+    (d, at): (&mut Draft, Loc),
+    account: &str,
+    (path, path_at): (&str, Loc),
+    (cluster, namespace): (&Cluster<'_>, Option<&str>),
+) -> Result<(), ImportError> {
+    let grants = cluster.token_grants(namespace, account, at)?;
+    d.note(
+        at,
+        format!("the Secret holds a token of ServiceAccount `{account}` that never expires"),
+    );
+    if !grants.grants.is_empty() {
+        let m = d.push("/mounts", OVal::obj(), at);
+        d.set_field(&m, "source", TOKEN_PATH, at);
+        d.set_field(&m, "target", path, path_at);
+        d.set_field(&m, "access", "read-only", at);
+        grants_note(d, &grants, account, at);
+    }
+    Ok(())
 }
 
 /// A note naming what the input's RBAC lets the pod's token do.
