@@ -61,48 +61,6 @@ const HINTS: &[Hint] = &[
         "set `enableWeakerNetworkIsolation` to false, so direct connections are refused again",
     ),
     h(
-        "kubernetes",
-        "",
-        Area::Network,
-        "add a NetworkPolicy that denies egress for this pod (`policyTypes: [Egress]` and no `egress` rules), and remove `hostNetwork: true`",
-    ),
-    h(
-        "kubernetes",
-        "",
-        Area::WritableMounts,
-        "remove the `hostPath` volume, or mount it with `readOnly: true` at only the path the job needs; use an `emptyDir` for scratch",
-    ),
-    h(
-        "kubernetes",
-        "",
-        Area::ReadOnlyMounts,
-        "remove the `hostPath` volume: a read-only mount still lets the job read what it exposes",
-    ),
-    h(
-        "kubernetes",
-        "",
-        Area::Credentials,
-        "take the secret out of `env`/`envFrom`, and set `automountServiceAccountToken: false` unless the job calls the API",
-    ),
-    h(
-        "kubernetes",
-        "",
-        Area::Privileges,
-        "in the container's `securityContext`: `privileged: false`, `allowPrivilegeEscalation: false`, `runAsNonRoot: true` with a `runAsUser`, `capabilities: {drop: [ALL]}`, `readOnlyRootFilesystem: true`",
-    ),
-    h(
-        "kubernetes",
-        "",
-        Area::Isolation,
-        "remove `hostNetwork`, `hostPID` and `hostIPC` from the pod spec; set `seccompProfile: {type: RuntimeDefault}` and a `runtimeClassName` for the sandbox",
-    ),
-    h(
-        "kubernetes",
-        "",
-        Area::Limits,
-        "set `resources.limits` (`cpu`, `memory`) on the container and `activeDeadlineSeconds` on the pod",
-    ),
-    h(
         "compose",
         "",
         Area::Network,
@@ -146,9 +104,88 @@ const HINTS: &[Hint] = &[
     ),
 ];
 
+/// The Kubernetes setting behind a finding, chosen by its rule and by
+/// what the profile field came from (the finding's pointer, evidence and
+/// words), never by its area alone: an automounted token is not a
+/// `hostPath` volume, a Secret volume is not `env`, and a pod that does
+/// not set `hostNetwork` is not told to remove it. `None` where no one
+/// setting is behind every finding of the kind.
+fn kubernetes(f: &Finding) -> Option<&'static str> {
+    let ev = |k: &str| f.evidence.get(k).and_then(|v| v.as_str());
+    let token = |p: &str| {
+        p.starts_with("/var/run/secrets/kubernetes.io")
+            || p.starts_with("/run/secrets/kubernetes.io")
+    };
+    let rule = f.rule;
+    Some(match f.area {
+        Area::WritableMounts | Area::ReadOnlyMounts => {
+            if rule == "MNT030" {
+                "remove the `subPath`/`subPathExpr` that can leave its volume (`..`, or a `$(VAR)` the job's environment decides)"
+            } else if ev("label_path").is_some_and(token) || ev("job_path").is_some_and(token) || ev("normalized").is_some_and(token) {
+                "set `automountServiceAccountToken: false` on the pod (or its ServiceAccount), and mount no projected `serviceAccountToken`, unless the job calls the API; then bind the account to only the verbs it needs"
+            } else if ev("normalized").is_some_and(|p| p.starts_with("/var/lib/kubelet/pods/")) {
+                "mount the shared volume with `readOnly: true`, or give the job an `emptyDir` for what it writes: other pods and later runs read what it leaves in shared storage"
+            } else if f.area == Area::WritableMounts {
+                "remove the `hostPath` volume, or mount it with `readOnly: true` at only the path the job needs; use an `emptyDir` for scratch"
+            } else {
+                "remove the `hostPath` volume: a read-only mount still lets the job read what it exposes"
+            }
+        }
+        Area::Credentials => {
+            if f.message.contains("service-account-token") {
+                "remove the projected `serviceAccountToken` source unless the job calls the API, and keep `expirationSeconds` short"
+            } else if f.pointer.starts_with("/environment/") || ev("source") == Some("env") {
+                "take the secret out of `env`/`envFrom` (`secretKeyRef`, `secretRef`); give the job a short-lived credential issued for the task"
+            } else if ev("source") == Some("file") {
+                "leave the Secret (or secrets-store CSI) volume out, or mount only the keys the job needs with `items`; give the job a short-lived credential issued for the task"
+            } else {
+                return None;
+            }
+        }
+        Area::Privileges => match rule {
+            "PRV001" => "set `privileged: false` in the container's `securityContext`",
+            "PRV002" => "remove the capability from the container's `securityContext.capabilities.add`",
+            "PRV003" => "set `capabilities: {drop: [ALL]}` in the container's `securityContext`",
+            "PRV004" => "set `runAsNonRoot: true` and a non-zero `runAsUser` in the pod's or container's `securityContext`",
+            "PRV005" => "set `allowPrivilegeEscalation: false` in the container's `securityContext`",
+            "PRV006" => match ev("namespace") {
+                Some("user") => "set `hostUsers: false` on the pod so it gets its own user namespace",
+                Some("network" | "uts") => "remove `hostNetwork: true` from the pod spec",
+                Some("pid") => "remove `hostPID: true` from the pod spec",
+                Some("ipc") => "remove `hostIPC: true` from the pod spec",
+                _ => return None,
+            },
+            "PRV007" => "set `seccompProfile: {type: RuntimeDefault}` in the pod's or container's `securityContext`",
+            "PRV008" => "set `readOnlyRootFilesystem: true` in the container's `securityContext` and give the job an `emptyDir` for scratch",
+            _ => return None,
+        },
+        Area::Network => {
+            if f.message.contains("every destination") || f.message.contains("allow-all") || f.pointer == "/network/enforced_by" {
+                "add a NetworkPolicy that denies egress for this pod (`policyTypes: [Egress]` and no `egress` rules); if the pod sets `hostNetwork: true`, remove it: NetworkPolicy does not apply on the host network"
+            } else {
+                "add a NetworkPolicy that selects this pod and denies its egress (`policyTypes: [Egress]` and no `egress` rules)"
+            }
+        }
+        Area::Isolation => match rule {
+            "ISO001" | "ISO002" | "ISO004" | "ISO005" | "ISO006" | "ISO008" => "set `runtimeClassName` to a RuntimeClass whose `handler` is a sandboxed runtime (gVisor `runsc`, Kata), with that RuntimeClass object in the input",
+            "ISO021" => "remove `shareProcessNamespace: true` from the pod spec",
+            _ => return None,
+        },
+        Area::Limits => match rule {
+            "LIM003" | "LIM007" => "set `resources.limits` (`cpu`, `memory`) on the container",
+            "LIM001" | "LIM008" => "set `activeDeadlineSeconds` on the pod or Job",
+            _ => return None,
+        },
+        _ => return None,
+    })
+}
+
 /// The original setting to change for `finding` of a profile imported
 /// from `format` (a [`super::Format::name`]), where a mapping exists.
 pub fn hint(format: &str, finding: &Finding) -> Option<&'static str> {
+    if format == "kubernetes" {
+        return kubernetes(finding);
+    }
     HINTS
         .iter()
         .find(|h| h.format == format && h.area == finding.area && finding.rule.starts_with(h.rule))

@@ -8,7 +8,9 @@
 //! - a policy applies to the pods of its own namespace that its
 //!   `podSelector` selects (`{}` selects every pod);
 //! - it isolates egress when `policyTypes` lists `Egress`, or, without
-//!   `policyTypes`, when it has an `egress` section;
+//!   `policyTypes` (absent, null or `[]`), when its `egress` list has at
+//!   least one rule: `egress: []` alone isolates ingress only, as the API
+//!   server's defaulting writes `policyTypes`;
 //! - a pod isolated for egress may reach only the union of the egress
 //!   rules of every policy selecting it (none at all: default deny);
 //! - in a rule, a missing or empty `to` means every destination and a
@@ -43,7 +45,7 @@ pub fn here(at: Loc, fallback: Loc) -> Loc {
 /// one place an object's version is checked ([`Cluster::add`]): the API
 /// server refuses an object of any other version, or of none, so it
 /// changes nothing about a pod.
-pub const SERVED: [(&str, &[&str]); 7] = [
+pub const SERVED: [(&str, &[&str]); 13] = [
     // `extensions/v1beta1` stopped being served in 1.16.
     ("NetworkPolicy", &["networking.k8s.io/v1"]),
     ("LimitRange", &["v1"]),
@@ -53,6 +55,13 @@ pub const SERVED: [(&str, &[&str]); 7] = [
     ("ServiceAccount", &["v1"]),
     ("PersistentVolume", &["v1"]),
     ("PersistentVolumeClaim", &["v1"]),
+    ("ConfigMap", &["v1"]),
+    ("Secret", &["v1"]),
+    // `rbac.authorization.k8s.io/v1beta1` stopped being served in 1.22.
+    ("Role", &["rbac.authorization.k8s.io/v1"]),
+    ("ClusterRole", &["rbac.authorization.k8s.io/v1"]),
+    ("RoleBinding", &["rbac.authorization.k8s.io/v1"]),
+    ("ClusterRoleBinding", &["rbac.authorization.k8s.io/v1"]),
 ];
 
 /// Whether this import reads objects of `kind` beside the workloads.
@@ -170,6 +179,53 @@ pub struct Claim {
     pub volume: String,
 }
 
+/// A ConfigMap or a Secret: the keys it gives a container that reads it.
+pub struct DataObject<'a> {
+    /// `ConfigMap` or `Secret`.
+    pub kind: &'static str,
+    pub name: String,
+    pub namespace: Option<String>,
+    /// Each key, with a ConfigMap's `data` value where it is text. A
+    /// Secret's values are never read: only its keys are.
+    pub keys: Vec<(&'a str, Option<(&'a str, Loc)>)>,
+    pub at: Loc,
+    /// A Secret of type `kubernetes.io/service-account-token`: the
+    /// account whose long-lived token the API server writes into it.
+    pub token_of: Option<String>,
+}
+
+/// One rule of a Role or ClusterRole.
+pub struct RbacRule {
+    pub api_groups: Vec<String>,
+    pub resources: Vec<String>,
+    pub verbs: Vec<String>,
+}
+
+/// A Role (namespaced) or ClusterRole (`namespace: None`, `cluster`).
+pub struct RbacRole<'a> {
+    pub cluster: bool,
+    pub name: String,
+    pub namespace: Option<String>,
+    pub rules: Vec<RbacRule>,
+    /// The object's labels, which an aggregated ClusterRole selects.
+    pub labels: Option<&'a SNode>,
+    /// `aggregationRule.clusterRoleSelectors`: the controller fills the
+    /// role's rules with those of every ClusterRole they select.
+    pub aggregate: Vec<&'a SNode>,
+}
+
+/// A RoleBinding or ClusterRoleBinding.
+pub struct RbacBinding {
+    pub kind: &'static str,
+    pub name: String,
+    pub namespace: Option<String>,
+    /// `Role` or `ClusterRole`, and its name.
+    pub role: (String, String),
+    /// (kind, name, namespace) of each subject.
+    pub subjects: Vec<(String, String, Option<String>)>,
+    pub at: Loc,
+}
+
 /// Every cluster object of the stream this import reads.
 #[derive(Default)]
 pub struct Cluster<'a> {
@@ -184,6 +240,9 @@ pub struct Cluster<'a> {
     pub service_accounts: Vec<ServiceAccount>,
     pub host_volumes: Vec<HostVolume>,
     pub claims: Vec<Claim>,
+    pub data: Vec<DataObject<'a>>,
+    pub roles: Vec<RbacRole<'a>>,
+    pub bindings: Vec<RbacBinding>,
     /// Objects read but not applied, and why: where, and the note.
     pub not_applied: Vec<(Loc, String)>,
 }
@@ -245,6 +304,16 @@ impl<'a> Cluster<'a> {
                 .for_each(|v| v.path.1 = ELSEWHERE);
             self.host_volumes.extend(more.host_volumes);
             self.claims.extend(more.claims);
+            for o in &mut more.data {
+                o.at = ELSEWHERE;
+                for (_, v) in &mut o.keys {
+                    v.iter_mut().for_each(|v| v.1 = ELSEWHERE);
+                }
+            }
+            self.data.extend(more.data);
+            self.roles.extend(more.roles);
+            more.bindings.iter_mut().for_each(|b| b.at = ELSEWHERE);
+            self.bindings.extend(more.bindings);
             for (at, why) in &mut more.not_applied {
                 *at = ELSEWHERE;
                 why.push_str(" (in another file of this run)");
@@ -293,11 +362,25 @@ impl<'a> Cluster<'a> {
                 let selector = spec
                     .get("podSelector")
                     .ok_or_else(|| invalid(spec.loc, "a NetworkPolicy needs a `podSelector`"))?;
-                let types = read::opt_strs(spec, "policyTypes", false)?;
-                let egress_rules = read::opt_seq(spec, "egress")?;
-                let isolates = match &types {
-                    Some(t) => t.iter().any(|(s, _)| s == "Egress"),
-                    None => spec.entry("egress").is_some(),
+                // Null is an absent list to the API server.
+                let present = |k: &'static str| spec.get(k).filter(|n| !n.is_null()).map(|_| k);
+                let types = match present("policyTypes") {
+                    Some(k) => read::opt_strs(spec, k, false)?.unwrap_or_default(),
+                    None => Vec::new(),
+                };
+                let egress_rules = match present("egress") {
+                    Some(k) => read::opt_seq(spec, k)?.unwrap_or_default(),
+                    None => &[],
+                };
+                // `SetDefaults_NetworkPolicy` (pkg/apis/networking/v1/
+                // defaults.go): with no `policyTypes` (absent, null or
+                // empty) the API server writes `[Ingress]`, plus `Egress`
+                // only when `len(spec.Egress) != 0`. So `egress: []`
+                // without `policyTypes` isolates ingress only.
+                let isolates = if types.is_empty() {
+                    !egress_rules.is_empty()
+                } else {
+                    types.iter().any(|(s, _)| s == "Egress")
                 };
                 if !isolates {
                     self.ingress_only
@@ -305,7 +388,7 @@ impl<'a> Cluster<'a> {
                     return Ok(());
                 }
                 let mut rules = Vec::new();
-                for r in egress_rules.unwrap_or_default() {
+                for r in egress_rules {
                     rules.push(egress_rule(read::map(r, "egress")?)?);
                 }
                 self.egress.push(EgressPolicy {
@@ -443,6 +526,111 @@ impl<'a> Cluster<'a> {
                 let handler = read::opt_str(doc, "handler")?.map(|(h, at)| (h.to_string(), at));
                 self.runtime_classes.push(RuntimeClass { name, handler });
             }
+            "ConfigMap" | "Secret" => {
+                let kind = if kind == "Secret" {
+                    "Secret"
+                } else {
+                    "ConfigMap"
+                };
+                let mut keys = Vec::new();
+                let sections: &[&str] = if kind == "Secret" {
+                    &["data", "stringData"]
+                } else {
+                    &["data", "binaryData"]
+                };
+                for section in sections {
+                    // Null is an empty section to the API server.
+                    let Some(m) = doc.get(section).filter(|n| !n.is_null()) else {
+                        continue;
+                    };
+                    for e in read::map(m, section)?.entries() {
+                        let value = (kind == "ConfigMap" && *section == "data")
+                            .then(|| e.value.as_str().map(|v| (v, e.value.loc)))
+                            .flatten();
+                        keys.push((e.key.as_str(), value));
+                    }
+                }
+                let token_of = (doc.get("type").and_then(SNode::as_str)
+                    == Some("kubernetes.io/service-account-token"))
+                .then(|| {
+                    doc.get("metadata")
+                        .and_then(|m| m.get("annotations"))
+                        .and_then(|a| a.get("kubernetes.io/service-account.name"))
+                        .and_then(SNode::as_str)
+                        .map(str::to_string)
+                })
+                .flatten();
+                self.data.push(DataObject {
+                    kind,
+                    name,
+                    namespace,
+                    keys,
+                    at: doc.loc,
+                    token_of,
+                });
+            }
+            "Role" | "ClusterRole" => {
+                let mut rules = Vec::new();
+                for r in read::opt_seq(doc, "rules")?.unwrap_or_default() {
+                    let list = |k: &str| -> Result<Vec<String>, ImportError> {
+                        Ok(read::opt_strs(r, k, false)?
+                            .unwrap_or_default()
+                            .into_iter()
+                            .map(|(v, _)| v)
+                            .collect())
+                    };
+                    rules.push(RbacRule {
+                        api_groups: list("apiGroups")?,
+                        resources: list("resources")?,
+                        verbs: list("verbs")?,
+                    });
+                }
+                let cluster = kind == "ClusterRole";
+                let aggregate = doc
+                    .get("aggregationRule")
+                    .and_then(|a| a.get("clusterRoleSelectors"))
+                    .map(SNode::items)
+                    .unwrap_or_default()
+                    .iter()
+                    .collect();
+                self.roles.push(RbacRole {
+                    cluster,
+                    name,
+                    namespace: if cluster { None } else { namespace },
+                    rules,
+                    labels: doc.get("metadata").and_then(|m| m.get("labels")),
+                    aggregate,
+                });
+            }
+            "RoleBinding" | "ClusterRoleBinding" => {
+                let Some(r) = read::opt_map(doc, "roleRef")? else {
+                    return Ok(());
+                };
+                let role_kind = read::opt_str(r, "kind")?.map_or("", |(k, _)| k);
+                let role_name = read::opt_str(r, "name")?.map_or("", |(k, _)| k);
+                let mut subjects = Vec::new();
+                for sub in read::opt_seq(doc, "subjects")?.unwrap_or_default() {
+                    let text = |k: &str| sub.get(k).and_then(SNode::as_str).map(str::to_string);
+                    subjects.push((
+                        text("kind").unwrap_or_default(),
+                        text("name").unwrap_or_default(),
+                        text("namespace"),
+                    ));
+                }
+                let cluster = kind == "ClusterRoleBinding";
+                self.bindings.push(RbacBinding {
+                    kind: if cluster {
+                        "ClusterRoleBinding"
+                    } else {
+                        "RoleBinding"
+                    },
+                    name,
+                    namespace: if cluster { None } else { namespace },
+                    role: (role_kind.to_string(), role_name.to_string()),
+                    subjects,
+                    at: doc.loc,
+                });
+            }
             _ => {}
         }
         Ok(())
@@ -577,10 +765,192 @@ impl<'a> Cluster<'a> {
         }))
     }
 
+    /// The ConfigMap or Secret `name` a pod in `namespace` reads. An
+    /// object written without a namespace may be in the pod's.
+    pub fn data_object(
+        &self,
+        kind: &str,
+        namespace: Option<&str>,
+        name: &str,
+        at: Loc,
+    ) -> Result<Option<&DataObject<'a>>, ImportError> {
+        self.spend(self.data.len(), at)?;
+        let may_share = |ns: Option<&str>| ns.is_none() || namespace.is_none() || ns == namespace;
+        Ok(self
+            .data
+            .iter()
+            .find(|o| o.kind == kind && o.name == name && may_share(o.namespace.as_deref())))
+    }
+
+    /// What the RBAC objects of the input let a token of service account
+    /// `account` in `namespace` do that reaches beyond the job: each
+    /// dangerous grant, with the binding that gives it; and the bindings
+    /// of the account whose role is neither in the input nor built in.
+    /// A namespace left unwritten may be any, so it matches (the wider
+    /// reading: more grants).
+    pub fn token_grants(
+        &self,
+        namespace: Option<&str>,
+        account: &str,
+        at: Loc,
+    ) -> Result<TokenGrants, ImportError> {
+        self.spend(self.bindings.len() + self.roles.len(), at)?;
+        let may = |a: Option<&str>, b: Option<&str>| a.is_none() || b.is_none() || a == b;
+        let mut out = TokenGrants::default();
+        for b in &self.bindings {
+            let bound = b.subjects.iter().any(|(kind, name, ns)| {
+                // A RoleBinding's ServiceAccount subject without a
+                // namespace is in the binding's (the authorizer's rule).
+                let ns = ns.as_deref().or(b.namespace.as_deref());
+                match kind.as_str() {
+                    "ServiceAccount" => name == account && may(ns, namespace),
+                    "Group" => match name.strip_prefix("system:serviceaccounts") {
+                        Some("") => true,
+                        Some(rest) => rest
+                            .strip_prefix(':')
+                            .is_some_and(|n| may(Some(n), namespace)),
+                        None => name == "system:authenticated",
+                    },
+                    "User" => name
+                        .strip_prefix("system:serviceaccount:")
+                        .and_then(|r| r.split_once(':'))
+                        .is_some_and(|(n, a)| a == account && may(Some(n), namespace)),
+                    _ => false,
+                }
+            });
+            if !bound {
+                continue;
+            }
+            let (role_kind, role_name) = (&b.role.0, &b.role.1);
+            let cluster = role_kind == "ClusterRole";
+            let roles: Vec<&RbacRole> = self
+                .roles
+                .iter()
+                .filter(|r| {
+                    r.name == *role_name
+                        && r.cluster == cluster
+                        && (cluster || may(r.namespace.as_deref(), b.namespace.as_deref()))
+                })
+                .collect();
+            let who = format!("{} `{}` ({role_kind} `{role_name}`)", b.kind, b.name);
+            if roles.is_empty() {
+                // The default roles every API server creates.
+                let builtin: &[&str] = match (cluster, role_name.as_str()) {
+                    (true, "cluster-admin") => &["every verb on every resource"],
+                    (true, "admin" | "edit") => &["read Secrets", "exec into pods", "create pods"],
+                    (true, "view") => &[],
+                    _ => {
+                        out.unknown.push((who, b.at));
+                        continue;
+                    }
+                };
+                for g in builtin {
+                    out.grants.push(((*g).to_string(), who.clone(), b.at));
+                }
+                continue;
+            }
+            for r in roles {
+                let mut rules: Vec<&RbacRule> = r.rules.iter().collect();
+                if r.cluster && !r.aggregate.is_empty() {
+                    // The ClusterRoles of the input it selects; the cluster
+                    // may hold more, so what it grants is not all known.
+                    out.unknown.push((who.clone(), b.at));
+                    let empty = SNode::new(b.at, super::tree::SValue::Map(Vec::new()));
+                    for other in self
+                        .roles
+                        .iter()
+                        .filter(|o| o.cluster && o.aggregate.is_empty())
+                    {
+                        let labels = other.labels.unwrap_or(&empty);
+                        let mut selected = false;
+                        for sel in &r.aggregate {
+                            selected |= Selector::read(sel)?.selects(labels);
+                        }
+                        if selected {
+                            rules.extend(other.rules.iter());
+                        }
+                    }
+                }
+                for rule in rules {
+                    for g in dangerous(rule) {
+                        out.grants.push((g, who.clone(), b.at));
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
     pub fn runtime_class(&self, name: &str, at: Loc) -> Result<Option<&RuntimeClass>, ImportError> {
         self.spend(self.runtime_classes.len(), at)?;
         Ok(self.runtime_classes.iter().find(|r| r.name == name))
     }
+}
+
+/// What a service-account token can do, as far as the input shows.
+#[derive(Default)]
+pub struct TokenGrants {
+    /// (what it allows, the binding that gives it, where).
+    pub grants: Vec<(String, String, Loc)>,
+    /// Bindings of the account to a role neither in the input nor built in.
+    pub unknown: Vec<(String, Loc)>,
+}
+
+/// What a rule allows that reaches beyond the job: reading Secrets,
+/// running commands in other pods, starting pods (directly or through a
+/// controller, which runs them with any service account of the
+/// namespace), minting tokens, or escalating (`bind`, `escalate`,
+/// `impersonate`, or a `*` verb or resource).
+fn dangerous(r: &RbacRule) -> Vec<String> {
+    let group = |g: &str| r.api_groups.iter().any(|x| x == "*" || x == g);
+    let resource = |res: &str| {
+        r.resources.iter().any(|x| {
+            x == "*"
+                || x == res
+                || x.strip_suffix('*')
+                    .is_some_and(|p| p.ends_with('/') && res.starts_with(p))
+                || x.strip_prefix('*')
+                    .is_some_and(|s| s.starts_with('/') && res.ends_with(s))
+        })
+    };
+    let verb = |v: &str| r.verbs.iter().any(|x| x == "*" || x == v);
+    let mut out = Vec::new();
+    if r.verbs.iter().any(|v| v == "*") {
+        out.push("every verb (`*`)".to_string());
+    }
+    if r.resources.iter().any(|x| x == "*") {
+        out.push("every resource (`*`)".to_string());
+    }
+    for v in ["bind", "escalate", "impersonate"] {
+        if r.verbs.iter().any(|x| x == v) {
+            out.push(format!("`{v}`"));
+        }
+    }
+    if group("") && resource("secrets") && ["get", "list", "watch"].iter().any(|v| verb(v)) {
+        out.push("read Secrets".into());
+    }
+    if group("")
+        && ["pods/exec", "pods/attach"].iter().any(|s| resource(s))
+        && (verb("create") || verb("get"))
+    {
+        out.push("exec into pods".into());
+    }
+    if group("") && resource("nodes/proxy") && (verb("create") || verb("get")) {
+        out.push("reach the kubelet API (`nodes/proxy`)".into());
+    }
+    if group("") && resource("serviceaccounts/token") && verb("create") {
+        out.push("mint service-account tokens".into());
+    }
+    let creates_pods = (group("") && (resource("pods") || resource("replicationcontrollers")))
+        || (group("apps")
+            && ["deployments", "daemonsets", "statefulsets", "replicasets"]
+                .iter()
+                .any(|s| resource(s)))
+        || (group("batch") && (resource("jobs") || resource("cronjobs")));
+    if creates_pods && verb("create") {
+        out.push("create pods".into());
+    }
+    out
 }
 
 fn memory(item: &SNode, key: &str) -> Result<Option<(u64, Loc)>, ImportError> {

@@ -88,12 +88,12 @@ pub const POD_SPEC: Table = Table {
         noted(
             "serviceAccount",
             Shape::Text,
-            "the ServiceAccount's roles decide what its token can do in the cluster; they are not in the manifest",
+            "the roles bound to the ServiceAccount decide what its token can do; the Roles, ClusterRoles and bindings in this input are read, any others in the cluster are not",
         ),
         noted(
             "serviceAccountName",
             Shape::Text,
-            "the ServiceAccount's roles decide what its token can do in the cluster; they are not in the manifest",
+            "the roles bound to the ServiceAccount decide what its token can do; the Roles, ClusterRoles and bindings in this input are read, any others in the cluster are not",
         ),
         neutral("setHostnameAsFQDN", Shape::Bool, NAMING),
         read("shareProcessNamespace", Shape::Bool),

@@ -294,7 +294,9 @@ pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
 }
 
 /// The cluster objects a file holds when it holds no workload: `Kind/name`
-/// of each NetworkPolicy, LimitRange, ResourceQuota and RuntimeClass, or
+/// of each object of a kind read beside workloads (NetworkPolicy,
+/// LimitRange, ResourceQuota, RuntimeClass, ServiceAccount, volumes and
+/// claims, ConfigMap, Secret, RBAC roles and bindings), or
 /// `None` (a workload is there, nothing of the kind is, or it does not parse).
 pub fn cluster_objects_only(bytes: &[u8]) -> Option<Vec<String>> {
     let docs = yaml::parse(bytes).ok()?;
@@ -303,12 +305,10 @@ pub fn cluster_objects_only(bytes: &[u8]) -> Option<Vec<String>> {
     for d in &docs {
         workloads(d, &mut found, &mut others).ok()?;
     }
-    let kinds = [
-        "NetworkPolicy/",
-        "LimitRange/",
-        "ResourceQuota/",
-        "RuntimeClass/",
-    ];
+    let kinds: Vec<String> = super::k8s_cluster::SERVED
+        .iter()
+        .map(|(k, _)| format!("{k}/"))
+        .collect();
     let objects: Vec<String> = others
         .into_iter()
         .map(|(k, _)| k)
@@ -532,7 +532,7 @@ fn container(
         (cluster, w.namespace.as_deref()),
     )?;
     container_extras(&mut d, c)?;
-    environment(&mut d, c)?;
+    environment(&mut d, c, (cluster, w.namespace.as_deref()))?;
     command(&mut d, c)?;
     if let Some((cwd, at)) = read::opt_str(c, "workingDir")? {
         super::working_dir(&mut d, cwd, at, "workingDir");
@@ -635,50 +635,61 @@ fn boundary(
     let sc_loc = key_at(c, "securityContext");
     match read::opt_str(pod, "runtimeClassName")? {
         Some((rc, at)) => {
-            // The RuntimeClass in the stream names the handler the node
-            // runs; without it only the class's name is known.
-            let (l, at) = match cluster.runtime_class(rc, at)? {
-                Some(class) => match &class.handler {
-                    Some((h, h_at)) => {
-                        let place = if *h_at == super::k8s_cluster::ELSEWHERE {
-                            "in another file of this run".to_string()
-                        } else {
-                            format!("line {}", h_at.line)
-                        };
-                        d.note(
-                            at,
-                            format!("RuntimeClass `{rc}` runs handler `{h}` ({place})"),
-                        );
-                        (h.to_ascii_lowercase(), here(*h_at, at))
-                    }
-                    None => (rc.to_ascii_lowercase(), at),
-                },
-                None => (rc.to_ascii_lowercase(), at),
+            // The RuntimeClass in the input names the handler the node
+            // runs. Without it only the class's name is known, and a name
+            // is whatever the cluster's admin chose (`gvisor-compat` may
+            // well run runc): the runtime is undeclared, never guessed.
+            let handler = match cluster.runtime_class(rc, at)? {
+                Some(class) => class.handler.as_ref(),
+                None => None,
             };
-            let (kind, runtime) = if l.contains("gvisor") || l.contains("runsc") {
-                ("user-space-kernel", "gvisor")
-            } else if l.contains("kata") {
-                ("microvm", "kata")
-            } else if l.contains("firecracker") || l == "fc" {
-                ("microvm", "firecracker")
-            } else {
-                d.note(
-                    at,
-                    format!("RuntimeClass `{rc}` is defined by the cluster; its handler is not in the manifest, so a shared-kernel container is assumed"),
-                );
-                ("container", rc)
-            };
-            d.set("/boundary/kind", kind, at);
-            d.set("/boundary/runtime/name", runtime, at);
-            d.map("/boundary/runtime", at);
-            d.undeclared(
-                "/boundary/runtime/version",
-                "the runtime version is set by the node, not the manifest",
-            );
-            d.undeclared(
-                "/boundary/runtime/patched_on",
-                "the runtime's patch date is set by the node, not the manifest",
-            );
+            match handler {
+                Some((h, h_at)) => {
+                    let place = if *h_at == super::k8s_cluster::ELSEWHERE {
+                        "in another file of this run".to_string()
+                    } else {
+                        format!("line {}", h_at.line)
+                    };
+                    d.note(
+                        at,
+                        format!("RuntimeClass `{rc}` runs handler `{h}` ({place})"),
+                    );
+                    let at = here(*h_at, at);
+                    let l = h.to_ascii_lowercase();
+                    let (kind, runtime) = if l.contains("gvisor") || l.contains("runsc") {
+                        ("user-space-kernel", "gvisor")
+                    } else if l.contains("kata") {
+                        ("microvm", "kata")
+                    } else if l.contains("firecracker") || l == "fc" {
+                        ("microvm", "firecracker")
+                    } else {
+                        ("container", h.as_str())
+                    };
+                    d.set("/boundary/kind", kind, at);
+                    d.set("/boundary/runtime/name", runtime, at);
+                    d.map("/boundary/runtime", at);
+                    d.undeclared(
+                        "/boundary/runtime/version",
+                        "the runtime version is set by the node, not the manifest",
+                    );
+                    d.undeclared(
+                        "/boundary/runtime/patched_on",
+                        "the runtime's patch date is set by the node, not the manifest",
+                    );
+                }
+                None => {
+                    d.set("/boundary/kind", "container", at);
+                    d.map("/boundary/runtime", at);
+                    d.note(
+                        at,
+                        format!("RuntimeClass `{rc}` is not in this input (or names no `handler`): which runtime it selects is the cluster's configuration, so the runtime is undeclared and a shared-kernel container is assumed"),
+                    );
+                    d.undeclared(
+                        "/boundary/runtime",
+                        "the RuntimeClass object that names the handler is not in this input",
+                    );
+                }
+            }
         }
         None => {
             d.set("/boundary/kind", "container", pod_at);
@@ -830,10 +841,13 @@ fn boundary(
             };
             d.set("/boundary/seccomp", v, at);
         }
-        None => d.undeclared(
-            "/boundary/seccomp",
-            "no `seccompProfile`: containers run unconfined unless the kubelet's `seccompDefault` is on, which the manifest does not show",
-        ),
+        // The kubelet's `seccompDefault` is off unless its configuration
+        // turns it on, and then the container runs `Unconfined`: the
+        // documented default, written out.
+        None => {
+            d.set("/boundary/seccomp", "unconfined", sc_loc);
+            d.note(sc_loc, "no `seccompProfile` on the pod or the container: the kubelet runs it `Unconfined` unless its `seccompDefault` is on, which the manifest does not show");
+        }
     }
 
     match c_sc
@@ -1221,7 +1235,14 @@ fn mounts(
 ) -> Result<(), ImportError> {
     let vm_loc = key_at(c, "volumeMounts");
     d.ensure_array("/mounts", vm_loc);
+    let account = match read::opt_str(pod, "serviceAccountName")? {
+        Some(n) => Some(n),
+        None => read::opt_str(pod, "serviceAccount")?,
+    };
+    let (account, account_at) = account.unwrap_or(("default", pod_at));
+    let grants = cluster.token_grants(namespace, account, account_at)?;
     let mut token_mounted = false;
+    let mut projected_token = false;
     let mut paths: std::collections::HashMap<&str, Loc> = std::collections::HashMap::new();
     for vm in read::opt_seq(c, "volumeMounts")?.unwrap_or_default() {
         let vm = read::map(vm, "volumeMounts")?;
@@ -1327,10 +1348,32 @@ fn mounts(
         }
         if let Some(sec) = read::opt_map(vol, "secret")? {
             let (sname, at) = read::opt_str(sec, "secretName")?.unwrap_or(("unnamed", sec.loc));
+            let obj = referenced(d, sec, "Secret", "secretName", (cluster, namespace))?;
+            let keys = obj.map(|o| key_list(&o.keys));
             credential(d, sname, "file", at);
+            if let Some(account) = obj.and_then(|o| o.token_of.as_deref()) {
+                token_secret((d, at), account, (path, path_at), (cluster, namespace))?;
+            }
             d.note(
                 vname_at,
-                format!("Secret `{sname}` is mounted as files at `{path}`"),
+                format!("Secret `{sname}` is mounted read-only (the kubelet mounts Secret volumes so) as files at `{path}`{}", keys.unwrap_or_default()),
+            );
+            continue;
+        }
+        if let Some(cm) = read::opt_map(vol, "configMap")? {
+            let (cname, _) = read::opt_str(cm, "name")?.unwrap_or(("unnamed", cm.loc));
+            let keys = referenced(d, cm, "ConfigMap", "name", (cluster, namespace))?
+                .map(|o| key_list(&o.keys));
+            d.note(
+                vname_at,
+                format!("ConfigMap `{cname}` is mounted read-only (the kubelet mounts ConfigMap volumes so) as files at `{path}`{}", keys.unwrap_or_default()),
+            );
+            continue;
+        }
+        if read::opt_map(vol, "downwardAPI")?.is_some() {
+            d.note(
+                vname_at,
+                format!("downwardAPI volume `{vname}` is mounted read-only at `{path}`: the pod's own fields as files"),
             );
             continue;
         }
@@ -1338,9 +1381,17 @@ fn mounts(
             for src in read::opt_seq(proj, "sources")?.unwrap_or_default() {
                 if let Some(sec) = read::opt_map(src, "secret")? {
                     let (sname, at) = read::opt_str(sec, "name")?.unwrap_or(("unnamed", sec.loc));
+                    let obj = referenced(d, sec, "Secret", "name", (cluster, namespace))?;
                     credential(d, sname, "file", at);
+                    if let Some(account) = obj.and_then(|o| o.token_of.as_deref()) {
+                        token_secret((d, at), account, (path, path_at), (cluster, namespace))?;
+                    }
+                }
+                if let Some(cm) = read::opt_map(src, "configMap")? {
+                    referenced(d, cm, "ConfigMap", "name", (cluster, namespace))?;
                 }
                 if let Some(tok) = read::opt_map(src, "serviceAccountToken")? {
+                    projected_token = true;
                     let ttl = read::opt_u64(tok, "expirationSeconds")?;
                     let p = credential(d, "service-account-token", "file", tok.loc);
                     match ttl {
@@ -1348,9 +1399,42 @@ fn mounts(
                         // The API server's default lifetime for projected tokens.
                         None => d.set_field(&p, "ttl_seconds", 3600u64, tok.loc),
                     }
+                    // A token whose account the input's RBAC lets reach
+                    // beyond the job is the account's token, as the
+                    // automounted one is: mounted from where tokens live.
+                    if !grants.grants.is_empty() {
+                        let m = d.push("/mounts", OVal::obj(), tok.loc);
+                        d.set_field(&m, "source", TOKEN_PATH, tok.loc);
+                        d.set_field(&m, "target", path, path_at);
+                        d.set_field(&m, "access", "read-only", tok.loc);
+                        grants_note(d, &grants, account, tok.loc);
+                    }
                 }
             }
-            d.note(vname_at, format!("projected volume `{vname}` at `{path}`"));
+            d.note(
+                vname_at,
+                format!("projected volume `{vname}` is mounted read-only at `{path}`"),
+            );
+            continue;
+        }
+        if let Some(csi) = read::opt_map(vol, "csi")? {
+            if let Some(("secrets-store.csi.k8s.io", at)) = read::opt_str(csi, "driver")? {
+                // The Secrets Store CSI driver mounts secrets fetched from
+                // an external store (Vault, a cloud secret manager).
+                let class = csi
+                    .get("volumeAttributes")
+                    .and_then(|a| a.get("secretProviderClass"))
+                    .and_then(SNode::as_str)
+                    .unwrap_or("unnamed");
+                credential(d, class, "file", at);
+                d.note(vname_at, format!("CSI secrets-store volume `{vname}` mounts the secrets of SecretProviderClass `{class}` as files at `{path}`"));
+                continue;
+            }
+        }
+        if let Some(git) = read::opt_map(vol, "gitRepo")? {
+            let repo = git.get("repository").and_then(SNode::as_str).unwrap_or("?");
+            d.set("/dependencies/prepared_in", "runtime-fetch", git.loc);
+            d.note(vname_at, format!("`gitRepo` volume `{vname}`: the kubelet runs `git clone {repo}` on the node as the pod starts; what the job gets is fetched at start, not reviewed (the volume type is deprecated)"));
             continue;
         }
         let kind = vol
@@ -1387,6 +1471,35 @@ fn mounts(
         } else {
             "writable"
         };
+        if SHARED_STORAGE.contains(&kind) {
+            // Storage that outlives the pod and that other pods (and
+            // later runs) mount: what the job writes there, they read.
+            let source_ro = vol
+                .get(kind)
+                .and_then(|s| s.get("readOnly"))
+                .and_then(SNode::as_bool)
+                == Some(true);
+            if rw == "read-only" || source_ro {
+                d.note(vname_at, format!("`{kind}` volume `{vname}` is storage shared beyond the job, mounted read-only at `{path}`"));
+            } else {
+                let p = d.push("/mounts", OVal::obj(), vm.loc);
+                d.set_field(
+                    &p,
+                    "source",
+                    format!("/var/lib/kubelet/pods/<pod>/volumes/{kind}/{vname}"),
+                    vname_at,
+                );
+                d.set_field(&p, "target", path, path_at);
+                d.set_field(
+                    &p,
+                    "access",
+                    "read-write",
+                    read_only.map_or(vm.loc, |(_, l)| l),
+                );
+                d.note(vname_at, format!("`{kind}` volume `{vname}` is storage shared beyond the job (other pods and later runs mount it), writable at `{path}`"));
+            }
+            continue;
+        }
         d.note(
             vname_at,
             format!("`{kind}` volume `{vname}` at `{path}` ({rw}) is not a host path; it is not represented as a mount"),
@@ -1397,11 +1510,7 @@ fn mounts(
     // the stream holds that account (the kubelet's order).
     let mut auto = read::opt_bool(pod, "automountServiceAccountToken")?;
     if auto.is_none() {
-        let account = match read::opt_str(pod, "serviceAccountName")? {
-            Some(n) => Some(n),
-            None => read::opt_str(pod, "serviceAccount")?,
-        };
-        let (name, name_at) = account.unwrap_or(("default", pod_at));
+        let (name, name_at) = (account, account_at);
         if let Some(sa) = cluster.service_account(namespace, name, name_at)? {
             if let Some((b, at)) = sa.automount {
                 let at = here(at, name_at);
@@ -1413,6 +1522,14 @@ fn mounts(
                 }
                 auto = Some((b, at));
             }
+        }
+    }
+    if token_mounted || projected_token || !matches!(auto, Some((false, _))) {
+        for (who, at) in &grants.unknown {
+            d.note(
+                here(*at, account_at),
+                format!("{who} binds ServiceAccount `{account}` to a role that is neither in this input nor built in: what its token can do is not known"),
+            );
         }
     }
     match auto {
@@ -1427,10 +1544,97 @@ fn mounts(
                 at,
                 "the service-account token is mounted (`automountServiceAccountToken` is not false; the ServiceAccount may also decide)",
             );
+            if !grants.grants.is_empty() {
+                grants_note(d, &grants, account, at);
+            }
         }
         _ => {}
     }
     Ok(())
+}
+
+/// Volume types that are storage shared beyond the pod: other pods and
+/// later runs mount what the job leaves there.
+const SHARED_STORAGE: [&str; 21] = [
+    "nfs",
+    "persistentVolumeClaim",
+    "csi",
+    "iscsi",
+    "cephfs",
+    "rbd",
+    "glusterfs",
+    "fc",
+    "azureFile",
+    "azureDisk",
+    "awsElasticBlockStore",
+    "gcePersistentDisk",
+    "cinder",
+    "flexVolume",
+    "portworxVolume",
+    "vsphereVolume",
+    "quobyte",
+    "storageos",
+    "scaleIO",
+    "photonPersistentDisk",
+    "flocker",
+];
+
+/// ` (files: a, b)`: the keys of a ConfigMap or Secret mounted as files.
+fn key_list(keys: &[(&str, Option<(&str, Loc)>)]) -> String {
+    if keys.is_empty() {
+        return " (no keys)".into();
+    }
+    let names: Vec<String> = keys.iter().take(8).map(|(k, _)| format!("`{k}`")).collect();
+    let more = keys.len().saturating_sub(8);
+    let tail = if more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    };
+    format!(" (files {}{tail})", names.join(", "))
+}
+
+/// A Secret volume holding the long-lived token of service account
+/// `account` (a `kubernetes.io/service-account-token` Secret): when the
+/// input's RBAC lets that account reach beyond the job, it is mounted as
+/// the account's token is, from where tokens live.
+fn token_secret(
+    (d, at): (&mut Draft, Loc),
+    account: &str,
+    (path, path_at): (&str, Loc),
+    (cluster, namespace): (&Cluster<'_>, Option<&str>),
+) -> Result<(), ImportError> {
+    let grants = cluster.token_grants(namespace, account, at)?;
+    d.note(
+        at,
+        format!("the Secret holds a token of ServiceAccount `{account}` that never expires"),
+    );
+    if !grants.grants.is_empty() {
+        let m = d.push("/mounts", OVal::obj(), at);
+        d.set_field(&m, "source", TOKEN_PATH, at);
+        d.set_field(&m, "target", path, path_at);
+        d.set_field(&m, "access", "read-only", at);
+        grants_note(d, &grants, account, at);
+    }
+    Ok(())
+}
+
+/// A note naming what the input's RBAC lets the pod's token do.
+fn grants_note(d: &mut Draft, g: &super::k8s_cluster::TokenGrants, account: &str, at: Loc) {
+    let mut what: Vec<String> = Vec::new();
+    for (grant, binding, _) in &g.grants {
+        let t = format!("{grant} through {binding}");
+        if !what.contains(&t) {
+            what.push(t);
+        }
+    }
+    d.note(
+        at,
+        format!(
+            "the token of ServiceAccount `{account}` can {}: whatever the job runs can use it",
+            what.join("; ")
+        ),
+    );
 }
 
 /// Add a credential; returns its pointer.
@@ -1442,10 +1646,98 @@ fn credential(d: &mut Draft, name: &str, source: &str, at: Loc) -> String {
     p
 }
 
-fn environment(d: &mut Draft, c: &SNode) -> Result<(), ImportError> {
+/// The ConfigMap or Secret a reference names (`name`, or `name_key`),
+/// read from the input. Missing and not `optional: true`, the import is
+/// refused at the reference: what it gives the container cannot be read,
+/// and the kubelet would not start the container without it.
+fn referenced<'c, 'a>(
+    d: &mut Draft,
+    r: &SNode,
+    kind: &str,
+    name_key: &str,
+    (cluster, namespace): (&'c Cluster<'a>, Option<&str>),
+) -> Result<Option<&'c super::k8s_cluster::DataObject<'a>>, ImportError> {
+    let (name, at) = read::opt_str(r, name_key)?
+        .ok_or_else(|| invalid(r.loc, format!("a {kind} reference needs `{name_key}`")))?;
+    let optional = read::opt_bool(r, "optional")?.is_some_and(|(o, _)| o);
+    match cluster.data_object(kind, namespace, name, at)? {
+        Some(o) => {
+            if o.at == super::k8s_cluster::ELSEWHERE {
+                d.note(
+                    at,
+                    format!("{kind} `{name}` is read from another file of this run"),
+                );
+            }
+            Ok(Some(o))
+        }
+        None if optional => {
+            d.note(at, format!("{kind} `{name}` is not in this input and the reference is `optional: true`: the kubelet starts the container without it, but if the cluster holds it, what it gives the container is not audited"));
+            Ok(None)
+        }
+        None => {
+            let ns = namespace.map_or(String::new(), |n| format!(" in namespace `{n}`"));
+            Err(invalid(
+                at,
+                format!("{kind} `{name}`{ns} is not in this input (this file, or another file of the same run): what it gives the container cannot be read, and the kubelet does not start the container without it; add the {kind} to the input, or mark the reference `optional: true`"),
+            ))
+        }
+    }
+}
+
+fn environment(
+    d: &mut Draft,
+    c: &SNode,
+    context: (&Cluster<'_>, Option<&str>),
+) -> Result<(), ImportError> {
     let env_loc = key_at(c, "env");
     d.set("/environment/inherit", false, env_loc);
     d.set("/environment/variables", OVal::obj(), env_loc);
+    // `envFrom` first: the kubelet sets `env` after it, so an `env` entry
+    // of the same name wins.
+    for ef in read::opt_seq(c, "envFrom")?.unwrap_or_default() {
+        let prefix = read::opt_str(ef, "prefix")?.map_or("", |(p, _)| p);
+        let (kind, r) = match (
+            read::opt_map(ef, "secretRef")?,
+            read::opt_map(ef, "configMapRef")?,
+        ) {
+            (Some(r), _) => ("Secret", r),
+            (None, Some(r)) => ("ConfigMap", r),
+            (None, None) => continue,
+        };
+        let Some(obj) = referenced(d, r, kind, "name", context)? else {
+            continue;
+        };
+        // A key that cannot be a variable name is skipped by the kubelet.
+        for (key, value) in obj.keys.iter().filter(|(k, _)| !k.contains('=')) {
+            let name = format!("{prefix}{key}");
+            let ptr = Draft::variable_ptr(&name);
+            if kind == "Secret" {
+                // The value is a secret: never copied, only where it is.
+                d.set(
+                    &ptr,
+                    format!("${{secretKeyRef:{}:{key}}}", obj.name),
+                    ef.loc,
+                );
+                credential(d, &name, "env", ef.loc);
+            } else {
+                let (v, at) = value.map_or(("", ef.loc), |(v, at)| (v, here(at, ef.loc)));
+                d.set(&ptr, v, at);
+            }
+        }
+        d.note(
+            ef.loc,
+            format!(
+                "every key of {kind} `{}` ({} of them) becomes an environment variable{}",
+                obj.name,
+                obj.keys.len(),
+                if prefix.is_empty() {
+                    String::new()
+                } else {
+                    format!(" prefixed `{prefix}`")
+                }
+            ),
+        );
+    }
     let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
     for e in read::opt_seq(c, "env")?.unwrap_or_default() {
         let e = read::map(e, "env")?;
@@ -1459,22 +1751,57 @@ fn environment(d: &mut Draft, c: &SNode) -> Result<(), ImportError> {
         }
         let ptr = Draft::variable_ptr(name);
         if let Some(vf) = read::opt_map(e, "valueFrom")? {
-            if let Some(sk) = read::opt_map(vf, "secretKeyRef")? {
-                let secret = sk.get("name").and_then(SNode::as_str).unwrap_or("?");
-                credential(d, name, "env", e.loc);
-                d.note(
-                    name_at,
-                    format!("`{name}` comes from Secret `{secret}` as an environment variable"),
-                );
+            let keyed = match (
+                read::opt_map(vf, "secretKeyRef")?,
+                read::opt_map(vf, "configMapKeyRef")?,
+            ) {
+                (Some(r), _) => Some(("Secret", r)),
+                (None, Some(r)) => Some(("ConfigMap", r)),
+                (None, None) => None,
+            };
+            if let Some((kind, r)) = keyed {
+                let (key, key_at) = read::opt_str(r, "key")?.ok_or_else(|| {
+                    invalid(r.loc, format!("a {kind} key reference needs a `key`"))
+                })?;
+                if kind == "Secret" {
+                    // A credential whether or not the Secret is there: the
+                    // cluster may hold it.
+                    credential(d, name, "env", e.loc);
+                }
+                let Some(obj) = referenced(d, r, kind, "name", context)? else {
+                    continue;
+                };
+                let optional = read::opt_bool(r, "optional")?.is_some_and(|(o, _)| o);
+                let Some((_, value)) = obj.keys.iter().find(|(k, _)| *k == key) else {
+                    if optional {
+                        d.note(key_at, format!("{kind} `{}` has no key `{key}`; the reference is optional, so `{name}` is not set", obj.name));
+                        continue;
+                    }
+                    return Err(invalid(
+                        key_at,
+                        format!("key `{key}` is not in {kind} `{}` as this input holds it, and the reference is not `optional: true`: the kubelet does not start the container", obj.name),
+                    ));
+                };
+                if kind == "Secret" {
+                    d.set(
+                        &ptr,
+                        format!("${{secretKeyRef:{}:{key}}}", obj.name),
+                        vf.loc,
+                    );
+                    d.note(
+                        name_at,
+                        format!(
+                            "`{name}` comes from Secret `{}` as an environment variable",
+                            obj.name
+                        ),
+                    );
+                } else {
+                    let (v, at) = value.map_or(("", vf.loc), |(v, at)| (v, here(at, vf.loc)));
+                    d.set(&ptr, v, at);
+                }
                 continue;
             }
-            let reference = if let Some(r) = vf.get("configMapKeyRef") {
-                format!(
-                    "${{configMapKeyRef:{}:{}}}",
-                    r.get("name").and_then(SNode::as_str).unwrap_or("?"),
-                    r.get("key").and_then(SNode::as_str).unwrap_or("?")
-                )
-            } else if let Some(r) = vf.get("fieldRef") {
+            let reference = if let Some(r) = vf.get("fieldRef") {
                 format!(
                     "${{fieldRef:{}}}",
                     r.get("fieldPath").and_then(SNode::as_str).unwrap_or("?")
@@ -1495,19 +1822,6 @@ fn environment(d: &mut Draft, c: &SNode) -> Result<(), ImportError> {
             None => String::new(),
         };
         d.set(&ptr, value, e.get("value").map_or(e.loc, |v| v.loc));
-    }
-    for ef in read::opt_seq(c, "envFrom")?.unwrap_or_default() {
-        if let Some(sr) = read::opt_map(ef, "secretRef")? {
-            let sname = sr.get("name").and_then(SNode::as_str).unwrap_or("?");
-            credential(d, sname, "env", ef.loc);
-            d.note(
-                ef.loc,
-                format!("every key of Secret `{sname}` becomes an environment variable"),
-            );
-        } else if let Some(cr) = read::opt_map(ef, "configMapRef")? {
-            let cname = cr.get("name").and_then(SNode::as_str).unwrap_or("?");
-            d.note(ef.loc, format!("every key of ConfigMap `{cname}` becomes an environment variable; their values are not in the manifest"));
-        }
     }
     Ok(())
 }
@@ -1772,6 +2086,11 @@ mod tests {
         let local = "  local: {path: /var/lib/docker}\n";
         let nfs = "  nfs: {server: n, path: /}\n";
         let m = |src: &str, access: &str| serde_json::json!([{"source": src, "target": "/data", "access": access}]);
+        // A claim bound to no node directory is shared storage, writable.
+        let shared = m(
+            "/var/lib/kubelet/pods/<pod>/volumes/persistentVolumeClaim/d",
+            "read-write",
+        );
         let table: Vec<(String, serde_json::Value)> = vec![
             (pv("pv", host) + &pvc("c", "pv") + &pod("", ""), m("/", "read-write")),
             (pod("", "") + "---\n" + &pv("pv", host) + &pvc("c", "pv"), m("/", "read-write")),
@@ -1781,14 +2100,14 @@ mod tests {
             (pv("pv", host) + &pvc("c", "pv") + &pod(", readOnly: true", ""), m("/", "read-only")),
             (pv("pv", host) + &pvc("c", "pv") + &pod(", subPath: etc", ""), serde_json::json!([{"source": "/etc", "target": "/data", "sub_path": "etc", "access": "read-write"}])),
             ("apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: PersistentVolume\n  metadata: {name: pv}\n  spec:\n    hostPath: {path: /}\n    claimRef: {name: c}\n---\n".to_string() + &pod("", ""), m("/", "read-write")),
-            (pv("pv", nfs) + &pvc("c", "pv") + &pod("", ""), serde_json::json!([])),
-            (pv("pv", host) + &pvc("c", "other") + &pod("", ""), serde_json::json!([])),
-            (pod("", ""), serde_json::json!([])),
+            (pv("pv", nfs) + &pvc("c", "pv") + &pod("", ""), shared.clone()),
+            (pv("pv", host) + &pvc("c", "other") + &pod("", ""), shared.clone()),
+            (pod("", ""), shared.clone()),
             // Namespaces: an object without one may share the pod's.
             (pv("pv", host) + &pvc("c", "pv").replace("{name: c}", "{name: c, namespace: default}") + &pod("", ""), m("/", "read-write")),
             (pv("pv", host) + &pvc("c", "pv") + &pod("", "").replace("{name: p}", "{name: p, namespace: ci}"), m("/", "read-write")),
-            (pv("pv", host) + &pvc("c", "pv").replace("{name: c}", "{name: c, namespace: other}") + &pod("", "").replace("{name: p}", "{name: p, namespace: ci}"), serde_json::json!([])),
-            (pv("pv", &format!("{host}  claimRef: {{name: c, namespace: other}}\n")) + &pod("", "").replace("{name: p}", "{name: p, namespace: ci}"), serde_json::json!([])),
+            (pv("pv", host) + &pvc("c", "pv").replace("{name: c}", "{name: c, namespace: other}") + &pod("", "").replace("{name: p}", "{name: p, namespace: ci}"), shared.clone()),
+            (pv("pv", &format!("{host}  claimRef: {{name: c, namespace: other}}\n")) + &pod("", "").replace("{name: p}", "{name: p, namespace: ci}"), shared.clone()),
         ];
         let mut wrong = Vec::new();
         for (y, want) in &table {
@@ -1856,11 +2175,8 @@ mod tests {
         }
         // (document, the note's words)
         let noted = [
-            ("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg}\ndata: {image: busybox, containers: x}\n", "`ConfigMap/cfg`"),
-            ("apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {image: busybox}\n", "`Secret/s`"),
             ("apiVersion: v1\nkind: Service\nmetadata: {name: svc}\nspec:\n  ports: [{port: 80}]\n", "`Service/svc`"),
             ("apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: in}\nspec: {}\n", "`Ingress/in`"),
-            ("apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: admin}\nrules: [{apiGroups: ['*'], resources: ['*'], verbs: ['*']}]\n", "`ClusterRole/admin`"),
             ("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: runners.example.com}\nspec:\n  versions:\n  - name: v1\n    schema:\n      openAPIV3Schema:\n        properties:\n          containers: {type: array, items: {type: object}}\n          image: {type: string}\n", "`CustomResourceDefinition/runners.example.com`"),
             ("apiVersion: v1\nmetadata: {name: x}\ndata: {}\n", "without `kind`"),
             ("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: empty}\nspec: {replicas: 1}\n", "`Deployment/empty`"),
@@ -2001,7 +2317,8 @@ mod tests {
                 }),
                 "v1",
                 vec!["v2", "core/v1", ""],
-                "/mounts/0",
+                // After the claim's shared-storage mount.
+                "/mounts/1",
                 serde_json::Value::Null,
             ),
             (
@@ -2222,7 +2539,7 @@ mod tests {
             (format!("apiVersion: apps/v1\nkind: DeploymentList\nitems:\n{bare_deployment}"), vec!["Deployment/d/c"], None, None),
             (format!("{pod_doc}apiVersion: networking.k8s.io/v1\nkind: NetworkPolicyList\nitems:\n{deny}"), vec!["Pod/p/c"], Some("deny"), None),
             (format!("{pod_doc}apiVersion: extensions/v1beta1\nkind: NetworkPolicyList\nitems:\n{deny}"), vec!["Pod/p/c"], None, Some("not applied")),
-            (format!("{pod_doc}apiVersion: v1\nkind: ConfigMapList\nitems:\n- metadata: {{name: cfg}}\n  data: {{a: b}}\n"), vec!["Pod/p/c"], None, Some("`ConfigMap/cfg` is not audited")),
+            (format!("{pod_doc}apiVersion: v1\nkind: ServiceList\nitems:\n- metadata: {{name: svc}}\n  spec: {{ports: [{{port: 80}}]}}\n"), vec!["Pod/p/c"], None, Some("`Service/svc` is not audited")),
         ];
         let mut wrong = Vec::new();
         for (y, names, egress, note) in &rows {
@@ -2297,3 +2614,7 @@ mod tests {
         assert_eq!(all[1].1.get("/boundary/user"), None);
     }
 }
+
+#[cfg(test)]
+#[path = "k8s_context_tests.rs"]
+mod context_tests;

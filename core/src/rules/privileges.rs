@@ -481,7 +481,13 @@ pub(crate) const PRV007: Rule = Rule {
     runtime_check: None,
     check: |ctx, e| match boundary(ctx).seccomp {
         Some(Seccomp::Unconfined) => {
-            e.emit("/boundary/seccomp", "seccomp is `unconfined`: every system call reaches the kernel").evidence("seccomp", "unconfined");
+            // Severity follows tenancy: untrusted (or unstated) code is
+            // what a kernel escape would come from.
+            let internal = ctx.profile.tenancy == Some(crate::model::Tenancy::Internal);
+            let f = e.emit("/boundary/seccomp", "seccomp is `unconfined`: every system call reaches the kernel").evidence("seccomp", "unconfined");
+            if internal {
+                f.severity(Severity::Medium).evidence("tenancy", "internal");
+            }
         }
         Some(_) => {}
         None => {

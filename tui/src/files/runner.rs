@@ -47,7 +47,8 @@ pub fn audit_imported(
 }
 
 /// Files of the run that hold only Kubernetes cluster objects
-/// (NetworkPolicy, LimitRange, ResourceQuota, RuntimeClass): their path
+/// (NetworkPolicy, RuntimeClass, ConfigMap, Secret, RBAC and the other kinds
+/// read beside workloads): their path
 /// as inputs name it, and their bytes.
 static COMPANIONS: OnceLock<Vec<(String, Vec<u8>)>> = OnceLock::new();
 
@@ -61,6 +62,14 @@ pub fn collect_companions<'a>(files: impl Iterator<Item = (&'a str, &'a Path)>) 
         "kind: LimitRange",
         "kind: ResourceQuota",
         "kind: RuntimeClass",
+        "kind: ServiceAccount",
+        "kind: PersistentVolume",
+        "kind: ConfigMap",
+        "kind: Secret",
+        "kind: Role",
+        "kind: ClusterRole",
+        "kind: RoleBinding",
+        "kind: ClusterRoleBinding",
     ];
     let mut found = Vec::new();
     for (name, path) in files {
