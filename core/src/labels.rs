@@ -644,6 +644,8 @@ pub mod builtin {
     /// directory, with why. A directory counts as a whole: what it holds
     /// is the service's secret state. No profile's `needs` vouches for
     /// them (they are credential stores, not `system`).
+    /// Where the Kubernetes importer places a pod's own volumes.
+    pub(super) const POD_VOLUMES: &str = "/var/lib/kubelet/pods/<pod>/volumes";
     pub(super) const HOST_SECRETS: &[(&str, &str)] = &[
         // Service-account tokens and agent access handed to workloads.
         ("/var/run/secrets/kubernetes.io", "service credential mount"),
@@ -891,6 +893,12 @@ pub mod builtin {
     /// The host credential store of the table containing `path`, the most
     /// specific one.
     fn host_secret(path: &str) -> Option<&'static (&'static str, &'static str)> {
+        // The Kubernetes importer names a pod's own volume by where the
+        // kubelet mounts it. That directory holds the one volume, not the
+        // kubelet's state; it stays unlabelled, so MNT010 still blocks it.
+        if contains(POD_VOLUMES, path) {
+            return None;
+        }
         HOST_SECRETS
             .iter()
             .filter(|(d, _)| contains(d, path))
