@@ -81,7 +81,10 @@ fn render(rng: &mut Rng, v: &str) -> String {
         4 => format!("${}", double(v)),
         5 if v.chars().count() >= 2 => {
             // Pieces quoted differently, side by side.
-            let cut = v.char_indices().nth(1 + rng.below(v.chars().count() - 1)).map_or(v.len(), |(i, _)| i);
+            let cut = v
+                .char_indices()
+                .nth(1 + rng.below(v.chars().count() - 1))
+                .map_or(v.len(), |(i, _)| i);
             let (a, b) = v.split_at(cut);
             format!("{}{}", render(rng, a), render(rng, b))
         }
@@ -139,8 +142,7 @@ fn ansi_c(rng: &mut Rng, v: &str) -> String {
 
 /// A value with no field separators or glob characters: safe unquoted.
 fn plain(v: &str) -> bool {
-    !v.is_empty()
-        && !v.contains([' ', '\t', '\n', '*', '?', '[', '~'])
+    !v.is_empty() && !v.contains([' ', '\t', '\n', '*', '?', '[', '~'])
 }
 
 /// One generated script.
@@ -159,7 +161,9 @@ fn generate(rng: &mut Rng, n: usize) -> Case {
     let mut unknowns = false;
     let mut may_refuse = false;
     let noise = |rng: &mut Rng, setup: &mut Vec<String>| match rng.below(8) {
-        0 => setup.push(": <<'EOF'\nit's a \"quoted\" body with $(no) `run` and (parens\nEOF".into()),
+        0 => {
+            setup.push(": <<'EOF'\nit's a \"quoted\" body with $(no) `run` and (parens\nEOF".into())
+        }
         1 => setup.push(": <<EOF\ndon't stop: $PWD isn't needed\nEOF".into()),
         2 => setup.push(": <<-EOF\n\tindented body's line\n\tEOF".into()),
         3 => setup.push(": <<A; : <<'B'\nfirst ' body\nA\nsecond \" body\nB".into()),
@@ -247,14 +251,27 @@ fn generate(rng: &mut Rng, n: usize) -> Case {
             // A variable holding several options, unquoted: split.
             20 | 21 => {
                 let name = format!("s{n}_{k}");
-                setup.push(format!("{name}='--unshare-net  --die-with-parent\t--new-session'"));
+                setup.push(format!(
+                    "{name}='--unshare-net  --die-with-parent\t--new-session'"
+                ));
                 words.push(format!("${name}"));
             }
             // What the reader cannot know.
             _ => {
                 unknowns = true;
-                match rng.below(8) {
+                match rng.below(9) {
                     0 => words.push("\"$@\"".into()),
+                    8 => {
+                        // A string of options grown under a condition, then
+                        // literally: the known part still splits.
+                        let name = format!("g{n}_{k}");
+                        setup.push(format!("{name}='--new-session'"));
+                        setup.push(format!(
+                            "if true; then {name}=\"${name} --unshare-uts\"; fi"
+                        ));
+                        setup.push(format!("{name}=\"${name} --ro-bind /g{k} /h{k}\""));
+                        words.push(format!("${name}"));
+                    }
                     1 => {
                         let name = format!("c{n}_{k}");
                         setup.push(format!("if true; then {name}=(--unshare-pid); fi"));
@@ -262,7 +279,9 @@ fn generate(rng: &mut Rng, n: usize) -> Case {
                     }
                     2 => {
                         let name = format!("l{n}_{k}");
-                        setup.push(format!("for i in 1 2; do {name}+=(--ro-bind \"/$i\" \"/$i\"); done"));
+                        setup.push(format!(
+                            "for i in 1 2; do {name}+=(--ro-bind \"/$i\" \"/$i\"); done"
+                        ));
                         words.push(format!("\"${{{name}[@]}}\""));
                     }
                     3 => {
@@ -314,13 +333,18 @@ fn generate(rng: &mut Rng, n: usize) -> Case {
             // Built under a condition: unreadable, may be refused.
             may_refuse = true;
             let name = format!("SB{n}");
-            setup.push(format!("if true; then {name}=(bwrap --unshare-ipc); else {name}=(bwrap); fi"));
+            setup.push(format!(
+                "if true; then {name}=(bwrap --unshare-ipc); else {name}=(bwrap); fi"
+            ));
             format!("\"${{{name}[@]}}\"")
         }
         _ => "bwrap".to_string(),
     };
     if rng.chance(40) && choice != 3 && !may_refuse {
-        program = format!("{} {program}", rng.pick(&["exec", "command", "exec -a sandbox"]));
+        program = format!(
+            "{} {program}",
+            rng.pick(&["exec", "command", "exec -a sandbox"])
+        );
     }
     let mut line = program;
     for w in &words {
@@ -461,13 +485,19 @@ fn run_bash(
     }
     let bytes = std::fs::read(&out).unwrap_or_default();
     // Each run: the count, then that many NUL-ended words.
-    let mut parts = bytes.split(|b| *b == 0).map(|p| String::from_utf8_lossy(p).into_owned());
+    let mut parts = bytes
+        .split(|b| *b == 0)
+        .map(|p| String::from_utf8_lossy(p).into_owned());
     let mut runs = Vec::new();
     while let Some(count) = parts.next() {
         let Ok(count) = count.parse::<usize>() else {
             break;
         };
-        runs.push((0..count).map(|_| parts.next().unwrap_or_default()).collect());
+        runs.push(
+            (0..count)
+                .map(|_| parts.next().unwrap_or_default())
+                .collect(),
+        );
     }
     runs
 }
@@ -495,14 +525,20 @@ fn isolint_reads_bwrap_arguments_as_bash_passes_them() {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&stub, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
-    let mut rng = Rng(0x15_0_1_1_7_2026);
+    let mut rng = Rng(0x0015_0117_2026);
     let total = 600;
     let (mut agreed, mut refused, mut placeholders) = (0, 0, 0);
     let mut failures: Vec<String> = Vec::new();
     for n in 0..total {
         let case = generate(&mut rng, n);
         let runs = run_bash(&bash, unshare.as_deref(), &dir.0, &stubs, &case.script);
-        assert_eq!(runs.len(), 1, "bash ran bwrap {} times:\n{}", runs.len(), case.script);
+        assert_eq!(
+            runs.len(),
+            1,
+            "bash ran bwrap {} times:\n{}",
+            runs.len(),
+            case.script
+        );
         let argv = &runs[0];
         // For comparing other readers (an older build) on the same cases.
         if let Some(dump) = std::env::var_os("ISOLINT_ORACLE_DUMP") {
@@ -511,7 +547,11 @@ fn isolint_reads_bwrap_arguments_as_bash_passes_them() {
             std::fs::write(dump.join(format!("case-{n:04}.sh")), &case.script).unwrap();
             let joined: Vec<u8> = argv.iter().flat_map(|a| a.bytes().chain([0])).collect();
             std::fs::write(dump.join(format!("case-{n:04}.argv")), joined).unwrap();
-            let flag = if case.unknowns || case.may_refuse { "unknowns" } else { "known" };
+            let flag = if case.unknowns || case.may_refuse {
+                "unknowns"
+            } else {
+                "known"
+            };
             std::fs::write(dump.join(format!("case-{n:04}.kind")), flag).unwrap();
         }
         match bwrap_argv(&case.script) {
@@ -523,7 +563,11 @@ fn isolint_reads_bwrap_arguments_as_bash_passes_them() {
             }
             Ok(readings) => {
                 let Some(reading) = readings.first().filter(|_| readings.len() == 1) else {
-                    failures.push(format!("{} invocations read:\n{}", readings.len(), case.script));
+                    failures.push(format!(
+                        "{} invocations read:\n{}",
+                        readings.len(),
+                        case.script
+                    ));
                     continue;
                 };
                 let exact = reading.iter().all(|a| matches!(a, ShellArg::Known(_)));
@@ -555,7 +599,12 @@ fn isolint_reads_bwrap_arguments_as_bash_passes_them() {
         failures.is_empty(),
         "{} of {total} scripts misread; first ones:\n\n{}",
         failures.len(),
-        failures.iter().take(5).cloned().collect::<Vec<_>>().join("\n----\n")
+        failures
+            .iter()
+            .take(5)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n----\n")
     );
 }
 
@@ -568,7 +617,11 @@ fn help_options(help: &str) -> Vec<(String, usize)> {
             let mut words = l.split_whitespace();
             let opt = words.next().filter(|o| o.starts_with("--"))?;
             let args = words
-                .take_while(|w| w.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit()) && !w.is_empty())
+                .take_while(|w| {
+                    w.chars()
+                        .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+                        && !w.is_empty()
+                })
                 .count();
             Some((opt.to_string(), args))
         })
@@ -576,7 +629,10 @@ fn help_options(help: &str) -> Vec<(String, usize)> {
 }
 
 fn table_arity(opt: &str) -> Option<usize> {
-    BWRAP_OPTIONS.iter().find(|(o, _)| *o == opt).map(|(_, n)| *n)
+    BWRAP_OPTIONS
+        .iter()
+        .find(|(o, _)| *o == opt)
+        .map(|(_, n)| *n)
 }
 
 #[test]
@@ -586,18 +642,26 @@ fn every_bwrap_option_is_in_the_table_with_its_arguments() {
     let options = help_options(&help);
     assert!(options.len() >= 60, "{options:?}");
     for (opt, n) in &options {
-        assert_eq!(table_arity(opt), Some(*n), "{opt} in bubblewrap 0.8.0's --help");
+        assert_eq!(
+            table_arity(opt),
+            Some(*n),
+            "{opt} in bubblewrap 0.8.0's --help"
+        );
     }
     let man = std::fs::read_to_string(root.join("man-options-0.8.0.txt")).unwrap();
     for opt in man.lines().filter(|l| !l.is_empty()) {
-        assert!(table_arity(opt).is_some(), "{opt} in bubblewrap 0.8.0's manual");
+        assert!(
+            table_arity(opt).is_some(),
+            "{opt} in bubblewrap 0.8.0's manual"
+        );
     }
     // The installed bubblewrap, whatever its version, when there is one.
     for bwrap in ["/usr/bin/bwrap", "/bin/bwrap"] {
         let Ok(out) = Command::new(bwrap).arg("--help").env_clear().output() else {
             continue;
         };
-        let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+        let text = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
         let live = help_options(&text);
         assert!(!live.is_empty(), "{bwrap} --help printed no options");
         for (opt, n) in &live {
@@ -611,9 +675,18 @@ fn every_bwrap_option_is_in_the_table_with_its_arguments() {
 fn the_matcher_can_fail() {
     let k = |s: &str| ShellArg::Known(s.into());
     let argv = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    assert!(matches(&[k("a"), ShellArg::Any("$@".into()), k("b")], &argv(&["a", "x", "y", "b"])));
-    assert!(matches(&[k("a"), ShellArg::Any("$@".into())], &argv(&["a"])));
-    assert!(!matches(&[k("a"), ShellArg::One("$x".into())], &argv(&["a"])));
+    assert!(matches(
+        &[k("a"), ShellArg::Any("$@".into()), k("b")],
+        &argv(&["a", "x", "y", "b"])
+    ));
+    assert!(matches(
+        &[k("a"), ShellArg::Any("$@".into())],
+        &argv(&["a"])
+    ));
+    assert!(!matches(
+        &[k("a"), ShellArg::One("$x".into())],
+        &argv(&["a"])
+    ));
     assert!(!matches(&[k("a")], &argv(&["b"])));
     assert!(!matches(&[k("a"), k("b")], &argv(&["a"])));
 }

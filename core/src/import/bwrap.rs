@@ -9,9 +9,9 @@
 use super::builder::{Draft, OVal};
 use super::invalid;
 use super::shell::Word;
-pub use crate::shell::script::Arg;
 use super::tree::Loc;
 use super::{cap_name, ImportError, ImportErrorKind};
+pub use crate::shell::script::Arg;
 
 /// Where `bwrap` is the program of a command's words (behind `sudo -u
 /// ci`, `env -i`, `timeout 10` and the other wrappers the shell analysis
@@ -143,6 +143,16 @@ pub const OPTIONS: &[(&str, usize)] = &[
     ("--chmod", 2),
 ];
 
+/// `$@`, `$*`, `$1`, `${2}`: the script's own arguments.
+fn positional(text: &str) -> bool {
+    let inner = text
+        .strip_prefix("${")
+        .and_then(|t| t.strip_suffix('}'))
+        .or_else(|| text.strip_prefix('$'))
+        .unwrap_or("");
+    matches!(inner, "@" | "*") || (!inner.is_empty() && inner.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// How many arguments each option takes.
 fn arity(opt: &str) -> Option<usize> {
     OPTIONS.iter().find(|(o, _)| *o == opt).map(|(_, n)| *n)
@@ -218,8 +228,9 @@ fn invocations(text: &str) -> Result<Vec<Invocation>, ImportError> {
             .is_some_and(|f| !matches!(f.arg, Arg::Known(_)));
         let found = match bwrap_at(&texts) {
             Some(f) => Some(f),
-            None if unknown_first => bwrap_at(texts.get(1..).unwrap_or_default())
-                .map(|(i, a)| (i + 1, a)),
+            None if unknown_first => {
+                bwrap_at(texts.get(1..).unwrap_or_default()).map(|(i, a)| (i + 1, a))
+            }
             None => None,
         };
         match found {
@@ -246,9 +257,10 @@ fn invocations(text: &str) -> Result<Vec<Invocation>, ImportError> {
                     })
                     .collect();
                 // `bwrap --version`, `bwrap --help`: no sandbox runs.
-                let informational = args.iter().take_while(|w| w.text != "--").any(|w| {
-                    !w.expands && (w.text == "--version" || w.text == "--help")
-                });
+                let informational = args
+                    .iter()
+                    .take_while(|w| w.text != "--")
+                    .any(|w| !w.expands && (w.text == "--version" || w.text == "--help"));
                 if informational {
                     continue;
                 }
@@ -347,7 +359,10 @@ fn bind(
     let ptr = d.push("/mounts", OVal::obj(), at);
     match super::expand_home(src) {
         Some(e) => {
-            d.note(src_at, format!("`{src}` is the caller's home directory; shown as `{e}`"));
+            d.note(
+                src_at,
+                format!("`{src}` is the caller's home directory; shown as `{e}`"),
+            );
             d.set_field(&ptr, "source", e, src_at);
         }
         None => d.set_field(&ptr, "source", src, src_at),
@@ -357,9 +372,17 @@ fn bind(
         targets.insert(target.clone(), index);
     }
     d.set_field(&ptr, "target", target, dst_at);
-    d.set_field(&ptr, "access", if ro { "read-only" } else { "read-write" }, at);
+    d.set_field(
+        &ptr,
+        "access",
+        if ro { "read-only" } else { "read-write" },
+        at,
+    );
     if opt.starts_with("--dev-") {
-        d.note(at, format!("`{opt}` also allows device access under `{dst}`"));
+        d.note(
+            at,
+            format!("`{opt}` also allows device access under `{dst}`"),
+        );
         // `--dev-bind / /` or `/dev` hands over every host device node; a
         // node under /dev, that one.
         let s = src.trim_end_matches('/');
@@ -376,7 +399,10 @@ fn bind(
         }
     }
     if opt.ends_with("-try") {
-        d.note(at, format!("`{opt}` is skipped when `{src}` does not exist"));
+        d.note(
+            at,
+            format!("`{opt}` is skipped when `{src}` does not exist"),
+        );
     }
 }
 
@@ -399,9 +425,7 @@ fn covering_bind<'a>(
         .keys()
         .filter(|t| {
             let t = t.trim_end_matches('/');
-            dst.len() > t.len()
-                && dst.starts_with(t)
-                && dst.as_bytes().get(t.len()) == Some(&b'/')
+            dst.len() > t.len() && dst.starts_with(t) && dst.as_bytes().get(t.len()) == Some(&b'/')
         })
         .max_by_key(|t| t.len())
         .map(String::as_str)
@@ -509,7 +533,12 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
             break;
         }
         let later_options = last_option.is_some_and(|j| j > i);
-        if w.expands && (later_options || opt.starts_with('-')) {
+        // Any number of words from a variable or array the script builds
+        // out of reach (`"${ARGS[@]}"` filled by a function) are options
+        // as much as a command; the script's own arguments (`"$@"`) are
+        // the command by convention.
+        let unknown_options = w.any && !positional(opt);
+        if w.expands && (later_options || opt.starts_with('-') || unknown_options) {
             // `$OPTS`, `"${args[@]}"`, `$(flags)`: options the shell supplies
             // when the script runs. While bwrap options follow, the word is
             // read as more options, never as the start of the command, so
@@ -668,7 +697,10 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
     }
 
     for (src, at) in overlay_sources {
-        d.note(at, format!("`--overlay-src {src}` is not used by an overlay; bwrap refuses to start"));
+        d.note(
+            at,
+            format!("`--overlay-src {src}` is not used by an overlay; bwrap refuses to start"),
+        );
     }
     let ns_at = bw;
     match new_session {
@@ -937,14 +969,16 @@ mod tests {
     }
 
     /// A word the shell expands is read as options while a bwrap option
-    /// follows it anywhere later, else as the start of the command.
+    /// follows it anywhere later; after the last option, a variable that
+    /// may hold several words still is (it blocks as an unknown mount),
+    /// and the script's own arguments (`"$@"`) start the command.
     #[test]
     fn expanded_words_are_options_while_options_follow() {
         let (_, d) = import("bwrap $A --bind /a /b $B --unshare-net $C \"$@\"\n")
             .unwrap()
             .remove(0);
         let notes: Vec<&str> = d.notes.iter().map(|n| n.message.as_ref()).collect();
-        for w in ["$A", "$B"] {
+        for w in ["$A", "$B", "$C"] {
             assert!(
                 notes
                     .iter()
@@ -952,7 +986,195 @@ mod tests {
                 "{w}: {notes:?}"
             );
         }
-        assert!(!notes.iter().any(|n| n.starts_with("`$C`")), "{notes:?}");
-        assert!(d.has("/command"), "`$C` starts the command");
+        assert_eq!(
+            d.get("/command/executable"),
+            Some(&OVal::Str("$@".into())),
+            "`\"$@\"` starts the command"
+        );
+    }
+}
+
+#[cfg(test)]
+mod reading_tests {
+    use super::*;
+
+    /// (source, target, access) of a mount.
+    type Mount = (String, String, String);
+
+    fn mounts(d: &Draft) -> Vec<Mount> {
+        match d.get("/mounts") {
+            Some(OVal::Arr(items)) => items
+                .iter()
+                .map(|m| {
+                    let field = |k: &str| match m {
+                        OVal::Obj(f) => f
+                            .iter()
+                            .find(|(key, _)| key == k)
+                            .and_then(|(_, v)| match v {
+                                OVal::Str(s) => Some(s.clone()),
+                                _ => None,
+                            })
+                            .unwrap_or_default(),
+                        _ => String::new(),
+                    };
+                    (field("source"), field("target"), field("access"))
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn m(s: &str, t: &str, a: &str) -> Mount {
+        (s.into(), t.into(), a.into())
+    }
+
+    /// Options held in arrays and variables are read as bash expands
+    /// them: literal arrays, `+=`, wrapper arrays, split variables. Each
+    /// row failed before (the options were dropped or the file refused).
+    #[test]
+    fn arrays_and_variables_are_expanded() {
+        let ro = "read-only";
+        let rw = "read-write";
+        let table: Vec<(&str, Vec<Mount>)> = vec![
+            (
+                "args=(--ro-bind / / --unshare-all)\nexec bwrap \"${args[@]}\" \"$@\"\n",
+                vec![m("/", "/", ro)],
+            ),
+            (
+                "sandbox=(env -i\n  /usr/bin/bwrap\n  --clearenv # comment's\n  --bind /tmp /tmp\n)\nexec \"${sandbox[@]}\" -- \"$@\"\n",
+                vec![m("/tmp", "/tmp", rw)],
+            ),
+            (
+                "a=(--ro-bind /usr /usr)\na+=(--bind /srv /srv)\nbwrap \"${a[@]}\" -- sh\n",
+                vec![m("/usr", "/usr", ro), m("/srv", "/srv", rw)],
+            ),
+            (
+                "OPTS='--ro-bind /a /b  --bind /c /d'\nbwrap $OPTS -- sh\n",
+                vec![m("/a", "/b", ro), m("/c", "/d", rw)],
+            ),
+            (
+                "D=/data\nbwrap --bind \"$D/x y\" \"${D}\" -- sh\n",
+                vec![m("/data/x y", "/data", rw)],
+            ),
+            (
+                "declare -a A=(--ro-bind $'/\\x65tc' /etc)\nbwrap \"${A[@]}\" sh\n",
+                vec![m("/etc", "/etc", ro)],
+            ),
+            (
+                "B=bwrap\n\"$B\" --ro-bind /x /x sh\n",
+                vec![m("/x", "/x", ro)],
+            ),
+            (
+                // A redirection in the middle does not end the options.
+                "bwrap --seccomp 10 10< f.bpf --ro-bind /y /y /bin/sh\n",
+                vec![m("/y", "/y", ro)],
+            ),
+        ];
+        let mut wrong = Vec::new();
+        for (text, want) in &table {
+            match import(text) {
+                Ok(mut v) if v.len() == 1 => {
+                    let (_, d) = v.remove(0);
+                    if mounts(&d) != *want {
+                        wrong.push(format!("{text:?}: {:?}", mounts(&d)));
+                    }
+                }
+                other => wrong.push(format!("{text:?}: {:?}", other.map(|v| v.len()))),
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "{} of {}:\n{}",
+            wrong.len(),
+            table.len(),
+            wrong.join("\n")
+        );
+    }
+
+    /// Here-documents and quoting that once made the lexer refuse a valid
+    /// script.
+    #[test]
+    fn valid_scripts_are_never_refused_by_the_lexer() {
+        let table = [
+            "cat <<EOF\nit's here\nEOF\nbwrap --ro-bind /a /a sh\n",
+            "cat <<'EOF'\ndon't \"stop\" $(x\nEOF\nbwrap --ro-bind /a /a sh\n",
+            "cat <<-EOF\n\tit's indented\n\tEOF\nbwrap --ro-bind /a /a sh\n",
+            "cat <<A <<'B'\none's\nA\ntwo\"s\nB\nbwrap --ro-bind /a /a sh\n",
+            "bwrap --ro-bind /a /a sh <<EOF\nthe input's text\nEOF\n",
+            "bwrap --setenv X $'it\\'s' --ro-bind /a /a sh\n",
+            "bwrap --setenv X $\"it's\" --ro-bind /a /a sh\n",
+            "bwrap --ro-bind /a /a sh <<EOF\nno end line, bash warns and goes on's\n",
+        ];
+        for text in table {
+            let got = import(text);
+            assert!(
+                got.is_ok(),
+                "{text:?}: {:?}",
+                got.err().map(|e| e.to_string())
+            );
+        }
+    }
+
+    /// Every bwrap invocation is a profile of its own: a second
+    /// `bwrap --bind / /` is never ignored.
+    #[test]
+    fn each_invocation_is_a_profile() {
+        let text = "if [ -n \"$SAFE\" ]; then\n  bwrap --ro-bind /usr /usr sh\nelse\n  bwrap --bind / / sh\nfi\nbwrap --version\n";
+        let got = import(text).unwrap();
+        let names: Vec<&str> = got.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["line 2", "line 4"]);
+        assert_eq!(mounts(&got[1].1), [m("/", "/", "read-write")]);
+    }
+
+    /// An array naming bwrap but built where it cannot be read is refused
+    /// with both lines; one holding only options blocks as an unknown
+    /// mount.
+    #[test]
+    fn unreadable_arrays_refuse_or_block() {
+        let e = import("if x; then SB=(bwrap --unshare-net); fi\n\"${SB[@]}\" sh\n")
+            .err()
+            .unwrap();
+        let shown = e.to_string();
+        assert!(
+            shown.contains("line 2") && shown.contains("line 1"),
+            "{shown}"
+        );
+        for text in [
+            "for d in /a /b; do A+=(--ro-bind $d $d); done\nexec bwrap \"${A[@]}\" \"$@\"\n",
+            "f() { A=(--bind / /); }\nf\nbwrap \"${A[@]}\" -- sh\n",
+            "source ./opts.sh\nbwrap $OPTS -- sh\n",
+            "bwrap --args 3 sh 3<args\n",
+        ] {
+            let (_, d) = import(text).unwrap().remove(0);
+            let ms = mounts(&d);
+            assert!(
+                ms.iter()
+                    .any(|(s, _, a)| !s.starts_with('/') && a == "read-write"),
+                "{text:?}: {ms:?}"
+            );
+        }
+    }
+
+    /// Overlay sources are host paths read at the overlay's target;
+    /// content from a descriptor is a mount of an unknown source.
+    #[test]
+    fn overlays_and_descriptors_are_mounts() {
+        let (_, d) = import(
+            "bwrap --overlay-src ~/.aws --tmp-overlay /cfg --overlay-src /usr --overlay /up /work /usr \
+             --ro-bind-data 3 /etc/passwd --file 4 /x --bind-fd 5 /y sh\n",
+        )
+        .unwrap()
+        .remove(0);
+        let ms = mounts(&d);
+        for want in [
+            m("/home/<user>/.aws", "/cfg", "read-only"),
+            m("/usr", "/usr", "read-only"),
+            m("/up", "/usr", "read-write"),
+            m("<content of fd 3>", "/etc/passwd", "read-only"),
+            m("<content of fd 4>", "/x", "read-only"),
+            m("<directory of fd 5>", "/y", "read-write"),
+        ] {
+            assert!(ms.contains(&want), "{want:?} not in {ms:?}");
+        }
     }
 }

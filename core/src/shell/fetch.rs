@@ -219,7 +219,11 @@ fn downloads_content(body: &str) -> Option<String> {
         .take_while(|t| !t.operator || t.text.starts_with(['<', '>']) || t.text.starts_with("&>"))
         .map(|t| t.text)
         .collect();
-    let name = program_name(words.iter().find(|w| !crate::shell::lex::is_assignment(w))?);
+    let name = program_name(
+        words
+            .iter()
+            .find(|w| !crate::shell::lex::is_assignment(w))?,
+    );
     if !is_downloader(&name) {
         return None;
     }
@@ -227,8 +231,12 @@ fn downloads_content(body: &str) -> Option<String> {
     let discarded = words.iter().enumerate().any(|(i, w)| match w.as_str() {
         "-o" | "--output" | "-O" | "--output-document" => null(words.get(i + 1)),
         "--spider" => name == "wget",
-        w => w == "-o/dev/null" || w == "--output=/dev/null" || w == "-O/dev/null"
-            || w == "--output-document=/dev/null",
+        w => {
+            w == "-o/dev/null"
+                || w == "--output=/dev/null"
+                || w == "-O/dev/null"
+                || w == "--output-document=/dev/null"
+        }
     });
     (!discarded).then_some(name)
 }
@@ -713,11 +721,26 @@ mod tests {
     #[test]
     fn status_probes_are_not_downloads_that_run() {
         let table: &[(&str, bool)] = &[
-            (r#"sh -c '[ "$(curl -s -o /dev/null -w "%{http_code}" https://x)" = 200 ]'"#, false),
-            (r#"sh -c 'test "$(curl -so /dev/null -w %{http_code} https://x)" -eq 200'"#, false),
-            (r#"bash -c 'until [ "$(curl --output /dev/null --write-out %{http_code} http://x)" = 200 ]; do sleep 1; done'"#, false),
-            (r#"sh -c 'code=$(curl -o/dev/null -w %{http_code} https://x); echo $code'"#, false),
-            (r#"sh -c '[[ $(curl -fsS https://x/health) == ok ]]'"#, false),
+            (
+                r#"sh -c '[ "$(curl -s -o /dev/null -w "%{http_code}" https://x)" = 200 ]'"#,
+                false,
+            ),
+            (
+                r#"sh -c 'test "$(curl -so /dev/null -w %{http_code} https://x)" -eq 200'"#,
+                false,
+            ),
+            (
+                r#"bash -c 'until [ "$(curl --output /dev/null --write-out %{http_code} http://x)" = 200 ]; do sleep 1; done'"#,
+                false,
+            ),
+            (
+                r#"sh -c 'code=$(curl -o/dev/null -w %{http_code} https://x); echo $code'"#,
+                false,
+            ),
+            (
+                r#"sh -c '[[ $(curl -fsS https://x/health) == ok ]]'"#,
+                false,
+            ),
             (r#"sh -c 'wget -q --spider https://x && echo up'"#, false),
             (r#"sh -c "$(wget -O /dev/null https://x)""#, false),
             (r#"sh -c "$(curl -fsSL https://x/install.sh)""#, true),
@@ -735,7 +758,11 @@ mod tests {
                 wrong.push(*text);
             }
         }
-        assert!(wrong.is_empty(), "{} of {n} misjudged: {wrong:#?}", wrong.len());
+        assert!(
+            wrong.is_empty(),
+            "{} of {n} misjudged: {wrong:#?}",
+            wrong.len()
+        );
     }
 
     #[test]

@@ -419,7 +419,10 @@ impl Scanner<'_> {
                 _ => self.i += 1,
             }
         }
-        let inner = self.src.get(start..end.unwrap_or(self.src.len())).unwrap_or("");
+        let inner = self
+            .src
+            .get(start..end.unwrap_or(self.src.len()))
+            .unwrap_or("");
         let text = decode_ansi_c(inner);
         match end {
             Some(e) => self.i = e + 1,
@@ -523,7 +526,11 @@ fn decode_ansi_c(inner: &str) -> String {
     let mut out = String::with_capacity(inner.len());
     let mut chars = inner.chars().peekable();
     // Up to `max` digits of `radix`, as a number.
-    fn digits(chars: &mut std::iter::Peekable<std::str::Chars<'_>>, radix: u32, max: usize) -> Option<u32> {
+    fn digits(
+        chars: &mut std::iter::Peekable<std::str::Chars<'_>>,
+        radix: u32,
+        max: usize,
+    ) -> Option<u32> {
         let mut n: Option<u32> = None;
         for _ in 0..max {
             match chars.peek().and_then(|c| c.to_digit(radix)) {
@@ -588,7 +595,9 @@ fn decode_ansi_c(inner: &str) -> String {
                 }
             }
             'c' => match chars.next() {
-                Some(x) => Some(char::from_u32((x.to_ascii_uppercase() as u32) ^ 0x40).unwrap_or('\u{fffd}')),
+                Some(x) => Some(
+                    char::from_u32((x.to_ascii_uppercase() as u32) ^ 0x40).unwrap_or('\u{fffd}'),
+                ),
                 None => {
                     out.push_str("\\c");
                     continue;

@@ -78,8 +78,13 @@ pub fn commands(text: &str) -> Result<Vec<Command>, (&'static str, usize)> {
 #[derive(Debug, Clone)]
 enum Value {
     Unset,
-    /// Value, or the text as written with what is known filled in.
-    Scalar { text: String, known: bool },
+    /// Value, or the text as written with what is known filled in; its
+    /// pieces say which parts are known (for splitting).
+    Scalar {
+        text: String,
+        known: bool,
+        pieces: Vec<(String, bool)>,
+    },
     Array(Vec<Field>),
     Unknown {
         at: usize,
@@ -99,8 +104,13 @@ enum Frame {
 
 /// What a command word's expansions resolve to.
 enum Resolved {
-    /// A scalar's text: the value, or as written when not known.
-    Scalar { text: String, known: bool },
+    /// A scalar's text: the value, or as written when not known; its
+    /// pieces say which parts are known.
+    Scalar {
+        text: String,
+        known: bool,
+        pieces: Vec<(String, bool)>,
+    },
     /// `"${a[@]}"`: one field per element.
     Elems(Vec<Field>),
     /// Not known: `multi` when it may be any number of fields.
@@ -236,7 +246,9 @@ impl<'t> Walker<'t> {
                 match op {
                     "(" if words.last().is_some_and(|w| array_target(&w.text))
                         && (assignment_run(&words) == words.len()
-                            || words.first().is_some_and(|f| DECLARE.contains(&f.text.as_str()))) =>
+                            || words
+                                .first()
+                                .is_some_and(|f| DECLARE.contains(&f.text.as_str()))) =>
                     {
                         // `NAME=(` or `NAME+=(`: elements up to `)`.
                         let mut elems = Vec::new();
@@ -259,7 +271,11 @@ impl<'t> Walker<'t> {
                     }
                     "(" if words.len() == 1 && arrays.is_empty() => {
                         // `name() compound`: a function definition.
-                        if self.tokens.get(self.i).is_some_and(|n| n.operator && n.text == ")") {
+                        if self
+                            .tokens
+                            .get(self.i)
+                            .is_some_and(|n| n.operator && n.text == ")")
+                        {
                             self.i += 1;
                         }
                         words.clear();
@@ -302,7 +318,11 @@ impl<'t> Walker<'t> {
             if words.is_empty() {
                 match t.text.as_str() {
                     "if" | "while" | "until" => {
-                        self.push_frame(if t.text == "if" { Frame::If } else { Frame::Loop });
+                        self.push_frame(if t.text == "if" {
+                            Frame::If
+                        } else {
+                            Frame::Loop
+                        });
                         continue;
                     }
                     "then" | "do" | "else" | "elif" | "!" => continue,
@@ -337,7 +357,11 @@ impl<'t> Walker<'t> {
                     "function" => {
                         // `function name [()]`: the body follows.
                         self.i += 1;
-                        if self.tokens.get(self.i).is_some_and(|n| n.operator && n.text == "(") {
+                        if self
+                            .tokens
+                            .get(self.i)
+                            .is_some_and(|n| n.operator && n.text == "(")
+                        {
                             self.i += 2;
                         }
                         self.function_next = true;
@@ -359,7 +383,11 @@ impl<'t> Walker<'t> {
             Some("it is assigned in a function")
         } else if self.frames.iter().any(|(f, _)| *f == Frame::Loop) {
             Some("it is assigned in a loop")
-        } else if self.frames.iter().any(|(f, _)| matches!(f, Frame::If | Frame::Case)) {
+        } else if self
+            .frames
+            .iter()
+            .any(|(f, _)| matches!(f, Frame::If | Frame::Case))
+        {
             Some("it is assigned under a condition")
         } else if self.frames.iter().any(|(f, _)| *f == Frame::Subshell) || conditional {
             Some("it is assigned under a condition or in a subshell")
@@ -388,7 +416,11 @@ impl<'t> Walker<'t> {
             return;
         }
         let lead = assignment_run(&ws);
-        let array_at = |k: usize| arrs.iter().find(|(i, _)| *i == k).map(|(_, e)| e.as_slice());
+        let array_at = |k: usize| {
+            arrs.iter()
+                .find(|(i, _)| *i == k)
+                .map(|(_, e)| e.as_slice())
+        };
         let Some(program) = ws.get(lead) else {
             // Only assignments: they set shell variables.
             self.nested(&ws);
@@ -403,14 +435,18 @@ impl<'t> Walker<'t> {
             _ if DECLARE.contains(&name) => {
                 let odd = rest.iter().any(|w| {
                     w.text.starts_with(['-', '+'])
-                        && w.text.trim_start_matches(['-', '+']).contains(|c: char| !"axrgt".contains(c))
+                        && w.text
+                            .trim_start_matches(['-', '+'])
+                            .contains(|c: char| !"axrgt".contains(c))
                 });
                 for (k, w) in ws.iter().enumerate().skip(lead + 1) {
                     if w.text.starts_with(['-', '+']) {
                         continue;
                     }
                     if odd {
-                        if let Some(n) = assigned_name(&w.text).or(lex::is_var_name(&w.text).then_some(w.text.as_str())) {
+                        if let Some(n) = assigned_name(&w.text)
+                            .or(lex::is_var_name(&w.text).then_some(w.text.as_str()))
+                        {
                             self.set(n, unknown(w.at, "`declare` changes how it is stored"));
                         }
                     } else if assigned_name(&w.text).is_some() {
@@ -486,7 +522,10 @@ impl<'t> Walker<'t> {
         let Some(name) = assigned_name(&w.text) else {
             return;
         };
-        let append = w.text.get(name.len()..).is_some_and(|r| r.starts_with("+="));
+        let append = w
+            .text
+            .get(name.len()..)
+            .is_some_and(|r| r.starts_with("+="));
         let mentions_bwrap = elems.unwrap_or(&[]).iter().chain([&w]).any(|t| {
             t.text
                 .split(['=', ' '])
@@ -510,8 +549,12 @@ impl<'t> Walker<'t> {
             Some(elems) => {
                 let mut items = match (append, old) {
                     (true, Some(Value::Array(a))) => a,
-                    (true, Some(Value::Scalar { text, known })) => vec![Field {
-                        arg: if known { Arg::Known(text) } else { Arg::One(text) },
+                    (true, Some(Value::Scalar { text, known, .. })) => vec![Field {
+                        arg: if known {
+                            Arg::Known(text)
+                        } else {
+                            Arg::One(text)
+                        },
                         at: w.at,
                         bwrap_var: None,
                     }],
@@ -532,18 +575,21 @@ impl<'t> Walker<'t> {
                 Value::Array(items)
             }
             None => {
-                let (text, known) = self.scalar_value(w, name.len() + if append { 2 } else { 1 });
+                let pieces = self.scalar_value(w, name.len() + if append { 2 } else { 1 });
                 match (append, old) {
-                    (true, Some(Value::Scalar { text: t, known: k })) => Value::Scalar {
-                        text: t + &text,
-                        known: k && known,
-                    },
-                    (true, Some(Value::Unset)) | (false, _) => Value::Scalar { text, known },
-                    (true, None) => Value::Scalar {
-                        text: format!("${name}{text}"),
-                        known: false,
-                    },
-                    (true, Some(_)) => unknown(w.at, "it is appended to in a way the reader does not follow"),
+                    (true, Some(Value::Scalar { pieces: old, .. })) => {
+                        vscalar(old.into_iter().chain(pieces).collect())
+                    }
+                    (true, Some(Value::Unset)) | (false, _) => vscalar(pieces),
+                    (true, None) => vscalar(
+                        std::iter::once((format!("${name}"), false))
+                            .chain(pieces)
+                            .collect(),
+                    ),
+                    (true, Some(_)) => unknown(
+                        w.at,
+                        "it is appended to in a way the reader does not follow",
+                    ),
                 }
             }
         };
@@ -552,9 +598,8 @@ impl<'t> Walker<'t> {
 
     /// The value of `NAME=value` (the prefix of `skip` bytes dropped):
     /// expanded without field splitting or globbing.
-    fn scalar_value(&self, w: &Token, skip: usize) -> (String, bool) {
-        let mut text = String::new();
-        let mut known = true;
+    fn scalar_value(&self, w: &Token, skip: usize) -> Vec<(String, bool)> {
+        let mut pieces: Vec<(String, bool)> = Vec::new();
         let mut skip = skip;
         for (k, p) in w.parts.iter().enumerate() {
             match p {
@@ -566,29 +611,21 @@ impl<'t> Walker<'t> {
                     } else {
                         t.as_str()
                     };
-                    if !quoted && k == 0 && t.starts_with('~') {
-                        known = false;
-                    }
-                    text.push_str(t);
+                    let tilde = !quoted && k == 0 && t.starts_with('~');
+                    pieces.push((t.to_string(), !tilde));
                 }
                 Part::Expansion { text: t, .. } => match self.resolve(t, true) {
-                    Resolved::Scalar { text: v, known: k } => {
-                        text.push_str(&v);
-                        known &= k;
-                    }
+                    Resolved::Scalar { pieces: p, .. } => pieces.extend(p),
                     Resolved::Elems(items) => {
                         let joined: Vec<&str> = items.iter().map(|f| f.arg.text()).collect();
-                        known &= items.iter().all(|f| matches!(f.arg, Arg::Known(_)));
-                        text.push_str(&joined.join(" "));
+                        let known = items.iter().all(|f| matches!(f.arg, Arg::Known(_)));
+                        pieces.push((joined.join(" "), known));
                     }
-                    Resolved::Unknown { text: v, .. } => {
-                        text.push_str(&v);
-                        known = false;
-                    }
+                    Resolved::Unknown { text: v, .. } => pieces.push((v, false)),
                 },
             }
         }
-        (text, known)
+        pieces
     }
 
     /// A variable's value here, if the reader can know it.
@@ -598,9 +635,17 @@ impl<'t> Walker<'t> {
         }
         if self.in_function() {
             let seen = self.assigned.get(name).copied().unwrap_or(0);
-            let total = self.totals.as_ref().and_then(|t| t.get(name)).copied().unwrap_or(0);
+            let total = self
+                .totals
+                .as_ref()
+                .and_then(|t| t.get(name))
+                .copied()
+                .unwrap_or(0);
             if total > seen {
-                return unknown(0, "a function sees it as assigned when the function is called");
+                return unknown(
+                    0,
+                    "a function sees it as assigned when the function is called",
+                );
             }
         }
         match self.vars.get(name) {
@@ -617,10 +662,7 @@ impl<'t> Walker<'t> {
             bwrap: None,
         };
         if text == "$" {
-            return Resolved::Scalar {
-                text: "$".into(),
-                known: true,
-            };
+            return rscalar("$".into(), true);
         }
         let inner = match text.strip_prefix("${").and_then(|t| t.strip_suffix('}')) {
             Some(i) => i,
@@ -646,69 +688,77 @@ impl<'t> Walker<'t> {
             return whole(true);
         }
         let value = self.lookup(name);
-        let unknown_of = |at: usize, why: &'static str, bwrap: bool, multi: bool| Resolved::Unknown {
-            text: text.to_string(),
-            multi,
-            bwrap: bwrap.then(|| (name.to_string(), at, why)),
-        };
+        let unknown_of =
+            |at: usize, why: &'static str, bwrap: bool, multi: bool| Resolved::Unknown {
+                text: text.to_string(),
+                multi,
+                bwrap: bwrap.then(|| (name.to_string(), at, why)),
+            };
         match (index, value) {
             (Some("@"), Value::Array(items)) => Resolved::Elems(items),
             (Some("*"), Value::Array(items)) => {
                 if items.iter().all(|f| matches!(f.arg, Arg::Known(_))) {
                     let texts: Vec<&str> = items.iter().map(|f| f.arg.text()).collect();
-                    Resolved::Scalar {
-                        text: texts.join(" "),
-                        known: true,
-                    }
+                    rscalar(texts.join(" "), true)
                 } else {
                     whole(true)
                 }
             }
-            (Some("@" | "*"), Value::Scalar { text: t, known }) => Resolved::Scalar { text: t, known },
+            (
+                Some("@" | "*"),
+                Value::Scalar {
+                    text,
+                    known,
+                    pieces,
+                },
+            ) => Resolved::Scalar {
+                text,
+                known,
+                pieces,
+            },
             (Some("@" | "*"), Value::Unset) => Resolved::Elems(Vec::new()),
             (Some(i), Value::Array(items)) => match i.parse::<usize>() {
                 Ok(n) => match items.get(n) {
                     // Elements from an expansion shift the indexes.
-                    Some(f) if items.iter().take(n + 1).all(|f| !matches!(f.arg, Arg::Any(_))) => match &f.arg {
-                        Arg::Known(s) => Resolved::Scalar {
-                            text: s.clone(),
-                            known: true,
-                        },
-                        other => Resolved::Scalar {
-                            text: other.text().to_string(),
-                            known: false,
-                        },
-                    },
-                    None if items.iter().all(|f| !matches!(f.arg, Arg::Any(_))) => Resolved::Scalar {
-                        text: String::new(),
-                        known: true,
-                    },
+                    Some(f)
+                        if items
+                            .iter()
+                            .take(n + 1)
+                            .all(|f| !matches!(f.arg, Arg::Any(_))) =>
+                    {
+                        match &f.arg {
+                            Arg::Known(s) => rscalar(s.clone(), true),
+                            other => rscalar(other.text().to_string(), false),
+                        }
+                    }
+                    None if items.iter().all(|f| !matches!(f.arg, Arg::Any(_))) => {
+                        rscalar(String::new(), true)
+                    }
                     _ => whole(false),
                 },
                 Err(_) => whole(false),
             },
-            (Some("0") | None, Value::Scalar { text: t, known }) => Resolved::Scalar { text: t, known },
+            (
+                Some("0") | None,
+                Value::Scalar {
+                    text,
+                    known,
+                    pieces,
+                },
+            ) => Resolved::Scalar {
+                text,
+                known,
+                pieces,
+            },
             (None, Value::Array(items)) => match items.first() {
                 Some(Field {
                     arg: Arg::Known(s), ..
-                }) => Resolved::Scalar {
-                    text: s.clone(),
-                    known: true,
-                },
-                None => Resolved::Scalar {
-                    text: String::new(),
-                    known: true,
-                },
+                }) => rscalar(s.clone(), true),
+                None => rscalar(String::new(), true),
                 _ => whole(false),
             },
-            (Some(_), Value::Scalar { .. }) => Resolved::Scalar {
-                text: String::new(),
-                known: true,
-            },
-            (_, Value::Unset) => Resolved::Scalar {
-                text: String::new(),
-                known: true,
-            },
+            (Some(_), Value::Scalar { .. }) => rscalar(String::new(), true),
+            (_, Value::Unset) => rscalar(String::new(), true),
             (index, Value::Unknown { at, why, bwrap }) => {
                 unknown_of(at, why, bwrap, matches!(index, Some("@" | "*")))
             }
@@ -730,14 +780,19 @@ impl<'t> Walker<'t> {
                     c.text.push_str(text);
                     c.solid = true;
                 }
-                Part::Literal { text, quoted: false } => {
+                Part::Literal {
+                    text,
+                    quoted: false,
+                } => {
                     let c = cur.get_or_insert_with(|| new(w.at));
                     if k == 0 && text.starts_with('~') {
                         // The home of the user running the script.
                         c.unknown = true;
                     }
                     if text.contains(['*', '?', '['])
-                        || (text.contains('{') && text.contains('}') && (text.contains(',') || text.contains("..")))
+                        || (text.contains('{')
+                            && text.contains('}')
+                            && (text.contains(',') || text.contains("..")))
                     {
                         c.glob = true;
                     }
@@ -745,13 +800,28 @@ impl<'t> Walker<'t> {
                     c.solid = true;
                 }
                 Part::Expansion { text, quoted } => match self.resolve(text, *quoted) {
-                    Resolved::Scalar { text: v, known } if *quoted || !known => {
+                    Resolved::Scalar { text: v, known, .. } if *quoted => {
                         let c = cur.get_or_insert_with(|| new(w.at));
                         c.text.push_str(&v);
-                        if *quoted {
-                            c.solid = true;
-                        }
+                        c.solid = true;
                         c.unknown |= !known;
+                    }
+                    Resolved::Scalar {
+                        known: false,
+                        pieces,
+                        ..
+                    } => {
+                        // Unquoted: what is known splits, what is not
+                        // stays one unknown stretch of the field.
+                        for (p, known) in pieces {
+                            if known {
+                                split_into(&p, &mut cur, &mut out, w.at);
+                            } else {
+                                let c = cur.get_or_insert_with(|| new(w.at));
+                                c.text.push_str(&p);
+                                c.unknown = true;
+                            }
+                        }
                     }
                     Resolved::Scalar { text: v, .. } => {
                         split_into(&v, &mut cur, &mut out, w.at);
@@ -846,6 +916,24 @@ fn flush(cur: &mut Option<Cur>, out: &mut Vec<Field>) {
     }
 }
 
+/// A scalar value from its pieces.
+fn vscalar(pieces: Vec<(String, bool)>) -> Value {
+    Value::Scalar {
+        text: pieces.iter().map(|(t, _)| t.as_str()).collect(),
+        known: pieces.iter().all(|(_, k)| *k),
+        pieces,
+    }
+}
+
+/// A resolved scalar of one piece.
+fn rscalar(text: String, known: bool) -> Resolved {
+    Resolved::Scalar {
+        pieces: vec![(text.clone(), known)],
+        text,
+        known,
+    }
+}
+
 fn unknown(at: usize, why: &'static str) -> Value {
     Value::Unknown {
         at,
@@ -871,19 +959,14 @@ fn array_target(word: &str) -> bool {
 fn assignment_run(words: &[&Token]) -> usize {
     words
         .iter()
-        .take_while(|w| assigned_name(&w.text).is_some() && !w.parts.first().is_some_and(|p| matches!(p, Part::Literal { quoted: true, .. } | Part::Expansion { .. })))
+        .take_while(|w| {
+            assigned_name(&w.text).is_some()
+                && !w.parts.first().is_some_and(|p| {
+                    matches!(
+                        p,
+                        Part::Literal { quoted: true, .. } | Part::Expansion { .. }
+                    )
+                })
+        })
         .count()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn debug_reading() {
-        for t in ["bwrap $A --bind /a /b $B --unshare-net $C \"$@\"\n", "a=(x 'y z')\nbwrap \"${a[@]}\" $a\n"] {
-            eprintln!("{t:?} => {:#?}", commands(t));
-            eprintln!("{:#?}", lex::word_parts(t).tokens);
-        }
-    }
 }
