@@ -1124,6 +1124,13 @@ mod reading_tests {
         let names: Vec<&str> = got.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(names, ["line 2", "line 4"]);
         assert_eq!(mounts(&got[1].1), [m("/", "/", "read-write")]);
+        // A bwrap command in a here-document a shell runs counts too.
+        let text =
+            "bwrap --ro-bind /usr /usr sh\nssh host bash <<'EOF'\nbwrap --bind / / sh\nEOF\n";
+        let got = import(text).unwrap();
+        let names: Vec<&str> = got.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["line 1", "line 3"]);
+        assert_eq!(mounts(&got[1].1), [m("/", "/", "read-write")]);
     }
 
     /// An array naming bwrap but built where it cannot be read is refused

@@ -12,6 +12,7 @@
 //! the script. The oracle test in `tests/bash_oracle.rs` holds this reading
 //! against bash itself.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::lex::{self, Part, Token};
@@ -72,7 +73,31 @@ pub fn commands(text: &str) -> Result<Vec<Command>, (&'static str, usize)> {
     let totals = first.assigned;
     let mut w = Walker::new(&scan.tokens, Some(totals));
     w.run();
-    Ok(w.out)
+    let mut out = w.out;
+    // A here-document may be a script a shell runs (`bash <<EOF`): its
+    // commands are read on their own, seeing no variable as known. One
+    // whose quotes do not close is data no shell could run.
+    for h in &scan.heredocs {
+        let body = lex::word_parts(&h.body);
+        if body.unterminated.is_some() {
+            continue;
+        }
+        let mut inner = Walker::new(&body.tokens, None);
+        inner.depth = MAX_DEPTH;
+        inner.run();
+        // `<<-` strips tabs, so offsets in the body are exact only when
+        // it is the text as written.
+        let exact = text.get(h.at..h.at + h.body.len()) == Some(h.body.as_str());
+        let place = |at: usize| if exact { h.at + at } else { h.at };
+        for mut c in inner.out {
+            c.at = place(c.at);
+            for f in &mut c.words {
+                f.at = place(f.at);
+            }
+            out.push(c);
+        }
+    }
+    Ok(out)
 }
 
 #[derive(Debug, Clone)]
@@ -229,8 +254,14 @@ impl<'t> Walker<'t> {
         // The next command runs only on a condition (`&&`, `||`).
         let mut conditional = false;
         let mut piped = false;
+        // The words so far are all assignments (kept as they come: a line
+        // of many `a=(..)` is read once).
+        let mut all_assignments = true;
         while let Some(t) = self.tokens.get(self.i) {
             self.i += 1;
+            if words.is_empty() {
+                all_assignments = true;
+            }
             if t.operator {
                 let op = t.text.as_str();
                 if op.starts_with(['<', '>']) || op.starts_with("&>") {
@@ -245,7 +276,7 @@ impl<'t> Walker<'t> {
                 }
                 match op {
                     "(" if words.last().is_some_and(|w| array_target(&w.text))
-                        && (assignment_run(&words) == words.len()
+                        && (all_assignments
                             || words
                                 .first()
                                 .is_some_and(|f| DECLARE.contains(&f.text.as_str()))) =>
@@ -370,6 +401,7 @@ impl<'t> Walker<'t> {
                     _ => {}
                 }
             }
+            all_assignments &= assigned_name(&t.text).is_some();
             words.push(t);
         }
         self.finish(&mut words, &mut arrays, conditional || piped);
@@ -416,11 +448,8 @@ impl<'t> Walker<'t> {
             return;
         }
         let lead = assignment_run(&ws);
-        let array_at = |k: usize| {
-            arrs.iter()
-                .find(|(i, _)| *i == k)
-                .map(|(_, e)| e.as_slice())
-        };
+        let arrs: HashMap<usize, Vec<&Token>> = arrs.into_iter().collect();
+        let array_at = |k: usize| arrs.get(&k).map(Vec::as_slice);
         let Some(program) = ws.get(lead) else {
             // Only assignments: they set shell variables.
             self.nested(&ws);
@@ -531,9 +560,16 @@ impl<'t> Walker<'t> {
                 .split(['=', ' '])
                 .any(|p| super::program_name(p) == "bwrap")
         });
-        let old = self.vars.get(name).cloned();
-        let was_bwrap = matches!(old, Some(Value::Unknown { bwrap: true, .. }))
-            || matches!(&old, Some(Value::Array(a)) if a.iter().any(|f| super::program_name(f.arg.text()) == "bwrap"));
+        // An array names bwrap as its program near its start (behind a
+        // few wrappers): its first words are enough to look at.
+        let was_bwrap = match self.vars.get(name) {
+            Some(Value::Unknown { bwrap, .. }) => *bwrap,
+            Some(Value::Array(a)) => a
+                .iter()
+                .take(16)
+                .any(|f| super::program_name(f.arg.text()) == "bwrap"),
+            _ => false,
+        };
         if let Some(why) = self.context(conditional) {
             self.set(
                 name,
@@ -545,8 +581,18 @@ impl<'t> Walker<'t> {
             );
             return;
         }
+        // The new words first, while the old value is still in place for
+        // `a=("${a[@]}" ..)`; then the old value is taken, not copied, so
+        // a long run of `+=` costs what it adds.
+        let new_items: Option<Vec<Field>> =
+            elems.map(|elems| elems.iter().flat_map(|e| self.expand(e)).collect());
+        let new_pieces = match elems {
+            Some(_) => Vec::new(),
+            None => self.scalar_value(w, name.len() + if append { 2 } else { 1 }),
+        };
+        let old = if append { self.vars.remove(name) } else { None };
         let value = match elems {
-            Some(elems) => {
+            Some(_) => {
                 let mut items = match (append, old) {
                     (true, Some(Value::Array(a))) => a,
                     (true, Some(Value::Scalar { text, known, .. })) => vec![Field {
@@ -569,13 +615,11 @@ impl<'t> Walker<'t> {
                         return;
                     }
                 };
-                for e in elems {
-                    items.extend(self.expand(e));
-                }
+                items.extend(new_items.unwrap_or_default());
                 Value::Array(items)
             }
             None => {
-                let pieces = self.scalar_value(w, name.len() + if append { 2 } else { 1 });
+                let pieces = new_pieces;
                 match (append, old) {
                     (true, Some(Value::Scalar { pieces: old, .. })) => {
                         vscalar(old.into_iter().chain(pieces).collect())
@@ -629,9 +673,12 @@ impl<'t> Walker<'t> {
     }
 
     /// A variable's value here, if the reader can know it.
-    fn lookup(&self, name: &str) -> Value {
+    fn lookup(&self, name: &str) -> Cow<'_, Value> {
         if let Some(at) = self.tainted {
-            return unknown(at, "`eval` or `source` ran before, and may have changed it");
+            return Cow::Owned(unknown(
+                at,
+                "`eval` or `source` ran before, and may have changed it",
+            ));
         }
         if self.in_function() {
             let seen = self.assigned.get(name).copied().unwrap_or(0);
@@ -642,15 +689,15 @@ impl<'t> Walker<'t> {
                 .copied()
                 .unwrap_or(0);
             if total > seen {
-                return unknown(
+                return Cow::Owned(unknown(
                     0,
                     "a function sees it as assigned when the function is called",
-                );
+                ));
             }
         }
         match self.vars.get(name) {
-            Some(v) => v.clone(),
-            None => unknown(0, "it comes from the environment"),
+            Some(v) => Cow::Borrowed(v),
+            None => Cow::Owned(unknown(0, "it comes from the environment")),
         }
     }
 
@@ -694,8 +741,8 @@ impl<'t> Walker<'t> {
                 multi,
                 bwrap: bwrap.then(|| (name.to_string(), at, why)),
             };
-        match (index, value) {
-            (Some("@"), Value::Array(items)) => Resolved::Elems(items),
+        match (index, &*value) {
+            (Some("@"), Value::Array(items)) => Resolved::Elems(items.clone()),
             (Some("*"), Value::Array(items)) => {
                 if items.iter().all(|f| matches!(f.arg, Arg::Known(_))) {
                     let texts: Vec<&str> = items.iter().map(|f| f.arg.text()).collect();
@@ -712,9 +759,9 @@ impl<'t> Walker<'t> {
                     pieces,
                 },
             ) => Resolved::Scalar {
-                text,
-                known,
-                pieces,
+                text: text.clone(),
+                known: *known,
+                pieces: pieces.clone(),
             },
             (Some("@" | "*"), Value::Unset) => Resolved::Elems(Vec::new()),
             (Some(i), Value::Array(items)) => match i.parse::<usize>() {
@@ -746,9 +793,9 @@ impl<'t> Walker<'t> {
                     pieces,
                 },
             ) => Resolved::Scalar {
-                text,
-                known,
-                pieces,
+                text: text.clone(),
+                known: *known,
+                pieces: pieces.clone(),
             },
             (None, Value::Array(items)) => match items.first() {
                 Some(Field {
@@ -760,7 +807,7 @@ impl<'t> Walker<'t> {
             (Some(_), Value::Scalar { .. }) => rscalar(String::new(), true),
             (_, Value::Unset) => rscalar(String::new(), true),
             (index, Value::Unknown { at, why, bwrap }) => {
-                unknown_of(at, why, bwrap, matches!(index, Some("@" | "*")))
+                unknown_of(*at, why, *bwrap, matches!(index, Some("@" | "*")))
             }
         }
     }
