@@ -259,8 +259,19 @@ fn generate(rng: &mut Rng, n: usize) -> Case {
             // What the reader cannot know.
             _ => {
                 unknowns = true;
-                match rng.below(9) {
+                match rng.below(10) {
                     0 => words.push("\"$@\"".into()),
+                    9 => {
+                        // A literal array grown in a loop: its first words
+                        // stay known.
+                        let name = format!("p{n}_{k}");
+                        setup.push(format!("{name}=(--ro-bind /p{k} /p{k})"));
+                        setup.push(format!("for i in 1 2; do {name}+=(--dir \"/q$i\"); done"));
+                        setup.push(format!(
+                            "if true; then {name}=(\"${{{name}[@]}}\" --chdir /); fi"
+                        ));
+                        words.push(format!("\"${{{name}[@]}}\""));
+                    }
                     8 => {
                         // A string of options grown under a condition, then
                         // literally: the known part still splits.

@@ -571,6 +571,33 @@ impl<'t> Walker<'t> {
             _ => false,
         };
         if let Some(why) = self.context(conditional) {
+            // `a+=(..)` or `a=("${a[@]}" ..)` in a loop, branch or
+            // function adds words zero or more times: the words before
+            // stay known, and what it adds is one placeholder.
+            let self_first = elems
+                .and_then(|e| e.first())
+                .is_some_and(|t| t.text == format!("${{{name}[@]}}"));
+            if elems.is_some() && (append || self_first) {
+                if let Some(Value::Array(mut items)) = self.vars.remove(name) {
+                    let tail = if self_first { 1 } else { 0 };
+                    let added: Vec<&str> = elems
+                        .unwrap_or_default()
+                        .iter()
+                        .skip(tail)
+                        .map(|t| t.text.as_str())
+                        .collect();
+                    let placeholder = Field {
+                        arg: Arg::Any(added.join(" ")),
+                        at: w.at,
+                        bwrap_var: None,
+                    };
+                    // One placeholder each time the append is written, not
+                    // each time it runs.
+                    items.push(placeholder);
+                    self.set(name, Value::Array(items));
+                    return;
+                }
+            }
             self.set(
                 name,
                 Value::Unknown {
