@@ -261,8 +261,33 @@ fn lookups_by_name_cost_what_they_find() {
              volumes:\n{volumes}secrets:\n{secrets}"
         )
     };
+    // Scripts whose options are built in arrays: `+=` appends, reads of
+    // one element, and many array assignments on one line.
+    let appends = |n: usize| {
+        let each: String = (0..n)
+            .map(|i| format!("a+=(--ro-bind /x{i} /x{i})\n"))
+            .collect();
+        format!("a=()\n{each}bwrap \"${{a[@]}}\" -- make test\n")
+    };
+    let reads = |n: usize| {
+        let each = " \"${a[0]}\" \"${a[1]}\" \"${a[1]}\"".repeat(n);
+        let elems: String = (0..n).map(|i| format!(" /e{i}")).collect();
+        format!("a=(--ro-bind /x{elems})\nbwrap{each} -- make test\n")
+    };
+    let one_line = |n: usize| {
+        let each: String = (0..n).map(|i| format!("A{i}=(--dir /d{i}) ")).collect();
+        format!("{each}\nbwrap \"${{A0[@]}}\" -- make test\n")
+    };
     let mut failures = Vec::new();
     for (what, text, format, n) in [
+        (
+            "bwrap array appends",
+            &appends as &dyn Fn(usize) -> String,
+            Format::Bwrap,
+            4000,
+        ),
+        ("bwrap array reads", &reads, Format::Bwrap, 4000),
+        ("bwrap arrays on one line", &one_line, Format::Bwrap, 4000),
         (
             "compose named volumes and secrets",
             &compose as &dyn Fn(usize) -> String,

@@ -8,9 +8,10 @@
 
 use super::builder::{Draft, OVal};
 use super::invalid;
-use super::shell::{self, Word};
+use super::shell::Word;
 use super::tree::Loc;
 use super::{cap_name, ImportError, ImportErrorKind};
+pub use crate::shell::script::Arg;
 
 /// Where `bwrap` is the program of a command's words (behind `sudo -u
 /// ci`, `env -i`, `timeout 10` and the other wrappers the shell analysis
@@ -29,13 +30,35 @@ fn bwrap_at(words: &[&str]) -> Option<(usize, bool)> {
     bwrap.then_some((i, appended))
 }
 
-/// The 1-based line of the first `bwrap` invocation, found cheaply.
+/// The 1-based line of the first `bwrap` invocation, found cheaply: a
+/// line whose words run bwrap, or that start an array holding it
+/// (`sandbox=(env -i bwrap ...)`).
 pub fn find_invocation(text: &str) -> Option<usize> {
     text.lines()
         .position(|l| {
             let l = l.trim_start();
-            let words: Vec<&str> = l.split_whitespace().collect();
-            !l.starts_with('#') && bwrap_at(&words).is_some_and(|(_, appended)| !appended)
+            if l.starts_with('#') {
+                return false;
+            }
+            let mut words: Vec<&str> = l.split_whitespace().collect();
+            let runs = |w: &[&str]| bwrap_at(w).is_some_and(|(_, appended)| !appended);
+            if runs(&words) {
+                return true;
+            }
+            // `NAME=(bwrap`, `local -a NAME=( env bwrap`: the array's words.
+            let Some(k) = words.iter().position(|w| w.contains("=(")) else {
+                return false;
+            };
+            let first = words
+                .get(k)
+                .and_then(|w| w.split_once("=("))
+                .map_or("", |(_, r)| r.trim_matches(['"', '\'']));
+            let mut rest: Vec<&str> = words.split_off(k + 1);
+            if !first.is_empty() {
+                rest.insert(0, first);
+            }
+            let rest: Vec<&str> = rest.iter().map(|w| w.trim_matches(['"', '\''])).collect();
+            runs(&rest)
         })
         .map(|i| i + 1)
 }
@@ -43,85 +66,369 @@ pub fn find_invocation(text: &str) -> Option<usize> {
 /// A word that is wholly a shell expansion (`$X`, `"$@"`, `$(cmd)`,
 /// `` `cmd` ``), whose value, even its number of words, is not known.
 fn is_expansion(w: &Word) -> bool {
-    w.expands && (w.text.starts_with('$') || w.text.starts_with('`'))
+    w.any || (w.expands && (w.text.starts_with('$') || w.text.starts_with('`')))
+}
+
+/// Each option bubblewrap reads and how many arguments it takes: every
+/// option of bubblewrap 0.8.0's `--help` and manual page (a test holds
+/// this against both, kept in `fixtures/bwrap/`), and the overlay options
+/// of later versions.
+pub const OPTIONS: &[(&str, usize)] = &[
+    ("--help", 0),
+    ("--version", 0),
+    ("--args", 1),
+    ("--argv0", 1),
+    ("--level-prefix", 0),
+    ("--unshare-all", 0),
+    ("--share-net", 0),
+    ("--unshare-user", 0),
+    ("--unshare-user-try", 0),
+    ("--unshare-ipc", 0),
+    ("--unshare-pid", 0),
+    ("--unshare-net", 0),
+    ("--unshare-uts", 0),
+    ("--unshare-cgroup", 0),
+    ("--unshare-cgroup-try", 0),
+    ("--userns", 1),
+    ("--userns2", 1),
+    ("--disable-userns", 0),
+    ("--assert-userns-disabled", 0),
+    ("--pidns", 1),
+    ("--uid", 1),
+    ("--gid", 1),
+    ("--hostname", 1),
+    ("--chdir", 1),
+    ("--clearenv", 0),
+    ("--setenv", 2),
+    ("--unsetenv", 1),
+    ("--lock-file", 1),
+    ("--sync-fd", 1),
+    ("--bind", 2),
+    ("--bind-try", 2),
+    ("--dev-bind", 2),
+    ("--dev-bind-try", 2),
+    ("--ro-bind", 2),
+    ("--ro-bind-try", 2),
+    ("--bind-fd", 2),
+    ("--ro-bind-fd", 2),
+    ("--remount-ro", 1),
+    ("--overlay-src", 1),
+    ("--overlay", 3),
+    ("--tmp-overlay", 1),
+    ("--ro-overlay", 1),
+    ("--exec-label", 1),
+    ("--file-label", 1),
+    ("--proc", 1),
+    ("--dev", 1),
+    ("--tmpfs", 1),
+    ("--mqueue", 1),
+    ("--dir", 1),
+    ("--file", 2),
+    ("--bind-data", 2),
+    ("--ro-bind-data", 2),
+    ("--symlink", 2),
+    ("--seccomp", 1),
+    ("--add-seccomp-fd", 1),
+    ("--block-fd", 1),
+    ("--userns-block-fd", 1),
+    ("--info-fd", 1),
+    ("--json-status-fd", 1),
+    ("--new-session", 0),
+    ("--die-with-parent", 0),
+    ("--as-pid-1", 0),
+    ("--cap-add", 1),
+    ("--cap-drop", 1),
+    ("--perms", 1),
+    ("--size", 1),
+    ("--chmod", 2),
+];
+
+/// `$@`, `$*`, `$1`, `${2}`: the script's own arguments.
+fn positional(text: &str) -> bool {
+    let inner = text
+        .strip_prefix("${")
+        .and_then(|t| t.strip_suffix('}'))
+        .or_else(|| text.strip_prefix('$'))
+        .unwrap_or("");
+    matches!(inner, "@" | "*") || (!inner.is_empty() && inner.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// How many arguments each option takes.
 fn arity(opt: &str) -> Option<usize> {
-    Some(match opt {
-        "--unshare-all"
-        | "--share-net"
-        | "--unshare-user"
-        | "--unshare-user-try"
-        | "--unshare-ipc"
-        | "--unshare-pid"
-        | "--unshare-net"
-        | "--unshare-uts"
-        | "--unshare-cgroup"
-        | "--unshare-cgroup-try"
-        | "--clearenv"
-        | "--new-session"
-        | "--die-with-parent"
-        | "--as-pid-1"
-        | "--disable-userns"
-        | "--assert-userns-disabled"
-        | "--level-prefix" => 0,
-        "--args" | "--argv0" | "--userns" | "--userns2" | "--pidns" | "--uid" | "--gid"
-        | "--hostname" | "--chdir" | "--unsetenv" | "--lock-file" | "--sync-fd"
-        | "--remount-ro" | "--exec-label" | "--file-label" | "--proc" | "--dev" | "--tmpfs"
-        | "--mqueue" | "--dir" | "--seccomp" | "--add-seccomp-fd" | "--block-fd"
-        | "--userns-block-fd" | "--info-fd" | "--json-status-fd" | "--cap-add" | "--cap-drop"
-        | "--perms" | "--size" | "--overlay-src" | "--tmp-overlay" | "--ro-overlay" => 1,
-        "--setenv" | "--bind" | "--bind-try" | "--dev-bind" | "--dev-bind-try" | "--ro-bind"
-        | "--ro-bind-try" | "--file" | "--bind-data" | "--ro-bind-data" | "--symlink"
-        | "--chmod" | "--bind-fd" | "--ro-bind-fd" => 2,
-        "--overlay" => 3,
-        _ => return None,
-    })
+    OPTIONS.iter().find(|(o, _)| *o == opt).map(|(_, n)| *n)
 }
 
-pub fn import(text: &str) -> Result<Vec<(String, Draft)>, ImportError> {
-    let words = shell::split(text, Loc { line: 1, column: 1 })?;
-    // Find the first command whose program is bwrap.
-    let mut start = None;
-    let mut from = 0;
-    for command in words.split(|w| w.operator) {
-        let texts: Vec<&str> = command.iter().map(|w| w.text.as_str()).collect();
-        match bwrap_at(&texts) {
-            Some((i, false)) => {
-                start = Some(from + i);
-                break;
+/// One argument of a bwrap invocation as bash passes it, where it is
+/// written.
+struct Invocation {
+    at: Loc,
+    args: Vec<Word>,
+}
+
+/// Offsets into lines and columns, moving forward cheaply: the words of
+/// one command are looked up mostly in order.
+struct Locator<'t> {
+    text: &'t str,
+    starts: Vec<usize>,
+    last: (usize, Loc),
+}
+
+impl<'t> Locator<'t> {
+    fn new(text: &'t str) -> Self {
+        let starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        Locator {
+            text,
+            starts,
+            last: (0, Loc { line: 1, column: 1 }),
+        }
+    }
+
+    fn loc(&mut self, at: usize) -> Loc {
+        let line = self.starts.partition_point(|s| *s <= at).max(1);
+        let start = self.starts.get(line - 1).copied().unwrap_or(0);
+        let line = u32::try_from(line).unwrap_or(u32::MAX);
+        let (from, col) = if self.last.1.line == line && self.last.0 <= at && self.last.0 >= start {
+            (self.last.0, self.last.1.column)
+        } else {
+            (start, 1)
+        };
+        let chars = self.text.get(from..at).map_or(0, |t| t.chars().count());
+        let column = col.saturating_add(u32::try_from(chars).unwrap_or(u32::MAX));
+        let loc = Loc { line, column };
+        self.last = (at, loc);
+        loc
+    }
+}
+
+/// Each `bwrap` command the script runs, with its arguments expanded as
+/// bash expands them ([`crate::shell::script`]).
+fn invocations(text: &str) -> Result<Vec<Invocation>, ImportError> {
+    let mut locs = Locator::new(text);
+    let commands = crate::shell::script::commands(text).map_err(|(opener, at)| {
+        let what = match opener {
+            "'" => "single-quoted string".to_string(),
+            "\"" => "double-quoted string".to_string(),
+            _ => format!("`{opener}`"),
+        };
+        ImportError::new(ImportErrorKind::Syntax(format!(
+            "unterminated {what} in the command line"
+        )))
+        .at(locs.loc(at))
+    })?;
+    let mut out = Vec::new();
+    for c in commands {
+        let texts: Vec<&str> = c.words.iter().map(|f| f.arg.text()).collect();
+        // `$SUDO bwrap ...`: a first word the shell fills in is read as a
+        // wrapper when bwrap follows it.
+        let unknown_first = c
+            .words
+            .first()
+            .is_some_and(|f| !matches!(f.arg, Arg::Known(_)));
+        let found = match bwrap_at(&texts) {
+            Some(f) => Some(f),
+            None if unknown_first => {
+                bwrap_at(texts.get(1..).unwrap_or_default()).map(|(i, a)| (i + 1, a))
             }
+            None => None,
+        };
+        match found {
             Some((i, true)) => {
-                let at = command.get(i).map_or(Loc { line: 1, column: 1 }, |w| w.loc);
+                let at = c.words.get(i).map_or(c.at, |w| w.at);
                 return Err(ImportError::new(ImportErrorKind::Unrecognized(
                     "`bwrap` runs behind `xargs`, which adds words read at run time to its \
                      command line: the options it runs with are not all in the file"
                         .into(),
                 ))
-                .at(at));
+                .at(locs.loc(at)));
             }
-            None => {}
+            Some((i, false)) => {
+                let args: Vec<Word> = c
+                    .words
+                    .iter()
+                    .skip(i + 1)
+                    .map(|f| Word {
+                        text: f.arg.text().to_string(),
+                        loc: locs.loc(f.at),
+                        operator: false,
+                        expands: !matches!(f.arg, Arg::Known(_)),
+                        any: matches!(f.arg, Arg::Any(_)),
+                    })
+                    .collect();
+                // `bwrap --version`, `bwrap --help`: no sandbox runs.
+                let informational = args
+                    .iter()
+                    .take_while(|w| w.text != "--")
+                    .any(|w| !w.expands && (w.text == "--version" || w.text == "--help"));
+                if informational {
+                    continue;
+                }
+                let at = c.words.get(i).map_or(c.at, |w| w.at);
+                out.push(Invocation {
+                    at: locs.loc(at),
+                    args,
+                });
+            }
+            None => {
+                // An array or variable that names bwrap but was built where
+                // the reader cannot follow it (a loop, a branch, a function).
+                if let Some((f, (name, set_at, why))) = c
+                    .words
+                    .iter()
+                    .find_map(|f| f.bwrap_var.as_ref().map(|v| (f, v)))
+                {
+                    let used = locs.loc(f.at);
+                    let set = locs.loc(*set_at);
+                    return Err(ImportError::new(ImportErrorKind::Unrecognized(format!(
+                        "the command at line {} runs `${name}`, which names `bwrap` but is built \
+                         where its words cannot be read without running the script (line {}: {why}); \
+                         write the bwrap command line out, or build it from literal words only",
+                        used.line, set.line
+                    )))
+                    .at(used));
+                }
+            }
         }
-        from += command.len() + 1;
     }
-    let Some(start) = start else {
+    Ok(out)
+}
+
+/// Each `bwrap` invocation's arguments (after the program) as bash would
+/// pass them: [`Arg::Known`] values, or what the script does not show,
+/// as written. The oracle test holds this against bash.
+pub fn argv(text: &str) -> Result<Vec<Vec<Arg>>, ImportError> {
+    Ok(invocations(text)?
+        .into_iter()
+        .map(|inv| {
+            inv.args
+                .into_iter()
+                .map(|w| {
+                    if w.any {
+                        Arg::Any(w.text)
+                    } else if w.expands {
+                        Arg::One(w.text)
+                    } else {
+                        Arg::Known(w.text)
+                    }
+                })
+                .collect()
+        })
+        .collect())
+}
+
+pub fn import(text: &str) -> Result<Vec<(String, Draft)>, ImportError> {
+    let found = invocations(text)?;
+    if found.is_empty() {
         return Err(ImportError::new(ImportErrorKind::Unrecognized(
             "no `bwrap` command line found".into(),
         ))
         .at(Loc { line: 1, column: 1 }));
-    };
-    let bw = words
-        .get(start)
-        .map_or(Loc { line: 1, column: 1 }, |w| w.loc);
-    let args: Vec<&Word> = words
-        .iter()
-        .skip(start + 1)
-        .take_while(|w| !w.operator)
-        .collect();
-    let mut d = Draft::new("bwrap", "imported from a bwrap command line", bw);
-    parse(&mut d, &args, bw)?;
-    Ok(vec![(String::new(), d)])
+    }
+    // One profile per invocation; named by its line when there are several.
+    let several = found.len() > 1;
+    let mut out: Vec<(String, Draft)> = Vec::new();
+    for inv in found {
+        let args: Vec<&Word> = inv.args.iter().collect();
+        let mut d = Draft::new("bwrap", "imported from a bwrap command line", inv.at);
+        parse(&mut d, &args, inv.at)?;
+        let mut name = if several {
+            format!("line {}", inv.at.line)
+        } else {
+            String::new()
+        };
+        if out.iter().any(|(n, _)| *n == name) {
+            name = format!("line {} column {}", inv.at.line, inv.at.column);
+        }
+        out.push((name, d));
+    }
+    Ok(out)
+}
+
+/// A bind mount from `src` at `dst`, as `opt` (`--bind`, `--ro-bind`,
+/// `--dev-bind` and their `-try` forms) makes it.
+fn bind(
+    d: &mut Draft,
+    targets: &mut std::collections::HashMap<String, usize>,
+    opt: &str,
+    (src, src_at): (&str, Loc),
+    (dst, dst_at): (&str, Loc),
+    at: Loc,
+) {
+    let ro = opt.starts_with("--ro-");
+    let ptr = d.push("/mounts", OVal::obj(), at);
+    match super::expand_home(src) {
+        Some(e) => {
+            d.note(
+                src_at,
+                format!("`{src}` is the caller's home directory; shown as `{e}`"),
+            );
+            d.set_field(&ptr, "source", e, src_at);
+        }
+        None => d.set_field(&ptr, "source", src, src_at),
+    }
+    let target = super::expand_home(dst).unwrap_or_else(|| dst.to_string());
+    if let Some(index) = ptr.rsplit('/').next().and_then(|n| n.parse().ok()) {
+        targets.insert(target.clone(), index);
+    }
+    d.set_field(&ptr, "target", target, dst_at);
+    d.set_field(
+        &ptr,
+        "access",
+        if ro { "read-only" } else { "read-write" },
+        at,
+    );
+    if opt.starts_with("--dev-") {
+        d.note(
+            at,
+            format!("`{opt}` also allows device access under `{dst}`"),
+        );
+        // `--dev-bind / /` or `/dev` hands over every host device node; a
+        // node under /dev, that one.
+        let s = src.trim_end_matches('/');
+        let dev = if s.is_empty() || s == "/dev" {
+            Some("*")
+        } else {
+            s.starts_with("/dev/").then_some(s)
+        };
+        if let Some(dev) = dev {
+            if !d.has("/boundary/devices") {
+                d.set("/boundary/devices", OVal::arr(), at);
+            }
+            d.push("/boundary/devices", dev, src_at);
+        }
+    }
+    if opt.ends_with("-try") {
+        d.note(
+            at,
+            format!("`{opt}` is skipped when `{src}` does not exist"),
+        );
+    }
+}
+
+/// Options the shell supplies when the script runs, or reads from a
+/// descriptor: a writable mount of an unknown path at an unknown place
+/// stands for them, so the profile blocks until they are written out.
+fn unknown_mount(d: &mut Draft, written: &str, at: Loc) {
+    let ptr = d.push("/mounts", OVal::obj(), at);
+    d.set_field(&ptr, "source", written, at);
+    d.set_field(&ptr, "target", written, at);
+    d.set_field(&ptr, "access", "read-write", at);
+}
+
+/// The target of an earlier bind that `dst` lies strictly under.
+fn covering_bind<'a>(
+    targets: &'a std::collections::HashMap<String, usize>,
+    dst: &str,
+) -> Option<&'a str> {
+    targets
+        .keys()
+        .filter(|t| {
+            let t = t.trim_end_matches('/');
+            dst.len() > t.len() && dst.starts_with(t) && dst.as_bytes().get(t.len()) == Some(&b'/')
+        })
+        .max_by_key(|t| t.len())
+        .map(String::as_str)
 }
 
 /// Add a namespace to those unshared, once: the list stays as short as the
@@ -211,33 +518,43 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
     // Each bind mount's target, as written into the profile, and the
     // index of the last mount there.
     let mut targets: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    // Where the last bwrap option is: a word the shell expands is read as
-    // options while one follows (found once, not by a scan per word).
-    let last_option = args
-        .iter()
-        .rposition(|x| x.text.starts_with("--") && arity(&x.text).is_some());
+    // Where the last bwrap option (or `--`) is: a word the shell expands
+    // is read as options while one follows (found once, not by a scan per
+    // word).
+    let last_option = args.iter().rposition(|x| {
+        !x.expands && (x.text == "--" || (x.text.starts_with("--") && arity(&x.text).is_some()))
+    });
+    let mut overlay_sources: Vec<(String, Loc)> = Vec::new();
     let mut i = 0;
     let mut command: Vec<&Word> = Vec::new();
     while let Some(w) = args.get(i) {
         let opt = w.text.as_str();
-        if opt == "--" {
+        if opt == "--" && !w.expands {
             command = args.iter().skip(i + 1).copied().collect();
             break;
         }
-        if !opt.starts_with("--") {
+        let later_options = last_option.is_some_and(|j| j > i);
+        // Any number of words from a variable or array the script builds
+        // out of reach (`"${ARGS[@]}"` filled by a function) are options
+        // as much as a command; the script's own arguments (`"$@"`) are
+        // the command by convention.
+        let unknown_options = w.any && !positional(opt);
+        if w.expands && (later_options || opt.starts_with('-') || unknown_options) {
             // `$OPTS`, `"${args[@]}"`, `$(flags)`: options the shell supplies
             // when the script runs. While bwrap options follow, the word is
             // read as more options, never as the start of the command, so
-            // nothing after it is lost.
-            let later_options = last_option.is_some_and(|j| j > i);
-            if is_expansion(w) && later_options {
-                d.note(
-                    w.loc,
-                    format!("`{opt}` is expanded by the shell when the script runs; the options it supplies are not visible here"),
-                );
-                i += 1;
-                continue;
-            }
+            // nothing after it is lost; what it may bind is unknown, so it
+            // stands in the profile as a writable mount of an unknown path,
+            // which blocks until the options are written out.
+            d.note(
+                w.loc,
+                format!("`{opt}` is expanded by the shell when the script runs; the options it supplies are not visible here, so it is kept as a writable mount of an unknown path"),
+            );
+            unknown_mount(d, opt, w.loc);
+            i += 1;
+            continue;
+        }
+        if !opt.starts_with('-') || (is_expansion(w) && !later_options) {
             command = args.iter().skip(i).copied().collect();
             break;
         }
@@ -290,45 +607,32 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
             },
             "--seccomp" | "--add-seccomp-fd" => seccomp = Some(w.loc),
             "--bind" | "--bind-try" | "--dev-bind" | "--dev-bind-try" | "--ro-bind" | "--ro-bind-try" => {
-                let ro = opt.starts_with("--ro-");
-                let ptr = d.push("/mounts", OVal::obj(), w.loc);
                 let (src, src_at) = p(0);
                 let (dst, dst_at) = p(1);
-                match super::expand_home(src) {
-                    Some(e) => {
-                        d.note(src_at, format!("`{src}` is the caller's home directory; shown as `{e}`"));
-                        d.set_field(&ptr, "source", e, src_at);
-                    }
-                    None => d.set_field(&ptr, "source", src, src_at),
-                }
-                let target = super::expand_home(dst).unwrap_or_else(|| dst.to_string());
-                if let Some(index) = ptr.rsplit('/').next().and_then(|n| n.parse().ok()) {
-                    targets.insert(target.clone(), index);
-                }
-                d.set_field(&ptr, "target", target, dst_at);
-                d.set_field(&ptr, "access", if ro { "read-only" } else { "read-write" }, w.loc);
-                if opt.starts_with("--dev-") {
-                    d.note(w.loc, format!("`{opt}` also allows device access under `{dst}`"));
-                    // `--dev-bind / /` or `/dev` hands over every host
-                    // device node; a node under /dev, that one.
-                    let s = src.trim_end_matches('/');
-                    let dev = if s.is_empty() || s == "/dev" {
-                        Some("*")
-                    } else {
-                        s.starts_with("/dev/").then_some(s)
-                    };
-                    if let Some(dev) = dev {
-                        if !d.has("/boundary/devices") {
-                            d.set("/boundary/devices", OVal::arr(), w.loc);
-                        }
-                        d.push("/boundary/devices", dev, src_at);
-                    }
-                }
-                if opt.ends_with("-try") {
-                    d.note(w.loc, format!("`{opt}` is skipped when `{src}` does not exist"));
-                }
+                bind(d, &mut targets, opt, (src, src_at), (dst, dst_at), w.loc);
                 if params.iter().any(|x| x.expands && super::expand_home(&x.text).is_none()) {
                     d.note(w.loc, "a path here is expanded by the shell; it is kept as written");
+                }
+            }
+            "--overlay-src" => overlay_sources.push((p(0).0.to_string(), p(0).1)),
+            "--overlay" | "--tmp-overlay" | "--ro-overlay" => {
+                // The overlay's lower layers are host paths the sandbox
+                // reads at its target; `--overlay` also writes its upper
+                // directory on the host.
+                let (dst, dst_at) = p(n - 1);
+                if overlay_sources.is_empty() {
+                    d.note(w.loc, format!("`{opt}` has no `--overlay-src` before it; bwrap refuses to start"));
+                }
+                for (src, src_at) in std::mem::take(&mut overlay_sources) {
+                    bind(d, &mut targets, "--ro-bind", (&src, src_at), (dst, dst_at), w.loc);
+                    d.note(src_at, format!("`--overlay-src {src}` is read through the overlay at `{dst}`"));
+                }
+                if opt == "--overlay" {
+                    let (upper, upper_at) = p(0);
+                    bind(d, &mut targets, "--bind", (upper, upper_at), (dst, dst_at), w.loc);
+                    d.note(w.loc, format!("`--overlay` writes the changes made under `{dst}` to `{upper}` on the host (work directory `{}`)", p(1).0));
+                } else if opt == "--tmp-overlay" {
+                    d.note(w.loc, format!("`--tmp-overlay {dst}`: writes go to a tmpfs discarded at exit"));
                 }
             }
             "--remount-ro" => {
@@ -344,16 +648,44 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
                     None => d.note(w.loc, format!("`--remount-ro {dst}` names no bind mount")),
                 }
             }
-            "--bind-fd" | "--ro-bind-fd" => {
-                d.note(w.loc, format!("`{opt}` binds whatever file descriptor {} refers to at `{}`; its source is not visible", p(0).0, p(1).0));
+            "--bind-fd" | "--ro-bind-fd" | "--file" | "--bind-data" | "--ro-bind-data" => {
+                // Content or a directory the script hands over through a
+                // descriptor: not visible here, so it blocks.
+                let (fd, _) = p(0);
+                let (dst, dst_at) = p(1);
+                let what = if opt.ends_with("-fd") { "directory" } else { "content" };
+                let src = format!("<{what} of fd {fd}>");
+                // Content is copied in: the host is not written back. A
+                // descriptor's directory is the host's, writable unless
+                // `--ro-bind-fd`.
+                let access = if opt == "--bind-fd" { "read-write" } else { "read-only" };
+                let ptr = d.push("/mounts", OVal::obj(), w.loc);
+                d.set_field(&ptr, "source", src, p(0).1);
+                d.set_field(&ptr, "target", dst, dst_at);
+                d.set_field(&ptr, "access", access, w.loc);
+                d.note(w.loc, format!("`{opt} {fd} {dst}` puts at `{dst}` a {what} the script passes through file descriptor {fd}, which is not visible here; kept as a mount of an unknown source"));
             }
-            "--args" => d.note(w.loc, "`--args` reads more options from a file descriptor; they are not visible here"),
+            "--args" => {
+                d.note(w.loc, format!("`--args {}` reads more options from a file descriptor; they are not visible here, so they are kept as a writable mount of an unknown path", p(0).0));
+                unknown_mount(d, &format!("<options from fd {}>", p(0).0), w.loc);
+            }
+            "--symlink" => d.note(w.loc, format!("`--symlink {} {}` creates a link in the sandbox's own root; the link's target is only reachable through the mounts", p(0).0, p(1).0)),
+            "--perms" | "--size" => d.note(w.loc, format!("`{opt} {}` applies to the next option's file or tmpfs", p(0).0)),
+            "--chmod" => d.note(w.loc, format!("`--chmod {} {}` changes the permissions of a path inside the sandbox", p(0).0, p(1).0)),
             "--userns" | "--userns2" | "--pidns" => d.note(w.loc, format!("`{opt}` joins an existing namespace, which may be the host's")),
             "--die-with-parent" => d.note(w.loc, "`--die-with-parent`: the sandbox is killed when the process that started bwrap dies"),
             "--new-session" => new_session = Some(w.loc),
             "--disable-userns" => d.note(w.loc, "`--disable-userns`: the command cannot create further user namespaces"),
             "--proc" | "--dev" | "--tmpfs" | "--mqueue" | "--dir" => {
-                d.note(w.loc, format!("`{opt} {}` is a private filesystem, not a host path", p(0).0))
+                let dst = p(0).0;
+                d.note(w.loc, format!("`{opt} {dst}` is a private filesystem, not a host path"));
+                // Mounted over part of an earlier bind, it hides that part;
+                // the profile still shows the whole bind.
+                if opt != "--dir" {
+                    if let Some(under) = covering_bind(&targets, dst) {
+                        d.note(w.loc, format!("`{opt} {dst}` hides `{dst}` of the earlier bind at `{under}`; the profile still lists the whole bind"));
+                    }
+                }
             }
             "--chdir" => chdir = Some((p(0).0.to_string(), p(0).1)),
             "--hostname" | "--as-pid-1" | "--lock-file" | "--sync-fd" | "--block-fd"
@@ -361,11 +693,18 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
             | "--file-label" | "--argv0" | "--level-prefix" | "--assert-userns-disabled" => {
                 d.note(w.loc, format!("`{opt}` has no profile equivalent"))
             }
-            _ => d.note(w.loc, format!("`{opt}` creates a file or overlay that is not a host path")),
+            "--help" | "--version" => d.note(w.loc, format!("`{opt}` prints and exits; no sandbox runs")),
+            _ => d.note(w.loc, format!("`{opt}` has no profile equivalent")),
         }
         i += 1 + n;
     }
 
+    for (src, at) in overlay_sources {
+        d.note(
+            at,
+            format!("`--overlay-src {src}` is not used by an overlay; bwrap refuses to start"),
+        );
+    }
     let ns_at = bw;
     match new_session {
         Some(at) => d.set("/boundary/terminal", "none", at),
@@ -634,14 +973,16 @@ mod tests {
     }
 
     /// A word the shell expands is read as options while a bwrap option
-    /// follows it anywhere later, else as the start of the command.
+    /// follows it anywhere later; after the last option, a variable that
+    /// may hold several words still is (it blocks as an unknown mount),
+    /// and the script's own arguments (`"$@"`) start the command.
     #[test]
     fn expanded_words_are_options_while_options_follow() {
         let (_, d) = import("bwrap $A --bind /a /b $B --unshare-net $C \"$@\"\n")
             .unwrap()
             .remove(0);
         let notes: Vec<&str> = d.notes.iter().map(|n| n.message.as_ref()).collect();
-        for w in ["$A", "$B"] {
+        for w in ["$A", "$B", "$C"] {
             assert!(
                 notes
                     .iter()
@@ -649,7 +990,202 @@ mod tests {
                 "{w}: {notes:?}"
             );
         }
-        assert!(!notes.iter().any(|n| n.starts_with("`$C`")), "{notes:?}");
-        assert!(d.has("/command"), "`$C` starts the command");
+        assert_eq!(
+            d.get("/command/executable"),
+            Some(&OVal::Str("$@".into())),
+            "`\"$@\"` starts the command"
+        );
+    }
+}
+
+#[cfg(test)]
+mod reading_tests {
+    use super::*;
+
+    /// (source, target, access) of a mount.
+    type Mount = (String, String, String);
+
+    fn mounts(d: &Draft) -> Vec<Mount> {
+        match d.get("/mounts") {
+            Some(OVal::Arr(items)) => items
+                .iter()
+                .map(|m| {
+                    let field = |k: &str| match m {
+                        OVal::Obj(f) => f
+                            .iter()
+                            .find(|(key, _)| key == k)
+                            .and_then(|(_, v)| match v {
+                                OVal::Str(s) => Some(s.clone()),
+                                _ => None,
+                            })
+                            .unwrap_or_default(),
+                        _ => String::new(),
+                    };
+                    (field("source"), field("target"), field("access"))
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn m(s: &str, t: &str, a: &str) -> Mount {
+        (s.into(), t.into(), a.into())
+    }
+
+    /// Options held in arrays and variables are read as bash expands
+    /// them: literal arrays, `+=`, wrapper arrays, split variables. Each
+    /// row failed before (the options were dropped or the file refused).
+    #[test]
+    fn arrays_and_variables_are_expanded() {
+        let ro = "read-only";
+        let rw = "read-write";
+        let table: Vec<(&str, Vec<Mount>)> = vec![
+            (
+                "args=(--ro-bind / / --unshare-all)\nexec bwrap \"${args[@]}\" \"$@\"\n",
+                vec![m("/", "/", ro)],
+            ),
+            (
+                "sandbox=(env -i\n  /usr/bin/bwrap\n  --clearenv # comment's\n  --bind /tmp /tmp\n)\nexec \"${sandbox[@]}\" -- \"$@\"\n",
+                vec![m("/tmp", "/tmp", rw)],
+            ),
+            (
+                "a=(--ro-bind /usr /usr)\na+=(--bind /srv /srv)\nbwrap \"${a[@]}\" -- sh\n",
+                vec![m("/usr", "/usr", ro), m("/srv", "/srv", rw)],
+            ),
+            (
+                "OPTS='--ro-bind /a /b  --bind /c /d'\nbwrap $OPTS -- sh\n",
+                vec![m("/a", "/b", ro), m("/c", "/d", rw)],
+            ),
+            (
+                "D=/data\nbwrap --bind \"$D/x y\" \"${D}\" -- sh\n",
+                vec![m("/data/x y", "/data", rw)],
+            ),
+            (
+                "declare -a A=(--ro-bind $'/\\x65tc' /etc)\nbwrap \"${A[@]}\" sh\n",
+                vec![m("/etc", "/etc", ro)],
+            ),
+            (
+                "B=bwrap\n\"$B\" --ro-bind /x /x sh\n",
+                vec![m("/x", "/x", ro)],
+            ),
+            (
+                // A redirection in the middle does not end the options.
+                "bwrap --seccomp 10 10< f.bpf --ro-bind /y /y /bin/sh\n",
+                vec![m("/y", "/y", ro)],
+            ),
+        ];
+        let mut wrong = Vec::new();
+        for (text, want) in &table {
+            match import(text) {
+                Ok(mut v) if v.len() == 1 => {
+                    let (_, d) = v.remove(0);
+                    if mounts(&d) != *want {
+                        wrong.push(format!("{text:?}: {:?}", mounts(&d)));
+                    }
+                }
+                other => wrong.push(format!("{text:?}: {:?}", other.map(|v| v.len()))),
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "{} of {}:\n{}",
+            wrong.len(),
+            table.len(),
+            wrong.join("\n")
+        );
+    }
+
+    /// Here-documents and quoting that once made the lexer refuse a valid
+    /// script.
+    #[test]
+    fn valid_scripts_are_never_refused_by_the_lexer() {
+        let table = [
+            "cat <<EOF\nit's here\nEOF\nbwrap --ro-bind /a /a sh\n",
+            "cat <<'EOF'\ndon't \"stop\" $(x\nEOF\nbwrap --ro-bind /a /a sh\n",
+            "cat <<-EOF\n\tit's indented\n\tEOF\nbwrap --ro-bind /a /a sh\n",
+            "cat <<A <<'B'\none's\nA\ntwo\"s\nB\nbwrap --ro-bind /a /a sh\n",
+            "bwrap --ro-bind /a /a sh <<EOF\nthe input's text\nEOF\n",
+            "bwrap --setenv X $'it\\'s' --ro-bind /a /a sh\n",
+            "bwrap --setenv X $\"it's\" --ro-bind /a /a sh\n",
+            "bwrap --ro-bind /a /a sh <<EOF\nno end line, bash warns and goes on's\n",
+        ];
+        for text in table {
+            let got = import(text);
+            assert!(
+                got.is_ok(),
+                "{text:?}: {:?}",
+                got.err().map(|e| e.to_string())
+            );
+        }
+    }
+
+    /// Every bwrap invocation is a profile of its own: a second
+    /// `bwrap --bind / /` is never ignored.
+    #[test]
+    fn each_invocation_is_a_profile() {
+        let text = "if [ -n \"$SAFE\" ]; then\n  bwrap --ro-bind /usr /usr sh\nelse\n  bwrap --bind / / sh\nfi\nbwrap --version\n";
+        let got = import(text).unwrap();
+        let names: Vec<&str> = got.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["line 2", "line 4"]);
+        assert_eq!(mounts(&got[1].1), [m("/", "/", "read-write")]);
+        // A bwrap command in a here-document a shell runs counts too.
+        let text =
+            "bwrap --ro-bind /usr /usr sh\nssh host bash <<'EOF'\nbwrap --bind / / sh\nEOF\n";
+        let got = import(text).unwrap();
+        let names: Vec<&str> = got.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["line 1", "line 3"]);
+        assert_eq!(mounts(&got[1].1), [m("/", "/", "read-write")]);
+    }
+
+    /// An array naming bwrap but built where it cannot be read is refused
+    /// with both lines; one holding only options blocks as an unknown
+    /// mount.
+    #[test]
+    fn unreadable_arrays_refuse_or_block() {
+        let e = import("if x; then SB=(bwrap --unshare-net); fi\n\"${SB[@]}\" sh\n")
+            .err()
+            .unwrap();
+        let shown = e.to_string();
+        assert!(
+            shown.contains("line 2") && shown.contains("line 1"),
+            "{shown}"
+        );
+        for text in [
+            "for d in /a /b; do A+=(--ro-bind $d $d); done\nexec bwrap \"${A[@]}\" \"$@\"\n",
+            "f() { A=(--bind / /); }\nf\nbwrap \"${A[@]}\" -- sh\n",
+            "source ./opts.sh\nbwrap $OPTS -- sh\n",
+            "bwrap --args 3 sh 3<args\n",
+        ] {
+            let (_, d) = import(text).unwrap().remove(0);
+            let ms = mounts(&d);
+            assert!(
+                ms.iter()
+                    .any(|(s, _, a)| !s.starts_with('/') && a == "read-write"),
+                "{text:?}: {ms:?}"
+            );
+        }
+    }
+
+    /// Overlay sources are host paths read at the overlay's target;
+    /// content from a descriptor is a mount of an unknown source.
+    #[test]
+    fn overlays_and_descriptors_are_mounts() {
+        let (_, d) = import(
+            "bwrap --overlay-src ~/.aws --tmp-overlay /cfg --overlay-src /usr --overlay /up /work /usr \
+             --ro-bind-data 3 /etc/passwd --file 4 /x --bind-fd 5 /y sh\n",
+        )
+        .unwrap()
+        .remove(0);
+        let ms = mounts(&d);
+        for want in [
+            m("/home/<user>/.aws", "/cfg", "read-only"),
+            m("/usr", "/usr", "read-only"),
+            m("/up", "/usr", "read-write"),
+            m("<content of fd 3>", "/etc/passwd", "read-only"),
+            m("<content of fd 4>", "/x", "read-only"),
+            m("<directory of fd 5>", "/y", "read-write"),
+        ] {
+            assert!(ms.contains(&want), "{want:?} not in {ms:?}");
+        }
     }
 }

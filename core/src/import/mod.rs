@@ -67,6 +67,7 @@ pub mod toml;
 pub mod tree;
 pub mod yaml;
 
+pub use bwrap::{argv as bwrap_argv, Arg as ShellArg, OPTIONS as BWRAP_OPTIONS};
 pub use tree::Loc;
 
 /// A source format isolint can import.

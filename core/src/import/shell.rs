@@ -21,6 +21,9 @@ pub struct Word {
     /// Whether a `$`, backquote or process substitution appeared outside
     /// single quotes (an expansion the importer cannot resolve).
     pub expands: bool,
+    /// It may stand for any number of words, none included (`"$@"`, an
+    /// array the script builds where its words cannot be read).
+    pub any: bool,
 }
 
 /// Split `text` (starting at `origin`) into words and operators.
@@ -51,6 +54,7 @@ pub fn split(text: &str, origin: Loc) -> Result<Vec<Word>, ImportError> {
                 loc,
                 operator: t.operator,
                 expands: t.expands,
+                any: false,
             }
         })
         .collect())

@@ -175,26 +175,70 @@ pub(crate) struct PipeToShell {
     pub(crate) shown: String,
 }
 
-/// Whether `text` substitutes a download: `$(curl …)`, `<(wget …)`, `` `curl …` ``.
+/// Whether `text`, shell text a shell runs, substitutes a download whose
+/// content can run: `$(curl …)`, `<(wget …)`, `` `curl …` ``. A download
+/// written to `/dev/null` (an HTTP status probe, `curl -o /dev/null -w
+/// '%{http_code}'`) brings nothing, and one that is only an operand of a
+/// test (`[ "$(curl …)" = 200 ]`) is compared, not run.
 fn substitutes_download(text: &str) -> Option<String> {
-    for (i, _) in text.match_indices(['(', '`']) {
-        let prefix_ok = text.get(..i).is_some_and(|p| {
-            p.ends_with('$') || p.ends_with('<') || text.get(i..i + 1) == Some("`")
-        });
-        if !prefix_ok {
+    let scan = crate::shell::lex::tokens(text);
+    let mut program: Option<String> = None;
+    for t in &scan.tokens {
+        if t.operator {
+            if !(t.text.starts_with(['<', '>']) || t.text.starts_with("&>")) {
+                program = None;
+            }
             continue;
         }
-        let inner = text.get(i + 1..).unwrap_or("").trim_start();
-        let first = inner
-            .split(|c: char| c.is_whitespace() || c == ')' || c == '`')
-            .next()
-            .unwrap_or("");
-        let name = program_name(first);
-        if is_downloader(&name) {
-            return Some(name);
+        let first = program.is_none();
+        if first && !crate::shell::lex::is_assignment(&t.text) {
+            program = Some(program_name(&t.text));
+        }
+        let in_test = !first
+            && program
+                .as_deref()
+                .is_some_and(|p| matches!(p, "[" | "test" | "[["));
+        for (_, body) in t.substitutions.iter().flat_map(|s| s.iter()) {
+            if let Some(name) = downloads_content(body) {
+                if !in_test {
+                    return Some(name);
+                }
+            }
         }
     }
     None
+}
+
+/// The downloader a substituted command runs, unless what it downloads
+/// goes to `/dev/null` (or nowhere, `wget --spider`): then only what
+/// `-w`/`--write-out` prints comes out, a status, not content.
+fn downloads_content(body: &str) -> Option<String> {
+    let words: Vec<String> = crate::shell::lex::tokens(body)
+        .tokens
+        .into_iter()
+        .take_while(|t| !t.operator || t.text.starts_with(['<', '>']) || t.text.starts_with("&>"))
+        .map(|t| t.text)
+        .collect();
+    let name = program_name(
+        words
+            .iter()
+            .find(|w| !crate::shell::lex::is_assignment(w))?,
+    );
+    if !is_downloader(&name) {
+        return None;
+    }
+    let null = |w: Option<&String>| w.is_some_and(|w| w == "/dev/null");
+    let discarded = words.iter().enumerate().any(|(i, w)| match w.as_str() {
+        "-o" | "--output" | "-O" | "--output-document" => null(words.get(i + 1)),
+        "--spider" => name == "wget",
+        w => {
+            w == "-o/dev/null"
+                || w == "--output=/dev/null"
+                || w == "-O/dev/null"
+                || w == "--output-document=/dev/null"
+        }
+    });
+    (!discarded).then_some(name)
 }
 
 /// Where an interpreter takes its code from.
@@ -669,6 +713,56 @@ mod tests {
             .into_iter()
             .map(|h| (h.pointer, h.downloader, h.interpreter))
             .collect()
+    }
+
+    /// An HTTP status probe downloads nothing that runs: its content goes
+    /// to `/dev/null`, or it is only compared by a test. The same download
+    /// used as code is still reported.
+    #[test]
+    fn status_probes_are_not_downloads_that_run() {
+        let table: &[(&str, bool)] = &[
+            (
+                r#"sh -c '[ "$(curl -s -o /dev/null -w "%{http_code}" https://x)" = 200 ]'"#,
+                false,
+            ),
+            (
+                r#"sh -c 'test "$(curl -so /dev/null -w %{http_code} https://x)" -eq 200'"#,
+                false,
+            ),
+            (
+                r#"bash -c 'until [ "$(curl --output /dev/null --write-out %{http_code} http://x)" = 200 ]; do sleep 1; done'"#,
+                false,
+            ),
+            (
+                r#"sh -c 'code=$(curl -o/dev/null -w %{http_code} https://x); echo $code'"#,
+                false,
+            ),
+            (
+                r#"sh -c '[[ $(curl -fsS https://x/health) == ok ]]'"#,
+                false,
+            ),
+            (r#"sh -c 'wget -q --spider https://x && echo up'"#, false),
+            (r#"sh -c "$(wget -O /dev/null https://x)""#, false),
+            (r#"sh -c "$(curl -fsSL https://x/install.sh)""#, true),
+            (r#"sh -c '$(curl -s https://x)'"#, true),
+            (r#"sh -c 'eval "$(curl -s https://x)"'"#, true),
+            (r#"sh -c 'echo ok; $(curl -s -o out https://x)'"#, true),
+            (r#"sh -c '[ -n "$x" ] && $(curl -s https://x)'"#, true),
+            (r#"sh -c 'x=$(curl -s https://x); eval "$x"'"#, true),
+        ];
+        let (mut wrong, mut n) = (Vec::new(), 0);
+        for (text, runs) in table {
+            n += 1;
+            let c = cmd_shell(text);
+            if pipes(&c).is_empty() == *runs {
+                wrong.push(*text);
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "{} of {n} misjudged: {wrong:#?}",
+            wrong.len()
+        );
     }
 
     #[test]

@@ -21,6 +21,33 @@ pub(crate) struct Token {
     /// `<(`, `>(`) and body. Boxed: few words have one, and a long command
     /// line's tokens (a bwrap line of many binds) are all held at once.
     pub substitutions: Option<Box<[(&'static str, String)]>>,
+    /// Byte offset where the word ends (0 for operators).
+    pub end: usize,
+    /// The word's pieces, quoted or not, literal or expanded: filled only
+    /// by [`word_parts`], for the readers that expand words as bash does.
+    pub parts: Vec<Part>,
+}
+
+/// One piece of a word as the shell reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Part {
+    /// Text taken as it is; `quoted` when quotes or a backslash protect it
+    /// from field splitting, globbing and tilde expansion.
+    Literal { text: String, quoted: bool },
+    /// An expansion as written (`$X`, `${a[@]}`, `$(cmd)`, a backquote),
+    /// inside double quotes or not.
+    Expansion { text: String, quoted: bool },
+}
+
+/// A here-document: the text the shell feeds to a command's input, which
+/// is no part of the command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct HereDoc {
+    /// Byte offset where the body starts.
+    pub at: usize,
+    pub body: String,
+    /// The delimiter was quoted: the body is not expanded.
+    pub quoted: bool,
 }
 
 /// What [`tokens`] found in a text.
@@ -31,6 +58,8 @@ pub(crate) struct Tokens {
     /// `${`, `` ` ``, `<(`, `>(`), and where it opens. It runs to the end
     /// of the text, which its word holds.
     pub unterminated: Option<(&'static str, usize)>,
+    /// Here-document bodies, in order; their text is not in `tokens`.
+    pub heredocs: Vec<HereDoc>,
 }
 
 /// Control and redirection operators, each before its own prefixes. The
@@ -49,12 +78,25 @@ const SPECIAL: &[u8] = b" \t\r\n#'\"\\$`;&|<>()";
 /// `>` redirection name a file descriptor and are dropped; comments and
 /// line continuations disappear.
 pub(crate) fn tokens(text: &str) -> Tokens {
+    scan(text, false)
+}
+
+/// [`tokens`], each word with its [`Part`]s.
+pub(crate) fn word_parts(text: &str) -> Tokens {
+    scan(text, true)
+}
+
+fn scan(text: &str, with_parts: bool) -> Tokens {
     let mut s = Scanner {
         src: text,
         i: 0,
         out: Tokens::default(),
         word: None,
         quoted: false,
+        with_parts,
+        in_double: false,
+        delimiter_next: None,
+        pending: Vec::new(),
     };
     while let Some(c) = s.peek(0) {
         s.step(c);
@@ -73,6 +115,14 @@ struct Scanner<'t> {
     /// Part of the word was quoted, escaped or expanded: it cannot name a
     /// file descriptor.
     quoted: bool,
+    with_parts: bool,
+    /// Inside double quotes: what is taken is quoted.
+    in_double: bool,
+    /// After `<<` (`true` for `<<-`): the next word is a delimiter.
+    delimiter_next: Option<bool>,
+    /// Here-documents whose bodies start after the next line break:
+    /// delimiter, quoted, tabs stripped.
+    pending: Vec<(String, bool, bool)>,
 }
 
 impl Scanner<'_> {
@@ -92,11 +142,29 @@ impl Scanner<'_> {
         })
     }
 
-    /// Append the text from `from` up to here to the word.
-    fn take(&mut self, at: usize, from: usize) {
+    /// Append the text from `from` up to here to the word: literal text,
+    /// quoted when `quoted` or inside double quotes.
+    fn take(&mut self, at: usize, from: usize, quoted: bool) {
         let src = self.src;
         let text = src.get(from..self.i).unwrap_or("");
-        self.word(at).text.push_str(text);
+        self.push_literal(at, text, quoted);
+    }
+
+    fn push_literal(&mut self, at: usize, text: &str, quoted: bool) {
+        let quoted = quoted || self.in_double;
+        let with_parts = self.with_parts;
+        let w = self.word(at);
+        w.text.push_str(text);
+        if !with_parts {
+            return;
+        }
+        match w.parts.last_mut() {
+            Some(Part::Literal { text: t, quoted: q }) if *q == quoted => t.push_str(text),
+            _ => w.parts.push(Part::Literal {
+                text: text.to_string(),
+                quoted,
+            }),
+        }
     }
 
     fn unterminated(&mut self, opener: &'static str, at: usize) {
@@ -105,8 +173,46 @@ impl Scanner<'_> {
 
     fn end_word(&mut self) {
         self.quoted = false;
-        if let Some(w) = self.word.take() {
+        if let Some(mut w) = self.word.take() {
+            w.end = self.i;
+            if let Some(strip) = self.delimiter_next.take() {
+                // bash ends the body at a line equal to the delimiter with
+                // its quotes removed; any quoting stops expansion in it.
+                let raw = self.src.get(w.at..w.end).unwrap_or("");
+                let quoted = raw.contains(['\'', '"', '\\']);
+                self.pending.push((w.text.clone(), quoted, strip));
+            }
             self.out.tokens.push(w);
+        }
+    }
+
+    /// At the start of a line after `<<` redirections: their bodies, each
+    /// up to its delimiter line (or the end of the text, which bash
+    /// accepts with a warning).
+    fn heredoc_bodies(&mut self) {
+        for (delimiter, quoted, strip) in std::mem::take(&mut self.pending) {
+            let at = self.i;
+            let mut body = String::new();
+            while self.i < self.src.len() {
+                let src = self.src;
+                let rest = src.get(self.i..).unwrap_or("");
+                let (line, next) = match rest.find('\n') {
+                    Some(n) => (rest.get(..n).unwrap_or(""), n + 1),
+                    None => (rest, rest.len()),
+                };
+                self.i += next;
+                let line = if strip {
+                    line.trim_start_matches('\t')
+                } else {
+                    line
+                };
+                if line == delimiter || line.strip_suffix('\r') == Some(delimiter.as_str()) {
+                    break;
+                }
+                body.push_str(line);
+                body.push('\n');
+            }
+            self.out.heredocs.push(HereDoc { at, body, quoted });
         }
     }
 
@@ -130,9 +236,9 @@ impl Scanner<'_> {
                     Some(n) => {
                         self.quoted = true;
                         self.i += n.len_utf8();
-                        self.take(at, at + 1);
+                        self.take(at, at + 1, true);
                     }
-                    None => self.take(at, at),
+                    None => self.take(at, at, false),
                 }
             }
             b'\'' => {
@@ -141,12 +247,12 @@ impl Scanner<'_> {
                 match self.rest().find('\'') {
                     Some(n) => {
                         self.i += n;
-                        self.take(at, at + 1);
+                        self.take(at, at + 1, true);
                         self.i += 1;
                     }
                     None => {
                         self.i = self.src.len();
-                        self.take(at, at + 1);
+                        self.take(at, at + 1, true);
                         self.unterminated("'", at);
                     }
                 }
@@ -173,7 +279,7 @@ impl Scanner<'_> {
                         .position(|b| SPECIAL.contains(b))
                         .map_or(rest.len(), |n| n + 1);
                     self.i += n;
-                    self.take(at, at);
+                    self.take(at, at, false);
                 }
             },
         }
@@ -194,13 +300,26 @@ impl Scanner<'_> {
             ..Token::default()
         });
         self.i += op.len();
+        match op {
+            "<<" => self.delimiter_next = Some(false),
+            "<<-" => self.delimiter_next = Some(true),
+            "\n" if !self.pending.is_empty() => self.heredoc_bodies(),
+            _ => {}
+        }
     }
 
     fn double_quoted(&mut self) {
         let at = self.i;
         self.quoted = true;
         self.i += 1;
-        self.word(at);
+        // `""` is an empty argument: it has a part.
+        self.push_literal(at, "", true);
+        let was = std::mem::replace(&mut self.in_double, true);
+        self.double_quoted_body(at);
+        self.in_double = was;
+    }
+
+    fn double_quoted_body(&mut self, at: usize) {
         loop {
             let from = self.i;
             match self.peek(0) {
@@ -215,10 +334,10 @@ impl Scanner<'_> {
                         Some(b'\n') => self.i += 1,
                         Some(b'$' | b'`' | b'"' | b'\\') => {
                             self.i += 1;
-                            self.take(at, from + 1);
+                            self.take(at, from + 1, true);
                         }
                         // Before anything else the backslash is kept.
-                        _ => self.take(at, from),
+                        _ => self.take(at, from, true),
                     }
                 }
                 Some(b'$') => self.dollar(),
@@ -229,7 +348,7 @@ impl Scanner<'_> {
                         .iter()
                         .position(|b| b"\"\\$`".contains(b))
                         .unwrap_or(rest.len());
-                    self.take(at, from);
+                    self.take(at, from, true);
                 }
             }
         }
@@ -239,6 +358,14 @@ impl Scanner<'_> {
     fn dollar(&mut self) {
         let at = self.i;
         match self.peek(1) {
+            // `$'..'`: bash's ANSI-C quoting, escapes decoded.
+            Some(b'\'') if !self.in_double => self.ansi_c(),
+            // `$"..."`: a double-quoted string bash may translate; no locale
+            // catalog applies to a script read here, so it is the string.
+            Some(b'"') if !self.in_double => {
+                self.i += 1;
+                self.double_quoted();
+            }
             Some(b'(') => {
                 let arithmetic = self.peek(2) == Some(b'(');
                 self.i += 1;
@@ -250,8 +377,19 @@ impl Scanner<'_> {
                 self.balanced(b'{', b'}', "${", at);
                 self.expanded(at, true, None);
             }
-            Some(c) if c.is_ascii_alphanumeric() || b"_@*#?$!-".contains(&c) => {
+            Some(c) if c.is_ascii_alphabetic() || c == b'_' => {
+                // `$NAME`: the longest name.
                 self.i += 1;
+                let rest = self.src.as_bytes().get(self.i..).unwrap_or_default();
+                self.i += rest
+                    .iter()
+                    .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
+                    .unwrap_or(rest.len());
+                self.expanded(at, true, None);
+            }
+            Some(c) if c.is_ascii_digit() || b"_@*#?$!-".contains(&c) => {
+                // `$1`, `$@`, `$$`: one character.
+                self.i += 2;
                 self.expanded(at, true, None);
             }
             _ => {
@@ -259,6 +397,41 @@ impl Scanner<'_> {
                 self.expanded(at, false, None);
             }
         }
+    }
+
+    /// At `$'`: the string up to the next unescaped `'`, decoded as bash
+    /// does. A NUL ends the text (bash's strings are C strings); what
+    /// follows up to the quote is dropped, as bash drops it.
+    fn ansi_c(&mut self) {
+        let at = self.i;
+        self.quoted = true;
+        self.i += 2;
+        let bytes = self.src.as_bytes();
+        let start = self.i;
+        let mut end = None;
+        while let Some(&c) = bytes.get(self.i) {
+            match c {
+                b'\\' => self.i += 2,
+                b'\'' => {
+                    end = Some(self.i);
+                    break;
+                }
+                _ => self.i += 1,
+            }
+        }
+        let inner = self
+            .src
+            .get(start..end.unwrap_or(self.src.len()))
+            .unwrap_or("");
+        let text = decode_ansi_c(inner);
+        match end {
+            Some(e) => self.i = e + 1,
+            None => {
+                self.i = self.src.len();
+                self.unterminated("$'", at);
+            }
+        }
+        self.push_literal(at, &text, true);
     }
 
     /// At a backquote: the substitution up to the next unescaped one.
@@ -326,8 +499,16 @@ impl Scanner<'_> {
         substitution: Option<(&'static str, String)>,
     ) {
         self.quoted = true;
-        self.take(at, at);
+        let text = self.src.get(at..self.i).unwrap_or("");
+        let (with_parts, quoted) = (self.with_parts, self.in_double);
         let w = self.word(at);
+        w.text.push_str(text);
+        if with_parts {
+            w.parts.push(Part::Expansion {
+                text: text.to_string(),
+                quoted,
+            });
+        }
         w.expands = true;
         w.parameter |= parameter;
         if let Some(sub) = substitution {
@@ -336,6 +517,111 @@ impl Scanner<'_> {
             w.substitutions = Some(subs.into_boxed_slice());
         }
     }
+}
+
+/// The text of bash's `$'..'` string: `\n`, `\t` and the other C escapes,
+/// `\NNN` octal, `\xHH` hex, `\uHHHH`/`\UHHHHHHHH` code points and `\cX`
+/// control characters; an unknown escape keeps its backslash.
+fn decode_ansi_c(inner: &str) -> String {
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars().peekable();
+    // Up to `max` digits of `radix`, as a number.
+    fn digits(
+        chars: &mut std::iter::Peekable<std::str::Chars<'_>>,
+        radix: u32,
+        max: usize,
+    ) -> Option<u32> {
+        let mut n: Option<u32> = None;
+        for _ in 0..max {
+            match chars.peek().and_then(|c| c.to_digit(radix)) {
+                Some(d) => {
+                    n = Some(n.unwrap_or(0).saturating_mul(radix).saturating_add(d));
+                    chars.next();
+                }
+                None => break,
+            }
+        }
+        n
+    }
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let Some(e) = chars.next() else {
+            out.push('\\');
+            break;
+        };
+        let decoded: Option<char> = match e {
+            'a' => Some('\u{7}'),
+            'b' => Some('\u{8}'),
+            'e' | 'E' => Some('\u{1b}'),
+            'f' => Some('\u{c}'),
+            'n' => Some('\n'),
+            'r' => Some('\r'),
+            't' => Some('\t'),
+            'v' => Some('\u{b}'),
+            '\\' | '\'' | '"' | '?' => Some(e),
+            '0'..='7' => {
+                // One to three octal digits; bash keeps the low byte.
+                let mut n = e.to_digit(8).unwrap_or(0);
+                for _ in 0..2 {
+                    match chars.peek().and_then(|c| c.to_digit(8)) {
+                        Some(d) => {
+                            n = n * 8 + d;
+                            chars.next();
+                        }
+                        None => break,
+                    }
+                }
+                byte_char(n & 0xff)
+            }
+            'x' => match digits(&mut chars, 16, 2) {
+                Some(n) => byte_char(n),
+                None => {
+                    out.push_str("\\x");
+                    continue;
+                }
+            },
+            'u' | 'U' => {
+                let max = if e == 'u' { 4 } else { 8 };
+                match digits(&mut chars, 16, max) {
+                    Some(n) => Some(char::from_u32(n).unwrap_or('\u{fffd}')),
+                    None => {
+                        out.push('\\');
+                        out.push(e);
+                        continue;
+                    }
+                }
+            }
+            'c' => match chars.next() {
+                Some(x) => Some(
+                    char::from_u32((x.to_ascii_uppercase() as u32) ^ 0x40).unwrap_or('\u{fffd}'),
+                ),
+                None => {
+                    out.push_str("\\c");
+                    continue;
+                }
+            },
+            other => {
+                out.push('\\');
+                Some(other)
+            }
+        };
+        match decoded {
+            Some('\0') => break,
+            Some(d) => out.push(d),
+            None => out.push('\u{fffd}'),
+        }
+    }
+    out
+}
+
+/// A byte from an escape: ASCII as itself, a NUL as a NUL (which ends the
+/// string), anything else a replacement character (bash emits the raw
+/// byte, which is not UTF-8 text on its own).
+fn byte_char(n: u32) -> Option<char> {
+    (n < 0x80).then(|| char::from_u32(n)).flatten()
 }
 
 /// Unquoted digits (`2>`) or a bash `{name}` (`{fd}>`) before a redirection.
@@ -420,6 +706,12 @@ const SKIP_HEADERS: &[&str] = &["for", "case", "select", "function"];
 
 /// Shell text into simple commands (see module docs).
 pub(crate) fn parse(text: &str) -> Script {
+    parse_nested(text, true)
+}
+
+/// [`parse`], reading here-document bodies as commands only at the top:
+/// a body's own here-documents stay data, so the cost stays linear.
+fn parse_nested(text: &str, bodies: bool) -> Script {
     let scan = tokens(text);
     let mut p = Parser::default();
     p.script.unterminated = scan.unterminated.is_some();
@@ -427,6 +719,18 @@ pub(crate) fn parse(text: &str) -> Script {
         p.token(t);
     }
     p.finish_command();
+    // A here-document's body is read as commands too: fed to a shell it
+    // runs, and reading data as commands only errs toward reporting. Its
+    // quotes are its own: an apostrophe in it leaves nothing open.
+    for h in scan.heredocs.into_iter().filter(|_| bodies) {
+        let body = parse_nested(&h.body, false);
+        p.script.commands.extend(body.commands);
+        p.script.operator_bits |= body.operator_bits;
+        if !h.quoted {
+            p.script.substitutions.extend(body.substitutions);
+            p.script.expansions |= body.expansions;
+        }
+    }
     p.script
 }
 

@@ -19,6 +19,7 @@ pub(crate) mod codevars;
 pub(crate) mod fetch;
 pub(crate) mod lex;
 pub(crate) mod programs;
+pub(crate) mod script;
 pub(crate) mod walk;
 pub(crate) mod words;
 
