@@ -37,7 +37,10 @@ fn holds(exe: &std::path::Path, name: &str) -> bool {
 #[test]
 fn the_feature_is_off_by_default() {
     let manifest = std::fs::read_to_string(root().join("tui/Cargo.toml")).unwrap();
-    assert!(manifest.contains("fault-injection = []"), "the feature exists");
+    assert!(
+        manifest.contains("fault-injection = []"),
+        "the feature exists"
+    );
     for line in manifest.lines() {
         let l = line.trim_start();
         if l.starts_with("default") && l.contains('=') {
