@@ -245,6 +245,25 @@ const ROWS: &[Row] = &[
         expect: Expect::Refused("symbolic link"),
     },
     Row {
+        name: "a file mount source that is a second hard link of a file elsewhere",
+        hostile: |p, b| {
+            fs::write(format!("{b}/elsewhere/secret"), "not for the job\n").unwrap();
+            fs::hard_link(
+                format!("{b}/elsewhere/secret"),
+                format!("{b}/snapshots/parser/conf"),
+            )
+            .unwrap();
+            let extra = serde_json::json!({
+                "source": format!("{b}/snapshots/parser/conf"),
+                "target": "/config/conf",
+                "access": "read-only"
+            });
+            p["mounts"].as_array_mut().unwrap().push(extra);
+        },
+        traces: &[],
+        expect: Expect::Refused("hard links"),
+    },
+    Row {
         name: "a FIFO as a mount source",
         hostile: |p, b| {
             mkfifo(&format!("{b}/snapshots/pipe"));

@@ -214,7 +214,8 @@ struct SourceId {
 /// following links: every component exists, none is a symbolic link (bwrap
 /// would follow it somewhere the audit never judged), every one but the
 /// last is a directory, and the last is a directory or a regular file
-/// (never a FIFO, socket or device). `path` is absolute and in normal form
+/// (never a FIFO, socket or device, nor a file with a second hard link).
+/// `path` is absolute and in normal form
 /// (`isolint_core::launch::spec`).
 fn check_host_path(path: &str) -> Result<SourceId, String> {
     let parts: Vec<&str> = path.split('/').filter(|c| !c.is_empty()).collect();
@@ -238,6 +239,12 @@ fn check_host_path(path: &str) -> Result<SourceId, String> {
         return Err(format!(
             "{path} is {}: only a directory or a regular file is bound",
             kind_of(t)
+        ));
+    }
+    if t.is_file() && meta.nlink() > 1 {
+        return Err(format!(
+            "{path} is a regular file with {} hard links: the same file has another name the audit never judged",
+            meta.nlink()
         ));
     }
     Ok(SourceId {
@@ -1395,6 +1402,8 @@ mod tests {
         std::os::unix::fs::symlink(d.join("real/file"), d.join("filelink")).unwrap();
         mkfifo(&d.join("fifo"));
         let _sock = std::os::unix::net::UnixListener::bind(d.join("sock")).unwrap();
+        std::fs::write(d.join("twice"), "x").unwrap();
+        std::fs::hard_link(d.join("twice"), d.join("twice-again")).unwrap();
         let rows: Vec<(String, Option<&str>)> = vec![
             (p("real"), None),
             (p("real/file"), None),
@@ -1402,6 +1411,7 @@ mod tests {
             (p("link/sub"), Some("symbolic link")),
             (p("filelink"), Some("symbolic link")),
             (p("fifo"), Some("FIFO")),
+            (p("twice"), Some("hard links")),
             (p("sock"), Some("socket")),
             ("/dev/null".into(), Some("device")),
             (p("real/file/below"), Some("regular file")),
