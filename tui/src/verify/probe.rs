@@ -260,7 +260,7 @@ fn read(path: &Path) -> Answer {
 }
 
 /// A write check on whatever is at `path`: a directory by creating a
-/// file in it ([`write`]), a regular file by opening it for writing
+/// file in it ([`write()`]), a regular file by opening it for writing
 /// (nothing is written, no O_TRUNC), anything else by access(2). A path
 /// under a file (ENOTDIR) is an error, never "absent": only ENOENT lets
 /// an ancestor answer ([`write_denied`]).
