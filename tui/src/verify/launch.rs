@@ -1374,6 +1374,32 @@ mod tests {
             assert_eq!(seen, 2, "both workers ran the stub");
             assert!(!marker.exists(), "a loader or shell wrote the marker");
         }
+        // The third host process: `bwrap --version`, for the runner name.
+        for f in std::fs::read_dir(d).unwrap().flatten() {
+            if f.file_name() != "stub-bwrap" {
+                std::fs::remove_file(f.path()).unwrap();
+            }
+        }
+        let _ = bwrap_version(&stub, d);
+        let mut seen = 0;
+        for f in std::fs::read_dir(d).unwrap().flatten() {
+            let name = f.file_name().to_string_lossy().into_owned();
+            let text = std::fs::read_to_string(f.path()).unwrap();
+            if name.starts_with("env.") {
+                seen += 1;
+                let names: Vec<&str> = text
+                    .lines()
+                    .filter_map(|l| l.split_once('=').map(|(k, _)| k))
+                    .filter(|k| !["PWD", "SHLVL", "_", "OLDPWD"].contains(k))
+                    .collect();
+                assert!(names.is_empty(), "bwrap --version: host env {names:?}");
+            } else if name.starts_with("cwd.") {
+                assert_eq!(text.trim(), d.display().to_string());
+            } else if name.starts_with("argv.") {
+                assert_eq!(text, "--version\n");
+            }
+        }
+        assert_eq!(seen, 1, "bwrap --version ran the stub");
     }
 
     fn mkfifo(p: &Path) {
