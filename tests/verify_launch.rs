@@ -397,3 +397,96 @@ fn a_microvm_launched_on_bubblewrap_is_reported_on_the_host_kernel() {
         .collect();
     assert!(others.is_empty(), "{others:#?}");
 }
+
+/// Issue 42, the probe judges files as files. Two deviations the
+/// directory-only fixture could not show, each launched honestly (every
+/// check of the row's target agrees) and with its fault (it disagrees):
+/// a read-only FILE mount bound read-write (before, the write check got
+/// ENOTDIR, called the file absent and answered from the read-only parent:
+/// agreement), and a FIFO at a read-denied target bound in (before, the
+/// probe's blocking open hung until the worker's time ran out).
+#[test]
+fn a_file_mount_and_a_fifo_are_judged_as_what_they_are() {
+    if !bwrap_present() {
+        return;
+    }
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    type Setup = fn(&Fixture);
+    let rows: [(&str, Setup, &str, &str, &str); 2] = [
+        (
+            "read-only file mount bound read-write",
+            |f| {
+                let mut p: Value =
+                    serde_json::from_str(&fs::read_to_string(&f.profile).unwrap()).unwrap();
+                let source = f.base.join("snapshots/parser/test_date.py");
+                // Writable by anyone: only the sandbox may make it read-only.
+                open_to_all(&source, 0o666);
+                p["mounts"].as_array_mut().unwrap().push(serde_json::json!({
+                    "source": source.to_str().unwrap(),
+                    "target": "/config/test_date.py",
+                    "access": "read-only"
+                }));
+                fs::write(&f.profile, p.to_string()).unwrap();
+            },
+            "mounts-writable",
+            "write-denied",
+            "/config/test_date.py",
+        ),
+        (
+            "FIFO at a read-denied target bound in",
+            |f| {
+                let fifo = f.base.join("secret.fifo");
+                let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+                // SAFETY: a NUL-terminated path; mkfifo only reads it.
+                assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o666) }, 0);
+                // First in the catalog, so `bind-forbidden` binds it.
+                let mut l: Value =
+                    serde_json::from_str(&fs::read_to_string(&f.labels).unwrap()).unwrap();
+                l["labels"].as_array_mut().unwrap().insert(
+                    0,
+                    serde_json::json!({"path": fifo.to_str().unwrap(), "label": "credential-store"}),
+                );
+                fs::write(&f.labels, l.to_string()).unwrap();
+            },
+            "bind-forbidden",
+            "read-denied",
+            "secret.fifo",
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (what, setup, fault, kind, target) in rows {
+        let f = fixture();
+        setup(&f);
+        for fault in [None, Some(fault)] {
+            let started = std::time::Instant::now();
+            let (code, rec) = verify(&f, fault);
+            let took = started.elapsed();
+            let of_target: Vec<&Value> = checks(&rec)
+                .iter()
+                .filter(|c| {
+                    c["kind"] == kind && c["target"].as_str().is_some_and(|t| t.ends_with(target))
+                })
+                .collect();
+            let want = if fault.is_some() {
+                "disagrees"
+            } else {
+                "agrees"
+            };
+            let ok = !of_target.is_empty() && of_target.iter().all(|c| c["status"] == want);
+            let want_code = if fault.is_some() { 1 } else { 0 };
+            eprintln!(
+                "| {what} | {fault:?} | {} ms | {want}: {ok} |",
+                took.as_millis()
+            );
+            if !ok || code != want_code {
+                wrong.push(format!("{what} ({fault:?}): want {kind} on {target} {want}, exit {want_code}; got exit {code}: {of_target:#?}"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} of 4 wrong:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}

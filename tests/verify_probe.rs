@@ -181,3 +181,101 @@ fn probe_rejects_a_bad_plan_with_exit_2() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("plan.json") && err.contains("line 2"), "{err}");
 }
+
+/// Issue 42: the probe judges a file as a file and never blocks on a FIFO.
+/// Unsandboxed and as root every target here is accessible, so what is
+/// checked is how each is answered: a FIFO at a read or write target is
+/// not opened (access(2)) and cannot hold the probe; a regular file's
+/// write check opens the file itself (nothing written) instead of calling
+/// it absent (ENOTDIR) and asking its parent; a path under a file is an
+/// error, not "absent".
+#[test]
+fn probe_judges_files_as_files_and_never_blocks_on_a_fifo() {
+    use std::os::unix::fs::MetadataExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let fifo = tmp.path().join("fifo");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a NUL-terminated path; mkfifo only reads it.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o666) }, 0);
+    let file = tmp.path().join("file");
+    fs::write(&file, "kept as it is\n").unwrap();
+    let before = fs::metadata(&file).unwrap();
+    let p = |path: &std::path::Path| path.to_str().unwrap().to_string();
+    let doc = serde_json::json!({
+        "schema": "isolint.findings/v2",
+        "profile": {"fingerprint": "f"},
+        "runtime_checks": [
+            {"id": "read-fifo", "kind": "read-denied", "target": {"path": p(&fifo)}},
+            {"id": "write-fifo", "kind": "write-denied", "target": {"path": p(&fifo)}},
+            {"id": "write-file", "kind": "write-denied", "target": {"path": p(&file)}},
+            {"id": "allowed-file", "kind": "write-allowed", "target": {"path": p(&file)}},
+            {"id": "under-file", "kind": "write-denied", "target": {"path": p(&file.join("below"))}},
+            {"id": "read-file", "kind": "read-denied", "target": {"path": p(&file)}}
+        ]
+    });
+    let plan = tmp.path().join("plan.json");
+    fs::write(&plan, doc.to_string()).unwrap();
+    let mut child = Command::new(bin())
+        .args(["probe", "--plan"])
+        .arg(&plan)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the probe blocked (a FIFO at a target held it)");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let obs: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let by_id = |id: &str| -> Value {
+        obs["observations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["id"] == id)
+            .unwrap()
+            .clone()
+    };
+    let mut wrong = Vec::new();
+    for (id, observed, action) in [
+        ("read-fifo", "allowed", "not opened"),
+        ("write-fifo", "allowed", "not opened"),
+        ("write-file", "allowed", "O_WRONLY"),
+        ("allowed-file", "allowed", "O_WRONLY"),
+        ("under-file", "error", "stat"),
+        ("read-file", "allowed", "O_NONBLOCK"),
+    ] {
+        let o = by_id(id);
+        if o["observed"] != observed || !o["action"].as_str().unwrap().contains(action) {
+            wrong.push(format!("{id}: want {observed} by {action:?}, got {o}"));
+        }
+        if o["detail"].as_str().is_some_and(|d| d.contains("ancestor")) {
+            wrong.push(format!("{id}: answered by an ancestor: {o}"));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} of 6 wrong:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+    let after = fs::metadata(&file).unwrap();
+    assert_eq!(
+        (after.size(), after.mtime(), after.mtime_nsec()),
+        (before.size(), before.mtime(), before.mtime_nsec()),
+        "nothing was written to the file"
+    );
+    assert_eq!(fs::read_to_string(&file).unwrap(), "kept as it is\n");
+}

@@ -31,6 +31,7 @@ pub mod import;
 pub mod json;
 mod json_writer;
 pub mod labels;
+pub mod launch;
 pub mod model;
 pub mod observe;
 mod par;

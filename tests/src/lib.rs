@@ -33,7 +33,8 @@ fn profile_dir() -> PathBuf {
         .to_path_buf()
 }
 
-/// The `isolint` binary under test, built on first use.
+/// The `isolint` binary under test, built on first use, with the test-only
+/// `fault-injection` feature (`ISOLINT_VERIFY_FAULT`; release builds lack it).
 pub fn bin() -> &'static Path {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
     BIN.get_or_init(|| {
@@ -57,6 +58,10 @@ pub fn bin() -> &'static Path {
                 "isolint",
                 "--bin",
                 "isolint",
+                // The verify suites inject faults; every suite uses this
+                // one binary, so that builds never alternate.
+                "--features",
+                "fault-injection",
                 "--profile",
                 &profile,
             ])

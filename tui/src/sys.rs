@@ -41,33 +41,54 @@ pub fn reserve_address_space(len: usize) -> io::Result<()> {
     Ok(())
 }
 
+/// The most descriptors [`spawn_limited`] places in a child.
+pub const MAX_PLACED: usize = 4;
+
 /// Spawn `cmd` with hard and soft resource `limits` (`RLIMIT_*`, value)
-/// set in the child before it executes, and `fd3`, when given, as the
-/// child's descriptor 3 (left open across exec). `cmd` is taken: it
-/// cannot be spawned again once `fd3`'s borrow has ended.
+/// set in the child before it executes, and each of `fds` (number, open
+/// descriptor) placed at that number in the child, left open across exec
+/// (at most [`MAX_PLACED`]). `cmd` is taken: it cannot be spawned again
+/// once the borrows of `fds` have ended.
 pub fn spawn_limited(
     mut cmd: Command,
     limits: &[(libc::__rlimit_resource_t, u64)],
-    fd3: Option<BorrowedFd<'_>>,
+    fds: &[(RawFd, BorrowedFd<'_>)],
 ) -> io::Result<Child> {
+    if fds.len() > MAX_PLACED || fds.iter().any(|(to, _)| *to < 3) {
+        return Err(io::Error::from_raw_os_error(libc::EINVAL));
+    }
     let limits = limits.to_vec();
-    let fd3: Option<RawFd> = fd3.map(|f| f.as_raw_fd());
+    let mut from: [RawFd; MAX_PLACED] = [-1; MAX_PLACED];
+    let mut to: [RawFd; MAX_PLACED] = [-1; MAX_PLACED];
+    for (i, (t, f)) in fds.iter().enumerate() {
+        from[i] = f.as_raw_fd();
+        to[i] = *t;
+    }
+    let n = fds.len();
+    // Above every target, so that moving one descriptor never closes
+    // another still to be moved.
+    let above = to.iter().copied().max().unwrap_or(2) + 1;
     // SAFETY: between fork and exec the closure calls only
     // async-signal-safe functions (fcntl, dup2, setrlimit) and allocates
-    // nothing (`limits` was copied before the fork). `fd3` stays open until
-    // `spawn` returns, as the borrow it came from outlives this call. Why:
-    // std sets no resource limit in a child and places no descriptor
-    // other than 0-2; setting the limits in this process instead would
-    // bind the launcher itself, irreversibly.
+    // nothing (`limits` was copied and the descriptor tables filled before
+    // the fork). The descriptors stay open until `spawn` returns, as the
+    // borrows they came from outlive this call. Why: std sets no resource
+    // limit in a child and places no descriptor other than 0-2; setting
+    // the limits in this process instead would bind the launcher itself,
+    // irreversibly.
     unsafe {
         cmd.pre_exec(move || {
-            if let Some(fd) = fd3 {
-                if fd == 3 {
-                    let flags = libc::fcntl(3, libc::F_GETFD);
-                    if flags < 0 || libc::fcntl(3, libc::F_SETFD, flags & !libc::FD_CLOEXEC) < 0 {
-                        return Err(io::Error::last_os_error());
-                    }
-                } else if libc::dup2(fd, 3) < 0 {
+            let mut moved = from;
+            for fd in moved.iter_mut().take(n) {
+                let d = libc::fcntl(*fd, libc::F_DUPFD_CLOEXEC, above);
+                if d < 0 {
+                    return Err(io::Error::last_os_error());
+                }
+                *fd = d;
+            }
+            for (m, t) in moved.iter().zip(to.iter()).take(n) {
+                // dup2 leaves the new descriptor without close-on-exec.
+                if libc::dup2(*m, *t) < 0 {
                     return Err(io::Error::last_os_error());
                 }
             }
@@ -158,7 +179,7 @@ mod tests {
         cmd.args(["-c", "echo \"$(ulimit -H -t) $(ulimit -S -t)\" >&3"])
             .stdin(Stdio::null())
             .stdout(Stdio::null());
-        let mut child = spawn_limited(cmd, &[(libc::RLIMIT_CPU, 77)], Some(w.as_fd())).unwrap();
+        let mut child = spawn_limited(cmd, &[(libc::RLIMIT_CPU, 77)], &[(3, w.as_fd())]).unwrap();
         drop(w);
         assert!(child.wait().unwrap().success());
         let mut out = String::new();

@@ -5,6 +5,16 @@
 //! tree, that output past `output_bytes` is cut, and that the worker and
 //! its temporary directory are gone afterwards. Then it reconciles.
 //!
+//! Trust boundary: the profile is hostile. Nothing it declares reaches a
+//! process on the host: `bwrap` is found at a fixed absolute path before
+//! the profile is read and runs with an empty environment in the
+//! launcher's own directory; the declared environment reaches the job
+//! only through bwrap's `--clearenv`/`--setenv`, read from a memory file
+//! (`--args`), so no value is on a command line either; every mount
+//! source is checked component by component (no symbolic link, nothing
+//! but a directory or a regular file) before each worker starts, and no
+//! mount point is created inside a host directory.
+//!
 //! Safety: no packet leaves loopback. Egress checks are mapped to a
 //! listener the launcher opens on 127.0.0.1 outside the worker; with
 //! `--unshare-net` the worker cannot reach it, and reaching it means the
@@ -13,7 +23,8 @@
 //! directory, which is removed before the result is printed.
 
 use std::io::Read;
-use std::os::fd::{AsFd, BorrowedFd};
+use std::os::fd::{AsFd, BorrowedFd, RawFd};
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -21,6 +32,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use clap::Args;
+use isolint_core::launch::{covers, LaunchSpec, Limits, INSIDE};
 use isolint_core::model::StringEnum;
 use isolint_core::observe::{self, Observation, Observations, Observed, OBSERVATIONS_SCHEMA};
 use isolint_core::{AuditOptions, Labels};
@@ -54,8 +66,12 @@ pub struct VerifyArgs {
 /// root: `nobody`, so that the job holds no host authority and the
 /// kernel's per-user process limit applies (it never does to uid 0).
 const WORKER_ID: u32 = 65534;
-/// Where the launcher's directory (probe binary, plan) appears inside.
-const INSIDE: &str = "/run/isolint";
+/// Where `bwrap` may be, in this order: system directories only, never
+/// the user's PATH nor anything the profile names. The file must belong
+/// to root and be writable by nobody else.
+const BWRAP_PATHS: &[&str] = &["/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bin/bwrap"];
+/// The descriptor bwrap reads its environment options from (`--args`).
+const ARGS_FD: RawFd = 4;
 /// The wall-clock limit of the helper worker that the timeout is observed
 /// on: the declared limit, scaled down so a verification takes seconds.
 const PROBED_WALL: Duration = Duration::from_millis(500);
@@ -70,9 +86,12 @@ const MAX_OBSERVATIONS: u64 = 16 << 20;
 const MAX_STDERR: u64 = 64 << 10;
 
 /// Deliberate deviations from the profile, for the fault-injection tests
-/// only (`ISOLINT_VERIFY_FAULT=name,name`): each must make the verifier
-/// report `disagrees`, never agreement.
+/// only: each must make the verifier report `disagrees`, never agreement.
+/// They are chosen with `ISOLINT_VERIFY_FAULT=name,name`, which only a
+/// build with the `fault-injection` feature reads (the acceptance tests
+/// build one); a release build has no such switch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(not(any(test, feature = "fault-injection")), allow(dead_code))]
 enum Fault {
     /// Bind the first forbidden catalog path that exists into the worker.
     BindForbidden,
@@ -92,7 +111,7 @@ enum Fault {
     NoWallLimit,
     /// No pid namespace, no die-with-parent: killing bwrap kills only it.
     KillParent,
-    /// Pass the launcher's whole environment.
+    /// Give the job the launcher's whole environment.
     InheritEnv,
     /// Add a variable the profile does not declare.
     AddVariable,
@@ -100,6 +119,7 @@ enum Fault {
     KeepWorker,
 }
 
+#[cfg(any(test, feature = "fault-injection"))]
 const FAULTS: &[(&str, Fault)] = &[
     ("bind-forbidden", Fault::BindForbidden),
     ("mounts-writable", Fault::MountsWritable),
@@ -115,6 +135,13 @@ const FAULTS: &[(&str, Fault)] = &[
     ("keep-worker", Fault::KeepWorker),
 ];
 
+/// The variable `add-variable` gives the job (a test build only).
+#[cfg(feature = "fault-injection")]
+const FAULT_EXTRA: &[u8] = b"ISOLINT_FAULT_EXTRA";
+#[cfg(not(feature = "fault-injection"))]
+const FAULT_EXTRA: &[u8] = b"";
+
+#[cfg(feature = "fault-injection")]
 fn faults() -> Result<Vec<Fault>, String> {
     let Some(v) = std::env::var_os("ISOLINT_VERIFY_FAULT") else {
         return Ok(Vec::new());
@@ -138,111 +165,137 @@ fn faults() -> Result<Vec<Fault>, String> {
         .collect()
 }
 
-/// One declared mount, as the worker gets it.
-#[derive(Debug, Clone)]
-struct Mount {
-    source: PathBuf,
-    target: String,
-    writable: bool,
+/// Without the test-only feature there is no switch: the launch follows
+/// the profile, whatever the environment says.
+#[cfg(not(feature = "fault-injection"))]
+fn faults() -> Result<Vec<Fault>, String> {
+    Ok(Vec::new())
 }
 
-#[derive(Debug, Default, Clone, Copy)]
-struct Limits {
-    memory: Option<u64>,
-    processes: Option<u64>,
-    cpu: Option<u64>,
-    wall: Option<u64>,
-    output: Option<u64>,
+/// `bwrap` at the first of [`BWRAP_PATHS`] that is an executable file
+/// owned by root and writable by nobody else. Resolved before the profile
+/// is read, so nothing the profile declares can choose it.
+fn resolve_bwrap() -> Option<PathBuf> {
+    BWRAP_PATHS.iter().map(Path::new).find_map(|p| {
+        let m = std::fs::metadata(p).ok()?;
+        let trusted = m.is_file() && m.mode() & 0o111 != 0 && m.uid() == 0 && m.mode() & 0o022 == 0;
+        trusted.then(|| p.to_path_buf())
+    })
 }
 
-/// What the launcher builds: the profile's mounts, network, environment,
-/// user and limits.
-#[derive(Debug, Clone)]
-struct Spec {
-    mounts: Vec<Mount>,
-    share_network: bool,
-    inherit_env: bool,
-    variables: Vec<(String, String)>,
-    ids: Option<(u32, u32)>,
-    limits: Limits,
+/// What a file's type is called in a refusal.
+fn kind_of(t: std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if t.is_symlink() {
+        "a symbolic link"
+    } else if t.is_fifo() {
+        "a FIFO (named pipe)"
+    } else if t.is_socket() {
+        "a socket"
+    } else if t.is_block_device() || t.is_char_device() {
+        "a device"
+    } else if t.is_dir() {
+        "a directory"
+    } else {
+        "a regular file"
+    }
 }
 
-/// Read the launch spec from the profile document the plan was derived
-/// from; what the launcher cannot build is an error, never ignored.
-fn spec(profile: &Value) -> Result<Spec, String> {
-    let mut mounts = Vec::new();
-    for (i, m) in profile["mounts"]
-        .as_array()
-        .map(Vec::as_slice)
-        .unwrap_or(&[])
-        .iter()
-        .enumerate()
-    {
-        let (Some(source), Some(target)) = (m["source"].as_str(), m["target"].as_str()) else {
-            return Err(format!("/mounts/{i}: a mount needs a source and a target"));
-        };
-        if !source.starts_with('/') || !target.starts_with('/') {
-            return Err(format!("/mounts/{i}: source and target must be absolute"));
-        }
-        let t = target.trim_end_matches('/');
-        if t.is_empty() || t == INSIDE || t.starts_with(&format!("{INSIDE}/")) {
+/// The identity of a checked mount source, compared again before each
+/// worker starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct SourceId {
+    dev: u64,
+    ino: u64,
+    dir: bool,
+}
+
+/// Check a host path bwrap will be handed, component by component without
+/// following links: every component exists, none is a symbolic link (bwrap
+/// would follow it somewhere the audit never judged), every one but the
+/// last is a directory, and the last is a directory or a regular file
+/// (never a FIFO, socket or device, nor a file with a second hard link).
+/// `path` is absolute and in normal form
+/// (`isolint_core::launch::spec`).
+fn check_host_path(path: &str) -> Result<SourceId, String> {
+    let parts: Vec<&str> = path.split('/').filter(|c| !c.is_empty()).collect();
+    let mut at = PathBuf::from("/");
+    let mut meta = std::fs::symlink_metadata(&at).map_err(|e| format!("/: {e}"))?;
+    for (k, c) in parts.iter().enumerate() {
+        at.push(c);
+        meta = std::fs::symlink_metadata(&at).map_err(|e| format!("{}: {e}", at.display()))?;
+        let t = meta.file_type();
+        let last = k + 1 == parts.len();
+        if t.is_symlink() || (!last && !t.is_dir()) {
             return Err(format!(
-                "/mounts/{i}: target {target} is where the launcher puts the probe"
+                "{} is {}: bubblewrap would follow it to another place than the audit judged; name the place itself",
+                at.display(),
+                kind_of(t)
             ));
         }
-        // Undeclared access gets what most runtimes give: read-write.
-        let writable = m["access"].as_str() != Some("read-only");
-        std::fs::symlink_metadata(source).map_err(|e| {
-            format!("/mounts/{i}: source {source}: {e} (the launcher creates nothing outside its own temporary directory)")
-        })?;
-        mounts.push(Mount {
-            source: PathBuf::from(source),
-            target: t.to_string(),
-            writable,
-        });
     }
-    let share_network = match profile["network"]["egress"].as_str() {
-        Some("deny") => false,
-        Some("allow-list") => {
-            return Err(
-                "/network/egress: bubblewrap cannot enforce an allow list; launch the job \
-with your own sandbox and run `isolint probe` inside it (README: your own launcher)"
-                    .into(),
-            )
-        }
-        // allow-all, or undeclared: what a runner defaults to, shared.
-        _ => true,
-    };
-    let env = &profile["environment"];
-    let inherit_env = env["inherit"].as_bool() != Some(false);
-    let variables = env["variables"]
-        .as_object()
-        .map(|o| {
-            o.iter()
-                .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
-                .collect()
-        })
-        .unwrap_or_default();
-    let ids = profile["boundary"]["user"].as_str().and_then(|u| {
-        let (uid, gid) = u.split_once(':').unwrap_or((u, u));
-        Some((uid.parse().ok()?, gid.parse().ok()?))
-    });
-    let l = &profile["limits"];
-    let limits = Limits {
-        memory: l["memory_bytes"].as_u64(),
-        processes: l["processes"].as_u64(),
-        cpu: l["cpu_seconds"].as_u64(),
-        wall: l["wall_seconds"].as_u64(),
-        output: l["output_bytes"].as_u64(),
-    };
-    Ok(Spec {
-        mounts,
-        share_network,
-        inherit_env,
-        variables,
-        ids,
-        limits,
+    let t = meta.file_type();
+    if !t.is_dir() && !t.is_file() {
+        return Err(format!(
+            "{path} is {}: only a directory or a regular file is bound",
+            kind_of(t)
+        ));
+    }
+    if t.is_file() && meta.nlink() > 1 {
+        return Err(format!(
+            "{path} is a regular file with {} hard links: the same file has another name the audit never judged",
+            meta.nlink()
+        ));
+    }
+    Ok(SourceId {
+        dev: meta.dev(),
+        ino: meta.ino(),
+        dir: t.is_dir(),
     })
+}
+
+/// Check every mount before a worker starts: each source (see
+/// [`check_host_path`]), and each target that lies inside an earlier
+/// mount: bwrap creates a missing mount point, and inside a bound host
+/// directory that would create it on the host, so it must already exist
+/// there (checked the same way, of the same kind as the source).
+fn check_mounts(spec: &LaunchSpec) -> Result<Vec<SourceId>, String> {
+    let mut ids = Vec::with_capacity(spec.mounts.len());
+    for (j, m) in spec.mounts.iter().enumerate() {
+        let id = check_host_path(&m.source).map_err(|e| {
+            format!(
+                "/mounts/{j}: source {}: {e} (the launcher creates nothing outside its own temporary directory)",
+                m.source
+            )
+        })?;
+        let holder = spec.mounts[..j]
+            .iter()
+            .enumerate()
+            .rev()
+            .find(|(_, o)| o.target != m.target && covers(&o.target, &m.target));
+        if let Some((i, outer)) = holder {
+            let rest = m
+                .target
+                .strip_prefix(outer.target.as_str())
+                .unwrap_or_default();
+            let host = format!("{}{rest}", outer.source.trim_end_matches('/'));
+            let point = check_host_path(&host).and_then(|p| {
+                if p.dir == id.dir {
+                    Ok(())
+                } else {
+                    Err(format!("{host} is not of the same kind as the source"))
+                }
+            });
+            if let Err(e) = point {
+                return Err(format!(
+                    "/mounts/{j}: target {} lies inside mount {i} ({}), so bubblewrap would create its mount point {host} on the host: {e} (the launcher creates nothing outside its own temporary directory)",
+                    m.target, outer.target
+                ));
+            }
+        }
+        ids.push(id);
+    }
+    Ok(ids)
 }
 
 /// The launcher's own temporary directory: readable by the worker's uid,
@@ -319,8 +372,9 @@ fn install_probe(dir: &Path) -> std::io::Result<()> {
 }
 
 /// The plan as the probe gets it: egress targets mapped to the launcher's
-/// loopback listener, link checks given the declared source's identity.
-fn mapped_plan(export: &mut Value, spec: &Spec, port: u16) {
+/// loopback listener, link checks given the declared source's identity
+/// (`sources`: the checked identities, in mount order).
+fn mapped_plan(export: &mut Value, spec: &LaunchSpec, sources: &[SourceId], port: u16) {
     let Some(checks) = export["runtime_checks"].as_array_mut() else {
         return;
     };
@@ -338,9 +392,14 @@ fn mapped_plan(export: &mut Value, spec: &Spec, port: u16) {
             });
         } else if kind == "link-resolution" {
             let path = t["path"].as_str().unwrap_or_default().trim_end_matches('/');
-            let declared = spec.mounts.iter().rev().find(|m| m.target == path);
-            if let Some(m) = declared.and_then(|m| std::fs::symlink_metadata(&m.source).ok()) {
-                t["source"] = serde_json::json!({"dev": m.dev(), "ino": m.ino()});
+            let declared = spec
+                .mounts
+                .iter()
+                .zip(sources)
+                .rev()
+                .find(|(m, _)| m.target == path);
+            if let Some((_, id)) = declared {
+                t["source"] = serde_json::json!({"dev": id.dev, "ino": id.ino});
             }
         }
     }
@@ -348,8 +407,13 @@ fn mapped_plan(export: &mut Value, spec: &Spec, port: u16) {
 
 /// Everything one worker needs besides its command.
 struct Worker<'a> {
-    spec: &'a Spec,
+    /// The absolute path of bwrap ([`resolve_bwrap`]).
+    bwrap: &'a Path,
+    spec: &'a LaunchSpec,
+    /// The mount sources as checked first; each launch checks them again.
+    sources: &'a [SourceId],
     faults: &'a [Fault],
+    /// The launcher's own directory: bwrap's working directory on the host.
     dir: &'a Path,
     /// A path the catalog forbids, bound in by `bind-forbidden`.
     forbidden: Option<&'a Path>,
@@ -364,6 +428,8 @@ impl Worker<'_> {
     fn bwrap_args(&self) -> Vec<String> {
         let mut a: Vec<String> = Vec::new();
         let mut push = |v: &[&str]| a.extend(v.iter().map(|s| s.to_string()));
+        // The job's environment, read from a descriptor (`env_payload`).
+        push(&["--args", &ARGS_FD.to_string()]);
         push(&[
             "--new-session",
             "--unshare-user",
@@ -391,7 +457,7 @@ impl Worker<'_> {
         push(&["--proc", "/proc", "--dev", "/dev"]);
         for (i, m) in self.spec.mounts.iter().enumerate() {
             let source = if i == 0 && self.has(Fault::BindElsewhere) {
-                self.dir.join("decoy")
+                self.dir.join("decoy").to_string_lossy().into_owned()
             } else {
                 m.source.clone()
             };
@@ -400,7 +466,7 @@ impl Worker<'_> {
                 false => self.has(Fault::MountsWritable),
             };
             let how = if writable { "--bind" } else { "--ro-bind" };
-            push(&[how, &source.to_string_lossy(), &m.target]);
+            push(&[how, &source, &m.target]);
         }
         if let Some(f) = self.forbidden.filter(|_| self.has(Fault::BindForbidden)) {
             let f = f.to_string_lossy();
@@ -411,32 +477,73 @@ impl Worker<'_> {
         a
     }
 
+    /// The job's environment as bwrap options (`--clearenv`, then
+    /// `--setenv` for each variable): the launcher's own environment first
+    /// when the profile inherits it, then the declared variables.
+    fn env_payload(&self) -> Result<Vec<u8>, String> {
+        let inherited: Vec<(std::ffi::OsString, std::ffi::OsString)> =
+            if self.spec.inherit_env || self.has(Fault::InheritEnv) {
+                std::env::vars_os().collect()
+            } else {
+                Vec::new()
+            };
+        let mut vars: Vec<(&[u8], &[u8])> = inherited
+            .iter()
+            .map(|(k, v)| (k.as_bytes(), v.as_bytes()))
+            .collect();
+        vars.extend(
+            self.spec
+                .variables
+                .iter()
+                .map(|(k, v)| (k.as_bytes(), v.as_bytes())),
+        );
+        if self.has(Fault::AddVariable) {
+            vars.push((FAULT_EXTRA, b"1"));
+        }
+        isolint_core::launch::env_args(vars)
+    }
+
+    /// The host-side command: bwrap by its absolute path, an empty
+    /// environment, the launcher's directory as working directory, and
+    /// nothing the profile declares but mount paths already checked. The
+    /// returned payload is what bwrap must read on [`ARGS_FD`].
+    fn command(&self, command: &[String]) -> Result<(Command, Vec<u8>), String> {
+        let payload = self.env_payload()?;
+        let mut prefix: Vec<String> = Vec::new();
+        // bwrap always sets PWD (after --clearenv too); a job that gets
+        // only what is declared has `env` remove it before exec.
+        let only_declared = !self.spec.inherit_env && !self.has(Fault::InheritEnv);
+        if only_declared && !self.spec.variables.iter().any(|(k, _)| k == "PWD") {
+            prefix.extend(["/usr/bin/env".into(), "-u".into(), "PWD".into()]);
+        }
+        let mut cmd = Command::new(self.bwrap);
+        cmd.env_clear()
+            .current_dir(self.dir)
+            .args(self.bwrap_args())
+            .arg("--")
+            .args(prefix)
+            .args(command);
+        Ok((cmd, payload))
+    }
+
     /// Start bwrap running `command` (inside paths). `fd3`: the write end
-    /// of a pipe the worker inherits as descriptor 3.
+    /// of a pipe the worker inherits as descriptor 3. The mounts are
+    /// checked again first: nothing of an earlier worker may have swapped
+    /// a source for a link in between (no worker runs during the check).
     fn spawn(
         &self,
         command: &[String],
         stdout: Stdio,
         fd3: Option<BorrowedFd<'_>>,
     ) -> std::io::Result<Child> {
-        let mut cmd = Command::new("bwrap");
-        let args = self.bwrap_args();
-        let mut prefix: Vec<String> = Vec::new();
-        // The environment is set on bwrap, which passes it on: the values
-        // never appear on a command line (`ps` shows those).
-        if !self.spec.inherit_env && !self.has(Fault::InheritEnv) {
-            cmd.env_clear();
-            // bwrap always sets PWD (even with --unsetenv); the job must
-            // get only what is declared, so `env` removes it before exec.
-            if !self.spec.variables.iter().any(|(k, _)| k == "PWD") {
-                prefix.extend(["/usr/bin/env".into(), "-u".into(), "PWD".into()]);
-            }
+        let now = check_mounts(self.spec).map_err(std::io::Error::other)?;
+        if now != self.sources {
+            return Err(std::io::Error::other(
+                "a mount source changed since it was checked",
+            ));
         }
-        cmd.args(args).arg("--").args(prefix).args(command);
-        cmd.envs(self.spec.variables.iter().map(|(k, v)| (k, v)));
-        if self.has(Fault::AddVariable) {
-            cmd.env("ISOLINT_FAULT_EXTRA", "1");
-        }
+        let (mut cmd, payload) = self.command(command).map_err(std::io::Error::other)?;
+        let args = memory_file(&payload)?;
         cmd.stdin(Stdio::null())
             .stdout(stdout)
             .stderr(Stdio::piped());
@@ -458,8 +565,23 @@ impl Worker<'_> {
         if rustix::process::geteuid().is_root() {
             cmd.uid(WORKER_ID).gid(WORKER_ID);
         }
-        crate::sys::spawn_limited(cmd, &limits, fd3)
+        let mut fds = vec![(ARGS_FD, args.as_fd())];
+        if let Some(f) = fd3 {
+            fds.push((3, f));
+        }
+        crate::sys::spawn_limited(cmd, &limits, &fds)
     }
+}
+
+/// An anonymous memory file holding `bytes`, positioned at its start:
+/// bwrap reads it to the end and closes it, so the job never inherits it.
+fn memory_file(bytes: &[u8]) -> std::io::Result<std::fs::File> {
+    use std::io::{Seek, Write};
+    let fd = rustix::fs::memfd_create("isolint-bwrap-args", rustix::fs::MemfdFlags::CLOEXEC)?;
+    let mut f = std::fs::File::from(fd);
+    f.write_all(bytes)?;
+    f.rewind()?;
+    Ok(f)
 }
 
 /// Read at most `max` bytes from `r` on a thread of `scope`.
@@ -682,7 +804,7 @@ fn probe(w: &Worker<'_>, host_boot_id: Option<&str>) -> Result<Observations, Str
     // Both ends close on exec: the worker gets the write end only as its
     // descriptor 3 (`spawn_limited`).
     let (read_end, write_end) = std::io::pipe().map_err(|e| format!("pipe: {e}"))?;
-    let runner = format!("isolint verify ({})", bwrap_version());
+    let runner = format!("isolint verify ({})", bwrap_version(w.bwrap, w.dir));
     let mut cmd = vec![
         format!("{INSIDE}/isolint"),
         "probe".into(),
@@ -732,12 +854,18 @@ fn probe(w: &Worker<'_>, host_boot_id: Option<&str>) -> Result<Observations, Str
     }
 }
 
-fn bwrap_version() -> String {
-    Command::new("bwrap")
+fn bwrap_version(bwrap: &Path, dir: &Path) -> String {
+    Command::new(bwrap)
         .arg("--version")
+        .env_clear()
+        .current_dir(dir)
+        .stdin(Stdio::null())
         .output()
         .ok()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .map(|o| {
+            let v = String::from_utf8_lossy(&o.stdout);
+            isolint_core::sanitize::neutralize(v.trim()).into_owned()
+        })
         .filter(|v| !v.is_empty())
         .unwrap_or_else(|| "bwrap".into())
 }
@@ -828,6 +956,9 @@ pub fn run(args: &VerifyArgs) -> u8 {
 }
 
 fn verify(args: &VerifyArgs) -> Result<u8, String> {
+    // Before anything of the profile is read: nothing it declares can
+    // choose the program that builds its sandbox.
+    let bwrap = resolve_bwrap();
     if let Some(out) = &args.observations {
         output::refuse_inputs(
             out,
@@ -850,10 +981,15 @@ fn verify(args: &VerifyArgs) -> Result<u8, String> {
     }
     let profile: Value = serde_json::from_str(&profile_text)
         .map_err(|e| format!("{}: {e}", input::display(&args.profile)))?;
-    let spec = spec(&profile).map_err(|e| format!("{}: {e}", input::display(&args.profile)))?;
-    if Command::new("bwrap").arg("--version").output().is_err() {
-        return Err("bwrap (bubblewrap) is not installed; scripts/setup.sh installs it".into());
-    }
+    let shown = input::display(&args.profile);
+    let spec = isolint_core::launch::spec(&profile).map_err(|e| format!("{shown}: {e}"))?;
+    let sources = check_mounts(&spec).map_err(|e| format!("{shown}: {e}"))?;
+    let Some(bwrap) = bwrap else {
+        return Err(format!(
+            "bwrap (bubblewrap) is not installed as {} (owned by root, writable by nobody else); scripts/setup.sh installs it",
+            BWRAP_PATHS.join(" or ")
+        ));
+    };
 
     let mut dir = LaunchDir::create().map_err(|e| format!("temporary directory: {e}"))?;
     remove_on_interrupt(&dir.path);
@@ -870,7 +1006,7 @@ fn verify(args: &VerifyArgs) -> Result<u8, String> {
     let export_text = isolint_core::render::json::render(&report);
     let mut export: Value = serde_json::from_str(&export_text).map_err(|e| e.to_string())?;
     let forbidden = forbidden_fixture(&export);
-    mapped_plan(&mut export, &spec, port);
+    mapped_plan(&mut export, &spec, &sources, port);
     let plan_path = dir.path.join("plan.json");
     std::fs::write(&plan_path, export.to_string()).map_err(|e| format!("plan: {e}"))?;
     std::fs::set_permissions(&plan_path, std::fs::Permissions::from_mode(0o644))
@@ -884,7 +1020,9 @@ fn verify(args: &VerifyArgs) -> Result<u8, String> {
             .map_or(0, |d| d.as_nanos())
     );
     let worker = Worker {
+        bwrap: &bwrap,
         spec: &spec,
+        sources: &sources,
         faults: &faults,
         dir: &dir.path,
         forbidden: forbidden.as_deref(),
@@ -1054,68 +1192,21 @@ mod tests {
     }
 
     #[test]
-    fn the_spec_follows_the_profile() {
-        let s = spec(&profile(serde_json::json!({}))).unwrap();
-        assert_eq!(s.mounts.len(), 2);
-        assert!(!s.mounts[0].writable, "read-only stays read-only");
-        assert!(
-            s.mounts[1].writable,
-            "undeclared access is what runtimes give: writable"
-        );
-        assert_eq!(s.mounts[1].target, "/scratch");
-        assert!(!s.share_network && !s.inherit_env);
-        assert_eq!(s.variables, [("LANG".to_string(), "C.UTF-8".to_string())]);
-        assert_eq!(s.ids, Some((1000, 1001)));
-        assert_eq!(
-            (s.limits.memory, s.limits.processes, s.limits.cpu),
-            (Some(1024), Some(8), None)
-        );
-        // Undeclared egress is shared, as runners default: its checks disagree.
-        let s = spec(&profile(serde_json::json!({"network": {}}))).unwrap();
-        assert!(s.share_network);
-    }
-
-    #[test]
-    fn what_bwrap_cannot_build_is_an_error_naming_the_field() {
-        for (extra, want) in [
-            (
-                serde_json::json!({"network": {"egress": "allow-list"}}),
-                "/network/egress",
-            ),
-            (
-                serde_json::json!({"mounts": [{"source": "/no/such/isolint-path", "target": "/w"}]}),
-                "/mounts/0",
-            ),
-            (
-                serde_json::json!({"mounts": [{"source": "usr", "target": "/w"}]}),
-                "absolute",
-            ),
-            (
-                serde_json::json!({"mounts": [{"source": "/usr", "target": "/run/isolint/x"}]}),
-                "probe",
-            ),
-            (
-                serde_json::json!({"mounts": [{"target": "/w"}]}),
-                "/mounts/0",
-            ),
-        ] {
-            let e = spec(&profile(extra.clone())).unwrap_err();
-            assert!(e.contains(want), "{extra}: {e}");
-        }
-    }
-
-    #[test]
     fn every_fault_has_a_name_and_changes_the_arguments() {
         let names: std::collections::BTreeSet<&str> = FAULTS.iter().map(|(n, _)| *n).collect();
         assert_eq!(names.len(), FAULTS.len());
+        let spec = isolint_core::launch::spec(&profile(serde_json::json!({}))).unwrap();
         let w = Worker {
-            spec: &spec(&profile(serde_json::json!({}))).unwrap(),
+            bwrap: Path::new("/usr/bin/bwrap"),
+            spec: &spec,
+            sources: &[],
             faults: &[],
             dir: Path::new("/tmp/isolint-verify-test"),
             forbidden: None,
         };
         let args = w.bwrap_args().join(" ");
         for want in [
+            "--args 4",
             "--unshare-pid",
             "--die-with-parent",
             "--new-session",
@@ -1143,5 +1234,248 @@ mod tests {
         ] {
             assert!(!args.contains(gone), "{gone}: {args}");
         }
+    }
+
+    /// Every variable a profile can declare to reach a host process, with
+    /// a hostile value. The launcher's host-side processes are run with a
+    /// stub in bwrap's place that records what it got (environment,
+    /// working directory, command line, the `--args` payload): only the
+    /// payload may carry the declared variables, and there only after
+    /// `--clearenv`, as `--setenv` pairs that split back exactly.
+    #[test]
+    fn nothing_declared_reaches_a_host_process_but_through_bwraps_own_options() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o777)).unwrap();
+        let marker = d.join("marker");
+        // Distinct from the launcher's own paths, so a value is told apart.
+        let h = d.join("hostile").display().to_string();
+        let hostile: Vec<(&str, String)> = vec![
+            ("PATH", format!("{h}:/usr/bin:/bin")),
+            ("LD_PRELOAD", format!("{h}/evil.so")),
+            ("LD_LIBRARY_PATH", h.clone()),
+            ("LD_AUDIT", format!("{h}/evil.so")),
+            ("LD_DEBUG", "all".into()),
+            ("LD_DEBUG_OUTPUT", marker.display().to_string()),
+            ("GCONV_PATH", h.clone()),
+            ("GLIBC_TUNABLES", "glibc.malloc.check=3".into()),
+            ("MALLOC_CHECK_", "3".into()),
+            ("LOCPATH", h.clone()),
+            ("NLSPATH", format!("{h}/%N")),
+            ("HOSTALIASES", marker.display().to_string()),
+            ("TZDIR", h.clone()),
+            ("HOME", h.clone()),
+            ("TMPDIR", h.clone()),
+            ("PWD", h.clone()),
+            ("BASH_ENV", marker.display().to_string()),
+            ("ENV", marker.display().to_string()),
+            ("SHELL", marker.display().to_string()),
+            (
+                "SECRET_TOKEN",
+                "s3cr3t-value-never-on-a-command-line".into(),
+            ),
+        ];
+        let vars: serde_json::Map<String, Value> = hostile
+            .iter()
+            .map(|(k, v)| (k.to_string(), Value::from(v.clone())))
+            .collect();
+        // A stub in bwrap's place: it records and leaves no other trace.
+        let stub = d.join("stub-bwrap");
+        std::fs::write(
+            &stub,
+            format!(
+                "#!/bin/sh\n/usr/bin/env > {r}/env.$$\npwd > {r}/cwd.$$\ncat <&4 > {r}/args.$$\nprintf '%s\\n' \"$@\" > {r}/argv.$$\n",
+                r = d.display()
+            ),
+        )
+        .unwrap();
+        std::fs::set_permissions(&stub, std::fs::Permissions::from_mode(0o755)).unwrap();
+        for inherit in [false, true] {
+            for f in std::fs::read_dir(d).unwrap().flatten() {
+                if f.file_name() != "stub-bwrap" {
+                    std::fs::remove_file(f.path()).unwrap();
+                }
+            }
+            let p = profile(serde_json::json!({
+                "environment": {"inherit": inherit, "variables": vars},
+                "limits": {},
+                "mounts": [],
+            }));
+            let spec = isolint_core::launch::spec(&p).unwrap();
+            let w = Worker {
+                bwrap: &stub,
+                spec: &spec,
+                sources: &[],
+                faults: &[],
+                dir: d,
+                forbidden: None,
+            };
+            // Each host-side process verify starts through a worker: the
+            // probe worker (with descriptor 3) and the helper worker.
+            let (r, wr) = std::io::pipe().unwrap();
+            let commands: [(&[String], Option<BorrowedFd<'_>>); 2] = [
+                (
+                    &["/run/isolint/isolint".into(), "probe".into()],
+                    Some(wr.as_fd()),
+                ),
+                (
+                    &[
+                        "/run/isolint/isolint".into(),
+                        "probe".into(),
+                        "--hold".into(),
+                    ],
+                    None,
+                ),
+            ];
+            for (command, fd3) in commands {
+                let mut child = w.spawn(command, Stdio::null(), fd3).unwrap();
+                assert!(child.wait().unwrap().success());
+            }
+            drop((r, wr));
+            let mut seen = 0;
+            for f in std::fs::read_dir(d).unwrap().flatten() {
+                let name = f.file_name().to_string_lossy().into_owned();
+                let text = std::fs::read(f.path()).unwrap();
+                let text = String::from_utf8_lossy(&text);
+                if name.starts_with("env.") {
+                    seen += 1;
+                    // sh itself adds PWD, SHLVL and `_`; nothing else.
+                    let names: Vec<&str> = text
+                        .lines()
+                        .filter_map(|l| l.split_once('=').map(|(k, _)| k))
+                        .filter(|k| !["PWD", "SHLVL", "_", "OLDPWD"].contains(k))
+                        .collect();
+                    assert!(names.is_empty(), "inherit {inherit}: host env {names:?}");
+                } else if name.starts_with("cwd.") {
+                    assert_eq!(text.trim(), d.display().to_string(), "working directory");
+                } else if name.starts_with("argv.") {
+                    for (k, v) in &hostile {
+                        assert!(
+                            !text.contains(v.as_str()),
+                            "{k}'s value on the command line: {text}"
+                        );
+                    }
+                } else if name.starts_with("args.") {
+                    let fields: Vec<&str> = text.split('\0').collect();
+                    assert_eq!(fields[0], "--clearenv", "{text}");
+                    // The declared ones come last, in pairs, exactly.
+                    let tail = &fields[fields.len() - 1 - 3 * hostile.len()..fields.len() - 1];
+                    // In the profile's order (serde_json's: by name).
+                    let mut declared = hostile.clone();
+                    declared.sort();
+                    for (chunk, (k, v)) in tail.chunks(3).zip(&declared) {
+                        assert_eq!(chunk, ["--setenv", *k, v.as_str()]);
+                    }
+                    if !inherit {
+                        assert_eq!(fields.len(), 2 + 3 * hostile.len(), "only what is declared");
+                    }
+                }
+            }
+            assert_eq!(seen, 2, "both workers ran the stub");
+            assert!(!marker.exists(), "a loader or shell wrote the marker");
+        }
+        // The third host process: `bwrap --version`, for the runner name.
+        for f in std::fs::read_dir(d).unwrap().flatten() {
+            if f.file_name() != "stub-bwrap" {
+                std::fs::remove_file(f.path()).unwrap();
+            }
+        }
+        let _ = bwrap_version(&stub, d);
+        let mut seen = 0;
+        for f in std::fs::read_dir(d).unwrap().flatten() {
+            let name = f.file_name().to_string_lossy().into_owned();
+            let text = std::fs::read_to_string(f.path()).unwrap();
+            if name.starts_with("env.") {
+                seen += 1;
+                let names: Vec<&str> = text
+                    .lines()
+                    .filter_map(|l| l.split_once('=').map(|(k, _)| k))
+                    .filter(|k| !["PWD", "SHLVL", "_", "OLDPWD"].contains(k))
+                    .collect();
+                assert!(names.is_empty(), "bwrap --version: host env {names:?}");
+            } else if name.starts_with("cwd.") {
+                assert_eq!(text.trim(), d.display().to_string());
+            } else if name.starts_with("argv.") {
+                assert_eq!(text, "--version\n");
+            }
+        }
+        assert_eq!(seen, 1, "bwrap --version ran the stub");
+    }
+
+    fn mkfifo(p: &Path) {
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            p,
+            rustix::fs::FileType::Fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+            0,
+        )
+        .unwrap();
+    }
+
+    /// Each source bwrap could be handed, and whether it is refused: links
+    /// anywhere in the path, FIFOs, sockets and devices are; a directory
+    /// and a regular file are not. Mount points inside a bound host
+    /// directory must already be there.
+    #[test]
+    fn mount_sources_are_checked_on_disk_without_following_links() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let p = |rel: &str| d.join(rel).to_string_lossy().into_owned();
+        std::fs::create_dir_all(d.join("real/sub")).unwrap();
+        std::fs::write(d.join("real/file"), "x").unwrap();
+        std::os::unix::fs::symlink(d.join("real"), d.join("link")).unwrap();
+        std::os::unix::fs::symlink(d.join("real/file"), d.join("filelink")).unwrap();
+        mkfifo(&d.join("fifo"));
+        let _sock = std::os::unix::net::UnixListener::bind(d.join("sock")).unwrap();
+        std::fs::write(d.join("twice"), "x").unwrap();
+        std::fs::hard_link(d.join("twice"), d.join("twice-again")).unwrap();
+        let rows: Vec<(String, Option<&str>)> = vec![
+            (p("real"), None),
+            (p("real/file"), None),
+            (p("link"), Some("symbolic link")),
+            (p("link/sub"), Some("symbolic link")),
+            (p("filelink"), Some("symbolic link")),
+            (p("fifo"), Some("FIFO")),
+            (p("twice"), Some("hard links")),
+            (p("sock"), Some("socket")),
+            ("/dev/null".into(), Some("device")),
+            (p("real/file/below"), Some("regular file")),
+            (p("absent"), Some("No such file")),
+        ];
+        let mut wrong = Vec::new();
+        for (source, want) in &rows {
+            let got = check_host_path(source);
+            match (want, &got) {
+                (None, Ok(_)) => {}
+                (Some(w), Err(e)) if e.contains(w) => {}
+                _ => wrong.push(format!("{source}: {got:?}")),
+            }
+        }
+        assert!(wrong.is_empty(), "{wrong:#?}");
+
+        let spec = |mounts: Value| {
+            isolint_core::launch::spec(&serde_json::json!({"mounts": mounts})).unwrap()
+        };
+        // Nested in a bound host directory: the mount point must exist.
+        let nested = spec(serde_json::json!([
+            {"source": p("real"), "target": "/w"},
+            {"source": p("real/file"), "target": "/w/new"},
+        ]));
+        let e = check_mounts(&nested).unwrap_err();
+        assert!(e.contains("would create") && e.contains("/mounts/1"), "{e}");
+        assert!(!d.join("real/new").exists());
+        let present = spec(serde_json::json!([
+            {"source": p("real"), "target": "/w"},
+            {"source": p("real"), "target": "/w/sub"},
+        ]));
+        assert_eq!(check_mounts(&present).unwrap().len(), 2);
+        // Not nested (a sibling, the same target): nothing to check.
+        let apart = spec(serde_json::json!([
+            {"source": p("real"), "target": "/w"},
+            {"source": p("real/file"), "target": "/wx"},
+            {"source": p("real/sub"), "target": "/w"},
+        ]));
+        assert_eq!(check_mounts(&apart).unwrap().len(), 3);
     }
 }

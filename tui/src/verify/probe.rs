@@ -176,16 +176,117 @@ fn denial(e: &std::io::Error) -> Observed {
 
 type Answer = (&'static str, Observed, Option<String>, Option<String>);
 
-/// Open for reading (a file) or list (a directory).
+/// What kind of file a target is, for a detail: only regular files and
+/// directories are opened.
+fn special_kind(t: std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_socket() {
+        "a socket"
+    } else if t.is_block_device() || t.is_char_device() {
+        "a device"
+    } else {
+        "neither a file nor a directory"
+    }
+}
+
+/// Whether the kernel grants `mode` on a target the probe does not open
+/// (a FIFO could block, a device act on being opened): access(2) with the
+/// effective ids, as the job's open would be checked.
+fn access_only(path: &Path, mode: rustix::fs::Access, kind: &str) -> Answer {
+    let action = "faccessat (not opened)";
+    match rustix::fs::accessat(rustix::fs::CWD, path, mode, rustix::fs::AtFlags::EACCESS) {
+        Ok(()) => (
+            action,
+            Observed::Allowed,
+            None,
+            Some(format!(
+                "{kind}: the kernel grants the job access; not opened"
+            )),
+        ),
+        Err(e) => {
+            let e = std::io::Error::from(e);
+            (
+                action,
+                denial(&e),
+                errno_name(&e),
+                Some(format!("{kind}: not opened")),
+            )
+        }
+    }
+}
+
+/// Open a target without blocking or becoming its controlling terminal.
+fn open_nonblocking(path: &Path, write: bool) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .read(!write)
+        .write(write)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)
+}
+
+/// Open for reading (a file) or list (a directory). Only a regular file
+/// or a directory is opened, and without blocking (a FIFO swapped in
+/// between the stat and the open cannot hold the probe); anything else
+/// is answered by access(2).
 fn read(path: &Path) -> Answer {
-    let r = match std::fs::metadata(path) {
-        Ok(m) if m.is_dir() => std::fs::read_dir(path).map(|_| ()),
-        Ok(_) => std::fs::File::open(path).map(|_| ()),
-        Err(e) => Err(e),
+    const ACTION: &str = "open O_RDONLY|O_NONBLOCK / readdir";
+    let t = match std::fs::metadata(path) {
+        Ok(m) => m.file_type(),
+        Err(e) => return (ACTION, denial(&e), errno_name(&e), None),
     };
+    if !t.is_file() && !t.is_dir() {
+        return access_only(path, rustix::fs::Access::READ_OK, special_kind(t));
+    }
+    let r = open_nonblocking(path, false).and_then(|f| {
+        let t = f.metadata()?.file_type();
+        if t.is_dir() {
+            std::fs::read_dir(path).map(|_| None)
+        } else if t.is_file() {
+            Ok(None)
+        } else {
+            Ok(Some(format!(
+                "{}: opened (it changed kind since the stat), not read",
+                special_kind(t)
+            )))
+        }
+    });
     match r {
-        Ok(()) => ("open O_RDONLY / readdir", Observed::Allowed, None, None),
-        Err(e) => ("open O_RDONLY / readdir", denial(&e), errno_name(&e), None),
+        Ok(detail) => (ACTION, Observed::Allowed, None, detail),
+        Err(e) => (ACTION, denial(&e), errno_name(&e), None),
+    }
+}
+
+/// A write check on whatever is at `path`: a directory by creating a
+/// file in it ([`write()`]), a regular file by opening it for writing
+/// (nothing is written, no O_TRUNC), anything else by access(2). A path
+/// under a file (ENOTDIR) is an error, never "absent": only ENOENT lets
+/// an ancestor answer ([`write_denied`]).
+fn write_check(path: &Path) -> Answer {
+    const ACTION: &str = "open O_WRONLY|O_NONBLOCK (nothing written)";
+    let t = match std::fs::metadata(path) {
+        Ok(m) => m.file_type(),
+        Err(e) if e.raw_os_error() == Some(libc::ENOTDIR) => {
+            return (
+                "stat",
+                Observed::Error,
+                errno_name(&e),
+                Some("a component of the path is not a directory".into()),
+            )
+        }
+        Err(e) => return ("stat", denial(&e), errno_name(&e), None),
+    };
+    if t.is_dir() {
+        return write(path);
+    }
+    if !t.is_file() {
+        return access_only(path, rustix::fs::Access::WRITE_OK, special_kind(t));
+    }
+    match open_nonblocking(path, true) {
+        Ok(_) => (ACTION, Observed::Allowed, None, None),
+        Err(e) => (ACTION, denial(&e), errno_name(&e), None),
     }
 }
 
@@ -280,17 +381,18 @@ fn env_exact(target: &Value) -> Answer {
     }
 }
 
-/// A write-denied target that is absent: the job could write there only
-/// by creating it, so the nearest existing ancestor answers for it.
+/// A write-denied target that is absent (ENOENT): the job could write
+/// there only by creating it, so the nearest existing ancestor answers
+/// for it. A present target answers for itself, a file as a file.
 fn write_denied(path: &Path) -> Answer {
-    let answer = write(path);
-    if answer.1 != Observed::Absent {
+    let answer = write_check(path);
+    if answer.1 != Observed::Absent || answer.2.as_deref() != Some("ENOENT") {
         return answer;
     }
     let Some(ancestor) = path.ancestors().skip(1).find(|a| a.exists()) else {
         return answer;
     };
-    let (action, observed, errno, _) = write(ancestor);
+    let (action, observed, errno, _) = write_check(ancestor);
     let detail = match observed {
         Observed::Denied => format!(
             "absent; its nearest existing ancestor {} refuses writes, so it cannot be created",
@@ -725,7 +827,7 @@ fn perform(kind: &str, target: &Value, host_boot_id: Option<&str>) -> Answer {
         ("boundary-kernel", _) => boundary_kernel(host_boot_id),
         ("read-denied", Some(p)) => read(p),
         ("write-denied", Some(p)) => write_denied(p),
-        ("write-allowed", Some(p)) => write(p),
+        ("write-allowed", Some(p)) => write_check(p),
         ("link-resolution", Some(_)) => link_resolution(target),
         ("limit-enforced", _) => limit(target),
         ("egress-denied" | "egress-allowed", _) => egress(target),
@@ -746,24 +848,14 @@ pub fn observe(
     runner: &str,
     host_boot_id: Option<&str>,
 ) -> Result<Observations, String> {
-    if doc["schema"].as_str() != Some("isolint.findings/v2") {
-        return Err("not one isolint.findings/v2 document".into());
-    }
-    let fingerprint = doc["profile"]["fingerprint"]
-        .as_str()
-        .ok_or("profile.fingerprint is missing")?;
-    let checks = doc["runtime_checks"]
-        .as_array()
-        .ok_or("runtime_checks is missing")?;
-    let mut observations = Vec::with_capacity(checks.len());
-    for c in checks {
-        let id = c["id"].as_str().ok_or("a runtime check has no id")?;
-        let kind = c["kind"].as_str().ok_or_else(|| format!("{id}: no kind"))?;
+    let plan = isolint_core::launch::probe_plan(doc)?;
+    let mut observations = Vec::with_capacity(plan.checks.len());
+    for c in &plan.checks {
         let start = Instant::now();
-        let (action, observed, errno, detail) = perform(kind, &c["target"], host_boot_id);
+        let (action, observed, errno, detail) = perform(c.kind, c.target, host_boot_id);
         observations.push(Observation {
-            id: id.into(),
-            kind: kind.into(),
+            id: c.id.into(),
+            kind: c.kind.into(),
             action: action.into(),
             observed: observed.as_str().into(),
             errno,
@@ -773,7 +865,7 @@ pub fn observe(
     }
     Ok(Observations {
         schema: OBSERVATIONS_SCHEMA.into(),
-        plan_fingerprint: fingerprint.into(),
+        plan_fingerprint: plan.fingerprint.into(),
         runner: runner.into(),
         observations,
     })
