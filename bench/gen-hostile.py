@@ -15,6 +15,9 @@ out = sys.argv[1]
 scale = float(sys.argv[2]) if len(sys.argv) > 2 else 1.0
 # Just under 1 MiB: the goal is stated for inputs under 1 MiB.
 BUDGET = int((1024 * 1024 - 2048) * scale)
+# The "max" cases: as many profiles as an audit takes from one file
+# (1,000), each as large and as risky as its share of the budget allows.
+PER = BUDGET // 1000 - 40
 DIGEST = "busybox@sha256:" + "0" * 64
 os.makedirs(out, exist_ok=True)
 cases = []
@@ -62,6 +65,11 @@ fill("codex-profiles", "config.toml", 'sandbox_mode = "workspace-write"\n',
      lambda i: f"[profiles.p{i}]\n")
 fill("codex-risky-profiles", "config.toml", 'sandbox_mode = "workspace-write"\n',
      lambda i: f'[profiles.p{i}]\nsandbox_mode = "danger-full-access"\n')
+write("codex-max-profiles", "config.toml", 'sandbox_mode = "workspace-write"\n' + "".join(
+    f'[profiles.p{i}]\nsandbox_mode = "danger-full-access"\n'
+    f'[profiles.p{i}.sandbox_workspace_write]\nwritable_roots = ['
+    + ", ".join(f'"/home/u{j}/.aws"' for j in range(max(1, (PER - 120) // 18))) + "]\n"
+    for i in range(999)), 999)
 fill("codex-roots", "config.toml",
      'sandbox_mode = "workspace-write"\n[sandbox_workspace_write]\nwritable_roots = [\n',
      lambda i: f'"/home/u{i}/.aws",\n', "]\n")
@@ -88,6 +96,10 @@ fill("compose-risky-services", "compose.yaml", "services:\n",
 # A secret in every service: the file's secrets grow with its profiles.
 fill("compose-secret-services", "compose.yaml", "services:\n",
      lambda i: f"  s{i}: {{image: x, environment: {{API_TOKEN: ghp_{i:036d}}}}}\n")
+write("compose-max-services", "compose.yaml", "services:\n" + "".join(
+    f"  s{i}:\n    image: x\n    privileged: true\n    volumes:\n"
+    + "".join(f"      - /home/u{j}/.ssh:/w{j}\n" for j in range(max(1, (PER - 60) // 30)))
+    for i in range(1000)), 1000)
 fill("compose-volumes", "compose.yaml",
      f"services:\n  s:\n    image: {DIGEST}\n    volumes:\n",
      lambda i: f"      - /home/u{i}/.ssh:/w{i}\n")
@@ -115,6 +127,11 @@ fill("k8s-documents", "pods.yaml", "",
      lambda i: f"---\nkind: Pod\napiVersion: v1\nmetadata: {{name: p{i}}}\nspec: {{containers: [{{name: c, image: x}}]}}\n")
 fill("k8s-secret-documents", "pods.yaml", "",
      lambda i: f"---\nkind: Pod\napiVersion: v1\nmetadata: {{name: p{i}}}\nspec: {{containers: [{{name: c, image: x, env: [{{name: API_TOKEN, value: ghp_{i:036d}}}]}}]}}\n")
+write("k8s-max-documents", "pods.yaml", "".join(
+    f"---\nkind: Pod\napiVersion: v1\nmetadata: {{name: p{i}}}\nspec:\n  containers:\n"
+    f"  - name: c\n    image: x\n    securityContext: {{privileged: true}}\n    env:\n"
+    + "".join(f"    - {{name: API_TOKEN_{j}, value: ghp_{i:018d}{j:018d}}}\n" for j in range(max(1, (PER - 150) // 75)))
+    for i in range(1000)), 1000)
 fill("k8s-containers", "pod.yaml",
      "apiVersion: v1\nkind: Pod\nmetadata: {name: big}\nspec:\n  containers:\n",
      lambda i: f"  - {{name: c{i}, image: x, securityContext: {{privileged: true}}}}\n")
@@ -232,6 +249,13 @@ p = json.loads(json.dumps(base))
 vals = nested_secrets(BUDGET - 4096)
 p["environment"]["variables"] = {f"PASSWORD_{i}": v for i, v in enumerate(vals)}
 write("profile-nested-secrets", "profile.json", json.dumps(p, indent=1), len(vals))
+
+# One profile more than an audit takes from one file, at any scale: the
+# audit formats must refuse these (exit 2), `isolint import` writes them.
+write("codex-over-cap", "config.toml", 'sandbox_mode = "read-only"\n'
+      + "".join(f"[profiles.p{i}]\n" for i in range(1000)), 1001)
+write("compose-over-cap", "compose.yaml", "services:\n"
+      + "".join(f"  s{i}: {{image: x}}\n" for i in range(1001)), 1001)
 
 for c in cases:
     print(*c)

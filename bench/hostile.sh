@@ -22,8 +22,15 @@ case "$BIN" in /*) ;; *) BIN="$PWD/$BIN" ;; esac
 # of bounds must not take the host with it.
 CAP_S=${HOSTILE_CAP_S:-20}
 CAP_KIB=${HOSTILE_CAP_KIB:-$((3 * 1024 * 1024))}
-if [ $SMOKE = 1 ]; then SCALE=0.015625; GOAL_S=0.5; GOAL_MIB=64; else SCALE=1; GOAL_S=2; GOAL_MIB=512; fi
-OUTPUTS=${HOSTILE_OUTPUTS:-"text json jsonl sarif markdown github import tui"}
+if [ $SMOKE = 1 ]; then
+  SCALE=0.015625; GOAL_S=0.5; GOAL_MIB=64
+  # Fewer outputs: the smoke shows the script works; the scaling tests
+  # (core/tests/audit_linear.rs) are what catch a cost out of bounds.
+  OUTPUTS=${HOSTILE_OUTPUTS:-"text sarif import"}
+else
+  SCALE=1; GOAL_S=2; GOAL_MIB=512
+  OUTPUTS=${HOSTILE_OUTPUTS:-"text json jsonl sarif markdown github import tui"}
+fi
 WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT
 python3 bench/gen-hostile.py "$WORK/in" "$SCALE" > "$WORK/cases.txt"
 [ -n "${HOSTILE_CASES:-}" ] && grep -E "$HOSTILE_CASES" "$WORK/cases.txt" > "$WORK/c" && mv "$WORK/c" "$WORK/cases.txt"
@@ -62,6 +69,11 @@ while read -r name file items; do
     mib=$(awk -v k="$kib" 'BEGIN{printf "%.1f", k / 1024}')
     over=$(awk -v s="$s" -v m="$mib" -v gs="$GOAL_S" -v gm="$GOAL_MIB" -v c="$code" \
       'BEGIN{print (s > gs || m > gm || c > 2) ? "MISSED" : ""}')
+    # A file of more profiles than an audit takes is refused, not cut short.
+    case "$name:$out" in
+      *-over-cap:import|*-over-cap:tui) ;;
+      *-over-cap:*) [ "$code" = 2 ] || over="MISSED (not refused)" ;;
+    esac
     printf '%-24s %-8s %6s %6s %9s %12s %4s %s\n' "$name" "$out" "$s" "$wall" "$mib" "$bytes" "$code" "$over"
     [ -n "$over" ] && missed=$((missed + 1))
   done
