@@ -16,8 +16,10 @@ scale = float(sys.argv[2]) if len(sys.argv) > 2 else 1.0
 # Just under 1 MiB: the goal is stated for inputs under 1 MiB.
 BUDGET = int((1024 * 1024 - 2048) * scale)
 # The "max" cases: as many profiles as an audit takes from one file
-# (1,000), each as large and as risky as its share of the budget allows.
-PER = BUDGET // 1000 - 40
+# (1,000; fewer at a smaller scale), each as large and as risky as its
+# share of the budget allows.
+MAXN = max(1, int(1000 * scale))
+PER = BUDGET // MAXN - 40
 DIGEST = "busybox@sha256:" + "0" * 64
 os.makedirs(out, exist_ok=True)
 cases = []
@@ -69,7 +71,7 @@ write("codex-max-profiles", "config.toml", 'sandbox_mode = "workspace-write"\n' 
     f'[profiles.p{i}]\nsandbox_mode = "danger-full-access"\n'
     f'[profiles.p{i}.sandbox_workspace_write]\nwritable_roots = ['
     + ", ".join(f'"/home/u{j}/.aws"' for j in range(max(1, (PER - 120) // 18))) + "]\n"
-    for i in range(999)), 999)
+    for i in range(MAXN - 1)), MAXN - 1)
 fill("codex-roots", "config.toml",
      'sandbox_mode = "workspace-write"\n[sandbox_workspace_write]\nwritable_roots = [\n',
      lambda i: f'"/home/u{i}/.aws",\n', "]\n")
@@ -99,7 +101,7 @@ fill("compose-secret-services", "compose.yaml", "services:\n",
 write("compose-max-services", "compose.yaml", "services:\n" + "".join(
     f"  s{i}:\n    image: x\n    privileged: true\n    volumes:\n"
     + "".join(f"      - /home/u{j}/.ssh:/w{j}\n" for j in range(max(1, (PER - 60) // 30)))
-    for i in range(1000)), 1000)
+    for i in range(MAXN)), MAXN)
 fill("compose-volumes", "compose.yaml",
      f"services:\n  s:\n    image: {DIGEST}\n    volumes:\n",
      lambda i: f"      - /home/u{i}/.ssh:/w{i}\n")
@@ -131,7 +133,7 @@ write("k8s-max-documents", "pods.yaml", "".join(
     f"---\nkind: Pod\napiVersion: v1\nmetadata: {{name: p{i}}}\nspec:\n  containers:\n"
     f"  - name: c\n    image: x\n    securityContext: {{privileged: true}}\n    env:\n"
     + "".join(f"    - {{name: API_TOKEN_{j}, value: ghp_{i:018d}{j:018d}}}\n" for j in range(max(1, (PER - 150) // 75)))
-    for i in range(1000)), 1000)
+    for i in range(MAXN)), MAXN)
 fill("k8s-containers", "pod.yaml",
      "apiVersion: v1\nkind: Pod\nmetadata: {name: big}\nspec:\n  containers:\n",
      lambda i: f"  - {{name: c{i}, image: x, securityContext: {{privileged: true}}}}\n")
