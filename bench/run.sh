@@ -95,6 +95,13 @@ for f in compose.yaml pod.yaml env.yaml bwrap.sh bwrap-undo.sh config.json confi
   echo "$f $(stat -c %s "$IMP/full/$f") $full $half $kib $code" >> "$OUT/imports.txt"
 done
 
+# Hostile inputs under 1 MiB, every format through every output
+# (bench/hostile.sh; goal ≤ 2 s CPU and ≤ 512 MiB each): its own table,
+# printed after this one.
+hostile_args=(); [ $SMOKE = 1 ] && hostile_args=(--smoke)
+hostile_ok=1
+bench/hostile.sh "${hostile_args[@]}" "$BIN" > "$OUT/hostile.txt" 2>&1 || hostile_ok=0
+
 wasm_gz=NA
 if [ -d dist ] && ls dist/*.wasm >/dev/null 2>&1; then
   wasm_gz=$(( ( $(cat dist/*.wasm | gzip -9 | wc -c) + $(cat dist/*.js | gzip -9 | wc -c) ) / 1024 ))
@@ -145,3 +152,10 @@ if cold != "NA":
 if smoke == "1":
     print("(smoke run: tiny sizes and 2 runs; numbers are not meaningful)")
 PY
+echo
+echo "Hostile inputs under 1 MiB (bench/hostile.sh${hostile_args[*]:+ ${hostile_args[*]}}):"
+cat "$OUT/hostile.txt"
+# A crash, a file of too many profiles audited rather than refused, or a
+# run over its bound fails the run (the smoke included: CPU time, not the
+# wall clock, is judged, so a busy host does not fail it).
+[ $hostile_ok = 1 ]

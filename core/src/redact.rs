@@ -3069,12 +3069,29 @@ pub fn mask_json_document_with<'t>(text: &'t str, also: &Secrets) -> Cow<'t, str
             Cow::Owned(o) => Cow::Owned(scrub_tokens_cow(&o).into_owned()),
         };
     };
-    let secrets = Secrets::collect(&doc.root).union(also);
+    // The secrets of the file a profile was imported from hold the
+    // profile's own: then they serve as they are, since a union copies
+    // them, once per profile of a file of many.
+    let own = Secrets::collect(&doc.root);
+    let held = || {
+        let mut values = Vec::new();
+        Secrets::collect_into(&doc.root, &mut values, None);
+        values
+            .iter()
+            .all(|v| v.trim().is_empty() || also.contains(v))
+    };
+    let joined;
+    let secrets = if own.is_empty() || held() {
+        also
+    } else {
+        joined = own.union(also);
+        &joined
+    };
     if secrets.is_empty() {
         return Cow::Borrowed(text);
     }
     let mut edits = Vec::new();
-    json_edits(text, &doc.root, &secrets, &mut edits);
+    json_edits(text, &doc.root, secrets, &mut edits);
     if edits.is_empty() {
         return Cow::Borrowed(text);
     }

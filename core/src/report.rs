@@ -1,6 +1,7 @@
 //! The audit: bytes in, a [`Report`] out.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use crate::date::Date;
 use crate::decode;
@@ -234,7 +235,9 @@ pub struct Report {
     /// The file the profile was imported from, when it was (see
     /// [`crate::import::audit_imported`]); findings then carry an `origin`.
     pub original: Option<OriginalSource>,
-    secrets: Secrets,
+    /// Shared: every profile imported from one file masks the file's
+    /// secrets, held once for all of them.
+    secrets: Arc<Secrets>,
 }
 
 /// The original file of an imported profile: its name, format, digest and
@@ -248,13 +251,53 @@ pub struct OriginalSource {
     /// Shared by every profile imported from the file: one copy per file,
     /// not per profile.
     pub text: std::sync::Arc<str>,
+    /// Where each line of `text` starts ([`line_starts`]), shared as the
+    /// text is: a report that looks up a line of the file must not walk
+    /// the whole file, once per profile of it.
+    pub line_starts: std::sync::Arc<[u32]>,
 }
 
 impl OriginalSource {
-    /// One line of the (masked) original text, 1-based.
+    /// One line of the (masked) original text, 1-based, as [`str::lines`]
+    /// gives it.
     pub fn line(&self, line: u32) -> Option<&str> {
-        self.text.lines().nth((line as usize).checked_sub(1)?)
+        nth_line(
+            &self.text,
+            &self.line_starts,
+            (line as usize).checked_sub(1)?,
+        )
     }
+
+    /// How many lines `text` has, as [`str::lines`] counts them.
+    pub fn line_count(&self) -> usize {
+        self.line_starts.len()
+    }
+}
+
+/// The byte offset where each line of `text` starts, as [`str::lines`]
+/// splits it (no entry for the empty rest after a final newline).
+pub fn line_starts(text: &str) -> Vec<u32> {
+    let mut starts = Vec::new();
+    if !text.is_empty() {
+        starts.push(0);
+    }
+    for (i, b) in text.bytes().enumerate() {
+        if b == b'\n' && i + 1 < text.len() {
+            starts.push(u32::try_from(i + 1).unwrap_or(u32::MAX));
+        }
+    }
+    starts
+}
+
+/// Line `index` (0-based) of `text`, given its [`line_starts`].
+pub fn nth_line<'t>(text: &'t str, starts: &[u32], index: usize) -> Option<&'t str> {
+    let from = *starts.get(index)? as usize;
+    let to = starts.get(index + 1).map_or(text.len(), |&s| s as usize);
+    let line = text.get(from..to)?;
+    Some(match line.strip_suffix('\n') {
+        Some(l) => l.strip_suffix('\r').unwrap_or(l),
+        None => line,
+    })
 }
 
 impl Report {
@@ -357,7 +400,7 @@ pub struct Parsed<'a> {
     never_free: bool,
     /// Secrets of the file the profile was imported from, masked besides
     /// the profile's own (see [`Parsed::also_masking`]).
-    also: Option<Secrets>,
+    also: Option<Arc<Secrets>>,
 }
 
 /// Sizes only: the bytes and the document hold the profile's secrets.
@@ -403,9 +446,9 @@ impl<'a> Parsed<'a> {
     /// Mask `more` secrets too in everything the report shows: those of
     /// the file an imported profile came from, which the profile alone
     /// may not reveal as secrets.
-    pub fn also_masking(mut self, more: &Secrets) -> Self {
+    pub fn also_masking(mut self, more: &Arc<Secrets>) -> Self {
         if !more.is_empty() {
-            self.also = Some(more.clone());
+            self.also = Some(Arc::clone(more));
         }
         self
     }
@@ -480,7 +523,7 @@ fn audit_scheduled(
         || {
             let mut d = early.unwrap_or_else(|| digests(&doc.root, &bytes, wide));
             if let Some(more) = also {
-                d.secrets = d.secrets.union(&more);
+                d.secrets = with_file_secrets(&doc.root, d.secrets, more);
             }
             d
         },
@@ -521,7 +564,7 @@ fn audit_scheduled(
 /// shown echoes them), the digest of its bytes and the fingerprint of
 /// what its runtime checks depend on.
 struct Digests {
-    secrets: Secrets,
+    secrets: Arc<Secrets>,
     sha256: String,
     fingerprint: String,
 }
@@ -534,9 +577,31 @@ fn digests(root: &Node, bytes: &[u8], wide: bool) -> Digests {
         || (sha256_hex(bytes), fingerprint(root)),
     );
     Digests {
-        secrets,
+        secrets: Arc::new(secrets),
         sha256,
         fingerprint,
+    }
+}
+
+/// A profile's own secrets and those of the file it was imported from.
+/// The file's hold every profile's own (the importer collects them from
+/// the same trees), so its shared set serves as it is; a union, which
+/// copies the file's set, is made only for a profile holding a secret the
+/// file's set lacks. A copy per profile made a file of many profiles, each
+/// with a secret, quadratic.
+fn with_file_secrets(root: &Node, own: Arc<Secrets>, file: Arc<Secrets>) -> Arc<Secrets> {
+    if own.is_empty() {
+        return file;
+    }
+    let mut values = Vec::new();
+    Secrets::collect_into(root, &mut values, None);
+    if values
+        .iter()
+        .all(|v| v.trim().is_empty() || file.contains(v))
+    {
+        file
+    } else {
+        Arc::new(own.union(&file))
     }
 }
 
@@ -1043,6 +1108,30 @@ pub fn areas() -> &'static [Area] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The shared line index reads lines exactly as `str::lines` does.
+    #[test]
+    fn line_index_reads_lines_as_str_lines_does() {
+        for text in [
+            "",
+            "a",
+            "a\n",
+            "a\nb",
+            "a\r\nb\r\n",
+            "\n\n",
+            "a\r",
+            "a\rb\n\r\n",
+            "é\n\u{2028}x\n",
+        ] {
+            let starts = line_starts(text);
+            let want: Vec<&str> = text.lines().collect();
+            let got: Vec<&str> = (0..starts.len())
+                .map(|i| nth_line(text, &starts, i).unwrap())
+                .collect();
+            assert_eq!(got, want, "{text:?}");
+            assert_eq!(nth_line(text, &starts, starts.len()), None);
+        }
+    }
 
     /// A report or a parsed profile printed with `{:?}` (a library user's
     /// log line) does not echo the secret the exports mask.

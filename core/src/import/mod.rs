@@ -205,6 +205,8 @@ pub struct Imported {
     /// masked, and its digest: computed once per file and shared, since a
     /// copy per profile made imports quadratic.
     pub masked_source: Arc<str>,
+    /// Where each line of `masked_source` starts, found once per file.
+    pub masked_line_starts: Arc<[u32]>,
     pub source_sha256: Arc<str>,
     /// The secrets of the whole file (every profile's, and those of
     /// settings no profile kept): whatever is shown of one of its profiles
@@ -842,6 +844,7 @@ fn finish_with(
     let file_level = noted_any || file_holds;
     holds.iter_mut().for_each(|h| *h |= file_level);
     let masked_source: Arc<str> = Arc::from(secrets.mask_source(text));
+    let masked_line_starts: Arc<[u32]> = Arc::from(crate::report::line_starts(&masked_source));
     // Notes are printed on stderr: they go through the same masking and
     // neutralizing as every message.
     // A text shown as it is stays shared; each distinct text is cleaned
@@ -895,6 +898,7 @@ fn finish_with(
                 source_map,
                 source_text: Arc::clone(text),
                 masked_source: Arc::clone(&masked_source),
+                masked_line_starts: Arc::clone(&masked_line_starts),
                 source_sha256: Arc::clone(&source_sha256),
                 file_secrets: Arc::clone(&file_secrets),
             },
@@ -952,8 +956,38 @@ pub fn audit_imported(
         format: imported.format.name(),
         sha256: imported.source_sha256.to_string(),
         text: Arc::clone(&imported.masked_source),
+        line_starts: Arc::clone(&imported.masked_line_starts),
     });
     Ok(report)
+}
+
+/// The most profiles one file may describe for an audit. Each profile is
+/// audited and reported on its own, so the report of a file grows with
+/// their number, not with the file's size: a Codex `config.toml` of 60,000
+/// empty `[profiles.*]` tables is under 1 MiB, yet 60,000 reports. A real
+/// file (a Compose project, a rendered chart, a cluster's pods) describes
+/// far fewer; one that describes more is refused, never cut short.
+pub const MAX_AUDITED_PROFILES: usize = 1000;
+
+/// Whether the profiles of one file may be audited: `Err` at the first
+/// profile past [`MAX_AUDITED_PROFILES`], before any of them is. Every
+/// front end that audits an import asks this first.
+pub fn check_audit_count(imported: &[Imported]) -> Result<(), ImportError> {
+    let Some(first_over) = imported.get(MAX_AUDITED_PROFILES) else {
+        return Ok(());
+    };
+    let e = ImportError::new(ImportErrorKind::Invalid(format!(
+        "this file describes {} profiles (containers, services or profile tables), more than \
+         the {MAX_AUDITED_PROFILES} one file may hold for an audit: each is audited and \
+         reported on its own, so the report would grow with their number; refusing it \
+         (split the file, or write its profiles out with `isolint import` and audit them \
+         as a directory)",
+        imported.len()
+    )));
+    Err(match first_over.origin_of("") {
+        Some(at) => e.at(at),
+        None => e,
+    })
 }
 
 /// The report a single-profile view (the dashboard's slot, the page's

@@ -201,11 +201,12 @@ fn run(w: &mut Pretty, report: &Report) {
         .field("profile", &report.profile.name)
         .field("verdict", report.verdict.as_str())
         .end_object();
+    // A profile of many findings writes its results in pieces, kept apart
+    // rather than grown into (and copied along) one buffer.
     w.key("results").array();
-    for f in &report.issues {
-        w.item();
-        result(w, report, f, &uri);
-    }
+    w.items(&report.issues, RESULT_BYTES, |w, f| {
+        result(w, report, f, &uri)
+    });
     w.end_array();
     w.key("tool")
         .object()
@@ -286,11 +287,23 @@ pub fn render_many(reports: &[Report]) -> String {
     super::frame::SARIF_LOG.assemble(reports.iter().map(element))
 }
 
+/// About the bytes of one result.
+const RESULT_BYTES: usize = 1024;
+
 /// One report as a run of [`super::frame::SARIF_LOG`].
 pub fn element(r: &Report) -> String {
     let mut w = Pretty::at(2, 4096);
     run(&mut w, r);
     w.finish()
+}
+
+/// [`element`] in parts to be written one after the other: a long list of
+/// results is not copied into one buffer first.
+#[cfg(feature = "parallel")]
+pub fn element_parts(r: &Report) -> Vec<String> {
+    let mut w = Pretty::at(2, 4096);
+    run(&mut w, r);
+    w.finish_parts()
 }
 
 /// A SARIF log for one report.

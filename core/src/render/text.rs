@@ -43,15 +43,27 @@ fn sev_color(s: Severity) -> &'static str {
 /// every character, each computed once per report: a minified profile is a
 /// single long line, and walking it again for every finding would make the
 /// report quadratic in its size.
+/// An imported file's lines are found once per file, not per report: a
+/// file of a thousand profiles would otherwise be walked a thousand times.
 struct Snippets<'a> {
-    lines: Vec<&'a str>,
+    text: &'a str,
+    starts: std::borrow::Cow<'a, [u32]>,
     offsets: HashMap<usize, Vec<usize>>,
 }
 
 impl<'a> Snippets<'a> {
     fn new(text: &'a str) -> Snippets<'a> {
         Snippets {
-            lines: text.lines().collect(),
+            text,
+            starts: crate::report::line_starts(text).into(),
+            offsets: HashMap::new(),
+        }
+    }
+
+    fn of_original(o: &'a crate::report::OriginalSource) -> Snippets<'a> {
+        Snippets {
+            text: &o.text,
+            starts: std::borrow::Cow::Borrowed(&o.line_starts),
             offsets: HashMap::new(),
         }
     }
@@ -60,7 +72,7 @@ impl<'a> Snippets<'a> {
     /// neutralized: the shown text and the caret's column within it.
     fn window(&mut self, line: u32, col: usize) -> Option<(String, usize)> {
         let index = (line as usize).checked_sub(1)?;
-        let text = *self.lines.get(index)?;
+        let text = crate::report::nth_line(self.text, &self.starts, index)?;
         let offsets = self.offsets.entry(index).or_insert_with(|| {
             text.char_indices()
                 .map(|(i, _)| i)
@@ -109,14 +121,14 @@ pub fn render(report: &Report, opts: TextOptions) -> String {
     let _ = writeln!(out, "note: {}", b.notice);
     let _ = writeln!(out, "{}", b.counts);
     let grouped = view_model::group(report, &Filter::default());
+    let mut profile = Snippets::new(&report.source_text);
     let lines = report
         .original
         .as_ref()
-        .map_or(0, |o| o.text.lines().count())
-        .max(report.source_text.lines().count());
+        .map_or(0, |o| o.line_count())
+        .max(profile.starts.len());
     let gutter = lines.to_string().len().max(2);
     let pad = " ".repeat(gutter);
-    let mut profile = Snippets::new(&report.source_text);
     let mut original: Option<Snippets<'_>> = None;
     for g in grouped.groups.iter().filter(|g| g.total > 0) {
         let _ = writeln!(
@@ -140,14 +152,13 @@ pub fn render(report: &Report, opts: TextOptions) -> String {
             // An imported profile points at the original file; the generated
             // profile's position stays available in the JSON export.
             let (line, snippet) = match (&f.origin, &report.original) {
-                (Some(o), Some(_)) => {
+                (Some(o), Some(source)) => {
                     let _ = writeln!(
                         out,
                         "{pad}--> {}:{}:{}  {} (profile {}:{}:{})",
                         o.file, o.line, o.column, f.pointer, report.profile.source, line, col
                     );
-                    let original = original
-                        .get_or_insert_with(|| Snippets::new(view_model::shown_source(report).1));
+                    let original = original.get_or_insert_with(|| Snippets::of_original(source));
                     (o.line, original.window(o.line, o.column as usize))
                 }
                 _ => {

@@ -182,7 +182,7 @@ impl Layout {
                 line.push('\n');
                 line
             }
-            ReportFormat::Sarif => sarif::element(r),
+            ReportFormat::Sarif => return sarif::element_parts(r),
             ReportFormat::Markdown => markdown::render(r),
             ReportFormat::Github => github::render(r),
             ReportFormat::Text => text::render(r, TextOptions { color: self.color }),
@@ -283,9 +283,11 @@ struct Done {
 enum Piece {
     /// Rendered by the worker that audited it, in parts.
     Parts(Vec<String>),
-    /// A JSON export rendered as it is written: a long list's first pieces
-    /// go to the file while the rest are still being rendered. Only for a
-    /// single input, whose report the process never frees (it ends next).
+    /// A report rendered as it is written: a JSON export's first pieces go
+    /// to the file while the rest are still being rendered, and a file of
+    /// many profiles never holds the text of all of them at once. Only for
+    /// a single input, whose reports the process never frees (it ends
+    /// next).
     Streamed(Box<Report>),
 }
 
@@ -385,7 +387,7 @@ impl Document<'_> {
                             out.write(part)?;
                         }
                     }
-                    Piece::Streamed(report) => {
+                    Piece::Streamed(report) if done.layout.format == ReportFormat::Json => {
                         let mut written = Ok(());
                         json::render_to(&report, done.layout.array, &mut |part| {
                             if written.is_ok() {
@@ -393,6 +395,13 @@ impl Document<'_> {
                             }
                         });
                         written?;
+                        // One input: the OS takes the memory back at exit.
+                        std::mem::forget(report);
+                    }
+                    Piece::Streamed(report) => {
+                        for part in &done.layout.piece(&report) {
+                            out.write(part)?;
+                        }
                         // One input: the OS takes the memory back at exit.
                         std::mem::forget(report);
                     }
@@ -591,8 +600,8 @@ pub fn run(args: &AuditArgs) -> u8 {
     // several containers or services), so its shape is predictable. With
     // a single input there is a single job, so its own count decides.
     let many_inputs = expanded.directory || args.profiles.len() > 1;
-    // One input's JSON export is rendered as it is written (see `Piece`).
-    let stream = !many_inputs && args.format == ReportFormat::Json;
+    // One input's reports are rendered as they are written (see `Piece`).
+    let stream = !many_inputs;
 
     // The exports hold findings, checks and digests only; the text report
     // quotes the (masked) source, and waivers look at the mount table.

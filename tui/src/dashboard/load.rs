@@ -203,7 +203,9 @@ fn audit_import(
     labels: &Labels,
     options: &AuditOptions,
 ) -> Vec<Loaded> {
-    let imported = match import::import(bytes, format) {
+    let imported = match import::import(bytes, format)
+        .and_then(|i| import::check_audit_count(&i).map(|()| i))
+    {
         Ok(i) => i,
         Err(e) => {
             let message = ImportError::new(e.kind.clone()).to_string();

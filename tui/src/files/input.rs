@@ -661,20 +661,22 @@ fn audit_imported(
             notes: vec![neutralize(&format!("{shown}: holds only cluster objects (NetworkPolicy, LimitRange, ResourceQuota, RuntimeClass); they are read into the run's Kubernetes workloads, not audited as a profile")).into_owned()],
         });
     }
-    let imported = super::runner::import(bytes, format, &input.name).map_err(|e| {
+    let failure = |e: ImportError| {
         let pos = e.loc.map(|l| (l.line, l.column));
         let message = ImportError::new(e.kind.clone()).to_string();
         Failure {
             pos,
             ..Failure::new(shown, format!("{message} (read as {})", format.title()))
         }
-    })?;
+    };
+    let imported = super::runner::import(bytes, format, &input.name).map_err(failure)?;
     if imported.is_empty() {
         return Err(Failure::new(
             shown,
             format!("no profile found in this {}", format.title()),
         ));
     }
+    import::check_audit_count(&imported).map_err(failure)?;
     let mut audited = Audited {
         reports: Vec::with_capacity(imported.len()),
         notes: Vec::new(),
