@@ -948,9 +948,8 @@ fn masked_everywhere(v: &str) -> bool {
 /// every output string.
 ///
 /// Values that could be credentials (`masked_everywhere`) are matched
-/// anywhere in a text in one pass whatever their number: they are kept in
-/// one hash set per length, and a position is only looked at when its
-/// first bytes begin some value. Every occurrence of every such value is
+/// anywhere in a text in one pass whatever their number and however they
+/// nest or overlap ([`Matcher`]). Every occurrence of every such value is
 /// masked, overlapping ones included, so no part of a secret survives next
 /// to another. Shorter values are masked where they stand: a whole value,
 /// a backticked segment, or the value of a `NAME=value` pair.
@@ -962,57 +961,141 @@ fn masked_everywhere(v: &str) -> bool {
 /// `wordpress`) is matched as written: in other cases it is most often
 /// ordinary text (`WORDPRESS_DB_HOST`), and it has no shape to tell the two
 /// apart.
-#[derive(Clone, Default, PartialEq, Eq)]
+#[derive(Clone, Default)]
 pub struct Secrets {
-    /// Values matched as written, by length, longest first.
-    exact: Vec<(usize, HashSet<Vec<u8>>)>,
-    /// Values matched whatever their case, in small letters, by length,
-    /// longest first.
-    folded: Vec<(usize, HashSet<Vec<u8>>)>,
-    /// The first four bytes of every value, in small letters (all values
-    /// are at least that long).
-    prefixes: HashSet<[u8; 4]>,
-    /// Bit `a * 256 + b` set: some value starts with the bytes `a b`, in
-    /// small letters. Most positions fail this test, which costs no hashing.
-    starts: Vec<u64>,
+    /// Values matched as written.
+    exact: HashSet<Vec<u8>>,
+    /// Values matched whatever their case, in small letters.
+    folded: HashSet<Vec<u8>>,
     /// Values masked only where they stand, trimmed.
     local: HashSet<String>,
+    /// `exact` and `folded` as automata, built once all values are in
+    /// (`None` when both are empty).
+    everywhere: Option<std::sync::Arc<Everywhere>>,
+    /// `local` as an automaton, for [`Secrets::mask_source`].
+    standing: Option<std::sync::Arc<Matcher>>,
 }
+
+/// The values, never the automata built from them.
+impl PartialEq for Secrets {
+    fn eq(&self, other: &Secrets) -> bool {
+        self.exact == other.exact && self.folded == other.folded && self.local == other.local
+    }
+}
+
+impl Eq for Secrets {}
 
 /// How many values are held, never the values: a report printed with
 /// `{:?}` must not echo what the audit masks everywhere else.
 impl std::fmt::Debug for Secrets {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let count =
-            |t: &[(usize, HashSet<Vec<u8>>)]| t.iter().map(|(_, set)| set.len()).sum::<usize>();
-        let values: usize = count(&self.exact) + count(&self.folded);
         f.debug_struct("Secrets")
-            .field("values", &values)
+            .field("values", &(self.exact.len() + self.folded.len()))
             .field("local", &self.local.len())
             .finish_non_exhaustive()
     }
 }
 
-/// Put `value` in the set for its length, keeping `table` longest first.
-fn insert_by_len(table: &mut Vec<(usize, HashSet<Vec<u8>>)>, value: Vec<u8>) {
-    let len = value.len();
-    let i = table
-        .binary_search_by(|(l, _)| len.cmp(l))
-        .unwrap_or_else(|i| {
-            table.insert(i, (len, HashSet::new()));
-            i
-        });
-    if let Some((_, set)) = table.get_mut(i) {
-        set.insert(value);
-    }
+/// The values masked everywhere: those matched as written and those
+/// matched whatever their ASCII case.
+struct Everywhere {
+    exact: Option<Matcher>,
+    folded: Option<Matcher>,
 }
 
-/// Whether `table` holds `value`.
-fn holds(table: &[(usize, HashSet<Vec<u8>>)], value: &[u8]) -> bool {
-    table
-        .iter()
-        .find(|(len, _)| *len == value.len())
-        .is_some_and(|(_, set)| set.contains(value))
+/// An Aho-Corasick automaton over a set of values, with the longest value
+/// that ends in each of its match states. One pass over a text then finds,
+/// at each byte, the longest value ending there, which is all a union of
+/// masked ranges needs: a text is read once whatever the number of values,
+/// their lengths, and how they nest inside or overlap one another (a
+/// search for each value, or a look at each length at each byte, costs
+/// their number or their lengths again for every byte).
+struct Matcher {
+    nfa: aho_corasick::nfa::noncontiguous::NFA,
+    /// Match state → the longest value it ends, filled in for every match
+    /// state when the automaton is built.
+    longest: std::collections::HashMap<aho_corasick::automaton::StateID, usize>,
+}
+
+impl Matcher {
+    /// `None` when the automaton cannot be built, which only a set of
+    /// values far larger than any input the audit accepts could cause.
+    fn new<'v>(values: impl Iterator<Item = &'v [u8]> + Clone) -> Option<Matcher> {
+        use aho_corasick::automaton::Automaton;
+        use aho_corasick::Anchored;
+        let nfa = aho_corasick::nfa::noncontiguous::NFA::builder()
+            .match_kind(aho_corasick::MatchKind::Standard)
+            .build(values.clone())
+            .ok()?;
+        let start = nfa.start_state(Anchored::No).ok()?;
+        let mut longest = std::collections::HashMap::new();
+        // Every state is a prefix of some value, so walking every value
+        // from the start visits every match state.
+        for v in values {
+            let mut sid = start;
+            for &b in v {
+                sid = nfa.next_state(Anchored::No, sid, b);
+                if nfa.is_match(sid) && !longest.contains_key(&sid) {
+                    longest.insert(sid, Self::longest_at(&nfa, sid));
+                }
+            }
+        }
+        Some(Matcher { nfa, longest })
+    }
+
+    fn longest_at(
+        nfa: &aho_corasick::nfa::noncontiguous::NFA,
+        sid: aho_corasick::automaton::StateID,
+    ) -> usize {
+        use aho_corasick::automaton::Automaton;
+        (0..nfa.match_len(sid))
+            .map(|i| nfa.pattern_len(nfa.match_pattern(sid, i)))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// For each byte of `hay` that ends some value, the start of the
+    /// longest one: `found(start, end)`, in order of `end`.
+    fn ends(&self, hay: &[u8], mut found: impl FnMut(usize, usize)) {
+        use aho_corasick::automaton::Automaton;
+        use aho_corasick::Anchored;
+        let Ok(mut sid) = self.nfa.start_state(Anchored::No) else {
+            // Unreachable for an unanchored automaton; masking all of the
+            // text is the closed way to fail.
+            found(0, hay.len());
+            return;
+        };
+        for (i, &b) in hay.iter().enumerate() {
+            sid = self.nfa.next_state(Anchored::No, sid, b);
+            if self.nfa.is_match(sid) {
+                let len = self
+                    .longest
+                    .get(&sid)
+                    .copied()
+                    .unwrap_or_else(|| Self::longest_at(&self.nfa, sid));
+                found(i + 1 - len.min(i + 1), i + 1);
+            }
+        }
+    }
+
+    /// Every occurrence of every value in `hay`, overlapping ones too.
+    fn all(&self, hay: &[u8], mut found: impl FnMut(usize, usize)) {
+        use aho_corasick::automaton::Automaton;
+        use aho_corasick::Anchored;
+        let Ok(mut sid) = self.nfa.start_state(Anchored::No) else {
+            found(0, hay.len());
+            return;
+        };
+        for (i, &b) in hay.iter().enumerate() {
+            sid = self.nfa.next_state(Anchored::No, sid, b);
+            if self.nfa.is_match(sid) {
+                for k in 0..self.nfa.match_len(sid) {
+                    let len = self.nfa.pattern_len(self.nfa.match_pattern(sid, k));
+                    found(i + 1 - len.min(i + 1), i + 1);
+                }
+            }
+        }
+    }
 }
 
 impl Secrets {
@@ -1052,6 +1135,7 @@ impl Secrets {
             let fold = looks_like_secret(&v);
             out.add(v, fold);
         }
+        out.build();
         out
     }
 
@@ -1065,42 +1149,36 @@ impl Secrets {
             }
             return;
         }
-        if self.starts.is_empty() {
-            self.starts = vec![0u64; 65536 / 64];
-        }
-        let bytes = v.into_bytes();
-        let lower = bytes.to_ascii_lowercase();
-        if let [a, b, ..] = lower.as_slice() {
-            let pair = usize::from(*a) * 256 + usize::from(*b);
-            if let Some(word) = self.starts.get_mut(pair / 64) {
-                *word |= 1 << (pair % 64);
-            }
-        }
-        if let Some(p) = lower.get(..4).and_then(|p| <[u8; 4]>::try_from(p).ok()) {
-            self.prefixes.insert(p);
-        }
         if fold {
-            insert_by_len(&mut self.folded, lower);
+            self.folded.insert(v.into_bytes().to_ascii_lowercase());
         } else {
-            insert_by_len(&mut self.exact, bytes);
+            self.exact.insert(v.into_bytes());
         }
+    }
+
+    /// The automata of the values held.
+    fn build(&mut self) {
+        let set = |s: &HashSet<Vec<u8>>| {
+            (!s.is_empty())
+                .then(|| Matcher::new(s.iter().map(Vec::as_slice)))
+                .flatten()
+        };
+        let (exact, folded) = (set(&self.exact), set(&self.folded));
+        self.everywhere = (exact.is_some() || folded.is_some())
+            .then(|| std::sync::Arc::new(Everywhere { exact, folded }));
+        self.standing = (!self.local.is_empty())
+            .then(|| Matcher::new(self.local.iter().map(String::as_bytes)))
+            .flatten()
+            .map(std::sync::Arc::new);
     }
 
     /// The secrets of `self` and `other` together.
     pub fn union(&self, other: &Secrets) -> Secrets {
-        let mut out = Secrets::default();
-        for s in [self, other] {
-            for (table, fold) in [(&s.exact, false), (&s.folded, true)] {
-                for (_, set) in table {
-                    for v in set {
-                        out.add(String::from_utf8_lossy(v).into_owned(), fold);
-                    }
-                }
-            }
-            for v in &s.local {
-                out.add(v.clone(), false);
-            }
-        }
+        let mut out = self.clone();
+        out.exact.extend(other.exact.iter().cloned());
+        out.folded.extend(other.folded.iter().cloned());
+        out.local.extend(other.local.iter().cloned());
+        out.build();
         out
     }
 
@@ -1111,8 +1189,8 @@ impl Secrets {
     /// Whether `s` is one of the collected secret values.
     pub fn contains(&self, s: &str) -> bool {
         self.local.contains(s.trim())
-            || holds(&self.exact, s.as_bytes())
-            || holds(&self.folded, &s.as_bytes().to_ascii_lowercase())
+            || self.exact.contains(s.as_bytes())
+            || self.folded.contains(&s.as_bytes().to_ascii_lowercase())
     }
 
     /// The byte ranges of `text` covered by some value masked everywhere,
@@ -1120,48 +1198,43 @@ impl Secrets {
     /// a value is valid UTF-8, so it can only match where a character
     /// starts, and a change of ASCII case keeps every byte where it was.
     fn covered(&self, text: &str) -> Vec<(usize, usize)> {
-        let bytes = text.as_bytes();
         let mut out: Vec<(usize, usize)> = Vec::new();
-        if self.exact.is_empty() && self.folded.is_empty() {
+        let Some(every) = &self.everywhere else {
+            return out;
+        };
+        if text.len() < GLOBAL_MIN {
             return out;
         }
-        let low = |i: usize| bytes.get(i).copied().unwrap_or(0).to_ascii_lowercase();
-        // Made once some position begins a value: most texts hold none.
-        let mut lower: Option<Vec<u8>> = None;
-        for i in 0..bytes.len().saturating_sub(GLOBAL_MIN - 1) {
-            let pair = usize::from(low(i)) * 256 + usize::from(low(i + 1));
-            if self
-                .starts
-                .get(pair / 64)
-                .is_none_or(|w| w & (1 << (pair % 64)) == 0)
-            {
-                continue;
-            }
-            if i + 4 > bytes.len()
-                || !self
-                    .prefixes
-                    .contains(&[low(i), low(i + 1), low(i + 2), low(i + 3)])
-            {
-                continue;
-            }
-            let lower = lower.get_or_insert_with(|| bytes.to_ascii_lowercase());
-            let at = |table: &[(usize, HashSet<Vec<u8>>)], hay: &[u8]| {
-                table
-                    .iter()
-                    .find(|(len, set)| hay.get(i..i + len).is_some_and(|w| set.contains(w)))
-                    .map(|(len, _)| *len)
+        let bytes = text.as_bytes();
+        // The longest value ending at each byte, of either set, in order of
+        // their ends; each merged with the ranges before it that it reaches.
+        let mut ranges: Vec<(usize, usize)> = Vec::new();
+        if let Some(m) = &every.exact {
+            m.ends(bytes, |a, b| ranges.push((a, b)));
+        }
+        if let Some(m) = &every.folded {
+            // The folded values are in small letters: so is the text they
+            // are looked for in (the automaton's own case folding costs
+            // more to build than a copy of the text costs to make).
+            let lower: Cow<'_, [u8]> = if bytes.iter().any(u8::is_ascii_uppercase) {
+                Cow::Owned(bytes.to_ascii_lowercase())
+            } else {
+                Cow::Borrowed(bytes)
             };
-            let hit = match (at(&self.exact, bytes), at(&self.folded, lower)) {
-                (Some(a), Some(b)) => Some(a.max(b)),
-                (a, b) => a.or(b),
-            };
-            if let Some(len) = hit {
-                let end = i + len;
-                match out.last_mut() {
-                    Some(last) if i <= last.1 => last.1 = last.1.max(end),
-                    _ => out.push((i, end)),
+            m.ends(&lower, |a, b| ranges.push((a, b)));
+        }
+        if every.exact.is_some() && every.folded.is_some() {
+            crate::sort::sort_by_key(&mut ranges, |r| r.1);
+        }
+        for (mut a, b) in ranges {
+            while let Some(&(la, lb)) = out.last() {
+                if a > lb {
+                    break;
                 }
+                a = a.min(la);
+                out.pop();
             }
+            out.push((a, b));
         }
         out
     }
@@ -1324,27 +1397,28 @@ impl Secrets {
         out
     }
 
-    /// Where short values stand as whole words in `text`.
+    /// Where short values stand as whole words in `text`: every
+    /// occurrence of each, in one pass ([`Matcher`]).
     fn local_words(&self, text: &str) -> Vec<(usize, usize)> {
         let word = |c: char| c.is_alphanumeric() || c == '_';
         let mut out = Vec::new();
-        for v in &self.local {
-            let mut from = 0;
-            while let Some(i) = text.get(from..).and_then(|t| t.find(v.as_str())) {
-                let a = from + i;
-                let b = a + v.len();
-                let before = text.get(..a).and_then(|t| t.chars().next_back());
-                let after = text.get(b..).and_then(|t| t.chars().next());
-                let starts_word = v.chars().next().is_some_and(word);
-                let ends_word = v.chars().next_back().is_some_and(word);
-                let inside_a_word = (starts_word && before.is_some_and(word))
-                    || (ends_word && after.is_some_and(word));
-                if !inside_a_word {
-                    out.push((a, b));
-                }
-                from = a + v.chars().next().map_or(1, char::len_utf8);
+        let Some(m) = &self.standing else {
+            return out;
+        };
+        m.all(text.as_bytes(), |a, b| {
+            let Some(v) = text.get(a..b) else {
+                return;
+            };
+            let before = text.get(..a).and_then(|t| t.chars().next_back());
+            let after = text.get(b..).and_then(|t| t.chars().next());
+            let starts_word = v.chars().next().is_some_and(word);
+            let ends_word = v.chars().next_back().is_some_and(word);
+            let inside_a_word = (starts_word && before.is_some_and(word))
+                || (ends_word && after.is_some_and(word));
+            if !inside_a_word {
+                out.push((a, b));
             }
-        }
+        });
         out
     }
 }
