@@ -1239,6 +1239,60 @@ impl Secrets {
         out
     }
 
+    /// The SHA-256 of a value of the document (`None`: nothing there), as
+    /// a baseline records what a finding accepted. Every string, key and
+    /// number is masked first ([`Secrets::scrub_value`]), so the digest
+    /// of a short password cannot be matched against guesses; a change
+    /// to anything else changes it. Objects are read whatever the order
+    /// of their members, and nothing of the text's layout counts.
+    pub fn value_digest(&self, value: Option<&Node>) -> String {
+        use sha2::Digest;
+        let mut h = sha2::Sha256::new();
+        h.update(b"isolint.value/v1\0");
+        match value {
+            None => h.update(b"-"),
+            Some(n) => self.digest_into(n, &mut h),
+        }
+        let mut hex = String::with_capacity(64);
+        crate::digest::push_hex(&mut hex, &h.finalize(), 64);
+        hex
+    }
+
+    /// One value, each piece tagged and its length given, so no two
+    /// values write the same bytes.
+    fn digest_into(&self, n: &Node, h: &mut sha2::Sha256) {
+        use sha2::Digest;
+        let text = |h: &mut sha2::Sha256, tag: &[u8], s: &str| {
+            let shown = self.scrub_value(s);
+            h.update(tag);
+            h.update((shown.len() as u64).to_le_bytes());
+            h.update(shown.as_bytes());
+        };
+        match &n.value {
+            Value::Null => h.update(b"n"),
+            Value::Bool(b) => h.update(if *b { b"t" } else { b"f" }),
+            Value::Number(num) => text(h, b"#", num.as_str()),
+            Value::String(s) => text(h, b"s", s),
+            Value::Array(items) => {
+                h.update(b"[");
+                h.update((items.len() as u64).to_le_bytes());
+                for i in items {
+                    self.digest_into(i, h);
+                }
+            }
+            Value::Object(members) => {
+                h.update(b"{");
+                h.update((members.len() as u64).to_le_bytes());
+                let mut sorted: Vec<&crate::json::Member> = members.iter().collect();
+                crate::sort::sort_by(&mut sorted, |a, b| a.key.cmp(&b.key));
+                for m in sorted {
+                    text(h, b"k", &m.key);
+                    self.digest_into(&m.value, h);
+                }
+            }
+        }
+    }
+
     /// `s` with every value masked everywhere replaced by [`MASK`].
     fn mask_everywhere<'a>(&self, s: &'a str) -> Cow<'a, str> {
         let covered = self.covered(s);
@@ -1413,8 +1467,8 @@ impl Secrets {
             let after = text.get(b..).and_then(|t| t.chars().next());
             let starts_word = v.chars().next().is_some_and(word);
             let ends_word = v.chars().next_back().is_some_and(word);
-            let inside_a_word = (starts_word && before.is_some_and(word))
-                || (ends_word && after.is_some_and(word));
+            let inside_a_word =
+                (starts_word && before.is_some_and(word)) || (ends_word && after.is_some_and(word));
             if !inside_a_word {
                 out.push((a, b));
             }
