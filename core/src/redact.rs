@@ -625,7 +625,13 @@ pub fn secret_words(words: &[&str]) -> Vec<(usize, &'static str)> {
 pub fn secret_part<'w>(word: &'w str, how: &str) -> &'w str {
     let part = match how {
         "assignment" => word.split_once('=').map_or(word, |(_, v)| v),
-        "option-value" if word.starts_with("-p") => word.get(2..).unwrap_or(word),
+        "user-password" => word
+            .split_once('=')
+            .and_then(|(_, v)| v.split_once(':'))
+            .map_or(word, |(_, pw)| pw),
+        "option-value" if word.starts_with("-p") || word.starts_with("-P") => {
+            word.get(2..).unwrap_or(word)
+        }
         _ => word,
     };
     part.trim_matches(|c| matches!(c, '"' | '\'' | ';' | '`' | '(' | ')'))
@@ -750,7 +756,13 @@ fn vendor_prefixed(b: &[u8], first: u8) -> bool {
         let i = set.trailing_zeros() as usize;
         set &= set - 1;
         if let Some(p) = PREFIXES.get(i) {
-            if b.len() >= p.len() + 8 && b.starts_with(p.as_bytes()) {
+            // Eight token bytes after the prefix: a sentence that starts
+            // with one (`ghp_ starts a token`) is not a token.
+            let body = b.get(p.len()..p.len() + 8).unwrap_or_default();
+            if body.len() == 8
+                && b.starts_with(p.as_bytes())
+                && body.iter().all(|&c| kind(c) & !K_TOKEN == 0 || c == b'.')
+            {
                 return true;
             }
         }
@@ -817,7 +829,30 @@ fn secret_shaped(v: &str, kinds: u16) -> bool {
     if kinds & K_COLON != 0 && kinds & K_AT != 0 && has_url_password(v) {
         return true;
     }
+    if kinds & K_OTHER != 0 && webhook_url(b) {
+        return true;
+    }
     high_entropy_token(b, kinds)
+}
+
+/// Webhook URLs whose path is the credential: whoever holds one posts as
+/// its owner. The whole URL is the secret.
+const WEBHOOKS: &[&str] = &[
+    "hooks.slack.com/services/",
+    "hooks.slack.com/workflows/",
+    "hooks.slack.com/triggers/",
+    "discord.com/api/webhooks/",
+    "discordapp.com/api/webhooks/",
+];
+
+/// Whether `b` holds a [`WEBHOOKS`] address with a path after it.
+fn webhook_url(b: &[u8]) -> bool {
+    WEBHOOKS.iter().any(|w| {
+        let w = w.as_bytes();
+        b.windows(w.len())
+            .position(|x| x.eq_ignore_ascii_case(w))
+            .is_some_and(|i| b.len() >= i + w.len() + 8)
+    })
 }
 
 /// The passwords of every `scheme://user:password@host` in `s`.
@@ -907,6 +942,8 @@ pub fn secret_by_name(name: &str, value: &str) -> bool {
     }
     if SETTINGS.iter().any(|s| v.eq_ignore_ascii_case(s))
         || (v.len() <= 5 && v.bytes().all(|b| b.is_ascii_digit()))
+        || email_list(v)
+        || plain_url(v)
     {
         return false;
     }
@@ -918,6 +955,72 @@ pub fn secret_by_name(name: &str, value: &str) -> bool {
         || !v
             .chars()
             .all(|c| c.is_ascii_lowercase() || c == '-' || c == '_' || c == '.')
+}
+
+/// One or more e-mail addresses, separated by commas, semicolons or
+/// spaces (`SECRET_RECIPIENTS: ops@example.com`): an address book, not a
+/// secret. Every item must be an address whose domain ends in a name of
+/// letters; anything else (`ops@example`, `a@b.com:pw`) is not this shape.
+fn email_list(v: &str) -> bool {
+    let mut items = v
+        .split([',', ';', ' '])
+        .filter(|i| !i.is_empty())
+        .peekable();
+    items.peek().is_some() && items.all(is_email)
+}
+
+fn is_email(s: &str) -> bool {
+    let Some((local, domain)) = s.split_once('@') else {
+        return false;
+    };
+    let labels: Vec<&str> = domain.split('.').collect();
+    !local.is_empty()
+        && local
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"._%+-".contains(&b))
+        && labels.len() >= 2
+        && labels
+            .iter()
+            .all(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
+        && labels
+            .last()
+            .is_some_and(|t| t.len() >= 2 && t.bytes().all(|b| b.is_ascii_alphabetic()))
+}
+
+/// An `http(s)` address with no user info, query or fragment, whose path
+/// is made of words (`AUTH_TOKEN: https://auth.example.com/oauth/token`):
+/// where a secret is fetched, not the secret. A path segment that could be
+/// a token (mixed letters and digits past twelve bytes, or any credential
+/// shape) is not this shape, since some services put the credential in
+/// the path.
+fn plain_url(v: &str) -> bool {
+    let Some(rest) = v
+        .strip_prefix("https://")
+        .or_else(|| v.strip_prefix("http://"))
+    else {
+        return false;
+    };
+    if rest.contains(['@', '?', '#', ' ', '%', '\\']) {
+        return false;
+    }
+    let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
+    let (name, port) = host.split_once(':').unwrap_or((host, "0"));
+    let word = |seg: &str| {
+        seg.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"._~-".contains(&b))
+            && (seg.len() <= 12
+                || seg
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b"._-".contains(&b)))
+            && !looks_like_secret(seg)
+    };
+    name.contains('.')
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-')
+        && !port.is_empty()
+        && port.bytes().all(|b| b.is_ascii_digit())
+        && path.split('/').all(word)
 }
 
 /// Words a collected value may equal without being masked everywhere:
@@ -1839,7 +1942,7 @@ fn schemeless_user_password(s: &str) -> Option<&str> {
 
 /// The secret parts of the words of one command line.
 fn collect_words(words: &[&str], out: &mut Vec<String>) {
-    for (i, how) in secret_words(words) {
+    for (i, how) in secret_words(words).into_iter().chain(masked_words(words)) {
         if let Some(w) = words.get(i) {
             let part = secret_part(w, how);
             if !part.is_empty() {
@@ -1847,6 +1950,145 @@ fn collect_words(words: &[&str], out: &mut Vec<String>) {
             }
         }
     }
+}
+
+/// Programs whose `-p` and `-P` take no secret (a port, a flag, a
+/// directory, a prompt), besides those of [`PROGRAM_OPTIONS`], whose
+/// options are known.
+const P_IS_NOT_A_SECRET: &[&str] = &[
+    "ssh",
+    "scp",
+    "sftp",
+    "autossh",
+    "mkdir",
+    "cp",
+    "mv",
+    "install",
+    "rsync",
+    "tar",
+    "ps",
+    "pgrep",
+    "pkill",
+    "git",
+    "make",
+    "pytest",
+    "py.test",
+    "python",
+    "python3",
+    "pip",
+    "pip3",
+    "uv",
+    "nc",
+    "ncat",
+    "netcat",
+    "socat",
+    "read",
+    "sudo",
+    "su",
+    "psql",
+    "pg_dump",
+    "pg_restore",
+    "pg_isready",
+    "createdb",
+    "dropdb",
+    "redis-cli",
+    "keydb-cli",
+    "kubectl",
+    "npm",
+    "npx",
+    "cargo",
+    "go",
+    "node",
+    "java",
+    "mvn",
+    "gradle",
+    "patch",
+    "ls",
+    "df",
+    "du",
+    "touch",
+    "ln",
+    "date",
+    "journalctl",
+    "systemctl",
+    "grep",
+    "sed",
+    "xargs",
+    "unshare",
+    "nsenter",
+    "bwrap",
+    "perl",
+    "ruby",
+    "bash",
+    "sh",
+    "zsh",
+    "dash",
+    "env",
+    "lsof",
+    "ss",
+    "netstat",
+    "nmap",
+    "ping",
+    "wget",
+    "ssh-keygen",
+    "ssh-keyscan",
+    "mount",
+    "chmod",
+    "chown",
+    "rm",
+    "uvicorn",
+    "gunicorn",
+    "flask",
+    "hugo",
+];
+
+/// Words masked that no rule reports: the value of `-p` or `-P` after a
+/// program whose options isolint does not know (`-p VALUE`, `-pVALUE`:
+/// for many tools a password; masking a port instead costs a reviewer
+/// little), and the password of `--user=name:secret` (curl's style) after
+/// any program, unless it is a `uid:gid` pair of numbers.
+fn masked_words(words: &[&str]) -> Vec<(usize, &'static str)> {
+    let programs = programs(words);
+    let known = |p: Option<&str>| {
+        p.map(program_name).is_some_and(|name| {
+            P_IS_NOT_A_SECRET.contains(&name.as_str())
+                || PROGRAM_OPTIONS.iter().any(|(q, ..)| *q == name)
+                || wrapped(&name).is_some()
+        })
+    };
+    let mut out = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        let program = programs.get(i).and_then(|p| p.0);
+        let bare = w.trim_matches(|c| c == '"' || c == '\'');
+        if let Some((opt, value)) = bare.split_once('=') {
+            if matches!(opt, "--user" | "--proxy-user" | "--creds" | "--credentials")
+                && value.split_once(':').is_some_and(|(_, pw)| {
+                    !pw.is_empty() && !is_reference(pw) && !pw.bytes().all(|b| b.is_ascii_digit())
+                })
+            {
+                out.push((i, "user-password"));
+            }
+            continue;
+        }
+        if known(program) || program == Some(bare) {
+            continue;
+        }
+        if matches!(bare, "-p" | "-P") {
+            let next = words
+                .get(i + 1)
+                .map(|n| n.trim_matches(|c| c == '"' || c == '\''));
+            if next.is_some_and(|n| !n.is_empty() && !n.starts_with('-') && !is_reference(n)) {
+                out.push((i + 1, "value"));
+            }
+        } else if let Some(rest) = bare.strip_prefix("-p").or_else(|| bare.strip_prefix("-P")) {
+            // Not a bundle of one-letter flags (`-pv`).
+            let flags = rest.len() <= 3 && rest.bytes().all(|b| b.is_ascii_lowercase());
+            if !rest.is_empty() && !rest.starts_with('-') && !flags && !is_reference(rest) {
+                out.push((i, "option-value"));
+            }
+        }
+    }
+    out
 }
 
 /// `${VAR}` or `$VAR` references name a secret without holding it.
@@ -1997,6 +2239,14 @@ struct Token {
 /// and the pair it ends with `key`, the token before it.
 fn end_token(s: &str, t: Token, key: &mut Option<(usize, usize)>, spans: &mut Vec<(usize, usize)>) {
     let len = t.b - t.a;
+    // A `:` between quotes (`"password":"x"`, JSON inside a value) joins
+    // the key before it to the value after it, as `=` does.
+    if s.as_bytes()
+        .get(t.a..t.b)
+        .is_some_and(|b| b.iter().all(|&c| c == b':'))
+    {
+        return;
+    }
     if len >= MIN_SECRET {
         check_token(s, t, spans);
     }
@@ -2188,10 +2438,36 @@ fn check_pair(
         .next()
         .unwrap_or(key_like);
     let value = s.get(a1..b1).unwrap_or("");
-    if secret_by_name(key_like, value) && !spans.iter().any(|&(x, y)| x <= a1 && b1 <= y) {
+    let before = a0.checked_sub(1).and_then(|i| s.as_bytes().get(i)).copied();
+    let by_context = keyed
+        && CONTEXT_KEYS.iter().any(|(k, after)| {
+            key_like.eq_ignore_ascii_case(k) && before.is_some_and(|c| after.contains(&c))
+        })
+        && !is_reference(value);
+    // Only the spans of this token can hold it (the scan pushes in order).
+    let held = spans
+        .iter()
+        .rev()
+        .take_while(|&&(x, _)| x >= a1)
+        .any(|&(x, y)| x <= a1 && b1 <= y);
+    if (by_context || secret_by_name(key_like, value)) && !held {
         spans.push((a1, b1));
     }
 }
+
+/// Keys that name a secret only where they stand: after the byte that
+/// starts a URL query parameter or a connection string's setting (`?sig=`,
+/// `;PWD=`), never as words of their own (`PWD` is also the shell's
+/// working directory).
+const CONTEXT_KEYS: &[(&str, &[u8])] = &[
+    // An Azure shared access signature.
+    ("sig", b"?&;"),
+    // ODBC and ADO.NET connection strings.
+    ("pwd", b";{"),
+    // An Azure storage connection string.
+    ("accountkey", b";"),
+    ("sharedaccesskey", b";"),
+];
 
 /// A text that did not parse (a profile or an imported file with a syntax
 /// error) with its secrets masked as [`Secrets::mask_source`] masks them,
@@ -2278,7 +2554,58 @@ pub fn scrub_tokens(s: &str) -> String {
 
 /// [`scrub_tokens`] without a copy when nothing needs masking.
 pub fn scrub_tokens_cow(s: &str) -> Cow<'_, str> {
-    scrub_spans(s, secret_spans(s))
+    let mut spans = secret_spans(s);
+    if s.len() >= 4 && s.contains(char::is_whitespace) {
+        let more = word_spans(s);
+        if !more.is_empty() {
+            spans.extend(more);
+            spans = merged(spans);
+        }
+    }
+    scrub_spans(s, spans)
+}
+
+/// The spans of free text that its words hold as a command line would
+/// ([`secret_words`], [`masked_words`]), and the body of a PEM private
+/// key block, whose lines are words of no shape of their own.
+fn word_spans(s: &str) -> Vec<(usize, usize)> {
+    let words: Vec<&str> = s.split_whitespace().collect();
+    let at = |w: &str| w.as_ptr() as usize - s.as_ptr() as usize;
+    let mut out: Vec<(usize, usize)> = secret_words(&words)
+        .into_iter()
+        .chain(masked_words(&words))
+        .filter_map(|(i, how)| {
+            let part = secret_part(words.get(i)?, how);
+            (!part.is_empty()).then(|| (at(part), at(part) + part.len()))
+        })
+        .collect();
+    if let Some(begin) = s.find("-----BEGIN") {
+        let body = s.get(begin + 10..).unwrap_or_default();
+        let open = body.find("-----").map(|i| begin + 10 + i + 5);
+        let end = s
+            .get(begin..)
+            .and_then(|t| t.find("-----END"))
+            .map(|i| begin + i);
+        if let (Some(a), Some(b)) = (open, end) {
+            if a < b && s.get(begin..a).is_some_and(|h| h.contains("PRIVATE KEY")) {
+                out.push((a, b));
+            }
+        }
+    }
+    out
+}
+
+/// `spans` in order, overlapping ones joined.
+fn merged(mut spans: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
+    crate::sort::sort(&mut spans);
+    let mut out: Vec<(usize, usize)> = Vec::with_capacity(spans.len());
+    for (a, b) in spans {
+        match out.last_mut() {
+            Some(last) if a <= last.1 => last.1 = last.1.max(b),
+            _ => out.push((a, b)),
+        }
+    }
+    out
 }
 
 /// [`scrub_tokens_cow`] without the glued-token scan (see
@@ -2497,10 +2824,13 @@ mod tests {
         }
         // The vendor list is data, not the algorithm under test: the
         // module's own.
-        if PREFIXES
-            .iter()
-            .any(|p| v.starts_with(p) && v.len() >= p.len() + 8)
-        {
+        if PREFIXES.iter().any(|p| {
+            v.starts_with(p)
+                && v.as_bytes().get(p.len()..p.len() + 8).is_some_and(|body| {
+                    body.iter()
+                        .all(|c| c.is_ascii_alphanumeric() || b"+/=_-.".contains(c))
+                })
+        }) {
             return true;
         }
         if v.starts_with("sk-") && v.len() >= 20 {
@@ -2520,6 +2850,13 @@ mod tests {
             return true;
         }
         if has_url_password_reference(v) {
+            return true;
+        }
+        let lower = v.to_ascii_lowercase();
+        if WEBHOOKS
+            .iter()
+            .any(|w| lower.find(w).is_some_and(|i| v.len() >= i + w.len() + 8))
+        {
             return true;
         }
         high_entropy_token_reference(v)
@@ -3301,5 +3638,104 @@ mod mask_json_tests {
         // A profile written by `isolint import` and audited later keeps its
         // credential finding even where only the value's shape gave it away.
         assert!(looks_like_secret(MASK));
+    }
+}
+
+/// Issue 42 item 5: every shape of secret the scrubber knows, one row each,
+/// with a text that holds one (and the part of it that must never be shown)
+/// and a text of the same kind that holds none (and must be shown as it
+/// is). Each row is checked as a profile value (the collector, then the
+/// report's scrubber and the masked source) and as free text (an error, a
+/// note: [`scrub_tokens`]). A failure names the row, never the value.
+#[cfg(test)]
+mod shape_table {
+    use super::*;
+    use crate::json::{parse, Limits};
+
+    /// (shape, text with a secret, the secret in it, text without one)
+    const SHAPES: &[(&str, &str, &str, &str)] = &[
+        // Vendor prefixes and other whole-token shapes.
+        ("GitHub token", "ghp_Zk7abcdefghijklmnopqrstuvwxyz012345", "ghp_Zk7abcdefghijklmnopqrstuvwxyz012345", "ghp_ starts a GitHub token"),
+        ("Slack bot token", "xoxb-123456789012-Zk9slackTokenValue", "Zk9slackTokenValue", "xoxb is a Slack token prefix"),
+        ("AWS access key id", "AKIAQZ7PLANT0EXAMPL1", "AKIAQZ7PLANT0EXAMPL1", "AKIA starts an AWS key id"),
+        ("JSON Web Token", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJaazFqd3QifQ.Zk1jwtSigXyZabc123", "Zk1jwtSigXyZabc123", "eyJ is base64 for a brace"),
+        ("PEM private key", "-----BEGIN RSA PRIVATE KEY----- MIIEpAIBAAKCAQEAPu2pem -----END RSA PRIVATE KEY-----", "MIIEpAIBAAKCAQEAPu2pem", "-----BEGIN CERTIFICATE----- MIIBcertificate -----END CERTIFICATE-----"),
+        ("high-entropy token", "token Zq9xK2mL7pQ4rT8vW3yB6nC1", "Zq9xK2mL7pQ4rT8vW3yB6nC1", "sha256 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"),
+        // Credentials inside URLs.
+        ("URL user info", "https://deploy:hunter2pw@mirror.example/simple", "hunter2pw", "https://deploy@mirror.example/simple"),
+        ("URL query token", "https://mirror.example/p?token=hunter2pw", "hunter2pw", "https://mirror.example/p?page=2"),
+        ("Slack webhook URL", "https://hooks.slack.com/services/T0ABCDEFG/B0ABCDEFG/abcdefghijklmnopqrstuvwx", "abcdefghijklmnopqrstuvwx", "https://api.slack.com/messaging/webhooks"),
+        ("Discord webhook URL", "https://discord.com/api/webhooks/123456789012345678/abcdefghijklmnopqrstuvwxyz", "abcdefghijklmnopqrstuvwxyz", "https://discord.com/developers/docs"),
+        ("Azure SAS signature", "https://acct.blob.core.windows.net/c/b?sv=2022-11-02&sr=b&sig=abcdefghijklmnop%2Bqrst%3D", "abcdefghijklmnop%2Bqrst%3D", "https://acct.blob.core.windows.net/c/b?sv=2022-11-02&sr=b"),
+        ("Azure storage account key", "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=abcdefghijklmnop==;EndpointSuffix=core.windows.net", "abcdefghijklmnop==", "DefaultEndpointsProtocol=https;AccountName=acct;EndpointSuffix=core.windows.net"),
+        // Connection strings.
+        ("JDBC password=", "jdbc:postgresql://db:5432/app?user=app&password=hunter2pw", "hunter2pw", "jdbc:postgresql://db:5432/app?user=app&ssl=true"),
+        ("JDBC ;password=", "jdbc:sqlserver://db:1433;databaseName=app;user=sa;password=hunter2pw", "hunter2pw", "jdbc:sqlserver://db:1433;databaseName=app;integratedSecurity=true"),
+        ("ADO.NET Password=", "Server=db;Database=app;User Id=sa;Password=hunter2pw;", "hunter2pw", "Server=db;Database=app;Integrated Security=true;"),
+        ("ODBC PWD=", "Driver={ODBC Driver 18};Server=db;UID=sa;PWD=hunter2pw;", "hunter2pw", "Driver={ODBC Driver 18};Server=db;Trusted_Connection=yes;"),
+        // Key and value pairs.
+        ("JSON password field in a value", r#"{"user":"app","password":"hunter2pw"}"#, "hunter2pw", r#"{"user":"app","passwordless":true}"#),
+        ("JSON password field, spaced", r#"{ "user": "app", "password": "hunter2pw" }"#, "hunter2pw", r#"{ "user": "app", "password": "${DB_PASSWORD}" }"#),
+        ("NAME=value", "DB_PASSWORD=hunter2pw make test", "hunter2pw", "DB_HOST=db.internal make test"),
+        ("YAML key: value", "api_token: hunter2pw", "hunter2pw", "api_version: v2"),
+        ("Authorization header", "Authorization: Bearer hunter2pwToken", "hunter2pwToken", "Authorization: Bearer ${TOKEN}"),
+        // Command-line options.
+        ("--password value", "mysql --password hunter2pw -h db", "hunter2pw", "mysql --password-file /run/secrets/db -h db"),
+        ("curl --user=name:secret", "curl --user=deploy:hunter2pw https://x.example", "hunter2pw", "curl --user=deploy https://x.example"),
+        ("--user=name:secret, any program", "fetch-tool --user=deploy:hunter2pw https://x.example", "hunter2pw", "podman run --user=1000:1000 img"),
+        ("-u name:secret", "curl -u deploy:hunter2pw https://x.example", "hunter2pw", "curl -u deploy https://x.example"),
+        ("mysql -pVALUE", "mysql -uroot -phunter2pw", "hunter2pw", "mysql -uroot -p"),
+        ("unknown program -p VALUE", "dbtool -p hunter2pw --host db", "hunter2pw", "ssh -p 2222 host"),
+        ("unknown program -pVALUE", "dbtool -phunter2pw --host db", "hunter2pw", "mkdir -p /tmp/x"),
+        ("unknown program -P VALUE", "sqltool -P hunter2pw -S db", "hunter2pw", "sqltool -S db -d app"),
+    ];
+
+    /// What a report shows of `text` held in a profile as a plain value
+    /// and as a shell line: its scrubbed value, and its masked source.
+    fn shown_in_a_profile(text: &str) -> Vec<(&'static str, String)> {
+        let doc = serde_json::json!({"note": text, "command": {"shell": text}}).to_string();
+        let parsed = parse(doc.as_bytes(), Limits::default()).unwrap();
+        let s = Secrets::collect(&parsed.root);
+        vec![
+            ("value", s.scrub(text)),
+            (
+                "message",
+                s.scrub_message(&format!("holds `{text}`")).into_owned(),
+            ),
+            ("source", s.mask_source(&doc)),
+        ]
+    }
+
+    #[test]
+    fn every_shape_is_masked_and_its_negative_is_not() {
+        let mut wrong = Vec::new();
+        for &(shape, with, secret, without) in SHAPES {
+            assert!(
+                with.contains(secret),
+                "{shape}: the row's secret is not in its text"
+            );
+            let mut outputs = shown_in_a_profile(with);
+            outputs.push(("free text", scrub_tokens(with)));
+            for (place, out) in outputs {
+                if out.contains(secret) {
+                    wrong.push(format!("{shape}: the secret is shown ({place})"));
+                }
+            }
+            let mut outputs = shown_in_a_profile(without);
+            outputs.push(("free text", scrub_tokens(without)));
+            for (place, out) in outputs {
+                if out.contains(MASK) || out.contains("****") {
+                    wrong.push(format!(
+                        "{shape}: the text without a secret is masked ({place})"
+                    ));
+                }
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "{} wrong:\n{}",
+            wrong.len(),
+            wrong.join("\n")
+        );
     }
 }
