@@ -2575,7 +2575,10 @@ fn word_spans(s: &str) -> Vec<(usize, usize)> {
         .into_iter()
         .chain(masked_words(&words))
         .filter_map(|(i, how)| {
-            let part = secret_part(words.get(i)?, how);
+            // Free text glues JSON's and YAML's punctuation to its words
+            // (`"x",`): that is not part of the secret.
+            let part = secret_part(words.get(i)?, how)
+                .trim_matches(|c| matches!(c, '"' | '\'' | ',' | ';' | '{' | '}'));
             (!part.is_empty()).then(|| (at(part), at(part) + part.len()))
         })
         .collect();
