@@ -61,7 +61,55 @@ fn planted() -> Vec<(&'static str, String, Vec<&'static str>)> {
     ]
     .into_iter()
     .chain(variations())
+    .chain(shapes())
     .collect()
+}
+
+/// Issue 42 item 5: the shapes the scrubber did not know (a Slack webhook,
+/// a JSON `"password":` inside a value, JDBC `password=`, ADO.NET
+/// `Password=`, ODBC `PWD=`, an Azure SAS `sig=`, `--user=name:secret`
+/// after any program, and `-p VALUE`, `-pVALUE` after a program whose
+/// options isolint does not know), planted in a profile, a Compose file
+/// and a bwrap script.
+fn shapes() -> Vec<(&'static str, String, Vec<&'static str>)> {
+    let fixed = include_str!("../fixtures/profiles/workshop-fixed.json");
+    let mut p: serde_json::Value = serde_json::from_str(fixed).unwrap();
+    p["environment"]["variables"] = serde_json::json!({
+        "LANG": "C",
+        "NOTIFY": "https://hooks.slack.com/services/T0ABCDEFG/B0ABCDEFG/skslackhookvaluexyzabcd",
+        "DB_CONFIG": "{\"user\":\"app\",\"password\":\"SkJson11x\"}",
+        "JDBC": "jdbc:postgresql://db:5432/app?user=app&password=SkJdbc22x",
+        "ADO": "Server=db;Database=app;User Id=sa;Password=SkAdo33x;",
+        "ODBC": "Driver={ODBC};Server=db;UID=sa;PWD=SkOdbc44x;",
+        "BLOB": "https://acct.blob.core.windows.net/c/b?sv=2022-11-02&sr=b&sig=SkSas55xyz%2Babc%3D",
+    });
+    p["setup"] = serde_json::json!([
+        {"shell": "fetch-tool --user=deploy:SkUser66x https://x.example"},
+        {"shell": "dbtool -p SkDbp77x --host db && dbtool -pSkDbj88x --host db"},
+        {"executable": "sqltool", "arguments": ["-P", "SkSql99x", "-S", "db"]},
+    ]);
+    vec![
+        (
+            "shapes.json",
+            serde_json::to_string_pretty(&p).unwrap(),
+            vec![
+                "skslackhookvaluexyzabcd", "SkJson11x", "SkJdbc22x", "SkAdo33x", "SkOdbc44x",
+                "SkSas55xyz", "SkUser66x", "SkDbp77x", "SkDbj88x", "SkSql99x",
+            ],
+        ),
+        (
+            "shapes-compose.yaml",
+            "services:\n  t:\n    image: python:3.12\n    environment:\n      HOOK: https://hooks.slack.com/services/T0ABCDEFG/B0ABCDEFG/scslackhookvaluexyzabcd\n      DSN: \"Server=db;User Id=sa;Password=ScAdo33x;\"\n      CFG: '{\"password\": \"ScJson11x\"}'\n    command: [\"dbtool\", \"-p\", \"ScDbp77x\"]\n    entrypoint: [\"sh\", \"-c\", \"fetch-tool --user=ci:ScUser66x https://x.example\"]\n"
+                .to_string(),
+            vec!["scslackhookvaluexyzabcd", "ScAdo33x", "ScJson11x", "ScDbp77x", "ScUser66x"],
+        ),
+        (
+            "shapes-run.sh",
+            "bwrap --ro-bind /usr /usr --unshare-all --setenv DSN 'jdbc:mysql://db/app?password=SbJdbc22x' \\\n  dbtool -pSbDbj88x --host db\n"
+                .to_string(),
+            vec!["SbJdbc22x", "SbDbj88x"],
+        ),
+    ]
 }
 
 /// An outside attacker's variations, each of which reached an output
@@ -198,7 +246,8 @@ fn planted_secrets_reach_no_output_stream() {
                 .to_vec(),
             );
         }
-        if !name.ends_with("profile.json") && !name.starts_with("attack.") {
+        if !name.ends_with("profile.json") && !name.starts_with("attack.") && name != "shapes.json"
+        {
             commands.push(vec!["import".into(), name.into()]);
             commands.push(vec![
                 "import".into(),
@@ -228,11 +277,12 @@ fn planted_secrets_reach_no_output_stream() {
                 run.code,
                 run.stderr
             );
-            for s in &secrets {
+            for (k, s) in secrets.iter().enumerate() {
                 for (stream, out) in [("stdout", stdout.as_ref()), ("stderr", run.stderr.as_str())]
                 {
                     if out.contains(s) {
-                        leaks.push(format!("{args:?}: {s} on {stream}"));
+                        // The value's place in the case, never the value.
+                        leaks.push(format!("{args:?}: planted value {k} of {name} on {stream}"));
                     }
                 }
             }
@@ -350,9 +400,9 @@ fn runner_overlay_conflicts_echo_no_secret() {
             stdout.contains("runner"),
             "{f}: no conflict reported\n{stdout}"
         );
-        for s in ["Rn4img44", "Rn1host11"] {
+        for (k, s) in ["Rn4img44", "Rn1host11"].iter().enumerate() {
             if stdout.contains(s) || run.stderr.contains(s) {
-                leaks.push(format!("{f}: {s}"));
+                leaks.push(format!("{f}: planted value {k}"));
             }
         }
     }

@@ -279,6 +279,12 @@ pub struct Finding {
     pub waived: Option<Waived>,
     /// Set when compared with a baseline export: `new` or `existing`.
     pub baseline: Option<&'static str>,
+    /// What the finding is about, for baselines: the SHA-256 of the value
+    /// at its pointer with every secret in it masked
+    /// ([`crate::redact::Secrets::value_digest`]); `None` for a finding
+    /// not made from the profile's tree (a waiver's, a runner overlay's),
+    /// whose [`Finding::accepted_digest`] is its text's.
+    pub value_digest: Option<String>,
     /// The original location when the profile was imported from another format.
     pub origin: Option<Origin>,
 }
@@ -287,6 +293,26 @@ impl Finding {
     /// Whether the finding counts toward the verdict.
     pub fn blocks(&self) -> bool {
         self.waived.is_none() && self.severity.blocks()
+    }
+    /// What a baseline entry records as accepted: the digest of the value
+    /// at the pointer, or for a finding not made from the profile's tree,
+    /// of its (cleaned) message and evidence.
+    pub fn accepted_digest(&self) -> std::borrow::Cow<'_, str> {
+        match &self.value_digest {
+            Some(d) => std::borrow::Cow::Borrowed(d),
+            None => {
+                let evidence = serde_json::to_string(&self.evidence).unwrap_or_default();
+                let parts: [&[u8]; 4] = [
+                    b"isolint.finding-text/v1\0",
+                    self.message.as_bytes(),
+                    b"\0",
+                    evidence.as_bytes(),
+                ];
+                let mut hex = String::with_capacity(64);
+                crate::digest::push_hex(&mut hex, &crate::digest::sha256(&parts), 64);
+                std::borrow::Cow::Owned(hex)
+            }
+        }
     }
     /// Sort key: area order, then pointer, then rule; then message for
     /// a total order when one rule reports twice at one pointer.

@@ -625,7 +625,13 @@ pub fn secret_words(words: &[&str]) -> Vec<(usize, &'static str)> {
 pub fn secret_part<'w>(word: &'w str, how: &str) -> &'w str {
     let part = match how {
         "assignment" => word.split_once('=').map_or(word, |(_, v)| v),
-        "option-value" if word.starts_with("-p") => word.get(2..).unwrap_or(word),
+        "user-password" => word
+            .split_once('=')
+            .and_then(|(_, v)| v.split_once(':'))
+            .map_or(word, |(_, pw)| pw),
+        "option-value" if word.starts_with("-p") || word.starts_with("-P") => {
+            word.get(2..).unwrap_or(word)
+        }
         _ => word,
     };
     part.trim_matches(|c| matches!(c, '"' | '\'' | ';' | '`' | '(' | ')'))
@@ -750,7 +756,13 @@ fn vendor_prefixed(b: &[u8], first: u8) -> bool {
         let i = set.trailing_zeros() as usize;
         set &= set - 1;
         if let Some(p) = PREFIXES.get(i) {
-            if b.len() >= p.len() + 8 && b.starts_with(p.as_bytes()) {
+            // Eight token bytes after the prefix: a sentence that starts
+            // with one (`ghp_ starts a token`) is not a token.
+            let body = b.get(p.len()..p.len() + 8).unwrap_or_default();
+            if body.len() == 8
+                && b.starts_with(p.as_bytes())
+                && body.iter().all(|&c| kind(c) & !K_TOKEN == 0 || c == b'.')
+            {
                 return true;
             }
         }
@@ -817,7 +829,30 @@ fn secret_shaped(v: &str, kinds: u16) -> bool {
     if kinds & K_COLON != 0 && kinds & K_AT != 0 && has_url_password(v) {
         return true;
     }
+    if kinds & K_OTHER != 0 && webhook_url(b) {
+        return true;
+    }
     high_entropy_token(b, kinds)
+}
+
+/// Webhook URLs whose path is the credential: whoever holds one posts as
+/// its owner. The whole URL is the secret.
+const WEBHOOKS: &[&str] = &[
+    "hooks.slack.com/services/",
+    "hooks.slack.com/workflows/",
+    "hooks.slack.com/triggers/",
+    "discord.com/api/webhooks/",
+    "discordapp.com/api/webhooks/",
+];
+
+/// Whether `b` holds a [`WEBHOOKS`] address with a path after it.
+fn webhook_url(b: &[u8]) -> bool {
+    WEBHOOKS.iter().any(|w| {
+        let w = w.as_bytes();
+        b.windows(w.len())
+            .position(|x| x.eq_ignore_ascii_case(w))
+            .is_some_and(|i| b.len() >= i + w.len() + 8)
+    })
 }
 
 /// The passwords of every `scheme://user:password@host` in `s`.
@@ -907,6 +942,8 @@ pub fn secret_by_name(name: &str, value: &str) -> bool {
     }
     if SETTINGS.iter().any(|s| v.eq_ignore_ascii_case(s))
         || (v.len() <= 5 && v.bytes().all(|b| b.is_ascii_digit()))
+        || email_list(v)
+        || plain_url(v)
     {
         return false;
     }
@@ -918,6 +955,72 @@ pub fn secret_by_name(name: &str, value: &str) -> bool {
         || !v
             .chars()
             .all(|c| c.is_ascii_lowercase() || c == '-' || c == '_' || c == '.')
+}
+
+/// One or more e-mail addresses, separated by commas, semicolons or
+/// spaces (`SECRET_RECIPIENTS: ops@example.com`): an address book, not a
+/// secret. Every item must be an address whose domain ends in a name of
+/// letters; anything else (`ops@example`, `a@b.com:pw`) is not this shape.
+fn email_list(v: &str) -> bool {
+    let mut items = v
+        .split([',', ';', ' '])
+        .filter(|i| !i.is_empty())
+        .peekable();
+    items.peek().is_some() && items.all(is_email)
+}
+
+fn is_email(s: &str) -> bool {
+    let Some((local, domain)) = s.split_once('@') else {
+        return false;
+    };
+    let labels: Vec<&str> = domain.split('.').collect();
+    !local.is_empty()
+        && local
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"._%+-".contains(&b))
+        && labels.len() >= 2
+        && labels
+            .iter()
+            .all(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
+        && labels
+            .last()
+            .is_some_and(|t| t.len() >= 2 && t.bytes().all(|b| b.is_ascii_alphabetic()))
+}
+
+/// An `http(s)` address with no user info, query or fragment, whose path
+/// is made of words (`AUTH_TOKEN: https://auth.example.com/oauth/token`):
+/// where a secret is fetched, not the secret. A path segment that could be
+/// a token (mixed letters and digits past twelve bytes, or any credential
+/// shape) is not this shape, since some services put the credential in
+/// the path.
+fn plain_url(v: &str) -> bool {
+    let Some(rest) = v
+        .strip_prefix("https://")
+        .or_else(|| v.strip_prefix("http://"))
+    else {
+        return false;
+    };
+    if rest.contains(['@', '?', '#', ' ', '%', '\\']) {
+        return false;
+    }
+    let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
+    let (name, port) = host.split_once(':').unwrap_or((host, "0"));
+    let word = |seg: &str| {
+        seg.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"._~-".contains(&b))
+            && (seg.len() <= 12
+                || seg
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b"._-".contains(&b)))
+            && !looks_like_secret(seg)
+    };
+    name.contains('.')
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-')
+        && !port.is_empty()
+        && port.bytes().all(|b| b.is_ascii_digit())
+        && path.split('/').all(word)
 }
 
 /// Words a collected value may equal without being masked everywhere:
@@ -948,9 +1051,8 @@ fn masked_everywhere(v: &str) -> bool {
 /// every output string.
 ///
 /// Values that could be credentials (`masked_everywhere`) are matched
-/// anywhere in a text in one pass whatever their number: they are kept in
-/// one hash set per length, and a position is only looked at when its
-/// first bytes begin some value. Every occurrence of every such value is
+/// anywhere in a text in one pass whatever their number and however they
+/// nest or overlap ([`Matcher`]). Every occurrence of every such value is
 /// masked, overlapping ones included, so no part of a secret survives next
 /// to another. Shorter values are masked where they stand: a whole value,
 /// a backticked segment, or the value of a `NAME=value` pair.
@@ -962,57 +1064,141 @@ fn masked_everywhere(v: &str) -> bool {
 /// `wordpress`) is matched as written: in other cases it is most often
 /// ordinary text (`WORDPRESS_DB_HOST`), and it has no shape to tell the two
 /// apart.
-#[derive(Clone, Default, PartialEq, Eq)]
+#[derive(Clone, Default)]
 pub struct Secrets {
-    /// Values matched as written, by length, longest first.
-    exact: Vec<(usize, HashSet<Vec<u8>>)>,
-    /// Values matched whatever their case, in small letters, by length,
-    /// longest first.
-    folded: Vec<(usize, HashSet<Vec<u8>>)>,
-    /// The first four bytes of every value, in small letters (all values
-    /// are at least that long).
-    prefixes: HashSet<[u8; 4]>,
-    /// Bit `a * 256 + b` set: some value starts with the bytes `a b`, in
-    /// small letters. Most positions fail this test, which costs no hashing.
-    starts: Vec<u64>,
+    /// Values matched as written.
+    exact: HashSet<Vec<u8>>,
+    /// Values matched whatever their case, in small letters.
+    folded: HashSet<Vec<u8>>,
     /// Values masked only where they stand, trimmed.
     local: HashSet<String>,
+    /// `exact` and `folded` as automata, built once all values are in
+    /// (`None` when both are empty).
+    everywhere: Option<std::sync::Arc<Everywhere>>,
+    /// `local` as an automaton, for [`Secrets::mask_source`].
+    standing: Option<std::sync::Arc<Matcher>>,
 }
+
+/// The values, never the automata built from them.
+impl PartialEq for Secrets {
+    fn eq(&self, other: &Secrets) -> bool {
+        self.exact == other.exact && self.folded == other.folded && self.local == other.local
+    }
+}
+
+impl Eq for Secrets {}
 
 /// How many values are held, never the values: a report printed with
 /// `{:?}` must not echo what the audit masks everywhere else.
 impl std::fmt::Debug for Secrets {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let count =
-            |t: &[(usize, HashSet<Vec<u8>>)]| t.iter().map(|(_, set)| set.len()).sum::<usize>();
-        let values: usize = count(&self.exact) + count(&self.folded);
         f.debug_struct("Secrets")
-            .field("values", &values)
+            .field("values", &(self.exact.len() + self.folded.len()))
             .field("local", &self.local.len())
             .finish_non_exhaustive()
     }
 }
 
-/// Put `value` in the set for its length, keeping `table` longest first.
-fn insert_by_len(table: &mut Vec<(usize, HashSet<Vec<u8>>)>, value: Vec<u8>) {
-    let len = value.len();
-    let i = table
-        .binary_search_by(|(l, _)| len.cmp(l))
-        .unwrap_or_else(|i| {
-            table.insert(i, (len, HashSet::new()));
-            i
-        });
-    if let Some((_, set)) = table.get_mut(i) {
-        set.insert(value);
-    }
+/// The values masked everywhere: those matched as written and those
+/// matched whatever their ASCII case.
+struct Everywhere {
+    exact: Option<Matcher>,
+    folded: Option<Matcher>,
 }
 
-/// Whether `table` holds `value`.
-fn holds(table: &[(usize, HashSet<Vec<u8>>)], value: &[u8]) -> bool {
-    table
-        .iter()
-        .find(|(len, _)| *len == value.len())
-        .is_some_and(|(_, set)| set.contains(value))
+/// An Aho-Corasick automaton over a set of values, with the longest value
+/// that ends in each of its match states. One pass over a text then finds,
+/// at each byte, the longest value ending there, which is all a union of
+/// masked ranges needs: a text is read once whatever the number of values,
+/// their lengths, and how they nest inside or overlap one another (a
+/// search for each value, or a look at each length at each byte, costs
+/// their number or their lengths again for every byte).
+struct Matcher {
+    nfa: aho_corasick::nfa::noncontiguous::NFA,
+    /// Match state → the longest value it ends, filled in for every match
+    /// state when the automaton is built.
+    longest: std::collections::HashMap<aho_corasick::automaton::StateID, usize>,
+}
+
+impl Matcher {
+    /// `None` when the automaton cannot be built, which only a set of
+    /// values far larger than any input the audit accepts could cause.
+    fn new<'v>(values: impl Iterator<Item = &'v [u8]> + Clone) -> Option<Matcher> {
+        use aho_corasick::automaton::Automaton;
+        use aho_corasick::Anchored;
+        let nfa = aho_corasick::nfa::noncontiguous::NFA::builder()
+            .match_kind(aho_corasick::MatchKind::Standard)
+            .build(values.clone())
+            .ok()?;
+        let start = nfa.start_state(Anchored::No).ok()?;
+        let mut longest = std::collections::HashMap::new();
+        // Every state is a prefix of some value, so walking every value
+        // from the start visits every match state.
+        for v in values {
+            let mut sid = start;
+            for &b in v {
+                sid = nfa.next_state(Anchored::No, sid, b);
+                if nfa.is_match(sid) && !longest.contains_key(&sid) {
+                    longest.insert(sid, Self::longest_at(&nfa, sid));
+                }
+            }
+        }
+        Some(Matcher { nfa, longest })
+    }
+
+    fn longest_at(
+        nfa: &aho_corasick::nfa::noncontiguous::NFA,
+        sid: aho_corasick::automaton::StateID,
+    ) -> usize {
+        use aho_corasick::automaton::Automaton;
+        (0..nfa.match_len(sid))
+            .map(|i| nfa.pattern_len(nfa.match_pattern(sid, i)))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// For each byte of `hay` that ends some value, the start of the
+    /// longest one: `found(start, end)`, in order of `end`.
+    fn ends(&self, hay: &[u8], mut found: impl FnMut(usize, usize)) {
+        use aho_corasick::automaton::Automaton;
+        use aho_corasick::Anchored;
+        let Ok(mut sid) = self.nfa.start_state(Anchored::No) else {
+            // Unreachable for an unanchored automaton; masking all of the
+            // text is the closed way to fail.
+            found(0, hay.len());
+            return;
+        };
+        for (i, &b) in hay.iter().enumerate() {
+            sid = self.nfa.next_state(Anchored::No, sid, b);
+            if self.nfa.is_match(sid) {
+                let len = self
+                    .longest
+                    .get(&sid)
+                    .copied()
+                    .unwrap_or_else(|| Self::longest_at(&self.nfa, sid));
+                found(i + 1 - len.min(i + 1), i + 1);
+            }
+        }
+    }
+
+    /// Every occurrence of every value in `hay`, overlapping ones too.
+    fn all(&self, hay: &[u8], mut found: impl FnMut(usize, usize)) {
+        use aho_corasick::automaton::Automaton;
+        use aho_corasick::Anchored;
+        let Ok(mut sid) = self.nfa.start_state(Anchored::No) else {
+            found(0, hay.len());
+            return;
+        };
+        for (i, &b) in hay.iter().enumerate() {
+            sid = self.nfa.next_state(Anchored::No, sid, b);
+            if self.nfa.is_match(sid) {
+                for k in 0..self.nfa.match_len(sid) {
+                    let len = self.nfa.pattern_len(self.nfa.match_pattern(sid, k));
+                    found(i + 1 - len.min(i + 1), i + 1);
+                }
+            }
+        }
+    }
 }
 
 impl Secrets {
@@ -1052,6 +1238,7 @@ impl Secrets {
             let fold = looks_like_secret(&v);
             out.add(v, fold);
         }
+        out.build();
         out
     }
 
@@ -1065,42 +1252,36 @@ impl Secrets {
             }
             return;
         }
-        if self.starts.is_empty() {
-            self.starts = vec![0u64; 65536 / 64];
-        }
-        let bytes = v.into_bytes();
-        let lower = bytes.to_ascii_lowercase();
-        if let [a, b, ..] = lower.as_slice() {
-            let pair = usize::from(*a) * 256 + usize::from(*b);
-            if let Some(word) = self.starts.get_mut(pair / 64) {
-                *word |= 1 << (pair % 64);
-            }
-        }
-        if let Some(p) = lower.get(..4).and_then(|p| <[u8; 4]>::try_from(p).ok()) {
-            self.prefixes.insert(p);
-        }
         if fold {
-            insert_by_len(&mut self.folded, lower);
+            self.folded.insert(v.into_bytes().to_ascii_lowercase());
         } else {
-            insert_by_len(&mut self.exact, bytes);
+            self.exact.insert(v.into_bytes());
         }
+    }
+
+    /// The automata of the values held.
+    fn build(&mut self) {
+        let set = |s: &HashSet<Vec<u8>>| {
+            (!s.is_empty())
+                .then(|| Matcher::new(s.iter().map(Vec::as_slice)))
+                .flatten()
+        };
+        let (exact, folded) = (set(&self.exact), set(&self.folded));
+        self.everywhere = (exact.is_some() || folded.is_some())
+            .then(|| std::sync::Arc::new(Everywhere { exact, folded }));
+        self.standing = (!self.local.is_empty())
+            .then(|| Matcher::new(self.local.iter().map(String::as_bytes)))
+            .flatten()
+            .map(std::sync::Arc::new);
     }
 
     /// The secrets of `self` and `other` together.
     pub fn union(&self, other: &Secrets) -> Secrets {
-        let mut out = Secrets::default();
-        for s in [self, other] {
-            for (table, fold) in [(&s.exact, false), (&s.folded, true)] {
-                for (_, set) in table {
-                    for v in set {
-                        out.add(String::from_utf8_lossy(v).into_owned(), fold);
-                    }
-                }
-            }
-            for v in &s.local {
-                out.add(v.clone(), false);
-            }
-        }
+        let mut out = self.clone();
+        out.exact.extend(other.exact.iter().cloned());
+        out.folded.extend(other.folded.iter().cloned());
+        out.local.extend(other.local.iter().cloned());
+        out.build();
         out
     }
 
@@ -1111,8 +1292,8 @@ impl Secrets {
     /// Whether `s` is one of the collected secret values.
     pub fn contains(&self, s: &str) -> bool {
         self.local.contains(s.trim())
-            || holds(&self.exact, s.as_bytes())
-            || holds(&self.folded, &s.as_bytes().to_ascii_lowercase())
+            || self.exact.contains(s.as_bytes())
+            || self.folded.contains(&s.as_bytes().to_ascii_lowercase())
     }
 
     /// The byte ranges of `text` covered by some value masked everywhere,
@@ -1120,50 +1301,99 @@ impl Secrets {
     /// a value is valid UTF-8, so it can only match where a character
     /// starts, and a change of ASCII case keeps every byte where it was.
     fn covered(&self, text: &str) -> Vec<(usize, usize)> {
-        let bytes = text.as_bytes();
         let mut out: Vec<(usize, usize)> = Vec::new();
-        if self.exact.is_empty() && self.folded.is_empty() {
+        let Some(every) = &self.everywhere else {
+            return out;
+        };
+        if text.len() < GLOBAL_MIN {
             return out;
         }
-        let low = |i: usize| bytes.get(i).copied().unwrap_or(0).to_ascii_lowercase();
-        // Made once some position begins a value: most texts hold none.
-        let mut lower: Option<Vec<u8>> = None;
-        for i in 0..bytes.len().saturating_sub(GLOBAL_MIN - 1) {
-            let pair = usize::from(low(i)) * 256 + usize::from(low(i + 1));
-            if self
-                .starts
-                .get(pair / 64)
-                .is_none_or(|w| w & (1 << (pair % 64)) == 0)
-            {
-                continue;
-            }
-            if i + 4 > bytes.len()
-                || !self
-                    .prefixes
-                    .contains(&[low(i), low(i + 1), low(i + 2), low(i + 3)])
-            {
-                continue;
-            }
-            let lower = lower.get_or_insert_with(|| bytes.to_ascii_lowercase());
-            let at = |table: &[(usize, HashSet<Vec<u8>>)], hay: &[u8]| {
-                table
-                    .iter()
-                    .find(|(len, set)| hay.get(i..i + len).is_some_and(|w| set.contains(w)))
-                    .map(|(len, _)| *len)
+        let bytes = text.as_bytes();
+        // The longest value ending at each byte, of either set, in order of
+        // their ends; each merged with the ranges before it that it reaches.
+        let mut ranges: Vec<(usize, usize)> = Vec::new();
+        if let Some(m) = &every.exact {
+            m.ends(bytes, |a, b| ranges.push((a, b)));
+        }
+        if let Some(m) = &every.folded {
+            // The folded values are in small letters: so is the text they
+            // are looked for in (the automaton's own case folding costs
+            // more to build than a copy of the text costs to make).
+            let lower: Cow<'_, [u8]> = if bytes.iter().any(u8::is_ascii_uppercase) {
+                Cow::Owned(bytes.to_ascii_lowercase())
+            } else {
+                Cow::Borrowed(bytes)
             };
-            let hit = match (at(&self.exact, bytes), at(&self.folded, lower)) {
-                (Some(a), Some(b)) => Some(a.max(b)),
-                (a, b) => a.or(b),
-            };
-            if let Some(len) = hit {
-                let end = i + len;
-                match out.last_mut() {
-                    Some(last) if i <= last.1 => last.1 = last.1.max(end),
-                    _ => out.push((i, end)),
+            m.ends(&lower, |a, b| ranges.push((a, b)));
+        }
+        if every.exact.is_some() && every.folded.is_some() {
+            crate::sort::sort_by_key(&mut ranges, |r| r.1);
+        }
+        for (mut a, b) in ranges {
+            while let Some(&(la, lb)) = out.last() {
+                if a > lb {
+                    break;
+                }
+                a = a.min(la);
+                out.pop();
+            }
+            out.push((a, b));
+        }
+        out
+    }
+
+    /// The SHA-256 of a value of the document (`None`: nothing there), as
+    /// a baseline records what a finding accepted. Every string, key and
+    /// number is masked first ([`Secrets::scrub_value`]), so the digest
+    /// of a short password cannot be matched against guesses; a change
+    /// to anything else changes it. Objects are read whatever the order
+    /// of their members, and nothing of the text's layout counts.
+    pub fn value_digest(&self, value: Option<&Node>) -> String {
+        use sha2::Digest;
+        let mut h = sha2::Sha256::new();
+        h.update(b"isolint.value/v1\0");
+        match value {
+            None => h.update(b"-"),
+            Some(n) => self.digest_into(n, &mut h),
+        }
+        let mut hex = String::with_capacity(64);
+        crate::digest::push_hex(&mut hex, &h.finalize(), 64);
+        hex
+    }
+
+    /// One value, each piece tagged and its length given, so no two
+    /// values write the same bytes.
+    fn digest_into(&self, n: &Node, h: &mut sha2::Sha256) {
+        use sha2::Digest;
+        let text = |h: &mut sha2::Sha256, tag: &[u8], s: &str| {
+            let shown = self.scrub_value(s);
+            h.update(tag);
+            h.update((shown.len() as u64).to_le_bytes());
+            h.update(shown.as_bytes());
+        };
+        match &n.value {
+            Value::Null => h.update(b"n"),
+            Value::Bool(b) => h.update(if *b { b"t" } else { b"f" }),
+            Value::Number(num) => text(h, b"#", num.as_str()),
+            Value::String(s) => text(h, b"s", s),
+            Value::Array(items) => {
+                h.update(b"[");
+                h.update((items.len() as u64).to_le_bytes());
+                for i in items {
+                    self.digest_into(i, h);
+                }
+            }
+            Value::Object(members) => {
+                h.update(b"{");
+                h.update((members.len() as u64).to_le_bytes());
+                let mut sorted: Vec<&crate::json::Member> = members.iter().collect();
+                crate::sort::sort_by(&mut sorted, |a, b| a.key.cmp(&b.key));
+                for m in sorted {
+                    text(h, b"k", &m.key);
+                    self.digest_into(&m.value, h);
                 }
             }
         }
-        out
     }
 
     /// `s` with every value masked everywhere replaced by [`MASK`].
@@ -1324,27 +1554,28 @@ impl Secrets {
         out
     }
 
-    /// Where short values stand as whole words in `text`.
+    /// Where short values stand as whole words in `text`: every
+    /// occurrence of each, in one pass ([`Matcher`]).
     fn local_words(&self, text: &str) -> Vec<(usize, usize)> {
         let word = |c: char| c.is_alphanumeric() || c == '_';
         let mut out = Vec::new();
-        for v in &self.local {
-            let mut from = 0;
-            while let Some(i) = text.get(from..).and_then(|t| t.find(v.as_str())) {
-                let a = from + i;
-                let b = a + v.len();
-                let before = text.get(..a).and_then(|t| t.chars().next_back());
-                let after = text.get(b..).and_then(|t| t.chars().next());
-                let starts_word = v.chars().next().is_some_and(word);
-                let ends_word = v.chars().next_back().is_some_and(word);
-                let inside_a_word = (starts_word && before.is_some_and(word))
-                    || (ends_word && after.is_some_and(word));
-                if !inside_a_word {
-                    out.push((a, b));
-                }
-                from = a + v.chars().next().map_or(1, char::len_utf8);
+        let Some(m) = &self.standing else {
+            return out;
+        };
+        m.all(text.as_bytes(), |a, b| {
+            let Some(v) = text.get(a..b) else {
+                return;
+            };
+            let before = text.get(..a).and_then(|t| t.chars().next_back());
+            let after = text.get(b..).and_then(|t| t.chars().next());
+            let starts_word = v.chars().next().is_some_and(word);
+            let ends_word = v.chars().next_back().is_some_and(word);
+            let inside_a_word =
+                (starts_word && before.is_some_and(word)) || (ends_word && after.is_some_and(word));
+            if !inside_a_word {
+                out.push((a, b));
             }
-        }
+        });
         out
     }
 }
@@ -1711,7 +1942,7 @@ fn schemeless_user_password(s: &str) -> Option<&str> {
 
 /// The secret parts of the words of one command line.
 fn collect_words(words: &[&str], out: &mut Vec<String>) {
-    for (i, how) in secret_words(words) {
+    for (i, how) in secret_words(words).into_iter().chain(masked_words(words)) {
         if let Some(w) = words.get(i) {
             let part = secret_part(w, how);
             if !part.is_empty() {
@@ -1719,6 +1950,145 @@ fn collect_words(words: &[&str], out: &mut Vec<String>) {
             }
         }
     }
+}
+
+/// Programs whose `-p` and `-P` take no secret (a port, a flag, a
+/// directory, a prompt), besides those of [`PROGRAM_OPTIONS`], whose
+/// options are known.
+const P_IS_NOT_A_SECRET: &[&str] = &[
+    "ssh",
+    "scp",
+    "sftp",
+    "autossh",
+    "mkdir",
+    "cp",
+    "mv",
+    "install",
+    "rsync",
+    "tar",
+    "ps",
+    "pgrep",
+    "pkill",
+    "git",
+    "make",
+    "pytest",
+    "py.test",
+    "python",
+    "python3",
+    "pip",
+    "pip3",
+    "uv",
+    "nc",
+    "ncat",
+    "netcat",
+    "socat",
+    "read",
+    "sudo",
+    "su",
+    "psql",
+    "pg_dump",
+    "pg_restore",
+    "pg_isready",
+    "createdb",
+    "dropdb",
+    "redis-cli",
+    "keydb-cli",
+    "kubectl",
+    "npm",
+    "npx",
+    "cargo",
+    "go",
+    "node",
+    "java",
+    "mvn",
+    "gradle",
+    "patch",
+    "ls",
+    "df",
+    "du",
+    "touch",
+    "ln",
+    "date",
+    "journalctl",
+    "systemctl",
+    "grep",
+    "sed",
+    "xargs",
+    "unshare",
+    "nsenter",
+    "bwrap",
+    "perl",
+    "ruby",
+    "bash",
+    "sh",
+    "zsh",
+    "dash",
+    "env",
+    "lsof",
+    "ss",
+    "netstat",
+    "nmap",
+    "ping",
+    "wget",
+    "ssh-keygen",
+    "ssh-keyscan",
+    "mount",
+    "chmod",
+    "chown",
+    "rm",
+    "uvicorn",
+    "gunicorn",
+    "flask",
+    "hugo",
+];
+
+/// Words masked that no rule reports: the value of `-p` or `-P` after a
+/// program whose options isolint does not know (`-p VALUE`, `-pVALUE`:
+/// for many tools a password; masking a port instead costs a reviewer
+/// little), and the password of `--user=name:secret` (curl's style) after
+/// any program, unless it is a `uid:gid` pair of numbers.
+fn masked_words(words: &[&str]) -> Vec<(usize, &'static str)> {
+    let programs = programs(words);
+    let known = |p: Option<&str>| {
+        p.map(program_name).is_some_and(|name| {
+            P_IS_NOT_A_SECRET.contains(&name.as_str())
+                || PROGRAM_OPTIONS.iter().any(|(q, ..)| *q == name)
+                || wrapped(&name).is_some()
+        })
+    };
+    let mut out = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        let program = programs.get(i).and_then(|p| p.0);
+        let bare = w.trim_matches(|c| c == '"' || c == '\'');
+        if let Some((opt, value)) = bare.split_once('=') {
+            if matches!(opt, "--user" | "--proxy-user" | "--creds" | "--credentials")
+                && value.split_once(':').is_some_and(|(_, pw)| {
+                    !pw.is_empty() && !is_reference(pw) && !pw.bytes().all(|b| b.is_ascii_digit())
+                })
+            {
+                out.push((i, "user-password"));
+            }
+            continue;
+        }
+        if known(program) || program == Some(bare) {
+            continue;
+        }
+        if matches!(bare, "-p" | "-P") {
+            let next = words
+                .get(i + 1)
+                .map(|n| n.trim_matches(|c| c == '"' || c == '\''));
+            if next.is_some_and(|n| !n.is_empty() && !n.starts_with('-') && !is_reference(n)) {
+                out.push((i + 1, "value"));
+            }
+        } else if let Some(rest) = bare.strip_prefix("-p").or_else(|| bare.strip_prefix("-P")) {
+            // Not a bundle of one-letter flags (`-pv`).
+            let flags = rest.len() <= 3 && rest.bytes().all(|b| b.is_ascii_lowercase());
+            if !rest.is_empty() && !rest.starts_with('-') && !flags && !is_reference(rest) {
+                out.push((i, "option-value"));
+            }
+        }
+    }
+    out
 }
 
 /// `${VAR}` or `$VAR` references name a secret without holding it.
@@ -1869,6 +2239,14 @@ struct Token {
 /// and the pair it ends with `key`, the token before it.
 fn end_token(s: &str, t: Token, key: &mut Option<(usize, usize)>, spans: &mut Vec<(usize, usize)>) {
     let len = t.b - t.a;
+    // A `:` between quotes (`"password":"x"`, JSON inside a value) joins
+    // the key before it to the value after it, as `=` does.
+    if s.as_bytes()
+        .get(t.a..t.b)
+        .is_some_and(|b| b.iter().all(|&c| c == b':'))
+    {
+        return;
+    }
     if len >= MIN_SECRET {
         check_token(s, t, spans);
     }
@@ -2060,10 +2438,36 @@ fn check_pair(
         .next()
         .unwrap_or(key_like);
     let value = s.get(a1..b1).unwrap_or("");
-    if secret_by_name(key_like, value) && !spans.iter().any(|&(x, y)| x <= a1 && b1 <= y) {
+    let before = a0.checked_sub(1).and_then(|i| s.as_bytes().get(i)).copied();
+    let by_context = keyed
+        && CONTEXT_KEYS.iter().any(|(k, after)| {
+            key_like.eq_ignore_ascii_case(k) && before.is_some_and(|c| after.contains(&c))
+        })
+        && !is_reference(value);
+    // Only the spans of this token can hold it (the scan pushes in order).
+    let held = spans
+        .iter()
+        .rev()
+        .take_while(|&&(x, _)| x >= a1)
+        .any(|&(x, y)| x <= a1 && b1 <= y);
+    if (by_context || secret_by_name(key_like, value)) && !held {
         spans.push((a1, b1));
     }
 }
+
+/// Keys that name a secret only where they stand: after the byte that
+/// starts a URL query parameter or a connection string's setting (`?sig=`,
+/// `;PWD=`), never as words of their own (`PWD` is also the shell's
+/// working directory).
+const CONTEXT_KEYS: &[(&str, &[u8])] = &[
+    // An Azure shared access signature.
+    ("sig", b"?&;"),
+    // ODBC and ADO.NET connection strings.
+    ("pwd", b";{"),
+    // An Azure storage connection string.
+    ("accountkey", b";"),
+    ("sharedaccesskey", b";"),
+];
 
 /// A text that did not parse (a profile or an imported file with a syntax
 /// error) with its secrets masked as [`Secrets::mask_source`] masks them,
@@ -2150,7 +2554,61 @@ pub fn scrub_tokens(s: &str) -> String {
 
 /// [`scrub_tokens`] without a copy when nothing needs masking.
 pub fn scrub_tokens_cow(s: &str) -> Cow<'_, str> {
-    scrub_spans(s, secret_spans(s))
+    let mut spans = secret_spans(s);
+    if s.len() >= 4 && s.contains(char::is_whitespace) {
+        let more = word_spans(s);
+        if !more.is_empty() {
+            spans.extend(more);
+            spans = merged(spans);
+        }
+    }
+    scrub_spans(s, spans)
+}
+
+/// The spans of free text that its words hold as a command line would
+/// ([`secret_words`], [`masked_words`]), and the body of a PEM private
+/// key block, whose lines are words of no shape of their own.
+fn word_spans(s: &str) -> Vec<(usize, usize)> {
+    let words: Vec<&str> = s.split_whitespace().collect();
+    let at = |w: &str| w.as_ptr() as usize - s.as_ptr() as usize;
+    let mut out: Vec<(usize, usize)> = secret_words(&words)
+        .into_iter()
+        .chain(masked_words(&words))
+        .filter_map(|(i, how)| {
+            // Free text glues JSON's and YAML's punctuation to its words
+            // (`"x",`): that is not part of the secret.
+            let part = secret_part(words.get(i)?, how)
+                .trim_matches(|c| matches!(c, '"' | '\'' | ',' | ';' | '{' | '}'));
+            (!part.is_empty()).then(|| (at(part), at(part) + part.len()))
+        })
+        .collect();
+    if let Some(begin) = s.find("-----BEGIN") {
+        let body = s.get(begin + 10..).unwrap_or_default();
+        let open = body.find("-----").map(|i| begin + 10 + i + 5);
+        let end = s
+            .get(begin..)
+            .and_then(|t| t.find("-----END"))
+            .map(|i| begin + i);
+        if let (Some(a), Some(b)) = (open, end) {
+            if a < b && s.get(begin..a).is_some_and(|h| h.contains("PRIVATE KEY")) {
+                out.push((a, b));
+            }
+        }
+    }
+    out
+}
+
+/// `spans` in order, overlapping ones joined.
+fn merged(mut spans: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
+    crate::sort::sort(&mut spans);
+    let mut out: Vec<(usize, usize)> = Vec::with_capacity(spans.len());
+    for (a, b) in spans {
+        match out.last_mut() {
+            Some(last) if a <= last.1 => last.1 = last.1.max(b),
+            _ => out.push((a, b)),
+        }
+    }
+    out
 }
 
 /// [`scrub_tokens_cow`] without the glued-token scan (see
@@ -2369,10 +2827,13 @@ mod tests {
         }
         // The vendor list is data, not the algorithm under test: the
         // module's own.
-        if PREFIXES
-            .iter()
-            .any(|p| v.starts_with(p) && v.len() >= p.len() + 8)
-        {
+        if PREFIXES.iter().any(|p| {
+            v.starts_with(p)
+                && v.as_bytes().get(p.len()..p.len() + 8).is_some_and(|body| {
+                    body.iter()
+                        .all(|c| c.is_ascii_alphanumeric() || b"+/=_-.".contains(c))
+                })
+        }) {
             return true;
         }
         if v.starts_with("sk-") && v.len() >= 20 {
@@ -2392,6 +2853,13 @@ mod tests {
             return true;
         }
         if has_url_password_reference(v) {
+            return true;
+        }
+        let lower = v.to_ascii_lowercase();
+        if WEBHOOKS
+            .iter()
+            .any(|w| lower.find(w).is_some_and(|i| v.len() >= i + w.len() + 8))
+        {
             return true;
         }
         high_entropy_token_reference(v)
@@ -3190,5 +3658,104 @@ mod mask_json_tests {
         // A profile written by `isolint import` and audited later keeps its
         // credential finding even where only the value's shape gave it away.
         assert!(looks_like_secret(MASK));
+    }
+}
+
+/// Issue 42 item 5: every shape of secret the scrubber knows, one row each,
+/// with a text that holds one (and the part of it that must never be shown)
+/// and a text of the same kind that holds none (and must be shown as it
+/// is). Each row is checked as a profile value (the collector, then the
+/// report's scrubber and the masked source) and as free text (an error, a
+/// note: [`scrub_tokens`]). A failure names the row, never the value.
+#[cfg(test)]
+mod shape_table {
+    use super::*;
+    use crate::json::{parse, Limits};
+
+    /// (shape, text with a secret, the secret in it, text without one)
+    const SHAPES: &[(&str, &str, &str, &str)] = &[
+        // Vendor prefixes and other whole-token shapes.
+        ("GitHub token", "ghp_Zk7abcdefghijklmnopqrstuvwxyz012345", "ghp_Zk7abcdefghijklmnopqrstuvwxyz012345", "ghp_ starts a GitHub token"),
+        ("Slack bot token", "xoxb-123456789012-Zk9slackTokenValue", "Zk9slackTokenValue", "xoxb is a Slack token prefix"),
+        ("AWS access key id", "AKIAQZ7PLANT0EXAMPL1", "AKIAQZ7PLANT0EXAMPL1", "AKIA starts an AWS key id"),
+        ("JSON Web Token", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJaazFqd3QifQ.Zk1jwtSigXyZabc123", "Zk1jwtSigXyZabc123", "eyJ is base64 for a brace"),
+        ("PEM private key", "-----BEGIN RSA PRIVATE KEY----- MIIEpAIBAAKCAQEAPu2pem -----END RSA PRIVATE KEY-----", "MIIEpAIBAAKCAQEAPu2pem", "-----BEGIN CERTIFICATE----- MIIBcertificate -----END CERTIFICATE-----"),
+        ("high-entropy token", "token Zq9xK2mL7pQ4rT8vW3yB6nC1", "Zq9xK2mL7pQ4rT8vW3yB6nC1", "sha256 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"),
+        // Credentials inside URLs.
+        ("URL user info", "https://deploy:hunter2pw@mirror.example/simple", "hunter2pw", "https://deploy@mirror.example/simple"),
+        ("URL query token", "https://mirror.example/p?token=hunter2pw", "hunter2pw", "https://mirror.example/p?page=2"),
+        ("Slack webhook URL", "https://hooks.slack.com/services/T0ABCDEFG/B0ABCDEFG/abcdefghijklmnopqrstuvwx", "abcdefghijklmnopqrstuvwx", "https://api.slack.com/messaging/webhooks"),
+        ("Discord webhook URL", "https://discord.com/api/webhooks/123456789012345678/abcdefghijklmnopqrstuvwxyz", "abcdefghijklmnopqrstuvwxyz", "https://discord.com/developers/docs"),
+        ("Azure SAS signature", "https://acct.blob.core.windows.net/c/b?sv=2022-11-02&sr=b&sig=abcdefghijklmnop%2Bqrst%3D", "abcdefghijklmnop%2Bqrst%3D", "https://acct.blob.core.windows.net/c/b?sv=2022-11-02&sr=b"),
+        ("Azure storage account key", "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=abcdefghijklmnop==;EndpointSuffix=core.windows.net", "abcdefghijklmnop==", "DefaultEndpointsProtocol=https;AccountName=acct;EndpointSuffix=core.windows.net"),
+        // Connection strings.
+        ("JDBC password=", "jdbc:postgresql://db:5432/app?user=app&password=hunter2pw", "hunter2pw", "jdbc:postgresql://db:5432/app?user=app&ssl=true"),
+        ("JDBC ;password=", "jdbc:sqlserver://db:1433;databaseName=app;user=sa;password=hunter2pw", "hunter2pw", "jdbc:sqlserver://db:1433;databaseName=app;integratedSecurity=true"),
+        ("ADO.NET Password=", "Server=db;Database=app;User Id=sa;Password=hunter2pw;", "hunter2pw", "Server=db;Database=app;Integrated Security=true;"),
+        ("ODBC PWD=", "Driver={ODBC Driver 18};Server=db;UID=sa;PWD=hunter2pw;", "hunter2pw", "Driver={ODBC Driver 18};Server=db;Trusted_Connection=yes;"),
+        // Key and value pairs.
+        ("JSON password field in a value", r#"{"user":"app","password":"hunter2pw"}"#, "hunter2pw", r#"{"user":"app","passwordless":true}"#),
+        ("JSON password field, spaced", r#"{ "user": "app", "password": "hunter2pw" }"#, "hunter2pw", r#"{ "user": "app", "password": "${DB_PASSWORD}" }"#),
+        ("NAME=value", "DB_PASSWORD=hunter2pw make test", "hunter2pw", "DB_HOST=db.internal make test"),
+        ("YAML key: value", "api_token: hunter2pw", "hunter2pw", "api_version: v2"),
+        ("Authorization header", "Authorization: Bearer hunter2pwToken", "hunter2pwToken", "Authorization: Bearer ${TOKEN}"),
+        // Command-line options.
+        ("--password value", "mysql --password hunter2pw -h db", "hunter2pw", "mysql --password-file /run/secrets/db -h db"),
+        ("curl --user=name:secret", "curl --user=deploy:hunter2pw https://x.example", "hunter2pw", "curl --user=deploy https://x.example"),
+        ("--user=name:secret, any program", "fetch-tool --user=deploy:hunter2pw https://x.example", "hunter2pw", "podman run --user=1000:1000 img"),
+        ("-u name:secret", "curl -u deploy:hunter2pw https://x.example", "hunter2pw", "curl -u deploy https://x.example"),
+        ("mysql -pVALUE", "mysql -uroot -phunter2pw", "hunter2pw", "mysql -uroot -p"),
+        ("unknown program -p VALUE", "dbtool -p hunter2pw --host db", "hunter2pw", "ssh -p 2222 host"),
+        ("unknown program -pVALUE", "dbtool -phunter2pw --host db", "hunter2pw", "mkdir -p /tmp/x"),
+        ("unknown program -P VALUE", "sqltool -P hunter2pw -S db", "hunter2pw", "sqltool -S db -d app"),
+    ];
+
+    /// What a report shows of `text` held in a profile as a plain value
+    /// and as a shell line: its scrubbed value, and its masked source.
+    fn shown_in_a_profile(text: &str) -> Vec<(&'static str, String)> {
+        let doc = serde_json::json!({"note": text, "command": {"shell": text}}).to_string();
+        let parsed = parse(doc.as_bytes(), Limits::default()).unwrap();
+        let s = Secrets::collect(&parsed.root);
+        vec![
+            ("value", s.scrub(text)),
+            (
+                "message",
+                s.scrub_message(&format!("holds `{text}`")).into_owned(),
+            ),
+            ("source", s.mask_source(&doc)),
+        ]
+    }
+
+    #[test]
+    fn every_shape_is_masked_and_its_negative_is_not() {
+        let mut wrong = Vec::new();
+        for &(shape, with, secret, without) in SHAPES {
+            assert!(
+                with.contains(secret),
+                "{shape}: the row's secret is not in its text"
+            );
+            let mut outputs = shown_in_a_profile(with);
+            outputs.push(("free text", scrub_tokens(with)));
+            for (place, out) in outputs {
+                if out.contains(secret) {
+                    wrong.push(format!("{shape}: the secret is shown ({place})"));
+                }
+            }
+            let mut outputs = shown_in_a_profile(without);
+            outputs.push(("free text", scrub_tokens(without)));
+            for (place, out) in outputs {
+                if out.contains(MASK) || out.contains("****") {
+                    wrong.push(format!(
+                        "{shape}: the text without a secret is masked ({place})"
+                    ));
+                }
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "{} wrong:\n{}",
+            wrong.len(),
+            wrong.join("\n")
+        );
     }
 }

@@ -718,8 +718,19 @@ fn findings(
     clean: Clean<'_>,
     wide: bool,
 ) -> Vec<Finding> {
+    // The value at each pointer, digested once however many findings
+    // share it (a large object's digest costs its size).
+    let mut pointers: Vec<String> = drafts.iter().map(|d| d.pointer.clone()).collect();
+    crate::sort::sort(&mut pointers);
+    pointers.dedup();
+    let digested = par::map_ref(wide, &pointers, |p| {
+        clean.0.value_digest(locator.pointer(p))
+    });
+    let digests: std::collections::HashMap<String, String> =
+        pointers.into_iter().zip(digested).collect();
     let mut out = par::map(wide, drafts, |d| {
         let (pos, exact) = locator.locate(&d.pointer);
+        let value_digest = digests.get(d.pointer.as_str()).cloned();
         Finding {
             rule: d.rule.id,
             area: d.area,
@@ -737,6 +748,7 @@ fn findings(
                 .collect(),
             waived: None,
             baseline: None,
+            value_digest,
             origin: None,
         }
     });

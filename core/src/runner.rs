@@ -389,6 +389,7 @@ pub fn conflict_finding(c: &Conflict, runner_file: &str, origin: Option<Origin>)
         evidence,
         waived: None,
         baseline: None,
+        value_digest: None,
         origin,
     }
 }

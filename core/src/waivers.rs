@@ -244,6 +244,7 @@ fn waiver_finding(
         evidence: Default::default(),
         waived: None,
         baseline: None,
+        value_digest: None,
         origin: None,
     }
 }

@@ -82,6 +82,12 @@ pub struct IssueOut<S = String, E = Evidence> {
     /// [`finding_fingerprint`]; absent from v1 baselines.
     #[serde(default)]
     pub fingerprint: String,
+    /// What was accepted: the digest of the (masked) value at the pointer
+    /// ([`Finding::accepted_digest`]); absent from exports written before
+    /// it was recorded, whose entries a baseline cannot match
+    /// ([`crate::baseline::apply`]).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub value_digest: Option<String>,
     pub evidence: E,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub waived: Option<WaivedOut<S>>,
@@ -269,6 +275,7 @@ fn issue<'a>(f: &'a Finding, profile: &str) -> IssueOut<&'a str, &'a Evidence> {
         message: &f.message,
         remediation: f.remediation,
         fingerprint: finding_fingerprint(f.rule, &f.pointer, profile),
+        value_digest: Some(f.accepted_digest().into_owned()),
         evidence: &f.evidence,
         waived: f.waived.as_ref().map(|w| WaivedOut {
             reason: w.reason.as_str(),
@@ -482,7 +489,8 @@ fn written_to(r: &Report, depth: usize, mut emit: Emit<'_>) -> Pretty {
                 .field(
                     "fingerprint",
                     &finding_fingerprint(f.rule, &f.pointer, &r.profile.name),
-                );
+                )
+                .field("value_digest", &f.accepted_digest());
             w.key("evidence").map(&f.evidence);
             if let Some(wv) = &f.waived {
                 w.key("waived")

@@ -615,6 +615,80 @@ mod tests {
         f.iter().any(|(r, p, _, _)| r == rule && p == ptr)
     }
 
+    /// issue 44 §3: a value under a secret-looking name that is clearly
+    /// not a secret (e-mail addresses, a setting, a URL without credentials,
+    /// a small number) is no critical written secret; anything else under
+    /// such a name still is (fail closed), including values that only look
+    /// like those shapes. Each row: (name, value, whether CRD002 reports it
+    /// as critical). A failure names the row's number, never the value.
+    #[test]
+    fn values_clearly_not_secrets_under_secret_names() {
+        const ROWS: &[(&str, &str, bool)] = &[
+            // Clearly not secrets.
+            ("SECRET_RECIPIENTS", "ops@example.com", false),
+            (
+                "PASSWORD_RESET_NOTIFY",
+                "ops@example.com, security@example.org",
+                false,
+            ),
+            (
+                "TOKEN_OWNERS",
+                "a.b@example.com;c-d+ci@sub.example.co.uk",
+                false,
+            ),
+            ("API_TOKEN", "true", false),
+            ("DB_PASSWORD", "disabled", false),
+            ("AUTH_TOKEN", "https://auth.example.com/oauth/token", false),
+            ("OAUTH_SECRET", "https://login.example.org/", false),
+            ("SECRET_KEY_ROTATION", "30", false),
+            // Still secrets.
+            ("DB_PASSWORD", "hunter2pw", true),
+            ("DB_PASSWORD", "p@ssw0rd", true),
+            ("DB_PASSWORD", "ops@example", true),
+            ("DB_PASSWORD", "ops@example.com:hunter2", true),
+            ("SMTP_PASSWORD", "ops@example.com hunter2pw", true),
+            ("API_TOKEN", "https://u:hunter2pw@api.example.com/", true),
+            (
+                "API_TOKEN",
+                "https://api.example.com/v1?key=Zq9xK2mL7p",
+                true,
+            ),
+            (
+                "API_TOKEN",
+                "https://api.example.com/hooks/Zq9xK2mL7pQ4rT8v",
+                true,
+            ),
+            (
+                "API_TOKEN",
+                "https://hooks.slack.com/services/T0ABCDEFG/B0ABCDEFG/abcdefghijklmnopqrstuvwx",
+                true,
+            ),
+            ("DB_PASSWORD", "987654321", true),
+        ];
+        let mut wrong = Vec::new();
+        for (row, &(name, value, critical)) in ROWS.iter().enumerate() {
+            let mut p: serde_json::Value =
+                serde_json::from_str(crate::WORKSHOP_PROFILE_FIXED).unwrap();
+            p["environment"]["variables"] = serde_json::json!({ name: value });
+            let f = fired(&p.to_string());
+            let ptr = format!("/environment/variables/{name}");
+            let got = f
+                .iter()
+                .any(|(r, q, sev, _)| r == "CRD002" && *q == ptr && *sev == Severity::Critical);
+            if got != critical {
+                wrong.push(format!(
+                    "row {row} ({name}): critical {got}, want {critical}"
+                ));
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "{} wrong:\n{}",
+            wrong.len(),
+            wrong.join("\n")
+        );
+    }
+
     /// A value the launcher fills in at start (a reference to its own
     /// variable, or a command's output) is judged by what it reaches: a
     /// secret's name, or any file a command can read, blocks; a reference

@@ -812,6 +812,20 @@ argument: use --format jsonl, or name the file's directory (an array)",
         ..
     } = doc;
 
+    if let Some(old) = &baseline {
+        let undigested = baseline::undigested(old);
+        if undigested > 0 {
+            let (n, verb) = match undigested {
+                1 => ("1 entry".to_string(), "records"),
+                n => (format!("{n} entries"), "record"),
+            };
+            output::remark(&format!(
+                "baseline: {n} {verb} no digest of the value accepted (an export of an \
+                 earlier isolint), so they match no finding and come back new; export \
+                 the baseline again"
+            ));
+        }
+    }
     if let (Some(old), Ok(seen)) = (&baseline, audited_ids.lock()) {
         for e in baseline::unmatched(old, &seen) {
             output::remark(&format!(
