@@ -1052,7 +1052,7 @@ fn masked_everywhere(v: &str) -> bool {
 ///
 /// Values that could be credentials (`masked_everywhere`) are matched
 /// anywhere in a text in one pass whatever their number and however they
-/// nest or overlap ([`Matcher`]). Every occurrence of every such value is
+/// nest or overlap (one automaton over all of them). Every occurrence of every such value is
 /// masked, overlapping ones included, so no part of a secret survives next
 /// to another. Shorter values are masked where they stand: a whole value,
 /// a backticked segment, or the value of a `NAME=value` pair.
