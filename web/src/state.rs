@@ -1159,7 +1159,7 @@ mod tests {
     fn a_bad_runner_overlay_is_refused_with_its_position_and_the_old_one_kept() {
         let s = with_runner(start(), "runner.json", RUNNER);
         for (text, want) in [
-            ("{\n  \"boundary\": {}\n}", "line 2, column 3"),
+            ("{\n  \"mounts\": []\n}", "line 2, column 3"),
             ("{\n  \"limts\": {}\n}", "did you mean `limits`"),
             ("{\"limits\": [", "line 1"),
         ] {
