@@ -100,7 +100,7 @@ async fn a_runner_overlay_makes_the_hardened_pod_eligible_and_its_findings_point
 
     // A refused overlay names its position; the loaded one stays.
     let bad = dir.join("bad-runner.json");
-    std::fs::write(&bad, "{\n  \"boundary\": {}\n}\n").expect("write");
+    std::fs::write(&bad, "{\n  \"mounts\": []\n}\n").expect("write");
     choose(&page, "open-runner", &bad).await;
     let error = text_of(&page, "#runner-error").await;
     assert!(
