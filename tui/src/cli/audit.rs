@@ -150,6 +150,78 @@ struct Layout {
     color: bool,
 }
 
+/// One report as a JSON Lines record, in parts of about a mebibyte: a
+/// record of a hundred megabytes is never one growing buffer (whose
+/// doubling would hold it twice over while it is copied).
+fn jsonl_parts(r: &Report) -> Vec<String> {
+    let mut out = Chunks::default();
+    if serde_json::to_writer(&mut out, &json::export(r)).is_err() {
+        // Writing into memory cannot fail, and the export has no map with
+        // non-string keys; a record that could not be written is not
+        // half-written.
+        return vec![String::from("{}\n")];
+    }
+    out.cur.push(b'\n');
+    out.cut(0);
+    out.parts
+}
+
+/// Bytes gathered into strings of at least [`Chunks::SIZE`], each cut
+/// where a character starts.
+#[derive(Default)]
+struct Chunks {
+    parts: Vec<String>,
+    cur: Vec<u8>,
+}
+
+impl Chunks {
+    const SIZE: usize = 1 << 20;
+
+    /// Moves what is gathered into parts of about `size` bytes each, cut
+    /// where a character starts, keeping the rest; `0` moves it all.
+    fn cut(&mut self, size: usize) {
+        if size == 0 {
+            if !self.cur.is_empty() {
+                let all = std::mem::take(&mut self.cur);
+                self.parts.push(Self::text(&all));
+            }
+            return;
+        }
+        if self.cur.len() <= size {
+            return;
+        }
+        let all = std::mem::take(&mut self.cur);
+        let mut start = 0;
+        while all.len() - start > size {
+            let mut end = start + size;
+            // serde_json writes whole characters, but a write may hold
+            // many: never cut inside one.
+            while end > start && all[end] & 0xC0 == 0x80 {
+                end -= 1;
+            }
+            self.parts.push(Self::text(&all[start..end]));
+            start = end;
+        }
+        self.cur = all[start..].to_vec();
+    }
+
+    fn text(bytes: &[u8]) -> String {
+        String::from_utf8_lossy(bytes).into_owned()
+    }
+}
+
+impl Write for Chunks {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.cur.extend_from_slice(buf);
+        self.cut(Self::SIZE);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
 /// Text reports are separated by a blank line; the tally comes after.
 const TEXT: Frame = Frame {
     open: "",
@@ -177,11 +249,7 @@ impl Layout {
         let one = match self.format {
             ReportFormat::Json if self.array => return json::element_parts(r),
             ReportFormat::Json => return json::render_parts(r),
-            ReportFormat::Jsonl => {
-                let mut line = serde_json::to_string(&json::export(r)).unwrap_or_default();
-                line.push('\n');
-                line
-            }
+            ReportFormat::Jsonl => return jsonl_parts(r),
             ReportFormat::Sarif => return sarif::element_parts(r),
             ReportFormat::Markdown => markdown::render(r),
             ReportFormat::Github => github::render(r),
@@ -1015,6 +1083,24 @@ pub fn waive(args: &WaiveArgs) -> u8 {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_jsonl_record_in_parts_is_the_same_bytes_cut_between_characters() {
+        // Characters of one to four bytes, so some cut falls inside one.
+        let value: String = "aé€😀".repeat(400_000);
+        let whole = serde_json::to_string(&value).expect("a string");
+        let mut out = super::Chunks::default();
+        serde_json::to_writer(&mut out, &value).expect("in memory");
+        out.cut(0);
+        assert!(out.parts.len() > 2, "{} parts", out.parts.len());
+        assert!(out.parts[..out.parts.len() - 1]
+            .iter()
+            .all(|p| p.len() >= super::Chunks::SIZE - 3));
+        assert!(
+            out.parts.concat() == whole,
+            "the parts differ from the record"
+        );
+    }
     use super::*;
 
     fn report(profile: &str) -> Report {
