@@ -909,26 +909,10 @@ mod tests {
 
     fn access(text: &str) -> (Vec<(String, String)>, Vec<String>) {
         let (_, d) = import(text).unwrap().remove(0);
-        let mounts = match d.get("/mounts") {
-            Some(OVal::Arr(items)) => items
-                .iter()
-                .map(|m| {
-                    let field = |k: &str| match m {
-                        OVal::Obj(f) => f
-                            .iter()
-                            .find(|(key, _)| key == k)
-                            .and_then(|(_, v)| match v {
-                                OVal::Str(s) => Some(s.clone()),
-                                _ => None,
-                            })
-                            .unwrap_or_default(),
-                        _ => String::new(),
-                    };
-                    (field("target"), field("access"))
-                })
-                .collect(),
-            _ => Vec::new(),
-        };
+        let mounts = super::reading_tests::mounts(&d)
+            .into_iter()
+            .map(|(_, target, access)| (target, access))
+            .collect();
         let notes = d.notes.iter().map(|n| n.message.to_string()).collect();
         (mounts, notes)
     }
@@ -1005,7 +989,7 @@ mod reading_tests {
     /// (source, target, access) of a mount.
     type Mount = (String, String, String);
 
-    fn mounts(d: &Draft) -> Vec<Mount> {
+    pub(super) fn mounts(d: &Draft) -> Vec<Mount> {
         match d.get("/mounts") {
             Some(OVal::Arr(items)) => items
                 .iter()
