@@ -454,13 +454,14 @@ fn renderers_show_the_original_location() {
 }
 
 /// The TOML reader's differential test compiles the TOML fixtures in
-/// (`TOML_FIXTURES` in core/src/import/toml.rs, so that core's own tests do
+/// (`TOML_FIXTURES` in core/src/import/syntax/toml.rs, so that core's own tests do
 /// no I/O): every TOML file under fixtures/import must be on that list.
 #[test]
 fn every_toml_fixture_is_in_the_toml_readers_differential_list() {
-    let list =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/import/toml.rs"))
-            .unwrap();
+    let list = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("src/import/syntax/toml.rs"),
+    )
+    .unwrap();
     let mut stack = vec![root()];
     let mut seen = 0;
     while let Some(dir) = stack.pop() {

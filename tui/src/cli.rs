@@ -7,15 +7,11 @@
 mod audit;
 mod docs;
 mod import;
-mod output;
-#[cfg(target_os = "linux")]
-#[path = "verify/probe.rs"]
-mod probe;
-mod reconcile;
-#[cfg(target_os = "linux")]
-#[path = "verify/launch.rs"]
-mod verify;
+pub(crate) mod output;
 
+use crate::verify::reconcile;
+#[cfg(target_os = "linux")]
+use crate::verify::{launch as verify, probe};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 

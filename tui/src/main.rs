@@ -10,6 +10,7 @@ mod files;
 #[cfg(target_os = "linux")]
 #[allow(unsafe_code)]
 mod sys;
+mod verify;
 
 /// Paths into the repository's `fixtures/` for the binary's unit tests.
 #[cfg(test)]

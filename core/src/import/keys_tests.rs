@@ -10,7 +10,7 @@
 //! tested here without a word.
 
 use super::builder::Draft;
-use super::schema::{Role, Shape, Table};
+use super::shape::{Role, Shape, Table};
 use super::ImportError;
 
 /// What an import produced: each profile's JSON, notes and undeclared
@@ -282,7 +282,7 @@ fn k8s_import(b: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
 
 #[test]
 fn kubernetes_keys_are_never_silent() {
-    use super::k8s_schema as s;
+    use super::kubernetes::schema as s;
     run(&[
         Place {
             name: "pod spec",
@@ -430,7 +430,7 @@ fn compose_import(b: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
 
 #[test]
 fn compose_keys_are_never_silent() {
-    use super::compose_schema as s;
+    use super::compose::schema as s;
     run(&[
         Place {
             name: "compose top level",
@@ -638,8 +638,8 @@ fn compose_keys_are_never_silent() {
 /// job anything.
 #[test]
 fn no_neutral_compose_key_hides_a_subtree() {
-    use super::compose_schema as s;
-    use super::schema::Field;
+    use super::compose::schema as s;
+    use super::shape::Field;
     const OPAQUE: &[(&str, &str)] = &[
         ("logging", "where the engine sends the container's output"),
         ("depends_on", "start order and conditions"),
@@ -728,7 +728,7 @@ fn oci_import(b: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
 
 #[test]
 fn oci_keys_are_never_silent() {
-    use super::oci_schema as s;
+    use super::oci::schema as s;
     run(&[
         Place {
             name: "oci root",
@@ -814,7 +814,7 @@ fn codex_import(b: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
 
 #[test]
 fn codex_keys_are_never_silent() {
-    use super::codex_schema as s;
+    use super::codex::schema as s;
     run(&[
         Place {
             name: "codex top level",
@@ -882,7 +882,7 @@ fn sandbox_import(b: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
 
 #[test]
 fn sandbox_settings_keys_are_never_silent() {
-    use super::sandbox_schema as s;
+    use super::sandbox::schema as s;
     run(&[
         Place {
             name: "claude top level",

@@ -43,29 +43,23 @@ use crate::sanitize::neutralize;
 pub(crate) mod builder;
 mod bwrap;
 mod codex;
-mod codex_schema;
 mod compose;
-mod compose_schema;
-mod float;
 pub mod hints;
-mod k8s_cluster;
-mod k8s_schema;
 #[cfg(test)]
 mod keys_tests;
 mod kubernetes;
 mod oci;
-mod oci_schema;
 mod read;
 mod sandbox;
-mod sandbox_schema;
-pub(crate) mod schema;
-mod shell;
+pub(crate) mod shape;
 mod source_secrets;
+pub mod syntax;
 #[cfg(test)]
 mod table_tests;
-pub mod toml;
-pub mod tree;
-pub mod yaml;
+
+// The readers keep their old paths (`import::yaml`, …) for callers outside.
+use syntax::shell;
+pub use syntax::{toml, tree, yaml};
 
 pub use bwrap::{argv as bwrap_argv, Arg as ShellArg, OPTIONS as BWRAP_OPTIONS};
 pub use tree::Loc;

@@ -15,6 +15,7 @@ mod closed_tests;
 mod extends;
 #[cfg(test)]
 mod reading_tests;
+pub(super) mod schema;
 mod shellwords;
 mod template;
 
@@ -23,9 +24,9 @@ use template::{Interpolated, TemplateError, Var};
 use super::builder::{Draft, OVal};
 use super::invalid;
 use super::read;
-use super::schema::{self, Shape};
+use super::shape::{self, Shape};
 use super::tree::{Loc, SNode, SValue};
-use super::{cap_name, compose_schema, expand_home, yaml, ImportError, ImportErrorKind};
+use super::{cap_name, expand_home, yaml, ImportError, ImportErrorKind};
 use crate::redact::is_secret_name;
 
 pub fn looks_like(doc: &SNode) -> bool {
@@ -80,13 +81,7 @@ pub fn import_docs(docs: &[SNode], sink: &mut dyn FnMut(String, Draft)) -> Resul
     for (at, note) in assumed {
         top.note(at, note);
     }
-    schema::walk(
-        &mut top,
-        &view,
-        &Shape::Map(&compose_schema::TOP),
-        "",
-        &unknown,
-    )?;
+    shape::walk(&mut top, &view, &Shape::Map(&schema::TOP), "", &unknown)?;
     let defs = Defs::of(root);
     let mut extends = extends::Extends::new(services);
     for svc in services.entries() {
@@ -102,7 +97,7 @@ pub fn import_docs(docs: &[SNode], sink: &mut dyn FnMut(String, Draft)) -> Resul
         for (at, note) in assumed {
             d.note(at, note);
         }
-        schema::adopt_notes(&mut d, &top);
+        shape::adopt_notes(&mut d, &top);
         sink(svc.key.clone(), d);
     }
     Ok(())
@@ -250,10 +245,10 @@ fn service(
     );
     // Every key is held to the schema's types before it is read; keys the
     // import does not know, at every level, are notes.
-    schema::walk(
+    shape::walk(
         &mut d,
         svc,
-        &Shape::Map(&compose_schema::SERVICE),
+        &Shape::Map(&schema::SERVICE),
         &format!("services.{name}"),
         &unknown,
     )?;

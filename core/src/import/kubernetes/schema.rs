@@ -7,7 +7,9 @@
 //! kubelet restarts or stops a container, which changes when it runs, not
 //! what it can touch.
 
-use super::schema::{neutral, noted, read, Shape, Table, ANY_MAP, ANY_SEQ, INTS, MAPS, TEXTS};
+use crate::import::shape::{
+    neutral, noted, read, Shape, Table, ANY_MAP, ANY_SEQ, INTS, MAPS, TEXTS,
+};
 
 /// String fields: the API server refuses a number or a boolean there
 /// (`value: 8080`, `name: yes`), as YAML 1.1 reads them through kubectl.

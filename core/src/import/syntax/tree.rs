@@ -9,7 +9,7 @@
 
 use std::fmt;
 
-use super::{ImportError, ImportErrorKind};
+use crate::import::{ImportError, ImportErrorKind};
 
 /// A 1-based line and column (columns count Unicode scalar values).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]

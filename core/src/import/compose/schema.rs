@@ -10,7 +10,7 @@
 //! `stdin_open`, `tty`), which are read as it casts them before the walk;
 //! any other string is refused rather than read as a default.
 
-use super::schema::{neutral, noted, read, Shape, Table, ANY_MAP, ANY_SEQ, MAPS, SCALARS};
+use crate::import::shape::{neutral, noted, read, Shape, Table, ANY_MAP, ANY_SEQ, MAPS, SCALARS};
 
 const NAMING: &str = "a name or label; it grants nothing";
 const LIFECYCLE: &str = "when the container starts, restarts or stops, not what it can reach";

@@ -10,11 +10,14 @@
 
 use super::builder::{Draft, OVal};
 use super::invalid;
-use super::k8s_cluster::{here, list_items, Cluster, Inherited};
 use super::read;
-use super::schema::{self, Shape};
+use cluster::{here, list_items, Cluster, Inherited};
+
+mod cluster;
+pub(super) mod schema;
+use super::shape::{self, Shape};
 use super::tree::{Loc, SNode};
-use super::{cap_name, k8s_schema, yaml, ImportError, ImportErrorKind};
+use super::{cap_name, yaml, ImportError, ImportErrorKind};
 
 pub fn looks_like(doc: &SNode) -> bool {
     doc.get("apiVersion").and_then(SNode::as_str).is_some()
@@ -48,7 +51,7 @@ struct Workload<'a> {
     /// Where the pod spec is in the document, for messages.
     pod_path: &'static str,
     /// The workload's own spec and the table it is walked against.
-    spec: Option<(&'a SNode, &'static schema::Table)>,
+    spec: Option<(&'a SNode, &'static shape::Table)>,
 }
 
 fn workloads<'a>(
@@ -96,11 +99,11 @@ fn workloads_in<'a>(
         .unwrap_or("unnamed")
         .to_string();
     let spec = read::opt_map(doc, "spec")?;
-    let spec_table: Option<&'static schema::Table> = match kind {
-        "Job" => Some(&k8s_schema::JOB_SPEC),
-        "CronJob" => Some(&k8s_schema::CRONJOB_SPEC),
+    let spec_table: Option<&'static shape::Table> = match kind {
+        "Job" => Some(&schema::JOB_SPEC),
+        "CronJob" => Some(&schema::CRONJOB_SPEC),
         "Deployment" | "StatefulSet" | "DaemonSet" | "ReplicaSet" | "ReplicationController" => {
-            Some(&k8s_schema::CONTROLLER_SPEC)
+            Some(&schema::CONTROLLER_SPEC)
         }
         _ => None,
     };
@@ -108,7 +111,7 @@ fn workloads_in<'a>(
     // notes are taken when the workload is imported.
     if let (Some(s), Some(table)) = (spec, spec_table) {
         let mut scratch = Draft::new("", "", s.loc);
-        schema::walk(&mut scratch, s, &Shape::Map(table), "spec", &unknown)?;
+        shape::walk(&mut scratch, s, &Shape::Map(table), "spec", &unknown)?;
     }
     let namespace = doc
         .get("metadata")
@@ -305,7 +308,7 @@ pub fn cluster_objects_only(bytes: &[u8]) -> Option<Vec<String>> {
     for d in &docs {
         workloads(d, &mut found, &mut others).ok()?;
     }
-    let kinds: Vec<String> = super::k8s_cluster::SERVED
+    let kinds: Vec<String> = cluster::SERVED
         .iter()
         .map(|(k, _)| format!("{k}/"))
         .collect();
@@ -371,7 +374,7 @@ pub fn import_docs(
         } else {
             format!("`{k}`")
         };
-        if !super::k8s_cluster::reads_kind(kind) {
+        if !cluster::reads_kind(kind) {
             unread.note(
                 *at,
                 format!("{what} is not audited: this import reads no pod spec from it, and it holds no containers"),
@@ -389,27 +392,27 @@ pub fn import_docs(
         // Walked once per workload (per container, a pod of many
         // containers would cost the square); each profile gets the notes.
         let mut pod_notes = Draft::new("", "", w.pod_at);
-        schema::adopt_notes(&mut pod_notes, &unread);
+        shape::adopt_notes(&mut pod_notes, &unread);
         for (at, why) in &cluster.not_applied {
             pod_notes.note(here(*at, w.pod_at), why.clone());
         }
         if let Some((spec, table)) = w.spec {
-            schema::walk(&mut pod_notes, spec, &Shape::Map(table), "spec", &unknown)?;
+            shape::walk(&mut pod_notes, spec, &Shape::Map(table), "spec", &unknown)?;
         }
         if let Some(meta) = w.pod_meta {
             let meta_path = w.pod_path.strip_suffix("spec").unwrap_or("").to_string() + "metadata";
-            schema::walk(
+            shape::walk(
                 &mut pod_notes,
                 meta,
-                &Shape::Map(&k8s_schema::METADATA),
+                &Shape::Map(&schema::METADATA),
                 &meta_path,
                 &unknown,
             )?;
         }
-        schema::walk(
+        shape::walk(
             &mut pod_notes,
             w.pod,
-            &Shape::Map(&k8s_schema::POD_SPEC),
+            &Shape::Map(&schema::POD_SPEC),
             w.pod_path,
             &unknown,
         )?;
@@ -508,14 +511,8 @@ fn container(
     // Every key is held to the API's types before it is read, and keys
     // this import does not know stay visible as notes, so a setting added
     // upstream can never vanish silently.
-    schema::adopt_notes(&mut d, pod_notes);
-    schema::walk(
-        &mut d,
-        c,
-        &Shape::Map(&k8s_schema::CONTAINER),
-        c_path,
-        &unknown,
-    )?;
+    shape::adopt_notes(&mut d, pod_notes);
+    shape::walk(&mut d, c, &Shape::Map(&schema::CONTAINER), c_path, &unknown)?;
     let p_sc = read::opt_map(pod, "securityContext")?;
     let c_sc = read::opt_map(c, "securityContext")?;
     let sc_loc = key_at(c, "securityContext");
@@ -645,7 +642,7 @@ fn boundary(
             };
             match handler {
                 Some((h, h_at)) => {
-                    let place = if *h_at == super::k8s_cluster::ELSEWHERE {
+                    let place = if *h_at == cluster::ELSEWHERE {
                         "in another file of this run".to_string()
                     } else {
                         format!("line {}", h_at.line)
@@ -1620,7 +1617,7 @@ fn token_secret(
 }
 
 /// A note naming what the input's RBAC lets the pod's token do.
-fn grants_note(d: &mut Draft, g: &super::k8s_cluster::TokenGrants, account: &str, at: Loc) {
+fn grants_note(d: &mut Draft, g: &cluster::TokenGrants, account: &str, at: Loc) {
     let mut what: Vec<String> = Vec::new();
     for (grant, binding, _) in &g.grants {
         let t = format!("{grant} through {binding}");
@@ -1656,13 +1653,13 @@ fn referenced<'c, 'a>(
     kind: &str,
     name_key: &str,
     (cluster, namespace): (&'c Cluster<'a>, Option<&str>),
-) -> Result<Option<&'c super::k8s_cluster::DataObject<'a>>, ImportError> {
+) -> Result<Option<&'c cluster::DataObject<'a>>, ImportError> {
     let (name, at) = read::opt_str(r, name_key)?
         .ok_or_else(|| invalid(r.loc, format!("a {kind} reference needs `{name_key}`")))?;
     let optional = read::opt_bool(r, "optional")?.is_some_and(|(o, _)| o);
     match cluster.data_object(kind, namespace, name, at)? {
         Some(o) => {
-            if o.at == super::k8s_cluster::ELSEWHERE {
+            if o.at == cluster::ELSEWHERE {
                 d.note(
                     at,
                     format!("{kind} `{name}` is read from another file of this run"),
@@ -2616,5 +2613,4 @@ mod tests {
 }
 
 #[cfg(test)]
-#[path = "k8s_context_tests.rs"]
 mod context_tests;

@@ -2,7 +2,9 @@
 //! with the JSON type runc and crun require of each (Go's decoder refuses
 //! a string where a number belongs) and what the import does with it.
 
-use super::schema::{neutral, noted, read, Shape, Table, ANY_MAP, ANY_SEQ, INTS, MAPS, TEXTS};
+use crate::import::shape::{
+    neutral, noted, read, Shape, Table, ANY_MAP, ANY_SEQ, INTS, MAPS, TEXTS,
+};
 
 const NO_EQUIVALENT: &str = "has no profile equivalent";
 

@@ -10,9 +10,11 @@
 use super::builder::{Draft, OVal};
 use super::invalid;
 use super::read;
-use super::schema::{self, Shape};
+
+pub(super) mod schema;
+use super::shape::{self, Shape};
 use super::tree::{self, Loc, SNode};
-use super::{cap_name, oci_schema, ImportError, ImportErrorKind};
+use super::{cap_name, ImportError, ImportErrorKind};
 
 pub fn looks_like(root: &SNode) -> bool {
     root.get("ociVersion").is_some()
@@ -43,19 +45,15 @@ pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
     // Every key is held to the spec's types before it is read; keys the
     // import does not know, at every level, are notes.
     let mut walked = Draft::new("", "", root.loc);
-    schema::walk(
-        &mut walked,
-        &root,
-        &Shape::Map(&oci_schema::ROOT),
-        "",
-        &|p| format!("unknown field `{p}` is not audited by this import"),
-    )?;
+    shape::walk(&mut walked, &root, &Shape::Map(&schema::ROOT), "", &|p| {
+        format!("unknown field `{p}` is not audited by this import")
+    })?;
     let name = read::opt_str(&root, "hostname")?
         .map(|(h, _)| h.to_string())
         .filter(|h| !h.is_empty())
         .unwrap_or_else(|| "oci-config".into());
     let mut d = Draft::new(&name, "imported from an OCI runtime config.json", root.loc);
-    schema::adopt_notes(&mut d, &walked);
+    shape::adopt_notes(&mut d, &walked);
     d.set("/boundary/kind", "container", root.loc);
     d.undeclared(
         "/boundary/runtime",

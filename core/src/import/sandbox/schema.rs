@@ -2,7 +2,7 @@
 //! knows, with the JSON type each tool requires and what the import does
 //! with it.
 
-use super::schema::{neutral, noted, read, Shape, Table, ANY_MAP, TEXTS};
+use crate::import::shape::{neutral, noted, read, Shape, Table, ANY_MAP, TEXTS};
 
 const APP: &str = "how Claude Code itself looks or talks to its service; commands do not reach it";
 const OUTSIDE: &str =

@@ -7,7 +7,7 @@
 //! note), and command substitution is kept as text.
 
 use super::tree::Loc;
-use super::{ImportError, ImportErrorKind};
+use crate::import::{ImportError, ImportErrorKind};
 use crate::shell::lex::tokens;
 
 /// One word, or a control or redirection operator (`;`, `&&`, `|`, `>`, a

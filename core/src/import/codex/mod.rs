@@ -13,9 +13,11 @@
 use super::builder::{Draft, OVal};
 use super::invalid;
 use super::read;
-use super::schema::{self, Shape};
+
+pub(super) mod schema;
+use super::shape::{self, Shape};
 use super::tree::{Loc, SNode};
-use super::{codex_schema, expand_home, ImportError, ImportErrorKind};
+use super::{expand_home, ImportError, ImportErrorKind};
 
 pub fn looks_like(root: &SNode) -> bool {
     [
@@ -71,13 +73,7 @@ pub fn import_into(bytes: &[u8], sink: &mut dyn FnMut(String, Draft)) -> Result<
     // Types first, and the file's own keys walked once: every profile
     // gets their notes.
     let mut top = Draft::new("", "", root.loc);
-    schema::walk(
-        &mut top,
-        &root,
-        &Shape::Map(&codex_schema::TOP),
-        "",
-        &unknown,
-    )?;
+    shape::walk(&mut top, &root, &Shape::Map(&schema::TOP), "", &unknown)?;
     let profiles = read::opt_map(&root, "profiles")?;
     let selected = read::opt_str(&root, "profile")?;
     let mut default_layers = Layers { layers: Vec::new() };
@@ -146,15 +142,9 @@ fn build(
     );
     // Every key is held to Codex's types before it is read; keys the
     // import does not know, at every level, are notes.
-    schema::adopt_notes(&mut d, top);
+    shape::adopt_notes(&mut d, top);
     if let Some((layer, path)) = profile {
-        schema::walk(
-            &mut d,
-            layer,
-            &Shape::Map(&codex_schema::TOP),
-            path,
-            &unknown,
-        )?;
+        shape::walk(&mut d, layer, &Shape::Map(&schema::TOP), path, &unknown)?;
     }
     d.undeclared(
         "/boundary/runtime",

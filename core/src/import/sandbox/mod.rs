@@ -13,9 +13,11 @@
 
 use super::builder::{Draft, OVal};
 use super::read;
-use super::schema::{self, Shape};
+
+pub(super) mod schema;
+use super::shape::{self, Shape};
 use super::tree::{self, Loc, SNode};
-use super::{expand_home, sandbox_schema, shell, ImportError, ImportErrorKind};
+use super::{expand_home, shell, ImportError, ImportErrorKind};
 
 const SRT_FS: &[&str] = &["denyRead", "allowRead", "allowWrite", "denyWrite"];
 const SRT_NET: &[&str] = &[
@@ -66,18 +68,18 @@ pub fn import(bytes: &[u8]) -> Result<Vec<(String, Draft)>, ImportError> {
     // Every key is held to the tool's types before it is read; keys the
     // import does not know, at every level, are notes of every profile.
     let table = match tool {
-        Tool::Claude => &sandbox_schema::CLAUDE_TOP,
-        Tool::Srt => &sandbox_schema::SRT_TOP,
+        Tool::Claude => &schema::CLAUDE_TOP,
+        Tool::Srt => &schema::SRT_TOP,
     };
     let mut walked = Draft::new("", "", root.loc);
-    schema::walk(&mut walked, &root, &Shape::Map(table), "", &|p| {
+    shape::walk(&mut walked, &root, &Shape::Map(table), "", &|p| {
         format!("unknown field `{p}` is not audited by this import")
     })?;
     let out = import_as(&root, tool)?;
     Ok(out
         .into_iter()
         .map(|(name, mut d)| {
-            schema::adopt_notes(&mut d, &walked);
+            shape::adopt_notes(&mut d, &walked);
             (name, d)
         })
         .collect())

@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use saphyr_parser::{Event, Parser, ScalarStyle, Span};
 
 use super::tree::{checked_text, Loc, SEntry, SNode, SValue, Scalar, TreeLimits};
-use super::{ImportError, ImportErrorKind};
+use crate::import::{ImportError, ImportErrorKind};
 
 /// Parse every document of a YAML stream. Empty documents are skipped.
 pub fn parse(bytes: &[u8]) -> Result<Vec<SNode>, ImportError> {

@@ -13,7 +13,7 @@
 //! tables or dotted key segments before anything is built.
 
 use super::tree::{checked_text, LineIndex, Loc, SEntry, SNode, SValue, Scalar, TreeLimits};
-use super::{ImportError, ImportErrorKind};
+use crate::import::{ImportError, ImportErrorKind};
 
 /// Parse a TOML document.
 pub fn parse(bytes: &[u8]) -> Result<SNode, ImportError> {
@@ -1244,8 +1244,8 @@ mod reference {
     use super::super::tree::{
         checked_text, LineIndex, Loc, SEntry, SNode, SValue, Scalar, TreeLimits,
     };
-    use super::super::{ImportError, ImportErrorKind};
     use super::shape_check;
+    use crate::import::{ImportError, ImportErrorKind};
 
     /// The reader before this one: the `toml` crate's span-keeping
     /// parser, kept as the oracle of the differential tests.
@@ -1861,39 +1861,39 @@ mod tests {
     const TOML_FIXTURES: &[(&str, &str)] = &[
         (
             "codex/danger.toml",
-            include_str!("../../../fixtures/import/codex/danger.toml"),
+            include_str!("../../../../fixtures/import/codex/danger.toml"),
         ),
         (
             "codex/default.toml",
-            include_str!("../../../fixtures/import/codex/default.toml"),
+            include_str!("../../../../fixtures/import/codex/default.toml"),
         ),
         (
             "codex/permissions.toml",
-            include_str!("../../../fixtures/import/codex/permissions.toml"),
+            include_str!("../../../../fixtures/import/codex/permissions.toml"),
         ),
         (
             "codex/workspace-write.toml",
-            include_str!("../../../fixtures/import/codex/workspace-write.toml"),
+            include_str!("../../../../fixtures/import/codex/workspace-write.toml"),
         ),
         (
             "malformed/codex-duplicate.toml",
-            include_str!("../../../fixtures/import/malformed/codex-duplicate.toml"),
+            include_str!("../../../../fixtures/import/malformed/codex-duplicate.toml"),
         ),
         (
             "malformed/codex-syntax.toml",
-            include_str!("../../../fixtures/import/malformed/codex-syntax.toml"),
+            include_str!("../../../../fixtures/import/malformed/codex-syntax.toml"),
         ),
         (
             "malformed/codex-unknown-mode.toml",
-            include_str!("../../../fixtures/import/malformed/codex-unknown-mode.toml"),
+            include_str!("../../../../fixtures/import/malformed/codex-unknown-mode.toml"),
         ),
         (
             "real/codex/cordyscrm.toml",
-            include_str!("../../../fixtures/import/real/codex/cordyscrm.toml"),
+            include_str!("../../../../fixtures/import/real/codex/cordyscrm.toml"),
         ),
         (
             "real/codex/platformplatform.toml",
-            include_str!("../../../fixtures/import/real/codex/platformplatform.toml"),
+            include_str!("../../../../fixtures/import/real/codex/platformplatform.toml"),
         ),
     ];
 

@@ -2,7 +2,7 @@
 //! requires of each (it refuses to start with a wrong one) and what the
 //! import does with it. A `[profiles.NAME]` table holds the same keys.
 
-use super::schema::{neutral, noted, read, Shape, Table, ANY_MAP, TEXTS};
+use crate::import::shape::{neutral, noted, read, Shape, Table, ANY_MAP, TEXTS};
 
 const MODEL: &str = "which model answers and how; it runs nothing on the machine";
 const DISPLAY: &str = "what Codex shows or stores for the user; commands do not reach it";

@@ -21,10 +21,10 @@
 //! namespace either: pairing it with a workload of a named namespace could
 //! restrict a pod the real cluster leaves open.
 
-use super::invalid;
-use super::read;
-use super::tree::{Loc, SEntry, SNode};
-use super::ImportError;
+use crate::import::invalid;
+use crate::import::read;
+use crate::import::tree::{Loc, SEntry, SNode};
+use crate::import::ImportError;
 
 /// The position of an object read from another file of the run: callers
 /// put what it decides at the workload's own place ([`here`]).
@@ -855,7 +855,7 @@ impl<'a> Cluster<'a> {
                     // The ClusterRoles of the input it selects; the cluster
                     // may hold more, so what it grants is not all known.
                     out.unknown.push((who.clone(), b.at));
-                    let empty = SNode::new(b.at, super::tree::SValue::Map(Vec::new()));
+                    let empty = SNode::new(b.at, crate::import::tree::SValue::Map(Vec::new()));
                     for other in self
                         .roles
                         .iter()
@@ -1161,7 +1161,7 @@ mod tests {
     }
 
     fn docs(y: &str) -> Vec<SNode> {
-        super::super::yaml::parse(y.as_bytes()).unwrap()
+        crate::import::yaml::parse(y.as_bytes()).unwrap()
     }
 
     fn labels(y: &str) -> SNode {
