@@ -9,7 +9,7 @@ OUT=bench/out; mkdir -p "$OUT"
 unset CARGO_TARGET_DIR
 # --bins as well: with --examples alone cargo builds only the examples, and
 # the table would time whatever isolint binary an earlier build left (or none).
-cargo build --release -q -p isolint -p isolint-core --features isolint-core/synth --bins --examples
+cargo build --release -q -p isolint -p isolint-core --features isolint-core/synth,isolint/bench-hooks --bins --examples
 BIN=target/release/isolint
 GEN=target/release/examples/gen
 TP=target/release/examples/throughput

@@ -45,6 +45,7 @@ fn the_feature_is_off_by_default() {
         let l = line.trim_start();
         if l.starts_with("default") && l.contains('=') {
             assert!(!l.contains("fault-injection"), "{line}");
+            assert!(!l.contains("bench-hooks"), "{line}");
         }
     }
 }
@@ -86,4 +87,10 @@ fn the_release_binary_ignores_the_switch() {
     let (code, err) = with_unknown_fault(&release);
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("not eligible"), "{err}");
+    // The benchmark hook (the `bench-hooks` feature, which bench/run.sh
+    // builds separately) is not in the release build either.
+    assert!(
+        !holds(&release, "ISOLINT_EXIT_AFTER_FIRST_FRAME"),
+        "the first-frame hook is in the release binary"
+    );
 }

@@ -60,9 +60,10 @@ const MAX_WAIT: Duration = Duration::from_millis(100);
 /// are shown in the dashboard, never returned; `Err` means the terminal
 /// could not be used, or a directory argument held no profile.
 ///
-/// With `ISOLINT_EXIT_AFTER_FIRST_FRAME` set, returns right after the first
-/// frame is drawn and prints the time it took (and the peak memory where
-/// `/proc` tells it) on stderr; used by the measurement script.
+/// Built with the `bench-hooks` feature and `ISOLINT_EXIT_AFTER_FIRST_FRAME`
+/// set, returns right after the first frame is drawn and prints the time it
+/// took (and the peak memory where `/proc` tells it) on stderr; used by the
+/// scripts in `bench/` only.
 pub fn run(
     profiles: Vec<PathBuf>,
     labels: Option<PathBuf>,
@@ -95,7 +96,8 @@ pub fn run(
     let mut terminal = enter()?;
     let _ = STOP.set(Arc::clone(&stop));
     spawn_watchdog(Arc::clone(&stop));
-    let exit_after_first = std::env::var_os("ISOLINT_EXIT_AFTER_FIRST_FRAME").is_some();
+    let exit_after_first = cfg!(feature = "bench-hooks")
+        && std::env::var_os("ISOLINT_EXIT_AFTER_FIRST_FRAME").is_some();
     let result = event_loop(&mut terminal, &mut app, &stop, exit_after_first);
     leave();
     if exit_after_first {

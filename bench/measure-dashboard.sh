@@ -3,14 +3,15 @@
 #   - time from process start to the first frame, on the workshop profile and
 #     on a generated profile with at least 1,000 findings;
 #   - peak RSS on that profile.
-# The binary exits right after its first frame when
-# ISOLINT_EXIT_AFTER_FIRST_FRAME is set. Runs inside a private tmux server
+# A binary built with the `bench-hooks` feature exits right after its first
+# frame when ISOLINT_EXIT_AFTER_FIRST_FRAME is set (bench/run.sh builds one). Runs inside a private tmux server
 # so the dashboard has a real terminal (120x40).
 #
-#   tui/src/dashboard/measure.sh [path/to/isolint]   (default target/release/isolint)
+#   bench/measure-dashboard.sh [path/to/isolint]   (default target/release/isolint,
+#   built by bench/run.sh with --features bench-hooks)
 # Goals: first frame <= 50 ms, peak RSS <= 15 MiB.
 set -euo pipefail
-cd "$(dirname "$0")/../../.."
+cd "$(dirname "$0")/.."
 BIN=${1:-target/release/isolint}
 case "$BIN" in /*) ;; *) BIN="$PWD/$BIN" ;; esac
 [ -x "$BIN" ] || { echo "measure: no executable at $BIN" >&2; exit 1; }
