@@ -253,11 +253,11 @@ for case in "deployment.yaml:Deployment/builder/build:Deployment/builder/fetch" 
     start "multi-${file%.*}-$w" "$w" "$h" "$WORK/stty.multi" "$file"
     wait_for "[0 Profiles]"
     wait_for "profile 1 of 2"
-    ROWS=$(screen | grep -E '│.{0,2}(not eligible|eligible|no verdict) ' || true)
+    ROWS=$(screen | grep -E '│.{0,2}[✗✓?] ' || true)
     [ "$(printf '%s\n' "$ROWS" | grep -c .)" = 2 ] || fail "$file at $size: the list does not show two profiles: $ROWS"
     printf '%s\n' "$ROWS" | grep -qF "$one" || fail "$file at $size: $one is not listed"
     printf '%s\n' "$ROWS" | grep -qF "$two" || fail "$file at $size: $two is not listed"
-    printf '%s\n' "$ROWS" | grep -q 'not eligible' || fail "$file at $size: no row shows a not-eligible verdict"
+    printf '%s\n' "$ROWS" | grep -q '✗' || fail "$file at $size: no row shows a not-eligible verdict"
     FIRST=$(screen | sed -n 1p)
     keys j
     wait_for "profile 2 of 2"
@@ -265,14 +265,14 @@ for case in "deployment.yaml:Deployment/builder/build:Deployment/builder/fetch" 
     keys Enter
     wait_for "[1 Findings]"
     screen | grep -qF "profile 2 of 2" || fail "$file at $size: the findings header lost the position"
-    keys n
+    keys ']'
     wait_for "profile 1 of 2"
     keys q
     check_restored "$WORK/stty.multi" "after q ($file)"
     T kill-session -t "$SESSION" 2>/dev/null || true
     rm -f "$WORK/stty.multi" "$WORK/stty.multi.done"
   done
-  ok "$file: both profiles listed with verdicts at 80x24 and 120x36, each reachable (j, Enter, n)"
+  ok "$file: both profiles listed with verdicts at 80x24 and 120x36, each reachable (j, Enter, ])"
 done
 
 start dir 120 36 "$WORK/stty.dir" .
@@ -301,6 +301,40 @@ keys q
 check_restored "$WORK/stty.order" "after q (order)"
 T kill-session -t "$SESSION" 2>/dev/null || true
 ok "every area lists its findings worst first"
+
+# ── 5d. small screens, drilling in, the blocking filter and n after / ─────
+# At 60x20 and 40x12 the bottom bar still says how to get help and quit, and
+# the detail stays readable; Enter drills into a finding and Esc backs out;
+# b keeps only the blocking findings; n after a search goes to the next
+# match, never to another profile while this one has more.
+for size in 60x20 40x12 80x24 120x36; do
+  w=${size%x*}; h=${size#*x}
+  start "small-$w" "$w" "$h" "$WORK/stty.small"
+  wait_for "[1 Findings]"
+  screen | tail -n 1 | grep -qF "? help" || fail "$size: the bottom bar lost '? help': $(screen | tail -n 1)"
+  screen | tail -n 1 | grep -qF "q quit" || fail "$size: the bottom bar lost 'q quit': $(screen | tail -n 1)"
+  screen | grep -qF "Detail" || fail "$size: no detail pane"
+  screen | grep -qF "› CRIT" || fail "$size: the selected finding is not in the list"
+  keys Enter
+  sleep 0.3
+  screen | grep -qF "› CRIT" && fail "$size: Enter did not drill into the finding"
+  screen | grep -qF "Detail" || fail "$size: the drilled-in view has no detail"
+  keys Escape
+  sleep 0.3
+  keys b
+  wait_for "only blocking findings"
+  screen | grep -qE '[│›] *(MED|LOW|INFO) +[A-Z]{3}[0-9]{3} ' && fail "$size: b left a non-blocking finding in the list"
+  keys b / d o c k e r Enter
+  sleep 0.3
+  keys n
+  sleep 0.3
+  screen | grep -qF "profile 1 of 1" || fail "$size: n left the profile"
+  keys q
+  check_restored "$WORK/stty.small" "after q ($size)"
+  T kill-session -t "$SESSION" 2>/dev/null || true
+  rm -f "$WORK/stty.small" "$WORK/stty.small.done"
+done
+ok "at 40x12 to 120x36: help and quit stay in the bar, Enter drills in, b and n work"
 
 # ── 6. SIGTERM restores the terminal too ───────────────────────────────────
 start term 120 40 "$WORK/stty.term"

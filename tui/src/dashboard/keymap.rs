@@ -1,7 +1,9 @@
 //! One table maps keys to messages. `handle_key` reads it, and so do the
 //! help overlay and the hint bar, so what the help says is what the keys do.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
 
 use super::model::{App, Mode, Msg, Tab};
 
@@ -174,7 +176,7 @@ pub const KEYMAP: &[Binding] = &[
         MOVE,
         &[code(KeyCode::PageDown), ctrl('d')],
         Msg::DetailDown,
-        "scroll the detail down",
+        "scroll the detail down (lists: a page)",
         None,
     ),
     bind(
@@ -214,7 +216,7 @@ pub const KEYMAP: &[Binding] = &[
         VIEW,
         &[code(KeyCode::Enter)],
         Msg::Activate,
-        "open the profile, or edit the finding",
+        "open the profile; drill into a finding (Esc back)",
         None,
     ),
     bind(
@@ -268,15 +270,39 @@ pub const KEYMAP: &[Binding] = &[
     bind(
         Normal,
         FILTER,
+        &[ch('b')],
+        Msg::BlockingOnly,
+        "only the blocking findings (critical, high); again for all",
+        Some("blocking"),
+    ),
+    bind(
+        Normal,
+        FILTER,
+        &[ch('n')],
+        Msg::NextMatch,
+        "next search match (on into the next profile)",
+        None,
+    ),
+    bind(
+        Normal,
+        FILTER,
+        &[ch('N')],
+        Msg::PrevMatch,
+        "previous search match",
+        None,
+    ),
+    bind(
+        Normal,
+        FILTER,
         &[code(KeyCode::Esc)],
         Msg::ClearFilter,
-        "clear severity and search filters",
+        "back out of a drilled-in view, else clear the filters",
         None,
     ),
     bind(
         Normal,
         FILES,
-        &[ch('n')],
+        &[ch(']')],
         Msg::NextProfile,
         "next profile",
         None,
@@ -284,7 +310,7 @@ pub const KEYMAP: &[Binding] = &[
     bind(
         Normal,
         FILES,
-        &[ch('p')],
+        &[ch('[')],
         Msg::PrevProfile,
         "previous profile",
         None,
@@ -294,7 +320,7 @@ pub const KEYMAP: &[Binding] = &[
         FILES,
         &[ch('o')],
         Msg::OpenEditor,
-        "open $EDITOR at the finding (or Enter)",
+        "open $EDITOR at the finding or mount",
         Some("edit"),
     ),
     // `x`, not `e`: in lazygit and most TUIs `e` means edit, and an
@@ -396,6 +422,38 @@ pub const KEYMAP: &[Binding] = &[
         "scroll up",
         None,
     ),
+    bind(
+        Help,
+        IN_HELP,
+        &[code(KeyCode::PageDown), ctrl('d')],
+        Msg::DetailDown,
+        "a page down",
+        None,
+    ),
+    bind(
+        Help,
+        IN_HELP,
+        &[code(KeyCode::PageUp), ctrl('u')],
+        Msg::DetailUp,
+        "a page up",
+        None,
+    ),
+    bind(
+        Help,
+        IN_HELP,
+        &[code(KeyCode::Home), ch('g')],
+        Msg::Top,
+        "top",
+        None,
+    ),
+    bind(
+        Help,
+        IN_HELP,
+        &[code(KeyCode::End), ch('G')],
+        Msg::Bottom,
+        "bottom",
+        None,
+    ),
     bind(Help, IN_HELP, &[ctrl('c')], Msg::Quit, "quit", None),
     bind(
         Prompt,
@@ -448,6 +506,26 @@ pub fn handle_key(app: &App, key: KeyEvent) -> Option<Msg> {
                 Msg::PromptChar(c)
             })
         }
+        _ => None,
+    }
+}
+
+/// The message a mouse event means: the wheel scrolls what is under it,
+/// a left click selects. Moves and drags mean nothing.
+pub fn handle_mouse(ev: MouseEvent) -> Option<Msg> {
+    let (column, row) = (ev.column, ev.row);
+    match ev.kind {
+        MouseEventKind::ScrollDown => Some(Msg::Wheel {
+            down: true,
+            column,
+            row,
+        }),
+        MouseEventKind::ScrollUp => Some(Msg::Wheel {
+            down: false,
+            column,
+            row,
+        }),
+        MouseEventKind::Down(MouseButton::Left) => Some(Msg::Click { column, row }),
         _ => None,
     }
 }
@@ -512,7 +590,9 @@ mod tests {
             // `e` reads as "edit" elsewhere; it is not the export any more.
             (press(KeyCode::Char('e')), None),
             (press(KeyCode::Char('r')), Some(Msg::Reload)),
-            (press(KeyCode::Char('n')), Some(Msg::NextProfile)),
+            (press(KeyCode::Char(']')), Some(Msg::NextProfile)),
+            (press(KeyCode::Char('n')), Some(Msg::NextMatch)),
+            (press(KeyCode::Char('b')), Some(Msg::BlockingOnly)),
             (press(KeyCode::Char('?')), Some(Msg::ToggleHelp)),
             (press(KeyCode::Esc), Some(Msg::ClearFilter)),
             (press(KeyCode::Char('z')), None),

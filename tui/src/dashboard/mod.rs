@@ -160,6 +160,12 @@ fn event_loop(
                     dispatch(terminal, app, Msg::Resize(w, h))?;
                     dirty = true;
                 }
+                Ok(Event::Mouse(m)) => {
+                    if let Some(msg) = keymap::handle_mouse(m) {
+                        dispatch(terminal, app, msg)?;
+                        dirty = true;
+                    }
+                }
                 Ok(_) => {}
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => return Err(e.into()),
@@ -238,6 +244,7 @@ fn resume(terminal: &mut Term) -> io::Result<()> {
     execute!(
         terminal.backend_mut(),
         EnterAlternateScreen,
+        event::EnableMouseCapture,
         cursor::Hide,
         terminal::Clear(terminal::ClearType::All)
     )?;
@@ -316,6 +323,9 @@ fn enter() -> io::Result<Term> {
     if let Err(e) = execute!(
         out,
         EnterAlternateScreen,
+        // Wheel and click, as in k9s and lazygit; Shift+drag still selects
+        // text in most terminals.
+        event::EnableMouseCapture,
         cursor::Hide,
         terminal::Clear(terminal::ClearType::All)
     ) {
@@ -334,7 +344,12 @@ fn leave() {
         {
             use std::io::Write;
             let mut out = io::stdout();
-            let _ = execute!(out, terminal::LeaveAlternateScreen, cursor::Show);
+            let _ = execute!(
+                out,
+                event::DisableMouseCapture,
+                terminal::LeaveAlternateScreen,
+                cursor::Show
+            );
             let _ = out.flush();
             let _ = terminal::disable_raw_mode();
         }

@@ -133,8 +133,26 @@ pub enum Msg {
     ClearFilter,
     NextProfile,
     PrevProfile,
-    /// Enter: open the selected profile (in the profiles list), or the
-    /// selected finding in the editor (in the findings tab).
+    /// `n`/`N`: the next (previous) finding the search matches, on to the
+    /// next profile that has one, as `n` does in less and vim.
+    NextMatch,
+    PrevMatch,
+    /// `b`: show only the findings that block eligibility; again for all.
+    BlockingOnly,
+    /// The mouse wheel over the screen (`true`: down).
+    Wheel {
+        down: bool,
+        column: u16,
+        row: u16,
+    },
+    /// A left click at a screen cell.
+    Click {
+        column: u16,
+        row: u16,
+    },
+    /// Enter: open the selected profile (in the profiles list), or drill
+    /// into the selected finding or mount (its detail and source fill the
+    /// body; Esc goes back).
     Activate,
     /// Open `$VISUAL`/`$EDITOR` at the selected finding.
     OpenEditor,
@@ -323,6 +341,9 @@ pub struct App {
     /// Cursor in the rules tab.
     pub rule: usize,
     pub detail_scroll: u16,
+    /// Enter drilled into the selected row: its detail and source take
+    /// the whole body until Esc.
+    pub zoom: bool,
     pub help_scroll: u16,
     pub status: Option<Status>,
     pub size: (u16, u16),
@@ -367,6 +388,7 @@ impl App {
             rules: isolint_core::rules::all().collect(),
             rule: 0,
             detail_scroll: 0,
+            zoom: false,
             help_scroll: 0,
             status: None,
             size: (80, 24),

@@ -34,6 +34,27 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         match msg {
             Msg::Down => app.help_scroll = (app.help_scroll + 1).min(layout::max_help_scroll(app)),
             Msg::Up => app.help_scroll = app.help_scroll.saturating_sub(1),
+            Msg::DetailDown | Msg::Wheel { down: true, .. } => {
+                let page = if matches!(msg, Msg::Wheel { .. }) {
+                    3
+                } else {
+                    layout::help_page(app)
+                };
+                app.help_scroll = app
+                    .help_scroll
+                    .saturating_add(page)
+                    .min(layout::max_help_scroll(app))
+            }
+            Msg::DetailUp | Msg::Wheel { down: false, .. } => {
+                let page = if matches!(msg, Msg::Wheel { .. }) {
+                    3
+                } else {
+                    layout::help_page(app)
+                };
+                app.help_scroll = app.help_scroll.saturating_sub(page)
+            }
+            Msg::Top => app.help_scroll = 0,
+            Msg::Bottom => app.help_scroll = layout::max_help_scroll(app),
             Msg::ToggleHelp => {
                 app.mode = Mode::Normal;
                 app.help_scroll = 0;
@@ -65,6 +86,16 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
                 app.detail_scroll = 0;
             }
         }
+        Msg::DetailDown if app.tab == Tab::Profiles => {
+            for _ in 0..layout::profiles_page(app) {
+                step_row(app, true);
+            }
+        }
+        Msg::DetailUp if app.tab == Tab::Profiles => {
+            for _ in 0..layout::profiles_page(app) {
+                step_row(app, false);
+            }
+        }
         Msg::DetailDown => {
             app.detail_scroll = app
                 .detail_scroll
@@ -82,6 +113,26 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             }
         }
         Msg::CycleSeverity => refilter(app, |f| f.cycle_severity()),
+        Msg::BlockingOnly => {
+            let blocking = isolint_core::Severity::High;
+            let to = if app.filter.min_severity == blocking {
+                isolint_core::Severity::Info
+            } else {
+                blocking
+            };
+            refilter(app, |f| f.min_severity = to);
+            app.status = Some(Status {
+                text: if to == blocking {
+                    "only blocking findings (critical and high): b again shows all".into()
+                } else {
+                    "every severity shown".into()
+                },
+                error: false,
+            });
+        }
+        Msg::NextMatch | Msg::PrevMatch => next_match(app, msg == Msg::NextMatch),
+        Msg::Wheel { down, column, row } => wheel(app, down, column, row),
+        Msg::Click { column, row } => click(app, column, row),
         // In the profiles list, `/` filters the list; anywhere else it
         // searches the findings.
         Msg::StartSearch if app.tab == Tab::Profiles => {
@@ -124,6 +175,10 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             clamp(app, keep);
             app.mode = Mode::Normal;
         }
+        Msg::ClearFilter if app.zoom => {
+            app.zoom = false;
+            app.detail_scroll = 0;
+        }
         Msg::ClearFilter if app.tab == Tab::Profiles => {
             if !app.profile_query.is_empty() {
                 app.profile_query.clear();
@@ -161,7 +216,10 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
                     set_tab(app, Tab::Findings);
                 }
             }
-            Tab::Findings | Tab::Mounts => open_editor(app, &mut effects),
+            Tab::Findings | Tab::Mounts => {
+                app.zoom = true;
+                app.detail_scroll = 0;
+            }
             Tab::Checks | Tab::Rules => {}
         },
         Msg::Export => match (app.slot().map(|s| &s.outcome), app.export_path()) {
@@ -374,14 +432,122 @@ fn set_tab(app: &mut App, tab: Tab) {
     if app.tab != tab {
         app.tab = tab;
         app.detail_scroll = 0;
+        app.zoom = false;
     }
 }
 
 /// Change the filter, keeping the selected finding when it is still shown.
+/// The detail starts at its top: it may now show another finding.
 fn refilter(app: &mut App, change: impl FnOnce(&mut Filter)) {
     let before = app.selected_issue();
     change(&mut app.filter);
     clamp(app, before);
+    if app.selected_issue() != before {
+        app.detail_scroll = 0;
+    }
+}
+
+/// `n`/`N`: the next (previous) finding the search matches. In the
+/// findings tab that is the next row of the filtered list, then the first
+/// match of the next profile that has one, wrapping as less and vim do.
+/// Elsewhere it moves a row. Without a search it says how to start one.
+fn next_match(app: &mut App, forward: bool) {
+    if app.filter.query.trim().is_empty() {
+        app.status = Some(Status {
+            text: "no search yet: / starts one, then n and N move through its matches".into(),
+            error: false,
+        });
+        return;
+    }
+    if app.tab != Tab::Findings {
+        set_tab(app, Tab::Findings);
+    }
+    let before = (app.current, app.selected_issue());
+    step_row(app, forward);
+    if (app.current, app.selected_issue()) != before && app.selected_issue().is_some() {
+        return;
+    }
+    // At the last (first) match of this profile: on to the next profile
+    // with a match, in the profiles list's order.
+    let order = app.order();
+    let n = order.len();
+    let at = order.iter().position(|&i| i == app.current).unwrap_or(0);
+    for k in 1..=n {
+        let to = if forward {
+            (at + k) % n
+        } else {
+            (at + n - k) % n
+        };
+        let slot = order[to];
+        let has = app
+            .slots
+            .get(slot)
+            .and_then(|s| s.outcome.as_ref().ok())
+            .is_some_and(|r| r.issues.iter().any(|f| app.filter.matches(f)));
+        if has {
+            if slot != app.current {
+                select_profile(app, slot);
+                app.status = Some(Status {
+                    text: format!("search continued in {}", app.slots[slot].title()),
+                    error: false,
+                });
+            } else {
+                app.status = Some(Status {
+                    text: "search wrapped around".into(),
+                    error: false,
+                });
+            }
+            jump_row(app, !forward);
+            return;
+        }
+    }
+    app.status = Some(Status {
+        text: "no finding matches the search".into(),
+        error: true,
+    });
+}
+
+/// The wheel scrolls the detail when the pointer is over it, else moves
+/// through the rows of the current tab.
+fn wheel(app: &mut App, down: bool, column: u16, row: u16) {
+    if layout::over_detail(app, column, row) {
+        let max = layout::max_detail_scroll(app);
+        app.detail_scroll = if down {
+            app.detail_scroll.saturating_add(3).min(max)
+        } else {
+            app.detail_scroll.saturating_sub(3)
+        };
+    } else {
+        step_row(app, down);
+    }
+}
+
+/// A click on a tab's name shows it; a click on a row of the profiles or
+/// findings list selects it.
+fn click(app: &mut App, column: u16, row: u16) {
+    if let Some(tab) = layout::tab_at(app, column, row) {
+        set_tab(app, tab);
+        return;
+    }
+    match layout::row_at(app, column, row) {
+        Some(layout::Hit::Profile(i)) => {
+            select_profile(app, i);
+        }
+        Some(layout::Hit::Finding(k)) => {
+            if let Some(nav) = app.nav_mut() {
+                nav.cursor = k;
+            }
+            app.detail_scroll = 0;
+        }
+        Some(layout::Hit::Area(a)) => {
+            if let Some(nav) = app.nav_mut() {
+                nav.area = a;
+                nav.cursor = 0;
+            }
+            app.detail_scroll = 0;
+        }
+        None => {}
+    }
 }
 
 /// Move one row in the current tab. In the findings tab the walk continues
@@ -512,6 +678,7 @@ fn select_profile(app: &mut App, i: usize) {
     if i < app.slots.len() && i != app.current {
         app.current = i;
         app.detail_scroll = 0;
+        app.zoom = false;
         clamp(app, None);
     }
 }
@@ -862,6 +1029,117 @@ mod tests {
             .all(|&i| r.mounts[i].access != "read-only"));
     }
 
+    /// `n` walks the matches of the search in this profile, then goes on
+    /// to the next profile that has one and wraps, as in less and vim; it
+    /// never lands on a finding the search does not match.
+    #[test]
+    fn n_and_shift_n_move_through_search_matches() {
+        let mut app = workshop();
+        step(&mut app, Msg::NextMatch);
+        assert!(app
+            .status
+            .as_ref()
+            .is_some_and(|s| s.text.contains("no search")));
+        step(&mut app, Msg::StartSearch);
+        // ISO rules fire in both profiles (the fixed one keeps ISO006).
+        for c in "iso0".chars() {
+            step(&mut app, Msg::SearchChar(c));
+        }
+        step(&mut app, Msg::SearchAccept);
+        step(&mut app, Msg::Top);
+        let matches = |a: &App| {
+            a.slot()
+                .and_then(|s| s.outcome.as_ref().ok())
+                .map_or(0, |r| {
+                    r.issues.iter().filter(|f| a.filter.matches(f)).count()
+                })
+        };
+        let in_first = matches(&app);
+        assert!(in_first >= 2, "the search matches several findings");
+        let mut seen = Vec::new();
+        for _ in 0..in_first + 2 {
+            let (slot, i) = (app.current, app.selected_issue().unwrap());
+            let f = &app.report().unwrap().issues[i];
+            assert!(
+                app.filter.matches(f),
+                "n stopped on a finding the search does not match"
+            );
+            seen.push((slot, i));
+            step(&mut app, Msg::NextMatch);
+        }
+        assert!(
+            seen[..in_first].iter().all(|(s, _)| *s == seen[0].0),
+            "{seen:?}"
+        );
+        assert_ne!(
+            seen[in_first].0, seen[0].0,
+            "after the last match: the next profile"
+        );
+        let here = (app.current, app.selected_issue());
+        step(&mut app, Msg::NextMatch);
+        step(&mut app, Msg::PrevMatch);
+        assert_eq!((app.current, app.selected_issue()), here, "N undoes n");
+    }
+
+    /// `b` keeps only blocking findings, and again shows all.
+    #[test]
+    fn b_toggles_the_blocking_only_filter() {
+        let mut app = workshop();
+        step(&mut app, Msg::BlockingOnly);
+        let g = app.grouped().unwrap();
+        let r = app.report().unwrap();
+        let shown: Vec<_> = g.groups.iter().flat_map(|a| a.shown.iter()).collect();
+        assert!(!shown.is_empty());
+        assert!(shown.iter().all(|&&i| r.issues[i].severity.blocks()));
+        step(&mut app, Msg::BlockingOnly);
+        assert_eq!(app.filter, Filter::default());
+    }
+
+    /// The wheel moves through rows, or scrolls the detail under the
+    /// pointer; a click on a tab shows it and a click on a row selects it.
+    #[test]
+    fn the_mouse_scrolls_and_selects() {
+        let mut app = workshop();
+        step(&mut app, Msg::Resize(80, 24));
+        let first = app.selected_issue();
+        step(
+            &mut app,
+            Msg::Wheel {
+                down: true,
+                column: 10,
+                row: 6,
+            },
+        );
+        assert_ne!(
+            app.selected_issue(),
+            first,
+            "the wheel over the list moves a row"
+        );
+        // Over the detail (rows 12..20 at 80x24): it scrolls, the selection stays.
+        let sel = app.selected_issue();
+        step(
+            &mut app,
+            Msg::Wheel {
+                down: true,
+                column: 10,
+                row: 14,
+            },
+        );
+        assert_eq!(app.selected_issue(), sel);
+        assert!(app.detail_scroll > 0 || layout::max_detail_scroll(&app) == 0);
+        // The first list row is at y 5 (identity, banner, counts, tabs, border).
+        step(&mut app, Msg::Click { column: 10, row: 5 });
+        assert_eq!(app.nav().cursor, 0, "a click on the first row selects it");
+        step(&mut app, Msg::Click { column: 3, row: 3 });
+        assert_eq!(
+            app.tab,
+            Tab::Profiles,
+            "a click on the tab bar's first name"
+        );
+        step(&mut app, Msg::Click { column: 10, row: 7 });
+        assert_eq!(app.current, 1, "a click on the second profile row");
+    }
+
     #[test]
     fn profiles_switch_and_keep_their_own_selection() {
         let mut app = workshop();
@@ -1091,7 +1369,15 @@ mod tests {
             update(&mut app, Msg::OpenEditor),
             std::slice::from_ref(&want)
         );
-        assert_eq!(update(&mut app, Msg::Activate), [want], "Enter too");
+        // Enter drills in (the detail fills the body) and opens nothing;
+        // Esc backs out.
+        assert!(
+            update(&mut app, Msg::Activate).is_empty(),
+            "Enter drills in"
+        );
+        assert!(app.zoom);
+        update(&mut app, Msg::ClearFilter);
+        assert!(!app.zoom, "Esc backs out of the drilled-in view");
         // The built-in profile has no file: say so, run nothing.
         let mut built_in = effects::open(
             vec![Source::Embedded],

@@ -239,17 +239,46 @@ pub(crate) fn render_status(app: &App, area: Rect, buf: &mut Buffer) {
         .render(area, buf);
         return;
     }
-    let mut spans = vec![Span::raw(" ")];
+    let mut pairs: Vec<(String, &'static str)> = Vec::new();
     if app.tab == Tab::Profiles && app.mode == Mode::Normal {
-        spans.push(Span::styled("Enter", theme::key()));
-        spans.push(Span::raw(" open  "));
+        pairs.push(("Enter".into(), "open"));
     }
-    spans.extend(hint_spans(app.mode));
+    pairs.extend(keymap::hints(app.mode));
     if app.slots.len() > 1 && app.mode == Mode::Normal {
-        spans.push(Span::styled("n/p", theme::key()));
-        spans.push(Span::raw(" profile  "));
+        pairs.push(("]/[".into(), "profile"));
     }
-    line(spans).render(area, buf);
+    line(fit_hints(pairs, area.width as usize)).render(area, buf);
+}
+
+/// The hint bar's pairs that fit in `width`: help and quit always (they
+/// are how a newcomer finds the rest), the others in order while they fit.
+pub(crate) fn fit_hints(pairs: Vec<(String, &'static str)>, width: usize) -> Vec<Span<'static>> {
+    let cost = |(k, label): &(String, &'static str)| self::width(k) + 1 + self::width(label) + 2;
+    let essential = |label: &str| matches!(label, "help" | "quit");
+    let reserved: usize = 1 + pairs
+        .iter()
+        .filter(|p| essential(p.1))
+        .map(cost)
+        .sum::<usize>();
+    let mut budget = width.saturating_sub(reserved);
+    let mut kept = Vec::new();
+    for p in &pairs {
+        if essential(p.1) {
+            continue;
+        }
+        if cost(p) > budget {
+            break;
+        }
+        budget -= cost(p);
+        kept.push(p.clone());
+    }
+    kept.extend(pairs.iter().filter(|p| essential(p.1)).cloned());
+    let mut spans = vec![Span::raw(" ")];
+    for (k, label) in kept {
+        spans.push(Span::styled(k, theme::key()));
+        spans.push(Span::raw(format!(" {label}  ")));
+    }
+    spans
 }
 
 pub(crate) fn hint_spans(mode: Mode) -> Vec<Span<'static>> {

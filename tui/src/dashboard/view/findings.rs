@@ -24,11 +24,19 @@ pub(crate) fn render_findings_tab(
     area: Rect,
     buf: &mut Buffer,
 ) {
-    let (areas_r, list_r, detail_r, source_r) = findings_layout(g, area);
     let nav = app.nav();
-    render_areas(g, nav.area, areas_r, buf);
     let group = g.groups.get(nav.area);
-    render_finding_list(report, group, nav.cursor, list_r, buf);
+    let rows = group.map_or(0, |a| a.shown.len());
+    let (areas_r, list_r, detail_r, source_r) = findings_layout(g, rows, app.zoom, area);
+    if areas_r.width > 0 {
+        render_areas(g, nav.area, areas_r, buf);
+    }
+    if list_r.height > 0 {
+        // Without the areas pane the list's title says which area it
+        // shows and where that area stands among the others.
+        let position = (areas_r.width == 0).then(|| (nav.area + 1, g.groups.len()));
+        render_finding_list(report, group, nav.cursor, position, list_r, buf);
+    }
     let selected = group.and_then(|a| a.shown.get(nav.cursor)).copied();
     match selected.and_then(|i| report.issues.get(i).map(|f| (i, f))) {
         Some((i, f)) => {
@@ -108,25 +116,28 @@ pub(crate) fn render_finding_list(
     report: &Report,
     group: Option<&vm::AreaGroup>,
     cursor: usize,
+    position: Option<(usize, usize)>,
     area: Rect,
     buf: &mut Buffer,
 ) {
     let Some(group) = group else { return };
+    let area_title = match position {
+        Some((at, of)) => format!("‹ {} {at}/{of} ›", group.title),
+        None => group.title.to_string(),
+    };
     // The position leads, as in a pager: "2 of 5" says where the cursor
     // is and that more lie beyond the pane's edge.
     let title = if group.shown.is_empty() {
-        format!("{} · {}", group.title, plural(group.total, "finding"))
+        format!("{area_title} · {}", plural(group.total, "finding"))
     } else if group.shown.len() == group.total {
         format!(
-            "{} · {} of {}",
-            group.title,
+            "{area_title} · {} of {}",
             cursor.min(group.shown.len() - 1) + 1,
             group.total
         )
     } else {
         format!(
-            "{} · {} of {} shown ({} in all)",
-            group.title,
+            "{area_title} · {} of {} shown ({} in all)",
             cursor.min(group.shown.len() - 1) + 1,
             group.shown.len(),
             group.total
@@ -199,6 +210,9 @@ pub(crate) fn render_source(
     area: Rect,
     buf: &mut Buffer,
 ) {
+    if area.height == 0 || area.width == 0 {
+        return;
+    }
     let h = area.height.saturating_sub(2) as usize;
     let window = vm::source_window(report, focus.unwrap_or(1), h);
     let last = window.last().map_or(1, |(n, _)| *n);

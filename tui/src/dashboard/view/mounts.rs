@@ -53,7 +53,7 @@ pub(crate) fn render_mounts_tab(app: &App, report: &Report, area: Rect, buf: &mu
         Constraint::Fill(3),
         Constraint::Fill(2),
     ];
-    let Some((table_r, detail_r, source_r)) = mounts_layout(report, area) else {
+    let Some((table_r, detail_r, source_r)) = mounts_layout(report, app.zoom, area) else {
         return;
     };
     let cols = column_widths(&widths, table_r);
