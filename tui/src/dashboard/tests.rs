@@ -553,4 +553,22 @@ fn plan_tab_shows_whole_check_ids_when_there_is_room() {
     }
     let text = screen(&a, 80, 40);
     assert!(text.contains("/home/botie/.aws"), "{text}");
+    // At 80 and 60 columns the rows show enough of the id to tell them
+    // apart (it was `rc-33…` on every row), and the detail the whole id.
+    for w in [80, 60] {
+        let text = screen(&a, w, 40);
+        let prefixes: Vec<String> = text
+            .lines()
+            .filter_map(|l| l.split("rc-").nth(1))
+            .filter(|rest| rest.contains('…'))
+            .map(|rest| rest.split('…').next().unwrap_or("").to_string())
+            .collect();
+        assert!(prefixes.len() >= 5, "{w}: {text}");
+        let unique: std::collections::BTreeSet<_> = prefixes.iter().collect();
+        assert_eq!(unique.len(), prefixes.len(), "{w}: rows alike {prefixes:?}");
+        assert!(
+            text.contains(ids[0]),
+            "{w}: the detail names the whole id\n{text}"
+        );
+    }
 }

@@ -22,8 +22,9 @@ pub(crate) fn render_checks_tab(app: &App, report: &Report, area: Rect, buf: &mu
     let joined = observed(app, report);
     // Whole ids where the targets keep room (an id is how a reviewer
     // finds the check in the export and in the observations); a prefix
-    // on a narrow screen.
-    let id_width = if table_r.width >= 100 { ID_WIDTH } else { 6 };
+    // on a narrow screen long enough (six hex digits) that rows never
+    // look alike; the detail below always names the whole id.
+    let id_width = if table_r.width >= 100 { ID_WIDTH } else { 10 };
     let mut widths = vec![
         Constraint::Length(id_width),
         Constraint::Length(18),
