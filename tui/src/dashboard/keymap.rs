@@ -264,7 +264,7 @@ pub const KEYMAP: &[Binding] = &[
         FILTER,
         &[ch('/')],
         Msg::StartSearch,
-        "search messages, rules, pointers",
+        "search what the tab lists (findings: keeps the matches)",
         Some("search"),
     ),
     bind(

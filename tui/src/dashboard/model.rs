@@ -6,6 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
+use isolint_core::model::StringEnum;
 use isolint_core::rules::Rule;
 use isolint_core::view_model::{self as vm, Filter, Grouped};
 use isolint_core::{Area, Date, Labels, Report};
@@ -322,6 +323,11 @@ pub struct App {
     pub filter: Filter,
     /// The profiles list's filter (typed with `/` in that tab).
     pub profile_query: String,
+    /// The search of the mounts, plan or rules tab: it moves the cursor to
+    /// the rows it matches (as `/` does in less), it hides nothing.
+    pub list_query: String,
+    /// The cursor row when that search started, for cancelling.
+    pub list_search_from: usize,
     /// The export path being typed (in [`Mode::Prompt`]).
     pub prompt: String,
     /// The export directory made absolute and the git work tree it lies
@@ -389,6 +395,8 @@ impl App {
             rule: 0,
             detail_scroll: 0,
             zoom: false,
+            list_query: String::new(),
+            list_search_from: 0,
             help_scroll: 0,
             status: None,
             size: (80, 24),
@@ -467,6 +475,71 @@ impl App {
     }
 
     /// The selected mount, as an index into `report.mounts`.
+    /// The searchable text of each row of the current tab's list, when
+    /// that tab is the mounts, plan or rules tab, in display order.
+    pub fn list_rows(&self) -> Option<Vec<String>> {
+        let lower = |parts: &[&str]| parts.join(" ").to_lowercase();
+        match self.tab {
+            Tab::Mounts => {
+                let r = self.report()?;
+                Some(
+                    mount_order(r)
+                        .into_iter()
+                        .filter_map(|i| r.mounts.get(i))
+                        .map(|m| lower(&[&m.source, &m.target, &m.label, &m.access, &m.pointer]))
+                        .collect(),
+                )
+            }
+            Tab::Checks => Some(
+                self.report()?
+                    .runtime_checks
+                    .iter()
+                    .map(|c| {
+                        lower(&[
+                            &c.id,
+                            c.kind.as_str(),
+                            &c.target.to_string(),
+                            c.expect.as_str(),
+                            &c.because,
+                        ])
+                    })
+                    .collect(),
+            ),
+            Tab::Rules => Some(
+                self.rules
+                    .iter()
+                    .map(|r| lower(&[r.id, r.name, r.title]))
+                    .collect(),
+            ),
+            Tab::Profiles | Tab::Findings => None,
+        }
+    }
+
+    /// The cursor row of the mounts, plan or rules tab.
+    pub fn list_cursor(&self) -> usize {
+        match self.tab {
+            Tab::Mounts => self.nav().mount,
+            Tab::Checks => self.nav().check,
+            _ => self.rule,
+        }
+    }
+
+    pub fn set_list_cursor(&mut self, row: usize) {
+        match self.tab {
+            Tab::Mounts => {
+                if let Some(n) = self.nav_mut() {
+                    n.mount = row;
+                }
+            }
+            Tab::Checks => {
+                if let Some(n) = self.nav_mut() {
+                    n.check = row;
+                }
+            }
+            _ => self.rule = row,
+        }
+    }
+
     pub fn selected_mount(&self) -> Option<usize> {
         mount_order(self.report()?).get(self.nav().mount).copied()
     }

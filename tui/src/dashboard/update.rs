@@ -130,7 +130,6 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
                 error: false,
             });
         }
-        Msg::NextMatch | Msg::PrevMatch => next_match(app, msg == Msg::NextMatch),
         Msg::Wheel { down, column, row } => wheel(app, down, column, row),
         Msg::Click { column, row } => click(app, column, row),
         // In the profiles list, `/` filters the list; anywhere else it
@@ -153,6 +152,47 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             app.profile_query = std::mem::take(&mut app.search_before);
             app.mode = Mode::Normal;
         }
+        // In the mounts, plan and rules tabs `/` finds rows of that list.
+        Msg::StartSearch if app.list_rows().is_some() => {
+            app.search_before = app.list_query.clone();
+            app.list_search_from = app.list_cursor();
+            app.mode = Mode::Search;
+        }
+        Msg::SearchChar(c) if app.list_rows().is_some() => {
+            if !c.is_control() {
+                app.list_query.push(c);
+                find_row(app, app.list_search_from, true);
+            }
+        }
+        Msg::SearchBackspace if app.list_rows().is_some() => {
+            app.list_query.pop();
+            find_row(app, app.list_search_from, true);
+        }
+        Msg::SearchCancel if app.list_rows().is_some() => {
+            app.list_query = std::mem::take(&mut app.search_before);
+            let from = app.list_search_from;
+            app.set_list_cursor(from);
+            app.mode = Mode::Normal;
+        }
+        Msg::NextMatch | Msg::PrevMatch if app.list_rows().is_some() => {
+            let forward = msg == Msg::NextMatch;
+            if app.list_query.trim().is_empty() {
+                app.status = Some(Status {
+                    text: "no search in this tab yet: / starts one".into(),
+                    error: false,
+                });
+            } else {
+                let n = app.list_rows().map_or(0, |r| r.len()).max(1);
+                let cur = app.list_cursor();
+                let from = if forward {
+                    (cur + 1) % n
+                } else {
+                    (cur + n - 1) % n
+                };
+                find_row(app, from, forward);
+            }
+        }
+        Msg::NextMatch | Msg::PrevMatch => next_match(app, msg == Msg::NextMatch),
         Msg::StartSearch => {
             set_tab(app, Tab::Findings);
             app.search_before = app.filter.query.clone();
@@ -433,6 +473,8 @@ fn set_tab(app: &mut App, tab: Tab) {
         app.tab = tab;
         app.detail_scroll = 0;
         app.zoom = false;
+        // A row search belongs to the list it was typed in.
+        app.list_query.clear();
     }
 }
 
@@ -444,6 +486,49 @@ fn refilter(app: &mut App, change: impl FnOnce(&mut Filter)) {
     clamp(app, before);
     if app.selected_issue() != before {
         app.detail_scroll = 0;
+    }
+}
+
+/// Move the cursor of the mounts, plan or rules tab to the first row at or
+/// after `from` (before, going back) that the tab's search matches,
+/// wrapping; say so when none does.
+fn find_row(app: &mut App, from: usize, forward: bool) {
+    let Some(rows) = app.list_rows() else { return };
+    let q = app.list_query.trim().to_lowercase();
+    if q.is_empty() || rows.is_empty() {
+        return;
+    }
+    let n = rows.len();
+    let from = from.min(n - 1);
+    let hit = (0..n)
+        .map(|k| {
+            if forward {
+                (from + k) % n
+            } else {
+                (from + n - k) % n
+            }
+        })
+        .find(|&i| rows[i].contains(&q));
+    match hit {
+        Some(i) => {
+            app.set_list_cursor(i);
+            app.detail_scroll = 0;
+            let count = rows.iter().filter(|r| r.contains(&q)).count();
+            app.status = Some(Status {
+                text: format!(
+                    "{} matching \"{}\": n and N move",
+                    plural(count, "row"),
+                    app.list_query.trim()
+                ),
+                error: false,
+            });
+        }
+        None => {
+            app.status = Some(Status {
+                text: format!("no row here matches \"{}\"", app.list_query.trim()),
+                error: true,
+            })
+        }
     }
 }
 
@@ -1005,9 +1090,9 @@ mod tests {
             app.nav().check,
             app.report().unwrap().runtime_checks.len().saturating_sub(1)
         );
-        // Search always returns to the findings tab.
+        // Search stays in the tab and searches its list.
         step(&mut app, Msg::StartSearch);
-        assert_eq!(app.tab, Tab::Findings);
+        assert_eq!(app.tab, Tab::Checks);
         assert_eq!(app.mode, Mode::Search);
     }
 
@@ -1079,6 +1164,52 @@ mod tests {
         step(&mut app, Msg::NextMatch);
         step(&mut app, Msg::PrevMatch);
         assert_eq!((app.current, app.selected_issue()), here, "N undoes n");
+    }
+
+    /// `/` in the mounts, plan and rules tabs finds rows of that list, as
+    /// less does: the cursor moves to the first match, n and N go on
+    /// (wrapping), Esc puts the cursor back. It hides no row.
+    #[test]
+    fn slash_searches_what_each_tab_lists() {
+        let mut app = workshop();
+        for (tab, query) in [
+            (Tab::Mounts, "docker"),
+            (Tab::Rules, "socket"),
+            (Tab::Checks, "aws"),
+        ] {
+            step(&mut app, Msg::ShowTab(tab));
+            let rows = app.list_rows().unwrap();
+            let hits: Vec<usize> = (0..rows.len())
+                .filter(|&i| rows[i].contains(query))
+                .collect();
+            assert!(!hits.is_empty(), "{tab:?}: {query} matches a row");
+            let start = app.list_cursor();
+            step(&mut app, Msg::StartSearch);
+            assert_eq!(app.tab, tab, "/ stays in the tab");
+            for c in query.chars() {
+                step(&mut app, Msg::SearchChar(c));
+            }
+            assert!(hits.contains(&app.list_cursor()), "{tab:?}: on a match");
+            step(&mut app, Msg::SearchCancel);
+            assert_eq!(
+                app.list_cursor(),
+                start,
+                "{tab:?}: Esc puts the cursor back"
+            );
+            step(&mut app, Msg::StartSearch);
+            for c in query.chars() {
+                step(&mut app, Msg::SearchChar(c));
+            }
+            step(&mut app, Msg::SearchAccept);
+            let mut seen = Vec::new();
+            for _ in 0..hits.len() {
+                seen.push(app.list_cursor());
+                step(&mut app, Msg::NextMatch);
+            }
+            seen.sort_unstable();
+            assert_eq!(seen, hits, "{tab:?}: n visits every match once");
+            assert_eq!(app.list_rows().unwrap().len(), rows.len(), "nothing hidden");
+        }
     }
 
     /// `b` keeps only blocking findings, and again shows all.

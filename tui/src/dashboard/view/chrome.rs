@@ -207,10 +207,10 @@ pub(crate) fn render_status(app: &App, area: Rect, buf: &mut Buffer) {
         let hints = hint_spans(Mode::Search);
         let hints_w: usize = hints.iter().map(|s| s.width()).sum();
         let budget = (area.width as usize).saturating_sub(hints_w + 4);
-        let query = if app.tab == Tab::Profiles {
-            &app.profile_query
-        } else {
-            &app.filter.query
+        let query = match app.tab {
+            Tab::Profiles => &app.profile_query,
+            Tab::Findings => &app.filter.query,
+            _ => &app.list_query,
         };
         let q = truncate_left(&safe(query), budget);
         let mut spans = vec![
