@@ -40,7 +40,11 @@ mod tests {
             ("12345e-2", true, None),
             (".5", true, None),
             ("2.5", true, None),
-            ("1e30", true, Some(1_000_000_000_000_000_019_884_624_838_656)),
+            (
+                "1e30",
+                true,
+                Some(1_000_000_000_000_000_019_884_624_838_656),
+            ),
             ("1e31", true, None),
             ("inf", true, None),
             ("NaN", true, None),
