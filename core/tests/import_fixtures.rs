@@ -472,7 +472,7 @@ fn every_toml_fixture_is_in_the_toml_readers_differential_list() {
             } else if path.extension().is_some_and(|e| e == "toml") {
                 seen += 1;
                 let rel = path.strip_prefix(root()).unwrap().to_str().unwrap();
-                let quoted = format!("include_str!(\"../../../fixtures/import/{rel}\")");
+                let quoted = format!("include_str!(\"../../../../fixtures/import/{rel}\")");
                 assert!(list.contains(&quoted), "{rel} is not in TOML_FIXTURES");
             }
         }
