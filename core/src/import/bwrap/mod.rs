@@ -1163,6 +1163,132 @@ mod reading_tests {
         }
     }
 
+    /// Each option of issue 44's list is read into the profile: a mount,
+    /// a field or a note that names it; options whose content the script
+    /// does not show block as a mount of an unknown source.
+    #[test]
+    fn listed_options_are_read() {
+        let ro = "read-only";
+        let rw = "read-write";
+        // (script, mounts, a note that must be there, a field and its value)
+        type Row<'a> = (
+            &'a str,
+            Vec<Mount>,
+            Option<&'a str>,
+            Option<(&'a str, &'a str)>,
+        );
+        let table: Vec<Row<'_>> = vec![
+            (
+                "bwrap --overlay-src /usr --ro-overlay /usr sh",
+                vec![m("/usr", "/usr", ro)],
+                Some("`--overlay-src /usr` is read through the overlay at `/usr`"),
+                None,
+            ),
+            (
+                "bwrap --bind /a /w --overlay-src /b --tmp-overlay /w sh",
+                vec![m("/b", "/w", ro)],
+                Some("`--tmp-overlay /w` covers `--bind /a /w` at `/w`"),
+                None,
+            ),
+            (
+                "bwrap --overlay-src /b --overlay /up /wk /w sh",
+                vec![m("/b", "/w", ro), m("/up", "/w", rw)],
+                Some("`--overlay` writes the changes made under `/w` to `/up` on the host"),
+                None,
+            ),
+            (
+                "bwrap --overlay /up /wk /w sh",
+                vec![m("/up", "/w", rw)],
+                Some("`--overlay` has no `--overlay-src` before it; bwrap refuses to start"),
+                None,
+            ),
+            (
+                "bwrap --args 3 sh",
+                vec![m("<options from fd 3>", "<options from fd 3>", rw)],
+                Some("`--args 3` reads more options from a file descriptor"),
+                None,
+            ),
+            (
+                "bwrap --file 5 /etc/motd sh",
+                vec![m("<content of fd 5>", "/etc/motd", ro)],
+                Some("through file descriptor 5"),
+                None,
+            ),
+            (
+                "bwrap --bind-data 6 /etc/hosts sh",
+                vec![m("<content of fd 6>", "/etc/hosts", ro)],
+                Some("through file descriptor 6"),
+                None,
+            ),
+            (
+                "bwrap --bind /h /etc/hosts --ro-bind-data 7 /etc/hosts sh",
+                vec![m("<content of fd 7>", "/etc/hosts", ro)],
+                Some("covers `--bind /h /etc/hosts`"),
+                None,
+            ),
+            (
+                "bwrap --ro-bind /usr /usr --chdir /usr/src sh",
+                vec![m("/usr", "/usr", ro)],
+                None,
+                Some(("/command/cwd", "/usr/src")),
+            ),
+            (
+                "bwrap --perms 0700 --tmpfs /t sh",
+                vec![],
+                Some("`--perms 0700` applies to the next option's file or tmpfs"),
+                None,
+            ),
+            (
+                "bwrap --size 1048576 --tmpfs /t sh",
+                vec![],
+                Some("`--size 1048576` applies to the next option's file or tmpfs"),
+                None,
+            ),
+            (
+                "bwrap --bind /a /x --bind-try /b /x sh",
+                vec![m("/a", "/x", rw), m("/b", "/x", rw)],
+                Some("`--bind-try` is skipped when `/b` does not exist"),
+                None,
+            ),
+            (
+                "bwrap --dev-bind-try /dev/kvm /dev/kvm sh",
+                vec![m("/dev/kvm", "/dev/kvm", rw)],
+                Some("`--dev-bind-try` also allows device access under `/dev/kvm`"),
+                Some(("/boundary/devices/0", "/dev/kvm")),
+            ),
+            (
+                "bwrap --ro-bind /usr /usr --symlink usr/bin /bin sh",
+                vec![m("/usr", "/usr", ro)],
+                Some("`--symlink usr/bin /bin` creates a link in the sandbox's own root"),
+                None,
+            ),
+        ];
+        let mut wrong = Vec::new();
+        for (text, want, note, field) in &table {
+            let (_, d) = import(text).unwrap().remove(0);
+            if mounts(&d) != *want {
+                wrong.push(format!("{text}: mounts {:?}", mounts(&d)));
+            }
+            if let Some(n) = note {
+                if !d.notes.iter().any(|x| x.message.contains(n)) {
+                    wrong.push(format!("{text}: no note {n:?}"));
+                }
+            }
+            if let Some((ptr, v)) = field {
+                if d.get(ptr) != Some(&OVal::Str((*v).into())) {
+                    wrong.push(format!("{text}: {ptr} is {:?}", d.get(ptr)));
+                }
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "{} of {}:\n{}",
+            wrong.len(),
+            table.len(),
+            wrong.join("\n")
+        );
+    }
+
     /// Overlay sources are host paths read at the overlay's target;
     /// content from a descriptor is a mount of an unknown source.
     #[test]
