@@ -12,6 +12,9 @@ use super::shell::Word;
 use super::tree::Loc;
 use super::{cap_name, ImportError, ImportErrorKind};
 pub use crate::shell::script::Arg;
+use table::{MountTable, Planned};
+
+mod table;
 
 /// Where `bwrap` is the program of a command's words (behind `sudo -u
 /// ci`, `env -i`, `timeout 10` and the other wrappers the shell analysis
@@ -346,37 +349,43 @@ pub fn import(text: &str) -> Result<Vec<(String, Draft)>, ImportError> {
 }
 
 /// A bind mount from `src` at `dst`, as `opt` (`--bind`, `--ro-bind`,
-/// `--dev-bind` and their `-try` forms) makes it.
+/// `--dev-bind` and their `-try` forms) makes it, on top of the table.
+/// It hides what is below its target unless `covers` is false: bwrap
+/// skips a `-try` bind whose source is missing, which the script does not
+/// show, and an overlay's layers hide only together.
 fn bind(
     d: &mut Draft,
-    targets: &mut std::collections::HashMap<String, usize>,
+    table: &mut MountTable,
     opt: &str,
     (src, src_at): (&str, Loc),
     (dst, dst_at): (&str, Loc),
-    at: Loc,
+    (at, covers): (Loc, bool),
 ) {
     let ro = opt.starts_with("--ro-");
-    let ptr = d.push("/mounts", OVal::obj(), at);
-    match super::expand_home(src) {
+    let source = match super::expand_home(src) {
         Some(e) => {
             d.note(
                 src_at,
                 format!("`{src}` is the caller's home directory; shown as `{e}`"),
             );
-            d.set_field(&ptr, "source", e, src_at);
+            e
         }
-        None => d.set_field(&ptr, "source", src, src_at),
-    }
+        None => src.to_string(),
+    };
     let target = super::expand_home(dst).unwrap_or_else(|| dst.to_string());
-    if let Some(index) = ptr.rsplit('/').next().and_then(|n| n.parse().ok()) {
-        targets.insert(target.clone(), index);
+    if covers {
+        table.cover(d, &target, &format!("{opt} {src} {dst}"), at);
     }
-    d.set_field(&ptr, "target", target, dst_at);
-    d.set_field(
-        &ptr,
-        "access",
-        if ro { "read-only" } else { "read-write" },
-        at,
+    table.host(
+        Planned {
+            source,
+            src_at,
+            target,
+            dst_at,
+            read_only: ro,
+            access_at: at,
+        },
+        format!("{opt} {src} {dst}"),
     );
     if opt.starts_with("--dev-") {
         d.note(
@@ -409,26 +418,18 @@ fn bind(
 /// Options the shell supplies when the script runs, or reads from a
 /// descriptor: a writable mount of an unknown path at an unknown place
 /// stands for them, so the profile blocks until they are written out.
-fn unknown_mount(d: &mut Draft, written: &str, at: Loc) {
-    let ptr = d.push("/mounts", OVal::obj(), at);
-    d.set_field(&ptr, "source", written, at);
-    d.set_field(&ptr, "target", written, at);
-    d.set_field(&ptr, "access", "read-write", at);
-}
-
-/// The target of an earlier bind that `dst` lies strictly under.
-fn covering_bind<'a>(
-    targets: &'a std::collections::HashMap<String, usize>,
-    dst: &str,
-) -> Option<&'a str> {
-    targets
-        .keys()
-        .filter(|t| {
-            let t = t.trim_end_matches('/');
-            dst.len() > t.len() && dst.starts_with(t) && dst.as_bytes().get(t.len()) == Some(&b'/')
-        })
-        .max_by_key(|t| t.len())
-        .map(String::as_str)
+fn unknown_mount(table: &mut MountTable, written: &str, at: Loc) {
+    table.host(
+        Planned {
+            source: written.to_string(),
+            src_at: at,
+            target: written.to_string(),
+            dst_at: at,
+            read_only: false,
+            access_at: at,
+        },
+        written.to_string(),
+    );
 }
 
 /// Add a namespace to those unshared, once: the list stays as short as the
@@ -515,9 +516,9 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
     let mut root_ro: Option<Loc> = None;
     let mut chdir: Option<(String, Loc)> = None;
     let mut vars: Removable<(String, Loc)> = Removable::default();
-    // Each bind mount's target, as written into the profile, and the
-    // index of the last mount there.
-    let mut targets: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    // The mounts in bwrap's order; written into the profile at the end,
+    // without those a later mount hides.
+    let mut table = MountTable::default();
     // Where the last bwrap option (or `--`) is: a word the shell expands
     // is read as options while one follows (found once, not by a scan per
     // word).
@@ -550,7 +551,7 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
                 w.loc,
                 format!("`{opt}` is expanded by the shell when the script runs; the options it supplies are not visible here, so it is kept as a writable mount of an unknown path"),
             );
-            unknown_mount(d, opt, w.loc);
+            unknown_mount(&mut table, opt, w.loc);
             i += 1;
             continue;
         }
@@ -609,7 +610,7 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
             "--bind" | "--bind-try" | "--dev-bind" | "--dev-bind-try" | "--ro-bind" | "--ro-bind-try" => {
                 let (src, src_at) = p(0);
                 let (dst, dst_at) = p(1);
-                bind(d, &mut targets, opt, (src, src_at), (dst, dst_at), w.loc);
+                bind(d, &mut table, opt, (src, src_at), (dst, dst_at), (w.loc, !opt.ends_with("-try")));
                 if params.iter().any(|x| x.expands && super::expand_home(&x.text).is_none()) {
                     d.note(w.loc, "a path here is expanded by the shell; it is kept as written");
                 }
@@ -623,13 +624,15 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
                 if overlay_sources.is_empty() {
                     d.note(w.loc, format!("`{opt}` has no `--overlay-src` before it; bwrap refuses to start"));
                 }
+                let written: Vec<&str> = params.iter().map(|x| x.text.as_str()).collect();
+                table.cover(d, dst, &format!("{opt} {}", written.join(" ")), w.loc);
                 for (src, src_at) in std::mem::take(&mut overlay_sources) {
-                    bind(d, &mut targets, "--ro-bind", (&src, src_at), (dst, dst_at), w.loc);
+                    bind(d, &mut table, "--ro-bind", (&src, src_at), (dst, dst_at), (w.loc, false));
                     d.note(src_at, format!("`--overlay-src {src}` is read through the overlay at `{dst}`"));
                 }
                 if opt == "--overlay" {
                     let (upper, upper_at) = p(0);
-                    bind(d, &mut targets, "--bind", (upper, upper_at), (dst, dst_at), w.loc);
+                    bind(d, &mut table, "--bind", (upper, upper_at), (dst, dst_at), (w.loc, false));
                     d.note(w.loc, format!("`--overlay` writes the changes made under `{dst}` to `{upper}` on the host (work directory `{}`)", p(1).0));
                 } else if opt == "--tmp-overlay" {
                     d.note(w.loc, format!("`--tmp-overlay {dst}`: writes go to a tmpfs discarded at exit"));
@@ -637,15 +640,13 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
             }
             "--remount-ro" => {
                 let (dst, _) = p(0);
-                // The last mount at that target, found by its name: a scan
-                // of every mount per option made the import quadratic in
-                // the number of binds.
-                let found = targets.get(dst).copied();
-                match found {
-                    Some(idx) => d.set(&format!("/mounts/{idx}/access"), "read-only", w.loc),
+                let dst = super::expand_home(dst).unwrap_or_else(|| dst.to_string());
+                match table.remount_read_only(&dst, w.loc) {
+                    Some(true) => {}
                     // The empty root bwrap starts from, made read-only.
-                    None if dst.trim_end_matches('/').is_empty() => root_ro = Some(w.loc),
-                    None => d.note(w.loc, format!("`--remount-ro {dst}` names no bind mount")),
+                    Some(false) if dst.trim_end_matches('/').is_empty() => root_ro = Some(w.loc),
+                    Some(false) => d.note(w.loc, format!("`--remount-ro {dst}` names no mount this command line makes at `{dst}`: bwrap refuses to start unless the host has a mount point there, inside a bind")),
+                    None => d.note(w.loc, format!("`--remount-ro {dst}` is not an absolute path without `..`; bwrap resolves it inside the sandbox, so the mounts are kept as writable as written")),
                 }
             }
             "--bind-fd" | "--ro-bind-fd" | "--file" | "--bind-data" | "--ro-bind-data" => {
@@ -658,16 +659,27 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
                 // Content is copied in: the host is not written back. A
                 // descriptor's directory is the host's, writable unless
                 // `--ro-bind-fd`.
-                let access = if opt == "--bind-fd" { "read-write" } else { "read-only" };
-                let ptr = d.push("/mounts", OVal::obj(), w.loc);
-                d.set_field(&ptr, "source", src, p(0).1);
-                d.set_field(&ptr, "target", dst, dst_at);
-                d.set_field(&ptr, "access", access, w.loc);
+                // `--file` copies content into the tree; the others mount
+                // over what was at their target.
+                if opt != "--file" {
+                    table.cover(d, dst, &format!("{opt} {fd} {dst}"), w.loc);
+                }
+                table.host(
+                    Planned {
+                        source: src,
+                        src_at: p(0).1,
+                        target: dst.to_string(),
+                        dst_at,
+                        read_only: opt != "--bind-fd",
+                        access_at: w.loc,
+                    },
+                    format!("{opt} {fd} {dst}"),
+                );
                 d.note(w.loc, format!("`{opt} {fd} {dst}` puts at `{dst}` a {what} the script passes through file descriptor {fd}, which is not visible here; kept as a mount of an unknown source"));
             }
             "--args" => {
                 d.note(w.loc, format!("`--args {}` reads more options from a file descriptor; they are not visible here, so they are kept as a writable mount of an unknown path", p(0).0));
-                unknown_mount(d, &format!("<options from fd {}>", p(0).0), w.loc);
+                unknown_mount(&mut table, &format!("<options from fd {}>", p(0).0), w.loc);
             }
             "--symlink" => d.note(w.loc, format!("`--symlink {} {}` creates a link in the sandbox's own root; the link's target is only reachable through the mounts", p(0).0, p(1).0)),
             "--perms" | "--size" => d.note(w.loc, format!("`{opt} {}` applies to the next option's file or tmpfs", p(0).0)),
@@ -679,12 +691,11 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
             "--proc" | "--dev" | "--tmpfs" | "--mqueue" | "--dir" => {
                 let dst = p(0).0;
                 d.note(w.loc, format!("`{opt} {dst}` is a private filesystem, not a host path"));
-                // Mounted over part of an earlier bind, it hides that part;
-                // the profile still shows the whole bind.
+                // `--dir` only makes a directory in what is already there.
                 if opt != "--dir" {
-                    if let Some(under) = covering_bind(&targets, dst) {
-                        d.note(w.loc, format!("`{opt} {dst}` hides `{dst}` of the earlier bind at `{under}`; the profile still lists the whole bind"));
-                    }
+                    let at = super::expand_home(dst).unwrap_or_else(|| dst.to_string());
+                    table.cover(d, &at, &format!("{opt} {dst}"), w.loc);
+                    table.private(&at, format!("{opt} {dst}"));
                 }
             }
             "--chdir" => chdir = Some((p(0).0.to_string(), p(0).1)),
@@ -699,6 +710,7 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
         i += 1 + n;
     }
 
+    table.write(d);
     for (src, at) in overlay_sources {
         d.note(
             at,
@@ -918,8 +930,9 @@ mod tests {
     }
 
     /// `--remount-ro` makes the last bind at that target read-only, as
-    /// written in the profile (a home directory included); one naming no
-    /// bind is a note.
+    /// written in the profile (a home directory included), and an earlier
+    /// bind at the same target is covered, so left out; one naming no
+    /// mount is a note.
     #[test]
     fn remount_read_only_finds_the_last_bind_at_its_target() {
         let rw = |t: &str| (t.to_string(), "read-write".to_string());
@@ -928,18 +941,18 @@ mod tests {
         let cases: [Case<'_>; 4] = [
             (
                 "bwrap --bind /a /x --bind /b /x --remount-ro /x -- sh",
-                vec![rw("/x"), ro("/x")],
+                vec![ro("/x")],
                 None,
             ),
             (
                 "bwrap --bind /a /x --remount-ro /x --bind /b /x -- sh",
-                vec![ro("/x"), rw("/x")],
+                vec![rw("/x")],
                 None,
             ),
             (
                 "bwrap --bind /a /x --remount-ro /y -- sh",
                 vec![rw("/x")],
-                Some("`--remount-ro /y` names no bind mount"),
+                Some("`--remount-ro /y` names no mount this command line makes at `/y`: bwrap refuses to start unless the host has a mount point there, inside a bind"),
             ),
             (
                 "bwrap --bind /a '~/w' --bind /b /c --remount-ro '/home/<user>/w' -- sh",
@@ -1148,6 +1161,132 @@ mod reading_tests {
                 "{text:?}: {ms:?}"
             );
         }
+    }
+
+    /// Each option of issue 44's list is read into the profile: a mount,
+    /// a field or a note that names it; options whose content the script
+    /// does not show block as a mount of an unknown source.
+    #[test]
+    fn listed_options_are_read() {
+        let ro = "read-only";
+        let rw = "read-write";
+        // (script, mounts, a note that must be there, a field and its value)
+        type Row<'a> = (
+            &'a str,
+            Vec<Mount>,
+            Option<&'a str>,
+            Option<(&'a str, &'a str)>,
+        );
+        let table: Vec<Row<'_>> = vec![
+            (
+                "bwrap --overlay-src /usr --ro-overlay /usr sh",
+                vec![m("/usr", "/usr", ro)],
+                Some("`--overlay-src /usr` is read through the overlay at `/usr`"),
+                None,
+            ),
+            (
+                "bwrap --bind /a /w --overlay-src /b --tmp-overlay /w sh",
+                vec![m("/b", "/w", ro)],
+                Some("`--tmp-overlay /w` covers `--bind /a /w` at `/w`"),
+                None,
+            ),
+            (
+                "bwrap --overlay-src /b --overlay /up /wk /w sh",
+                vec![m("/b", "/w", ro), m("/up", "/w", rw)],
+                Some("`--overlay` writes the changes made under `/w` to `/up` on the host"),
+                None,
+            ),
+            (
+                "bwrap --overlay /up /wk /w sh",
+                vec![m("/up", "/w", rw)],
+                Some("`--overlay` has no `--overlay-src` before it; bwrap refuses to start"),
+                None,
+            ),
+            (
+                "bwrap --args 3 sh",
+                vec![m("<options from fd 3>", "<options from fd 3>", rw)],
+                Some("`--args 3` reads more options from a file descriptor"),
+                None,
+            ),
+            (
+                "bwrap --file 5 /etc/motd sh",
+                vec![m("<content of fd 5>", "/etc/motd", ro)],
+                Some("through file descriptor 5"),
+                None,
+            ),
+            (
+                "bwrap --bind-data 6 /etc/hosts sh",
+                vec![m("<content of fd 6>", "/etc/hosts", ro)],
+                Some("through file descriptor 6"),
+                None,
+            ),
+            (
+                "bwrap --bind /h /etc/hosts --ro-bind-data 7 /etc/hosts sh",
+                vec![m("<content of fd 7>", "/etc/hosts", ro)],
+                Some("covers `--bind /h /etc/hosts`"),
+                None,
+            ),
+            (
+                "bwrap --ro-bind /usr /usr --chdir /usr/src sh",
+                vec![m("/usr", "/usr", ro)],
+                None,
+                Some(("/command/cwd", "/usr/src")),
+            ),
+            (
+                "bwrap --perms 0700 --tmpfs /t sh",
+                vec![],
+                Some("`--perms 0700` applies to the next option's file or tmpfs"),
+                None,
+            ),
+            (
+                "bwrap --size 1048576 --tmpfs /t sh",
+                vec![],
+                Some("`--size 1048576` applies to the next option's file or tmpfs"),
+                None,
+            ),
+            (
+                "bwrap --bind /a /x --bind-try /b /x sh",
+                vec![m("/a", "/x", rw), m("/b", "/x", rw)],
+                Some("`--bind-try` is skipped when `/b` does not exist"),
+                None,
+            ),
+            (
+                "bwrap --dev-bind-try /dev/kvm /dev/kvm sh",
+                vec![m("/dev/kvm", "/dev/kvm", rw)],
+                Some("`--dev-bind-try` also allows device access under `/dev/kvm`"),
+                Some(("/boundary/devices/0", "/dev/kvm")),
+            ),
+            (
+                "bwrap --ro-bind /usr /usr --symlink usr/bin /bin sh",
+                vec![m("/usr", "/usr", ro)],
+                Some("`--symlink usr/bin /bin` creates a link in the sandbox's own root"),
+                None,
+            ),
+        ];
+        let mut wrong = Vec::new();
+        for (text, want, note, field) in &table {
+            let (_, d) = import(text).unwrap().remove(0);
+            if mounts(&d) != *want {
+                wrong.push(format!("{text}: mounts {:?}", mounts(&d)));
+            }
+            if let Some(n) = note {
+                if !d.notes.iter().any(|x| x.message.contains(n)) {
+                    wrong.push(format!("{text}: no note {n:?}"));
+                }
+            }
+            if let Some((ptr, v)) = field {
+                if d.get(ptr) != Some(&OVal::Str((*v).into())) {
+                    wrong.push(format!("{text}: {ptr} is {:?}", d.get(ptr)));
+                }
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "{} of {}:\n{}",
+            wrong.len(),
+            table.len(),
+            wrong.join("\n")
+        );
     }
 
     /// Overlay sources are host paths read at the overlay's target;
