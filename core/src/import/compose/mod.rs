@@ -12,6 +12,7 @@
 
 #[cfg(test)]
 mod closed_tests;
+mod dotenv;
 mod extends;
 #[cfg(test)]
 mod reading_tests;
