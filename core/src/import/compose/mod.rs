@@ -12,14 +12,19 @@
 
 #[cfg(test)]
 mod closed_tests;
+mod context;
+#[cfg(test)]
+mod context_tests;
 mod dotenv;
 mod extends;
+mod files;
 #[cfg(test)]
 mod reading_tests;
 pub(super) mod schema;
 mod shellwords;
 mod template;
 
+pub use context::{Companion, ComposeContext};
 use template::{Interpolated, TemplateError, Var};
 
 use super::builder::{Draft, OVal};
@@ -46,8 +51,18 @@ pub fn import_into(bytes: &[u8], sink: &mut dyn FnMut(String, Draft)) -> Result<
     import_docs(&yaml::parse(bytes)?, sink)
 }
 
-/// [`import_into`] from the file's YAML documents, already parsed.
+/// [`import_into`] from the file's YAML documents, already parsed, read
+/// with no file system: a file that refers to another is refused.
 pub fn import_docs(docs: &[SNode], sink: &mut dyn FnMut(String, Draft)) -> Result<(), ImportError> {
+    import_docs_with(docs, &ComposeContext::no_files(false), sink)
+}
+
+/// [`import_docs`] with the file's companions read through `cx`.
+pub fn import_docs_with(
+    docs: &[SNode],
+    cx: &ComposeContext<'_>,
+    sink: &mut dyn FnMut(String, Draft),
+) -> Result<(), ImportError> {
     // compose-go reads each YAML document of a file as one more layer and
     // merges them in order, skipping an empty one (a trailing `---`). This
     // import reads one document: a second one is refused, not left out.
@@ -64,7 +79,25 @@ pub fn import_docs(docs: &[SNode], sink: &mut dyn FnMut(String, Draft)) -> Resul
         ));
     }
     read::map(root, "compose file")?;
+    // Every interpolation of this file reads the project environment.
+    let mut file_unread = Vec::new();
+    let env = cx.project_env(root.loc, &mut file_unread)?;
+    let _env = context::ProjectEnv::set(env);
     check_templates(root)?;
+    // The files it pulls in, merged as Compose merges them.
+    let mut got = files::Gathered {
+        notes: Vec::new(),
+        unread: file_unread,
+    };
+    let merged = files::resolve(root, cx, &mut got)?;
+    let root = match &merged {
+        Some(m) => {
+            check_templates(m)?;
+            m
+        }
+        None => root,
+    };
+    let file_unread = got.unread;
     let Some(services) = read::opt_map(root, "services")? else {
         return Err(ImportError::new(ImportErrorKind::Unrecognized(
             "not a Compose file: no `services` mapping".into(),
@@ -79,7 +112,7 @@ pub fn import_docs(docs: &[SNode], sink: &mut dyn FnMut(String, Draft)) -> Resul
     let mut top = Draft::new("", "", root.loc);
     let mut assumed = Vec::new();
     let view = top_view(root, &mut assumed)?;
-    for (at, note) in assumed {
+    for (at, note) in assumed.into_iter().chain(got.notes) {
         top.note(at, note);
     }
     shape::walk(&mut top, &view, &Shape::Map(&schema::TOP), "", &unknown)?;
@@ -94,9 +127,20 @@ pub fn import_docs(docs: &[SNode], sink: &mut dyn FnMut(String, Draft)) -> Resul
         if let Some(m) = merged {
             assumed.push((m.at, m.note));
         }
-        let mut d = service(root, &defs, &mut extends, &svc.key, svc.key_loc, &node)?;
+        let mut unread = file_unread.clone();
+        let mut d = service(
+            root,
+            (&defs, cx, &mut unread),
+            &mut extends,
+            &svc.key,
+            svc.key_loc,
+            &node,
+        )?;
         for (at, note) in assumed {
             d.note(at, note);
+        }
+        for (at, what) in unread {
+            d.unread(at, what);
         }
         shape::adopt_notes(&mut d, &top);
         sink(svc.key.clone(), d);
@@ -231,9 +275,17 @@ impl<'a> Defs<'a> {
     }
 }
 
+/// What reading a service needs besides the service: the file's
+/// definitions, its context, and where unread context is kept.
+type ServiceCx<'a, 'b> = (
+    &'a Defs<'a>,
+    &'a ComposeContext<'b>,
+    &'a mut Vec<(Loc, String)>,
+);
+
 fn service(
     root: &SNode,
-    defs: &Defs<'_>,
+    (defs, cx, unread): ServiceCx<'_, '_>,
     extends: &mut extends::Extends<'_>,
     name: &str,
     key_loc: Loc,
@@ -480,7 +532,7 @@ fn service(
     network(&mut d, root, svc, key_loc, network_mode)?;
 
     mounts(&mut d, defs, extends, svc, key_loc)?;
-    environment(&mut d, defs, svc, key_loc)?;
+    environment(&mut d, (defs, cx, unread), svc, key_loc)?;
     command(&mut d, svc, key_loc)?;
     kernel(&mut d, svc)?;
     hooks(&mut d, svc)?;
@@ -1298,13 +1350,17 @@ fn credential(d: &mut Draft, name: &str, source: &str, at: Loc) {
 
 fn environment(
     d: &mut Draft,
-    defs: &Defs<'_>,
+    (defs, cx, unread): ServiceCx<'_, '_>,
     svc: &SNode,
     key_loc: Loc,
 ) -> Result<(), ImportError> {
     let env_loc = svc.get("environment").map_or(key_loc, |e| e.loc);
     d.set("/environment/inherit", false, env_loc);
     d.set("/environment/variables", OVal::obj(), env_loc);
+    // `env_file` first: `environment` wins over it, as in Compose.
+    if let Some(e) = written(svc, "env_file") {
+        env_files(d, cx, e, unread)?;
+    }
     // compose-go interpolates each value (each whole `KEY=value` item of a
     // list) before the environment is read.
     let mut pairs: Vec<(String, Option<String>, Loc)> = Vec::new();
@@ -1365,12 +1421,6 @@ fn environment(
             }
         }
     }
-    if let Some(e) = written(svc, "env_file") {
-        d.note(
-            e.key_loc,
-            "variables from `env_file` are not in this file, so they are not audited",
-        );
-    }
     for s in read::opt_seq(svc, "secrets")?.unwrap_or_default() {
         let (name, at) = match &s.value {
             SValue::Scalar(x) => (x.text.clone(), s.loc),
@@ -1389,6 +1439,135 @@ fn environment(
             "file"
         };
         credential(d, &name, kind, at);
+    }
+    Ok(())
+}
+
+/// A service's `env_file` entries (a path, a list of paths, or of
+/// `{path, required, format}`), read in order into one set of variables
+/// as compose-go's `GetEnvFromFile` reads them: each file sees the
+/// project environment and the keys of the files before it. A required
+/// file that does not exist is refused, as Compose refuses it; one that
+/// cannot be read here is unread context.
+fn env_files(
+    d: &mut Draft,
+    cx: &ComposeContext<'_>,
+    e: &super::tree::SEntry,
+    unread: &mut Vec<(Loc, String)>,
+) -> Result<(), ImportError> {
+    let items: Vec<&SNode> = match &e.value.value {
+        SValue::Seq(items) => items.iter().collect(),
+        _ => vec![&e.value],
+    };
+    let mut vars = dotenv::EnvFile::default();
+    let mut from: Vec<(String, String, Loc)> = Vec::new();
+    for item in items {
+        let (path_node, required, format) = match &item.value {
+            SValue::Scalar(_) => (item, true, None),
+            SValue::Map(_) => {
+                let p = item
+                    .get("path")
+                    .ok_or_else(|| invalid(item.loc, "an `env_file` entry needs a `path`"))?;
+                let required = match item.get("required") {
+                    None => true,
+                    Some(r) => match r.as_str().and_then(compose_bool) {
+                        Some(b) => b,
+                        None => return Err(invalid(r.loc, "`required` must be a boolean")),
+                    },
+                };
+                (p, required, read::opt_str(item, "format")?)
+            }
+            _ => {
+                return Err(invalid(
+                    item.loc,
+                    "an `env_file` entry must be a path or a mapping",
+                ))
+            }
+        };
+        let raw = read::text(path_node, "env_file")?;
+        let at = path_node.loc;
+        let i = interpolate(raw).map_err(|m| invalid(at, m))?;
+        if let Some(var) = i.unresolved.iter().find(|v| *v != "HOME") {
+            cx.unread(
+                at,
+                format!("`env_file: {raw}` names its file with `{var}`, which has no value here, so which file Compose reads cannot be known"),
+                unread,
+            )?;
+            continue;
+        }
+        if let Some((f, f_at)) = format.filter(|(f, _)| !f.is_empty()) {
+            cx.unread(
+                f_at,
+                format!(
+                    "`env_file: {raw}` is read with format `{f}`, which this import does not read"
+                ),
+                unread,
+            )?;
+            continue;
+        }
+        let path = i.text;
+        match (cx.resolve)(&path) {
+            Companion::Read(bytes) => {
+                let text = std::str::from_utf8(&bytes)
+                    .map_err(|_| invalid(at, format!("env file `{path}` is not UTF-8 text")))?;
+                let before: Vec<String> = vars.vars.iter().map(|(k, _)| k.clone()).collect();
+                dotenv::parse_into(
+                    text,
+                    &|k| context::project_var(k).map_or(Var::Unknown, Var::Set),
+                    &mut vars,
+                )
+                .map_err(|m| invalid(at, format!("env file `{path}`: {m}, as Compose refuses it")))?;
+                let names: Vec<&str> = vars
+                    .vars
+                    .iter()
+                    .map(|(k, _)| k.as_str())
+                    .filter(|k| !before.iter().any(|b| b == k))
+                    .collect();
+                d.note(
+                    at,
+                    format!(
+                        "`env_file: {path}` sets {} variable(s) in the container: {}",
+                        names.len(),
+                        names.join(", ")
+                    ),
+                );
+                for (k, _) in &vars.vars {
+                    if let Some(slot) = from.iter_mut().find(|(n, ..)| n == k) {
+                        if !before.contains(k) {
+                            slot.1.clone_from(&path);
+                            slot.2 = at;
+                        }
+                    } else {
+                        from.push((k.clone(), path.clone(), at));
+                    }
+                }
+            }
+            Companion::Absent if !required => d.note(
+                at,
+                format!("`env_file: {path}` is not there and not required: Compose skips it"),
+            ),
+            Companion::Absent => {
+                return Err(invalid(
+                    at,
+                    format!("env file `{path}` does not exist: Compose refuses to start the service without it (mark it `required: false` if it is optional)"),
+                ))
+            }
+            Companion::Unreadable(why) => cx.unread(
+                at,
+                format!("`env_file: {path}` sets the container's variables, and cannot be read: {why}"),
+                unread,
+            )?,
+        }
+    }
+    for (k, v) in vars.vars {
+        let at = from
+            .iter()
+            .find(|(n, ..)| *n == k)
+            .map_or(e.key_loc, |(_, _, at)| *at);
+        d.set(&Draft::variable_ptr(&k), v, at);
+        if is_secret_name(&k) {
+            credential(d, &k, "env", at);
+        }
     }
     Ok(())
 }
@@ -1793,7 +1972,9 @@ fn limits(d: &mut Draft, svc: &SNode, _key_loc: Loc) -> Result<(), ImportError> 
 /// `${NAME:+word}`. `HOME` is always set.
 pub(super) fn interpolate(s: &str) -> Result<Interpolated, String> {
     let lookup = |name: &str| {
-        if name == "HOME" {
+        if let Some(v) = context::project_var(name) {
+            Var::Set(v)
+        } else if name == "HOME" {
             Var::UnknownNonEmpty
         } else {
             Var::Unknown
