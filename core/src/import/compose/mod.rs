@@ -1004,12 +1004,67 @@ fn short_volume(d: &mut Draft, defs: &Defs<'_>, v: &SNode, raw: &str) -> Result<
         let source = host_source(d, &dev, dev_at);
         add_mount(d, v.loc, (source, dev_at), (dst, dst_at), access);
     } else {
-        d.note(
-            src_at,
-            format!("named volume `{src}` at `{dst}` is managed by Docker, not a host path"),
-        );
+        kept_volume(d, defs, (src, src_at), (dst, dst_at), access, v.loc);
     }
     Ok(())
+}
+
+/// A named volume that is not a bind of a host directory: Docker keeps it
+/// after the job (`docker compose down` leaves it unless `-v`; an
+/// `external` one is never Compose's to remove), and other runs mount what
+/// the job left there. Writable, it is a mount at the local driver's
+/// place for it, under the engine's data; read-only, a note.
+fn kept_volume(
+    d: &mut Draft,
+    defs: &Defs<'_>,
+    (src, src_at): (&str, Loc),
+    (dst, dst_at): (&str, Loc),
+    access: (&str, Loc),
+    anchor: Loc,
+) {
+    if access.0 != "read-write" {
+        d.note(
+            src_at,
+            format!("named volume `{src}` at `{dst}` is managed by Docker, mounted read-only"),
+        );
+        return;
+    }
+    let def = defs.volumes.get(src).copied();
+    let external = def
+        .and_then(|x| x.get("external"))
+        .is_some_and(|e| e.is_map() || root_bool(e) == Some(true));
+    let name = def
+        .and_then(|x| x.get("name"))
+        .and_then(root_text)
+        .or_else(|| {
+            def.and_then(|x| x.get("external"))
+                .and_then(|e| e.get("name"))
+                .and_then(root_text)
+        });
+    let engine_name = match (name, external) {
+        (Some(n), _) => n,
+        (None, true) => src.to_string(),
+        (None, false) => format!("<project>_{src}"),
+    };
+    let why = if external {
+        "made outside the project (`external`), so Compose never removes it"
+    } else {
+        "kept by Docker after the job (`docker compose down` leaves it unless `-v`)"
+    };
+    d.note(
+        src_at,
+        format!("named volume `{src}` is {why}, and the job can write it at `{dst}`: later runs and other services mount what it leaves there; audited at the local driver's place for it"),
+    );
+    add_mount(
+        d,
+        anchor,
+        (
+            format!("/var/lib/docker/volumes/{engine_name}/_data"),
+            src_at,
+        ),
+        (dst, dst_at),
+        access,
+    );
 }
 
 fn long_volume(d: &mut Draft, defs: &Defs<'_>, v: &SNode) -> Result<(), ImportError> {
@@ -1060,10 +1115,7 @@ fn long_volume(d: &mut Draft, defs: &Defs<'_>, v: &SNode) -> Result<(), ImportEr
                 let source = host_source(d, &dev, dev_at);
                 add_mount(d, v.loc, (source, dev_at), (&dst, dst_at), access);
             }
-            None => d.note(
-                s_at,
-                format!("named volume `{s}` at `{dst}` is managed by Docker, not a host path"),
-            ),
+            None => kept_volume(d, defs, (&s, s_at), (&dst, dst_at), access, v.loc),
         },
         ("volume", None) => d.note(
             v.loc,
