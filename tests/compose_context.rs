@@ -11,8 +11,8 @@ use std::process::{Command, Stdio};
 
 use isolint_acceptance::{bin, root};
 
-const BASE: &str = "fixtures/import/compose-context/compose.yaml";
-const RUNNER: &str = "fixtures/import/compose-context/runner.json";
+const BASE: &str = "fixtures/runner/compose/compose.yaml";
+const RUNNER: &str = "fixtures/runner/compose/runner.json";
 
 struct Case {
     name: &'static str,
