@@ -313,6 +313,36 @@ pub enum ColorChoice {
     Never,
 }
 
+/// How a file's context is read: the files a Compose file depends on.
+#[derive(Debug, Clone, Args)]
+pub struct ContextArgs {
+    /// A file a configuration depends on that cannot be read (a Compose `env_file`,
+    /// `include`, `extends.file`, `.env` or override file) becomes a blocking finding
+    /// (PRF021) instead of a refusal with exit 2; such a file is never eligible
+    #[arg(long)]
+    partial: bool,
+    /// Do not merge `compose.override.yml` (or `docker-compose.override.yml`) beside a
+    /// Compose file with a default name, which `docker compose` merges by default
+    #[arg(long)]
+    no_override: bool,
+    /// Read FILE as the Compose project's environment instead of the `.env` beside the
+    /// file, as `docker compose --env-file` does (repeatable; relative to the working
+    /// directory)
+    #[arg(long, value_name = "FILE")]
+    env_file: Vec<PathBuf>,
+}
+
+impl ContextArgs {
+    /// Keep these options for the run.
+    pub(crate) fn apply(&self) {
+        input::set_context(input::ContextOptions {
+            partial: self.partial,
+            no_override: self.no_override,
+            env_files: self.env_file.clone(),
+        });
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct AuditArgs {
     /// Label catalog (isolint.labels/v1) replacing the embedded workshop catalog
@@ -355,6 +385,8 @@ pub struct AuditArgs {
     /// and --fail-on counts only the new ones
     #[arg(long, value_name = "OLD.json")]
     baseline: Option<PathBuf>,
+    #[command(flatten)]
+    context: ContextArgs,
     /// Profiles to audit: files, directories (every *.json under them, and every *.yaml,
     /// *.yml, *.toml and *.sh whose content is an imported format), or `-` for stdin
     #[arg(value_name = "PROFILE", required = true)]
@@ -383,6 +415,8 @@ pub struct ImportArgs {
     /// `[redacted]`, which the audit still reports as a credential
     #[arg(long)]
     reveal_secrets: bool,
+    #[command(flatten)]
+    context: ContextArgs,
 }
 
 #[derive(Debug, Args)]
@@ -404,6 +438,8 @@ pub struct TuiArgs {
     /// runtime-check plan tab shows each check as agrees, disagrees, not-observable or stale
     #[arg(long, value_name = "OBSERVATIONS.json")]
     observed: Option<PathBuf>,
+    #[command(flatten)]
+    context: ContextArgs,
     /// Profiles or directories to review; none opens the embedded workshop profile
     #[arg(value_name = "PROFILE")]
     profiles: Vec<PathBuf>,
@@ -509,7 +545,10 @@ fn run(cli: Cli) -> u8 {
         Some(Command::Audit(args)) => audit::run(&args),
         Some(Command::Import(args)) => import::run(&args),
         Some(Command::Tui(args)) => match load_runner(args.runner.as_deref()) {
-            Ok(()) => dashboard(args.profiles, args.labels, args.observed),
+            Ok(()) => {
+                args.context.apply();
+                dashboard(args.profiles, args.labels, args.observed)
+            }
             Err(code) => code,
         },
         Some(Command::Rules(args)) => docs::rules(args.format),

@@ -123,7 +123,15 @@ fn audit_text(
                 problem
             });
     };
-    let units = import::import(bytes, format).map_err(|e| InputProblem {
+    // The page has no file system: a file a Compose file refers to (an
+    // `env_file`, an `include`) is unread context, a blocking finding.
+    let units = match format {
+        import::Format::Compose => {
+            import::import_compose(bytes, &import::ComposeContext::no_files(true))
+        }
+        _ => import::import(bytes, format),
+    }
+    .map_err(|e| InputProblem {
         message: format!(
             "{} (read as {})",
             neutralize(&ImportError::new(e.kind.clone()).to_string()),

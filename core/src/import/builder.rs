@@ -259,6 +259,10 @@ pub struct Draft {
     map: Vec<(String, Loc)>,
     pub notes: Vec<Note>,
     pub undeclared: Vec<Undeclared>,
+    /// Context the file depends on that could not be read (a Compose
+    /// `env_file` with no file system to read it from): each one is a
+    /// blocking finding of the profile (PRF021), never only a note.
+    pub unread: Vec<Note>,
     /// A lower bound of the JSON text's length (see [`json_floor`]).
     floor: usize,
     limit: usize,
@@ -293,6 +297,7 @@ impl Draft {
             map: Vec::new(),
             notes: Vec::new(),
             undeclared: Vec::new(),
+            unread: Vec::new(),
             floor: 2,
             limit,
             over: None,
@@ -482,6 +487,16 @@ impl Draft {
     /// A source setting with no profile equivalent. Fixed texts are kept
     /// as they are, not copied: a file of 45,000 services has 45,000 of
     /// each.
+    /// Context the profile depends on that could not be read: a blocking
+    /// finding, PRF021, at `at`.
+    pub fn unread(&mut self, at: Loc, message: impl Into<Cow<'static, str>>) {
+        self.unread.push(Note {
+            line: at.line,
+            column: at.column,
+            message: message.into(),
+        });
+    }
+
     pub fn note(&mut self, at: Loc, message: impl Into<Cow<'static, str>>) {
         self.note_text(at, message.into());
     }

@@ -60,48 +60,6 @@ const HINTS: &[Hint] = &[
         Area::Network,
         "set `enableWeakerNetworkIsolation` to false, so direct connections are refused again",
     ),
-    h(
-        "compose",
-        "",
-        Area::Network,
-        "set `network_mode: none`, or attach the service only to a network with `internal: true`",
-    ),
-    h(
-        "compose",
-        "",
-        Area::WritableMounts,
-        "remove the bind mount from `volumes`, or add `:ro` and bind only the path the job needs; use `tmpfs` for scratch",
-    ),
-    h(
-        "compose",
-        "",
-        Area::ReadOnlyMounts,
-        "remove the bind mount from `volumes`: read-only still exposes what it binds",
-    ),
-    h(
-        "compose",
-        "",
-        Area::Credentials,
-        "take the secret out of `environment`/`env_file`; give the service only the `secrets:` it needs",
-    ),
-    h(
-        "compose",
-        "",
-        Area::Privileges,
-        "remove `privileged: true`; add `cap_drop: [ALL]`, `security_opt: [\"no-new-privileges:true\"]`, `user: \"1000:1000\"` and `read_only: true`",
-    ),
-    h(
-        "compose",
-        "",
-        Area::Isolation,
-        "remove `network_mode: host`, `pid: host` and `ipc: host`; set `runtime:` to the sandboxed runtime",
-    ),
-    h(
-        "compose",
-        "",
-        Area::Limits,
-        "set `mem_limit`, `cpus` and `pids_limit` (or `deploy.resources.limits`)",
-    ),
 ];
 
 /// The Kubernetes setting behind a finding, chosen by its rule and by
@@ -180,11 +138,86 @@ fn kubernetes(f: &Finding) -> Option<&'static str> {
     })
 }
 
+/// The Compose setting behind a finding, chosen by its rule and by what
+/// the profile field came from, as for Kubernetes: a service that is not
+/// privileged is never told to remove `privileged: true`, a named volume
+/// is not a bind mount, and a secret from `secrets:` is not `environment`.
+/// A hint either names a key the finding shows the file holds, or the
+/// key to add.
+fn compose(f: &Finding) -> Option<&'static str> {
+    let ev = |k: &str| f.evidence.get(k).and_then(|v| v.as_str());
+    let rule = f.rule;
+    if rule == super::UNREAD_RULE {
+        return Some("audit the file beside the files it names (`env_file`, `include`, `extends.file`, `.env`), or the output of `docker compose config`, which has them merged");
+    }
+    Some(match f.area {
+        Area::Network => "set `network_mode: none`, or attach the service only to a network with `internal: true`",
+        Area::WritableMounts | Area::ReadOnlyMounts => {
+            let volume = ["normalized", "label_path", "job_path"]
+                .iter()
+                .any(|k| ev(k).is_some_and(|p| p.starts_with("/var/lib/docker/volumes/")))
+                || f.message.contains("/var/lib/docker/volumes/");
+            let secret_file = f.message.contains("/run/secrets/")
+                || f.evidence.values().any(|v| v.as_str().is_some_and(|p| p.starts_with("/run/secrets/")));
+            if rule == "MNT012" {
+                "write the source as an absolute host path, in `volumes` or in the `file:` of the `secrets:`/`configs:` definition it comes from"
+            } else if secret_file {
+                "leave the entry out of the service's `secrets:` (or `configs:`) unless the job needs that file"
+            } else if volume {
+                "add `:ro` to the named volume in `volumes` (or `read_only: true`), and give the job a `tmpfs` for what it writes: Docker keeps the volume after the job"
+            } else if f.area == Area::WritableMounts {
+                "remove the bind mount from `volumes`, or add `:ro` and bind only the path the job needs; use `tmpfs` for scratch"
+            } else {
+                "remove the bind mount from `volumes`: read-only still exposes what it binds"
+            }
+        }
+        Area::Credentials => {
+            if f.pointer.starts_with("/environment/") || ev("source") == Some("env") {
+                "take the secret out of `environment`/`env_file`; give the service only the `secrets:` it needs"
+            } else if ev("source") == Some("file") {
+                "leave the secret out of the service's `secrets:` unless the job needs it; give the job a short-lived credential issued for the task"
+            } else {
+                return None;
+            }
+        }
+        Area::Privileges => match rule {
+            "PRV001" => "remove `privileged: true` from the service",
+            "PRV002" => "remove the capability from the service's `cap_add`",
+            "PRV003" => "add `cap_drop: [ALL]` to the service",
+            "PRV004" => "set `user: \"1000:1000\"` (a non-root user) on the service",
+            "PRV005" => "add `no-new-privileges:true` to the service's `security_opt`",
+            "PRV006" => match ev("namespace") {
+                Some("network") => "set `network_mode: none` (not `host`) on the service",
+                Some("pid") => "remove `pid: host` from the service",
+                Some("ipc") => "remove `ipc: host` from the service",
+                Some("uts") => "remove `uts: host` from the service",
+                _ => return None,
+            },
+            "PRV008" => "set `read_only: true` on the service and give it a `tmpfs` for scratch",
+            _ => return None,
+        },
+        Area::Isolation => match rule {
+            "ISO001" | "ISO002" | "ISO004" | "ISO005" | "ISO006" | "ISO008" => {
+                "set `runtime:` on the service to a sandboxed runtime (gVisor `runsc`, Kata)"
+            }
+            _ => return None,
+        },
+        Area::Limits => match rule {
+            "LIM003" | "LIM007" => "set `mem_limit`, `cpus` and `pids_limit` (or `deploy.resources.limits`) on the service",
+            _ => return None,
+        },
+        _ => return None,
+    })
+}
+
 /// The original setting to change for `finding` of a profile imported
 /// from `format` (a [`super::Format::name`]), where a mapping exists.
 pub fn hint(format: &str, finding: &Finding) -> Option<&'static str> {
     if format == "kubernetes" {
         return kubernetes(finding);
+    }
+    if format == "compose" {
+        return compose(finding);
     }
     HINTS
         .iter()
@@ -250,6 +283,103 @@ mod tests {
                 hint(format.name(), f)
             );
         }
+    }
+
+    /// The keys a hint tells the reader to remove something from, or to
+    /// remove: each must be a key the file holds (`remove `pid: host``
+    /// needs `pid:` in the file, `from `volumes`` needs `volumes:`).
+    fn keys_to_find(hint: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        for (lead, _) in hint.match_indices('`') {
+            let before = hint.get(..lead).unwrap_or("");
+            let Some(rest) = hint.get(lead + 1..) else {
+                continue;
+            };
+            let Some(end) = rest.find('`') else { continue };
+            let token = rest.get(..end).unwrap_or("");
+            // Only the token that opens a pair, right after a removal word.
+            if before.matches('`').count() % 2 == 1 {
+                continue;
+            }
+            let removes = before.ends_with("remove ")
+                || before.ends_with("remove the ")
+                || before.ends_with("from ")
+                || before.ends_with("from the service's ")
+                || before.ends_with("remove the capability from the service's ")
+                || before.ends_with("out of ");
+            if removes {
+                let key = token.split(':').next().unwrap_or("").trim();
+                if key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !key.is_empty() {
+                    out.push(key.to_string());
+                }
+            }
+        }
+        out
+    }
+
+    /// Every rule a Compose file or Pod raises, across a set of files:
+    /// the hint names a key the file holds, or a key to add, never a
+    /// setting the file does not have.
+    #[test]
+    fn hints_name_what_the_file_holds_for_every_rule() {
+        let labels = crate::Labels::workshop();
+        let svc = |body: &str| format!("services:\n  a:\n    image: x\n{body}");
+        let compose: Vec<String> = vec![
+            include_str!("../../../fixtures/import/compose/risky.yaml").to_string(),
+            include_str!("../../../fixtures/import/compose/hardened.yaml").to_string(),
+            include_str!("../../../fixtures/import/compose/volumes-real.yaml").to_string(),
+            svc("    cap_add: [SYS_ADMIN]\n"),
+            svc("    pid: host\n    network_mode: none\n"),
+            svc("    network_mode: host\n"),
+            svc("    volumes: [cache:/cache]\n    network_mode: none\nvolumes:\n  cache: {}\n"),
+            svc("    volumes: [/home/botie:/h]\n    network_mode: none\n"),
+            svc("    secrets: [tok]\n    network_mode: none\nsecrets:\n  tok: {file: ./t}\n"),
+            svc("    environment: {API_TOKEN: abc123def456ghi789}\n    network_mode: none\n"),
+            svc("    user: root\n    read_only: false\n    network_mode: none\n"),
+        ];
+        let kube = [
+            include_str!("../../../fixtures/import/kubernetes/pod-home.yaml"),
+            include_str!("../../../fixtures/import/kubernetes/deployment-host.yaml"),
+            include_str!("../../../fixtures/import/kubernetes/cronjob-secrets.yaml"),
+        ];
+        let files: Vec<(&str, Format)> = compose
+            .iter()
+            .map(|t| (t.as_str(), Format::Compose))
+            .chain(kube.iter().map(|t| (*t, Format::Kubernetes)))
+            .collect();
+        let mut wrong = Vec::new();
+        let mut count = 0;
+        for (text, format) in files {
+            let units = crate::import::import(text.as_bytes(), format).unwrap();
+            for u in &units {
+                let r =
+                    crate::import::audit_imported(u, "x", &labels, &Default::default()).unwrap();
+                for f in &r.issues {
+                    let Some(h) = hint(format.name(), f) else {
+                        continue;
+                    };
+                    count += 1;
+                    for key in keys_to_find(h) {
+                        if !text.contains(&format!("{key}:")) && !text.contains(&format!("{key}: "))
+                        {
+                            wrong.push(format!(
+                                "{:?} {} [{}]: `{key}` is not in the file ({}): {h}",
+                                format, f.rule, u.name, f.message
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        assert!(count >= 40, "{count} hints");
+        wrong.sort();
+        wrong.dedup();
+        assert!(
+            wrong.is_empty(),
+            "{} of {count} hints wrong:\n{}",
+            wrong.len(),
+            wrong.join("\n")
+        );
     }
 
     /// An imported Pod's and Compose service's network and privilege

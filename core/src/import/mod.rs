@@ -45,6 +45,7 @@ mod bwrap;
 mod codex;
 mod compose;
 pub mod hints;
+pub use compose::{Companion, ComposeContext};
 #[cfg(test)]
 mod keys_tests;
 mod kubernetes;
@@ -206,6 +207,12 @@ pub struct Imported {
     /// settings no profile kept): whatever is shown of one of its profiles
     /// masks them all ([`audit_imported`], [`Imported::masked_profile_json`]).
     pub file_secrets: Arc<crate::redact::Secrets>,
+    /// Context the file depends on that could not be read, each a
+    /// blocking finding (PRF021) of this profile, with where the file
+    /// refers to it. Empty unless the import was asked for a partial
+    /// reading ([`ComposeContext::partial`]); otherwise such a file is
+    /// refused.
+    pub unread: Vec<Note>,
 }
 
 impl Imported {
@@ -626,6 +633,18 @@ pub fn import_with_companions(
     finish(kept, format, &text)
 }
 
+/// [`import`] of a Compose file with the files it depends on (the
+/// project's `.env`, `env_file`, `include`, `extends.file`, the override
+/// file) read through `cx`: core reads none itself. What `cx` cannot read
+/// refuses the file, or with [`ComposeContext::partial`] is a blocking
+/// finding of each profile it concerns ([`Imported::unread`]).
+pub fn import_compose(bytes: &[u8], cx: &ComposeContext<'_>) -> Result<Vec<Imported>, ImportError> {
+    let text: Arc<str> = Arc::from(tree::checked_text(bytes, &tree::TreeLimits::default())?);
+    let mut kept = Kept::new(true);
+    compose::import_docs_with(&yaml::parse(bytes)?, cx, &mut |name, d| kept.take(name, d))?;
+    finish(kept, Format::Compose, &text)
+}
+
 /// The cluster objects a Kubernetes file holds when it holds no workload
 /// (see [`import_with_companions`]); `None` otherwise.
 pub fn kubernetes_cluster_objects_only(bytes: &[u8]) -> Option<Vec<String>> {
@@ -686,6 +705,8 @@ struct Kept {
     /// draft's tree before it is written; and which profiles hold one.
     secrets: Vec<String>,
     holds: Vec<bool>,
+    /// Each kept profile's unread context ([`Imported::unread`]).
+    unread: Vec<Vec<Note>>,
     memo: crate::redact::Memo,
     total: usize,
     refused: Option<ImportError>,
@@ -698,6 +719,7 @@ impl Kept {
             finished: Vec::new(),
             secrets: Vec::new(),
             holds: Vec::new(),
+            unread: Vec::new(),
             memo: crate::redact::Memo::default(),
             total: 0,
             refused: None,
@@ -707,10 +729,11 @@ impl Kept {
 
     /// Write `draft` and drop it; keep what it made unless a limit refuses
     /// the import (then nothing more is kept).
-    fn take(&mut self, name: String, draft: builder::Draft) {
+    fn take(&mut self, name: String, mut draft: builder::Draft) {
         if self.refused.is_some() {
             return;
         }
+        let unread = std::mem::take(&mut draft.unread);
         let holds = crate::redact::Secrets::collect_into(
             draft.root(),
             &mut self.secrets,
@@ -732,6 +755,7 @@ impl Kept {
                     };
                     self.finished.push((name, (json, map, notes, undeclared)));
                     self.holds.push(holds);
+                    self.unread.push(unread);
                 }
                 Err(e) => self.refuse(e),
             },
@@ -751,6 +775,7 @@ impl Kept {
         self.finished = Vec::new();
         self.secrets = Vec::new();
         self.holds = Vec::new();
+        self.unread = Vec::new();
     }
 
     /// What an import produces is held to the input's limits: each profile
@@ -798,6 +823,7 @@ fn finish_with(
         finished,
         secrets: mut values,
         mut holds,
+        mut unread,
         mut memo,
         ..
     } = kept;
@@ -875,26 +901,34 @@ fn finish_with(
         }
     }
     drop(last);
+    unread
+        .iter_mut()
+        .flatten()
+        .for_each(|n| clean(&mut n.message));
     drop(cleaned);
     let source_sha256: Arc<str> = Arc::from(sha256_hex(text.as_bytes()));
     let file_secrets = Arc::new(secrets);
     Ok(finished
         .into_iter()
         .zip(holds)
+        .zip(unread)
         .map(
-            |((name, (profile_json, source_map, notes, undeclared)), holds_secrets)| Imported {
-                format,
-                name,
-                holds_secrets,
-                profile_json,
-                notes,
-                undeclared,
-                source_map,
-                source_text: Arc::clone(text),
-                masked_source: Arc::clone(&masked_source),
-                masked_line_starts: Arc::clone(&masked_line_starts),
-                source_sha256: Arc::clone(&source_sha256),
-                file_secrets: Arc::clone(&file_secrets),
+            |(((name, (profile_json, source_map, notes, undeclared)), holds_secrets), unread)| {
+                Imported {
+                    format,
+                    name,
+                    holds_secrets,
+                    profile_json,
+                    notes,
+                    undeclared,
+                    source_map,
+                    source_text: Arc::clone(text),
+                    masked_source: Arc::clone(&masked_source),
+                    masked_line_starts: Arc::clone(&masked_line_starts),
+                    source_sha256: Arc::clone(&source_sha256),
+                    file_secrets: Arc::clone(&file_secrets),
+                    unread,
+                }
             },
         )
         .collect())
@@ -939,6 +973,14 @@ pub fn audit_imported(
             column: l.column,
         });
     }
+    for u in &imported.unread {
+        let f = unread_finding(u, &file);
+        let f = report.clean_finding(f);
+        report.issues.push(f);
+    }
+    if !imported.unread.is_empty() {
+        report.refresh();
+    }
     // Front ends show the original file: mount rows point into it too.
     for m in &mut report.mounts {
         m.line = imported
@@ -953,6 +995,37 @@ pub fn audit_imported(
         line_starts: Arc::clone(&imported.masked_line_starts),
     });
     Ok(report)
+}
+
+/// The rule a context the import could not read raises.
+pub const UNREAD_RULE: &str = "PRF021";
+
+/// The blocking finding of one piece of context the file depends on and
+/// the import could not read (a partial reading, see [`Imported::unread`]).
+fn unread_finding(u: &Note, file: &str) -> crate::finding::Finding {
+    let rule = crate::rules::find(UNREAD_RULE);
+    let mut evidence = crate::finding::Evidence::new();
+    evidence.insert("unread".into(), u.message.as_ref().into());
+    crate::finding::Finding {
+        rule: rule.map_or(UNREAD_RULE, |r| r.id),
+        area: rule.map_or(crate::finding::Area::Profile, |r| r.area),
+        severity: rule.map_or(crate::finding::Severity::High, |r| r.severity),
+        pointer: String::new(),
+        line: None,
+        column: None,
+        exact: false,
+        message: u.message.to_string(),
+        remediation: rule.map_or("", |r| r.remediation),
+        evidence,
+        waived: None,
+        baseline: None,
+        value_digest: None,
+        origin: Some(Origin {
+            file: file.to_string(),
+            line: u.line,
+            column: u.column,
+        }),
+    }
 }
 
 /// The most profiles one file may describe for an audit. Each profile is

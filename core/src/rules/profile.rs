@@ -173,6 +173,22 @@ pub(crate) const PRF020: Rule = Rule {
     check: |_, _| {},
 };
 
+// Raised by an import read with `--partial`: the file depends on context
+// (a Compose `env_file`, `include`, `extends.file`, `.env`) that could not
+// be read. Without `--partial` such a file is refused (exit 2) instead.
+pub(crate) const PRF021: Rule = Rule {
+    id: "PRF021",
+    name: "context-unread",
+    area: Area::Profile,
+    severity: Severity::High,
+    title: "a setting's value lives in a file that could not be read",
+    rationale: "Part of what the job gets is decided outside the audited text: an env file, an included or extended Compose file, a project `.env`. The tool that runs the job reads it; the audit could not. Whatever it grants (credentials, a privileged sidecar, host networking) is invisible here, so the profile cannot be judged eligible.",
+    remediation: "Audit the file where what it refers to can be read (beside its companion files), or audit the output of `docker compose config`, which has them resolved.",
+    runtime_check: None,
+    check: |_, _| {},
+};
+
 pub const RULES: &[&Rule] = &[
     &PRF001, &PRF002, &PRF003, &PRF004, &PRF005, &PRF006, &PRF007, &PRF008, &PRF009, &PRF020,
+    &PRF021,
 ];

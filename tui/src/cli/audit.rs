@@ -498,6 +498,7 @@ impl Document<'_> {
 }
 
 pub fn run(args: &AuditArgs) -> u8 {
+    args.context.apply();
     let options = AuditOptions {
         today: args.today.or_else(today::utc_today),
     };

@@ -48,7 +48,13 @@ pub fn run(args: &ImportArgs) -> u8 {
             return EXIT_ERROR;
         }
     };
+    args.context.apply();
     let (format, imported) = match args.from {
+        // A Compose file reads the files beside it.
+        Reading::Import(Format::Compose) => (
+            Format::Compose,
+            input::import_in_context(&origin, &name, &bytes, Format::Compose),
+        ),
         // The profiles are written, not audited: no source maps.
         Reading::Import(f) => (f, import::import_as(&bytes, f, false)),
         Reading::Profile => {
@@ -58,6 +64,10 @@ pub fn run(args: &ImportArgs) -> u8 {
             ));
             return EXIT_ERROR;
         }
+        Reading::Auto if import::detect(&bytes, Some(&name)) == Some(Format::Compose) => (
+            Format::Compose,
+            input::import_in_context(&origin, &name, &bytes, Format::Compose),
+        ),
         Reading::Auto => match import::detect_and_import(&bytes, Some(&name), false) {
             Some(found) => found,
             None => {
@@ -82,6 +92,22 @@ pub fn run(args: &ImportArgs) -> u8 {
     };
     drop(bytes);
     report_notes(&shown, format, &imported);
+    // A written profile has no place for what could not be read: with
+    // --partial the profiles are written, and each gap is an error that
+    // makes the run fail, so a converted profile never passes for whole.
+    let mut unread = std::collections::HashSet::new();
+    for i in &imported {
+        for u in &i.unread {
+            let line = neutralize(&format!(
+                "{shown}:{}:{}: not read: {} (the written profile lacks it; audit the file, where it is a blocking finding, PRF021)",
+                u.line, u.column, u.message
+            ))
+            .into_owned();
+            if unread.insert(line.clone()) {
+                output::error(&line);
+            }
+        }
+    }
     if !args.reveal_secrets {
         withhold_secrets(&shown, &mut imported);
     }
@@ -90,6 +116,7 @@ pub fn run(args: &ImportArgs) -> u8 {
     }
     let source = (!stdin).then_some(args.file.as_path());
     match write_profiles(args.output.as_deref(), source, &name, &imported) {
+        Ok(()) if !unread.is_empty() => EXIT_ERROR,
         Ok(()) => EXIT_OK,
         Err(msg) => {
             output::error(&msg);

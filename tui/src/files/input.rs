@@ -520,6 +520,121 @@ pub fn read(origin: &Origin, name: &str) -> Result<Vec<u8>, Failure> {
     }
 }
 
+/// How the Compose files of this run read the files beside them
+/// (`--partial`, `--no-override`, `--env-file`): fixed for the process,
+/// like the runner overlay.
+#[derive(Debug, Clone, Default)]
+pub struct ContextOptions {
+    /// What a file depends on and cannot be read is a blocking finding
+    /// (PRF021), not a refusal.
+    pub partial: bool,
+    /// Do not merge `compose.override.yml` beside a default-named file.
+    pub no_override: bool,
+    /// Read these as the project environment instead of `.env`.
+    pub env_files: Vec<PathBuf>,
+}
+
+static CONTEXT: std::sync::OnceLock<ContextOptions> = std::sync::OnceLock::new();
+
+/// Keep the run's context options (the first call wins).
+pub fn set_context(o: ContextOptions) {
+    let _ = CONTEXT.set(o);
+}
+
+/// Import `bytes` as `format`. A Compose file reads the files Compose reads
+/// beside it (its `.env`, `env_file`, `include`, `extends.file`, the
+/// override file) from its own directory; standard input has none, so a
+/// file it names is unreadable there. Other formats go through the run's
+/// companions ([`super::runner::import`]).
+pub fn import_in_context(
+    origin: &Origin,
+    name: &str,
+    bytes: &[u8],
+    format: Format,
+) -> Result<Vec<import::Imported>, ImportError> {
+    if format != Format::Compose {
+        return super::runner::import(bytes, format, name);
+    }
+    let options = CONTEXT.get().cloned().unwrap_or_default();
+    let dir = match origin {
+        Origin::File(p) => Some(
+            p.parent()
+                .filter(|d| !d.as_os_str().is_empty())
+                .unwrap_or(Path::new("."))
+                .to_path_buf(),
+        ),
+        Origin::Stdin => None,
+    };
+    let file_name = match origin {
+        Origin::File(p) => p.file_name().map(|n| n.to_string_lossy().into_owned()),
+        Origin::Stdin => None,
+    };
+    // `--env-file` is relative to the working directory, as for Compose.
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let env_files: Vec<String> = options
+        .env_files
+        .iter()
+        .map(|p| cwd.join(p).to_string_lossy().into_owned())
+        .collect();
+    let resolve = |p: &str| companion(dir.as_deref(), p);
+    let cx = import::ComposeContext {
+        resolve: &resolve,
+        file_name: file_name.as_deref(),
+        env_files: &env_files,
+        overrides: !options.no_override,
+        partial: options.partial,
+    };
+    import::import_compose(bytes, &cx)
+}
+
+/// The bytes of a file a Compose file names, read as Compose reads it:
+/// relative to the file's directory, `~` the home of whoever runs it.
+fn companion(dir: Option<&Path>, p: &str) -> import::Companion {
+    use import::Companion;
+    let implicit = matches!(
+        p,
+        ".env"
+            | "compose.override.yml"
+            | "compose.override.yaml"
+            | "docker-compose.override.yml"
+            | "docker-compose.override.yaml"
+    );
+    let path = if let Some(rest) = p.strip_prefix("~/") {
+        match std::env::var_os("HOME") {
+            Some(h) => PathBuf::from(h).join(rest),
+            None => return Companion::Unreadable("`HOME` is not set".into()),
+        }
+    } else if Path::new(p).is_absolute() {
+        PathBuf::from(p)
+    } else {
+        match dir {
+            Some(d) => d.join(p),
+            // Standard input has no directory: nothing beside it to miss,
+            // nothing it names to read.
+            None if implicit => return Companion::Absent,
+            None => {
+                return Companion::Unreadable(
+                    "the file came on standard input, which has no directory to read it from"
+                        .into(),
+                )
+            }
+        }
+    };
+    let meta = match fs::metadata(&path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Companion::Absent,
+        Err(e) => return Companion::Unreadable(describe_io(&e)),
+    };
+    if meta.is_dir() {
+        return Companion::Unreadable("it is a directory".into());
+    }
+    let shown = display(&path);
+    match read(&Origin::File(path), &shown) {
+        Ok(bytes) => Companion::Read(bytes),
+        Err(f) => Companion::Unreadable(f.message),
+    }
+}
+
 /// How to read an input: as a profile, as one sandbox format, or whatever
 /// its content says (`auto`, the default).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -669,7 +784,7 @@ fn audit_imported(
             ..Failure::new(shown, format!("{message} (read as {})", format.title()))
         }
     };
-    let imported = super::runner::import(bytes, format, &input.name).map_err(failure)?;
+    let imported = import_in_context(&input.origin, &input.name, bytes, format).map_err(failure)?;
     if imported.is_empty() {
         return Err(Failure::new(
             shown,

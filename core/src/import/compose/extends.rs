@@ -216,7 +216,7 @@ fn base_of(svc: &SNode, name: &str) -> Result<Option<(String, Loc)>, ImportError
     Ok(Some((i.text, named.loc)))
 }
 
-fn without_extends(svc: &SNode) -> SNode {
+pub(super) fn without_extends(svc: &SNode) -> SNode {
     let entries = svc
         .entries()
         .iter()
@@ -226,10 +226,71 @@ fn without_extends(svc: &SNode) -> SNode {
     SNode::new(svc.loc, SValue::Map(entries))
 }
 
+/// A base of another file with the service's own settings merged over
+/// it (the service's `extends` already removed).
+pub(super) fn merge_extended(base: &SNode, own: &SNode) -> SNode {
+    merge(&without_extends(base), own, "")
+}
+
 /// The base's settings with the service's own merged over them. The
 /// service's `extends` key stays, so it is still checked and noted.
 fn merge_service(base: &SNode, own: &SNode) -> SNode {
     merge(&without_extends(base), own, "")
+}
+
+/// A Compose file with an override file merged over it, as `docker
+/// compose` merges the files of one project (compose-go `override.Merge`,
+/// the same rules as `extends`): each service merged with the override's
+/// service of the same name, every other top-level key merged key by key.
+pub(super) fn merge_file(base: &SNode, own: &SNode) -> SNode {
+    let (SValue::Map(b), SValue::Map(o)) = (&base.value, &own.value) else {
+        return base.clone();
+    };
+    let mut out: Vec<SEntry> = Vec::new();
+    for e in b {
+        let over = o.iter().find(|x| x.key == e.key && !x.value.is_null());
+        let value = match over {
+            None => e.value.clone(),
+            Some(x) if e.key == "services" => merge_services(&e.value, &x.value),
+            Some(x) => merge(&e.value, &x.value, "top"),
+        };
+        out.push(SEntry {
+            key: e.key.clone(),
+            key_loc: e.key_loc,
+            value,
+        });
+    }
+    out.extend(
+        o.iter()
+            .filter(|x| !b.iter().any(|e| e.key == x.key))
+            .cloned(),
+    );
+    SNode::new(base.loc, SValue::Map(out))
+}
+
+fn merge_services(base: &SNode, own: &SNode) -> SNode {
+    let (SValue::Map(b), SValue::Map(o)) = (&base.value, &own.value) else {
+        return own.clone();
+    };
+    let own_by: HashMap<&str, &SEntry> = o.iter().map(|x| (x.key.as_str(), x)).collect();
+    let base_keys: HashSet<&str> = b.iter().map(|e| e.key.as_str()).collect();
+    let mut out: Vec<SEntry> = b
+        .iter()
+        .map(|e| match own_by.get(e.key.as_str()) {
+            Some(x) => SEntry {
+                key: e.key.clone(),
+                key_loc: e.key_loc,
+                value: merge(&e.value, &x.value, ""),
+            },
+            None => e.clone(),
+        })
+        .collect();
+    out.extend(
+        o.iter()
+            .filter(|x| !base_keys.contains(x.key.as_str()))
+            .cloned(),
+    );
+    SNode::new(base.loc, SValue::Map(out))
 }
 
 /// Replaced, not merged.
@@ -632,12 +693,12 @@ mod tests {
             (
                 "extends: {file: common.yml, service: base}",
                 4,
-                "another file",
+                "cannot be read",
             ),
             (
                 "extends: {service: base, file: \"${F}\"}",
                 4,
-                "another file",
+                "no value here",
             ),
             ("extends: nowhere", 4, "does not define"),
             ("extends: {service: \"${BASE}\"}", 4, "no value"),

@@ -12,13 +12,19 @@
 
 #[cfg(test)]
 mod closed_tests;
+mod context;
+#[cfg(test)]
+mod context_tests;
+mod dotenv;
 mod extends;
+mod files;
 #[cfg(test)]
 mod reading_tests;
 pub(super) mod schema;
 mod shellwords;
 mod template;
 
+pub use context::{Companion, ComposeContext};
 use template::{Interpolated, TemplateError, Var};
 
 use super::builder::{Draft, OVal};
@@ -45,8 +51,18 @@ pub fn import_into(bytes: &[u8], sink: &mut dyn FnMut(String, Draft)) -> Result<
     import_docs(&yaml::parse(bytes)?, sink)
 }
 
-/// [`import_into`] from the file's YAML documents, already parsed.
+/// [`import_into`] from the file's YAML documents, already parsed, read
+/// with no file system: a file that refers to another is refused.
 pub fn import_docs(docs: &[SNode], sink: &mut dyn FnMut(String, Draft)) -> Result<(), ImportError> {
+    import_docs_with(docs, &ComposeContext::no_files(false), sink)
+}
+
+/// [`import_docs`] with the file's companions read through `cx`.
+pub fn import_docs_with(
+    docs: &[SNode],
+    cx: &ComposeContext<'_>,
+    sink: &mut dyn FnMut(String, Draft),
+) -> Result<(), ImportError> {
     // compose-go reads each YAML document of a file as one more layer and
     // merges them in order, skipping an empty one (a trailing `---`). This
     // import reads one document: a second one is refused, not left out.
@@ -63,7 +79,25 @@ pub fn import_docs(docs: &[SNode], sink: &mut dyn FnMut(String, Draft)) -> Resul
         ));
     }
     read::map(root, "compose file")?;
+    // Every interpolation of this file reads the project environment.
+    let mut file_unread = Vec::new();
+    let env = cx.project_env(root.loc, &mut file_unread)?;
+    let _env = context::ProjectEnv::set(env);
     check_templates(root)?;
+    // The files it pulls in, merged as Compose merges them.
+    let mut got = files::Gathered {
+        notes: Vec::new(),
+        unread: file_unread,
+    };
+    let merged = files::resolve(root, cx, &mut got)?;
+    let root = match &merged {
+        Some(m) => {
+            check_templates(m)?;
+            m
+        }
+        None => root,
+    };
+    let file_unread = got.unread;
     let Some(services) = read::opt_map(root, "services")? else {
         return Err(ImportError::new(ImportErrorKind::Unrecognized(
             "not a Compose file: no `services` mapping".into(),
@@ -78,7 +112,7 @@ pub fn import_docs(docs: &[SNode], sink: &mut dyn FnMut(String, Draft)) -> Resul
     let mut top = Draft::new("", "", root.loc);
     let mut assumed = Vec::new();
     let view = top_view(root, &mut assumed)?;
-    for (at, note) in assumed {
+    for (at, note) in assumed.into_iter().chain(got.notes) {
         top.note(at, note);
     }
     shape::walk(&mut top, &view, &Shape::Map(&schema::TOP), "", &unknown)?;
@@ -93,9 +127,20 @@ pub fn import_docs(docs: &[SNode], sink: &mut dyn FnMut(String, Draft)) -> Resul
         if let Some(m) = merged {
             assumed.push((m.at, m.note));
         }
-        let mut d = service(root, &defs, &mut extends, &svc.key, svc.key_loc, &node)?;
+        let mut unread = file_unread.clone();
+        let mut d = service(
+            root,
+            (&defs, cx, &mut unread),
+            &mut extends,
+            &svc.key,
+            svc.key_loc,
+            &node,
+        )?;
         for (at, note) in assumed {
             d.note(at, note);
+        }
+        for (at, what) in unread {
+            d.unread(at, what);
         }
         shape::adopt_notes(&mut d, &top);
         sink(svc.key.clone(), d);
@@ -230,9 +275,17 @@ impl<'a> Defs<'a> {
     }
 }
 
+/// What reading a service needs besides the service: the file's
+/// definitions, its context, and where unread context is kept.
+type ServiceCx<'a, 'b> = (
+    &'a Defs<'a>,
+    &'a ComposeContext<'b>,
+    &'a mut Vec<(Loc, String)>,
+);
+
 fn service(
     root: &SNode,
-    defs: &Defs<'_>,
+    (defs, cx, unread): ServiceCx<'_, '_>,
     extends: &mut extends::Extends<'_>,
     name: &str,
     key_loc: Loc,
@@ -479,7 +532,7 @@ fn service(
     network(&mut d, root, svc, key_loc, network_mode)?;
 
     mounts(&mut d, defs, extends, svc, key_loc)?;
-    environment(&mut d, defs, svc, key_loc)?;
+    environment(&mut d, (defs, cx, unread), svc, key_loc)?;
     command(&mut d, svc, key_loc)?;
     kernel(&mut d, svc)?;
     hooks(&mut d, svc)?;
@@ -951,12 +1004,67 @@ fn short_volume(d: &mut Draft, defs: &Defs<'_>, v: &SNode, raw: &str) -> Result<
         let source = host_source(d, &dev, dev_at);
         add_mount(d, v.loc, (source, dev_at), (dst, dst_at), access);
     } else {
-        d.note(
-            src_at,
-            format!("named volume `{src}` at `{dst}` is managed by Docker, not a host path"),
-        );
+        kept_volume(d, defs, (src, src_at), (dst, dst_at), access, v.loc);
     }
     Ok(())
+}
+
+/// A named volume that is not a bind of a host directory: Docker keeps it
+/// after the job (`docker compose down` leaves it unless `-v`; an
+/// `external` one is never Compose's to remove), and other runs mount what
+/// the job left there. Writable, it is a mount at the local driver's
+/// place for it, under the engine's data; read-only, a note.
+fn kept_volume(
+    d: &mut Draft,
+    defs: &Defs<'_>,
+    (src, src_at): (&str, Loc),
+    (dst, dst_at): (&str, Loc),
+    access: (&str, Loc),
+    anchor: Loc,
+) {
+    if access.0 != "read-write" {
+        d.note(
+            src_at,
+            format!("named volume `{src}` at `{dst}` is managed by Docker, mounted read-only"),
+        );
+        return;
+    }
+    let def = defs.volumes.get(src).copied();
+    let external = def
+        .and_then(|x| x.get("external"))
+        .is_some_and(|e| e.is_map() || root_bool(e) == Some(true));
+    let name = def
+        .and_then(|x| x.get("name"))
+        .and_then(root_text)
+        .or_else(|| {
+            def.and_then(|x| x.get("external"))
+                .and_then(|e| e.get("name"))
+                .and_then(root_text)
+        });
+    let engine_name = match (name, external) {
+        (Some(n), _) => n,
+        (None, true) => src.to_string(),
+        (None, false) => format!("<project>_{src}"),
+    };
+    let why = if external {
+        "made outside the project (`external`), so Compose never removes it"
+    } else {
+        "kept by Docker after the job (`docker compose down` leaves it unless `-v`)"
+    };
+    d.note(
+        src_at,
+        format!("named volume `{src}` is {why}, and the job can write it at `{dst}`: later runs and other services mount what it leaves there; audited at the local driver's place for it"),
+    );
+    add_mount(
+        d,
+        anchor,
+        (
+            format!("/var/lib/docker/volumes/{engine_name}/_data"),
+            src_at,
+        ),
+        (dst, dst_at),
+        access,
+    );
 }
 
 fn long_volume(d: &mut Draft, defs: &Defs<'_>, v: &SNode) -> Result<(), ImportError> {
@@ -1007,10 +1115,7 @@ fn long_volume(d: &mut Draft, defs: &Defs<'_>, v: &SNode) -> Result<(), ImportEr
                 let source = host_source(d, &dev, dev_at);
                 add_mount(d, v.loc, (source, dev_at), (&dst, dst_at), access);
             }
-            None => d.note(
-                s_at,
-                format!("named volume `{s}` at `{dst}` is managed by Docker, not a host path"),
-            ),
+            None => kept_volume(d, defs, (&s, s_at), (&dst, dst_at), access, v.loc),
         },
         ("volume", None) => d.note(
             v.loc,
@@ -1297,13 +1402,17 @@ fn credential(d: &mut Draft, name: &str, source: &str, at: Loc) {
 
 fn environment(
     d: &mut Draft,
-    defs: &Defs<'_>,
+    (defs, cx, unread): ServiceCx<'_, '_>,
     svc: &SNode,
     key_loc: Loc,
 ) -> Result<(), ImportError> {
     let env_loc = svc.get("environment").map_or(key_loc, |e| e.loc);
     d.set("/environment/inherit", false, env_loc);
     d.set("/environment/variables", OVal::obj(), env_loc);
+    // `env_file` first: `environment` wins over it, as in Compose.
+    if let Some(e) = written(svc, "env_file") {
+        env_files(d, cx, e, unread)?;
+    }
     // compose-go interpolates each value (each whole `KEY=value` item of a
     // list) before the environment is read.
     let mut pairs: Vec<(String, Option<String>, Loc)> = Vec::new();
@@ -1364,12 +1473,6 @@ fn environment(
             }
         }
     }
-    if let Some(e) = written(svc, "env_file") {
-        d.note(
-            e.key_loc,
-            "variables from `env_file` are not in this file, so they are not audited",
-        );
-    }
     for s in read::opt_seq(svc, "secrets")?.unwrap_or_default() {
         let (name, at) = match &s.value {
             SValue::Scalar(x) => (x.text.clone(), s.loc),
@@ -1388,6 +1491,135 @@ fn environment(
             "file"
         };
         credential(d, &name, kind, at);
+    }
+    Ok(())
+}
+
+/// A service's `env_file` entries (a path, a list of paths, or of
+/// `{path, required, format}`), read in order into one set of variables
+/// as compose-go's `GetEnvFromFile` reads them: each file sees the
+/// project environment and the keys of the files before it. A required
+/// file that does not exist is refused, as Compose refuses it; one that
+/// cannot be read here is unread context.
+fn env_files(
+    d: &mut Draft,
+    cx: &ComposeContext<'_>,
+    e: &super::tree::SEntry,
+    unread: &mut Vec<(Loc, String)>,
+) -> Result<(), ImportError> {
+    let items: Vec<&SNode> = match &e.value.value {
+        SValue::Seq(items) => items.iter().collect(),
+        _ => vec![&e.value],
+    };
+    let mut vars = dotenv::EnvFile::default();
+    let mut from: Vec<(String, String, Loc)> = Vec::new();
+    for item in items {
+        let (path_node, required, format) = match &item.value {
+            SValue::Scalar(_) => (item, true, None),
+            SValue::Map(_) => {
+                let p = item
+                    .get("path")
+                    .ok_or_else(|| invalid(item.loc, "an `env_file` entry needs a `path`"))?;
+                let required = match item.get("required") {
+                    None => true,
+                    Some(r) => match r.as_str().and_then(compose_bool) {
+                        Some(b) => b,
+                        None => return Err(invalid(r.loc, "`required` must be a boolean")),
+                    },
+                };
+                (p, required, read::opt_str(item, "format")?)
+            }
+            _ => {
+                return Err(invalid(
+                    item.loc,
+                    "an `env_file` entry must be a path or a mapping",
+                ))
+            }
+        };
+        let raw = read::text(path_node, "env_file")?;
+        let at = path_node.loc;
+        let i = interpolate(raw).map_err(|m| invalid(at, m))?;
+        if let Some(var) = i.unresolved.iter().find(|v| *v != "HOME") {
+            cx.unread(
+                at,
+                format!("`env_file: {raw}` names its file with `{var}`, which has no value here, so which file Compose reads cannot be known"),
+                unread,
+            )?;
+            continue;
+        }
+        if let Some((f, f_at)) = format.filter(|(f, _)| !f.is_empty()) {
+            cx.unread(
+                f_at,
+                format!(
+                    "`env_file: {raw}` is read with format `{f}`, which this import does not read"
+                ),
+                unread,
+            )?;
+            continue;
+        }
+        let path = i.text;
+        match (cx.resolve)(&path) {
+            Companion::Read(bytes) => {
+                let text = std::str::from_utf8(&bytes)
+                    .map_err(|_| invalid(at, format!("env file `{path}` is not UTF-8 text")))?;
+                let before: Vec<String> = vars.vars.iter().map(|(k, _)| k.clone()).collect();
+                dotenv::parse_into(
+                    text,
+                    &|k| context::project_var(k).map_or(Var::Unknown, Var::Set),
+                    &mut vars,
+                )
+                .map_err(|m| invalid(at, format!("env file `{path}`: {m}, as Compose refuses it")))?;
+                let names: Vec<&str> = vars
+                    .vars
+                    .iter()
+                    .map(|(k, _)| k.as_str())
+                    .filter(|k| !before.iter().any(|b| b == k))
+                    .collect();
+                d.note(
+                    at,
+                    format!(
+                        "`env_file: {path}` sets {} variable(s) in the container: {}",
+                        names.len(),
+                        names.join(", ")
+                    ),
+                );
+                for (k, _) in &vars.vars {
+                    if let Some(slot) = from.iter_mut().find(|(n, ..)| n == k) {
+                        if !before.contains(k) {
+                            slot.1.clone_from(&path);
+                            slot.2 = at;
+                        }
+                    } else {
+                        from.push((k.clone(), path.clone(), at));
+                    }
+                }
+            }
+            Companion::Absent if !required => d.note(
+                at,
+                format!("`env_file: {path}` is not there and not required: Compose skips it"),
+            ),
+            Companion::Absent => {
+                return Err(invalid(
+                    at,
+                    format!("env file `{path}` does not exist: Compose refuses to start the service without it (mark it `required: false` if it is optional)"),
+                ))
+            }
+            Companion::Unreadable(why) => cx.unread(
+                at,
+                format!("`env_file: {path}` sets the container's variables, and cannot be read: {why}"),
+                unread,
+            )?,
+        }
+    }
+    for (k, v) in vars.vars {
+        let at = from
+            .iter()
+            .find(|(n, ..)| *n == k)
+            .map_or(e.key_loc, |(_, _, at)| *at);
+        d.set(&Draft::variable_ptr(&k), v, at);
+        if is_secret_name(&k) {
+            credential(d, &k, "env", at);
+        }
     }
     Ok(())
 }
@@ -1792,7 +2024,9 @@ fn limits(d: &mut Draft, svc: &SNode, _key_loc: Loc) -> Result<(), ImportError> 
 /// `${NAME:+word}`. `HOME` is always set.
 pub(super) fn interpolate(s: &str) -> Result<Interpolated, String> {
     let lookup = |name: &str| {
-        if name == "HOME" {
+        if let Some(v) = context::project_var(name) {
+            Var::Set(v)
+        } else if name == "HOME" {
             Var::UnknownNonEmpty
         } else {
             Var::Unknown

@@ -26,11 +26,9 @@ pub const TOP: Table = Table {
             "ignored by Compose (kept for old files)",
         ),
         neutral("name", Shape::Scalar, NAMING),
-        noted(
-            "include",
-            ANY_SEQ,
-            "pulls in other Compose files, which this import does not read",
-        ),
+        // Read, with the files it names, before the file is walked
+        // (`files::resolve`).
+        read("include", ANY_SEQ),
         // Each service is walked against `SERVICE` in its own profile.
         read("services", Shape::Dict(&ANY_MAP)),
         read("networks", Shape::Dict(&Shape::Map(&NETWORK_DEF))),
