@@ -225,6 +225,11 @@ fn the_fixed_profile_reconciles_on_an_honest_launch() {
         "timeout-kills-tree",
         "env-exact",
         "worker-destroyed",
+        "seccomp-filtered",
+        "capabilities-dropped",
+        "namespace-private",
+        "kernel-write-denied",
+        "devices-standard",
     ] {
         assert!(
             all.iter()
@@ -275,6 +280,32 @@ const FAULTS: &[(&str, &str, &str)] = &[
         "worker-destroyed",
         "keep the worker's directory",
     ),
+    ("no-seccomp", "seccomp-filtered", "load no seccomp filter"),
+    (
+        "add-capability",
+        "capabilities-dropped",
+        "give the job CAP_SYS_ADMIN",
+    ),
+    (
+        "share-namespaces",
+        "namespace-private",
+        "share the IPC, UTS and cgroup namespaces",
+    ),
+    (
+        "writable-knob",
+        "kernel-write-denied",
+        "bind a writable file over core_pattern",
+    ),
+    (
+        "writable-release-agent",
+        "kernel-write-denied",
+        "bind a writable cgroup release_agent",
+    ),
+    (
+        "bind-device",
+        "devices-standard",
+        "bind a host device into /dev",
+    ),
 ];
 
 #[test]
@@ -308,7 +339,7 @@ fn every_misconfigured_launch_is_reported_as_disagreeing() {
     eprintln!("{table}");
     // Every check kind the launcher can observe was deviated from.
     let kinds: std::collections::BTreeSet<&str> = FAULTS.iter().map(|(_, k, _)| *k).collect();
-    assert_eq!(kinds.len(), 9);
+    assert_eq!(kinds.len(), 14);
 }
 
 #[test]

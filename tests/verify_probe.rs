@@ -279,3 +279,80 @@ fn probe_judges_files_as_files_and_never_blocks_on_a_fifo() {
     );
     assert_eq!(fs::read_to_string(&file).unwrap(), "kept as it is\n");
 }
+
+/// The new confinement checks, run unsandboxed, against what the test
+/// process reads of itself from the kernel: the probe's seccomp and
+/// capability answers must match this process's /proc/self/status, a
+/// namespace without the launcher's identity needs the launcher, and with
+/// this process's own identity is shared. Nothing is written: the knob
+/// file's content is unchanged after a writable answer.
+#[test]
+fn confinement_checks_match_what_the_kernel_says_of_this_process() {
+    use std::os::unix::fs::MetadataExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let status = fs::read_to_string("/proc/self/status").unwrap();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("{name}:")))
+            .map(|v| v.trim().to_string())
+    };
+    let knob = tmp.path().join("knob");
+    fs::write(&knob, "before").unwrap();
+    let ns = fs::metadata("/proc/self/ns/net").unwrap();
+    let doc = serde_json::json!({
+        "schema": "isolint.findings/v2",
+        "profile": {"fingerprint": "f"},
+        "runtime_checks": [
+            {"id": "s", "kind": "seccomp-filtered", "target": {"subject": "seccomp"}},
+            {"id": "c", "kind": "capabilities-dropped", "target": {"capabilities": []}},
+            {"id": "a", "kind": "capabilities-dropped", "target": {"capabilities": ["ALL"]}},
+            {"id": "n", "kind": "namespace-private", "target": {"path": "/proc/self/ns/net"}},
+            {"id": "h", "kind": "namespace-private", "target": {"path": "/proc/self/ns/net",
+                "host": {"dev": ns.dev(), "ino": ns.ino()}}},
+            {"id": "k", "kind": "kernel-write-denied", "target": {"path": knob.to_str().unwrap()}},
+            {"id": "d", "kind": "devices-standard", "target": {"path": "/dev"}}
+        ]
+    });
+    let plan = tmp.path().join("plan.json");
+    fs::write(&plan, doc.to_string()).unwrap();
+    let out = Command::new(bin())
+        .args(["probe", "--runner", "none", "--plan"])
+        .arg(&plan)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let obs: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let seen = |id: &str| {
+        obs["observations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["id"] == id)
+            .unwrap()["observed"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let filtered = matches!(field("Seccomp").as_deref(), Some("1" | "2"));
+    assert_eq!(seen("s"), if filtered { "filtered" } else { "unfiltered" });
+    let holds_any = ["CapEff", "CapPrm", "CapBnd", "CapAmb"]
+        .iter()
+        .any(|f| field(f).is_some_and(|v| u64::from_str_radix(&v, 16).unwrap() != 0));
+    assert_eq!(
+        seen("c"),
+        if holds_any {
+            "beyond-declared"
+        } else {
+            "within-declared"
+        }
+    );
+    assert_eq!(seen("a"), "within-declared");
+    assert_eq!(seen("n"), "needs-launcher");
+    assert_eq!(seen("h"), "shared-with-host");
+    // Whoever runs the tests may write their own temporary file.
+    assert_eq!(seen("k"), "allowed");
+    assert_eq!(fs::read_to_string(&knob).unwrap(), "before");
+    let d = seen("d");
+    assert!(d == "standard" || d == "extra-devices", "{d}");
+}

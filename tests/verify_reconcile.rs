@@ -30,6 +30,11 @@ fn honest(expect: &str) -> &'static str {
         "resolves-to-declared-source" => "resolves",
         "rejected-after-job" => "rejected",
         "destroyed" => "destroyed",
+        "separate-kernel" => "separate-kernel",
+        "filtered" => "filtered",
+        "within-declared" => "within-declared",
+        "private" => "private",
+        "standard" => "standard",
         other => panic!("expect {other} has no honest answer here"),
     }
 }

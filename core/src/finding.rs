@@ -100,6 +100,11 @@ string_enum!(
         CredentialExpired = "credential-expired",
         WorkerDestroyed = "worker-destroyed",
         BoundaryKernel = "boundary-kernel",
+        SeccompFiltered = "seccomp-filtered",
+        CapabilitiesDropped = "capabilities-dropped",
+        NamespacePrivate = "namespace-private",
+        KernelWriteDenied = "kernel-write-denied",
+        DevicesStandard = "devices-standard",
     }
 );
 

@@ -33,6 +33,10 @@ string_enum!(
         RejectedAfterJob = "rejected-after-job",
         Destroyed = "destroyed",
         SeparateKernel = "separate-kernel",
+        Filtered = "filtered",
+        WithinDeclared = "within-declared",
+        Private = "private",
+        Standard = "standard",
     }
 );
 
@@ -88,6 +92,12 @@ pub enum Target {
         kind: String,
         runtime: Option<String>,
     },
+    /// A property of the job's own process that the probe reads from the
+    /// kernel (`seccomp`: its filter mode).
+    Subject(&'static str),
+    /// The job's capability sets: the capabilities the profile declares
+    /// added (upper case, without `CAP_`), the only ones it may hold.
+    Capabilities(Vec<String>),
 }
 
 impl Target {
@@ -111,6 +121,8 @@ impl Target {
             Target::Credential(c) => ["credential\0", c, "", "", "", ""],
             Target::Worker => ["worker", "", "", "", "", ""],
             Target::Kernel { .. } => ["kernel", "", "", "", "", ""],
+            Target::Subject(s) => ["subject\0", s, "", "", "", ""],
+            Target::Capabilities(_) => ["capabilities", "", "", "", "", ""],
         }
     }
 
@@ -129,7 +141,8 @@ impl Target {
                     *r = f(std::mem::take(r));
                 }
             }
-            Target::Limit { .. } | Target::Worker => {}
+            Target::Capabilities(v) => v.iter_mut().for_each(|n| *n = f(std::mem::take(n))),
+            Target::Limit { .. } | Target::Worker | Target::Subject(_) => {}
         }
     }
 }
@@ -158,6 +171,9 @@ impl std::fmt::Display for Target {
                 runtime: Some(r),
             } => write!(f, "kernel of {kind} ({r})"),
             Target::Kernel { kind, .. } => write!(f, "kernel of {kind}"),
+            Target::Subject(s) => f.write_str(s),
+            Target::Capabilities(v) if v.is_empty() => f.write_str("capabilities: none"),
+            Target::Capabilities(v) => write!(f, "capabilities: {}", v.join(",")),
         }
     }
 }
@@ -737,7 +753,120 @@ pub fn derive(ctx: &Ctx<'_>, standing: &Standing) -> Vec<RuntimeCheck> {
             &standing.kernel_id,
         ));
     }
+
+    // 12. What the kernel says of the job's own process: what a container
+    //     escape probe (amicontained, CDK's evaluate) looks at first.
+    confinement(ctx, &mut out);
     out
+}
+
+/// Kernel knobs a job that can write one turns into code the host runs:
+/// the core dump handler and the module loader helper (both run as root
+/// on the host when triggered), and the magic SysRq trigger. The cgroup
+/// mount stands for every cgroup v1 `release_agent` under it.
+pub const KERNEL_KNOBS: [&str; 4] = [
+    "/proc/sys/kernel/core_pattern",
+    "/proc/sys/kernel/modprobe",
+    "/proc/sysrq-trigger",
+    "/sys/fs/cgroup",
+];
+
+/// The namespaces a job must not share with the host unless its profile
+/// declares it: each profile name and the name of its `/proc/self/ns`
+/// entry. The user namespace is left out: most container runtimes run
+/// without one by default, and capabilities are checked on their own.
+pub const NAMESPACES: [(crate::model::Namespace, &str); 6] = [
+    (crate::model::Namespace::Pid, "pid"),
+    (crate::model::Namespace::Network, "net"),
+    (crate::model::Namespace::Ipc, "ipc"),
+    (crate::model::Namespace::Uts, "uts"),
+    (crate::model::Namespace::Mount, "mnt"),
+    (crate::model::Namespace::Cgroup, "cgroup"),
+];
+
+/// A declared capability in the form the probe compares: upper case,
+/// without the `CAP_` prefix.
+fn capability_name(c: &str) -> String {
+    let up = c.trim().to_ascii_uppercase();
+    up.strip_prefix("CAP_").map(str::to_string).unwrap_or(up)
+}
+
+/// Step 12: seccomp, capabilities, namespaces, kernel knobs, devices.
+fn confinement(ctx: &Ctx<'_>, out: &mut Vec<RuntimeCheck>) {
+    let b = ctx.profile.boundary.as_ref();
+    out.push(check(
+        CheckKind::SeccompFiltered,
+        Target::Subject("seccomp"),
+        Expect::Filtered,
+        "/boundary/seccomp",
+        "the job's process must run under a seccomp filter (Seccomp: 2 in /proc/self/status); without one every system call reaches the shared kernel",
+    ));
+    let mut declared: Vec<String> = b
+        .and_then(|b| b.capabilities.as_ref())
+        .and_then(|c| c.add.as_deref())
+        .unwrap_or(&[])
+        .iter()
+        .map(|c| capability_name(c))
+        .filter(|c| !c.is_empty())
+        .collect();
+    if b.and_then(|b| b.privileged) == Some(true) {
+        declared.push("ALL".into());
+    }
+    crate::sort::sort(&mut declared);
+    declared.dedup();
+    out.push(check(
+        CheckKind::CapabilitiesDropped,
+        Target::Capabilities(declared),
+        Expect::WithinDeclared,
+        "/boundary/capabilities",
+        "the job's effective and bounding capability sets must hold nothing the profile does not add",
+    ));
+    let shared: Vec<crate::model::Namespace> = b
+        .and_then(|b| b.host_namespaces.as_deref())
+        .unwrap_or(&[])
+        .iter()
+        .flatten()
+        .copied()
+        .collect();
+    for (ns, entry) in NAMESPACES {
+        if shared.contains(&ns) {
+            continue;
+        }
+        out.push(check(
+            CheckKind::NamespacePrivate,
+            path(cat!("/proc/self/ns/", entry)),
+            Expect::Private,
+            "/boundary/host_namespaces",
+            cat!(
+                "the profile does not share the host's ",
+                ns.as_str(),
+                " namespace; the job's must be another than the launcher's"
+            ),
+        ));
+    }
+    for knob in KERNEL_KNOBS {
+        out.push(check(
+            CheckKind::KernelWriteDenied,
+            path(knob),
+            Expect::Denied,
+            "/boundary",
+            if knob == "/sys/fs/cgroup" {
+                "no cgroup release_agent may be writable by the job: the kernel runs it as root on the host".to_string()
+            } else {
+                cat!(
+                    knob,
+                    " must not be writable by the job: the host acts on what is written there"
+                )
+            },
+        ));
+    }
+    out.push(check(
+        CheckKind::DevicesStandard,
+        path("/dev"),
+        Expect::Standard,
+        "/boundary",
+        "/dev must hold only the standard pseudo-devices (null, zero, random, tty, pts ...); a host disk or kernel device there is a way out",
+    ));
 }
 
 /// Reads that must fail when the kernel interface behind them is closed:

@@ -1245,6 +1245,10 @@ mod tests {
             E::RejectedAfterJob => "rejected",
             E::Destroyed => "destroyed",
             E::SeparateKernel => "separate-kernel",
+            E::Filtered => "filtered",
+            E::WithinDeclared => "within-declared",
+            E::Private => "private",
+            E::Standard => "standard",
         }
     }
 

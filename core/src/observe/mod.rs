@@ -36,6 +36,14 @@ string_enum!(
         Kept = "kept",
         SeparateKernel = "separate-kernel",
         HostKernel = "host-kernel",
+        Filtered = "filtered",
+        Unfiltered = "unfiltered",
+        WithinDeclared = "within-declared",
+        BeyondDeclared = "beyond-declared",
+        Private = "private",
+        SharedWithHost = "shared-with-host",
+        Standard = "standard",
+        ExtraDevices = "extra-devices",
         NeedsLauncher = "needs-launcher",
         Error = "error",
     }
@@ -344,7 +352,11 @@ fn judge(expect: Expect, observed: Observed) -> (Status, &'static str) {
         | (E::ResolvesToDeclaredSource, O::Resolves)
         | (E::RejectedAfterJob, O::Rejected)
         | (E::Destroyed, O::Destroyed)
-        | (E::SeparateKernel, O::SeparateKernel) => (Status::Agrees, "observed as declared"),
+        | (E::SeparateKernel, O::SeparateKernel)
+        | (E::Filtered, O::Filtered)
+        | (E::WithinDeclared, O::WithinDeclared)
+        | (E::Private, O::Private)
+        | (E::Standard, O::Standard) => (Status::Agrees, "observed as declared"),
         // Anything else, an answer of another kind included, contradicts
         // the plan: fail closed.
         _ => (Status::Disagrees, "observed otherwise than declared"),
@@ -412,6 +424,7 @@ fn target_text(t: &crate::render::json::TargetOut) -> String {
         T::Variables { variables } => Target::Variables(variables.clone()),
         T::Credential { credential } => Target::Credential(credential.clone()),
         T::Subject { subject } => return subject.clone(),
+        T::Capabilities { capabilities } => Target::Capabilities(capabilities.clone()),
         T::Kernel { kernel_of, runtime } => Target::Kernel {
             kind: kernel_of.clone(),
             runtime: runtime.clone(),
@@ -595,6 +608,10 @@ mod tests {
             Expect::RejectedAfterJob => Observed::Rejected,
             Expect::Destroyed => Observed::Destroyed,
             Expect::SeparateKernel => Observed::SeparateKernel,
+            Expect::Filtered => Observed::Filtered,
+            Expect::WithinDeclared => Observed::WithinDeclared,
+            Expect::Private => Observed::Private,
+            Expect::Standard => Observed::Standard,
         }
     }
 

@@ -154,6 +154,9 @@ pub enum TargetOut<S = String> {
         kernel_of: S,
         runtime: Option<S>,
     },
+    Capabilities {
+        capabilities: Vec<S>,
+    },
     /// Read only: a v1 export's plain-text target (a baseline written by
     /// an earlier version stays readable). Never written.
     Text(S),
@@ -208,6 +211,10 @@ pub fn target_out(t: &Target) -> TargetOut<&str> {
             kernel_of: kind,
             runtime: runtime.as_deref(),
         },
+        Target::Subject(s) => TargetOut::Subject { subject: s },
+        Target::Capabilities(v) => TargetOut::Capabilities {
+            capabilities: v.iter().map(String::as_str).collect(),
+        },
     }
 }
 
@@ -259,6 +266,12 @@ fn write_target(w: &mut Pretty, t: &Target) {
                 Some(r) => w.field("runtime", r),
                 None => w.key("runtime").null(),
             };
+        }
+        Target::Subject(s) => {
+            w.field("subject", s);
+        }
+        Target::Capabilities(v) => {
+            w.field_strs("capabilities", v.iter().map(String::as_str));
         }
     }
     w.end_object();

@@ -227,10 +227,16 @@ pub fn render(report: &Report, opts: TextOptions) -> String {
             )
         )
     );
+    // The longest kind's width, so that targets line up.
+    let width = <crate::finding::CheckKind as crate::model::StringEnum>::VALUES
+        .iter()
+        .map(|k| k.len())
+        .max()
+        .unwrap_or(0);
     for rc in &report.runtime_checks {
         let _ = writeln!(
             out,
-            "{} {:<19} {} → expect {}",
+            "{} {:<width$} {} → expect {}",
             rc.id,
             rc.kind.as_str(),
             rc.target,

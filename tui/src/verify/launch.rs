@@ -72,6 +72,18 @@ const WORKER_ID: u32 = 65534;
 const BWRAP_PATHS: &[&str] = &["/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bin/bwrap"];
 /// The descriptor bwrap reads its environment options from (`--args`).
 const ARGS_FD: RawFd = 4;
+/// The descriptor bwrap reads the worker's seccomp filter from.
+const SECCOMP_FD: RawFd = 5;
+/// A file of the launcher's own directory, writable by the worker, that
+/// the writable-knob faults bind over a kernel knob's path.
+const KNOB_FILE: &str = "knob";
+/// Host device nodes the `bind-device` fault binds in (the first present).
+const FAULT_DEVICES: [&str; 4] = [
+    "/dev/kmsg",
+    "/dev/fuse",
+    "/dev/loop-control",
+    "/dev/net/tun",
+];
 /// The wall-clock limit of the helper worker that the timeout is observed
 /// on: the declared limit, scaled down so a verification takes seconds.
 const PROBED_WALL: Duration = Duration::from_millis(500);
@@ -117,6 +129,21 @@ enum Fault {
     AddVariable,
     /// Observe the worker before removing its directory.
     KeepWorker,
+    /// Load no seccomp filter.
+    NoSeccomp,
+    /// Give the job CAP_SYS_ADMIN (in its user namespace; the probe does
+    /// nothing with it).
+    AddCapability,
+    /// Share the launcher's IPC, UTS and cgroup namespaces.
+    ShareNamespaces,
+    /// Bind a writable file of the launcher's directory over the core
+    /// dump handler's knob (the real one is never touched).
+    WritableKnob,
+    /// Bind a writable file of the launcher's directory where a cgroup v1
+    /// hierarchy's release_agent would be.
+    WritableReleaseAgent,
+    /// Bind a host device node into the worker's /dev (never opened).
+    BindDevice,
 }
 
 #[cfg(any(test, feature = "fault-injection"))]
@@ -133,6 +160,12 @@ const FAULTS: &[(&str, Fault)] = &[
     ("inherit-env", Fault::InheritEnv),
     ("add-variable", Fault::AddVariable),
     ("keep-worker", Fault::KeepWorker),
+    ("no-seccomp", Fault::NoSeccomp),
+    ("add-capability", Fault::AddCapability),
+    ("share-namespaces", Fault::ShareNamespaces),
+    ("writable-knob", Fault::WritableKnob),
+    ("writable-release-agent", Fault::WritableReleaseAgent),
+    ("bind-device", Fault::BindDevice),
 ];
 
 /// The variable `add-variable` gives the job (a test build only).
@@ -390,6 +423,16 @@ fn mapped_plan(export: &mut Value, spec: &LaunchSpec, sources: &[SourceId], port
             *t = serde_json::json!({
                 "host": "127.0.0.1", "port": port, "protocol": "tcp", "mapped_from": from,
             });
+        } else if kind == "namespace-private" {
+            // The launcher's own namespace, the one a worker must leave.
+            use std::os::unix::fs::MetadataExt;
+            let path = t["path"].as_str().unwrap_or_default();
+            if let Some(m) = path
+                .strip_prefix("/proc/self/ns/")
+                .and_then(|n| std::fs::metadata(format!("/proc/self/ns/{n}")).ok())
+            {
+                t["host"] = serde_json::json!({"dev": m.dev(), "ino": m.ino()});
+            }
         } else if kind == "link-resolution" {
             let path = t["path"].as_str().unwrap_or_default().trim_end_matches('/');
             let declared = spec
@@ -430,12 +473,16 @@ impl Worker<'_> {
         let mut push = |v: &[&str]| a.extend(v.iter().map(|s| s.to_string()));
         // The job's environment, read from a descriptor (`env_payload`).
         push(&["--args", &ARGS_FD.to_string()]);
-        push(&[
-            "--new-session",
-            "--unshare-user",
-            "--unshare-ipc",
-            "--unshare-uts",
-        ]);
+        push(&["--new-session", "--unshare-user"]);
+        if !self.has(Fault::ShareNamespaces) {
+            push(&["--unshare-ipc", "--unshare-uts", "--unshare-cgroup"]);
+        }
+        if !self.has(Fault::NoSeccomp) {
+            push(&["--seccomp", &SECCOMP_FD.to_string()]);
+        }
+        if self.has(Fault::AddCapability) {
+            push(&["--cap-add", "CAP_SYS_ADMIN"]);
+        }
         if !self.has(Fault::KillParent) {
             push(&["--unshare-pid", "--die-with-parent"]);
         }
@@ -471,6 +518,21 @@ impl Worker<'_> {
         if let Some(f) = self.forbidden.filter(|_| self.has(Fault::BindForbidden)) {
             let f = f.to_string_lossy();
             push(&["--ro-bind", &f, &f]);
+        }
+        let knob = self.dir.join(KNOB_FILE).to_string_lossy().into_owned();
+        if self.has(Fault::WritableKnob) {
+            push(&["--bind", &knob, "/proc/sys/kernel/core_pattern"]);
+        }
+        if self.has(Fault::WritableReleaseAgent) {
+            push(&["--bind", &knob, "/sys/fs/cgroup/memory/release_agent"]);
+        }
+        if self.has(Fault::BindDevice) {
+            // Without any of them, /dev/null under a name outside the
+            // standard set stands for one.
+            match FAULT_DEVICES.iter().find(|d| Path::new(d).exists()) {
+                Some(d) => push(&["--dev-bind", d, d]),
+                None => push(&["--dev-bind", "/dev/null", "/dev/isolint-fault"]),
+            }
         }
         push(&["--ro-bind", &self.dir.to_string_lossy(), INSIDE]);
         push(&["--remount-ro", "/", "--chdir", "/"]);
@@ -565,7 +627,11 @@ impl Worker<'_> {
         if rustix::process::geteuid().is_root() {
             cmd.uid(WORKER_ID).gid(WORKER_ID);
         }
+        let filter = memory_file(&super::seccomp::default_filter())?;
         let mut fds = vec![(ARGS_FD, args.as_fd())];
+        if !self.has(Fault::NoSeccomp) {
+            fds.push((SECCOMP_FD, filter.as_fd()));
+        }
         if let Some(f) = fd3 {
             fds.push((3, f));
         }
@@ -998,6 +1064,15 @@ fn verify(args: &VerifyArgs) -> Result<u8, String> {
         .mode(0o755)
         .create(dir.path.join("decoy"))
         .map_err(|e| format!("temporary directory: {e}"))?;
+    if faults
+        .iter()
+        .any(|f| matches!(f, Fault::WritableKnob | Fault::WritableReleaseAgent))
+    {
+        let knob = dir.path.join(KNOB_FILE);
+        std::fs::write(&knob, "")
+            .and_then(|()| std::fs::set_permissions(&knob, std::fs::Permissions::from_mode(0o666)))
+            .map_err(|e| format!("temporary directory: {e}"))?;
+    }
     // Egress checks connect here; reaching it from inside means the
     // worker shares the launcher's network.
     let listener = std::net::TcpListener::bind("127.0.0.1:0")
@@ -1214,6 +1289,8 @@ mod tests {
             "--ro-bind /usr /workspace",
             "--bind /tmp /scratch",
             "--remount-ro /",
+            "--seccomp 5",
+            "--unshare-cgroup",
         ] {
             assert!(args.contains(want), "{want}: {args}");
         }

@@ -8,3 +8,5 @@ pub(crate) mod launch;
 #[cfg(target_os = "linux")]
 pub(crate) mod probe;
 pub(crate) mod reconcile;
+#[cfg(target_os = "linux")]
+mod seccomp;

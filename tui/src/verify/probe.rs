@@ -821,6 +821,432 @@ fn boundary_kernel(host: Option<&str>) -> Answer {
     )
 }
 
+/// One field of a `/proc/<pid>/status` text (`Seccomp`, `CapEff`).
+fn status_field<'a>(status: &'a str, name: &str) -> Option<&'a str> {
+    status.lines().find_map(|l| {
+        let (k, v) = l.split_once(':')?;
+        (k == name).then_some(v.trim())
+    })
+}
+
+const STATUS: &str = "/proc/self/status";
+
+/// `seccomp-filtered`: the kernel's own record of this process's seccomp
+/// mode (0 none, 1 strict, 2 filter), as amicontained reads it.
+fn seccomp() -> Answer {
+    judge_seccomp(std::fs::read_to_string(STATUS))
+}
+
+fn judge_seccomp(status: std::io::Result<String>) -> Answer {
+    let action = "read /proc/self/status (Seccomp)";
+    let status = match status {
+        Ok(s) => s,
+        Err(e) => return (action, Observed::Error, errno_name(&e), None),
+    };
+    let filters = status_field(&status, "Seccomp_filters")
+        .map_or(String::new(), |n| format!(", {n} filter(s)"));
+    match status_field(&status, "Seccomp") {
+        Some("2") => (
+            action,
+            Observed::Filtered,
+            None,
+            Some(format!("Seccomp: 2 (filter){filters}")),
+        ),
+        Some("1") => (
+            action,
+            Observed::Filtered,
+            None,
+            Some("Seccomp: 1 (strict)".into()),
+        ),
+        Some("0") => (
+            action,
+            Observed::Unfiltered,
+            None,
+            Some("Seccomp: 0: no filter, every system call reaches the kernel".into()),
+        ),
+        // Not repeated: inside, the file is the job's kernel's to write.
+        Some(_) => (
+            action,
+            Observed::Error,
+            None,
+            Some("the Seccomp field holds an unknown mode".into()),
+        ),
+        None => (
+            action,
+            Observed::Error,
+            None,
+            Some(
+                "the kernel reports no Seccomp field (built without seccomp, or not Linux)".into(),
+            ),
+        ),
+    }
+}
+
+/// Capability names by bit, as `capability.h` numbers them.
+const CAPABILITIES: [&str; 41] = [
+    "CHOWN",
+    "DAC_OVERRIDE",
+    "DAC_READ_SEARCH",
+    "FOWNER",
+    "FSETID",
+    "KILL",
+    "SETGID",
+    "SETUID",
+    "SETPCAP",
+    "LINUX_IMMUTABLE",
+    "NET_BIND_SERVICE",
+    "NET_BROADCAST",
+    "NET_ADMIN",
+    "NET_RAW",
+    "IPC_LOCK",
+    "IPC_OWNER",
+    "SYS_MODULE",
+    "SYS_RAWIO",
+    "SYS_CHROOT",
+    "SYS_PTRACE",
+    "SYS_PACCT",
+    "SYS_ADMIN",
+    "SYS_BOOT",
+    "SYS_NICE",
+    "SYS_RESOURCE",
+    "SYS_TIME",
+    "SYS_TTY_CONFIG",
+    "MKNOD",
+    "LEASE",
+    "AUDIT_WRITE",
+    "AUDIT_CONTROL",
+    "SETFCAP",
+    "MAC_OVERRIDE",
+    "MAC_ADMIN",
+    "SYSLOG",
+    "WAKE_ALARM",
+    "BLOCK_SUSPEND",
+    "AUDIT_READ",
+    "PERFMON",
+    "BPF",
+    "CHECKPOINT_RESTORE",
+];
+
+fn capability_name(bit: u32) -> String {
+    CAPABILITIES
+        .get(bit as usize)
+        .map_or_else(|| format!("CAP_{bit}"), |n| (*n).to_string())
+}
+
+/// `capabilities-dropped`: every capability set the kernel keeps for this
+/// process (effective, permitted, bounding, ambient) holds only what the
+/// profile adds. The bounding set counts: a capability left there can
+/// come back through a file capability or a set-uid program.
+fn capabilities(target: &Value) -> Answer {
+    judge_capabilities(target, std::fs::read_to_string(STATUS))
+}
+
+fn judge_capabilities(target: &Value, status: std::io::Result<String>) -> Answer {
+    let action = "read /proc/self/status (CapEff, CapPrm, CapBnd, CapAmb)";
+    let declared: Vec<String> = target["capabilities"]
+        .as_array()
+        .map(|v| {
+            v.iter()
+                .filter_map(|n| n.as_str().map(str::to_ascii_uppercase))
+                .collect()
+        })
+        .unwrap_or_default();
+    let status = match status {
+        Ok(s) => s,
+        Err(e) => return (action, Observed::Error, errno_name(&e), None),
+    };
+    let mut beyond: Vec<String> = Vec::new();
+    for set in ["CapEff", "CapPrm", "CapBnd", "CapAmb"] {
+        let Some(bits) = status_field(&status, set).and_then(|v| u64::from_str_radix(v, 16).ok())
+        else {
+            return (
+                action,
+                Observed::Error,
+                None,
+                Some(format!("the kernel reports no readable {set} field")),
+            );
+        };
+        if declared.iter().any(|d| d == "ALL") {
+            continue;
+        }
+        let extra: Vec<String> = (0..64)
+            .filter(|b| bits & (1u64 << b) != 0)
+            .map(capability_name)
+            .filter(|n| !declared.contains(n))
+            .collect();
+        if !extra.is_empty() {
+            beyond.push(format!("{set} holds {}", extra.join(",")));
+        }
+    }
+    if beyond.is_empty() {
+        (
+            action,
+            Observed::WithinDeclared,
+            None,
+            Some("no capability beyond those declared".into()),
+        )
+    } else {
+        (
+            action,
+            Observed::BeyondDeclared,
+            None,
+            Some(beyond.join("; ")),
+        )
+    }
+}
+
+/// `namespace-private`: the namespace this process is in (the inode of its
+/// `/proc/self/ns` entry) against the launcher's, which only the launcher
+/// sees: it passes it as `target.host {dev, ino}`.
+fn namespace(target: &Value) -> Answer {
+    use std::os::unix::fs::MetadataExt;
+    let action = "stat /proc/self/ns entry (st_dev, st_ino)";
+    let path = target["path"].as_str().unwrap_or_default();
+    let inside = match std::fs::metadata(path) {
+        Ok(m) => (m.dev(), m.ino()),
+        Err(e) => {
+            return (
+                action,
+                Observed::Error,
+                errno_name(&e),
+                Some("the namespace entry cannot be read inside".into()),
+            )
+        }
+    };
+    judge_namespace(
+        inside,
+        target["host"]["dev"]
+            .as_u64()
+            .zip(target["host"]["ino"].as_u64()),
+    )
+}
+
+fn judge_namespace(inside: (u64, u64), host: Option<(u64, u64)>) -> Answer {
+    let action = "stat /proc/self/ns entry (st_dev, st_ino)";
+    match host {
+        None => (
+            action,
+            Observed::NeedsLauncher,
+            None,
+            Some("the host's namespace is visible only outside: a launcher passes its identity as target.host {dev, ino}".into()),
+        ),
+        Some(h) if h == inside => (
+            action,
+            Observed::SharedWithHost,
+            None,
+            Some("the job is in the launcher's namespace".into()),
+        ),
+        Some(_) => (
+            action,
+            Observed::Private,
+            None,
+            Some("the job's namespace is another than the launcher's".into()),
+        ),
+    }
+}
+
+/// Whether the kernel would let this process write `path`: faccessat(2)
+/// with W_OK and AT_EACCESS (the effective ids, as an open is checked).
+/// A kernel knob is never opened for writing, let alone written: access
+/// consults the same read-only mount flag, mode bits, capabilities and
+/// procfs permission hook an open would, and reaches none of the
+/// handlers that act on a write.
+fn writable(path: &Path) -> Result<(), std::io::Error> {
+    rustix::fs::accessat(
+        rustix::fs::CWD,
+        path,
+        rustix::fs::Access::WRITE_OK,
+        rustix::fs::AtFlags::EACCESS,
+    )
+    .map_err(std::io::Error::from)
+}
+
+const KNOB_ACTION: &str = "faccessat W_OK, AT_EACCESS (never opened)";
+
+/// `kernel-write-denied`: a knob the host acts on must not be writable. A
+/// directory target stands for every cgroup v1 `release_agent` this
+/// process can see: at the top of each cgroup mount (from mountinfo) and
+/// of each directory under the target.
+fn kernel_write(path: &Path) -> Answer {
+    let mountinfo = std::fs::read_to_string("/proc/self/mountinfo").ok();
+    kernel_write_in(path, mountinfo.as_deref())
+}
+
+/// [`kernel_write`] with the mount table (`/proc/self/mountinfo`) given.
+fn kernel_write_in(path: &Path, mountinfo: Option<&str>) -> Answer {
+    use std::os::unix::fs::FileTypeExt;
+    let m = match std::fs::metadata(path) {
+        Ok(m) => m,
+        // Unlike a file a mount hides, a knob cannot be created: absent
+        // from the job's view (a kernel without it, or hidden by the
+        // runtime), it cannot be written through this path.
+        Err(e) if e.raw_os_error() == Some(libc::ENOENT) => {
+            return (
+                KNOB_ACTION,
+                Observed::Denied,
+                errno_name(&e),
+                Some("absent from the job's view: nothing there to write".into()),
+            )
+        }
+        Err(e) => return (KNOB_ACTION, denial(&e), errno_name(&e), None),
+    };
+    // Runtimes mask a knob by binding /dev/null over it: writes go
+    // nowhere, though access(2) grants them.
+    if m.file_type().is_char_device() {
+        return (
+            KNOB_ACTION,
+            Observed::Denied,
+            None,
+            Some("masked by a device node bound over it".into()),
+        );
+    }
+    if !m.is_dir() {
+        return match writable(path) {
+            Ok(()) => (
+                KNOB_ACTION,
+                Observed::Allowed,
+                None,
+                Some("the kernel grants the job write access; nothing was written".into()),
+            ),
+            Err(e) => (KNOB_ACTION, denial(&e), errno_name(&e), None),
+        };
+    }
+    let agents = release_agents(path, mountinfo);
+    if agents.is_empty() {
+        return (
+            KNOB_ACTION,
+            Observed::Denied,
+            Some("ENOENT".into()),
+            Some("no cgroup v1 release_agent is visible: nothing there to write".into()),
+        );
+    }
+    let mut open = Vec::new();
+    let mut errno = None;
+    for a in &agents {
+        match writable(a) {
+            Ok(()) => {
+                open.push(isolint_core::sanitize::neutralize(&a.to_string_lossy()).into_owned())
+            }
+            Err(e) if denial(&e) == Observed::Denied => errno = errno_name(&e),
+            Err(e) => return (KNOB_ACTION, Observed::Error, errno_name(&e), None),
+        }
+    }
+    if open.is_empty() {
+        (
+            KNOB_ACTION,
+            Observed::Denied,
+            errno,
+            Some(format!(
+                "{} release_agent file(s), none writable",
+                agents.len()
+            )),
+        )
+    } else {
+        (
+            KNOB_ACTION,
+            Observed::Allowed,
+            None,
+            Some(format!("writable, not written: {}", open.join(", "))),
+        )
+    }
+}
+
+/// The `release_agent` files at the top of each cgroup v1 hierarchy this
+/// process sees: the mount points in /proc/self/mountinfo, and `dir` and
+/// the directories right under it (where runtimes mount the hierarchies).
+fn release_agents(dir: &Path, mountinfo: Option<&str>) -> Vec<PathBuf> {
+    let mut tops: Vec<PathBuf> = vec![dir.to_path_buf()];
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        tops.extend(entries.flatten().map(|e| e.path()));
+    }
+    if let Some(info) = mountinfo {
+        for line in info.lines() {
+            // Field 5 is the mount point; after " - ", the file system type.
+            let Some((before, after)) = line.split_once(" - ") else {
+                continue;
+            };
+            if after.split_whitespace().next() == Some("cgroup") {
+                if let Some(mp) = before.split_whitespace().nth(4) {
+                    tops.push(PathBuf::from(mp.replace("\\040", " ")));
+                }
+            }
+        }
+    }
+    let mut agents: Vec<PathBuf> = tops
+        .into_iter()
+        .map(|t| t.join("release_agent"))
+        .filter(|a| std::fs::symlink_metadata(a).is_ok())
+        .collect();
+    agents.sort();
+    agents.dedup();
+    agents
+}
+
+/// Device nodes every container runtime gives a job; anything else
+/// under /dev (a disk, `kmsg`, `kvm`, `fuse`, a GPU) is a host device.
+const STANDARD_DEVICES: [&str; 8] = [
+    "null", "zero", "full", "random", "urandom", "tty", "console", "ptmx",
+];
+
+/// `devices-standard`: list /dev and the directories right under it (not
+/// `pts`, `shm`, `mqueue`), lstat each entry; no device is opened.
+fn devices() -> Answer {
+    const ACTION: &str = "readdir /dev, lstat (nothing opened)";
+    use std::os::unix::fs::FileTypeExt;
+    let root = match std::fs::read_dir("/dev") {
+        Ok(r) => r,
+        Err(e) if e.raw_os_error() == Some(libc::ENOENT) => {
+            return (
+                ACTION,
+                Observed::Standard,
+                None,
+                Some("no /dev at all".into()),
+            )
+        }
+        Err(e) => return (ACTION, Observed::Error, errno_name(&e), None),
+    };
+    let mut extra = Vec::new();
+    let is_device = |t: std::fs::FileType| t.is_char_device() || t.is_block_device();
+    for e in root.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        // lstat, not the directory entry's type: a node bound over an
+        // entry keeps the entry's type in readdir.
+        let Ok(t) = std::fs::symlink_metadata(e.path()).map(|m| m.file_type()) else {
+            continue;
+        };
+        if is_device(t) && !STANDARD_DEVICES.contains(&name.as_str()) {
+            extra.push(name);
+        } else if t.is_dir() && !["pts", "shm", "mqueue"].contains(&name.as_str()) {
+            for sub in std::fs::read_dir(e.path()).into_iter().flatten().flatten() {
+                if std::fs::symlink_metadata(sub.path()).is_ok_and(|m| is_device(m.file_type())) {
+                    extra.push(format!("{name}/{}", sub.file_name().to_string_lossy()));
+                }
+            }
+        }
+    }
+    extra.sort();
+    if extra.is_empty() {
+        return (ACTION, Observed::Standard, None, None);
+    }
+    let n = extra.len();
+    // Names come from the job's /dev: printable, and only the first few.
+    let shown: Vec<String> = extra
+        .iter()
+        .take(8)
+        .map(|n| n.chars().filter(char::is_ascii_graphic).take(64).collect())
+        .collect();
+    (
+        ACTION,
+        Observed::ExtraDevices,
+        None,
+        Some(format!(
+            "{n} device node(s) beyond the standard set: {}{}",
+            shown.join(", "),
+            if n > 8 { ", ..." } else { "" }
+        )),
+    )
+}
+
 fn perform(kind: &str, target: &Value, host_boot_id: Option<&str>) -> Answer {
     let path = target["path"].as_str().map(Path::new);
     match (kind, path) {
@@ -832,6 +1258,11 @@ fn perform(kind: &str, target: &Value, host_boot_id: Option<&str>) -> Answer {
         ("limit-enforced", _) => limit(target),
         ("egress-denied" | "egress-allowed", _) => egress(target),
         ("env-exact", _) => env_exact(target),
+        ("seccomp-filtered", _) => seccomp(),
+        ("capabilities-dropped", _) => capabilities(target),
+        ("namespace-private", Some(_)) => namespace(target),
+        ("kernel-write-denied", Some(p)) => kernel_write(p),
+        ("devices-standard", _) => devices(),
         _ => (
             "none",
             Observed::NeedsLauncher,
@@ -1084,6 +1515,220 @@ mod tests {
         }
         let (_, _, errno, _) = judge_kernel(Some(HOST), unreadable(), None);
         assert_eq!(errno.as_deref(), Some("ENOENT"));
+    }
+
+    fn status(fields: &[(&str, &str)]) -> std::io::Result<String> {
+        Ok(fields.iter().map(|(k, v)| format!("{k}:\t{v}\n")).collect())
+    }
+
+    /// Each way /proc/self/status can report the seccomp mode, and the
+    /// answer the check must give; a field the probe cannot read is never
+    /// taken for a filter.
+    #[test]
+    fn the_seccomp_mode_is_read_from_the_kernels_record() {
+        let zero = [
+            ("Name", "probe"),
+            ("Seccomp", "0"),
+            ("Seccomp_filters", "0"),
+        ];
+        let cases: Vec<(std::io::Result<String>, Observed)> = vec![
+            (status(&zero), Observed::Unfiltered),
+            (
+                status(&[("Seccomp", "2"), ("Seccomp_filters", "1")]),
+                Observed::Filtered,
+            ),
+            (status(&[("Seccomp", "2")]), Observed::Filtered),
+            (status(&[("Seccomp", "1")]), Observed::Filtered),
+            (status(&[("Seccomp", "  0 ")]), Observed::Unfiltered),
+            (status(&[("Seccomp", "3")]), Observed::Error),
+            (status(&[("Seccomp", "")]), Observed::Error),
+            (status(&[("Seccomp_filters", "2")]), Observed::Error),
+            (status(&[("NoNewPrivs", "1")]), Observed::Error),
+            (status(&[("XSeccomp", "2")]), Observed::Error),
+            (Ok(String::new()), Observed::Error),
+            (
+                Err(std::io::Error::from_raw_os_error(libc::EACCES)),
+                Observed::Error,
+            ),
+        ];
+        let mut wrong = Vec::new();
+        for (i, (input, want)) in cases.into_iter().enumerate() {
+            let got = judge_seccomp(input).1;
+            if got != want {
+                wrong.push(format!("case {i}: {got} not {want}"));
+            }
+        }
+        assert!(wrong.is_empty(), "{wrong:?}");
+    }
+
+    /// Every capability set counts, names compare without `CAP_` and in
+    /// any case, `ALL` allows everything, and an unnamed bit is still held.
+    #[test]
+    fn capabilities_beyond_the_declared_ones_are_reported() {
+        let none = "0000000000000000";
+        let sys_admin = "0000000000200000";
+        let both = "0000000000200400"; // SYS_ADMIN and NET_BIND_SERVICE
+        let high = "8000000000000000";
+        let sets = |eff: &str, prm: &str, bnd: &str, amb: &str| {
+            status(&[
+                ("CapEff", eff),
+                ("CapPrm", prm),
+                ("CapBnd", bnd),
+                ("CapAmb", amb),
+            ])
+        };
+        let declared = |v: &[&str]| serde_json::json!({ "capabilities": v });
+        let cases: Vec<(Value, std::io::Result<String>, Observed)> = vec![
+            (
+                declared(&[]),
+                sets(none, none, none, none),
+                Observed::WithinDeclared,
+            ),
+            (
+                declared(&[]),
+                sets(sys_admin, none, none, none),
+                Observed::BeyondDeclared,
+            ),
+            (
+                declared(&[]),
+                sets(none, sys_admin, none, none),
+                Observed::BeyondDeclared,
+            ),
+            (
+                declared(&[]),
+                sets(none, none, sys_admin, none),
+                Observed::BeyondDeclared,
+            ),
+            (
+                declared(&[]),
+                sets(none, none, none, sys_admin),
+                Observed::BeyondDeclared,
+            ),
+            (
+                declared(&["SYS_ADMIN"]),
+                sets(sys_admin, sys_admin, sys_admin, none),
+                Observed::WithinDeclared,
+            ),
+            (
+                declared(&["sys_admin"]),
+                sets(sys_admin, none, none, none),
+                Observed::WithinDeclared,
+            ),
+            (
+                declared(&["SYS_ADMIN"]),
+                sets(both, none, none, none),
+                Observed::BeyondDeclared,
+            ),
+            (
+                declared(&["NET_BIND_SERVICE", "SYS_ADMIN"]),
+                sets(both, both, both, none),
+                Observed::WithinDeclared,
+            ),
+            (
+                declared(&["ALL"]),
+                sets(high, both, both, both),
+                Observed::WithinDeclared,
+            ),
+            (
+                declared(&[]),
+                sets(none, none, high, none),
+                Observed::BeyondDeclared,
+            ),
+            (
+                declared(&[]),
+                sets("not hex", none, none, none),
+                Observed::Error,
+            ),
+            (declared(&[]), status(&[("CapEff", none)]), Observed::Error),
+            (
+                declared(&[]),
+                Err(std::io::Error::from_raw_os_error(libc::ENOENT)),
+                Observed::Error,
+            ),
+            (
+                serde_json::json!({}),
+                sets(sys_admin, none, none, none),
+                Observed::BeyondDeclared,
+            ),
+        ];
+        let mut wrong = Vec::new();
+        for (i, (target, input, want)) in cases.into_iter().enumerate() {
+            let (_, got, _, detail) = judge_capabilities(&target, input);
+            if got != want {
+                wrong.push(format!("case {i}: {got} not {want} ({detail:?})"));
+            }
+        }
+        assert!(wrong.is_empty(), "{wrong:?}");
+        let (_, _, _, detail) = judge_capabilities(&declared(&[]), sets(both, none, none, none));
+        assert_eq!(
+            detail.as_deref(),
+            Some("CapEff holds NET_BIND_SERVICE,SYS_ADMIN")
+        );
+    }
+
+    #[test]
+    fn a_namespace_is_private_only_when_its_identity_differs_from_the_hosts() {
+        let cases = [
+            ((4, 100), Some((4, 100)), Observed::SharedWithHost),
+            ((4, 100), Some((4, 101)), Observed::Private),
+            ((4, 100), Some((5, 100)), Observed::Private),
+            ((4, 100), None, Observed::NeedsLauncher),
+        ];
+        for (inside, host, want) in cases {
+            assert_eq!(judge_namespace(inside, host).1, want, "{inside:?} {host:?}");
+        }
+        // This process against itself: the launcher's own view.
+        use std::os::unix::fs::MetadataExt;
+        let m = std::fs::metadata("/proc/self/ns/net").unwrap();
+        let t = serde_json::json!({"path": "/proc/self/ns/net", "host": {"dev": m.dev(), "ino": m.ino()}});
+        assert_eq!(namespace(&t).1, Observed::SharedWithHost);
+    }
+
+    /// The knobs of the machine running the tests are judged without being
+    /// written: a file of our own that we may write is `allowed`, one we
+    /// may not is `denied`, and a release_agent under a directory counts.
+    #[test]
+    fn kernel_knobs_are_judged_by_access_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let knob = dir.path().join("knob");
+        std::fs::write(&knob, "before").unwrap();
+        assert_eq!(kernel_write(&knob).1, Observed::Allowed);
+        assert_eq!(std::fs::read_to_string(&knob).unwrap(), "before");
+        assert_eq!(kernel_write(&dir.path().join("absent")).1, Observed::Denied);
+        // A directory with no release_agent under it, then with one.
+        // (The test machine's own mount table is left out: as root on a
+        // cgroup v1 host its release agents are writable.)
+        let cg = dir.path().join("cgroup");
+        std::fs::create_dir_all(cg.join("memory")).unwrap();
+        let (_, o, _, d) = kernel_write_in(&cg, None);
+        assert_eq!(o, Observed::Denied, "{d:?}");
+        std::fs::write(cg.join("memory/release_agent"), "").unwrap();
+        let (_, o, _, d) = kernel_write_in(&cg, None);
+        assert_eq!(o, Observed::Allowed, "{d:?}");
+        assert!(d.unwrap().contains("memory/release_agent"));
+        // A cgroup v1 hierarchy mounted elsewhere is found through the
+        // mount table; a cgroup2 mount has no release agent.
+        let other = dir.path().join("elsewhere");
+        std::fs::create_dir_all(&other).unwrap();
+        std::fs::write(other.join("release_agent"), "").unwrap();
+        let line = |fs: &str| {
+            format!(
+                "35 24 0:30 / {} rw,relatime shared:9 - {fs} cgroup rw,memory\n",
+                other.display()
+            )
+        };
+        let empty = dir.path().join("empty");
+        std::fs::create_dir_all(&empty).unwrap();
+        assert_eq!(
+            kernel_write_in(&empty, Some(&line("cgroup"))).1,
+            Observed::Allowed
+        );
+        assert_eq!(
+            kernel_write_in(&empty, Some(&line("cgroup2"))).1,
+            Observed::Denied
+        );
+        // /dev/null bound over a knob is a mask.
+        assert_eq!(kernel_write(Path::new("/dev/null")).1, Observed::Denied);
     }
 
     /// On the machine running the tests, the probe is on the host: its own
