@@ -111,6 +111,15 @@ fn network(n: Value) -> String {
     base.to_string()
 }
 
+/// The fixed profile (dependencies prepared in the image) with an allow
+/// list, and a setup step running `shell`.
+fn fetching(shell: &str) -> String {
+    let mut base: Value = serde_json::from_str(WORKSHOP_PROFILE_FIXED).unwrap();
+    base["network"] = json!({"egress": "allow-list", "enforced_by": "firewall", "allow": [{"host": "pypi.org", "port": 443, "protocol": "https"}], "follow_redirects": false, "dns": "pinned"});
+    base["setup"] = json!([{"shell": shell}]);
+    base.to_string()
+}
+
 fn mount_profile(mounts: Value, setup: Value) -> String {
     let mut base: Value = serde_json::from_str(WORKSHOP_PROFILE_FIXED).unwrap();
     base["mounts"] = mounts;
@@ -222,6 +231,30 @@ fn table() -> Vec<(&'static str, Input, &'static str, Option<Severity>)> {
         ("BASH_ENV", Profile(env(json!({"BASH_ENV": "/scratch/x"}))), "CMD009", Some(High)),
         ("ENV", Profile(env(json!({"ENV": "/scratch/x"}))), "CMD009", Some(Medium)),
         ("PROMPT_COMMAND", Profile(env(json!({"PROMPT_COMMAND": "id"}))), "CMD009", Some(Medium)),
+        // 7. fetches in setup while the job has network, despite a prepared image
+        ("setup go mod download", Profile(fetching("go mod download")), "DEP013", Some(High)),
+        ("setup go build", Profile(fetching("go build ./...")), "DEP013", Some(High)),
+        ("setup go test", Profile(fetching("go test ./...")), "DEP013", Some(High)),
+        ("setup go run", Profile(fetching("go run ./cmd/x")), "DEP013", Some(High)),
+        ("setup go build vendored", Profile(fetching("go build -mod=vendor ./...")), "DEP013", None),
+        ("setup go mod edit", Profile(fetching("go mod edit -go=1.22")), "DEP013", None),
+        ("setup cargo fetch", Profile(fetching("cargo fetch")), "DEP013", Some(High)),
+        ("setup cargo build", Profile(fetching("cargo build --release")), "DEP013", Some(High)),
+        ("setup cargo test", Profile(fetching("cargo test")), "DEP013", Some(High)),
+        ("setup cargo test offline", Profile(fetching("cargo test --offline")), "DEP013", None),
+        ("setup cargo build frozen", Profile(fetching("cargo build --frozen")), "DEP013", None),
+        ("setup uv run --with", Profile(fetching("uv run --with requests x.py")), "DEP013", Some(High)),
+        ("setup pipx run", Profile(fetching("pipx run black .")), "DEP013", Some(High)),
+        ("setup npx", Profile(fetching("npx cowsay hi")), "DEP013", Some(High)),
+        ("setup bunx", Profile(fetching("bunx cowsay hi")), "DEP013", Some(High)),
+        ("setup gradle build", Profile(fetching("gradle build")), "DEP013", Some(High)),
+        ("setup gradlew test", Profile(fetching("./gradlew test")), "DEP013", Some(High)),
+        ("setup gradle offline", Profile(fetching("gradle --offline test")), "DEP013", None),
+        ("setup mvn dependency:resolve", Profile(fetching("mvn dependency:resolve")), "DEP013", Some(High)),
+        ("setup mvn package", Profile(fetching("mvn -B package")), "DEP013", Some(High)),
+        ("setup mvnw verify", Profile(fetching("./mvnw verify")), "DEP013", Some(High)),
+        ("setup mvn offline", Profile(fetching("mvn -o test")), "DEP013", None),
+        ("setup mvn offline long", Profile(fetching("mvn --offline package")), "DEP013", None),
         // 8. OCI settings
         ("oci pid namespace of pid 1", Import(Oci, oci(json!({"linux": {"namespaces": [{"type": "pid", "path": "/proc/1/ns/pid"}, {"type": "network"}, {"type": "ipc"}, {"type": "uts"}, {"type": "mount"}, {"type": "user"}, {"type": "cgroup"}]}}))), "PRV006", Some(Critical)),
         ("oci network namespace of another process", Import(Oci, oci(json!({"linux": {"namespaces": [{"type": "pid"}, {"type": "network", "path": "/proc/4242/ns/net"}, {"type": "ipc"}, {"type": "uts"}, {"type": "mount"}, {"type": "user"}, {"type": "cgroup"}]}}))), "PRV006", Some(Critical)),
