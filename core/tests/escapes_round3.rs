@@ -306,3 +306,65 @@ fn a_backport_allowance_says_it_trusts_the_distribution() {
     assert_eq!(f.1, Medium, "{f:?}");
     assert!(f.2.contains("backport") && f.2.contains("trust"), "{}", f.2);
 }
+
+/// Two profiles of one file under one name cannot be told apart in any
+/// report (`file#name`): the import is refused, naming both places.
+#[test]
+fn one_file_cannot_hold_two_profiles_of_one_name() {
+    let pod = |image: &str| {
+        format!("apiVersion: v1\nkind: Pod\nmetadata: {{name: t}}\nspec:\n  containers:\n  - name: c\n    image: {image}\n")
+    };
+    let cases: &[(Format, String, bool)] = &[
+        (Kubernetes, format!("{}---\n{}", pod("x"), pod("z")), true),
+        (
+            Kubernetes,
+            format!(
+                "{}---\n{}",
+                pod("x"),
+                pod("z").replace("{name: t}", "{name: t, namespace: ci}")
+            ),
+            false,
+        ),
+        (
+            Kubernetes,
+            format!(
+                "apiVersion: v1\nkind: List\nitems:\n- {}\n- {}",
+                pod("x").replace('\n', "\n  "),
+                pod("z").replace('\n', "\n  ")
+            ),
+            true,
+        ),
+        (
+            Kubernetes,
+            format!(
+                "{}---\n{}",
+                pod("x"),
+                pod("z")
+                    .replace("kind: Pod", "kind: Job")
+                    .replace(
+                        "spec:\n",
+                        "spec:\n  template:\n    spec:\n      containers: [{name: c, image: z}]\n"
+                    )
+                    .split("  containers:\n  - name: c\n    image: z\n")
+                    .next()
+                    .unwrap_or("")
+            ),
+            false,
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (format, src, refused) in cases {
+        match import::import(src.as_bytes(), *format) {
+            Err(e) if *refused && e.to_string().contains("`Pod/t/c`") => {}
+            Ok(_) if !*refused => {}
+            other => wrong.push(format!("{src}\n=> {:?}", other.map(|v| v.len()))),
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} of {} wrong:\n{}",
+        wrong.len(),
+        cases.len(),
+        wrong.join("\n\n")
+    );
+}
