@@ -656,10 +656,23 @@ pub mod builtin {
         ),
         ("/var/run/secrets", "service credential mount"),
         ("/run/secrets", "service credential mount"),
-        ("/run/dbus/system_bus_socket", "service credential mount"),
+        // Session and system buses and service managers: whoever connects
+        // asks them to start programs (as the session's user, or as root),
+        // and a user's runtime directory also holds their gpg and ssh agents.
+        ("/run/user", "user session: bus, service manager and agents"),
         (
-            "/var/run/dbus/system_bus_socket",
-            "service credential mount",
+            "/var/run/user",
+            "user session: bus, service manager and agents",
+        ),
+        ("/run/dbus", "system bus"),
+        ("/var/run/dbus", "system bus"),
+        (
+            "/run/systemd/private",
+            "the system service manager's socket",
+        ),
+        (
+            "/var/run/systemd/private",
+            "the system service manager's socket",
         ),
         // Kubernetes: control-plane and kubelet kubeconfigs, the cluster
         // CA and keys, the kubelet's pod volumes, etcd (every Secret).
@@ -1255,8 +1268,9 @@ mod tests {
         assert!(builtin::inside("/srv").is_empty());
         assert!(builtin::inside("/srv/x/y").is_empty());
         // The secrets directory (whose service-account tokens lie in it),
-        // the system bus, two engine sockets.
-        assert_eq!(builtin::inside("/var/run").len(), 4);
+        // the user sessions, the system bus, the service manager's socket,
+        // two engine sockets.
+        assert_eq!(builtin::inside("/var/run").len(), 6);
         assert!(builtin::inside("/").len() > 10);
     }
 
@@ -1333,6 +1347,55 @@ mod tests {
             let want: Vec<_> = direct.exposes.iter().map(|e| (e.class, under(&e.path))).collect();
             let got: Vec<_> = through.exposes.iter().map(|e| (e.class, e.path.clone())).collect();
             proptest::prop_assert_eq!(want, got);
+        }
+    }
+
+    /// The user's session directory and the buses and managers beside
+    /// it: whoever connects runs code as that user (or as root).
+    #[test]
+    fn session_sockets_are_credential_stores() {
+        let cases: &[(&str, bool)] = &[
+            ("/run/user/1000", true),
+            ("/run/user/0", true),
+            ("/run/user/1001/bus", true),
+            ("/run/user/1000/systemd/private", true),
+            ("/run/user/1000/gnupg/S.gpg-agent", true),
+            ("/run/user/1000/keyring/ssh", true),
+            ("/var/run/user/1000", true),
+            ("/run/user", true),
+            ("/run/dbus", true),
+            ("/run/dbus/system_bus_socket", true),
+            ("/var/run/dbus", true),
+            ("/run/systemd/private", true),
+            ("/var/run/systemd/private", true),
+            ("/run/users", false),
+            ("/run/lock", false),
+            ("/run/systemd/resolve/stub-resolv.conf", false),
+        ];
+        let wrong: Vec<_> = cases
+            .iter()
+            .filter(|(p, want)| {
+                let got =
+                    builtin::classify(p).is_some_and(|m| m.class == LabelClass::CredentialStore);
+                got != *want
+            })
+            .collect();
+        assert!(
+            wrong.is_empty(),
+            "{} of {} wrong: {wrong:?}",
+            wrong.len(),
+            cases.len()
+        );
+        // Mounting `/run` exposes each of them.
+        let inside: Vec<String> = builtin::inside("/run")
+            .into_iter()
+            .map(|e| e.path)
+            .collect();
+        for p in ["/run/user", "/run/dbus", "/run/systemd/private"] {
+            assert!(
+                inside.iter().any(|i| i == p),
+                "{p} not exposed by /run: {inside:?}"
+            );
         }
     }
 

@@ -711,6 +711,9 @@ struct Kept {
     total: usize,
     refused: Option<ImportError>,
     source_map: bool,
+    /// Each kept name and where its profile starts: a second profile of
+    /// one name could not be told apart from the first in any report.
+    names: std::collections::HashMap<String, Option<tree::Loc>>,
 }
 
 impl Kept {
@@ -724,6 +727,7 @@ impl Kept {
             total: 0,
             refused: None,
             source_map,
+            names: std::collections::HashMap::new(),
         }
     }
 
@@ -746,7 +750,31 @@ impl Kept {
         };
         match finished {
             Ok((json, map, notes, undeclared)) => match self.check(json.len()) {
+                Ok(()) if self.names.contains_key(&name) => {
+                    let at = |m: &[Mapped]| {
+                        m.first().map(|m| tree::Loc {
+                            line: m.line,
+                            column: m.column,
+                        })
+                    };
+                    let first = self.names.get(&name).copied().flatten();
+                    let e = ImportError::new(ImportErrorKind::Invalid(format!(
+                        "a second profile is named `{name}`{}: reports could not tell the two apart; give them distinct names",
+                        first.map_or(String::new(), |l| format!(" (the first starts at {l})"))
+                    )));
+                    self.refuse(match at(&map) {
+                        Some(l) => e.at(l),
+                        None => e,
+                    });
+                }
                 Ok(()) => {
+                    self.names.insert(
+                        name.clone(),
+                        map.first().map(|m| tree::Loc {
+                            line: m.line,
+                            column: m.column,
+                        }),
+                    );
                     // Profiles of one file mostly lack the same fields, for
                     // the same reasons: one list serves a run of them.
                     let undeclared = match self.finished.last() {

@@ -427,7 +427,7 @@ pub(crate) const CMD009: Rule = Rule {
     area: Area::Command,
     severity: Severity::High,
     title: "an environment variable makes programs load other code",
-    rationale: "Variables such as `LD_PRELOAD`, `NODE_OPTIONS`, `PYTEST_ADDOPTS`, `PYTEST_PLUGINS`, `BASH_ENV`, `GIT_SSH_COMMAND` or `JAVA_TOOL_OPTIONS` are options in disguise: every matching program in the job, setup steps included, loads or runs what they name.",
+    rationale: "Variables such as `LD_PRELOAD`, `GCONV_PATH`, `NODE_OPTIONS`, `PYTEST_ADDOPTS`, `BASH_ENV`, `GIT_SSH_COMMAND`, `JAVA_TOOL_OPTIONS`, `GOFLAGS=-toolexec=...` or `RUSTC_WRAPPER` are options in disguise: every matching program in the job, setup steps included, loads or runs what they name. Those that choose a package index or weaken its checks (`PIP_INDEX_URL`, `npm_config_registry`, `GOPROXY`, `GONOSUMDB`, `CARGO_REGISTRIES_*_INDEX`) choose the code that installs and builds run; one pointing at a host the allow list does not name is high.",
     remediation: "Remove the variable from `environment.variables`; put any option the job truly needs on the command's argument list where it is reviewed.",
     runtime_check: Some(CheckKind::EnvExact),
     check: check_code_loading_environment,
@@ -440,17 +440,61 @@ fn check_code_loading_environment(ctx: &Ctx<'_>, e: &mut Emitter) {
         .as_ref()
         .and_then(|env| env.variables.as_deref())
         .unwrap_or(&[]);
-    for (name, _) in vars {
-        if let Some((severity, why)) = shell::code_loading_variable(name) {
-            // The value is not shown: it may name a path or carry a secret.
-            e.emit(
-                format!("/environment/variables/{}", escape_token(name)),
-                format!("`{name}` {why}"),
-            )
-            .severity(severity)
-            .evidence("variable", name.as_str());
+    for (name, value) in vars {
+        let Some(var) = crate::shell::codevars::lookup(name, Some(value)) else {
+            continue;
+        };
+        // The value is not shown: it may name a path or carry a secret. An
+        // index's host is shown when the allow list does not reach it.
+        let off_list = var
+            .names_index
+            .then(|| index_host(value))
+            .flatten()
+            .filter(|h| !on_allow_list(ctx, h));
+        let (severity, tail) = match &off_list {
+            Some(h) => (
+                Severity::High,
+                format!(", and `{h}` is not on the allow list: the packages, and the code they run, come from a source nobody reviewed"),
+            ),
+            None => (var.severity, String::new()),
+        };
+        let d = e.emit(
+            format!("/environment/variables/{}", escape_token(name)),
+            format!("`{name}` {}{tail}", var.why),
+        );
+        d.severity(severity).evidence("variable", name.as_str());
+        if let Some(h) = off_list {
+            d.evidence("index_host", h);
         }
     }
+}
+
+/// The host of a package index URL (`https://user@host:8080/simple`,
+/// `sparse+https://host/index/`); the first of a comma-separated list
+/// (`GOPROXY=https://a,direct`) that is a URL.
+fn index_host(value: &str) -> Option<String> {
+    value.split([',', '|', ' ']).find_map(|u| {
+        let rest = u.trim().split_once("://")?.1;
+        let authority = rest.split(['/', '?', '#']).next()?;
+        let host = authority.rsplit('@').next()?;
+        let host = match host.strip_prefix('[') {
+            Some(v6) => v6.split(']').next()?,
+            None => host.split(':').next()?,
+        };
+        (!host.is_empty()).then(|| host.to_ascii_lowercase())
+    })
+}
+
+/// Whether the network section's allow list names `host`.
+fn on_allow_list(ctx: &Ctx<'_>, host: &str) -> bool {
+    ctx.profile
+        .network
+        .as_ref()
+        .and_then(|n| n.allow.as_deref())
+        .unwrap_or(&[])
+        .iter()
+        .filter_map(|a| a.host.as_deref())
+        .any(|h| h.trim().eq_ignore_ascii_case(host))
 }
 
 pub const RULES: &[&Rule] = &[

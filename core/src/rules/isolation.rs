@@ -123,6 +123,9 @@ struct Advisory {
     /// Affected half-open ranges `[from, to)`.
     affected: &'static [(Version, Version)],
     what: &'static str,
+    /// Reachable only from the host's network namespace (an abstract unix
+    /// socket is namespaced by network, not by mount).
+    host_network_only: bool,
 }
 
 const ADVISORIES: &[Advisory] = &[
@@ -132,6 +135,7 @@ const ADVISORIES: &[Advisory] = &[
         published: "2019-02-11",
         affected: &[(v(0, 0, 0), rc(1, 0, 0, 7))],
         what: "a container can overwrite the host's runc binary",
+        host_network_only: false,
     },
     Advisory {
         runtime: "runc",
@@ -139,6 +143,7 @@ const ADVISORIES: &[Advisory] = &[
         published: "2024-01-31",
         affected: &[(v(0, 0, 0), v(1, 1, 12))],
         what: "a leaked host directory descriptor gives a container the host's filesystem",
+        host_network_only: false,
     },
     Advisory {
         runtime: "runc",
@@ -150,14 +155,87 @@ const ADVISORIES: &[Advisory] = &[
             (rc(1, 4, 0, 0), rc(1, 4, 0, 3)),
         ],
         what: "mount races let a container write host procfs files and escape",
+        host_network_only: false,
+    },
+    Advisory {
+        runtime: "containerd",
+        ids: &["CVE-2020-15257"],
+        published: "2020-11-30",
+        affected: &[(v(0, 0, 0), v(1, 3, 9)), (rc(1, 4, 0, 0), v(1, 4, 3))],
+        what: "the shim's API listens on an abstract unix socket, which a root process in the host's network namespace reaches and asks to start processes on the host",
+        host_network_only: true,
+    },
+    Advisory {
+        runtime: "cri-o",
+        ids: &["CVE-2022-0811"],
+        published: "2022-03-15",
+        affected: &[
+            (v(1, 19, 0), v(1, 19, 6)),
+            (v(1, 20, 0), v(1, 20, 7)),
+            (v(1, 21, 0), v(1, 21, 6)),
+            (v(1, 22, 0), v(1, 22, 3)),
+            (v(1, 23, 0), v(1, 23, 2)),
+        ],
+        what: "a kernel parameter's value with `+` sets any other parameter, `kernel.core_pattern` included, so a pod runs code as root on the node",
+        host_network_only: false,
+    },
+    Advisory {
+        runtime: "kata",
+        ids: &["CVE-2020-2025"],
+        published: "2020-05-26",
+        affected: &[(v(0, 0, 0), v(1, 11, 0))],
+        what: "a guest's writes persist in the guest image shared by every later VM, so one job plants code for all that follow",
+        host_network_only: false,
+    },
+    Advisory {
+        runtime: "kata",
+        ids: &["CVE-2020-2023"],
+        published: "2020-06-13",
+        affected: &[(v(0, 0, 0), v(1, 10, 5)), (v(1, 11, 0), v(1, 11, 1))],
+        what: "a container reaches the guest's root file system device and can rewrite the guest agent",
+        host_network_only: false,
+    },
+    Advisory {
+        runtime: "kata",
+        ids: &["CVE-2020-2026"],
+        published: "2020-06-13",
+        affected: &[(v(0, 0, 0), v(1, 10, 6)), (v(1, 11, 0), v(1, 11, 1))],
+        what: "a link planted in the container's root file system makes the runtime mount over a host path, an escape to the host",
+        host_network_only: false,
+    },
+    Advisory {
+        runtime: "firecracker",
+        ids: &["CVE-2026-5747"],
+        published: "2026-04-07",
+        affected: &[(v(1, 13, 0), v(1, 14, 4)), (v(1, 15, 0), v(1, 15, 1))],
+        what: "a root guest rewrites virtio queue registers after activation and writes out of bounds in the VMM process on the host",
+        host_network_only: false,
     },
 ];
 
-fn advisories_for(name: &str, version: Version) -> impl Iterator<Item = &'static Advisory> {
-    let name = name.trim().to_ascii_lowercase();
+/// The name an advisory is filed under, for the names runners report
+/// (`crio`, `kata-runtime`, `kata-qemu`, a path to the binary).
+fn advisory_name(raw: &str) -> String {
+    let lower = raw.trim().to_ascii_lowercase();
+    let n = lower.rsplit(['/', '\\']).next().unwrap_or("");
+    let n = n.strip_suffix(".exe").unwrap_or(n);
+    match n {
+        "crio" | "cri-o" => "cri-o".into(),
+        "kata" | "kata-runtime" | "kata-containers" | "containerd-shim-kata-v2" => "kata".into(),
+        _ if n.starts_with("kata-") => "kata".into(),
+        _ => n.to_string(),
+    }
+}
+
+fn advisories_for(
+    name: &str,
+    version: Version,
+    host_network: bool,
+) -> impl Iterator<Item = &'static Advisory> {
+    let name = advisory_name(name);
     ADVISORIES
         .iter()
-        .filter(move |a| a.runtime == name)
+        .filter(move |a| a.runtime == name && (host_network || !a.host_network_only))
         .filter(move |a| {
             a.affected
                 .iter()
@@ -617,8 +695,8 @@ pub(crate) const ISO006: Rule = Rule {
     area: Area::Isolation,
     severity: Severity::High,
     title: "the runtime's version has a published escape",
-    rationale: "Some runtime releases have published container escapes: runc before 1.1.12 (CVE-2024-21626) and before 1.2.8 / 1.3.3 (CVE-2025-31133, CVE-2025-52565, CVE-2025-52881), among others. Hostile test code can use them to reach the host. Distributions sometimes backport fixes under the old version number, so a patch date after the advisory lowers the finding to medium: confirm the build carries the fix.",
-    remediation: "Upgrade the runtime to a fixed release (runc 1.2.8, 1.3.3 or later) and update `boundary.runtime.version` and `patched_on`.",
+    rationale: "Some runtime releases have published container escapes: runc before 1.1.12 (CVE-2024-21626) and before 1.2.8 / 1.3.3 (CVE-2025-31133, CVE-2025-52565, CVE-2025-52881); containerd before 1.3.9 / 1.4.3 with the host network (CVE-2020-15257); CRI-O 1.19 to 1.23 before 1.19.6 / 1.20.7 / 1.21.6 / 1.22.3 / 1.23.2 (CVE-2022-0811); Kata Containers before 1.10.6 / 1.11.1 (CVE-2020-2023, CVE-2020-2025, CVE-2020-2026); Firecracker 1.13 to 1.14.3 and 1.15.0 (CVE-2026-5747). Hostile test code can use them to reach the host. Distributions sometimes backport fixes under the old version number, so a patch date after the advisory lowers the finding to medium, and the finding says that it takes the distribution's backport on trust: confirm the build carries the fix.",
+    remediation: "Upgrade the runtime to a fixed release (runc 1.2.8 or 1.3.3, containerd 1.4.3, CRI-O 1.23.2, Kata 1.11.1, Firecracker 1.14.4 or 1.15.1, or later) and update `boundary.runtime.version` and `patched_on`.",
     runtime_check: None,
     check: check_known_vulnerable,
 };
@@ -633,7 +711,14 @@ fn check_known_vulnerable(ctx: &Ctx<'_>, e: &mut Emitter) {
         return;
     };
     let patched = declared(rt.patched_on.as_ref()).and_then(Date::parse);
-    let found: Vec<&Advisory> = advisories_for(name, version).collect();
+    let host_network = ctx
+        .profile
+        .boundary
+        .as_ref()
+        .and_then(|b| b.host_namespaces.as_deref())
+        .unwrap_or(&[])
+        .contains(&Some(crate::model::Namespace::Network));
+    let found: Vec<&Advisory> = advisories_for(name, version, host_network).collect();
     if found.is_empty() {
         return;
     }
@@ -655,7 +740,7 @@ fn check_known_vulnerable(ctx: &Ctx<'_>, e: &mut Emitter) {
         e.emit(
             "/boundary/runtime/version",
             format!(
-                "{name} `{raw}` predates the fixes for {}; the patch date allows for a backport, so confirm the build carries them",
+                "{name} `{raw}` predates the fixes for {}; it was patched after they were published, so this finding trusts the distribution to have backported them under the old version number: confirm the build carries them",
                 ids.join(", ")
             ),
         )
@@ -813,7 +898,7 @@ mod tests {
     #[test]
     fn runc_advisories_by_version() {
         let ids = |ver: &str| -> Vec<&str> {
-            advisories_for("runc", parse_version(ver).unwrap())
+            advisories_for("runc", parse_version(ver).unwrap(), false)
                 .flat_map(|a| a.ids.iter().copied())
                 .collect()
         };
@@ -836,8 +921,8 @@ mod tests {
         assert!(ids("1.3.3").is_empty());
         assert_eq!(ids("1.4.0-rc.2").len(), 3);
         assert!(ids("1.4.0").is_empty());
-        assert!(advisories_for("crun", v(1, 0, 0)).next().is_none());
-        assert_eq!(advisories_for(" RUNC ", v(1, 1, 0)).count(), 2);
+        assert!(advisories_for("crun", v(1, 0, 0), false).next().is_none());
+        assert_eq!(advisories_for(" RUNC ", v(1, 1, 0), false).count(), 2);
     }
 
     /// (rule, severity, pointer) of this area's findings.

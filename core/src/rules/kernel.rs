@@ -472,13 +472,21 @@ pub(crate) fn sysctl_risk(name: &str, host_network: bool) -> Option<(Severity, &
     })
 }
 
+/// Whether a kernel parameter's value carries a second assignment: CRI-O
+/// passed `name=value` pairs joined by `+` to its helper, which split on
+/// both, so `1+kernel.core_pattern=|/x` set a parameter nobody reviewed.
+/// No parameter a job may set needs either character in its value.
+pub(crate) fn smuggles_assignment(value: &str) -> bool {
+    value.contains(['+', '='])
+}
+
 pub(crate) const PRV023: Rule = Rule {
     id: "PRV023",
     name: "kernel-parameter",
     area: Area::Privileges,
     severity: Severity::High,
     title: "the job sets kernel parameters beyond the safe set",
-    rationale: "Kernel parameters (sysctls) that no namespace separates (`kernel.*`, `vm.*`, `fs.*`) change the host kernel for every process; `net.*` parameters change the job's network stack, and the host's when it shares the host network (high); a lower `net.ipv4.ip_unprivileged_port_start` lets the job's processes take ports clients trust as privileged (medium). The Kubernetes safe set (`net.ipv4.ping_group_range`, `net.ipv4.ip_local_port_range`, ...) is not a finding. Whatever the job is meant to do, the parameters apply to every process in it.",
+    rationale: "Kernel parameters (sysctls) that no namespace separates (`kernel.*`, `vm.*`, `fs.*`) change the host kernel for every process; `net.*` parameters change the job's network stack, and the host's when it shares the host network (high); a lower `net.ipv4.ip_unprivileged_port_start` lets the job's processes take ports clients trust as privileged (medium). The Kubernetes safe set (`net.ipv4.ping_group_range`, `net.ipv4.ip_local_port_range`, ...) is not a finding, unless its value holds `+` or `=`: CRI-O read such a value as a second parameter (CVE-2022-0811), which is how a pod set `kernel.core_pattern` and ran code as root on the node (critical). Whatever the job is meant to do, the parameters apply to every process in it.",
     remediation: "Remove the parameter; if a test needs one, use the Kubernetes safe set, in a network namespace of the job's own.",
     runtime_check: None,
     check: check_sysctls,
@@ -492,6 +500,16 @@ fn check_sysctls(ctx: &Ctx<'_>, e: &mut Emitter) {
         .unwrap_or(&[])
         .contains(&Some(Namespace::Network));
     for (name, value) in b.sysctls.as_deref().unwrap_or(&[]) {
+        if smuggles_assignment(value) {
+            e.emit(
+                format!("/boundary/sysctls/{}", crate::json::escape_token(name)),
+                format!("the value of kernel parameter `{name}` holds `+` or `=`: CRI-O before 1.19.6/1.20.7/1.21.6/1.22.3/1.23.2 (CVE-2022-0811) and any runtime that splits the same way read it as a second assignment, so a pod can set `kernel.core_pattern` and run a program as root on the host, whatever the name's own safety"),
+            )
+            .severity(Severity::Critical)
+            .evidence("sysctl", name.as_str())
+            .evidence("smuggled_assignment", true);
+            continue;
+        }
         if let Some((sev, why)) = sysctl_risk(name, host_network) {
             e.emit(
                 format!("/boundary/sysctls/{}", crate::json::escape_token(name)),

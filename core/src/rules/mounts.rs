@@ -1120,9 +1120,86 @@ fn check_declaration(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
+/// The host paths a setup step runs: its program and, for an interpreter
+/// (`sh`, `python3`), the script it is given; with the pointer of each.
+fn programs_run(ptr: &str, cmd: &crate::model::Command) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    if let Some(exe) = cmd.executable.as_deref() {
+        out.push((cat!(ptr, "/executable"), exe.to_string()));
+        let base = exe.rsplit('/').next().unwrap_or(exe);
+        if crate::shell::is_interpreter(base) {
+            if let Some((i, script)) = cmd
+                .arguments()
+                .iter()
+                .enumerate()
+                .find(|(_, a)| !a.starts_with('-'))
+            {
+                out.push((
+                    cat!(ptr, "/arguments/", crate::text::Num::new(i as u64)),
+                    script.clone(),
+                ));
+            }
+        }
+    }
+    if let Some(first) = cmd
+        .shell
+        .as_deref()
+        .and_then(|s| s.split_whitespace().next())
+    {
+        out.push((cat!(ptr, "/shell"), first.to_string()));
+    }
+    out
+}
+
+pub(crate) const MNT031: Rule = Rule {
+    id: "MNT031",
+    name: "host-runs-writable-file",
+    area: Area::WritableMounts,
+    severity: Severity::Critical,
+    title: "a step outside the job runs a file the job can write",
+    rationale: "OCI hooks (`prestart`, `createRuntime`, `poststart`, `poststop`) run on the host with the runtime's rights, and setup steps or post-processing the runner performs outside the boundary do the same. When the program or script such a step runs lies inside the host source of a writable mount, the job rewrites it and the host runs the job's code next time, outside every namespace, capability and filter the profile declares. The job's purpose is irrelevant: any process in it can write the mount.",
+    remediation: "Run hooks and host-side steps from a path the job cannot write (a root-owned `/usr/libexec/...`), or mount that directory read-only; keep the job's writable scratch apart from anything the host executes.",
+    runtime_check: Some(CheckKind::WriteDenied),
+    check: check_host_runs_writable,
+};
+
+fn check_host_runs_writable(ctx: &Ctx<'_>, e: &mut Emitter) {
+    let writable: Vec<(&MountView<'_>, &str)> = ctx
+        .mounts
+        .iter()
+        .filter(|v| v.writable())
+        .filter_map(|v| {
+            let c = v.class.as_ref()?;
+            (!c.normalized.relative).then_some((v, c.normalized.path.as_str()))
+        })
+        .collect();
+    if writable.is_empty() {
+        return;
+    }
+    for (i, step) in ctx.profile.setup().iter().enumerate() {
+        let ptr = cat!("/setup/", crate::text::Num::new(i as u64));
+        for (at, path) in programs_run(&ptr, step) {
+            if !path.starts_with('/') {
+                continue;
+            }
+            let run = normalize(&path).path;
+            let Some((v, source)) = writable.iter().find(|(_, s)| contains(s, &run)) else {
+                continue;
+            };
+            e.emit(
+                at,
+                format!("setup step runs `{run}`, which lies in `{source}`, the host source of writable mount {}: the job can rewrite it, and whatever runs this step outside the job (an OCI hook, the runner) then runs the job's code on the host", v.index),
+            )
+            .evidence("runs", run.as_str())
+            .evidence("writable_source", *source)
+            .evidence("mount", v.pointer());
+        }
+    }
+}
+
 pub const RULES: &[&Rule] = &[
     &MNT001, &MNT002, &MNT003, &MNT004, &MNT005, &MNT006, &MNT007, &MNT008, &MNT009, &MNT010,
-    &MNT011, &MNT012, &MNT013, &MNT014, &MNT015, &MNT016, &MNT020,
+    &MNT011, &MNT012, &MNT013, &MNT014, &MNT015, &MNT016, &MNT020, &MNT031,
 ];
 
 #[cfg(test)]

@@ -112,6 +112,26 @@ pub(crate) fn guess(class: Option<&Classification>, raw: Option<&str>) -> Option
 /// equivalent absolute path for the built-in locations, the prefix to show
 /// instead of the pseudo home, that pseudo home, and a reason.
 fn home_relative(raw: &str) -> Option<(String, String, String, &'static str)> {
+    // The session's runtime directory: `/run/user/<uid>` of whoever starts
+    // the runner, which holds its session bus, service manager and agents.
+    for var in ["${XDG_RUNTIME_DIR}", "$XDG_RUNTIME_DIR"] {
+        if let Some(rest) = raw.strip_prefix(var) {
+            if !(rest.is_empty() || rest.starts_with('/')) {
+                return None;
+            }
+            let pseudo = "/run/user/uid".to_string();
+            let n = normalize(&format!("{pseudo}{rest}")).path;
+            if !contains(&pseudo, &n) {
+                return None;
+            }
+            return Some((
+                n,
+                var.to_string(),
+                pseudo,
+                "`$XDG_RUNTIME_DIR` is the session directory of whoever starts the runner",
+            ));
+        }
+    }
     let (home_name, display, rest, why) = if let Some(r) = raw
         .strip_prefix("${HOME}")
         .or_else(|| raw.strip_prefix("$HOME"))

@@ -10,7 +10,7 @@ use super::netaddr::{self, Special};
 use super::{Ctx, Emitter, Rule};
 use crate::finding::{Area, CheckKind, Severity};
 use crate::json::escape_token;
-use crate::model::Dns;
+use crate::model::{Dns, Egress, StringEnum};
 
 pub(crate) const NET030: Rule = Rule {
     id: "NET030",
@@ -88,7 +88,55 @@ fn check_resolvers(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
-pub const RULES: &[&Rule] = &[&NET030, &NET031];
+pub(crate) const NET032: Rule = Rule {
+    id: "NET032",
+    name: "dns-exfiltration",
+    area: Area::Network,
+    severity: Severity::High,
+    title: "an allow-list job can send data out through the platform's resolver",
+    rationale: "An allow list filters connections, but a job that may resolve names hands every query to a recursive resolver, which forwards it to whichever server is authoritative for the name. Code under test that looks up `<data>.attacker.example` delivers the data to the attacker's name server without one packet to a host the list names, at tens of kilobytes a minute, and gets answers back the same way. This is a channel out, not rebinding (NET005): pinning the allowed names' addresses does not close it unless the job cannot query a resolver at all. An outside resolver is reported by NET031.",
+    remediation: "Resolve the allowed names at launch (`network.dns: pinned`, addresses in the hosts file) and block DNS from the job at the network layer, or route lookups through a resolver that answers only the allow list's names and refuses the rest.",
+    runtime_check: Some(CheckKind::EgressDenied),
+    check: check_dns_channel,
+};
+
+fn check_dns_channel(ctx: &Ctx<'_>, e: &mut Emitter) {
+    let Some(net) = ctx.profile.network.as_ref() else {
+        return;
+    };
+    if net.egress != Some(Egress::AllowList) || net.dns == Some(Dns::Pinned) {
+        return;
+    }
+    // An unreadable `dns` is its own profile finding; a resolver outside
+    // the job's network is NET031's, at high already.
+    if net.dns.is_none() && ctx.present("/network/dns") {
+        return;
+    }
+    let outside = net.resolvers.as_deref().unwrap_or(&[]).iter().any(|r| {
+        !netaddr::specials(&netaddr::parse(r)).iter().any(|s| {
+            matches!(
+                s,
+                Special::Loopback | Special::Private | Special::LinkLocal | Special::PrivateName
+            )
+        })
+    });
+    if outside {
+        return;
+    }
+    let how = if net.dns.is_some() {
+        "resolves names through the system resolver"
+    } else {
+        "resolves names however the runner defaults (`dns` is not declared)"
+    };
+    e.emit(
+        "/network/dns",
+        format!("the job is limited to an allow list but {how}: a lookup of a name under a domain the writer controls carries data to that domain's name server through the platform's recursive resolver, past the allow list"),
+    )
+    .evidence("egress", "allow-list")
+    .evidence("dns", net.dns.map_or("not-declared", |d| d.as_str()));
+}
+
+pub const RULES: &[&Rule] = &[&NET030, &NET031, &NET032];
 
 #[cfg(test)]
 mod tests {

@@ -38,6 +38,12 @@ pub(crate) struct CodeVar {
     pub why: &'static str,
     /// npm reads its `npm_config_*` variables in any case.
     pub any_case: bool,
+    /// When set, only values it accepts load code (`GOFLAGS` with
+    /// `-toolexec`, not `-mod=mod`); an unknown value is reported.
+    pub when: Option<fn(&str) -> bool>,
+    /// Its value names a package index or proxy: one the allow list does
+    /// not reach is where the job's code would then come from.
+    pub names_index: bool,
 }
 
 const H: Severity = Severity::High;
@@ -55,6 +61,8 @@ const fn v(
         severity,
         why,
         any_case: false,
+        when: None,
+        names_index: false,
     }
 }
 const fn npm(name: &'static str, severity: Severity, why: &'static str) -> CodeVar {
@@ -64,7 +72,42 @@ const fn npm(name: &'static str, severity: Severity, why: &'static str) -> CodeV
         severity,
         why,
         any_case: true,
+        when: None,
+        names_index: false,
     }
+}
+/// A variable whose value names a package index or proxy.
+const fn index(c: CodeVar) -> CodeVar {
+    CodeVar {
+        names_index: true,
+        ..c
+    }
+}
+/// A variable that loads code only with some values.
+const fn when(c: CodeVar, f: fn(&str) -> bool) -> CodeVar {
+    CodeVar { when: Some(f), ..c }
+}
+
+/// Whether `GOFLAGS` holds a flag that runs a program around the build or
+/// the tests, swaps source files, or fetches without TLS.
+fn go_flags_load_code(value: &str) -> bool {
+    value.split_whitespace().any(|f| {
+        let f = f.trim_start_matches('-');
+        let name = f.split('=').next().unwrap_or("");
+        matches!(name, "toolexec" | "exec" | "overlay" | "insecure")
+    })
+}
+/// `off` turns the proxy (or the checksum database) off rather than
+/// replacing it.
+fn not_off(value: &str) -> bool {
+    value.trim() != "off"
+}
+fn is_off(value: &str) -> bool {
+    value.trim() == "off"
+}
+/// An npm boolean option set to false.
+fn is_false(value: &str) -> bool {
+    matches!(value.trim(), "false" | "0" | "")
 }
 
 use Ecosystem::*;
@@ -75,6 +118,8 @@ pub(crate) const CODE_VARS: &[CodeVar] = &[
     v("LD_PRELOAD", Loader, H, "makes the dynamic loader inject the named libraries into every program"),
     v("LD_AUDIT", Loader, H, "makes the dynamic loader inject the named libraries into every program"),
     v("DYLD_INSERT_LIBRARIES", Loader, H, "makes the dynamic loader inject the named libraries into every program"),
+    v("GCONV_PATH", Loader, H, "makes glibc's character conversion (`iconv`) load modules from the named directories into any program that converts text"),
+    v("LD_DEBUG_OUTPUT", Loader, M, "makes the dynamic loader of every program run with `LD_DEBUG` create files at the named path, wherever it points"),
     v("LD_LIBRARY_PATH", Loader, M, "makes the dynamic loader search the named directories for shared libraries first"),
     v("DYLD_LIBRARY_PATH", Loader, M, "makes the dynamic loader search the named directories for shared libraries first"),
     // Shells.
@@ -123,16 +168,41 @@ pub(crate) const CODE_VARS: &[CodeVar] = &[
     npm("npm_config_script_shell", H, "makes npm run package scripts with the named shell"),
     npm("npm_config_node_options", H, "makes npm pass node options to every script"),
     npm("npm_config_userconfig", H, "makes npm read the named `.npmrc`, which can set the script shell, node options and registry"),
+    npm("npm_config_globalconfig", H, "makes npm read the named global `.npmrc`, which can set the script shell, node options and registry"),
+    npm("npm_config_onload_script", H, "makes npm require the named script every time it starts"),
+    npm("npm_config_shell", H, "makes `npm exec` and `npm explore` run the named shell"),
+    npm("npm_config_git", H, "makes npm run the named program for every git dependency"),
+    index(npm("npm_config_registry", M, "makes npm install packages, and run their install scripts, from another registry")),
+    when(npm("npm_config_strict_ssl", H, "set to false, makes npm accept any certificate, so whoever is on the path serves the packages"), is_false),
+    npm("npm_config_cafile", M, "makes npm trust the named certificate authorities for its registry"),
+    npm("npm_config_ca", M, "makes npm trust the given certificate authority for its registry"),
+    npm("npm_config_unsafe_perm", M, "makes npm run package scripts without dropping to an unprivileged user"),
     v("PIP_CONFIG_FILE", Packages, H, "makes pip read the named configuration, which can change the index and the build options"),
-    v("PIP_INDEX_URL", Packages, M, "makes pip install packages, and run their build code, from another index"),
-    v("PIP_EXTRA_INDEX_URL", Packages, M, "makes pip also consider another index, where a higher version of a name wins"),
-    v("UV_INDEX_URL", Packages, M, "makes uv install packages, and run their build code, from another index"),
-    v("UV_EXTRA_INDEX_URL", Packages, M, "makes uv also consider another index, where a higher version of a name wins"),
+    index(v("PIP_INDEX_URL", Packages, M, "makes pip install packages, and run their build code, from another index")),
+    index(v("PIP_EXTRA_INDEX_URL", Packages, M, "makes pip also consider another index, where a higher version of a name wins")),
+    v("PIP_TRUSTED_HOST", Packages, M, "makes pip accept the named hosts without a valid certificate, so whoever is on the path serves the packages"),
+    index(v("UV_INDEX_URL", Packages, M, "makes uv install packages, and run their build code, from another index")),
+    index(v("UV_EXTRA_INDEX_URL", Packages, M, "makes uv also consider another index, where a higher version of a name wins")),
+    index(when(v("GOPROXY", Packages, H, "makes go download modules, whose code builds and tests then run, from another proxy"), not_off)),
+    v("GONOSUMDB", Packages, H, "makes go accept the named modules without checking them against the checksum database, so a changed module is taken"),
+    v("GONOSUMCHECK", Packages, H, "makes go skip checksum verification of downloaded modules, so a changed module is taken"),
+    v("GOINSECURE", Packages, H, "makes go fetch the named modules over plain HTTP or without certificate checks"),
+    v("GOPRIVATE", Packages, M, "makes go fetch the named modules directly and without the checksum database"),
+    when(v("GOSUMDB", Packages, H, "set to `off`, makes go accept any module content without the checksum database"), is_off),
+    index(v("CARGO_REGISTRIES_*_INDEX", Packages, H, "points a cargo registry at another index, from which crates and their build scripts then come")),
+    index(v("CARGO_REGISTRY_INDEX", Packages, H, "points cargo's default registry at another index, from which crates and their build scripts then come")),
+    v("CARGO_HTTP_CAINFO", Packages, M, "makes cargo trust the named certificate authorities for its registries"),
+    v("CARGO_HOME", Packages, M, "makes cargo read its configuration (registries, wrappers, runners) and cached crates from the named directory"),
     // Build tools: compilers and wrappers run for every build step.
     v("RUSTC_WRAPPER", Build, H, "makes cargo run the named program in place of every rustc call"),
     v("RUSTC_WORKSPACE_WRAPPER", Build, H, "makes cargo run the named program in place of rustc for workspace crates"),
     v("CARGO_BUILD_RUSTC_WRAPPER", Build, H, "makes cargo run the named program in place of every rustc call"),
     v("RUSTC", Build, H, "makes cargo run the named program as the compiler"),
+    v("CARGO_BUILD_RUSTC", Build, H, "makes cargo run the named program as the compiler"),
+    v("CARGO_TARGET_*_RUNNER", Build, H, "makes `cargo run` and `cargo test` start every binary through the named program"),
+    v("CARGO_TARGET_*_LINKER", Build, H, "makes cargo run the named program as the linker"),
+    v("RUSTDOC", Build, H, "makes cargo run the named program for documentation and doc tests"),
+    when(v("GOFLAGS", Build, H, "gives every go command flags that run a program of the writer's choice around each compiler call (`-toolexec`) or test binary (`-exec`), swap source files (`-overlay`) or fetch without TLS (`-insecure`)"), go_flags_load_code),
     v("CC", Build, H, "names the C compiler that make, cargo build scripts and python extension builds run"),
     v("CXX", Build, H, "names the C++ compiler that make, cargo build scripts and python extension builds run"),
     v("MAKEFLAGS", Build, H, "adds options and variable overrides (`SHELL=`, `CC=`) to every make, sub-makes included"),
@@ -142,11 +212,27 @@ pub(crate) const CODE_VARS: &[CodeVar] = &[
     v("VISUAL", Interactive, M, "names a program that git and other tools run to edit text"),
 ];
 
-/// The entry for `name`, if it is listed.
-pub(crate) fn lookup(name: &str) -> Option<&'static CodeVar> {
+/// Whether `name` matches a listed name, where `*` in the list stands for
+/// one or more characters (`CARGO_TARGET_*_RUNNER`).
+fn name_matches(c: &CodeVar, name: &str) -> bool {
+    match c.name.split_once('*') {
+        Some((pre, post)) => {
+            name.len() > pre.len() + post.len() && name.starts_with(pre) && name.ends_with(post)
+        }
+        None => c.name == name || (c.any_case && c.name.eq_ignore_ascii_case(name)),
+    }
+}
+
+/// The entry for `name` with `value`, if it loads code. A value that is
+/// not known (`None`) counts as one that does.
+pub(crate) fn lookup(name: &str, value: Option<&str>) -> Option<&'static CodeVar> {
     CODE_VARS
         .iter()
-        .find(|c| c.name == name || (c.any_case && c.name.eq_ignore_ascii_case(name)))
+        .find(|c| name_matches(c, name))
+        .filter(|c| match (c.when, value) {
+            (Some(loads), Some(v)) => loads(v),
+            _ => true,
+        })
 }
 
 #[cfg(test)]
@@ -243,7 +329,7 @@ mod tests {
             ("MAKE", None),
         ];
         for (name, want) in table {
-            assert_eq!(lookup(name).map(|c| c.severity), *want, "{name}");
+            assert_eq!(lookup(name, None).map(|c| c.severity), *want, "{name}");
         }
     }
 }

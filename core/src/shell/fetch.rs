@@ -40,9 +40,12 @@ pub(crate) fn split(text: &str, pointer: &str) -> Vec<Pipeline> {
         if cmd.words.is_empty() {
             continue;
         }
+        // Assignments stay in front of the program (`GOPROXY=off go build`):
+        // they are options of it, which a reader of the command needs.
         let simple: Simple = cmd
-            .words
+            .assignments
             .into_iter()
+            .chain(cmd.words)
             .map(|text| Word {
                 text,
                 pointer: pointer.to_string(),
@@ -582,6 +585,12 @@ fn is_local_path(word: &str) -> bool {
 /// option, a transfer tool given a remote address, or git cloning,
 /// fetching or pulling from a remote.
 pub(crate) fn fetch_of(simple: &[Word]) -> Option<Fetching> {
+    // `uv run` is a wrapper (the program it runs is judged on its own), but
+    // it first syncs the project's environment, and `--with` adds packages
+    // resolved at that moment.
+    if let Some(hit) = uv_run(simple) {
+        return Some(hit);
+    }
     let p = program_index(simple)?;
     let prog = simple.get(p)?;
     let mut name = program_name(&prog.text);
@@ -629,7 +638,48 @@ pub(crate) fn fetch_of(simple: &[Word]) -> Option<Fetching> {
     {
         return None;
     }
+    if name == "go" {
+        // `go mod edit`, `init` and the like change files only.
+        let resolves = ["download", "tidy", "vendor", "graph", "why", "verify"];
+        if sub == "mod"
+            && !operands()
+                .nth(1)
+                .is_some_and(|w| resolves.contains(&w.text.as_str()))
+        {
+            return None;
+        }
+        // The same offline switches, given through the environment.
+        let offline_env = simple.get(..p).unwrap_or(&[]).iter().any(|w| {
+            w.text == "GOPROXY=off"
+                || (w.text.starts_with("GOFLAGS=") && w.text.contains("-mod=vendor"))
+        });
+        if offline_env {
+            return None;
+        }
+    }
     Some(hit())
+}
+
+/// `uv run` (past assignments and `env`), unless offline or frozen to what
+/// is already installed.
+fn uv_run(simple: &[Word]) -> Option<Fetching> {
+    let at = simple
+        .iter()
+        .position(|w| !is_assignment(&w.text) && program_name(&w.text) != "env")?;
+    let prog = simple.get(at)?;
+    if program_name(&prog.text) != "uv" {
+        return None;
+    }
+    let rest = simple.get(at + 1..).unwrap_or(&[]);
+    let sub = rest.iter().find(|w| !w.text.starts_with('-'))?;
+    let offline = rest
+        .iter()
+        .any(|w| matches!(w.text.as_str(), "--offline" | "--frozen" | "--no-sync"));
+    (sub.text == "run" && !offline).then(|| Fetching {
+        pointer: prog.pointer.clone(),
+        program: "uv".to_string(),
+        shown: show(simple.get(at..).unwrap_or(&[])),
+    })
 }
 
 #[cfg(test)]
@@ -952,6 +1002,13 @@ mod tests {
             "git pull",
             "git submodule update --init",
             "timeout 60 uv sync",
+            // Builds and test runs resolve what is not yet on disk.
+            "cargo test",
+            "go test ./...",
+            "go mod download",
+            "uv run --with requests x.py",
+            "./gradlew test",
+            "mvn -B package",
         ] {
             assert!(fetches(text), "{text} fetches");
         }
@@ -965,8 +1022,13 @@ mod tests {
             "yarn test",
             "npx --no-install jest",
             "cargo build --offline",
-            "cargo test",
-            "go test ./...",
+            "cargo test --frozen",
+            "go test -mod=vendor ./...",
+            "GOPROXY=off go build ./...",
+            "go mod edit -go=1.22",
+            "uv run --offline pytest",
+            "gradle --offline test",
+            "mvn -o test",
             "gem list",
             "curl --version",
             "curl -sf http://localhost:8080/health",

@@ -24,7 +24,7 @@ pub(crate) mod walk;
 pub(crate) mod words;
 
 pub(crate) use lex::parse;
-pub(crate) use programs::{code_loading_variable, is_interpreter};
+pub(crate) use programs::is_interpreter;
 pub(crate) use walk::{analyze_script, analyze_words, Analysis, Hit, HitKind};
 pub(crate) use words::{metacharacters, program_name, Meta};
 

@@ -3,7 +3,10 @@
 use crate::finding::Severity;
 
 /// Environment variables that make a program load or run code named in
-/// their value: the severity and why.
-pub(crate) fn code_loading_variable(name: &str) -> Option<(Severity, &'static str)> {
-    crate::shell::codevars::lookup(name).map(|c| (c.severity, c.why))
+/// their value (`None` when the value is not known): the severity and why.
+pub(crate) fn code_loading_variable(
+    name: &str,
+    value: Option<&str>,
+) -> Option<(Severity, &'static str)> {
+    crate::shell::codevars::lookup(name, value).map(|c| (c.severity, c.why))
 }

@@ -177,15 +177,35 @@ pub(crate) const FETCHERS: &[Fetcher] = &[
         subcommands: &[],
         offline: &["--no-install", "--offline"],
     },
+    // Building, testing or running resolves whatever the lock names and
+    // is not yet on disk, from the registry.
     Fetcher {
         programs: &["cargo"],
-        subcommands: &["fetch", "install", "update", "add"],
+        subcommands: &[
+            "fetch", "install", "update", "add", "build", "b", "test", "t", "run", "r", "check",
+            "c", "bench", "doc",
+        ],
         offline: &["--offline", "--frozen"],
     },
+    // In module mode every build downloads the modules it is missing;
+    // `go mod` only at its subcommands that resolve (see `fetch_of`).
     Fetcher {
         programs: &["go"],
-        subcommands: &["get"],
-        offline: &[],
+        subcommands: &[
+            "get", "build", "test", "run", "install", "generate", "vet", "list", "mod",
+        ],
+        offline: &["-mod=vendor"],
+    },
+    // Every invocation resolves the build's dependencies first.
+    Fetcher {
+        programs: &["gradle", "gradlew"],
+        subcommands: &[],
+        offline: &["--offline"],
+    },
+    Fetcher {
+        programs: &["mvn", "mvnw"],
+        subcommands: &[],
+        offline: &["-o", "--offline"],
     },
     Fetcher {
         programs: &["gem"],

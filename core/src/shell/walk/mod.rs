@@ -300,8 +300,10 @@ impl Walker {
 
     /// `NAME=value` before a program (`env`, shell text).
     pub(crate) fn assignment(&mut self, c: &Call<'_>, k: usize, word: &str) {
-        let name = word.split('=').next().unwrap_or("");
-        if let Some((sev, why)) = code_loading_variable(name) {
+        let (name, value) = word.split_once('=').unwrap_or((word, ""));
+        // A value built from other variables is not known here.
+        let value = (!value.contains(['$', '`'])).then_some(value);
+        if let Some((sev, why)) = code_loading_variable(name, value) {
             self.hit(c, k, HitKind::CodeOption, name, sev, why);
             if let Some(h) = self.out.hits.last_mut() {
                 h.variable = true;
