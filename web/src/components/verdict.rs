@@ -131,6 +131,7 @@ pub fn verdict_strip(report: Option<&Report>, readable: bool) -> Html {
     html! {
         <a {class} id="verdict-strip" href="#verdict" data-verdict={b.code}>
             <strong>{ b.headline }</strong>{ " · " }{ b.counts.clone() }
+            <span class="strip-notice" id="strip-notice">{ b.notice.split(". ").next().unwrap_or(b.notice) }</span>
         </a>
     }
 }
