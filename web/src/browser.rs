@@ -7,7 +7,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
 use crate::share;
-use crate::state::{Start, Status};
+use crate::state::{Origin, PendingLink, Start, Status, DRAFT_PREFIX};
 
 fn window() -> Result<web_sys::Window, String> {
     web_sys::window().ok_or_else(|| "no browser window".to_string())
@@ -65,7 +65,9 @@ pub fn start() -> Start {
         .and_then(|l| l.hash().ok())
         .unwrap_or_default();
     let mut notes: Vec<Status> = Vec::new();
-    let today = match share::today_from_query(&search) {
+    let pinned = share::today_from_query(&search);
+    let today_pinned = matches!(pinned, Some(Ok(_)));
+    let today = match pinned {
         Some(Ok(d)) => Some(d),
         Some(Err(message)) => {
             notes.push(Status::error(message));
@@ -74,11 +76,24 @@ pub fn start() -> Start {
         None => local_today(),
     };
     let mut start = Start::workshop(today);
-    match share::profile_from_fragment(&hash) {
-        Some(Ok(text)) => {
-            start.name = "shared-link.json".into();
-            start.text = text;
+    start.today_pinned = today_pinned;
+    match share::read_fragment(&hash) {
+        // A link is its own context, never the lesson: its text, its name
+        // (by format), its own draft.
+        Some(Ok(link)) if link.confirm.is_none() => {
+            start.name = crate::state::name_for("shared-link", &link.text);
+            start.text = link.text;
+            start.lesson = None;
+            start.origin = Origin::Link;
             notes.push(Status::info("opened the profile carried by this link"));
+        }
+        // Too large to open unasked: the workshop profile shows until the
+        // learner confirms.
+        Some(Ok(link)) => {
+            start.pending_link = Some(PendingLink {
+                text: link.text.into(),
+                reason: link.confirm.unwrap_or_default(),
+            });
         }
         Some(Err(message)) => notes.push(Status::error(format!(
             "this link's profile could not be read ({message}); showing the workshop profile"
@@ -89,12 +104,14 @@ pub fn start() -> Start {
     start
 }
 
-/// The page's address without query-independent fragment, plus `#fragment`.
+/// The page's address without its query and fragment, plus `#fragment`:
+/// a shared link never carries `?today=`, which would pin the viewer's
+/// audit date (an outdated runtime would look current).
 pub fn link_with_fragment(fragment: &str) -> Result<String, String> {
     let location = window()?.location();
-    let href = location.href().map_err(js_error)?;
-    let base = href.split('#').next().unwrap_or(&href);
-    Ok(format!("{base}#{fragment}"))
+    let origin = location.origin().map_err(js_error)?;
+    let path = location.pathname().map_err(js_error)?;
+    Ok(format!("{origin}{path}#{fragment}"))
 }
 
 /// Read a file the learner picked or dropped.
@@ -177,11 +194,26 @@ pub fn save_draft(key: &str, text: Option<&str>) {
     }
 }
 
-/// The profile carried by the address's fragment right now, for a link
-/// pasted into the same tab (`hashchange`).
-pub fn fragment_profile() -> Option<Result<String, String>> {
+/// Delete every draft this page kept in this browser.
+pub fn forget_drafts() {
+    let Some(storage) = local_storage() else {
+        return;
+    };
+    let n = storage.length().unwrap_or(0);
+    let keys: Vec<String> = (0..n)
+        .filter_map(|i| storage.key(i).ok().flatten())
+        .filter(|k| k.starts_with(DRAFT_PREFIX))
+        .collect();
+    for key in keys {
+        let _ = storage.remove_item(&key);
+    }
+}
+
+/// The file carried by the address's fragment right now, for a link
+/// pasted into the same tab (`hashchange`), checked against the caps.
+pub fn fragment_link() -> Option<Result<share::LinkText, String>> {
     let hash = web_sys::window()?.location().hash().ok()?;
-    share::profile_from_fragment(&hash)
+    share::read_fragment(&hash)
 }
 
 /// Move keyboard focus to the element with `id`.

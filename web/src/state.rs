@@ -13,7 +13,7 @@ use isolint_core::observe::{self, Observations, Reconciliation};
 use isolint_core::runner::{Runner, RunnerError};
 use isolint_core::sanitize::neutralize;
 use isolint_core::view_model::{self, Filter};
-use isolint_core::{audit, AuditOptions, CatalogError, Date, Labels, Report, Severity};
+use isolint_core::{audit, AuditOptions, CatalogError, Date, Labels, Report, Severity, Verdict};
 use yew::Reducible;
 
 use crate::clock;
@@ -90,11 +90,59 @@ fn describe_runner_error(e: &RunnerError) -> String {
     .located()
 }
 
+/// One profile of the editor's file: which part of the file it describes
+/// (`Deployment/api`, a Compose service; empty for a file holding one
+/// profile) and its report.
+#[derive(Debug, Clone)]
+pub struct ProfileRow {
+    pub unit: String,
+    pub report: Rc<Report>,
+}
+
+impl ProfileRow {
+    /// Not eligible first; worst first within (most critical findings,
+    /// then high, ...): the dashboard's Profiles order.
+    fn order_key(&self) -> (u8, std::cmp::Reverse<[usize; 5]>) {
+        let rank = match self.report.verdict {
+            Verdict::NotEligible => 0,
+            Verdict::EligibleForRuntimeTesting => 1,
+        };
+        let counts = Severity::ALL.map(|s| self.report.summary.count(s));
+        (rank, std::cmp::Reverse(counts))
+    }
+
+    /// The name the picker shows: the unit, or the profile's own name.
+    pub fn title(&self) -> String {
+        if self.unit.is_empty() {
+            neutralize(&self.report.profile.name).into_owned()
+        } else {
+            neutralize(&self.unit).into_owned()
+        }
+    }
+}
+
+/// The verdict of a whole file: not eligible when any of its profiles is.
+pub fn file_verdict(rows: &[ProfileRow]) -> Option<Verdict> {
+    if rows.is_empty() {
+        return None;
+    }
+    Some(
+        if rows
+            .iter()
+            .any(|r| r.report.verdict == Verdict::NotEligible)
+        {
+            Verdict::NotEligible
+        } else {
+            Verdict::EligibleForRuntimeTesting
+        },
+    )
+}
+
 /// Audit the editor's text: an `isolint.profile/v1` document directly, any
 /// other sandbox configuration core can import (Kubernetes, Compose, OCI,
-/// Codex, sandbox settings, bwrap) through its importer. A file describing
-/// several profiles shows the first that is not eligible, else the first,
-/// as the dashboard does; findings then point into the editor's text.
+/// Codex, sandbox settings, bwrap) through its importer. Every profile the
+/// file describes is audited, worst first (as the dashboard lists them);
+/// findings of an imported profile point into the editor's text.
 ///
 /// A runner overlay is merged under imported profiles by the same core
 /// function as `isolint audit --runner`; an `isolint.profile/v1` document
@@ -106,14 +154,22 @@ fn audit_text(
     labels: &Labels,
     options: &AuditOptions,
     runner: Option<&Runner>,
-) -> Result<(Report, bool), InputProblem> {
+) -> Result<(Vec<ProfileRow>, bool), InputProblem> {
     let Some(format) = import::detect(bytes, Some(name)) else {
         let looks_like_json = bytes
             .iter()
             .find(|b| !b.is_ascii_whitespace())
             .is_some_and(|b| matches!(b, b'{' | b'[' | 0xEF));
         return audit(bytes, name, labels, options)
-            .map(|r| (r, false))
+            .map(|r| {
+                (
+                    vec![ProfileRow {
+                        unit: String::new(),
+                        report: Rc::new(r),
+                    }],
+                    false,
+                )
+            })
             .map_err(|e| {
                 let mut problem = InputProblem::from_error(&e);
                 if !looks_like_json {
@@ -140,23 +196,68 @@ fn audit_text(
         line: e.loc.map(|l| l.line),
         column: e.loc.map(|l| l.column),
     })?;
-    let mut reports = Vec::with_capacity(units.len());
+    let mut rows = Vec::with_capacity(units.len());
     for unit in &units {
-        reports.push(match runner {
+        let report = match runner {
             Some(r) => isolint_core::runner::audit_imported(unit, name, labels, options, r)
                 .map_err(|e| runner_problem(&e, &r.file))?,
             None => import::audit_imported(unit, name, labels, options)
                 .map_err(|e| InputProblem::from_error(&e))?,
+        };
+        rows.push(ProfileRow {
+            unit: unit.name.clone(),
+            report: Rc::new(report),
         });
     }
-    let applied = runner.is_some();
-    import::representative(reports)
-        .map(|r| (r, applied))
-        .ok_or_else(|| InputProblem {
+    if rows.is_empty() {
+        return Err(InputProblem {
             message: format!("no profile found in this {}", format.title()),
             line: None,
             column: None,
-        })
+        });
+    }
+    // A stable sort: alike profiles keep the file's order.
+    rows.sort_by_key(ProfileRow::order_key);
+    Ok((rows, runner.is_some()))
+}
+
+/// The file name the page gives text that came without one (pasted,
+/// typed, a link): named after the format it holds, so YAML is `.yaml`.
+pub fn name_for(stem: &str, text: &str) -> String {
+    use isolint_core::import::Format;
+    let ext = match import::detect(text.as_bytes(), None) {
+        Some(Format::Kubernetes | Format::Compose) => "yaml",
+        Some(Format::Codex) => "toml",
+        Some(Format::Bwrap) => "sh",
+        Some(Format::Oci | Format::SandboxSettings) | None => "json",
+    };
+    format!("{stem}.{ext}")
+}
+
+/// Whether `new` is an edit of `original` rather than other content: at
+/// least half of its non-blank lines are lines of `original`. A paste of
+/// one line into a lesson keeps it the lesson; a Kubernetes file pasted
+/// over it shares none of its lines.
+fn related(original: &str, new: &str) -> bool {
+    let known: std::collections::HashSet<&str> = original.lines().map(str::trim).collect();
+    let (mut lines, mut common) = (0usize, 0usize);
+    for l in new.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        lines += 1;
+        common += usize::from(known.contains(l));
+    }
+    lines > 0 && common * 2 >= lines
+}
+
+/// A 64-bit FNV-1a digest, in hex: keys drafts by the content they started
+/// from (not by a file name two unrelated files can share). Not a security
+/// measure: the key only has to tell contents apart.
+pub fn content_key(text: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
 }
 
 /// Why a file of `size` bytes, over core's input limit, was refused.
@@ -259,14 +360,58 @@ impl AuditTiming {
     }
 }
 
+/// Where the editor's content came from: what its draft is kept under,
+/// and whether a lesson card belongs beside it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// A gallery lesson, by id.
+    Lesson(&'static str),
+    /// A file opened or dropped.
+    File,
+    /// Text pasted over the whole editor, or typed into an emptied one.
+    Pasted,
+    /// The profile a shared link carries.
+    Link,
+}
+
+/// Where pasted work is kept: one slot, offered again after a reload.
+pub const PASTED_DRAFT_KEY: &str = "isolint.draft.pasted";
+
+/// The prefix of every draft key, for "forget my drafts".
+pub const DRAFT_PREFIX: &str = "isolint.draft.";
+
+/// An edit kept in this browser from earlier, offered back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Draft {
+    /// The storage key it was found under.
+    pub key: String,
+    /// As stored: secret values already masked.
+    pub text: Rc<str>,
+}
+
+/// A shared link whose content is past the size or line cap: held back,
+/// unrendered, until the learner confirms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PendingLink {
+    pub text: Rc<str>,
+    /// Why it was held ("2 MB, 40 000 lines").
+    pub reason: String,
+}
+
 /// What the page starts with.
 #[derive(Debug, Clone)]
 pub struct Start {
     pub name: String,
     pub text: String,
     pub lesson: Option<&'static str>,
+    /// Where the text came from (a lesson unless a link brought it).
+    pub origin: Origin,
     /// The audit date (`?today=` or the browser's local date).
     pub today: Option<Date>,
+    /// The date came from the address (`?today=`), not the browser's clock.
+    pub today_pinned: bool,
+    /// A link held back for confirmation (too large to open unasked).
+    pub pending_link: Option<PendingLink>,
     /// Something to tell the learner at once (e.g. a broken shared link).
     pub status: Option<Status>,
 }
@@ -278,7 +423,10 @@ impl Start {
             name: WORKSHOP_SOURCE.into(),
             text: isolint_core::WORKSHOP_PROFILE.into(),
             lesson: Some("workshop"),
+            origin: Origin::Lesson("workshop"),
             today,
+            today_pinned: false,
+            pending_link: None,
             status: None,
         }
     }
@@ -293,6 +441,8 @@ pub struct State {
     pub source_name: Rc<str>,
     /// The gallery lesson the text came from, if any.
     pub lesson: Option<&'static str>,
+    /// Where the text came from.
+    pub origin: Origin,
     /// Bumped on every change of `text`.
     pub revision: u64,
     /// The revision the current `report`/`input_error` describe.
@@ -302,7 +452,14 @@ pub struct State {
     /// Why the last catalog file was refused.
     pub catalog_error: Option<String>,
     pub today: Option<Date>,
-    /// The last readable audit. Kept while the text is unreadable, marked stale.
+    /// The date came from the address (`?today=`), not the browser's clock.
+    pub today_pinned: bool,
+    /// Every profile of the last readable audit, worst first.
+    pub profiles: Rc<Vec<ProfileRow>>,
+    /// Which of `profiles` is shown.
+    pub profile: usize,
+    /// The shown profile's report (`profiles[profile]`). Kept while the
+    /// text is unreadable, marked stale.
     pub report: Option<Rc<Report>>,
     /// Set while the current text cannot be audited.
     pub input_error: Option<InputProblem>,
@@ -322,8 +479,11 @@ pub struct State {
     pub edited: bool,
     /// Bumped on every load, so the page looks for a saved draft once each.
     pub loads: u64,
-    /// An edit of this lesson or file kept from earlier, offered back.
-    pub draft: Option<Rc<str>>,
+    /// Edits kept from earlier, offered back: this content's own, and
+    /// pasted work from an earlier visit.
+    pub drafts: Vec<Draft>,
+    /// A link past the size or line cap, waiting for the learner's yes.
+    pub pending_link: Option<PendingLink>,
     /// The runner overlay (`--runner` on the command line), if one is loaded.
     pub runner: Option<Rc<Runner>>,
     /// Why the last overlay file was refused.
@@ -353,6 +513,23 @@ pub enum Action {
         text: String,
         lesson: Option<&'static str>,
     },
+    /// The learner pasted or dropped text in the editor; the result is
+    /// this. New content (little in common with what was loaded) becomes
+    /// its own context, as [`Action::Paste`]; else it is an edit.
+    PasteInto(String),
+    /// Text pasted over the whole editor (or dropped on it): new content,
+    /// its own context, named after its format.
+    Paste(String),
+    /// The profile a shared link carries: its own context, never a lesson.
+    OpenLink(String),
+    /// A link past the caps arrived: hold it for confirmation.
+    HoldLink(PendingLink),
+    /// Open the held link.
+    ConfirmLink,
+    /// Forget the held link.
+    RefuseLink,
+    /// Show another profile of the file (an index into `profiles`).
+    SelectProfile(usize),
     /// A profile file was read.
     LoadFile {
         name: String,
@@ -377,12 +554,17 @@ pub enum Action {
     DismissStatus,
     /// Show a shareable link that was just made.
     ShowLink(String),
-    /// A saved edit of the loaded lesson or file was found.
-    OfferDraft(String),
-    /// Put the offered draft into the editor.
-    RestoreDraft,
-    /// Forget the offered draft.
-    DiscardDraft,
+    /// A saved edit was found under `key`.
+    OfferDraft {
+        key: String,
+        text: String,
+    },
+    /// Put the draft kept under this key into the editor.
+    RestoreDraft(String),
+    /// Stop offering the draft kept under this key (the page also deletes it).
+    DiscardDraft(String),
+    /// Every draft was deleted: stop offering any.
+    ForgetDrafts,
     /// A runner overlay file was read (or pasted).
     LoadRunner {
         name: String,
@@ -408,12 +590,16 @@ impl State {
             text: Rc::from(start.text),
             source_name: Rc::from(start.name),
             lesson: start.lesson,
+            origin: start.origin,
             revision: 1,
             audited: 0,
             labels: Rc::new(Labels::workshop()),
             catalog: CatalogChoice::Workshop,
             catalog_error: None,
             today: start.today,
+            today_pinned: start.today_pinned,
+            profiles: Rc::new(Vec::new()),
+            profile: 0,
             report: None,
             input_error: None,
             filter: Filter::default(),
@@ -426,7 +612,8 @@ impl State {
             original: Rc::from(""),
             edited: false,
             loads: 1,
-            draft: None,
+            drafts: Vec::new(),
+            pending_link: start.pending_link,
             runner: None,
             runner_error: None,
             runner_applied: false,
@@ -453,8 +640,25 @@ impl State {
         self.timing.count += 1;
         self.audited = self.revision;
         match result {
-            Ok((report, applied)) => {
-                self.report = Some(Rc::new(report));
+            Ok((rows, applied)) => {
+                // Keep showing the same part of the file across edits.
+                let unit = self.profiles.get(self.profile).map(|r| r.unit.clone());
+                self.profile = unit
+                    .and_then(|u| rows.iter().position(|r| r.unit == u))
+                    .unwrap_or(0);
+                self.report = rows.get(self.profile).map(|r| Rc::clone(&r.report));
+                self.profiles = Rc::new(rows);
+                if self.origin == Origin::Pasted || self.origin == Origin::Link {
+                    let stem = if self.origin == Origin::Link {
+                        "shared-link"
+                    } else {
+                        "pasted"
+                    };
+                    let name = name_for(stem, &self.text);
+                    if *self.source_name != *name {
+                        self.source_name = Rc::from(name);
+                    }
+                }
                 self.runner_applied = applied;
                 self.input_error = None;
                 if self.selected_index().is_none() {
@@ -470,14 +674,20 @@ impl State {
         }
     }
 
-    fn replace_text(&mut self, name: String, text: String, lesson: Option<&'static str>) {
+    fn replace_text(&mut self, name: String, text: String, origin: Origin) {
         self.text = Rc::from(text);
         self.original = Rc::clone(&self.text);
         self.edited = false;
         self.loads += 1;
-        self.draft = None;
+        self.drafts.clear();
         self.source_name = Rc::from(name);
-        self.lesson = lesson;
+        self.lesson = match origin {
+            Origin::Lesson(id) => Some(id),
+            _ => None,
+        };
+        self.origin = origin;
+        self.profiles = Rc::new(Vec::new());
+        self.profile = 0;
         self.revision += 1;
         self.selected = None;
         self.cursor_line = None;
@@ -488,20 +698,44 @@ impl State {
         self.run_audit();
     }
 
-    /// Where this lesson's (or file's) draft is kept in the browser.
+    /// Where the draft of this content is kept in the browser: by where
+    /// the content came from (a lesson, the content a file or link opened
+    /// with, pasted work), never by a file name alike files can share.
     pub fn draft_key(&self) -> String {
-        match self.lesson {
-            Some(id) => format!("isolint.draft.lesson.{id}"),
-            None => format!("isolint.draft.file.{}", self.source_name),
+        match &self.origin {
+            Origin::Lesson(id) => format!("{DRAFT_PREFIX}lesson.{id}"),
+            Origin::File => format!("{DRAFT_PREFIX}file.{}", content_key(&self.original)),
+            Origin::Link => format!("{DRAFT_PREFIX}link.{}", content_key(&self.original)),
+            Origin::Pasted => PASTED_DRAFT_KEY.into(),
         }
     }
 
     /// What to keep for the draft key after an edit: the text when it
     /// differs from what was loaded, `None` (forget) when it is back to it.
-    /// Nothing changes before the learner edits.
+    /// Nothing changes before the learner edits. Pasted work is kept as
+    /// soon as it is pasted: it exists nowhere else.
     pub fn draft_to_keep(&self) -> Option<Option<&str>> {
+        if self.origin == Origin::Pasted {
+            return Some((!self.text.trim().is_empty()).then_some(&*self.text));
+        }
         self.edited
             .then(|| (*self.text != *self.original).then_some(&*self.text))
+    }
+
+    /// [`State::draft_to_keep`] as stored: secret values masked. The
+    /// audit's own masked source when it describes this text (it knows
+    /// which values are secrets), else core's masking of unparsed text.
+    pub fn masked_draft(&self) -> Option<Option<String>> {
+        let keep = self.draft_to_keep()?;
+        Some(keep.map(|text| match self.current_report() {
+            Some(r) if self.audited == self.revision => view_model::shown_source(r).1.to_owned(),
+            _ => isolint_core::redact::mask_unparsed(text),
+        }))
+    }
+
+    /// The verdict of the whole file (every profile in it).
+    pub fn file_verdict(&self) -> Option<Verdict> {
+        file_verdict(&self.profiles)
     }
 
     /// Whether the shown report describes the editor's current text.
@@ -587,8 +821,17 @@ impl State {
             Action::Audit { revision } => {
                 *revision != self.revision || self.audited == self.revision
             }
-            Action::Edit(text) | Action::OfferDraft(text) => *self.text == **text,
-            Action::RestoreDraft | Action::DiscardDraft => self.draft.is_none(),
+            Action::Edit(text) | Action::PasteInto(text) => *self.text == **text,
+            Action::OfferDraft { key, text } => {
+                (*self.text == **text && *key == self.draft_key())
+                    || self.drafts.iter().any(|d| d.key == *key)
+            }
+            Action::RestoreDraft(key) | Action::DiscardDraft(key) => {
+                !self.drafts.iter().any(|d| d.key == *key)
+            }
+            Action::ForgetDrafts => self.drafts.is_empty(),
+            Action::SelectProfile(i) => *i == self.profile || *i >= self.profiles.len(),
+            Action::ConfirmLink | Action::RefuseLink => self.pending_link.is_none(),
             Action::DropRunner => self.runner.is_none() && self.runner_error.is_none(),
             Action::DismissRunnerError => self.runner_error.is_none(),
             Action::DropObservations => {
@@ -613,29 +856,80 @@ impl State {
         match action {
             Action::Audit { .. } => self.run_audit(),
             Action::Edit(text) => {
+                if text.trim().is_empty() && self.origin != Origin::Pasted {
+                    // The learner emptied the editor: what is typed next is
+                    // new work, not an edit of the lesson, file or link.
+                    self.replace_text(name_for("pasted", ""), text, Origin::Pasted);
+                    return;
+                }
                 self.text = Rc::from(text);
                 self.revision += 1;
                 self.edited = true;
             }
-            Action::OfferDraft(text) => self.draft = Some(Rc::from(text)),
-            Action::RestoreDraft => {
-                if let Some(draft) = self.draft.take() {
-                    self.text = draft;
+            Action::PasteInto(text) => {
+                if self.origin != Origin::Pasted && !related(&self.original, &text) {
+                    self.apply(Action::Paste(text));
+                } else {
+                    self.apply(Action::Edit(text));
+                }
+            }
+            Action::Paste(text) => {
+                self.replace_text(name_for("pasted", &text), text, Origin::Pasted);
+                self.edited = true;
+                self.status = None;
+            }
+            Action::OpenLink(text) => {
+                self.replace_text(name_for("shared-link", &text), text, Origin::Link);
+                self.pending_link = None;
+            }
+            Action::HoldLink(link) => self.pending_link = Some(link),
+            Action::ConfirmLink => {
+                if let Some(link) = self.pending_link.take() {
+                    let text = link.text.to_string();
+                    self.replace_text(name_for("shared-link", &text), text, Origin::Link);
+                    self.status = Some(Status::info("opened the profile carried by this link"));
+                }
+            }
+            Action::RefuseLink => self.pending_link = None,
+            Action::SelectProfile(i) => {
+                if let Some(row) = self.profiles.get(i) {
+                    self.profile = i;
+                    self.report = Some(Rc::clone(&row.report));
+                    self.selected = None;
+                    self.cursor_line = None;
+                }
+            }
+            Action::OfferDraft { key, text } => self.drafts.push(Draft {
+                key,
+                text: Rc::from(text),
+            }),
+            Action::RestoreDraft(key) => {
+                let Some(at) = self.drafts.iter().position(|d| d.key == key) else {
+                    return;
+                };
+                let draft = self.drafts.remove(at);
+                if key == self.draft_key() {
+                    self.text = draft.text;
                     self.revision += 1;
                     self.edited = true;
                     self.selected = None;
                     self.run_audit();
+                } else if key == PASTED_DRAFT_KEY {
+                    let text = draft.text.to_string();
+                    self.replace_text(name_for("pasted", &text), text, Origin::Pasted);
                 }
             }
-            Action::DiscardDraft => self.draft = None,
+            Action::DiscardDraft(key) => self.drafts.retain(|d| d.key != key),
+            Action::ForgetDrafts => self.drafts.clear(),
             Action::Load { name, text, lesson } => {
-                self.replace_text(name, text, lesson);
+                let origin = lesson.map_or(Origin::File, Origin::Lesson);
+                self.replace_text(name, text, origin);
                 self.status = None;
             }
             Action::LoadFile { name, bytes } => match State::load_bytes_as_text(&name, bytes) {
                 Ok(text) => {
                     self.status = Some(Status::info(format!("opened {}", neutralize(&name))));
-                    self.replace_text(name, text, None);
+                    self.replace_text(name, text, Origin::File);
                 }
                 Err(message) => self.status = Some(Status::error(message)),
             },
@@ -980,27 +1274,437 @@ mod tests {
         );
         assert_ne!(other.draft_key(), key);
         assert_eq!(other.draft_to_keep(), None);
-        assert!(other.draft.is_none());
+        assert!(other.drafts.is_empty());
         // After a reload the page finds the saved edit and offers it back.
-        let offered = step(start(), Action::OfferDraft("{\"name\": \"mine\"".into()));
-        assert_eq!(offered.draft.as_deref(), Some("{\"name\": \"mine\""));
+        let offer = |s: Rc<State>, text: &str| {
+            let key = s.draft_key();
+            step(
+                s,
+                Action::OfferDraft {
+                    key,
+                    text: text.into(),
+                },
+            )
+        };
+        let offered = offer(start(), "{\"name\": \"mine\"");
+        assert_eq!(
+            offered.drafts.first().map(|d| &*d.text),
+            Some("{\"name\": \"mine\"")
+        );
         assert_eq!(
             &*offered.text,
             isolint_core::WORKSHOP_PROFILE,
             "not applied unasked"
         );
-        let restored = step(Rc::clone(&offered), Action::RestoreDraft);
+        let restored = step(Rc::clone(&offered), Action::RestoreDraft(key.clone()));
         assert_eq!(&*restored.text, "{\"name\": \"mine\"");
-        assert!(restored.draft.is_none() && restored.audited == restored.revision);
-        let discarded = step(offered, Action::DiscardDraft);
-        assert!(discarded.draft.is_none());
+        assert!(restored.drafts.is_empty() && restored.audited == restored.revision);
+        let discarded = step(offered, Action::DiscardDraft(key));
+        assert!(discarded.drafts.is_empty());
         assert_eq!(&*discarded.text, isolint_core::WORKSHOP_PROFILE);
         // A draft equal to the text is no offer.
-        let same = step(
-            start(),
-            Action::OfferDraft(isolint_core::WORKSHOP_PROFILE.into()),
+        let same = offer(start(), isolint_core::WORKSHOP_PROFILE);
+        assert!(same.drafts.is_empty());
+    }
+
+    /// Multi-profile files from core's import fixtures, with the findings
+    /// core's own expectations list for them (`profile`, `pointer`, `line`).
+    const MULTI: &[(&str, &str, &str, usize)] = &[
+        (
+            "hardened.yaml",
+            include_str!("../../fixtures/import/compose/hardened.yaml"),
+            include_str!("../../fixtures/import/compose/hardened.expect.json"),
+            2,
+        ),
+        (
+            "volumes-real.yaml",
+            include_str!("../../fixtures/import/compose/volumes-real.yaml"),
+            include_str!("../../fixtures/import/compose/volumes-real.expect.json"),
+            2,
+        ),
+        (
+            "deployment-host.yaml",
+            include_str!("../../fixtures/import/kubernetes/deployment-host.yaml"),
+            include_str!("../../fixtures/import/kubernetes/deployment-host.expect.json"),
+            2,
+        ),
+        (
+            "risky.yaml",
+            include_str!("../../fixtures/import/compose/risky.yaml"),
+            include_str!("../../fixtures/import/compose/risky.expect.json"),
+            1,
+        ),
+        (
+            "cronjob-secrets.yaml",
+            include_str!("../../fixtures/import/kubernetes/cronjob-secrets.yaml"),
+            include_str!("../../fixtures/import/kubernetes/cronjob-secrets.expect.json"),
+            1,
+        ),
+    ];
+
+    #[test]
+    fn every_profile_of_a_file_is_shown_worst_first_with_its_findings_at_their_lines() {
+        let mut wrong = Vec::new();
+        for (name, text, expect, units) in MULTI {
+            let s = step(
+                start(),
+                Action::LoadFile {
+                    name: (*name).into(),
+                    bytes: text.as_bytes().to_vec(),
+                },
+            );
+            assert!(s.is_current(), "{name}: {:?}", s.input_error);
+            if s.profiles.len() != *units {
+                wrong.push(format!(
+                    "{name}: {} profiles, want {units}",
+                    s.profiles.len()
+                ));
+            }
+            // Worst first, as the dashboard's Profiles tab.
+            let keys: Vec<_> = s.profiles.iter().map(ProfileRow::order_key).collect();
+            if keys.windows(2).any(|w| w[0] > w[1]) {
+                wrong.push(format!("{name}: not worst first"));
+            }
+            // The file is not eligible as soon as one profile is not.
+            let any_blocked = s
+                .profiles
+                .iter()
+                .any(|r| r.report.verdict == Verdict::NotEligible);
+            if (s.file_verdict() == Some(Verdict::NotEligible)) != any_blocked {
+                wrong.push(format!("{name}: file verdict {:?}", s.file_verdict()));
+            }
+            // Every finding core expects is shown at its line of the file,
+            // under the profile it belongs to, once that profile is picked.
+            let expect: serde_json::Value = serde_json::from_str(expect).expect("expect.json");
+            for want in expect["findings"].as_array().into_iter().flatten() {
+                let (unit, pointer, line) = (
+                    want["profile"].as_str().unwrap_or(""),
+                    want["pointer"].as_str().unwrap_or(""),
+                    want["line"].as_u64().unwrap_or(0),
+                );
+                let Some(i) = s.profiles.iter().position(|r| r.unit == unit) else {
+                    wrong.push(format!("{name}: no profile {unit}"));
+                    continue;
+                };
+                let picked = step(Rc::clone(&s), Action::SelectProfile(i));
+                let report = picked.report.as_ref().expect("report");
+                let shown = report.issues.iter().any(|f| {
+                    f.pointer == pointer
+                        && view_model::shown_position(report, f).0.map(u64::from) == Some(line)
+                });
+                if !shown {
+                    wrong.push(format!("{name}: {unit} {pointer} not at line {line}"));
+                }
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "{} wrong:\n{}",
+            wrong.len(),
+            wrong.join("\n")
         );
-        assert!(same.draft.is_none());
+    }
+
+    #[test]
+    fn the_picked_profile_stays_picked_across_edits() {
+        let (name, text, _, _) = MULTI[2];
+        let s = step(
+            start(),
+            Action::LoadFile {
+                name: name.into(),
+                bytes: text.as_bytes().to_vec(),
+            },
+        );
+        let unit = s.profiles[1].unit.clone();
+        let s = step(s, Action::SelectProfile(1));
+        assert_eq!(
+            s.report
+                .as_ref()
+                .map(|r| Rc::ptr_eq(r, &s.profiles[1].report)),
+            Some(true)
+        );
+        let s = settle(step(s, Action::Edit(format!("{text}\n# a comment\n"))));
+        assert_eq!(s.profiles[s.profile].unit, unit);
+        assert!(step(Rc::clone(&s), Action::SelectProfile(9)).profile == s.profile);
+    }
+
+    const K8S: &str = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n    - name: c\n      image: busybox\n";
+    const COMPOSE: &str = "services:\n  tests:\n    image: python:3.12\n    privileged: true\n";
+    const CODEX: &str = "sandbox_mode = \"danger-full-access\"\n";
+    const BWRAP: &str = "bwrap --ro-bind / / --dev /dev --proc /proc -- sh\n";
+
+    #[test]
+    fn the_context_follows_the_content_whatever_the_way_in() {
+        // (how the content arrives, expected name, lesson kept, draft key prefix)
+        type Way = fn(Rc<State>) -> Rc<State>;
+        let cases: &[(&str, Way, &str, Option<&str>, &str)] = &[
+            (
+                "paste k8s",
+                |s| step(s, Action::Paste(K8S.into())),
+                "pasted.yaml",
+                None,
+                PASTED_DRAFT_KEY,
+            ),
+            (
+                "paste compose",
+                |s| step(s, Action::Paste(COMPOSE.into())),
+                "pasted.yaml",
+                None,
+                PASTED_DRAFT_KEY,
+            ),
+            (
+                "paste json",
+                |s| {
+                    step(
+                        s,
+                        Action::Paste(isolint_core::WORKSHOP_PROFILE_FIXED.into()),
+                    )
+                },
+                "pasted.json",
+                None,
+                PASTED_DRAFT_KEY,
+            ),
+            (
+                "paste codex",
+                |s| step(s, Action::Paste(CODEX.into())),
+                "pasted.toml",
+                None,
+                PASTED_DRAFT_KEY,
+            ),
+            (
+                "paste bwrap",
+                |s| step(s, Action::Paste(BWRAP.into())),
+                "pasted.sh",
+                None,
+                PASTED_DRAFT_KEY,
+            ),
+            (
+                "empty, then type",
+                |s| {
+                    settle(step(
+                        step(s, Action::Edit(String::new())),
+                        Action::Edit(COMPOSE.into()),
+                    ))
+                },
+                "pasted.yaml",
+                None,
+                PASTED_DRAFT_KEY,
+            ),
+            (
+                "link yaml",
+                |s| step(s, Action::OpenLink(K8S.into())),
+                "shared-link.yaml",
+                None,
+                "isolint.draft.link.",
+            ),
+            (
+                "link json",
+                |s| step(s, Action::OpenLink(isolint_core::WORKSHOP_PROFILE.into())),
+                "shared-link.json",
+                None,
+                "isolint.draft.link.",
+            ),
+            (
+                "open file",
+                |s| {
+                    step(
+                        s,
+                        Action::LoadFile {
+                            name: "mine.yml".into(),
+                            bytes: K8S.into(),
+                        },
+                    )
+                },
+                "mine.yml",
+                None,
+                "isolint.draft.file.",
+            ),
+            (
+                "type in lesson",
+                |s| {
+                    settle(step(
+                        s,
+                        Action::Edit(isolint_core::WORKSHOP_PROFILE.replace("parser", "p")),
+                    ))
+                },
+                WORKSHOP_SOURCE,
+                Some("workshop"),
+                "isolint.draft.lesson.workshop",
+            ),
+            (
+                "select all, paste k8s",
+                |s| step(s, Action::PasteInto(K8S.into())),
+                "pasted.yaml",
+                None,
+                PASTED_DRAFT_KEY,
+            ),
+            (
+                "select all, paste compose",
+                |s| step(s, Action::PasteInto(COMPOSE.into())),
+                "pasted.yaml",
+                None,
+                PASTED_DRAFT_KEY,
+            ),
+            (
+                "paste a line into the lesson",
+                |s| {
+                    settle(step(
+                        s,
+                        Action::PasteInto(isolint_core::WORKSHOP_PROFILE.replacen(
+                            "{",
+                            "{\n  \"x\": 1,",
+                            1,
+                        )),
+                    ))
+                },
+                WORKSHOP_SOURCE,
+                Some("workshop"),
+                "isolint.draft.lesson.workshop",
+            ),
+            (
+                "paste an edited lesson over it",
+                |s| {
+                    settle(step(
+                        s,
+                        Action::PasteInto(
+                            isolint_core::WORKSHOP_PROFILE.replace("parser-tests", "mine"),
+                        ),
+                    ))
+                },
+                WORKSHOP_SOURCE,
+                Some("workshop"),
+                "isolint.draft.lesson.workshop",
+            ),
+            (
+                "lesson",
+                |s| {
+                    step(
+                        s,
+                        Action::Load {
+                            name: "engine-socket.json".into(),
+                            text: "{}".into(),
+                            lesson: Some("engine-socket"),
+                        },
+                    )
+                },
+                "engine-socket.json",
+                Some("engine-socket"),
+                "isolint.draft.lesson.engine-socket",
+            ),
+        ];
+        let mut wrong = Vec::new();
+        for (what, way, name, lesson, key) in cases {
+            let s = way(start());
+            if &*s.source_name != *name || s.lesson != *lesson || !s.draft_key().starts_with(key) {
+                wrong.push(format!(
+                    "{what}: {} {:?} {}",
+                    s.source_name,
+                    s.lesson,
+                    s.draft_key()
+                ));
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "{} of {} wrong:\n{}",
+            wrong.len(),
+            cases.len(),
+            wrong.join("\n")
+        );
+    }
+
+    #[test]
+    fn drafts_are_keyed_by_content_origin_not_file_name() {
+        let open = |name: &str, text: &str| {
+            step(
+                start(),
+                Action::LoadFile {
+                    name: name.into(),
+                    bytes: text.as_bytes().to_vec(),
+                },
+            )
+            .draft_key()
+        };
+        // Alike names, other content: other drafts.
+        assert_ne!(open("compose.yaml", COMPOSE), open("compose.yaml", K8S));
+        // The same content under another name: the same draft.
+        assert_eq!(open("a.yaml", COMPOSE), open("b.yaml", COMPOSE));
+        // A link and a file with the same content do not share one.
+        let link = step(start(), Action::OpenLink(COMPOSE.into())).draft_key();
+        assert_ne!(link, open("a.yaml", COMPOSE));
+    }
+
+    #[test]
+    fn drafts_are_stored_with_secrets_masked() {
+        const TOKEN: &str = "ghp_R8v2Lk9QmT4xW7nB3cZ5yH1dF6gJ0pSaE2uK";
+        let inherited = include_str!("../gallery/inherited-secret.json");
+        let k8s_env =
+            format!("{K8S}      env:\n        - name: API_TOKEN\n          value: {TOKEN}\n");
+        let compose_env = format!("{COMPOSE}    environment:\n      GITHUB_TOKEN: {TOKEN}\n");
+        let broken =
+            format!("{{ \"environment\": {{ \"variables\": {{ \"GITHUB_TOKEN\": \"{TOKEN}\" ");
+        let edited_lesson = inherited.replace("\"LANG\"", "\"LC_ALL\"");
+        let cases: Vec<(&str, Action)> = vec![
+            ("pasted k8s", Action::Paste(k8s_env)),
+            ("pasted compose", Action::Paste(compose_env)),
+            ("pasted json", Action::Paste(inherited.into())),
+            ("unreadable paste", Action::Paste(broken)),
+            ("edited lesson", Action::Edit(edited_lesson)),
+        ];
+        let total = cases.len();
+        let mut wrong = Vec::new();
+        for (what, action) in cases {
+            let s = settle(step(start(), action));
+            let kept = s.masked_draft().flatten();
+            match kept {
+                Some(text) if !text.contains(TOKEN) && !text.is_empty() => {}
+                other => wrong.push(format!("{what}: {other:?}")),
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "{} of {total} wrong:\n{}",
+            wrong.len(),
+            wrong.join("\n")
+        );
+    }
+
+    #[test]
+    fn pasted_work_is_offered_back_after_a_reload_as_pasted_work() {
+        let s = step(
+            start(),
+            Action::OfferDraft {
+                key: PASTED_DRAFT_KEY.into(),
+                text: COMPOSE.into(),
+            },
+        );
+        assert_eq!(s.lesson, Some("workshop"), "nothing applied unasked");
+        let s = step(s, Action::RestoreDraft(PASTED_DRAFT_KEY.into()));
+        assert_eq!(&*s.text, COMPOSE);
+        assert_eq!(s.lesson, None);
+        assert_eq!(&*s.source_name, "pasted.yaml");
+        assert_eq!(s.draft_key(), PASTED_DRAFT_KEY);
+        let s = step(s, Action::ForgetDrafts);
+        assert!(s.drafts.is_empty());
+    }
+
+    #[test]
+    fn a_held_link_renders_nothing_until_confirmed() {
+        let s = start();
+        let held = step(
+            Rc::clone(&s),
+            Action::HoldLink(PendingLink {
+                text: Rc::from(K8S),
+                reason: "big".into(),
+            }),
+        );
+        assert_eq!(held.text, s.text, "the editor is unchanged");
+        let refused = step(Rc::clone(&held), Action::RefuseLink);
+        assert!(refused.pending_link.is_none() && refused.text == s.text);
+        let opened = step(held, Action::ConfirmLink);
+        assert_eq!(&*opened.text, K8S);
+        assert_eq!(opened.lesson, None);
+        assert_eq!(&*opened.source_name, "shared-link.yaml");
     }
 
     #[test]

@@ -93,6 +93,58 @@ fn artifact_location(w: &mut Pretty, uri: &str) {
         .end_object();
 }
 
+/// A finding's `message.text`: its message and pointer, escaped as SARIF
+/// §3.11.6 asks of a plain-text message. A literal `[` or `]` would read as
+/// embedded-link syntax (`[text](1)`), so each is preceded by `\`, and a
+/// literal `\` just before one is doubled. A value framed in backticks
+/// that holds backticks itself (`` `a`b` `` ends the span early) is framed
+/// with a longer run, as CommonMark code spans are, padded with a space
+/// where it starts or ends with one.
+pub(crate) fn message_text(f: &Finding) -> String {
+    let mut text = format!("{} (at {})", f.message, f.pointer);
+    let values = f
+        .evidence
+        .iter()
+        .filter_map(|(_, v)| v.as_str())
+        .chain(std::iter::once(f.pointer.as_str()));
+    for v in values.filter(|v| v.contains('`')) {
+        let framed = format!("`{v}`");
+        if text.contains(&framed) {
+            text = text.replace(&framed, &code_span(v));
+        }
+    }
+    escape_brackets(&text)
+}
+
+/// `v` as a code span whose fence is longer than any backtick run in it.
+fn code_span(v: &str) -> String {
+    let longest = v.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = if v.starts_with('`') || v.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{v}{pad}{fence}")
+}
+
+/// `[` → `\[`, `]` → `\]`, and `\` before either → `\\`.
+fn escape_brackets(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '[' | ']' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\\' if matches!(chars.peek(), Some('[' | ']')) => out.push_str("\\\\"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 fn result(w: &mut Pretty, report: &Report, f: &Finding, uri: &str) {
     let rule_index = rules::all().position(|r| r.id == f.rule);
     // An imported profile's finding is located in the original file; the
@@ -122,11 +174,7 @@ fn result(w: &mut Pretty, report: &Report, f: &Finding, uri: &str) {
         w.field_num("startLine", l.into());
     }
     w.end_object().end_object().end_object().end_array();
-    w.field_in(
-        "message",
-        "text",
-        &format!("{} (at {})", f.message, f.pointer),
-    );
+    w.field_in("message", "text", &message_text(f));
     w.field_in("partialFingerprints", "isolintFinding/v1", &fp);
     w.key("properties").object().field("area", f.area.as_str());
     if let Some(o) = &f.origin {
@@ -363,7 +411,7 @@ mod tests {
             let mut r = json!({
                 "ruleId": f.rule,
                 "level": level(f.severity),
-                "message": { "text": format!("{} (at {})", f.message, f.pointer) },
+                "message": { "text": super::super::message_text(f) },
                 "locations": [{
                     "physicalLocation": {
                         "artifactLocation": { "uri": uri, "uriBaseId": "SRCROOT" },
@@ -429,6 +477,73 @@ mod tests {
 
     fn reports() -> Vec<Report> {
         super::super::sample_reports("dir/p q.json")
+    }
+
+    #[test]
+    fn message_text_escapes_brackets_and_reframes_backticked_values() {
+        let base = reports()
+            .into_iter()
+            .find_map(|r| r.issues.first().cloned())
+            .expect("a finding");
+        // (message, pointer, evidence value, expected text)
+        let cases: &[(&str, &str, &str, &str)] = &[
+            ("plain `x` here", "/a", "x", "plain `x` here (at /a)"),
+            (
+                "pattern `[abc]` found",
+                "/a",
+                "[abc]",
+                "pattern `\\[abc\\]` found (at /a)",
+            ),
+            ("see [docs](1)", "/a", "", "see \\[docs\\](1) (at /a)"),
+            (
+                "value `a\\[b` ok",
+                "/a",
+                "a\\[b",
+                "value `a\\\\\\[b` ok (at /a)",
+            ),
+            ("cmd `a`b` runs", "/a", "a`b", "cmd ``a`b`` runs (at /a)"),
+            (
+                "cmd `x``y` runs",
+                "/a",
+                "x``y",
+                "cmd ```x``y``` runs (at /a)",
+            ),
+            ("cmd ``b` runs", "/a", "`b", "cmd `` `b `` runs (at /a)"),
+            (
+                "at the end",
+                "/mounts/0/x]y",
+                "",
+                "at the end (at /mounts/0/x\\]y)",
+            ),
+            (
+                "both `[`a`]` here",
+                "/a",
+                "[`a`]",
+                "both ``\\[`a`\\]`` here (at /a)",
+            ),
+            ("a lone \\ stays", "/a", "", "a lone \\ stays (at /a)"),
+        ];
+        let mut wrong = Vec::new();
+        for (message, pointer, value, want) in cases {
+            let mut f = base.clone();
+            f.message = (*message).into();
+            f.pointer = (*pointer).into();
+            f.evidence = crate::finding::Evidence::new();
+            if !value.is_empty() {
+                f.evidence
+                    .insert("value".into(), serde_json::Value::String((*value).into()));
+            }
+            let got = message_text(&f);
+            if got != *want {
+                wrong.push(format!("{message:?}: {got:?} (want {want:?})"));
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "{} of {} wrong: {wrong:#?}",
+            wrong.len(),
+            cases.len()
+        );
     }
 
     #[test]

@@ -9,7 +9,6 @@ use fantoccini::Locator;
 use isolint_browser_tests::{repo_root, Page, TODAY};
 use isolint_core::{audit, AuditOptions, Date, Labels};
 use isolint_web::lessons;
-use isolint_web::share::base64url_decode;
 use serde_json::Value;
 
 fn start_url() -> String {
@@ -432,10 +431,13 @@ async fn shared_links_carry_the_masked_profile_in_the_fragment_only() {
         !before_hash.contains("profile"),
         "the profile is never in the part sent to the server"
     );
-    let encoded = fragment
-        .strip_prefix("profile=")
-        .expect("profile= fragment");
-    let shared = String::from_utf8(base64url_decode(encoded).expect("base64url")).expect("UTF-8");
+    assert!(
+        !before_hash.contains("today"),
+        "a shared link never pins the viewer's audit date: {link}"
+    );
+    let shared = isolint_web::share::profile_from_fragment(&format!("#{fragment}"))
+        .expect("a file in the fragment")
+        .expect("readable");
     let report = audit(
         isolint_core::WORKSHOP_PROFILE.as_bytes(),
         "x",

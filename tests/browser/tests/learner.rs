@@ -66,7 +66,13 @@ async fn an_edit_survives_a_reload_and_comes_back_only_when_asked() {
     let before = page.audit_count().await;
     page.click("#restore-draft").await;
     page.wait_audit(before).await;
-    assert_eq!(page.editor_text().await, edited);
+    // Drafts are stored masked: the edit comes back, its secret as `*`.
+    let secret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+    assert!(edited.contains(secret));
+    assert_eq!(
+        page.editor_text().await,
+        edited.replace(secret, &"*".repeat(secret.len()))
+    );
     assert!(!exists(&page, "#draft-offer").await);
 
     // Another lesson has its own draft; coming back offers this one again.

@@ -8,12 +8,13 @@ use super::editor::Editor;
 use super::exports::export_tools;
 use super::findings::{filter_bar, FindingList};
 use super::gallery::{gallery, lesson_card};
+use super::profiles::profile_picker;
 use super::tables::Tables;
 use super::tools::{profile_tools, runner_tools, status_line};
 use super::verdict::{verdict_banner, verdict_strip};
 use super::{Dispatch, Shared};
 use crate::browser;
-use crate::state::{Action, State, DEBOUNCE_MS};
+use crate::state::{Action, Draft, PendingLink, State, Status, DEBOUNCE_MS, PASTED_DRAFT_KEY};
 
 /// The root: owns the one state, provides the dispatcher, lays out the page.
 #[function_component(App)]
@@ -33,52 +34,69 @@ pub fn app() -> Html {
         });
     }
 
-    // Drafts: after each load, offer back an edit kept from earlier; after
-    // each edit, keep it (in this browser only) under the lesson's key.
+    // Drafts: after each load, offer back an edit kept from earlier (on the
+    // first load also pasted work, which has no lesson to reopen); after
+    // each audit, keep the edit, masked, in this browser only, under the
+    // key of where the content came from.
     {
         let dispatch = dispatch.clone();
         let key = state.draft_key();
+        let first = state.loads == 1;
         use_effect_with(state.loads, move |_| {
-            if let Some(saved) = browser::load_draft(&key) {
-                dispatch.dispatch(Action::OfferDraft(saved));
+            if let Some(text) = browser::load_draft(&key) {
+                dispatch.dispatch(Action::OfferDraft {
+                    key: key.clone(),
+                    text,
+                });
+            }
+            if first && key != PASTED_DRAFT_KEY {
+                if let Some(text) = browser::load_draft(PASTED_DRAFT_KEY) {
+                    dispatch.dispatch(Action::OfferDraft {
+                        key: PASTED_DRAFT_KEY.into(),
+                        text,
+                    });
+                }
             }
         });
     }
     {
         let key = state.draft_key();
-        let keep = state.draft_to_keep().map(|t| t.map(str::to_owned));
-        use_effect_with(state.revision, move |_| {
+        let keep = state.masked_draft();
+        use_effect_with((state.audited, state.loads), move |_| {
             if let Some(text) = keep {
                 browser::save_draft(&key, text.as_deref());
             }
         });
     }
-    // A share link pasted into this tab's address bar loads at once.
+    // A share link pasted into this tab's address bar (or reached with
+    // Back/Forward) opens as its own context; past the caps it waits for a yes.
     {
         let dispatch = dispatch.clone();
         use_effect_with((), move |_| {
-            let listener = web_sys::window().map(|window| gloo_events::EventListener::new(
-                &window,
-                "hashchange",
-                move |_| match browser::fragment_profile() {
-                    Some(Ok(text)) => {
-                        dispatch.dispatch(Action::Load {
-                            name: "shared-link.json".into(),
-                            text,
-                            lesson: None,
-                        });
-                        dispatch.dispatch(Action::Notify(crate::state::Status::info(
-                            "opened the profile carried by this link",
-                        )));
+            let listener = web_sys::window().map(|window| {
+                gloo_events::EventListener::new(&window, "hashchange", move |_| {
+                    match browser::fragment_link() {
+                        Some(Ok(link)) => match link.confirm {
+                            None => {
+                                dispatch.dispatch(Action::OpenLink(link.text));
+                                dispatch.dispatch(Action::Notify(Status::info(
+                                    "opened the profile carried by this link",
+                                )));
+                            }
+                            Some(reason) => dispatch.dispatch(Action::HoldLink(PendingLink {
+                                text: link.text.into(),
+                                reason,
+                            })),
+                        },
+                        Some(Err(message)) => {
+                            dispatch.dispatch(Action::Notify(Status::error(format!(
+                        "this link's profile could not be read ({message}); the editor is unchanged"
+                    ))))
+                        }
+                        None => {}
                     }
-                    Some(Err(message)) => dispatch.dispatch(Action::Notify(
-                        crate::state::Status::error(format!(
-                            "this link's profile could not be read ({message}); the editor is unchanged"
-                        )),
-                    )),
-                    None => {}
-                },
-            ));
+                })
+            });
             move || drop(listener)
         });
     }
@@ -143,11 +161,12 @@ pub fn app() -> Html {
                 <section class="pane editor-pane" aria-labelledby="editor-title">
                     <div class="pane-head">
                         <h2 id="editor-title">{ "Profile" }</h2>
-                        <span class="source-name" title="exported as profile.source">{ state.source_name.to_string() }</span>
+                        <span class="source-name" id="source-name" title="exported as profile.source">{ isolint_core::sanitize::neutralize(&state.source_name).into_owned() }</span>
                     </div>
                     { profile_tools(&dispatch, &state.catalog, &catalog_label, state.catalog_error.as_deref()) }
                     { runner_tools(&dispatch, state.runner.as_ref().map(|r| r.file.as_str()), state.runner_applied, state.runner_error.as_deref()) }
-                    { draft_offer(&dispatch, state.draft.is_some()) }
+                    { link_confirm(&dispatch, state.pending_link.as_ref()) }
+                    { for state.drafts.iter().map(|d| draft_offer(&dispatch, d, &state.draft_key())) }
                     <Editor
                         dispatch={dispatch.clone()}
                         text={Rc::clone(&state.text)}
@@ -160,10 +179,13 @@ pub fn app() -> Html {
                 <section class="pane results-pane" id="results" aria-labelledby="results-title" tabindex="-1">
                     <h2 id="results-title" class="visually-hidden">{ "Audit results" }</h2>
                     { lesson_card(state.lesson, eligible_now) }
+                    { profile_picker(&dispatch, &state.profiles, state.profile) }
                     { verdict_banner(
+                        &dispatch,
                         report.as_deref(),
                         state.input_error.as_ref(),
                         state.today.map(|d| d.to_string()),
+                        state.today_pinned,
                         &catalog_label,
                     ) }
                     { export_tools(&dispatch, current.as_ref(), state.share_link.as_deref()) }
@@ -182,24 +204,82 @@ pub fn app() -> Html {
                 observations_error={state.observations_error.clone()} />
             <footer class="footer">
                 <p>{ isolint_core::NOTICE }</p>
+                { forget_drafts(&dispatch) }
                 <p>{ format!("isolint {} · rules and wording come from the same core library as the command line.", isolint_core::report::TOOL_VERSION) }</p>
             </footer>
         </div>
     }
 }
 
-/// The offer to bring back an edit kept from an earlier visit.
-fn draft_offer(dispatch: &Dispatch, offered: bool) -> Html {
-    if !offered {
-        return html! {};
-    }
-    let restore = super::send_on_click(dispatch, Action::RestoreDraft);
-    let discard = super::send_on_click(dispatch, Action::DiscardDraft);
+/// The offer to bring back an edit kept from an earlier visit: this
+/// content's own draft, or pasted work (which has no lesson to reopen).
+fn draft_offer(dispatch: &Dispatch, draft: &Draft, own_key: &str) -> Html {
+    let own = draft.key == own_key;
+    let (id, restore_id, discard_id, text) = if own {
+        (
+            "draft-offer",
+            "restore-draft",
+            "discard-draft",
+            "You edited this profile earlier; the edit was kept in this browser only, secret values masked.",
+        )
+    } else {
+        (
+            "pasted-offer",
+            "restore-pasted",
+            "discard-pasted",
+            "Your pasted work from an earlier visit was kept in this browser only, secret values masked.",
+        )
+    };
+    let restore = super::send_on_click(dispatch, Action::RestoreDraft(draft.key.clone()));
+    let discard = {
+        let dispatch = dispatch.clone();
+        let key = draft.key.clone();
+        Callback::from(move |_: MouseEvent| {
+            // "Keep this version" means the kept edit is not wanted: delete
+            // it, so it is not offered to the next learner at this machine.
+            browser::save_draft(&key, None);
+            dispatch.dispatch(Action::DiscardDraft(key.clone()));
+        })
+    };
     html! {
-        <div class="alert draft-offer" id="draft-offer" role="group" aria-label="Saved edit">
-            <span>{ "You edited this profile earlier; the edit was kept in this browser only." }</span>
-            <button type="button" class="button button-small" id="restore-draft" onclick={restore}>{ "Restore your edit" }</button>
-            <button type="button" class="button button-small" id="discard-draft" onclick={discard}>{ "Keep this version" }</button>
+        <div class="alert draft-offer" {id} role="group" aria-label="Saved edit">
+            <span>{ text }</span>
+            <button type="button" class="button button-small" id={restore_id} onclick={restore}>{ "Restore your edit" }</button>
+            <button type="button" class="button button-small" id={discard_id} onclick={discard}>{ if own { "Keep this version" } else { "Delete it" } }</button>
         </div>
+    }
+}
+
+/// A link past the caps: nothing of it is rendered until the learner says yes.
+fn link_confirm(dispatch: &Dispatch, pending: Option<&PendingLink>) -> Html {
+    let Some(link) = pending else {
+        return html! {};
+    };
+    let open = super::send_on_click(dispatch, Action::ConfirmLink);
+    let refuse = super::send_on_click(dispatch, Action::RefuseLink);
+    html! {
+        <div class="alert link-confirm" id="link-confirm" role="alertdialog" aria-label="Large shared link">
+            <span>{ format!("This link carries a large file ({}). Opening it may make the page slow.", link.reason) }</span>
+            <button type="button" class="button button-small" id="open-link" onclick={open}>{ "Open it" }</button>
+            <button type="button" class="button button-small" id="refuse-link" onclick={refuse}>{ "Don't open" }</button>
+        </div>
+    }
+}
+
+/// The visible way to delete every kept draft from this browser.
+fn forget_drafts(dispatch: &Dispatch) -> Html {
+    let dispatch = dispatch.clone();
+    let onclick = Callback::from(move |_: MouseEvent| {
+        browser::forget_drafts();
+        dispatch.dispatch(Action::ForgetDrafts);
+        dispatch.dispatch(Action::Notify(Status::info(
+            "every draft kept in this browser was deleted",
+        )));
+    });
+    html! {
+        <p class="drafts-note">
+            { "Your edits are kept as drafts in this browser only (secret values masked), so a reload does not lose them. " }
+            <button type="button" class="button button-small" id="forget-drafts" {onclick}>{ "Forget my drafts" }</button>
+        </p>
     }
 }

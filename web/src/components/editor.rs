@@ -19,6 +19,16 @@ use super::Dispatch;
 use crate::lines::{line_count, utf16_span};
 use crate::state::Action;
 
+/// What the editor reads, for screen readers: every format core imports.
+const EDITOR_LABEL: &str = "Sandbox configuration: an isolint profile (JSON), a Kubernetes manifest or Docker Compose file (YAML), an OCI config.json, a Codex config.toml, sandbox-runtime or Claude Code settings (JSON), or a bwrap command line";
+
+/// The help under the editor, naming every format it reads.
+const EDITOR_HELP: &str =
+    "Type or paste, or drop a file on the editor: an isolint profile (JSON), \
+    a Kubernetes manifest or Docker Compose file (YAML), an OCI config.json, a Codex config.toml, \
+    sandbox-runtime or Claude Code settings (JSON), or a bwrap command line. \
+    The audit reruns a moment after you stop typing.";
+
 /// Must equal `--lh` in style.css: the editor's fixed line height.
 const LINE_PX: i32 = 20;
 
@@ -104,7 +114,13 @@ pub fn editor(props: &EditorProps) -> Html {
         let dispatch = dispatch.clone();
         Callback::from(move |e: InputEvent| {
             let ta: HtmlTextAreaElement = e.target_unchecked_into();
-            dispatch.dispatch(Action::Edit(ta.value()));
+            // Pasted or dropped text may be a whole other file: the state
+            // decides whether it is new content or an edit.
+            let action = match e.input_type().as_str() {
+                "insertFromPaste" | "insertFromDrop" => Action::PasteInto(ta.value()),
+                _ => Action::Edit(ta.value()),
+            };
+            dispatch.dispatch(action);
         })
     };
     let ondragover = {
@@ -161,14 +177,14 @@ pub fn editor(props: &EditorProps) -> Html {
             <div ref={root} class={classes!("editor", dragging.then_some("dragging"))}
                 {ondragover} {ondragleave} {ondrop}
                 data-line={props.cursor_line.map(|l| l.to_string())}>
-                <div class="gutter" aria-hidden="true"><div class="gutter-inner">{ gutter }</div></div>
+                <div class="gutter"><div class="gutter-inner">{ gutter }</div></div>
                 <div class="code">
                     <div class={band_class} id="line-band" aria-hidden="true"></div>
                     <textarea ref={area} id="profile-editor" class="code-input"
                         value={AttrValue::from(Rc::clone(&props.text))}
                         {oninput} {onscroll}
                         wrap="off" spellcheck="false" autocomplete="off" autocapitalize="off"
-                        aria-label="Execution profile, JSON"
+                        aria-label={EDITOR_LABEL}
                         aria-describedby="editor-help" />
                 </div>
                 if *dragging {
@@ -176,8 +192,7 @@ pub fn editor(props: &EditorProps) -> Html {
                 }
             </div>
             <p id="editor-help" class="editor-help">
-                { "Type or paste a profile (JSON), or drop a .json file on the editor. \
-                   The audit reruns a moment after you stop typing." }
+                { EDITOR_HELP }
             </p>
         </div>
     }
@@ -198,13 +213,25 @@ fn gutter(lines: u32, marks: &[(u32, Severity)], cursor: Option<u32>, error: Opt
                 .peek()
                 .filter(|(l, _)| *l == n)
                 .map(|(_, s)| format!("mark-{}", s.as_str()));
+            // A marked line says what its mark means, as a tooltip and to
+            // screen readers; plain numbers stay silent.
+            let label = match (error == Some(n), marks.peek().filter(|(l, _)| *l == n)) {
+                (true, _) => Some(format!("line {n}: the file cannot be read here")),
+                (false, Some((_, s))) => Some(format!("line {n}: {} finding", s.as_str())),
+                (false, None) => None,
+            };
             let class = classes!(
                 "ln",
                 mark,
                 (cursor == Some(n)).then_some("ln-current"),
                 (error == Some(n)).then_some("ln-error")
             );
-            html! { <div {class}>{ n }</div> }
+            match label {
+                Some(label) => html! {
+                    <div {class} role="img" title={label.clone()} aria-label={label}>{ n }</div>
+                },
+                None => html! { <div {class} aria-hidden="true">{ n }</div> },
+            }
         })
         .collect()
 }

@@ -47,8 +47,10 @@ pub fn export_tools(
         let report = report.cloned();
         Callback::from(move |_: MouseEvent| {
             let Some(report) = &report else { return };
-            // The masked source: secret values become `*` before they reach a URL.
-            let fragment = share::fragment_for(&report.source_text);
+            // The learner's file as written, in its own format (not the
+            // converted profile of the one profile shown), masked: secret
+            // values become `*` before they reach a URL.
+            let fragment = share::fragment_for(isolint_core::view_model::shown_source(report).1);
             if fragment.len() > share::MAX_LINK_CHARS {
                 dispatch.dispatch(Action::Notify(Status::error(
                     "this profile is too large for a link; download it or share the file instead",

@@ -28,10 +28,32 @@ pub fn gallery(dispatch: &Dispatch, current: Option<&'static str>) -> Html {
             </li>
         }
     });
+    // On a phone the buttons would need a screenful or a sideways scroll:
+    // the same lessons as one select (CSS shows one or the other).
+    let onchange = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            if let Some(l) = crate::lessons::lesson(&select.value()) {
+                dispatch.dispatch(Action::Load {
+                    name: l.file.into(),
+                    text: l.text.into(),
+                    lesson: Some(l.id),
+                });
+            }
+        })
+    };
+    let options = LESSONS.iter().map(|l| {
+        html! { <option value={l.id} selected={current == Some(l.id)}>{ l.title }</option> }
+    });
     html! {
         <section class="gallery" aria-labelledby="gallery-title">
             <h2 id="gallery-title">{ "Lessons" }</h2>
             <p class="muted gallery-hint">{ "Each loads a profile with one mistake; edit it until the verdict flips." }</p>
+            <select id="lesson-select" class="lesson-select" aria-label="Open a lesson" {onchange}>
+                <option value="" selected={current.is_none()}>{ "Your own file (choose a lesson to open one)" }</option>
+                { for options }
+            </select>
             <ul class="lesson-list">{ for buttons }</ul>
         </section>
     }

@@ -6,6 +6,7 @@ mod editor;
 mod exports;
 mod findings;
 mod gallery;
+mod profiles;
 mod tables;
 mod tools;
 mod verdict;

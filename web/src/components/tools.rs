@@ -79,11 +79,7 @@ pub fn profile_tools(
             let dispatch = dispatch.clone();
             wasm_bindgen_futures::spawn_local(async move {
                 match browser::paste_text().await {
-                    Ok(text) => dispatch.dispatch(Action::Load {
-                        name: "pasted.json".into(),
-                        text,
-                        lesson: None,
-                    }),
+                    Ok(text) => dispatch.dispatch(Action::Paste(text)),
                     // No clipboard access: the editor keeps its text (a paste
                     // that wiped it could not be undone) and the learner is
                     // told how to paste with the keyboard instead.

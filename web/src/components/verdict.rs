@@ -9,9 +9,11 @@ use crate::state::InputProblem;
 /// The banner: a plain function rather than a component, since it keeps no
 /// state (each component costs the page's wasm its own lifecycle code).
 pub fn verdict_banner(
+    dispatch: &super::Dispatch,
     report: Option<&Report>,
     input_error: Option<&InputProblem>,
     today: Option<String>,
+    today_pinned: bool,
     catalog_label: &str,
 ) -> Html {
     let problem = input_error.map(|p| {
@@ -19,6 +21,9 @@ pub fn verdict_banner(
             <div class="alert alert-error input-error" role="alert" id="input-error">
                 <strong>{ "The profile cannot be read. " }</strong>
                 <span class="pre">{ p.located() }</span>
+                if let Some(line) = p.line {
+                    { " " }{ goto_line(dispatch, line) }
+                }
                 if report.is_some() {
                     <p class="muted">{ "The results below are from the last readable version and are not exported." }</p>
                 }
@@ -43,6 +48,13 @@ pub fn verdict_banner(
             // Only the verdict is announced, and only when it changes: the
             // counts and the date below change on every keystroke.
             <p class="visually-hidden" role="status" aria-live="polite" aria-atomic="true" id="verdict-announce">{ b.headline }</p>
+            if today_pinned {
+                <div class="alert alert-warning" id="today-warning" role="note">
+                    <strong>{ "Audited as of a date taken from the address, not today. " }</strong>
+                    { format!("The `?today={}` in this page's address sets the audit date, so an outdated runtime can look current. Open the page without it to audit as of today.",
+                        today.clone().unwrap_or_default()) }
+                </div>
+            }
             <div {class} id="verdict" data-verdict={b.code}>
                 <p class="banner-code">{ b.code }</p>
                 <p class="banner-headline">{ b.headline }</p>
@@ -60,9 +72,29 @@ pub fn verdict_banner(
     }
 }
 
-/// What the next step will try, right under the verdict: the plan's kinds
-/// with their counts, and a link to the whole plan further down.
+/// A button that puts the editor's cursor on `line`.
+fn goto_line(dispatch: &super::Dispatch, line: u32) -> Html {
+    let dispatch = dispatch.clone();
+    let onclick = Callback::from(move |_: MouseEvent| {
+        dispatch.dispatch(crate::state::Action::RevealLine(line));
+        crate::browser::focus("profile-editor");
+    });
+    html! { <button type="button" class="button button-small" id="goto-error" {onclick}>{ format!("Go to line {line}") }</button> }
+}
+
+/// What the next step is, right under the verdict. Not eligible: fix the
+/// blocking findings (the runtime checks wait until then). Eligible: the
+/// plan's kinds with their counts, and a link to the whole plan below.
 fn plan_summary(report: &Report) -> Html {
+    if report.verdict == Verdict::NotEligible {
+        let blocking = report.issues.iter().filter(|f| f.blocks()).count();
+        return html! {
+            <p class="banner-plan" id="plan-summary" data-step="fix">
+                <strong>{ format!("Next step: fix the {} first. ", super::findings::plural(blocking, "blocking finding")) }</strong>
+                { "The runtime checks run only once the profile is eligible." }
+            </p>
+        };
+    }
     let counts = view_model::plan_counts(report);
     if counts.is_empty() {
         return html! {};
@@ -74,7 +106,7 @@ fn plan_summary(report: &Report) -> Html {
         .collect::<Vec<_>>()
         .join(" · ");
     html! {
-        <p class="banner-plan" id="plan-summary">
+        <p class="banner-plan" id="plan-summary" data-step="runtime">
             <strong>{ format!("Next step: {}. ", super::findings::plural(total, "runtime check")) }</strong>
             { kinds }{ " " }
             <a href="#checks">{ "See the plan" }</a>
@@ -99,6 +131,7 @@ pub fn verdict_strip(report: Option<&Report>, readable: bool) -> Html {
     html! {
         <a {class} id="verdict-strip" href="#verdict" data-verdict={b.code}>
             <strong>{ b.headline }</strong>{ " · " }{ b.counts.clone() }
+            <span class="strip-notice" id="strip-notice">{ b.notice.split(". ").next().unwrap_or(b.notice) }</span>
         </a>
     }
 }
