@@ -214,7 +214,7 @@ pub(crate) static CATALOG: &[FixRule] = &[
         "/boundary/apparmor" | "/boundary/selinux" => set(p, "\"default\""),
         _ => None,
     } } },
-    FixRule { rule: "PRV022", remedy: Remedy::Fix { applicability: Unsafe, summary: "remove the host device", plan: |p| remove_item(p, "/boundary/devices") } },
+    FixRule { rule: "PRV022", remedy: Remedy::Fix { applicability: Unsafe, summary: "remove the host device, or the mount that brings it in", plan: |p| remove_item(p, "/boundary/devices").or_else(|| remove_mount(p)) } },
     FixRule { rule: "ISO021", remedy: Remedy::Fix { applicability: Unsafe, summary: "stop sharing the process namespace", plan: |p| remove_item(p, "/boundary/shares_pid_with") } },
     FixRule { rule: "ISO022", remedy: Remedy::None(NEEDS_DECISION) },
     FixRule { rule: "MNT030", remedy: Remedy::None(NEEDS_DECISION) },
