@@ -131,7 +131,7 @@ impl NewMembers {
                 out.push_str(&style.newline);
                 out.push_str(indent);
             } else {
-                out.push_str(", ");
+                out.push_str(&style.separator);
             }
             out.push_str(&quote(key));
             out.push_str(&style.colon);
@@ -161,6 +161,8 @@ struct Style {
     multiline: bool,
     /// `\n`, or `\r\n` in a file that ends its lines so.
     newline: String,
+    /// Between the members of a one-line object: `, ` or `,` as written.
+    separator: String,
     colon: String,
     unit: String,
 }
@@ -202,7 +204,16 @@ fn style_of(text: &str, object: &Node) -> Style {
             .rfind('\n')
             .is_some_and(|i| before.get(..i).is_some_and(|b| b.ends_with('\r')))
     });
+    let separator = match members {
+        [.., a, b] => text
+            .get(a.value.end as usize..b.key_pos.offset as usize)
+            .filter(|t| t.trim() == "," && !t.contains('\n'))
+            .map(str::to_string),
+        _ => None,
+    }
+    .unwrap_or_else(|| if colon == ":" { "," } else { ", " }.to_string());
     Style {
+        separator,
         multiline: member_indent.is_some(),
         newline: if crlf { "\r\n" } else { "\n" }.to_string(),
         colon,
@@ -223,7 +234,7 @@ fn insert(text: &str, object: &Node, new: &NewMembers) -> Option<TextEdit> {
             let sep = if style.multiline {
                 format!(",{}{indent}", style.newline)
             } else {
-                ", ".to_string()
+                style.separator.clone()
             };
             new.render(&mut out, &style, indent, &sep);
             let at = last.value.end as usize;

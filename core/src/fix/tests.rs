@@ -85,7 +85,13 @@ fn edits_are_written_in_the_document_own_style() {
         (
             "{\"name\":\"t\"}",
             vec![set("/network/egress", "\"deny\"")],
-            "{\"name\":\"t\", \"network\":{\"egress\":\"deny\"}}",
+            "{\"name\":\"t\",\"network\":{\"egress\":\"deny\"}}",
+        ),
+        // The separator between members is copied.
+        (
+            "{\"a\":1,\"b\":{\"c\":true}}",
+            vec![set("/b/d", "false"), set("/e", "2")],
+            "{\"a\":1,\"b\":{\"c\":true,\"d\":false},\"e\":2}",
         ),
         // An empty object gets its first member.
         (

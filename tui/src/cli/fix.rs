@@ -196,15 +196,7 @@ fn print_text(done: &[Fixed], apply: bool, unsafe_fixes: bool) -> std::io::Resul
         skipped += o.unsafe_skipped.len();
         if !apply && !o.edits.is_empty() {
             let diff = fix::unified_diff(&f.masked_before, &f.masked_after, &f.shown);
-            // Line by line: the diff's own line ends stay, any control
-            // character inside a line is shown escaped.
-            for line in diff.split_inclusive('\n') {
-                let body = line.strip_suffix('\n').unwrap_or(line);
-                out.write_all(isolint_core::sanitize::neutralize(body).as_bytes())?;
-                if body.len() < line.len() {
-                    out.write_all(b"\n")?;
-                }
-            }
+            out.write_all(shown_diff(&diff).as_bytes())?;
         }
         for c in &o.applied {
             let verb = if apply { "fixed" } else { "would fix" };
@@ -242,6 +234,24 @@ fn print_text(done: &[Fixed], apply: bool, unsafe_fixes: bool) -> std::io::Resul
     };
     writeln!(std::io::stderr().lock(), "{line}")?;
     out.flush()
+}
+
+/// The diff as printed: its own line ends and the file's tabs stay, any
+/// other control character is shown escaped.
+fn shown_diff(diff: &str) -> String {
+    let mut out = String::with_capacity(diff.len());
+    for line in diff.split_inclusive('\n') {
+        let body = line.strip_suffix('\n').unwrap_or(line);
+        let pieces: Vec<_> = body
+            .split('\t')
+            .map(isolint_core::sanitize::neutralize)
+            .collect();
+        out.push_str(&pieces.join("\t"));
+        if body.len() < line.len() {
+            out.push('\n');
+        }
+    }
+    out
 }
 
 fn print_json(done: &[Fixed]) -> std::io::Result<()> {
