@@ -133,3 +133,63 @@ fn fixing_every_profile_keeps_it_valid_and_adds_no_finding() {
         wrong.join("\n")
     );
 }
+
+/// The share of blocking findings across the public corpus
+/// (fixtures/import/real) that a declared fix reaches, by count and by
+/// rule. A measurement for the README, not a check.
+#[test]
+#[ignore = "a measurement: cargo test --test fix_corpus -- --ignored --nocapture"]
+fn measure_fix_coverage_of_the_real_corpus() {
+    let mut files = Vec::new();
+    let real = root().join("import/real");
+    for dir in std::fs::read_dir(&real).unwrap().filter_map(Result::ok) {
+        for f in std::fs::read_dir(dir.path())
+            .unwrap()
+            .filter_map(Result::ok)
+        {
+            files.push(f.path());
+        }
+    }
+    files.sort();
+    let labels = Labels::workshop();
+    let options = AuditOptions {
+        today: Date::parse("2026-11-29"),
+    };
+    let (mut blocking, mut reached) = (0usize, 0usize);
+    let mut by_rule: std::collections::BTreeMap<&str, (usize, usize)> = Default::default();
+    for path in files {
+        let bytes = std::fs::read(&path).unwrap();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        let Some(format) = import::detect(&bytes, Some(name)) else {
+            continue;
+        };
+        let Ok(units) = import::import(&bytes, format) else {
+            continue;
+        };
+        for unit in &units {
+            let Ok(report) = import::audit_imported(unit, name, &labels, &options) else {
+                continue;
+            };
+            let fixable = fix::candidates(&report.issues);
+            for f in report.issues.iter().filter(|f| f.blocks()) {
+                let has = fixable
+                    .iter()
+                    .any(|c| c.rule == f.rule && c.pointer == f.pointer);
+                blocking += 1;
+                reached += usize::from(has);
+                let e = by_rule.entry(f.rule).or_default();
+                e.0 += 1;
+                e.1 += usize::from(has);
+            }
+        }
+    }
+    let rules_with = by_rule.values().filter(|(_, r)| *r > 0).count();
+    eprintln!(
+        "blocking findings: {blocking}, with a fix: {reached} ({:.1} %); rules: {}, with a fix: {rules_with}",
+        100.0 * reached as f64 / blocking.max(1) as f64,
+        by_rule.len()
+    );
+    for (rule, (n, r)) in &by_rule {
+        eprintln!("  {rule} {r}/{n}");
+    }
+}

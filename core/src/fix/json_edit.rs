@@ -328,10 +328,21 @@ pub fn plan(text: &str, root: &Node, edits: &[Edit]) -> Result<Vec<TextEdit>, Re
             Edit::Set { .. } => None,
         })
         .collect();
+    // Whether `p` lies under a removed pointer (`own`: not counting `p`
+    // itself): its ancestors looked up, not every removal scanned.
+    let removed_set: std::collections::HashSet<&str> = removed_pointers.iter().copied().collect();
     let covered = |p: &str, own: bool| {
-        removed_pointers
-            .iter()
-            .any(|r| is_under(p, r) && !(own && p == *r))
+        if !own && removed_set.contains(p) {
+            return true;
+        }
+        let mut at = p;
+        while let Some(i) = at.rfind('/') {
+            at = at.get(..i).unwrap_or("");
+            if !at.is_empty() && removed_set.contains(at) {
+                return true;
+            }
+        }
+        false
     };
     // Removals grouped by container pointer: the container and the indices.
     let mut removes: BTreeMap<String, (Option<&Node>, Vec<usize>)> = BTreeMap::new();
@@ -364,9 +375,7 @@ pub fn plan(text: &str, root: &Node, edits: &[Edit]) -> Result<Vec<TextEdit>, Re
                     .map(|t| format!("/{}", escape_token(t)))
                     .collect();
                 let entry = removes.entry(key).or_insert((Some(parent), Vec::new()));
-                if !entry.1.contains(&index) {
-                    entry.1.push(index);
-                }
+                entry.1.push(index);
             }
             Edit::Set { pointer, value } => {
                 if covered(pointer, false) {
@@ -412,6 +421,7 @@ pub fn plan(text: &str, root: &Node, edits: &[Edit]) -> Result<Vec<TextEdit>, Re
     for (_, (container, mut indices)) in removes {
         let Some(container) = container else { continue };
         indices.sort_unstable();
+        indices.dedup();
         out.extend(removals(container, &indices));
     }
     for (pointer, (node, value)) in &replaces {

@@ -225,10 +225,11 @@ fn attempt(
     chosen: &[&Candidate],
     audit: &dyn Fn(&str) -> Result<Vec<Finding>, String>,
 ) -> Result<(Vec<TextEdit>, String, Vec<Finding>), String> {
+    let mut seen = std::collections::HashSet::new();
     let mut edits: Vec<Edit> = Vec::new();
     for c in chosen {
         for e in &c.edits {
-            if !edits.contains(e) {
+            if seen.insert(e) {
                 edits.push(e.clone());
             }
         }
@@ -255,6 +256,61 @@ fn attempt(
         }
     }
     Ok((text_edits, fixed, after))
+}
+
+/// The state of the rule-by-rule retry after a failed proof.
+struct Trial<'a, 'o> {
+    text: &'a str,
+    root: &'a crate::json::Node,
+    before: &'a HashMap<&'static str, usize>,
+    audit: &'a dyn Fn(&str) -> Result<Vec<Finding>, String>,
+    outcome: &'o mut Outcome,
+}
+
+impl<'a> Trial<'a, '_> {
+    /// Add `groups` (each one rule's candidates) to `kept` where the proof
+    /// holds; `failed`: why the whole of `groups` already failed, if known.
+    fn add(
+        &mut self,
+        kept: &mut Vec<&'a Candidate>,
+        groups: &[Vec<&'a Candidate>],
+        failed: Option<String>,
+    ) {
+        let reason = match failed {
+            Some(reason) => reason,
+            None => {
+                let mut trial = kept.clone();
+                trial.extend(groups.iter().flatten().copied());
+                match attempt(self.text, self.root, self.before, &trial, self.audit) {
+                    Ok((edits, fixed, after)) => {
+                        *kept = trial;
+                        self.outcome.edits = edits;
+                        self.outcome.fixed = fixed;
+                        self.outcome.remaining = after;
+                        return;
+                    }
+                    Err(reason) => reason,
+                }
+            }
+        };
+        match groups {
+            [] => {}
+            [group] => {
+                if let Some(first) = group.first() {
+                    self.outcome.withdrawn.push(Withdrawn {
+                        rule: first.rule,
+                        pointers: group.iter().map(|c| c.pointer.clone()).collect(),
+                        reason,
+                    });
+                }
+            }
+            _ => {
+                let (left, right) = groups.split_at(groups.len() / 2);
+                self.add(kept, left, None);
+                self.add(kept, right, None);
+            }
+        }
+    }
 }
 
 /// Fix the profile `text` (an `isolint.profile/v1` document): audit it
@@ -293,39 +349,38 @@ pub fn fix_profile(
         return Ok(outcome);
     }
     let refs: Vec<&Candidate> = chosen.iter().collect();
-    if let Ok((edits, fixed, after)) = attempt(text, &doc.root, &before, &refs, audit) {
-        outcome.applied = chosen;
-        outcome.edits = edits;
-        outcome.fixed = fixed;
-        outcome.remaining = after;
-        return Ok(outcome);
-    }
-    // Rule by rule, keeping what proved itself so far.
+    let failed = match attempt(text, &doc.root, &before, &refs, audit) {
+        Ok((edits, fixed, after)) => {
+            outcome.applied = chosen;
+            outcome.edits = edits;
+            outcome.fixed = fixed;
+            outcome.remaining = after;
+            return Ok(outcome);
+        }
+        Err(reason) => reason,
+    };
+    // Rule by rule, keeping what proved itself so far: halves of the
+    // remaining rules are tried whole first, so a few bad fixes among many
+    // cost a few audits each, not one audit per rule.
     let mut rules: Vec<&'static str> = Vec::new();
     for c in &chosen {
         if !rules.contains(&c.rule) {
             rules.push(c.rule);
         }
     }
+    let groups: Vec<Vec<&Candidate>> = rules
+        .iter()
+        .map(|r| chosen.iter().filter(|c| c.rule == *r).collect())
+        .collect();
     let mut kept: Vec<&Candidate> = Vec::new();
-    for rule in rules {
-        let group: Vec<&Candidate> = chosen.iter().filter(|c| c.rule == rule).collect();
-        let mut trial = kept.clone();
-        trial.extend(group.iter().copied());
-        match attempt(text, &doc.root, &before, &trial, audit) {
-            Ok((edits, fixed, after)) => {
-                kept = trial;
-                outcome.edits = edits;
-                outcome.fixed = fixed;
-                outcome.remaining = after;
-            }
-            Err(reason) => outcome.withdrawn.push(Withdrawn {
-                rule,
-                pointers: group.iter().map(|c| c.pointer.clone()).collect(),
-                reason,
-            }),
-        }
-    }
+    let mut trial = Trial {
+        text,
+        root: &doc.root,
+        before: &before,
+        audit,
+        outcome: &mut outcome,
+    };
+    trial.add(&mut kept, &groups, Some(failed));
     outcome.applied = kept.into_iter().cloned().collect();
     Ok(outcome)
 }
