@@ -198,10 +198,10 @@ fn print_text(done: &[Fixed], apply: bool, unsafe_fixes: bool) -> std::io::Resul
             let diff = fix::unified_diff(&f.masked_before, &f.masked_after, &f.shown);
             out.write_all(shown_diff(&diff).as_bytes())?;
         }
-        for c in &o.applied {
-            let verb = if apply { "fixed" } else { "would fix" };
+        let verb = if apply { "fixed" } else { "would fix" };
+        for (c, more) in by_rule(&o.applied) {
             output::remark(&format!(
-                "{}: {verb} {} at {} ({}): {}",
+                "{}: {verb} {} at {}{more} ({}): {}",
                 f.shown,
                 c.rule,
                 c.pointer,
@@ -209,9 +209,9 @@ fn print_text(done: &[Fixed], apply: bool, unsafe_fixes: bool) -> std::io::Resul
                 c.summary
             ));
         }
-        for c in &o.unsafe_skipped {
+        for (c, more) in by_rule(&o.unsafe_skipped) {
             output::remark(&format!(
-                "{}: unsafe fix not made for {} at {} (--unsafe-fixes): {}",
+                "{}: unsafe fix not made for {} at {}{more} (--unsafe-fixes): {}",
                 f.shown, c.rule, c.pointer, c.summary
             ));
         }
@@ -234,6 +234,28 @@ fn print_text(done: &[Fixed], apply: bool, unsafe_fixes: bool) -> std::io::Resul
     };
     writeln!(std::io::stderr().lock(), "{line}")?;
     out.flush()
+}
+
+/// One line per rule: its first candidate and, when there are more,
+/// ` and N more` (a large file can hold thousands of one rule's findings).
+fn by_rule(candidates: &[fix::Candidate]) -> Vec<(&fix::Candidate, String)> {
+    let mut out: Vec<(&fix::Candidate, usize)> = Vec::new();
+    for c in candidates {
+        match out.iter_mut().find(|(first, _)| first.rule == c.rule) {
+            Some((_, n)) => *n += 1,
+            None => out.push((c, 0)),
+        }
+    }
+    out.into_iter()
+        .map(|(c, n)| {
+            let more = if n > 0 {
+                format!(" and {n} more")
+            } else {
+                String::new()
+            };
+            (c, more)
+        })
+        .collect()
 }
 
 /// The diff as printed: its own line ends and the file's tabs stay, any
