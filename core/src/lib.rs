@@ -27,6 +27,7 @@ pub mod date;
 pub mod decode;
 pub mod digest;
 pub mod finding;
+pub mod fix;
 pub mod import;
 pub mod json;
 mod json_writer;

@@ -6,6 +6,7 @@
 
 mod audit;
 mod docs;
+mod fix;
 mod import;
 pub(crate) mod output;
 
@@ -43,6 +44,12 @@ Exit status:
   0  the file was imported (notes on stderr do not change this)
   2  usage error, or a file that could not be read or imported; the message names
      the file, line and column";
+
+const FIX_EXIT_CODES: &str = "\
+Exit status:
+  0  nothing to fix (default, --diff); every profile eligible after fixing (--apply)
+  1  a fix would be made (default, --diff); a profile still not eligible after fixing (--apply)
+  2  usage error, or a file that could not be read, fixed or written";
 
 const SIMPLE_EXIT_CODES: &str = "\
 Exit status:
@@ -130,6 +137,22 @@ and `isolint audit` reports them as not declared.",
         after_help = IMPORT_EXIT_CODES
     )]
     Import(ImportArgs),
+    /// Fix findings in place: a unified diff by default, --apply to write
+    #[command(
+        long_about = "Fix findings in the profile's own text. Each rule declares its fix (`isolint \
+explain RULE` shows it): edits that are safe (they only tighten and remove nothing the job's \
+needs list) or unsafe (they may break the job: a mount removed, egress denied). isolint writes \
+the edits at their places in the file, keeping every other byte, then audits the fixed text \
+again: a fix whose result no longer parses, still has the finding or has a new one is withdrawn \
+and named as a bug of that rule's fix.\n\n\
+By default the fixes are printed as a unified diff and nothing is written. --apply writes each \
+fixed file atomically; only the files named as arguments are ever written (no directories, no \
+standard input, no symbolic links). Unsafe fixes are listed and left out unless \
+--unsafe-fixes is given. Files in other formats (Kubernetes, Compose, OCI, Codex, sandbox \
+settings, bwrap) are refused for now: isolint names them and edits nothing.",
+        after_help = FIX_EXIT_CODES
+    )]
+    Fix(FixArgs),
     /// Open the terminal dashboard on profiles (the embedded workshop profile when none is given)
     #[command(
         long_about = "Open the terminal dashboard on profiles: isolint.profile/v1 documents or \
@@ -420,6 +443,34 @@ pub struct ImportArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct FixArgs {
+    /// isolint.profile/v1 files to fix
+    #[arg(value_name = "FILE", required = true)]
+    files: Vec<PathBuf>,
+    /// Print the fixes as a unified diff and write nothing (the default)
+    #[arg(long, conflicts_with = "apply")]
+    diff: bool,
+    /// Write the fixed files (atomically, only the files named)
+    #[arg(long)]
+    apply: bool,
+    /// Make unsafe fixes too (they may break the job)
+    #[arg(long)]
+    unsafe_fixes: bool,
+    /// Only fix findings of this rule (repeatable; id or name)
+    #[arg(long = "rule", value_name = "ID")]
+    rules: Vec<String>,
+    /// Runner overlay (a partial isolint.profile/v1), as for `isolint audit --runner`
+    #[arg(long, value_name = "FILE")]
+    runner: Option<PathBuf>,
+    /// Label catalog (isolint.labels/v1) replacing the embedded workshop catalog
+    #[arg(long, value_name = "FILE")]
+    labels: Option<PathBuf>,
+    /// `text` (diff and summary) or `json` (the edits as data, isolint.fix/v1)
+    #[arg(long, short = 'f', value_enum, default_value_t = DocFormat::Text)]
+    format: DocFormat,
+}
+
+#[derive(Debug, Args)]
 pub struct CompletionsArgs {
     /// The shell to complete for
     #[arg(value_enum, value_name = "SHELL")]
@@ -544,6 +595,7 @@ fn run(cli: Cli) -> u8 {
         None => no_arguments(),
         Some(Command::Audit(args)) => audit::run(&args),
         Some(Command::Import(args)) => import::run(&args),
+        Some(Command::Fix(args)) => fix::run(&args),
         Some(Command::Tui(args)) => match load_runner(args.runner.as_deref()) {
             Ok(()) => {
                 args.context.apply();

@@ -34,6 +34,24 @@ struct RuleJson {
     rationale: &'static str,
     remediation: &'static str,
     runtime_check: Option<&'static str>,
+    /// `safe`, `unsafe` or `none` (see `isolint fix`).
+    fix: &'static str,
+    /// What the fix does, or why there is none.
+    fix_note: &'static str,
+}
+
+/// A rule's fix as `explain` shows it: its applicability and what it
+/// does, or `none` and why.
+fn fix_of(id: &str) -> (&'static str, &'static str) {
+    match isolint_core::fix::for_rule(id).map(|f| &f.remedy) {
+        Some(isolint_core::fix::Remedy::Fix {
+            applicability,
+            summary,
+            ..
+        }) => (applicability.as_str(), summary),
+        Some(isolint_core::fix::Remedy::None(reason)) => ("none", reason),
+        None => ("none", "no fix is declared"),
+    }
 }
 
 impl From<&'static Rule> for RuleJson {
@@ -48,6 +66,8 @@ impl From<&'static Rule> for RuleJson {
             rationale: r.rationale,
             remediation: r.remediation,
             runtime_check: r.runtime_check.map(|k| k.as_str()),
+            fix: fix_of(r.id).0,
+            fix_note: fix_of(r.id).1,
         }
     }
 }
@@ -155,6 +175,15 @@ only compares declared settings with trusted fixture labels.",
         None => "None: this rule is about the profile as written.".to_string(),
     };
     out.push_str(&wrap(&check, "  ", 80));
+    out.push_str("\nFix (`isolint fix`)\n");
+    let fix = match fix_of(row.id) {
+        ("none", why) => format!("None: {why}."),
+        ("unsafe", what) => {
+            format!("Unsafe, made only with --unsafe-fixes (it may break the job): {what}.")
+        }
+        (_, what) => format!("Safe: {what}."),
+    };
+    out.push_str(&wrap(&fix, "  ", 80));
     out
 }
 

@@ -1,0 +1,314 @@
+//! `isolint fix`: the catalog's fixes made in each profile's own text,
+//! proven by auditing the result (core's `fix` module), shown as a
+//! unified diff or written atomically to the files named.
+
+use std::cell::RefCell;
+use std::io::Write;
+use std::path::Path;
+
+use isolint_core::fix::{self, Outcome, Selection};
+use isolint_core::{AuditOptions, Labels, Verdict};
+use serde_json::json;
+
+use super::{output, DocFormat, FixArgs, EXIT_ERROR, EXIT_NOT_ELIGIBLE, EXIT_OK};
+use crate::files::input::{self, Origin};
+
+/// One file's result: the outcome and the masked texts its diff shows.
+struct Fixed {
+    shown: String,
+    outcome: Outcome,
+    /// The original and the fixed text with every secret masked (same
+    /// lines and columns): what the diff prints.
+    masked_before: String,
+    masked_after: String,
+    eligible_after: bool,
+}
+
+pub fn run(args: &FixArgs) -> u8 {
+    let labels = match args.labels.as_deref() {
+        Some(p) => match input::load_labels(p) {
+            Ok(l) => l,
+            Err(failures) => {
+                for f in &failures {
+                    output::error(&f.to_string());
+                }
+                return EXIT_ERROR;
+            }
+        },
+        None => Labels::workshop(),
+    };
+    if let Err(code) = super::load_runner(args.runner.as_deref()) {
+        return code;
+    }
+    let mut rules = Vec::new();
+    for r in &args.rules {
+        match isolint_core::rules::find(r.trim()) {
+            Some(rule) => rules.push(rule.id.to_string()),
+            None => {
+                output::error(&format!("no rule `{r}` (`isolint rules` lists every rule)"));
+                return EXIT_ERROR;
+            }
+        }
+    }
+    let selection = Selection {
+        unsafe_fixes: args.unsafe_fixes,
+        rules,
+    };
+    let options = AuditOptions {
+        today: crate::files::today::utc_today(),
+    };
+    let mut failed = false;
+    let mut done = Vec::new();
+    for path in &args.files {
+        match fix_file(path, args.apply, &labels, &options, &selection) {
+            Ok(f) => done.push(f),
+            Err(message) => {
+                output::error(&message);
+                failed = true;
+            }
+        }
+    }
+    let printed = match args.format {
+        DocFormat::Text => print_text(&done, args.apply, args.unsafe_fixes),
+        DocFormat::Json => print_json(&done),
+    };
+    if printed.is_err() || failed {
+        return EXIT_ERROR;
+    }
+    let code = if args.apply {
+        done.iter().all(|f| f.eligible_after)
+    } else {
+        done.iter().all(|f| f.outcome.edits.is_empty())
+    };
+    if code {
+        EXIT_OK
+    } else {
+        EXIT_NOT_ELIGIBLE
+    }
+}
+
+/// Read, fix and (with `apply`) write one file; the error names the file.
+fn fix_file(
+    path: &Path,
+    apply: bool,
+    labels: &Labels,
+    options: &AuditOptions,
+    selection: &Selection,
+) -> Result<Fixed, String> {
+    let is_stdin = path.as_os_str() == "-";
+    let shown = if is_stdin {
+        "-".to_string()
+    } else {
+        input::display(path)
+    };
+    if apply {
+        refuse_to_write(path, is_stdin, &shown)?;
+    }
+    let origin = if is_stdin {
+        Origin::Stdin
+    } else {
+        Origin::File(path.to_path_buf())
+    };
+    let bytes = input::read(&origin, &shown).map_err(|f| f.to_string())?;
+    let name = input::source_name(path);
+    if let Some(format) = isolint_core::import::detect(&bytes, Some(&name)) {
+        return Err(format!(
+            "{shown}: fixes for a {} are not available yet; nothing was edited",
+            format.title()
+        ));
+    }
+    let text =
+        String::from_utf8(bytes).map_err(|_| format!("{shown}: input is not valid UTF-8"))?;
+    // The masked text of the last text audited, so the diff needs no
+    // audit of its own.
+    let last: RefCell<Option<(String, String, bool)>> = RefCell::new(None);
+    let audit = |t: &str| {
+        let report =
+            isolint_core::audit(t.as_bytes(), &name, labels, options).map_err(|e| e.to_string())?;
+        let eligible = report.verdict == Verdict::EligibleForRuntimeTesting;
+        *last.borrow_mut() = Some((t.to_string(), report.source_text, eligible));
+        Ok(report.issues)
+    };
+    let masked_before = {
+        let report = isolint_core::audit(text.as_bytes(), &name, labels, options)
+            .map_err(|e| position(&shown, &e))?;
+        report.source_text
+    };
+    let outcome =
+        fix::fix_profile(&text, selection, &audit).map_err(|e| format!("{shown}: {e}"))?;
+    let cached = last.borrow_mut().take();
+    let (masked_after, eligible_after) = match cached {
+        Some((t, masked, eligible)) if t == outcome.fixed => (masked, eligible),
+        _ => {
+            let report = isolint_core::audit(outcome.fixed.as_bytes(), &name, labels, options)
+                .map_err(|e| position(&shown, &e))?;
+            let eligible = report.verdict == Verdict::EligibleForRuntimeTesting;
+            (report.source_text, eligible)
+        }
+    };
+    if apply && !outcome.edits.is_empty() {
+        crate::files::atomic::write_atomically(path, outcome.fixed.as_bytes())
+            .map_err(|e| format!("{shown}: cannot write the fixed file: {e}"))?;
+    }
+    Ok(Fixed {
+        shown,
+        outcome,
+        masked_before,
+        masked_after,
+        eligible_after,
+    })
+}
+
+fn position(shown: &str, e: &isolint_core::json::InputError) -> String {
+    format!("{shown}:{e}")
+}
+
+/// `--apply` writes only a regular file named as an argument: not
+/// standard input, not a directory, not through a symbolic link (the
+/// write would land in a file nobody named).
+fn refuse_to_write(path: &Path, is_stdin: bool, shown: &str) -> Result<(), String> {
+    if is_stdin {
+        return Err("--apply cannot write standard input; name the file".to_string());
+    }
+    let meta = std::fs::symlink_metadata(path).map_err(|e| format!("{shown}: cannot read: {e}"))?;
+    if meta.file_type().is_symlink() {
+        return Err(format!(
+            "{shown}: is a symbolic link; --apply writes only the files named, so name its target"
+        ));
+    }
+    if !meta.is_file() {
+        return Err(format!(
+            "{shown}: is not a regular file; --apply writes only the files named"
+        ));
+    }
+    Ok(())
+}
+
+fn print_text(done: &[Fixed], apply: bool, unsafe_fixes: bool) -> std::io::Result<()> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let (mut findings, mut fixable, mut applied, mut skipped) = (0, 0, 0, 0);
+    for f in done {
+        let o = &f.outcome;
+        findings += o.findings;
+        fixable += o.fixable;
+        applied += o.applied.len();
+        skipped += o.unsafe_skipped.len();
+        if !apply && !o.edits.is_empty() {
+            let diff = fix::unified_diff(&f.masked_before, &f.masked_after, &f.shown);
+            out.write_all(shown_diff(&diff).as_bytes())?;
+        }
+        let verb = if apply { "fixed" } else { "would fix" };
+        for (c, more) in by_rule(&o.applied) {
+            output::remark(&format!(
+                "{}: {verb} {} at {}{more} ({}): {}",
+                f.shown,
+                c.rule,
+                c.pointer,
+                c.applicability.as_str(),
+                c.summary
+            ));
+        }
+        for (c, more) in by_rule(&o.unsafe_skipped) {
+            output::remark(&format!(
+                "{}: unsafe fix not made for {} at {}{more} (--unsafe-fixes): {}",
+                f.shown, c.rule, c.pointer, c.summary
+            ));
+        }
+        for w in &o.withdrawn {
+            output::error(&format!(
+                "{}: the fix of {} was withdrawn, a bug of that fix: {}",
+                f.shown, w.rule, w.reason
+            ));
+        }
+    }
+    let hidden = if skipped > 0 && !unsafe_fixes {
+        format!(", {skipped} more with --unsafe-fixes")
+    } else {
+        String::new()
+    };
+    let line = if apply {
+        format!("Found {findings} findings ({applied} fixed{hidden}).")
+    } else {
+        format!("Found {findings} findings ({fixable} fixable, {applied} would be fixed{hidden}).")
+    };
+    writeln!(std::io::stderr().lock(), "{line}")?;
+    out.flush()
+}
+
+/// One line per rule: its first candidate and, when there are more,
+/// ` and N more` (a large file can hold thousands of one rule's findings).
+fn by_rule(candidates: &[fix::Candidate]) -> Vec<(&fix::Candidate, String)> {
+    let mut out: Vec<(&fix::Candidate, usize)> = Vec::new();
+    for c in candidates {
+        match out.iter_mut().find(|(first, _)| first.rule == c.rule) {
+            Some((_, n)) => *n += 1,
+            None => out.push((c, 0)),
+        }
+    }
+    out.into_iter()
+        .map(|(c, n)| {
+            let more = if n > 0 {
+                format!(" and {n} more")
+            } else {
+                String::new()
+            };
+            (c, more)
+        })
+        .collect()
+}
+
+/// The diff as printed: its own line ends and the file's tabs stay, any
+/// other control character is shown escaped.
+fn shown_diff(diff: &str) -> String {
+    let mut out = String::with_capacity(diff.len());
+    for line in diff.split_inclusive('\n') {
+        let body = line.strip_suffix('\n').unwrap_or(line);
+        let pieces: Vec<_> = body
+            .split('\t')
+            .map(isolint_core::sanitize::neutralize)
+            .collect();
+        out.push_str(&pieces.join("\t"));
+        if body.len() < line.len() {
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn print_json(done: &[Fixed]) -> std::io::Result<()> {
+    let files: Vec<serde_json::Value> = done
+        .iter()
+        .map(|f| {
+            let o = &f.outcome;
+            let candidate = |c: &fix::Candidate| {
+                json!({
+                    "rule": c.rule,
+                    "pointer": c.pointer,
+                    "applicability": c.applicability.as_str(),
+                    "summary": c.summary,
+                })
+            };
+            json!({
+                "file": isolint_core::sanitize::neutralize(&f.shown),
+                "findings": o.findings,
+                "fixable": o.fixable,
+                "applied": o.applied.iter().map(candidate).collect::<Vec<_>>(),
+                "unsafe_skipped": o.unsafe_skipped.iter().map(candidate).collect::<Vec<_>>(),
+                "withdrawn": o.withdrawn.iter().map(|w| json!({
+                    "rule": w.rule, "pointers": w.pointers, "reason": w.reason,
+                })).collect::<Vec<_>>(),
+                "edits": o.edits.iter().map(|e| json!({
+                    "start": e.start, "end": e.end, "content": e.text,
+                })).collect::<Vec<_>>(),
+                "remaining": o.remaining.len(),
+                "eligible_after": f.eligible_after,
+            })
+        })
+        .collect();
+    let doc = json!({ "schema": "isolint.fix/v1", "files": files });
+    let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{text}")?;
+    out.flush()
+}
