@@ -8,7 +8,7 @@ mod audit;
 mod docs;
 mod fix;
 mod import;
-pub(crate) mod output;
+use crate::files::output;
 
 use crate::verify::reconcile;
 #[cfg(target_os = "linux")]
@@ -21,14 +21,9 @@ use isolint_core::Date;
 
 use crate::files::input;
 
-/// Exit status: every audited profile is eligible for runtime testing (or
-/// the command was not an audit and succeeded).
-pub const EXIT_OK: u8 = 0;
-/// Exit status: at least one profile is not eligible (or, with
-/// `--fail-on`, a finding at or above the threshold).
-pub const EXIT_NOT_ELIGIBLE: u8 = 1;
-/// Exit status: usage error, unreadable or invalid input.
-pub const EXIT_ERROR: u8 = 2;
+// The exit codes live beside the output writing, which the verifier's
+// commands share; the CLI's modules keep reaching them as `super::EXIT_*`.
+pub use crate::files::output::{EXIT_ERROR, EXIT_NOT_ELIGIBLE, EXIT_OK};
 
 const EXIT_CODES: &str = "\
 Exit status:

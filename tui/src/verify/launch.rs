@@ -41,7 +41,7 @@ use serde_json::Value;
 use super::reconcile::{self, ReconcileFormat};
 use crate::files::{atomic, input, today};
 
-use crate::cli::{output, EXIT_ERROR, EXIT_NOT_ELIGIBLE};
+use crate::files::output::{self as output, EXIT_ERROR, EXIT_NOT_ELIGIBLE};
 
 #[derive(Debug, Args)]
 pub struct VerifyArgs {

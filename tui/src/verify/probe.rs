@@ -15,7 +15,7 @@ use isolint_core::model::StringEnum;
 use isolint_core::observe::{Observation, Observations, Observed, OBSERVATIONS_SCHEMA};
 use serde_json::Value;
 
-use crate::cli::{output, EXIT_ERROR, EXIT_OK};
+use crate::files::output::{self as output, EXIT_ERROR, EXIT_OK};
 
 #[derive(Debug, Args)]
 pub struct ProbeArgs {

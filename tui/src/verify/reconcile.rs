@@ -8,7 +8,7 @@ use clap::{Args, ValueEnum};
 use isolint_core::model::StringEnum;
 use isolint_core::observe::{self, Observations, Reconciliation};
 
-use crate::cli::{output, EXIT_ERROR, EXIT_NOT_ELIGIBLE, EXIT_OK};
+use crate::files::output::{self as output, EXIT_ERROR, EXIT_NOT_ELIGIBLE, EXIT_OK};
 
 #[derive(Debug, Args)]
 pub struct ReconcileArgs {

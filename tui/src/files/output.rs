@@ -2,6 +2,15 @@
 //! messages, and the refusal to write over a command's own inputs. Files are
 //! replaced through `crate::files::atomic`.
 
+/// Exit status: every audited profile is eligible for runtime testing (or
+/// the command was not an audit and succeeded).
+pub const EXIT_OK: u8 = 0;
+/// Exit status: at least one profile is not eligible (or, with
+/// `--fail-on`, a finding at or above the threshold).
+pub const EXIT_NOT_ELIGIBLE: u8 = 1;
+/// Exit status: usage error, unreadable or invalid input.
+pub const EXIT_ERROR: u8 = 2;
+
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
 
