@@ -10,9 +10,9 @@ use crate::json::{self, InputError, Limits, Node, Value};
 use crate::labels::{Catalog, LabelIndex, Origin};
 use crate::par;
 use crate::plan;
-use crate::redact::Secrets;
 use crate::rules::{self, Ctx, MountView};
 use crate::sanitize::neutralize;
+use crate::secrets::Secrets;
 
 /// The tool's name and version, as exported.
 pub const TOOL_NAME: &str = "isolint";

@@ -10,7 +10,7 @@ use super::{Ctx, Emitter, Rule};
 use crate::finding::{Area, CheckKind, Severity};
 use crate::json::escape_token;
 use crate::model::{CredentialScope, CredentialSource, Exposure, StringEnum};
-use crate::redact::{
+use crate::secrets::{
     is_reference, is_secret_name, looks_like_secret, secret_by_name, secret_words,
 };
 
@@ -218,7 +218,7 @@ fn check_secret_variables(ctx: &Ctx<'_>, e: &mut Emitter) {
                 .evidence("detected_by", by);
         } else if is_secret_name(name)
             && is_reference(value.trim())
-            && crate::redact::is_strong_secret_name(name)
+            && crate::secrets::is_strong_secret_name(name)
         {
             e.emit(ptr, format!("the variable `{name}` passes the launcher's secret `{}` into the job instead of a task credential from a broker", value.trim()))
                 .severity(Severity::High)
@@ -262,7 +262,7 @@ fn filled_at_launch<'v>(ctx: &Ctx<'_>, value: &'v str) -> Option<Filled<'v>> {
     };
     let is_name = |c: char| c.is_ascii_alphanumeric() || c == '_';
     let secret = |n: &'v str| {
-        (!n.is_empty() && !own(n) && crate::redact::is_strong_secret_name(n))
+        (!n.is_empty() && !own(n) && crate::secrets::is_strong_secret_name(n))
             .then_some(Filled::Secret(n))
     };
     // Programs that print facts about the process or the host and read no

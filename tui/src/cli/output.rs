@@ -5,7 +5,7 @@
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
 
-use isolint_core::redact::safe_text;
+use isolint_core::secrets::safe_text;
 
 use crate::files::atomic::same_file;
 
