@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use super::command_line::collect_words;
+use super::command_line::{collect_words, line_secrets};
 use super::names::{
     is_secret_name, is_strong_secret_name, secret_by_name, word_slices, ABOUT_A_SECRET,
 };
@@ -286,9 +286,8 @@ pub(super) fn string_findings(s: &str, out: &mut Vec<String>) -> bool {
         }
     }
     if s.bytes().any(|b| b.is_ascii_whitespace()) || !s.is_ascii() {
-        // A shell line: its words, as the command rules read them.
-        let words: Vec<&str> = s.split_whitespace().collect();
-        collect_words(&words, out);
+        // A shell line: its secrets, as the command rules read them.
+        out.extend(line_secrets(s, true).into_iter().map(|f| f.part));
     }
     shaped
 }

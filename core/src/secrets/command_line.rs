@@ -4,7 +4,7 @@
 //! through the one shell analysis, [`crate::shell::lex`].
 
 use super::names::{is_secret_name, secret_by_name};
-use super::shapes::{is_reference, looks_like_secret};
+use super::shapes::{is_written, looks_like_secret};
 
 /// Whether the argument that follows `option` is a secret: the one test
 /// the command rules and the collector share, so what a rule calls a
@@ -81,7 +81,12 @@ pub(super) fn option_secret(program: Option<&str>, login: bool, option: &str) ->
         return Some(*takes);
     }
     let name = option.trim_start_matches('-');
-    (name.len() > 1 && is_secret_name(name)).then_some(Takes::Any)
+    // An option's name is a word (`--db-password`); a word holding an
+    // expansion (`-p$PASS`) is an option with its value.
+    let plain = name
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
+    (plain && name.len() > 1 && is_secret_name(name)).then_some(Takes::Any)
 }
 
 /// Whether `value` is a secret as the value of an option that [`Takes`].
@@ -90,10 +95,10 @@ pub(super) fn takes_value(takes: Takes, option: &str, value: &str) -> bool {
     match takes {
         Takes::UserPassword => value
             .split_once(':')
-            .is_some_and(|(_, pw)| !pw.is_empty() && !is_reference(pw)),
+            .is_some_and(|(_, pw)| !pw.is_empty() && is_written(pw)),
         Takes::Any if name.len() > 1 && is_secret_name(name) => secret_by_name(name, value),
         // A program's one-letter option has no name to judge a value by.
-        Takes::Any => !value.is_empty() && !is_reference(value),
+        Takes::Any => !value.is_empty() && is_written(value),
     }
 }
 
@@ -112,55 +117,158 @@ pub(super) fn wrapped(name: &str) -> Option<(&'static [&'static str], usize)> {
     }
 }
 
-/// The program each word of a command line belongs to, and whether that
-/// command is a `login`: a shell line holds several commands (`a && b`,
-/// `sh -c "mysql -pX"`), and a program's options are its own.
+/// The program each word of one command's words belongs to (the program
+/// first, behind any wrappers and assignments), and whether that command
+/// is a `login`. The words of the wrappers belong to the outermost one
+/// (`sudo -p PROMPT`), the rest to the program they run, as the shell
+/// analysis finds it ([`crate::shell::programs::program_index`]); where it
+/// finds none (a wrapper it cannot read), every word belongs to the first.
 pub(super) fn programs<'w>(words: &[&'w str]) -> Vec<(Option<&'w str>, bool)> {
-    let mut out = Vec::with_capacity(words.len());
-    let mut program: Option<&str> = None;
-    let mut starts = true;
+    let first = words
+        .iter()
+        .position(|w| !crate::shell::lex::is_assignment(w));
+    let at = crate::shell::programs::program_index(words).or(first);
+    let (wrapper, program) = (
+        first.and_then(|i| words.get(i).copied()),
+        at.and_then(|i| words.get(i).copied()),
+    );
     let mut login = false;
-    // Before the program: a wrapper's options that take a value, whether
-    // this word is one's value, and the wrapper's operands still to come.
-    let (mut valued, mut is_value, mut operands): (&[&str], bool, usize) = (&[], false, 0);
-    for w in words {
-        let bare = w.trim_start_matches(['"', '\'', '(', '`', '{']);
-        let bare = bare.trim_end_matches(['"', '\'', ')', '`', ';', '}', '&', '|']);
-        if starts && !bare.is_empty() {
-            let assignment = bare.split_once('=').is_some_and(|(n, _)| {
-                !n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-            });
-            if is_value {
-                is_value = false;
-            } else if bare.starts_with('-') {
-                is_value = valued.contains(&bare);
-            } else if assignment {
-            } else if operands > 0 {
-                operands -= 1;
-            } else {
-                program = Some(bare);
-                login = false;
-                match wrapped(&program_name(bare)) {
-                    Some((v, n)) => (valued, operands) = (v, n),
-                    None => starts = false,
-                }
+    words
+        .iter()
+        .enumerate()
+        .map(|(i, w)| {
+            if at.is_some_and(|a| i < a) {
+                return (first.filter(|&f| i >= f).and(wrapper), false);
             }
-        } else if bare == "login" {
-            login = true;
+            login |= at.is_some_and(|a| i > a) && *w == "login";
+            (program, login)
+        })
+        .collect()
+}
+
+/// A secret in a shell text ([`line_secrets`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineSecret {
+    /// The byte range of the word of the text that holds it, quotes
+    /// included (for a secret inside a substitution or a `sh -c` text,
+    /// the outer word).
+    pub at: usize,
+    pub end: usize,
+    /// The secret itself ([`secret_part`] of the word as the shell reads it).
+    pub part: String,
+    /// How it was found, as [`secret_words`] says.
+    pub how: &'static str,
+}
+
+/// How deep [`line_secrets`] reads shell text held inside shell text
+/// (`sh -c "…"`, `$(…)`); each level is shorter than the one holding it.
+const NESTED: usize = 4;
+
+/// The secrets of a shell text, read through the one shell analysis
+/// ([`crate::shell::lex`]): each simple command's words as the shell
+/// splits them (quotes removed, redirections dropped), judged by
+/// [`secret_words`]; a value piped into a command that reads a secret on
+/// standard input (`echo X | docker login --password-stdin`); and, read
+/// the same way, the shell text of command substitutions, here-documents
+/// and words that hold a line of their own (`sh -c "…"`, `ssh host "…"`).
+/// `masked` adds the words that are masked though no rule reports them
+/// ([`masked_words`]).
+pub fn line_secrets(text: &str, masked: bool) -> Vec<LineSecret> {
+    let mut out = Vec::new();
+    read_line(text, masked, NESTED, &mut out);
+    out
+}
+
+fn read_line(text: &str, masked: bool, depth: usize, out: &mut Vec<LineSecret>) {
+    use crate::shell::lex;
+    let scan = lex::tokens(text);
+    // Simple commands: their words, and whether their input is piped.
+    let mut commands: Vec<(Vec<&lex::Token>, bool)> = vec![(Vec::new(), false)];
+    let mut target_next = false;
+    for t in &scan.tokens {
+        if t.operator {
+            let op = t.text.as_str();
+            if op.starts_with(['<', '>']) || op.starts_with("&>") {
+                target_next = true;
+            } else {
+                commands.push((Vec::new(), op == "|" || op == "|&"));
+            }
+            continue;
         }
-        out.push((program, login));
-        let ends = w.ends_with(';')
-            || w.ends_with("&&")
-            || w.ends_with("||")
-            || w.ends_with('|')
-            || w.ends_with('&')
-            || matches!(*w, "-c" | "then" | "do" | "else" | "!");
-        if ends {
-            starts = true;
-            (valued, is_value, operands) = (&[], false, 0);
+        if std::mem::take(&mut target_next) {
+            continue;
+        }
+        if let Some((words, _)) = commands.last_mut() {
+            if !(words.is_empty() && lex::KEYWORDS.contains(&t.text.as_str())) {
+                words.push(t);
+            }
         }
     }
-    out
+    let mut feeder: Option<Vec<&lex::Token>> = None;
+    for (tokens, piped) in &commands {
+        let words: Vec<&str> = tokens.iter().map(|t| t.text.as_str()).collect();
+        let mut found = secret_words(&words);
+        if masked {
+            found.extend(masked_words(&words));
+        }
+        if *piped && reads_secret_on_stdin(&words) {
+            if let Some(f) = feeder.as_deref() {
+                let fed: Vec<&str> = f.iter().map(|t| t.text.as_str()).collect();
+                for i in echoed(&fed) {
+                    push_found(out, f.get(i).copied(), "value");
+                }
+            }
+        }
+        for (i, how) in found {
+            push_found(out, tokens.get(i).copied(), how);
+        }
+        for t in tokens {
+            let inner = t
+                .substitutions
+                .iter()
+                .flat_map(|s| s.iter().map(|(_, body)| body.as_str()));
+            let own = (t.text.contains(char::is_whitespace) && t.text.len() < text.len())
+                .then_some(t.text.as_str());
+            for body in inner.chain(own).filter(|_| depth > 0) {
+                let mut nested = Vec::new();
+                read_line(body, masked, depth - 1, &mut nested);
+                out.extend(nested.into_iter().map(|n| LineSecret {
+                    at: t.at,
+                    end: t.end,
+                    ..n
+                }));
+            }
+        }
+        feeder = Some(tokens.clone());
+    }
+    for h in scan.heredocs.iter().filter(|_| depth > 0) {
+        let mut nested = Vec::new();
+        read_line(&h.body, masked, depth - 1, &mut nested);
+        out.extend(nested.into_iter().map(|n| LineSecret {
+            at: h.at + n.at,
+            end: h.at + n.end,
+            ..n
+        }));
+    }
+}
+
+/// One secret word of a command, with its place in the text.
+fn push_found(
+    out: &mut Vec<LineSecret>,
+    token: Option<&crate::shell::lex::Token>,
+    how: &'static str,
+) {
+    let Some(t) = token else { return };
+    let part = secret_part(&t.text, how);
+    if part.is_empty() || out.iter().any(|o| o.at == t.at && o.part == part) {
+        return;
+    }
+    out.push(LineSecret {
+        at: t.at,
+        end: t.end.max(t.at),
+        part: part.to_string(),
+        how,
+    });
 }
 
 /// Options that read a secret on standard input (`docker login
@@ -198,7 +306,7 @@ pub(super) fn positional_secrets(
                 words
                     .get(j)
                     .map(|w| w.trim_matches(['"', '\'', ';', '&', '|']))
-                    .is_some_and(|w| !w.is_empty() && !w.starts_with('-') && !is_reference(w))
+                    .is_some_and(|w| !w.is_empty() && !w.starts_with('-') && is_written(w))
             });
             out.extend(at.filter(|&j| j > i).map(|j| (j, "value")));
         }
@@ -207,47 +315,39 @@ pub(super) fn positional_secrets(
     out
 }
 
-/// The arguments of an `echo` or `printf` whose output is piped into a
-/// command that reads a secret on standard input
-/// (`echo X | docker login --password-stdin`).
-pub(super) fn piped_secrets(words: &[&str]) -> Vec<(usize, &'static str)> {
-    let mut out = Vec::new();
-    let reads_stdin = |w: &&str| {
-        let w = w.trim_matches(['"', '\'', ';']);
-        STDIN_SECRET_OPTIONS.contains(&w)
+/// Whether a command reads a secret on standard input (`docker login
+/// --password-stdin`, `chpasswd`).
+fn reads_secret_on_stdin(words: &[&str]) -> bool {
+    words.iter().any(|w| {
+        STDIN_SECRET_OPTIONS.contains(w)
             || STDIN_SECRET_PROGRAMS.contains(&program_name(w).as_str())
-    };
-    if !words.iter().any(reads_stdin) {
-        return out;
-    }
+    })
+}
+
+/// The arguments an `echo` or `printf` prints, when the command is one:
+/// what it feeds a command that reads a secret on standard input.
+fn echoed(words: &[&str]) -> Vec<usize> {
     let programs = programs(words);
-    for (i, w) in words.iter().enumerate() {
-        if !reads_stdin(w) {
-            continue;
-        }
-        // The pipe before this command, and the command before the pipe.
-        let Some(pipe) = words.get(..i).and_then(|b| {
-            b.iter()
-                .rposition(|w| w.ends_with('|') && !w.ends_with("||"))
-        }) else {
-            continue;
-        };
-        let feeder = programs.get(pipe).and_then(|p| p.0);
-        if !matches!(feeder.map(program_name).as_deref(), Some("echo" | "printf")) {
-            continue;
-        }
-        let start = (0..=pipe)
-            .rev()
-            .find(|&j| programs.get(j).and_then(|p| p.0) != feeder)
-            .map_or(0, |j| j + 1);
-        for (j, a) in words.iter().enumerate().take(pipe + 1).skip(start + 1) {
-            let a = a.trim_end_matches('|').trim_matches(['"', '\'']);
-            if !a.is_empty() && !a.starts_with('-') && !a.contains('%') && !is_reference(a) {
-                out.push((j, "value"));
-            }
-        }
+    let Some(at) = programs
+        .iter()
+        .zip(words)
+        .position(|((p, _), w)| p == &Some(*w))
+    else {
+        return Vec::new();
+    };
+    if !matches!(
+        program_name(words.get(at).copied().unwrap_or("")).as_str(),
+        "echo" | "printf"
+    ) {
+        return Vec::new();
     }
-    out
+    (at + 1..words.len())
+        .filter(|&j| {
+            words.get(j).is_some_and(|a| {
+                !a.is_empty() && !a.starts_with('-') && !a.contains('%') && is_written(a)
+            })
+        })
+        .collect()
 }
 
 /// Which words of one command line (the program first) hold a secret, and
@@ -258,9 +358,8 @@ pub(super) fn piped_secrets(words: &[&str]) -> Vec<(usize, &'static str)> {
 /// decides whether a value under a secret name is a secret. The command
 /// rules and the collector both call this, so they cannot drift.
 pub fn secret_words(words: &[&str]) -> Vec<(usize, &'static str)> {
-    let mut out = piped_secrets(words);
     let programs = programs(words);
-    out.extend(positional_secrets(words, &programs));
+    let mut out = positional_secrets(words, &programs);
     let mut expect_value_of: Option<(&str, Takes)> = None;
     for (i, w) in words.iter().enumerate() {
         let (program, login) = programs.get(i).copied().unwrap_or((None, false));
@@ -281,7 +380,7 @@ pub fn secret_words(words: &[&str]) -> Vec<(usize, &'static str)> {
             .strip_prefix("-p")
             .filter(|r| !r.is_empty() && !w.starts_with("--"))
         {
-            if option_secret(program, login, "-p").is_some() && !is_reference(rest) {
+            if option_secret(program, login, "-p").is_some() && is_written(rest) {
                 out.push((i, "option-value"));
                 continue;
             }
@@ -452,7 +551,7 @@ pub(super) fn masked_words(words: &[&str]) -> Vec<(usize, &'static str)> {
         if let Some((opt, value)) = bare.split_once('=') {
             if matches!(opt, "--user" | "--proxy-user" | "--creds" | "--credentials")
                 && value.split_once(':').is_some_and(|(_, pw)| {
-                    !pw.is_empty() && !is_reference(pw) && !pw.bytes().all(|b| b.is_ascii_digit())
+                    !pw.is_empty() && is_written(pw) && !pw.bytes().all(|b| b.is_ascii_digit())
                 })
             {
                 out.push((i, "user-password"));
@@ -466,13 +565,13 @@ pub(super) fn masked_words(words: &[&str]) -> Vec<(usize, &'static str)> {
             let next = words
                 .get(i + 1)
                 .map(|n| n.trim_matches(|c| c == '"' || c == '\''));
-            if next.is_some_and(|n| !n.is_empty() && !n.starts_with('-') && !is_reference(n)) {
+            if next.is_some_and(|n| !n.is_empty() && !n.starts_with('-') && is_written(n)) {
                 out.push((i + 1, "value"));
             }
         } else if let Some(rest) = bare.strip_prefix("-p").or_else(|| bare.strip_prefix("-P")) {
             // Not a bundle of one-letter flags (`-pv`).
             let flags = rest.len() <= 3 && rest.bytes().all(|b| b.is_ascii_lowercase());
-            if !rest.is_empty() && !rest.starts_with('-') && !flags && !is_reference(rest) {
+            if !rest.is_empty() && !rest.starts_with('-') && !flags && is_written(rest) {
                 out.push((i, "option-value"));
             }
         }

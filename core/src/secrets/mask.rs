@@ -175,3 +175,51 @@ pub fn mask_unparsed(text: &str) -> String {
     }
     Secrets::of_values(values).mask_source(text)
 }
+
+impl Secrets {
+    /// A JSON pointer with no secret in it. Only a value can be a secret,
+    /// and a pointer is made of names and indices: a name is shown as it
+    /// is unless it is itself a credential (a token written where a
+    /// variable's name goes, a `NAME: secret` entry read as one key), and
+    /// then the pointer names that member by its index in its object
+    /// (`/environment/variables/3`), so it still leads to the entry.
+    /// `lookup` resolves a pointer in the document the pointer is into; a
+    /// token it cannot place is masked where it stands.
+    pub fn scrub_pointer<'p, 'n>(
+        &self,
+        pointer: &'p str,
+        lookup: impl Fn(&str) -> Option<&'n Node>,
+    ) -> Cow<'p, str> {
+        let Some(rest) = pointer.strip_prefix('/') else {
+            return self.scrub_value(pointer);
+        };
+        let mut out = String::with_capacity(pointer.len());
+        let mut changed = false;
+        for raw in rest.split('/') {
+            let token = raw.replace("~1", "/").replace("~0", "~");
+            let shown = match self.scrub_value(&token) {
+                Cow::Borrowed(_) => None,
+                Cow::Owned(masked) => Some(masked),
+            };
+            let parent = lookup(&out);
+            out.push('/');
+            let Some(masked) = shown else {
+                out.push_str(raw);
+                continue;
+            };
+            changed = true;
+            let index = parent
+                .and_then(Node::members)
+                .and_then(|m| m.iter().rposition(|m| m.key == token));
+            match index {
+                Some(i) => out.push_str(&i.to_string()),
+                None => crate::json::push_escaped_token(&mut out, &masked),
+            }
+        }
+        if changed {
+            Cow::Owned(out)
+        } else {
+            Cow::Borrowed(pointer)
+        }
+    }
+}

@@ -38,11 +38,11 @@ use collect::{unescape, walk, Within};
 use scrub::scrub_tokens_quick;
 
 pub use collect::{Memo, Tree, View};
-pub use command_line::{option_takes_secret, secret_part, secret_words};
+pub use command_line::{line_secrets, option_takes_secret, secret_part, secret_words, LineSecret};
 pub use mask::{mask_json_document, mask_json_document_with, mask_unparsed};
 pub use names::{is_secret_name, is_strong_secret_name, name_words, secret_by_name};
 pub use scrub::{safe_text, scrub_tokens, scrub_tokens_cow, secret_tokens};
-pub use shapes::{is_reference, looks_like_secret};
+pub use shapes::{is_reference, is_written, literal_pieces, looks_like_secret};
 
 /// What replaces a secret value in messages and evidence.
 pub const MASK: &str = "[redacted]";

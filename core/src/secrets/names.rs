@@ -2,7 +2,7 @@
 //! ([`name_words`]), and whether the value under a secret-sounding name is
 //! itself a secret ([`secret_by_name`]).
 
-use super::shapes::{is_reference, looks_like_secret};
+use super::shapes::{is_reference, literal_pieces, looks_like_secret};
 
 /// The words of a variable or key name, lower-cased: split on every byte
 /// that is not an ASCII letter or digit (`_ - . /` and the like), and where
@@ -200,6 +200,13 @@ pub(super) const ABOUT_A_SECRET: &[&str] = &[
     "validity",
     "validation",
     "strength",
+    "module",
+    "modules",
+    "plugin",
+    "plugins",
+    "handler",
+    "class",
+    "library",
 ];
 
 /// How strongly a name says its value is a secret.
@@ -312,10 +319,23 @@ pub fn secret_by_name(name: &str, value: &str) -> bool {
     let v = value.trim();
     // The value's own tests first: they are cheap, and the name's words
     // are not (every key of every imported profile comes through here).
-    if v.is_empty() || is_reference(v) || v.starts_with('/') {
+    if v.is_empty() || is_reference(v) {
         return false;
     }
-    if SETTINGS.iter().any(|s| v.eq_ignore_ascii_case(s))
+    if v.contains(['$', '`', '%']) {
+        // Filled in when it is used: only the pieces written beside the
+        // expansions (`hunter2${SUFFIX}`, `${X:-default}`) can be secrets.
+        if let Some(pieces) = literal_pieces(v) {
+            return pieces.iter().any(|p| {
+                let p = p.trim_matches(|c: char| !c.is_ascii_alphanumeric());
+                p.len() >= 3
+                    && !AUTH_SCHEMES.iter().any(|s| p.eq_ignore_ascii_case(s))
+                    && secret_by_name(name, p)
+            });
+        }
+    }
+    if is_path(v)
+        || SETTINGS.iter().any(|s| v.eq_ignore_ascii_case(s))
         || (v.len() <= 5 && v.bytes().all(|b| b.is_ascii_digit()))
         || email_list(v)
         || plain_url(v)
@@ -331,6 +351,27 @@ pub fn secret_by_name(name: &str, value: &str) -> bool {
             .chars()
             .all(|c| c.is_ascii_lowercase() || c == '-' || c == '_' || c == '.')
 }
+
+/// A path to the file that holds the secret, absolute, relative to the
+/// working or home directory (`/run/secrets/db`, `./db.txt`, `~/.token`),
+/// with no space in it.
+fn is_path(v: &str) -> bool {
+    ["/", "./", "../", "~/"].iter().any(|p| v.starts_with(p)) && !v.contains(char::is_whitespace)
+}
+
+/// The schemes of an HTTP `Authorization` header, after which the
+/// credential comes (`Bearer X`): words, not secrets.
+pub(super) const AUTH_SCHEMES: &[&str] = &[
+    "bearer",
+    "basic",
+    "token",
+    "digest",
+    "negotiate",
+    "bot",
+    "apikey",
+    "api-key",
+    "sso-key",
+];
 
 /// One or more e-mail addresses, separated by commas, semicolons or
 /// spaces (`SECRET_RECIPIENTS: ops@example.com`): an address book, not a

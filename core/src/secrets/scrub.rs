@@ -3,8 +3,8 @@
 
 use std::borrow::Cow;
 
-use super::command_line::{masked_words, secret_part, secret_words};
-use super::names::{is_strong_secret_name, secret_by_name, word_slices};
+use super::command_line::line_secrets;
+use super::names::{is_strong_secret_name, secret_by_name, word_slices, AUTH_SCHEMES};
 use super::shapes::{
     is_reference, kind, secret_shaped, vendor_prefixed, K_OTHER, K_SYMBOL, PREFIX_FIRST,
 };
@@ -259,21 +259,7 @@ pub(super) const SPACED_SECRET_WORDS: &[&str] = &[
     "apikey",
 ];
 
-/// The schemes of an HTTP `Authorization` header, after which the
-/// credential comes (`Bearer X`).
-pub(super) const AUTH_SCHEMES: &[&str] = &[
-    "bearer",
-    "basic",
-    "token",
-    "digest",
-    "negotiate",
-    "bot",
-    "apikey",
-    "api-key",
-    "sso-key",
-];
-
-pub(super) fn auth_scheme(word: &[u8]) -> bool {
+fn auth_scheme(word: &[u8]) -> bool {
     let w = word.strip_suffix(b":").unwrap_or(word);
     AUTH_SCHEMES
         .iter()
@@ -422,21 +408,29 @@ pub fn scrub_tokens_cow(s: &str) -> Cow<'_, str> {
     scrub_spans(s, spans)
 }
 
-/// The spans of free text that its words hold as a command line would
-/// ([`secret_words`], [`masked_words`]), and the body of a PEM private
-/// key block, whose lines are words of no shape of their own.
+/// The spans of free text that hold a secret when it is read as a shell
+/// text is ([`line_secrets`], with the words masked that no rule reports),
+/// and the body of a PEM private key block, whose lines are words of no
+/// shape of their own.
 pub(super) fn word_spans(s: &str) -> Vec<(usize, usize)> {
-    let words: Vec<&str> = s.split_whitespace().collect();
-    let at = |w: &str| w.as_ptr() as usize - s.as_ptr() as usize;
-    let mut out: Vec<(usize, usize)> = secret_words(&words)
+    let mut out: Vec<(usize, usize)> = line_secrets(s, true)
         .into_iter()
-        .chain(masked_words(&words))
-        .filter_map(|(i, how)| {
+        .filter_map(|f| {
             // Free text glues JSON's and YAML's punctuation to its words
             // (`"x",`): that is not part of the secret.
-            let part = secret_part(words.get(i)?, how)
+            let part = f
+                .part
                 .trim_matches(|c| matches!(c, '"' | '\'' | ',' | ';' | '{' | '}'));
-            (!part.is_empty()).then(|| (at(part), at(part) + part.len()))
+            if part.is_empty() {
+                return None;
+            }
+            // The secret where the word shows it, else the whole word (a
+            // word written with quotes or escapes inside).
+            let word = s.get(f.at..f.end)?;
+            Some(match word.find(part) {
+                Some(k) => (f.at + k, f.at + k + part.len()),
+                None => (f.at, f.end),
+            })
         })
         .collect();
     if let Some(begin) = s.find("-----BEGIN") {

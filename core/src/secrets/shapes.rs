@@ -129,6 +129,7 @@ pub(super) fn vendor_prefixed(b: &[u8], first: u8) -> bool {
             if body.len() == 8
                 && b.starts_with(p.as_bytes())
                 && body.iter().all(|&c| kind(c) & !K_TOKEN == 0 || c == b'.')
+                && !reads_as_words(b.get(p.len()..).unwrap_or_default())
             {
                 return true;
             }
@@ -175,7 +176,7 @@ pub(super) fn secret_shaped(v: &str, kinds: u16) -> bool {
     if vendor_prefixed(b, first) {
         return true;
     }
-    if b.starts_with(b"sk-") && b.len() >= 20 {
+    if b.starts_with(b"sk-") && b.len() >= 20 && !reads_as_words(b.get(3..).unwrap_or_default()) {
         return true;
     }
     if (b.starts_with(b"AKIA") || b.starts_with(b"ASIA"))
@@ -287,7 +288,54 @@ pub(super) fn high_entropy_token(b: &[u8], kinds: u16) -> bool {
     }
     let upper = b.iter().filter(|c| c.is_ascii_uppercase()).count();
     let lower = b.iter().filter(|c| c.is_ascii_lowercase()).count();
-    upper >= 2 && lower >= 2
+    upper >= 2 && lower >= 2 && !reads_as_words(b)
+}
+
+/// Whether text that could be a token reads as the words of a name
+/// (`config_https_proxy` after `npm_`, `myS3BucketNameForBackups`): a
+/// name is no credential, whatever prefix it starts with. Words are split
+/// at `_`, `-`, `.` and where case changes, as names are read; a name has
+/// two words at least, none of one character or longer than sixteen,
+/// three on average, and at most two digits. Random text has more digits,
+/// lone capitals or long runs.
+pub(super) fn reads_as_words(b: &[u8]) -> bool {
+    let digits = b.iter().filter(|c| c.is_ascii_digit()).count();
+    if digits > 2
+        || !b
+            .iter()
+            .all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.'))
+    {
+        return false;
+    }
+    let (mut words, mut chars, mut len) = (0usize, 0usize, 0usize);
+    let mut end_word = |len: &mut usize| {
+        if *len > 0 {
+            words += 1;
+            chars += *len;
+        }
+        let was = std::mem::replace(len, 0);
+        was != 1 && was <= 16
+    };
+    for (i, &c) in b.iter().enumerate() {
+        let prev = i.checked_sub(1).and_then(|k| b.get(k)).copied();
+        let next = b.get(i + 1).copied();
+        let split = !c.is_ascii_alphanumeric()
+            || (c.is_ascii_uppercase()
+                && prev.is_some_and(|p| p.is_ascii_lowercase() || p.is_ascii_digit()))
+            || (c.is_ascii_uppercase()
+                && prev.is_some_and(|p| p.is_ascii_uppercase())
+                && next.is_some_and(|n| n.is_ascii_lowercase()));
+        if split && !end_word(&mut len) {
+            return false;
+        }
+        if c.is_ascii_alphanumeric() {
+            len += 1;
+        }
+    }
+    if !end_word(&mut len) {
+        return false;
+    }
+    words >= 2 && chars >= 3 * words
 }
 
 /// `${VAR}` or `$VAR` references name a secret without holding it.
@@ -298,4 +346,116 @@ pub fn is_reference(s: &str) -> bool {
         .and_then(|r| r.strip_suffix('}'))
         .or_else(|| s.strip_prefix('$'));
     inner.is_some_and(|i| !i.is_empty() && i.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+}
+
+/// The literal pieces of a value that a shell or a launcher expands: the
+/// text outside `$(…)`, backquotes, `${…}`, `$NAME` and `%NAME%`, and the
+/// word a `${X:-word}`, `${X-word}`, `${X:=word}` or `${X:+word}` may give,
+/// as a piece of its own. `None` when the value expands nothing.
+pub fn literal_pieces(v: &str) -> Option<Vec<String>> {
+    let b = v.as_bytes();
+    let mut pieces = vec![String::new()];
+    let mut expands = false;
+    let mut i = 0;
+    let name = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    while let Some(&c) = b.get(i) {
+        let next = b.get(i + 1).copied();
+        let skip = match (c, next) {
+            (b'$', Some(b'(')) => closing(b, i + 1, b'(', b')'),
+            (b'`', _) => b
+                .get(i + 1..)
+                .and_then(|r| r.iter().position(|&x| x == b'`'))
+                .map_or(b.len(), |k| i + 1 + k + 1),
+            (b'$', Some(b'{')) => {
+                let end = closing(b, i + 1, b'{', b'}');
+                let inner = v.get(i + 2..end.saturating_sub(1)).unwrap_or("");
+                let from = inner.bytes().take_while(|&x| name(x)).count();
+                let op = inner.get(from..).unwrap_or("");
+                let word = ["-", ":-", "=", ":=", "+", ":+"]
+                    .iter()
+                    .rev()
+                    .find_map(|o| op.strip_prefix(o));
+                if let Some(word) = word {
+                    match literal_pieces(word) {
+                        Some(inner) => pieces.extend(inner),
+                        None => pieces.push(word.to_string()),
+                    }
+                }
+                pieces.push(String::new());
+                end
+            }
+            (b'$', Some(n)) if name(n) || b"@*#?$!".contains(&n) => {
+                let run = b
+                    .get(i + 2..)
+                    .map_or(0, |r| r.iter().take_while(|&&x| name(x)).count());
+                i + 2
+                    + if n.is_ascii_digit() || !name(n) {
+                        0
+                    } else {
+                        run
+                    }
+            }
+            (b'%', Some(n)) if name(n) => {
+                let run = b
+                    .get(i + 1..)
+                    .map_or(0, |r| r.iter().take_while(|&&x| name(x)).count());
+                if b.get(i + 1 + run) == Some(&b'%') {
+                    i + run + 2
+                } else {
+                    i
+                }
+            }
+            _ => i,
+        };
+        if skip > i {
+            expands = true;
+            if pieces.last().is_some_and(|p| !p.is_empty()) {
+                pieces.push(String::new());
+            }
+            i = skip;
+            continue;
+        }
+        let len = v
+            .get(i..)
+            .and_then(|r| r.chars().next())
+            .map_or(1, char::len_utf8);
+        if let (Some(p), Some(ch)) = (pieces.last_mut(), v.get(i..i + len)) {
+            p.push_str(ch);
+        }
+        i += len;
+    }
+    pieces.retain(|p| !p.is_empty());
+    expands.then_some(pieces)
+}
+
+/// Where the bracket opened at `open` closes, just past it (the end of
+/// `b` when it does not).
+fn closing(b: &[u8], open: usize, up: u8, down: u8) -> usize {
+    let mut depth = 0usize;
+    for (k, &c) in b.iter().enumerate().skip(open) {
+        if c == up {
+            depth += 1;
+        } else if c == down {
+            depth = depth.saturating_sub(1);
+            if depth == 0 {
+                return k + 1;
+            }
+        }
+    }
+    b.len()
+}
+
+/// Whether a value is written out, at least in part: not empty, and not
+/// filled in when it is used (a reference, a command's output), unless a
+/// literal piece of three letters or digits stands beside the expansion
+/// (`hunter2${SUFFIX}`). A value read at run time from a file or the
+/// environment is not a written secret.
+pub fn is_written(v: &str) -> bool {
+    let v = v.trim();
+    match literal_pieces(v) {
+        None => !v.is_empty(),
+        Some(pieces) => pieces
+            .iter()
+            .any(|p| p.bytes().filter(u8::is_ascii_alphanumeric).count() >= 3),
+    }
 }
