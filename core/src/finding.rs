@@ -286,7 +286,7 @@ pub struct Finding {
     pub baseline: Option<&'static str>,
     /// What the finding is about, for baselines: the SHA-256 of the value
     /// at its pointer with every secret in it masked
-    /// ([`crate::redact::Secrets::value_digest`]); `None` for a finding
+    /// ([`crate::secrets::Secrets::value_digest`]); `None` for a finding
     /// not made from the profile's tree (a waiver's, a runner overlay's),
     /// whose [`Finding::accepted_digest`] is its text's.
     pub value_digest: Option<String>,

@@ -37,13 +37,13 @@ pub mod model;
 pub mod observe;
 mod par;
 pub mod plan;
-pub mod redact;
 pub mod render;
 pub mod report;
 pub mod rules;
 pub mod runner;
 pub mod sanitize;
 pub mod schema;
+pub mod secrets;
 mod shell;
 pub mod sort;
 #[cfg(any(test, feature = "synth"))]

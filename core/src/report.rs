@@ -10,9 +10,9 @@ use crate::json::{self, InputError, Limits, Node, Value};
 use crate::labels::{Catalog, LabelIndex, Origin};
 use crate::par;
 use crate::plan;
-use crate::redact::Secrets;
 use crate::rules::{self, Ctx, MountView};
 use crate::sanitize::neutralize;
+use crate::secrets::Secrets;
 
 /// The tool's name and version, as exported.
 pub const TOOL_NAME: &str = "isolint";
@@ -692,6 +692,14 @@ impl Clean<'_> {
         }
     }
 
+    /// [`Clean::owned`] for a JSON pointer into the audited document: a
+    /// name in it is masked only if it is itself a credential, and then
+    /// named by its index ([`Secrets::scrub_pointer`]).
+    fn pointer(self, s: String, locator: &crate::json::Locator<'_>) -> String {
+        let scrubbed = changed(self.0.scrub_pointer(&s, |p| locator.pointer(p)));
+        Self::keep(s, scrubbed)
+    }
+
     /// [`Clean::owned`] for a message (or an evidence key, a check's
     /// reason): only its backticked values are scanned.
     fn message(self, s: String) -> String {
@@ -735,7 +743,7 @@ fn findings(
             rule: d.rule.id,
             area: d.area,
             severity: d.severity,
-            pointer: clean.owned(d.pointer),
+            pointer: clean.pointer(d.pointer, locator),
             line: Some(pos.line),
             column: Some(pos.column),
             exact,

@@ -418,7 +418,7 @@ pub fn apply_resolved(
 }
 
 fn report_clean(s: &str) -> String {
-    crate::redact::scrub_tokens(&crate::sanitize::neutralize(s))
+    crate::secrets::scrub_tokens(&crate::sanitize::neutralize(s))
 }
 
 /// A waiver entry, as `isolint waive` prints it for appending to the file.

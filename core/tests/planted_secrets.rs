@@ -13,8 +13,8 @@
 //! secret shows up anywhere fails with the place it leaked.
 
 use isolint_core::import::{self, Format};
-use isolint_core::redact::mask_unparsed;
 use isolint_core::render::{github, json, markdown, sarif, text};
+use isolint_core::secrets::mask_unparsed;
 use isolint_core::{audit, AuditOptions, Date, Labels, Report};
 
 /// A profile built on the fixed workshop profile with one field replaced.

@@ -12,8 +12,8 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use isolint_core::redact::Secrets;
 use isolint_core::render::{github, json, markdown, sarif, text};
+use isolint_core::secrets::Secrets;
 use isolint_core::{audit, json as ijson, AuditOptions, Date, Labels, Report};
 
 fn fixture_files() -> Vec<PathBuf> {

@@ -729,7 +729,7 @@ impl State {
         let keep = self.draft_to_keep()?;
         Some(keep.map(|text| match self.current_report() {
             Some(r) if self.audited == self.revision => view_model::shown_source(r).1.to_owned(),
-            _ => isolint_core::redact::mask_unparsed(text),
+            _ => isolint_core::secrets::mask_unparsed(text),
         }))
     }
 

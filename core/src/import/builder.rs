@@ -26,10 +26,10 @@ type OValMembers<'a> =
 
 /// A draft's tree reads as the JSON text it is written as: the secret
 /// walk finds the same values in either.
-impl crate::redact::Tree for OVal {
+impl crate::secrets::Tree for OVal {
     type Members<'a> = OValMembers<'a>;
-    fn view(&self) -> crate::redact::View<'_, OVal> {
-        use crate::redact::View;
+    fn view(&self) -> crate::secrets::View<'_, OVal> {
+        use crate::secrets::View;
         match self {
             OVal::Str(s) => View::Str(s),
             OVal::Int(n) => View::Number(Cow::Owned(n.to_string())),

@@ -22,16 +22,16 @@ type Outcome = Result<Vec<(String, Vec<String>, Vec<String>, Vec<String>)>, Impo
 /// What the secret walk finds in a tree, sorted, and whether it held any.
 /// An import walks each draft's tree instead of its written text: every
 /// outcome here checks that both give the same.
-pub(super) fn secrets_of<T: crate::redact::Tree>(root: &T) -> (Vec<String>, bool) {
+pub(super) fn secrets_of<T: crate::secrets::Tree>(root: &T) -> (Vec<String>, bool) {
     let mut values = Vec::new();
-    let holds = crate::redact::Secrets::collect_into(root, &mut values, None);
+    let holds = crate::secrets::Secrets::collect_into(root, &mut values, None);
     values.sort();
     (values, holds)
 }
 
 fn outcome(r: Result<Vec<(String, Draft)>, ImportError>) -> Outcome {
     // One memo for the drafts of one file, as an import keeps it.
-    let mut memo = crate::redact::Memo::default();
+    let mut memo = crate::secrets::Memo::default();
     r.map(|drafts| {
         drafts
             .into_iter()
@@ -39,7 +39,7 @@ fn outcome(r: Result<Vec<(String, Draft)>, ImportError>) -> Outcome {
                 let tree = secrets_of(d.root());
                 let mut values = Vec::new();
                 let holds =
-                    crate::redact::Secrets::collect_into(d.root(), &mut values, Some(&mut memo));
+                    crate::secrets::Secrets::collect_into(d.root(), &mut values, Some(&mut memo));
                 values.sort();
                 assert_eq!(tree, (values, holds), "the memo changes what is found");
                 let (json, map, notes, undeclared) = d.finish().expect("a small test input");

@@ -179,7 +179,7 @@ pub struct Imported {
     /// The generated `isolint.profile/v1` document.
     pub profile_json: String,
     /// Whether `profile_json` holds a secret value of its own: when not,
-    /// [`crate::redact::mask_json_document`] leaves it as it is, and a
+    /// [`crate::secrets::mask_json_document`] leaves it as it is, and a
     /// front end need not parse it again to find out.
     pub holds_secrets: bool,
     /// Source settings with no profile equivalent, in source order. Each
@@ -206,7 +206,7 @@ pub struct Imported {
     /// The secrets of the whole file (every profile's, and those of
     /// settings no profile kept): whatever is shown of one of its profiles
     /// masks them all ([`audit_imported`], [`Imported::masked_profile_json`]).
-    pub file_secrets: Arc<crate::redact::Secrets>,
+    pub file_secrets: Arc<crate::secrets::Secrets>,
     /// Context the file depends on that could not be read, each a
     /// blocking finding (PRF021) of this profile, with where the file
     /// refers to it. Empty unless the import was asked for a partial
@@ -242,10 +242,10 @@ impl Imported {
     }
 
     /// The profile JSON with every secret of the file written as
-    /// [`crate::redact::MASK`] (see [`crate::redact::mask_json_document_with`]):
+    /// [`crate::secrets::MASK`] (see [`crate::secrets::mask_json_document_with`]):
     /// what `isolint import` prints unless told to reveal secrets.
     pub fn masked_profile_json(&self) -> std::borrow::Cow<'_, str> {
-        crate::redact::mask_json_document_with(&self.profile_json, &self.file_secrets)
+        crate::secrets::mask_json_document_with(&self.profile_json, &self.file_secrets)
     }
 
     /// [`Imported::name`] as a front end may show it: the file's secrets
@@ -384,7 +384,7 @@ impl fmt::Display for ImportError {
         };
         // A message may quote the input (a duplicate key shaped like a
         // token): masked as well as neutralized.
-        f.write_str(&crate::redact::safe_text(&text))
+        f.write_str(&crate::secrets::safe_text(&text))
     }
 }
 
@@ -707,7 +707,7 @@ struct Kept {
     holds: Vec<bool>,
     /// Each kept profile's unread context ([`Imported::unread`]).
     unread: Vec<Vec<Note>>,
-    memo: crate::redact::Memo,
+    memo: crate::secrets::Memo,
     total: usize,
     refused: Option<ImportError>,
     source_map: bool,
@@ -723,7 +723,7 @@ impl Kept {
             secrets: Vec::new(),
             holds: Vec::new(),
             unread: Vec::new(),
-            memo: crate::redact::Memo::default(),
+            memo: crate::secrets::Memo::default(),
             total: 0,
             refused: None,
             source_map,
@@ -738,7 +738,7 @@ impl Kept {
             return;
         }
         let unread = std::mem::take(&mut draft.unread);
-        let holds = crate::redact::Secrets::collect_into(
+        let holds = crate::secrets::Secrets::collect_into(
             draft.root(),
             &mut self.secrets,
             Some(&mut self.memo),
@@ -872,7 +872,7 @@ fn finish_with(
         let reasons = f.3.iter().filter(|_| new_list).map(|u| &u.reason);
         for t in f.2.iter().map(|n| &n.message).chain(reasons) {
             if seen.insert(t) {
-                let tokens = crate::redact::secret_tokens(t);
+                let tokens = crate::secrets::secret_tokens(t);
                 noted_any |= tokens.iter().any(|v| !v.trim().is_empty());
                 values.extend(tokens);
             }
@@ -885,7 +885,7 @@ fn finish_with(
     let file_docs = file_docs.unwrap_or_else(|| source_secrets::Documents::of(format, text));
     let file_holds = file_docs.collect_into(&mut values, &mut memo);
     drop(file_docs);
-    let secrets = crate::redact::Secrets::of_values(values);
+    let secrets = crate::secrets::Secrets::of_values(values);
     // A secret of the file that no profile's own walk finds (a value that
     // is one only by where the file wrote it) may still be copied into a
     // profile: then every profile of the file is masked again.

@@ -9,7 +9,7 @@
 use super::tree::SNode;
 use super::{toml, yaml, Format};
 
-/// The file's settings as parsed, for [`crate::redact::Secrets`] to walk
+/// The file's settings as parsed, for [`crate::secrets::Secrets`] to walk
 /// as it walks a profile (a file that does not parse gives none; its lines
 /// are still scanned, see [`line_values`]).
 pub(super) enum Documents {
@@ -35,13 +35,13 @@ impl Documents {
     }
 
     /// Add the documents' secrets to `values`; whether they held any
-    /// ([`crate::redact::Secrets::collect_into`]).
+    /// ([`crate::secrets::Secrets::collect_into`]).
     pub(super) fn collect_into(
         &self,
         values: &mut Vec<String>,
-        memo: &mut crate::redact::Memo,
+        memo: &mut crate::secrets::Memo,
     ) -> bool {
-        use crate::redact::Secrets;
+        use crate::secrets::Secrets;
         let mut holds = false;
         match self {
             Documents::Trees(trees) => {
@@ -64,6 +64,6 @@ impl Documents {
 /// content, a token in a comment).
 pub(super) fn line_values(text: &str) -> Vec<String> {
     text.lines()
-        .flat_map(crate::redact::secret_tokens)
+        .flat_map(crate::secrets::secret_tokens)
         .collect()
 }

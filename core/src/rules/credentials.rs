@@ -10,8 +10,8 @@ use super::{Ctx, Emitter, Rule};
 use crate::finding::{Area, CheckKind, Severity};
 use crate::json::escape_token;
 use crate::model::{CredentialScope, CredentialSource, Exposure, StringEnum};
-use crate::redact::{
-    is_reference, is_secret_name, looks_like_secret, secret_by_name, secret_words,
+use crate::secrets::{
+    is_reference, is_secret_name, line_secrets, looks_like_secret, secret_by_name, secret_words,
 };
 
 /// The longest lifetime a task credential should have, in seconds.
@@ -218,7 +218,7 @@ fn check_secret_variables(ctx: &Ctx<'_>, e: &mut Emitter) {
                 .evidence("detected_by", by);
         } else if is_secret_name(name)
             && is_reference(value.trim())
-            && crate::redact::is_strong_secret_name(name)
+            && crate::secrets::is_strong_secret_name(name)
         {
             e.emit(ptr, format!("the variable `{name}` passes the launcher's secret `{}` into the job instead of a task credential from a broker", value.trim()))
                 .severity(Severity::High)
@@ -262,7 +262,7 @@ fn filled_at_launch<'v>(ctx: &Ctx<'_>, value: &'v str) -> Option<Filled<'v>> {
     };
     let is_name = |c: char| c.is_ascii_alphanumeric() || c == '_';
     let secret = |n: &'v str| {
-        (!n.is_empty() && !own(n) && crate::redact::is_strong_secret_name(n))
+        (!n.is_empty() && !own(n) && crate::secrets::is_strong_secret_name(n))
             .then_some(Filled::Secret(n))
     };
     // Programs that print facts about the process or the host and read no
@@ -271,8 +271,15 @@ fn filled_at_launch<'v>(ctx: &Ctx<'_>, value: &'v str) -> Option<Filled<'v>> {
         "id", "whoami", "date", "hostname", "uname", "pwd", "nproc", "getconf",
     ];
     let command = |text: &str| {
-        let program = text.split_whitespace().next().unwrap_or("");
-        (!HARMLESS.contains(&program)).then_some(Filled::Command)
+        let script = crate::shell::parse(text);
+        let harmless = script.commands.len() == 1
+            && script.substitutions.is_empty()
+            && script.commands.iter().all(|c| {
+                c.words
+                    .first()
+                    .is_some_and(|w| HARMLESS.contains(&crate::shell::program_name(w).as_str()))
+            });
+        (!harmless).then_some(Filled::Command)
     };
     // Between backticks (the odd pieces), each a command.
     if let Some(c) = value.split('`').skip(1).step_by(2).find_map(command) {
@@ -563,12 +570,11 @@ fn check_secret_in_command(ctx: &Ctx<'_>, e: &mut Emitter) {
 /// found in its words as the secret collector reads them, so that what is
 /// masked on the command line is also reported.
 fn shell_text(e: &mut Emitter, pointer: String, what: &str, text: &str) {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let found = secret_words(&words);
+    let found = line_secrets(text, false);
     if found.is_empty() {
         return;
     }
-    let mut kinds: Vec<&str> = found.iter().map(|(_, k)| *k).collect();
+    let mut kinds: Vec<&str> = found.iter().map(|f| f.how).collect();
     crate::sort::sort(&mut kinds);
     kinds.dedup();
     e.emit(

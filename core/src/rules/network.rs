@@ -526,9 +526,9 @@ fn check_secret_in_entry(ctx: &Ctx<'_>, e: &mut Emitter) {
             } else {
                 format!("https://{}", v.trim())
             };
-            let by = if crate::redact::looks_like_secret(v) {
+            let by = if crate::secrets::looks_like_secret(v) {
                 "value"
-            } else if crate::redact::looks_like_secret(&as_url) {
+            } else if crate::secrets::looks_like_secret(&as_url) {
                 "url-userinfo"
             } else {
                 continue;

@@ -17,8 +17,8 @@
 use std::path::{Path, PathBuf};
 
 use isolint_core::import::{self, Format, ImportError, Imported};
-use isolint_core::redact::safe_text;
 use isolint_core::sanitize::neutralize;
+use isolint_core::secrets::safe_text;
 
 use crate::files::atomic;
 use crate::files::input::{self, Failure, Origin, Reading};
@@ -143,7 +143,7 @@ fn withhold_secrets(shown: &str, imported: &mut [Imported]) {
         output::note(&format!(
             "{shown}: secret values are written as `{}` in {}; \
              pass --reveal-secrets to copy them as they are",
-            isolint_core::redact::MASK,
+            isolint_core::secrets::MASK,
             isolint_core::text::plural(withheld, "profile")
         ));
     }

@@ -12,8 +12,8 @@ use std::time::SystemTime;
 
 use isolint_core::import::{self, Format, ImportError};
 use isolint_core::json::InputError;
-use isolint_core::redact;
 use isolint_core::sanitize::neutralize;
+use isolint_core::secrets;
 use isolint_core::{audit, AuditOptions, Date, Labels, Report};
 
 /// Where a profile comes from.
@@ -305,7 +305,7 @@ fn positioned(file: &str, bytes: &[u8], pos: Option<(u32, u32)>, message: String
             let first = line.saturating_sub(2).max(1);
             // Masked whole first: a key and its value may stand on two
             // lines, of which only one is shown.
-            redact::mask_unparsed(text)
+            secrets::mask_unparsed(text)
                 .lines()
                 .enumerate()
                 .map(|(i, l)| (i as u32 + 1, l))
@@ -344,11 +344,11 @@ pub fn mask_unparsed_line(line: &str) -> String {
         let trimmed = tail.trim_start();
         if let Some(colon_rest) = trimmed.strip_prefix(':') {
             let value_part = colon_rest.trim_start();
-            if value_part.starts_with('"') && redact::is_secret_name(key) {
+            if value_part.starts_with('"') && secrets::is_secret_name(key) {
                 if let Some((_, value_tail)) = quoted(value_part) {
                     out.push_str(&tail[..tail.len() - value_part.len()]);
                     out.push('"');
-                    out.push_str(redact::MASK);
+                    out.push_str(secrets::MASK);
                     out.push('"');
                     rest = value_tail;
                     continue;
@@ -358,7 +358,7 @@ pub fn mask_unparsed_line(line: &str) -> String {
         rest = tail;
     }
     out.push_str(rest);
-    neutralize(&redact::scrub_tokens(&out)).into_owned()
+    neutralize(&secrets::scrub_tokens(&out)).into_owned()
 }
 
 /// `"abc" tail` → `("abc", " tail")`; `None` when the quote is not closed.

@@ -14,7 +14,7 @@ pub const EXIT_ERROR: u8 = 2;
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
 
-use isolint_core::redact::safe_text;
+use isolint_core::secrets::safe_text;
 
 use crate::files::atomic::same_file;
 

@@ -33,7 +33,7 @@ use super::read;
 use super::shape::{self, Shape};
 use super::tree::{Loc, SNode, SValue};
 use super::{cap_name, expand_home, yaml, ImportError, ImportErrorKind};
-use crate::redact::is_secret_name;
+use crate::secrets::is_secret_name;
 
 pub fn looks_like(doc: &SNode) -> bool {
     doc.get("services").is_some_and(SNode::is_map) && doc.get("apiVersion").is_none()

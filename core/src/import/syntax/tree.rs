@@ -46,10 +46,10 @@ type SEntries<'a> = std::iter::Map<std::slice::Iter<'a, SEntry>, fn(&SEntry) -> 
 
 /// The secret walk reads a parsed file as it reads a profile: every
 /// scalar as a string, keys in source order.
-impl crate::redact::Tree for SNode {
+impl crate::secrets::Tree for SNode {
     type Members<'a> = SEntries<'a>;
-    fn view(&self) -> crate::redact::View<'_, SNode> {
-        use crate::redact::View;
+    fn view(&self) -> crate::secrets::View<'_, SNode> {
+        use crate::secrets::View;
         match &self.value {
             SValue::Null => View::Other,
             SValue::Scalar(s) => View::Str(&s.text),
