@@ -237,8 +237,15 @@ mod tests {
             ),
         ] {
             let units = crate::import::import(text.as_bytes(), format).unwrap();
-            let r = crate::import::audit_imported(&units[0], "x", &labels, &Default::default())
-                .unwrap();
+            let r = crate::audit::audit_imported(
+                &units[0],
+                "x",
+                &labels,
+                &Default::default(),
+                None,
+                &crate::InOrder,
+            )
+            .unwrap();
             let f = r
                 .issues
                 .iter()
@@ -270,8 +277,15 @@ mod tests {
             ),
         ] {
             let units = crate::import::import(fixture.as_bytes(), format).unwrap();
-            let r = crate::import::audit_imported(&units[0], "x", &labels, &Default::default())
-                .unwrap();
+            let r = crate::audit::audit_imported(
+                &units[0],
+                "x",
+                &labels,
+                &Default::default(),
+                None,
+                &crate::InOrder,
+            )
+            .unwrap();
             let net: Vec<_> = r
                 .issues
                 .iter()

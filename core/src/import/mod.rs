@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! bytes ──detect──▶ Format ──import──▶ [Imported { profile_json, source_map, notes, undeclared }]
-//!                                          └──audit_imported──▶ Report (findings carry `origin`)
+//!                                          └──crate::audit::audit_imported──▶ Report (findings carry `origin`)
 //! ```
 //!
 //! Each source format has its own module. An importer never guesses in the
@@ -35,9 +35,8 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
-use crate::finding::Origin;
+use crate::digest::sha256_hex;
 use crate::json::InputError;
-use crate::report::{sha256_hex, AuditOptions, Labels, OriginalSource, Report};
 use crate::sanitize::neutralize;
 
 pub(crate) mod builder;
@@ -204,7 +203,7 @@ pub struct Imported {
     pub source_sha256: Arc<str>,
     /// The secrets of the whole file (every profile's, and those of
     /// settings no profile kept): whatever is shown of one of its profiles
-    /// masks them all ([`audit_imported`], [`Imported::masked_profile_json`]).
+    /// masks them all ([`crate::audit::audit_imported`], [`Imported::masked_profile_json`]).
     pub file_secrets: Arc<crate::redact::Secrets>,
 }
 
@@ -838,7 +837,7 @@ fn finish_with(
     let file_level = noted_any || file_holds;
     holds.iter_mut().for_each(|h| *h |= file_level);
     let masked_source: Arc<str> = Arc::from(secrets.mask_source(text));
-    let masked_line_starts: Arc<[u32]> = Arc::from(crate::report::line_starts(&masked_source));
+    let masked_line_starts: Arc<[u32]> = Arc::from(crate::text::line_starts(&masked_source));
     // Notes are printed on stderr: they go through the same masking and
     // neutralizing as every message.
     // A text shown as it is stays shared; each distinct text is cleaned
@@ -900,61 +899,6 @@ fn finish_with(
         .collect())
 }
 
-/// Audit one imported profile. Every finding keeps its profile pointer and
-/// gains an `origin` in `original_name` (the pointer's own source position,
-/// else its longest mapped ancestor's). The report's source is
-/// `original_name#name`, and it carries the original text (secrets masked)
-/// for snippets.
-pub fn audit_imported(
-    imported: &Imported,
-    original_name: &str,
-    labels: &Labels,
-    options: &AuditOptions,
-) -> Result<Report, InputError> {
-    let source = imported.display_name(original_name);
-    // The file's secrets are masked in this profile's report too: a value
-    // that is a secret only by where the file wrote it (a Compose
-    // `extra_hosts` entry with user info) is still one.
-    let parsed = crate::report::Parsed::new(
-        imported.profile_json.as_bytes(),
-        crate::json::Limits::default(),
-    )?
-    .also_masking(&imported.file_secrets);
-    let mut report = crate::report::audit_parsed(
-        parsed,
-        &source,
-        labels,
-        options,
-        crate::report::Detail::Full,
-    );
-    let file = neutralize(original_name).into_owned();
-    let mut cache: HashMap<String, Option<Loc>> = HashMap::new();
-    for f in &mut report.issues {
-        let loc = *cache
-            .entry(f.pointer.clone())
-            .or_insert_with(|| imported.origin_of(&f.pointer));
-        f.origin = loc.map(|l| Origin {
-            file: file.clone(),
-            line: l.line,
-            column: l.column,
-        });
-    }
-    // Front ends show the original file: mount rows point into it too.
-    for m in &mut report.mounts {
-        m.line = imported
-            .origin_of(&format!("{}/source", m.pointer))
-            .map(|l| l.line);
-    }
-    report.original = Some(OriginalSource {
-        file,
-        format: imported.format.name(),
-        sha256: imported.source_sha256.to_string(),
-        text: Arc::clone(&imported.masked_source),
-        line_starts: Arc::clone(&imported.masked_line_starts),
-    });
-    Ok(report)
-}
-
 /// The most profiles one file may describe for an audit. Each profile is
 /// audited and reported on its own, so the report of a file grows with
 /// their number, not with the file's size: a Codex `config.toml` of 60,000
@@ -982,18 +926,6 @@ pub fn check_audit_count(imported: &[Imported]) -> Result<(), ImportError> {
         Some(at) => e.at(at),
         None => e,
     })
-}
-
-/// The report a single-profile view (the dashboard's slot, the page's
-/// editor) shows for a file describing several profiles: the first that is
-/// not eligible, else the first, so a file holding a blocking profile never
-/// looks eligible. `None` for no reports.
-pub fn representative(mut reports: Vec<Report>) -> Option<Report> {
-    let i = reports
-        .iter()
-        .position(|r| r.verdict == crate::Verdict::NotEligible)
-        .unwrap_or(0);
-    (i < reports.len()).then(|| reports.swap_remove(i))
 }
 
 /// Where `~` points in imported paths: a home directory of an unknown user,
@@ -1081,7 +1013,7 @@ pub(crate) fn cgroup_rule_device(rule: &str) -> String {
 /// the path is one the runtime resolves through `/proc`, so it is never
 /// dropped); otherwise a note, since it only qualifies the image's command.
 pub(crate) fn working_dir(d: &mut builder::Draft, cwd: &str, at: tree::Loc, key: &str) {
-    if d.has("/command") || crate::rules::kernel::through_proc(cwd) {
+    if d.has("/command") || crate::procfs::through_proc(cwd) {
         d.set("/command/cwd", cwd, at);
     } else {
         d.note(

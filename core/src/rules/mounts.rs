@@ -6,8 +6,6 @@
 //! the declared paths mean against the catalog, and the rule's runtime check
 //! asks the verifier to confirm it on the launched environment.
 
-use crate::text::cat;
-
 use super::paths::{self, Nesting, PathSet, Source};
 use super::{Ctx, Emitter, MountView, Rule};
 use crate::finding::{evidence_object, Area, CheckKind, Severity};
@@ -60,9 +58,9 @@ fn sensitive_source(
             continue;
         };
         let place = if m.path == s.path {
-            cat!("is ", what)
+            format!("is {}", what)
         } else {
-            cat!("lies inside ", what, " `", m.path, "`")
+            format!("lies inside {} `{}`", what, m.path)
         };
         let ro = if v.writable() {
             ""
@@ -72,7 +70,7 @@ fn sensitive_source(
         let d = e
             .emit(
                 v.field("source"),
-                cat!("`", s.path, "` ", place, "; ", consequence, ro),
+                format!("`{}` {}; {}{}", s.path, place, consequence, ro),
             )
             .area(v.area());
         d.evidence("class", class.as_str())
@@ -753,12 +751,7 @@ fn check_unlabelled(ctx: &Ctx<'_>, e: &mut Emitter) {
         };
         e.emit(
             v.field("source"),
-            cat!(
-                "no catalog label or well-known location covers `",
-                s.path,
-                "`, so the audit cannot vouch for what it holds",
-                tail
-            ),
+            format!("no catalog label or well-known location covers `{}`, so the audit cannot vouch for what it holds{}", s.path, tail),
         )
         .area(v.area())
         .evidence("normalized", s.path)
