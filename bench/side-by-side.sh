@@ -32,7 +32,7 @@ pair() { # label, command template with BIN -> "label old_ms new_ms ratio"
 import json, sys
 r = json.load(open(sys.argv[1]))["results"]
 o, n = r[0]["median"] * 1e3, r[1]["median"] * 1e3
-ou = sum(r[0]["user"] for _ in [0]) * 1e3; nu = r[1]["user"] * 1e3
+ou, nu = r[0]["user"] * 1e3, r[1]["user"] * 1e3
 print(f"{sys.argv[2]} {o:.1f} {n:.1f} {n / o:.2f} user_ms {ou:.0f} {nu:.0f} {nu / max(ou, 1e-9):.2f}")
 PY
 }
