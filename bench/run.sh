@@ -1,10 +1,34 @@
 #!/usr/bin/env bash
 # Whole-process benchmarks of isolint, printed as one table: figure, value,
 # goal, and ratio to the goal (ratio ≤ 1 meets a "≤" goal; ≥ 1 meets a "≥" goal).
-# Usage: bench/run.sh [--smoke]   (--smoke: tiny sizes, 2 runs; CI uses it to show the script works)
+# Usage: bench/run.sh [--smoke] [--old PATH]
+#   --smoke: tiny sizes, 2 runs; CI uses it to show the script works.
+#   --old PATH: the 6f84cf6 binary the batch is compared with, side by
+#   side in one run; without it that commit is built once into
+#   .tools/old-6f84cf6-target and the binary cached as .tools/isolint-6f84cf6.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SMOKE=0; [ "${1:-}" = "--smoke" ] && SMOKE=1
+SMOKE=0; OLD=""
+while [ $# -gt 0 ]; do
+  case $1 in
+    --smoke) SMOKE=1 ;;
+    --old) OLD=$2; shift ;;
+    *) echo "usage: bench/run.sh [--smoke] [--old PATH]" >&2; exit 2 ;;
+  esac
+  shift
+done
+OLD_COMMIT=6f84cf6
+if [ -z "$OLD" ]; then
+  OLD=.tools/isolint-$OLD_COMMIT
+  if [ ! -x "$OLD" ]; then
+    mkdir -p .tools
+    rm -rf ".tools/old-$OLD_COMMIT"
+    git worktree add --detach ".tools/old-$OLD_COMMIT" "$OLD_COMMIT" >/dev/null 2>&1
+    (cd ".tools/old-$OLD_COMMIT" && CARGO_TARGET_DIR="$PWD/../old-$OLD_COMMIT-target" cargo build --release -q -p isolint)
+    cp ".tools/old-$OLD_COMMIT-target/release/isolint" "$OLD"
+    git worktree remove --force ".tools/old-$OLD_COMMIT"
+  fi
+fi
 OUT=bench/out; mkdir -p "$OUT"
 unset CARGO_TARGET_DIR
 # --bins as well: with --examples alone cargo builds only the examples, and
@@ -61,6 +85,11 @@ if [ $SMOKE = 0 ]; then
     echo $(( ($(date +%s%N) - s) / 1000 ))
   done | sort -n | sed -n 3p | awk '{printf "%.1f", $1 / 1000}')
 fi
+# The batch and the 100 Kubernetes manifests against the 6f84cf6 binary,
+# side by side in one hyperfine run: "label old_ms new_ms ratio user_ms
+# old_user new_user user_ratio".
+if [ $SMOKE = 1 ]; then SIDE_BATCH=200; SIDE_RUNS=2; else SIDE_BATCH=10000; SIDE_RUNS=20; fi
+GEN="$GEN" BATCH=$SIDE_BATCH bench/side-by-side.sh "$OLD" "$BIN" "$SIDE_RUNS" > "$OUT/side.txt"
 tp_args=(); [ $SMOKE = 1 ] && tp_args=(--smoke)
 "$TP" "${tp_args[@]}" > "$OUT/throughput.txt"
 val() { awk -v k="$1" '$1==k{print $2}' "$OUT/throughput.txt"; }
@@ -107,9 +136,9 @@ if [ -d dist ] && ls dist/*.wasm >/dev/null 2>&1; then
   wasm_gz=$(( ( $(cat dist/*.wasm | gzip -9 | wc -c) + $(cat dist/*.js | gzip -9 | wc -c) ) / 1024 ))
 fi
 
-python3 - "$one" "$hundred" "$BATCH" "$batch_s" "$big" "$rss" "$(val scale_ratio)" "$wasm_gz" "$(val parse_mb_per_s)" "$(val serde_json_mb_per_s)" "$SMOKE" "$cold_ms" "$(cat "$OUT/steal.txt" 2>/dev/null | tr '\n' ' ')" "$OUT/imports.txt" <<'PY'
+python3 - "$one" "$hundred" "$BATCH" "$batch_s" "$big" "$rss" "$(val scale_ratio)" "$wasm_gz" "$(val parse_mb_per_s)" "$(val serde_json_mb_per_s)" "$SMOKE" "$cold_ms" "$(cat "$OUT/steal.txt" 2>/dev/null | tr '\n' ' ')" "$OUT/imports.txt" "$OUT/side.txt" <<'PY'
 import sys
-one, hundred, batch, batch_s, big, rss, scale, wasm, ours, serde, smoke, cold, steal, imports = sys.argv[1:]
+one, hundred, batch, batch_s, big, rss, scale, wasm, ours, serde, smoke, cold, steal, imports, side = sys.argv[1:]
 rows = []
 def row(name, value, unit, goal, le=True):
     try:
@@ -123,6 +152,12 @@ row("one typical profile, whole process, median", float(one) * 1e3, "ms", 10)
 row("100 profiles, whole process, median", float(hundred) * 1e3, "ms", 40)
 row(f"{batch} profiles, batch", int(batch) / float(batch_s), "profiles/s", 20000, le=False)
 row("10k mounts × 10k labels, one profile", float(big) * 1e3, "ms", 50)
+side_rows = [line.split() for line in open(side)]
+for label, old, new, ratio, _, old_user, new_user, user_ratio in side_rows:
+    if label.startswith("batch"):
+        what = label.replace("batch-", "") + " profiles, batch"
+        row(f"{what}: time / 6f84cf6's, side by side", float(ratio), "×", 1.15)
+        row(f"{what}: user CPU / 6f84cf6's, side by side", float(user_ratio), "×", 1.15)
 row("time(100k) / time(10k), in process" if smoke == "0" else "time(10k) / time(1k), in process (smoke)", scale, "", 12)
 row("peak RSS, one profile", (float(rss) / 1024) if rss.strip().isdigit() else "x", "MiB", 10)
 row("wasm + js bundle, gzip (importers included)", wasm, "KB", 400)
@@ -149,6 +184,9 @@ if len(st) == 4:
           " (above a few per cent, the timings of this run read high)")
 if cold != "NA":
     print(f"10k mounts × 10k labels, one run after 5 s idle (median of 5, not a goal): {cold} ms")
+for label, old, new, ratio, _, old_user, new_user, user_ratio in side_rows:
+    if not label.startswith("batch"):
+        print(f"{label} against 6f84cf6, side by side: {old} -> {new} ms ({ratio}x), user CPU {old_user} -> {new_user} ms ({user_ratio}x)")
 if smoke == "1":
     print("(smoke run: tiny sizes and 2 runs; numbers are not meaningful)")
 PY

@@ -36,9 +36,11 @@ struct Module {
 }
 
 /// Every module of the crate rooted at `src` (its `lib.rs` or `main.rs` is
-/// the empty path), test modules left out.
+/// the empty path), test modules left out. A file is the module its path
+/// names, unless a `#[path = "…"] mod name;` mounts it (and the files
+/// below it) elsewhere: then it is that module, as the compiler sees it.
 fn modules(src: &Path) -> BTreeMap<ModPath, Module> {
-    let mut out = BTreeMap::new();
+    let mut files: Vec<(ModPath, PathBuf, String)> = Vec::new();
     let mut stack = vec![src.to_path_buf()];
     while let Some(dir) = stack.pop() {
         for entry in std::fs::read_dir(&dir).expect("read source dir") {
@@ -50,42 +52,100 @@ fn modules(src: &Path) -> BTreeMap<ModPath, Module> {
             if path.extension().is_none_or(|e| e != "rs") {
                 continue;
             }
-            let rel = path.strip_prefix(src).expect("under src");
-            let mut segs: ModPath = rel
-                .with_extension("")
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .collect();
-            if segs.last().is_some_and(|s| s == "mod") {
-                segs.pop();
-            }
+            let segs = file_module(src, &path);
             // A `main.rs` beside a `lib.rs` is another crate, which names
             // the library by its crate name, never by `crate::`.
             if segs == ["main"] && src.join("lib.rs").exists() {
                 continue;
             }
-            if segs == ["lib"] || segs == ["main"] {
-                segs.clear();
-            }
-            if segs
-                .last()
-                .is_some_and(|s| s == "tests" || s.ends_with("_tests"))
-            {
-                continue;
-            }
             let text = std::fs::read_to_string(&path).expect("read source");
-            let (refs, reexports) = references(&without_tests(&text), &segs);
-            out.insert(
-                segs,
-                Module {
-                    file: path,
-                    refs,
-                    reexports,
-                },
-            );
+            files.push((segs, path, text));
         }
     }
+    let mounted = mounts(src, &files);
+    let mut out = BTreeMap::new();
+    for (segs, path, text) in files {
+        let segs = remount(&mounted, segs);
+        if segs
+            .last()
+            .is_some_and(|s| s == "tests" || s.ends_with("_tests"))
+        {
+            continue;
+        }
+        let (refs, reexports) = references(&without_tests(&text), &segs);
+        out.insert(
+            segs,
+            Module {
+                file: path,
+                refs,
+                reexports,
+            },
+        );
+    }
     out
+}
+
+/// The module a file is by its path under `src`.
+fn file_module(src: &Path, path: &Path) -> ModPath {
+    let rel = path.strip_prefix(src).expect("under src");
+    let mut segs: ModPath = rel
+        .with_extension("")
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if segs.last().is_some_and(|s| s == "mod") {
+        segs.pop();
+    }
+    if segs == ["lib"] || (segs == ["main"] && !src.join("lib.rs").exists()) {
+        segs.clear();
+    }
+    segs
+}
+
+/// Every `#[path = "…"] mod name;` of the crate: the module its file would
+/// be by its path, and the module it is.
+fn mounts(src: &Path, files: &[(ModPath, PathBuf, String)]) -> Vec<(ModPath, ModPath)> {
+    let attr = regex::Regex::new(
+        r#"(?m)^\s*#\[path\s*=\s*"([^"]+)"\]\s*(?:#\[[^\]]*\]\s*)*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;"#,
+    )
+    .unwrap();
+    let mut out = Vec::new();
+    for (segs, path, text) in files {
+        for m in attr.captures_iter(text) {
+            // Relative to the directory of the file that declares it.
+            let mut target = path.parent().unwrap_or(src).to_path_buf();
+            for c in Path::new(&m[1]).components() {
+                match c {
+                    std::path::Component::ParentDir => {
+                        target.pop();
+                    }
+                    std::path::Component::CurDir => {}
+                    c => target.push(c),
+                }
+            }
+            if target.strip_prefix(src).is_err() {
+                continue;
+            }
+            let mut real = segs.clone();
+            real.push(m[2].to_string());
+            out.push((file_module(src, &target), real));
+        }
+    }
+    // The longest prefix first, so a mount inside a mounted module wins.
+    out.sort_by_key(|(from, _)| std::cmp::Reverse(from.len()));
+    out
+}
+
+/// `segs` with the longest mounted prefix replaced by where it is mounted.
+fn remount(mounted: &[(ModPath, ModPath)], segs: ModPath) -> ModPath {
+    for (from, to) in mounted {
+        if segs.starts_with(from) {
+            let mut out = to.clone();
+            out.extend_from_slice(&segs[from.len()..]);
+            return out;
+        }
+    }
+    segs
 }
 
 /// The code of a file without comments (doc links name paths too),
@@ -455,8 +515,14 @@ fn data_flows_down_the_pipeline_and_the_dashboards_layers() {
     let orders: &[(&str, &[&str])] = &[
         (
             "core/src",
-            &["json", "decode", "rules", "plan", "report", "render"],
+            &[
+                "json", "decode", "import", "rules", "plan", "report", "render",
+            ],
         ),
+        // Auditing an import is composed above both the importers and
+        // the audit, with the `--runner` overlay.
+        ("core/src", &["import", "runner", "audit"]),
+        ("core/src", &["report", "runner"]),
         ("core/src", &["labels", "rules"]),
         ("core/src", &["report", "view_model"]),
         (
@@ -557,4 +623,56 @@ fn use_trees_expand_to_every_path() {
             "super::e=*"
         ]
     );
+}
+
+/// The order check sees an edge that breaks the order when it is written
+/// plainly, through a `pub use` re-export, and from a file mounted with
+/// `#[path]` (which a walk of the directory alone files elsewhere); and a
+/// crate without it passes.
+#[test]
+fn the_order_check_sees_an_injected_edge_however_it_is_written() {
+    let crate_with = |import_rs: &str, extra: &[(&str, &str)]| {
+        let dir = tempfile::tempdir().unwrap();
+        let src = dir.path().to_path_buf();
+        std::fs::create_dir_all(src.join("import")).unwrap();
+        std::fs::create_dir_all(src.join("elsewhere")).unwrap();
+        std::fs::write(
+            src.join("lib.rs"),
+            "pub mod import;\npub mod report;\npub use report::Report;\n",
+        )
+        .unwrap();
+        std::fs::write(
+            src.join("report.rs"),
+            "use crate::import::Imported;\npub struct Report;\n",
+        )
+        .unwrap();
+        std::fs::write(src.join("import/mod.rs"), import_rs).unwrap();
+        for (file, text) in extra {
+            std::fs::write(src.join(file), text).unwrap();
+        }
+        let e = edges(&src);
+        let found = chain(&e, &path("import"), &path("report"));
+        (found, dir)
+    };
+    let clean = "pub struct Imported;\n";
+    let (found, _dir) = crate_with(clean, &[]);
+    assert_eq!(found, None, "no edge in the clean crate");
+    for (import_rs, extra) in [
+        // Plainly.
+        (
+            "pub struct Imported;\nfn f() -> crate::report::Report { todo!() }\n",
+            vec![],
+        ),
+        // Through the crate root's `pub use`.
+        ("use crate::Report;\npub struct Imported;\n", vec![]),
+        // From a file mounted with `#[path]` outside the module's folder.
+        (
+            "#[path = \"../elsewhere/audit.rs\"]\nmod audit;\npub struct Imported;\n",
+            vec![("elsewhere/audit.rs", "use super::super::report::Report;\n")],
+        ),
+    ] {
+        let (found, _dir) = crate_with(import_rs, &extra);
+        let found = found.unwrap_or_else(|| panic!("edge not seen in:\n{import_rs}"));
+        assert!(found[0].contains("names"), "{found:?}");
+    }
 }

@@ -476,7 +476,15 @@ fn real_exports_validate_against_the_findings_schema() {
     // An imported configuration: findings carry their `origin` in the original file.
     let pod = b"apiVersion: v1\nkind: Pod\nmetadata: {name: t}\nspec:\n  containers:\n  - name: c\n    image: python:3.12\n";
     for unit in import::import(pod, import::Format::Kubernetes).unwrap() {
-        let r = import::audit_imported(&unit, "pod.yaml", &Labels::workshop(), &options()).unwrap();
+        let r = isolint_core::audit::audit_imported(
+            &unit,
+            "pod.yaml",
+            &Labels::workshop(),
+            &options(),
+            None,
+            &isolint_core::InOrder,
+        )
+        .unwrap();
         assert!(r.issues.iter().all(|f| f.origin.is_some()));
         reports.push(r);
     }

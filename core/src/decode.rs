@@ -110,7 +110,7 @@ struct ElementPointer {
 
 impl ElementPointer {
     fn new(array: &str) -> ElementPointer {
-        let buf = crate::text::cat!(array, "/");
+        let buf = format!("{}/", array);
         let base = buf.len();
         ElementPointer { buf, base }
     }

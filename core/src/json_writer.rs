@@ -8,34 +8,34 @@
 
 use serde_json::Value;
 
-/// Lists of about this many bytes or more are written in pieces in
-/// parallel: written by the calling thread alone, a large export's
-/// findings would leave the pool idle.
-#[cfg(feature = "parallel")]
-pub(super) const PARALLEL_BYTES: usize = 512 << 10;
+use crate::par::{InOrder, Schedule};
+
+/// Lists of about this many bytes or more are written in pieces: on a
+/// schedule of several threads, written by the calling thread alone, a
+/// large export's findings would leave the others idle.
+pub(super) const PIECES_BYTES: usize = 512 << 10;
 /// About how many bytes each piece of such a list holds.
-#[cfg(feature = "parallel")]
 pub(super) const PIECE_BYTES: usize = 256 << 10;
 /// The least room a writer starts with after a long list's pieces.
-#[cfg(feature = "parallel")]
 const TAIL: usize = 4096;
 
 /// Pretty JSON being written into a `String`.
-pub struct Pretty {
+pub struct Pretty<'s> {
     out: String,
     depth: usize,
     /// Nothing written yet inside the innermost open container.
     first: bool,
     /// Text written before `out`, in order: a long list's pieces, kept as
-    /// they were written in parallel rather than copied into one buffer.
-    #[cfg(feature = "parallel")]
+    /// they were written rather than copied into one buffer.
     parts: Vec<String>,
+    /// Where a long list's pieces are written.
+    schedule: &'s dyn Schedule,
 }
 
-impl Pretty {
+impl Pretty<'static> {
     /// A writer whose first value sits `depth` levels (two spaces each)
     /// deep: that line is indented, inner lines follow.
-    pub fn at(depth: usize, capacity: usize) -> Pretty {
+    pub fn at(depth: usize, capacity: usize) -> Pretty<'static> {
         let mut out = String::with_capacity(capacity);
         for _ in 0..depth {
             out.push_str("  ");
@@ -44,14 +44,26 @@ impl Pretty {
             out,
             depth,
             first: true,
-            #[cfg(feature = "parallel")]
             parts: Vec::new(),
+            schedule: &InOrder,
+        }
+    }
+}
+
+impl<'s> Pretty<'s> {
+    /// The same writer, its long lists' pieces written on `schedule`.
+    pub fn on<'t>(self, schedule: &'t dyn Schedule) -> Pretty<'t> {
+        Pretty {
+            out: self.out,
+            depth: self.depth,
+            first: self.first,
+            parts: self.parts,
+            schedule,
         }
     }
 
     /// The text written.
     pub fn finish(self) -> String {
-        #[cfg(feature = "parallel")]
         if !self.parts.is_empty() {
             return self.finish_parts().concat();
         }
@@ -60,7 +72,6 @@ impl Pretty {
 
     /// The text written, in parts to be written out one after the other
     /// (a long list's pieces are not copied into one buffer first).
-    #[cfg(feature = "parallel")]
     pub fn finish_parts(mut self) -> Vec<String> {
         self.parts.push(self.out);
         self.parts
@@ -136,19 +147,17 @@ impl Pretty {
 
     /// The elements of an open array, each written by `one` after its
     /// [`Pretty::item`]; `each` is about how many bytes one takes. A long
-    /// list is written in pieces side by side (with the `parallel`
-    /// feature) and the pieces joined in order: the same bytes either way.
+    /// list is written in pieces side by side on a schedule of several
+    /// threads, the pieces kept in order: the same bytes either way.
     pub fn items<T: Sync>(
         &mut self,
         list: &[T],
         each: usize,
-        one: impl Fn(&mut Pretty, &T) + Sync + Send,
+        one: impl Fn(&mut Pretty<'_>, &T) + Sync + Send,
     ) -> &mut Self {
-        #[cfg(feature = "parallel")]
-        if list.len().saturating_mul(each) >= PARALLEL_BYTES {
+        if list.len().saturating_mul(each) >= PIECES_BYTES && self.schedule.width() > 1 {
             return self.pieces(list, each, &one, None);
         }
-        let _ = each;
         for x in list {
             one(self.item(), x);
         }
@@ -159,15 +168,14 @@ impl Pretty {
     /// before them, are handed to `emit` as they are ready, in order,
     /// instead of being kept: the caller can write them out while the
     /// rest of the list is still being written.
-    #[cfg(feature = "parallel")]
     pub fn items_to<T: Sync>(
         &mut self,
         list: &[T],
         each: usize,
-        one: impl Fn(&mut Pretty, &T) + Sync + Send,
+        one: impl Fn(&mut Pretty<'_>, &T) + Sync + Send,
         emit: &mut dyn FnMut(String),
     ) -> &mut Self {
-        if list.len().saturating_mul(each) >= PARALLEL_BYTES {
+        if list.len().saturating_mul(each) >= PIECES_BYTES {
             return self.pieces(list, each, &one, Some(emit));
         }
         for x in list {
@@ -176,14 +184,13 @@ impl Pretty {
         self
     }
 
-    /// A long list, written in pieces in parallel: kept in `parts`, or
-    /// emitted with what came before them.
-    #[cfg(feature = "parallel")]
+    /// A long list, written in pieces on the writer's schedule: kept in
+    /// `parts`, or emitted with what came before them.
     fn pieces<T: Sync>(
         &mut self,
         list: &[T],
         each: usize,
-        one: &(impl Fn(&mut Pretty, &T) + Sync + Send),
+        one: &(impl Fn(&mut Pretty<'_>, &T) + Sync + Send),
         emit: Option<&mut dyn FnMut(String)>,
     ) -> &mut Self {
         let (depth, first) = (self.depth, self.first);
@@ -209,15 +216,17 @@ impl Pretty {
         // long list gets its share of it too).
         self.parts.push(std::mem::take(&mut self.out));
         let mut written = 0;
+        let schedule = self.schedule;
         match emit {
             None => {
-                let pieces = crate::par::map_indexed(true, &chunks, piece);
+                let pieces = crate::par::map_indexed(schedule, &chunks, piece);
                 written = pieces.iter().flatten().map(String::len).sum();
                 self.parts.extend(pieces.into_iter().flatten());
             }
             Some(emit) => {
                 self.parts.drain(..).for_each(&mut *emit);
-                crate::par::map_in_order(&chunks, piece, |parts: Vec<String>| {
+                let nth = |i: usize| chunks.get(i).map(|c| piece(i, c)).unwrap_or_default();
+                schedule.pieces(chunks.len(), &nth, &mut |parts: Vec<String>| {
                     for part in parts {
                         written += part.len();
                         emit(part);

@@ -422,10 +422,8 @@ impl LabelIndex {
         let mut by_path =
             HashMap::with_capacity_and_hasher(catalog.labels.len(), PathHasher::default());
         let mut sorted = Vec::with_capacity(catalog.labels.len());
-        let normalized = crate::par::map_ref(catalog.labels.len() >= 4096, &catalog.labels, |l| {
-            normalize(&l.path).path
-        });
-        for (i, n) in normalized.into_iter().enumerate() {
+        let normalized = catalog.labels.iter().map(|l| normalize(&l.path).path);
+        for (i, n) in normalized.enumerate() {
             // On a repeated path the later entry wins, like a later line in a
             // config file; both stay listed in the catalog.
             by_path.insert(n.clone(), i);
@@ -485,7 +483,7 @@ impl LabelIndex {
                     if p == "/" {
                         alias.to_string()
                     } else {
-                        crate::text::cat!(alias, p)
+                        format!("{}{}", alias, p)
                     }
                 };
                 (
@@ -870,7 +868,7 @@ pub mod builtin {
                         .filter(|_| through.is_none())
                         .and_then(|e| PROC_ENTRIES.iter().find(|(name, _)| *name == e))
                     {
-                        through = Some((crate::text::cat!("/", stack.join("/")), *why));
+                        through = Some((format!("/{}", stack.join("/")), *why));
                     }
                 }
             }
@@ -890,7 +888,7 @@ pub mod builtin {
             "" => Some(path.to_string()),
             "/task" => {
                 let pid = path.strip_prefix("/proc/")?.split('/').next()?;
-                Some(crate::text::cat!(path, "/", pid))
+                Some(format!("{}/{}", path, pid))
             }
             _ => None,
         }
@@ -1009,7 +1007,7 @@ pub mod builtin {
         }
         if let Some(home) = home_of(path) {
             for rel in HOME_SECRETS {
-                let p = crate::text::cat!(home, "/", rel);
+                let p = format!("{}/{}", home, rel);
                 if contains(&p, path) {
                     return hit(
                         LabelClass::CredentialStore,
@@ -1062,7 +1060,7 @@ pub mod builtin {
             for rel in HOME_SECRETS {
                 add(
                     LabelClass::CredentialStore,
-                    &crate::text::cat!(home, "/", rel),
+                    &format!("{}/{}", home, rel),
                     "credential store in a home directory",
                 );
             }
@@ -1081,11 +1079,7 @@ pub mod builtin {
             }
             if let Some(dir) = proc_dir_exposed(path) {
                 for (e, why) in PROC_ENTRIES {
-                    add(
-                        LabelClass::CredentialStore,
-                        &crate::text::cat!(dir, "/", e),
-                        why,
-                    );
+                    add(LabelClass::CredentialStore, &format!("{}/{}", dir, e), why);
                 }
             }
             for s in ENGINE_SOCKET_PATHS {
@@ -1112,7 +1106,7 @@ pub(crate) fn descendant_prefix(path: &str) -> String {
     if path == "/" {
         "/".to_string()
     } else {
-        crate::text::cat!(path, "/")
+        format!("{}/", path)
     }
 }
 
@@ -1336,10 +1330,10 @@ mod tests {
             ],
         ) {
             let idx = workshop();
-            let plain = crate::text::cat!("/", parts.join("/"));
+            let plain = format!("/{}", parts.join("/"));
             let direct = idx.classify(&plain);
-            let through = idx.classify(&crate::text::cat!(alias, plain));
-            let under = |p: &str| if p == "/" { alias.to_string() } else { crate::text::cat!(alias, p) };
+            let through = idx.classify(&format!("{}{}", alias, plain));
+            let under = |p: &str| if p == "/" { alias.to_string() } else { format!("{}{}", alias, p) };
             proptest::prop_assert_eq!(
                 direct.matched.map(|m| (m.class, under(&m.path))),
                 through.matched.map(|m| (m.class, m.path))

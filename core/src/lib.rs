@@ -22,6 +22,7 @@
     warn(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
 )]
 
+pub mod audit;
 pub mod baseline;
 pub mod date;
 pub mod decode;
@@ -35,8 +36,9 @@ pub mod labels;
 pub mod launch;
 pub mod model;
 pub mod observe;
-mod par;
+pub mod par;
 pub mod plan;
+mod procfs;
 pub mod render;
 pub mod report;
 pub mod rules;
@@ -54,6 +56,7 @@ pub mod waivers;
 
 pub use date::Date;
 pub use finding::{Area, CheckKind, Finding, Severity};
+pub use par::{InOrder, Schedule};
 pub use report::{
     audit, audit_parsed, AuditOptions, CatalogError, Detail, Labels, Parsed, Report, Verdict,
     NOTICE,

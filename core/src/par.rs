@@ -1,257 +1,293 @@
-//! Optional data parallelism for large documents.
+//! The schedule an audit runs on.
 //!
-//! With the `parallel` feature (the CLI turns it on) a large profile's
-//! independent stages run on rayon's pool; without it (the browser page)
-//! everything runs in order on the caller's thread. Either way the results
+//! Core never starts threads: an audit's independent stages are handed to
+//! a [`Schedule`] the caller chooses. [`InOrder`] (the default, the page's)
+//! runs them one after the other on the caller's thread; the binary
+//! supplies one that runs them on its thread pool. Either way the results
 //! are the same values in the same order: only the schedule differs.
+//!
+//! The trait is object-safe (`&dyn Schedule` travels through the audit and
+//! the writers without making them generic); the typed helpers below build
+//! `join`, `map` and friends on its few primitives. On a schedule of width
+//! 1 they call the work directly: boxing tasks that run in order anyway
+//! would cost a batch of small profiles an allocation per rule.
 
-/// Run `a` and `b`, in parallel when `wide` and the feature allow it.
-pub(crate) fn join<A, B, RA, RB>(wide: bool, a: A, b: B) -> (RA, RB)
+/// A task handed to a schedule: it borrows from the caller's stack.
+pub type Task<'a> = Box<dyn FnOnce() + Send + 'a>;
+
+/// How independent pieces of work are run.
+pub trait Schedule: Sync {
+    /// Run every task, in any order or side by side; return once all have
+    /// run. A task's panic reaches the caller.
+    fn run(&self, tasks: Vec<Task<'_>>);
+
+    /// Into about how many pieces a long list is split: 1 when the pieces
+    /// would run one after the other anyway.
+    fn width(&self) -> usize;
+
+    /// Let `value` go: dropped here, or elsewhere while the caller goes on
+    /// (a large document's tree is hundreds of thousands of allocations).
+    fn release(&self, value: Box<dyn Send>);
+
+    /// `piece(0)`, `piece(1)`, … `piece(n - 1)`, each result handed to
+    /// `emit` in that order. A schedule that runs pieces side by side
+    /// hands a result on as soon as it and every one before it are ready,
+    /// so the caller can write the first out while the rest are made.
+    fn pieces(
+        &self,
+        n: usize,
+        piece: &(dyn Fn(usize) -> Vec<String> + Sync),
+        emit: &mut dyn FnMut(Vec<String>),
+    );
+}
+
+/// Everything in order on the caller's thread.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct InOrder;
+
+impl Schedule for InOrder {
+    fn run(&self, tasks: Vec<Task<'_>>) {
+        for t in tasks {
+            t();
+        }
+    }
+
+    fn width(&self) -> usize {
+        1
+    }
+
+    fn release(&self, value: Box<dyn Send>) {
+        drop(value);
+    }
+
+    fn pieces(
+        &self,
+        n: usize,
+        piece: &(dyn Fn(usize) -> Vec<String> + Sync),
+        emit: &mut dyn FnMut(Vec<String>),
+    ) {
+        for i in 0..n {
+            emit(piece(i));
+        }
+    }
+}
+
+/// Run `a` and `b` on `s`.
+pub fn join<RA, RB>(
+    s: &dyn Schedule,
+    a: impl FnOnce() -> RA + Send,
+    b: impl FnOnce() -> RB + Send,
+) -> (RA, RB)
 where
-    A: FnOnce() -> RA + Send,
-    B: FnOnce() -> RB + Send,
     RA: Send,
     RB: Send,
 {
-    #[cfg(feature = "parallel")]
-    if wide {
-        return rayon::join(a, b);
+    if s.width() <= 1 {
+        return (a(), b());
     }
-    let _ = wide;
-    (a(), b())
+    let (mut ra, mut rb) = (None, None);
+    {
+        let (sa, sb) = (&mut ra, &mut rb);
+        s.run(vec![
+            Box::new(move || *sa = Some(a())),
+            Box::new(move || *sb = Some(b())),
+        ]);
+    }
+    match (ra, rb) {
+        (Some(ra), Some(rb)) => (ra, rb),
+        // `run` returns only after every task ran (or passes its panic on).
+        _ => unreachable!("a schedule returned before running every task"),
+    }
 }
 
-/// Run `a`, `b` and `c`, in parallel when `wide` and the feature allow it.
-pub(crate) fn join3<A, B, C, RA, RB, RC>(wide: bool, a: A, b: B, c: C) -> (RA, RB, RC)
+/// Run `a`, `b` and `c` on `s`.
+pub fn join3<RA, RB, RC>(
+    s: &dyn Schedule,
+    a: impl FnOnce() -> RA + Send,
+    b: impl FnOnce() -> RB + Send,
+    c: impl FnOnce() -> RC + Send,
+) -> (RA, RB, RC)
 where
-    A: FnOnce() -> RA + Send,
-    B: FnOnce() -> RB + Send,
-    C: FnOnce() -> RC + Send,
     RA: Send,
     RB: Send,
     RC: Send,
 {
-    let ((ra, rb), rc) = join(wide, || join(wide, a, b), c);
+    let ((ra, rb), rc) = join(s, || join(s, a, b), c);
     (ra, rb, rc)
 }
 
-/// `items` mapped by `f`, in order; in parallel when `wide` and the
-/// feature allow it.
-pub(crate) fn map<T, U, F>(wide: bool, items: Vec<T>, f: F) -> Vec<U>
-where
-    T: Send,
-    U: Send,
-    F: Fn(T) -> U + Sync + Send,
-{
-    #[cfg(feature = "parallel")]
-    if wide {
-        use rayon::prelude::*;
-        return items.into_par_iter().map(f).collect();
-    }
-    let _ = wide;
-    items.into_iter().map(f).collect()
+/// How many items each of a list's pieces holds on `s`.
+fn per_piece(s: &dyn Schedule, len: usize) -> usize {
+    len.div_ceil(s.width().max(1)).max(1)
 }
 
-/// `items` mapped by `f` by reference, in order; in parallel when `wide`
-/// and the feature allow it.
-pub(crate) fn map_ref<T, U, F>(wide: bool, items: &[T], f: F) -> Vec<U>
+/// `items` mapped by `f` with their index, in order, on `s`.
+pub fn map_indexed<'a, T, U>(
+    s: &dyn Schedule,
+    items: &'a [T],
+    f: impl Fn(usize, &'a T) -> U + Sync,
+) -> Vec<U>
 where
     T: Sync,
     U: Send,
-    F: Fn(&T) -> U + Sync + Send,
 {
-    #[cfg(feature = "parallel")]
-    if wide {
-        use rayon::prelude::*;
-        return items.par_iter().map(f).collect();
+    if s.width() <= 1 {
+        return items.iter().enumerate().map(|(i, x)| f(i, x)).collect();
     }
-    let _ = wide;
-    items.iter().map(f).collect()
-}
-
-/// `items` mapped by `f` with their index, in order; in parallel when
-/// `wide` and the feature allow it.
-pub(crate) fn map_indexed<'a, T, U, F>(wide: bool, items: &'a [T], f: F) -> Vec<U>
-where
-    T: Sync,
-    U: Send,
-    F: Fn(usize, &'a T) -> U + Sync + Send,
-{
-    #[cfg(feature = "parallel")]
-    if wide {
-        use rayon::prelude::*;
-        return items.par_iter().enumerate().map(|(i, x)| f(i, x)).collect();
-    }
-    let _ = wide;
-    items.iter().enumerate().map(|(i, x)| f(i, x)).collect()
-}
-
-/// `f` of every item with its index, in place; in parallel when `wide`
-/// and the feature allow it.
-pub(crate) fn for_each_indexed<T, F>(wide: bool, items: &mut [T], f: F)
-where
-    T: Send,
-    F: Fn(usize, &mut T) + Sync + Send,
-{
-    #[cfg(feature = "parallel")]
-    if wide {
-        use rayon::prelude::*;
-        items.par_iter_mut().enumerate().for_each(|(i, x)| f(i, x));
-        return;
-    }
-    let _ = wide;
-    items.iter_mut().enumerate().for_each(|(i, x)| f(i, x));
-}
-
-/// Drop `value`, off the caller's path when `wide` and the feature allow
-/// it: a large document's tree is hundreds of thousands of allocations,
-/// and the caller has a report to write meanwhile.
-pub(crate) fn drop_later<T: Send + 'static>(wide: bool, value: T) {
-    #[cfg(feature = "parallel")]
-    if wide {
-        rayon::spawn(move || drop(value));
-        return;
-    }
-    let _ = wide;
-    drop(value);
-}
-
-/// `f` of every item on rayon's pool, each result handed to `emit` on the
-/// caller's thread in the items' order, as soon as it and every result
-/// before it are ready: the caller can pass the first results on (to a
-/// file) while the pool still works on the rest. Items are queued first
-/// to last, so they tend to finish in order.
-///
-/// On one of the pool's own threads (which would wait on its own queue)
-/// everything is mapped first, then emitted: the same calls to `emit`.
-#[cfg(feature = "parallel")]
-pub(crate) fn map_in_order<'a, T, U, F>(items: &'a [T], f: F, mut emit: impl FnMut(U))
-where
-    T: Sync,
-    U: Send,
-    F: Fn(usize, &'a T) -> U + Sync + Send,
-{
-    if rayon::current_thread_index().is_some() {
-        map_indexed(true, items, f).into_iter().for_each(emit);
-        return;
-    }
+    let per = per_piece(s, items.len());
+    let mut out: Vec<Vec<U>> = std::iter::repeat_with(Vec::new)
+        .take(items.len().div_ceil(per))
+        .collect();
     let f = &f;
-    // At most this many items are queued or being mapped at once: each
-    // item queued as one is emitted keeps the pool busy, and a result's
-    // memory, freed once emitted, is taken again by the next one instead
-    // of fresh pages (a 10k x 10k export's pieces are megabytes).
-    let ahead = 2 * rayon::current_num_threads().max(1);
-    rayon::in_place_scope(|scope| {
-        let (tx, rx) = std::sync::mpsc::channel();
-        let mut queue = items.iter().enumerate();
-        let mut spawn_next = || {
-            if let Some((i, item)) = queue.next() {
-                let tx = tx.clone();
-                scope.spawn(move |_| {
-                    // A panic is sent on too, so the caller stops waiting
-                    // for the result and passes the panic on.
-                    let result =
-                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(i, item)));
-                    // The receiver outlives every task: this cannot fail.
-                    let _ = tx.send((i, result));
-                });
-            }
-        };
-        for _ in 0..ahead {
-            spawn_next();
-        }
-        let mut ready: Vec<Option<U>> = std::iter::repeat_with(|| None).take(items.len()).collect();
-        let mut next = 0;
-        while next < items.len() {
-            // Every queued task sends once, and `tx` is still held here.
-            let Ok((i, result)) = rx.recv() else {
-                break;
-            };
-            let result = result.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            if let Some(slot) = ready.get_mut(i) {
-                *slot = Some(result);
-            }
-            while let Some(result) = ready.get_mut(next).and_then(Option::take) {
-                emit(result);
-                next += 1;
-                spawn_next();
-            }
-        }
-    });
+    let tasks: Vec<Task<'_>> = items
+        .chunks(per)
+        .zip(out.iter_mut())
+        .enumerate()
+        .map(|(k, (chunk, slot))| -> Task<'_> {
+            Box::new(move || {
+                *slot = chunk
+                    .iter()
+                    .enumerate()
+                    .map(|(i, x)| f(k * per + i, x))
+                    .collect();
+            })
+        })
+        .collect();
+    s.run(tasks);
+    out.into_iter().flatten().collect()
 }
 
-#[cfg(all(test, feature = "parallel"))]
+/// `items` mapped by `f` by reference, in order, on `s`.
+pub fn map_ref<'a, T, U>(s: &dyn Schedule, items: &'a [T], f: impl Fn(&'a T) -> U + Sync) -> Vec<U>
+where
+    T: Sync,
+    U: Send,
+{
+    map_indexed(s, items, |_, x| f(x))
+}
+
+/// `items` mapped by `f`, in order, on `s`.
+pub fn map<T, U>(s: &dyn Schedule, items: Vec<T>, f: impl Fn(T) -> U + Sync) -> Vec<U>
+where
+    T: Send,
+    U: Send,
+{
+    if s.width() <= 1 {
+        return items.into_iter().map(f).collect();
+    }
+    let per = per_piece(s, items.len());
+    let mut chunks: Vec<Vec<T>> = Vec::new();
+    let mut rest = items.into_iter().peekable();
+    while rest.peek().is_some() {
+        chunks.push(rest.by_ref().take(per).collect());
+    }
+    let mut out: Vec<Vec<U>> = std::iter::repeat_with(Vec::new)
+        .take(chunks.len())
+        .collect();
+    let f = &f;
+    let tasks: Vec<Task<'_>> = chunks
+        .into_iter()
+        .zip(out.iter_mut())
+        .map(|(chunk, slot)| -> Task<'_> {
+            Box::new(move || *slot = chunk.into_iter().map(f).collect())
+        })
+        .collect();
+    s.run(tasks);
+    out.into_iter().flatten().collect()
+}
+
+/// `f` of every item, in place, on `s`.
+pub fn for_each_mut<T: Send>(s: &dyn Schedule, items: &mut [T], f: impl Fn(&mut T) + Sync) {
+    if s.width() <= 1 {
+        items.iter_mut().for_each(f);
+        return;
+    }
+    let per = per_piece(s, items.len());
+    let f = &f;
+    let tasks: Vec<Task<'_>> = items
+        .chunks_mut(per)
+        .map(|chunk| -> Task<'_> { Box::new(move || chunk.iter_mut().for_each(f)) })
+        .collect();
+    s.run(tasks);
+}
+
+/// `items` mapped by `f`, in order, one task per item: for few items of
+/// very uneven cost (the rules), where a piece of several could leave one
+/// thread alone with the long ones.
+pub fn map_each<T, U>(s: &dyn Schedule, items: &[T], f: impl Fn(&T) -> U + Sync) -> Vec<U>
+where
+    T: Sync,
+    U: Send,
+{
+    if s.width() <= 1 {
+        return items.iter().map(f).collect();
+    }
+    let mut out: Vec<Option<U>> = std::iter::repeat_with(|| None).take(items.len()).collect();
+    let f = &f;
+    let tasks: Vec<Task<'_>> = items
+        .iter()
+        .zip(out.iter_mut())
+        .map(|(x, slot)| -> Task<'_> { Box::new(move || *slot = Some(f(x))) })
+        .collect();
+    s.run(tasks);
+    out.into_iter().flatten().collect()
+}
+
+/// Runs the tasks last to first: a schedule that keeps no order of its
+/// own, as a pool does not, for tests that the schedule changes nothing.
+#[cfg(test)]
+pub(crate) struct Backwards;
+
+#[cfg(test)]
+impl Schedule for Backwards {
+    fn run(&self, tasks: Vec<Task<'_>>) {
+        for t in tasks.into_iter().rev() {
+            t();
+        }
+    }
+    fn width(&self) -> usize {
+        3
+    }
+    fn release(&self, value: Box<dyn Send>) {
+        drop(value);
+    }
+    fn pieces(
+        &self,
+        n: usize,
+        piece: &(dyn Fn(usize) -> Vec<String> + Sync),
+        emit: &mut dyn FnMut(Vec<String>),
+    ) {
+        let mut made: Vec<Vec<String>> = (0..n).rev().map(piece).collect();
+        made.reverse();
+        made.into_iter().for_each(emit);
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Results come in the items' order, each once, whether the caller is
-    /// outside the pool (results handed on as they are ready) or one of
-    /// its threads (mapped first): the same calls as a plain map.
+    /// Every helper gives the in-order results on any schedule, for lists
+    /// shorter than, as long as and longer than the schedule's width.
     #[test]
-    fn map_in_order_emits_every_result_in_order() {
-        let items: Vec<u64> = (0..257).collect();
-        // Uneven work, so later items often finish first.
-        let f = |i: usize, x: &u64| {
-            let spin = (i % 7) * 2_000;
-            let mut acc = *x;
-            for k in 0..spin as u64 {
-                acc = std::hint::black_box(acc.wrapping_mul(31).wrapping_add(k));
+    fn helpers_keep_order_on_any_schedule() {
+        for s in [&InOrder as &dyn Schedule, &Backwards] {
+            for n in [0usize, 1, 2, 3, 4, 7, 100] {
+                let items: Vec<usize> = (0..n).collect();
+                let want: Vec<usize> = items.iter().map(|x| x * 3).collect();
+                assert_eq!(map_ref(s, &items, |x| x * 3), want);
+                assert_eq!(map(s, items.clone(), |x| x * 3), want);
+                assert_eq!(map_each(s, &items, |x| x * 3), want);
+                assert_eq!(map_indexed(s, &items, |i, x| i + x * 2), want);
+                let mut m = items.clone();
+                for_each_mut(s, &mut m, |x| *x *= 3);
+                assert_eq!(m, want);
             }
-            (i, *x * 3, acc)
-        };
-        let want: Vec<(usize, u64)> = items.iter().enumerate().map(|(i, x)| (i, x * 3)).collect();
-        let mut got = Vec::new();
-        map_in_order(&items, f, |(i, y, _)| got.push((i, y)));
-        assert_eq!(got, want);
-        let from_worker = rayon::scope(|_| {
+            assert_eq!(join(s, || 1, || "b"), (1, "b"));
+            assert_eq!(join3(s, || 1, || 2, || 3), (1, 2, 3));
             let mut got = Vec::new();
-            map_in_order(&items, f, |(i, y, _)| got.push((i, y)));
-            got
-        });
-        assert_eq!(from_worker, want);
-        let mut none = 0;
-        map_in_order(&[] as &[u64], f, |_| none += 1);
-        assert_eq!(none, 0);
-    }
-
-    /// Items are mapped at most a few ahead of the last one emitted (so
-    /// the memory of emitted results is taken again), and a panic in one
-    /// is passed on to the caller instead of leaving it waiting.
-    #[test]
-    fn map_in_order_stays_close_to_what_it_emitted_and_passes_panics_on() {
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        let items: Vec<u64> = (0..200).collect();
-        let emitted = AtomicUsize::new(0);
-        let ahead = 2 * rayon::current_num_threads().max(1);
-        let far = AtomicUsize::new(0);
-        map_in_order(
-            &items,
-            |i, _| {
-                far.fetch_max(i + 1 - emitted.load(Ordering::SeqCst), Ordering::SeqCst);
-                i
-            },
-            |i| {
-                assert_eq!(i, emitted.load(Ordering::SeqCst));
-                emitted.fetch_add(1, Ordering::SeqCst);
-            },
-        );
-        assert_eq!(emitted.load(Ordering::SeqCst), items.len());
-        let far = far.load(Ordering::SeqCst);
-        assert!(
-            far >= 1 && far <= ahead,
-            "{far} items ahead, at most {ahead}"
-        );
-
-        let caught = std::panic::catch_unwind(|| {
-            map_in_order(
-                &items,
-                |i, _| {
-                    assert_ne!(i, 37, "item 37 fails");
-                    i
-                },
-                |_| {},
-            );
-        });
-        assert!(caught.is_err());
+            s.pieces(5, &|i| vec![i.to_string()], &mut |p| got.extend(p));
+            assert_eq!(got, ["0", "1", "2", "3", "4"]);
+        }
     }
 }

@@ -15,7 +15,6 @@ use crate::finding::CheckKind;
 use crate::labels::{contains, Origin};
 use crate::model::{string_enum, Egress, LimitEnforcement, StringEnum};
 use crate::rules::Ctx;
-use crate::text::cat;
 
 /// The cloud metadata address every job is tested against.
 pub const METADATA_HOST: &str = "169.254.169.254";
@@ -273,9 +272,9 @@ pub fn in_job(source: &str, target: &str, host_path: &str) -> String {
     let t = target.trim_end_matches('/');
     match (t.is_empty(), rest.is_empty()) {
         (true, true) => "/".into(),
-        (true, false) => cat!("/", rest),
+        (true, false) => format!("/{}", rest),
         (false, true) => t.into(),
-        (false, false) => cat!(t, "/", rest),
+        (false, false) => format!("{}/{}", t, rest),
     }
 }
 
@@ -344,8 +343,8 @@ fn limit_check(name: LimitName, value: Option<u64>, how: &str) -> RuntimeCheck {
             CheckKind::LimitEnforced,
             limit(name, value),
             Expect::Enforced,
-            cat!("/limits/", name.as_str()),
-            cat!("exceed ", name.as_str(), " with a small probe; ", how),
+            format!("/limits/{}", name.as_str()),
+            format!("exceed {} with a small probe; {}", name.as_str(), how),
         ),
     }
 }
@@ -379,11 +378,7 @@ fn kernel_check(kind: &str, runtime: Option<String>) -> RuntimeCheck {
         },
         Expect::SeparateKernel,
         "/boundary",
-        cat!(
-            "the boundary is declared as ",
-            kind,
-            "; the kernel seen from inside the job (boot id, release, version) must differ from the host's, or the job shares the host's kernel"
-        ),
+        format!("the boundary is declared as {}; the kernel seen from inside the job (boot id, release, version) must differ from the host's, or the job shares the host's kernel", kind),
     )
 }
 
@@ -402,12 +397,10 @@ impl Standing {
                     path(l.path.clone()),
                     Expect::Denied,
                     "",
-                    cat!(
-                        "catalog label ",
+                    format!(
+                        "catalog label {} ({}) must not be readable from inside the job",
                         l.path,
-                        " (",
-                        l.class.as_str(),
-                        ") must not be readable from inside the job"
+                        l.class.as_str()
                     ),
                 ))
             })
@@ -422,10 +415,9 @@ impl Standing {
                     path(l.path.clone()),
                     Expect::Denied,
                     "",
-                    cat!(
-                        "trusted configuration ",
-                        l.path,
-                        " must never be writable by the job"
+                    format!(
+                        "trusted configuration {} must never be writable by the job",
+                        l.path
                     ),
                 ))
             })
@@ -517,14 +509,7 @@ pub fn derive(ctx: &Ctx<'_>, standing: &Standing) -> Vec<RuntimeCheck> {
                         path(t),
                         Expect::Denied,
                         v.pointer(),
-                        cat!(
-                            v.pointer(),
-                            " is mounted from ",
-                            src,
-                            " (",
-                            m.class.as_str(),
-                            "); reading it, not only writing it, must fail"
-                        ),
+                        format!("{} is mounted from {} ({}); reading it, not only writing it, must fail", v.pointer(), src, m.class.as_str()),
                     ));
                 }
             }
@@ -538,13 +523,11 @@ pub fn derive(ctx: &Ctx<'_>, standing: &Standing) -> Vec<RuntimeCheck> {
                         path(t),
                         Expect::Denied,
                         v.pointer(),
-                        cat!(
+                        format!(
+                            "{} exposes {} ({}) from above; a read attempt must be refused",
                             v.pointer(),
-                            " exposes ",
                             e.path,
-                            " (",
-                            e.class.as_str(),
-                            ") from above; a read attempt must be refused"
+                            e.class.as_str()
                         ),
                     ));
                 }
@@ -581,11 +564,10 @@ pub fn derive(ctx: &Ctx<'_>, standing: &Standing) -> Vec<RuntimeCheck> {
                 path(target),
                 Expect::Allowed,
                 v.pointer(),
-                cat!(
+                format!(
+                    "{} is declared as writable {}; the job's output must land there",
                     v.pointer(),
-                    " is declared as writable ",
-                    class.map(|c| c.as_str()).unwrap_or("scratch"),
-                    "; the job's output must land there"
+                    class.map(|c| c.as_str()).unwrap_or("scratch")
                 ),
             ));
             write_targets.push(target.to_string());
@@ -595,9 +577,9 @@ pub fn derive(ctx: &Ctx<'_>, standing: &Standing) -> Vec<RuntimeCheck> {
                 path(target),
                 Expect::Denied,
                 v.pointer(),
-                cat!(
-                    v.pointer(),
-                    " is not scratch or output; writing under it must fail"
+                format!(
+                    "{} is not scratch or output; writing under it must fail",
+                    v.pointer()
                 ),
             ));
         }
@@ -628,18 +610,11 @@ pub fn derive(ctx: &Ctx<'_>, standing: &Standing) -> Vec<RuntimeCheck> {
             path(target),
             Expect::ResolvesToDeclaredSource,
             v.pointer(),
-            cat!(
-                v.pointer(),
-                " was matched lexically",
-                if origin == Some(true) {
+            format!("{} was matched lexically{}; the runtime must open {} without following links or racing a rename", v.pointer(), if origin == Some(true) {
                     " against a catalog label"
                 } else {
                     ""
-                },
-                "; the runtime must open ",
-                src,
-                " without following links or racing a rename"
-            ),
+                }, src),
         ));
     }
 
@@ -671,9 +646,9 @@ pub fn derive(ctx: &Ctx<'_>, standing: &Standing) -> Vec<RuntimeCheck> {
                     },
                     Expect::Allowed,
                     at.clone(),
-                    cat!(
-                        at,
-                        " is declared; it must be reachable, and only by its declared protocol"
+                    format!(
+                        "{} is declared; it must be reachable, and only by its declared protocol",
+                        at
                     ),
                 ));
             }
@@ -732,7 +707,7 @@ pub fn derive(ctx: &Ctx<'_>, standing: &Standing) -> Vec<RuntimeCheck> {
             Target::Credential(name),
             Expect::RejectedAfterJob,
             at.clone(),
-            cat!(at, " must be unusable once the job ends"),
+            format!("{} must be unusable once the job ends", at),
         ));
     }
     out.push(standing.worker.clone());
@@ -834,13 +809,12 @@ fn confinement(ctx: &Ctx<'_>, out: &mut Vec<RuntimeCheck>) {
         }
         out.push(check(
             CheckKind::NamespacePrivate,
-            path(cat!("/proc/self/ns/", entry)),
+            path(format!("/proc/self/ns/{entry}")),
             Expect::Private,
             "/boundary/host_namespaces",
-            cat!(
-                "the profile does not share the host's ",
-                ns.as_str(),
-                " namespace; the job's must be another than the launcher's"
+            format!(
+                "the profile does not share the host's {} namespace; the job's must be another than the launcher's",
+                ns.as_str()
             ),
         ));
     }
@@ -853,10 +827,7 @@ fn confinement(ctx: &Ctx<'_>, out: &mut Vec<RuntimeCheck>) {
             if knob == "/sys/fs/cgroup" {
                 "no cgroup release_agent may be writable by the job: the kernel runs it as root on the host".to_string()
             } else {
-                cat!(
-                    knob,
-                    " must not be writable by the job: the host acts on what is written there"
-                )
+                format!("{knob} must not be writable by the job: the host acts on what is written there")
             },
         ));
     }

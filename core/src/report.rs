@@ -8,7 +8,7 @@ use crate::decode;
 use crate::finding::{Area, CheckKind, Finding, Severity};
 use crate::json::{self, InputError, Limits, Node, Value};
 use crate::labels::{Catalog, LabelIndex, Origin};
-use crate::par;
+use crate::par::{self, InOrder, Schedule};
 use crate::plan;
 use crate::rules::{self, Ctx, MountView};
 use crate::sanitize::neutralize;
@@ -82,18 +82,11 @@ impl std::error::Error for CatalogError {}
 impl Labels {
     /// Parse and index a catalog.
     pub fn load(bytes: &[u8]) -> Result<Labels, CatalogError> {
-        let wide = bytes.len() >= PARALLEL_BYTES;
-        let (index, sha256) = par::join(
-            wide,
-            || {
-                let doc = json::parse(bytes, Limits::default()).map_err(CatalogError::Input)?;
-                let catalog = Catalog::from_json(&doc.root, &doc.duplicates)
-                    .map_err(CatalogError::Invalid)?;
-                Ok(LabelIndex::new(catalog))
-            },
-            || sha256_hex(bytes),
-        );
-        let index = index?;
+        let doc = json::parse(bytes, Limits::default()).map_err(CatalogError::Input)?;
+        let catalog =
+            Catalog::from_json(&doc.root, &doc.duplicates).map_err(CatalogError::Invalid)?;
+        let index = LabelIndex::new(catalog);
+        let sha256 = sha256_hex(bytes);
         Ok(Labels {
             checks: plan::Standing::new(index.catalog()),
             index,
@@ -233,7 +226,7 @@ pub struct Report {
     /// Not neutralized: displays call [`crate::sanitize`] on what they show.
     pub source_text: String,
     /// The file the profile was imported from, when it was (see
-    /// [`crate::import::audit_imported`]); findings then carry an `origin`.
+    /// [`crate::audit::audit_imported`]); findings then carry an `origin`.
     pub original: Option<OriginalSource>,
     /// Shared: every profile imported from one file masks the file's
     /// secrets, held once for all of them.
@@ -274,31 +267,7 @@ impl OriginalSource {
     }
 }
 
-/// The byte offset where each line of `text` starts, as [`str::lines`]
-/// splits it (no entry for the empty rest after a final newline).
-pub fn line_starts(text: &str) -> Vec<u32> {
-    let mut starts = Vec::new();
-    if !text.is_empty() {
-        starts.push(0);
-    }
-    for (i, b) in text.bytes().enumerate() {
-        if b == b'\n' && i + 1 < text.len() {
-            starts.push(u32::try_from(i + 1).unwrap_or(u32::MAX));
-        }
-    }
-    starts
-}
-
-/// Line `index` (0-based) of `text`, given its [`line_starts`].
-pub fn nth_line<'t>(text: &'t str, starts: &[u32], index: usize) -> Option<&'t str> {
-    let from = *starts.get(index)? as usize;
-    let to = starts.get(index + 1).map_or(text.len(), |&s| s as usize);
-    let line = text.get(from..to)?;
-    Some(match line.strip_suffix('\n') {
-        Some(l) => l.strip_suffix('\r').unwrap_or(l),
-        None => line,
-    })
-}
+pub use crate::text::{line_starts, nth_line};
 
 impl Report {
     /// Scrub secrets from any text derived from the profile.
@@ -357,11 +326,11 @@ pub fn audit(
     audit_with_limits(bytes, source_name, labels, options, Limits::default())
 }
 
-/// Documents at least this large audit their independent stages in
-/// parallel (with the `parallel` feature): below it, handing work to other
-/// threads costs more than it saves, and a directory of small profiles is
-/// already spread over the pool one file per task.
-const PARALLEL_BYTES: usize = 256 * 1024;
+/// Documents at least this large audit their independent stages on the
+/// caller's [`Schedule`]; smaller ones in order: below it, handing work to
+/// other threads costs more than it saves, and a directory of small
+/// profiles is already spread over the caller's threads one file each.
+const SCHEDULED_BYTES: usize = 256 * 1024;
 
 /// [`audit`] with other input limits than the defaults (8 MiB, depth 64,
 /// 1,000,000 values): for callers that audit larger trusted inputs, such as
@@ -380,6 +349,7 @@ pub fn audit_with_limits(
         labels,
         options,
         Detail::Full,
+        &InOrder,
     ))
 }
 
@@ -393,11 +363,6 @@ pub struct Parsed<'a> {
     doc: json::Document,
     profile: crate::model::Profile,
     problems: Vec<decode::Problem>,
-    /// A large document's digests, found beside its decoding.
-    early: Option<Digests>,
-    /// Left to the operating system after the audit (see
-    /// [`Parsed::never_free`]).
-    never_free: bool,
     /// Secrets of the file the profile was imported from, masked besides
     /// the profile's own (see [`Parsed::also_masking`]).
     also: Option<Arc<Secrets>>,
@@ -419,26 +384,12 @@ impl<'a> Parsed<'a> {
     pub fn new(bytes: impl Into<Cow<'a, [u8]>>, limits: Limits) -> Result<Parsed<'a>, InputError> {
         let bytes = bytes.into();
         let doc = json::parse(&bytes, limits)?;
-        // A large document's digests need no catalog either: found beside
-        // the decoding, they are ready before a large catalog is.
-        let wide = bytes.len() >= PARALLEL_BYTES;
-        let ((profile, problems), early) = if wide {
-            let (decoded, found) = par::join(
-                wide,
-                || decode::profile(&doc.root),
-                || digests(&doc.root, &bytes, wide),
-            );
-            (decoded, Some(found))
-        } else {
-            (decode::profile(&doc.root), None)
-        };
+        let (profile, problems) = decode::profile(&doc.root);
         Ok(Parsed {
             bytes,
             doc,
             profile,
             problems,
-            early,
-            never_free: false,
             also: None,
         })
     }
@@ -450,15 +401,6 @@ impl<'a> Parsed<'a> {
         if !more.is_empty() {
             self.also = Some(Arc::clone(more));
         }
-        self
-    }
-
-    /// For a caller whose process ends right after this audit: the
-    /// document, the decoded profile and what the audit derives from them
-    /// (a large one is hundreds of thousands of allocations) are left to
-    /// the operating system instead of being freed one by one.
-    pub fn never_free(mut self) -> Self {
-        self.never_free = true;
         self
     }
 }
@@ -476,87 +418,46 @@ pub enum Detail {
     Findings,
 }
 
-/// [`audit`] of a profile the caller has already parsed. A caller can so
-/// parse a large profile while its catalog is still loading; with
-/// [`Detail::Full`] the report is the one [`audit`] gives.
+/// [`audit`] of a profile the caller has already parsed, its independent
+/// stages run on `schedule` (a small document's run in order whatever the
+/// schedule). A caller can so parse a large profile while its catalog is
+/// still loading; with [`Detail::Full`] the report is the one [`audit`]
+/// gives, on any schedule. The five stages, as data flows:
+///
+/// 1. [`identify`]: the secrets, digest and fingerprint, beside
+/// 2. [`analyse`]: mounts against labels, then the rules beside the plan;
+/// 3. [`clean`]: what the report holds, secrets masked and control
+///    characters neutralised;
+/// 4. [`assemble`]: the report, its checks merged and linked;
+/// 5. release: the working data let go on the schedule.
 pub fn audit_parsed(
     parsed: Parsed<'_>,
     source_name: &str,
     labels: &Labels,
     options: &AuditOptions,
     detail: Detail,
+    schedule: &dyn Schedule,
 ) -> Report {
-    // A large document's independent stages run side by side (with the
-    // `parallel` feature); the result is the same either way.
-    let wide = parsed.bytes.len() >= PARALLEL_BYTES;
-    audit_scheduled(parsed, source_name, labels, options, detail, wide)
-}
-
-/// [`audit_parsed`] with the schedule chosen by the caller: `wide` lets
-/// independent stages run in parallel. The stages, as data flows:
-///
-/// 1. [`digests`] (secrets, digest, fingerprint) beside [`analyse`]
-///    (mounts against labels, then the rules beside the plan);
-/// 2. what the report holds, cleaned of secrets and control characters:
-///    [`findings`], [`clean_checks`] and [`tables`], side by side;
-/// 3. [`assemble`]: the report, its checks merged and linked;
-/// 4. [`release`]: the working data let go.
-fn audit_scheduled(
-    parsed: Parsed<'_>,
-    source_name: &str,
-    labels: &Labels,
-    options: &AuditOptions,
-    detail: Detail,
-    wide: bool,
-) -> Report {
+    let s = if parsed.bytes.len() >= SCHEDULED_BYTES {
+        schedule
+    } else {
+        &InOrder
+    };
     let Parsed {
         bytes,
         doc,
         profile,
         problems,
-        early,
-        never_free,
         also,
     } = parsed;
     let (digests, analysis) = par::join(
-        wide,
-        || {
-            let mut d = early.unwrap_or_else(|| digests(&doc.root, &bytes, wide));
-            if let Some(more) = also {
-                d.secrets = with_file_secrets(&doc.root, d.secrets, more);
-            }
-            d
-        },
-        || analyse(&doc, &profile, &problems, labels, options, wide),
+        s,
+        || identify(&doc.root, &bytes, also, s),
+        || analyse(&doc, &profile, &problems, labels, options, s),
     );
-    let Analysis {
-        views,
-        locator,
-        drafts,
-        checks,
-    } = analysis;
-    let clean = Clean(&digests.secrets);
-    let (issues, checks, (mounts, source_text)) = par::join3(
-        wide,
-        || findings(drafts, &locator, clean, wide),
-        || clean_checks(checks, clean, wide),
-        || match detail {
-            Detail::Full => tables(&views, &locator, &bytes, clean, wide),
-            Detail::Findings => (Vec::new(), String::new()),
-        },
-    );
-    let report = assemble(
-        &profile,
-        source_name,
-        labels,
-        digests,
-        issues,
-        checks,
-        mounts,
-        source_text,
-    );
-    let views = unborrow(views, locator);
-    release(never_free, wide, (views, doc, profile, problems));
+    let (shown, views) = clean(analysis, &digests.secrets, &bytes, detail, s);
+    let report = assemble(&profile, source_name, labels, digests, shown);
+    s.release(Box::new((views, doc, profile, problems)));
     report
 }
 
@@ -569,15 +470,20 @@ struct Digests {
     fingerprint: String,
 }
 
-/// Stage 1a: [`Digests`] of a document.
-fn digests(root: &Node, bytes: &[u8], wide: bool) -> Digests {
+/// Stage 1: [`Digests`] of a document, its secrets joined by those of
+/// the file it was imported from (`also`).
+fn identify(root: &Node, bytes: &[u8], also: Option<Arc<Secrets>>, s: &dyn Schedule) -> Digests {
     let (secrets, (sha256, fingerprint)) = par::join(
-        wide,
+        s,
         || Secrets::collect(root),
         || (sha256_hex(bytes), fingerprint(root)),
     );
+    let mut secrets = Arc::new(secrets);
+    if let Some(more) = also {
+        secrets = with_file_secrets(root, secrets, more);
+    }
     Digests {
-        secrets: Arc::new(secrets),
+        secrets,
         sha256,
         fingerprint,
     }
@@ -614,7 +520,7 @@ struct Analysis<'p> {
     checks: Vec<RuntimeCheck>,
 }
 
-/// Stage 1b: every mount against the labels, then the rules beside the
+/// Stage 2: every mount against the labels, then the rules beside the
 /// plan.
 fn analyse<'p>(
     doc: &'p json::Document,
@@ -622,9 +528,9 @@ fn analyse<'p>(
     problems: &[decode::Problem],
     labels: &Labels,
     options: &AuditOptions,
-    wide: bool,
+    s: &dyn Schedule,
 ) -> Analysis<'p> {
-    let views: Vec<MountView<'_>> = par::map_indexed(wide, profile.mounts(), |index, mount| {
+    let views: Vec<MountView<'_>> = par::map_indexed(s, profile.mounts(), |index, mount| {
         MountView::new(index, mount, &labels.index)
     });
     let locator = crate::json::Locator::new(&doc.root);
@@ -641,8 +547,8 @@ fn analyse<'p>(
         command_hits: Default::default(),
     };
     let (drafts, checks) = par::join(
-        wide,
-        || rules::run_scheduled(&ctx, wide),
+        s,
+        || rules::run_on(&ctx, s),
         || plan::derive(&ctx, &labels.checks),
     );
     drop(ctx);
@@ -719,24 +625,65 @@ impl Clean<'_> {
     }
 }
 
-/// Stage 2a: each draft as a finding, placed in the source and cleaned.
+/// What the report shows, cleaned of secrets and control characters.
+struct Shown {
+    issues: Vec<Finding>,
+    checks: Vec<RuntimeCheck>,
+    mounts: Vec<MountRow>,
+    source_text: String,
+}
+
+/// Stage 3: [`findings`], [`clean_checks`] and (for [`Detail::Full`])
+/// [`tables`], side by side; with the owned parts of the mount views, so
+/// that what the views borrow can be released with them.
+fn clean(
+    analysis: Analysis<'_>,
+    secrets: &Secrets,
+    bytes: &[u8],
+    detail: Detail,
+    s: &dyn Schedule,
+) -> (Shown, Vec<ViewParts>) {
+    let Analysis {
+        views,
+        locator,
+        drafts,
+        checks,
+    } = analysis;
+    let clean = Clean(secrets);
+    let (issues, checks, (mounts, source_text)) = par::join3(
+        s,
+        || findings(drafts, &locator, clean, s),
+        || clean_checks(checks, clean, s),
+        || match detail {
+            Detail::Full => tables(&views, &locator, bytes, clean, s),
+            Detail::Findings => (Vec::new(), String::new()),
+        },
+    );
+    let shown = Shown {
+        issues,
+        checks,
+        mounts,
+        source_text,
+    };
+    (shown, unborrow(views, locator))
+}
+
+/// Stage 3a: each draft as a finding, placed in the source and cleaned.
 fn findings(
     drafts: Vec<rules::Draft>,
     locator: &crate::json::Locator<'_>,
     clean: Clean<'_>,
-    wide: bool,
+    s: &dyn Schedule,
 ) -> Vec<Finding> {
     // The value at each pointer, digested once however many findings
     // share it (a large object's digest costs its size).
     let mut pointers: Vec<String> = drafts.iter().map(|d| d.pointer.clone()).collect();
     crate::sort::sort(&mut pointers);
     pointers.dedup();
-    let digested = par::map_ref(wide, &pointers, |p| {
-        clean.0.value_digest(locator.pointer(p))
-    });
+    let digested = par::map_ref(s, &pointers, |p| clean.0.value_digest(locator.pointer(p)));
     let digests: std::collections::HashMap<String, String> =
         pointers.into_iter().zip(digested).collect();
-    let mut out = par::map(wide, drafts, |d| {
+    let mut out = par::map(s, drafts, |d| {
         let (pos, exact) = locator.locate(&d.pointer);
         let value_digest = digests.get(d.pointer.as_str()).cloned();
         Finding {
@@ -766,10 +713,14 @@ fn findings(
     out
 }
 
-/// Stage 2b: the plan's checks cleaned, given their ids and merged, in place (a
-/// large plan's copy would be as large again in fresh memory).
-fn clean_checks(mut checks: Vec<RuntimeCheck>, clean: Clean<'_>, wide: bool) -> Vec<RuntimeCheck> {
-    par::for_each_indexed(wide, &mut checks, |_, c| {
+/// Stage 3b: the plan's checks cleaned, given their ids and merged, in
+/// place (a large plan's copy would be as large again in fresh memory).
+fn clean_checks(
+    mut checks: Vec<RuntimeCheck>,
+    clean: Clean<'_>,
+    s: &dyn Schedule,
+) -> Vec<RuntimeCheck> {
+    par::for_each_mut(s, &mut checks, |c| {
         let mut changed = false;
         c.target.map_strings(&mut |s| {
             let (s, masked) = clean.revised(s);
@@ -788,16 +739,16 @@ fn clean_checks(mut checks: Vec<RuntimeCheck>, clean: Clean<'_>, wide: bool) -> 
     checks
 }
 
-/// Stage 2c: the mounts-vs-labels table and the masked source, which
+/// Stage 3c: the mounts-vs-labels table and the masked source, which
 /// only [`Detail::Full`] reports carry.
 fn tables(
     views: &[MountView<'_>],
     locator: &crate::json::Locator<'_>,
     bytes: &[u8],
     clean: Clean<'_>,
-    wide: bool,
+    s: &dyn Schedule,
 ) -> (Vec<MountRow>, String) {
-    let mounts = par::map_ref(wide, views, |v| {
+    let mounts = par::map_ref(s, views, |v| {
         let m = v.mount;
         let class = v.class.as_ref();
         let matched = class.and_then(|c| c.matched.as_ref());
@@ -831,24 +782,26 @@ fn tables(
     (mounts, clean.0.mask_source(text))
 }
 
-/// Stage 3: the report, its checks merged and linked to their findings,
+/// Stage 4: the report, its checks merged and linked to their findings,
 /// sorted and judged.
-#[allow(clippy::too_many_arguments)]
 fn assemble(
     profile: &crate::model::Profile,
     source_name: &str,
     labels: &Labels,
     digests: Digests,
-    issues: Vec<Finding>,
-    mut runtime_checks: Vec<RuntimeCheck>,
-    mounts: Vec<MountRow>,
-    source_text: String,
+    shown: Shown,
 ) -> Report {
     let Digests {
         secrets,
         sha256,
         fingerprint,
     } = digests;
+    let Shown {
+        issues,
+        checks: mut runtime_checks,
+        mounts,
+        source_text,
+    } = shown;
     let clean = Clean(&secrets);
     let name = profile
         .name
@@ -894,19 +847,6 @@ type ViewParts = (
     Option<Box<crate::rules::paths::Guess>>,
     Option<crate::labels::NormalizedPath>,
 );
-
-/// Stage 4: the audit's working data let go once the report is built.
-/// A large document is hundreds of thousands of allocations: for a
-/// caller whose process ends next ([`Parsed::never_free`]) they are left
-/// to the operating system, and otherwise a wide audit frees them on the
-/// pool while the caller writes its report.
-fn release<T: Send + 'static>(never_free: bool, wide: bool, owned: T) {
-    if never_free {
-        std::mem::forget(owned);
-    } else {
-        par::drop_later(wide, owned);
-    }
-}
 
 /// One check per id: two steps that check the same thing (a mount at
 /// `/etc` and the plan's own `/etc`) are one check, first place kept.
@@ -982,7 +922,7 @@ fn link_motives(checks: &mut [RuntimeCheck], issues: &[Finding]) {
         }
         // Anchors below the pointer (a finding on a whole section).
         if !p.is_empty() {
-            let below = crate::text::cat!(p, "/");
+            let below = format!("{}/", p);
             let rest = by_anchor.get(from(kind, &below)..).unwrap_or_default();
             hit.extend(
                 rest.iter()
@@ -1175,6 +1115,7 @@ mod tests {
             &Labels::workshop(),
             &options,
             Detail::Full,
+            &crate::InOrder,
         );
         assert!(!report.secrets.is_empty());
         let shown = format!("{report:?}");
@@ -1246,7 +1187,7 @@ mod tests {
         ] {
             let run = |detail| {
                 let parsed = Parsed::new(profile.as_bytes(), Limits::default()).unwrap();
-                audit_parsed(parsed, "p.json", &labels, &options, detail)
+                audit_parsed(parsed, "p.json", &labels, &options, detail, &crate::InOrder)
             };
             let (full, lean) = (run(Detail::Full), run(Detail::Findings));
             assert!(!full.mounts.is_empty() && !full.source_text.is_empty());
@@ -1270,50 +1211,28 @@ mod tests {
             "\"environment\": {\"variables\": {\"API_TOKEN\": \"ghp_abcdefghijklmnopqrstuvwxyz0123\"}}, \"mounts\"",
             1,
         );
-        assert!(profile.len() >= PARALLEL_BYTES, "{}", profile.len());
+        assert!(profile.len() >= SCHEDULED_BYTES, "{}", profile.len());
         let options = AuditOptions {
             today: Date::parse("2026-11-29"),
         };
-        // `early`: keep the secrets and digests found while parsing (a
-        // large document's) or find them in the audit.
-        let run = |wide, early: bool| {
-            let mut parsed = Parsed::new(profile.as_bytes(), Limits::default()).unwrap();
-            assert!(parsed.early.is_some(), "found while parsing");
-            if !early {
-                parsed.early = None;
-            }
-            let r = audit_scheduled(parsed, "big.json", &labels, &options, Detail::Full, wide);
-            crate::render::json::render(&r)
-        };
-        let (wide, narrow) = (run(true, true), run(false, false));
-        assert_eq!(run(true, false), wide);
-        assert_eq!(run(false, true), wide);
-        for wide_schedule in [true, false] {
+        let run = |s: &dyn Schedule| {
             let parsed = Parsed::new(profile.as_bytes(), Limits::default()).unwrap();
-            let r = audit_scheduled(
-                parsed.never_free(),
-                "big.json",
-                &labels,
-                &options,
-                Detail::Full,
-                wide_schedule,
-            );
-            assert_eq!(crate::render::json::render(&r), wide, "left unfreed");
-        }
+            audit_parsed(parsed, "big.json", &labels, &options, Detail::Full, s)
+        };
+        let (wide, narrow) = (
+            crate::render::json::render(&run(&par::Backwards)),
+            crate::render::json::render(&run(&InOrder)),
+        );
         // The export in parts (a long list's pieces kept apart) is the
         // serde_json rendering of the same fields, once the parts are put
         // together.
-        #[cfg(feature = "parallel")]
-        {
-            let parsed = Parsed::new(profile.as_bytes(), Limits::default()).unwrap();
-            let r = audit_scheduled(parsed, "big.json", &labels, &options, Detail::Full, true);
-            let parts = crate::render::json::render_parts(&r);
-            assert!(parts.len() > 2, "the long lists were written in pieces");
-            let reference =
-                serde_json::to_string_pretty(&crate::render::json::export(&r)).unwrap() + "\n";
-            assert_eq!(parts.concat(), reference);
-            assert_eq!(wide, reference);
-        }
+        let r = run(&par::Backwards);
+        let parts = crate::render::json::render_parts(&r, &par::Backwards);
+        assert!(parts.len() > 2, "the long lists were written in pieces");
+        let reference =
+            serde_json::to_string_pretty(&crate::render::json::export(&r)).unwrap() + "\n";
+        assert_eq!(parts.concat(), reference);
+        assert_eq!(wide, reference);
         assert!(!wide.contains("ghp_abcdef"), "the secret is masked");
         assert!(
             wide.matches("\"kind\": \"link-resolution\"").count() >= 3000,

@@ -447,21 +447,18 @@ pub fn audit_profile(
     Ok(report)
 }
 
-/// Audit an imported profile with the overlay merged under it. A finding
-/// about a value only the overlay declared gets its origin in the overlay
-/// file; every other finding keeps the imported file's.
-pub fn audit_imported(
+/// An imported profile's report, audited with the overlay `o` merged
+/// under it ([`crate::audit::audit_imported`]): a finding about a value
+/// only the overlay declared gets its origin in the overlay file, every
+/// other finding keeps the imported file's, and the overlay's conflicts
+/// are added as findings.
+pub fn point_into_overlay(
+    report: &mut Report,
     imported: &Imported,
     original_name: &str,
-    labels: &Labels,
-    options: &AuditOptions,
+    o: &Overlaid,
     runner: &Runner,
-) -> Result<Report, RunnerError> {
-    let o = runner.overlay(&imported.profile_json)?;
-    let mut merged = imported.clone();
-    merged.profile_json = o.profile_json.clone();
-    let mut report = crate::import::audit_imported(&merged, original_name, labels, options)
-        .map_err(|e| RunnerError(ImportError::from_json(e)))?;
+) {
     for f in &mut report.issues {
         if let Some((len, at)) = o.runner_origin(&f.pointer) {
             if len > mapped_len(imported, &f.pointer) {
@@ -474,14 +471,13 @@ pub fn audit_imported(
         }
     }
     let file = crate::sanitize::neutralize(original_name).into_owned();
-    add_conflicts(&mut report, &o, runner, |p| {
+    add_conflicts(report, o, runner, |p| {
         imported.origin_of(p).map(|l| Origin {
             file: file.clone(),
             line: l.line,
             column: l.column,
         })
     });
-    Ok(report)
 }
 
 fn add_conflicts(

@@ -1,36 +1,37 @@
-//! Building message text without `format!`: the rules and the plan write
-//! a few strings per mount, and for text made of plain pieces the
-//! formatting machinery (a call through `Display` per piece, a guessed
-//! capacity, then growth) costs several times the copying itself, and a
-//! large profile builds a few such strings per mount.
+//! Small text helpers shared by the front ends and the writers: counts
+//! with their noun, and a number's digits without an allocation.
 
 /// A count and its noun: `1 finding`, `0 findings`, `3 runtime checks`.
 /// The plural adds `s`, which every noun the front ends count takes; the
 /// dashboard, the CLI and the page all use this one helper.
 pub fn plural(n: usize, noun: &str) -> String {
-    cat!(Num::new(n as u64), " ", noun, if n == 1 { "" } else { "s" })
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
 
-/// The pieces, each anything that is `AsRef<str>` (`&str`, `String`,
-/// [`Num`]), joined into a `String` of exactly their length: the bytes
-/// `format!` writes for the same pieces as `{}` placeholders.
-macro_rules! cat {
-    ($($part:expr),+ $(,)?) => {
-        // A match keeps the pieces' temporaries (a `Num`) alive throughout.
-        match [$(::core::convert::AsRef::<str>::as_ref(&$part)),+] {
-            parts => $crate::text::join(&parts),
-        }
-    };
-}
-pub(crate) use cat;
-
-/// The pieces joined, with one allocation.
-pub(crate) fn join(parts: &[&str]) -> String {
-    let mut out = String::with_capacity(parts.iter().map(|p| p.len()).sum());
-    for p in parts {
-        out.push_str(p);
+/// The byte offset where each line of `text` starts, as [`str::lines`]
+/// splits it (no entry for the empty rest after a final newline).
+pub fn line_starts(text: &str) -> Vec<u32> {
+    let mut starts = Vec::new();
+    if !text.is_empty() {
+        starts.push(0);
     }
-    out
+    for (i, b) in text.bytes().enumerate() {
+        if b == b'\n' && i + 1 < text.len() {
+            starts.push(u32::try_from(i + 1).unwrap_or(u32::MAX));
+        }
+    }
+    starts
+}
+
+/// Line `index` (0-based) of `text`, given its [`line_starts`].
+pub fn nth_line<'t>(text: &'t str, starts: &[u32], index: usize) -> Option<&'t str> {
+    let from = *starts.get(index)? as usize;
+    let to = starts.get(index + 1).map_or(text.len(), |&s| s as usize);
+    let line = text.get(from..to)?;
+    Some(match line.strip_suffix('\n') {
+        Some(l) => l.strip_suffix('\r').unwrap_or(l),
+        None => line,
+    })
 }
 
 /// An unsigned number's decimal digits, as `Display` writes them, kept on
@@ -80,12 +81,6 @@ mod tests {
             let num = Num::new(n);
             prop_assert_eq!(num.as_ref(), n.to_string());
         }
-
-        #[test]
-        fn pieces_join_as_format_writes_them(a in ".{0,20}", b in ".{0,20}", n in any::<u32>()) {
-            let s = String::from(b.as_str());
-            prop_assert_eq!(cat!(a, "`", s, "` ", Num::new(n)), format!("{a}`{b}` {n}"));
-        }
     }
 
     #[test]
@@ -97,8 +92,7 @@ mod tests {
 
     #[test]
     fn edges() {
-        assert_eq!(cat!(Num::new(0u64)), "0");
-        assert_eq!(cat!(Num::new(u64::MAX)), "18446744073709551615");
-        assert_eq!(cat!(""), "");
+        assert_eq!(Num::new(0u64).as_ref(), "0");
+        assert_eq!(Num::new(u64::MAX).as_ref(), "18446744073709551615");
     }
 }

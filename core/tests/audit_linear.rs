@@ -103,7 +103,17 @@ fn audit_all(text: &str, format: Format) -> Vec<Report> {
     import::check_audit_count(&units).unwrap();
     units
         .iter()
-        .map(|u| import::audit_imported(u, "f.yaml", &Labels::workshop(), &opts).unwrap())
+        .map(|u| {
+            isolint_core::audit::audit_imported(
+                u,
+                "f.yaml",
+                &Labels::workshop(),
+                &opts,
+                None,
+                &isolint_core::InOrder,
+            )
+            .unwrap()
+        })
         .collect()
 }
 

@@ -167,7 +167,14 @@ fn measure_fix_coverage_of_the_real_corpus() {
             continue;
         };
         for unit in &units {
-            let Ok(report) = import::audit_imported(unit, name, &labels, &options) else {
+            let Ok(report) = isolint_core::audit::audit_imported(
+                unit,
+                name,
+                &labels,
+                &options,
+                None,
+                &isolint_core::InOrder,
+            ) else {
                 continue;
             };
             let fixable = fix::candidates(&report.issues);

@@ -61,7 +61,15 @@ fn render(path: &Path, format: Format) -> String {
         today: Date::parse("2026-11-29"),
     };
     for u in &units {
-        let r = import::audit_imported(u, &name, &Labels::workshop(), &options).unwrap();
+        let r = isolint_core::audit::audit_imported(
+            u,
+            &name,
+            &Labels::workshop(),
+            &options,
+            None,
+            &isolint_core::InOrder,
+        )
+        .unwrap();
         let label = if u.name.is_empty() {
             "-"
         } else {

@@ -166,7 +166,17 @@ fn findings_point_at_the_original_line_and_column() {
             );
             let reports: Vec<_> = imported
                 .iter()
-                .map(|i| import::audit_imported(i, &file, &labels, &options()).unwrap())
+                .map(|i| {
+                    isolint_core::audit::audit_imported(
+                        i,
+                        &file,
+                        &labels,
+                        &options(),
+                        None,
+                        &isolint_core::InOrder,
+                    )
+                    .unwrap()
+                })
                 .collect();
             for r in &reports {
                 assert!(r.original.is_some());
@@ -376,7 +386,14 @@ fn damaged_fixtures_never_panic() {
                 };
                 if let Ok(imported) = import::import(&flipped, format) {
                     for i in &imported {
-                        let _ = import::audit_imported(i, "x", &Labels::workshop(), &options());
+                        let _ = isolint_core::audit::audit_imported(
+                            i,
+                            "x",
+                            &Labels::workshop(),
+                            &options(),
+                            None,
+                            &isolint_core::InOrder,
+                        );
                     }
                 }
                 let _ = import::detect(&flipped, Some("x"));
@@ -390,8 +407,15 @@ fn renderers_show_the_original_location() {
     let file = "fixtures/import/kubernetes/pod-home.yaml";
     let bytes = std::fs::read(root().join("kubernetes/pod-home.yaml")).unwrap();
     let imported = import::import(&bytes, Format::Kubernetes).unwrap();
-    let report =
-        import::audit_imported(&imported[0], file, &Labels::workshop(), &options()).unwrap();
+    let report = isolint_core::audit::audit_imported(
+        &imported[0],
+        file,
+        &Labels::workshop(),
+        &options(),
+        None,
+        &isolint_core::InOrder,
+    )
+    .unwrap();
     assert_eq!(
         report.profile.source,
         format!("{file}#Pod/parser-tests/runner")
@@ -443,8 +467,15 @@ fn renderers_show_the_original_location() {
     // A secret in the original text is masked in the snippet source.
     let secrets = std::fs::read(root().join("compose/risky.yaml")).unwrap();
     let imported = import::import(&secrets, Format::Compose).unwrap();
-    let report =
-        import::audit_imported(&imported[0], "c.yaml", &Labels::workshop(), &options()).unwrap();
+    let report = isolint_core::audit::audit_imported(
+        &imported[0],
+        "c.yaml",
+        &Labels::workshop(),
+        &options(),
+        None,
+        &isolint_core::InOrder,
+    )
+    .unwrap();
     let original = report.original.as_ref().unwrap();
     assert!(!original
         .text

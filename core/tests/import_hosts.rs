@@ -20,7 +20,15 @@ fn host_findings(bytes: &[u8], format: Format) -> (Vec<String>, usize) {
     let mut found = Vec::new();
     let mut entries = 0;
     for u in import::import(bytes, format).unwrap() {
-        let r = import::audit_imported(&u, "input", &Labels::workshop(), &options).unwrap();
+        let r = isolint_core::audit::audit_imported(
+            &u,
+            "input",
+            &Labels::workshop(),
+            &options,
+            None,
+            &isolint_core::InOrder,
+        )
+        .unwrap();
         entries += u.profile_json.matches("\"host\"").count();
         found.extend(
             r.issues

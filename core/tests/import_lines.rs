@@ -56,7 +56,15 @@ fn lone_carriage_returns_never_move_positions_past_the_file() {
                         note.line
                     );
                 }
-                let r = import::audit_imported(u, "x", &Labels::workshop(), &opts).unwrap();
+                let r = isolint_core::audit::audit_imported(
+                    u,
+                    "x",
+                    &Labels::workshop(),
+                    &opts,
+                    None,
+                    &isolint_core::InOrder,
+                )
+                .unwrap();
                 for i in &r.issues {
                     if let Some(o) = &i.origin {
                         assert!(
@@ -124,7 +132,15 @@ fn positions(format: Option<Format>, text: &str, exports: bool) -> Vec<(&'static
         for n in &u.notes {
             out.push(("note", n.line, n.column));
         }
-        let r = import::audit_imported(u, "x", &labels, &opts).unwrap();
+        let r = isolint_core::audit::audit_imported(
+            u,
+            "x",
+            &labels,
+            &opts,
+            None,
+            &isolint_core::InOrder,
+        )
+        .unwrap();
         if exports {
             lf_only(&r);
         }

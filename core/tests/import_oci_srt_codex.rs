@@ -24,7 +24,15 @@ fn audit(text: &str, format: Format) -> Audited {
     let options = AuditOptions {
         today: Date::parse("2026-11-29"),
     };
-    let r = import::audit_imported(u, "f", &Labels::workshop(), &options).unwrap();
+    let r = isolint_core::audit::audit_imported(
+        u,
+        "f",
+        &Labels::workshop(),
+        &options,
+        None,
+        &isolint_core::InOrder,
+    )
+    .unwrap();
     Audited {
         profile: serde_json::from_str(&u.profile_json).unwrap(),
         notes: u.notes.iter().map(|n| n.message.to_string()).collect(),

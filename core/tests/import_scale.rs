@@ -35,7 +35,17 @@ fn the_masked_source_is_one_copy_per_file() {
     };
     let reports: Vec<_> = units
         .iter()
-        .map(|u| import::audit_imported(u, "c.yaml", &Labels::workshop(), &opts).unwrap())
+        .map(|u| {
+            isolint_core::audit::audit_imported(
+                u,
+                "c.yaml",
+                &Labels::workshop(),
+                &opts,
+                None,
+                &isolint_core::InOrder,
+            )
+            .unwrap()
+        })
         .collect();
     let first = &reports[0].original.as_ref().unwrap().text;
     for r in &reports {
@@ -80,7 +90,15 @@ fn eight_mib_inputs_import_in_linear_time() {
             Ok(units) => {
                 let produced: usize = units.iter().map(|u| u.profile_json.len()).sum();
                 for u in &units {
-                    import::audit_imported(u, "x", &Labels::workshop(), &opts).unwrap();
+                    isolint_core::audit::audit_imported(
+                        u,
+                        "x",
+                        &Labels::workshop(),
+                        &opts,
+                        None,
+                        &isolint_core::InOrder,
+                    )
+                    .unwrap();
                 }
                 let took = t.elapsed();
                 println!(

@@ -22,7 +22,15 @@ fn audit(text: &str, format: Format) -> (Option<String>, Vec<String>) {
     let options = AuditOptions {
         today: Date::parse("2026-11-29"),
     };
-    let r = import::audit_imported(u, "f", &Labels::workshop(), &options).unwrap();
+    let r = isolint_core::audit::audit_imported(
+        u,
+        "f",
+        &Labels::workshop(),
+        &options,
+        None,
+        &isolint_core::InOrder,
+    )
+    .unwrap();
     let rules = r
         .issues
         .iter()

@@ -35,7 +35,15 @@ fn read(bytes: &str, format: Format) -> Read {
         today: Date::parse("2026-11-29"),
     };
     let u = units.first().expect("a profile");
-    let r = import::audit_imported(u, "input", &Labels::workshop(), &options).unwrap();
+    let r = isolint_core::audit::audit_imported(
+        u,
+        "input",
+        &Labels::workshop(),
+        &options,
+        None,
+        &isolint_core::InOrder,
+    )
+    .unwrap();
     match r.issues.iter().find(|f| f.rule == "PRV004") {
         Some(f) if f.severity == Severity::Low => Read::RootGroup,
         Some(_) => Read::Root,

@@ -323,7 +323,15 @@ fn shown(name: &str, format: Option<Format>, text: &str) -> Vec<(String, String)
                 for d in u.undeclared.iter() {
                     out.push((format!("{unit}: not declared"), d.reason.to_string()));
                 }
-                let r = import::audit_imported(u, name, &labels, &opts).unwrap();
+                let r = isolint_core::audit::audit_imported(
+                    u,
+                    name,
+                    &labels,
+                    &opts,
+                    None,
+                    &isolint_core::InOrder,
+                )
+                .unwrap();
                 out.extend(
                     exports(&r)
                         .into_iter()

@@ -106,12 +106,13 @@ fn worked_examples_are_eligible_with_an_honest_overlay_and_only_then() {
         units
             .iter()
             .map(|u| {
-                isolint_core::runner::audit_imported(
+                isolint_core::audit::audit_imported(
                     u,
                     "input",
                     &Labels::workshop(),
                     &options,
-                    &runner,
+                    Some(&runner),
+                    &isolint_core::InOrder,
                 )
                 .unwrap()
             })
@@ -243,12 +244,13 @@ fn overlay_facts_the_file_contradicts_are_prf020() {
     for (input, format, overlay, want) in cases {
         let runner = Runner::parse(overlay.as_bytes(), "runner.json").unwrap();
         let units = import::import(input.as_bytes(), *format).unwrap();
-        let r = isolint_core::runner::audit_imported(
+        let r = isolint_core::audit::audit_imported(
             &units[0],
             "f",
             &Labels::workshop(),
             &options,
-            &runner,
+            Some(&runner),
+            &isolint_core::InOrder,
         )
         .unwrap();
         let got: Vec<&str> = r

@@ -118,7 +118,14 @@ fn report(profile: &str, detail: Detail) -> Report {
         today: Date::parse("2026-11-29"),
     };
     let parsed = Parsed::new(profile.as_bytes(), Limits::default()).unwrap();
-    audit_parsed(parsed, "p.json", &Labels::workshop(), &opts, detail)
+    audit_parsed(
+        parsed,
+        "p.json",
+        &Labels::workshop(),
+        &opts,
+        detail,
+        &isolint_core::InOrder,
+    )
 }
 
 /// What each output shows of `r`.

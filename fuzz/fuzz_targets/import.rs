@@ -28,7 +28,7 @@ fuzz_target!(|data: &[u8]| {
     let lines = bytes.iter().filter(|&&b| b == b'\n').count() + 1;
     for unit in &units {
         // An importer must write a profile isolint itself can read.
-        let report = import::audit_imported(unit, "fuzz", &labels, &opts)
+        let report = isolint_core::audit::audit_imported(unit, "fuzz", &labels, &opts, None, &isolint_core::InOrder)
             .unwrap_or_else(|e| panic!("imported profile does not parse: {e}"));
         for f in &report.issues {
             if let Some(o) = &f.origin {

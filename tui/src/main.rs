@@ -7,6 +7,7 @@
 mod cli;
 mod dashboard;
 mod files;
+mod pool;
 #[cfg(target_os = "linux")]
 #[allow(unsafe_code)]
 mod sys;

@@ -5,6 +5,7 @@
 //! below exercise the whole learner path — edit, audit, filter, select,
 //! load a lesson, swap the catalog — without a browser.
 
+use isolint_core::audit::AuditImportedError;
 use std::rc::Rc;
 
 use isolint_core::import::{self, ImportError};
@@ -198,12 +199,20 @@ fn audit_text(
     })?;
     let mut rows = Vec::with_capacity(units.len());
     for unit in &units {
-        let report = match runner {
-            Some(r) => isolint_core::runner::audit_imported(unit, name, labels, options, r)
-                .map_err(|e| runner_problem(&e, &r.file))?,
-            None => import::audit_imported(unit, name, labels, options)
-                .map_err(|e| InputProblem::from_error(&e))?,
-        };
+        let report = isolint_core::audit::audit_imported(
+            unit,
+            name,
+            labels,
+            options,
+            runner,
+            &isolint_core::InOrder,
+        )
+        .map_err(|e| match e {
+            AuditImportedError::Runner(e) => {
+                runner_problem(&e, runner.map_or("", |r| r.file.as_str()))
+            }
+            AuditImportedError::Input(e) => InputProblem::from_error(&e),
+        })?;
         rows.push(ProfileRow {
             unit: unit.name.clone(),
             report: Rc::new(report),
@@ -1824,17 +1833,18 @@ mod tests {
             .expect("import")
             .iter()
             .map(|u| {
-                isolint_core::runner::audit_imported(
+                isolint_core::audit::audit_imported(
                     u,
                     "restricted.yaml",
                     &Labels::workshop(),
                     &AuditOptions { today: today() },
-                    &runner,
+                    Some(&runner),
+                    &isolint_core::InOrder,
                 )
                 .expect("audit")
             })
             .collect::<Vec<_>>();
-        let cli = import::representative(cli).expect("a profile");
+        let cli = isolint_core::audit::representative(cli).expect("a profile");
         assert_eq!(
             isolint_core::render::json::render(&report),
             isolint_core::render::json::render(&cli)

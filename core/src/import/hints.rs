@@ -270,8 +270,15 @@ mod tests {
             ),
         ] {
             let units = crate::import::import(text.as_bytes(), format).unwrap();
-            let r = crate::import::audit_imported(&units[0], "x", &labels, &Default::default())
-                .unwrap();
+            let r = crate::audit::audit_imported(
+                &units[0],
+                "x",
+                &labels,
+                &Default::default(),
+                None,
+                &crate::InOrder,
+            )
+            .unwrap();
             let f = r
                 .issues
                 .iter()
@@ -352,8 +359,15 @@ mod tests {
         for (text, format) in files {
             let units = crate::import::import(text.as_bytes(), format).unwrap();
             for u in &units {
-                let r =
-                    crate::import::audit_imported(u, "x", &labels, &Default::default()).unwrap();
+                let r = crate::audit::audit_imported(
+                    u,
+                    "x",
+                    &labels,
+                    &Default::default(),
+                    None,
+                    &crate::InOrder,
+                )
+                .unwrap();
                 for f in &r.issues {
                     let Some(h) = hint(format.name(), f) else {
                         continue;
@@ -400,8 +414,15 @@ mod tests {
             ),
         ] {
             let units = crate::import::import(fixture.as_bytes(), format).unwrap();
-            let r = crate::import::audit_imported(&units[0], "x", &labels, &Default::default())
-                .unwrap();
+            let r = crate::audit::audit_imported(
+                &units[0],
+                "x",
+                &labels,
+                &Default::default(),
+                None,
+                &crate::InOrder,
+            )
+            .unwrap();
             let net: Vec<_> = r
                 .issues
                 .iter()

@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! bytes ──detect──▶ Format ──import──▶ [Imported { profile_json, source_map, notes, undeclared }]
-//!                                          └──audit_imported──▶ Report (findings carry `origin`)
+//!                                          └──crate::audit::audit_imported──▶ Report (findings carry `origin`)
 //! ```
 //!
 //! Each source format has its own module. An importer never guesses in the
@@ -35,9 +35,8 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
-use crate::finding::Origin;
+use crate::digest::sha256_hex;
 use crate::json::InputError;
-use crate::report::{sha256_hex, AuditOptions, Labels, OriginalSource, Report};
 use crate::sanitize::neutralize;
 
 pub(crate) mod builder;
@@ -64,6 +63,10 @@ pub use syntax::{toml, tree, yaml};
 
 pub use bwrap::{argv as bwrap_argv, Arg as ShellArg, OPTIONS as BWRAP_OPTIONS};
 pub use tree::Loc;
+
+/// The rule a context the import could not read raises (see
+/// [`Imported::unread`]; the audit turns each into a finding).
+pub const UNREAD_RULE: &str = "PRF021";
 
 /// A source format isolint can import.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -205,7 +208,7 @@ pub struct Imported {
     pub source_sha256: Arc<str>,
     /// The secrets of the whole file (every profile's, and those of
     /// settings no profile kept): whatever is shown of one of its profiles
-    /// masks them all ([`audit_imported`], [`Imported::masked_profile_json`]).
+    /// masks them all ([`crate::audit::audit_imported`], [`Imported::masked_profile_json`]).
     pub file_secrets: Arc<crate::secrets::Secrets>,
     /// Context the file depends on that could not be read, each a
     /// blocking finding (PRF021) of this profile, with where the file
@@ -892,7 +895,7 @@ fn finish_with(
     let file_level = noted_any || file_holds;
     holds.iter_mut().for_each(|h| *h |= file_level);
     let masked_source: Arc<str> = Arc::from(secrets.mask_source(text));
-    let masked_line_starts: Arc<[u32]> = Arc::from(crate::report::line_starts(&masked_source));
+    let masked_line_starts: Arc<[u32]> = Arc::from(crate::text::line_starts(&masked_source));
     // Notes are printed on stderr: they go through the same masking and
     // neutralizing as every message.
     // A text shown as it is stays shared; each distinct text is cleaned
@@ -962,100 +965,6 @@ fn finish_with(
         .collect())
 }
 
-/// Audit one imported profile. Every finding keeps its profile pointer and
-/// gains an `origin` in `original_name` (the pointer's own source position,
-/// else its longest mapped ancestor's). The report's source is
-/// `original_name#name`, and it carries the original text (secrets masked)
-/// for snippets.
-pub fn audit_imported(
-    imported: &Imported,
-    original_name: &str,
-    labels: &Labels,
-    options: &AuditOptions,
-) -> Result<Report, InputError> {
-    let source = imported.display_name(original_name);
-    // The file's secrets are masked in this profile's report too: a value
-    // that is a secret only by where the file wrote it (a Compose
-    // `extra_hosts` entry with user info) is still one.
-    let parsed = crate::report::Parsed::new(
-        imported.profile_json.as_bytes(),
-        crate::json::Limits::default(),
-    )?
-    .also_masking(&imported.file_secrets);
-    let mut report = crate::report::audit_parsed(
-        parsed,
-        &source,
-        labels,
-        options,
-        crate::report::Detail::Full,
-    );
-    let file = neutralize(original_name).into_owned();
-    let mut cache: HashMap<String, Option<Loc>> = HashMap::new();
-    for f in &mut report.issues {
-        let loc = *cache
-            .entry(f.pointer.clone())
-            .or_insert_with(|| imported.origin_of(&f.pointer));
-        f.origin = loc.map(|l| Origin {
-            file: file.clone(),
-            line: l.line,
-            column: l.column,
-        });
-    }
-    for u in &imported.unread {
-        let f = unread_finding(u, &file);
-        let f = report.clean_finding(f);
-        report.issues.push(f);
-    }
-    if !imported.unread.is_empty() {
-        report.refresh();
-    }
-    // Front ends show the original file: mount rows point into it too.
-    for m in &mut report.mounts {
-        m.line = imported
-            .origin_of(&format!("{}/source", m.pointer))
-            .map(|l| l.line);
-    }
-    report.original = Some(OriginalSource {
-        file,
-        format: imported.format.name(),
-        sha256: imported.source_sha256.to_string(),
-        text: Arc::clone(&imported.masked_source),
-        line_starts: Arc::clone(&imported.masked_line_starts),
-    });
-    Ok(report)
-}
-
-/// The rule a context the import could not read raises.
-pub const UNREAD_RULE: &str = "PRF021";
-
-/// The blocking finding of one piece of context the file depends on and
-/// the import could not read (a partial reading, see [`Imported::unread`]).
-fn unread_finding(u: &Note, file: &str) -> crate::finding::Finding {
-    let rule = crate::rules::find(UNREAD_RULE);
-    let mut evidence = crate::finding::Evidence::new();
-    evidence.insert("unread".into(), u.message.as_ref().into());
-    crate::finding::Finding {
-        rule: rule.map_or(UNREAD_RULE, |r| r.id),
-        area: rule.map_or(crate::finding::Area::Profile, |r| r.area),
-        severity: rule.map_or(crate::finding::Severity::High, |r| r.severity),
-        pointer: String::new(),
-        line: None,
-        column: None,
-        exact: false,
-        message: u.message.to_string(),
-        remediation: rule.map_or("", |r| r.remediation),
-        evidence,
-        waived: None,
-        baseline: None,
-        value_digest: None,
-        origin: Some(Origin {
-            file: file.to_string(),
-            line: u.line,
-            column: u.column,
-        }),
-    }
-}
-
 /// The most profiles one file may describe for an audit. Each profile is
 /// audited and reported on its own, so the report of a file grows with
 /// their number, not with the file's size: a Codex `config.toml` of 60,000
@@ -1083,18 +992,6 @@ pub fn check_audit_count(imported: &[Imported]) -> Result<(), ImportError> {
         Some(at) => e.at(at),
         None => e,
     })
-}
-
-/// The report a single-profile view (the dashboard's slot, the page's
-/// editor) shows for a file describing several profiles: the first that is
-/// not eligible, else the first, so a file holding a blocking profile never
-/// looks eligible. `None` for no reports.
-pub fn representative(mut reports: Vec<Report>) -> Option<Report> {
-    let i = reports
-        .iter()
-        .position(|r| r.verdict == crate::Verdict::NotEligible)
-        .unwrap_or(0);
-    (i < reports.len()).then(|| reports.swap_remove(i))
 }
 
 /// Where `~` points in imported paths: a home directory of an unknown user,
@@ -1182,7 +1079,7 @@ pub(crate) fn cgroup_rule_device(rule: &str) -> String {
 /// the path is one the runtime resolves through `/proc`, so it is never
 /// dropped); otherwise a note, since it only qualifies the image's command.
 pub(crate) fn working_dir(d: &mut builder::Draft, cwd: &str, at: tree::Loc, key: &str) {
-    if d.has("/command") || crate::rules::kernel::through_proc(cwd) {
+    if d.has("/command") || crate::procfs::through_proc(cwd) {
         d.set("/command/cwd", cwd, at);
     } else {
         d.note(

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::finding::{Evidence, Finding};
 use crate::json_writer::Pretty;
+use crate::par::{InOrder, Schedule};
 use crate::plan::{Target, Threshold};
 use crate::report::{finding_fingerprint, Report, NOTICE, RECHECK_WHEN, TOOL_NAME, TOOL_VERSION};
 
@@ -361,16 +362,15 @@ pub fn export(r: &Report) -> ExportRef<'_> {
 /// Pretty JSON with a final newline. Deterministic: field order is fixed by
 /// the types, evidence keys are sorted, findings are sorted.
 pub fn render(r: &Report) -> String {
-    let mut s = written(r, 0).finish();
+    let mut s = written(r, 0, &InOrder).finish();
     s.push('\n');
     s
 }
 
 /// [`render`] in parts to be written one after the other: a long list's
-/// pieces, rendered in parallel, are not copied into one buffer first.
-#[cfg(feature = "parallel")]
-pub fn render_parts(r: &Report) -> Vec<String> {
-    let mut parts = written(r, 0).finish_parts();
+/// pieces, written on `schedule`, are not copied into one buffer first.
+pub fn render_parts(r: &Report, schedule: &dyn Schedule) -> Vec<String> {
+    let mut parts = written(r, 0, schedule).finish_parts();
     match parts.last_mut() {
         Some(last) => last.push('\n'),
         None => parts.push("\n".into()),
@@ -379,18 +379,16 @@ pub fn render_parts(r: &Report) -> Vec<String> {
 }
 
 /// [`element`] in parts, as [`render_parts`].
-#[cfg(feature = "parallel")]
-pub fn element_parts(r: &Report) -> Vec<String> {
-    written(r, 1).finish_parts()
+pub fn element_parts(r: &Report, schedule: &dyn Schedule) -> Vec<String> {
+    written(r, 1, schedule).finish_parts()
 }
 
 /// [`render`] (or [`element`] when `element`) handed to `emit` part by
 /// part, in order, a long list's pieces as soon as they are written: the
 /// caller writes the first parts out while the rest is still being
-/// written. The parts joined are the same bytes.
-#[cfg(feature = "parallel")]
-pub fn render_to(r: &Report, element: bool, emit: &mut dyn FnMut(String)) {
-    let mut parts = written_to(r, usize::from(element), Some(&mut *emit)).finish_parts();
+/// written (on `schedule`). The parts joined are the same bytes.
+pub fn render_to(r: &Report, element: bool, schedule: &dyn Schedule, emit: &mut dyn FnMut(String)) {
+    let mut parts = written_to(r, usize::from(element), schedule, Some(&mut *emit)).finish_parts();
     if !element {
         match parts.last_mut() {
             Some(last) => last.push('\n'),
@@ -407,38 +405,32 @@ pub fn render_many(reports: &[Report]) -> String {
 
 /// One report as an element of [`super::frame::JSON_ARRAY`].
 pub fn element(r: &Report) -> String {
-    written(r, 1).finish()
+    written(r, 1, &InOrder).finish()
 }
 
 /// [`export`] as serde_json would write it, written directly: the same
 /// fields in the same order (the unit tests hold the two together).
-fn written(r: &Report, depth: usize) -> Pretty {
-    written_to(r, depth, Emit::default())
+fn written<'s>(r: &Report, depth: usize, schedule: &'s dyn Schedule) -> Pretty<'s> {
+    written_to(r, depth, schedule, None)
 }
 
 /// Where [`written_to`] hands a long list's pieces as they are ready
 /// (kept in the writer when `None`).
-#[cfg(feature = "parallel")]
 type Emit<'e> = Option<&'e mut dyn FnMut(String)>;
-#[cfg(not(feature = "parallel"))]
-type Emit<'e> = std::marker::PhantomData<&'e ()>;
 
 /// The elements of an open array, written by `one`: with `emit`, a long
 /// list's pieces go there as they are ready.
 fn list<T: Sync>(
-    w: &mut Pretty,
+    w: &mut Pretty<'_>,
     items: &[T],
     each: usize,
-    one: impl Fn(&mut Pretty, &T) + Sync + Send,
+    one: impl Fn(&mut Pretty<'_>, &T) + Sync + Send,
     emit: &mut Emit<'_>,
 ) {
-    #[cfg(feature = "parallel")]
-    if let Some(emit) = emit {
-        w.items_to(items, each, one, &mut **emit);
-        return;
-    }
-    let _ = emit;
-    w.items(items, each, one);
+    match emit {
+        Some(emit) => w.items_to(items, each, one, &mut **emit),
+        None => w.items(items, each, one),
+    };
 }
 
 /// About the bytes of one finding and of one runtime check in the export
@@ -446,8 +438,13 @@ fn list<T: Sync>(
 const ISSUE_BYTES: usize = 800;
 const CHECK_BYTES: usize = 256;
 
-fn written_to(r: &Report, depth: usize, mut emit: Emit<'_>) -> Pretty {
-    let mut w = Pretty::at(depth, size_hint(r));
+fn written_to<'s>(
+    r: &Report,
+    depth: usize,
+    schedule: &'s dyn Schedule,
+    mut emit: Emit<'_>,
+) -> Pretty<'s> {
+    let mut w = Pretty::at(depth, size_hint(r)).on(schedule);
     w.object()
         .field("schema", FINDINGS_SCHEMA)
         .field("route", &r.route);
@@ -591,8 +588,8 @@ mod tests {
         }
     }
 
-    /// Long lists are written in pieces (in parallel with the `parallel`
-    /// feature): still serde_json's bytes, in order, commas and all.
+    /// Long lists are written in pieces (side by side on a schedule of
+    /// several threads): still serde_json's bytes, in order, commas and all.
     #[test]
     fn long_lists_keep_their_bytes() {
         let mut reports = super::super::sample_reports("p.json");
@@ -608,29 +605,28 @@ mod tests {
         let want = serde_json::to_string_pretty(&export(r)).unwrap() + "\n";
         assert_eq!(render(r), want);
         assert_eq!(
-            written(r, 1).finish(),
+            written(r, 1, &InOrder).finish(),
             serde_json::to_string_pretty(&[export(r)])
                 .unwrap()
                 .trim_start_matches("[\n")
                 .trim_end_matches("\n]")
         );
-        #[cfg(feature = "parallel")]
         {
             // Streamed: the same bytes, and the text before the first long
             // list plus every piece of both lists come as parts of their own.
             for element in [false, true] {
                 let mut parts = Vec::new();
-                render_to(r, element, &mut |p| parts.push(p));
+                render_to(r, element, &crate::par::Backwards, &mut |p| parts.push(p));
                 let joined = parts.concat();
                 if element {
-                    assert_eq!(joined, written(r, 1).finish());
+                    assert_eq!(joined, written(r, 1, &InOrder).finish());
                 } else {
                     assert_eq!(joined, want);
                 }
                 // The head, the issues' pieces, the text between the
                 // lists, the checks' pieces, the tail.
                 let pieces = |n: usize, each: usize| {
-                    assert!(n * each >= crate::json_writer::PARALLEL_BYTES);
+                    assert!(n * each >= crate::json_writer::PIECES_BYTES);
                     n.div_ceil(crate::json_writer::PIECE_BYTES / each)
                 };
                 assert_eq!(
@@ -643,7 +639,7 @@ mod tests {
             // Lists too short to be split come as one part.
             let small = &super::super::sample_reports("p.json")[0];
             let mut parts = Vec::new();
-            render_to(small, false, &mut |p| parts.push(p));
+            render_to(small, false, &InOrder, &mut |p| parts.push(p));
             assert_eq!(parts, vec![render(small)]);
         }
     }

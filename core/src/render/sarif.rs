@@ -346,10 +346,9 @@ pub fn element(r: &Report) -> String {
 }
 
 /// [`element`] in parts to be written one after the other: a long list of
-/// results is not copied into one buffer first.
-#[cfg(feature = "parallel")]
-pub fn element_parts(r: &Report) -> Vec<String> {
-    let mut w = Pretty::at(2, 4096);
+/// results, written on `schedule`, is not copied into one buffer first.
+pub fn element_parts(r: &Report, schedule: &dyn crate::par::Schedule) -> Vec<String> {
+    let mut w = Pretty::at(2, 4096).on(schedule);
     run(&mut w, r);
     w.finish_parts()
 }

@@ -13,6 +13,7 @@
 use super::{Ctx, Emitter, Rule};
 use crate::finding::{Area, CheckKind, Severity};
 use crate::model::{Boundary, Confinement, Namespace, Terminal};
+use crate::procfs::through_proc;
 
 fn boundary<'a>(ctx: &'a Ctx<'_>) -> Option<&'a Boundary> {
     ctx.profile.boundary.as_ref()
@@ -325,45 +326,6 @@ fn check_shared_pid(ctx: &Ctx<'_>, e: &mut Emitter) {
         )
         .evidence("peer", peer.as_str());
     }
-}
-
-// ------------------------------------------------ paths the runtime resolves
-
-/// Whether components `c` name a process's descriptors, `cwd` or `root`
-/// under `/proc` (what follows them is resolved from wherever they point).
-fn is_proc_link(c: &[&str]) -> bool {
-    let pid = |p: &str| p == "self" || p == "thread-self" || p.bytes().all(|b| b.is_ascii_digit());
-    let link = |l: &str| matches!(l, "fd" | "cwd" | "root" | "map_files");
-    match c {
-        ["proc", p, l, ..] if pid(p) && link(l) => true,
-        ["proc", p, "task", t, l, ..] => pid(p) && pid(t) && link(l),
-        _ => false,
-    }
-}
-
-/// Whether a working directory goes through a process's descriptors,
-/// `cwd` or `root` under `/proc`: the runtime resolves it in its own
-/// context, where a leaked descriptor can be a host directory. Checked at
-/// every step, because a `..` after such a link climbs from wherever the
-/// link points (`/proc/self/fd/7/../..` is the CVE-2024-21626 shape), not
-/// back out of `/proc`.
-pub(crate) fn through_proc(path: &str) -> bool {
-    let mut stack: Vec<&str> = Vec::new();
-    for c in path.trim().split('/') {
-        match c {
-            "" | "." => {}
-            ".." => {
-                stack.pop();
-            }
-            c => {
-                stack.push(c);
-                if is_proc_link(&stack) {
-                    return true;
-                }
-            }
-        }
-    }
-    false
 }
 
 pub(crate) const ISO022: Rule = Rule {

@@ -125,16 +125,11 @@ impl MountView<'_> {
     }
     /// `/mounts/N`.
     pub fn pointer(&self) -> String {
-        crate::text::cat!("/mounts/", crate::text::Num::new(self.index as u64))
+        format!("/mounts/{}", self.index)
     }
     /// `/mounts/N/FIELD`.
     pub fn field(&self, field: &str) -> String {
-        crate::text::cat!(
-            "/mounts/",
-            crate::text::Num::new(self.index as u64),
-            "/",
-            field
-        )
+        format!("/mounts/{}/{}", self.index, field)
     }
     /// Whether a socket of `class` that this mount only exposes (lies
     /// beneath it, not mounted by name) cannot be connected to: the mount
@@ -267,10 +262,7 @@ impl Emitter {
         } else {
             ("not-declared", "is not declared")
         };
-        let d = self.emit(
-            pointer,
-            crate::text::cat!("`", field, "` ", text, ", so ", consequence),
-        );
+        let d = self.emit(pointer, format!("`{}` {}, so {}", field, text, consequence));
         d.evidence("field", field).evidence("state", state);
         d
     }
@@ -289,11 +281,9 @@ impl Emitter {
                 let field = field_name(pointer);
                 let d = self.emit(
                     pointer,
-                    crate::text::cat!(
-                        "`",
-                        field,
-                        "` is `0`, which many runners read as no limit at all, so ",
-                        consequence
+                    format!(
+                        "`{}` is `0`, which many runners read as no limit at all, so {}",
+                        field, consequence
                     ),
                 );
                 d.evidence("field", field).evidence("value", 0);
@@ -318,7 +308,7 @@ impl Emitter {
                 let field = field_name(pointer);
                 let d = self.emit(
                     pointer,
-                    crate::text::cat!("`", field, "` is `false`, so ", consequence),
+                    format!("`{}` is `false`, so {}", field, consequence),
                 );
                 d.evidence("field", field).evidence("value", false);
                 Some(d)
@@ -345,46 +335,35 @@ fn field_name(pointer: &str) -> String {
 
 /// Run every rule over the context.
 pub fn run(ctx: &Ctx<'_>) -> Vec<Draft> {
-    run_scheduled(ctx, false)
+    run_on(ctx, &crate::par::InOrder)
 }
 
-/// [`run`], with the rules of a large profile run side by side when `wide`
-/// (and the `parallel` feature) allow it; drafts stay in registry order.
-pub fn run_scheduled(ctx: &Ctx<'_>, wide: bool) -> Vec<Draft> {
+/// [`run`], the rules run on `schedule`; drafts stay in registry order.
+pub fn run_on(ctx: &Ctx<'_>, schedule: &dyn crate::par::Schedule) -> Vec<Draft> {
     let check = |rule: &'static Rule| {
         let mut e = Emitter::new(rule);
         (rule.check)(ctx, &mut e);
         e.drafts
     };
-    #[cfg(feature = "parallel")]
-    if wide {
-        use rayon::prelude::*;
-        // A large profile's time is in the rules that look at every mount,
-        // the mount areas' last ones (declarations, shadowing, control
-        // characters) the longest: they start first, and the pool takes
-        // one rule at a time, so no thread is left alone with a long rule
-        // at the end while the other waits. The results keep the
-        // registry's order.
-        let rules: Vec<&'static Rule> = all().collect();
-        let mounts = rules
-            .iter()
-            .take_while(|r| matches!(r.area, Area::WritableMounts | Area::ReadOnlyMounts))
-            .count();
-        let order: Vec<usize> = (0..mounts).rev().chain(mounts..rules.len()).collect();
-        let mut per_rule: Vec<(usize, Vec<Draft>)> = order
-            .par_iter()
-            .with_max_len(1)
-            .map(|&i| (i, rules.get(i).map(|&r| check(r)).unwrap_or_default()))
-            .collect();
-        crate::sort::sort_by(&mut per_rule, |a, b| a.0.cmp(&b.0));
-        return per_rule.into_iter().flat_map(|(_, d)| d).collect();
+    if schedule.width() <= 1 {
+        return all().flat_map(check).collect();
     }
-    let _ = wide;
-    let mut out = Vec::new();
-    for rule in all() {
-        out.append(&mut check(rule));
-    }
-    out
+    // A large profile's time is in the rules that look at every mount, the
+    // mount areas' last ones (declarations, shadowing, control characters)
+    // the longest: they are handed over first, one task per rule, so no
+    // thread is left alone with a long rule at the end while another
+    // waits. The results keep the registry's order.
+    let rules: Vec<&'static Rule> = all().collect();
+    let mounts = rules
+        .iter()
+        .take_while(|r| matches!(r.area, Area::WritableMounts | Area::ReadOnlyMounts))
+        .count();
+    let order: Vec<usize> = (0..mounts).rev().chain(mounts..rules.len()).collect();
+    let mut per_rule: Vec<(usize, Vec<Draft>)> = crate::par::map_each(schedule, &order, |&i| {
+        (i, rules.get(i).map(|&r| check(r)).unwrap_or_default())
+    });
+    crate::sort::sort_by(&mut per_rule, |a, b| a.0.cmp(&b.0));
+    per_rule.into_iter().flat_map(|(_, d)| d).collect()
 }
 
 /// (rule, severity, pointer) of the findings of one area, for the area

@@ -6,8 +6,6 @@
 //! the declared paths mean against the catalog, and the rule's runtime check
 //! asks the verifier to confirm it on the launched environment.
 
-use crate::text::cat;
-
 use super::paths::{self, Nesting, PathSet, Source};
 use super::{Ctx, Emitter, MountView, Rule};
 use crate::finding::{evidence_object, Area, CheckKind, Severity};
@@ -60,9 +58,9 @@ fn sensitive_source(
             continue;
         };
         let place = if m.path == s.path {
-            cat!("is ", what)
+            format!("is {}", what)
         } else {
-            cat!("lies inside ", what, " `", m.path, "`")
+            format!("lies inside {} `{}`", what, m.path)
         };
         let ro = if v.writable() {
             ""
@@ -72,7 +70,7 @@ fn sensitive_source(
         let d = e
             .emit(
                 v.field("source"),
-                cat!("`", s.path, "` ", place, "; ", consequence, ro),
+                format!("`{}` {}; {}{}", s.path, place, consequence, ro),
             )
             .area(v.area());
         d.evidence("class", class.as_str())
@@ -753,12 +751,7 @@ fn check_unlabelled(ctx: &Ctx<'_>, e: &mut Emitter) {
         };
         e.emit(
             v.field("source"),
-            cat!(
-                "no catalog label or well-known location covers `",
-                s.path,
-                "`, so the audit cannot vouch for what it holds",
-                tail
-            ),
+            format!("no catalog label or well-known location covers `{}`, so the audit cannot vouch for what it holds{}", s.path, tail),
         )
         .area(v.area())
         .evidence("normalized", s.path)
@@ -1125,7 +1118,7 @@ fn check_declaration(ctx: &Ctx<'_>, e: &mut Emitter) {
 fn programs_run(ptr: &str, cmd: &crate::model::Command) -> Vec<(String, String)> {
     let mut out = Vec::new();
     if let Some(exe) = cmd.executable.as_deref() {
-        out.push((cat!(ptr, "/executable"), exe.to_string()));
+        out.push((format!("{ptr}/executable"), exe.to_string()));
         let base = exe.rsplit('/').next().unwrap_or(exe);
         if crate::shell::is_interpreter(base) {
             if let Some((i, script)) = cmd
@@ -1134,10 +1127,7 @@ fn programs_run(ptr: &str, cmd: &crate::model::Command) -> Vec<(String, String)>
                 .enumerate()
                 .find(|(_, a)| !a.starts_with('-'))
             {
-                out.push((
-                    cat!(ptr, "/arguments/", crate::text::Num::new(i as u64)),
-                    script.clone(),
-                ));
+                out.push((format!("{ptr}/arguments/{i}"), script.clone()));
             }
         }
     }
@@ -1146,7 +1136,7 @@ fn programs_run(ptr: &str, cmd: &crate::model::Command) -> Vec<(String, String)>
         .as_deref()
         .and_then(|s| s.split_whitespace().next())
     {
-        out.push((cat!(ptr, "/shell"), first.to_string()));
+        out.push((format!("{ptr}/shell"), first.to_string()));
     }
     out
 }
@@ -1177,7 +1167,7 @@ fn check_host_runs_writable(ctx: &Ctx<'_>, e: &mut Emitter) {
         return;
     }
     for (i, step) in ctx.profile.setup().iter().enumerate() {
-        let ptr = cat!("/setup/", crate::text::Num::new(i as u64));
+        let ptr = format!("/setup/{i}");
         for (at, path) in programs_run(&ptr, step) {
             if !path.starts_with('/') {
                 continue;

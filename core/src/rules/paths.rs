@@ -85,7 +85,7 @@ pub(crate) fn guess(class: Option<&Classification>, raw: Option<&str>) -> Option
     }
     let (pseudo, display_prefix, pseudo_prefix, why) = home_relative(raw.unwrap_or(""))?;
     let back = |p: &str| match p.strip_prefix(pseudo_prefix.as_str()) {
-        Some(rest) => crate::text::cat!(display_prefix, rest),
+        Some(rest) => format!("{}{}", display_prefix, rest),
         None => p.to_string(),
     };
     let matched = builtin::classify(&pseudo).map(|m| Match {
@@ -217,7 +217,7 @@ pub(super) fn in_job(
     Some(if rest.is_empty() {
         target.path.clone()
     } else {
-        crate::text::cat!(t, rest)
+        format!("{}{}", t, rest)
     })
 }
 

@@ -119,11 +119,11 @@ pub(crate) fn pipelines_of(base: &str, cmd: &Command) -> Vec<Pipeline> {
     if let Some(exe) = &cmd.executable {
         let mut words = vec![Word {
             text: exe.clone(),
-            pointer: crate::text::cat!(base, "/executable"),
+            pointer: format!("{}/executable", base),
         }];
         words.extend(cmd.arguments().iter().enumerate().map(|(i, a)| Word {
             text: a.clone(),
-            pointer: crate::text::cat!(base, "/arguments/", crate::text::Num::new(i as u64)),
+            pointer: format!("{}/arguments/{}", base, i),
         }));
         out.push(vec![words]);
     }

@@ -1,5 +1,6 @@
 //! `isolint audit`: read, audit in parallel, render in argument order.
 
+use crate::pool::Pool;
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
 
@@ -247,10 +248,10 @@ impl Layout {
     /// JSON export's pieces are not joined first).
     fn piece(self, r: &Report) -> Vec<String> {
         let one = match self.format {
-            ReportFormat::Json if self.array => return json::element_parts(r),
-            ReportFormat::Json => return json::render_parts(r),
+            ReportFormat::Json if self.array => return json::element_parts(r, &Pool),
+            ReportFormat::Json => return json::render_parts(r, &Pool),
             ReportFormat::Jsonl => return jsonl_parts(r),
-            ReportFormat::Sarif => return sarif::element_parts(r),
+            ReportFormat::Sarif => return sarif::element_parts(r, &Pool),
             ReportFormat::Markdown => markdown::render(r),
             ReportFormat::Github => github::render(r),
             ReportFormat::Text => text::render(r, TextOptions { color: self.color }),
@@ -457,7 +458,7 @@ impl Document<'_> {
                     }
                     Piece::Streamed(report) if done.layout.format == ReportFormat::Json => {
                         let mut written = Ok(());
-                        json::render_to(&report, done.layout.array, &mut |part| {
+                        json::render_to(&report, done.layout.array, &Pool, &mut |part| {
                             if written.is_ok() {
                                 written = out.write(&part);
                             }
@@ -698,8 +699,7 @@ pub fn run(args: &AuditArgs) -> u8 {
                 Some(read) => read?,
                 None => input::read_input(&inp, args.from, false)?,
             };
-            // One input: the process ends once its report is written.
-            let audited = input::audit_read(&inp, read, &labels, &options, detail, !many_inputs)?;
+            let audited = input::audit_read(&inp, read, &labels, &options, detail)?;
             // The shape of `--format json` follows the command line: one
             // file argument is one document, so a file describing several
             // profiles cannot be written as one and is refused, not

@@ -718,27 +718,17 @@ pub fn audit(
     reading: Reading,
 ) -> Result<Audited, Failure> {
     let read = read_input(input, reading, false)?;
-    audit_read(
-        input,
-        read,
-        labels,
-        options,
-        isolint_core::Detail::Full,
-        false,
-    )
+    audit_read(input, read, labels, options, isolint_core::Detail::Full)
 }
 
 /// [`audit`] of an input already read; `detail` says what a profile's
 /// report carries besides its findings (imported files always get it all).
-/// `last`: the process ends after this input, so a profile's document is
-/// never freed ([`Parsed::never_free`]).
 pub fn audit_read(
     input: &Input,
     read: ReadInput,
     labels: &Labels,
     options: &isolint_core::AuditOptions,
     detail: isolint_core::Detail,
-    last: bool,
 ) -> Result<Audited, Failure> {
     let shown = display_name(input);
     let parsed = match read {
@@ -749,8 +739,14 @@ pub fn audit_read(
         }
     }
     .map_err(|e| Failure::input(&shown, e))?;
-    let parsed = if last { parsed.never_free() } else { parsed };
-    let report = isolint_core::audit_parsed(parsed, &input.name, labels, options, detail);
+    let report = isolint_core::audit_parsed(
+        parsed,
+        &input.name,
+        labels,
+        options,
+        detail,
+        &crate::pool::Pool,
+    );
     let mut notes = Vec::new();
     if super::runner::active() {
         notes.push(neutralize(&format!("{shown}: the --runner overlay applies to imported formats; this isolint.profile/v1 is audited as written")).into_owned());

@@ -10,6 +10,8 @@ use isolint_core::import::{self, Imported};
 use isolint_core::runner::Runner;
 use isolint_core::{AuditOptions, Labels, Report};
 
+use crate::pool::Pool;
+
 static RUNNER: OnceLock<Runner> = OnceLock::new();
 
 /// Read and keep the overlay; the error names the file, line and column.
@@ -39,11 +41,8 @@ pub fn audit_imported(
     labels: &Labels,
     options: &AuditOptions,
 ) -> Result<Report, String> {
-    match RUNNER.get() {
-        Some(r) => isolint_core::runner::audit_imported(unit, name, labels, options, r)
-            .map_err(|e| e.to_string()),
-        None => import::audit_imported(unit, name, labels, options).map_err(|e| e.to_string()),
-    }
+    isolint_core::audit::audit_imported(unit, name, labels, options, RUNNER.get(), &Pool)
+        .map_err(|e| e.to_string())
 }
 
 /// Files of the run that hold only Kubernetes cluster objects

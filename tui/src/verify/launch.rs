@@ -989,24 +989,24 @@ fn audited(args: &VerifyArgs) -> Result<(String, isolint_core::Report), String> 
                 ));
             }
             let unit = units.remove(0);
-            match runner {
+            let merged = match &runner {
                 Some(r) => {
-                    let merged = r
-                        .overlay(&unit.profile_json)
+                    r.overlay(&unit.profile_json)
                         .map_err(|e| format!("{name}: {e}"))?
-                        .profile_json;
-                    let report =
-                        isolint_core::runner::audit_imported(&unit, &name, &labels, &options, &r)
-                            .map_err(|e| format!("{name}: {e}"))?;
-                    Ok((merged, report))
+                        .profile_json
                 }
-                None => {
-                    let report =
-                        isolint_core::import::audit_imported(&unit, &name, &labels, &options)
-                            .map_err(|e| format!("{name}: {e}"))?;
-                    Ok((unit.profile_json, report))
-                }
-            }
+                None => unit.profile_json.clone(),
+            };
+            let report = isolint_core::audit::audit_imported(
+                &unit,
+                &name,
+                &labels,
+                &options,
+                runner.as_ref(),
+                &crate::pool::Pool,
+            )
+            .map_err(|e| format!("{name}: {e}"))?;
+            Ok((merged, report))
         }
     }
 }

@@ -26,8 +26,15 @@ fn read(yaml: &str) -> Result<(serde_json::Value, Vec<String>), ImportError> {
 fn audit(yaml: &str) -> (Vec<&'static str>, bool) {
     let units = crate::import::import(yaml.as_bytes(), Format::Compose).expect("imported");
     let labels = crate::Labels::workshop();
-    let r = crate::import::audit_imported(&units[0], "x", &labels, &Default::default())
-        .expect("audited");
+    let r = crate::audit::audit_imported(
+        &units[0],
+        "x",
+        &labels,
+        &Default::default(),
+        None,
+        &crate::InOrder,
+    )
+    .expect("audited");
     let rules = r.issues.iter().map(|f| f.rule).collect();
     (rules, r.issues.iter().any(|f| f.blocks()))
 }

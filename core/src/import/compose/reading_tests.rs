@@ -242,11 +242,13 @@ fn interpolation_applies_wherever_compose_applies_it() {
     // What the audit makes of them: an empty default is no secret.
     let rules = |yaml: &str| {
         let units = crate::import::import(yaml.as_bytes(), Format::Compose).expect("imported");
-        let r = crate::import::audit_imported(
+        let r = crate::audit::audit_imported(
             &units[0],
             "x",
             &crate::Labels::workshop(),
             &Default::default(),
+            None,
+            &crate::InOrder,
         )
         .expect("audited");
         r.issues

@@ -30,11 +30,13 @@ type Found = (&'static str, Severity, String, Option<&'static str>);
 fn audit(y: &str) -> Result<Vec<Found>, String> {
     let units =
         crate::import::import(y.as_bytes(), Format::Kubernetes).map_err(|e| e.to_string())?;
-    let r = crate::import::audit_imported(
+    let r = crate::audit::audit_imported(
         &units[0],
         "p.yaml",
         &crate::Labels::workshop(),
         &Default::default(),
+        None,
+        &crate::InOrder,
     )
     .map_err(|e| e.to_string())?;
     Ok(r.issues
