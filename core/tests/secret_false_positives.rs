@@ -88,7 +88,7 @@ fn table() -> Vec<(String, String, &'static str, bool)> {
 }
 
 #[test]
-#[ignore = "fixed in secrets/"]
+
 fn values_that_are_not_secrets_are_not_reported() {
     let rows = table();
     let wrong: Vec<String> = rows

@@ -220,4 +220,7 @@ pub(crate) static CATALOG: &[FixRule] = &[
     FixRule { rule: "MNT030", remedy: Remedy::None(NEEDS_DECISION) },
     FixRule { rule: "PRV023", remedy: Remedy::Fix { applicability: Unsafe, summary: "remove the kernel parameter", plan: |p| remove_item(p, "/boundary/sysctls") } },
     FixRule { rule: "PRV024", remedy: Remedy::Fix { applicability: Unsafe, summary: "remove the supplementary group", plan: |p| remove_item(p, "/boundary/groups") } },
+    FixRule { rule: "MNT031", remedy: Remedy::None("the host-side step or the writable mount must move; which one the job can do without is the operator's decision") },
+    FixRule { rule: "NET032", remedy: Remedy::None("pinning DNS to a resolver that answers only the allowed names is a platform setting the profile can only declare once it exists") },
+    FixRule { rule: "PRF021", remedy: Remedy::None("the file depends on context isolint could not read; supply it (run where the files are, or without --partial) rather than edit the file") },
 ];

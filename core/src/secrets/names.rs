@@ -316,7 +316,13 @@ pub(super) const SETTINGS: &[&str] = &[
 /// not a path to a file that holds the secret; and, when the name is only
 /// weakly secret-sounding, shaped like a credential rather than a word.
 pub fn secret_by_name(name: &str, value: &str) -> bool {
+    // Compose's list form keeps the quotes (`- SENTRY_DSN="0"`): the value
+    // is what they enclose.
     let v = value.trim();
+    let v = match v.as_bytes() {
+        [q @ (b'"' | b'\''), .., last] if last == q && v.len() >= 2 => &v[1..v.len() - 1],
+        _ => v,
+    };
     // The value's own tests first: they are cheap, and the name's words
     // are not (every key of every imported profile comes through here).
     if v.is_empty() || is_reference(v) {
