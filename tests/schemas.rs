@@ -250,7 +250,7 @@ fn complete_profile() -> Value {
         "oom_kill_disable": false, "groups": []
       },
       "mounts": [
-        { "source": "/srv/workshop/snapshots/parser", "target": "/workspace", "access": "read-only", "sub_path": "parser" },
+        { "source": "/srv/workshop/snapshots/parser", "target": "/workspace", "access": "read-only", "sub_path": "parser", "excludes": ["/workspace/.git"] },
         { "source": "/srv/workshop/scratch/job-17", "target": "/scratch", "access": "read-write" }
       ],
       "network": {

@@ -521,3 +521,59 @@ fn a_file_mount_and_a_fifo_are_judged_as_what_they_are() {
         wrong.join("\n")
     );
 }
+
+/// A mount's `excludes` is launched as declared: the launcher mounts an
+/// empty tmpfs at each excluded path after the bind, so the home and
+/// credential store under an excluded directory are denied inside the
+/// worker, as the audit that let the profile through assumed. Without
+/// the tmpfs the worker shows them and the checks disagree.
+#[test]
+fn an_excluded_path_is_hidden_in_the_worker() {
+    if !bwrap_present() {
+        return;
+    }
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let mut wrong = Vec::new();
+    let spellings = ["home/botie", "home/botie/", "home//botie"];
+    for spelling in spellings {
+        let f = fixture();
+        let b = f.base.to_str().unwrap().to_string();
+        // The home directory as a labelled snapshot, so that only what
+        // lies beneath it (the developer's home) can block.
+        let mut l: Value = serde_json::from_str(&fs::read_to_string(&f.labels).unwrap()).unwrap();
+        l["labels"].as_array_mut().unwrap().insert(
+            0,
+            serde_json::json!({"path": format!("{b}/home"), "label": "source-snapshot"}),
+        );
+        fs::write(&f.labels, l.to_string()).unwrap();
+        let mut p: Value = serde_json::from_str(&fs::read_to_string(&f.profile).unwrap()).unwrap();
+        p["mounts"].as_array_mut().unwrap().push(serde_json::json!({
+            "source": format!("{b}/home"),
+            "target": format!("{b}/home"),
+            "access": "read-only",
+            "excludes": [format!("{b}/{spelling}")]
+        }));
+        fs::write(&f.profile, p.to_string()).unwrap();
+        let (code, rec) = verify(&f, None);
+        let hidden: Vec<&Value> = checks(&rec)
+            .iter()
+            .filter(|c| {
+                c["kind"] == "read-denied"
+                    && c["target"]
+                        .as_str()
+                        .is_some_and(|t| t.starts_with(&format!("{b}/home/botie")))
+            })
+            .collect();
+        let ok = hidden.len() >= 2 && hidden.iter().all(|c| c["status"] == "agrees");
+        if !ok || code != 0 {
+            wrong.push(format!("{spelling}: got exit {code}: {hidden:#?}"));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} of {} wrong:\n{}",
+        wrong.len(),
+        spellings.len(),
+        wrong.join("\n")
+    );
+}

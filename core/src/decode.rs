@@ -33,6 +33,9 @@ pub enum ProblemKind {
         found: String,
         expected: &'static str,
     },
+    /// A path that must lie strictly inside another (a mount's `excludes`
+    /// inside its target) and does not, or cannot be read lexically.
+    PathOutside { path: String, within: String },
     /// Something said twice that may be said once (a key, a catalog path):
     /// which one a reader keeps differs between readers, so it is refused.
     Repeated { what: String, first: Pos },
@@ -72,6 +75,9 @@ impl Problem {
             ProblemKind::WrongSchema { found, expected } => {
                 format!("schema is `{found}`, expected `{expected}`")
             }
+            ProblemKind::PathOutside { path, within } => format!(
+                "`{path}` is not an absolute path strictly inside `{within}` (without `..`)"
+            ),
             ProblemKind::Repeated { what, first } => format!(
                 "{what}; it was first given at line {}, column {}",
                 first.line, first.column
@@ -420,7 +426,7 @@ pub(crate) const BOUNDARY_KEYS: &[&str] = &[
 ];
 pub(crate) const RUNTIME_KEYS: &[&str] = &["name", "version", "patched_on"];
 pub(crate) const CAPABILITIES_KEYS: &[&str] = &["add", "drop"];
-pub(crate) const MOUNT_KEYS: &[&str] = &["source", "target", "access", "sub_path"];
+pub(crate) const MOUNT_KEYS: &[&str] = &["source", "target", "access", "sub_path", "excludes"];
 pub(crate) const NETWORK_KEYS: &[&str] = &[
     "egress",
     "enforced_by",
@@ -644,12 +650,61 @@ fn mount(d: &mut Decoder, n: &Node, ptr: &str) -> Mount {
     let Some(mut o) = d.object(n, ptr, MOUNT_KEYS) else {
         return Mount::default();
     };
-    Mount {
+    let mut m = Mount {
         source: o.string("source"),
         target: o.string("target"),
         access: o.enumeration("access"),
         sub_path: o.string("sub_path"),
+        excludes: None,
+    };
+    m.excludes = o.with("excludes", |d, n, ptr| {
+        excludes(d, n, ptr, m.target.as_deref())
+    });
+    m
+}
+
+/// A mount's `excludes`: each an absolute path strictly inside `target`,
+/// read lexically. One that is not (relative, with `..`, outside or equal
+/// to the target, or under a target that cannot be read) is a problem and
+/// left out of the mount, so the rules see the mount whole.
+fn excludes(d: &mut Decoder, n: &Node, ptr: &str, target: Option<&str>) -> Option<Vec<String>> {
+    let Value::Array(items) = &n.value else {
+        d.wrong_type(n, ptr, "an array");
+        return None;
+    };
+    let within = target.map(crate::labels::normalize);
+    let mut kept = Vec::new();
+    let mut p = ElementPointer::new(ptr);
+    for (i, item) in items.iter().enumerate() {
+        let at = p.at(i).to_string();
+        let Some(raw) = d.string(item, &at) else {
+            continue;
+        };
+        let e = crate::labels::normalize(&raw);
+        let inside = within.as_ref().is_some_and(|t| {
+            !t.relative
+                && !t.had_parent_refs
+                && !t.control_chars
+                && !e.relative
+                && !e.had_parent_refs
+                && !e.control_chars
+                && e.path != t.path
+                && crate::labels::contains(&t.path, &e.path)
+        });
+        if inside {
+            kept.push(raw);
+        } else {
+            d.problem(
+                at,
+                item.pos,
+                ProblemKind::PathOutside {
+                    path: raw,
+                    within: target.unwrap_or("the mount's target").to_string(),
+                },
+            );
+        }
     }
+    Some(kept)
 }
 
 fn network(d: &mut Decoder, n: &Node, ptr: &str) -> Option<Network> {
@@ -858,6 +913,64 @@ mod tests {
         assert!(probs[0]
             .describe()
             .contains("`deny`, `allow-list`, `allow-all`"));
+    }
+
+    /// A mount's `excludes` keeps only absolute paths strictly inside its
+    /// target; any other is a problem at its own pointer and position.
+    #[test]
+    fn excludes_lie_strictly_inside_the_target() {
+        // (target, excludes as JSON, kept, pointers of the problems)
+        let rows: &[(&str, &str, &[&str], &[&str])] = &[
+            ("/", r#"["/run"]"#, &["/run"], &[]),
+            ("/", r#"["/run/", "/home"]"#, &["/run/", "/home"], &[]),
+            ("/x", r#"["/x/sub"]"#, &["/x/sub"], &[]),
+            ("/x/", r#"["/x//sub/."]"#, &["/x//sub/."], &[]),
+            ("/x", r#"["sub"]"#, &[], &["/mounts/0/excludes/0"]),
+            ("/x", r#"["/x/../y"]"#, &[], &["/mounts/0/excludes/0"]),
+            ("/x", r#"["/x/sub/.."]"#, &[], &["/mounts/0/excludes/0"]),
+            ("/x", r#"["/y"]"#, &[], &["/mounts/0/excludes/0"]),
+            ("/x", r#"["/xy"]"#, &[], &["/mounts/0/excludes/0"]),
+            ("/x", r#"["/x"]"#, &[], &["/mounts/0/excludes/0"]),
+            ("/x", r#"["/x/"]"#, &[], &["/mounts/0/excludes/0"]),
+            ("/", r#"["/"]"#, &[], &["/mounts/0/excludes/0"]),
+            ("x", r#"["x/sub"]"#, &[], &["/mounts/0/excludes/0"]),
+            ("/x/../y", r#"["/y/sub"]"#, &[], &["/mounts/0/excludes/0"]),
+            (
+                "/x",
+                r#"["/x/a", 3, "/y"]"#,
+                &["/x/a"],
+                &["/mounts/0/excludes/1", "/mounts/0/excludes/2"],
+            ),
+            ("/x", r#"["/x/a\u0001"]"#, &[], &["/mounts/0/excludes/0"]),
+            ("/x", r#""/x/a""#, &[], &["/mounts/0/excludes"]),
+        ];
+        let mut wrong = Vec::new();
+        for (target, excludes, kept, at) in rows {
+            let (p, probs) = decode(&format!(
+                r#"{{"schema":"isolint.profile/v1","name":"x","mounts":[{{"source":"/a","target":"{target}","excludes":{excludes}}}]}}"#
+            ));
+            let m = p.mounts.unwrap_or_default();
+            let got: Vec<&str> = m
+                .first()
+                .and_then(|m| m.excludes.as_deref())
+                .unwrap_or(&[])
+                .iter()
+                .map(String::as_str)
+                .collect();
+            let ptrs: Vec<&str> = probs.iter().map(|p| p.pointer.as_str()).collect();
+            if got != *kept || ptrs != *at || probs.iter().any(|p| p.pos.line != 1) {
+                wrong.push(format!(
+                    "{target} {excludes}: kept {got:?}, problems {ptrs:?}"
+                ));
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "{} of {} wrong:\n{}",
+            wrong.len(),
+            rows.len(),
+            wrong.join("\n")
+        );
     }
 
     #[test]

@@ -26,6 +26,10 @@ pub struct Mount {
     /// Absolute, in normal form, not `/`.
     pub target: String,
     pub writable: bool,
+    /// Paths strictly inside `target`, in normal form, where the profile
+    /// says something else is mounted (`excludes`): the launcher puts an
+    /// empty tmpfs there, after the bind, unless a later mount covers it.
+    pub excludes: Vec<String>,
 }
 
 /// The kernel limits the launcher sets (rlimits) or observes from outside.
@@ -129,10 +133,28 @@ pub fn spec(profile: &Value) -> Result<LaunchSpec, String> {
         }
         // Undeclared access gets what most runtimes give: read-write.
         let writable = m["access"].as_str() != Some("read-only");
+        let excludes = match &m["excludes"] {
+            Value::Null => Vec::new(),
+            Value::Array(a) => a
+                .iter()
+                .enumerate()
+                .map(|(k, e)| {
+                    let at = |e: String| format!("/mounts/{i}/excludes/{k}: {e}");
+                    let e = e.as_str().ok_or_else(|| at("not a string".into()))?;
+                    let e = join(&components(e, "the path").map_err(at)?);
+                    if e == target || !covers(&target, &e) {
+                        return Err(at(format!("{e} is not inside the target {target}")));
+                    }
+                    Ok(e)
+                })
+                .collect::<Result<_, _>>()?,
+            _ => return Err(format!("/mounts/{i}/excludes: not a list")),
+        };
         mounts.push(Mount {
             source,
             target,
             writable,
+            excludes,
         });
     }
     let share_network = match profile["network"]["egress"].as_str() {
@@ -367,6 +389,34 @@ mod tests {
             (
                 json!({"mounts": [{"source": "/usr", "target": "//"}]}),
                 "whole root",
+            ),
+            (
+                json!({"mounts": [{"source": "/usr", "target": "/w", "excludes": ["/x"]}]}),
+                "/mounts/0/excludes/0",
+            ),
+            (
+                json!({"mounts": [{"source": "/usr", "target": "/w", "excludes": ["/w"]}]}),
+                "/mounts/0/excludes/0",
+            ),
+            (
+                json!({"mounts": [{"source": "/usr", "target": "/w", "excludes": ["/w/a", "w/b"]}]}),
+                "/mounts/0/excludes/1",
+            ),
+            (
+                json!({"mounts": [{"source": "/usr", "target": "/w", "excludes": ["/w/a/../b"]}]}),
+                "/mounts/0/excludes/0",
+            ),
+            (
+                json!({"mounts": [{"source": "/usr", "target": "/w", "excludes": [3]}]}),
+                "/mounts/0/excludes/0",
+            ),
+            (
+                json!({"mounts": [{"source": "/usr", "target": "/w", "excludes": "/w/a"}]}),
+                "/mounts/0/excludes",
+            ),
+            (
+                json!({"mounts": [{"source": "/usr", "target": "/w", "excludes": ["/wa"]}]}),
+                "/mounts/0/excludes/0",
             ),
             (json!({"mounts": [{"target": "/w"}]}), "/mounts/0"),
             (json!({"mounts": {"source": "/usr"}}), "/mounts"),

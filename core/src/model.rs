@@ -281,6 +281,11 @@ pub struct Mount {
     /// The part of the source the runtime mounts, resolved by the runtime
     /// at start (Kubernetes `subPath`/`subPathExpr`).
     pub sub_path: Option<String>,
+    /// Paths inside `target` where something else is mounted on top, so
+    /// the job does not see this mount there (a later `--tmpfs` over part
+    /// of a bwrap bind). Decoding keeps only absolute paths strictly
+    /// inside the target.
+    pub excludes: Option<Vec<String>>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]

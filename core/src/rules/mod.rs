@@ -105,16 +105,63 @@ pub struct MountView<'a> {
 impl<'a> MountView<'a> {
     /// Classify mount `index` against `labels`.
     pub fn new(index: usize, mount: &'a Mount, labels: &LabelIndex) -> MountView<'a> {
-        let class = mount.source.as_deref().map(|s| labels.classify(s));
+        let mut class = mount.source.as_deref().map(|s| labels.classify(s));
         let guess = paths::guess(class.as_ref(), mount.source.as_deref()).map(Box::new);
+        let target = mount.target.as_deref().map(crate::labels::normalize);
+        if let Some(c) = class.as_mut() {
+            let hidden =
+                |host: &str| excluded(mount, c.normalized.path.as_str(), target.as_ref(), host);
+            let keep: Vec<bool> = c.exposes.iter().map(|x| !hidden(&x.path)).collect();
+            let mut keep = keep.into_iter();
+            c.exposes.retain(|_| keep.next().unwrap_or(true));
+        }
         MountView {
             index,
             mount,
             class,
             guess,
-            target: mount.target.as_deref().map(crate::labels::normalize),
+            target,
         }
     }
+}
+
+/// Whether the host path `host`, beneath the mount's `source`, lies where
+/// the mount declares something else on top (`excludes`), so the job does
+/// not see it through this mount. Only a lexical reading takes part: an
+/// exclude with `..`, or a source or target that is not a plain absolute
+/// path, hides nothing.
+fn excluded(
+    mount: &Mount,
+    source: &str,
+    target: Option<&crate::labels::NormalizedPath>,
+    host: &str,
+) -> bool {
+    let excludes = mount.excludes.as_deref().unwrap_or(&[]);
+    if excludes.is_empty() || target.is_none_or(|t| t.relative || t.had_parent_refs) {
+        return false;
+    }
+    let Some(seen) = paths::in_job(source, target, host) else {
+        return false;
+    };
+    // `/var/run` is a link to `/run` on every FHS 3.0 host, read inside
+    // the job: so when the host's root is the job's root, the job reaches
+    // `/var/run/X` at `/run/X`, under whatever is mounted there.
+    let alias = (source == "/" && target.is_some_and(|t| t.path == "/"))
+        .then(|| {
+            seen.strip_prefix("/var/run")
+                .filter(|r| r.is_empty() || r.starts_with('/'))
+                .map(|r| crate::text::cat!("/run", r))
+        })
+        .flatten();
+    excludes.iter().any(|e| {
+        let e = crate::labels::normalize(e);
+        !e.relative
+            && !e.had_parent_refs
+            && (crate::labels::contains(&e.path, &seen)
+                || alias
+                    .as_deref()
+                    .is_some_and(|a| crate::labels::contains(&e.path, a)))
+    })
 }
 
 impl MountView<'_> {
@@ -458,6 +505,94 @@ mod tests {
         let mut registry: Vec<&str> = all().map(|r| r.id).collect();
         registry.sort_unstable();
         assert_eq!(declared, registry);
+    }
+
+    /// What a mount's `excludes` hides from the exposures beneath it:
+    /// (source, target, excludes, an exposure of the workshop catalog or
+    /// the built-in table, whether the mount still exposes it).
+    #[test]
+    fn excludes_hide_what_lies_beneath_them() {
+        let rows: &[(&str, &str, &[&str], &str, bool)] = &[
+            ("/", "/", &[], "/home/botie", true),
+            ("/", "/", &["/home"], "/home/botie", false),
+            ("/", "/", &["/home/botie"], "/home/botie", false),
+            ("/", "/", &["/home/botie"], "/home/botie/.aws", false),
+            ("/", "/", &["/home/botie/.aws"], "/home/botie", true),
+            ("/", "/", &["/home/bot"], "/home/botie", true),
+            ("/", "/", &["/home/"], "/home/botie", false),
+            ("/", "/", &["/tmp"], "/home/botie", true),
+            ("/", "/", &["/run"], "/run/postgresql", false),
+            ("/", "/", &["/run"], "/var/run/docker.sock", false),
+            ("/", "/", &["/run/"], "/var/run/docker.sock", false),
+            ("/", "/", &["//run/./"], "/var/run/docker.sock", false),
+            ("/", "/", &["/var/run"], "/var/run/docker.sock", false),
+            ("/", "/", &["/var/run"], "/run/postgresql", true),
+            (
+                "/",
+                "/",
+                &["/var/run/docker.sock"],
+                "/var/run/docker.sock",
+                false,
+            ),
+            ("/", "/", &["/run/postgresql"], "/var/run/docker.sock", true),
+            ("/", "/", &["/home/../run"], "/run/postgresql", true),
+            ("/", "/", &["/run/.."], "/run/postgresql", true),
+            ("/", "/", &["run"], "/run/postgresql", true),
+            ("/", "/host", &["/host/run"], "/run/postgresql", false),
+            ("/", "/host", &["/host/run"], "/var/run/docker.sock", true),
+            ("/", "/host", &["/run"], "/run/postgresql", true),
+            (
+                "/home",
+                "/home",
+                &["/home/botie"],
+                "/home/botie/.aws",
+                false,
+            ),
+            ("/home", "/h", &["/h/botie"], "/home/botie", false),
+            ("/home", "/h", &["/home/botie"], "/home/botie", true),
+            ("/home", "/h/", &["/h/botie/"], "/home/botie/.aws", false),
+            (
+                "/proc/1/root",
+                "/",
+                &["/run"],
+                "/proc/1/root/run/postgresql",
+                false,
+            ),
+            (
+                "/proc/1/root",
+                "/",
+                &["/run"],
+                "/proc/1/root/var/run/docker.sock",
+                true,
+            ),
+            ("/", "/", &["/tmp", "/home"], "/home/botie", false),
+            ("/", "../x", &["/home"], "/home/botie", true),
+        ];
+        let labels = crate::report::Labels::workshop();
+        let mut wrong = Vec::new();
+        for (source, target, excludes, probe, want) in rows {
+            let m = Mount {
+                source: Some(source.to_string()),
+                target: Some(target.to_string()),
+                excludes: Some(excludes.iter().map(|e| e.to_string()).collect()),
+                ..Mount::default()
+            };
+            let v = MountView::new(0, &m, &labels.index);
+            let got = v
+                .class
+                .as_ref()
+                .is_some_and(|c| c.exposes.iter().any(|x| x.path == *probe));
+            if got != *want {
+                wrong.push(format!("{source} at {target} excluding {excludes:?}: {probe} exposed {got}, want {want}"));
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "{} of {} wrong:\n{}",
+            wrong.len(),
+            rows.len(),
+            wrong.join("\n")
+        );
     }
 
     #[test]

@@ -66,7 +66,14 @@ pub(crate) const PRF004: Rule = Rule {
     rationale: "Enumerated settings such as egress, seccomp or access have a closed set of meanings. An unlisted value has no defined behaviour, so the audit cannot credit it with any protection.",
     remediation: "Use one of the accepted values listed in the message.",
     runtime_check: None,
-    check: |ctx, e| problems(ctx, e, |k| matches!(k, ProblemKind::UnknownValue { .. })),
+    check: |ctx, e| {
+        problems(ctx, e, |k| {
+            matches!(
+                k,
+                ProblemKind::UnknownValue { .. } | ProblemKind::PathOutside { .. }
+            )
+        })
+    },
 };
 
 pub(crate) const PRF005: Rule = Rule {

@@ -326,9 +326,43 @@ fn check_mounts(spec: &LaunchSpec) -> Result<Vec<SourceId>, String> {
                 ));
             }
         }
+        // A tmpfs needs a directory to mount on; in the bound source it is
+        // the host's, which the launcher does not create.
+        for e in hidden_by_tmpfs(&spec.mounts, j) {
+            let rest = e.strip_prefix(m.target.as_str()).unwrap_or_default();
+            let host = format!("{}{rest}", m.source.trim_end_matches('/'));
+            let dir = check_host_path(&host).and_then(|p| {
+                if p.dir {
+                    Ok(())
+                } else {
+                    Err(format!("{host} is not a directory"))
+                }
+            });
+            if let Err(why) = dir {
+                return Err(format!(
+                    "/mounts/{j}: excluded path {e}: an empty tmpfs hides it, mounted on {host}: {why} (the launcher creates nothing outside its own temporary directory)"
+                ));
+            }
+        }
         ids.push(id);
     }
     Ok(ids)
+}
+
+/// The excluded paths of mount `i` the launcher covers with an empty,
+/// unreadable tmpfs right after its bind: each one no later mount covers whole (a
+/// later mount there hides it anyway, and may be a file a tmpfs cannot
+/// cover).
+fn hidden_by_tmpfs(mounts: &[isolint_core::launch::Mount], i: usize) -> Vec<&str> {
+    let Some(m) = mounts.get(i) else {
+        return Vec::new();
+    };
+    let later = mounts.get(i + 1..).unwrap_or_default();
+    m.excludes
+        .iter()
+        .filter(|e| !later.iter().any(|l| covers(&l.target, e)))
+        .map(String::as_str)
+        .collect()
 }
 
 /// The launcher's own temporary directory: readable by the worker's uid,
@@ -514,6 +548,11 @@ impl Worker<'_> {
             };
             let how = if writable { "--bind" } else { "--ro-bind" };
             push(&[how, &source, &m.target]);
+            for e in hidden_by_tmpfs(&self.spec.mounts, i) {
+                // Mode 0: the worker's probe reads nothing there, not
+                // even an empty directory standing for the host's.
+                push(&["--perms", "0000", "--tmpfs", e]);
+            }
         }
         if let Some(f) = self.forbidden.filter(|_| self.has(Fault::BindForbidden)) {
             let f = f.to_string_lossy();

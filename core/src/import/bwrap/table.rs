@@ -5,8 +5,8 @@
 //! and below, and `--remount-ro DEST` makes the one mount at `DEST`
 //! read-only (not the mounts below it: bwrap remounts without recursion).
 //! A bind that a later mount covers whole is left out of the profile, as
-//! the job never sees it; one covered in part stays, with a note, as the
-//! profile cannot cut a hole in a mount. Only paths read the same by the
+//! the job never sees it; one covered in part stays, with the covered
+//! path in its `excludes`. Only paths read the same by the
 //! kernel and lexically take part: a destination with `..` or a shell
 //! expansion never hides anything, so an unsure reading keeps the
 //! exposure.
@@ -42,6 +42,9 @@ struct Entry {
 pub(super) struct MountTable {
     planned: Vec<Planned>,
     hidden: Vec<bool>,
+    /// For each planned mount, the paths inside it that later mounts
+    /// cover, each where the covering option is written.
+    excludes: Vec<Vec<(String, Loc)>>,
     entries: Vec<Entry>,
     /// The entries still seen, by destination in normal form, each list
     /// in mount order: a cover removes what it hides, so every entry is
@@ -129,18 +132,38 @@ impl MountTable {
                 }
             }
         }
-        let above = ancestors(&key).find_map(|a| {
-            self.live.get(a)?.iter().rev().find_map(|i| {
-                let e = self.entries.get(*i)?;
-                matches!(e.layer, Layer::Host(_)).then_some(e)
+        // Every host mount above `key` still seen stops showing at `key`:
+        // the new mount is there now. A `-try` bind bwrap may skip is
+        // excluded too, as it would show nothing there either way.
+        let above: Vec<usize> = ancestors(&key)
+            .filter_map(|a| self.live.get(a))
+            .flatten()
+            .filter_map(|i| match self.entries.get(*i)?.layer {
+                Layer::Host(p) => Some(p),
+                Layer::Private => None,
             })
-        });
-        if let Some(e) = above {
+            .collect();
+        for p in above {
+            let Some(ex) = self.excludes.get_mut(p) else {
+                continue;
+            };
+            if ex
+                .iter()
+                .any(|(e, _)| e == "/" || key == *e || key.starts_with(&format!("{e}/")))
+            {
+                continue;
+            }
+            ex.retain(|(e, _)| !e.starts_with(&format!("{key}/")));
+            ex.push((key.clone(), at));
+            let option = self
+                .entries
+                .iter()
+                .find(|e| matches!(e.layer, Layer::Host(q) if q == p))
+                .map_or("", |e| e.option.as_str());
             d.note(
                 at,
                 format!(
-                    "`{written}` hides `{key}` of the earlier `{}`; the profile still lists the whole of that mount",
-                    e.option
+                    "`{written}` hides `{key}` of the earlier `{option}`; the profile lists `{key}` in that mount's `excludes`"
                 ),
             );
         }
@@ -160,6 +183,7 @@ impl MountTable {
         self.push(dest, Layer::Host(self.planned.len()), option);
         self.planned.push(planned);
         self.hidden.push(false);
+        self.excludes.push(Vec::new());
     }
 
     /// Put a private filesystem on top (after [`MountTable::cover`]).
@@ -192,10 +216,12 @@ impl MountTable {
 
     /// Write the mounts the job sees into the profile, in order.
     pub fn write(self, d: &mut Draft) {
-        for (p, hidden) in self.planned.into_iter().zip(self.hidden) {
+        for ((p, hidden), excludes) in self.planned.into_iter().zip(self.hidden).zip(self.excludes)
+        {
             if hidden {
                 continue;
             }
+            let access_at = p.access_at;
             let ptr = d.push("/mounts", OVal::obj(), p.access_at);
             d.set_field(&ptr, "source", p.source, p.src_at);
             d.set_field(&ptr, "target", p.target, p.dst_at);
@@ -209,6 +235,9 @@ impl MountTable {
                 },
                 p.access_at,
             );
+            if !excludes.is_empty() {
+                d.set_list(&crate::text::cat!(ptr, "/excludes"), access_at, excludes);
+            }
         }
     }
 }
