@@ -150,7 +150,7 @@ fn excluded(
         .then(|| {
             seen.strip_prefix("/var/run")
                 .filter(|r| r.is_empty() || r.starts_with('/'))
-                .map(|r| crate::text::cat!("/run", r))
+                .map(|r| format!("/run{r}"))
         })
         .flatten();
     excludes.iter().any(|e| {

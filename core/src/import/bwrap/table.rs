@@ -236,7 +236,7 @@ impl MountTable {
                 p.access_at,
             );
             if !excludes.is_empty() {
-                d.set_list(&crate::text::cat!(ptr, "/excludes"), access_at, excludes);
+                d.set_list(&format!("{ptr}/excludes"), access_at, excludes);
             }
         }
     }
