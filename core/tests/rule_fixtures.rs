@@ -32,9 +32,9 @@ fn profiles(dir: &Path, prefix: &str) -> Vec<PathBuf> {
         .map(|rd| rd.filter_map(Result::ok).map(|e| e.path()).collect())
         .unwrap_or_default();
     v.retain(|p| {
-        p.file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|n| n.starts_with(prefix) && n.ends_with(".json"))
+        p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
+            n.starts_with(prefix) && (n.ends_with(".json") || n.ends_with(".compose.yaml"))
+        })
     });
     v.sort();
     v
@@ -58,6 +58,34 @@ fn apply_fixture_waivers(dir: &Path, report: &mut isolint_core::Report) {
     waivers::apply(report, &waivers, options().today, &source);
 }
 
+/// The report of a Compose fixture read with no files beside it (a
+/// partial reading): every service's findings in one report.
+fn compose_report(
+    bytes: &[u8],
+    name: &str,
+    labels: &isolint_core::Labels,
+) -> Result<isolint_core::Report, String> {
+    let cx = isolint_core::import::ComposeContext::no_files(true);
+    let units = isolint_core::import::import_compose(bytes, &cx).map_err(|e| e.to_string())?;
+    let mut all: Option<isolint_core::Report> = None;
+    for u in &units {
+        let r = isolint_core::audit::audit_imported(
+            u,
+            name,
+            labels,
+            &options(),
+            None,
+            &isolint_core::InOrder,
+        )
+        .map_err(|e| e.to_string())?;
+        match &mut all {
+            Some(a) => a.issues.extend(r.issues),
+            None => all = Some(r),
+        }
+    }
+    all.ok_or_else(|| "no service".to_string())
+}
+
 #[test]
 fn every_rule_has_a_failing_and_a_passing_fixture() {
     let mut missing = Vec::new();
@@ -77,24 +105,30 @@ fn every_rule_has_a_failing_and_a_passing_fixture() {
             .chain(passes.iter().map(|p| (p, false)))
         {
             let bytes = std::fs::read(path).unwrap();
-            let audited = match std::fs::read(dir.join("runner.json")) {
-                // Runner-overlay rules: the overlay beside the fixtures is
-                // merged under each profile.
-                Ok(r) => {
-                    let runner = runner::Runner::parse(&r, "runner.json")
-                        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
-                    let text = String::from_utf8(bytes).unwrap();
-                    runner::audit_profile(
-                        &text,
-                        &path.display().to_string(),
-                        &labels,
-                        &options(),
-                        &runner,
-                    )
-                    .map_err(|e| e.to_string())
+            let audited = if path.to_string_lossy().ends_with(".compose.yaml") {
+                // Rules about what a file depends on (PRF021): a Compose
+                // file read as the page reads it, with no files beside it.
+                compose_report(&bytes, &path.display().to_string(), &labels)
+            } else {
+                match std::fs::read(dir.join("runner.json")) {
+                    // Runner-overlay rules: the overlay beside the fixtures is
+                    // merged under each profile.
+                    Ok(r) => {
+                        let runner = runner::Runner::parse(&r, "runner.json")
+                            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+                        let text = String::from_utf8(bytes).unwrap();
+                        runner::audit_profile(
+                            &text,
+                            &path.display().to_string(),
+                            &labels,
+                            &options(),
+                            &runner,
+                        )
+                        .map_err(|e| e.to_string())
+                    }
+                    Err(_) => audit(&bytes, &path.display().to_string(), &labels, &options())
+                        .map_err(|e| e.to_string()),
                 }
-                Err(_) => audit(&bytes, &path.display().to_string(), &labels, &options())
-                    .map_err(|e| e.to_string()),
             };
             let report = match audited {
                 Ok(mut r) => {

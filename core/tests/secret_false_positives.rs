@@ -26,6 +26,14 @@ fn shell(line: &str) -> String {
     profile("/command", serde_json::json!({ "shell": line }))
 }
 
+/// The same line as the script of `sh -euc`, the way Compose files write it.
+fn sh_c(line: &str) -> String {
+    profile(
+        "/command",
+        serde_json::json!({ "executable": "sh", "arguments": ["-euc", line] }),
+    )
+}
+
 fn fires(text: &str, rule: &str) -> bool {
     let opts = AuditOptions {
         today: Date::parse("2026-11-29"),
@@ -79,16 +87,24 @@ fn table() -> Vec<(String, String, &'static str, bool)> {
             "export API_KEY=\"$(vault read -field=key secret/app)\"; exec app",
             false,
         ),
+        // Text written for another program's own expansion: RabbitMQ's
+        // `$(NAME)` in a config line, single-quoted so the shell keeps it.
+        (
+            "echo 'default_pass = $(RABBITMQ_DEFAULT_PASS)' >> /etc/rabbitmq/rabbitmq.conf",
+            false,
+        ),
+        ("echo 'password = ${DB_PASSWORD}' > app.ini", false),
+        ("echo 'password = Zk9hunter2hunter2' > app.ini", true),
         ("export PASS=Zk7hunter2hunter2; exec app", true),
         ("DB_PASSWORD='Zk8s3cr3tValue!' exec app", true),
     ] {
         rows.push((line.to_string(), shell(line), "CRD008", secret));
+        rows.push((format!("sh -euc {line}"), sh_c(line), "CRD008", secret));
     }
     rows
 }
 
 #[test]
-
 fn values_that_are_not_secrets_are_not_reported() {
     let rows = table();
     let wrong: Vec<String> = rows

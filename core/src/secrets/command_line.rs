@@ -146,6 +146,27 @@ pub(super) fn programs<'w>(words: &[&'w str]) -> Vec<(Option<&'w str>, bool)> {
         .collect()
 }
 
+/// Whether word `i` is the script a POSIX shell runs from its command line:
+/// it follows an option cluster holding `c` (`-c`, `-ec`, `-euc`) given to
+/// the shell itself.
+fn shell_script_word(words: &[&str], i: usize, program: Option<&str>) -> bool {
+    let is_shell = program.is_some_and(|p| {
+        let base = p.rsplit('/').next().unwrap_or(p);
+        crate::shell::programs::POSIX_SHELLS.contains(&base)
+    });
+    let after_c = i
+        .checked_sub(1)
+        .and_then(|k| words.get(k))
+        .is_some_and(|o| {
+            o.len() > 1
+                && o.starts_with('-')
+                && !o.starts_with("--")
+                && o[1..].bytes().all(|b| b.is_ascii_alphabetic())
+                && o.contains('c')
+        });
+    is_shell && after_c
+}
+
 /// A secret in a shell text ([`line_secrets`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LineSecret {
@@ -363,6 +384,14 @@ pub fn secret_words(words: &[&str]) -> Vec<(usize, &'static str)> {
     let mut expect_value_of: Option<(&str, Takes)> = None;
     for (i, w) in words.iter().enumerate() {
         let (program, login) = programs.get(i).copied().unwrap_or((None, false));
+        // The script of `sh -c` / `bash -euc` is shell text, read as the
+        // `shell` field is (`line_secrets`): as one word, its
+        // `export PASS="$(cat f)"; exec app` would look like a `NAME=value`
+        // whose value is written out.
+        if shell_script_word(words, i, program) {
+            expect_value_of = None;
+            continue;
+        }
         if let Some((opt, takes)) = expect_value_of.take() {
             let value = w.trim_matches(|c| c == '"' || c == '\'');
             if !w.starts_with('-') && takes_value(takes, opt, value) {

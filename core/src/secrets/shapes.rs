@@ -341,9 +341,13 @@ pub(super) fn reads_as_words(b: &[u8]) -> bool {
 /// `${VAR}` or `$VAR` references name a secret without holding it.
 pub fn is_reference(s: &str) -> bool {
     let s = s.trim();
+    // `${NAME}`, `$NAME`, and `$(NAME)`: Kubernetes' dependent variables
+    // and several config files' own expansion (RabbitMQ's `$(NAME)`) name
+    // a variable the same way; none writes a value.
     let inner = s
         .strip_prefix("${")
         .and_then(|r| r.strip_suffix('}'))
+        .or_else(|| s.strip_prefix("$(").and_then(|r| r.strip_suffix(')')))
         .or_else(|| s.strip_prefix('$'));
     inner.is_some_and(|i| !i.is_empty() && i.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
 }
