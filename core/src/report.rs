@@ -424,11 +424,11 @@ pub enum Detail {
 /// still loading; with [`Detail::Full`] the report is the one [`audit`]
 /// gives, on any schedule. The five stages, as data flows:
 ///
-/// 1. [`identify`]: the secrets, digest and fingerprint, beside
-/// 2. [`analyse`]: mounts against labels, then the rules beside the plan;
-/// 3. [`clean`]: what the report holds, secrets masked and control
+/// 1. `identify`: the secrets, digest and fingerprint, beside
+/// 2. `analyse`: mounts against labels, then the rules beside the plan;
+/// 3. `clean`: what the report holds, secrets masked and control
 ///    characters neutralised;
-/// 4. [`assemble`]: the report, its checks merged and linked;
+/// 4. `assemble`: the report, its checks merged and linked;
 /// 5. release: the working data let go on the schedule.
 pub fn audit_parsed(
     parsed: Parsed<'_>,

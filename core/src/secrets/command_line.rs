@@ -186,14 +186,14 @@ pub struct LineSecret {
 const NESTED: usize = 4;
 
 /// The secrets of a shell text, read through the one shell analysis
-/// ([`crate::shell::lex`]): each simple command's words as the shell
+/// (`crate::shell::lex`): each simple command's words as the shell
 /// splits them (quotes removed, redirections dropped), judged by
 /// [`secret_words`]; a value piped into a command that reads a secret on
 /// standard input (`echo X | docker login --password-stdin`); and, read
 /// the same way, the shell text of command substitutions, here-documents
 /// and words that hold a line of their own (`sh -c "…"`, `ssh host "…"`).
 /// `masked` adds the words that are masked though no rule reports them
-/// ([`masked_words`]).
+/// (`masked_words`).
 pub fn line_secrets(text: &str, masked: bool) -> Vec<LineSecret> {
     let mut out = Vec::new();
     read_line(text, masked, NESTED, &mut out);

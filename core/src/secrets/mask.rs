@@ -126,7 +126,7 @@ pub(super) fn string_literal_end(text: &str, start: usize) -> usize {
 /// line ends, since a key and its value often stand on two lines
 /// (`- name: DB_PASSWORD` / `  value: X`, `"--password",` / `"X"`):
 /// credential shapes and `key: value` pairs on one line, each program's
-/// secret options ([`secret_words`]), a value after a secret-named key,
+/// secret options (`secret_words`), a value after a secret-named key,
 /// and the `value` of an entry whose `name` is secret-named.
 pub fn mask_unparsed(text: &str) -> String {
     let mut values: Vec<String> = text.lines().flat_map(secret_tokens).collect();

@@ -14,10 +14,10 @@
 //! and which are masked and neutralized ([`Secrets::scrub_message`]).
 //!
 //! Each part decides one thing, and they depend on each other in this
-//! order: [`shapes`] (what a value looks like), [`names`] (what a name says
-//! of its value), [`command_line`] (which words of a command hold a secret,
-//! read through the shell analysis), [`scrub`] (credential-looking tokens
-//! of free text), [`collect`] (the secrets of a document), and [`mask`]
+//! order: `shapes` (what a value looks like), `names` (what a name says
+//! of its value), `command_line` (which words of a command hold a secret,
+//! read through the shell analysis), `scrub` (credential-looking tokens
+//! of free text), `collect` (the secrets of a document), and `mask`
 //! (documents and pointers with their secrets masked). This module holds
 //! the collected set, [`Secrets`], and what it masks in a text.
 
