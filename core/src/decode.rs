@@ -672,7 +672,7 @@ fn excludes(d: &mut Decoder, n: &Node, ptr: &str, target: Option<&str>) -> Optio
         d.wrong_type(n, ptr, "an array");
         return None;
     };
-    let within = target.map(crate::labels::normalize);
+    let within = target.map(crate::pathnorm::normalize);
     let mut kept = Vec::new();
     let mut p = ElementPointer::new(ptr);
     for (i, item) in items.iter().enumerate() {
@@ -680,7 +680,7 @@ fn excludes(d: &mut Decoder, n: &Node, ptr: &str, target: Option<&str>) -> Optio
         let Some(raw) = d.string(item, &at) else {
             continue;
         };
-        let e = crate::labels::normalize(&raw);
+        let e = crate::pathnorm::normalize(&raw);
         let inside = within.as_ref().is_some_and(|t| {
             !t.relative
                 && !t.had_parent_refs
@@ -689,7 +689,7 @@ fn excludes(d: &mut Decoder, n: &Node, ptr: &str, target: Option<&str>) -> Optio
                 && !e.had_parent_refs
                 && !e.control_chars
                 && e.path != t.path
-                && crate::labels::contains(&t.path, &e.path)
+                && crate::pathnorm::contains(&t.path, &e.path)
         });
         if inside {
             kept.push(raw);

@@ -37,6 +37,7 @@ pub mod launch;
 pub mod model;
 pub mod observe;
 pub mod par;
+pub mod pathnorm;
 pub mod plan;
 mod procfs;
 pub mod render;
