@@ -206,9 +206,11 @@ const ROWS: &[Row] = &[
         expect: Expect::Launched,
     },
     Row {
-        name: "declared HOME, TMPDIR, PWD, GCONV_PATH, LD_LIBRARY_PATH point at the fixture",
+        name: "declared HOME, TMPDIR, PWD, LD_LIBRARY_PATH point at the fixture",
         hostile: |p, b| {
-            for v in ["HOME", "TMPDIR", "PWD", "GCONV_PATH", "LD_LIBRARY_PATH"] {
+            // GCONV_PATH is left out: it loads code, so CMD009 blocks the profile
+            // and verify never launches it.
+            for v in ["HOME", "TMPDIR", "PWD", "LD_LIBRARY_PATH"] {
                 set_var(p, v, format!("{b}/traces"));
             }
         },
