@@ -73,6 +73,7 @@ fn fixing_every_profile_keeps_it_valid_and_adds_no_finding() {
     let selection = Selection {
         unsafe_fixes: true,
         rules: Vec::new(),
+        ..Selection::default()
     };
     let (mut fixed_files, mut wrong) = (0, Vec::new());
     for path in files {

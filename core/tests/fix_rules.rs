@@ -87,6 +87,7 @@ fn every_fix_removes_its_rule_from_its_failing_fixtures() {
         let selection = Selection {
             unsafe_fixes: true,
             rules: vec![entry.rule.to_string()],
+            ..Selection::default()
         };
         for path in fails(&dir) {
             let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");

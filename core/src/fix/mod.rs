@@ -131,6 +131,9 @@ pub fn unified_diff(old: &str, new: &str, name: &str) -> String {
 /// A finding's fix as offered in this run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Candidate {
+    /// The profile of the file the finding is in (empty for a native
+    /// profile, `Job/tests/runner` or a service name for an import).
+    pub profile: String,
     pub rule: &'static str,
     pub pointer: String,
     pub applicability: Applicability,
@@ -153,12 +156,56 @@ pub struct Selection {
     pub unsafe_fixes: bool,
     /// Only these rule ids (all when empty).
     pub rules: Vec<String>,
+    /// Only these findings (all when empty): the dashboard's `f` and the
+    /// page's "Apply" fix the one finding shown.
+    pub findings: Vec<Target>,
+}
+
+/// One finding, named as a front end shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    /// The profile's name within its file (empty for a native profile).
+    pub profile: String,
+    pub rule: String,
+    pub pointer: String,
 }
 
 impl Selection {
-    fn wants(&self, rule: &str) -> bool {
-        self.rules.is_empty() || self.rules.iter().any(|r| r.eq_ignore_ascii_case(rule))
+    fn wants(&self, c: &Candidate) -> bool {
+        (self.rules.is_empty() || self.rules.iter().any(|r| r.eq_ignore_ascii_case(c.rule)))
+            && (self.findings.is_empty()
+                || self.findings.iter().any(|t| {
+                    t.profile == c.profile
+                        && t.rule.eq_ignore_ascii_case(c.rule)
+                        && t.pointer == c.pointer
+                }))
     }
+}
+
+/// The audit a fix run proves itself with: the findings of every profile
+/// of a text, as `(profile name, findings)`; `Err` when the text does not
+/// parse in its format.
+pub type AuditFn<'a> = dyn Fn(&str) -> Result<Vec<(String, Vec<Finding>)>, String> + 'a;
+
+/// Fix `text`, a native profile (`format` `None`) or a file of an import
+/// format: the one entry point of the CLI, the dashboard and the page.
+/// Imported formats are refused (`Err`) until their editors land.
+pub fn fix_text(
+    text: &str,
+    format: Option<crate::import::Format>,
+    selection: &Selection,
+    audit: &AuditFn,
+) -> Result<Outcome, String> {
+    if let Some(format) = format {
+        return Err(format!(
+            "fixes for a {} are not available yet; nothing was edited",
+            format.title()
+        ));
+    }
+    let single = |t: &str| -> Result<Vec<Finding>, String> {
+        Ok(audit(t)?.into_iter().flat_map(|(_, f)| f).collect())
+    };
+    fix_profile(text, selection, &single)
 }
 
 /// What one fix run did to one profile.
@@ -198,6 +245,7 @@ pub fn candidates(findings: &[Finding]) -> Vec<Candidate> {
                 return None;
             };
             Some(Candidate {
+                profile: String::new(),
                 rule: f.rule,
                 pointer: f.pointer.clone(),
                 applicability: *applicability,
@@ -329,7 +377,7 @@ pub fn fix_profile(
     let all = candidates(&findings);
     let fixable = all.len();
     let (wanted, other): (Vec<Candidate>, Vec<Candidate>) =
-        all.into_iter().partition(|c| selection.wants(c.rule));
+        all.into_iter().partition(|c| selection.wants(c));
     drop(other);
     let (chosen, unsafe_skipped): (Vec<Candidate>, Vec<Candidate>) = wanted
         .into_iter()

@@ -53,6 +53,7 @@ pub fn run(args: &FixArgs) -> u8 {
     let selection = Selection {
         unsafe_fixes: args.unsafe_fixes,
         rules,
+        ..Selection::default()
     };
     let options = AuditOptions {
         today: crate::files::today::utc_today(),
@@ -127,7 +128,7 @@ fn fix_file(
             isolint_core::audit(t.as_bytes(), &name, labels, options).map_err(|e| e.to_string())?;
         let eligible = report.verdict == Verdict::EligibleForRuntimeTesting;
         *last.borrow_mut() = Some((t.to_string(), report.source_text, eligible));
-        Ok(report.issues)
+        Ok(vec![(String::new(), report.issues)])
     };
     let masked_before = {
         let report = isolint_core::audit(text.as_bytes(), &name, labels, options)
@@ -135,7 +136,7 @@ fn fix_file(
         report.source_text
     };
     let outcome =
-        fix::fix_profile(&text, selection, &audit).map_err(|e| format!("{shown}: {e}"))?;
+        fix::fix_text(&text, None, selection, &audit).map_err(|e| format!("{shown}: {e}"))?;
     let cached = last.borrow_mut().take();
     let (masked_after, eligible_after) = match cached {
         Some((t, masked, eligible)) if t == outcome.fixed => (masked, eligible),
