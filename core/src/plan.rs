@@ -492,6 +492,24 @@ pub fn derive(ctx: &Ctx<'_>, standing: &Standing) -> Vec<RuntimeCheck> {
     // catalog label usually add, so that a large plan is not copied as it
     // grows.
     let mut out = Vec::with_capacity(3 * ctx.mounts.len() + ctx.index.catalog().labels.len() + 16);
+    reads(ctx, standing, &mut out);
+    // 2b. Kernel interfaces the profile leaves open (rules/kernel.rs).
+    out.extend(kernel_reads(ctx));
+    writes(ctx, standing, &mut out);
+    links(ctx, &mut out);
+    egress(ctx, standing, &mut out);
+    limits(ctx, standing, &mut out);
+    environment_and_credentials(ctx, standing, &mut out);
+    own_kernel(ctx, standing, &mut out);
+    // 12. What the kernel says of the job's own process: what a container
+    //     escape probe (amicontained, CDK's evaluate) looks at first.
+    confinement(ctx, &mut out);
+    out
+}
+
+/// 1–2. Reads of sensitive paths a mount reaches, then every sensitive
+/// catalog label not already checked at that path.
+fn reads(ctx: &Ctx<'_>, standing: &Standing, out: &mut Vec<RuntimeCheck>) {
     let mut seen_read = std::collections::HashSet::new();
 
     // 1. Reads of sensitive paths a mount reaches, at the path the job sees.
@@ -543,10 +561,10 @@ pub fn derive(ctx: &Ctx<'_>, standing: &Standing) -> Vec<RuntimeCheck> {
             .filter(|c| !matches!(&c.target, Target::Path(p) if seen_read.contains(p)))
             .cloned(),
     );
+}
 
-    // 2b. Kernel interfaces the profile leaves open (rules/kernel.rs).
-    out.extend(kernel_reads(ctx));
-
+/// 3. Writes: allowed in scratch and output, denied everywhere else.
+fn writes(ctx: &Ctx<'_>, standing: &Standing, out: &mut Vec<RuntimeCheck>) {
     // 3. Writes: allowed only in scratch/output, denied elsewhere.
     let mut write_targets = Vec::new();
     for v in ctx.mounts {
@@ -593,7 +611,10 @@ pub fn derive(ctx: &Ctx<'_>, standing: &Standing) -> Vec<RuntimeCheck> {
         }
     }
     out.extend(standing.writes.iter().cloned());
+}
 
+/// 4. Every mount target resolves to its declared source.
+fn links(ctx: &Ctx<'_>, out: &mut Vec<RuntimeCheck>) {
     // 4. Links and races: every mount target must resolve where declared.
     for v in ctx.mounts {
         let (Some(src), Some(target)) = (v.mount.source.as_deref(), v.mount.target.as_deref())
@@ -617,7 +638,10 @@ pub fn derive(ctx: &Ctx<'_>, standing: &Standing) -> Vec<RuntimeCheck> {
                 }, src),
         ));
     }
+}
 
+/// 5. Egress: the metadata endpoint, unlisted hosts, and each allowed one.
+fn egress(ctx: &Ctx<'_>, standing: &Standing, out: &mut Vec<RuntimeCheck>) {
     // 5. Egress.
     out.push(standing.metadata.clone());
     let net = ctx.profile.network.as_ref();
@@ -654,7 +678,10 @@ pub fn derive(ctx: &Ctx<'_>, standing: &Standing) -> Vec<RuntimeCheck> {
             }
         }
     }
+}
 
+/// 6–7. Every declared limit, and the timeout that kills the whole tree.
+fn limits(ctx: &Ctx<'_>, standing: &Standing, out: &mut Vec<RuntimeCheck>) {
     // 6. Limits.
     let limits = ctx.profile.limits.as_ref();
     let enforced = limits.and_then(|l| l.enforced_by);
@@ -685,7 +712,11 @@ pub fn derive(ctx: &Ctx<'_>, standing: &Standing) -> Vec<RuntimeCheck> {
         timeout_check(limits.and_then(|l| l.wall_seconds)),
         &standing.timeout_id,
     ));
+}
 
+/// 8–10. The environment as declared, credentials that expire, and the
+/// worker destroyed.
+fn environment_and_credentials(ctx: &Ctx<'_>, standing: &Standing, out: &mut Vec<RuntimeCheck>) {
     // 8. Environment exactly as declared.
     let names: Vec<String> = ctx
         .profile
@@ -711,7 +742,10 @@ pub fn derive(ctx: &Ctx<'_>, standing: &Standing) -> Vec<RuntimeCheck> {
         ));
     }
     out.push(standing.worker.clone());
+}
 
+/// 11. A kernel of its own, when the kind or the runtime claims one.
+fn own_kernel(ctx: &Ctx<'_>, standing: &Standing, out: &mut Vec<RuntimeCheck>) {
     // 11. A kernel of its own, when the kind or the runtime claims one: the
     //     declared kind is a claim, the kernel the job runs on is the fact.
     if crate::rules::isolation::claims_separate_kernel(ctx) {
@@ -728,11 +762,6 @@ pub fn derive(ctx: &Ctx<'_>, standing: &Standing) -> Vec<RuntimeCheck> {
             &standing.kernel_id,
         ));
     }
-
-    // 12. What the kernel says of the job's own process: what a container
-    //     escape probe (amicontained, CDK's evaluate) looks at first.
-    confinement(ctx, &mut out);
-    out
 }
 
 /// Kernel knobs a job that can write one turns into code the host runs:

@@ -306,7 +306,76 @@ fn service(
         &unknown,
     )?;
 
-    // Boundary.
+    runtime(&mut d, svc, key_loc)?;
+    let privileged = identity(&mut d, svc, name, key_loc)?;
+    security_options(&mut d, svc, key_loc, privileged)?;
+    let network_mode = namespaces(&mut d, root, extends, svc, key_loc)?;
+    let network_mode = network_mode.as_ref().map(|(v, at)| (v.as_str(), *at));
+    network(&mut d, root, svc, key_loc, network_mode)?;
+
+    mounts(&mut d, defs, extends, svc, key_loc)?;
+    environment(&mut d, (defs, cx, unread), svc, key_loc)?;
+    command(&mut d, svc, key_loc)?;
+    kernel(&mut d, svc)?;
+    hooks(&mut d, svc)?;
+    limits(&mut d, svc, key_loc)?;
+
+    match read::opt_str(svc, "image")? {
+        Some((img, at)) => d.set("/dependencies/image", img, at),
+        None => d.undeclared(
+            "/dependencies/image",
+            "no `image`: the service is built from a local context",
+        ),
+    }
+    if let Some(b) = written(svc, "build") {
+        d.note(b.key_loc, "`build` makes the image from a local context at start-up; what it installs is not audited here");
+    }
+    let scale = match read::opt_map(svc, "deploy")? {
+        Some(dep) => read::opt_u64(dep, "replicas")?,
+        None => None,
+    }
+    .or(read::opt_u64(svc, "scale")?);
+    match scale {
+        Some((n, at)) => d.set("/concurrency/max_jobs", n, at),
+        None => d.set("/concurrency/max_jobs", 1u64, key_loc),
+    }
+    for (ptr, why) in [
+        (
+            "/tenancy",
+            "a Compose file does not say who wrote the code it runs",
+        ),
+        (
+            "/needs",
+            "a Compose file does not list the job's required inputs and outputs",
+        ),
+        (
+            "/dependencies/prepared_in",
+            "how dependencies were prepared is not in the Compose file",
+        ),
+        (
+            "/dependencies/lockfile",
+            "the Compose file names no lockfile",
+        ),
+        (
+            "/artifacts",
+            "artifact collection is outside the Compose file",
+        ),
+        (
+            "/cleanup",
+            "whether containers are removed afterwards depends on how `docker compose` is run",
+        ),
+        (
+            "/concurrency/release_after",
+            "the Compose file does not say when a slot is released",
+        ),
+    ] {
+        d.undeclared(ptr, why);
+    }
+    Ok(d)
+}
+
+/// The runtime a service names (`runtime:`), or the daemon's default.
+fn runtime(d: &mut Draft, svc: &SNode, key_loc: Loc) -> Result<(), ImportError> {
     match read::opt_str(svc, "runtime")? {
         Some((rt, at)) => {
             let l = rt.to_ascii_lowercase();
@@ -329,12 +398,22 @@ fn service(
             d.undeclared("/boundary/runtime", "no `runtime`: the Docker daemon's default runtime (usually runc) runs it, at a version the file does not show");
         }
     }
+    Ok(())
+}
+
+/// `privileged`, capabilities and `user`; the `privileged` setting read,
+/// which decides the seccomp default.
+fn identity(
+    d: &mut Draft,
+    svc: &SNode,
+    name: &str,
+    key_loc: Loc,
+) -> Result<Option<(bool, Loc)>, ImportError> {
     let privileged = read::opt_bool(svc, "privileged")?;
     match privileged {
         Some((p, at)) => d.set("/boundary/privileged", p, at),
         None => d.set("/boundary/privileged", false, key_loc),
     }
-    let is_privileged = privileged.is_some_and(|(p, _)| p);
 
     let cap_add = read::opt_strs(svc, "cap_add", false)?;
     let cap_drop = read::opt_strs(svc, "cap_drop", false)?;
@@ -382,6 +461,18 @@ fn service(
         ),
     }
 
+    Ok(privileged)
+}
+
+/// `security_opt` (no-new-privileges, seccomp, AppArmor, SELinux label,
+/// systempaths) and `read_only`.
+fn security_options(
+    d: &mut Draft,
+    svc: &SNode,
+    key_loc: Loc,
+    privileged: Option<(bool, Loc)>,
+) -> Result<(), ImportError> {
+    let is_privileged = privileged.is_some_and(|(p, _)| p);
     let mut nnp: Option<(bool, Loc)> = None;
     let mut seccomp: Option<(&str, Loc)> = None;
     for (opt, at) in read::opt_strs(svc, "security_opt", false)?.unwrap_or_default() {
@@ -449,14 +540,26 @@ fn service(
         None => d.set("/boundary/read_only_root", false, key_loc),
     }
 
-    // Namespaces and network.
+    Ok(())
+}
+
+/// The host namespaces a service joins (`network_mode`, `pid`, `ipc`,
+/// `uts`, `userns_mode`, followed through `service:NAME`), and the network
+/// mode it ends at.
+fn namespaces(
+    d: &mut Draft,
+    root: &SNode,
+    extends: &mut extends::Extends<'_>,
+    svc: &SNode,
+    key_loc: Loc,
+) -> Result<Option<(String, Loc)>, ImportError> {
     d.set("/boundary/host_namespaces", OVal::arr(), key_loc);
     // `service:NAME` joins that service's namespace: what counts is the
     // mode at the end of the chain (`host` there is the host's here).
     let network_mode = match read::opt_str(svc, "network_mode")? {
         Some((v, at)) => {
             // Only these two modes say what the joined stack reaches.
-            let end = joined(&mut d, extends, "network_mode", v, at)?;
+            let end = joined(d, extends, "network_mode", v, at)?;
             let v = if end == "host" || end == "none" {
                 end
             } else {
@@ -468,10 +571,9 @@ fn service(
     };
     let network_mode = match network_mode {
         Some(m) => Some(m),
-        None => engine_network(&mut d, root, svc, key_loc)?,
+        None => engine_network(d, root, svc, key_loc)?,
     };
-    let network_mode = network_mode.as_ref().map(|(v, at)| (v.as_str(), *at));
-    if let Some(("host", at)) = network_mode {
+    if let Some(("host", at)) = network_mode.as_ref().map(|(v, at)| (v.as_str(), *at)) {
         d.push("/boundary/host_namespaces", "network", at);
     }
     for (key, ns) in [
@@ -502,7 +604,7 @@ fn service(
                 );
             }
             let end = if key == "pid" || key == "ipc" {
-                joined(&mut d, extends, key, v, at)?
+                joined(d, extends, key, v, at)?
             } else {
                 v.to_string()
             };
@@ -529,67 +631,7 @@ fn service(
     if svc.get("userns_mode").is_none() {
         d.note(key_loc, "the user namespace depends on the Docker daemon's `userns-remap` setting, which the Compose file does not show");
     }
-    network(&mut d, root, svc, key_loc, network_mode)?;
-
-    mounts(&mut d, defs, extends, svc, key_loc)?;
-    environment(&mut d, (defs, cx, unread), svc, key_loc)?;
-    command(&mut d, svc, key_loc)?;
-    kernel(&mut d, svc)?;
-    hooks(&mut d, svc)?;
-    limits(&mut d, svc, key_loc)?;
-
-    match read::opt_str(svc, "image")? {
-        Some((img, at)) => d.set("/dependencies/image", img, at),
-        None => d.undeclared(
-            "/dependencies/image",
-            "no `image`: the service is built from a local context",
-        ),
-    }
-    if let Some(b) = written(svc, "build") {
-        d.note(b.key_loc, "`build` makes the image from a local context at start-up; what it installs is not audited here");
-    }
-    let scale = match read::opt_map(svc, "deploy")? {
-        Some(dep) => read::opt_u64(dep, "replicas")?,
-        None => None,
-    }
-    .or(read::opt_u64(svc, "scale")?);
-    match scale {
-        Some((n, at)) => d.set("/concurrency/max_jobs", n, at),
-        None => d.set("/concurrency/max_jobs", 1u64, key_loc),
-    }
-    for (ptr, why) in [
-        (
-            "/tenancy",
-            "a Compose file does not say who wrote the code it runs",
-        ),
-        (
-            "/needs",
-            "a Compose file does not list the job's required inputs and outputs",
-        ),
-        (
-            "/dependencies/prepared_in",
-            "how dependencies were prepared is not in the Compose file",
-        ),
-        (
-            "/dependencies/lockfile",
-            "the Compose file names no lockfile",
-        ),
-        (
-            "/artifacts",
-            "artifact collection is outside the Compose file",
-        ),
-        (
-            "/cleanup",
-            "whether containers are removed afterwards depends on how `docker compose` is run",
-        ),
-        (
-            "/concurrency/release_after",
-            "the Compose file does not say when a slot is released",
-        ),
-    ] {
-        d.undeclared(ptr, why);
-    }
-    Ok(d)
+    Ok(network_mode)
 }
 
 /// The mode a namespace setting ends at when it names another service

@@ -620,6 +620,8 @@ fn container(
     Ok(d)
 }
 
+/// The container's boundary: runtime, identity, namespaces, confinement
+/// and the pod-wide settings, each read where Kubernetes reads it.
 fn boundary(
     d: &mut Draft,
     pod: &SNode,
@@ -630,6 +632,45 @@ fn boundary(
     cluster: &Cluster<'_>,
 ) -> Result<(), ImportError> {
     let sc_loc = key_at(c, "securityContext");
+    runtime_class(d, pod, pod_at, cluster)?;
+    identity(d, p_sc, c_sc, sc_loc)?;
+    host_namespaces(d, pod, pod_at, c)?;
+    confinement(d, p_sc, c_sc, sc_loc)?;
+    let host_network = read::opt_bool(pod, "hostNetwork")?;
+    if host_network.is_some_and(|(h, _)| h) {
+        let at = host_network.map_or(pod_at, |(_, l)| l);
+        d.set("/network/egress", "allow-all", at);
+        d.set("/network/enforced_by", "none", at);
+        d.note(
+            at,
+            "NetworkPolicy does not apply to pods on the host network",
+        );
+    }
+
+    if let Some(s) = p_sc {
+        pod_wide(d, s)?;
+    }
+    // A Windows HostProcess container is a process on the host, outside
+    // any container boundary: the container's setting wins over the pod's.
+    let host_process = sc_value(c_sc, p_sc, "windowsOptions")
+        .and_then(|w| w.get("hostProcess"))
+        .filter(|h| h.as_bool() == Some(true));
+    if let Some(h) = host_process {
+        d.set("/boundary/privileged", true, h.loc);
+        d.set("/boundary/kind", "process", h.loc);
+        d.note(h.loc, "`windowsOptions.hostProcess: true` runs the container as a process on the Windows host, with the host's network and file system; it is audited as privileged");
+    }
+    Ok(())
+}
+
+/// The runtime a `runtimeClassName` selects: known only from the
+/// RuntimeClass object's `handler`, never from the class's name.
+fn runtime_class(
+    d: &mut Draft,
+    pod: &SNode,
+    pod_at: Loc,
+    cluster: &Cluster<'_>,
+) -> Result<(), ImportError> {
     match read::opt_str(pod, "runtimeClassName")? {
         Some((rc, at)) => {
             // The RuntimeClass in the input names the handler the node
@@ -698,6 +739,17 @@ fn boundary(
         }
     }
 
+    Ok(())
+}
+
+/// Who the container runs as and with which privileges: `privileged`,
+/// capabilities, user and group, `allowPrivilegeEscalation`.
+fn identity(
+    d: &mut Draft,
+    p_sc: Option<&SNode>,
+    c_sc: Option<&SNode>,
+    sc_loc: Loc,
+) -> Result<(), ImportError> {
     let privileged = match c_sc {
         Some(s) => read::opt_bool(s, "privileged")?,
         None => None,
@@ -770,8 +822,13 @@ fn boundary(
         None => d.set("/boundary/no_new_privileges", false, sc_loc),
     }
 
+    Ok(())
+}
+
+/// The host namespaces the pod shares, and the containers that see the
+/// job's processes under `shareProcessNamespace`.
+fn host_namespaces(d: &mut Draft, pod: &SNode, pod_at: Loc, c: &SNode) -> Result<(), ImportError> {
     let mut shared: Vec<(&str, Loc)> = Vec::new();
-    let host_network = read::opt_bool(pod, "hostNetwork")?;
     for (key, ns) in [
         ("hostNetwork", "network"),
         ("hostPID", "pid"),
@@ -820,6 +877,16 @@ fn boundary(
         }
     }
 
+    Ok(())
+}
+
+/// seccomp, the read-only root, `/proc` masking, AppArmor and SELinux.
+fn confinement(
+    d: &mut Draft,
+    p_sc: Option<&SNode>,
+    c_sc: Option<&SNode>,
+    sc_loc: Loc,
+) -> Result<(), ImportError> {
     match sc_value(c_sc, p_sc, "seccompProfile") {
         Some(s) => {
             let s = read::map(s, "seccompProfile")?;
@@ -856,16 +923,6 @@ fn boundary(
         None => d.set("/boundary/read_only_root", false, sc_loc),
     }
 
-    if host_network.is_some_and(|(h, _)| h) {
-        let at = host_network.map_or(pod_at, |(_, l)| l);
-        d.set("/network/egress", "allow-all", at);
-        d.set("/network/enforced_by", "none", at);
-        d.note(
-            at,
-            "NetworkPolicy does not apply to pods on the host network",
-        );
-    }
-
     if let Some(s) = c_sc {
         if let Some((p, at)) = read::opt_str(s, "procMount")? {
             d.set("/boundary/masked_paths", p != "Unmasked", at);
@@ -887,47 +944,41 @@ fn boundary(
         };
         d.set("/boundary/selinux", v, t.loc);
     }
-    if let Some(s) = p_sc {
-        if let Some(list) = read::opt_seq(s, "sysctls")? {
-            d.set("/boundary/sysctls", OVal::obj(), key_at(s, "sysctls"));
-            for item in list {
-                let (name, at) = read::opt_str(item, "name")?
-                    .ok_or_else(|| invalid(item.loc, "a sysctl needs a `name`"))?;
-                let value = read::opt_str(item, "value")?.map_or("", |(v, _)| v);
-                d.set(
-                    &format!("/boundary/sysctls/{}", crate::json::escape_token(name)),
-                    value,
-                    at,
-                );
-            }
-        }
-        // `fsGroup` is added to every process's supplementary groups, as
-        // are `supplementalGroups`.
-        let mut groups: Vec<(u64, Loc)> = Vec::new();
-        if let Some(g) = s.get("fsGroup") {
-            groups.push((k8s_id(g, "fsGroup")?, g.loc));
-        }
-        if let Some(list) = s.get("supplementalGroups") {
-            for g in list.items() {
-                groups.push((k8s_id(g, "supplementalGroups")?, g.loc));
-            }
-        }
-        if let Some((_, at)) = groups.first() {
-            d.set("/boundary/groups", OVal::arr(), *at);
-        }
-        for (g, at) in groups {
-            d.push("/boundary/groups", g.to_string(), at);
+    Ok(())
+}
+
+/// Pod-wide settings of the pod's `securityContext`: sysctls and the
+/// supplementary groups every process gets.
+fn pod_wide(d: &mut Draft, s: &SNode) -> Result<(), ImportError> {
+    if let Some(list) = read::opt_seq(s, "sysctls")? {
+        d.set("/boundary/sysctls", OVal::obj(), key_at(s, "sysctls"));
+        for item in list {
+            let (name, at) = read::opt_str(item, "name")?
+                .ok_or_else(|| invalid(item.loc, "a sysctl needs a `name`"))?;
+            let value = read::opt_str(item, "value")?.map_or("", |(v, _)| v);
+            d.set(
+                &format!("/boundary/sysctls/{}", crate::json::escape_token(name)),
+                value,
+                at,
+            );
         }
     }
-    // A Windows HostProcess container is a process on the host, outside
-    // any container boundary: the container's setting wins over the pod's.
-    let host_process = sc_value(c_sc, p_sc, "windowsOptions")
-        .and_then(|w| w.get("hostProcess"))
-        .filter(|h| h.as_bool() == Some(true));
-    if let Some(h) = host_process {
-        d.set("/boundary/privileged", true, h.loc);
-        d.set("/boundary/kind", "process", h.loc);
-        d.note(h.loc, "`windowsOptions.hostProcess: true` runs the container as a process on the Windows host, with the host's network and file system; it is audited as privileged");
+    // `fsGroup` is added to every process's supplementary groups, as
+    // are `supplementalGroups`.
+    let mut groups: Vec<(u64, Loc)> = Vec::new();
+    if let Some(g) = s.get("fsGroup") {
+        groups.push((k8s_id(g, "fsGroup")?, g.loc));
+    }
+    if let Some(list) = s.get("supplementalGroups") {
+        for g in list.items() {
+            groups.push((k8s_id(g, "supplementalGroups")?, g.loc));
+        }
+    }
+    if let Some((_, at)) = groups.first() {
+        d.set("/boundary/groups", OVal::arr(), *at);
+    }
+    for (g, at) in groups {
+        d.push("/boundary/groups", g.to_string(), at);
     }
     Ok(())
 }
