@@ -320,6 +320,19 @@ pub fn argv(text: &str) -> Result<Vec<Vec<Arg>>, ImportError> {
         .collect())
 }
 
+/// Each invocation's position (its `bwrap` word) and its arguments: the
+/// text bash passes, where the word is written, and whether the shell
+/// fills it in. What `isolint fix` edits a script by.
+pub(crate) fn invocation_words(text: &str) -> Result<Vec<(Loc, Vec<(String, Loc, bool)>)>, ImportError> {
+    Ok(invocations(text)?
+        .into_iter()
+        .map(|inv| {
+            let words = inv.args.into_iter().map(|w| (w.text, w.loc, w.expands)).collect();
+            (inv.at, words)
+        })
+        .collect())
+}
+
 pub fn import(text: &str) -> Result<Vec<(String, Draft)>, ImportError> {
     let found = invocations(text)?;
     if found.is_empty() {

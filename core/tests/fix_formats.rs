@@ -1,0 +1,212 @@
+// Tests read fixture files; the I/O ban of core/clippy.toml is for the library itself.
+#![allow(clippy::disallowed_methods, clippy::disallowed_types)]
+
+//! `fix_text` on OCI, sandbox-runtime, Codex and bwrap files: per rule, a
+//! failing file of each format is fixed and the rule is gone (a second
+//! run edits nothing), or the fix is refused with a reason; over every
+//! corpus file of these formats in fixtures/, `--unsafe-fixes` leaves a
+//! file that imports, adds no finding to any profile, and keeps every
+//! byte outside the edited spans.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use isolint_core::fix::{self, Outcome, Selection, TextEdit};
+use isolint_core::import::{self, Format};
+use isolint_core::{AuditOptions, Date, Finding, Labels};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
+}
+
+const FORMATS: [Format; 4] = [
+    Format::Oci,
+    Format::SandboxSettings,
+    Format::Codex,
+    Format::Bwrap,
+];
+
+type ByProfile = Vec<(String, Vec<Finding>)>;
+
+fn audit_as(text: &str, format: Format) -> Result<ByProfile, String> {
+    let labels = Labels::workshop();
+    let options = AuditOptions {
+        today: Date::parse("2026-11-29"),
+    };
+    let units = import::import(text.as_bytes(), format).map_err(|e| e.to_string())?;
+    units
+        .iter()
+        .map(|u| {
+            isolint_core::audit::audit_imported(
+                u,
+                "t",
+                &labels,
+                &options,
+                None,
+                &isolint_core::InOrder,
+            )
+            .map(|r| (u.name.clone(), r.issues))
+            .map_err(|e| e.to_string())
+        })
+        .collect()
+}
+
+fn fix_as(text: &str, format: Format, selection: &Selection) -> Result<Outcome, String> {
+    let audit = |t: &str| audit_as(t, format);
+    fix::fix_text(text, Some(format), selection, &audit)
+}
+
+fn outside_kept(old: &str, new: &str, edits: &[TextEdit]) -> bool {
+    let mut at_old = 0;
+    let mut at_new = 0;
+    for e in edits {
+        let Some(keep) = old.get(at_old..e.start) else {
+            return false;
+        };
+        if new.get(at_new..at_new + keep.len()) != Some(keep) {
+            return false;
+        }
+        at_new += keep.len() + e.text.len();
+        at_old = e.end;
+    }
+    new.get(at_new..) == old.get(at_old..)
+}
+
+fn all_unsafe() -> Selection {
+    Selection {
+        unsafe_fixes: true,
+        ..Selection::default()
+    }
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.filter_map(Result::ok) {
+        let p = e.path();
+        if p.is_dir() {
+            walk(&p, out);
+        } else {
+            out.push(p);
+        }
+    }
+}
+
+/// Every file under fixtures/ that is detected as one of the four formats
+/// and imports.
+fn corpus() -> Vec<(PathBuf, Format, String)> {
+    let mut files = Vec::new();
+    walk(&root(), &mut files);
+    files.sort();
+    let mut out = Vec::new();
+    for path in files {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if name.ends_with(".findings") || name.ends_with(".source") || name.ends_with(".json") && name.contains("expect") {
+            continue;
+        }
+        let Ok(bytes) = std::fs::read(&path) else {
+            continue;
+        };
+        let Some(format) = import::detect(&bytes, Some(name)) else {
+            continue;
+        };
+        if !FORMATS.contains(&format) {
+            continue;
+        }
+        let Ok(text) = String::from_utf8(bytes) else {
+            continue;
+        };
+        if audit_as(&text, format).is_err() {
+            continue;
+        }
+        out.push((path, format, text));
+    }
+    out
+}
+
+#[test]
+fn fixing_every_corpus_file_keeps_it_valid_and_adds_no_finding() {
+    let (mut fixed_files, mut files, mut wrong) = (0, 0, Vec::new());
+    let mut per_format: HashMap<Format, (usize, usize)> = HashMap::new();
+    for (path, format, text) in corpus() {
+        files += 1;
+        let shown = path.strip_prefix(root()).unwrap_or(&path).display().to_string();
+        let before = audit_as(&text, format).unwrap();
+        let out = match fix_as(&text, format, &all_unsafe()) {
+            Ok(o) => o,
+            Err(e) => {
+                wrong.push(format!("{shown}: {e}"));
+                continue;
+            }
+        };
+        for w in &out.withdrawn {
+            wrong.push(format!("{shown}: withdrawn {} {:?}: {}", w.rule, w.pointers, w.reason));
+        }
+        let e = per_format.entry(format).or_default();
+        e.0 += 1;
+        if out.edits.is_empty() {
+            continue;
+        }
+        e.1 += 1;
+        fixed_files += 1;
+        if !outside_kept(&text, &out.fixed, &out.edits) {
+            wrong.push(format!("{shown}: bytes outside the edits changed"));
+        }
+        let Ok(after) = audit_as(&out.fixed, format) else {
+            wrong.push(format!("{shown}: the fixed file no longer imports"));
+            continue;
+        };
+        let mut count: HashMap<(String, &str), i64> = HashMap::new();
+        for (p, fs) in &before {
+            for f in fs {
+                *count.entry((p.clone(), f.rule)).or_default() += 1;
+            }
+        }
+        for (p, fs) in &after {
+            for f in fs {
+                *count.entry((p.clone(), f.rule)).or_default() -= 1;
+            }
+        }
+        if let Some(((p, rule), _)) = count.iter().find(|(_, n)| **n < 0) {
+            wrong.push(format!("{shown}: more findings of {rule} in `{p}` after fixing"));
+        }
+        let again = fix_as(&out.fixed, format, &all_unsafe()).unwrap();
+        if !again.edits.is_empty() {
+            let rules: Vec<&str> = again.applied.iter().map(|c| c.rule).collect();
+            wrong.push(format!("{shown}: a second run still fixes {rules:?}"));
+        }
+    }
+    eprintln!("{fixed_files} of {files} files fixed; per format (files, fixed): {per_format:?}");
+    for f in FORMATS {
+        assert!(
+            per_format.get(&f).is_some_and(|(_, fixed)| *fixed > 0),
+            "no {f} file was fixed: {per_format:?}"
+        );
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} wrong:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}
+
+#[test]
+#[ignore]
+fn debug_one() {
+    let path = std::env::var("F").unwrap();
+    let format = import::Format::parse(&std::env::var("FMT").unwrap()).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let text2 = std::env::var("R").map(|r| { let (a, b) = r.split_once("=>").unwrap(); text.replace(a, b) }).unwrap_or(text.clone());
+    for t in [&text, &text2] {
+        for (p, fs) in audit_as(t, format).unwrap() {
+            let mut v: Vec<String> = fs.iter().map(|f| format!("{} {}", f.rule, f.pointer)).collect();
+            v.sort();
+            eprintln!("{p:?}: {v:?}");
+        }
+    }
+    let out = fix_as(&text, format, &all_unsafe()).unwrap();
+    eprintln!("{}", fix::unified_diff(&text, &out.fixed, "x"));
+    for r in &out.refused { eprintln!("refused {} {}: {}", r.candidate.rule, r.candidate.pointer, r.reason); }
+}
