@@ -206,7 +206,13 @@ fn debug_one() {
             eprintln!("{p:?}: {v:?}");
         }
     }
-    let out = fix_as(&text, format, &all_unsafe()).unwrap();
+    let mut sel = all_unsafe();
+    if let Ok(r) = std::env::var("RULES") {
+        sel.rules = r.split(',').map(str::to_string).collect();
+    }
+    let out = fix_as(&text, format, &sel).unwrap();
+    eprintln!("{:?}", out.edits);
     eprintln!("{}", fix::unified_diff(&text, &out.fixed, "x"));
+    for w in &out.withdrawn { eprintln!("withdrawn {} {:?}: {}", w.rule, w.pointers, w.reason); }
     for r in &out.refused { eprintln!("refused {} {}: {}", r.candidate.rule, r.candidate.pointer, r.reason); }
 }

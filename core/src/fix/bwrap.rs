@@ -14,6 +14,9 @@ use crate::import::{Format, Loc, BWRAP_OPTIONS};
 /// One argument of an invocation and where its text lies.
 struct Word {
     text: String,
+    /// Where the source map places the word (for an array's first
+    /// element, the expansion), and where its text is.
+    reported: usize,
     start: usize,
     end: usize,
     expands: bool,
@@ -81,6 +84,40 @@ fn word_end(text: &str, start: usize) -> usize {
     i.min(text.len())
 }
 
+/// The first element of `"${name[@]}"` is reported at the expansion (it
+/// joins the word being built there); the others where the array literal
+/// writes them. Put it back where `name=(` writes it, when that literal
+/// is in the file and starts with the same word.
+fn relocate_array_head(text: &str, w: &mut Word) {
+    let Some(here) = text.get(w.start..w.end) else {
+        return;
+    };
+    if unquoted(here) == w.text {
+        return;
+    }
+    let inner = unquoted(here);
+    let Some(name) = inner
+        .strip_prefix("${")
+        .and_then(|t| t.strip_suffix("[@]}"))
+        .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+    else {
+        return;
+    };
+    let Some(at) = text.get(..w.start).and_then(|t| t.rfind(&format!("{name}=("))) else {
+        return;
+    };
+    let mut start = at + name.len() + 2;
+    let bytes = text.as_bytes();
+    while matches!(bytes.get(start), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        start += 1;
+    }
+    let end = word_end(text, start);
+    if text.get(start..end).is_some_and(|t| unquoted(t) == w.text) {
+        w.start = start;
+        w.end = end;
+    }
+}
+
 /// `text` without the shell's quotes around it (`"--bind"` → `--bind`).
 fn unquoted(text: &str) -> &str {
     for q in ['"', '\''] {
@@ -121,6 +158,7 @@ impl<'a> Script<'a> {
                         };
                         Word {
                             text: text_,
+                            reported: start,
                             start,
                             end,
                             expands,
@@ -134,6 +172,12 @@ impl<'a> Script<'a> {
                 }
             })
             .collect();
+        let mut invocations: Vec<Invocation> = invocations;
+        for inv in &mut invocations {
+            for w in &mut inv.words {
+                relocate_array_head(text, w);
+            }
+        }
         Ok(Script { text, invocations })
     }
 
@@ -212,31 +256,35 @@ impl<'a> Script<'a> {
         let k = inv
             .words
             .iter()
-            .position(|w| w.start == offset)
+            .position(|w| w.reported == offset)
             .ok_or("the setting comes from no word of the command line")?;
-        for j in (0..=k).rev() {
-            let Some(w) = inv.words.get(j) else { break };
+        // The option is the nearest literal word before (or at) `k` whose
+        // arguments reach `k`; bwrap options take at most three.
+        for j in (k.saturating_sub(3)..=k).rev() {
+            let Some(w) = inv.words.get(j) else { continue };
             if w.expands {
-                if j == k {
-                    return Err(format!("`{}` is filled in by the shell when the script runs; the options it supplies are not in the file", w.text));
-                }
                 continue;
             }
-            if let Some(n) = arity(&w.text) {
-                if j + n >= k {
-                    let literal = self
-                        .text
-                        .get(w.start..w.end)
-                        .is_some_and(|t| unquoted(t) == w.text);
-                    if !literal {
-                        return Err(format!("`{}` is not written out where it is used; edit it by hand", w.text));
-                    }
-                    return Ok((j, j + n));
-                }
-                break;
+            let Some(n) = arity(&w.text) else { continue };
+            if j + n < k {
+                continue;
             }
+            let literal = self
+                .text
+                .get(w.start..w.end)
+                .is_some_and(|t| unquoted(t) == w.text);
+            if !literal {
+                return Err(format!(
+                    "`{}` is not written out where it is used; edit it by hand",
+                    w.text
+                ));
+            }
+            return Ok((j, j + n));
         }
-        Err("the setting comes from no bwrap option".into())
+        match inv.words.get(k) {
+            Some(w) if w.expands => Err(format!("`{}` is filled in by the shell when the script runs; the options it supplies are not in the file", w.text)),
+            _ => Err("the setting comes from no bwrap option".into()),
+        }
     }
 }
 
@@ -302,7 +350,7 @@ pub(super) fn plan(s: &Script, p: &Profile, edits: &[Edit]) -> Result<Vec<TextEd
                 if tokens.first() == Some(&"mounts") && opt.contains("bind") && target.trim_end_matches('/').is_empty() {
                     return Err("the mount is the sandbox's root: without it bwrap starts from an empty root; make it read-only (`--ro-bind`) or bind only what the job needs, by hand".into());
                 }
-                if !matches!(opt, "--bind" | "--bind-try" | "--ro-bind" | "--ro-bind-try" | "--dev-bind" | "--dev-bind-try" | "--cap-add" | "--dev" | "--proc" | "--tmpfs" | "--symlink") {
+                if !matches!(opt, "--bind" | "--bind-try" | "--ro-bind" | "--ro-bind-try" | "--dev-bind" | "--dev-bind-try" | "--cap-add" | "--dev" | "--proc" | "--tmpfs") {
                     return Err(format!("the setting comes from `{opt}`, which does more than this mount; edit it by hand"));
                 }
                 dropped.push(g);
@@ -351,9 +399,15 @@ pub(super) fn plan(s: &Script, p: &Profile, edits: &[Edit]) -> Result<Vec<TextEd
     }
     // Neighbouring groups share the blanks between them: their spans are
     // joined, so a blank is never removed twice.
+    let mut groups = dropped
+        .iter()
+        .map(|(a, b)| s.drop_group(inv, *a, *b))
+        .collect::<Result<Vec<_>, _>>()?;
+    // By place in the file: an array's words are written before the
+    // command that expands it.
+    groups.sort_by_key(|e| (e.start, e.end));
     let mut spans: Vec<TextEdit> = Vec::new();
-    for (a, b) in dropped {
-        let d = s.drop_group(inv, a, b)?;
+    for d in groups {
         match spans.last_mut() {
             Some(last) if d.start <= last.end => last.end = last.end.max(d.end),
             _ => spans.push(d),
