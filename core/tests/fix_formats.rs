@@ -192,6 +192,112 @@ fn fixing_every_corpus_file_keeps_it_valid_and_adds_no_finding() {
     );
 }
 
+/// Fixes the proof withdraws, as it should: PRV009 names one way to the
+/// engine socket (a mount, a variable); the catalog's fix removes that
+/// one and the rule then names the next (the OCI fixture's
+/// `DOCKER_HOST` beside its socket mount; `/run` bound beside
+/// `/run/tmux`).
+const WITHDRAWN: &[(&str, &str)] = &[
+    ("PRV009", "fix/oci-config.json"),
+    ("PRV009", "import/real/bwrap/tesuji-nix-binds.sh"),
+];
+
+/// What one rule's fix did on one format's failing files.
+#[derive(Default, Debug)]
+struct RuleRow {
+    files: usize,
+    fixed: usize,
+    refused: usize,
+    withdrawn: usize,
+    wrong: Vec<String>,
+    reasons: std::collections::BTreeSet<String>,
+}
+
+/// Every rule with a fix, on every corpus file of each format where it
+/// fires, fixed alone (`--rule R --unsafe-fixes`): each finding is fixed
+/// (the rule no longer fires there, a second run edits nothing) or
+/// refused with a reason; none is withdrawn.
+#[test]
+fn every_rule_with_a_fix_is_fixed_or_refused_in_each_format() {
+    let with_fix: Vec<&str> = fix::catalog()
+        .iter()
+        .filter(|f| matches!(f.remedy, fix::Remedy::Fix { .. }))
+        .map(|f| f.rule)
+        .collect();
+    let mut table: std::collections::BTreeMap<(String, &str), RuleRow> = Default::default();
+    for (path, format, text) in corpus() {
+        let shown = path.strip_prefix(root()).unwrap_or(&path).display().to_string();
+        let before = audit_as(&text, format).unwrap();
+        let fires: std::collections::BTreeSet<&'static str> = before
+            .iter()
+            .flat_map(|(_, f)| f.iter().map(|f| f.rule))
+            .filter(|r| with_fix.contains(r))
+            .collect();
+        for rule in fires {
+            let row = table.entry((format.name().to_string(), rule)).or_default();
+            row.files += 1;
+            let selection = Selection {
+                unsafe_fixes: true,
+                rules: vec![rule.to_string()],
+                ..Selection::default()
+            };
+            let out = fix_as(&text, format, &selection).unwrap();
+            for w in &out.withdrawn {
+                if WITHDRAWN.iter().any(|(r, f)| *r == rule && *f == shown) {
+                    row.withdrawn += 1;
+                    continue;
+                }
+                row.wrong.push(format!("{shown}: withdrawn: {}", w.reason));
+            }
+            for r in &out.refused {
+                row.reasons.insert(r.reason.clone());
+            }
+            row.refused += out.refused.len();
+            if out.applied.is_empty() {
+                continue;
+            }
+            row.fixed += out.applied.len();
+            // By count per profile: removing an array item renumbers the
+            // items after it, so pointers are not compared.
+            let after = audit_as(&out.fixed, format).unwrap();
+            let count = |by: &ByProfile, profile: &str| {
+                by.iter()
+                    .filter(|(p, _)| p == profile)
+                    .flat_map(|(_, f)| f.iter())
+                    .filter(|f| f.rule == rule)
+                    .count()
+            };
+            let mut profiles: Vec<&str> = out.applied.iter().map(|c| c.profile.as_str()).collect();
+            profiles.dedup();
+            for p in profiles {
+                let fixed = out.applied.iter().filter(|c| c.profile == p).count();
+                if count(&after, p) + fixed > count(&before, p) {
+                    row.wrong.push(format!("{shown}: {rule} still fires in `{p}`"));
+                }
+            }
+            let again = fix_as(&out.fixed, format, &selection).unwrap();
+            if !again.edits.is_empty() {
+                row.wrong.push(format!("{shown}: a second run edits again"));
+            }
+        }
+    }
+    let mut wrong = Vec::new();
+    for ((format, rule), row) in &table {
+        eprintln!(
+            "{format:<16} {rule}  files {:>2}  fixed {:>4}  refused {:>4}{}",
+            row.files,
+            row.fixed,
+            row.refused,
+            row.reasons.iter().next().map(|r| format!("  ({r})")).unwrap_or_default()
+        );
+        wrong.extend(row.wrong.iter().map(|w| format!("{format} {rule}: {w}")));
+    }
+    let pairs = table.len();
+    let fixed_pairs = table.values().filter(|r| r.fixed > 0).count();
+    eprintln!("{pairs} rule-format pairs fire in the corpus; {fixed_pairs} fixed at least once; {} wrong", wrong.len());
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 #[test]
 #[ignore]
 fn debug_one() {
