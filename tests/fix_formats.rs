@@ -55,15 +55,27 @@ fn apply_then_nothing_is_left_to_fix() {
         let original = std::fs::read_to_string(root().join("fixtures/fix").join(input)).unwrap();
         let file = dir.path().join(input);
         std::fs::write(&file, &original).unwrap();
-        let run = isolint_in(dir.path(), ["fix", "--apply", "--unsafe-fixes", input], None);
-        assert!(run.code == Some(0) || run.code == Some(1), "{input}: {}", run.stderr);
+        let run = isolint_in(
+            dir.path(),
+            ["fix", "--apply", "--unsafe-fixes", input],
+            None,
+        );
+        assert!(
+            run.code == Some(0) || run.code == Some(1),
+            "{input}: {}",
+            run.stderr
+        );
         let fixed = std::fs::read_to_string(&file).unwrap();
         assert_ne!(fixed, original, "{input}: --apply wrote nothing");
         // The fixed file still imports, and a second run has no edit.
         let again = isolint_in(dir.path(), ["fix", "--unsafe-fixes", input], None);
         again.expect_code(0);
         assert!(again.stdout.is_empty(), "{input}: {}", again.stdout_str());
-        assert!(!again.stderr.contains("withdrawn"), "{input}: {}", again.stderr);
+        assert!(
+            !again.stderr.contains("withdrawn"),
+            "{input}: {}",
+            again.stderr
+        );
     }
 }
 
@@ -108,7 +120,11 @@ fn argv_of(dir: &Path, script: &str) -> Vec<String> {
     let bin = dir.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
     let stub = bin.join("bwrap");
-    std::fs::write(&stub, "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done\n").unwrap();
+    std::fs::write(
+        &stub,
+        "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done\n",
+    )
+    .unwrap();
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&stub, std::fs::Permissions::from_mode(0o755)).unwrap();
     let file = dir.join("run.sh");
@@ -121,7 +137,11 @@ fn argv_of(dir: &Path, script: &str) -> Vec<String> {
         .env("KEY", "k")
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout)
         .unwrap()
         .lines()

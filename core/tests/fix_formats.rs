@@ -102,7 +102,10 @@ fn corpus() -> Vec<(PathBuf, Format, String)> {
     let mut out = Vec::new();
     for path in files {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        if name.ends_with(".findings") || name.ends_with(".source") || name.ends_with(".json") && name.contains("expect") {
+        if name.ends_with(".findings")
+            || name.ends_with(".source")
+            || name.ends_with(".json") && name.contains("expect")
+        {
             continue;
         }
         let Ok(bytes) = std::fs::read(&path) else {
@@ -131,7 +134,11 @@ fn fixing_every_corpus_file_keeps_it_valid_and_adds_no_finding() {
     let mut per_format: HashMap<Format, (usize, usize)> = HashMap::new();
     for (path, format, text) in corpus() {
         files += 1;
-        let shown = path.strip_prefix(root()).unwrap_or(&path).display().to_string();
+        let shown = path
+            .strip_prefix(root())
+            .unwrap_or(&path)
+            .display()
+            .to_string();
         let before = audit_as(&text, format).unwrap();
         let out = match fix_as(&text, format, &all_unsafe()) {
             Ok(o) => o,
@@ -141,7 +148,10 @@ fn fixing_every_corpus_file_keeps_it_valid_and_adds_no_finding() {
             }
         };
         for w in &out.withdrawn {
-            wrong.push(format!("{shown}: withdrawn {} {:?}: {}", w.rule, w.pointers, w.reason));
+            wrong.push(format!(
+                "{shown}: withdrawn {} {:?}: {}",
+                w.rule, w.pointers, w.reason
+            ));
         }
         let e = per_format.entry(format).or_default();
         e.0 += 1;
@@ -169,7 +179,9 @@ fn fixing_every_corpus_file_keeps_it_valid_and_adds_no_finding() {
             }
         }
         if let Some(((p, rule), _)) = count.iter().find(|(_, n)| **n < 0) {
-            wrong.push(format!("{shown}: more findings of {rule} in `{p}` after fixing"));
+            wrong.push(format!(
+                "{shown}: more findings of {rule} in `{p}` after fixing"
+            ));
         }
         let again = fix_as(&out.fixed, format, &all_unsafe()).unwrap();
         if !again.edits.is_empty() {
@@ -226,7 +238,11 @@ fn every_rule_with_a_fix_is_fixed_or_refused_in_each_format() {
         .collect();
     let mut table: std::collections::BTreeMap<(String, &str), RuleRow> = Default::default();
     for (path, format, text) in corpus() {
-        let shown = path.strip_prefix(root()).unwrap_or(&path).display().to_string();
+        let shown = path
+            .strip_prefix(root())
+            .unwrap_or(&path)
+            .display()
+            .to_string();
         let before = audit_as(&text, format).unwrap();
         let fires: std::collections::BTreeSet<&'static str> = before
             .iter()
@@ -272,7 +288,8 @@ fn every_rule_with_a_fix_is_fixed_or_refused_in_each_format() {
             for p in profiles {
                 let fixed = out.applied.iter().filter(|c| c.profile == p).count();
                 if count(&after, p) + fixed > count(&before, p) {
-                    row.wrong.push(format!("{shown}: {rule} still fires in `{p}`"));
+                    row.wrong
+                        .push(format!("{shown}: {rule} still fires in `{p}`"));
                 }
             }
             let again = fix_as(&out.fixed, format, &selection).unwrap();
@@ -288,37 +305,104 @@ fn every_rule_with_a_fix_is_fixed_or_refused_in_each_format() {
             row.files,
             row.fixed,
             row.refused,
-            row.reasons.iter().next().map(|r| format!("  ({r})")).unwrap_or_default()
+            row.reasons
+                .iter()
+                .next()
+                .map(|r| format!("  ({r})"))
+                .unwrap_or_default()
         );
         wrong.extend(row.wrong.iter().map(|w| format!("{format} {rule}: {w}")));
     }
     let pairs = table.len();
     let fixed_pairs = table.values().filter(|r| r.fixed > 0).count();
-    eprintln!("{pairs} rule-format pairs fire in the corpus; {fixed_pairs} fixed at least once; {} wrong", wrong.len());
+    eprintln!(
+        "{pairs} rule-format pairs fire in the corpus; {fixed_pairs} fixed at least once; {} wrong",
+        wrong.len()
+    );
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
+/// The share of blocking findings in the public corpora of the four
+/// formats (fixtures/import/real) that a fix reaches in the file's own
+/// format (made and proven by `--unsafe-fixes`), by count and by rule.
+/// A measurement for the README, not a check.
 #[test]
-#[ignore]
-fn debug_one() {
-    let path = std::env::var("F").unwrap();
-    let format = import::Format::parse(&std::env::var("FMT").unwrap()).unwrap();
-    let text = std::fs::read_to_string(&path).unwrap();
-    let text2 = std::env::var("R").map(|r| { let (a, b) = r.split_once("=>").unwrap(); text.replace(a, b) }).unwrap_or(text.clone());
-    for t in [&text, &text2] {
-        for (p, fs) in audit_as(t, format).unwrap() {
-            let mut v: Vec<String> = fs.iter().map(|f| format!("{} {}", f.rule, f.pointer)).collect();
-            v.sort();
-            eprintln!("{p:?}: {v:?}");
+#[ignore = "a measurement: cargo test --test fix_formats -- --ignored --nocapture"]
+fn measure_fix_coverage_of_the_real_corpora() {
+    let mut by_rule: std::collections::BTreeMap<&str, (usize, usize)> = Default::default();
+    let (mut blocking, mut reached, mut declared) = (0usize, 0usize, 0usize);
+    for (path, format, text) in corpus() {
+        if !path.starts_with(root().join("import/real")) {
+            continue;
+        }
+        let before = audit_as(&text, format).unwrap();
+        let out = fix_as(&text, format, &all_unsafe()).unwrap();
+        for (profile, findings) in &before {
+            let offered = fix::candidates(findings);
+            for f in findings.iter().filter(|f| f.blocks()) {
+                let made = out
+                    .applied
+                    .iter()
+                    .any(|c| c.profile == *profile && c.rule == f.rule && c.pointer == f.pointer);
+                blocking += 1;
+                reached += usize::from(made);
+                declared += usize::from(
+                    offered
+                        .iter()
+                        .any(|c| c.rule == f.rule && c.pointer == f.pointer),
+                );
+                let e = by_rule.entry(f.rule).or_default();
+                e.0 += 1;
+                e.1 += usize::from(made);
+            }
         }
     }
-    let mut sel = all_unsafe();
-    if let Ok(r) = std::env::var("RULES") {
-        sel.rules = r.split(',').map(str::to_string).collect();
+    let rules_with = by_rule.values().filter(|(_, r)| *r > 0).count();
+    eprintln!(
+        "blocking findings: {blocking}; a fix declared in profile terms: {declared} ({:.1} %); made in the file's format: {reached} ({:.1} %); rules: {}, with a fix made: {rules_with}",
+        100.0 * declared as f64 / blocking.max(1) as f64,
+        100.0 * reached as f64 / blocking.max(1) as f64,
+        by_rule.len()
+    );
+    for (rule, (n, r)) in &by_rule {
+        eprintln!("  {rule}: {r}/{n}");
     }
-    let out = fix_as(&text, format, &sel).unwrap();
-    eprintln!("{:?}", out.edits);
-    eprintln!("{}", fix::unified_diff(&text, &out.fixed, "x"));
-    for w in &out.withdrawn { eprintln!("withdrawn {} {:?}: {}", w.rule, w.pointers, w.reason); }
-    for r in &out.refused { eprintln!("refused {} {}: {}", r.candidate.rule, r.candidate.pointer, r.reason); }
+}
+
+/// `fix --unsafe-fixes` against `audit` on a 1 MiB OCI config of bind
+/// mounts (each a finding with a fix). A measurement, not a check.
+#[test]
+#[ignore = "a measurement: cargo test --release --test fix_formats -- --ignored --nocapture"]
+fn measure_fix_time_on_one_mebibyte() {
+    let mut mounts = Vec::new();
+    let mut i = 0;
+    let mut size = 0;
+    while size < 1 << 20 {
+        let m = format!(
+            "        {{\"destination\": \"/srv/data{i}\", \"type\": \"bind\", \"source\": \"/srv/data{i}\", \"options\": [\"rbind\", \"rw\"]}}"
+        );
+        size += m.len() + 2;
+        mounts.push(m);
+        i += 1;
+    }
+    let text = format!(
+        "{{\n    \"ociVersion\": \"1.0.2\",\n    \"process\": {{\"args\": [\"make\"], \"user\": {{\"uid\": 0, \"gid\": 0}}, \"noNewPrivileges\": false}},\n    \"root\": {{\"path\": \"rootfs\"}},\n    \"mounts\": [\n{}\n    ],\n    \"linux\": {{\"namespaces\": [{{\"type\": \"pid\"}}, {{\"type\": \"mount\"}}]}}\n}}\n",
+        mounts.join(",\n")
+    );
+    let t = std::time::Instant::now();
+    let before = audit_as(&text, Format::Oci).unwrap();
+    let audit = t.elapsed();
+    let t = std::time::Instant::now();
+    let out = fix_as(&text, Format::Oci, &all_unsafe()).unwrap();
+    let fix = t.elapsed();
+    let findings: usize = before.iter().map(|(_, f)| f.len()).sum();
+    eprintln!(
+        "{} bytes, {} mounts, {findings} findings: audit {audit:.2?}, fix {fix:.2?} ({:.2}x), {} fixes made, {} edits",
+        text.len(),
+        i,
+        fix.as_secs_f64() / audit.as_secs_f64(),
+        out.applied.len(),
+        out.edits.len()
+    );
+    assert!(out.withdrawn.is_empty(), "{:?}", out.withdrawn.first());
 }

@@ -103,7 +103,10 @@ fn relocate_array_head(text: &str, w: &mut Word) {
     else {
         return;
     };
-    let Some(at) = text.get(..w.start).and_then(|t| t.rfind(&format!("{name}=("))) else {
+    let Some(at) = text
+        .get(..w.start)
+        .and_then(|t| t.rfind(&format!("{name}=(")))
+    else {
         return;
     };
     let mut start = at + name.len() + 2;
@@ -184,21 +187,29 @@ impl<'a> Script<'a> {
     /// Whether only blanks and line continuations lie between `a` and `b`.
     fn blank_between(&self, a: usize, b: usize) -> bool {
         a <= b
-            && self
-                .text
-                .get(a..b)
-                .is_some_and(|t| t.replace("\\\r\n", " ").replace("\\\n", " ").trim().is_empty())
+            && self.text.get(a..b).is_some_and(|t| {
+                t.replace("\\\r\n", " ")
+                    .replace("\\\n", " ")
+                    .trim()
+                    .is_empty()
+            })
     }
 
     /// The text edit dropping words `from..=to` of `inv`, with the blanks
     /// that separated them from their neighbours (the whole line when the
     /// group fills a continued line).
     fn drop_group(&self, inv: &Invocation, from: usize, to: usize) -> Result<TextEdit, Refusal> {
-        let group = inv.words.get(from..=to).ok_or("the option lacks its arguments")?;
+        let group = inv
+            .words
+            .get(from..=to)
+            .ok_or("the option lacks its arguments")?;
         for pair in group.windows(2) {
             if let [a, b] = pair {
                 if !self.blank_between(a.end, b.start) {
-                    return Err("the option and its arguments are not written together; edit them by hand".into());
+                    return Err(
+                        "the option and its arguments are not written together; edit them by hand"
+                            .into(),
+                    );
                 }
             }
         }
@@ -207,7 +218,10 @@ impl<'a> Script<'a> {
         };
         let bytes = self.text.as_bytes();
         let (start, end) = (first.start, last.end);
-        let line_start = self.text.get(..start).map_or(0, |t| t.rfind('\n').map_or(0, |i| i + 1));
+        let line_start = self
+            .text
+            .get(..start)
+            .map_or(0, |t| t.rfind('\n').map_or(0, |i| i + 1));
         let lead_blank = self
             .text
             .get(line_start..start)
@@ -302,7 +316,9 @@ fn unshare_option(ns: &str) -> Option<&'static str> {
 }
 
 pub(super) fn plan(s: &Script, p: &Profile, edits: &[Edit]) -> Result<Vec<TextEdit>, Refusal> {
-    let at = p.origin("").ok_or("the profile has no place in the script")?;
+    let at = p
+        .origin("")
+        .ok_or("the profile has no place in the script")?;
     let inv = s
         .invocations
         .iter()
@@ -312,18 +328,18 @@ pub(super) fn plan(s: &Script, p: &Profile, edits: &[Edit]) -> Result<Vec<TextEd
     let mut added: Vec<String> = Vec::new();
     let mut dropped: Vec<(usize, usize)> = Vec::new();
     let mut read_only: Vec<(usize, &str)> = Vec::new();
-    let literal_word = |text: &str| {
-        inv.words
-            .iter()
-            .position(|w| !w.expands && w.text == text)
-    };
+    let literal_word = |text: &str| inv.words.iter().position(|w| !w.expands && w.text == text);
     for e in edits {
         let pointer = pointer_of(e);
         p.expressible(pointer)?;
         let tokens: Vec<&str> = pointer.split('/').skip(1).collect();
-        let origin = |ptr: &str| p.origin(ptr).ok_or_else(|| format!("`{ptr}` has no place in the script"));
+        let origin = |ptr: &str| {
+            p.origin(ptr)
+                .ok_or_else(|| format!("`{ptr}` has no place in the script"))
+        };
         let mut unshare = |ns: &str| -> Result<(), Refusal> {
-            let opt = unshare_option(ns).ok_or_else(|| format!("bwrap has no option to unshare the `{ns}` namespace"))?;
+            let opt = unshare_option(ns)
+                .ok_or_else(|| format!("bwrap has no option to unshare the `{ns}` namespace"))?;
             if ns == "network" {
                 if let Some(k) = literal_word("--share-net") {
                     dropped.push((k, k));
@@ -422,7 +438,9 @@ pub(super) fn plan(s: &Script, p: &Profile, edits: &[Edit]) -> Result<Vec<TextEd
                 seen.push(a);
             }
         }
-        let at = inv.after_bwrap.ok_or("the `bwrap` word is not written out in the script; add the options by hand")?;
+        let at = inv
+            .after_bwrap
+            .ok_or("the `bwrap` word is not written out in the script; add the options by hand")?;
         out.push(TextEdit {
             start: at,
             end: at,

@@ -258,22 +258,30 @@ pub(super) fn plan(f: &CodexFile, p: &Profile, edits: &[Edit]) -> Result<Vec<Tex
             }
         };
         match (e, tokens.as_slice()) {
-            (Edit::Set { value: "\"deny\"", .. }, ["network", "egress"]) => {
-                match origin("/network/egress") {
-                    Some((l, path))
-                        if path.ends_with("network_access") || path.ends_with("enabled") =>
-                    {
-                        push(f.replace(l, "false")?)
-                    }
-                    _ => push(leave_danger("/network/egress")?),
+            (
+                Edit::Set {
+                    value: "\"deny\"", ..
+                },
+                ["network", "egress"],
+            ) => match origin("/network/egress") {
+                Some((l, path))
+                    if path.ends_with("network_access") || path.ends_with("enabled") =>
+                {
+                    push(f.replace(l, "false")?)
                 }
-            }
+                _ => push(leave_danger("/network/egress")?),
+            },
             (Edit::Remove { .. }, ["boundary", "host_namespaces", _]) => {
                 push(leave_danger(pointer)?)
             }
-            (Edit::Remove { .. } | Edit::Set { value: "\"read-only\"", .. }, ["mounts", i, ..])
-                if matches!(e, Edit::Remove { .. }) || tokens.get(2) == Some(&"access") =>
-            {
+            (
+                Edit::Remove { .. }
+                | Edit::Set {
+                    value: "\"read-only\"",
+                    ..
+                },
+                ["mounts", i, ..],
+            ) if matches!(e, Edit::Remove { .. }) || tokens.get(2) == Some(&"access") => {
                 let m = format!("/mounts/{i}");
                 let source = p.str(&format!("{m}/source")).unwrap_or("");
                 match origin(&m) {

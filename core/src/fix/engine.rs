@@ -91,7 +91,11 @@ impl Proof<'_> {
             (self.audit)(&fixed).map_err(|e| format!("the fixed text no longer parses: {e}"))?;
         let after_counts = counts(&after);
         for ((profile, rule), n) in &after_counts {
-            let was = self.before.get(&(profile.clone(), rule)).copied().unwrap_or(0);
+            let was = self
+                .before
+                .get(&(profile.clone(), rule))
+                .copied()
+                .unwrap_or(0);
             if *n > was {
                 return Err(match profile.as_str() {
                     "" => format!("the fix adds a finding of {rule}"),

@@ -214,8 +214,7 @@ fn namespaces(f: &JsonFile, plan: &mut Plan) -> Result<(), Refusal> {
     if names.is_empty() {
         return Ok(());
     }
-    let existing: Vec<(usize, String, bool)> = match f.node("/linux/namespaces").map(|n| &n.value)
-    {
+    let existing: Vec<(usize, String, bool)> = match f.node("/linux/namespaces").map(|n| &n.value) {
         Some(Value::Array(items)) => items
             .iter()
             .enumerate()

@@ -51,7 +51,13 @@ pub(super) fn plan(f: &JsonFile, p: &Profile, edits: &[Edit]) -> Result<Vec<Text
         let tokens: Vec<&str> = pointer.split('/').skip(1).collect();
         let origin = |ptr: &str| p.origin(ptr).and_then(|l| f.pointer_at(l));
         match (e, tokens.as_slice()) {
-            (Edit::Set { value: "\"read-only\"", .. }, ["mounts", i, "access"]) => {
+            (
+                Edit::Set {
+                    value: "\"read-only\"",
+                    ..
+                },
+                ["mounts", i, "access"],
+            ) => {
                 let m = format!("/mounts/{i}");
                 let q = origin(&m)
                     .and_then(|q| entry_in(q, WRITE_LISTS))
@@ -72,7 +78,12 @@ pub(super) fn plan(f: &JsonFile, p: &Profile, edits: &[Edit]) -> Result<Vec<Text
                     })?;
                 push(DocEdit::Remove { pointer: q });
             }
-            (Edit::Set { value: "\"deny\"", .. }, ["network", "egress"]) => {
+            (
+                Edit::Set {
+                    value: "\"deny\"", ..
+                },
+                ["network", "egress"],
+            ) => {
                 let mut any = false;
                 for l in DOMAIN_LISTS {
                     if f.node(l).is_some() {

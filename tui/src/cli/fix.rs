@@ -116,7 +116,9 @@ fn fix_file(
     let text =
         String::from_utf8(bytes).map_err(|_| format!("{shown}: input is not valid UTF-8"))?;
     let (outcome, masked_before, masked_after, eligible_after) = match format {
-        Some(format) => fix_imported(&text, format, &origin, &name, &shown, labels, options, selection)?,
+        Some(format) => fix_imported(
+            &text, format, &origin, &name, &shown, labels, options, selection,
+        )?,
         None => fix_native(&text, &name, &shown, labels, options, selection)?,
     };
     if apply && !outcome.edits.is_empty() {
@@ -342,9 +344,10 @@ fn by_rule(candidates: &[fix::Candidate]) -> Vec<(&fix::Candidate, String)> {
 fn refused_by_rule(refused: &[fix::Refused]) -> Vec<(&fix::Candidate, String, &str)> {
     let mut out: Vec<(&fix::Refused, usize)> = Vec::new();
     for r in refused {
-        match out.iter_mut().find(|(first, _)| {
-            first.candidate.rule == r.candidate.rule && first.reason == r.reason
-        }) {
+        match out
+            .iter_mut()
+            .find(|(first, _)| first.candidate.rule == r.candidate.rule && first.reason == r.reason)
+        {
             Some((_, n)) => *n += 1,
             None => out.push((r, 0)),
         }
