@@ -140,40 +140,62 @@ impl<'a> CodexFile<'a> {
             .iter()
             .map(|i| self.scalar(i.loc))
             .collect::<Result<Vec<_>, _>>()?;
-        let n = spans.len();
-        if removed.len() == n {
-            let (Some(first), Some(last)) = (spans.first(), spans.last()) else {
-                return Ok(Vec::new());
-            };
-            return Ok(vec![TextEdit {
-                start: first.0,
-                end: last.1,
-                text: String::new(),
-            }]);
-        }
-        let mut runs: Vec<(usize, usize)> = Vec::new();
-        for &i in removed {
-            match runs.last_mut() {
-                Some((_, b)) if *b + 1 == i => *b = i,
-                _ => runs.push((i, i)),
-            }
-        }
-        let span = |i: usize| spans.get(i).copied();
-        Ok(runs
-            .into_iter()
-            .filter_map(|(a, b)| {
-                let (start, end) = if b + 1 < n {
-                    (span(a)?.0, span(b + 1)?.0)
-                } else {
-                    (span(a.checked_sub(1)?)?.1, span(b)?.1)
-                };
-                Some(TextEdit {
-                    start,
-                    end,
-                    text: String::new(),
-                })
+        Ok(runs(&spans, removed))
+    }
+
+    /// Text edits removing the pairs `keys` of the table at `path`: each
+    /// whole line in a `[table]`; in an inline table, runs of pairs with
+    /// the commas between them, as array items.
+    fn remove_pairs(&self, path: &str, keys: &[String]) -> Result<Vec<TextEdit>, Refusal> {
+        let table = self.node(path).ok_or("the table is not found")?;
+        let entries = table.entries();
+        let inline = self
+            .lines
+            .offset(table.loc)
+            .and_then(|o| self.text.get(o..))
+            .is_some_and(|t| t.starts_with('{'));
+        let spans = entries
+            .iter()
+            .map(|e| {
+                let start = self
+                    .lines
+                    .offset(e.key_loc)
+                    .ok_or("a position outside the file")?;
+                Ok((start, self.scalar(e.value.loc)?.1))
             })
-            .collect())
+            .collect::<Result<Vec<_>, Refusal>>()?;
+        let mut removed: Vec<usize> = entries
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| keys.contains(&e.key))
+            .map(|(i, _)| i)
+            .collect();
+        removed.sort_unstable();
+        if !inline {
+            let mut out = Vec::new();
+            for i in removed {
+                let (start, end) = spans.get(i).copied().ok_or("no such pair")?;
+                let line_start = self
+                    .text
+                    .get(..start)
+                    .map_or(0, |t| t.rfind('\n').map_or(0, |i| i + 1));
+                let line_end = self.text.get(end..).map_or(self.text.len(), |t| {
+                    t.find('\n').map_or(self.text.len(), |i| end + i + 1)
+                });
+                let lead = self.text.get(line_start..start).unwrap_or("");
+                let rest = self.text.get(end..line_end).unwrap_or("").trim();
+                if !lead.trim().is_empty() || !(rest.is_empty() || rest.starts_with('#')) {
+                    return Err("the pair shares its line; edit it by hand".into());
+                }
+                out.push(TextEdit {
+                    start: line_start,
+                    end: line_end,
+                    text: String::new(),
+                });
+            }
+            return Ok(out);
+        }
+        Ok(runs(&spans, &removed))
     }
 
     /// The end of the `[table]` header line, when the file has one.
@@ -231,9 +253,49 @@ impl<'a> CodexFile<'a> {
     }
 }
 
+/// Text edits removing the children `removed` (sorted) of a list whose
+/// children span `spans`: runs of neighbours at once, each taking the
+/// separator after it, or before it when the run ends the list.
+fn runs(spans: &[(usize, usize)], removed: &[usize]) -> Vec<TextEdit> {
+    let n = spans.len();
+    if removed.len() == n {
+        return match (spans.first(), spans.last()) {
+            (Some(first), Some(last)) => vec![TextEdit {
+                start: first.0,
+                end: last.1,
+                text: String::new(),
+            }],
+            _ => Vec::new(),
+        };
+    }
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    for &i in removed {
+        match out.last_mut() {
+            Some((_, b)) if *b + 1 == i => *b = i,
+            _ => out.push((i, i)),
+        }
+    }
+    let span = |i: usize| spans.get(i).copied();
+    out.into_iter()
+        .filter_map(|(a, b)| {
+            let (start, end) = if b + 1 < n {
+                (span(a)?.0, span(b + 1)?.0)
+            } else {
+                (span(a.checked_sub(1)?)?.1, span(b)?.1)
+            };
+            Some(TextEdit {
+                start,
+                end,
+                text: String::new(),
+            })
+        })
+        .collect()
+}
+
 pub(super) fn plan(f: &CodexFile, p: &Profile, edits: &[Edit]) -> Result<Vec<TextEdit>, Refusal> {
     let mut out: Vec<TextEdit> = Vec::new();
     let mut removed: std::collections::BTreeMap<String, Vec<usize>> = Default::default();
+    let mut pairs: std::collections::BTreeMap<String, Vec<String>> = Default::default();
     let mut push = |e: TextEdit| {
         if !out.contains(&e) {
             out.push(e);
@@ -252,7 +314,7 @@ pub(super) fn plan(f: &CodexFile, p: &Profile, edits: &[Edit]) -> Result<Vec<Tex
         let leave_danger = |ptr: &str| -> Result<TextEdit, Refusal> {
             match origin(ptr) {
                 Some((_, path)) if path.ends_with("sandbox_mode") => Err(
-                    "it comes from `sandbox_mode`; turning the sandbox on changes what every command can do, so choose the mode by hand".into(),
+                    "only `sandbox_mode` gives it, and changing the mode changes what every command can do; choose the mode by hand".into(),
                 ),
                 _ => Err(format!("no Codex setting gives `{ptr}`")),
             }
@@ -305,6 +367,14 @@ pub(super) fn plan(f: &CodexFile, p: &Profile, edits: &[Edit]) -> Result<Vec<Tex
                     }
                 }
             }
+            (Edit::Remove { .. }, ["environment", "variables", _]) => match origin(pointer) {
+                Some((_, path)) if path.contains("shell_environment_policy.set.") => {
+                    if let Some((table, key)) = path.rsplit_once('.') {
+                        pairs.entry(table.to_string()).or_default().push(key.to_string());
+                    }
+                }
+                _ => return Err("the variable is inherited from whoever starts Codex, not set in the file; exclude it in `[shell_environment_policy]` by hand".into()),
+            },
             (Edit::Set { value: "false", .. }, ["environment", "inherit"]) => {
                 match origin(pointer) {
                     Some((l, path)) if path.ends_with("inherit") => push(f.replace(l, "\"core\"")?),
@@ -319,6 +389,9 @@ pub(super) fn plan(f: &CodexFile, p: &Profile, edits: &[Edit]) -> Result<Vec<Tex
             }
             _ => return Err(no_setting(Format::Codex, e)),
         }
+    }
+    for (table, keys) in pairs {
+        out.extend(f.remove_pairs(&table, &keys)?);
     }
     for (array, mut items) in removed {
         items.sort_unstable();

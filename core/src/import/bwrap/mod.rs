@@ -327,9 +327,7 @@ pub(crate) type SourceWord = (String, Loc, bool);
 /// Each invocation's position (its `bwrap` word) and its arguments: the
 /// text bash passes, where the word is written, and whether the shell
 /// fills it in. What `isolint fix` edits a script by.
-pub(crate) fn invocation_words(
-    text: &str,
-) -> Result<Vec<(Loc, Vec<SourceWord>)>, ImportError> {
+pub(crate) fn invocation_words(text: &str) -> Result<Vec<(Loc, Vec<SourceWord>)>, ImportError> {
     Ok(invocations(text)?
         .into_iter()
         .map(|inv| {
