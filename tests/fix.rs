@@ -164,6 +164,8 @@ fn secrets_are_not_echoed_in_the_diff() {
     assert!(!run.stderr.contains(secret));
 }
 
+/// Kubernetes and Compose fixes land with the YAML editor; until then
+/// every fix of theirs is refused, named, and nothing is edited.
 #[test]
 fn other_formats_are_refused_with_nothing_edited() {
     let k8s = Path::new("fixtures/import/kubernetes");
@@ -174,6 +176,7 @@ fn other_formats_are_refused_with_nothing_edited() {
         .find(|p| p.extension().is_some_and(|x| x == "yaml"))
         .unwrap();
     let run = isolint(["fix".as_ref(), entry.as_os_str()]);
-    run.expect_code(2);
+    run.expect_code(0);
+    assert!(run.stdout.is_empty(), "{}", run.stdout_str());
     assert!(run.stderr.contains("not available yet"), "{}", run.stderr);
 }

@@ -95,19 +95,19 @@ struct NewMembers {
 }
 
 enum NewValue {
-    Literal(&'static str),
+    Literal(String),
     Object(NewMembers),
 }
 
 impl NewMembers {
-    fn add(&mut self, path: &[String], value: &'static str) -> Result<(), Refusal> {
+    fn add(&mut self, path: &[String], value: &str) -> Result<(), Refusal> {
         let Some((first, rest)) = path.split_first() else {
             return Err("an edit names no key to add".into());
         };
         if !self.members.contains_key(first) {
             self.order.push(first.clone());
             let v = if rest.is_empty() {
-                NewValue::Literal(value)
+                NewValue::Literal(value.to_string())
             } else {
                 NewValue::Object(NewMembers::default())
             };
@@ -317,15 +317,45 @@ fn removals(container: &Node, removed: &[usize]) -> Vec<TextEdit> {
         .collect()
 }
 
+/// An edit of a JSON document whose value is built at run time: what a
+/// format's planner writes into an OCI or sandbox-runtime file, whose
+/// pointers and values are the format's, not the profile's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum DocEdit {
+    Set { pointer: String, value: String },
+    Remove { pointer: String },
+}
+
 /// Plan the text edits that make `edits` in the JSON document `text`
 /// whose tree is `root`. Edits under a removed node are dropped (the
 /// removal covers them); a set through a missing parent creates it.
 pub fn plan(text: &str, root: &Node, edits: &[Edit]) -> Result<Vec<TextEdit>, Refusal> {
+    let owned: Vec<DocEdit> = edits
+        .iter()
+        .map(|e| match e {
+            Edit::Set { pointer, value } => DocEdit::Set {
+                pointer: pointer.clone(),
+                value: (*value).to_string(),
+            },
+            Edit::Remove { pointer } => DocEdit::Remove {
+                pointer: pointer.clone(),
+            },
+        })
+        .collect();
+    plan_doc(text, root, &owned)
+}
+
+/// [`plan`] for edits with values built at run time.
+pub(crate) fn plan_doc(
+    text: &str,
+    root: &Node,
+    edits: &[DocEdit],
+) -> Result<Vec<TextEdit>, Refusal> {
     let removed_pointers: Vec<&str> = edits
         .iter()
         .filter_map(|e| match e {
-            Edit::Remove { pointer } => Some(pointer.as_str()),
-            Edit::Set { .. } => None,
+            DocEdit::Remove { pointer } => Some(pointer.as_str()),
+            DocEdit::Set { .. } => None,
         })
         .collect();
     // Whether `p` lies under a removed pointer (`own`: not counting `p`
@@ -346,11 +376,11 @@ pub fn plan(text: &str, root: &Node, edits: &[Edit]) -> Result<Vec<TextEdit>, Re
     };
     // Removals grouped by container pointer: the container and the indices.
     let mut removes: BTreeMap<String, (Option<&Node>, Vec<usize>)> = BTreeMap::new();
-    let mut replaces: BTreeMap<String, (&Node, &'static str)> = BTreeMap::new();
+    let mut replaces: BTreeMap<String, (&Node, &str)> = BTreeMap::new();
     let mut inserts: BTreeMap<String, (Option<&Node>, NewMembers)> = BTreeMap::new();
     for edit in edits {
         match edit {
-            Edit::Remove { pointer } => {
+            DocEdit::Remove { pointer } => {
                 if pointer.is_empty() {
                     return Err("an edit would remove the whole profile".into());
                 }
@@ -377,7 +407,7 @@ pub fn plan(text: &str, root: &Node, edits: &[Edit]) -> Result<Vec<TextEdit>, Re
                 let entry = removes.entry(key).or_insert((Some(parent), Vec::new()));
                 entry.1.push(index);
             }
-            Edit::Set { pointer, value } => {
+            DocEdit::Set { pointer, value } => {
                 if covered(pointer, false) {
                     continue;
                 }
@@ -389,11 +419,11 @@ pub fn plan(text: &str, root: &Node, edits: &[Edit]) -> Result<Vec<TextEdit>, Re
                 };
                 if found == toks.len() {
                     match replaces.get(pointer) {
-                        Some((_, v)) if v != value => {
+                        Some((_, v)) if *v != value.as_str() => {
                             return Err(format!("two edits disagree on `{pointer}`"))
                         }
                         _ => {
-                            replaces.insert(pointer.clone(), (deepest, value));
+                            replaces.insert(pointer.clone(), (deepest, value.as_str()));
                         }
                     }
                     continue;

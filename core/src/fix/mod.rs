@@ -25,10 +25,15 @@
 //! assert!(out.applied.iter().any(|c| c.rule == "PRV001"));
 //! ```
 
+mod bwrap;
 mod catalog;
+mod codex;
+mod engine;
+mod formats;
 pub mod json_edit;
-
-use std::collections::HashMap;
+mod oci;
+mod sandbox;
+mod yaml;
 
 use crate::finding::Finding;
 
@@ -149,6 +154,15 @@ pub struct Withdrawn {
     pub reason: String,
 }
 
+/// A fix the file's format cannot express safely (a value from
+/// interpolation, a setting the format lacks): nothing of it is edited.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refused {
+    pub candidate: Candidate,
+    /// Why, lowercase, no final period.
+    pub reason: String,
+}
+
 /// Which fixes a run may make.
 #[derive(Debug, Clone, Default)]
 pub struct Selection {
@@ -189,23 +203,25 @@ pub type AuditFn<'a> = dyn Fn(&str) -> Result<Vec<(String, Vec<Finding>)>, Strin
 
 /// Fix `text`, a native profile (`format` `None`) or a file of an import
 /// format: the one entry point of the CLI, the dashboard and the page.
-/// Imported formats are refused (`Err`) until their editors land.
+/// Each profile edit of an imported file is written in the file's own
+/// syntax (`formats`); a fix the format cannot express is refused, with
+/// why, in [`Outcome::refused`]. `Err` when the original text cannot be
+/// audited or imported.
 pub fn fix_text(
     text: &str,
     format: Option<crate::import::Format>,
     selection: &Selection,
     audit: &AuditFn,
 ) -> Result<Outcome, String> {
-    if let Some(format) = format {
-        return Err(format!(
-            "fixes for a {} are not available yet; nothing was edited",
-            format.title()
-        ));
+    match format {
+        Some(format) => formats::fix_imported(text, format, selection, audit),
+        None => {
+            let single = |t: &str| -> Result<Vec<Finding>, String> {
+                Ok(audit(t)?.into_iter().flat_map(|(_, f)| f).collect())
+            };
+            fix_profile(text, selection, &single)
+        }
     }
-    let single = |t: &str| -> Result<Vec<Finding>, String> {
-        Ok(audit(t)?.into_iter().flat_map(|(_, f)| f).collect())
-    };
-    fix_profile(text, selection, &single)
 }
 
 /// What one fix run did to one profile.
@@ -221,6 +237,8 @@ pub struct Outcome {
     pub unsafe_skipped: Vec<Candidate>,
     /// Fixes that failed their proof: bugs of the fix, by rule.
     pub withdrawn: Vec<Withdrawn>,
+    /// Fixes the file's format cannot express (imported files only).
+    pub refused: Vec<Refused>,
     /// The text edits of the applied fixes, sorted.
     pub edits: Vec<TextEdit>,
     /// The fixed text (the original when nothing was applied).
@@ -256,111 +274,6 @@ pub fn candidates(findings: &[Finding]) -> Vec<Candidate> {
         .collect()
 }
 
-fn counts(findings: &[Finding]) -> HashMap<&'static str, usize> {
-    let mut out = HashMap::new();
-    for f in findings {
-        *out.entry(f.rule).or_insert(0) += 1;
-    }
-    out
-}
-
-/// Try `chosen` on `text`: the text edits, the fixed text and its
-/// findings, or why the fix fails its proof.
-fn attempt(
-    text: &str,
-    root: &crate::json::Node,
-    before: &HashMap<&'static str, usize>,
-    chosen: &[&Candidate],
-    audit: &dyn Fn(&str) -> Result<Vec<Finding>, String>,
-) -> Result<(Vec<TextEdit>, String, Vec<Finding>), String> {
-    let mut seen = std::collections::HashSet::new();
-    let mut edits: Vec<Edit> = Vec::new();
-    for c in chosen {
-        for e in &c.edits {
-            if seen.insert(e) {
-                edits.push(e.clone());
-            }
-        }
-    }
-    let text_edits = json_edit::plan(text, root, &edits)?;
-    let fixed = apply(text, &text_edits);
-    let after = audit(&fixed).map_err(|e| format!("the fixed text no longer parses: {e}"))?;
-    let after_counts = counts(&after);
-    let mut fixed_counts: HashMap<&'static str, usize> = HashMap::new();
-    for c in chosen {
-        *fixed_counts.entry(c.rule).or_insert(0) += 1;
-    }
-    for (rule, n) in &after_counts {
-        let was = before.get(rule).copied().unwrap_or(0);
-        if *n > was {
-            return Err(format!("the fix adds a finding of {rule}"));
-        }
-    }
-    for (rule, n) in &fixed_counts {
-        let was = before.get(rule).copied().unwrap_or(0);
-        let now = after_counts.get(rule).copied().unwrap_or(0);
-        if now + n > was {
-            return Err(format!("a finding of {rule} the fix should remove remains"));
-        }
-    }
-    Ok((text_edits, fixed, after))
-}
-
-/// The state of the rule-by-rule retry after a failed proof.
-struct Trial<'a, 'o> {
-    text: &'a str,
-    root: &'a crate::json::Node,
-    before: &'a HashMap<&'static str, usize>,
-    audit: &'a dyn Fn(&str) -> Result<Vec<Finding>, String>,
-    outcome: &'o mut Outcome,
-}
-
-impl<'a> Trial<'a, '_> {
-    /// Add `groups` (each one rule's candidates) to `kept` where the proof
-    /// holds; `failed`: why the whole of `groups` already failed, if known.
-    fn add(
-        &mut self,
-        kept: &mut Vec<&'a Candidate>,
-        groups: &[Vec<&'a Candidate>],
-        failed: Option<String>,
-    ) {
-        let reason = match failed {
-            Some(reason) => reason,
-            None => {
-                let mut trial = kept.clone();
-                trial.extend(groups.iter().flatten().copied());
-                match attempt(self.text, self.root, self.before, &trial, self.audit) {
-                    Ok((edits, fixed, after)) => {
-                        *kept = trial;
-                        self.outcome.edits = edits;
-                        self.outcome.fixed = fixed;
-                        self.outcome.remaining = after;
-                        return;
-                    }
-                    Err(reason) => reason,
-                }
-            }
-        };
-        match groups {
-            [] => {}
-            [group] => {
-                if let Some(first) = group.first() {
-                    self.outcome.withdrawn.push(Withdrawn {
-                        rule: first.rule,
-                        pointers: group.iter().map(|c| c.pointer.clone()).collect(),
-                        reason,
-                    });
-                }
-            }
-            _ => {
-                let (left, right) = groups.split_at(groups.len() / 2);
-                self.add(kept, left, None);
-                self.add(kept, right, None);
-            }
-        }
-    }
-}
-
 /// Fix the profile `text` (an `isolint.profile/v1` document): audit it
 /// with `audit`, make the selected fixes, and prove them by auditing the
 /// fixed text. Fixes that fail the proof together are tried rule by rule
@@ -374,63 +287,16 @@ pub fn fix_profile(
     let findings = audit(text)?;
     let doc = crate::json::parse(text.as_bytes(), crate::json::Limits::default())
         .map_err(|e| e.to_string())?;
-    let all = candidates(&findings);
-    let fixable = all.len();
-    let (wanted, other): (Vec<Candidate>, Vec<Candidate>) =
-        all.into_iter().partition(|c| selection.wants(c));
-    drop(other);
-    let (chosen, unsafe_skipped): (Vec<Candidate>, Vec<Candidate>) = wanted
-        .into_iter()
-        .partition(|c| selection.unsafe_fixes || c.applicability == Applicability::Safe);
-    let before = counts(&findings);
-    let mut outcome = Outcome {
-        findings: findings.len(),
-        fixable,
-        applied: Vec::new(),
-        unsafe_skipped,
-        withdrawn: Vec::new(),
-        edits: Vec::new(),
-        fixed: text.to_string(),
-        remaining: findings.clone(),
-    };
-    if chosen.is_empty() {
-        return Ok(outcome);
-    }
-    let refs: Vec<&Candidate> = chosen.iter().collect();
-    let failed = match attempt(text, &doc.root, &before, &refs, audit) {
-        Ok((edits, fixed, after)) => {
-            outcome.applied = chosen;
-            outcome.edits = edits;
-            outcome.fixed = fixed;
-            outcome.remaining = after;
-            return Ok(outcome);
-        }
-        Err(reason) => reason,
-    };
-    // Rule by rule, keeping what proved itself so far: halves of the
-    // remaining rules are tried whole first, so a few bad fixes among many
-    // cost a few audits each, not one audit per rule.
-    let mut rules: Vec<&'static str> = Vec::new();
-    for c in &chosen {
-        if !rules.contains(&c.rule) {
-            rules.push(c.rule);
-        }
-    }
-    let groups: Vec<Vec<&Candidate>> = rules
-        .iter()
-        .map(|r| chosen.iter().filter(|c| c.rule == *r).collect())
-        .collect();
-    let mut kept: Vec<&Candidate> = Vec::new();
-    let mut trial = Trial {
+    let plan = |_: &str, edits: &[Edit]| json_edit::plan(text, &doc.root, edits);
+    let by_profile = |t: &str| Ok(vec![(String::new(), audit(t)?)]);
+    Ok(engine::run(
         text,
-        root: &doc.root,
-        before: &before,
-        audit,
-        outcome: &mut outcome,
-    };
-    trial.add(&mut kept, &groups, Some(failed));
-    outcome.applied = kept.into_iter().cloned().collect();
-    Ok(outcome)
+        vec![(String::new(), findings)],
+        selection,
+        &plan,
+        &by_profile,
+        false,
+    ))
 }
 
 #[cfg(test)]

@@ -61,7 +61,9 @@ mod table_tests;
 use syntax::shell;
 pub use syntax::{toml, tree, yaml};
 
+pub(crate) use bwrap::invocation_words as bwrap_invocation_words;
 pub use bwrap::{argv as bwrap_argv, Arg as ShellArg, OPTIONS as BWRAP_OPTIONS};
+pub(crate) use oci::{RUNC_MASKED, RUNC_READONLY};
 pub use tree::Loc;
 
 /// The rule a context the import could not read raises (see

@@ -112,40 +112,14 @@ fn fix_file(
     };
     let bytes = input::read(&origin, &shown).map_err(|f| f.to_string())?;
     let name = input::source_name(path);
-    if let Some(format) = isolint_core::import::detect(&bytes, Some(&name)) {
-        return Err(format!(
-            "{shown}: fixes for a {} are not available yet; nothing was edited",
-            format.title()
-        ));
-    }
+    let format = isolint_core::import::detect(&bytes, Some(&name));
     let text =
         String::from_utf8(bytes).map_err(|_| format!("{shown}: input is not valid UTF-8"))?;
-    // The masked text of the last text audited, so the diff needs no
-    // audit of its own.
-    let last: RefCell<Option<(String, String, bool)>> = RefCell::new(None);
-    let audit = |t: &str| {
-        let report =
-            isolint_core::audit(t.as_bytes(), &name, labels, options).map_err(|e| e.to_string())?;
-        let eligible = report.verdict == Verdict::EligibleForRuntimeTesting;
-        *last.borrow_mut() = Some((t.to_string(), report.source_text, eligible));
-        Ok(vec![(String::new(), report.issues)])
-    };
-    let masked_before = {
-        let report = isolint_core::audit(text.as_bytes(), &name, labels, options)
-            .map_err(|e| position(&shown, &e))?;
-        report.source_text
-    };
-    let outcome =
-        fix::fix_text(&text, None, selection, &audit).map_err(|e| format!("{shown}: {e}"))?;
-    let cached = last.borrow_mut().take();
-    let (masked_after, eligible_after) = match cached {
-        Some((t, masked, eligible)) if t == outcome.fixed => (masked, eligible),
-        _ => {
-            let report = isolint_core::audit(outcome.fixed.as_bytes(), &name, labels, options)
-                .map_err(|e| position(&shown, &e))?;
-            let eligible = report.verdict == Verdict::EligibleForRuntimeTesting;
-            (report.source_text, eligible)
-        }
+    let (outcome, masked_before, masked_after, eligible_after) = match format {
+        Some(format) => fix_imported(
+            &text, format, &origin, &name, &shown, labels, options, selection,
+        )?,
+        None => fix_native(&text, &name, &shown, labels, options, selection)?,
     };
     if apply && !outcome.edits.is_empty() {
         crate::files::atomic::write_atomically(path, outcome.fixed.as_bytes())
@@ -158,6 +132,100 @@ fn fix_file(
         masked_after,
         eligible_after,
     })
+}
+
+/// The outcome of fixing a native profile, its masked texts before and
+/// after, and whether the fixed profile is eligible.
+type Done = (Outcome, String, String, bool);
+
+fn fix_native(
+    text: &str,
+    name: &str,
+    shown: &str,
+    labels: &Labels,
+    options: &AuditOptions,
+    selection: &Selection,
+) -> Result<Done, String> {
+    // The masked text of the last text audited, so the diff needs no
+    // audit of its own.
+    let last: RefCell<Option<(String, String, bool)>> = RefCell::new(None);
+    let audit = |t: &str| {
+        let report =
+            isolint_core::audit(t.as_bytes(), name, labels, options).map_err(|e| e.to_string())?;
+        let eligible = report.verdict == Verdict::EligibleForRuntimeTesting;
+        *last.borrow_mut() = Some((t.to_string(), report.source_text, eligible));
+        Ok(vec![(String::new(), report.issues)])
+    };
+    let masked_before = {
+        let report = isolint_core::audit(text.as_bytes(), name, labels, options)
+            .map_err(|e| position(shown, &e))?;
+        report.source_text
+    };
+    let outcome =
+        fix::fix_text(text, None, selection, &audit).map_err(|e| format!("{shown}: {e}"))?;
+    let cached = last.borrow_mut().take();
+    let (masked_after, eligible_after) = match cached {
+        Some((t, masked, eligible)) if t == outcome.fixed => (masked, eligible),
+        _ => {
+            let report = isolint_core::audit(outcome.fixed.as_bytes(), name, labels, options)
+                .map_err(|e| position(shown, &e))?;
+            let eligible = report.verdict == Verdict::EligibleForRuntimeTesting;
+            (report.source_text, eligible)
+        }
+    };
+    Ok((outcome, masked_before, masked_after, eligible_after))
+}
+
+/// A file of an import format, audited as `isolint audit` audits it (the
+/// `--runner` overlay applied, a Compose file in its directory's
+/// context), every profile of it; the diff shows the file with every
+/// profile's secrets masked.
+#[allow(clippy::too_many_arguments)]
+fn fix_imported(
+    text: &str,
+    format: isolint_core::import::Format,
+    origin: &Origin,
+    name: &str,
+    shown: &str,
+    labels: &Labels,
+    options: &AuditOptions,
+    selection: &Selection,
+) -> Result<Done, String> {
+    // Per text: its masked form and whether every profile is eligible.
+    let last: RefCell<Option<(String, String, bool)>> = RefCell::new(None);
+    let audit = |t: &str| -> Result<Vec<(String, Vec<isolint_core::Finding>)>, String> {
+        let units = input::import_in_context(origin, name, t.as_bytes(), format)
+            .map_err(|e| e.to_string())?;
+        let mut out = Vec::with_capacity(units.len());
+        let mut eligible = true;
+        for unit in &units {
+            let report = crate::files::runner::audit_imported(unit, name, labels, options)?;
+            eligible &= report.verdict == Verdict::EligibleForRuntimeTesting;
+            out.push((unit.name.clone(), report.issues));
+        }
+        let masked = units
+            .first()
+            .map_or_else(|| t.to_string(), |u| u.masked_source.to_string());
+        *last.borrow_mut() = Some((t.to_string(), masked, eligible));
+        Ok(out)
+    };
+    audit(text).map_err(|e| format!("{shown}: {e} (read as {})", format.title()))?;
+    let masked_before = last
+        .borrow()
+        .as_ref()
+        .map_or_else(String::new, |(_, m, _)| m.clone());
+    let outcome = fix::fix_text(text, Some(format), selection, &audit)
+        .map_err(|e| format!("{shown}: {e}"))?;
+    let cached = last.borrow_mut().take();
+    let (masked_after, eligible_after) = match cached {
+        Some((t, masked, eligible)) if t == outcome.fixed => (masked, eligible),
+        _ => {
+            audit(&outcome.fixed).map_err(|e| format!("{shown}: {e}"))?;
+            let (_, masked, eligible) = last.borrow_mut().take().unwrap_or_default();
+            (masked, eligible)
+        }
+    };
+    Ok((outcome, masked_before, masked_after, eligible_after))
 }
 
 fn position(shown: &str, e: &isolint_core::json::InputError) -> String {
@@ -189,8 +257,10 @@ fn print_text(done: &[Fixed], apply: bool, unsafe_fixes: bool) -> std::io::Resul
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let (mut findings, mut fixable, mut applied, mut skipped) = (0, 0, 0, 0);
+    let mut refused = 0;
     for f in done {
         let o = &f.outcome;
+        refused += o.refused.len();
         findings += o.findings;
         fixable += o.fixable;
         applied += o.applied.len();
@@ -216,6 +286,12 @@ fn print_text(done: &[Fixed], apply: bool, unsafe_fixes: bool) -> std::io::Resul
                 f.shown, c.rule, c.pointer, c.summary
             ));
         }
+        for (c, more, reason) in refused_by_rule(&o.refused) {
+            output::remark(&format!(
+                "{}: no fix for {} at {}{more} in this format: {reason}",
+                f.shown, c.rule, c.pointer
+            ));
+        }
         for w in &o.withdrawn {
             output::error(&format!(
                 "{}: the fix of {} was withdrawn, a bug of that fix: {}",
@@ -228,10 +304,15 @@ fn print_text(done: &[Fixed], apply: bool, unsafe_fixes: bool) -> std::io::Resul
     } else {
         String::new()
     };
-    let line = if apply {
-        format!("Found {findings} findings ({applied} fixed{hidden}).")
+    let no_fix = if refused > 0 {
+        format!(", {refused} with no fix in the file's format")
     } else {
-        format!("Found {findings} findings ({fixable} fixable, {applied} would be fixed{hidden}).")
+        String::new()
+    };
+    let line = if apply {
+        format!("Found {findings} findings ({applied} fixed{hidden}{no_fix}).")
+    } else {
+        format!("Found {findings} findings ({fixable} fixable, {applied} would be fixed{hidden}{no_fix}).")
     };
     writeln!(std::io::stderr().lock(), "{line}")?;
     out.flush()
@@ -255,6 +336,30 @@ fn by_rule(candidates: &[fix::Candidate]) -> Vec<(&fix::Candidate, String)> {
                 String::new()
             };
             (c, more)
+        })
+        .collect()
+}
+
+/// One line per rule and reason, as [`by_rule`].
+fn refused_by_rule(refused: &[fix::Refused]) -> Vec<(&fix::Candidate, String, &str)> {
+    let mut out: Vec<(&fix::Refused, usize)> = Vec::new();
+    for r in refused {
+        match out
+            .iter_mut()
+            .find(|(first, _)| first.candidate.rule == r.candidate.rule && first.reason == r.reason)
+        {
+            Some((_, n)) => *n += 1,
+            None => out.push((r, 0)),
+        }
+    }
+    out.into_iter()
+        .map(|(r, n)| {
+            let more = if n > 0 {
+                format!(" and {n} more")
+            } else {
+                String::new()
+            };
+            (&r.candidate, more, r.reason.as_str())
         })
         .collect()
 }
@@ -284,6 +389,7 @@ fn print_json(done: &[Fixed]) -> std::io::Result<()> {
             let o = &f.outcome;
             let candidate = |c: &fix::Candidate| {
                 json!({
+                    "profile": c.profile,
                     "rule": c.rule,
                     "pointer": c.pointer,
                     "applicability": c.applicability.as_str(),
@@ -296,6 +402,12 @@ fn print_json(done: &[Fixed]) -> std::io::Result<()> {
                 "fixable": o.fixable,
                 "applied": o.applied.iter().map(candidate).collect::<Vec<_>>(),
                 "unsafe_skipped": o.unsafe_skipped.iter().map(candidate).collect::<Vec<_>>(),
+                "refused": o.refused.iter().map(|r| json!({
+                    "rule": r.candidate.rule,
+                    "pointer": r.candidate.pointer,
+                    "profile": r.candidate.profile,
+                    "reason": r.reason,
+                })).collect::<Vec<_>>(),
                 "withdrawn": o.withdrawn.iter().map(|w| json!({
                     "rule": w.rule, "pointers": w.pointers, "reason": w.reason,
                 })).collect::<Vec<_>>(),

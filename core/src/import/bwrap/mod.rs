@@ -320,6 +320,27 @@ pub fn argv(text: &str) -> Result<Vec<Vec<Arg>>, ImportError> {
         .collect())
 }
 
+/// One argument as `isolint fix` edits it: the text bash passes, where the
+/// word is written, and whether the shell fills it in.
+pub(crate) type SourceWord = (String, Loc, bool);
+
+/// Each invocation's position (its `bwrap` word) and its arguments: the
+/// text bash passes, where the word is written, and whether the shell
+/// fills it in. What `isolint fix` edits a script by.
+pub(crate) fn invocation_words(text: &str) -> Result<Vec<(Loc, Vec<SourceWord>)>, ImportError> {
+    Ok(invocations(text)?
+        .into_iter()
+        .map(|inv| {
+            let words = inv
+                .args
+                .into_iter()
+                .map(|w| (w.text, w.loc, w.expands))
+                .collect();
+            (inv.at, words)
+        })
+        .collect())
+}
+
 pub fn import(text: &str) -> Result<Vec<(String, Draft)>, ImportError> {
     let found = invocations(text)?;
     if found.is_empty() {
