@@ -771,7 +771,13 @@ fn is_socket_class(c: crate::labels::LabelClass) -> bool {
 }
 
 fn socket_check(p: String, anchor: &str, because: String) -> RuntimeCheck {
-    check(CheckKind::SocketsDenied, path(p), Expect::Denied, anchor, because)
+    check(
+        CheckKind::SocketsDenied,
+        path(p),
+        Expect::Denied,
+        anchor,
+        because,
+    )
 }
 
 /// Step 13: a connect check per socket a mount brings into the job (at the
@@ -1176,9 +1182,10 @@ mod tests {
         .unwrap();
         let mut missing = Vec::new();
         for (id, kind) in CONFIRMED_BY {
-            let linked = r.runtime_checks.iter().any(|c| {
-                c.kind == *kind && c.motivated_by.iter().any(|m| m.rule == *id)
-            });
+            let linked = r
+                .runtime_checks
+                .iter()
+                .any(|c| c.kind == *kind && c.motivated_by.iter().any(|m| m.rule == *id));
             let fired = r.issues.iter().any(|f| f.rule == *id);
             if fired && !linked {
                 missing.push(*id);

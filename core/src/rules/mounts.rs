@@ -1116,14 +1116,24 @@ fn check_declaration(ctx: &Ctx<'_>, e: &mut Emitter) {
 /// Options of an interpreter that take the next word as their value
 /// (`python3 -W ignore x.py`, `bash -o posix x.sh`, `node -r mod x.js`).
 const INTERPRETER_VALUED: &[&str] = &[
-    "-W", "-X", "-o", "-O", "-r", "-I", "--rcfile", "--init-file", "--require",
+    "-W",
+    "-X",
+    "-o",
+    "-O",
+    "-r",
+    "-I",
+    "--rcfile",
+    "--init-file",
+    "--require",
 ];
 
 /// Whether an interpreter option hands it its code inline (`sh -c`,
 /// `python3 -c`/`-m`, `node -e`/`-p`): then no word after it is a script.
 fn inline_code(option: &str) -> bool {
-    matches!(option, "-e" | "-m" | "-p" | "--eval" | "--print" | "--command")
-        || (!option.starts_with("--") && option.contains('c'))
+    matches!(
+        option,
+        "-e" | "-m" | "-p" | "--eval" | "--print" | "--command"
+    ) || (!option.starts_with("--") && option.contains('c'))
 }
 
 /// The host paths a setup step runs, each with the pointer of the field it
@@ -1297,26 +1307,80 @@ mod tests {
     #[test]
     fn host_side_steps_that_run_a_writable_file() {
         let table: &[(&str, &[&str])] = &[
-            (r#"{"executable":"/srv/scratch/post.sh"}"#, &["/setup/0/executable"]),
-            (r#"{"executable":"sh","arguments":["/srv/scratch/post.sh"]}"#, &["/setup/0/arguments/0"]),
-            (r#"{"executable":"python3","arguments":["-u","/srv/scratch/collect.py"]}"#, &["/setup/0/arguments/1"]),
-            (r#"{"shell":"sh /srv/scratch/post.sh"}"#, &["/setup/0/shell"]),
-            (r#"{"shell":"cd /tmp && /srv/scratch/bin/collect --out x"}"#, &["/setup/0/shell"]),
-            (r#"{"shell":"tar -xf a.tar | /srv/scratch/filter"}"#, &["/setup/0/shell"]),
-            (r#"{"shell":". /srv/scratch/env.sh && make"}"#, &["/setup/0/shell"]),
-            (r#"{"shell":"timeout 60 /srv/scratch/post.sh"}"#, &["/setup/0/shell"]),
-            (r#"{"shell":"sh -c '/srv/scratch/a.sh --all'"}"#, &["/setup/0/shell"]),
-            (r#"{"executable":"bash","arguments":["-c","/srv/scratch/post.sh --all"]}"#, &["/setup/0/arguments/1"]),
-            (r#"{"executable":"sudo","arguments":["-u","ci","/srv/scratch/post.sh"]}"#, &["/setup/0/arguments/2"]),
-            (r#"{"executable":"env","arguments":["A=1","/srv/scratch/post.sh"]}"#, &["/setup/0/arguments/1"]),
-            (r#"{"executable":"./post.sh","cwd":"/srv/scratch"}"#, &["/setup/0/executable"]),
-            (r#"{"executable":"./bin/../post.sh","cwd":"/srv/scratch/sub"}"#, &["/setup/0/executable"]),
-            (r#"{"executable":"sh","arguments":["post.sh"],"cwd":"/srv/scratch"}"#, &["/setup/0/arguments/0"]),
+            (
+                r#"{"executable":"/srv/scratch/post.sh"}"#,
+                &["/setup/0/executable"],
+            ),
+            (
+                r#"{"executable":"sh","arguments":["/srv/scratch/post.sh"]}"#,
+                &["/setup/0/arguments/0"],
+            ),
+            (
+                r#"{"executable":"python3","arguments":["-u","/srv/scratch/collect.py"]}"#,
+                &["/setup/0/arguments/1"],
+            ),
+            (
+                r#"{"shell":"sh /srv/scratch/post.sh"}"#,
+                &["/setup/0/shell"],
+            ),
+            (
+                r#"{"shell":"cd /tmp && /srv/scratch/bin/collect --out x"}"#,
+                &["/setup/0/shell"],
+            ),
+            (
+                r#"{"shell":"tar -xf a.tar | /srv/scratch/filter"}"#,
+                &["/setup/0/shell"],
+            ),
+            (
+                r#"{"shell":". /srv/scratch/env.sh && make"}"#,
+                &["/setup/0/shell"],
+            ),
+            (
+                r#"{"shell":"timeout 60 /srv/scratch/post.sh"}"#,
+                &["/setup/0/shell"],
+            ),
+            (
+                r#"{"shell":"sh -c '/srv/scratch/a.sh --all'"}"#,
+                &["/setup/0/shell"],
+            ),
+            (
+                r#"{"executable":"bash","arguments":["-c","/srv/scratch/post.sh --all"]}"#,
+                &["/setup/0/arguments/1"],
+            ),
+            (
+                r#"{"executable":"sudo","arguments":["-u","ci","/srv/scratch/post.sh"]}"#,
+                &["/setup/0/arguments/2"],
+            ),
+            (
+                r#"{"executable":"env","arguments":["A=1","/srv/scratch/post.sh"]}"#,
+                &["/setup/0/arguments/1"],
+            ),
+            (
+                r#"{"executable":"./post.sh","cwd":"/srv/scratch"}"#,
+                &["/setup/0/executable"],
+            ),
+            (
+                r#"{"executable":"./bin/../post.sh","cwd":"/srv/scratch/sub"}"#,
+                &["/setup/0/executable"],
+            ),
+            (
+                r#"{"executable":"sh","arguments":["post.sh"],"cwd":"/srv/scratch"}"#,
+                &["/setup/0/arguments/0"],
+            ),
             // not code the host runs from the mount
-            (r#"{"executable":"../outside.sh","cwd":"/srv/scratch"}"#, &[]),
+            (
+                r#"{"executable":"../outside.sh","cwd":"/srv/scratch"}"#,
+                &[],
+            ),
             (r#"{"executable":"post.sh","cwd":"/srv/scratch"}"#, &[]),
-            (r#"{"executable":"/usr/bin/python3","arguments":["/opt/collect.py","/srv/scratch/out"]}"#, &[]),
-            (r#"{"shell":"cp /srv/scratch/report.xml /var/reports/"}"#, &[]),
+            (
+                r#"{"executable":"/usr/bin/python3","arguments":["/opt/collect.py","/srv/scratch/out"]}"#,
+                &[],
+            ),
+            (
+                r#"{"shell":"cp /srv/scratch/report.xml /var/reports/"}"#,
+                &[],
+            ),
             (r#"{"executable":"/srv/ro/post.sh"}"#, &[]),
             (r#"{"executable":"/usr/local/bin/post"}"#, &[]),
         ];

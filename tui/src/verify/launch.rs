@@ -1463,7 +1463,7 @@ mod tests {
                 faults: &[],
                 dir: d,
                 forbidden: None,
-            forbidden_socket: None,
+                forbidden_socket: None,
             };
             // Each host-side process verify starts through a worker: the
             // probe worker (with descriptor 3) and the helper worker.

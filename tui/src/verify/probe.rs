@@ -1319,7 +1319,9 @@ fn judge_apparmor(
             ACTION,
             Observed::Unconfined,
             None,
-            Some(format!("label `{shown}`: no AppArmor profile confines the job")),
+            Some(format!(
+                "label `{shown}`: no AppArmor profile confines the job"
+            )),
         ),
         (_, "enforce" | "kill") => (
             ACTION,
@@ -1332,13 +1334,17 @@ fn judge_apparmor(
             ACTION,
             Observed::Unconfined,
             None,
-            Some(format!("label `{shown}`: the profile only logs, nothing is refused")),
+            Some(format!(
+                "label `{shown}`: the profile only logs, nothing is refused"
+            )),
         ),
         _ => (
             ACTION,
             Observed::Error,
             None,
-            Some(format!("label `{shown}`: an AppArmor mode this probe does not know")),
+            Some(format!(
+                "label `{shown}`: an AppArmor mode this probe does not know"
+            )),
         ),
     }
 }
@@ -1392,9 +1398,20 @@ fn sockets(path: &Path) -> Answer {
         let a = connect_unix(s);
         let name = s
             .file_name()
-            .map(|n| n.to_string_lossy().chars().filter(char::is_ascii_graphic).take(64).collect::<String>())
+            .map(|n| {
+                n.to_string_lossy()
+                    .chars()
+                    .filter(char::is_ascii_graphic)
+                    .take(64)
+                    .collect::<String>()
+            })
             .unwrap_or_default();
-        let a = (a.0, a.1, a.2, Some(format!("{name}: {}", a.3.unwrap_or_default())));
+        let a = (
+            a.0,
+            a.1,
+            a.2,
+            Some(format!("{name}: {}", a.3.unwrap_or_default())),
+        );
         // Any connection is the answer; a denial outranks absence.
         let rank = |o: Observed| match o {
             Observed::Allowed => 3,
@@ -1439,7 +1456,12 @@ fn connect_unix(path: &Path) -> Answer {
                 ),
                 Err(a) => {
                     let a = std::io::Error::from(a);
-                    (ACTION, denial(&a), errno_name(&a), Some("nothing listens, and the job may not connect".into()))
+                    (
+                        ACTION,
+                        denial(&a),
+                        errno_name(&a),
+                        Some("nothing listens, and the job may not connect".into()),
+                    )
                 }
             }
         }
@@ -1636,18 +1658,42 @@ mod tests {
         type Read = Result<&'static str, i32>;
         let table: &[(Read, Read, Observed)] = &[
             (Ok("docker-default (enforce)\n"), Err(0), Observed::Confined),
-            (Ok("cri-containerd.apparmor.d (enforce)\n"), Err(0), Observed::Confined),
-            (Ok("lxc-container-default-cgns (kill)\n"), Err(0), Observed::Confined),
+            (
+                Ok("cri-containerd.apparmor.d (enforce)\n"),
+                Err(0),
+                Observed::Confined,
+            ),
+            (
+                Ok("lxc-container-default-cgns (kill)\n"),
+                Err(0),
+                Observed::Confined,
+            ),
             (Ok("unconfined\n"), Err(0), Observed::Unconfined),
             (Ok("unconfined"), Err(0), Observed::Unconfined),
-            (Ok("docker-default (complain)\n"), Err(0), Observed::Unconfined),
-            (Ok("/usr/bin/job (unconfined)\n"), Err(0), Observed::Unconfined),
+            (
+                Ok("docker-default (complain)\n"),
+                Err(0),
+                Observed::Unconfined,
+            ),
+            (
+                Ok("/usr/bin/job (unconfined)\n"),
+                Err(0),
+                Observed::Unconfined,
+            ),
             (Ok("docker-default (sideways)\n"), Err(0), Observed::Error),
             // An older kernel: only the shared entry.
-            (Err(libc::ENOENT), Ok("docker-default (enforce)\n"), Observed::Confined),
+            (
+                Err(libc::ENOENT),
+                Ok("docker-default (enforce)\n"),
+                Observed::Confined,
+            ),
             (Err(libc::ENOENT), Ok("unconfined\n"), Observed::Unconfined),
             // SELinux's label is not AppArmor's.
-            (Err(libc::ENOENT), Ok("system_u:system_r:container_t:s0:c1,c2\0"), Observed::Unconfined),
+            (
+                Err(libc::ENOENT),
+                Ok("system_u:system_r:container_t:s0:c1,c2\0"),
+                Observed::Unconfined,
+            ),
             // No security module at all, or AppArmor built in but off.
             (Err(libc::ENOENT), Err(libc::EINVAL), Observed::Unconfined),
             (Err(libc::ENOENT), Err(libc::ENOENT), Observed::Unconfined),
