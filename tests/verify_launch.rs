@@ -306,6 +306,11 @@ const FAULTS: &[(&str, &str, &str)] = &[
         "devices-standard",
         "bind a host device into /dev",
     ),
+    (
+        "bind-socket",
+        "sockets-denied",
+        "bind a listening socket of the launcher's at the forbidden engine socket",
+    ),
 ];
 
 #[test]
@@ -339,7 +344,7 @@ fn every_misconfigured_launch_is_reported_as_disagreeing() {
     eprintln!("{table}");
     // Every check kind the launcher can observe was deviated from.
     let kinds: std::collections::BTreeSet<&str> = FAULTS.iter().map(|(_, k, _)| *k).collect();
-    assert_eq!(kinds.len(), 14);
+    assert_eq!(kinds.len(), 15);
 }
 
 #[test]
@@ -425,6 +430,36 @@ fn a_microvm_launched_on_bubblewrap_is_reported_on_the_host_kernel() {
     let others: Vec<&Value> = checks(&rec)
         .iter()
         .filter(|c| c["kind"] != "boundary-kernel" && c["status"] == "disagrees")
+        .collect();
+    assert!(others.is_empty(), "{others:#?}");
+}
+
+/// bubblewrap applies no AppArmor profile, so a profile that declares the
+/// runtime's default profile, launched here, must be caught by the
+/// apparmor-confined check (on a kernel without AppArmor too: nothing
+/// confines the job either way). The rest of the launch still agrees.
+#[test]
+fn a_declared_apparmor_profile_launched_on_bubblewrap_is_reported_unconfined() {
+    if !bwrap_present() {
+        return;
+    }
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let f = fixture();
+    let mut p: Value = serde_json::from_str(&fs::read_to_string(&f.profile).unwrap()).unwrap();
+    p["boundary"]["apparmor"] = "default".into();
+    fs::write(&f.profile, p.to_string()).unwrap();
+    let (code, rec) = verify(&f, None);
+    let aa: Vec<&Value> = checks(&rec)
+        .iter()
+        .filter(|c| c["kind"] == "apparmor-confined")
+        .collect();
+    assert_eq!(aa.len(), 1, "{rec:#}");
+    assert_eq!(aa[0]["status"], "disagrees", "{}", aa[0]);
+    assert_eq!(aa[0]["observed"], "unconfined", "{}", aa[0]);
+    assert_eq!(code, 1);
+    let others: Vec<&Value> = checks(&rec)
+        .iter()
+        .filter(|c| c["kind"] != "apparmor-confined" && c["status"] == "disagrees")
         .collect();
     assert!(others.is_empty(), "{others:#?}");
 }

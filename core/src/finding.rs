@@ -105,6 +105,8 @@ string_enum!(
         NamespacePrivate = "namespace-private",
         KernelWriteDenied = "kernel-write-denied",
         DevicesStandard = "devices-standard",
+        ApparmorConfined = "apparmor-confined",
+        SocketsDenied = "sockets-denied",
     }
 );
 

@@ -36,6 +36,7 @@ string_enum!(
         WithinDeclared = "within-declared",
         Private = "private",
         Standard = "standard",
+        Confined = "confined",
     }
 );
 
@@ -298,6 +299,8 @@ pub struct Standing {
     unlisted: [RuntimeCheck; 2],
     /// The worker is destroyed (step 10).
     worker: RuntimeCheck,
+    /// Each socket label: connecting to it must fail (step 13).
+    sockets: Vec<RuntimeCheck>,
     /// The ids of the limit checks (by [`LimitName`]), the timeout's, the
     /// environment's and the kernel's.
     limit_ids: [String; 6],
@@ -422,6 +425,23 @@ impl Standing {
                 ))
             })
             .collect();
+        let mut seen_socket = std::collections::HashSet::new();
+        let sockets = catalog
+            .labels
+            .iter()
+            .filter(|l| is_socket_class(l.class) && seen_socket.insert(l.path.as_str()))
+            .map(|l| {
+                identified(socket_check(
+                    l.path.clone(),
+                    "",
+                    format!(
+                        "catalog label {} ({}) must not accept a connection from inside the job",
+                        l.path,
+                        l.class.as_str()
+                    ),
+                ))
+            })
+            .collect();
         let outside = ["/", "/etc", "/usr"].map(|t| {
             identified(check(
                 CheckKind::WriteDenied,
@@ -468,6 +488,7 @@ impl Standing {
                 "/cleanup",
                 "after results are collected the worker must be gone, with nothing kept but the declared metadata",
             )),
+            sockets,
             limit_ids: LIMITS.map(|name| limit_check(name, None, "").stable_id()),
             timeout_id: timeout_check(None).stable_id(),
             env_id: env_check(Vec::new()).stable_id(),
@@ -504,6 +525,9 @@ pub fn derive(ctx: &Ctx<'_>, standing: &Standing) -> Vec<RuntimeCheck> {
     // 12. What the kernel says of the job's own process: what a container
     //     escape probe (amicontained, CDK's evaluate) looks at first.
     confinement(ctx, &mut out);
+    // 13. Sockets: connecting to an engine's or a production service's
+    //     socket is the attack, whatever a read of the path answers.
+    sockets(ctx, standing, &mut out);
     out
 }
 
@@ -764,6 +788,71 @@ fn own_kernel(ctx: &Ctx<'_>, standing: &Standing, out: &mut Vec<RuntimeCheck>) {
     }
 }
 
+/// Whether a label class names sockets (a socket, or a directory of them)
+/// that a job must not connect to.
+fn is_socket_class(c: crate::labels::LabelClass) -> bool {
+    matches!(
+        c,
+        crate::labels::LabelClass::ContainerEngineSocket
+            | crate::labels::LabelClass::ProductionSocket
+    )
+}
+
+fn socket_check(p: String, anchor: &str, because: String) -> RuntimeCheck {
+    check(
+        CheckKind::SocketsDenied,
+        path(p),
+        Expect::Denied,
+        anchor,
+        because,
+    )
+}
+
+/// Step 13: a connect check per socket a mount brings into the job (at the
+/// path the job sees), then every socket label of the catalog at its host
+/// path, as for reads.
+fn sockets(ctx: &Ctx<'_>, standing: &Standing, out: &mut Vec<RuntimeCheck>) {
+    let mut seen = std::collections::HashSet::new();
+    for v in ctx.mounts {
+        let (Some(c), Some(target)) = (&v.class, v.mount.target.as_deref()) else {
+            continue;
+        };
+        let src = c.normalized.path.as_str();
+        let own = c
+            .matched
+            .as_ref()
+            .filter(|m| is_socket_class(m.class))
+            .map(|m| (src, m.class));
+        let below = c
+            .exposes
+            .iter()
+            .filter(|e| is_socket_class(e.class))
+            .map(|e| (e.path.as_str(), e.class));
+        for (host, class) in own.into_iter().chain(below) {
+            let t = in_job(src, target, host);
+            if seen.insert(t.clone()) {
+                out.push(socket_check(
+                    t,
+                    &v.pointer(),
+                    format!(
+                        "{} brings {} ({}) into the job; a connection to it must be refused",
+                        v.pointer(),
+                        host,
+                        class.as_str()
+                    ),
+                ));
+            }
+        }
+    }
+    out.extend(
+        standing
+            .sockets
+            .iter()
+            .filter(|c| !matches!(&c.target, Target::Path(p) if seen.contains(p)))
+            .cloned(),
+    );
+}
+
 /// Kernel knobs a job that can write one turns into code the host runs:
 /// the core dump handler and the module loader helper (both run as root
 /// on the host when triggered), and the magic SysRq trigger. The cgroup
@@ -858,6 +947,18 @@ fn confinement(ctx: &Ctx<'_>, out: &mut Vec<RuntimeCheck>) {
             } else {
                 format!("{knob} must not be writable by the job: the host acts on what is written there")
             },
+        ));
+    }
+    // AppArmor, when the profile says anything of it: the claim is
+    // observed (an `unconfined` declaration is reported by PRV021, and the
+    // check then stands for what eligibility needs).
+    if b.and_then(|b| b.apparmor).is_some() {
+        out.push(check(
+            CheckKind::ApparmorConfined,
+            Target::Subject("apparmor"),
+            Expect::Confined,
+            "/boundary/apparmor",
+            "the job's process must run under an AppArmor profile in enforce mode (/proc/self/attr/apparmor/current); unconfined, nothing refuses a mount or a /proc/sys write that another setting let through",
         ));
     }
     out.push(check(
@@ -1043,6 +1144,85 @@ mod tests {
             .collect();
         assert!(limits.contains(&(LimitName::MemoryBytes, Threshold::Value(1048576))));
         assert!(limits.contains(&(LimitName::Processes, Threshold::Any)));
+    }
+
+    /// Which probe kind confirms each rule whose setting the probe can see
+    /// from inside: the rule names it, so its findings ask the verifier.
+    const CONFIRMED_BY: &[(&str, CheckKind)] = &[
+        ("PRV002", CheckKind::CapabilitiesDropped),
+        ("PRV003", CheckKind::CapabilitiesDropped),
+        ("PRV006", CheckKind::NamespacePrivate),
+        ("PRV007", CheckKind::SeccompFiltered),
+        ("PRV020", CheckKind::KernelWriteDenied),
+        ("PRV021", CheckKind::ApparmorConfined),
+        ("PRV022", CheckKind::DevicesStandard),
+        ("MNT004", CheckKind::SocketsDenied),
+    ];
+
+    #[test]
+    fn rules_name_the_probe_kind_that_confirms_them() {
+        let mut wrong = Vec::new();
+        for (id, kind) in CONFIRMED_BY {
+            let rule = crate::rules::find(id).unwrap();
+            if rule.runtime_check != Some(*kind) {
+                wrong.push(format!("{id}: {:?}, want {kind:?}", rule.runtime_check));
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "{} of {} wrong: {wrong:?}",
+            wrong.len(),
+            CONFIRMED_BY.len()
+        );
+        // Each confinement kind is asked for by some rule.
+        for kind in [
+            CheckKind::SeccompFiltered,
+            CheckKind::CapabilitiesDropped,
+            CheckKind::NamespacePrivate,
+            CheckKind::KernelWriteDenied,
+            CheckKind::DevicesStandard,
+            CheckKind::ApparmorConfined,
+            CheckKind::SocketsDenied,
+        ] {
+            assert!(
+                crate::rules::all().any(|r| r.runtime_check == Some(kind)),
+                "{kind:?}"
+            );
+        }
+    }
+
+    /// A profile with each rule's setting: its finding links to a check of
+    /// the kind the rule names.
+    #[test]
+    fn confinement_findings_link_to_their_checks() {
+        let p = crate::WORKSHOP_PROFILE
+            .replace(r#""seccomp": "default""#, r#""seccomp": "unconfined""#)
+            .replace(
+                r#""host_namespaces": []"#,
+                r#""host_namespaces": ["pid"], "apparmor": "unconfined", "devices": ["/dev/kmsg"], "unmasked_paths": ["/proc/sys"]"#,
+            );
+        let r = audit(
+            p.as_bytes(),
+            "p.json",
+            &Labels::workshop(),
+            &AuditOptions::default(),
+        )
+        .unwrap();
+        let mut missing = Vec::new();
+        for (id, kind) in CONFIRMED_BY {
+            let linked = r
+                .runtime_checks
+                .iter()
+                .any(|c| c.kind == *kind && c.motivated_by.iter().any(|m| m.rule == *id));
+            let fired = r.issues.iter().any(|f| f.rule == *id);
+            if fired && !linked {
+                missing.push(*id);
+            }
+            if !fired && *id != "PRV003" {
+                missing.push(*id);
+            }
+        }
+        assert!(missing.is_empty(), "{missing:?}");
     }
 
     /// A finding whose rule asks for a kind of check is linked to a check

@@ -1963,6 +1963,7 @@ mod tests {
             E::WithinDeclared => "within-declared",
             E::Private => "private",
             E::Standard => "standard",
+            E::Confined => "confined",
         }
     }
 

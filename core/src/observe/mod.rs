@@ -44,6 +44,8 @@ string_enum!(
         SharedWithHost = "shared-with-host",
         Standard = "standard",
         ExtraDevices = "extra-devices",
+        Confined = "confined",
+        Unconfined = "unconfined",
         NeedsLauncher = "needs-launcher",
         Error = "error",
     }
@@ -356,7 +358,8 @@ fn judge(expect: Expect, observed: Observed) -> (Status, &'static str) {
         | (E::Filtered, O::Filtered)
         | (E::WithinDeclared, O::WithinDeclared)
         | (E::Private, O::Private)
-        | (E::Standard, O::Standard) => (Status::Agrees, "observed as declared"),
+        | (E::Standard, O::Standard)
+        | (E::Confined, O::Confined) => (Status::Agrees, "observed as declared"),
         // Anything else, an answer of another kind included, contradicts
         // the plan: fail closed.
         _ => (Status::Disagrees, "observed otherwise than declared"),
@@ -612,6 +615,7 @@ mod tests {
             Expect::WithinDeclared => Observed::WithinDeclared,
             Expect::Private => Observed::Private,
             Expect::Standard => Observed::Standard,
+            Expect::Confined => Observed::Confined,
         }
     }
 

@@ -180,6 +180,81 @@ const ADVISORIES: &[Advisory] = &[
         host_network_only: false,
     },
     Advisory {
+        // GHSA-2cgq-h8xw-2v5j; the CVE record lists 1.27.5, 1.28.5 and
+        // 1.29.3 affected and 1.27.6, 1.28.6, 1.29.4 not; the fix is in
+        // those tags and 1.30.0. The 1.25 and 1.26 branches took it with
+        // no release after, and GO-2024-2791 marks every older release.
+        runtime: "cri-o",
+        ids: &["CVE-2024-3154"],
+        published: "2024-04-26",
+        affected: &[
+            (v(0, 0, 0), v(1, 27, 6)),
+            (v(1, 28, 0), v(1, 28, 6)),
+            (v(1, 29, 0), v(1, 29, 4)),
+        ],
+        what: "a pod annotation (`org.systemd.property.*`) reaches the runtime as a systemd property of the container's unit, so whoever can create a pod acts on the host",
+        host_network_only: false,
+    },
+    Advisory {
+        // GHSA-992m-xc3g-r7rj: "crun before 0.10.5"; 0.10.5 was tagged on
+        // 2019-11-10.
+        runtime: "crun",
+        ids: &["CVE-2019-18837"],
+        published: "2019-11-10",
+        affected: &[(v(0, 0, 0), v(0, 10, 5))],
+        what: "a crafted image's link makes crun resolve a mount target outside the container, giving access to host files",
+        host_network_only: false,
+    },
+    Advisory {
+        // crun NEWS, crun-1.28 (tagged 2026-05-27): device setup followed
+        // a `/dev` link of the image out of the root file system.
+        runtime: "crun",
+        ids: &["CVE-2026-47766"],
+        published: "2026-05-27",
+        affected: &[(v(0, 0, 0), v(1, 28, 0))],
+        what: "an image whose `/dev` is a link makes crun create and replace device nodes in a host directory",
+        host_network_only: false,
+    },
+    Advisory {
+        // The CVE records: "crun 1.29.1 and earlier"; crun 1.30 fixes both
+        // (its release notes, 2026-09-24).
+        runtime: "crun",
+        ids: &["CVE-2026-88264", "CVE-2026-88265"],
+        published: "2026-09-24",
+        affected: &[(v(0, 0, 0), v(1, 30, 0))],
+        what: "with no fresh mount over `/dev`, an image's `/dev/console` or `/dev/null` link makes crun create a root-owned host file or hand the job a host file and chown it",
+        host_network_only: false,
+    },
+    Advisory {
+        // GHSA-f42g-r5jj-qh4j: crun's krun handler, fixed in crun 1.20
+        // (2025-02-04).
+        runtime: "krun",
+        ids: &["CVE-2025-24965"],
+        published: "2025-02-04",
+        affected: &[(v(0, 0, 0), v(1, 20, 0))],
+        what: "an image's link makes the krun handler write `.krun_config.json` outside the root file system, creating or changing host files",
+        host_network_only: false,
+    },
+    Advisory {
+        // The CVE record: "a regression in crun 1.29", fixed in crun 1.30.
+        runtime: "krun",
+        ids: &["CVE-2026-84042"],
+        published: "2026-09-24",
+        affected: &[(v(1, 29, 0), v(1, 30, 0))],
+        what: "rootful krun with passt networking runs a payload from the image with host root privileges",
+        host_network_only: false,
+    },
+    Advisory {
+        // GHSA-vf95-55w6-qmrf, youki's share of runc's 2025 procfs
+        // advisories; the fix was merged into v0.5.7 (2025-11-05).
+        runtime: "youki",
+        ids: &["CVE-2025-62596"],
+        published: "2025-11-05",
+        affected: &[(v(0, 0, 0), v(0, 5, 7))],
+        what: "mount races and redirected procfs writes let a container write host procfs files and escape",
+        host_network_only: false,
+    },
+    Advisory {
         runtime: "kata",
         ids: &["CVE-2020-2025"],
         published: "2020-05-26",
@@ -223,8 +298,16 @@ fn advisory_name(raw: &str) -> String {
         "crio" | "cri-o" => "cri-o".into(),
         "kata" | "kata-runtime" | "kata-containers" | "containerd-shim-kata-v2" => "kata".into(),
         _ if n.starts_with("kata-") => "kata".into(),
+        "crun-krun" | "krun-sev" => "krun".into(),
         _ => n.to_string(),
     }
+}
+
+/// Whether an advisory filed under `filed` applies to the runtime named
+/// `name` (as [`advisory_name`] gives it): crun's krun handler is crun
+/// itself, run under another name, so crun's advisories reach it too.
+fn applies_to(filed: &str, name: &str) -> bool {
+    filed == name || (name == "krun" && filed == "crun")
 }
 
 fn advisories_for(
@@ -235,7 +318,7 @@ fn advisories_for(
     let name = advisory_name(name);
     ADVISORIES
         .iter()
-        .filter(move |a| a.runtime == name && (host_network || !a.host_network_only))
+        .filter(move |a| applies_to(a.runtime, &name) && (host_network || !a.host_network_only))
         .filter(move |a| {
             a.affected
                 .iter()
@@ -695,8 +778,8 @@ pub(crate) const ISO006: Rule = Rule {
     area: Area::Isolation,
     severity: Severity::High,
     title: "the runtime's version has a published escape",
-    rationale: "Some runtime releases have published container escapes: runc before 1.1.12 (CVE-2024-21626) and before 1.2.8 / 1.3.3 (CVE-2025-31133, CVE-2025-52565, CVE-2025-52881); containerd before 1.3.9 / 1.4.3 with the host network (CVE-2020-15257); CRI-O 1.19 to 1.23 before 1.19.6 / 1.20.7 / 1.21.6 / 1.22.3 / 1.23.2 (CVE-2022-0811); Kata Containers before 1.10.6 / 1.11.1 (CVE-2020-2023, CVE-2020-2025, CVE-2020-2026); Firecracker 1.13 to 1.14.3 and 1.15.0 (CVE-2026-5747). Hostile test code can use them to reach the host. Distributions sometimes backport fixes under the old version number, so a patch date after the advisory lowers the finding to medium, and the finding says that it takes the distribution's backport on trust: confirm the build carries the fix.",
-    remediation: "Upgrade the runtime to a fixed release (runc 1.2.8 or 1.3.3, containerd 1.4.3, CRI-O 1.23.2, Kata 1.11.1, Firecracker 1.14.4 or 1.15.1, or later) and update `boundary.runtime.version` and `patched_on`.",
+    rationale: "Some runtime releases have published container escapes: runc before 1.1.12 (CVE-2024-21626) and before 1.2.8 / 1.3.3 (CVE-2025-31133, CVE-2025-52565, CVE-2025-52881); containerd before 1.3.9 / 1.4.3 with the host network (CVE-2020-15257); CRI-O 1.19 to 1.23 before 1.19.6 / 1.20.7 / 1.21.6 / 1.22.3 / 1.23.2 (CVE-2022-0811) and before 1.27.6 / 1.28.6 / 1.29.4 (CVE-2024-3154); crun before 0.10.5, 1.28 or 1.30 (CVE-2019-18837, CVE-2026-47766, CVE-2026-88264, CVE-2026-88265) and its krun handler before 1.20 or at 1.29 (CVE-2025-24965, CVE-2026-84042); youki before 0.5.7 (CVE-2025-62596); Kata Containers before 1.10.6 / 1.11.1 (CVE-2020-2023, CVE-2020-2025, CVE-2020-2026); Firecracker 1.13 to 1.14.3 and 1.15.0 (CVE-2026-5747). Hostile test code can use them to reach the host. Distributions sometimes backport fixes under the old version number, so a patch date after the advisory lowers the finding to medium, and the finding says that it takes the distribution's backport on trust: confirm the build carries the fix.",
+    remediation: "Upgrade the runtime to a fixed release (runc 1.2.8 or 1.3.3, containerd 1.4.3, CRI-O 1.27.6, 1.28.6, 1.29.4 or 1.30, crun 1.30, youki 0.5.7, Kata 1.11.1, Firecracker 1.14.4 or 1.15.1, or later) and update `boundary.runtime.version` and `patched_on`.",
     runtime_check: None,
     check: check_known_vulnerable,
 };
@@ -921,8 +1004,125 @@ mod tests {
         assert!(ids("1.3.3").is_empty());
         assert_eq!(ids("1.4.0-rc.2").len(), 3);
         assert!(ids("1.4.0").is_empty());
-        assert!(advisories_for("crun", v(1, 0, 0), false).next().is_none());
+        assert!(advisories_for("runsc", v(1, 0, 0), false).next().is_none());
         assert_eq!(advisories_for(" RUNC ", v(1, 1, 0), false).count(), 2);
+    }
+
+    /// Each runtime's rows below, at and above every fixed release, from
+    /// the advisories themselves (the fixed tags checked in each
+    /// project's repository).
+    #[test]
+    fn advisories_by_runtime_and_version() {
+        let ids = |name: &str, ver: &str| -> Vec<&str> {
+            let mut out: Vec<&str> = advisories_for(name, parse_version(ver).unwrap(), false)
+                .flat_map(|a| a.ids.iter().copied())
+                .collect();
+            out.sort_unstable();
+            out
+        };
+        const CRUN_DEV: [&str; 2] = ["CVE-2026-88264", "CVE-2026-88265"];
+        let table: &[(&str, &str, &[&str])] = &[
+            // crun: NEWS and the GHSA / CVE records.
+            (
+                "crun",
+                "0.10.4",
+                &[
+                    "CVE-2019-18837",
+                    "CVE-2026-47766",
+                    "CVE-2026-88264",
+                    "CVE-2026-88265",
+                ],
+            ),
+            (
+                "crun",
+                "0.10.5",
+                &["CVE-2026-47766", "CVE-2026-88264", "CVE-2026-88265"],
+            ),
+            (
+                "crun",
+                "1.27.1",
+                &["CVE-2026-47766", "CVE-2026-88264", "CVE-2026-88265"],
+            ),
+            ("crun", "1.28", &CRUN_DEV),
+            ("crun", "1.29.1", &CRUN_DEV),
+            ("/usr/bin/crun", "1.29.1", &CRUN_DEV),
+            ("crun", "1.30", &[]),
+            ("crun", "1.31", &[]),
+            // crun's krun handler: crun's own rows and its handler's.
+            (
+                "krun",
+                "1.19.1",
+                &[
+                    "CVE-2025-24965",
+                    "CVE-2026-47766",
+                    "CVE-2026-88264",
+                    "CVE-2026-88265",
+                ],
+            ),
+            (
+                "krun",
+                "1.20",
+                &["CVE-2026-47766", "CVE-2026-88264", "CVE-2026-88265"],
+            ),
+            ("krun", "1.28", &CRUN_DEV),
+            (
+                "krun",
+                "1.29",
+                &["CVE-2026-84042", "CVE-2026-88264", "CVE-2026-88265"],
+            ),
+            (
+                "krun",
+                "1.29.1",
+                &["CVE-2026-84042", "CVE-2026-88264", "CVE-2026-88265"],
+            ),
+            ("krun", "1.30", &[]),
+            (
+                "crun",
+                "1.19.1",
+                &["CVE-2026-47766", "CVE-2026-88264", "CVE-2026-88265"],
+            ),
+            ("crun", "1.29", &CRUN_DEV),
+            // youki: GHSA-vf95-55w6-qmrf, fixed in 0.5.7.
+            ("youki", "0.3.1", &["CVE-2025-62596"]),
+            ("youki", "0.5.6", &["CVE-2025-62596"]),
+            ("youki", "v0.5.7", &[]),
+            ("youki", "0.6.0", &[]),
+            // CRI-O: GHSA-6x2m-w449-qwx7 per branch (1.19 introduced pinns
+            // sysctls), GHSA-2cgq-h8xw-2v5j per branch.
+            ("cri-o", "1.18.6", &["CVE-2024-3154"]),
+            ("cri-o", "1.19.0", &["CVE-2022-0811", "CVE-2024-3154"]),
+            ("cri-o", "1.19.5", &["CVE-2022-0811", "CVE-2024-3154"]),
+            ("cri-o", "1.19.6", &["CVE-2024-3154"]),
+            ("cri-o", "1.20.6", &["CVE-2022-0811", "CVE-2024-3154"]),
+            ("crio", "1.20.7", &["CVE-2024-3154"]),
+            ("cri-o", "1.21.5", &["CVE-2022-0811", "CVE-2024-3154"]),
+            ("cri-o", "1.21.6", &["CVE-2024-3154"]),
+            ("cri-o", "1.22.2", &["CVE-2022-0811", "CVE-2024-3154"]),
+            ("cri-o", "1.22.3", &["CVE-2024-3154"]),
+            ("cri-o", "1.23.1", &["CVE-2022-0811", "CVE-2024-3154"]),
+            ("cri-o", "1.23.2", &["CVE-2024-3154"]),
+            ("cri-o", "1.24.0", &["CVE-2024-3154"]),
+            ("cri-o", "1.27.5", &["CVE-2024-3154"]),
+            ("cri-o", "1.27.6", &[]),
+            ("cri-o", "1.28.0", &["CVE-2024-3154"]),
+            ("cri-o", "1.28.5", &["CVE-2024-3154"]),
+            ("cri-o", "1.28.6", &[]),
+            ("cri-o", "1.29.3", &["CVE-2024-3154"]),
+            ("cri-o", "1.29.4", &[]),
+            ("cri-o", "1.30.0", &[]),
+            // gVisor: no published advisory of an escape to the host with
+            // affected and fixed releases; nothing is claimed.
+            ("runsc", "20180101.0", &[]),
+        ];
+        let mut wrong = 0;
+        for (name, ver, want) in table {
+            let got = ids(name, ver);
+            if got != *want {
+                wrong += 1;
+                eprintln!("{name} {ver}: got {got:?}, want {want:?}");
+            }
+        }
+        assert_eq!(wrong, 0, "{wrong} of {} rows wrong", table.len());
     }
 
     /// (rule, severity, pointer) of this area's findings.

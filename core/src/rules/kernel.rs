@@ -64,7 +64,7 @@ pub(crate) const PRV020: Rule = Rule {
     title: "the kernel files a runtime masks are open to the job",
     rationale: "Container runtimes hide a fixed list of kernel files (`/proc/kcore`, `/proc/keys`, `/proc/timer_list`, `/sys/firmware`, ...) and mount `/proc/sys`, `/proc/sysrq-trigger` and `/sys` read-only, because namespaces do not cover them: they describe and control the host kernel. Kubernetes `procMount: Unmasked`, Docker `systempaths=unconfined`, an OCI config with empty `maskedPaths`/`readonlyPaths` or a writable sysfs mount remove that layer, which is what nested sandboxes ask for and what the 2025 runc escapes went through. The code under test can then read kernel memory layout, change host-wide kernel settings and trigger host actions, whatever the task says it does.",
     remediation: "Keep the runtime's default masking (`procMount: Default`, no `systempaths=unconfined`, the runtime's `maskedPaths` and `readonlyPaths`, sysfs read-only). If a nested sandbox needs its own /proc, give it a VM boundary instead.",
-    runtime_check: None,
+    runtime_check: Some(CheckKind::KernelWriteDenied),
     check: check_masking,
 };
 
@@ -100,7 +100,7 @@ pub(crate) const PRV021: Rule = Rule {
     title: "the job runs with AppArmor or SELinux switched off",
     rationale: "The runtime's AppArmor profile and SELinux type are the layer that still refuses a mount, a write under `/proc/sys` or a host file after a capability or namespace setting went wrong; several container escapes were stopped only by it. `unconfined`, `label=disable` and super-privileged types such as `spc_t` take that layer away for every process of the job, test code included.",
     remediation: "Leave AppArmor at the runtime's default (`RuntimeDefault`, or omit the option) and SELinux labelling on with the container type; if a custom policy is needed, declare it as `custom` and review it.",
-    runtime_check: None,
+    runtime_check: Some(CheckKind::ApparmorConfined),
     check: check_security_modules,
 };
 
@@ -251,7 +251,7 @@ pub(crate) const PRV022: Rule = Rule {
     title: "the job can open a host device",
     rationale: "A device node is a door into a host driver that no namespace separates. Raw disks, `/dev/mem` and an allow-all device rule reach every file and the kernel's memory (critical); KVM, network taps, input devices, consoles and kernel control nodes reach a large kernel interface or the reviewer's keyboard and screen (high); FUSE and GPU or sound drivers widen the kernel surface (medium). Devices the runtime always creates (`/dev/null`, `/dev/zero`, `/dev/urandom`, the job's own pty) are not findings. The task needing only tests does not matter: any process of the job can open the node.",
     remediation: "Remove the device (Compose `devices`/`device_cgroup_rules`, Kubernetes `volumeDevices`, OCI `linux.devices` and device cgroup, bwrap `--dev-bind`, or a mount whose source is a device node); use `--dev /dev` or the runtime's default device set. A job that needs KVM or a GPU belongs in a boundary of its own.",
-    runtime_check: None,
+    runtime_check: Some(CheckKind::DevicesStandard),
     check: check_devices,
 };
 

@@ -457,7 +457,7 @@ pub(crate) const MNT004: Rule = Rule {
     title: "the container engine's socket is mounted",
     rationale: "Whoever can connect to the Docker, containerd, Podman, CRI-O or BuildKit socket can start a privileged container with the host's root file system mounted: full control of the host. A read-only mount does not prevent connecting to a socket.",
     remediation: "Remove the mount. If the job must build images, use a rootless or remote builder that holds no host authority.",
-    runtime_check: Some(CheckKind::ReadDenied),
+    runtime_check: Some(CheckKind::SocketsDenied),
     check: check_engine_socket,
 };
 
@@ -1113,31 +1113,93 @@ fn check_declaration(ctx: &Ctx<'_>, e: &mut Emitter) {
     }
 }
 
-/// The host paths a setup step runs: its program and, for an interpreter
-/// (`sh`, `python3`), the script it is given; with the pointer of each.
+/// Options of an interpreter that take the next word as their value
+/// (`python3 -W ignore x.py`, `bash -o posix x.sh`, `node -r mod x.js`).
+const INTERPRETER_VALUED: &[&str] = &[
+    "-W",
+    "-X",
+    "-o",
+    "-O",
+    "-r",
+    "-I",
+    "--rcfile",
+    "--init-file",
+    "--require",
+];
+
+/// Whether an interpreter option hands it its code inline (`sh -c`,
+/// `python3 -c`/`-m`, `node -e`/`-p`): then no word after it is a script.
+fn inline_code(option: &str) -> bool {
+    matches!(
+        option,
+        "-e" | "-m" | "-p" | "--eval" | "--print" | "--command"
+    ) || (!option.starts_with("--") && option.contains('c'))
+}
+
+/// The host paths a setup step runs, each with the pointer of the field it
+/// came from: for every simple command of the step (shell text split,
+/// `sh -c` text followed, wrappers such as `sudo`, `env` and `timeout`
+/// passed over), its program and, for an interpreter or `source`, the
+/// script it is given. A relative path is the step's working directory's
+/// (`./post.sh`, `sh post.sh`); a bare program name is looked up on PATH,
+/// which the profile does not describe, so it is left out.
 fn programs_run(ptr: &str, cmd: &crate::model::Command) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    if let Some(exe) = cmd.executable.as_deref() {
-        out.push((format!("{ptr}/executable"), exe.to_string()));
-        let base = exe.rsplit('/').next().unwrap_or(exe);
-        if crate::shell::is_interpreter(base) {
-            if let Some((i, script)) = cmd
-                .arguments()
-                .iter()
-                .enumerate()
-                .find(|(_, a)| !a.starts_with('-'))
-            {
-                out.push((format!("{ptr}/arguments/{i}"), script.clone()));
+    use crate::shell::fetch::{pipelines_of, program_index};
+    let cwd = cmd
+        .cwd
+        .as_deref()
+        .map(str::trim)
+        .filter(|c| c.starts_with('/'));
+    let resolve = |word: &str, bare: bool| -> Option<String> {
+        if word.starts_with('/') {
+            return Some(word.to_string());
+        }
+        // Expansions and home paths are the shell's to resolve.
+        if word.is_empty() || word.starts_with(['-', '$', '~']) || (!bare && !word.contains('/')) {
+            return None;
+        }
+        cwd.map(|c| format!("{}/{word}", c.trim_end_matches('/')))
+    };
+    let mut out: Vec<(String, String)> = Vec::new();
+    for pipeline in pipelines_of(ptr, cmd) {
+        for simple in pipeline {
+            let Some(prog) = program_index(&simple).and_then(|i| simple.get(i..)) else {
+                continue;
+            };
+            let [program, rest @ ..] = prog else { continue };
+            if let Some(p) = resolve(&program.text, false) {
+                out.push((program.pointer.clone(), p));
+            }
+            // `.` is the POSIX `source`, whose name the program-name
+            // normalising reads as empty.
+            let name = crate::shell::program_name(&program.text);
+            if !(program.text == "." || crate::shell::programs::runs_code(&name)) {
+                continue;
+            }
+            let mut words = rest.iter();
+            while let Some(w) = words.next() {
+                let t = w.text.as_str();
+                if t == "--" {
+                    continue;
+                }
+                if t.starts_with('-') {
+                    if inline_code(t) {
+                        break;
+                    }
+                    if INTERPRETER_VALUED.contains(&t) {
+                        words.next();
+                    }
+                    continue;
+                }
+                if let Some(p) = resolve(t, true) {
+                    out.push((w.pointer.clone(), p));
+                }
+                break;
             }
         }
     }
-    if let Some(first) = cmd
-        .shell
-        .as_deref()
-        .and_then(|s| s.split_whitespace().next())
-    {
-        out.push((format!("{ptr}/shell"), first.to_string()));
-    }
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|(at, p)| seen.insert((at.clone(), normalize(p).path)));
     out
 }
 
@@ -1169,9 +1231,6 @@ fn check_host_runs_writable(ctx: &Ctx<'_>, e: &mut Emitter) {
     for (i, step) in ctx.profile.setup().iter().enumerate() {
         let ptr = format!("/setup/{i}");
         for (at, path) in programs_run(&ptr, step) {
-            if !path.starts_with('/') {
-                continue;
-            }
             let run = normalize(&path).path;
             let Some((v, source)) = writable.iter().find(|(_, s)| contains(s, &run)) else {
                 continue;
@@ -1241,6 +1300,106 @@ mod tests {
             "../../../fixtures/profiles/workshop-fixed.json"
         ));
         assert!(fixed.is_empty(), "{fixed:?}");
+    }
+
+    /// MNT031 by the shape of the host-side step: (step, pointers it
+    /// reports). `/srv/scratch` is writable, `/srv/ro` read-only.
+    #[test]
+    fn host_side_steps_that_run_a_writable_file() {
+        let table: &[(&str, &[&str])] = &[
+            (
+                r#"{"executable":"/srv/scratch/post.sh"}"#,
+                &["/setup/0/executable"],
+            ),
+            (
+                r#"{"executable":"sh","arguments":["/srv/scratch/post.sh"]}"#,
+                &["/setup/0/arguments/0"],
+            ),
+            (
+                r#"{"executable":"python3","arguments":["-u","/srv/scratch/collect.py"]}"#,
+                &["/setup/0/arguments/1"],
+            ),
+            (
+                r#"{"shell":"sh /srv/scratch/post.sh"}"#,
+                &["/setup/0/shell"],
+            ),
+            (
+                r#"{"shell":"cd /tmp && /srv/scratch/bin/collect --out x"}"#,
+                &["/setup/0/shell"],
+            ),
+            (
+                r#"{"shell":"tar -xf a.tar | /srv/scratch/filter"}"#,
+                &["/setup/0/shell"],
+            ),
+            (
+                r#"{"shell":". /srv/scratch/env.sh && make"}"#,
+                &["/setup/0/shell"],
+            ),
+            (
+                r#"{"shell":"timeout 60 /srv/scratch/post.sh"}"#,
+                &["/setup/0/shell"],
+            ),
+            (
+                r#"{"shell":"sh -c '/srv/scratch/a.sh --all'"}"#,
+                &["/setup/0/shell"],
+            ),
+            (
+                r#"{"executable":"bash","arguments":["-c","/srv/scratch/post.sh --all"]}"#,
+                &["/setup/0/arguments/1"],
+            ),
+            (
+                r#"{"executable":"sudo","arguments":["-u","ci","/srv/scratch/post.sh"]}"#,
+                &["/setup/0/arguments/2"],
+            ),
+            (
+                r#"{"executable":"env","arguments":["A=1","/srv/scratch/post.sh"]}"#,
+                &["/setup/0/arguments/1"],
+            ),
+            (
+                r#"{"executable":"./post.sh","cwd":"/srv/scratch"}"#,
+                &["/setup/0/executable"],
+            ),
+            (
+                r#"{"executable":"./bin/../post.sh","cwd":"/srv/scratch/sub"}"#,
+                &["/setup/0/executable"],
+            ),
+            (
+                r#"{"executable":"sh","arguments":["post.sh"],"cwd":"/srv/scratch"}"#,
+                &["/setup/0/arguments/0"],
+            ),
+            // not code the host runs from the mount
+            (
+                r#"{"executable":"../outside.sh","cwd":"/srv/scratch"}"#,
+                &[],
+            ),
+            (r#"{"executable":"post.sh","cwd":"/srv/scratch"}"#, &[]),
+            (
+                r#"{"executable":"/usr/bin/python3","arguments":["/opt/collect.py","/srv/scratch/out"]}"#,
+                &[],
+            ),
+            (
+                r#"{"shell":"cp /srv/scratch/report.xml /var/reports/"}"#,
+                &[],
+            ),
+            (r#"{"executable":"/srv/ro/post.sh"}"#, &[]),
+            (r#"{"executable":"/usr/local/bin/post"}"#, &[]),
+        ];
+        let mut wrong = 0;
+        for (step, want) in table {
+            let p = format!(
+                r#"{{"name":"t","needs":{{"inputs":["source-snapshot"],"outputs":["scratch"],"services":[]}},"mounts":[{{"source":"/srv/scratch","target":"/scratch","access":"read-write"}},{{"source":"/srv/ro","target":"/ro","access":"read-only"}}],"setup":[{step}]}}"#
+            );
+            let got: Vec<String> = fired(&p)
+                .into_iter()
+                .filter(|(r, _, _, _)| r == "MNT031")
+                .map(|(_, p, _, _)| p)
+                .collect();
+            if got != *want {
+                wrong += 1;
+                eprintln!("{step}: got {got:?}, want {want:?}");
+            }
+        }
+        assert_eq!(wrong, 0, "{wrong} of {} rows wrong", table.len());
     }
 
     /// Only a `..` after a named component can be redirected by a link.

@@ -330,7 +330,7 @@ pub(crate) const PRV002: Rule = Rule {
     title: "the job is granted an extra Linux capability",
     rationale: "Each added capability is a slice of root's power over the kernel. Some are the host outright: `SYS_ADMIN` (mounts and namespaces), `SYS_MODULE`, `SYS_RAWIO`, `SYS_PTRACE`, `DAC_READ_SEARCH` (read any file by handle), `BPF`, `PERFMON`, the MAC ones and `ALL`; these are critical. The rest widen the kernel surface the job can attack; `NET_ADMIN`, for one, can rewrite firewall rules inside the job's network namespace.",
     remediation: "Remove the entry from `boundary.capabilities.add`; a test job needs none. If a tool insists, run that step separately with the single capability it needs.",
-    runtime_check: None,
+    runtime_check: Some(CheckKind::CapabilitiesDropped),
     check: |ctx, e| {
         let caps = boundary(ctx).capabilities.as_ref();
         let add = caps.and_then(|c| c.add.as_deref()).unwrap_or(&[]);
@@ -374,7 +374,7 @@ pub(crate) const PRV003: Rule = Rule {
     title: "the job keeps the runtime's default capabilities",
     rationale: "Container runtimes grant a default set of capabilities (changing file owners, bypassing file permissions, raw sockets, binding low ports and more) that a test job does not need. Unless `ALL` is dropped, that set stays, and a kernel bug reachable through one of them becomes an escape.",
     remediation: "Set `boundary.capabilities.drop` to `[\"ALL\"]`, then add back, one by one, only what the job proves it needs.",
-    runtime_check: None,
+    runtime_check: Some(CheckKind::CapabilitiesDropped),
     check: |ctx, e| {
         let caps = boundary(ctx).capabilities.as_ref();
         if drops_all(caps) {
@@ -456,7 +456,7 @@ pub(crate) const PRV006: Rule = Rule {
     title: "the job shares a namespace with the host",
     rationale: "Namespaces are what separate the job's view of processes, network, mounts and users from the host's. Sharing `pid`, `network` or `mount` hands the job a direct view into the host (critical); sharing `user` or `ipc` removes a layer an escape would otherwise need (high); sharing `uts` only exposes the host name (medium).",
     remediation: "Remove the entry from `boundary.host_namespaces`; a test job needs private namespaces.",
-    runtime_check: Some(CheckKind::ReadDenied),
+    runtime_check: Some(CheckKind::NamespacePrivate),
     check: |ctx, e| {
         let list = boundary(ctx).host_namespaces.as_deref().unwrap_or(&[]);
         for (i, ns) in list.iter().enumerate() {
@@ -478,7 +478,7 @@ pub(crate) const PRV007: Rule = Rule {
     title: "the job runs without a syscall filter",
     rationale: "A seccomp profile blocks the rarely needed system calls through which most kernel escapes start. Running unconfined exposes the host kernel's whole system call surface to the test code; not declaring it leaves the choice to the runner.",
     remediation: "Set `boundary.seccomp` to `default` (or to `custom` with a reviewed profile).",
-    runtime_check: None,
+    runtime_check: Some(CheckKind::SeccompFiltered),
     check: |ctx, e| match boundary(ctx).seccomp {
         Some(Seccomp::Unconfined) => {
             // Severity follows tenancy: untrusted (or unstated) code is

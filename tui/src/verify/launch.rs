@@ -77,6 +77,8 @@ const SECCOMP_FD: RawFd = 5;
 /// A file of the launcher's own directory, writable by the worker, that
 /// the writable-knob faults bind over a kernel knob's path.
 const KNOB_FILE: &str = "knob";
+/// The socket of the launcher's own directory that `bind-socket` binds in.
+const SOCKET_FILE: &str = "fault.sock";
 /// Host device nodes the `bind-device` fault binds in (the first present).
 const FAULT_DEVICES: [&str; 4] = [
     "/dev/kmsg",
@@ -144,6 +146,9 @@ enum Fault {
     WritableReleaseAgent,
     /// Bind a host device node into the worker's /dev (never opened).
     BindDevice,
+    /// Bind a socket the launcher listens on, in its own directory, where
+    /// the plan's first forbidden socket is (never a host socket).
+    BindSocket,
 }
 
 #[cfg(any(test, feature = "fault-injection"))]
@@ -166,6 +171,7 @@ const FAULTS: &[(&str, Fault)] = &[
     ("writable-knob", Fault::WritableKnob),
     ("writable-release-agent", Fault::WritableReleaseAgent),
     ("bind-device", Fault::BindDevice),
+    ("bind-socket", Fault::BindSocket),
 ];
 
 /// The variable `add-variable` gives the job (a test build only).
@@ -494,6 +500,8 @@ struct Worker<'a> {
     dir: &'a Path,
     /// A path the catalog forbids, bound in by `bind-forbidden`.
     forbidden: Option<&'a Path>,
+    /// The first socket the plan forbids, where `bind-socket` binds one.
+    forbidden_socket: Option<&'a Path>,
 }
 
 impl Worker<'_> {
@@ -564,6 +572,13 @@ impl Worker<'_> {
         }
         if self.has(Fault::WritableReleaseAgent) {
             push(&["--bind", &knob, "/sys/fs/cgroup/memory/release_agent"]);
+        }
+        if let Some(s) = self
+            .forbidden_socket
+            .filter(|_| self.has(Fault::BindSocket))
+        {
+            let own = self.dir.join(SOCKET_FILE).to_string_lossy().into_owned();
+            push(&["--bind", &own, &s.to_string_lossy()]);
         }
         if self.has(Fault::BindDevice) {
             // Without any of them, /dev/null under a name outside the
@@ -983,6 +998,14 @@ fn forbidden_fixture(plan: &Value) -> Option<PathBuf> {
     })
 }
 
+/// The first socket path the plan says the job must not connect to.
+fn forbidden_socket(plan: &Value) -> Option<PathBuf> {
+    plan["runtime_checks"].as_array()?.iter().find_map(|c| {
+        let p = c["target"]["path"].as_str()?;
+        (c["kind"] == "sockets-denied").then(|| PathBuf::from(p))
+    })
+}
+
 /// The profile document and its report: audited as `isolint audit` would
 /// (an imported format through its importer and the runner overlay).
 fn audited(args: &VerifyArgs) -> Result<(String, isolint_core::Report), String> {
@@ -1120,6 +1143,19 @@ fn verify(args: &VerifyArgs) -> Result<u8, String> {
     let export_text = isolint_core::render::json::render(&report);
     let mut export: Value = serde_json::from_str(&export_text).map_err(|e| e.to_string())?;
     let forbidden = forbidden_fixture(&export);
+    let forbidden_socket = forbidden_socket(&export);
+    // `bind-socket`: a listener of the launcher's own, in its directory,
+    // open to the worker's uid; dropped with the directory.
+    let _fault_socket = if faults.contains(&Fault::BindSocket) {
+        let at = dir.path.join(SOCKET_FILE);
+        let l = std::os::unix::net::UnixListener::bind(&at)
+            .map_err(|e| format!("fault socket: {e}"))?;
+        std::fs::set_permissions(&at, std::fs::Permissions::from_mode(0o777))
+            .map_err(|e| format!("fault socket: {e}"))?;
+        Some(l)
+    } else {
+        None
+    };
     mapped_plan(&mut export, &spec, &sources, port);
     let plan_path = dir.path.join("plan.json");
     std::fs::write(&plan_path, export.to_string()).map_err(|e| format!("plan: {e}"))?;
@@ -1140,6 +1176,7 @@ fn verify(args: &VerifyArgs) -> Result<u8, String> {
         faults: &faults,
         dir: &dir.path,
         forbidden: forbidden.as_deref(),
+        forbidden_socket: forbidden_socket.as_deref(),
     };
     // One after the other: the kernel counts the process limit per host
     // uid across user namespaces, so two workers at once would share it.
@@ -1317,6 +1354,7 @@ mod tests {
             faults: &[],
             dir: Path::new("/tmp/isolint-verify-test"),
             forbidden: None,
+            forbidden_socket: None,
         };
         let args = w.bwrap_args().join(" ");
         for want in [
@@ -1425,6 +1463,7 @@ mod tests {
                 faults: &[],
                 dir: d,
                 forbidden: None,
+                forbidden_socket: None,
             };
             // Each host-side process verify starts through a worker: the
             // probe worker (with descriptor 3) and the helper worker.

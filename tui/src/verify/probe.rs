@@ -1247,6 +1247,234 @@ fn devices() -> Answer {
     )
 }
 
+/// Where the kernel keeps this process's AppArmor label: the module's
+/// own entry (kernels with security module stacking), then the shared one.
+const APPARMOR_OWN: &str = "/proc/self/attr/apparmor/current";
+const ATTR_CURRENT: &str = "/proc/self/attr/current";
+
+/// `apparmor-confined`: the AppArmor label the kernel gives this process,
+/// as amicontained reads it. Only read; no profile is loaded or changed.
+fn apparmor() -> Answer {
+    judge_apparmor(std::fs::read_to_string(APPARMOR_OWN), || {
+        std::fs::read_to_string(ATTR_CURRENT)
+    })
+}
+
+/// Whether a label is AppArmor's (`unconfined`, or `PROFILE (MODE)`)
+/// rather than another module's (SELinux `user:role:type:level`).
+fn apparmor_label(label: &str) -> bool {
+    label == "unconfined" || label.ends_with(')')
+}
+
+fn judge_apparmor(
+    own: std::io::Result<String>,
+    shared: impl FnOnce() -> std::io::Result<String>,
+) -> Answer {
+    const ACTION: &str = "read /proc/self/attr/apparmor/current (or attr/current)";
+    let off = |e: &std::io::Error| {
+        (
+            ACTION,
+            Observed::Unconfined,
+            errno_name(e),
+            Some("AppArmor is not enabled in this kernel: no profile confines the job".into()),
+        )
+    };
+    let raw = match own {
+        Ok(s) => s,
+        // No AppArmor entry of its own: an older kernel, or no AppArmor.
+        Err(e) if e.raw_os_error() == Some(libc::ENOENT) => match shared() {
+            Ok(s) => s,
+            Err(e) if matches!(e.raw_os_error(), Some(libc::EINVAL | libc::ENOENT)) => {
+                return off(&e)
+            }
+            Err(e) => return (ACTION, Observed::Error, errno_name(&e), None),
+        },
+        // Built in but not enabled.
+        Err(e) if e.raw_os_error() == Some(libc::EINVAL) => return off(&e),
+        Err(e) => return (ACTION, Observed::Error, errno_name(&e), None),
+    };
+    let label = raw.trim_end_matches(['\n', '\0']).trim();
+    // The label is the job's kernel's to write: printable, and short.
+    let shown: String = label
+        .chars()
+        .filter(|c| c.is_ascii_graphic() || *c == ' ')
+        .take(64)
+        .collect();
+    if !apparmor_label(label) {
+        return (
+            ACTION,
+            Observed::Unconfined,
+            None,
+            Some(format!(
+                "the process's label `{shown}` is another security module's, not AppArmor's"
+            )),
+        );
+    }
+    let (profile, mode) = match label.rsplit_once(" (") {
+        Some((p, m)) => (p, m.trim_end_matches(')')),
+        None => (label, ""),
+    };
+    match (profile, mode) {
+        ("unconfined", _) | (_, "unconfined") => (
+            ACTION,
+            Observed::Unconfined,
+            None,
+            Some(format!(
+                "label `{shown}`: no AppArmor profile confines the job"
+            )),
+        ),
+        (_, "enforce" | "kill") => (
+            ACTION,
+            Observed::Confined,
+            None,
+            Some(format!("label `{shown}`")),
+        ),
+        // Complain mode logs what it would refuse, and allows it.
+        (_, "complain" | "prompt") => (
+            ACTION,
+            Observed::Unconfined,
+            None,
+            Some(format!(
+                "label `{shown}`: the profile only logs, nothing is refused"
+            )),
+        ),
+        _ => (
+            ACTION,
+            Observed::Error,
+            None,
+            Some(format!(
+                "label `{shown}`: an AppArmor mode this probe does not know"
+            )),
+        ),
+    }
+}
+
+/// The most sockets of one directory a `sockets-denied` check tries.
+const MAX_SOCKETS: usize = 32;
+
+/// `sockets-denied`: connect(2) to the Unix socket at the path, or to each
+/// socket directly in it when it is a directory (a service's socket
+/// directory), and close at once; nothing is sent. Nothing that is not a
+/// socket is opened.
+fn sockets(path: &Path) -> Answer {
+    use std::os::unix::fs::FileTypeExt;
+    const ACTION: &str = "connect(2) AF_UNIX, closed at once (nothing sent)";
+    let t = match std::fs::metadata(path) {
+        Ok(m) => m.file_type(),
+        Err(e) => return (ACTION, denial(&e), errno_name(&e), None),
+    };
+    let targets: Vec<PathBuf> = if t.is_socket() {
+        vec![path.to_path_buf()]
+    } else if t.is_dir() {
+        match std::fs::read_dir(path) {
+            Ok(entries) => entries
+                .flatten()
+                .filter(|e| {
+                    std::fs::symlink_metadata(e.path()).is_ok_and(|m| m.file_type().is_socket())
+                })
+                .map(|e| e.path())
+                .take(MAX_SOCKETS)
+                .collect(),
+            Err(e) => return ("readdir", denial(&e), errno_name(&e), None),
+        }
+    } else {
+        return (
+            ACTION,
+            Observed::Absent,
+            None,
+            Some(format!("{}: no socket to connect to", special_kind(t))),
+        );
+    };
+    if targets.is_empty() {
+        return (
+            ACTION,
+            Observed::Absent,
+            None,
+            Some("the directory holds no socket".into()),
+        );
+    }
+    let mut worst: Option<Answer> = None;
+    for s in &targets {
+        let a = connect_unix(s);
+        let name = s
+            .file_name()
+            .map(|n| {
+                n.to_string_lossy()
+                    .chars()
+                    .filter(char::is_ascii_graphic)
+                    .take(64)
+                    .collect::<String>()
+            })
+            .unwrap_or_default();
+        let a = (
+            a.0,
+            a.1,
+            a.2,
+            Some(format!("{name}: {}", a.3.unwrap_or_default())),
+        );
+        // Any connection is the answer; a denial outranks absence.
+        let rank = |o: Observed| match o {
+            Observed::Allowed => 3,
+            Observed::Error => 2,
+            Observed::Denied => 1,
+            _ => 0,
+        };
+        if worst.as_ref().is_none_or(|w| rank(a.1) > rank(w.1)) {
+            worst = Some(a);
+        }
+    }
+    worst.unwrap_or((ACTION, Observed::Error, None, None))
+}
+
+/// One connect(2) to a socket path, closed at once.
+fn connect_unix(path: &Path) -> Answer {
+    const ACTION: &str = "connect(2) AF_UNIX, closed at once (nothing sent)";
+    match std::os::unix::net::UnixStream::connect(path) {
+        Ok(s) => {
+            drop(s);
+            (
+                ACTION,
+                Observed::Allowed,
+                None,
+                Some("connected: the job reaches whatever listens there".into()),
+            )
+        }
+        // Nothing listens now; whether the job could connect once
+        // something does is the socket file's write permission.
+        Err(e) if e.raw_os_error() == Some(libc::ECONNREFUSED) => {
+            match rustix::fs::accessat(
+                rustix::fs::CWD,
+                path,
+                rustix::fs::Access::WRITE_OK,
+                rustix::fs::AtFlags::EACCESS,
+            ) {
+                Ok(()) => (
+                    ACTION,
+                    Observed::Allowed,
+                    errno_name(&e),
+                    Some("nothing listens now, but the job may connect once something does".into()),
+                ),
+                Err(a) => {
+                    let a = std::io::Error::from(a);
+                    (
+                        ACTION,
+                        denial(&a),
+                        errno_name(&a),
+                        Some("nothing listens, and the job may not connect".into()),
+                    )
+                }
+            }
+        }
+        Err(e) if e.kind() == ErrorKind::InvalidInput => (
+            ACTION,
+            Observed::Error,
+            None,
+            Some("the path is too long for a socket address".into()),
+        ),
+        Err(e) => (ACTION, denial(&e), errno_name(&e), None),
+    }
+}
+
 fn perform(kind: &str, target: &Value, host_boot_id: Option<&str>) -> Answer {
     let path = target["path"].as_str().map(Path::new);
     match (kind, path) {
@@ -1263,6 +1491,8 @@ fn perform(kind: &str, target: &Value, host_boot_id: Option<&str>) -> Answer {
         ("namespace-private", Some(_)) => namespace(target),
         ("kernel-write-denied", Some(p)) => kernel_write(p),
         ("devices-standard", _) => devices(),
+        ("apparmor-confined", _) => apparmor(),
+        ("sockets-denied", Some(p)) => sockets(p),
         _ => (
             "none",
             Observed::NeedsLauncher,
@@ -1420,6 +1650,109 @@ mod tests {
 
     const HOST: &str = "3d2c1b0a-4f5e-4d6c-8b7a-0e1f2a3b4c5d";
     const OTHER: &str = "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d";
+
+    /// (own entry, shared entry) → observed: AppArmor's label as each
+    /// kernel writes it.
+    #[test]
+    fn the_apparmor_label_decides_confinement() {
+        type Read = Result<&'static str, i32>;
+        let table: &[(Read, Read, Observed)] = &[
+            (Ok("docker-default (enforce)\n"), Err(0), Observed::Confined),
+            (
+                Ok("cri-containerd.apparmor.d (enforce)\n"),
+                Err(0),
+                Observed::Confined,
+            ),
+            (
+                Ok("lxc-container-default-cgns (kill)\n"),
+                Err(0),
+                Observed::Confined,
+            ),
+            (Ok("unconfined\n"), Err(0), Observed::Unconfined),
+            (Ok("unconfined"), Err(0), Observed::Unconfined),
+            (
+                Ok("docker-default (complain)\n"),
+                Err(0),
+                Observed::Unconfined,
+            ),
+            (
+                Ok("/usr/bin/job (unconfined)\n"),
+                Err(0),
+                Observed::Unconfined,
+            ),
+            (Ok("docker-default (sideways)\n"), Err(0), Observed::Error),
+            // An older kernel: only the shared entry.
+            (
+                Err(libc::ENOENT),
+                Ok("docker-default (enforce)\n"),
+                Observed::Confined,
+            ),
+            (Err(libc::ENOENT), Ok("unconfined\n"), Observed::Unconfined),
+            // SELinux's label is not AppArmor's.
+            (
+                Err(libc::ENOENT),
+                Ok("system_u:system_r:container_t:s0:c1,c2\0"),
+                Observed::Unconfined,
+            ),
+            // No security module at all, or AppArmor built in but off.
+            (Err(libc::ENOENT), Err(libc::EINVAL), Observed::Unconfined),
+            (Err(libc::ENOENT), Err(libc::ENOENT), Observed::Unconfined),
+            (Err(libc::EINVAL), Err(0), Observed::Unconfined),
+            // Unreadable: not an answer.
+            (Err(libc::EACCES), Err(0), Observed::Error),
+            (Err(libc::ENOENT), Err(libc::EACCES), Observed::Error),
+        ];
+        let read = |r: &Read| match r {
+            Ok(s) => Ok(s.to_string()),
+            Err(n) => Err(std::io::Error::from_raw_os_error(*n)),
+        };
+        let mut wrong = 0;
+        for (own, shared, want) in table {
+            let got = judge_apparmor(read(own), || read(shared)).1;
+            if got != *want {
+                wrong += 1;
+                eprintln!("{own:?} / {shared:?}: got {got:?}, want {want:?}");
+            }
+        }
+        assert_eq!(wrong, 0, "{wrong} of {} rows wrong", table.len());
+    }
+
+    /// Sockets this test makes in its own temporary directory; never a
+    /// host socket.
+    #[test]
+    fn a_socket_the_job_can_connect_to_is_allowed() {
+        use std::os::unix::net::UnixListener;
+        let dir = tempfile::tempdir().unwrap();
+        let live = dir.path().join("live.sock");
+        let _listener = UnixListener::bind(&live).unwrap();
+        let stale = dir.path().join("stale.sock");
+        drop(UnixListener::bind(&stale).unwrap());
+        let plain = dir.path().join("plain");
+        std::fs::write(&plain, "").unwrap();
+        let with_socket = dir.path().join("run");
+        std::fs::create_dir(&with_socket).unwrap();
+        let _inner = UnixListener::bind(with_socket.join("svc.sock")).unwrap();
+        let empty = dir.path().join("empty");
+        std::fs::create_dir(&empty).unwrap();
+        let table: &[(&Path, Observed)] = &[
+            (&live, Observed::Allowed),
+            // Nothing listens, but the file would let the job connect.
+            (&stale, Observed::Allowed),
+            (&with_socket, Observed::Allowed),
+            (&plain, Observed::Absent),
+            (&empty, Observed::Absent),
+            (&dir.path().join("missing.sock"), Observed::Absent),
+        ];
+        let mut wrong = 0;
+        for (p, want) in table {
+            let got = sockets(p);
+            if got.1 != *want {
+                wrong += 1;
+                eprintln!("{}: got {got:?}, want {want:?}", p.display());
+            }
+        }
+        assert_eq!(wrong, 0, "{wrong} of {} rows wrong", table.len());
+    }
 
     #[test]
     fn boot_ids_are_uuids_in_any_case() {
