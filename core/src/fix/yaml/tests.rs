@@ -1,0 +1,513 @@
+use super::edit::{Doc, New, Node, Ops};
+use super::*;
+use crate::fix::{apply, candidates};
+
+/// The node at `path` (keys, or item indices) of the first document.
+fn at<'d>(doc: &'d Doc<'_>, path: &[&str]) -> &'d Node {
+    let mut n = doc.docs.first().expect("a document");
+    for k in path {
+        n = match k.parse::<usize>() {
+            Ok(i) if n.is_seq() => n.items().get(i).expect("item"),
+            _ => n.get(k).unwrap_or_else(|| panic!("no key {k}")),
+        };
+    }
+    n
+}
+
+/// The key node of the entry at `path`.
+fn key_of<'d>(doc: &'d Doc<'_>, path: &[&str]) -> Option<&'d Node> {
+    let (last, parent) = path.split_last()?;
+    at(doc, parent).entry(last).map(|e| &e.key)
+}
+
+/// The bytes outside the edited spans are the original's, in order.
+pub(super) fn outside_kept(old: &str, new: &str, edits: &[TextEdit]) -> bool {
+    let mut at_old = 0;
+    let mut at_new = 0;
+    for e in edits {
+        let Some(keep) = old.get(at_old..e.start) else {
+            return false;
+        };
+        if new.get(at_new..at_new + keep.len()) != Some(keep) {
+            return false;
+        }
+        at_new += keep.len() + e.text.len();
+        at_old = e.end;
+    }
+    new.get(at_new..) == old.get(at_old..)
+}
+
+/// Both readers take `text`: the importers' and libyaml's.
+fn reads_back(text: &str) -> Result<serde_yaml::Value, String> {
+    crate::import::yaml::parse(text.as_bytes()).map_err(|e| format!("isolint reader: {e}"))?;
+    serde_yaml::from_str::<serde_yaml::Value>(text).map_err(|e| format!("serde_yaml: {e}"))
+}
+
+type Op = for<'d, 't> fn(&'d Doc<'t>, &mut Ops<'d, 't>) -> Result<(), Refusal>;
+
+fn s(v: &str) -> New {
+    New::Str(v.into())
+}
+fn p(v: &str) -> New {
+    New::Plain(v.into())
+}
+
+/// Block, flow, comment, anchor and quoting cases of each edit: the text
+/// expected, or `None` for a refusal.
+#[test]
+fn yaml_edits_keep_style_and_refuse_what_they_cannot_know() {
+    #[rustfmt::skip]
+    let cases: Vec<(&str, &str, Op, Option<&str>)> = vec![
+        // Replace a scalar, keeping its quoting and what follows it.
+        ("plain bool", "sc:\n  privileged: true\n", |d, o| o.set(at(d, &["sc"]), &["privileged"], New::bool(false)), Some("sc:\n  privileged: false\n")),
+        ("single quotes kept", "user: 'root'\n", |d, o| o.set(d.docs.first().unwrap(), &["user"], s("1000:1000")), Some("user: '1000:1000'\n")),
+        ("double quotes kept", "user: \"root\"\n", |d, o| o.set(d.docs.first().unwrap(), &["user"], s("1000:1000")), Some("user: \"1000:1000\"\n")),
+        ("plain string that YAML 1.1 reads as a number is quoted", "user: root\n", |d, o| o.set(d.docs.first().unwrap(), &["user"], s("1000:1000")), Some("user: \"1000:1000\"\n")),
+        ("comment after the value kept", "privileged: true   # why\nx: 1\n", |d, o| o.set(d.docs.first().unwrap(), &["privileged"], New::bool(false)), Some("privileged: false   # why\nx: 1\n")),
+        ("unused anchor kept", "privileged: &p true\n", |d, o| o.set(d.docs.first().unwrap(), &["privileged"], New::bool(false)), Some("privileged: &p false\n")),
+        ("anchor used elsewhere refused", "a: &p true\nb: *p\n", |d, o| o.set(d.docs.first().unwrap(), &["a"], New::bool(false)), None),
+        ("alias refused", "a: &p true\nb: *p\n", |d, o| o.set(d.docs.first().unwrap(), &["b"], New::bool(false)), None),
+        ("flow mapping value", "sc: {privileged: true, a: 1}\n", |d, o| o.set(at(d, &["sc"]), &["privileged"], New::bool(false)), Some("sc: {privileged: false, a: 1}\n")),
+        ("interpolated value refused", "privileged: ${PRIV:-true}\n", |d, o| o.set(d.docs.first().unwrap(), &["privileged"], New::bool(false)), None),
+        ("block scalar refused", "user: |\n  root\n", |d, o| o.set(d.docs.first().unwrap(), &["user"], s("x")), None),
+        ("empty value refused", "sc:\n  privileged:\nx: 1\n", |d, o| o.set(at(d, &["sc"]), &["privileged"], New::bool(false)), None),
+        ("string written into a flow list is quoted", "o: [a]\n", |d, o| o.replace(at(d, &["o", "0"]), &s("no-new-privileges:true")), Some("o: [\"no-new-privileges:true\"]\n")),
+        // Insert a missing key at its siblings' indentation.
+        ("key added after the last sibling", "sc:\n  a: 1\nb: 2\n", |d, o| o.set(at(d, &["sc"]), &["privileged"], New::bool(false)), Some("sc:\n  a: 1\n  privileged: false\nb: 2\n")),
+        ("parents created", "c:\n  name: x\n", |d, o| o.set(at(d, &["c"]), &["securityContext", "allowPrivilegeEscalation"], New::bool(false)), Some("c:\n  name: x\n  securityContext:\n    allowPrivilegeEscalation: false\n")),
+        ("in a list item's mapping", "containers:\n- name: c\n  image: x\nother: 1\n", |d, o| o.set(at(d, &["containers", "0"]), &["securityContext", "privileged"], New::bool(false)), Some("containers:\n- name: c\n  image: x\n  securityContext:\n    privileged: false\nother: 1\n")),
+        ("four-space indentation followed", "spec:\n    c:\n        name: x\n", |d, o| o.set(at(d, &["spec", "c"]), &["securityContext", "privileged"], New::bool(false)), Some("spec:\n    c:\n        name: x\n        securityContext:\n            privileged: false\n")),
+        ("after a nested block and a comment line", "c:\n  env:\n  - name: A\n    value: b # v\nz: 1\n", |d, o| o.set(at(d, &["c"]), &["readOnly"], New::bool(true)), Some("c:\n  env:\n  - name: A\n    value: b # v\n  readOnly: true\nz: 1\n")),
+        ("flow mapping extended", "sc: {a: 1}\n", |d, o| o.set(at(d, &["sc"]), &["privileged"], New::bool(false)), Some("sc: {a: 1, privileged: false}\n")),
+        ("empty flow mapping filled", "sc: {}\n", |d, o| o.set(at(d, &["sc"]), &["privileged"], New::bool(false)), Some("sc: {privileged: false}\n")),
+        ("flow value for a new nested key in a flow map", "c: {name: x}\n", |d, o| o.set(at(d, &["c"]), &["seccompProfile"], New::map(&[("type", p("RuntimeDefault"))])), Some("c: {name: x, seccompProfile: {type: RuntimeDefault}}\n")),
+        ("no final newline", "a:\n  b: 1", |d, o| o.set(at(d, &["a"]), &["c"], p("2")), Some("a:\n  b: 1\n  c: 2")),
+        ("two keys under one new parent written once", "c:\n  name: x\n", |d, o| { o.set(at(d, &["c"]), &["securityContext", "runAsUser"], p("1000"))?; o.set(at(d, &["c"]), &["securityContext", "runAsGroup"], p("1000")) }, Some("c:\n  name: x\n  securityContext:\n    runAsUser: 1000\n    runAsGroup: 1000\n")),
+        ("two edits disagreeing refused", "c:\n  name: x\n", |d, o| { o.set(at(d, &["c"]), &["k"], p("1"))?; o.set(at(d, &["c"]), &["k"], p("2")) }, None),
+        ("a key a merge key also sets refused", "base: &b {a: 1}\nsvc:\n  <<: *b\n  x: 1\n", |d, o| o.set(at(d, &["svc"]), &["a"], p("2")), None),
+        ("a key no merged mapping sets added", "base: &b {a: 1}\nsvc:\n  <<: *b\n  x: 1\n", |d, o| o.set(at(d, &["svc"]), &["z"], p("1")), Some("base: &b {a: 1}\nsvc:\n  <<: *b\n  x: 1\n  z: 1\n")),
+        ("the merge key itself not removed", "base: &b {a: 1}\nsvc:\n  <<: *b\n  x: 1\n", |d, o| o.remove(at(d, &["svc"]), key_of(d, &["svc"]), 0), None),
+        ("new list in the file's list style", "sc:\n  a: 1\nl:\n- x\n", |d, o| o.set(at(d, &["sc"]), &["capabilities", "drop"], New::Seq(vec![p("ALL")])), Some("sc:\n  a: 1\n  capabilities:\n    drop:\n    - ALL\nl:\n- x\n")),
+        ("new list indented when the file indents lists", "sc:\n  a: 1\nl:\n  - x\n", |d, o| o.set(at(d, &["sc"]), &["capabilities", "drop"], New::Seq(vec![p("ALL")])), Some("sc:\n  a: 1\n  capabilities:\n    drop:\n      - ALL\nl:\n  - x\n")),
+        ("CRLF line ends kept", "sc:\r\n  a: 1\r\n", |d, o| o.set(at(d, &["sc"]), &["b"], p("2")), Some("sc:\r\n  a: 1\r\n  b: 2\r\n")),
+        ("after a literal block scalar", "a:\n  s: |\n    x\n\nb: 1\n", |d, o| o.set(at(d, &["a"]), &["k"], p("1")), Some("a:\n  s: |\n    x\n\n  k: 1\nb: 1\n")),
+        ("a collection where a scalar goes refused", "sc:\n  privileged: [true]\n", |d, o| o.set(at(d, &["sc"]), &["privileged"], New::bool(false)), None),
+        ("through a scalar refused", "sc: none\n", |d, o| o.set(d.docs.first().unwrap(), &["sc", "privileged"], New::bool(false)), None),
+        // Append an item.
+        ("block list appended", "drop:\n  - NET_RAW\nx: 1\n", |d, o| o.append(at(d, &["drop"]), p("ALL")), Some("drop:\n  - NET_RAW\n  - ALL\nx: 1\n")),
+        ("block list at the key's column appended", "drop:\n- NET_RAW\n", |d, o| o.append(at(d, &["drop"]), p("ALL")), Some("drop:\n- NET_RAW\n- ALL\n")),
+        ("flow list appended", "drop: [NET_RAW]\n", |d, o| o.append(at(d, &["drop"]), p("ALL")), Some("drop: [NET_RAW, ALL]\n")),
+        ("empty flow list filled", "drop: []\n", |d, o| o.append(at(d, &["drop"]), p("ALL")), Some("drop: [ALL]\n")),
+        ("anchored list used elsewhere refused", "a: &l [x]\nb: *l\n", |d, o| o.append(at(d, &["a"]), p("y")), None),
+        // Remove an item or an entry.
+        ("block item", "l:\n- a\n- b\n- c\n", |d, o| o.remove(at(d, &["l"]), key_of(d, &["l"]), 1), Some("l:\n- a\n- c\n")),
+        ("comment line above the next item kept", "l:\n  - a\n  # about b\n  - b\n", |d, o| o.remove(at(d, &["l"]), key_of(d, &["l"]), 0), Some("l:\n  # about b\n  - b\n")),
+        ("its own trailing comment goes with it", "l:\n  - a  # a\n  - b\n", |d, o| o.remove(at(d, &["l"]), key_of(d, &["l"]), 0), Some("l:\n  - b\n")),
+        ("last block item leaves []", "l:\n  - a\nx: 1\n", |d, o| o.remove(at(d, &["l"]), key_of(d, &["l"]), 0), Some("l: []\nx: 1\n")),
+        ("multi-line item", "v:\n- name: a\n  path: /x\n- name: b\n", |d, o| o.remove(at(d, &["v"]), key_of(d, &["v"]), 0), Some("v:\n- name: b\n")),
+        ("two adjacent items", "l:\n- a\n- b\n- c\n", |d, o| { o.remove(at(d, &["l"]), key_of(d, &["l"]), 0)?; o.remove(at(d, &["l"]), key_of(d, &["l"]), 1) }, Some("l:\n- c\n")),
+        ("flow item in the middle", "l: [a, b, c]\n", |d, o| o.remove(at(d, &["l"]), key_of(d, &["l"]), 1), Some("l: [a, c]\n")),
+        ("flow item at the end", "l: [a, b, c]\n", |d, o| o.remove(at(d, &["l"]), key_of(d, &["l"]), 2), Some("l: [a, b]\n")),
+        ("every flow item", "l: [a]\n", |d, o| o.remove(at(d, &["l"]), key_of(d, &["l"]), 0), Some("l: []\n")),
+        ("block entry", "m:\n  a: 1\n  b: 2\n", |d, o| o.remove(at(d, &["m"]), key_of(d, &["m"]), 0), Some("m:\n  b: 2\n")),
+        ("block entry with a nested value", "m:\n  a:\n    x: 1\n  b: 2\n", |d, o| o.remove(at(d, &["m"]), key_of(d, &["m"]), 0), Some("m:\n  b: 2\n")),
+        ("first entry on the dash's line", "l:\n- name: c\n  image: x\n", |d, o| o.remove(at(d, &["l", "0"]), None, 0), Some("l:\n- image: x\n")),
+        ("last entry leaves {}", "m:\n  a: 1\nz: 2\n", |d, o| o.remove(at(d, &["m"]), key_of(d, &["m"]), 0), Some("m: {}\nz: 2\n")),
+        ("flow entry", "m: {a: 1, b: 2}\n", |d, o| o.remove(at(d, &["m"]), key_of(d, &["m"]), 0), Some("m: {b: 2}\n")),
+        ("anchored list used elsewhere: no removal", "a: &l [x, y]\nb: *l\n", |d, o| o.remove(at(d, &["a"]), key_of(d, &["a"]), 0), None),
+        ("an item sharing its line refused", "l:\n- - a\n  - b\n", |d, o| o.remove(at(d, &["l", "0"]), None, 0), None),
+        ("multi-byte text before the edit", "n: \"é ü\"\nsc:\n  a: 1\n", |d, o| o.set(at(d, &["sc"]), &["a"], p("2")), Some("n: \"é ü\"\nsc:\n  a: 2\n")),
+    ];
+    let mut wrong = Vec::new();
+    for (name, input, op, want) in &cases {
+        let doc = Doc::parse(input).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let mut ops = Ops::new(&doc);
+        let got = op(&doc, &mut ops).and_then(|()| ops.finish());
+        let got_text = got.as_ref().map(|e| apply(input, e));
+        match (want, &got, &got_text) {
+            (None, Err(_), _) => {}
+            (Some(w), Ok(edits), Ok(t)) if t == w => {
+                if !outside_kept(input, t, edits) {
+                    wrong.push(format!("{name}: bytes outside the spans changed"));
+                }
+                match (reads_back(t), serde_yaml::from_str::<serde_yaml::Value>(w)) {
+                    (Ok(a), Ok(b)) if a == b => {}
+                    (a, _) => wrong.push(format!("{name}: does not read back as meant: {a:?}")),
+                }
+            }
+            _ => wrong.push(format!("{name}: want {want:?}, got {got_text:?}")),
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} of {} cases wrong:\n{}",
+        wrong.len(),
+        cases.len(),
+        wrong.join("\n")
+    );
+}
+
+fn set(p: &str, v: &'static str) -> Edit {
+    Edit::Set {
+        pointer: p.into(),
+        value: v,
+    }
+}
+
+fn rm(p: &str) -> Edit {
+    Edit::Remove { pointer: p.into() }
+}
+
+/// `edits` on profile `name` of `text` → the fixed text.
+fn fix_one(format: Format, text: &str, name: &str, edits: &[Edit]) -> Result<String, String> {
+    let profiles = crate::import::import(text.as_bytes(), format).map_err(|e| e.to_string())?;
+    let profile = profiles
+        .iter()
+        .find(|p| p.name == name)
+        .ok_or_else(|| format!("no profile {name}"))?;
+    let out = plan(format, text, profile, edits)?;
+    Ok(apply(text, &out))
+}
+
+const POD: &str = "apiVersion: v1
+kind: Pod
+metadata:
+  name: p
+spec:
+  hostPID: true
+  containers:
+  - name: c
+    image: busybox@sha256:0000000000000000000000000000000000000000000000000000000000000000
+    securityContext:
+      privileged: true
+      capabilities:
+        add: [NET_ADMIN, SYS_TIME]
+    env:
+    - name: TOKEN
+      value: secret
+    - name: KEEP
+      value: keep
+    volumeMounts:
+    - name: host
+      mountPath: /host
+    - name: data
+      mountPath: /data
+  volumes:
+  - name: host
+    hostPath: {path: /}
+  - name: data
+    emptyDir: {}
+";
+
+const COMPOSE: &str = "services:
+  web:
+    image: nginx
+    privileged: true
+    network_mode: host
+    cap_add:
+      - NET_ADMIN
+    security_opt: [seccomp=unconfined]
+    environment:
+      TOKEN: x
+      KEEP: y
+    volumes:
+      - /var/run/docker.sock:/var/run/docker.sock
+      - ./data:/data
+      - type: bind
+        source: ./conf
+        target: /conf
+  db:
+    image: postgres
+    environment:
+      - PASSWORD=x
+      - KEEP=1
+";
+
+/// Per format: profile edits → the manifest's own settings.
+#[test]
+fn profile_edits_land_on_the_format_settings() {
+    type Case = (Format, &'static str, Vec<Edit>, Result<&'static str, ()>);
+    let k = Format::Kubernetes;
+    let c = Format::Compose;
+    let cases: Vec<(&str, &str, Case)> = vec![
+        ("privileged", "Pod/p/c", (k, POD, vec![set("/boundary/privileged", "false")],
+            Ok("      privileged: false\n"))),
+        ("no new privileges", "Pod/p/c", (k, POD, vec![set("/boundary/no_new_privileges", "true")],
+            Ok("        add: [NET_ADMIN, SYS_TIME]\n      allowPrivilegeEscalation: false\n"))),
+        ("read-only root", "Pod/p/c", (k, POD, vec![set("/boundary/read_only_root", "true")],
+            Ok("      readOnlyRootFilesystem: true\n"))),
+        ("drop ALL", "Pod/p/c", (k, POD, vec![set("/boundary/capabilities/drop", "[\"ALL\"]")],
+            Ok("        add: [NET_ADMIN, SYS_TIME]\n        drop:\n        - ALL\n"))),
+        ("remove an added capability", "Pod/p/c", (k, POD, vec![rm("/boundary/capabilities/add/1")],
+            Ok("        add: [NET_ADMIN]\n"))),
+        ("seccomp", "Pod/p/c", (k, POD, vec![set("/boundary/seccomp", "\"default\"")],
+            Ok("      seccompProfile:\n        type: RuntimeDefault\n"))),
+        ("user", "Pod/p/c", (k, POD, vec![set("/boundary/user", "\"1000:1000\"")],
+            Ok("      runAsUser: 1000\n      runAsGroup: 1000\n"))),
+        ("host PID", "Pod/p/c", (k, POD, vec![rm("/boundary/host_namespaces/0")],
+            Ok("  hostPID: false\n"))),
+        ("host user namespace", "Pod/p/c", (k, POD, vec![rm("/boundary/host_namespaces/1")],
+            Ok("  hostUsers: false\n"))),
+        ("env item", "Pod/p/c", (k, POD, vec![rm("/environment/variables/TOKEN")],
+            Ok("    env:\n    - name: KEEP\n"))),
+        ("mount and its volume", "Pod/p/c", (k, POD, vec![rm("/mounts/0")],
+            Ok("    volumeMounts:\n    - name: data\n      mountPath: /data\n  volumes:\n  - name: data\n"))),
+        ("mount read-only", "Pod/p/c", (k, POD, vec![set("/mounts/0/access", "\"read-only\"")],
+            Ok("      mountPath: /host\n      readOnly: true\n"))),
+        ("token mount", "Pod/p/c", (k, POD, vec![rm("/mounts/1")],
+            Ok("  automountServiceAccountToken: false\n"))),
+        ("process limits are not mapped", "Pod/p/c", (k, POD, vec![set("/limits/processes", "256")], Err(()))),
+        ("compose privileged", "web", (c, COMPOSE, vec![set("/boundary/privileged", "false")],
+            Ok("    privileged: false\n"))),
+        ("compose no-new-privileges", "web", (c, COMPOSE, vec![set("/boundary/no_new_privileges", "true")],
+            Ok("    security_opt: [seccomp=unconfined, \"no-new-privileges:true\"]\n"))),
+        ("compose read_only", "web", (c, COMPOSE, vec![set("/boundary/read_only_root", "true")],
+            Ok("        target: /conf\n    read_only: true\n"))),
+        ("compose cap_drop created", "web", (c, COMPOSE, vec![set("/boundary/capabilities/drop", "[\"ALL\"]")],
+            Ok("    cap_drop:\n      - ALL\n"))),
+        ("compose cap_add item", "web", (c, COMPOSE, vec![rm("/boundary/capabilities/add/0")],
+            Ok("    cap_add: []\n"))),
+        ("compose seccomp option removed", "web", (c, COMPOSE, vec![set("/boundary/seccomp", "\"default\"")],
+            Ok("    security_opt: []\n"))),
+        ("compose host network", "web", (c, COMPOSE, vec![rm("/boundary/host_namespaces/0")],
+            Ok("    privileged: true\n    cap_add:\n"))),
+        ("compose env map entry", "web", (c, COMPOSE, vec![rm("/environment/variables/TOKEN")],
+            Ok("    environment:\n      KEEP: y\n"))),
+        ("compose env list item", "db", (c, COMPOSE, vec![rm("/environment/variables/PASSWORD")],
+            Ok("    environment:\n      - KEEP=1\n"))),
+        ("compose short volume removed", "web", (c, COMPOSE, vec![rm("/mounts/0")],
+            Ok("    volumes:\n      - ./data:/data\n"))),
+        ("compose short volume read-only", "web", (c, COMPOSE, vec![set("/mounts/1/access", "\"read-only\"")],
+            Ok("      - ./data:/data:ro\n"))),
+        ("compose long volume read-only", "web", (c, COMPOSE, vec![set("/mounts/2/access", "\"read-only\"")],
+            Ok("        target: /conf\n        read_only: true\n"))),
+        ("compose user", "db", (c, COMPOSE, vec![set("/boundary/user", "\"1000:1000\"")],
+            Ok("      - KEEP=1\n    user: \"1000:1000\"\n"))),
+    ];
+    let mut wrong = Vec::new();
+    for (what, name, (format, text, edits, want)) in &cases {
+        let got = fix_one(*format, text, name, edits);
+        match (want, &got) {
+            (Err(()), Err(_)) => {}
+            (Ok(fragment), Ok(fixed)) if fixed.contains(fragment) => {
+                if let Err(e) = reads_back(fixed) {
+                    wrong.push(format!("{what}: {e}"));
+                }
+                if let Err(e) = crate::import::import(fixed.as_bytes(), *format) {
+                    wrong.push(format!("{what}: the fixed file does not import: {e}"));
+                }
+            }
+            _ => wrong.push(format!("{what}: want {want:?}, got {got:?}")),
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} of {} cases wrong:\n{}",
+        wrong.len(),
+        cases.len(),
+        wrong.join("\n")
+    );
+}
+
+/// A value that is not the file's own to change is refused, never half
+/// edited.
+#[test]
+fn values_from_elsewhere_are_refused() {
+    let cases: &[(&str, &str, Vec<Edit>)] = &[
+        (
+            "interpolated",
+            "services:\n  a:\n    image: x\n    privileged: ${PRIV:-true}\n",
+            vec![set("/boundary/privileged", "false")],
+        ),
+        (
+            "anchor shared by two services",
+            "x-base: &base\n  image: x\n  privileged: true\nservices:\n  a: *base\n  b: *base\n",
+            vec![set("/boundary/privileged", "false")],
+        ),
+        (
+            "merge key",
+            "x-base: &base\n  privileged: true\nservices:\n  a:\n    <<: *base\n    image: x\n",
+            vec![set("/boundary/privileged", "false")],
+        ),
+        (
+            "extends",
+            "services:\n  base:\n    image: x\n    privileged: true\n  a:\n    extends: base\n",
+            vec![set("/boundary/privileged", "false")],
+        ),
+    ];
+    for (what, text, edits) in cases {
+        let name = if *what == "extends" { "a" } else { "a" };
+        let got = fix_one(Format::Compose, text, name, edits);
+        assert!(got.is_err(), "{what}: {got:?}");
+    }
+}
+
+/// Every Kubernetes and Compose file of `fixtures/`: all fixes planned
+/// (unsafe ones included), applied, then the file must read back in both
+/// readers, import again, keep every byte outside the edited spans, and
+/// no profile of the file may gain a finding; the fixed findings are gone.
+/// Prints the share of blocking findings whose fix lands as a YAML edit.
+#[test]
+fn every_yaml_fixture_fixes_cleanly() {
+    use crate::import::detect;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
+    let mut files = Vec::new();
+    let mut stack = vec![root];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "yaml" || x == "yml") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    let labels = crate::Labels::workshop();
+    let audit_all = |text: &str,
+                     format: Format|
+     -> Result<Vec<(String, Vec<crate::finding::Finding>)>, String> {
+        let profiles = crate::import::import(text.as_bytes(), format).map_err(|e| e.to_string())?;
+        profiles
+            .iter()
+            .map(|p| {
+                crate::audit::audit_imported(
+                    p,
+                    "f.yaml",
+                    &labels,
+                    &crate::AuditOptions::default(),
+                    None,
+                    &crate::par::InOrder,
+                )
+                .map(|r| (p.name.clone(), r.issues))
+                .map_err(|_| "audit failed".to_string())
+            })
+            .collect()
+    };
+    let mut wrong = Vec::new();
+    let (mut blocking, mut landed) = (0usize, 0usize);
+    let mut by_rule: std::collections::BTreeMap<&str, (usize, usize)> = Default::default();
+    let mut refusals: std::collections::BTreeMap<String, usize> = Default::default();
+    let mut checked = 0;
+    for path in &files {
+        let Ok(text) = std::fs::read_to_string(path) else {
+            continue;
+        };
+        let Some(format) = detect(text.as_bytes(), path.to_str()) else {
+            continue;
+        };
+        if !matches!(format, Format::Kubernetes | Format::Compose) {
+            continue;
+        }
+        let Ok(profiles) = crate::import::import(text.as_bytes(), format) else {
+            continue;
+        };
+        let Ok(before) = audit_all(&text, format) else {
+            continue;
+        };
+        checked += 1;
+        let show = path.display();
+        for (profile, (_, findings)) in profiles.iter().zip(&before) {
+            let cands = candidates(findings);
+            for f in findings
+                .iter()
+                .filter(|f| f.severity.blocks() && f.waived.is_none())
+            {
+                blocking += 1;
+                by_rule.entry(f.rule).or_default().0 += 1;
+                let Some(c) = cands
+                    .iter()
+                    .find(|c| c.rule == f.rule && c.pointer == f.pointer)
+                else {
+                    continue;
+                };
+                match plan(format, &text, profile, &c.edits) {
+                    Ok(edits) => {
+                        let fixed = apply(&text, &edits);
+                        let gone = audit_all(&fixed, format).ok().is_some_and(|after| {
+                            after
+                                .iter()
+                                .find(|(n, _)| *n == profile.name)
+                                .is_some_and(|(_, a)| {
+                                    a.iter().filter(|x| x.rule == f.rule).count()
+                                        < findings.iter().filter(|x| x.rule == f.rule).count()
+                                })
+                        });
+                        if gone {
+                            landed += 1;
+                            by_rule.entry(f.rule).or_default().1 += 1;
+                        }
+                    }
+                    Err(why) => {
+                        let short: String = why.chars().take(150).collect();
+                        *refusals.entry(format!("{} {short}", f.rule)).or_default() += 1;
+                    }
+                }
+            }
+            // All of the profile's fixes at once.
+            let edits: Vec<Edit> = cands.iter().flat_map(|c| c.edits.clone()).collect();
+            if edits.is_empty() {
+                continue;
+            }
+            let Ok(text_edits) = plan(format, &text, profile, &edits) else {
+                continue;
+            };
+            let fixed = apply(&text, &text_edits);
+            if !outside_kept(&text, &fixed, &text_edits) {
+                wrong.push(format!(
+                    "{show} {}: bytes outside the spans changed",
+                    profile.name
+                ));
+            }
+            if let Err(e) = reads_back(&fixed) {
+                wrong.push(format!("{show} {}: {e}", profile.name));
+                continue;
+            }
+            let after = match audit_all(&fixed, format) {
+                Ok(a) => a,
+                Err(e) => {
+                    wrong.push(format!(
+                        "{show} {}: fixed file does not import: {e}",
+                        profile.name
+                    ));
+                    continue;
+                }
+            };
+            for (name, was) in &before {
+                let now = after
+                    .iter()
+                    .find(|(n, _)| n == name)
+                    .map(|(_, f)| f.as_slice())
+                    .unwrap_or(&[]);
+                for rule in now.iter().map(|f| f.rule) {
+                    let n = now.iter().filter(|f| f.rule == rule).count();
+                    let w = was.iter().filter(|f| f.rule == rule).count();
+                    if n > w {
+                        wrong.push(format!(
+                            "{show} fixing {}: {name} gains {rule} ({w} → {n})",
+                            profile.name
+                        ));
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("{checked} Kubernetes/Compose fixture files; blocking findings with a fix that lands as a YAML edit: {landed} of {blocking}");
+    for (rule, (n, l)) in &by_rule {
+        eprintln!("  {rule}: {l} of {n}");
+    }
+    for (why, n) in &refusals {
+        eprintln!("  refused {n}×: {why}");
+    }
+    assert!(checked > 20, "only {checked} files checked");
+    wrong.sort();
+    wrong.dedup();
+    assert!(
+        wrong.is_empty(),
+        "{} wrong:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}
