@@ -68,10 +68,20 @@ fn service<'d>(cx: &Cx<'_>, ops: &Ops<'d, '_>) -> Result<Service<'d>, Refusal> {
 
 pub(super) fn plan(cx: &Cx<'_>, ops: &mut Ops<'_, '_>, edits: &[Edit]) -> Result<(), Refusal> {
     let s = service(cx, ops)?;
+    // `network_mode: none` also ends a host network: denying egress and
+    // leaving the host's network are one edit of that key.
+    let deny = edits.iter().any(|e| {
+        matches!(e, Edit::Set { pointer, value } if pointer == "/network/egress" && *value == "\"deny\"")
+    });
     for e in edits {
         match e {
             Edit::Set { pointer, value } => set(cx, ops, &s, pointer, value)?,
             Edit::Remove { pointer } => {
+                let host_network = pointer.starts_with("/boundary/host_namespaces/")
+                    && cx.str_at(pointer) == Some("network");
+                if deny && host_network {
+                    continue;
+                }
                 if cx.value(pointer).is_some() {
                     remove(cx, ops, &s, pointer)?;
                 }
@@ -375,10 +385,12 @@ fn mount_read_only<'d>(
             }
             format!("{src}:{dst}:{}", opts.join(","))
         }
-        _ => return Err(format!(
+        _ => {
+            return Err(format!(
             "the volume at {} is not `SOURCE:TARGET[:MODE]` as written; make it read-only by hand",
             item.loc
-        )),
+        ))
+        }
     };
     ops.replace(item, &New::Str(new))
 }

@@ -259,7 +259,12 @@ impl<'t> Doc<'t> {
                         } => (start, loc, anchor, flow, Kind::Map(entries)),
                     };
                     let end = if flow {
-                        off.byte(span.start.index()) + 1
+                        let closer = if matches!(kind, Kind::Seq(_)) {
+                            b']'
+                        } else {
+                            b'}'
+                        };
+                        closing(text, off.byte(span.start.index()), closer)
                     } else {
                         let last = match &kind {
                             Kind::Seq(items) => items.last().map(|n| n.end),
@@ -830,13 +835,31 @@ impl<'d, 't> Ops<'d, 't> {
             let e = self.insert_pairs(map, &adds.pairs)?;
             self.edits.push(e);
         }
+        let mut appended: Vec<&Node> = Vec::new();
         for (seq, items) in std::mem::take(&mut self.appends) {
+            let emptied = self.removals.iter().position(|(c, _, idx)| {
+                std::ptr::eq(*c, seq) && seq.flow && idx.len() == seq.items().len()
+            });
+            if let Some(i) = emptied {
+                // A flow list emptied and refilled: its inside rewritten.
+                self.removals.remove(i);
+                let body: Vec<String> = items.iter().map(New::flow).collect();
+                self.edits.push(TextEdit {
+                    start: seq.start + 1,
+                    end: seq.end - 1,
+                    text: body.join(", "),
+                });
+                continue;
+            }
             let e = self.append_items(seq, &items)?;
             self.edits.push(e);
+            appended.push(seq);
         }
         for (c, owner, mut idx) in std::mem::take(&mut self.removals) {
             idx.sort_unstable();
-            let es = self.removal(c, owner, &idx)?;
+            // A list emptied and given new items is not written `[]`.
+            let refilled = appended.iter().any(|s| std::ptr::eq(*s, c));
+            let es = self.removal(c, owner.filter(|_| !refilled), &idx, refilled)?;
             self.edits.extend(es);
         }
         let mut out = self.edits;
@@ -922,11 +945,7 @@ impl<'d, 't> Ops<'d, 't> {
                 .collect();
             let body = body.join(", ");
             return Ok(match map.entries().last() {
-                Some(last) => TextEdit {
-                    start: last.value.end,
-                    end: last.value.end,
-                    text: format!(", {body}"),
-                },
+                Some(last) => self.after_last(last.value.end, &body),
                 None => TextEdit {
                     start: map.end - 1,
                     end: map.end - 1,
@@ -962,6 +981,26 @@ impl<'d, 't> Ops<'d, 't> {
         })
     }
 
+    /// `body` added after the last member of a flow collection, which
+    /// ends at `end`: after its trailing comma when it has one.
+    fn after_last(&self, end: usize, body: &str) -> TextEdit {
+        let rest = self.doc.text.get(end..).unwrap_or("");
+        let gap = rest.len() - rest.trim_start().len();
+        if rest.get(gap..).is_some_and(|r| r.starts_with(',')) {
+            let at = end + gap + 1;
+            return TextEdit {
+                start: at,
+                end: at,
+                text: format!(" {body},"),
+            };
+        }
+        TextEdit {
+            start: end,
+            end,
+            text: format!(", {body}"),
+        }
+    }
+
     fn append_items(&self, seq: &Node, items: &[New]) -> Result<TextEdit, Refusal> {
         let doc = self.doc;
         let in_flow = seq.flow;
@@ -969,11 +1008,7 @@ impl<'d, 't> Ops<'d, 't> {
             let body: Vec<String> = items.iter().map(New::flow).collect();
             let body = body.join(", ");
             return Ok(match seq.items().last() {
-                Some(last) => TextEdit {
-                    start: last.end,
-                    end: last.end,
-                    text: format!(", {body}"),
-                },
+                Some(last) => self.after_last(last.end, &body),
                 None => TextEdit {
                     start: seq.end - 1,
                     end: seq.end - 1,
@@ -1033,6 +1068,7 @@ impl<'d, 't> Ops<'d, 't> {
         c: &Node,
         owner: Option<&Node>,
         removed: &[usize],
+        refilled: bool,
     ) -> Result<Vec<TextEdit>, Refusal> {
         let doc = self.doc;
         let spans = Self::spans(c);
@@ -1121,7 +1157,7 @@ impl<'d, 't> Ops<'d, 't> {
                 text: String::new(),
             });
         }
-        if removed.len() == n {
+        if removed.len() == n && !refilled {
             // Nothing left: the owner's value becomes an empty flow
             // collection, written after its colon.
             let Some(key) = owner else {
@@ -1154,6 +1190,26 @@ impl<'d, 't> Ops<'d, 't> {
         }
         Ok(merged)
     }
+}
+
+/// Just after the bracket `closer` that ends a flow collection, from
+/// `from` on: saphyr's end event may start at a trailing comma before it.
+fn closing(text: &str, from: usize, closer: u8) -> usize {
+    let b = text.as_bytes();
+    let mut i = from;
+    while let Some(&c) = b.get(i) {
+        match c {
+            c if c == closer => return i + 1,
+            b',' | b' ' | b'\t' | b'\r' | b'\n' => i += 1,
+            b'#' => {
+                while b.get(i).is_some_and(|&c| c != b'\n') {
+                    i += 1;
+                }
+            }
+            _ => break,
+        }
+    }
+    from + 1
 }
 
 /// Where a node's text really ends: a block collection at its deepest last

@@ -39,10 +39,31 @@ pub(crate) fn plan(
         profile,
         json: &json,
     };
+    // As in JSON: an edit under a removed node is covered by the removal.
+    let removed: Vec<&str> = edits
+        .iter()
+        .filter_map(|e| match e {
+            Edit::Remove { pointer } => Some(pointer.as_str()),
+            Edit::Set { .. } => None,
+        })
+        .collect();
+    let covered = |p: &str, own: bool| {
+        removed.iter().any(|r| {
+            (!own && p == *r) || (p.starts_with(r) && p.as_bytes().get(r.len()) == Some(&b'/'))
+        })
+    };
+    let edits: Vec<Edit> = edits
+        .iter()
+        .filter(|e| match e {
+            Edit::Remove { pointer } => !covered(pointer, true),
+            Edit::Set { pointer, .. } => !covered(pointer, false),
+        })
+        .cloned()
+        .collect();
     let mut ops = Ops::new(&doc);
     match format {
-        Format::Kubernetes => kubernetes::plan(&cx, &mut ops, edits)?,
-        Format::Compose => compose::plan(&cx, &mut ops, edits)?,
+        Format::Kubernetes => kubernetes::plan(&cx, &mut ops, &edits)?,
+        Format::Compose => compose::plan(&cx, &mut ops, &edits)?,
         other => return Err(format!("a {} is not a YAML format", other.title())),
     }
     ops.finish()

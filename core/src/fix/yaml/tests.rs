@@ -37,10 +37,67 @@ pub(super) fn outside_kept(old: &str, new: &str, edits: &[TextEdit]) -> bool {
     new.get(at_new..) == old.get(at_old..)
 }
 
-/// Both readers take `text`: the importers' and libyaml's.
+/// Both readers take `text`: the importers' and libyaml's (every
+/// document of a stream; the first is returned).
 fn reads_back(text: &str) -> Result<serde_yaml::Value, String> {
+    use serde::Deserialize;
     crate::import::yaml::parse(text.as_bytes()).map_err(|e| format!("isolint reader: {e}"))?;
-    serde_yaml::from_str::<serde_yaml::Value>(text).map_err(|e| format!("serde_yaml: {e}"))
+    let mut first = None;
+    for d in serde_yaml::Deserializer::from_str(text) {
+        let v = serde_yaml::Value::deserialize(d).map_err(|e| format!("serde_yaml: {e}"))?;
+        first.get_or_insert(v);
+    }
+    first.ok_or_else(|| "serde_yaml: no document".to_string())
+}
+
+/// Every fix of every profile of `file` that plans alone, made at once:
+/// the unified diff. `YAML_FIX_SHOW=path cargo test ... show_fix -- --nocapture`.
+#[test]
+fn show_fix() {
+    let Ok(path) = std::env::var("YAML_FIX_SHOW") else {
+        return;
+    };
+    let text = std::fs::read_to_string(&path).expect("readable");
+    let format = crate::import::detect(text.as_bytes(), Some(&path)).expect("a format");
+    let labels = crate::Labels::workshop();
+    let mut all = Vec::new();
+    for p in crate::import::import(text.as_bytes(), format).expect("imports") {
+        let r = crate::audit::audit_imported(
+            &p,
+            "f",
+            &labels,
+            &crate::AuditOptions::default(),
+            None,
+            &crate::par::InOrder,
+        )
+        .expect("audits");
+        let mut edits = Vec::new();
+        for c in candidates(&r.issues) {
+            match plan(format, &text, &p, &c.edits) {
+                Ok(e) => {
+                    eprintln!(
+                        "{} {} {} {} {:?}",
+                        p.name,
+                        c.rule,
+                        c.pointer,
+                        c.summary,
+                        e.iter().map(|e| (e.start, e.end)).collect::<Vec<_>>()
+                    );
+                    edits.extend(c.edits);
+                }
+                Err(e) => eprintln!("{} {} refused: {e}", c.rule, c.pointer),
+            }
+        }
+        match plan(format, &text, &p, &edits) {
+            Ok(e) => all.extend(e),
+            Err(e) => eprintln!("{}: together refused: {e}", p.name),
+        }
+    }
+    all.sort_by_key(|e| (e.start, e.end));
+    all.dedup();
+    let fixed = apply(&text, &all);
+    eprintln!("{}", crate::fix::unified_diff(&text, &fixed, &path));
+    eprintln!("{:?}", reads_back(&fixed).err());
 }
 
 type Op = for<'d, 't> fn(&'d Doc<'t>, &mut Ops<'d, 't>) -> Result<(), Refusal>;
@@ -79,6 +136,11 @@ fn yaml_edits_keep_style_and_refuse_what_they_cannot_know() {
         ("four-space indentation followed", "spec:\n    c:\n        name: x\n", |d, o| o.set(at(d, &["spec", "c"]), &["securityContext", "privileged"], New::bool(false)), Some("spec:\n    c:\n        name: x\n        securityContext:\n            privileged: false\n")),
         ("after a nested block and a comment line", "c:\n  env:\n  - name: A\n    value: b # v\nz: 1\n", |d, o| o.set(at(d, &["c"]), &["readOnly"], New::bool(true)), Some("c:\n  env:\n  - name: A\n    value: b # v\n  readOnly: true\nz: 1\n")),
         ("flow mapping extended", "sc: {a: 1}\n", |d, o| o.set(at(d, &["sc"]), &["privileged"], New::bool(false)), Some("sc: {a: 1, privileged: false}\n")),
+        ("flow mapping with a trailing comma", "sc: {\n  a: 1,\n}\n", |d, o| o.set(at(d, &["sc"]), &["b"], p("2")), Some("sc: {\n  a: 1, b: 2,\n}\n")),
+        ("flow list with a trailing comma", "l: [\n  a,\n]\n", |d, o| o.append(at(d, &["l"]), p("b")), Some("l: [\n  a, b,\n]\n")),
+        ("flow end after a trailing comma", "a: {\n  b: [\n    x,\n  ],\n}\n", |d, o| o.set(at(d, &["a"]), &["c"], p("1")), Some("a: {\n  b: [\n    x,\n  ], c: 1,\n}\n")),
+        ("block list emptied and refilled", "o:\n  - a\nz: 1\n", |d, o| { o.remove(at(d, &["o"]), key_of(d, &["o"]), 0)?; o.append(at(d, &["o"]), p("b")) }, Some("o:\n  - b\nz: 1\n")),
+        ("flow list emptied and refilled", "o: [a]\n", |d, o| { o.remove(at(d, &["o"]), key_of(d, &["o"]), 0)?; o.append(at(d, &["o"]), p("b")) }, Some("o: [b]\n")),
         ("empty flow mapping filled", "sc: {}\n", |d, o| o.set(at(d, &["sc"]), &["privileged"], New::bool(false)), Some("sc: {privileged: false}\n")),
         ("flow value for a new nested key in a flow map", "c: {name: x}\n", |d, o| o.set(at(d, &["c"]), &["seccompProfile"], New::map(&[("type", p("RuntimeDefault"))])), Some("c: {name: x, seccompProfile: {type: RuntimeDefault}}\n")),
         ("no final newline", "a:\n  b: 1", |d, o| o.set(at(d, &["a"]), &["c"], p("2")), Some("a:\n  b: 1\n  c: 2")),
@@ -386,8 +448,9 @@ fn every_yaml_fixture_fixes_cleanly() {
             .collect()
     };
     let mut wrong = Vec::new();
-    let (mut blocking, mut landed) = (0usize, 0usize);
+    let (mut blocking, mut fixable, mut landed, mut whole) = (0usize, 0usize, 0usize, 0usize);
     let mut by_rule: std::collections::BTreeMap<&str, (usize, usize)> = Default::default();
+    let mut withdrawn: Vec<String> = Vec::new();
     let mut refusals: std::collections::BTreeMap<String, usize> = Default::default();
     let mut checked = 0;
     for path in &files {
@@ -416,6 +479,11 @@ fn every_yaml_fixture_fixes_cleanly() {
             {
                 blocking += 1;
                 by_rule.entry(f.rule).or_default().0 += 1;
+                fixable += usize::from(
+                    cands
+                        .iter()
+                        .any(|c| c.rule == f.rule && c.pointer == f.pointer),
+                );
                 let Some(c) = cands
                     .iter()
                     .find(|c| c.rule == f.rule && c.pointer == f.pointer)
@@ -445,56 +513,112 @@ fn every_yaml_fixture_fixes_cleanly() {
                     }
                 }
             }
-            // All of the profile's fixes at once.
-            let edits: Vec<Edit> = cands.iter().flat_map(|c| c.edits.clone()).collect();
-            if edits.is_empty() {
+            // All of the profile's fixes that plan alone, at once.
+            let cands: Vec<_> = cands
+                .into_iter()
+                .filter(|c| plan(format, &text, profile, &c.edits).is_ok())
+                .collect();
+            if cands.is_empty() {
                 continue;
             }
-            let Ok(text_edits) = plan(format, &text, profile, &edits) else {
-                continue;
-            };
-            let fixed = apply(&text, &text_edits);
-            if !outside_kept(&text, &fixed, &text_edits) {
-                wrong.push(format!(
-                    "{show} {}: bytes outside the spans changed",
-                    profile.name
-                ));
-            }
-            if let Err(e) = reads_back(&fixed) {
-                wrong.push(format!("{show} {}: {e}", profile.name));
-                continue;
-            }
-            let after = match audit_all(&fixed, format) {
-                Ok(a) => a,
-                Err(e) => {
-                    wrong.push(format!(
-                        "{show} {}: fixed file does not import: {e}",
-                        profile.name
-                    ));
-                    continue;
+            // Hard failures (`Err`): the edit layer is wrong. Semantic ones
+            // (a finding gained or kept): the proof withdraws the rule.
+            let attempt = |cands: &[crate::fix::Candidate]| -> Result<Vec<String>, String> {
+                let edits: Vec<Edit> = cands.iter().flat_map(|c| c.edits.clone()).collect();
+                let text_edits = plan(format, &text, profile, &edits)
+                    .map_err(|e| format!("fixes that plan alone conflict: {e}"))?;
+                let fixed = apply(&text, &text_edits);
+                if !outside_kept(&text, &fixed, &text_edits) {
+                    return Err("bytes outside the spans changed".into());
                 }
-            };
-            for (name, was) in &before {
-                let now = after
+                reads_back(&fixed)?;
+                let after = audit_all(&fixed, format)
+                    .map_err(|e| format!("fixed file does not import: {e}"))?;
+                let mut problems = Vec::new();
+                for (name, was) in &before {
+                    let now = after
+                        .iter()
+                        .find(|(n, _)| n == name)
+                        .map(|(_, f)| f.as_slice())
+                        .unwrap_or(&[]);
+                    for rule in now.iter().map(|f| f.rule) {
+                        let n = now.iter().filter(|f| f.rule == rule).count();
+                        let w = was.iter().filter(|f| f.rule == rule).count();
+                        if n > w {
+                            problems.push(format!("{name} gains {rule} ({w} → {n})"));
+                            break;
+                        }
+                    }
+                }
+                let mine = after
                     .iter()
-                    .find(|(n, _)| n == name)
+                    .find(|(n, _)| *n == profile.name)
                     .map(|(_, f)| f.as_slice())
                     .unwrap_or(&[]);
-                for rule in now.iter().map(|f| f.rule) {
-                    let n = now.iter().filter(|f| f.rule == rule).count();
-                    let w = was.iter().filter(|f| f.rule == rule).count();
-                    if n > w {
-                        wrong.push(format!(
-                            "{show} fixing {}: {name} gains {rule} ({w} → {n})",
-                            profile.name
-                        ));
-                        break;
+                for c in cands {
+                    let w = findings.iter().filter(|f| f.rule == c.rule).count();
+                    let fixed_here = cands.iter().filter(|x| x.rule == c.rule).count();
+                    let n = mine.iter().filter(|f| f.rule == c.rule).count();
+                    if n + fixed_here > w {
+                        problems.push(format!("{} keeps {n} of {w} findings", c.rule));
                     }
+                }
+                // A second run over the fixed text does nothing more for
+                // the rules it fixed.
+                let again: Vec<Edit> = candidates(mine)
+                    .into_iter()
+                    .filter(|c| cands.iter().any(|x| x.rule == c.rule))
+                    .flat_map(|c| c.edits)
+                    .collect();
+                if !again.is_empty() {
+                    if let Some(p2) = crate::import::import(fixed.as_bytes(), format)
+                        .ok()
+                        .and_then(|ps| ps.into_iter().find(|p| p.name == profile.name))
+                    {
+                        if let Ok(e2) = plan(format, &fixed, &p2, &again) {
+                            if apply(&fixed, &e2) != fixed {
+                                return Err("a second fix is not a no-op".into());
+                            }
+                        }
+                    }
+                }
+                Ok(problems)
+            };
+            match attempt(&cands) {
+                Err(e) => wrong.push(format!("{show} {}: {e}", profile.name)),
+                Ok(p) if p.is_empty() => whole += 1,
+                Ok(p) => {
+                    // As the proof does: rule by rule, keeping what holds.
+                    let mut kept: Vec<crate::fix::Candidate> = Vec::new();
+                    let mut rules: Vec<&str> = Vec::new();
+                    for c in &cands {
+                        if !rules.contains(&c.rule) {
+                            rules.push(c.rule);
+                        }
+                    }
+                    for r in rules {
+                        let mut trial = kept.clone();
+                        trial.extend(cands.iter().filter(|c| c.rule == r).cloned());
+                        match attempt(&trial) {
+                            Err(e) => wrong.push(format!("{show} {} with {r}: {e}", profile.name)),
+                            Ok(p) if p.is_empty() => kept = trial,
+                            Ok(p) => withdrawn.push(format!(
+                                "{show} {} {r}: {}",
+                                profile.name,
+                                p.join("; ")
+                            )),
+                        }
+                    }
+                    let _ = p;
                 }
             }
         }
     }
-    eprintln!("{checked} Kubernetes/Compose fixture files; blocking findings with a fix that lands as a YAML edit: {landed} of {blocking}");
+    eprintln!("{checked} Kubernetes/Compose fixture files; blocking findings with a fix that lands as a YAML edit: {landed} of {blocking} ({fixable} with a fix in the catalog)");
+    eprintln!("{whole} profiles fixed with all their fixes at once");
+    for w in &withdrawn {
+        eprintln!("  withdrawn by the proof: {w}");
+    }
     for (rule, (n, l)) in &by_rule {
         eprintln!("  {rule}: {l} of {n}");
     }
