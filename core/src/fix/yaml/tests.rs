@@ -635,3 +635,52 @@ fn every_yaml_fixture_fixes_cleanly() {
         wrong.join("\n")
     );
 }
+
+/// The worked examples of docs/fix-yaml.md: the safe fixes (what `isolint
+/// fix` makes by default) of one Kubernetes and one Compose file, as
+/// golden diffs in fixtures/fix/ (`ISOLINT_BLESS=1` rewrites them).
+#[test]
+fn worked_examples_match_their_golden_diffs() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/fix");
+    let labels = crate::Labels::workshop();
+    for (file, format) in [
+        ("kubernetes-job.yaml", Format::Kubernetes),
+        ("compose-ci.yaml", Format::Compose),
+    ] {
+        let text = std::fs::read_to_string(dir.join(file)).expect("example");
+        let mut all = Vec::new();
+        for p in crate::import::import(text.as_bytes(), format).expect("imports") {
+            let r = crate::audit::audit_imported(
+                &p,
+                file,
+                &labels,
+                &crate::AuditOptions::default(),
+                None,
+                &crate::par::InOrder,
+            )
+            .expect("audits");
+            let edits: Vec<Edit> = candidates(&r.issues)
+                .into_iter()
+                .filter(|c| c.applicability == crate::fix::Applicability::Safe)
+                .filter(|c| plan(format, &text, &p, &c.edits).is_ok())
+                .flat_map(|c| c.edits)
+                .collect();
+            all.extend(plan(format, &text, &p, &edits).expect("the safe fixes plan together"));
+        }
+        let fixed = apply(&text, &all);
+        assert!(outside_kept(&text, &fixed, &all));
+        reads_back(&fixed).expect("reads back");
+        let diff = crate::fix::unified_diff(&text, &fixed, file);
+        let golden = dir.join(file.replace(".yaml", ".diff"));
+        if std::env::var_os("ISOLINT_BLESS").is_some() {
+            std::fs::write(&golden, &diff).expect("writable");
+        }
+        let want = std::fs::read_to_string(&golden).unwrap_or_default();
+        assert_eq!(
+            diff,
+            want,
+            "{file}: the diff differs from {}",
+            golden.display()
+        );
+    }
+}
