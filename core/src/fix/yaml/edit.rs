@@ -1094,11 +1094,20 @@ impl<'d, 't> Ops<'d, 't> {
                 }
             }
             for (a, b) in runs {
-                let (start, end) = if b + 1 < n {
-                    (spans[a].0, spans[b + 1].0)
+                let span = |i: Option<usize>| i.and_then(|i| spans.get(i).copied());
+                let found = if b + 1 < n {
+                    // Up to the next kept item: the comma goes too.
+                    span(Some(a))
+                        .zip(span(Some(b + 1)))
+                        .map(|(x, y)| (x.0, y.0))
                 } else {
-                    (spans[a - 1].1, spans[b].1)
+                    // The run ends the list: from the end of the item before.
+                    span(a.checked_sub(1))
+                        .zip(span(Some(b)))
+                        .map(|(x, y)| (x.1, y.1))
                 };
+                let (start, end) =
+                    found.ok_or_else(|| format!("no item to remove in the list at {}", c.loc))?;
                 out.push(TextEdit {
                     start,
                     end,
@@ -1111,7 +1120,10 @@ impl<'d, 't> Ops<'d, 't> {
         // entry's key) to the end of the line its value ends on.
         let mut out = Vec::new();
         for &i in removed {
-            let (s, e) = spans[i];
+            let (s, e) = spans
+                .get(i)
+                .copied()
+                .ok_or_else(|| format!("no item to remove at {}", c.loc))?;
             let head = if c.is_seq() {
                 doc.text
                     .get(..s)
