@@ -37,7 +37,10 @@ pub fn run(args: &FixArgs) -> u8 {
         },
         None => Labels::workshop(),
     };
-    if let Err(code) = super::load_runner(args.runner.as_deref()) {
+    // The overlay is read (a bad one is a usage error) though the fixes
+    // of imported formats that would use it have not landed yet.
+    let mut cx = crate::files::runner::RunContext::default();
+    if let Err(code) = super::load_runner(&mut cx, args.runner.as_deref()) {
         return code;
     }
     let mut rules = Vec::new();
@@ -167,7 +170,7 @@ fn position(shown: &str, e: &isolint_core::json::InputError) -> String {
 /// `--apply` writes only a regular file named as an argument: not
 /// standard input, not a directory, not through a symbolic link (the
 /// write would land in a file nobody named).
-fn refuse_to_write(path: &Path, is_stdin: bool, shown: &str) -> Result<(), String> {
+pub(crate) fn refuse_to_write(path: &Path, is_stdin: bool, shown: &str) -> Result<(), String> {
     if is_stdin {
         return Err("--apply cannot write standard input; name the file".to_string());
     }

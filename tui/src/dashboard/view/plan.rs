@@ -16,6 +16,19 @@ use ratatui::widgets::{HighlightSpacing, Row, StatefulWidget, Table, TableState}
 /// `rc-` and twelve hex digits.
 const ID_WIDTH: u16 = 15;
 
+/// The kind column holds the longest kind of this plan whole
+/// (`capabilities-dropped` is 20 columns): kinds are few and short, and
+/// a cut kind reads as another kind. The targets take what is left.
+pub(crate) fn kind_width(report: &Report) -> u16 {
+    let longest = report
+        .runtime_checks
+        .iter()
+        .map(|c| c.kind.as_str().len())
+        .max()
+        .unwrap_or(0);
+    u16::try_from(longest.max("kind".len())).unwrap_or(u16::MAX)
+}
+
 pub(crate) fn render_checks_tab(app: &App, report: &Report, area: Rect, buf: &mut Buffer) {
     let checks = &report.runtime_checks;
     let (table_r, bottom) = checks_layout(area);
@@ -27,7 +40,7 @@ pub(crate) fn render_checks_tab(app: &App, report: &Report, area: Rect, buf: &mu
     let id_width = if table_r.width >= 100 { ID_WIDTH } else { 10 };
     let mut widths = vec![
         Constraint::Length(id_width),
-        Constraint::Length(18),
+        Constraint::Length(kind_width(report)),
         Constraint::Length(8),
     ];
     if joined.is_some() {
