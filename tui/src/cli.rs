@@ -6,7 +6,7 @@
 
 mod audit;
 mod docs;
-pub(crate) mod fix;
+mod fix;
 mod import;
 use crate::files::output;
 
@@ -353,7 +353,7 @@ pub struct ContextArgs {
 impl ContextArgs {
     /// The run's context with these options (no overlay yet).
     pub(crate) fn context(&self) -> crate::files::runner::RunContext {
-        crate::files::runner::RunContext::new(input::ContextOptions {
+        crate::files::runner::RunContext::new(crate::files::runner::ContextOptions {
             partial: self.partial,
             no_override: self.no_override,
             env_files: self.env_file.clone(),

@@ -106,7 +106,7 @@ fn fix_file(
         input::display(path)
     };
     if apply {
-        refuse_to_write(path, is_stdin, &shown)?;
+        crate::files::atomic::refuse_to_write(path, is_stdin, &shown)?;
     }
     let origin = if is_stdin {
         Origin::Stdin
@@ -165,27 +165,6 @@ fn fix_file(
 
 fn position(shown: &str, e: &isolint_core::json::InputError) -> String {
     format!("{shown}:{e}")
-}
-
-/// `--apply` writes only a regular file named as an argument: not
-/// standard input, not a directory, not through a symbolic link (the
-/// write would land in a file nobody named).
-pub(crate) fn refuse_to_write(path: &Path, is_stdin: bool, shown: &str) -> Result<(), String> {
-    if is_stdin {
-        return Err("--apply cannot write standard input; name the file".to_string());
-    }
-    let meta = std::fs::symlink_metadata(path).map_err(|e| format!("{shown}: cannot read: {e}"))?;
-    if meta.file_type().is_symlink() {
-        return Err(format!(
-            "{shown}: is a symbolic link; --apply writes only the files named, so name its target"
-        ));
-    }
-    if !meta.is_file() {
-        return Err(format!(
-            "{shown}: is not a regular file; --apply writes only the files named"
-        ));
-    }
-    Ok(())
 }
 
 fn print_text(done: &[Fixed], apply: bool, unsafe_fixes: bool) -> std::io::Result<()> {

@@ -167,7 +167,7 @@ pub fn write(p: &FixPreview) -> Result<PathBuf, String> {
                 .into(),
         );
     };
-    crate::cli::fix::refuse_to_write(path, false, &p.name)?;
+    crate::files::atomic::refuse_to_write(path, false, &p.name)?;
     // Read as every profile is read: bounded, so a file swapped for a
     // device since the preview is refused, not read without end.
     let now = crate::files::input::read(&crate::files::input::Origin::File(path.clone()), &p.name)

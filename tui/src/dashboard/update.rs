@@ -396,10 +396,15 @@ fn in_fix_pane(app: &mut App, msg: &Msg, effects: &mut Vec<Effect>) {
         Msg::FixApply => {
             app.mode = Mode::Normal;
             if !p.changes() {
-                let why = p
-                    .none
-                    .clone()
-                    .unwrap_or_else(|| "the fix changes nothing".into());
+                let why = match (&p.none, p.withdrawn.first()) {
+                    (Some(why), _) => why.clone(),
+                    (None, Some(w)) => format!(
+                        "the fix of {} was withdrawn: {}",
+                        w.rule,
+                        isolint_core::sanitize::neutralize(&w.reason)
+                    ),
+                    (None, None) => "the fix changes nothing".into(),
+                };
                 app.fix = None;
                 app.status = Some(Status {
                     text: format!("nothing written: {why}"),
@@ -480,11 +485,8 @@ fn fix_applied(app: &mut App, range: std::ops::Range<usize>, result: Result<(), 
     }
     let what = match &preview {
         Some(p) => match (&p.target, p.applied.as_slice()) {
-            (Some((rule, pointer)), [c, ..]) => format!(
-                "fixed {rule} at {} ({})",
-                isolint_core::sanitize::neutralize(pointer),
-                c.applicability.as_str()
-            ),
+            // The pointer was in the pane; the line must fit 80 columns.
+            (Some((rule, _)), [c, ..]) => format!("fixed {rule} ({})", c.applicability.as_str()),
             (_, applied) => format!(
                 "made {} safe fix{}",
                 applied.len(),

@@ -522,20 +522,6 @@ pub fn read(origin: &Origin, name: &str) -> Result<Vec<u8>, Failure> {
     }
 }
 
-/// How the Compose files of this run read the files beside them
-/// (`--partial`, `--no-override`, `--env-file`); part of the run's
-/// [`RunContext`].
-#[derive(Debug, Clone, Default)]
-pub struct ContextOptions {
-    /// What a file depends on and cannot be read is a blocking finding
-    /// (PRF021), not a refusal.
-    pub partial: bool,
-    /// Do not merge `compose.override.yml` beside a default-named file.
-    pub no_override: bool,
-    /// Read these as the project environment instead of `.env`.
-    pub env_files: Vec<PathBuf>,
-}
-
 /// Import `bytes` as `format`. A Compose file reads the files Compose reads
 /// beside it (its `.env`, `env_file`, `include`, `extends.file`, the
 /// override file) from its own directory; standard input has none, so a

@@ -6,14 +6,27 @@
 //! two runs in one process (tests, the dashboard re-auditing) never see
 //! each other's overlay.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use isolint_core::import::{self, Imported};
 use isolint_core::runner::Runner;
 use isolint_core::{AuditOptions, Labels, Report};
 
-use super::input::ContextOptions;
 use crate::pool::Pool;
+
+/// How the Compose files of this run read the files beside them
+/// (`--partial`, `--no-override`, `--env-file`); part of the run's
+/// [`RunContext`].
+#[derive(Debug, Clone, Default)]
+pub struct ContextOptions {
+    /// What a file depends on and cannot be read is a blocking finding
+    /// (PRF021), not a refusal.
+    pub partial: bool,
+    /// Do not merge `compose.override.yml` beside a default-named file.
+    pub no_override: bool,
+    /// Read these as the project environment instead of `.env`.
+    pub env_files: Vec<PathBuf>,
+}
 
 /// The context of one run (`isolint audit`, `import`, `fix`, `tui`).
 #[derive(Debug, Clone, Default)]
