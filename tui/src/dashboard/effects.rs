@@ -2,7 +2,7 @@
 //! auditing files, writing the export. Each does its I/O here, stores what
 //! it read in the model, and answers with the message that reports it, so
 //! `update` itself never touches a file. The first read, before the loop
-//! runs, is here too ([`open`]).
+//! runs, is here too ([`open_in`]).
 
 use std::path::PathBuf;
 
@@ -13,8 +13,7 @@ use super::load::{self, CatalogSource, LoadError, Loaded, Source, Stamp};
 use super::model::{catalog_path, file_slots, replace_file, App, Effect, Msg, Slot};
 use crate::files::runner::RunContext;
 
-/// Read the catalog and every profile and build the model on them, with
-/// no `--runner` overlay. Input errors become error panels, never failures.
+/// [`open_in`] with no `--runner` overlay (the tests' way in).
 #[cfg(test)]
 pub fn open(
     sources: Vec<Source>,
@@ -25,7 +24,9 @@ pub fn open(
     open_in(Default::default(), sources, catalog, today, export_dir)
 }
 
-/// [`open`] in the run's context (its `--runner` overlay).
+/// Read the catalog and every profile, audited in the run's context (its
+/// `--runner` overlay), and build the model on them. Input errors become
+/// error panels, never failures.
 pub fn open_in(
     cx: RunContext,
     sources: Vec<Source>,
