@@ -7,7 +7,8 @@
 # tmux server and checks what a reviewer sees: a writable-mount finding with
 # its source line, the export (a valid isolint.findings/v2 document written
 # atomically in the working directory), live re-audit after an on-disk edit,
-# an error panel for broken JSON, resizing to 80x24, and that the terminal
+# an error panel for broken JSON, resizing to 80x24, a fix previewed with
+# f and applied with y, and that the terminal
 # is restored on quit and on SIGTERM. Fails loudly on the first mismatch.
 set -euo pipefail
 
@@ -335,6 +336,51 @@ for size in 60x20 40x12 80x24 120x36; do
   rm -f "$WORK/stty.small" "$WORK/stty.small.done"
 done
 ok "at 40x12 to 120x36: help and quit stay in the bar, Enter drills in, b and n work"
+
+# ── 5c. f previews a finding's fix, y applies it ───────────────────────────
+# At 80x24, on a copy: `f` on the added capability (PRV002, a safe fix)
+# shows the diff in a pane, `y` writes it atomically and re-audits, and the
+# finding is gone from the file's audit.
+cp fixtures/profiles/workshop.json "$WORK/fixme.json"
+start fix 80 24 "$WORK/stty.fix" fixme.json
+wait_for "[1 Findings]"
+TOTAL=$(screen | sed -n 's/.* \([0-9][0-9]*\) findings · .*/\1/p' | head -1)
+[ -n "$TOTAL" ] || fail "the header does not count findings"
+keys / P R V 0 0 2 Enter
+sleep 0.3
+keys f
+wait_for "Fix of PRV002"
+wait_for "safe fix"
+# The diff may run below the pane: page down until the removed line shows.
+for _ in 1 2 3; do
+  screen | grep -qE '│-.*"NET_ADMIN"' && break
+  keys PageDown
+done
+screen | grep -qE '│-.*"NET_ADMIN"' || fail "the fix pane does not show the removed capability as a - line"
+screen | grep -qE '│\+.*"add": \[\]' || fail "the fix pane does not show the fixed line as a + line"
+screen | grep -qF "wJalrXUtnFEMI" && fail "a secret reached the fix pane"
+cmp -s fixtures/profiles/workshop.json "$WORK/fixme.json" || fail "the preview wrote the file"
+keys y
+wait_for "fixed PRV002"
+wait_for "re-audited"
+cmp -s fixtures/profiles/workshop.json "$WORK/fixme.json" && fail "y did not write the fix"
+ls -A "$WORK" | grep -q '\.tmp$' && fail "a temporary file was left behind by the fix"
+"$BIN" audit --format json "$WORK/fixme.json" > "$WORK/fixme.audit.json" 2>/dev/null || true
+python3 - "$WORK/fixme.audit.json" "$TOTAL" <<'PY' || fail "the fixed file still has PRV002, or lost more than that finding"
+import json, sys
+doc = json.load(open(sys.argv[1], encoding="utf-8"))
+rules = [i["rule"] for i in doc["issues"]]
+assert "PRV002" not in rules, rules
+assert len(rules) == int(sys.argv[2]) - 1, (len(rules), sys.argv[2])
+PY
+keys Escape Escape
+sleep 0.3
+AFTER=$(screen | sed -n 's/.* \([0-9][0-9]*\) findings · .*/\1/p' | head -1)
+[ "$AFTER" = $((TOTAL - 1)) ] || fail "the dashboard counts $AFTER findings after the fix, not $((TOTAL - 1))"
+keys q
+check_restored "$WORK/stty.fix" "after q (fix)"
+T kill-session -t "$SESSION" 2>/dev/null || true
+ok "at 80x24 f showed PRV002's fix as a diff, y wrote it and re-audited: $TOTAL findings, then $AFTER"
 
 # ── 6. SIGTERM restores the terminal too ───────────────────────────────────
 start term 120 40 "$WORK/stty.term"

@@ -351,13 +351,13 @@ pub struct ContextArgs {
 }
 
 impl ContextArgs {
-    /// Keep these options for the run.
-    pub(crate) fn apply(&self) {
-        input::set_context(input::ContextOptions {
+    /// The run's context with these options (no overlay yet).
+    pub(crate) fn context(&self) -> crate::files::runner::RunContext {
+        crate::files::runner::RunContext::new(crate::files::runner::ContextOptions {
             partial: self.partial,
             no_override: self.no_override,
             env_files: self.env_file.clone(),
-        });
+        })
     }
 }
 
@@ -591,13 +591,13 @@ fn run(cli: Cli) -> u8 {
         Some(Command::Audit(args)) => audit::run(&args),
         Some(Command::Import(args)) => import::run(&args),
         Some(Command::Fix(args)) => fix::run(&args),
-        Some(Command::Tui(args)) => match load_runner(args.runner.as_deref()) {
-            Ok(()) => {
-                args.context.apply();
-                dashboard(args.profiles, args.labels, args.observed)
+        Some(Command::Tui(args)) => {
+            let mut cx = args.context.context();
+            match load_runner(&mut cx, args.runner.as_deref()) {
+                Ok(()) => dashboard(cx, args.profiles, args.labels, args.observed),
+                Err(code) => code,
             }
-            Err(code) => code,
-        },
+        }
         Some(Command::Rules(args)) => docs::rules(args.format),
         Some(Command::Explain(args)) => docs::explain(&args.rule, args.format),
         Some(Command::Schema(args)) => docs::schema(args.name),
@@ -611,9 +611,13 @@ fn run(cli: Cli) -> u8 {
     }
 }
 
-/// Read `--runner FILE` once for the run; a bad overlay is a usage error.
-pub(crate) fn load_runner(path: Option<&std::path::Path>) -> Result<(), u8> {
-    match path.map(crate::files::runner::load) {
+/// Read `--runner FILE` into the run's context; a bad overlay is a usage
+/// error.
+pub(crate) fn load_runner(
+    cx: &mut crate::files::runner::RunContext,
+    path: Option<&std::path::Path>,
+) -> Result<(), u8> {
+    match path.map(|p| cx.load_runner(p)) {
         Some(Err(e)) => {
             output::error(&e);
             Err(EXIT_ERROR)
@@ -640,18 +644,23 @@ fn completions(shell: clap_complete::Shell) -> u8 {
 /// report of the embedded workshop profile for a pipe.
 fn no_arguments() -> u8 {
     if std::io::stdout().is_terminal() {
-        dashboard(Vec::new(), None, None)
+        dashboard(Default::default(), Vec::new(), None, None)
     } else {
         audit::embedded_workshop()
     }
 }
 
-fn dashboard(profiles: Vec<PathBuf>, labels: Option<PathBuf>, observed: Option<PathBuf>) -> u8 {
+fn dashboard(
+    cx: crate::files::runner::RunContext,
+    profiles: Vec<PathBuf>,
+    labels: Option<PathBuf>,
+    observed: Option<PathBuf>,
+) -> u8 {
     if !std::io::stdout().is_terminal() {
         output::error("the dashboard needs a terminal; use `isolint audit` in scripts and pipes");
         return EXIT_ERROR;
     }
-    match crate::dashboard::run(profiles, labels, observed) {
+    match crate::dashboard::run(cx, profiles, labels, observed) {
         Ok(()) => EXIT_OK,
         Err(e) => {
             output::error(&format!("{e:#}"));

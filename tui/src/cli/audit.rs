@@ -498,12 +498,55 @@ impl Document<'_> {
     }
 }
 
+/// `isolint audit`: what the arguments ask for ([`output_path`]), which
+/// inputs that is ([`inputs`]), what every audit of the run shares
+/// ([`Setup::load`]), each input audited ([`Setup::audit_one`]), the
+/// document written in argument order ([`write_document`]), and the exit
+/// code with the run's closing remarks ([`finish`]).
 pub fn run(args: &AuditArgs) -> u8 {
-    args.context.apply();
+    let mut cx = args.context.context();
     let options = AuditOptions {
         today: args.today.or_else(today::utc_today),
     };
-    // `--output -` is stdout, as for the inputs.
+    let output = match output_path(args) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
+    let (expanded, not_audited) = match inputs(args, output) {
+        Ok(i) => i,
+        Err(code) => return code,
+    };
+    let (setup, early) = match Setup::load(args, &mut cx, &expanded, options, output) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let early = std::sync::Mutex::new(early);
+    let audit_one = |job: Result<input::Input, Failure>| setup.audit_one(job, &early);
+    let mut doc = Document {
+        output,
+        sink: None,
+        frame: frame::CONCAT,
+        reports: 0,
+        eligible: 0,
+        failures: 0,
+        failing: false,
+    };
+    let written = write_document(&mut doc, expanded.jobs, setup.many_inputs, &audit_one);
+    let written = written.and_then(|()| {
+        let layout = Layout {
+            format: args.format,
+            array: true,
+            color: setup.color,
+        };
+        let tally = layout.tally(doc.reports, doc.eligible, doc.failures, &not_audited);
+        doc.close(layout.not_audited(&not_audited), &tally)
+    });
+    finish(args, setup, doc, written)
+}
+
+/// `--output` as the run writes it (`-`, like no `--output`, is stdout:
+/// `None`); refused (exit 2) when it names one of the run's own inputs.
+fn output_path(args: &AuditArgs) -> Result<Option<&Path>, u8> {
     let output = args.output.as_deref().filter(|p| p.as_os_str() != "-");
     // A profile named as its own output would be replaced by its report.
     if let Some(out) = output {
@@ -517,7 +560,7 @@ pub fn run(args: &AuditArgs) -> u8 {
                  write the report elsewhere",
                 input::display(p)
             ));
-            return EXIT_ERROR;
+            return Err(EXIT_ERROR);
         }
         // The operator's own inputs are never the report's destination.
         let inputs = [
@@ -528,19 +571,27 @@ pub fn run(args: &AuditArgs) -> u8 {
         ];
         if let Err(e) = output::refuse_inputs(out, "--output", &inputs) {
             output::error(&e);
-            return EXIT_ERROR;
+            return Err(EXIT_ERROR);
         }
-    }
-    if output.is_some() {
         atomic::remove_temporaries_on_interrupt();
     }
+    Ok(output)
+}
+
+/// The arguments expanded into inputs, and every directory entry passed
+/// over, each named on stderr here and later in the summary. A profile
+/// that is the `--output` file is refused (exit 2): it would go unaudited
+/// and then be replaced.
+fn inputs(
+    args: &AuditArgs,
+    output: Option<&Path>,
+) -> Result<(input::Expanded, Vec<NotAudited>), u8> {
     let expanded = input::expand_detecting(
         &args.profiles,
         args.from.extensions(),
         output,
         args.from == input::Reading::Auto,
     );
-    // Every entry passed over is named on stderr and in the summary.
     let mut not_audited: Vec<NotAudited> = expanded
         .not_audited
         .iter()
@@ -563,14 +614,14 @@ pub fn run(args: &AuditArgs) -> u8 {
                      and then be replaced: write the report elsewhere",
                     input::display(p)
                 ));
-                return EXIT_ERROR;
+                return Err(EXIT_ERROR);
             }
             Err(e) => {
                 output::error(&format!(
                     "{}: is the --output file and cannot be read: {e}",
                     input::display(p)
                 ));
-                return EXIT_ERROR;
+                return Err(EXIT_ERROR);
             }
         }
     }
@@ -595,102 +646,148 @@ pub fn run(args: &AuditArgs) -> u8 {
             }
         ));
     }
-    // One profile file with a catalog of its own: the profile is read,
-    // parsed and decoded while the catalog loads (each is a third of a
-    // large audit).
-    // Only a file: a read of stdin could wait on a terminal while the
-    // catalog's error is ready to be said.
-    let mut early = None;
-    let labels = match (&expanded.jobs[..], args.labels.as_deref()) {
-        (
-            [Ok(
-                job @ input::Input {
-                    origin: input::Origin::File(_),
-                    ..
-                },
-            )],
-            Some(path),
-        ) => {
-            let (labels, read) = rayon::join(
-                || load_labels(Some(path)),
-                || input::read_input(job, args.from, true),
-            );
-            early = Some(read);
-            labels
+    Ok((expanded, not_audited))
+}
+
+/// A read begun while the catalog loaded (see [`Setup::load`]).
+type Early = Option<Result<input::ReadInput, Failure>>;
+
+/// What every audit of the run shares: the catalog, the context (overlay
+/// and companions), waivers, baseline, and how reports are laid out; and
+/// what the audits learn together (the profiles seen, for the baseline
+/// and for names that look alike).
+struct Setup<'a> {
+    args: &'a AuditArgs,
+    cx: &'a crate::files::runner::RunContext,
+    options: AuditOptions,
+    labels: Labels,
+    waivers: Option<(
+        Vec<isolint_core::waivers::Waiver>,
+        isolint_core::waivers::WaiversSource,
+    )>,
+    baseline: Option<Vec<isolint_core::render::json::Export>>,
+    color: bool,
+    fail_on: Option<Severity>,
+    /// One document for one profile; an array whenever the invocation can
+    /// yield several (several arguments, a directory, a file describing
+    /// several containers or services), so its shape is predictable. With
+    /// a single input there is a single job, so its own count decides.
+    many_inputs: bool,
+    /// The exports hold findings, checks and digests only; the text
+    /// report quotes the (masked) source, and waivers look at the mount
+    /// table.
+    detail: Detail,
+    /// Which profiles this run audited, to name the baseline's others.
+    audited_ids: std::sync::Mutex<std::collections::BTreeSet<(String, String)>>,
+    /// By the name as a reviewer reads it ([`lookalike`]): the paths and
+    /// exact names seen.
+    run_names: std::sync::Mutex<
+        std::collections::BTreeMap<String, std::collections::BTreeSet<(String, String)>>,
+    >,
+    ambiguous: std::sync::atomic::AtomicBool,
+}
+
+impl<'a> Setup<'a> {
+    /// Load what the run shares, in the order its errors are said: the
+    /// catalog, the runner overlay, the companions, waivers, baseline.
+    /// Exit 2 on the first that cannot be used.
+    fn load(
+        args: &'a AuditArgs,
+        cx: &'a mut crate::files::runner::RunContext,
+        expanded: &input::Expanded,
+        options: AuditOptions,
+        output: Option<&Path>,
+    ) -> Result<(Setup<'a>, Early), u8> {
+        // One profile file with a catalog of its own: the profile is read,
+        // parsed and decoded while the catalog loads (each is a third of a
+        // large audit).
+        // Only a file: a read of stdin could wait on a terminal while the
+        // catalog's error is ready to be said.
+        let mut early = None;
+        let labels = match (&expanded.jobs[..], args.labels.as_deref()) {
+            (
+                [Ok(
+                    job @ input::Input {
+                        origin: input::Origin::File(_),
+                        ..
+                    },
+                )],
+                Some(path),
+            ) => {
+                let (labels, read) = rayon::join(
+                    || load_labels(Some(path)),
+                    || input::read_input(job, args.from, true),
+                );
+                early = Some(read);
+                labels
+            }
+            _ => load_labels(args.labels.as_deref()),
+        }?;
+        super::load_runner(cx, args.runner.as_deref())?;
+        // Several inputs: Kubernetes cluster objects in one file apply to the
+        // workloads of the others (a lone policy file is still an error).
+        if expanded.jobs.len() > 1 {
+            cx.collect_companions(expanded.jobs.iter().filter_map(|j| match j {
+                Ok(input::Input {
+                    origin: input::Origin::File(p),
+                    name,
+                }) => Some((name.as_str(), p.as_path())),
+                _ => None,
+            }));
         }
-        _ => load_labels(args.labels.as_deref()),
-    };
-    let labels = match labels {
-        Ok(l) => l,
-        Err(code) => return code,
-    };
-
-    if let Err(code) = super::load_runner(args.runner.as_deref()) {
-        return code;
-    }
-    // Several inputs: Kubernetes cluster objects in one file apply to the
-    // workloads of the others (a lone policy file is still an error).
-    if expanded.jobs.len() > 1 {
-        crate::files::runner::collect_companions(expanded.jobs.iter().filter_map(|j| match j {
-            Ok(input::Input {
-                origin: input::Origin::File(p),
-                name,
-            }) => Some((name.as_str(), p.as_path())),
-            _ => None,
-        }));
-    }
-    let waivers = match &args.waivers {
-        Some(path) => match input::load_waivers(path) {
-            Ok(w) => Some(w),
-            Err(failures) => {
-                for f in &failures {
-                    output::error(&f.to_string());
+        let waivers = match &args.waivers {
+            Some(path) => match input::load_waivers(path) {
+                Ok(w) => Some(w),
+                Err(failures) => {
+                    for f in &failures {
+                        output::error(&f.to_string());
+                    }
+                    return Err(EXIT_ERROR);
                 }
-                return EXIT_ERROR;
-            }
-        },
-        None => None,
-    };
+            },
+            None => None,
+        };
+        let baseline = match &args.baseline {
+            Some(path) => match input::load_baseline(path) {
+                Ok(b) => Some(b),
+                Err(f) => {
+                    output::error(&f.to_string());
+                    return Err(EXIT_ERROR);
+                }
+            },
+            None => None,
+        };
+        let detail = match args.format {
+            ReportFormat::Text => Detail::Full,
+            _ if waivers.is_some() => Detail::Full,
+            _ => Detail::Findings,
+        };
+        let setup = Setup {
+            args,
+            cx,
+            options,
+            labels,
+            waivers,
+            baseline,
+            color: use_color(args.color, output.is_none()),
+            fail_on: args.fail_on.map(|f| f.severity()),
+            many_inputs: expanded.directory || args.profiles.len() > 1,
+            detail,
+            audited_ids: Default::default(),
+            run_names: Default::default(),
+            ambiguous: Default::default(),
+        };
+        Ok((setup, early))
+    }
 
-    let baseline = match &args.baseline {
-        Some(path) => match input::load_baseline(path) {
-            Ok(b) => Some(b),
-            Err(f) => {
-                output::error(&f.to_string());
-                return EXIT_ERROR;
-            }
-        },
-        None => None,
-    };
-
-    let color = use_color(args.color, output.is_none());
-    let fail_on = args.fail_on.map(|f| f.severity());
-    // One document for one profile; an array whenever the invocation can
-    // yield several (several arguments, a directory, a file describing
-    // several containers or services), so its shape is predictable. With
-    // a single input there is a single job, so its own count decides.
-    let many_inputs = expanded.directory || args.profiles.len() > 1;
-    // One input's reports are rendered as they are written (see `Piece`).
-    let stream = !many_inputs;
-
-    // The exports hold findings, checks and digests only; the text report
-    // quotes the (masked) source, and waivers look at the mount table.
-    let detail = match args.format {
-        ReportFormat::Text => Detail::Full,
-        _ if waivers.is_some() => Detail::Full,
-        _ => Detail::Findings,
-    };
-    let early = std::sync::Mutex::new(early);
-    // Which profiles this run audited, to name the baseline's others.
-    let audited_ids = std::sync::Mutex::new(std::collections::BTreeSet::new());
-    // By the name as a reviewer reads it ([`lookalike`]): the paths and
-    // exact names seen.
-    let run_names = std::sync::Mutex::new(std::collections::BTreeMap::<
-        String,
-        std::collections::BTreeSet<(String, String)>,
-    >::new());
-    let ambiguous = std::sync::atomic::AtomicBool::new(false);
-    let audit_one = |job: Result<input::Input, Failure>| -> Result<Done, Failure> {
+    /// Read and audit one input, apply waivers and baseline, and render
+    /// its reports: what a worker does for each input.
+    fn audit_one(
+        &self,
+        job: Result<input::Input, Failure>,
+        early: &std::sync::Mutex<Early>,
+    ) -> Result<Done, Failure> {
+        let args = self.args;
         let read = early.lock().ok().and_then(|mut e| e.take());
         let job_origin = job.as_ref().ok().map(|i| i.origin.clone());
         let mut audited = job.and_then(|inp| {
@@ -699,12 +796,20 @@ pub fn run(args: &AuditArgs) -> u8 {
                 Some(read) => read?,
                 None => input::read_input(&inp, args.from, false)?,
             };
-            let audited = input::audit_read(&inp, read, &labels, &options, detail)?;
+            let audited = input::audit_read(
+                self.cx,
+                &inp,
+                read,
+                &self.labels,
+                &self.options,
+                self.detail,
+            )?;
             // The shape of `--format json` follows the command line: one
             // file argument is one document, so a file describing several
             // profiles cannot be written as one and is refused, not
             // silently turned into an array.
-            if args.format == ReportFormat::Json && !many_inputs && audited.reports.len() != 1 {
+            if args.format == ReportFormat::Json && !self.many_inputs && audited.reports.len() != 1
+            {
                 return Err(Failure::new(
                     &name,
                     format!(
@@ -717,7 +822,7 @@ argument: use --format jsonl, or name the file's directory (an array)",
             Ok(audited)
         })?;
         for report in &mut audited.reports {
-            if let Some((list, source)) = &waivers {
+            if let Some((list, source)) = &self.waivers {
                 let profile = match &job_origin {
                     Some(input::Origin::File(p)) => Some(p.as_path()),
                     _ => None,
@@ -726,58 +831,19 @@ argument: use --format jsonl, or name the file's directory (an array)",
                 let host = |m: &isolint_core::report::MountRow| {
                     input::waivers_host_path(profile, m, linked)
                 };
-                waivers::apply_resolved(report, list, options.today, source, &host);
+                waivers::apply_resolved(report, list, self.options.today, source, &host);
             }
-            if let Some(old) = &baseline {
+            if let Some(old) = &self.baseline {
                 baseline::apply(report, old);
             }
-            // Two profiles of one name: said, and where baselines or
-            // waivers could not tell them apart, the run cannot pass.
-            let id = baseline::identity(&report.profile.source, &report.profile.name);
-            if let Ok(mut names) = run_names.lock() {
-                let name = &report.profile.name;
-                let seen = names.entry(lookalike(name)).or_default();
-                if seen.contains(&(id.0.clone(), name.clone())) {
-                    if baseline.is_some() || waivers.is_some() {
-                        output::error(&format!(
-                            "{}: two profiles named `{}`: the baseline and waivers cannot tell them apart; rename one",
-                            neutralize(&id.0),
-                            neutralize(name)
-                        ));
-                        ambiguous.store(true, std::sync::atomic::Ordering::Relaxed);
-                    }
-                } else if let Some((first, other)) = seen.iter().next() {
-                    output::remark(&if other == name {
-                        format!(
-                            "{} and {} are both named `{}`: baselines and waivers tell them apart by path",
-                            neutralize(first),
-                            neutralize(&id.0),
-                            neutralize(name)
-                        )
-                    } else {
-                        format!(
-                            "{} and {} have names that look alike (`{}` and `{}`): baselines and waivers tell them apart by path",
-                            neutralize(first),
-                            neutralize(&id.0),
-                            show_unseen(other),
-                            show_unseen(name)
-                        )
-                    });
-                }
-                seen.insert((id.0.clone(), name.clone()));
-            }
-            if baseline.is_some() {
-                if let Ok(mut seen) = audited_ids.lock() {
-                    seen.insert(id);
-                }
-            }
+            self.note_name(report);
         }
         let layout = Layout {
             format: args.format,
-            array: many_inputs,
-            color,
+            array: self.many_inputs,
+            color: self.color,
         };
-        let mut gate = Gate::new(fail_on, baseline.is_some());
+        let mut gate = Gate::new(self.fail_on, self.baseline.is_some());
         audited.reports.iter().for_each(|r| gate.add(r));
         // Counted before a streamed report is moved into its piece.
         let eligible = audited
@@ -785,6 +851,8 @@ argument: use --format jsonl, or name the file's directory (an array)",
             .iter()
             .filter(|r| r.verdict == Verdict::EligibleForRuntimeTesting)
             .count();
+        // One input's reports are rendered as they are written (see `Piece`).
+        let stream = !self.many_inputs;
         let done = Done {
             layout,
             pieces: if stream {
@@ -804,7 +872,7 @@ argument: use --format jsonl, or name the file's directory (an array)",
             eligible,
             failing: gate.failing,
         };
-        if !many_inputs {
+        if !self.many_inputs {
             // One input: the process ends once its text is written, and
             // the OS takes the report's memory back at once, where freeing
             // a large report piece by piece is work nobody waits for.
@@ -812,33 +880,77 @@ argument: use --format jsonl, or name the file's directory (an array)",
             std::mem::forget(audited);
         }
         Ok(done)
-    };
+    }
 
-    let mut doc = Document {
-        output,
-        sink: None,
-        frame: frame::CONCAT,
-        reports: 0,
-        eligible: 0,
-        failures: 0,
-        failing: false,
-    };
+    /// Record the profile `report` audited: two profiles of one name are
+    /// said, and where baselines or waivers could not tell them apart, the
+    /// run cannot pass.
+    fn note_name(&self, report: &Report) {
+        let id = baseline::identity(&report.profile.source, &report.profile.name);
+        if let Ok(mut names) = self.run_names.lock() {
+            let name = &report.profile.name;
+            let seen = names.entry(lookalike(name)).or_default();
+            if seen.contains(&(id.0.clone(), name.clone())) {
+                if self.baseline.is_some() || self.waivers.is_some() {
+                    output::error(&format!(
+                        "{}: two profiles named `{}`: the baseline and waivers cannot tell them apart; rename one",
+                        neutralize(&id.0),
+                        neutralize(name)
+                    ));
+                    self.ambiguous
+                        .store(true, std::sync::atomic::Ordering::Relaxed);
+                }
+            } else if let Some((first, other)) = seen.iter().next() {
+                output::remark(&if other == name {
+                    format!(
+                        "{} and {} are both named `{}`: baselines and waivers tell them apart by path",
+                        neutralize(first),
+                        neutralize(&id.0),
+                        neutralize(name)
+                    )
+                } else {
+                    format!(
+                        "{} and {} have names that look alike (`{}` and `{}`): baselines and waivers tell them apart by path",
+                        neutralize(first),
+                        neutralize(&id.0),
+                        show_unseen(other),
+                        show_unseen(name)
+                    )
+                });
+            }
+            seen.insert((id.0.clone(), name.clone()));
+        }
+        if self.baseline.is_some() {
+            if let Ok(mut seen) = self.audited_ids.lock() {
+                seen.insert(id);
+            }
+        }
+    }
+}
+
+/// Audit `jobs` in chunks and write each chunk's results in argument
+/// order: chunk k is written while chunk k + 1 is audited.
+fn write_document(
+    doc: &mut Document<'_>,
+    jobs: Vec<Result<input::Input, Failure>>,
+    many_inputs: bool,
+    audit_one: &(dyn Fn(Result<input::Input, Failure>) -> Result<Done, Failure> + Sync),
+) -> io::Result<()> {
     let audit_chunk = |chunk: Vec<_>| -> Vec<Result<Done, Failure>> {
         // One input needs no thread pool (nor the memory of one).
         if chunk.len() == 1 {
-            chunk.into_iter().map(&audit_one).collect()
+            chunk.into_iter().map(audit_one).collect()
         } else {
             chunk
                 .into_par_iter()
                 .with_max_len(1)
-                .map(&audit_one)
+                .map(audit_one)
                 .collect()
         }
     };
-    let mut jobs = expanded.jobs.into_iter();
+    let mut jobs = jobs.into_iter();
     let mut write_all = || -> io::Result<()> {
-        // Chunk k is written while chunk k + 1 is audited: the writing
-        // thread takes part in the audit once it is done.
+        // The writing thread takes part in the audit once it is done.
         let mut pending = Vec::new();
         loop {
             let chunk: Vec<_> = jobs.by_ref().take(CHUNK).collect();
@@ -859,29 +971,27 @@ argument: use --format jsonl, or name the file's directory (an array)",
     // that between two chunks no thread outside the pool has to be woken
     // to start the next one: such hand-overs leave both pool threads
     // asleep until the outside thread is scheduled again.
-    let written = if many_inputs {
+    if many_inputs {
         rayon::scope(|_| write_all())
     } else {
         write_all()
-    };
-    let written = written.and_then(|()| {
-        let layout = Layout {
-            format: args.format,
-            array: true,
-            color,
-        };
-        let tally = layout.tally(doc.reports, doc.eligible, doc.failures, &not_audited);
-        doc.close(layout.not_audited(&not_audited), &tally)
-    });
+    }
+}
+
+/// The run's closing remarks (the baseline's entries nothing matched),
+/// the document committed, and the exit code: 2 when an input failed or
+/// two profiles could not be told apart, or nothing could be written;
+/// else 1 when a profile fails the gate; else 0.
+fn finish(args: &AuditArgs, setup: Setup<'_>, doc: Document<'_>, written: io::Result<()>) -> u8 {
     let Document {
         sink,
         reports,
         failures,
         failing,
+        output,
         ..
     } = doc;
-
-    if let Some(old) = &baseline {
+    if let Some(old) = &setup.baseline {
         let undigested = baseline::undigested(old);
         if undigested > 0 {
             let (n, verb) = match undigested {
@@ -895,7 +1005,7 @@ argument: use --format jsonl, or name the file's directory (an array)",
             ));
         }
     }
-    if let (Some(old), Ok(seen)) = (&baseline, audited_ids.lock()) {
+    if let (Some(old), Ok(seen)) = (&setup.baseline, setup.audited_ids.lock()) {
         for e in baseline::unmatched(old, &seen) {
             output::remark(&format!(
                 "baseline: `{}` ({}) matches no audited profile: its file is gone, was renamed \
@@ -905,8 +1015,9 @@ argument: use --format jsonl, or name the file's directory (an array)",
             ));
         }
     }
+    let ambiguous = setup.ambiguous.load(std::sync::atomic::Ordering::Relaxed);
     let code = match () {
-        _ if failures > 0 || ambiguous.load(std::sync::atomic::Ordering::Relaxed) => EXIT_ERROR,
+        _ if failures > 0 || ambiguous => EXIT_ERROR,
         _ if failing => EXIT_NOT_ELIGIBLE,
         _ => EXIT_OK,
     };
@@ -918,7 +1029,7 @@ argument: use --format jsonl, or name the file's directory (an array)",
         (Err(e), _) => Err(e),
     };
     // The process ends next: a 10,000-label catalog is left to the OS too.
-    std::mem::forget(labels);
+    std::mem::forget(setup.labels);
     match (finished, output) {
         (Ok(()), Some(path)) => {
             output::note(&format!(
@@ -1010,7 +1121,9 @@ pub fn waive(args: &WaiveArgs) -> u8 {
         origin: input::Origin::File(args.profile.clone()),
         name: input::display(&args.profile),
     };
+    // A native profile: no overlay, no companions.
     let report = match input::audit(
+        &Default::default(),
         &inp,
         &labels,
         &AuditOptions { today },

@@ -37,7 +37,9 @@ pub fn run(args: &FixArgs) -> u8 {
         },
         None => Labels::workshop(),
     };
-    if let Err(code) = super::load_runner(args.runner.as_deref()) {
+    // The overlay and the Compose context reach every audit of the run.
+    let mut cx = crate::files::runner::RunContext::default();
+    if let Err(code) = super::load_runner(&mut cx, args.runner.as_deref()) {
         return code;
     }
     let mut rules = Vec::new();
@@ -61,7 +63,7 @@ pub fn run(args: &FixArgs) -> u8 {
     let mut failed = false;
     let mut done = Vec::new();
     for path in &args.files {
-        match fix_file(path, args.apply, &labels, &options, &selection) {
+        match fix_file(&cx, path, args.apply, &labels, &options, &selection) {
             Ok(f) => done.push(f),
             Err(message) => {
                 output::error(&message);
@@ -90,6 +92,7 @@ pub fn run(args: &FixArgs) -> u8 {
 
 /// Read, fix and (with `apply`) write one file; the error names the file.
 fn fix_file(
+    cx: &crate::files::runner::RunContext,
     path: &Path,
     apply: bool,
     labels: &Labels,
@@ -103,7 +106,7 @@ fn fix_file(
         input::display(path)
     };
     if apply {
-        refuse_to_write(path, is_stdin, &shown)?;
+        crate::files::atomic::refuse_to_write(path, is_stdin, &shown)?;
     }
     let origin = if is_stdin {
         Origin::Stdin
@@ -117,7 +120,7 @@ fn fix_file(
         String::from_utf8(bytes).map_err(|_| format!("{shown}: input is not valid UTF-8"))?;
     let (outcome, masked_before, masked_after, eligible_after) = match format {
         Some(format) => fix_imported(
-            &text, format, &origin, &name, &shown, labels, options, selection,
+            cx, &text, format, &origin, &name, &shown, labels, options, selection,
         )?,
         None => fix_native(&text, &name, &shown, labels, options, selection)?,
     };
@@ -182,6 +185,7 @@ fn fix_native(
 /// profile's secrets masked.
 #[allow(clippy::too_many_arguments)]
 fn fix_imported(
+    cx: &crate::files::runner::RunContext,
     text: &str,
     format: isolint_core::import::Format,
     origin: &Origin,
@@ -194,12 +198,12 @@ fn fix_imported(
     // Per text: its masked form and whether every profile is eligible.
     let last: RefCell<Option<(String, String, bool)>> = RefCell::new(None);
     let audit = |t: &str| -> Result<Vec<(String, Vec<isolint_core::Finding>)>, String> {
-        let units = input::import_in_context(origin, name, t.as_bytes(), format)
+        let units = input::import_in_context(cx, origin, name, t.as_bytes(), format)
             .map_err(|e| e.to_string())?;
         let mut out = Vec::with_capacity(units.len());
         let mut eligible = true;
         for unit in &units {
-            let report = crate::files::runner::audit_imported(unit, name, labels, options)?;
+            let report = cx.audit_imported(unit, name, labels, options)?;
             eligible &= report.verdict == Verdict::EligibleForRuntimeTesting;
             out.push((unit.name.clone(), report.issues));
         }
@@ -230,27 +234,6 @@ fn fix_imported(
 
 fn position(shown: &str, e: &isolint_core::json::InputError) -> String {
     format!("{shown}:{e}")
-}
-
-/// `--apply` writes only a regular file named as an argument: not
-/// standard input, not a directory, not through a symbolic link (the
-/// write would land in a file nobody named).
-fn refuse_to_write(path: &Path, is_stdin: bool, shown: &str) -> Result<(), String> {
-    if is_stdin {
-        return Err("--apply cannot write standard input; name the file".to_string());
-    }
-    let meta = std::fs::symlink_metadata(path).map_err(|e| format!("{shown}: cannot read: {e}"))?;
-    if meta.file_type().is_symlink() {
-        return Err(format!(
-            "{shown}: is a symbolic link; --apply writes only the files named, so name its target"
-        ));
-    }
-    if !meta.is_file() {
-        return Err(format!(
-            "{shown}: is not a regular file; --apply writes only the files named"
-        ));
-    }
-    Ok(())
 }
 
 fn print_text(done: &[Fixed], apply: bool, unsafe_fixes: bool) -> std::io::Result<()> {

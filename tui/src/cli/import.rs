@@ -48,12 +48,12 @@ pub fn run(args: &ImportArgs) -> u8 {
             return EXIT_ERROR;
         }
     };
-    args.context.apply();
+    let cx = args.context.context();
     let (format, imported) = match args.from {
         // A Compose file reads the files beside it.
         Reading::Import(Format::Compose) => (
             Format::Compose,
-            input::import_in_context(&origin, &name, &bytes, Format::Compose),
+            input::import_in_context(&cx, &origin, &name, &bytes, Format::Compose),
         ),
         // The profiles are written, not audited: no source maps.
         Reading::Import(f) => (f, import::import_as(&bytes, f, false)),
@@ -66,7 +66,7 @@ pub fn run(args: &ImportArgs) -> u8 {
         }
         Reading::Auto if import::detect(&bytes, Some(&name)) == Some(Format::Compose) => (
             Format::Compose,
-            input::import_in_context(&origin, &name, &bytes, Format::Compose),
+            input::import_in_context(&cx, &origin, &name, &bytes, Format::Compose),
         ),
         Reading::Auto => match import::detect_and_import(&bytes, Some(&name), false) {
             Some(found) => found,
@@ -400,6 +400,7 @@ mod tests {
             name: input::source_name(&pod),
         };
         let audited = input::audit(
+            &Default::default(),
             &inp,
             &Labels::workshop(),
             &AuditOptions::default(),

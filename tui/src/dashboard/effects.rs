@@ -2,7 +2,7 @@
 //! auditing files, writing the export. Each does its I/O here, stores what
 //! it read in the model, and answers with the message that reports it, so
 //! `update` itself never touches a file. The first read, before the loop
-//! runs, is here too ([`open`]).
+//! runs, is here too ([`open_in`]).
 
 use std::path::PathBuf;
 
@@ -11,10 +11,24 @@ use isolint_core::{Date, Labels};
 
 use super::load::{self, CatalogSource, LoadError, Loaded, Source, Stamp};
 use super::model::{catalog_path, file_slots, replace_file, App, Effect, Msg, Slot};
+use crate::files::runner::RunContext;
 
-/// Read the catalog and every profile and build the model on them. Input
-/// errors become error panels, never failures.
+/// [`open_in`] with no `--runner` overlay (the tests' way in).
+#[cfg(test)]
 pub fn open(
+    sources: Vec<Source>,
+    catalog: CatalogSource,
+    today: Option<Date>,
+    export_dir: PathBuf,
+) -> App {
+    open_in(Default::default(), sources, catalog, today, export_dir)
+}
+
+/// Read the catalog and every profile, audited in the run's context (its
+/// `--runner` overlay), and build the model on them. Input errors become
+/// error panels, never failures.
+pub fn open_in(
+    cx: RunContext,
     sources: Vec<Source>,
     catalog: CatalogSource,
     today: Option<Date>,
@@ -24,12 +38,13 @@ pub fn open(
     let slots: Vec<Slot> = sources
         .iter()
         .flat_map(|source| {
-            let (stamp, loaded) = read_file(&labels, source, today);
+            let (stamp, loaded) = read_file(&cx, &labels, source, today);
             file_slots(source, stamp, loaded)
         })
         .collect();
     let export_repo = work_tree(&export_dir);
     let mut app = App::new(catalog, labels, labels_stamp, slots, today, export_dir);
+    app.context = std::sync::Arc::new(cx);
     app.export_repo = export_repo;
     app.editor = super::editor::from_env();
     app
@@ -64,6 +79,27 @@ pub fn perform(app: &mut App, effect: Effect) -> Option<Msg> {
         }
         // Needs the terminal: the event loop runs it (`super::run_editor`).
         Effect::OpenEditor { .. } => None,
+        Effect::PreviewFix { slot, target } => Some(Msg::FixPreviewed(Box::new(
+            super::fixes::preview(app, slot, target),
+        ))),
+        Effect::ApplyFix(preview) => {
+            let (range, result) = match super::fixes::write(&preview) {
+                Ok(path) => {
+                    // The file's profiles, found by path: a file watched
+                    // meanwhile may have moved the slots.
+                    let at = app
+                        .slots
+                        .iter()
+                        .position(|s| matches!(&s.source, Source::File(p) if *p == path));
+                    match at {
+                        Some(i) => (reload_file(app, i), Ok(())),
+                        None => (0..0, Ok(())),
+                    }
+                }
+                Err(e) => (0..0, Err(e)),
+            };
+            Some(Msg::FixApplied { range, result })
+        }
     }
 }
 
@@ -102,6 +138,7 @@ pub fn read_catalog(catalog: &CatalogSource) -> (Result<Labels, LoadError>, Stam
 /// Read and audit every profile of one file, with the file's identity.
 /// Without a usable catalog nothing is audited; each file says why.
 pub fn read_file(
+    cx: &RunContext,
     labels: &Result<Labels, LoadError>,
     source: &Source,
     today: Option<Date>,
@@ -111,9 +148,10 @@ pub fn read_file(
         Source::Embedded | Source::Unreadable(..) => None,
     };
     let loaded = match labels {
-        Ok(l) => load::load_profiles(source, l, today),
+        Ok(l) => load::load_profiles(cx, source, l, today),
         Err(e) => vec![Loaded {
             unit: String::new(),
+            profile: String::new(),
             notes: Vec::new(),
             outcome: Err(LoadError {
                 message: format!(
@@ -137,7 +175,7 @@ fn reload_file(app: &mut App, i: usize) -> std::ops::Range<usize> {
     let Some(source) = app.slots.get(i).map(|s| s.source.clone()) else {
         return i..i;
     };
-    let (stamp, loaded) = read_file(&app.labels, &source, app.today);
+    let (stamp, loaded) = read_file(&app.context, &app.labels, &source, app.today);
     let fresh = file_slots(&source, stamp, loaded);
     replace_file(app, i, fresh)
 }

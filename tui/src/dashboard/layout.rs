@@ -2,7 +2,9 @@
 //! at a given size, and how far a pane can scroll. Pure functions of the
 //! model and the terminal size; nothing here draws.
 
-use super::content::{check_lines, detail_lines, help_content, mount_lines, observed, rule_lines};
+use super::content::{
+    check_lines, detail_lines, fix_lines, help_content, mount_lines, observed, rule_lines,
+};
 use super::model::{self, App, Tab};
 use super::text::width;
 use isolint_core::view_model::{self as vm, Grouped};
@@ -356,6 +358,38 @@ pub(crate) fn checks_layout(area: Rect) -> (Rect, Rect) {
 pub(crate) fn rules_layout(area: Rect) -> (Rect, Rect) {
     let [a, b] = Layout::vertical([Constraint::Percentage(55), Constraint::Min(0)]).areas(area);
     (a, b)
+}
+
+/// Where the fix pane goes on a screen of `area`: over everything but
+/// the identity line (which file) and the hint bar (which keys), full
+/// width, as a diff needs every column it can get.
+pub(crate) fn fix_rect(area: Rect) -> Rect {
+    Rect::new(
+        area.x,
+        area.y + 1,
+        area.width,
+        area.height.saturating_sub(2),
+    )
+}
+
+/// The fix pane's rows in view, and its lines at the current size.
+fn fix_view(app: &App) -> Option<(usize, usize)> {
+    let p = app.fix.as_ref()?;
+    let rect = fix_rect(Rect::new(0, 0, app.size.0, app.size.1));
+    let lines = fix_lines(p, rect.width.saturating_sub(2) as usize).len();
+    Some((rect.height.saturating_sub(2) as usize, lines))
+}
+
+/// How far the fix pane can scroll at the current size.
+pub fn max_fix_scroll(app: &App) -> u16 {
+    fix_view(app).map_or(0, |(h, n)| {
+        n.saturating_sub(h).min(u16::MAX as usize) as u16
+    })
+}
+
+/// How far one PgDn/PgUp moves in the fix pane.
+pub fn fix_page(app: &App) -> u16 {
+    fix_view(app).map_or(1, |(h, _)| h.saturating_sub(1).max(1) as u16)
 }
 
 #[cfg(test)]

@@ -16,6 +16,8 @@ use isolint_core::sanitize::neutralize;
 use isolint_core::secrets;
 use isolint_core::{audit, AuditOptions, Date, Labels, Report};
 
+use crate::files::runner::RunContext;
+
 /// Where a profile comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {
@@ -127,6 +129,10 @@ pub fn load_labels(source: &CatalogSource) -> Result<Labels, LoadError> {
 #[derive(Debug)]
 pub struct Loaded {
     pub unit: String,
+    /// The profile's name within its file as the importer gave it (empty
+    /// for a native profile): how a fix names the profile it edits. Not
+    /// display-safe; `unit` is what is shown.
+    pub profile: String,
     pub outcome: Result<Report, LoadError>,
     /// The importer's notes, as `isolint import` prints them: `note:`
     /// for a source setting with no profile equivalent (with its place),
@@ -139,6 +145,7 @@ impl Loaded {
     fn whole(outcome: Result<Report, LoadError>) -> Loaded {
         Loaded {
             unit: String::new(),
+            profile: String::new(),
             outcome,
             notes: Vec::new(),
         }
@@ -149,7 +156,12 @@ impl Loaded {
 /// `isolint.profile/v1` document, one per container or service of an
 /// imported configuration. A file that cannot be read or imported is one
 /// entry holding the error, never nothing.
-pub fn load_profiles(source: &Source, labels: &Labels, today: Option<Date>) -> Vec<Loaded> {
+pub fn load_profiles(
+    cx: &RunContext,
+    source: &Source,
+    labels: &Labels,
+    today: Option<Date>,
+) -> Vec<Loaded> {
     let options = AuditOptions { today };
     match source {
         Source::Embedded => vec![Loaded::whole(
@@ -186,7 +198,7 @@ pub fn load_profiles(source: &Source, labels: &Labels, today: Option<Date>) -> V
                     audit(&bytes, &name, labels, &options)
                         .map_err(|e| input_error(&file, &bytes, &e)),
                 )],
-                Some(format) => audit_import(&bytes, &name, &file, format, labels, &options),
+                Some(format) => audit_import(cx, &bytes, &name, &file, format, labels, &options),
             }
         }
     }
@@ -196,6 +208,7 @@ pub fn load_profiles(source: &Source, labels: &Labels, today: Option<Date>) -> V
 /// through its importer: one entry per profile it describes, each with
 /// findings that point at the original file too.
 fn audit_import(
+    cx: &RunContext,
     bytes: &[u8],
     name: &str,
     file: &str,
@@ -203,9 +216,7 @@ fn audit_import(
     labels: &Labels,
     options: &AuditOptions,
 ) -> Vec<Loaded> {
-    let imported = match import::import(bytes, format)
-        .and_then(|i| import::check_audit_count(&i).map(|()| i))
-    {
+    let imported = match import_units(bytes, format) {
         Ok(i) => i,
         Err(e) => {
             let message = ImportError::new(e.kind.clone()).to_string();
@@ -230,22 +241,53 @@ fn audit_import(
         .map(|unit| Loaded {
             unit: unit.shown_name(),
             notes: import_notes(file, unit),
-            outcome: crate::files::runner::audit_imported(unit, name, labels, options).map_err(
-                |e| {
-                    positioned(
-                        &if unit.name.is_empty() {
-                            file.to_string()
-                        } else {
-                            format!("{file}#{}", unit.shown_name())
-                        },
-                        unit.profile_json.as_bytes(),
-                        None,
-                        neutralize(&e).into_owned(),
-                    )
-                },
-            ),
+            profile: unit.name.clone(),
+            outcome: cx.audit_imported(unit, name, labels, options).map_err(|e| {
+                positioned(
+                    &if unit.name.is_empty() {
+                        file.to_string()
+                    } else {
+                        format!("{file}#{}", unit.shown_name())
+                    },
+                    unit.profile_json.as_bytes(),
+                    None,
+                    neutralize(&e).into_owned(),
+                )
+            }),
         })
         .collect()
+}
+
+/// The profiles of a file of another format, as the dashboard audits
+/// them (and re-audits them to prove a fix).
+fn import_units(bytes: &[u8], format: Format) -> Result<Vec<import::Imported>, ImportError> {
+    import::import(bytes, format).and_then(|i| import::check_audit_count(&i).map(|()| i))
+}
+
+/// Every profile of `text` audited as [`load_profiles`] audits the file
+/// it was read from (`name`: its path), as `(profile name, report)`; the
+/// name is empty for a native profile. What the dashboard's fixes prove
+/// themselves with. `Err`: why the text cannot be audited (not shown as
+/// is: it may quote the text).
+pub fn audit_text(
+    cx: &RunContext,
+    text: &str,
+    name: &str,
+    labels: &Labels,
+    options: &AuditOptions,
+) -> Result<Vec<(String, Report)>, String> {
+    match import::detect(text.as_bytes(), Some(name)) {
+        None => audit(text.as_bytes(), name, labels, options)
+            .map(|r| vec![(String::new(), r)])
+            .map_err(|e| e.to_string()),
+        Some(format) => {
+            let units = import_units(text.as_bytes(), format).map_err(|e| e.to_string())?;
+            units
+                .iter()
+                .map(|u| Ok((u.name.clone(), cx.audit_imported(u, name, labels, options)?)))
+                .collect()
+        }
+    }
 }
 
 /// `note: file:line:column: message` and `not declared: /pointer: reason`.
@@ -441,7 +483,7 @@ mod tests {
         labels: &Labels,
         today: Option<Date>,
     ) -> Result<Report, LoadError> {
-        let mut all = load_profiles(source, labels, today);
+        let mut all = load_profiles(&RunContext::default(), source, labels, today);
         assert_eq!(all.len(), 1, "{source:?} holds one profile");
         all.remove(0).outcome
     }
@@ -514,7 +556,12 @@ mod tests {
             "services:\n  calm:\n    image: busybox\n  risky:\n    image: python:3.12\n    privileged: true\n",
         )
         .unwrap();
-        let all = load_profiles(&Source::File(path), &Labels::workshop(), None);
+        let all = load_profiles(
+            &RunContext::default(),
+            &Source::File(path),
+            &Labels::workshop(),
+            None,
+        );
         let got: Vec<(&str, Verdict)> = all
             .iter()
             .map(|l| (l.unit.as_str(), l.outcome.as_ref().unwrap().verdict))
@@ -527,7 +574,12 @@ mod tests {
         assert_eq!(got[1].1, Verdict::NotEligible);
 
         let deployment = import_fixture("kubernetes/deployment-host.yaml");
-        let all = load_profiles(&Source::File(deployment), &Labels::workshop(), None);
+        let all = load_profiles(
+            &RunContext::default(),
+            &Source::File(deployment),
+            &Labels::workshop(),
+            None,
+        );
         let units: Vec<&str> = all.iter().map(|l| l.unit.as_str()).collect();
         assert_eq!(units.len(), 2, "{units:?}");
         assert!(units.iter().any(|u| u.contains("build")), "{units:?}");
@@ -633,7 +685,12 @@ mod tests {
         for path in [zero, fifo, big] {
             let is_fifo = path.ends_with("fifo.json");
             let writer = is_fifo.then(|| feed(path.clone()));
-            let mut got = load_profiles(&Source::File(path.clone()), &Labels::workshop(), None);
+            let mut got = load_profiles(
+                &RunContext::default(),
+                &Source::File(path.clone()),
+                &Labels::workshop(),
+                None,
+            );
             if let Some(w) = writer {
                 w.join().unwrap();
             }

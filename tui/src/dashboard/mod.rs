@@ -21,6 +21,7 @@
 mod content;
 mod editor;
 mod effects;
+mod fixes;
 mod keymap;
 mod layout;
 mod load;
@@ -65,6 +66,7 @@ const MAX_WAIT: Duration = Duration::from_millis(100);
 /// took (and the peak memory where `/proc` tells it) on stderr; used by the
 /// scripts in `bench/` only.
 pub fn run(
+    cx: crate::files::runner::RunContext,
     profiles: Vec<PathBuf>,
     labels: Option<PathBuf>,
     observed: Option<PathBuf>,
@@ -80,7 +82,7 @@ pub fn run(
     // file is an error on the command line (exit 2), never a plan tab that
     // silently shows nothing observed.
     let observed = observed.map(|p| load::load_observations(&p)).transpose()?;
-    let mut app = effects::open(sources, catalog, load::today(), PathBuf::from("."));
+    let mut app = effects::open_in(cx, sources, catalog, load::today(), PathBuf::from("."));
     app.observed = observed;
 
     let stop = Arc::new(AtomicBool::new(false));

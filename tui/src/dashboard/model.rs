@@ -102,6 +102,8 @@ pub enum Mode {
     Help,
     /// Typing the path an export is written to.
     Prompt,
+    /// The fix pane is open ([`App::fix`]): `y` applies, Esc leaves.
+    Fix,
 }
 
 /// Everything that can happen to the model: what the reader asked for,
@@ -157,6 +159,22 @@ pub enum Msg {
     Activate,
     /// Open `$VISUAL`/`$EDITOR` at the selected finding.
     OpenEditor,
+    /// `f`: preview the fix of the selected finding.
+    Fix,
+    /// `F`: preview every safe fix of the current profile's file.
+    FixAll,
+    /// Write the previewed fix (in [`Mode::Fix`]).
+    FixApply,
+    /// Close the fix pane, nothing written.
+    FixCancel,
+    /// A fix was previewed (`Err`: why it could not be, display-safe).
+    FixPreviewed(Box<Result<FixPreview, String>>),
+    /// A previewed fix was written and its file re-audited (these slots
+    /// hold its profiles now), or it was not (`Err`: why, display-safe).
+    FixApplied {
+        range: std::ops::Range<usize>,
+        result: Result<(), String>,
+    },
     /// Ask where to write the export.
     Export,
     PromptChar(char),
@@ -209,6 +227,54 @@ pub enum Effect {
     },
     /// The catalog changed on disk: re-read it and every file.
     ReloadCatalog,
+    /// Preview the fix of slot `slot`'s `target` finding, or (`None`)
+    /// every safe fix of its file.
+    PreviewFix {
+        slot: usize,
+        target: Option<isolint_core::fix::Target>,
+    },
+    /// Write the previewed fix to its file, if the file still holds what
+    /// was previewed, and re-audit it.
+    ApplyFix(Box<FixPreview>),
+}
+
+/// A fix as the pane shows it: what core made and proved, the masked
+/// diff, and the texts to write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FixPreview {
+    /// The file it edits; `None` for the built-in workshop profile,
+    /// which can be previewed but not written.
+    pub file: Option<PathBuf>,
+    /// The file's display name (display-safe).
+    pub name: String,
+    /// The one finding of `f` (rule, pointer); `None` for `F`.
+    pub target: Option<(String, String)>,
+    /// Fixes made and proven by the re-audit.
+    pub applied: Vec<isolint_core::fix::Candidate>,
+    /// Unsafe fixes left out (`F` makes only safe ones).
+    pub unsafe_skipped: Vec<isolint_core::fix::Candidate>,
+    /// Fixes taken back because the fixed text failed its proof.
+    pub withdrawn: Vec<isolint_core::fix::Withdrawn>,
+    /// Why there is nothing to apply, when there is not (display-safe).
+    pub none: Option<String>,
+    /// The unified diff of the masked texts (never a secret).
+    pub diff: String,
+    /// Findings of the file before and after the fix.
+    pub findings: (usize, usize),
+    /// The file's text when previewed: the fix is written only if the
+    /// file still holds it.
+    pub original: String,
+    /// The text to write.
+    pub fixed: String,
+    /// How far the pane is scrolled.
+    pub scroll: u16,
+}
+
+impl FixPreview {
+    /// Whether confirming would change the file.
+    pub fn changes(&self) -> bool {
+        self.fixed != self.original
+    }
 }
 
 /// What the reader has selected in one profile.
@@ -233,6 +299,9 @@ pub struct Slot {
     /// Which part of the file this profile is (display-safe); empty when
     /// the file holds one profile.
     pub unit: String,
+    /// The profile's name as the importer gave it (see
+    /// [`load::Loaded::profile`]): how `f` names it to core.
+    pub profile: String,
     pub outcome: Result<Report, LoadError>,
     /// The importer's notes for this profile (see [`load::Loaded::notes`]).
     pub notes: Vec<String>,
@@ -286,6 +355,7 @@ pub fn file_slots(source: &Source, stamp: Stamp, loaded: Vec<load::Loaded>) -> V
                 source: source.clone(),
                 name: name.clone(),
                 unit: l.unit,
+                profile: l.profile,
                 outcome: l.outcome,
                 notes: l.notes,
                 stamp,
@@ -351,6 +421,11 @@ pub struct App {
     /// the whole body until Esc.
     pub zoom: bool,
     pub help_scroll: u16,
+    /// The fix pane's content, while [`Mode::Fix`] is on.
+    pub fix: Option<FixPreview>,
+    /// The run's `--runner` overlay and context, which every audit of an
+    /// imported file uses (re-audits and fix proofs too).
+    pub context: std::sync::Arc<crate::files::runner::RunContext>,
     pub status: Option<Status>,
     pub size: (u16, u16),
     pub quit: bool,
@@ -398,6 +473,8 @@ impl App {
             list_query: String::new(),
             list_search_from: 0,
             help_scroll: 0,
+            fix: None,
+            context: Default::default(),
             status: None,
             size: (80, 24),
             quit: false,

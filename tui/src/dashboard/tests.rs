@@ -572,3 +572,85 @@ fn plan_tab_shows_whole_check_ids_when_there_is_room() {
         );
     }
 }
+
+/// The plan's kind and expect columns hold every value whole at 80 and
+/// 120 columns (they cut `capabilities-dropped` to `capabilities-dro…`
+/// and `within-declared` to `within-…` at 80).
+#[test]
+fn plan_tab_shows_whole_check_kinds() {
+    let mut checked = 0;
+    let mut long = 0;
+    let mut wrong = std::collections::BTreeSet::new();
+    for name in ["workshop.json", "workshop-fixed.json"] {
+        let mut a = app(vec![fixture(name)]);
+        step(&mut a, Msg::ShowTab(Tab::Checks));
+        let kinds: std::collections::BTreeSet<&str> = a
+            .report()
+            .unwrap()
+            .runtime_checks
+            .iter()
+            .flat_map(|c| [c.kind.as_str(), c.expect.as_str()])
+            .collect();
+        long += kinds.iter().filter(|k| k.len() > 18).count();
+        for (w, h) in [(80, 24), (120, 36), (80, 60)] {
+            // Walk the whole plan so every row is drawn once.
+            step(&mut a, Msg::Top);
+            let n = a.report().unwrap().runtime_checks.len();
+            for _ in 0..n {
+                let text = screen(&a, w, h);
+                for l in text.lines() {
+                    for k in &kinds {
+                        for cut in 3..k.len() {
+                            // At a cell's start: a target may hold a
+                            // kind's word (`/proc/sys/kerne…`).
+                            let cut = format!(" {}…", &k[..cut]);
+                            if l.contains(&cut) {
+                                wrong.insert(format!("{name} {w}x{h}: {cut}"));
+                            }
+                        }
+                    }
+                }
+                checked += 1;
+                step(&mut a, Msg::Down);
+            }
+        }
+    }
+    assert!(long > 0, "no plan holds a kind longer than the old column");
+    assert!(wrong.is_empty(), "{} cut cells: {wrong:#?}", wrong.len());
+    assert!(checked > 0);
+}
+
+/// The fix pane of `f` (one safe fix) and of `F` (every safe fix, the
+/// unsafe ones listed), drawn over the tabs; nothing is written by a
+/// preview. No secret of the profile reaches the pane.
+#[test]
+fn fix_pane_screens() {
+    let mut a = app(vec![fixture("workshop.json")]);
+    let k = a
+        .report()
+        .unwrap()
+        .issues
+        .iter()
+        .position(|f| f.rule == "PRV002")
+        .unwrap();
+    super::model::clamp(&mut a, Some(k));
+    step(&mut a, Msg::Fix);
+    assert_eq!(a.mode, super::model::Mode::Fix, "{:?}", a.status);
+    snapshot("fix_one", &a, 80, 24);
+    snapshot("fix_one", &a, 120, 36);
+    step(&mut a, Msg::FixCancel);
+    step(&mut a, Msg::FixAll);
+    assert_eq!(a.mode, super::model::Mode::Fix, "{:?}", a.status);
+    snapshot("fix_all", &a, 80, 24);
+    for (w, h) in [(80, 24), (120, 36), (60, 20), (40, 12)] {
+        let all = cells(&draw(&a, w, h));
+        assert!(
+            !all.contains("wJalrXUtnFEMI"),
+            "a secret in the pane at {w}x{h}"
+        );
+        assert!(
+            !all.chars().any(isolint_core::sanitize::is_dangerous),
+            "a control character at {w}x{h}"
+        );
+    }
+}

@@ -100,3 +100,13 @@ pub fn status_error() -> Style {
 pub fn writable() -> Style {
     Style::new().fg(Color::Yellow)
 }
+
+/// A line the fix adds, in the fix pane's diff.
+pub fn diff_added() -> Style {
+    Style::new().fg(Color::Green)
+}
+
+/// A line the fix removes.
+pub fn diff_removed() -> Style {
+    Style::new().fg(Color::Red)
+}

@@ -66,6 +66,12 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             return effects;
         }
     }
+    if app.mode == Mode::Fix {
+        in_fix_pane(app, &msg, &mut effects);
+        if msg != Msg::Quit && !from_outside(&msg) {
+            return effects;
+        }
+    }
     match msg {
         Msg::Quit => app.quit = true,
         Msg::Down => step_row(app, true),
@@ -303,6 +309,23 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             }
         }
         Msg::OpenEditor => open_editor(app, &mut effects),
+        Msg::Fix => fix_finding(app, &mut effects),
+        Msg::FixAll => fix_file(app, &mut effects),
+        // Only in the fix pane (above).
+        Msg::FixApply | Msg::FixCancel => {}
+        Msg::FixPreviewed(result) => match *result {
+            Ok(preview) => {
+                app.fix = Some(preview);
+                app.mode = Mode::Fix;
+            }
+            Err(e) => {
+                app.status = Some(Status {
+                    text: format!("no fix preview: {e}"),
+                    error: true,
+                })
+            }
+        },
+        Msg::FixApplied { range, result } => fix_applied(app, range, result),
         Msg::Reload => effects.push(Effect::ReloadAll),
         Msg::FileChanged(i) => {
             if i < app.slots.len() {
@@ -342,7 +365,161 @@ fn from_outside(msg: &Msg) -> bool {
             | Msg::ReloadedAll
             | Msg::CatalogReloaded
             | Msg::EditorReturned { .. }
+            | Msg::FixPreviewed(_)
+            | Msg::FixApplied { .. }
     )
+}
+
+/// A key in the fix pane: scroll it, apply the fix, or close it.
+fn in_fix_pane(app: &mut App, msg: &Msg, effects: &mut Vec<Effect>) {
+    let max = layout::max_fix_scroll(app);
+    let page = layout::fix_page(app);
+    let Some(p) = app.fix.as_mut() else {
+        app.mode = Mode::Normal;
+        return;
+    };
+    match msg {
+        Msg::Down => p.scroll = (p.scroll + 1).min(max),
+        Msg::Up => p.scroll = p.scroll.saturating_sub(1),
+        Msg::DetailDown => p.scroll = p.scroll.saturating_add(page).min(max),
+        Msg::DetailUp => p.scroll = p.scroll.saturating_sub(page),
+        Msg::Wheel { down: true, .. } => p.scroll = p.scroll.saturating_add(3).min(max),
+        Msg::Wheel { down: false, .. } => p.scroll = p.scroll.saturating_sub(3),
+        Msg::FixCancel => {
+            app.mode = Mode::Normal;
+            app.fix = None;
+            app.status = Some(Status {
+                text: "fix not applied: nothing written".into(),
+                error: false,
+            });
+        }
+        Msg::FixApply => {
+            app.mode = Mode::Normal;
+            if !p.changes() {
+                let why = match (&p.none, p.withdrawn.first()) {
+                    (Some(why), _) => why.clone(),
+                    (None, Some(w)) => format!(
+                        "the fix of {} was withdrawn: {}",
+                        w.rule,
+                        isolint_core::sanitize::neutralize(&w.reason)
+                    ),
+                    (None, None) => "the fix changes nothing".into(),
+                };
+                app.fix = None;
+                app.status = Some(Status {
+                    text: format!("nothing written: {why}"),
+                    error: false,
+                });
+            } else if p.file.is_none() {
+                app.fix = None;
+                app.status = Some(Status {
+                    text: "the built-in workshop profile has no file: nothing written \
+                           (run `isolint fix` on a copy)"
+                        .into(),
+                    error: true,
+                });
+            } else {
+                // Kept (the pane closed) until the write reports back, to
+                // say what was fixed.
+                effects.push(Effect::ApplyFix(Box::new(p.clone())));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `f`: the fix of the selected finding, previewed.
+fn fix_finding(app: &mut App, effects: &mut Vec<Effect>) {
+    let Some(slot) = app.slot() else { return };
+    let target = match (&slot.outcome, app.tab) {
+        (_, tab) if tab != Tab::Findings => Err(
+            "f fixes the selected finding: open the Findings tab (1); F fixes the whole file"
+                .to_string(),
+        ),
+        (Err(e), _) => Err(format!("no verdict, nothing to fix: {}", e.headline())),
+        (Ok(report), _) => app
+            .selected_issue()
+            .and_then(|i| report.issues.get(i))
+            .map(|f| isolint_core::fix::Target {
+                profile: slot.profile.clone(),
+                rule: f.rule.to_string(),
+                pointer: f.pointer.clone(),
+            })
+            .ok_or_else(|| "no finding selected: nothing to fix".to_string()),
+    };
+    match target {
+        Ok(t) => effects.push(Effect::PreviewFix {
+            slot: app.current,
+            target: Some(t),
+        }),
+        Err(text) => app.status = Some(Status { text, error: true }),
+    }
+}
+
+/// `F`: every safe fix of the current profile's file, previewed.
+fn fix_file(app: &mut App, effects: &mut Vec<Effect>) {
+    let refused = match app.slot().map(|s| &s.outcome) {
+        Some(Ok(_)) => None,
+        Some(Err(e)) => Some(format!("no verdict, nothing to fix: {}", e.headline())),
+        None => return,
+    };
+    match refused {
+        None => effects.push(Effect::PreviewFix {
+            slot: app.current,
+            target: None,
+        }),
+        Some(text) => app.status = Some(Status { text, error: true }),
+    }
+}
+
+/// After a fix was written and its file re-audited (`range`: its slots).
+fn fix_applied(app: &mut App, range: std::ops::Range<usize>, result: Result<(), String>) {
+    let preview = app.fix.take();
+    app.mode = Mode::Normal;
+    if let Err(e) = result {
+        app.status = Some(Status {
+            text: format!("fix not applied: {e}"),
+            error: true,
+        });
+        return;
+    }
+    let what = match &preview {
+        Some(p) => match (&p.target, p.applied.as_slice()) {
+            // The pointer was in the pane; the line must fit 80 columns.
+            (Some((rule, _)), [c, ..]) => format!("fixed {rule} ({})", c.applicability.as_str()),
+            (_, applied) => format!(
+                "made {} safe fix{}",
+                applied.len(),
+                if applied.len() == 1 { "" } else { "es" }
+            ),
+        },
+        None => "fixed".into(),
+    };
+    let name = preview.map(|p| p.name).unwrap_or_default();
+    let slots = app.slots.get(range).unwrap_or_default();
+    app.status = Some(match slots.iter().find_map(|s| s.outcome.as_ref().err()) {
+        Some(e) => Status {
+            text: format!(
+                "{what} in {name}, which now cannot be audited: {}",
+                e.headline()
+            ),
+            error: true,
+        },
+        None => {
+            let left: usize = slots
+                .iter()
+                .filter_map(|s| s.outcome.as_ref().ok())
+                .map(|r| r.issues.len())
+                .sum();
+            Status {
+                text: format!(
+                    "{what} in {name}; re-audited: {} left",
+                    plural(left, "finding")
+                ),
+                error: false,
+            }
+        }
+    });
 }
 
 /// Where the editor opens for the current selection: the selected

@@ -267,6 +267,28 @@ impl Drop for AtomicFile {
     }
 }
 
+/// A fix (`isolint fix --apply`, the dashboard's `f`) writes only a
+/// regular file named as an input: not standard input, not a directory,
+/// not through a symbolic link (the write would land in a file nobody
+/// named). The error names the file (`shown`).
+pub fn refuse_to_write(path: &Path, is_stdin: bool, shown: &str) -> Result<(), String> {
+    if is_stdin {
+        return Err("--apply cannot write standard input; name the file".to_string());
+    }
+    let meta = std::fs::symlink_metadata(path).map_err(|e| format!("{shown}: cannot read: {e}"))?;
+    if meta.file_type().is_symlink() {
+        return Err(format!(
+            "{shown}: is a symbolic link; --apply writes only the files named, so name its target"
+        ));
+    }
+    if !meta.is_file() {
+        return Err(format!(
+            "{shown}: is not a regular file; --apply writes only the files named"
+        ));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

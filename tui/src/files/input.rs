@@ -16,6 +16,8 @@ use isolint_core::sanitize::neutralize;
 use isolint_core::waivers::{self, Waiver, WaiversError, WaiversSource};
 use isolint_core::{CatalogError, Labels, Parsed};
 
+use super::runner::RunContext;
+
 /// Largest accepted profile or catalog, the same limit core's parser applies.
 pub fn max_bytes() -> usize {
     Limits::default().max_bytes
@@ -520,42 +522,22 @@ pub fn read(origin: &Origin, name: &str) -> Result<Vec<u8>, Failure> {
     }
 }
 
-/// How the Compose files of this run read the files beside them
-/// (`--partial`, `--no-override`, `--env-file`): fixed for the process,
-/// like the runner overlay.
-#[derive(Debug, Clone, Default)]
-pub struct ContextOptions {
-    /// What a file depends on and cannot be read is a blocking finding
-    /// (PRF021), not a refusal.
-    pub partial: bool,
-    /// Do not merge `compose.override.yml` beside a default-named file.
-    pub no_override: bool,
-    /// Read these as the project environment instead of `.env`.
-    pub env_files: Vec<PathBuf>,
-}
-
-static CONTEXT: std::sync::OnceLock<ContextOptions> = std::sync::OnceLock::new();
-
-/// Keep the run's context options (the first call wins).
-pub fn set_context(o: ContextOptions) {
-    let _ = CONTEXT.set(o);
-}
-
 /// Import `bytes` as `format`. A Compose file reads the files Compose reads
 /// beside it (its `.env`, `env_file`, `include`, `extends.file`, the
 /// override file) from its own directory; standard input has none, so a
 /// file it names is unreadable there. Other formats go through the run's
-/// companions ([`super::runner::import`]).
+/// companions ([`RunContext::import`]).
 pub fn import_in_context(
+    cx: &RunContext,
     origin: &Origin,
     name: &str,
     bytes: &[u8],
     format: Format,
 ) -> Result<Vec<import::Imported>, ImportError> {
     if format != Format::Compose {
-        return super::runner::import(bytes, format, name);
+        return cx.import(bytes, format, name);
     }
-    let options = CONTEXT.get().cloned().unwrap_or_default();
+    let options = &cx.compose;
     let dir = match origin {
         Origin::File(p) => Some(
             p.parent()
@@ -712,18 +694,20 @@ pub fn read_input(input: &Input, reading: Reading, parse: bool) -> Result<ReadIn
 /// configuration through its importer (findings then point at the
 /// original file too).
 pub fn audit(
+    cx: &RunContext,
     input: &Input,
     labels: &Labels,
     options: &isolint_core::AuditOptions,
     reading: Reading,
 ) -> Result<Audited, Failure> {
     let read = read_input(input, reading, false)?;
-    audit_read(input, read, labels, options, isolint_core::Detail::Full)
+    audit_read(cx, input, read, labels, options, isolint_core::Detail::Full)
 }
 
 /// [`audit`] of an input already read; `detail` says what a profile's
 /// report carries besides its findings (imported files always get it all).
 pub fn audit_read(
+    cx: &RunContext,
     input: &Input,
     read: ReadInput,
     labels: &Labels,
@@ -735,7 +719,7 @@ pub fn audit_read(
         ReadInput::Parsed(parsed) => *parsed,
         ReadInput::Bytes(bytes, None) => Parsed::new(bytes, Limits::default()),
         ReadInput::Bytes(bytes, Some(format)) => {
-            return audit_imported(input, &shown, &bytes, format, labels, options)
+            return audit_imported(cx, input, &shown, &bytes, format, labels, options)
         }
     }
     .map_err(|e| Failure::input(&shown, e))?;
@@ -748,7 +732,7 @@ pub fn audit_read(
         &crate::pool::Pool,
     );
     let mut notes = Vec::new();
-    if super::runner::active() {
+    if cx.active() {
         notes.push(neutralize(&format!("{shown}: the --runner overlay applies to imported formats; this isolint.profile/v1 is audited as written")).into_owned());
     }
     Ok(Audited {
@@ -759,6 +743,7 @@ pub fn audit_read(
 
 /// [`audit_read`] of a file in another sandbox format, through its importer.
 fn audit_imported(
+    cx: &RunContext,
     input: &Input,
     shown: &str,
     bytes: &[u8],
@@ -766,7 +751,7 @@ fn audit_imported(
     labels: &Labels,
     options: &isolint_core::AuditOptions,
 ) -> Result<Audited, Failure> {
-    if format == Format::Kubernetes && super::runner::is_companion(&input.name) {
+    if format == Format::Kubernetes && cx.is_companion(&input.name) {
         return Ok(Audited {
             reports: Vec::new(),
             notes: vec![neutralize(&format!("{shown}: holds only cluster objects (NetworkPolicy, LimitRange, ResourceQuota, RuntimeClass); they are read into the run's Kubernetes workloads, not audited as a profile")).into_owned()],
@@ -780,7 +765,8 @@ fn audit_imported(
             ..Failure::new(shown, format!("{message} (read as {})", format.title()))
         }
     };
-    let imported = import_in_context(&input.origin, &input.name, bytes, format).map_err(failure)?;
+    let imported =
+        import_in_context(cx, &input.origin, &input.name, bytes, format).map_err(failure)?;
     if imported.is_empty() {
         return Err(Failure::new(
             shown,
@@ -808,7 +794,8 @@ fn audit_imported(
                 audited.notes.push(note);
             }
         }
-        let report = super::runner::audit_imported(unit, &input.name, labels, options)
+        let report = cx
+            .audit_imported(unit, &input.name, labels, options)
             .map_err(|e| Failure::new(&unit.display_name(shown), e))?;
         audited.reports.push(report);
     }

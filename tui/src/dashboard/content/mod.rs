@@ -12,12 +12,14 @@ use super::text::{width, wrap};
 use super::theme;
 
 mod findings;
+mod fix;
 mod help;
 mod mounts;
 mod plan;
 mod rules;
 
 pub(crate) use findings::detail_lines;
+pub(crate) use fix::fix_lines;
 pub(crate) use help::help_content;
 pub(crate) use mounts::mount_lines;
 pub(crate) use plan::{check_lines, observed, status_style};

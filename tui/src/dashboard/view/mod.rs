@@ -15,6 +15,7 @@ use super::theme;
 
 mod chrome;
 pub(crate) mod findings;
+mod fix;
 pub(crate) mod help;
 pub(crate) mod mounts;
 pub(crate) mod plan;
@@ -24,6 +25,7 @@ pub(crate) mod rules;
 use super::layout::*;
 use chrome::*;
 use findings::*;
+use fix::*;
 use help::*;
 pub(crate) use isolint_core::text::plural;
 use mounts::*;
@@ -88,6 +90,9 @@ impl Widget for &App {
             None => {}
         }
         render_status(self, status, buf);
+        if self.mode == Mode::Fix {
+            render_fix(self, area, buf);
+        }
         if self.mode == Mode::Help {
             render_help(self, area, buf);
         }

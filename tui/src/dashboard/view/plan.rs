@@ -7,6 +7,7 @@ use super::super::theme;
 use super::{column_widths, fitted_row, pane, plural, render_scrolled};
 use isolint_core::model::StringEnum;
 use isolint_core::observe::Status;
+use isolint_core::report::RuntimeCheck;
 use isolint_core::Report;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Rect};
@@ -15,6 +16,20 @@ use ratatui::widgets::{HighlightSpacing, Row, StatefulWidget, Table, TableState}
 
 /// `rc-` and twelve hex digits.
 const ID_WIDTH: u16 = 15;
+
+/// The width of a column that holds the longest `cell` of this plan
+/// whole (`capabilities-dropped` is 20 columns, `within-declared` 15):
+/// kinds and expectations are few and short, and a cut one reads as
+/// another. The targets take what is left.
+fn content_width(report: &Report, header: &str, cell: impl Fn(&RuntimeCheck) -> &str) -> u16 {
+    let longest = report
+        .runtime_checks
+        .iter()
+        .map(|c| cell(c).len())
+        .max()
+        .unwrap_or(0);
+    u16::try_from(longest.max(header.len())).unwrap_or(u16::MAX)
+}
 
 pub(crate) fn render_checks_tab(app: &App, report: &Report, area: Rect, buf: &mut Buffer) {
     let checks = &report.runtime_checks;
@@ -25,10 +40,16 @@ pub(crate) fn render_checks_tab(app: &App, report: &Report, area: Rect, buf: &mu
     // on a narrow screen long enough (six hex digits) that rows never
     // look alike; the detail below always names the whole id.
     let id_width = if table_r.width >= 100 { ID_WIDTH } else { 10 };
+    // Below 80 columns the expectation is cut (the detail says it whole)
+    // so that the targets keep some room.
+    let expect_width = match content_width(report, "expect", |c| c.expect.as_str()) {
+        w if table_r.width < 80 => w.min(8),
+        w => w,
+    };
     let mut widths = vec![
         Constraint::Length(id_width),
-        Constraint::Length(18),
-        Constraint::Length(8),
+        Constraint::Length(content_width(report, "kind", |c| c.kind.as_str())),
+        Constraint::Length(expect_width),
     ];
     if joined.is_some() {
         widths.push(Constraint::Length(14));
