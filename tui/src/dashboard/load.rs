@@ -216,7 +216,7 @@ fn audit_import(
     labels: &Labels,
     options: &AuditOptions,
 ) -> Vec<Loaded> {
-    let imported = match import_units(bytes, format) {
+    let imported = match import_units(cx, name, bytes, format) {
         Ok(i) => i,
         Err(e) => {
             let message = ImportError::new(e.kind.clone()).to_string();
@@ -258,10 +258,20 @@ fn audit_import(
         .collect()
 }
 
-/// The profiles of a file of another format, as the dashboard audits
-/// them (and re-audits them to prove a fix).
-fn import_units(bytes: &[u8], format: Format) -> Result<Vec<import::Imported>, ImportError> {
-    import::import(bytes, format).and_then(|i| import::check_audit_count(&i).map(|()| i))
+/// The profiles of a file of another format (`name`: its path), as
+/// `isolint audit` reads them: a Compose file with the `.env`,
+/// `env_file`, `include` and override files beside it, other formats with
+/// the run's companions. The dashboard's verdict is the CLI's, and so is
+/// the re-audit that proves a fix.
+fn import_units(
+    cx: &RunContext,
+    name: &str,
+    bytes: &[u8],
+    format: Format,
+) -> Result<Vec<import::Imported>, ImportError> {
+    let origin = crate::files::input::Origin::File(PathBuf::from(name));
+    crate::files::input::import_in_context(cx, &origin, name, bytes, format)
+        .and_then(|i| import::check_audit_count(&i).map(|()| i))
 }
 
 /// Every profile of `text` audited as [`load_profiles`] audits the file
@@ -281,7 +291,8 @@ pub fn audit_text(
             .map(|r| vec![(String::new(), r)])
             .map_err(|e| e.to_string()),
         Some(format) => {
-            let units = import_units(text.as_bytes(), format).map_err(|e| e.to_string())?;
+            let units =
+                import_units(cx, name, text.as_bytes(), format).map_err(|e| e.to_string())?;
             units
                 .iter()
                 .map(|u| Ok((u.name.clone(), cx.audit_imported(u, name, labels, options)?)))
@@ -542,6 +553,61 @@ mod tests {
         let o = f.origin.as_ref().unwrap();
         assert_eq!((o.line, o.column), (20, 15));
         assert!(r.original.is_some());
+    }
+
+    /// The dashboard reads a Compose file in its directory, as `isolint
+    /// audit` does: what the `.env`, an `env_file`, an `include` or the
+    /// override file beside it says decides the findings. Before, the
+    /// dashboard imported the text alone and showed every row's context-
+    /// made finding missing (4 of 4 rows wrong).
+    #[test]
+    fn a_compose_file_is_read_with_the_files_beside_it() {
+        let base = "services:\n  job:\n    image: python:3.12\n    network_mode: ${NET:-none}\n";
+        let rows: &[(&str, &[(&str, &str)], &str, &str)] = &[
+            (".env sets the network", &[(".env", "NET=host\n")], base, "NET002"),
+            (
+                "an env_file brings a cloud key",
+                &[("job.env", "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEY1\n")],
+                "services:\n  job:\n    image: python:3.12\n    network_mode: none\n    env_file: job.env\n",
+                "CRD",
+            ),
+            (
+                "an include adds a privileged service",
+                &[("side.yml", "services:\n  side:\n    image: busybox\n    privileged: true\n")],
+                "include:\n  - side.yml\nservices:\n  job:\n    image: python:3.12\n    network_mode: none\n",
+                "PRV001",
+            ),
+            (
+                "the override file makes the job privileged",
+                &[("compose.override.yml", "services:\n  job:\n    privileged: true\n")],
+                "services:\n  job:\n    image: python:3.12\n    network_mode: none\n",
+                "PRV001",
+            ),
+        ];
+        let mut wrong = Vec::new();
+        for (what, beside, text, rule) in rows {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("compose.yml");
+            fs::write(&path, text).unwrap();
+            for (name, body) in *beside {
+                fs::write(dir.path().join(name), body).unwrap();
+            }
+            let all = load_profiles(
+                &RunContext::default(),
+                &Source::File(path),
+                &Labels::workshop(),
+                None,
+            );
+            let found = all.iter().any(|l| {
+                l.outcome
+                    .as_ref()
+                    .is_ok_and(|r| r.issues.iter().any(|f| f.rule.starts_with(rule)))
+            });
+            if !found {
+                wrong.push(*what);
+            }
+        }
+        assert!(wrong.is_empty(), "context not read: {wrong:?}");
     }
 
     /// Every profile of a file is loaded, each under its own name, so a
