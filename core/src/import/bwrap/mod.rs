@@ -511,6 +511,8 @@ impl<T> Removable<T> {
     }
 }
 
+/// Read the bwrap options `args` (after the `bwrap` word at `bw`) into
+/// `d`: the options in bwrap's order, then what they add up to.
 fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
     d.set("/boundary/kind", "container", bw);
     d.set("/boundary/runtime/name", "bubblewrap", bw);
@@ -527,219 +529,16 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
     d.note(bw, "bubblewrap always sets no-new-privileges and starts from an empty root in a new mount namespace");
     d.ensure_array("/mounts", bw);
 
-    let mut unshared: Vec<&str> = Vec::new();
-    let mut clearenv: Option<Loc> = None;
-    let mut uid: Option<(String, Loc)> = None;
-    let mut gid: Option<String> = None;
-    let mut caps: Removable<Loc> = Removable::default();
-    let mut seccomp: Option<Loc> = None;
-    let mut new_session: Option<Loc> = None;
-    let mut root_ro: Option<Loc> = None;
-    let mut chdir: Option<(String, Loc)> = None;
-    let mut vars: Removable<(String, Loc)> = Removable::default();
-    // The mounts in bwrap's order; written into the profile at the end,
-    // without those a later mount hides.
-    let mut table = MountTable::default();
-    // Where the last bwrap option (or `--`) is: a word the shell expands
-    // is read as options while one follows (found once, not by a scan per
-    // word).
-    let last_option = args.iter().rposition(|x| {
-        !x.expands && (x.text == "--" || (x.text.starts_with("--") && arity(&x.text).is_some()))
-    });
-    let mut overlay_sources: Vec<(String, Loc)> = Vec::new();
-    let mut i = 0;
-    let mut command: Vec<&Word> = Vec::new();
-    while let Some(w) = args.get(i) {
-        let opt = w.text.as_str();
-        if opt == "--" && !w.expands {
-            command = args.iter().skip(i + 1).copied().collect();
-            break;
-        }
-        let later_options = last_option.is_some_and(|j| j > i);
-        // Any number of words from a variable or array the script builds
-        // out of reach (`"${ARGS[@]}"` filled by a function) are options
-        // as much as a command; the script's own arguments (`"$@"`) are
-        // the command by convention.
-        let unknown_options = w.any && !positional(opt);
-        if w.expands && (later_options || opt.starts_with('-') || unknown_options) {
-            // `$OPTS`, `"${args[@]}"`, `$(flags)`: options the shell supplies
-            // when the script runs. While bwrap options follow, the word is
-            // read as more options, never as the start of the command, so
-            // nothing after it is lost; what it may bind is unknown, so it
-            // stands in the profile as a writable mount of an unknown path,
-            // which blocks until the options are written out.
-            d.note(
-                w.loc,
-                format!("`{opt}` is expanded by the shell when the script runs; the options it supplies are not visible here, so it is kept as a writable mount of an unknown path"),
-            );
-            unknown_mount(&mut table, opt, w.loc);
-            i += 1;
-            continue;
-        }
-        if !opt.starts_with('-') || (is_expansion(w) && !later_options) {
-            command = args.iter().skip(i).copied().collect();
-            break;
-        }
-        let n =
-            arity(opt).ok_or_else(|| invalid(w.loc, format!("unknown bwrap option `{opt}`")))?;
-        let params: Vec<&Word> = args.iter().skip(i + 1).take(n).copied().collect();
-        if params.len() < n {
-            return Err(invalid(
-                w.loc,
-                format!("`{opt}` needs {}", crate::text::plural(n, "argument")),
-            ));
-        }
-        let p = |k: usize| {
-            params
-                .get(k)
-                .map_or(("", w.loc), |x| (x.text.as_str(), x.loc))
-        };
-        match opt {
-            "--unshare-all" => ["user", "ipc", "pid", "network", "uts", "cgroup"]
-                .into_iter()
-                .for_each(|ns| unshare(&mut unshared, ns)),
-            "--share-net" => unshared.retain(|n| *n != "network"),
-            "--unshare-user" | "--unshare-user-try" => unshare(&mut unshared, "user"),
-            "--unshare-ipc" => unshare(&mut unshared, "ipc"),
-            "--unshare-pid" => unshare(&mut unshared, "pid"),
-            "--unshare-net" => unshare(&mut unshared, "network"),
-            "--unshare-uts" => unshare(&mut unshared, "uts"),
-            "--unshare-cgroup" | "--unshare-cgroup-try" => unshare(&mut unshared, "cgroup"),
-            "--clearenv" => {
-                clearenv = Some(w.loc);
-                vars.clear();
-            }
-            "--setenv" => {
-                if params.get(1).is_some_and(|x| x.expands) {
-                    d.note(p(1).1, format!("the value of `{}` is expanded by the shell; it is kept as written", p(0).0));
-                }
-                vars.push(p(0).0.to_string(), (p(1).0.to_string(), p(1).1));
-            }
-            "--unsetenv" => {
-                let name = p(0).0;
-                vars.remove(name);
-                d.note(w.loc, format!("`{name}` is removed from the environment"));
-            }
-            "--uid" => uid = Some((p(0).0.to_string(), p(0).1)),
-            "--gid" => gid = Some(p(0).0.to_string()),
-            "--cap-add" => caps.push(cap_name(p(0).0), p(0).1),
-            "--cap-drop" => match cap_name(p(0).0) {
-                c if c == "ALL" => caps.clear(),
-                c => caps.remove(&c),
-            },
-            "--seccomp" | "--add-seccomp-fd" => seccomp = Some(w.loc),
-            "--bind" | "--bind-try" | "--dev-bind" | "--dev-bind-try" | "--ro-bind" | "--ro-bind-try" => {
-                let (src, src_at) = p(0);
-                let (dst, dst_at) = p(1);
-                bind(d, &mut table, opt, (src, src_at), (dst, dst_at), (w.loc, !opt.ends_with("-try")));
-                if params.iter().any(|x| x.expands && super::expand_home(&x.text).is_none()) {
-                    d.note(w.loc, "a path here is expanded by the shell; it is kept as written");
-                }
-            }
-            "--overlay-src" => overlay_sources.push((p(0).0.to_string(), p(0).1)),
-            "--overlay" | "--tmp-overlay" | "--ro-overlay" => {
-                // The overlay's lower layers are host paths the sandbox
-                // reads at its target; `--overlay` also writes its upper
-                // directory on the host.
-                let (dst, dst_at) = p(n - 1);
-                if overlay_sources.is_empty() {
-                    d.note(w.loc, format!("`{opt}` has no `--overlay-src` before it; bwrap refuses to start"));
-                }
-                let written: Vec<&str> = params.iter().map(|x| x.text.as_str()).collect();
-                table.cover(d, dst, &format!("{opt} {}", written.join(" ")), w.loc);
-                for (src, src_at) in std::mem::take(&mut overlay_sources) {
-                    bind(d, &mut table, "--ro-bind", (&src, src_at), (dst, dst_at), (w.loc, false));
-                    d.note(src_at, format!("`--overlay-src {src}` is read through the overlay at `{dst}`"));
-                }
-                if opt == "--overlay" {
-                    let (upper, upper_at) = p(0);
-                    bind(d, &mut table, "--bind", (upper, upper_at), (dst, dst_at), (w.loc, false));
-                    d.note(w.loc, format!("`--overlay` writes the changes made under `{dst}` to `{upper}` on the host (work directory `{}`)", p(1).0));
-                } else if opt == "--tmp-overlay" {
-                    d.note(w.loc, format!("`--tmp-overlay {dst}`: writes go to a tmpfs discarded at exit"));
-                }
-            }
-            "--remount-ro" => {
-                let (dst, _) = p(0);
-                let dst = super::expand_home(dst).unwrap_or_else(|| dst.to_string());
-                match table.remount_read_only(&dst, w.loc) {
-                    Some(true) => {}
-                    // The empty root bwrap starts from, made read-only.
-                    Some(false) if dst.trim_end_matches('/').is_empty() => root_ro = Some(w.loc),
-                    Some(false) => d.note(w.loc, format!("`--remount-ro {dst}` names no mount this command line makes at `{dst}`: bwrap refuses to start unless the host has a mount point there, inside a bind")),
-                    None => d.note(w.loc, format!("`--remount-ro {dst}` is not an absolute path without `..`; bwrap resolves it inside the sandbox, so the mounts are kept as writable as written")),
-                }
-            }
-            "--bind-fd" | "--ro-bind-fd" | "--file" | "--bind-data" | "--ro-bind-data" => {
-                // Content or a directory the script hands over through a
-                // descriptor: not visible here, so it blocks.
-                let (fd, _) = p(0);
-                let (dst, dst_at) = p(1);
-                let what = if opt.ends_with("-fd") { "directory" } else { "content" };
-                let src = format!("<{what} of fd {fd}>");
-                // Content is copied in: the host is not written back. A
-                // descriptor's directory is the host's, writable unless
-                // `--ro-bind-fd`.
-                // `--file` copies content into the tree; the others mount
-                // over what was at their target.
-                if opt != "--file" {
-                    table.cover(d, dst, &format!("{opt} {fd} {dst}"), w.loc);
-                }
-                table.host(
-                    Planned {
-                        source: src,
-                        src_at: p(0).1,
-                        target: dst.to_string(),
-                        dst_at,
-                        read_only: opt != "--bind-fd",
-                        access_at: w.loc,
-                    },
-                    format!("{opt} {fd} {dst}"),
-                );
-                d.note(w.loc, format!("`{opt} {fd} {dst}` puts at `{dst}` a {what} the script passes through file descriptor {fd}, which is not visible here; kept as a mount of an unknown source"));
-            }
-            "--args" => {
-                d.note(w.loc, format!("`--args {}` reads more options from a file descriptor; they are not visible here, so they are kept as a writable mount of an unknown path", p(0).0));
-                unknown_mount(&mut table, &format!("<options from fd {}>", p(0).0), w.loc);
-            }
-            "--symlink" => d.note(w.loc, format!("`--symlink {} {}` creates a link in the sandbox's own root; the link's target is only reachable through the mounts", p(0).0, p(1).0)),
-            "--perms" | "--size" => d.note(w.loc, format!("`{opt} {}` applies to the next option's file or tmpfs", p(0).0)),
-            "--chmod" => d.note(w.loc, format!("`--chmod {} {}` changes the permissions of a path inside the sandbox", p(0).0, p(1).0)),
-            "--userns" | "--userns2" | "--pidns" => d.note(w.loc, format!("`{opt}` joins an existing namespace, which may be the host's")),
-            "--die-with-parent" => d.note(w.loc, "`--die-with-parent`: the sandbox is killed when the process that started bwrap dies"),
-            "--new-session" => new_session = Some(w.loc),
-            "--disable-userns" => d.note(w.loc, "`--disable-userns`: the command cannot create further user namespaces"),
-            "--proc" | "--dev" | "--tmpfs" | "--mqueue" | "--dir" => {
-                let dst = p(0).0;
-                d.note(w.loc, format!("`{opt} {dst}` is a private filesystem, not a host path"));
-                // `--dir` only makes a directory in what is already there.
-                if opt != "--dir" {
-                    let at = super::expand_home(dst).unwrap_or_else(|| dst.to_string());
-                    table.cover(d, &at, &format!("{opt} {dst}"), w.loc);
-                    table.private(&at, format!("{opt} {dst}"));
-                }
-            }
-            "--chdir" => chdir = Some((p(0).0.to_string(), p(0).1)),
-            "--hostname" | "--as-pid-1" | "--lock-file" | "--sync-fd" | "--block-fd"
-            | "--userns-block-fd" | "--info-fd" | "--json-status-fd" | "--exec-label"
-            | "--file-label" | "--argv0" | "--level-prefix" | "--assert-userns-disabled" => {
-                d.note(w.loc, format!("`{opt}` has no profile equivalent"))
-            }
-            "--help" | "--version" => d.note(w.loc, format!("`{opt}` prints and exits; no sandbox runs")),
-            _ => d.note(w.loc, format!("`{opt}` has no profile equivalent")),
-        }
-        i += 1 + n;
-    }
-
-    table.write(d);
-    for (src, at) in overlay_sources {
+    let (o, command) = read_options(d, args)?;
+    o.table.write(d);
+    for (src, at) in o.overlay_sources {
         d.note(
             at,
             format!("`--overlay-src {src}` is not used by an overlay; bwrap refuses to start"),
         );
     }
     let ns_at = bw;
-    match new_session {
+    match o.new_session {
         Some(at) => d.set("/boundary/terminal", "none", at),
         None => {
             d.set("/boundary/terminal", "shared", bw);
@@ -748,14 +547,14 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
     }
     d.set("/boundary/host_namespaces", OVal::arr(), ns_at);
     for ns in ["pid", "network", "ipc", "uts", "user"] {
-        if !unshared.contains(&ns) {
+        if !o.unshared.contains(&ns) {
             d.push("/boundary/host_namespaces", ns, ns_at);
         }
     }
-    if !unshared.contains(&"cgroup") {
+    if !o.unshared.contains(&"cgroup") {
         d.push("/boundary/host_namespaces", "cgroup", ns_at);
     }
-    if unshared.contains(&"network") {
+    if o.unshared.contains(&"network") {
         d.set("/network/egress", "deny", ns_at);
         d.set("/network/enforced_by", "firewall", ns_at);
         d.set("/network/allow", OVal::arr(), ns_at);
@@ -765,23 +564,23 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
         d.set("/network/enforced_by", "none", ns_at);
     }
 
-    match clearenv {
+    match o.clearenv {
         Some(at) => d.set("/environment/inherit", false, at),
         None => d.set("/environment/inherit", true, bw),
     }
     d.set(
         "/environment/variables",
         OVal::obj(),
-        clearenv.unwrap_or(bw),
+        o.clearenv.unwrap_or(bw),
     );
-    for (k, (v, at)) in vars.into_items() {
+    for (k, (v, at)) in o.vars.into_items() {
         d.set(&Draft::variable_ptr(&k), v, at);
     }
 
-    match uid {
+    match o.uid {
         Some((u, at)) => d.set(
             "/boundary/user",
-            match gid {
+            match o.gid {
                 Some(g) => format!("{u}:{g}"),
                 None => u,
             },
@@ -793,11 +592,11 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
         ),
     }
     d.set("/boundary/capabilities/add", OVal::arr(), bw);
-    for (c, at) in caps.into_items() {
+    for (c, at) in o.caps.into_items() {
         d.push("/boundary/capabilities/add", c, at);
     }
     d.set("/boundary/capabilities/drop", vec!["ALL".to_string()], bw);
-    match seccomp {
+    match o.seccomp {
         Some(at) => d.set("/boundary/seccomp", "custom", at),
         None => d.set("/boundary/seccomp", "unconfined", bw),
     }
@@ -815,7 +614,7 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
         }),
         _ => None,
     };
-    match (root_mount, root_ro) {
+    match (root_mount, o.root_ro) {
         (Some(ro), _) => d.set("/boundary/read_only_root", ro, bw),
         (None, Some(at)) => d.set("/boundary/read_only_root", true, at),
         (None, None) => {
@@ -850,7 +649,7 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
         }
         None => d.undeclared("/command", "no program follows the bwrap options"),
     }
-    if let Some((dir, at)) = chdir {
+    if let Some((dir, at)) = o.chdir {
         super::working_dir(d, &dir, at, "--chdir");
     }
     d.ensure_array("/setup", bw);
@@ -885,6 +684,233 @@ fn parse(d: &mut Draft, args: &[&Word], bw: Loc) -> Result<(), ImportError> {
         d.undeclared(ptr, why);
     }
     Ok(())
+}
+
+/// What the options say, gathered in bwrap's order before it is written
+/// into the profile (a later option overrides or removes an earlier one).
+#[derive(Default)]
+struct Options {
+    unshared: Vec<&'static str>,
+    clearenv: Option<Loc>,
+    uid: Option<(String, Loc)>,
+    gid: Option<String>,
+    caps: Removable<Loc>,
+    seccomp: Option<Loc>,
+    new_session: Option<Loc>,
+    root_ro: Option<Loc>,
+    chdir: Option<(String, Loc)>,
+    vars: Removable<(String, Loc)>,
+    /// The mounts in bwrap's order; written into the profile at the end,
+    /// without those a later mount hides.
+    table: MountTable,
+    overlay_sources: Vec<(String, Loc)>,
+}
+
+/// Walk the options up to the command: each option with its arguments,
+/// and words the shell fills in kept as unknown options. Returns the
+/// options read and the command's words.
+fn read_options<'w>(
+    d: &mut Draft,
+    args: &[&'w Word],
+) -> Result<(Options, Vec<&'w Word>), ImportError> {
+    let mut o = Options::default();
+    // Where the last bwrap option (or `--`) is: a word the shell expands
+    // is read as options while one follows (found once, not by a scan per
+    // word).
+    let last_option = args.iter().rposition(|x| {
+        !x.expands && (x.text == "--" || (x.text.starts_with("--") && arity(&x.text).is_some()))
+    });
+    let mut i = 0;
+    let mut command: Vec<&Word> = Vec::new();
+    while let Some(w) = args.get(i) {
+        let opt = w.text.as_str();
+        if opt == "--" && !w.expands {
+            command = args.iter().skip(i + 1).copied().collect();
+            break;
+        }
+        let later_options = last_option.is_some_and(|j| j > i);
+        // Any number of words from a variable or array the script builds
+        // out of reach (`"${ARGS[@]}"` filled by a function) are options
+        // as much as a command; the script's own arguments (`"$@"`) are
+        // the command by convention.
+        let unknown_options = w.any && !positional(opt);
+        if w.expands && (later_options || opt.starts_with('-') || unknown_options) {
+            // `$OPTS`, `"${args[@]}"`, `$(flags)`: options the shell supplies
+            // when the script runs. While bwrap options follow, the word is
+            // read as more options, never as the start of the command, so
+            // nothing after it is lost; what it may bind is unknown, so it
+            // stands in the profile as a writable mount of an unknown path,
+            // which blocks until the options are written out.
+            d.note(
+                w.loc,
+                format!("`{opt}` is expanded by the shell when the script runs; the options it supplies are not visible here, so it is kept as a writable mount of an unknown path"),
+            );
+            unknown_mount(&mut o.table, opt, w.loc);
+            i += 1;
+            continue;
+        }
+        if !opt.starts_with('-') || (is_expansion(w) && !later_options) {
+            command = args.iter().skip(i).copied().collect();
+            break;
+        }
+        let n =
+            arity(opt).ok_or_else(|| invalid(w.loc, format!("unknown bwrap option `{opt}`")))?;
+        let params: Vec<&Word> = args.iter().skip(i + 1).take(n).copied().collect();
+        if params.len() < n {
+            return Err(invalid(
+                w.loc,
+                format!("`{opt}` needs {}", crate::text::plural(n, "argument")),
+            ));
+        }
+        o.apply(d, opt, n, &params, w);
+        i += 1 + n;
+    }
+    Ok((o, command))
+}
+
+impl Options {
+    /// Take in one option `opt` (the word `w`) and its `n` arguments.
+    fn apply(&mut self, d: &mut Draft, opt: &str, n: usize, params: &[&Word], w: &Word) {
+        let p = |k: usize| {
+            params
+                .get(k)
+                .map_or(("", w.loc), |x| (x.text.as_str(), x.loc))
+        };
+        match opt {
+            "--unshare-all" => ["user", "ipc", "pid", "network", "uts", "cgroup"]
+                .into_iter()
+                .for_each(|ns| unshare(&mut self.unshared, ns)),
+            "--share-net" => self.unshared.retain(|n| *n != "network"),
+            "--unshare-user" | "--unshare-user-try" => unshare(&mut self.unshared, "user"),
+            "--unshare-ipc" => unshare(&mut self.unshared, "ipc"),
+            "--unshare-pid" => unshare(&mut self.unshared, "pid"),
+            "--unshare-net" => unshare(&mut self.unshared, "network"),
+            "--unshare-uts" => unshare(&mut self.unshared, "uts"),
+            "--unshare-cgroup" | "--unshare-cgroup-try" => unshare(&mut self.unshared, "cgroup"),
+            "--clearenv" => {
+                self.clearenv = Some(w.loc);
+                self.vars.clear();
+            }
+            "--setenv" => {
+                if params.get(1).is_some_and(|x| x.expands) {
+                    d.note(p(1).1, format!("the value of `{}` is expanded by the shell; it is kept as written", p(0).0));
+                }
+                self.vars.push(p(0).0.to_string(), (p(1).0.to_string(), p(1).1));
+            }
+            "--unsetenv" => {
+                let name = p(0).0;
+                self.vars.remove(name);
+                d.note(w.loc, format!("`{name}` is removed from the environment"));
+            }
+            "--uid" => self.uid = Some((p(0).0.to_string(), p(0).1)),
+            "--gid" => self.gid = Some(p(0).0.to_string()),
+            "--cap-add" => self.caps.push(cap_name(p(0).0), p(0).1),
+            "--cap-drop" => match cap_name(p(0).0) {
+                c if c == "ALL" => self.caps.clear(),
+                c => self.caps.remove(&c),
+            },
+            "--seccomp" | "--add-seccomp-fd" => self.seccomp = Some(w.loc),
+            "--bind" | "--bind-try" | "--dev-bind" | "--dev-bind-try" | "--ro-bind" | "--ro-bind-try" => {
+                let (src, src_at) = p(0);
+                let (dst, dst_at) = p(1);
+                bind(d, &mut self.table, opt, (src, src_at), (dst, dst_at), (w.loc, !opt.ends_with("-try")));
+                if params.iter().any(|x| x.expands && super::expand_home(&x.text).is_none()) {
+                    d.note(w.loc, "a path here is expanded by the shell; it is kept as written");
+                }
+            }
+            "--overlay-src" => self.overlay_sources.push((p(0).0.to_string(), p(0).1)),
+            "--overlay" | "--tmp-overlay" | "--ro-overlay" => {
+                // The overlay's lower layers are host paths the sandbox
+                // reads at its target; `--overlay` also writes its upper
+                // directory on the host.
+                let (dst, dst_at) = p(n - 1);
+                if self.overlay_sources.is_empty() {
+                    d.note(w.loc, format!("`{opt}` has no `--overlay-src` before it; bwrap refuses to start"));
+                }
+                let written: Vec<&str> = params.iter().map(|x| x.text.as_str()).collect();
+                self.table.cover(d, dst, &format!("{opt} {}", written.join(" ")), w.loc);
+                for (src, src_at) in std::mem::take(&mut self.overlay_sources) {
+                    bind(d, &mut self.table, "--ro-bind", (&src, src_at), (dst, dst_at), (w.loc, false));
+                    d.note(src_at, format!("`--overlay-src {src}` is read through the overlay at `{dst}`"));
+                }
+                if opt == "--overlay" {
+                    let (upper, upper_at) = p(0);
+                    bind(d, &mut self.table, "--bind", (upper, upper_at), (dst, dst_at), (w.loc, false));
+                    d.note(w.loc, format!("`--overlay` writes the changes made under `{dst}` to `{upper}` on the host (work directory `{}`)", p(1).0));
+                } else if opt == "--tmp-overlay" {
+                    d.note(w.loc, format!("`--tmp-overlay {dst}`: writes go to a tmpfs discarded at exit"));
+                }
+            }
+            "--remount-ro" => {
+                let (dst, _) = p(0);
+                let dst = super::expand_home(dst).unwrap_or_else(|| dst.to_string());
+                match self.table.remount_read_only(&dst, w.loc) {
+                    Some(true) => {}
+                    // The empty root bwrap starts from, made read-only.
+                    Some(false) if dst.trim_end_matches('/').is_empty() => self.root_ro = Some(w.loc),
+                    Some(false) => d.note(w.loc, format!("`--remount-ro {dst}` names no mount this command line makes at `{dst}`: bwrap refuses to start unless the host has a mount point there, inside a bind")),
+                    None => d.note(w.loc, format!("`--remount-ro {dst}` is not an absolute path without `..`; bwrap resolves it inside the sandbox, so the mounts are kept as writable as written")),
+                }
+            }
+            "--bind-fd" | "--ro-bind-fd" | "--file" | "--bind-data" | "--ro-bind-data" => {
+                // Content or a directory the script hands over through a
+                // descriptor: not visible here, so it blocks.
+                let (fd, _) = p(0);
+                let (dst, dst_at) = p(1);
+                let what = if opt.ends_with("-fd") { "directory" } else { "content" };
+                let src = format!("<{what} of fd {fd}>");
+                // Content is copied in: the host is not written back. A
+                // descriptor's directory is the host's, writable unless
+                // `--ro-bind-fd`.
+                // `--file` copies content into the tree; the others mount
+                // over what was at their target.
+                if opt != "--file" {
+                    self.table.cover(d, dst, &format!("{opt} {fd} {dst}"), w.loc);
+                }
+                self.table.host(
+                    Planned {
+                        source: src,
+                        src_at: p(0).1,
+                        target: dst.to_string(),
+                        dst_at,
+                        read_only: opt != "--bind-fd",
+                        access_at: w.loc,
+                    },
+                    format!("{opt} {fd} {dst}"),
+                );
+                d.note(w.loc, format!("`{opt} {fd} {dst}` puts at `{dst}` a {what} the script passes through file descriptor {fd}, which is not visible here; kept as a mount of an unknown source"));
+            }
+            "--args" => {
+                d.note(w.loc, format!("`--args {}` reads more options from a file descriptor; they are not visible here, so they are kept as a writable mount of an unknown path", p(0).0));
+                unknown_mount(&mut self.table, &format!("<options from fd {}>", p(0).0), w.loc);
+            }
+            "--symlink" => d.note(w.loc, format!("`--symlink {} {}` creates a link in the sandbox's own root; the link's target is only reachable through the mounts", p(0).0, p(1).0)),
+            "--perms" | "--size" => d.note(w.loc, format!("`{opt} {}` applies to the next option's file or tmpfs", p(0).0)),
+            "--chmod" => d.note(w.loc, format!("`--chmod {} {}` changes the permissions of a path inside the sandbox", p(0).0, p(1).0)),
+            "--userns" | "--userns2" | "--pidns" => d.note(w.loc, format!("`{opt}` joins an existing namespace, which may be the host's")),
+            "--die-with-parent" => d.note(w.loc, "`--die-with-parent`: the sandbox is killed when the process that started bwrap dies"),
+            "--new-session" => self.new_session = Some(w.loc),
+            "--disable-userns" => d.note(w.loc, "`--disable-userns`: the command cannot create further user namespaces"),
+            "--proc" | "--dev" | "--tmpfs" | "--mqueue" | "--dir" => {
+                let dst = p(0).0;
+                d.note(w.loc, format!("`{opt} {dst}` is a private filesystem, not a host path"));
+                // `--dir` only makes a directory in what is already there.
+                if opt != "--dir" {
+                    let at = super::expand_home(dst).unwrap_or_else(|| dst.to_string());
+                    self.table.cover(d, &at, &format!("{opt} {dst}"), w.loc);
+                    self.table.private(&at, format!("{opt} {dst}"));
+                }
+            }
+            "--chdir" => self.chdir = Some((p(0).0.to_string(), p(0).1)),
+            "--hostname" | "--as-pid-1" | "--lock-file" | "--sync-fd" | "--block-fd"
+            | "--userns-block-fd" | "--info-fd" | "--json-status-fd" | "--exec-label"
+            | "--file-label" | "--argv0" | "--level-prefix" | "--assert-userns-disabled" => {
+                d.note(w.loc, format!("`{opt}` has no profile equivalent"))
+            }
+            "--help" | "--version" => d.note(w.loc, format!("`{opt}` prints and exits; no sandbox runs")),
+            _ => d.note(w.loc, format!("`{opt}` has no profile equivalent")),
+        }
+    }
 }
 
 #[cfg(test)]
