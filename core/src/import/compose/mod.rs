@@ -98,6 +98,8 @@ pub fn import_docs_with(
         None => root,
     };
     let file_unread = got.unread;
+    // Every template has been read once by now (`check_templates`).
+    let overridable = context::shell_overridable(root.loc);
     let Some(services) = read::opt_map(root, "services")? else {
         return Err(ImportError::new(ImportErrorKind::Unrecognized(
             "not a Compose file: no `services` mapping".into(),
@@ -139,7 +141,7 @@ pub fn import_docs_with(
         for (at, note) in assumed {
             d.note(at, note);
         }
-        for (at, what) in unread {
+        for (at, what) in unread.into_iter().chain(overridable.iter().cloned()) {
             d.unread(at, what);
         }
         shape::adopt_notes(&mut d, &top);
