@@ -44,7 +44,7 @@ const SRT: (&str, &str) = ("sandbox", "srt-settings.json");
 
 const K8S_POLICY: &str = "  policyTypes:\n  - Egress\n";
 const OCI_MASKED: &str = "\"/proc/kcore\", ";
-const SRT_DENY: &str = "\"/home\", ";
+const SRT_DENY: &str = "\"/home\",";
 
 fn attacks() -> Vec<Attack> {
     vec![
@@ -79,7 +79,8 @@ fn attacks() -> Vec<Attack> {
         // -------------------------------------------------------------- OCI
         Attack { name: "oci: maskedPaths leaves /proc/kcore exposed", base: OCI, edits: &[(OCI_MASKED, "")], ..A },
         Attack { name: "oci: readonlyPaths leaves /proc/sys writable", base: OCI, edits: &[(", \"/proc/sys\"", "")], ..A },
-        Attack { name: "oci: a device rule allows /dev/fuse read-write", base: OCI, edits: &[("{ \"allow\": false, \"access\": \"rwm\" }", "{ \"allow\": false, \"access\": \"rwm\" }, { \"allow\": true, \"type\": \"c\", \"major\": 10, \"minor\": 229, \"access\": \"rw\" }")], ..A },
+        Attack { name: "oci: a later device rule allows every device again", base: OCI, edits: &[("{ \"allow\": false, \"access\": \"rwm\" }", "{ \"allow\": false, \"access\": \"rwm\" }, { \"allow\": true, \"type\": \"a\", \"access\": \"rwm\" }")], ..A },
+        Attack { name: "oci: the raw disk as a device node", base: OCI, edits: &[("{ \"allow\": false, \"access\": \"rwm\" }", "{ \"allow\": false, \"access\": \"rwm\" }, { \"allow\": true, \"type\": \"b\", \"major\": 8, \"minor\": 0, \"access\": \"rw\" }"), ("\"namespaces\": [", "\"devices\": [{ \"path\": \"/dev/sda\", \"type\": \"b\", \"major\": 8, \"minor\": 0 }],\n    \"namespaces\": [")], ..A },
         Attack { name: "oci: the network namespace joins the host's", base: OCI, edits: &[("{ \"type\": \"network\" }", "{ \"type\": \"network\", \"path\": \"/proc/1/ns/net\" }")], ..A },
         Attack { name: "oci: a prestart hook runs a host program", base: OCI, edits: &[("  \"root\":", "  \"hooks\": { \"createRuntime\": [{ \"path\": \"/usr/local/bin/setup-net\" }] },\n  \"root\":")], ..A },
         Attack { name: "oci: CAP_SYS_ADMIN effective", base: OCI, edits: &[("\"capabilities\": {}", "\"capabilities\": { \"bounding\": [\"CAP_SYS_ADMIN\"], \"effective\": [\"CAP_SYS_ADMIN\"], \"permitted\": [\"CAP_SYS_ADMIN\"] }")], ..A },
@@ -97,14 +98,14 @@ fn attacks() -> Vec<Attack> {
         Attack { name: "codex: the permissions profile reads the user's keys", base: CODEX, edits: &[("\":minimal\" = \"read\"\n", "\":minimal\" = \"read\"\n\"/home/botie/.ssh\" = \"read\"\n")], ..A },
         Attack { name: "codex: an MCP server runs outside the sandbox", base: CODEX, append: "\n[mcp_servers.tools]\ncommand = \"npx\"\nargs = [\"-y\", \"some-mcp-server\"]\n", ..A },
         // -------------------------------------------------- sandbox-runtime
-        Attack { name: "srt: a denied glob cannot narrow the home directory", base: SRT, edits: &[(SRT_DENY, "\"/home/*\", ")], ..A },
+        Attack { name: "srt: a denied glob cannot narrow the home directory", base: SRT, edits: &[(SRT_DENY, "\"/home/*\",")], ..A },
         Attack { name: "srt: allowRead re-allows the keys inside a denied home", base: SRT, edits: &[("\"allowRead\": []", "\"allowRead\": [\"/home/botie/.ssh\"]")], ..A },
         Attack { name: "srt: enableWeakerNestedSandbox", base: SRT, edits: &[("  \"network\": {", "  \"enableWeakerNestedSandbox\": true,\n  \"network\": {")], ..A },
         Attack { name: "srt: allowAllUnixSockets", base: SRT, edits: &[("\"deniedDomains\": []", "\"deniedDomains\": [], \"allowAllUnixSockets\": true")], ..A },
         Attack { name: "srt: an external proxy decides the domains", base: SRT, edits: &[("\"deniedDomains\": []", "\"deniedDomains\": [], \"httpProxyPort\": 3128")], ..A },
         Attack { name: "srt: the filesystem policy is disabled", base: SRT, edits: &[("\"denyWrite\": []", "\"denyWrite\": [], \"disabled\": true")], ..A },
         Attack { name: "srt: Apple Events launch unsandboxed programs", base: SRT, edits: &[("  \"network\": {", "  \"allowAppleEvents\": true,\n  \"network\": {")], ..A },
-        Attack { name: "srt: a writable home through a glob", base: SRT, edits: &[("\"allowWrite\": [\"/srv/workshop/scratch/job-17\"]", "\"allowWrite\": [\"/srv/workshop/scratch/job-17\", \"/home/*/.config\"]")], ..A },
+        Attack { name: "srt: a writable home through a glob", base: SRT, edits: &[("\"/srv/workshop/scratch/job-17\"", "\"/srv/workshop/scratch/job-17\", \"/home/*/.config\"")], ..A },
     ]
 }
 

@@ -1015,7 +1015,7 @@ fn srt_deny_read_becomes_excludes() {
         (
             r#"{"allowWrite": ["/srv/work"], "denyRead": ["/srv/work/secrets"]}"#.into(),
             vec![
-                "/ read-only [/srv/work/secrets]".into(),
+                "/ read-only [/srv/work,/srv/work/secrets]".into(),
                 "/srv/work read-write [/srv/work/secrets]".into(),
             ],
             "",
@@ -1023,7 +1023,7 @@ fn srt_deny_read_becomes_excludes() {
         (
             r#"{"allowWrite": ["/srv/work"], "denyRead": ["/srv"]}"#.into(),
             vec![
-                "/ read-only [/srv]".into(),
+                "/ read-only [/srv/work,/srv]".into(),
                 "/srv/work read-write []".into(),
             ],
             "",

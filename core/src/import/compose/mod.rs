@@ -98,8 +98,6 @@ pub fn import_docs_with(
         None => root,
     };
     let file_unread = got.unread;
-    // Every template has been read once by now (`check_templates`).
-    let overridable = context::shell_overridable(root.loc);
     let Some(services) = read::opt_map(root, "services")? else {
         return Err(ImportError::new(ImportErrorKind::Unrecognized(
             "not a Compose file: no `services` mapping".into(),
@@ -141,7 +139,9 @@ pub fn import_docs_with(
         for (at, note) in assumed {
             d.note(at, note);
         }
-        for (at, what) in unread.into_iter().chain(overridable.iter().cloned()) {
+        // Every template of the file, and the service's env files, have
+        // been read by now: what came from `.env` a shell could change.
+        for (at, what) in unread.into_iter().chain(context::shell_overridable(root.loc)) {
             d.unread(at, what);
         }
         shape::adopt_notes(&mut d, &top);

@@ -186,7 +186,7 @@ fn deny_reads(
     d: &mut Draft,
     denied: &[(String, Loc)],
     allowed: &[(String, Loc)],
-    placed: &[(String, String)],
+    placed: &[(String, String, Loc)],
 ) {
     // The re-allowed paths: a glob re-allows anything beneath its static
     // directory, so that directory stands for it (wider is safer here).
@@ -207,6 +207,27 @@ fn deny_reads(
         }
     }
     let mut per_mount: Vec<Vec<(String, Loc)>> = vec![Vec::new(); placed.len()];
+    // The sandbox mounts the writable paths over the read-only root (and
+    // each later path over an earlier one): the enclosing mount does not
+    // show what is mounted on top of it, so mount order is stated, not
+    // left to the reader.
+    let targets: Vec<Option<String>> = placed.iter().map(|(_, t, _)| plain_absolute(t)).collect();
+    for (i, outer) in targets.iter().enumerate() {
+        let Some(outer) = outer else { continue };
+        for (j, inner) in targets.iter().enumerate() {
+            let Some(inner) = inner.as_ref().filter(|p| *p != outer) else {
+                continue;
+            };
+            let inner_at = placed.get(j).map_or(Loc::default(), |(_, _, l)| *l);
+            if j > i && at_or_under(outer, inner) {
+                if let Some(list) = per_mount.get_mut(i) {
+                    if !list.iter().any(|(e, _)| e == inner) {
+                        list.push((inner.clone(), inner_at));
+                    }
+                }
+            }
+        }
+    }
     let mut reopened: Vec<(String, Loc)> = Vec::new();
     for (raw, at) in denied {
         if is_glob(raw) {
@@ -223,10 +244,12 @@ fn deny_reads(
             continue;
         }
         let mut hidden = false;
-        for ((_, target), list) in placed.iter().zip(per_mount.iter_mut()) {
+        for ((_, target, _), list) in placed.iter().zip(per_mount.iter_mut()) {
             let Some(t) = plain_absolute(target) else { continue };
             if t != deny && at_or_under(&t, &deny) {
-                list.push((deny.clone(), *at));
+                if !list.iter().any(|(e, _)| *e == deny) {
+                    list.push((deny.clone(), *at));
+                }
                 hidden = true;
             }
         }
@@ -240,7 +263,7 @@ fn deny_reads(
             }
         }
     }
-    for ((ptr, _), list) in placed.iter().zip(per_mount) {
+    for ((ptr, _, _), list) in placed.iter().zip(per_mount) {
         if !list.is_empty() {
             let at = list.first().map_or(Loc::default(), |(_, l)| *l);
             d.set_list(&format!("{ptr}/excludes"), at, list);
@@ -377,8 +400,8 @@ fn sandboxed(root: &SNode, cfg: Option<&SNode>, tool: Tool) -> Result<Draft, Imp
     let fs_at = fs.map_or(anchor, |f| f.loc);
     // Every mount placed, as (pointer, target): `denyRead` hides paths
     // from each of them once all are known.
-    let mut placed: Vec<(String, String)> = Vec::new();
-    placed.push((mount(&mut d, "/", "read-only", fs_at), "/".to_string()));
+    let mut placed: Vec<(String, String, Loc)> = Vec::new();
+    placed.push((mount(&mut d, "/", "read-only", fs_at), "/".to_string(), fs_at));
     d.set("/boundary/read_only_root", true, fs_at);
     d.note(fs_at, "reads are allowed everywhere except denied paths: the whole file system is a read-only mount, with the denied paths as its `excludes`");
     if tool == Tool::Claude {
@@ -390,7 +413,7 @@ fn sandboxed(root: &SNode, cfg: Option<&SNode>, tool: Tool) -> Result<Draft, Imp
     if let Some(fs) = fs {
         for (p, at) in read::opt_strs(fs, "allowWrite", false)?.unwrap_or_default() {
             let src = path(&mut d, &p, at);
-            placed.push((mount(&mut d, &src, "read-write", at), src));
+            placed.push((mount(&mut d, &src, "read-write", at), src, at));
         }
         denied = read::opt_strs(fs, "denyRead", false)?.unwrap_or_default();
         allowed = read::opt_strs(fs, "allowRead", false)?.unwrap_or_default();
@@ -406,7 +429,7 @@ fn sandboxed(root: &SNode, cfg: Option<&SNode>, tool: Tool) -> Result<Draft, Imp
     if tool == Tool::Claude {
         for (p, at) in rules(root, "allow", "Edit")? {
             let src = path(&mut d, &p, at);
-            placed.push((mount(&mut d, &src, "read-write", at), src));
+            placed.push((mount(&mut d, &src, "read-write", at), src, at));
         }
         for (p, at) in rules(root, "deny", "Read")? {
             d.note(at, format!("`Read({p})` is denied; the profile has no exclusions, so the `/` mount still counts as exposing it"));
@@ -416,7 +439,7 @@ fn sandboxed(root: &SNode, cfg: Option<&SNode>, tool: Tool) -> Result<Draft, Imp
                 read::opt_strs(perms, "additionalDirectories", false)?.unwrap_or_default()
             {
                 let src = path(&mut d, &p, at);
-                placed.push((mount(&mut d, &src, "read-write", at), src));
+                placed.push((mount(&mut d, &src, "read-write", at), src, at));
             }
             match read::opt_str(perms, "defaultMode")? {
                 Some(("bypassPermissions", at)) => d.note(at, "`bypassPermissions`: nothing asks for approval, including commands outside the sandbox"),
@@ -515,6 +538,13 @@ fn sandboxed(root: &SNode, cfg: Option<&SNode>, tool: Tool) -> Result<Draft, Imp
                 at,
                 "`allowAllUnixSockets`: every unix socket the sandbox can see can be connected to",
             );
+            // Which sockets the host has at run time (an ssh-agent under
+            // `/tmp`, a session bus, an engine socket at a custom path) is
+            // not in the settings: the verdict cannot rest on it.
+            d.unread(
+                at,
+                "`allowAllUnixSockets`: the sandbox can connect to every unix socket it can see on the host, and which sockets exist there (an ssh-agent under `/tmp`, a session bus, an engine socket at a custom path) is not in the settings",
+            );
         }
         if let Some((true, at)) = read::opt_bool(n, "allowLocalBinding")? {
             d.note(
@@ -525,6 +555,12 @@ fn sandboxed(root: &SNode, cfg: Option<&SNode>, tool: Tool) -> Result<Draft, Imp
         for key in ["httpProxyPort", "socksProxyPort"] {
             if let Some(e) = n.entry(key).filter(|e| !e.value.is_null()) {
                 d.note(e.key_loc, format!("`{key}`: a proxy you run decides which domains are reachable; it is not audited here"));
+                // The egress policy is that proxy's, which the settings do
+                // not hold.
+                d.unread(
+                    e.key_loc,
+                    format!("`{key}`: which destinations are reachable is decided by a proxy outside the sandbox whose policy is not in the settings"),
+                );
             }
         }
     }
