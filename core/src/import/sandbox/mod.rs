@@ -192,6 +192,7 @@ fn deny_reads(
     // directory, so that directory stands for it (wider is safer here).
     let mut again: Vec<(String, String, Loc)> = Vec::new();
     for (raw, at) in allowed {
+        d.note(*at, format!("`{raw}` is readable again inside any denied path (allowRead takes precedence over denyRead)"));
         let base = if is_glob(raw) {
             glob_base(raw)
         } else {
