@@ -107,7 +107,8 @@ const SIDECAR: &str = "services:\n  side:\n    image: y\n    privileged: true\n 
 /// A sidecar as hardened as the base service, in `sub/`, reading an env
 /// file beside it.
 const SUB_SIDE: &str = "services:\n  side:\n    image: registry.example/lint@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\n    read_only: true\n    user: \"1000:1000\"\n    cap_drop: [ALL]\n    security_opt: [no-new-privileges:true]\n    mem_limit: 512m\n    pids_limit: 64\n    runtime: runsc\n    entrypoint: [\"ruff\"]\n    command: [\"check\", \"/workspace\"]\n    network_mode: none\n    env_file: ./side.env\n    volumes:\n      - /srv/workshop/snapshots/parser:/workspace:ro\n";
-const SUB_SIDE_VOL: &str = "services:\n  side:\n    image: y\n    volumes: [\"${DATA:-./data}:/data\"]\n";
+const SUB_SIDE_VOL: &str =
+    "services:\n  side:\n    image: y\n    volumes: [\"${DATA:-./data}:/data\"]\n";
 const BASE_SVC: &str = "services:\n  b:\n    image: y\n    privileged: true\n";
 
 fn cases() -> Vec<Case> {

@@ -118,7 +118,11 @@ fn run(a: &Attack, bases: &Path) -> (i32, String) {
     std::fs::create_dir_all(&proj).unwrap();
     let mut text = std::fs::read_to_string(bases.join(sub).join(input)).unwrap();
     for (from, to) in a.edits {
-        assert!(text.contains(from), "{}: `{from}` is not in {sub}/{input}", a.name);
+        assert!(
+            text.contains(from),
+            "{}: `{from}` is not in {sub}/{input}",
+            a.name
+        );
         text = text.replacen(from, to, 1);
     }
     text.push_str(a.append);
@@ -154,7 +158,14 @@ fn no_red_team_configuration_exits_0() {
     // attack.
     let mut wrong = Vec::new();
     for base in [COMPOSE, K8S, OCI, BWRAP, CODEX, SRT] {
-        let (code, out) = run(&Attack { name: "control", base, ..A }, &bases);
+        let (code, out) = run(
+            &Attack {
+                name: "control",
+                base,
+                ..A
+            },
+            &bases,
+        );
         if code != 0 {
             wrong.push(format!("control {}: exit {code}\n{out}", base.0));
         }
@@ -166,11 +177,7 @@ fn no_red_team_configuration_exits_0() {
             wrong.push(format!("{}: exit 0", a.name));
         }
     }
-    assert!(
-        attacks.len() >= 30,
-        "only {} configurations",
-        attacks.len()
-    );
+    assert!(attacks.len() >= 30, "only {} configurations", attacks.len());
     assert!(
         wrong.is_empty(),
         "{} of {} wrong:\n{}",

@@ -89,7 +89,11 @@ fn worked_examples_are_eligible_with_an_honest_overlay_and_only_then() {
         ("bwrap", "run-tests.sh", import::Format::Bwrap),
         ("codex", "config.toml", import::Format::Codex),
         ("kubernetes", "restricted.yaml", import::Format::Kubernetes),
-        ("sandbox", "srt-settings.json", import::Format::SandboxSettings),
+        (
+            "sandbox",
+            "srt-settings.json",
+            import::Format::SandboxSettings,
+        ),
     ];
     // One fact made risky at a time: (pointer in the overlay, risky value).
     let risky: &[(&str, serde_json::Value)] = &[

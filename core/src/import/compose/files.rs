@@ -469,10 +469,7 @@ fn is_relative(p: &str) -> bool {
 fn scalar(at: Loc, text: String) -> SNode {
     SNode::new(
         at,
-        SValue::Scalar(crate::import::tree::Scalar {
-            text,
-            quoted: true,
-        }),
+        SValue::Scalar(crate::import::tree::Scalar { text, quoted: true }),
     )
 }
 
@@ -497,12 +494,7 @@ fn with_entry(node: &SNode, key: &str, value: SNode) -> SNode {
 
 /// A path-bearing scalar rebased onto `dir`; a variable in it is recorded
 /// in `problem` instead. `short`: a short volume, `SOURCE:TARGET[:MODE]`.
-fn rebase_scalar(
-    n: &SNode,
-    dir: &str,
-    short: bool,
-    problem: &mut Option<String>,
-) -> SNode {
+fn rebase_scalar(n: &SNode, dir: &str, short: bool, problem: &mut Option<String>) -> SNode {
     let Some(text) = n.as_str() else {
         return n.clone();
     };
@@ -543,7 +535,11 @@ fn rebase_doc(doc: &SNode, dir: &str, problem: &mut Option<String>) -> SNode {
                 value: rebase_service(&svc.value, dir, problem),
             })
             .collect();
-        out = with_entry(&out, "services", SNode::new(services.loc, SValue::Map(svcs)));
+        out = with_entry(
+            &out,
+            "services",
+            SNode::new(services.loc, SValue::Map(svcs)),
+        );
     }
     for top in ["secrets", "configs"] {
         let Some(defs) = doc.get(top).filter(|s| s.is_map()) else {
@@ -554,7 +550,9 @@ fn rebase_doc(doc: &SNode, dir: &str, problem: &mut Option<String>) -> SNode {
             .iter()
             .map(|def| {
                 let value = match def.value.get("file") {
-                    Some(f) => with_entry(&def.value, "file", rebase_scalar(f, dir, false, problem)),
+                    Some(f) => {
+                        with_entry(&def.value, "file", rebase_scalar(f, dir, false, problem))
+                    }
                     None => def.value.clone(),
                 };
                 SEntry {
@@ -582,7 +580,9 @@ fn rebase_service(svc: &SNode, dir: &str, problem: &mut Option<String>) -> SNode
                 SValue::Scalar(_) => rebase_scalar(v, dir, true, problem),
                 SValue::Map(_) => match v.get("source") {
                     Some(src)
-                        if src.as_str().is_some_and(|s| s.starts_with('.') || s.contains('$')) =>
+                        if src
+                            .as_str()
+                            .is_some_and(|s| s.starts_with('.') || s.contains('$')) =>
                     {
                         with_entry(v, "source", rebase_scalar(src, dir, false, problem))
                     }
@@ -604,7 +604,9 @@ fn rebase_service(svc: &SNode, dir: &str, problem: &mut Option<String>) -> SNode
                         .iter()
                         .map(|i| match &i.value {
                             SValue::Map(_) => match i.get("path") {
-                                Some(p) => with_entry(i, "path", rebase_scalar(p, dir, false, problem)),
+                                Some(p) => {
+                                    with_entry(i, "path", rebase_scalar(p, dir, false, problem))
+                                }
                                 None => i.clone(),
                             },
                             _ => rebase_scalar(i, dir, false, problem),

@@ -235,7 +235,8 @@ fn deny_reads(
             d.note(*at, format!("`{raw}` is a pattern: a denied pattern cannot narrow what a mount exposes here, so everything it could match still counts as readable"));
             continue;
         }
-        let expanded = expand_home(&strip_double_slash(raw)).unwrap_or_else(|| strip_double_slash(raw));
+        let expanded =
+            expand_home(&strip_double_slash(raw)).unwrap_or_else(|| strip_double_slash(raw));
         let Some(deny) = plain_absolute(&expanded).filter(|p| p != "/") else {
             d.note(*at, format!("reads of `{raw}` are denied, but it is not a plain absolute path below `/` (relative, `..`, or `/` itself): the mounts still count as exposing it"));
             continue;
@@ -246,7 +247,9 @@ fn deny_reads(
         }
         let mut hidden = false;
         for ((_, target, _), list) in placed.iter().zip(per_mount.iter_mut()) {
-            let Some(t) = plain_absolute(target) else { continue };
+            let Some(t) = plain_absolute(target) else {
+                continue;
+            };
             if t != deny && at_or_under(&t, &deny) {
                 if !list.iter().any(|(e, _)| *e == deny) {
                     list.push((deny.clone(), *at));
@@ -260,7 +263,12 @@ fn deny_reads(
         for (a, by, a_at) in &again {
             if a != &deny && at_or_under(&deny, a) && !reopened.iter().any(|(r, _)| r == a) {
                 reopened.push((a.clone(), *a_at));
-                d.note(*a_at, format!("`allowRead` `{by}` makes `{a}` readable again inside the denied `{raw}`"));
+                d.note(
+                    *a_at,
+                    format!(
+                        "`allowRead` `{by}` makes `{a}` readable again inside the denied `{raw}`"
+                    ),
+                );
             }
         }
     }
@@ -402,7 +410,11 @@ fn sandboxed(root: &SNode, cfg: Option<&SNode>, tool: Tool) -> Result<Draft, Imp
     // Every mount placed, as (pointer, target): `denyRead` hides paths
     // from each of them once all are known.
     let mut placed: Vec<(String, String, Loc)> = Vec::new();
-    placed.push((mount(&mut d, "/", "read-only", fs_at), "/".to_string(), fs_at));
+    placed.push((
+        mount(&mut d, "/", "read-only", fs_at),
+        "/".to_string(),
+        fs_at,
+    ));
     d.set("/boundary/read_only_root", true, fs_at);
     d.note(fs_at, "reads are allowed everywhere except denied paths: the whole file system is a read-only mount, with the denied paths as its `excludes`");
     if tool == Tool::Claude {
