@@ -165,12 +165,23 @@ fn plain_absolute(p: &str) -> Option<String> {
     Some(format!("/{}", parts.join("/")))
 }
 
-/// Whether `inner` lies at or beneath `outer` (both in normal form).
-fn at_or_under(outer: &str, inner: &str) -> bool {
-    outer == "/" || inner == outer || inner.starts_with(&format!("{outer}/"))
+/// The strict ancestors of a path in normal form, nearest first, `/` last.
+fn ancestors(p: &str) -> impl Iterator<Item = &str> {
+    let mut cur = Some(p);
+    std::iter::from_fn(move || {
+        let c = cur?;
+        let up = match c.rfind('/') {
+            Some(0) if c.len() > 1 => Some("/"),
+            Some(i) if i > 0 => c.get(..i),
+            _ => None,
+        };
+        cur = up;
+        up
+    })
 }
 
-/// A glob's static directory, or the path itself when it has no glob.
+/// Whether a path is a pattern (`*`, `?` or a bracket class), which
+/// sandbox-runtime matches as a glob.
 fn is_glob(raw: &str) -> bool {
     raw.contains(['*', '?', '[', ']'])
 }
@@ -208,28 +219,46 @@ fn deny_reads(
         }
     }
     let mut per_mount: Vec<Vec<(String, Loc)>> = vec![Vec::new(); placed.len()];
+    let mut listed: std::collections::BTreeSet<(usize, String)> = std::collections::BTreeSet::new();
+    let mut add = |per_mount: &mut Vec<Vec<(String, Loc)>>, i: usize, p: &str, at: Loc| {
+        if listed.insert((i, p.to_string())) {
+            if let Some(list) = per_mount.get_mut(i) {
+                list.push((p.to_string(), at));
+            }
+        }
+    };
+    // Mounts by target, to find those enclosing a path by walking its
+    // ancestors (a settings file of many paths stays near-linear).
+    let mut by_target: std::collections::BTreeMap<String, Vec<usize>> = Default::default();
+    for (i, (_, t, _)) in placed.iter().enumerate() {
+        if let Some(t) = plain_absolute(t) {
+            by_target.entry(t).or_default().push(i);
+        }
+    }
     // The sandbox mounts the writable paths over the read-only root (and
     // each later path over an earlier one): the enclosing mount does not
     // show what is mounted on top of it, so mount order is stated, not
     // left to the reader.
-    let targets: Vec<Option<String>> = placed.iter().map(|(_, t, _)| plain_absolute(t)).collect();
-    for (i, outer) in targets.iter().enumerate() {
-        let Some(outer) = outer else { continue };
-        for (j, inner) in targets.iter().enumerate() {
-            let Some(inner) = inner.as_ref().filter(|p| *p != outer) else {
-                continue;
-            };
-            let inner_at = placed.get(j).map_or(Loc::default(), |(_, _, l)| *l);
-            if j > i && at_or_under(outer, inner) {
-                if let Some(list) = per_mount.get_mut(i) {
-                    if !list.iter().any(|(e, _)| e == inner) {
-                        list.push((inner.clone(), inner_at));
-                    }
+    for (j, (_, t, at)) in placed.iter().enumerate() {
+        let Some(inner) = plain_absolute(t) else {
+            continue;
+        };
+        for outer in ancestors(&inner) {
+            for &i in by_target.get(outer).map_or(&[][..], |v| v.as_slice()) {
+                if i < j {
+                    add(&mut per_mount, i, &inner, *at);
                 }
             }
         }
     }
+    let again_set: std::collections::BTreeMap<String, String> = again
+        .iter()
+        .map(|(p, raw, _)| (p.clone(), raw.clone()))
+        .collect();
+    let again_at: std::collections::BTreeMap<&str, Loc> =
+        again.iter().map(|(p, _, l)| (p.as_str(), *l)).collect();
     let mut reopened: Vec<(String, Loc)> = Vec::new();
+    let mut reopened_set: std::collections::BTreeSet<String> = Default::default();
     for (raw, at) in denied {
         if is_glob(raw) {
             d.note(*at, format!("`{raw}` is a pattern: a denied pattern cannot narrow what a mount exposes here, so everything it could match still counts as readable"));
@@ -241,30 +270,33 @@ fn deny_reads(
             d.note(*at, format!("reads of `{raw}` are denied, but it is not a plain absolute path below `/` (relative, `..`, or `/` itself): the mounts still count as exposing it"));
             continue;
         };
-        if let Some((_, by, _)) = again.iter().find(|(a, ..)| at_or_under(a, &deny)) {
+        let covered = std::iter::once(deny.as_str())
+            .chain(ancestors(&deny))
+            .find_map(|a| again_set.get(a));
+        if let Some(by) = covered {
             d.note(*at, format!("reads of `{raw}` are denied, but `allowRead` `{by}` covers it again (allowRead takes precedence): it stays readable"));
             continue;
         }
         let mut hidden = false;
-        for ((_, target, _), list) in placed.iter().zip(per_mount.iter_mut()) {
-            let Some(t) = plain_absolute(target) else {
-                continue;
-            };
-            if t != deny && at_or_under(&t, &deny) {
-                if !list.iter().any(|(e, _)| *e == deny) {
-                    list.push((deny.clone(), *at));
-                }
+        for outer in ancestors(&deny) {
+            for &i in by_target.get(outer).map_or(&[][..], |v| v.as_slice()) {
+                add(&mut per_mount, i, &deny, *at);
                 hidden = true;
             }
         }
         if hidden {
             d.note(*at, format!("reads of `{raw}` are denied: the mounts that show it list it in their `excludes`"));
         }
-        for (a, by, a_at) in &again {
-            if a != &deny && at_or_under(&deny, a) && !reopened.iter().any(|(r, _)| r == a) {
-                reopened.push((a.clone(), *a_at));
+        let below = format!("{deny}/");
+        for (a, by) in again_set.range(below.clone()..) {
+            if !a.starts_with(&below) {
+                break;
+            }
+            if reopened_set.insert(a.clone()) {
+                let a_at = again_at.get(a.as_str()).copied().unwrap_or(*at);
+                reopened.push((a.clone(), a_at));
                 d.note(
-                    *a_at,
+                    a_at,
                     format!(
                         "`allowRead` `{by}` makes `{a}` readable again inside the denied `{raw}`"
                     ),
