@@ -104,6 +104,11 @@ fn run(c: &Case, base: &str, runner: &Path) -> (i32, String) {
 /// volume `cache` written in its place.
 const VOLUME: &str = "network_mode: none\n    volumes: [cache:/cache]\n    x-was";
 const SIDECAR: &str = "services:\n  side:\n    image: y\n    privileged: true\n    volumes: [/var/run/docker.sock:/var/run/docker.sock]\n";
+/// A sidecar as hardened as the base service, in `sub/`, reading an env
+/// file beside it.
+const SUB_SIDE: &str = "services:\n  side:\n    image: registry.example/lint@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\n    read_only: true\n    user: \"1000:1000\"\n    cap_drop: [ALL]\n    security_opt: [no-new-privileges:true]\n    mem_limit: 512m\n    pids_limit: 64\n    runtime: runsc\n    entrypoint: [\"ruff\"]\n    command: [\"check\", \"/workspace\"]\n    network_mode: none\n    env_file: ./side.env\n    volumes:\n      - /srv/workshop/snapshots/parser:/workspace:ro\n";
+const SUB_SIDE_VOL: &str =
+    "services:\n  side:\n    image: y\n    volumes: [\"${DATA:-./data}:/data\"]\n";
 const BASE_SVC: &str = "services:\n  b:\n    image: y\n    privileged: true\n";
 
 fn cases() -> Vec<Case> {
@@ -111,6 +116,11 @@ fn cases() -> Vec<Case> {
         Case { name: "control: eligible alone", ..C },
         Case { name: "control: .env with other keys", files: &[(".env", Some("TZ=UTC\n"))], ..C },
         Case { name: "control: default kept with no .env", service: "network_mode: ${NETWORK:-none}", ..C },
+        Case { name: ".env sets the safe value the shell could change", service: "network_mode: ${NETWORK:-host}", files: &[(".env", Some("NETWORK=none\n"))], want: 1, ..C },
+        Case { name: ".env sets the image tag the shell could change", service: "network_mode: none\n    labels: [\"tag=${TAG}\"]", files: &[(".env", Some("TAG=1.2\n"))], want: 1, ..C },
+        Case { name: ".env read by an env_file the shell could change", service: "network_mode: none\n    env_file: ./job.env", files: &[(".env", Some("MODE=ci\n")), ("job.env", Some("JOB_MODE=${MODE}\n"))], want: 1, ..C },
+        Case { name: "control: .env passed explicitly", service: "network_mode: ${NETWORK:-host}", files: &[(".env", Some("NETWORK=none\n"))], args: &["--env-file", ".env"], want: 0, ..C },
+        Case { name: "control: .env unused by the file", service: "network_mode: ${NETWORK:-none}", files: &[(".env", Some("OTHER=1\n"))], want: 0, ..C },
         Case { name: ".env opens the network", service: "network_mode: ${NETWORK:-none}", files: &[(".env", Some("NETWORK=host\n"))], want: 1, ..C },
         Case { name: ".env (export, quoted) opens the network", service: "network_mode: ${NETWORK:-none}", files: &[(".env", Some("export NETWORK=\"host\"\n"))], want: 1, ..C },
         Case { name: ".env makes it privileged", service: "network_mode: none\n    privileged: ${PRIVILEGED:-false}", files: &[(".env", Some("PRIVILEGED=true\n"))], want: 1, ..C },
@@ -124,6 +134,12 @@ fn cases() -> Vec<Case> {
         Case { name: "env_file unreadable, --partial", service: "network_mode: none\n    env_file: ./job.env", files: &[("job.env", None)], args: &["--partial"], want: 1, ..C },
         Case { name: "env_file optional and missing", service: "network_mode: none\n    env_file:\n      - path: ./job.env\n        required: false", want: 0, ..C },
         Case { name: "include pulls a privileged sidecar", extra: "include:\n  - sidecar.yml\n", files: &[("sidecar.yml", Some(SIDECAR))], want: 1, ..C },
+        Case { name: "control: include from another directory, env_file read there", extra: "include:\n  - sub/side.yml\n", files: &[("sub/side.yml", Some(SUB_SIDE)), ("sub/side.env", Some("TZ=UTC\n"))], want: 0, ..C },
+        Case { name: "include from another directory: its env_file sets LD_PRELOAD", extra: "include:\n  - sub/side.yml\n", files: &[("sub/side.yml", Some(SUB_SIDE)), ("sub/side.env", Some("LD_PRELOAD=/tmp/x.so\n")), ("side.env", Some("TZ=UTC\n"))], want: 1, ..C },
+        Case { name: "include from another directory: its env_file is not there", extra: "include:\n  - sub/side.yml\n", files: &[("sub/side.yml", Some(SUB_SIDE)), ("side.env", Some("TZ=UTC\n"))], want: 2, ..C },
+        Case { name: "include from another directory with an .env of its own", extra: "include:\n  - sub/side.yml\n", files: &[("sub/side.yml", Some(SUB_SIDE)), ("sub/side.env", Some("TZ=UTC\n")), ("sub/.env", Some("X=1\n"))], want: 2, ..C },
+        Case { name: "include from another directory, a volume from a variable", extra: "include:\n  - sub/side.yml\n", files: &[("sub/side.yml", Some(SUB_SIDE_VOL))], want: 2, ..C },
+        Case { name: "include from another directory, --partial", extra: "include:\n  - sub/side.yml\n", files: &[("sub/side.yml", Some(SUB_SIDE_VOL))], args: &["--partial"], want: 1, ..C },
         Case { name: "include missing", extra: "include:\n  - sidecar.yml\n", want: 2, ..C },
         Case { name: "include unreadable", extra: "include:\n  - sidecar.yml\n", files: &[("sidecar.yml", None)], want: 2, ..C },
         Case { name: "include unreadable, --partial", extra: "include:\n  - sidecar.yml\n", files: &[("sidecar.yml", None)], args: &["--partial"], want: 1, ..C },

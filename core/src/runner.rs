@@ -30,16 +30,19 @@ use crate::report::{AuditOptions, Labels, Report};
 /// and patch date starts it (an OCI bundle, a bwrap script or a Codex
 /// config name none of them), and, for an agent's sandbox whose boundary
 /// depends on the platform it runs on (Codex, sandbox-runtime), that
-/// boundary and the command the runner starts the agent with. Like every
-/// overlay value these only fill what the import left undeclared; what the
-/// file states wins, and a disagreement is PRF020. Identity, mounts and
-/// credentials stay the manifest's alone.
+/// boundary, the command the runner starts the agent with and the
+/// environment it starts it in (sandbox-runtime passes on whatever
+/// environment its launcher has). Like every overlay value these only fill
+/// what the import left undeclared; what the file states wins, and a
+/// disagreement is PRF020. Identity, mounts and credentials stay the
+/// manifest's alone.
 pub const RUNNER_KEYS: &[&str] = &[
     "schema",
     "tenancy",
     "needs",
     "boundary",
     "command",
+    "environment",
     "network",
     "limits",
     "concurrency",

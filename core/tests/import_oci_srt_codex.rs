@@ -915,3 +915,202 @@ fn codex_trusting_home_is_a_finding() {
     }
     fails(&wrong, cases.len());
 }
+
+/// `filesystem.denyRead` under an allowed read root is that mount's
+/// `excludes` (and of every writable mount that shows the path), as
+/// sandbox-runtime applies it: `allowRead` takes precedence, so a denial
+/// an `allowRead` covers hides nothing, and an `allowRead` strictly inside
+/// a denial is readable again. A glob, a relative path or one with `..`
+/// cannot narrow an exposure: it stays, with a note.
+#[test]
+fn srt_deny_read_becomes_excludes() {
+    let srt = Format::SandboxSettings;
+    // (filesystem section, mounts as "source access [excludes]" sorted,
+    // a note that must be there (empty: none required))
+    let h = "/home/<user>";
+    let cases: Vec<(String, Vec<String>, &str)> = vec![
+        (
+            r#"{"denyRead": ["/etc/shadow"]}"#.into(),
+            vec!["/ read-only [/etc/shadow]".into()],
+            "",
+        ),
+        (
+            r#"{"denyRead": ["~/.ssh", "~/.aws"]}"#.into(),
+            vec![format!("/ read-only [{h}/.ssh,{h}/.aws]")],
+            "",
+        ),
+        (
+            r#"{"denyRead": ["$HOME/.ssh/"]}"#.into(),
+            vec![format!("/ read-only [{h}/.ssh]")],
+            "",
+        ),
+        (
+            r#"{"denyRead": ["~"]}"#.into(),
+            vec![format!("/ read-only [{h}]")],
+            "",
+        ),
+        (
+            r#"{"denyRead": ["/srv//secrets/./keys"]}"#.into(),
+            vec!["/ read-only [/srv/secrets/keys]".into()],
+            "",
+        ),
+        (
+            r#"{"denyRead": ["/home/*/.ssh"]}"#.into(),
+            vec!["/ read-only []".into()],
+            "pattern",
+        ),
+        (
+            r#"{"denyRead": ["~/.ssh/id_*"]}"#.into(),
+            vec!["/ read-only []".into()],
+            "pattern",
+        ),
+        (
+            r#"{"denyRead": ["/"]}"#.into(),
+            vec!["/ read-only []".into()],
+            "not a plain absolute path",
+        ),
+        (
+            r#"{"denyRead": ["secrets"]}"#.into(),
+            vec!["/ read-only []".into()],
+            "not a plain absolute path",
+        ),
+        (
+            r#"{"denyRead": ["/srv/../etc/shadow"]}"#.into(),
+            vec!["/ read-only []".into()],
+            "not a plain absolute path",
+        ),
+        (
+            r#"{"denyRead": ["/home/u/.ssh"], "allowRead": ["/home/u"]}"#.into(),
+            vec!["/ read-only []".into()],
+            "takes precedence",
+        ),
+        (
+            r#"{"denyRead": ["/home/u/.ssh"], "allowRead": ["/home/u/.ssh"]}"#.into(),
+            vec!["/ read-only []".into()],
+            "takes precedence",
+        ),
+        (
+            r#"{"denyRead": ["/home/u/.ssh"], "allowRead": ["/home/u/.ssh/*.pub"]}"#.into(),
+            vec!["/ read-only []".into()],
+            "takes precedence",
+        ),
+        (
+            r#"{"denyRead": ["/home/u/.ssh"], "allowRead": ["relative"]}"#.into(),
+            vec!["/ read-only []".into()],
+            "takes precedence",
+        ),
+        (
+            r#"{"denyRead": ["/home/u"], "allowRead": ["/home/u/.ssh/known_hosts"]}"#.into(),
+            vec![
+                "/ read-only [/home/u]".into(),
+                "/home/u/.ssh/known_hosts read-only []".into(),
+            ],
+            "readable again",
+        ),
+        (
+            r#"{"denyRead": ["/home/u/.ssh"], "allowRead": ["/srv"]}"#.into(),
+            vec!["/ read-only [/home/u/.ssh]".into()],
+            "",
+        ),
+        (
+            r#"{"allowWrite": ["/srv/work"], "denyRead": ["/srv/work/secrets"]}"#.into(),
+            vec![
+                "/ read-only [/srv/work,/srv/work/secrets]".into(),
+                "/srv/work read-write [/srv/work/secrets]".into(),
+            ],
+            "",
+        ),
+        (
+            r#"{"allowWrite": ["/srv/work"], "denyRead": ["/srv"]}"#.into(),
+            vec![
+                "/ read-only [/srv/work,/srv]".into(),
+                "/srv/work read-write []".into(),
+            ],
+            "",
+        ),
+        (
+            r#"{"allowWrite": ["/srv/work"], "denyRead": ["/srv/work"]}"#.into(),
+            vec![
+                "/ read-only [/srv/work]".into(),
+                "/srv/work read-write []".into(),
+            ],
+            "",
+        ),
+    ];
+    let mut wrong = Vec::new();
+    let mut total = 0;
+    for (fs, want, note) in &cases {
+        for wrap in ["srt", "claude"] {
+            total += 1;
+            let (text, format) = match wrap {
+                "srt" => (format!(r#"{{"filesystem": {fs}}}"#), srt),
+                _ => (
+                    format!(r#"{{"sandbox": {{"enabled": true, "filesystem": {fs}}}}}"#),
+                    srt,
+                ),
+            };
+            let a = audit(&text, format);
+            let mut got: Vec<String> = a.profile["mounts"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|m| m["source"] != ".")
+                .map(|m| {
+                    let ex: Vec<&str> = m["excludes"]
+                        .as_array()
+                        .map(|v| v.iter().filter_map(|e| e.as_str()).collect())
+                        .unwrap_or_default();
+                    format!(
+                        "{} {} [{}]",
+                        m["source"].as_str().unwrap_or(""),
+                        m["access"].as_str().unwrap_or(""),
+                        ex.join(",")
+                    )
+                })
+                .collect();
+            got.sort();
+            let mut want = want.clone();
+            want.sort();
+            let noted = note.is_empty() || a.notes.iter().any(|n| n.contains(note));
+            if got != want || !noted {
+                wrong.push(format!(
+                    "{wrap} {fs}: mounts {got:?} (want {want:?}); note `{note}` {}",
+                    if noted { "there" } else { "missing" }
+                ));
+            }
+        }
+    }
+    fails(&wrong, total);
+}
+
+/// With the credential stores denied, the read-only `/` no longer counts
+/// as exposing them: the findings about the home directory's secrets go,
+/// and a denied glob keeps them.
+#[test]
+fn srt_denied_credential_stores_are_not_exposed() {
+    let srt = Format::SandboxSettings;
+    let secret_rules = |a: &Audited| -> Vec<String> {
+        a.findings
+            .iter()
+            .filter(|(_, m, _)| m.contains(".ssh") || m.contains(".aws") || m.contains("home"))
+            .map(|(r, m, _)| format!("{r} {m}"))
+            .collect()
+    };
+    let open = audit(r#"{"filesystem": {"denyRead": []}}"#, srt);
+    let denied = audit(
+        r#"{"filesystem": {"denyRead": ["/home", "/root", "/etc/shadow"]}}"#,
+        srt,
+    );
+    let glob = audit(r#"{"filesystem": {"denyRead": ["/home/*"]}}"#, srt);
+    let mut wrong = Vec::new();
+    if secret_rules(&open).is_empty() {
+        wrong.push("open: no finding about the home directory".to_string());
+    }
+    if !secret_rules(&denied).is_empty() {
+        wrong.push(format!("denied: {:?}", secret_rules(&denied)));
+    }
+    if secret_rules(&glob).is_empty() {
+        wrong.push("glob: the denied pattern hid the home directory".to_string());
+    }
+    fails(&wrong, 3);
+}

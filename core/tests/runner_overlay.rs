@@ -70,9 +70,10 @@ fn every_imported_profile_survives_an_overlay_unchanged() {
     );
 }
 
-/// The worked examples of `fixtures/runner/` (an OCI bundle and a bwrap
-/// script, which cannot state their runtime's version and patch date, the
-/// tenancy or the job's needs, and the restricted Pod): each input is
+/// The worked examples of `fixtures/runner/` (an OCI bundle, a bwrap
+/// script, a Codex config and sandbox-runtime settings, which cannot state
+/// their runtime's version and patch date, the tenancy or the job's needs,
+/// and the restricted Pod): each input is
 /// eligible with its honest overlay, and not eligible when any one fact
 /// of that overlay is made risky.
 #[test]
@@ -88,6 +89,11 @@ fn worked_examples_are_eligible_with_an_honest_overlay_and_only_then() {
         ("bwrap", "run-tests.sh", import::Format::Bwrap),
         ("codex", "config.toml", import::Format::Codex),
         ("kubernetes", "restricted.yaml", import::Format::Kubernetes),
+        (
+            "sandbox",
+            "srt-settings.json",
+            import::Format::SandboxSettings,
+        ),
     ];
     // One fact made risky at a time: (pointer in the overlay, risky value).
     let risky: &[(&str, serde_json::Value)] = &[
@@ -99,6 +105,7 @@ fn worked_examples_are_eligible_with_an_honest_overlay_and_only_then() {
         ("/cleanup/destroy_worker", serde_json::json!(false)),
         ("/artifacts/treat_as_untrusted", serde_json::json!(false)),
         ("/needs/inputs", serde_json::json!([])),
+        ("/environment/inherit", serde_json::json!(true)),
     ];
     let audit = |input: &[u8], format, runner: &[u8]| {
         let runner = Runner::parse(runner, "runner.json").unwrap();

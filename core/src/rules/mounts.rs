@@ -933,10 +933,21 @@ fn root_starts_empty(ctx: &Ctx<'_>) -> bool {
 /// host's tree on another) is read the same way; ISO002 reports the
 /// missing kind.
 fn is_identity_in_process(ctx: &Ctx<'_>, v: &crate::rules::MountView<'_>) -> bool {
-    let process = ctx.profile.boundary.as_ref().is_some_and(|b| {
-        b.kind
-            .is_none_or(|k| k == crate::model::BoundaryKind::Process)
-    });
+    // sandbox-runtime binds the host's tree over itself (bubblewrap on
+    // Linux, which a runner may declare as `container`; Seatbelt on macOS)
+    // whatever kind its boundary is declared as.
+    let host_tree_sandbox = ctx
+        .profile
+        .boundary
+        .as_ref()
+        .and_then(|b| b.runtime.as_ref())
+        .and_then(|r| r.name.as_deref())
+        .is_some_and(|n| n.trim().eq_ignore_ascii_case("sandbox-runtime"));
+    let process = host_tree_sandbox
+        || ctx.profile.boundary.as_ref().is_some_and(|b| {
+            b.kind
+                .is_none_or(|k| k == crate::model::BoundaryKind::Process)
+        });
     let same = match (v.mount.source.as_deref(), v.target.as_ref()) {
         (Some(s), Some(t)) => crate::labels::normalize(s).path == t.path,
         _ => false,
@@ -1039,6 +1050,12 @@ fn check_shadowing(ctx: &Ctx<'_>, e: &mut Emitter) {
         };
         let t = targets.get(i).copied().flatten().unwrap_or("");
         let up = targets.get(j).copied().flatten().unwrap_or("");
+        // The enclosing mount lists the inner target (or a path above it)
+        // in its `excludes`: the profile states which one is on top, so
+        // order decides nothing.
+        if how == Nesting::Inside && lists_excluded(other.mount, up, t) {
+            continue;
+        }
         let (msg, relation) = match how {
             Nesting::Same => (
                 format!("`{}` already targets `{t}`; which of the two the job sees depends on mount order", other.pointer()),
@@ -1054,6 +1071,15 @@ fn check_shadowing(ctx: &Ctx<'_>, e: &mut Emitter) {
             .evidence("other", other.pointer())
             .evidence("relation", relation);
     }
+}
+
+/// Whether `mount` (at `target`) excludes `inner`, a path strictly inside
+/// it: an exclude at or above `inner` and below `target`, read lexically.
+fn lists_excluded(mount: &crate::model::Mount, target: &str, inner: &str) -> bool {
+    mount.excludes.as_deref().unwrap_or(&[]).iter().any(|e| {
+        let e = crate::labels::normalize(e);
+        !e.relative && !e.had_parent_refs && e.path != target && contains(&e.path, inner)
+    })
 }
 
 pub(crate) const MNT016: Rule = Rule {

@@ -132,7 +132,10 @@ impl ComposeContext<'_> {
         } else {
             (self.env_files, true)
         };
-        let mut env = EnvFile::default();
+        let mut env = EnvFile {
+            implicit: !explicit,
+            ..EnvFile::default()
+        };
         let mut any = false;
         for f in files {
             match (self.resolve)(f) {
@@ -167,15 +170,19 @@ thread_local! {
     /// thread: every interpolation of the file reads it, from many places
     /// that have no other way to share it. Set for one import at a time.
     static PROJECT_ENV: RefCell<Option<Rc<EnvFile>>> = const { RefCell::new(None) };
+    /// The variables interpolation took from an implicit `.env`, in the
+    /// order first read (see [`shell_overridable`]).
+    static FROM_DOT_ENV: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Sets the project environment for the life of the guard.
-pub(super) struct ProjectEnv(Option<Rc<EnvFile>>);
+pub(super) struct ProjectEnv(Option<Rc<EnvFile>>, Vec<String>);
 
 impl ProjectEnv {
     pub(super) fn set(env: Option<EnvFile>) -> ProjectEnv {
         let prev = PROJECT_ENV.with(|p| p.replace(env.map(Rc::new)));
-        ProjectEnv(prev)
+        let used = FROM_DOT_ENV.with(|u| std::mem::take(&mut *u.borrow_mut()));
+        ProjectEnv(prev, used)
     }
 }
 
@@ -183,14 +190,53 @@ impl Drop for ProjectEnv {
     fn drop(&mut self) {
         let prev = self.0.take();
         PROJECT_ENV.with(|p| *p.borrow_mut() = prev);
+        let used = std::mem::take(&mut self.1);
+        FROM_DOT_ENV.with(|u| *u.borrow_mut() = used);
     }
 }
 
 /// The project environment's value of `name`, if it sets one.
 pub(super) fn project_var(name: &str) -> Option<String> {
     PROJECT_ENV.with(|p| {
-        p.borrow()
-            .as_ref()
-            .and_then(|e| e.get(name).map(str::to_string))
+        let env = p.borrow();
+        let env = env.as_ref()?;
+        let v = env.get(name)?.to_string();
+        if env.implicit {
+            FROM_DOT_ENV.with(|u| {
+                let mut u = u.borrow_mut();
+                if !u.iter().any(|n| n == name) {
+                    u.push(name.to_string());
+                }
+            });
+        }
+        Some(v)
+    })
+}
+
+/// What interpolation has so far taken from the implicit `.env`, each a
+/// blocking finding of every profile of the file.
+///
+/// Compose gives the environment of the shell that runs it precedence
+/// over `.env` (compose-go's `WithDotEnv` reads `.env` only for names the
+/// OS environment leaves unset), and isolint never reads the host's
+/// environment into an audit: a value from `.env` is what the job gets
+/// only on a host whose shell does not set that name. The audit reads the
+/// `.env` value (so a risky one is judged as written) and, because a
+/// shell could change it, never calls the file eligible on it: passing
+/// the environment explicitly (`--env-file .env`) states that the job
+/// runs with exactly that file, and lifts the finding.
+pub(super) fn shell_overridable(at: Loc) -> Vec<(Loc, String)> {
+    FROM_DOT_ENV.with(|u| {
+        u.borrow()
+            .iter()
+            .map(|name| {
+                (
+                    at,
+                    format!(
+                        "`{name}` is interpolated from the project's `.env`, which the environment of the shell running `docker compose` overrides, and isolint reads no environment: pass the environment explicitly (`--env-file .env`) to audit the file with exactly that value"
+                    ),
+                )
+            })
+            .collect()
     })
 }

@@ -17,6 +17,9 @@ use super::template::{self, Var};
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub(in crate::import) struct EnvFile {
     pub(in crate::import) vars: Vec<(String, String)>,
+    /// Read implicitly (the project's `.env`), not named by `--env-file`:
+    /// the shell's environment takes precedence over it.
+    pub(in crate::import) implicit: bool,
 }
 
 impl EnvFile {

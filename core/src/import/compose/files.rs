@@ -6,10 +6,11 @@
 //!
 //! Positions in a merged setting are those of the file it came from, and
 //! a note says which file that is. What cannot be read is unread context
-//! ([`ComposeContext::unread`]); what this import does not follow (a file
-//! in another directory whose own relative paths Compose would resolve
-//! there, an `include` inside an included file) is refused the same way,
-//! never dropped.
+//! ([`ComposeContext::unread`]); what this import does not follow (an
+//! included file in another directory whose paths cannot be rebased
+//! lexically or that has an `.env` of its own, an extended file in another
+//! directory with relative paths, an `include` inside an included file)
+//! is refused the same way, never dropped.
 
 use super::context::{Companion, ComposeContext, OVERRIDE_NAMES};
 use super::extends;
@@ -40,10 +41,24 @@ pub(super) fn resolve(
             let Some(doc) = read_file(cx, &path, at, "`include`", got)? else {
                 continue;
             };
-            if let Some(why) = unfollowed(&path, &doc) {
+            if let Some(why) = nested(&doc) {
                 cx.unread(at, format!("`include: {path}` {why}"), &mut got.unread)?;
                 continue;
             }
+            let doc = match rebase_included(cx, &path, &doc) {
+                Ok(Some(rebased)) => {
+                    got.notes.push((
+                        at,
+                        format!("`{path}` is in another directory: its relative paths (volumes, `env_file`, `build`, secret and config files) are read from that directory, as Compose reads an included file's paths against its own project directory"),
+                    ));
+                    rebased
+                }
+                Ok(None) => doc,
+                Err(why) => {
+                    cx.unread(at, format!("`include: {path}` {why}"), &mut got.unread)?;
+                    continue;
+                }
+            };
             merged = add_included(&merged, &doc, &path, at)?;
             got.notes.push((
                 at,
@@ -385,4 +400,243 @@ fn cross_file_bases(
         })
         .collect();
     Ok(Some(SNode::new(root.loc, SValue::Map(entries))))
+}
+
+/// An included file in another directory with its relative paths
+/// rebased onto that directory, as Compose reads them: the include's
+/// project directory is the included file's own directory (compose-spec
+/// `include`: "`project_directory` defaults to the directory of the
+/// included file", and relative paths in it are resolved from there).
+/// `Ok(None)`: the file is beside this one, nothing moves. `Err`: why the
+/// import cannot read it as Compose does (a path built from a variable,
+/// which may turn relative after interpolation; an `.env` of its own,
+/// which Compose reads for that file's interpolation only).
+fn rebase_included(
+    cx: &ComposeContext<'_>,
+    path: &str,
+    doc: &SNode,
+) -> Result<Option<SNode>, String> {
+    if path.starts_with(['~', '\\']) || path.contains('$') {
+        return Err("is named by a path this import does not resolve to a directory (`~`, a variable or a backslash)".into());
+    }
+    let (clean, _) = join_lexically(path);
+    let dir = match clean.rsplit_once('/') {
+        Some((dir, _)) => dir.to_string(),
+        None => return Ok(None),
+    };
+    let dir = if path.starts_with('/') {
+        format!("/{dir}")
+    } else {
+        dir
+    };
+    let dot_env = format!("{dir}/.env");
+    match (cx.resolve)(&dot_env) {
+        Companion::Absent => {}
+        Companion::Read(_) => return Err(format!("is in another directory that has an `.env` of its own (`{dot_env}`), which Compose reads to interpolate that file only; this import interpolates a project with one environment")),
+        Companion::Unreadable(why) => return Err(format!("is in another directory, and whether `{dot_env}` (which Compose reads to interpolate that file) exists cannot be told: {why}")),
+    }
+    let mut problem: Option<String> = None;
+    let out = rebase_doc(doc, &dir, &mut problem);
+    match problem {
+        Some(why) => Err(why),
+        None => Ok(Some(out)),
+    }
+}
+
+/// A relative path of a file in `dir`, seen from this file's directory.
+/// `short` keeps the leading `.` that marks a short volume's source as a
+/// host path.
+fn rebase_path(dir: &str, rel: &str, short: bool) -> String {
+    if dir.starts_with('/') {
+        let (clean, _) = join_lexically(&format!("{dir}/{rel}"));
+        return format!("/{clean}");
+    }
+    let (clean, _) = join_lexically(&format!("{dir}/{rel}"));
+    if clean.is_empty() {
+        ".".to_string()
+    } else if short && !clean.starts_with("..") {
+        format!("./{clean}")
+    } else {
+        clean
+    }
+}
+
+/// Whether a path names somewhere relative to the project directory.
+fn is_relative(p: &str) -> bool {
+    !p.starts_with(['/', '~']) && !p.contains("://")
+}
+
+fn scalar(at: Loc, text: String) -> SNode {
+    SNode::new(
+        at,
+        SValue::Scalar(crate::import::tree::Scalar { text, quoted: true }),
+    )
+}
+
+fn with_entry(node: &SNode, key: &str, value: SNode) -> SNode {
+    let entries = node
+        .entries()
+        .iter()
+        .map(|e| {
+            if e.key == key {
+                SEntry {
+                    key: e.key.clone(),
+                    key_loc: e.key_loc,
+                    value: value.clone(),
+                }
+            } else {
+                e.clone()
+            }
+        })
+        .collect();
+    SNode::new(node.loc, SValue::Map(entries))
+}
+
+/// A path-bearing scalar rebased onto `dir`; a variable in it is recorded
+/// in `problem` instead. `short`: a short volume, `SOURCE:TARGET[:MODE]`.
+fn rebase_scalar(n: &SNode, dir: &str, short: bool, problem: &mut Option<String>) -> SNode {
+    let Some(text) = n.as_str() else {
+        return n.clone();
+    };
+    if text.contains('$') {
+        problem.get_or_insert_with(|| format!("is in another directory, and its path `{text}` is built from a variable, which may name a place relative to that directory once interpolated"));
+        return n.clone();
+    }
+    if short {
+        // `SOURCE:TARGET[:MODE]`: only a source starting with `.` is a
+        // relative host path (compose-go's `isFilePath`).
+        let (src, rest) = match text.split_once(':') {
+            Some((a, b)) => (a, Some(b)),
+            None => (text, None),
+        };
+        if !src.starts_with('.') || rest.is_none() {
+            return n.clone();
+        }
+        let moved = rebase_path(dir, src, true);
+        return scalar(n.loc, format!("{moved}:{}", rest.unwrap_or("")));
+    }
+    if is_relative(text) {
+        scalar(n.loc, rebase_path(dir, text, false))
+    } else {
+        n.clone()
+    }
+}
+
+/// Every relative path of an included document moved to `dir`.
+fn rebase_doc(doc: &SNode, dir: &str, problem: &mut Option<String>) -> SNode {
+    let mut out = doc.clone();
+    if let Some(services) = doc.get("services").filter(|s| s.is_map()) {
+        let svcs: Vec<SEntry> = services
+            .entries()
+            .iter()
+            .map(|svc| SEntry {
+                key: svc.key.clone(),
+                key_loc: svc.key_loc,
+                value: rebase_service(&svc.value, dir, problem),
+            })
+            .collect();
+        out = with_entry(
+            &out,
+            "services",
+            SNode::new(services.loc, SValue::Map(svcs)),
+        );
+    }
+    for top in ["secrets", "configs"] {
+        let Some(defs) = doc.get(top).filter(|s| s.is_map()) else {
+            continue;
+        };
+        let moved: Vec<SEntry> = defs
+            .entries()
+            .iter()
+            .map(|def| {
+                let value = match def.value.get("file") {
+                    Some(f) => {
+                        with_entry(&def.value, "file", rebase_scalar(f, dir, false, problem))
+                    }
+                    None => def.value.clone(),
+                };
+                SEntry {
+                    key: def.key.clone(),
+                    key_loc: def.key_loc,
+                    value,
+                }
+            })
+            .collect();
+        out = with_entry(&out, top, SNode::new(defs.loc, SValue::Map(moved)));
+    }
+    out
+}
+
+fn rebase_service(svc: &SNode, dir: &str, problem: &mut Option<String>) -> SNode {
+    if !svc.is_map() {
+        return svc.clone();
+    }
+    let mut out = svc.clone();
+    if let Some(vols) = svc.get("volumes").filter(|v| v.is_seq()) {
+        let moved: Vec<SNode> = vols
+            .items()
+            .iter()
+            .map(|v| match &v.value {
+                SValue::Scalar(_) => rebase_scalar(v, dir, true, problem),
+                SValue::Map(_) => match v.get("source") {
+                    Some(src)
+                        if src
+                            .as_str()
+                            .is_some_and(|s| s.starts_with('.') || s.contains('$')) =>
+                    {
+                        with_entry(v, "source", rebase_scalar(src, dir, false, problem))
+                    }
+                    _ => v.clone(),
+                },
+                _ => v.clone(),
+            })
+            .collect();
+        out = with_entry(&out, "volumes", SNode::new(vols.loc, SValue::Seq(moved)));
+    }
+    for key in ["env_file", "label_file"] {
+        let Some(f) = svc.get(key) else { continue };
+        let moved = match &f.value {
+            SValue::Scalar(_) => rebase_scalar(f, dir, false, problem),
+            SValue::Seq(items) => SNode::new(
+                f.loc,
+                SValue::Seq(
+                    items
+                        .iter()
+                        .map(|i| match &i.value {
+                            SValue::Map(_) => match i.get("path") {
+                                Some(p) => {
+                                    with_entry(i, "path", rebase_scalar(p, dir, false, problem))
+                                }
+                                None => i.clone(),
+                            },
+                            _ => rebase_scalar(i, dir, false, problem),
+                        })
+                        .collect(),
+                ),
+            ),
+            _ => f.clone(),
+        };
+        out = with_entry(&out, key, moved);
+    }
+    if let Some(b) = svc.get("build") {
+        let moved = match &b.value {
+            SValue::Scalar(_) => rebase_scalar(b, dir, false, problem),
+            SValue::Map(_) => match b.get("context") {
+                Some(c) => with_entry(b, "context", rebase_scalar(c, dir, false, problem)),
+                None => {
+                    // No context: the included file's directory, written in.
+                    let mut entries = b.entries().to_vec();
+                    entries.push(SEntry {
+                        key: "context".into(),
+                        key_loc: b.loc,
+                        value: scalar(b.loc, dir.to_string()),
+                    });
+                    SNode::new(b.loc, SValue::Map(entries))
+                }
+            },
+            _ => b.clone(),
+        };
+        out = with_entry(&out, "build", moved);
+    }
+    out
 }

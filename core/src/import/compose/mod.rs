@@ -139,7 +139,12 @@ pub fn import_docs_with(
         for (at, note) in assumed {
             d.note(at, note);
         }
-        for (at, what) in unread {
+        // Every template of the file, and the service's env files, have
+        // been read by now: what came from `.env` a shell could change.
+        for (at, what) in unread
+            .into_iter()
+            .chain(context::shell_overridable(root.loc))
+        {
             d.unread(at, what);
         }
         shape::adopt_notes(&mut d, &top);

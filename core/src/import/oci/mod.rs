@@ -493,6 +493,15 @@ fn hooks_section(d: &mut Draft, hooks: &SNode) -> Result<(), ImportError> {
                     if on_host { "on the host, in the runtime's namespaces" } else { "inside the container" }
                 ),
             );
+            if on_host {
+                // What a host hook does (as the runtime's user, outside
+                // every namespace of the job, handed the container's
+                // state) lives in a program the bundle does not hold.
+                d.unread(
+                    path_at,
+                    format!("`{stage}` hook `{path}` runs on the host, outside the container, as the runtime's user: what it grants the job is decided by a program the bundle does not contain"),
+                );
+            }
         }
     }
     Ok(())

@@ -4,7 +4,8 @@
 //!
 //! Both sandbox an ordinary process: reads are allowed everywhere except
 //! the paths denied (so the whole file system is a read-only mount, and a
-//! denied path is a note: the profile has no exclusions), writes only
+//! plain denied path is in its `excludes`; a denied glob cannot narrow
+//! it and is a note), writes only
 //! where allowed, network only to allowed domains through a proxy.
 //! Commands that run outside the sandbox (Claude Code's
 //! `excludedCommands`, and the `dangerouslyDisableSandbox` escape hatch
@@ -138,37 +139,220 @@ fn common_undeclared(d: &mut Draft) {
     }
 }
 
-fn mount(d: &mut Draft, source: &str, access: &str, at: Loc) {
+fn mount(d: &mut Draft, source: &str, access: &str, at: Loc) -> String {
     let p = d.push("/mounts", OVal::obj(), at);
     d.set_field(&p, "source", source, at);
     d.set_field(&p, "target", source, at);
     d.set_field(&p, "access", access, at);
+    p
+}
+
+/// `p` in normal form (`//`, `.` and a trailing `/` gone), or `None` for a
+/// path that is not absolute or holds `..` (the sandbox resolves those on
+/// the host after following links, which the text does not show).
+fn plain_absolute(p: &str) -> Option<String> {
+    if !p.starts_with('/') {
+        return None;
+    }
+    let mut parts = Vec::new();
+    for c in p.split('/') {
+        match c {
+            "" | "." => {}
+            ".." => return None,
+            c => parts.push(c),
+        }
+    }
+    Some(format!("/{}", parts.join("/")))
+}
+
+/// The strict ancestors of a path in normal form, nearest first, `/` last.
+fn ancestors(p: &str) -> impl Iterator<Item = &str> {
+    let mut cur = Some(p);
+    std::iter::from_fn(move || {
+        let c = cur?;
+        let up = match c.rfind('/') {
+            Some(0) if c.len() > 1 => Some("/"),
+            Some(i) if i > 0 => c.get(..i),
+            _ => None,
+        };
+        cur = up;
+        up
+    })
+}
+
+/// Whether a path is a pattern (`*`, `?` or a bracket class), which
+/// sandbox-runtime matches as a glob.
+fn is_glob(raw: &str) -> bool {
+    raw.contains(['*', '?', '[', ']'])
+}
+
+/// `filesystem.denyRead` as the sandbox applies it: a denied path is
+/// hidden from every mount that shows it (the profile's `excludes`),
+/// unless an `allowRead` path covers it again (sandbox-runtime's
+/// `allowRead` "takes precedence over denyRead"), and an `allowRead` path
+/// strictly inside a denied one is readable again (a read-only mount of
+/// its own). Only plain absolute paths take part: a glob, a relative
+/// path or one with `..` keeps the exposure, with a note saying why.
+fn deny_reads(
+    d: &mut Draft,
+    denied: &[(String, Loc)],
+    allowed: &[(String, Loc)],
+    placed: &[(String, String, Loc)],
+) {
+    // The re-allowed paths: a glob re-allows anything beneath its static
+    // directory, so that directory stands for it (wider is safer here).
+    let mut again: Vec<(String, String, Loc)> = Vec::new();
+    for (raw, at) in allowed {
+        d.note(*at, format!("`{raw}` is readable again inside any denied path (allowRead takes precedence over denyRead)"));
+        let base = if is_glob(raw) {
+            glob_base(raw)
+        } else {
+            raw.clone()
+        };
+        let expanded = expand_home(&strip_double_slash(&base)).unwrap_or(base);
+        match plain_absolute(&expanded) {
+            Some(p) => again.push((p, raw.clone(), *at)),
+            None => {
+                // Where it points is unknown: every denial may be undone.
+                again.push(("/".to_string(), raw.clone(), *at));
+            }
+        }
+    }
+    let mut per_mount: Vec<Vec<(String, Loc)>> = vec![Vec::new(); placed.len()];
+    let mut listed: std::collections::BTreeSet<(usize, String)> = std::collections::BTreeSet::new();
+    let mut add = |per_mount: &mut Vec<Vec<(String, Loc)>>, i: usize, p: &str, at: Loc| {
+        if listed.insert((i, p.to_string())) {
+            if let Some(list) = per_mount.get_mut(i) {
+                list.push((p.to_string(), at));
+            }
+        }
+    };
+    // Mounts by target, to find those enclosing a path by walking its
+    // ancestors (a settings file of many paths stays near-linear).
+    let mut by_target: std::collections::BTreeMap<String, Vec<usize>> = Default::default();
+    for (i, (_, t, _)) in placed.iter().enumerate() {
+        if let Some(t) = plain_absolute(t) {
+            by_target.entry(t).or_default().push(i);
+        }
+    }
+    // The sandbox mounts the writable paths over the read-only root (and
+    // each later path over an earlier one): the enclosing mount does not
+    // show what is mounted on top of it, so mount order is stated, not
+    // left to the reader.
+    for (j, (_, t, at)) in placed.iter().enumerate() {
+        let Some(inner) = plain_absolute(t) else {
+            continue;
+        };
+        for outer in ancestors(&inner) {
+            for &i in by_target.get(outer).map_or(&[][..], |v| v.as_slice()) {
+                if i < j {
+                    add(&mut per_mount, i, &inner, *at);
+                }
+            }
+        }
+    }
+    let again_set: std::collections::BTreeMap<String, String> = again
+        .iter()
+        .map(|(p, raw, _)| (p.clone(), raw.clone()))
+        .collect();
+    let again_at: std::collections::BTreeMap<&str, Loc> =
+        again.iter().map(|(p, _, l)| (p.as_str(), *l)).collect();
+    let mut reopened: Vec<(String, Loc)> = Vec::new();
+    let mut reopened_set: std::collections::BTreeSet<String> = Default::default();
+    for (raw, at) in denied {
+        if is_glob(raw) {
+            d.note(*at, format!("`{raw}` is a pattern: a denied pattern cannot narrow what a mount exposes here, so everything it could match still counts as readable"));
+            continue;
+        }
+        let expanded =
+            expand_home(&strip_double_slash(raw)).unwrap_or_else(|| strip_double_slash(raw));
+        let Some(deny) = plain_absolute(&expanded).filter(|p| p != "/") else {
+            d.note(*at, format!("reads of `{raw}` are denied, but it is not a plain absolute path below `/` (relative, `..`, or `/` itself): the mounts still count as exposing it"));
+            continue;
+        };
+        let covered = std::iter::once(deny.as_str())
+            .chain(ancestors(&deny))
+            .find_map(|a| again_set.get(a));
+        if let Some(by) = covered {
+            d.note(*at, format!("reads of `{raw}` are denied, but `allowRead` `{by}` covers it again (allowRead takes precedence): it stays readable"));
+            continue;
+        }
+        let mut hidden = false;
+        for outer in ancestors(&deny) {
+            for &i in by_target.get(outer).map_or(&[][..], |v| v.as_slice()) {
+                add(&mut per_mount, i, &deny, *at);
+                hidden = true;
+            }
+        }
+        if hidden {
+            d.note(*at, format!("reads of `{raw}` are denied: the mounts that show it list it in their `excludes`"));
+        }
+        let below = format!("{deny}/");
+        for (a, by) in again_set.range(below.clone()..) {
+            if !a.starts_with(&below) {
+                break;
+            }
+            if reopened_set.insert(a.clone()) {
+                let a_at = again_at.get(a.as_str()).copied().unwrap_or(*at);
+                reopened.push((a.clone(), a_at));
+                d.note(
+                    a_at,
+                    format!(
+                        "`allowRead` `{by}` makes `{a}` readable again inside the denied `{raw}`"
+                    ),
+                );
+            }
+        }
+    }
+    for ((ptr, _, _), list) in placed.iter().zip(per_mount) {
+        if !list.is_empty() {
+            let at = list.first().map_or(Loc::default(), |(_, l)| *l);
+            d.set_list(&format!("{ptr}/excludes"), at, list);
+        }
+    }
+    for (p, at) in reopened {
+        mount(d, &p, "read-only", at);
+    }
+}
+
+fn strip_double_slash(raw: &str) -> String {
+    raw.strip_prefix("//")
+        .map(|p| format!("/{p}"))
+        .unwrap_or_else(|| raw.to_string())
+}
+
+/// The directory beneath which a glob can match (sandbox-runtime's
+/// `normalizePathForSandbox` reading).
+fn glob_base(raw: &str) -> String {
+    match raw.find(['*', '?', '[', ']']) {
+        Some(i) => {
+            let prefix = raw.get(..i).unwrap_or("");
+            match prefix.rfind('/') {
+                Some(0) => "/".to_string(),
+                Some(j) => prefix.get(..j).unwrap_or("/").to_string(),
+                None => ".".to_string(),
+            }
+        }
+        None => raw.to_string(),
+    }
 }
 
 /// A path as written in the settings, with `~` shown as a home directory.
 fn path(d: &mut Draft, raw: &str, at: Loc) -> String {
-    let raw = raw
-        .strip_prefix("//")
-        .map(|p| format!("/{p}"))
-        .unwrap_or_else(|| raw.to_string());
+    let raw = strip_double_slash(raw);
     // A glob is a pattern (Seatbelt matches it on macOS): what it can
     // match lies beneath its static directory, as sandbox-runtime's
     // `normalizePathForSandbox` takes it, so that directory is audited.
-    let trimmed = match raw.find(['*', '?', '[', ']']) {
-        Some(i) => {
-            let prefix = raw.get(..i).unwrap_or("");
-            let base = match prefix.rfind('/') {
-                Some(0) => "/".to_string(),
-                Some(j) => prefix.get(..j).unwrap_or("/").to_string(),
-                None => ".".to_string(),
-            };
+    let trimmed = match is_glob(&raw) {
+        true => {
+            let base = glob_base(&raw);
             d.note(
                 at,
                 format!("`{raw}` is a pattern: it can match anything beneath `{base}`, which is audited in its place"),
             );
             base
         }
-        None => raw.clone(),
+        false => raw.clone(),
     };
     match expand_home(&trimmed) {
         Some(e) => e,
@@ -255,21 +439,29 @@ fn sandboxed(root: &SNode, cfg: Option<&SNode>, tool: Tool) -> Result<Draft, Imp
         None => None,
     };
     let fs_at = fs.map_or(anchor, |f| f.loc);
-    mount(&mut d, "/", "read-only", fs_at);
+    // Every mount placed, as (pointer, target): `denyRead` hides paths
+    // from each of them once all are known.
+    let mut placed: Vec<(String, String, Loc)> = Vec::new();
+    placed.push((
+        mount(&mut d, "/", "read-only", fs_at),
+        "/".to_string(),
+        fs_at,
+    ));
     d.set("/boundary/read_only_root", true, fs_at);
-    d.note(fs_at, "reads are allowed everywhere except denied paths: the whole file system is a read-only mount");
+    d.note(fs_at, "reads are allowed everywhere except denied paths: the whole file system is a read-only mount, with the denied paths as its `excludes`");
     if tool == Tool::Claude {
         mount(&mut d, ".", "read-write", anchor);
         d.note(anchor, "the working directory (`.`) is writable by default");
     }
+    let mut denied: Vec<(String, Loc)> = Vec::new();
+    let mut allowed: Vec<(String, Loc)> = Vec::new();
     if let Some(fs) = fs {
         for (p, at) in read::opt_strs(fs, "allowWrite", false)?.unwrap_or_default() {
             let src = path(&mut d, &p, at);
-            mount(&mut d, &src, "read-write", at);
+            placed.push((mount(&mut d, &src, "read-write", at), src, at));
         }
-        for (p, at) in read::opt_strs(fs, "denyRead", false)?.unwrap_or_default() {
-            d.note(at, format!("reads of `{p}` are denied; the profile has no exclusions, so the `/` mount still counts as exposing it"));
-        }
+        denied = read::opt_strs(fs, "denyRead", false)?.unwrap_or_default();
+        allowed = read::opt_strs(fs, "allowRead", false)?.unwrap_or_default();
         for (p, at) in read::opt_strs(fs, "denyWrite", false)?.unwrap_or_default() {
             d.note(
                 at,
@@ -278,14 +470,11 @@ fn sandboxed(root: &SNode, cfg: Option<&SNode>, tool: Tool) -> Result<Draft, Imp
                 ),
             );
         }
-        for (p, at) in read::opt_strs(fs, "allowRead", false)?.unwrap_or_default() {
-            d.note(at, format!("`{p}` is readable again inside a denied path"));
-        }
     }
     if tool == Tool::Claude {
         for (p, at) in rules(root, "allow", "Edit")? {
             let src = path(&mut d, &p, at);
-            mount(&mut d, &src, "read-write", at);
+            placed.push((mount(&mut d, &src, "read-write", at), src, at));
         }
         for (p, at) in rules(root, "deny", "Read")? {
             d.note(at, format!("`Read({p})` is denied; the profile has no exclusions, so the `/` mount still counts as exposing it"));
@@ -295,7 +484,7 @@ fn sandboxed(root: &SNode, cfg: Option<&SNode>, tool: Tool) -> Result<Draft, Imp
                 read::opt_strs(perms, "additionalDirectories", false)?.unwrap_or_default()
             {
                 let src = path(&mut d, &p, at);
-                mount(&mut d, &src, "read-write", at);
+                placed.push((mount(&mut d, &src, "read-write", at), src, at));
             }
             match read::opt_str(perms, "defaultMode")? {
                 Some(("bypassPermissions", at)) => d.note(at, "`bypassPermissions`: nothing asks for approval, including commands outside the sandbox"),
@@ -394,6 +583,13 @@ fn sandboxed(root: &SNode, cfg: Option<&SNode>, tool: Tool) -> Result<Draft, Imp
                 at,
                 "`allowAllUnixSockets`: every unix socket the sandbox can see can be connected to",
             );
+            // Which sockets the host has at run time (an ssh-agent under
+            // `/tmp`, a session bus, an engine socket at a custom path) is
+            // not in the settings: the verdict cannot rest on it.
+            d.unread(
+                at,
+                "`allowAllUnixSockets`: the sandbox can connect to every unix socket it can see on the host, and which sockets exist there (an ssh-agent under `/tmp`, a session bus, an engine socket at a custom path) is not in the settings",
+            );
         }
         if let Some((true, at)) = read::opt_bool(n, "allowLocalBinding")? {
             d.note(
@@ -404,6 +600,12 @@ fn sandboxed(root: &SNode, cfg: Option<&SNode>, tool: Tool) -> Result<Draft, Imp
         for key in ["httpProxyPort", "socksProxyPort"] {
             if let Some(e) = n.entry(key).filter(|e| !e.value.is_null()) {
                 d.note(e.key_loc, format!("`{key}`: a proxy you run decides which domains are reachable; it is not audited here"));
+                // The egress policy is that proxy's, which the settings do
+                // not hold.
+                d.unread(
+                    e.key_loc,
+                    format!("`{key}`: which destinations are reachable is decided by a proxy outside the sandbox whose policy is not in the settings"),
+                );
             }
         }
     }
@@ -436,9 +638,44 @@ fn sandboxed(root: &SNode, cfg: Option<&SNode>, tool: Tool) -> Result<Draft, Imp
     if !d.has("/boundary/unix_sockets") {
         d.set("/boundary/unix_sockets", "blocked", net_at);
     }
-    environment(&mut d, root, anchor)?;
-    if d.get("/environment/variables").is_none() {
-        d.set("/environment/variables", OVal::obj(), anchor);
+    deny_reads(&mut d, &denied, &allowed, &placed);
+    if let Some(fs) = fs {
+        // `filesystem.disabled` (sandbox-runtime): no read or write rule is
+        // applied at all, the built-in write protections included.
+        if let Some((true, at)) = read::opt_bool(fs, "disabled")? {
+            mount(&mut d, "/", "read-write", at);
+            d.set("/boundary/read_only_root", false, at);
+            d.note(at, "`filesystem.disabled`: no read or write rule is applied, so the whole file system is writable from the sandbox");
+        }
+    }
+    if let Some(c) = cfg {
+        if let Some((true, at)) = read::opt_bool(c, "allowAppleEvents")? {
+            // A launched application runs outside the sandbox: no
+            // boundary is left for what a command chooses to open.
+            d.set("/boundary/kind", "process", at);
+            d.set("/boundary/read_only_root", false, at);
+            mount(&mut d, "/", "read-write", at);
+            d.set("/network/egress", "allow-all", at);
+            d.set("/network/enforced_by", "none", at);
+            d.note(at, "`allowAppleEvents`: sandboxed commands can launch other applications, which run unsandboxed (macOS): the profile is that of no sandbox");
+        }
+    }
+    match tool {
+        Tool::Srt => {
+            // srt has no environment setting: commands get whatever
+            // environment the process that starts `srt` has, which the
+            // runner decides (`env -i ... srt`), and an overlay may state.
+            d.undeclared(
+                "/environment/inherit",
+                "sandbox-runtime passes on the environment of the process that starts it; the settings do not say what that holds",
+            );
+        }
+        Tool::Claude => {
+            environment(&mut d, root, anchor)?;
+            if d.get("/environment/variables").is_none() {
+                d.set("/environment/variables", OVal::obj(), anchor);
+            }
+        }
     }
     d.note(
         anchor,

@@ -131,6 +131,7 @@ pub const SRT_TOP: Table = Table {
             "how deep the sandbox looks for files it always protects (Linux)",
         ),
         read("allowPty", Shape::Bool),
+        read("allowAppleEvents", Shape::Bool),
     ],
 };
 
@@ -150,6 +151,7 @@ pub const FILESYSTEM: Table = Table {
         read("allowWrite", TEXTS),
         read("denyWrite", TEXTS),
         read("allowGitConfig", Shape::Bool),
+        read("disabled", Shape::Bool),
     ],
 };
 
