@@ -9,6 +9,7 @@
 pub mod browser;
 pub mod clock;
 pub mod components;
+pub mod fixes;
 pub mod lessons;
 pub mod lines;
 pub mod share;

@@ -149,7 +149,7 @@ pub fn file_verdict(rows: &[ProfileRow]) -> Option<Verdict> {
 /// function as `isolint audit --runner`; an `isolint.profile/v1` document
 /// is audited as written, as the command line does. The flag says whether
 /// the overlay was applied.
-fn audit_text(
+pub(crate) fn audit_text(
     bytes: &[u8],
     name: &str,
     labels: &Labels,

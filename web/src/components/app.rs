@@ -129,6 +129,15 @@ pub fn app() -> Html {
             move |_| st.reconciliation(),
         )
     };
+    // The open finding's fix: core fixes the text and audits the result,
+    // so only when the finding or the audited text changes.
+    let fix = {
+        let st = state.clone();
+        use_memo(
+            (current.clone(), state.selected_index(), state.revision),
+            move |_| st.fix_preview(),
+        )
+    };
     let error_line = state.input_error.as_ref().and_then(|e| e.line);
     let verdict = match (&current, &state.input_error) {
         (_, Some(_)) => "unreadable",
@@ -195,7 +204,8 @@ pub fn app() -> Html {
                         report={report.clone()}
                         grouped={grouped}
                         selected={state.selected_index()}
-                        stale={!state.is_current()} />
+                        stale={!state.is_current()}
+                        fix={fix} />
                 </section>
             </main>
             <Tables dispatch={dispatch.clone()} report={report}

@@ -10,6 +10,7 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use super::{rich, severity_badge, Dispatch, Shared};
+use crate::fixes::FixPreview;
 use crate::state::Action;
 
 /// Minimum severity and search. A plain function, not a component: it keeps
@@ -65,6 +66,8 @@ pub struct FindingListProps {
     pub selected: Option<usize>,
     /// The report describes an earlier text.
     pub stale: bool,
+    /// The open finding's fix (`None` while the report is stale).
+    pub fix: Rc<Option<FixPreview>>,
 }
 
 #[function_component(FindingList)]
@@ -106,7 +109,7 @@ pub fn finding_list(props: &FindingListProps) -> Html {
             <section class="area" id={id} aria-labelledby={heading.clone()} data-area={g.area.as_str()}>
                 <h3 id={heading}>{ g.title }<span class="count">{ shown }</span></h3>
                 <ul class="findings">
-                    { for g.shown.iter().map(|&i| finding_item(&props.dispatch, report, i, props.selected == Some(i))) }
+                    { for g.shown.iter().map(|&i| finding_item(&props.dispatch, report, i, props.selected == Some(i), props.fix.as_ref().as_ref())) }
                 </ul>
             </section>
         }
@@ -122,8 +125,14 @@ pub fn finding_list(props: &FindingListProps) -> Html {
     }
 }
 
-/// One finding, keyed by its index; `open` shows its detail.
-fn finding_item(dispatch: &Dispatch, report: &Report, index: usize, open: bool) -> Html {
+/// One finding, keyed by its index; `open` shows its detail, with `fix`.
+fn finding_item(
+    dispatch: &Dispatch,
+    report: &Report,
+    index: usize,
+    open: bool,
+    fix: Option<&FixPreview>,
+) -> Html {
     let Some(f) = report.issues.get(index) else {
         return html! {};
     };
@@ -153,7 +162,7 @@ fn finding_item(dispatch: &Dispatch, report: &Report, index: usize, open: bool) 
             </button>
             if open {
                 if let Some(d) = view_model::detail(report, index) {
-                    { finding_detail(dispatch, detail_id, &d) }
+                    { finding_detail(dispatch, detail_id, &d, fix) }
                 }
             }
         </li>
@@ -161,7 +170,7 @@ fn finding_item(dispatch: &Dispatch, report: &Report, index: usize, open: bool) 
 }
 
 /// The open finding's detail, rendered by its item.
-fn finding_detail(dispatch: &Dispatch, id: String, d: &Detail) -> Html {
+fn finding_detail(dispatch: &Dispatch, id: String, d: &Detail, fix: Option<&FixPreview>) -> Html {
     let goto = d.shown_line.map(|line| {
         let dispatch = dispatch.clone();
         let onclick = Callback::from(move |_: MouseEvent| {
@@ -176,7 +185,7 @@ fn finding_detail(dispatch: &Dispatch, id: String, d: &Detail) -> Html {
             <dl class="detail-fields">
                 <dt>{ "Finding" }</dt><dd>{ rich(&d.message) }</dd>
                 <dt>{ "Why it matters" }</dt><dd>{ rich(d.rationale) }</dd>
-                <dt>{ "How to fix" }</dt><dd>{ rich(&d.remediation) }</dd>
+                { super::fix::fix_rows(dispatch, fix, &d.remediation) }
                 <dt>{ "Where" }</dt>
                 <dd>
                     <code>{ d.pointer.clone() }</code>{ " " }{ goto }

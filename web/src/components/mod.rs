@@ -5,6 +5,7 @@ mod app;
 mod editor;
 mod exports;
 mod findings;
+mod fix;
 mod gallery;
 mod profiles;
 mod tables;

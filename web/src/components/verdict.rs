@@ -51,8 +51,9 @@ pub fn verdict_banner(
             if today_pinned {
                 <div class="alert alert-warning" id="today-warning" role="note">
                     <strong>{ "Audited as of a date taken from the address, not today. " }</strong>
-                    { format!("The `?today={}` in this page's address sets the audit date, so an outdated runtime can look current. Open the page without it to audit as of today.",
-                        today.clone().unwrap_or_default()) }
+                    // Backticks mark code, as in core's wording (`rich`), never shown as such.
+                    { super::rich(&format!("The `?today={}` in this page's address sets the audit date, so an outdated runtime can look current. Open the page without it to audit as of today.",
+                        today.clone().unwrap_or_default())) }
                 </div>
             }
             <div {class} id="verdict" data-verdict={b.code}>

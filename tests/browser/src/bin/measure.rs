@@ -59,9 +59,17 @@ async fn main() {
             if counted { "  (wasm+js)" } else { "" }
         );
     }
+    // The page's ceiling (issue 43): 512 KB of gzipped wasm + js, the
+    // whole engine and every importer included; bench/run.sh judges it.
+    const GOAL: u64 = 512 * 1024;
     println!(
-        "  wasm + js gzip total: {total} B = {:.1} KiB (goal <= 250 KB)",
-        total as f64 / 1024.0
+        "  wasm + js gzip total: {total} B = {:.1} KiB (goal <= 512 KB = {GOAL} B: {})",
+        total as f64 / 1024.0,
+        if total <= GOAL {
+            format!("met, {} B to spare", GOAL - total)
+        } else {
+            format!("MISSED by {} B", total - GOAL)
+        }
     );
 
     let page = Page::open(&format!("/?today={TODAY}")).await;
