@@ -10,10 +10,14 @@
 )]
 
 use isolint_core::json::{parse, Limits};
+use isolint_core::par::InOrder;
 use isolint_core::render::json;
+use isolint_core::report::{audit_parsed, Detail, Parsed};
+use isolint_core::secrets::Memo;
 use isolint_core::{audit, synth, AuditOptions, Date, Labels};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// The system allocator, counting allocations.
@@ -73,6 +77,24 @@ fn main() {
     let audit_us = per(&|p| {
         std::hint::black_box(audit(p.as_bytes(), "p.json", &labels, &opts).unwrap());
     });
+    // As the CLI's batch audits a directory for an export: findings
+    // only, and, for the second figure, one memo of what the run's
+    // strings hold (`Parsed::remembering`).
+    let findings = |p: &str, memo: Option<&Arc<Mutex<Memo>>>| {
+        let parsed = Parsed::new(p.as_bytes(), Limits::default()).unwrap();
+        let parsed = match memo {
+            Some(m) => parsed.remembering(m),
+            None => parsed,
+        };
+        audit_parsed(parsed, "p.json", &labels, &opts, Detail::Findings, &InOrder)
+    };
+    let findings_us = per(&|p| {
+        std::hint::black_box(findings(p, None));
+    });
+    let memo = Arc::new(Mutex::new(Memo::default()));
+    let memo_us = per(&|p| {
+        std::hint::black_box(findings(p, Some(&memo)));
+    });
     let render_us = per(&|p| {
         let r = audit(p.as_bytes(), "p.json", &labels, &opts).unwrap();
         std::hint::black_box(json::element(&r));
@@ -81,6 +103,8 @@ fn main() {
         ("parse", parse_us),
         ("audit (parse included)", audit_us),
         ("audit + JSON export", render_us),
+        ("audit, findings only", findings_us),
+        ("the same, run's memo", memo_us),
     ] {
         println!("{name:24} {us:7.1} us/profile {allocs:6} allocations/profile");
     }
@@ -163,7 +187,11 @@ fn writer() {
         t[t.len() / 2]
     };
     let ours = time(&|r| json::element(r).len());
-    let theirs = time(&|r| serde_json::to_string_pretty(&json::export(r)).unwrap().len());
+    let theirs = time(&|r| {
+        serde_json::to_string_pretty(&json::export(r))
+            .unwrap()
+            .len()
+    });
     println!("core's JSON writer         {ours:7.1} us/report");
     println!("serde_json pretty (export) {theirs:7.1} us/report");
     println!("bytes equal after indent: {same}");

@@ -690,6 +690,22 @@ pub fn run(args: &AuditArgs) -> u8 {
         std::collections::BTreeSet<(String, String)>,
     >::new());
     let ambiguous = std::sync::atomic::AtomicBool::new(false);
+    // Many inputs: one memo of what the run's strings hold per pool
+    // thread (and one for a caller outside the pool), so each thread
+    // reads a string the run repeats once, and no lock is waited on.
+    let memos: Vec<_> = if many_inputs {
+        (0..=rayon::current_num_threads())
+            .map(|_| {
+                std::sync::Arc::new(std::sync::Mutex::new(isolint_core::secrets::Memo::default()))
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let memo = || {
+        let i = rayon::current_thread_index().unwrap_or(memos.len().saturating_sub(1));
+        memos.get(i).or(memos.last())
+    };
     let audit_one = |job: Result<input::Input, Failure>| -> Result<Done, Failure> {
         let read = early.lock().ok().and_then(|mut e| e.take());
         let job_origin = job.as_ref().ok().map(|i| i.origin.clone());
@@ -699,7 +715,7 @@ pub fn run(args: &AuditArgs) -> u8 {
                 Some(read) => read?,
                 None => input::read_input(&inp, args.from, false)?,
             };
-            let audited = input::audit_read(&inp, read, &labels, &options, detail)?;
+            let audited = input::audit_read(&inp, read, &labels, &options, detail, memo())?;
             // The shape of `--format json` follows the command line: one
             // file argument is one document, so a file describing several
             // profiles cannot be written as one and is refused, not
