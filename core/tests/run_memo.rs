@@ -63,8 +63,8 @@ fn shown(r: &Report) -> String {
 fn a_run_memo_changes_no_report() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
     let mut files: Vec<PathBuf> = common::rule_fixture_files();
-    files.push(root.join("workshop.json"));
-    files.push(root.join("workshop-fixed.json"));
+    files.push(root.join("profiles/workshop.json"));
+    files.push(root.join("profiles/workshop-fixed.json"));
     let inputs: Vec<(PathBuf, Vec<u8>)> = files
         .into_iter()
         .map(|f| {
