@@ -98,6 +98,11 @@ if [ -n "$OLD" ]; then
 else
   : > "$OUT/side.txt"
 fi
+# compose-lint 0.36.2 on one real Compose file, side by side (optional:
+# skipped with a message when .tools/compose-lint is not installed; this
+# script never downloads it, bench/vs-compose-lint.sh --install does).
+if [ $SMOKE = 1 ]; then CL_RUNS=2; else CL_RUNS=10; fi
+bench/vs-compose-lint.sh "$BIN" "$CL_RUNS" > "$OUT/compose-lint.txt"
 tp_args=(); [ $SMOKE = 1 ] && tp_args=(--smoke)
 "$TP" "${tp_args[@]}" > "$OUT/throughput.txt"
 val() { awk -v k="$1" '$1==k{print $2}' "$OUT/throughput.txt"; }
@@ -144,9 +149,9 @@ if [ -d dist ] && ls dist/*.wasm >/dev/null 2>&1; then
   wasm_gz=$(( ( $(cat dist/*.wasm | gzip -9 | wc -c) + $(cat dist/*.js | gzip -9 | wc -c) ) / 1024 ))
 fi
 
-python3 - "$one" "$hundred" "$BATCH" "$batch_s" "$big" "$rss" "$(val scale_ratio)" "$wasm_gz" "$(val parse_mb_per_s)" "$(val serde_json_mb_per_s)" "$SMOKE" "$cold_ms" "$(cat "$OUT/steal.txt" 2>/dev/null | tr '\n' ' ')" "$OUT/imports.txt" "$OUT/side.txt" <<'PY'
+python3 - "$one" "$hundred" "$BATCH" "$batch_s" "$big" "$rss" "$(val scale_ratio)" "$wasm_gz" "$(val parse_mb_per_s)" "$(val serde_json_mb_per_s)" "$SMOKE" "$cold_ms" "$(cat "$OUT/steal.txt" 2>/dev/null | tr '\n' ' ')" "$OUT/imports.txt" "$OUT/side.txt" "$OUT/compose-lint.txt" <<'PY'
 import sys
-one, hundred, batch, batch_s, big, rss, scale, wasm, ours, serde, smoke, cold, steal, imports, side = sys.argv[1:]
+one, hundred, batch, batch_s, big, rss, scale, wasm, ours, serde, smoke, cold, steal, imports, side, composelint = sys.argv[1:]
 rows = []
 def row(name, value, unit, goal, le=True):
     try:
@@ -166,6 +171,10 @@ for label, old, new, ratio, _, old_user, new_user, user_ratio in side_rows:
         what = label.replace("batch-", "") + " profiles, batch"
         row(f"{what}: time / 6f84cf6's, side by side", float(ratio), "×", 1.15)
         row(f"{what}: user CPU / 6f84cf6's, side by side", float(user_ratio), "×", 1.15)
+for f in open(composelint).read().split("\n"):
+    if f.startswith("compose-lint "):
+        _, name, i_ms, c_ms, speed = f.split()[:5]
+        row(f"compose-lint 0.36.2 time / isolint's, {name}, side by side", float(speed), "×", 15, le=False)
 row("time(100k) / time(10k), in process" if smoke == "0" else "time(10k) / time(1k), in process (smoke)", scale, "", 12)
 row("peak RSS, one profile", (float(rss) / 1024) if rss.strip().isdigit() else "x", "MiB", 10)
 row("wasm + js bundle, gzip (importers included)", wasm, "KB", 512)

@@ -685,6 +685,10 @@ struct Setup<'a> {
         std::collections::BTreeMap<String, std::collections::BTreeSet<(String, String)>>,
     >,
     ambiguous: std::sync::atomic::AtomicBool,
+    /// Many inputs: one memo of what the run's strings hold per pool
+    /// thread (and one for a caller outside the pool), so each thread
+    /// reads a string the run repeats once, and no lock is waited on.
+    memos: Vec<std::sync::Arc<std::sync::Mutex<isolint_core::secrets::Memo>>>,
 }
 
 impl<'a> Setup<'a> {
@@ -762,6 +766,14 @@ impl<'a> Setup<'a> {
             _ if waivers.is_some() => Detail::Full,
             _ => Detail::Findings,
         };
+        let many_inputs = expanded.directory || args.profiles.len() > 1;
+        let memos = if many_inputs {
+            (0..=rayon::current_num_threads())
+                .map(|_| Default::default())
+                .collect()
+        } else {
+            Vec::new()
+        };
         let setup = Setup {
             args,
             cx,
@@ -771,13 +783,20 @@ impl<'a> Setup<'a> {
             baseline,
             color: use_color(args.color, output.is_none()),
             fail_on: args.fail_on.map(|f| f.severity()),
-            many_inputs: expanded.directory || args.profiles.len() > 1,
+            many_inputs,
             detail,
             audited_ids: Default::default(),
             run_names: Default::default(),
             ambiguous: Default::default(),
+            memos,
         };
         Ok((setup, early))
+    }
+
+    /// This thread's memo, when the run keeps them.
+    fn memo(&self) -> Option<&std::sync::Arc<std::sync::Mutex<isolint_core::secrets::Memo>>> {
+        let i = rayon::current_thread_index().unwrap_or(self.memos.len().saturating_sub(1));
+        self.memos.get(i).or(self.memos.last())
     }
 
     /// Read and audit one input, apply waivers and baseline, and render
@@ -803,6 +822,7 @@ impl<'a> Setup<'a> {
                 &self.labels,
                 &self.options,
                 self.detail,
+                self.memo(),
             )?;
             // The shape of `--format json` follows the command line: one
             // file argument is one document, so a file describing several

@@ -6,6 +6,7 @@ use std::fmt;
 use std::fs::{self, File};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use isolint_core::baseline;
 use isolint_core::decode::Problem;
@@ -13,6 +14,7 @@ use isolint_core::import::{self, Format, ImportError};
 use isolint_core::json::{InputError, Limits};
 use isolint_core::render::json::{Export, FINDINGS_SCHEMA};
 use isolint_core::sanitize::neutralize;
+use isolint_core::secrets::Memo;
 use isolint_core::waivers::{self, Waiver, WaiversError, WaiversSource};
 use isolint_core::{CatalogError, Labels, Parsed};
 
@@ -701,11 +703,21 @@ pub fn audit(
     reading: Reading,
 ) -> Result<Audited, Failure> {
     let read = read_input(input, reading, false)?;
-    audit_read(cx, input, read, labels, options, isolint_core::Detail::Full)
+    audit_read(
+        cx,
+        input,
+        read,
+        labels,
+        options,
+        isolint_core::Detail::Full,
+        None,
+    )
 }
 
 /// [`audit`] of an input already read; `detail` says what a profile's
 /// report carries besides its findings (imported files always get it all).
+/// `memo`, for a run of many inputs, holds what the strings of the
+/// profiles audited before were found to hold ([`Parsed::remembering`]).
 pub fn audit_read(
     cx: &RunContext,
     input: &Input,
@@ -713,6 +725,7 @@ pub fn audit_read(
     labels: &Labels,
     options: &isolint_core::AuditOptions,
     detail: isolint_core::Detail,
+    memo: Option<&Arc<Mutex<Memo>>>,
 ) -> Result<Audited, Failure> {
     let shown = display_name(input);
     let parsed = match read {
@@ -723,6 +736,10 @@ pub fn audit_read(
         }
     }
     .map_err(|e| Failure::input(&shown, e))?;
+    let parsed = match memo {
+        Some(m) => parsed.remembering(m),
+        None => parsed,
+    };
     let report = isolint_core::audit_parsed(
         parsed,
         &input.name,
