@@ -4,8 +4,6 @@
 //!
 //! Re-bless the goldens with `ISOLINT_BLESS=1`.
 
-use std::path::Path;
-
 use isolint_acceptance::{isolint, isolint_in, root};
 
 fn golden(input: &str, args: &[&str], expected: &str) -> Option<String> {

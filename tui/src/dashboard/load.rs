@@ -563,7 +563,9 @@ mod tests {
     #[test]
     fn a_compose_file_is_read_with_the_files_beside_it() {
         let base = "services:\n  job:\n    image: python:3.12\n    network_mode: ${NET:-none}\n";
-        let rows: &[(&str, &[(&str, &str)], &str, &str)] = &[
+        // (what, files beside it, the Compose file, a rule the context makes fire)
+        type Row<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a str, &'a str);
+        let rows: &[Row] = &[
             (".env sets the network", &[(".env", "NET=host\n")], base, "NET002"),
             (
                 "an env_file brings a cloud key",
