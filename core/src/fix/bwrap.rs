@@ -7,7 +7,7 @@
 //! Only words written literally in the script are edited: an option the
 //! shell supplies (`$OPTS`, `"${args[@]}"` built in a loop) is refused.
 
-use super::formats::{no_setting, pointer_of, Lines, Profile, Refusal};
+use super::source::{no_setting, pointer_of, Lines, Profile, Refusal};
 use super::{Edit, TextEdit};
 use crate::import::{Format, Loc, BWRAP_OPTIONS};
 

@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 
-use super::formats::{no_setting, pointer_of, Lines, Profile, Refusal};
+use super::source::{no_setting, pointer_of, Lines, Profile, Refusal};
 use super::{Edit, TextEdit};
 use crate::import::tree::{SNode, SValue};
 use crate::import::{Format, Loc};

@@ -33,6 +33,7 @@ mod formats;
 pub mod json_edit;
 mod oci;
 mod sandbox;
+mod source;
 mod yaml;
 
 use crate::finding::Finding;

@@ -4,8 +4,8 @@
 
 use std::collections::BTreeMap;
 
-use super::formats::{no_setting, pointer_of, quote, JsonFile, Profile, Refusal};
 use super::json_edit::{plan_doc, DocEdit};
+use super::source::{no_setting, pointer_of, quote, JsonFile, Profile, Refusal};
 use super::{Edit, TextEdit};
 use crate::import::Format;
 use crate::json::Value;

@@ -7,8 +7,8 @@
 //! cannot be removed (the path stays readable under `/`, and `denyRead`
 //! has no profile equivalent), so that fix is refused.
 
-use super::formats::{no_setting, pointer_of, JsonFile, Profile, Refusal};
 use super::json_edit::{plan_doc, DocEdit};
+use super::source::{no_setting, pointer_of, JsonFile, Profile, Refusal};
 use super::{Edit, TextEdit};
 use crate::import::Format;
 
