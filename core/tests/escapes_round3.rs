@@ -170,9 +170,10 @@ fn table() -> Vec<(&'static str, Input, &'static str, Option<Severity>)> {
         ("cri-o 1.23.1", Profile(runtime("cri-o", "1.23.1", false)), "ISO006", Some(High)),
         ("crio 1.22.2", Profile(runtime("crio", "1.22.2", false)), "ISO006", Some(High)),
         ("cri-o 1.19.0", Profile(runtime("cri-o", "1.19.0", false)), "ISO006", Some(High)),
-        ("cri-o 1.23.2", Profile(runtime("cri-o", "1.23.2", false)), "ISO006", None),
-        ("cri-o 1.22.3", Profile(runtime("cri-o", "1.22.3", false)), "ISO006", None),
-        ("cri-o 1.18.4", Profile(runtime("cri-o", "1.18.4", false)), "ISO006", None),
+        // Fixed for CVE-2022-0811, still below CVE-2024-3154's fix.
+        ("cri-o 1.23.2", Profile(runtime("cri-o", "1.23.2", false)), "ISO006", Some(High)),
+        ("cri-o 1.27.6", Profile(runtime("cri-o", "1.27.6", false)), "ISO006", None),
+        ("cri-o 1.30.0", Profile(runtime("cri-o", "1.30.0", false)), "ISO006", None),
         ("kata-runtime 1.11.0", Profile(runtime("kata-runtime", "1.11.0", false)), "ISO006", Some(High)),
         ("kata 1.10.4", Profile(runtime("kata", "1.10.4", false)), "ISO006", Some(High)),
         ("kata-qemu 1.10.5", Profile(runtime("kata-qemu", "1.10.5", false)), "ISO006", Some(High)),
