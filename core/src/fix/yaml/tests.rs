@@ -54,56 +54,6 @@ fn reads_back(text: &str) -> Result<serde_yaml::Value, String> {
     first.ok_or_else(|| "serde_yaml: no document".to_string())
 }
 
-/// Every fix of every profile of `file` that plans alone, made at once:
-/// the unified diff. `YAML_FIX_SHOW=path cargo test ... show_fix -- --nocapture`.
-#[test]
-fn show_fix() {
-    let Ok(path) = std::env::var("YAML_FIX_SHOW") else {
-        return;
-    };
-    let text = std::fs::read_to_string(&path).expect("readable");
-    let format = crate::import::detect(text.as_bytes(), Some(&path)).expect("a format");
-    let labels = crate::Labels::workshop();
-    let mut all = Vec::new();
-    for p in crate::import::import(text.as_bytes(), format).expect("imports") {
-        let r = crate::audit::audit_imported(
-            &p,
-            "f",
-            &labels,
-            &crate::AuditOptions::default(),
-            None,
-            &crate::par::InOrder,
-        )
-        .expect("audits");
-        let mut edits = Vec::new();
-        for c in candidates(&r.issues) {
-            match plan(format, &text, &p, &c.edits) {
-                Ok(e) => {
-                    eprintln!(
-                        "{} {} {} {} {:?}",
-                        p.name,
-                        c.rule,
-                        c.pointer,
-                        c.summary,
-                        e.iter().map(|e| (e.start, e.end)).collect::<Vec<_>>()
-                    );
-                    edits.extend(c.edits);
-                }
-                Err(e) => eprintln!("{} {} refused: {e}", c.rule, c.pointer),
-            }
-        }
-        match plan(format, &text, &p, &edits) {
-            Ok(e) => all.extend(e),
-            Err(e) => eprintln!("{}: together refused: {e}", p.name),
-        }
-    }
-    all.sort_by_key(|e| (e.start, e.end));
-    all.dedup();
-    let fixed = apply(&text, &all);
-    eprintln!("{}", crate::fix::unified_diff(&text, &fixed, &path));
-    eprintln!("{:?}", reads_back(&fixed).err());
-}
-
 type Op = for<'d, 't> fn(&'d Doc<'t>, &mut Ops<'d, 't>) -> Result<(), Refusal>;
 
 fn s(v: &str) -> New {
